@@ -1,0 +1,28 @@
+// rigscope-cli sub-commands. Each format contributes its `info` writer in its own file.
+#pragma once
+
+#include "io/loader.h"
+#include "json.h"
+
+#include <string>
+#include <vector>
+
+namespace rs::cli {
+
+// Usage errors: exit status 2.
+struct UsageError {
+    std::string message;
+};
+
+// info writers: fill `j` (one JSON object) or `text` (readable summary). Throw ParseError on bad input.
+void infoAlamo(const Document& doc, Json& j);
+void infoGenericText(const Document& doc, std::string& text);
+
+// Dispatch for formats whose info is not a plain Document (e.g. AMAL banks). Returns false when
+// the format is not one of them.
+// rigscope-cli amal --json FILE (--movement N | --program N) [--ticks T]
+int cmdAmal(const std::vector<std::string>& args);
+
+bool infoSpecial(const std::string& format, const std::string& path, bool json, std::string& out);
+
+} // namespace rs::cli

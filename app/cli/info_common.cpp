@@ -1,0 +1,45 @@
+#include "commands.h"
+
+#include <sstream>
+
+namespace rs::cli {
+
+void infoGenericText(const Document& doc, std::string& text) {
+    std::ostringstream s;
+    s << doc.path << ": " << doc.format << "\n";
+    if (doc.model) {
+        const Model& m = *doc.model;
+        size_t verts = 0, tris = 0, subs = 0;
+        for (const auto& mesh : m.meshes)
+            for (const auto& sm : mesh.subMeshes) {
+                verts += sm.vertexCount();
+                tris += sm.triangleCount();
+                ++subs;
+            }
+        s << "  bones: " << m.skeleton.bones.size() << "\n  meshes: " << m.meshes.size() << " (" << subs
+          << " sub-meshes, " << verts << " vertices, " << tris << " triangles)\n  lights: " << m.lights.size()
+          << "\n  proxies: " << m.proxies.size() << "\n  dazzles: " << m.dazzles.size()
+          << "\n  markers: " << m.markers.size() << "\n";
+        auto lods = m.lodLevels(), alts = m.altLevels();
+        if (!lods.empty()) s << "  LOD levels: " << lods.size() << "\n";
+        if (!alts.empty()) s << "  ALT levels: " << alts.size() << "\n";
+        for (const auto& w : m.warnings) s << "  warning: " << w << "\n";
+    }
+    for (const auto& c : doc.clips) {
+        s << "  clip " << (c->name.empty() ? "(unnamed)" : c->name) << ": " << c->frameCount << " frames at "
+          << c->fps << " fps, " << c->tracks.size() << " tracks";
+        if (!c->codec.empty()) s << ", " << c->codec;
+        s << "\n";
+        for (const auto& w : c->warnings) s << "  warning: " << w << "\n";
+    }
+    for (const auto& w : doc.warnings) s << "  warning: " << w << "\n";
+    text = s.str();
+}
+
+bool infoSpecial(const std::string& format, const std::string& path, bool json, std::string& out) {
+    return false;
+}
+
+int cmdAmal(const std::vector<std::string>&) { throw UsageError{"amal: this build has no AMAL support yet"}; }
+
+} // namespace rs::cli

@@ -1,0 +1,141 @@
+// rigscope-cli: model/clip summaries and poses as JSON, no GUI.
+//   rigscope-cli info [--json] FILE
+//   rigscope-cli pose --json MODEL [--clip CLIP] [--frame N | --time SECONDS]
+// Exit status: 0 ok, 1 unreadable/invalid file (one line on stderr), 2 usage error.
+#include "commands.h"
+
+#include "scene/pose.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <string>
+#include <vector>
+
+using namespace rs;
+using namespace rs::cli;
+
+static const char* kUsage =
+    "usage: rigscope-cli info [--json] FILE\n"
+    "       rigscope-cli pose --json MODEL [--clip CLIP] [--frame N | --time SECONDS]\n";
+
+static double parseNumber(const std::string& s, const char* what) {
+    char* end = nullptr;
+    double v = std::strtod(s.c_str(), &end);
+    if (s.empty() || *end != '\0' || !std::isfinite(v)) throw UsageError{std::string("bad ") + what + ": " + s};
+    return v;
+}
+
+static int cmdInfo(const std::vector<std::string>& args) {
+    bool json = false;
+    std::string file;
+    for (const auto& a : args) {
+        if (a == "--json") json = true;
+        else if (!a.empty() && a[0] == '-') throw UsageError{"unknown option " + a};
+        else if (file.empty()) file = a;
+        else throw UsageError{"more than one file given"};
+    }
+    if (file.empty()) throw UsageError{"info needs a FILE"};
+    std::vector<uint8_t> bytes = readFileBytes(file);
+    const std::string format = detectFormat(ByteSpan(bytes), file);
+    std::string out;
+    if (infoSpecial(format, file, json, out)) {
+        std::cout << out << "\n";
+        return 0;
+    }
+    Document doc = loadDocument(ByteSpan(bytes), file);
+    if (json) {
+        Json j;
+        if (doc.format == "alo" || doc.format == "ala") infoAlamo(doc, j);
+        else throw ParseError(file, {}, 0, "no info writer for format " + doc.format);
+        std::cout << j.out << "\n";
+    } else {
+        infoGenericText(doc, out);
+        std::cout << out;
+    }
+    return 0;
+}
+
+static std::shared_ptr<Clip> firstClip(const Document& d) {
+    if (d.clips.empty()) throw ParseError(d.path, {}, 0, "file holds no animation clip");
+    return d.clips.front();
+}
+
+static int cmdPose(const std::vector<std::string>& args) {
+    bool json = false;
+    std::string model, clipPath;
+    bool haveFrame = false, haveTime = false;
+    double frame = 0, time = 0;
+    for (size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        auto next = [&](const char* what) {
+            if (i + 1 >= args.size()) throw UsageError{std::string(what) + " needs a value"};
+            return args[++i];
+        };
+        if (a == "--json") json = true;
+        else if (a == "--clip") clipPath = next("--clip");
+        else if (a == "--frame") { frame = parseNumber(next("--frame"), "frame"); haveFrame = true; }
+        else if (a == "--time") { time = parseNumber(next("--time"), "time"); haveTime = true; }
+        else if (!a.empty() && a[0] == '-') throw UsageError{"unknown option " + a};
+        else if (model.empty()) model = a;
+        else throw UsageError{"more than one model given"};
+    }
+    if (!json) throw UsageError{"pose supports --json output only"};
+    if (model.empty()) throw UsageError{"pose needs a MODEL"};
+    if (haveFrame && haveTime) throw UsageError{"give --frame or --time, not both"};
+
+    Document md = loadDocument(model);
+    if (!md.model) throw ParseError(model, {}, 0, "file holds no model or skeleton");
+    const Skeleton& sk = md.model->skeleton;
+    std::shared_ptr<Clip> clip;
+    if (!clipPath.empty()) clip = firstClip(loadDocument(clipPath));
+    ClipBinding binding;
+    float f = 0.0f;
+    if (clip) {
+        binding = bindClip(sk, *clip);
+        if (!binding.ok()) throw ParseError(clipPath, {}, 0, "clip does not match model: " + binding.problems.front());
+        if (haveTime) f = static_cast<float>(time * clip->fps);
+        else f = static_cast<float>(frame);
+        if (haveFrame && (frame < 0 || frame > double(clip->frameCount) - 1))
+            throw UsageError{"frame " + std::to_string(frame) + " outside 0.." + std::to_string(int(clip->frameCount) - 1)};
+    }
+    PoseBuffers buf(sk.bones.size());
+    // --frame N is the stored frame N: evaluate without wrapping (Once clamps only).
+    evaluatePose(sk, clip.get(), clip ? &binding : nullptr, f, haveFrame ? LoopMode::Once : LoopMode::Loop,
+                 buf.view());
+    Json j;
+    j.beginObject().key("bones").beginArray();
+    for (size_t i = 0; i < sk.bones.size(); ++i) {
+        j.beginObject().kv("name", sk.bones[i].name).key("world");
+        j.floats(&buf.world[i][0][0], 16);
+        j.endObject();
+    }
+    j.endArray().endObject();
+    std::cout << j.out << "\n";
+    return 0;
+}
+
+int main(int argc, char** argv) {
+    std::vector<std::string> args(argv + 1, argv + argc);
+    try {
+        if (args.empty() || args[0] == "--help" || args[0] == "-h") {
+            std::cerr << kUsage;
+            return args.empty() ? 2 : 0;
+        }
+        const std::string cmd = args[0];
+        args.erase(args.begin());
+        if (cmd == "info") return cmdInfo(args);
+        if (cmd == "pose") return cmdPose(args);
+        if (cmd == "amal") return cmdAmal(args);
+        throw UsageError{"unknown command " + cmd};
+    } catch (const UsageError& e) {
+        std::cerr << "rigscope-cli: " << e.message << "\n" << kUsage;
+        return 2;
+    } catch (const ParseError& e) {
+        std::cerr << "rigscope-cli: " << e.what() << "\n";
+        return 1;
+    } catch (const std::exception& e) {
+        std::cerr << "rigscope-cli: " << e.what() << "\n";
+        return 1;
+    }
+}

@@ -1,0 +1,71 @@
+#include "io/loader.h"
+
+#include "alamo/alamo_reader.h"
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+
+namespace rs {
+
+namespace fs = std::filesystem;
+
+static std::string extensionLower(const std::string& path) {
+    return toLower(fs::path(path).extension().string());
+}
+
+std::string detectFormat(ByteSpan bytes, const std::string& path) {
+    const std::string ext = extensionLower(path);
+    if (bytes.size >= 8) {
+        uint32_t id = uint32_t(bytes.data[0]) | uint32_t(bytes.data[1]) << 8 | uint32_t(bytes.data[2]) << 16 |
+                      uint32_t(bytes.data[3]) << 24;
+        if (id == 0x200 && ext != ".w3d") return "alo";
+        if (id == 0x900 || id == 0x1500) return "alo-particle";
+        if (id == 0x1000) return "ala";
+    }
+    if (ext == ".alo") return "alo";
+    if (ext == ".ala") return "ala";
+    return "";
+}
+
+Document loadDocument(const std::string& path) {
+    std::vector<uint8_t> bytes = readFileBytes(path);
+    return loadDocument(ByteSpan(bytes), path);
+}
+
+Document loadDocument(ByteSpan bytes, const std::string& path) {
+    Document d;
+    d.path = path;
+    d.format = detectFormat(bytes, path);
+    if (d.format == "alo") {
+        d.model = std::make_shared<Model>(alamo::readModel(bytes, path));
+    } else if (d.format == "alo-particle") {
+        throw ParseError(path, hex(bytes.data[0] | bytes.data[1] << 8), 0,
+                         "this .alo is an Alamo particle system, not a model; particle systems are not supported");
+    } else if (d.format == "ala") {
+        d.clips.push_back(std::make_shared<Clip>(alamo::readClip(bytes, path)));
+    } else {
+        throw ParseError(path, {}, 0, "unrecognised file format");
+    }
+    return d;
+}
+
+std::vector<std::string> findCompanionClips(const std::string& modelPath) {
+    std::vector<std::string> out;
+    std::error_code ec;
+    fs::path p(modelPath);
+    fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
+    const std::string stem = toLower(p.stem().string()) + "_";
+    const std::string ext = extensionLower(modelPath);
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        if (!it->is_regular_file(ec)) continue;
+        const std::string name = it->path().filename().string();
+        const std::string lower = toLower(name);
+        if (ext == ".alo" && extensionLower(name) == ".ala" && lower.rfind(stem, 0) == 0)
+            out.push_back(it->path().string());
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+} // namespace rs

@@ -1,0 +1,194 @@
+// Format-neutral model: what every reader (Alamo, W3D, B&W2) produces and the render layer consumes.
+//
+// Conventions
+// - Matrices are GLM column-major; transforms compose as world = parentWorld * local.
+// - Bones are ordered so that parent < index (readers validate or reorder; parent -1 = root).
+// - A SubMesh is drawn with one material. Skinned sub-meshes carry per-vertex indices into
+//   SubMesh::boneMap (skeleton bone indices) plus weights. The skin palette entry i is
+//       world[boneMap[i]] * inverseBind[i]
+//   inverseBind is inverse(bindWorld) for vertices stored in model space (Alamo, B&W2) and identity
+//   for vertices stored in bone space (W3D). Rigid sub-meshes (empty boneMap) follow Mesh::bone.
+#pragma once
+
+#include <glm/glm.hpp>
+#include <glm/gtc/quaternion.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace rs {
+
+enum class BillboardMode : int {
+    None = 0,
+    Parallel = 1,
+    FaceCamera = 2,
+    ZAxisView = 3,
+    ZAxisLight = 4,
+    ZAxisWind = 5,
+    SunlightGlow = 6,
+    Sun = 7,
+};
+
+struct Bone {
+    std::string name;
+    int parent = -1;           // index of parent bone, -1 for a root
+    glm::mat4 bindLocal{1.0f}; // relative to parent
+    bool visible = true;       // initial visibility of what is attached to it (and children)
+    int billboard = 0;         // BillboardMode value as stored in the file
+};
+
+struct Skeleton {
+    std::vector<Bone> bones;
+    int find(const std::string& name) const; // case-insensitive; -1 if absent
+    // bindWorld[i] = bindWorld[parent] * bindLocal[i]. out must hold bones.size() entries.
+    void bindWorld(glm::mat4* out) const;
+};
+
+enum class ParamType { Int, Float, Float3, Float4, Texture };
+
+struct MaterialParam {
+    std::string name;
+    ParamType type = ParamType::Float;
+    int32_t intValue = 0;      // Int
+    glm::vec4 value{0.0f};     // Float (x), Float3 (xyz), Float4
+    std::string texture;       // Texture: file name as stored
+};
+
+struct Material {
+    std::string shader; // e.g. "MeshBumpColorize.fx", W3D/B&W2 readers synthesise a descriptive name
+    std::vector<MaterialParam> params;
+    const MaterialParam* find(const std::string& name) const; // case-insensitive
+};
+
+// Alamo collision tree (0x1200), kept as stored.
+struct CollisionTree {
+    glm::vec3 boxMin{0.0f}, boxMax{0.0f};
+    struct Node {
+        uint8_t min[3], max[3];
+        uint16_t primitiveCount, link;
+    };
+    std::vector<Node> nodes;
+    std::vector<uint16_t> triangles;
+};
+
+enum class VertexSpace { Model, Bone };
+
+struct SubMesh {
+    Material material;
+    std::string vertexFormat;            // e.g. "alD3dVertRSkinNU2"
+    std::vector<glm::vec3> positions;    // required; size = vertex count
+    std::vector<glm::vec3> normals;      // empty or vertex count
+    std::vector<glm::vec2> uv0;          // empty or vertex count; V already in OpenGL convention (v' = 1 - v)
+    std::vector<glm::vec2> uv1;          // second set (optional)
+    std::vector<glm::vec3> tangents;     // optional
+    std::vector<glm::vec3> binormals;    // optional
+    std::vector<glm::vec4> colors;       // optional, RGBA 0..1
+    std::vector<glm::u16vec4> boneIndices; // indices into boneMap; empty when rigid
+    std::vector<glm::vec4> boneWeights;    // sums to 1; empty when rigid
+    // Optional second-influence position/normal (W3D BFME dual-bone skins: in bone space of influence 1).
+    std::vector<glm::vec3> positions2, normals2;
+    std::vector<uint32_t> indices;       // triangle list, every index < vertex count
+    std::vector<int> boneMap;            // skeleton bone per palette entry; empty = rigid
+    VertexSpace space = VertexSpace::Model;
+    bool hasCollisionTree = false;
+    CollisionTree collision;
+
+    size_t vertexCount() const { return positions.size(); }
+    size_t triangleCount() const { return indices.size() / 3; }
+    bool skinned() const { return !boneMap.empty(); }
+};
+
+struct Mesh {
+    std::string name;
+    std::string baseName;   // name with _LOD<n>/_ALT<n> removed (Alamo) or HLOD base
+    int lod = -1;           // -1 when the name/HLOD carries none
+    int alt = -1;           // -1 when none
+    bool hidden = false;
+    bool collisionEnabled = false;
+    bool shadowOrCollision = false; // not drawn in game (shadow volumes, collision meshes)
+    bool colorize = false;  // FC_ name or a Colorization parameter
+    glm::vec3 boundsMin{0.0f}, boundsMax{0.0f};
+    int bone = -1;          // bone this mesh is connected to (-1: root / model space)
+    std::vector<SubMesh> subMeshes;
+};
+
+enum class LightType { Omni = 0, Directional = 1, Spot = 2 };
+
+struct Light {
+    std::string name;
+    int type = 0;            // LightType value as stored
+    glm::vec3 color{1.0f};
+    float intensity = 1.0f;
+    float farAttenuationEnd = 0.0f;
+    float farAttenuationStart = 0.0f;
+    float hotspotSize = 0.0f; // radians
+    float falloffSize = 0.0f; // radians
+    int bone = -1;
+};
+
+struct Proxy {
+    std::string name;
+    int bone = -1;
+    bool hidden = false;
+    bool altDecreaseStayHidden = false;
+    int alt = -1; // parsed from the name's _ALT<n>, -1 if none
+};
+
+struct Dazzle {
+    std::string name;
+    glm::vec3 color{1.0f};
+    glm::vec3 position{0.0f}; // relative to bone
+    float radius = 1.0f;
+    int texX = 0, texY = 0, texSize = 1;
+    std::string texture;
+    float frequency = 0.0f;
+    float phase = 0.0f;
+    bool nightOnly = false;
+    int bone = -1;
+    bool hidden = false;
+    bool hasBias = false;
+    float bias = 1.0f;
+    bool colorize = false; // FC_ name
+};
+
+// A named attachment point (W3D boxes/nulls, B&W2 entities, ...), drawn as a labelled marker.
+struct Marker {
+    std::string name;
+    std::string kind;          // "box", "null", "entity", ...
+    int bone = -1;
+    glm::mat4 transform{1.0f}; // relative to bone
+    glm::vec3 extent{0.0f};    // half size for boxes
+};
+
+// Object connection as stored (Alamo 0x602): object index counts meshes and lights in file order.
+struct Connection {
+    int object = -1;
+    int bone = -1;
+};
+
+struct Model {
+    std::string format;     // "alo", "w3d", "bwm", ...
+    std::string sourcePath; // file it was read from (may be empty)
+    Skeleton skeleton;
+    std::vector<Mesh> meshes;
+    std::vector<Light> lights;
+    std::vector<Proxy> proxies;
+    std::vector<Dazzle> dazzles;
+    std::vector<Marker> markers;
+    std::vector<Connection> connections;
+    std::vector<std::string> warnings; // non-fatal problems found while reading
+
+    std::vector<int> lodLevels() const; // sorted distinct Mesh::lod values >= 0
+    std::vector<int> altLevels() const; // sorted distinct Mesh::alt values >= 0
+};
+
+// Splits "_LOD<n>" and "_ALT<n>" (case-insensitive, anywhere in the name) from a mesh name.
+void parseLodAlt(const std::string& name, std::string& baseName, int& lod, int& alt);
+
+// Case-insensitive helpers shared by readers.
+bool iequals(const std::string& a, const std::string& b);
+bool istartsWith(const std::string& s, const std::string& prefix);
+std::string toLower(std::string s);
+
+} // namespace rs
