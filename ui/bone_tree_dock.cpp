@@ -55,6 +55,7 @@ BoneTreeDock::BoneTreeDock(QWidget* parent) : QDockWidget(tr("Bones"), parent) {
     tree_->setHeaderLabels({tr("Bone"), tr("Attached")});
     tree_->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
     tree_->setUniformRowHeights(true);
+    tree_->setIndentation(12);
     details_ = new QPlainTextEdit(split);
     details_->setReadOnly(true);
     details_->setFont(QFont(QStringLiteral("monospace"), 8));

@@ -93,7 +93,8 @@ void MaterialDock::setModel(std::shared_ptr<const Model> model, const QStringLis
     preview_->setPixmap({});
     preview_->setText(tr("Select a texture to preview it"));
     if (!model_) return;
-    const QStringList dirs = textureSearchDirs(QString::fromStdString(model_->sourcePath), textureDirs);
+    const QString modelPath = QString::fromStdString(model_->sourcePath);
+    const QStringList dirs = textureSearchDirs(modelPath, textureDirs);
     QStringList toDecode;
     const QFont mono(QStringLiteral("monospace"));
     for (const Mesh& m : model_->meshes) {
@@ -137,7 +138,7 @@ void MaterialDock::setModel(std::shared_ptr<const Model> model, const QStringLis
                     const QString name = QString::fromStdString(p.texture);
                     QString file = resolved_.value(name, QStringLiteral("\x01"));
                     if (file == QLatin1String("\x01")) {
-                        file = resolveTexture(name, dirs);
+                        file = resolveModelTexture(name, modelPath, textureDirs);
                         resolved_.insert(name, file);
                         if (!file.isEmpty() && !toDecode.contains(file)) toDecode << file;
                     }

@@ -283,7 +283,7 @@ void PreviewView::paint(QPainter& p, QSize size) {
                     for (int k = 0; k < 4; ++k) {
                         const float w = sm.boneWeights[v][k];
                         if (w <= 0.0f) continue;
-                        acc += w * (palette_[sm.boneIndices[v][k] % palette_.size()] * pos);
+                        if (sm.boneIndices[v][k] < palette_.size()) acc += w * (palette_[sm.boneIndices[v][k]] * pos);
                     }
                     worldPos_[v] = glm::vec3(acc);
                 }
@@ -377,7 +377,5 @@ void PreviewView::paint(QPainter& p, QSize size) {
         }
     }
 }
-
-std::unique_ptr<ModelView> createModelView(QObject* parent) { return std::make_unique<PreviewView>(parent); }
 
 } // namespace rs::ui

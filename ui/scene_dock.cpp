@@ -120,7 +120,7 @@ void SceneDock::setLevels(const std::vector<int>& lods, const std::vector<int>& 
     syncing_ = true;
     lod_->clear();
     alt_->clear();
-    for (int l : lods) lod_->addItem(l == lods.front() ? tr("LOD%1 (most detailed)").arg(l) : tr("LOD%1").arg(l), l);
+    for (int l : lods) lod_->addItem(l == lods.back() ? tr("LOD%1 (most detailed)").arg(l) : tr("LOD%1").arg(l), l);
     for (int a : alts) alt_->addItem(tr("ALT%1").arg(a), a);
     if (lods.empty()) lod_->addItem(tr("none in this model"));
     if (alts.empty()) alt_->addItem(tr("none in this model"));
@@ -128,7 +128,7 @@ void SceneDock::setLevels(const std::vector<int>& lods, const std::vector<int>& 
     alt_->setEnabled(!alts.empty());
     syncing_ = false;
     ViewSettings s = settings_;
-    s.lod = lods.empty() ? -1 : lods.front();
+    s.lod = lods.empty() ? -1 : lods.back();
     s.alt = alts.empty() ? -1 : alts.front();
     apply(s);
 }

@@ -6,6 +6,10 @@
 
 #include <cstring>
 
+#ifdef RIGSCOPE_HAVE_SCENE_VIEW
+#include "scene_view.h"
+#endif
+
 namespace rs::ui {
 
 QStringList textureSearchDirs(const QString& modelPath, const QStringList& userDirs) {
@@ -47,6 +51,14 @@ QString resolveTexture(const QString& name, const QStringList& dirs) {
         for (const QString& c : candidates)
             if (QString f = findInDir(dir, c); !f.isEmpty()) return f;
     return {};
+}
+
+QString resolveModelTexture(const QString& name, const QString& modelPath, const QStringList& userDirs) {
+#ifdef RIGSCOPE_HAVE_SCENE_VIEW
+    return render::resolveTexture(name, modelPath, userDirs);
+#else
+    return resolveTexture(name, textureSearchDirs(modelPath, userDirs));
+#endif
 }
 
 namespace {

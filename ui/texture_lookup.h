@@ -15,6 +15,10 @@ QStringList textureSearchDirs(const QString& modelPath, const QStringList& userD
 // of .dds/.tga too (Alamo materials name .tga files that ship as .dds). Empty when not found.
 QString resolveTexture(const QString& name, const QStringList& dirs);
 
+// What the material inspector shows for a texture name: render's resolver (the same lookup the 3D view
+// uses) when it is part of the build, else resolveTexture over textureSearchDirs().
+QString resolveModelTexture(const QString& name, const QString& modelPath, const QStringList& userDirs);
+
 // Decodes an image for display: formats Qt reads (TGA, PNG, ...) plus DDS (DXT1/3/5, 24/32-bit
 // uncompressed; top mip level only), scaled to fit maxSide. Null image when unreadable.
 QImage loadThumbnail(const QString& path, int maxSide);

@@ -1,0 +1,417 @@
+// Drives the real main window: open a model through MainWindow::openFile (what File → Open, drag and
+// drop, recent files and the command line use), pick a clip, scrub, step, toggle LOD/ALT and faction
+// colour, select a bone, open broken files. Images come from the view's own capture.
+#include "bone_tree_dock.h"
+#include "main_window.h"
+#include "scene_dock.h"
+#include "timeline_dock.h"
+
+#include "io/loader.h"
+#include "scene/pose.h"
+
+#include <QApplication>
+#include <QComboBox>
+#include <QDir>
+#include <QDirIterator>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeWidget>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <thread>
+
+using namespace rs;
+using namespace rs::ui;
+
+namespace {
+
+QString corpusDir() {
+    QString d = qEnvironmentVariable("RIGSCOPE_CORPUS");
+    if (d.isEmpty()) d = QStringLiteral(RIGSCOPE_CORPUS_DIR);
+    return QFileInfo(d).isDir() ? d : QString();
+}
+
+// Alamo models in the corpus, sorted.
+QStringList corpusModels() {
+    QStringList out;
+    const QString root = corpusDir();
+    if (root.isEmpty()) return out;
+    QDirIterator it(root + QStringLiteral("/alamo"), {QStringLiteral("*.alo"), QStringLiteral("*.ALO")}, QDir::Files,
+                    QDirIterator::Subdirectories);
+    while (it.hasNext()) out << it.next();
+    out.sort();
+    return out;
+}
+
+QImage captureView(MainWindow& w) {
+    QImage result;
+    bool done = false;
+    // Let pending repaints and pose updates reach the view first.
+    QTest::qWait(50);
+    w.view()->capture([&](const QImage& img) {
+        result = img.convertToFormat(QImage::Format_RGB32);
+        done = true;
+    });
+    if (!QTest::qWaitFor([&] { return done; }, 20000)) qWarning("capture timed out");
+    return result;
+}
+
+// Pixels whose colour differs noticeably.
+int differingPixels(const QImage& a, const QImage& b) {
+    if (a.size() != b.size() || a.isNull()) return -1;
+    int n = 0;
+    for (int y = 0; y < a.height(); ++y) {
+        const QRgb* pa = reinterpret_cast<const QRgb*>(a.constScanLine(y));
+        const QRgb* pb = reinterpret_cast<const QRgb*>(b.constScanLine(y));
+        for (int x = 0; x < a.width(); ++x)
+            if (std::abs(qRed(pa[x]) - qRed(pb[x])) + std::abs(qGreen(pa[x]) - qGreen(pb[x])) +
+                    std::abs(qBlue(pa[x]) - qBlue(pb[x])) > 24)
+                ++n;
+    }
+    return n;
+}
+
+// Pixels where red clearly dominates blue (faction red) / blue dominates red.
+int redPixels(const QImage& img, bool red) {
+    int n = 0;
+    for (int y = 0; y < img.height(); ++y) {
+        const QRgb* p = reinterpret_cast<const QRgb*>(img.constScanLine(y));
+        for (int x = 0; x < img.width(); ++x) {
+            const int r = qRed(p[x]), b = qBlue(p[x]);
+            if (red ? (r > b + 50) : (b > r + 50)) ++n;
+        }
+    }
+    return n;
+}
+
+std::vector<glm::mat4> poseAt(const MainWindow& w, float position, LoopMode mode) {
+    const Model& m = *w.model();
+    PoseBuffers buf(m.skeleton.bones.size());
+    const Clip* c = w.clip().get();
+    ClipBinding b = c ? bindClip(m.skeleton, *c) : ClipBinding{};
+    evaluatePose(m.skeleton, c, c ? &b : nullptr, position, mode, buf.view());
+    return buf.world;
+}
+
+float maxBoneMove(const std::vector<glm::mat4>& a, const std::vector<glm::mat4>& b) {
+    float d = 0;
+    for (size_t i = 0; i < a.size() && i < b.size(); ++i)
+        for (int c = 0; c < 4; ++c) d = std::max(d, glm::length(a[i][c] - b[i][c]));
+    return d;
+}
+
+} // namespace
+
+class UiTest : public QObject {
+    Q_OBJECT
+    std::unique_ptr<MainWindow> w;
+    QStringList errors;
+    QString modelPath;
+    QTemporaryDir tmp;
+
+    bool open(const QString& path) {
+        QSignalSpy ok(w.get(), &MainWindow::documentOpened);
+        QSignalSpy bad(w.get(), &MainWindow::openFailed);
+        w->openFile(path);
+        if (!QTest::qWaitFor([&] { return !ok.isEmpty() || !bad.isEmpty(); }, 60000)) return false;
+        return !ok.isEmpty();
+    }
+
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QSettings().clear();
+        w = std::make_unique<MainWindow>();
+        w->setErrorReporter([this](const QString& title, const QString& msg) { errors << title + QLatin1Char('\n') + msg; });
+        w->resize(1280, 800);
+        w->show();
+        QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+        qInfo("3D view backend: %s", qPrintable(w->view()->backendName()));
+        const QStringList models = corpusModels();
+        for (const QString& m : models)
+            if (QFileInfo(m).fileName().compare(QStringLiteral("EI_STORMTROOPER.ALO"), Qt::CaseInsensitive) == 0) modelPath = m;
+        // Otherwise any corpus model with companion clips.
+        for (const QString& m : models)
+            if (modelPath.isEmpty() && !findCompanionClips(m.toStdString()).empty()) modelPath = m;
+        if (modelPath.isEmpty())
+            QSKIP("no model to drive the window with: corpus (RIGSCOPE_CORPUS or ../shared/corpus) not found");
+    }
+
+    void openModelThroughFileOpenPath() {
+        QVERIFY(open(modelPath));
+        QVERIFY(errors.isEmpty());
+        QVERIFY(w->model());
+        QCOMPARE(w->currentPath(), QFileInfo(modelPath).absoluteFilePath());
+        QVERIFY(!w->model()->skeleton.bones.empty());
+        QVERIFY(w->windowTitle().contains(QFileInfo(modelPath).fileName()));
+        // The bone tree shows every bone; the clip selector lists the companion clips.
+        for (size_t b = 0; b < w->model()->skeleton.bones.size(); ++b) QVERIFY(w->boneTree()->itemForBone(int(b)));
+        QCOMPARE(w->clipEntries().size(), int(findCompanionClips(modelPath.toStdString()).size()));
+        // Recent files remember it.
+        QCOMPARE(w->recentFiles().value(0), QFileInfo(modelPath).absoluteFilePath());
+    }
+
+    void pickClipAndScrub() {
+        QVERIFY(w->model());
+        // Pick the clip that moves the bones most between its first and middle frame.
+        int best = -1;
+        float bestMove = 0;
+        for (int i = 1; i <= w->clipEntries().size(); ++i) {
+            QVERIFY(w->selectClip(i));
+            QVERIFY(w->clip());
+            const float mid = float(w->clip()->frameCount / 2);
+            const float move = maxBoneMove(poseAt(*w, 0, LoopMode::Loop), poseAt(*w, mid, LoopMode::Loop));
+            if (move > bestMove) bestMove = move, best = i;
+        }
+        QVERIFY2(best > 0, "no companion clip moves any bone");
+        // Pick it through the selector, as a user would.
+        QComboBox* combo = w->timeline()->clipCombo();
+        combo->setCurrentIndex(best);
+        emit combo->activated(best);
+        QCOMPARE(w->timeline()->currentClipEntry(), best);
+        QVERIFY(w->clip());
+        QCOMPARE(w->timeline()->clip(), w->clip().get());
+        QVERIFY(w->clip()->frameCount > 2);
+
+        QCOMPARE(w->timeline()->slider()->maximum(), int(w->clip()->frameCount) - 1);
+        w->timeline()->slider()->setValue(0);
+        const auto pose0 = poseAt(*w, w->timeline()->position(), w->timeline()->loopMode());
+        const QImage img0 = captureView(*w);
+        QVERIFY(!img0.isNull());
+        // Scrub with the slider to the middle.
+        const int mid = int(w->clip()->frameCount / 2);
+        w->timeline()->slider()->setValue(mid);
+        QCOMPARE(int(w->timeline()->displayFrame()), mid);
+        const auto pose1 = poseAt(*w, w->timeline()->position(), w->timeline()->loopMode());
+        QVERIFY2(maxBoneMove(pose0, pose1) > 1e-3f, "pose did not change when scrubbing");
+        const QImage img1 = captureView(*w);
+        const int diff = differingPixels(img0, img1);
+        qInfo("scrub 0 -> %d: %d pixels changed", mid, diff);
+        QVERIFY2(diff > 30, "rendered image did not change when scrubbing");
+    }
+
+    void stepFramesWithShortcuts() {
+        QVERIFY(w->clip());
+        TimelineDock* t = w->timeline();
+        const int last = int(w->clip()->frameCount) - 1;
+        t->setLoopMode(LoopMode::Once);
+        t->setPosition(3);
+        QApplication::setActiveWindow(w.get());
+        QTRY_VERIFY(w->isActiveWindow());
+        QTest::keyClick(w.get(), Qt::Key_Right);
+        QCOMPARE(t->displayFrame(), 4.0f);
+        QTest::keyClick(w.get(), Qt::Key_Left);
+        QTest::keyClick(w.get(), Qt::Key_Left);
+        QCOMPARE(t->displayFrame(), 2.0f);
+        QTest::keyClick(w.get(), Qt::Key_End);
+        QCOMPARE(t->displayFrame(), float(last));
+        QCOMPARE(t->slider()->value(), last);
+        QTest::keyClick(w.get(), Qt::Key_Home);
+        QCOMPARE(t->displayFrame(), 0.0f);
+        // Space plays: time advances; Space again pauses.
+        QTest::keyClick(w.get(), Qt::Key_Space);
+        QVERIFY(t->playing());
+        QTRY_VERIFY_WITH_TIMEOUT(t->displayFrame() > 1.0f, 5000);
+        QTest::keyClick(w.get(), Qt::Key_Space);
+        QVERIFY(!t->playing());
+        const float paused = t->position();
+        QTest::qWait(100);
+        QCOMPARE(t->position(), paused);
+        // Once stops at the last frame.
+        t->setPosition(float(last) - 0.5f);
+        t->setSpeed(4.0);
+        t->play();
+        QTRY_VERIFY_WITH_TIMEOUT(!t->playing(), 5000);
+        QCOMPARE(t->displayFrame(), float(last));
+        t->setSpeed(1.0);
+        t->setLoopMode(LoopMode::Loop);
+        t->firstFrame();
+    }
+
+    void lodChangesImage() {
+        QComboBox* lod = w->scene()->lodCombo();
+        if (lod->count() < 2) QSKIP("model has fewer than two LODs");
+        lod->setCurrentIndex(lod->count() - 1);
+        const QImage a = captureView(*w);
+        const int lodA = w->scene()->settings().lod;
+        lod->setCurrentIndex(0);
+        QVERIFY(w->scene()->settings().lod != lodA);
+        const QImage b = captureView(*w);
+        const int diff = differingPixels(a, b);
+        qInfo("LOD%d -> LOD%d: %d pixels changed", lodA, w->scene()->settings().lod, diff);
+        QVERIFY(diff > 30);
+        lod->setCurrentIndex(lod->count() - 1);
+    }
+
+    void factionColourChangesImage() {
+        QComboBox* fc = w->scene()->factionCombo();
+        fc->setCurrentIndex(0); // Empire blue
+        const QImage blue = captureView(*w);
+        fc->setCurrentIndex(1); // Rebel red
+        QCOMPARE(w->scene()->settings().factionColor, factionPresets()[1].color);
+        const QImage red = captureView(*w);
+        bool anyColorized = false;
+        for (const Mesh& m : w->model()->meshes) anyColorized = anyColorized || m.colorize;
+        if (!anyColorized) QSKIP("model has no faction-coloured mesh");
+        const int diff = differingPixels(blue, red);
+        qInfo("faction blue -> red: %d pixels changed, red pixels %d -> %d", diff, redPixels(blue, true), redPixels(red, true));
+        QVERIFY(diff > 30);
+        QVERIFY(redPixels(red, true) > redPixels(blue, true));
+        fc->setCurrentIndex(0);
+    }
+
+    void selectBoneReachesView() {
+        const Model& m = *w->model();
+        // A bone some mesh is attached to, else the last bone.
+        int bone = int(m.skeleton.bones.size()) - 1;
+        for (const Mesh& mesh : m.meshes)
+            if (mesh.bone > 0) bone = mesh.bone;
+        ViewSettings s = w->scene()->settings();
+        s.skeleton = true;
+        w->scene()->setSettings(s);
+        const QImage before = captureView(*w);
+        QTreeWidget* tree = w->boneTree()->tree();
+        QTreeWidgetItem* item = w->boneTree()->itemForBone(bone);
+        QVERIFY(item);
+        tree->scrollToItem(item);
+        QTest::qWait(20);
+        const QRect r = tree->visualItemRect(item);
+        // Click on the bone's name, past its checkbox (deep bones may start near the right edge of the narrow dock).
+        const QPoint at(std::min(r.x() + 40, tree->viewport()->width() - 4), r.center().y());
+        QTest::mouseClick(tree->viewport(), Qt::LeftButton, {}, at);
+        QCOMPARE(item->checkState(0), Qt::Checked);
+        QCOMPARE(w->boneTree()->selectedBone(), bone);
+        QCOMPARE(w->view()->highlightedBone(), bone);
+        QVERIFY(w->boneTree()->detailsText().contains(QString::fromStdString(m.skeleton.bones[size_t(bone)].name)));
+        QVERIFY(w->boneTree()->detailsText().contains(QStringLiteral("world")));
+        const QImage after = captureView(*w);
+        const int diff = differingPixels(before, after);
+        qInfo("highlight bone %d: %d pixels changed", bone, diff);
+        QVERIFY(diff > 0);
+        // Unchecking a bone hides it in the view.
+        item->setCheckState(0, Qt::Unchecked);
+        QVERIFY(w->view()->boneHidden(bone));
+        item->setCheckState(0, Qt::Checked);
+        QVERIFY(!w->view()->boneHidden(bone));
+        s.skeleton = false;
+        w->scene()->setSettings(s);
+    }
+
+    void clipFileAppliesToOpenModel() {
+        const auto companions = findCompanionClips(modelPath.toStdString());
+        QVERIFY(!companions.empty());
+        const auto model = w->model();
+        const int entries = w->clipEntries().size();
+        QSignalSpy changed(w.get(), &MainWindow::clipChanged);
+        QVERIFY(open(QString::fromStdString(companions.front())));
+        QCOMPARE(w->model(), model); // the clip did not replace the model
+        QCOMPARE(w->clipEntries().size(), entries + 1);
+        QVERIFY(w->clip());
+        QCOMPARE(w->timeline()->currentClipEntry(), entries + 1);
+    }
+
+    void altChangesImage() {
+        // A model with at least two ALT levels, if the corpus has one.
+        QString altModel;
+        for (const QString& m : corpusModels()) {
+            try {
+                const Document d = loadDocument(m.toStdString());
+                if (d.model && d.model->altLevels().size() >= 2) {
+                    altModel = m;
+                    break;
+                }
+            } catch (const std::exception&) {
+            }
+        }
+        if (altModel.isEmpty()) QSKIP("no corpus model with two ALT levels");
+        QVERIFY(open(altModel));
+        QComboBox* alt = w->scene()->altCombo();
+        QVERIFY(alt->count() >= 2);
+        alt->setCurrentIndex(0);
+        const QImage a = captureView(*w);
+        alt->setCurrentIndex(alt->count() - 1);
+        const QImage b = captureView(*w);
+        const int diff = differingPixels(a, b);
+        qInfo("%s %s -> ALT%d: %d pixels changed", qPrintable(QFileInfo(altModel).fileName()),
+              qPrintable(alt->itemText(0)), w->scene()->settings().alt, diff);
+        QVERIFY(diff > 30);
+    }
+
+    void corruptFileKeepsModel() {
+        QVERIFY(open(modelPath));
+        const auto before = w->model();
+        const QString title = w->windowTitle();
+        errors.clear();
+        // 1. A truncated copy of the real model (in a temporary folder).
+        QFile src(modelPath);
+        QVERIFY(src.open(QIODevice::ReadOnly));
+        const QByteArray head = src.read(src.size() / 3);
+        const QString truncated = tmp.filePath(QStringLiteral("truncated.alo"));
+        {
+            QFile f(truncated);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(head);
+        }
+        QSignalSpy failed(w.get(), &MainWindow::openFailed);
+        QVERIFY(!open(truncated));
+        QCOMPARE(failed.size(), 1);
+        QCOMPARE(errors.size(), 1);
+        QVERIFY2(errors[0].contains(QStringLiteral("truncated.alo")), qPrintable(errors[0]));
+        QVERIFY2(errors[0].contains(QStringLiteral("offset")), qPrintable(errors[0])); // ParseError::what()
+        QCOMPARE(w->model(), before);
+        QCOMPARE(w->currentPath(), QFileInfo(modelPath).absoluteFilePath());
+        QCOMPARE(w->windowTitle(), title);
+        // 2. Garbage with a model extension.
+        const QString garbage = tmp.filePath(QStringLiteral("garbage.alo"));
+        {
+            QFile f(garbage);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QByteArray(64, '\xff'));
+        }
+        QVERIFY(!open(garbage));
+        QCOMPARE(errors.size(), 2);
+        QVERIFY(errors[1].contains(QStringLiteral("garbage.alo")));
+        QCOMPARE(w->model(), before);
+        // 3. A missing file.
+        QVERIFY(!open(tmp.filePath(QStringLiteral("does-not-exist.alo"))));
+        QCOMPARE(errors.size(), 3);
+        QCOMPARE(w->model(), before);
+        // The view still shows the model: a capture is not just background.
+        const QImage img = captureView(*w);
+        QVERIFY(!img.isNull());
+        const QRgb bg = img.pixel(0, 0);
+        int other = 0;
+        for (int y = 0; y < img.height(); y += 4)
+            for (int x = 0; x < img.width(); x += 4) other += img.pixel(x, y) != bg;
+        QVERIFY(other > 50);
+    }
+
+    void cleanupTestCase() {
+        if (w) w->close();
+        w.reset();
+    }
+};
+
+int main(int argc, char** argv) {
+    qputenv("QT3D_RENDERER", "opengl");
+    // Watchdog: a stuck capture or load fails the run instead of hanging it.
+    const int seconds = qEnvironmentVariableIsSet("RIGSCOPE_TEST_TIMEOUT") ? qEnvironmentVariableIntValue("RIGSCOPE_TEST_TIMEOUT") : 240;
+    std::thread([seconds] {
+        std::this_thread::sleep_for(std::chrono::seconds(seconds));
+        std::fprintf(stderr, "ui_tests: watchdog fired after %d s\n", seconds);
+        std::_Exit(3);
+    }).detach();
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("rigscope-tests"));
+    QApplication::setApplicationName(QStringLiteral("ui_tests"));
+    UiTest t;
+    return QTest::qExec(&t, argc, argv);
+}
+
+#include "ui_test.moc"
