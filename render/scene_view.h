@@ -106,12 +106,16 @@ public:
     // True while some found texture is still being decoded/uploaded.
     bool texturesPending() const;
 
+    // Always = render continuously (benchmarks, playback); default OnDemand renders only after changes.
+    void setContinuousRendering(bool on);
+
     // Effective visibility of each bone at the current frame (flags, clip tracks, user overrides).
     const std::vector<uint8_t>& boneVisibility() const;
 
 signals:
     void texturesResolved(); // all textures of the current model finished loading (or failed)
     void poseChanged();      // after setFrame/setTime/setClip updated the scene
+    void frameSwapped();     // once per frame processed by Qt3D (drives playback/benchmarks)
 
 private:
     struct Impl;

@@ -1,0 +1,236 @@
+#include "shaders.h"
+
+namespace rs::render::shaders {
+
+// Skinning: skinMode 0 = rigid (bones[rigidSlot]), 1 = up to four weighted palette slots,
+// 2 = W3D dual bone (second influence uses vertexPosition2/vertexNormal2).
+const char* const meshVertex = R"(#version 330 core
+in vec3 vertexPosition;
+in vec3 vertexNormal;
+in vec2 vertexTexCoord;
+in vec3 vertexTangent;
+in vec3 vertexBinormal;
+in vec4 vertexColor;
+in vec4 boneWeight;
+in uvec4 boneIndex;
+in vec3 vertexPosition2;
+in vec3 vertexNormal2;
+
+uniform mat4 bones[512];
+uniform int skinMode;
+uniform int rigidSlot;
+uniform int hasVertexColor;
+uniform mat4 viewProjectionMatrix;
+
+out vec3 wPos;
+out vec3 wNormal;
+out vec3 wTangent;
+out vec3 wBinormal;
+out vec2 uv;
+out vec4 vColor;
+
+void main() {
+    vec4 p;
+    vec3 n, t, b;
+    if (skinMode == 0) {
+        mat4 m = bones[rigidSlot];
+        p = m * vec4(vertexPosition, 1.0);
+        mat3 r = mat3(m);
+        n = r * vertexNormal; t = r * vertexTangent; b = r * vertexBinormal;
+    } else if (skinMode == 2) {
+        mat4 m0 = bones[boneIndex.x];
+        mat4 m1 = bones[boneIndex.y];
+        float w0 = boneWeight.x, w1 = boneWeight.y;
+        p = w0 * (m0 * vec4(vertexPosition, 1.0)) + w1 * (m1 * vec4(vertexPosition2, 1.0));
+        n = w0 * (mat3(m0) * vertexNormal) + w1 * (mat3(m1) * vertexNormal2);
+        t = mat3(m0) * vertexTangent; b = mat3(m0) * vertexBinormal;
+    } else {
+        mat4 m = bones[boneIndex.x] * boneWeight.x;
+        if (boneWeight.y > 0.0) m += bones[boneIndex.y] * boneWeight.y;
+        if (boneWeight.z > 0.0) m += bones[boneIndex.z] * boneWeight.z;
+        if (boneWeight.w > 0.0) m += bones[boneIndex.w] * boneWeight.w;
+        p = m * vec4(vertexPosition, 1.0);
+        mat3 r = mat3(m);
+        n = r * vertexNormal; t = r * vertexTangent; b = r * vertexBinormal;
+    }
+    wPos = p.xyz / max(p.w, 1e-6);
+    wNormal = n; wTangent = t; wBinormal = b;
+    uv = vertexTexCoord;
+    vColor = hasVertexColor != 0 ? vertexColor : vec4(1.0);
+    gl_Position = viewProjectionMatrix * vec4(wPos, 1.0);
+}
+)";
+
+const char* const meshFragment = R"(#version 330 core
+in vec3 wPos;
+in vec3 wNormal;
+in vec3 wTangent;
+in vec3 wBinormal;
+in vec2 uv;
+in vec4 vColor;
+
+uniform sampler2D baseTexture;
+uniform sampler2D normalTexture;
+uniform int baseFlip;
+uniform int normalFlip;
+uniform int bump;
+uniform int glossSource;
+uniform int colorize;
+uniform int factionColorParam;
+uniform int unlit;
+uniform int blendMode;          // 0 opaque, 1 alpha, 2 additive
+uniform vec4 diffuseColor;
+uniform vec4 specularColor;
+uniform vec4 emissiveColor;
+uniform vec4 colorParam;
+uniform float shininess;
+uniform vec4 factionColor;
+uniform vec3 eyePosition;
+uniform int lightCount;
+uniform vec4 lightPosition[4];
+uniform vec4 lightColor[4];
+uniform vec3 ambientColor;
+
+out vec4 fragColor;
+
+void main() {
+    vec2 tuv = uv;
+    vec4 base = texture(baseTexture, baseFlip != 0 ? vec2(tuv.x, 1.0 - tuv.y) : tuv);
+    vec3 surface = base.rgb;
+    if (colorize != 0) surface = mix(base.rgb, factionColor.rgb * base.rgb, base.a);
+    vec4 cparam = factionColorParam != 0 ? vec4(factionColor.rgb, colorParam.a) : colorParam;
+    surface *= diffuseColor.rgb * vColor.rgb;
+
+    vec3 N = normalize(wNormal);
+    if (!gl_FrontFacing) N = -N;
+    float glossMask = glossSource == 1 ? base.a : 1.0;
+    if (bump != 0) {
+        vec4 nm = texture(normalTexture, normalFlip != 0 ? vec2(tuv.x, 1.0 - tuv.y) : tuv);
+        vec3 tn = nm.xyz * 2.0 - 1.0;
+        vec3 T = normalize(wTangent - N * dot(N, wTangent));
+        vec3 B = normalize(wBinormal);
+        vec3 bn = normalize(T * tn.x + B * tn.y + N * tn.z);
+        if (!any(isnan(bn))) N = bn;
+        if (glossSource == 2) glossMask = nm.a;
+    }
+
+    vec3 color;
+    if (unlit != 0) {
+        color = surface * cparam.rgb + emissiveColor.rgb;
+    } else {
+        vec3 V = normalize(eyePosition - wPos);
+        vec3 diffuse = ambientColor;
+        vec3 spec = vec3(0.0);
+        for (int i = 0; i < 4; ++i) {
+            if (i >= lightCount) break;
+            vec3 L;
+            float att = 1.0;
+            if (lightPosition[i].w == 0.0) {
+                L = -normalize(lightPosition[i].xyz);
+            } else {
+                vec3 d = lightPosition[i].xyz - wPos;
+                float dist = length(d);
+                L = d / max(dist, 1e-6);
+                if (lightColor[i].a > 0.0) att = clamp(1.0 - dist / lightColor[i].a, 0.0, 1.0);
+            }
+            float ndl = max(dot(N, L), 0.0);
+            diffuse += lightColor[i].rgb * ndl * att;
+            if (glossSource != 0 && ndl > 0.0) {
+                vec3 H = normalize(L + V);
+                spec += lightColor[i].rgb * pow(max(dot(N, H), 0.0), max(shininess, 1.0)) * att;
+            }
+        }
+        color = surface * diffuse + spec * specularColor.rgb * glossMask + emissiveColor.rgb;
+        color *= cparam.rgb;
+    }
+    float alpha = blendMode == 1 ? base.a * diffuseColor.a * cparam.a * vColor.a : 1.0;
+    fragColor = vec4(color, alpha);
+}
+)";
+
+// Wireframe pass: triangle edges as lines, slightly pulled towards the viewer.
+const char* const wireGeometry = R"(#version 330 core
+layout(triangles) in;
+layout(line_strip, max_vertices = 4) out;
+void main() {
+    for (int i = 0; i < 4; ++i) {
+        vec4 p = gl_in[i % 3].gl_Position;
+        p.z -= 0.0005 * p.w;
+        gl_Position = p;
+        EmitVertex();
+    }
+    EndPrimitive();
+}
+)";
+
+const char* const wireFragment = R"(#version 330 core
+out vec4 fragColor;
+void main() { fragColor = vec4(0.1, 1.0, 0.4, 1.0); }
+)";
+
+// Lines attached to palette slots: skeleton (localPosition = 0), markers, grid (identity slot).
+const char* const lineVertex = R"(#version 330 core
+in vec3 vertexPosition;
+in vec4 vertexColor;
+in uvec2 lineBone;               // x = palette slot, y = bone id for highlighting (0xFFFF none)
+uniform mat4 bones[512];
+uniform mat4 viewProjectionMatrix;
+uniform int highlightBone;
+out vec4 vColor;
+void main() {
+    vec4 p = bones[lineBone.x] * vec4(vertexPosition, 1.0);
+    vColor = (highlightBone >= 0 && int(lineBone.y) == highlightBone) ? vec4(1.0, 0.9, 0.1, 1.0) : vertexColor;
+    gl_Position = viewProjectionMatrix * p;
+}
+)";
+
+const char* const lineFragment = R"(#version 330 core
+in vec4 vColor;
+out vec4 fragColor;
+void main() { fragColor = vColor; }
+)";
+
+// One instanced draw for every dazzle: per instance centre/radius, colour (already blink-scaled),
+// atlas cell rect. Sprites face the camera.
+const char* const dazzleVertex = R"(#version 330 core
+in vec2 corner;                  // (-1,-1) .. (1,1)
+in vec4 dazzleCenter;            // xyz world, w radius
+in vec4 dazzleColor;
+in vec4 dazzleRect;              // u0, v0, u1, v1
+uniform mat4 viewMatrix;
+uniform mat4 projectionMatrix;
+out vec2 uv;
+out vec2 cornerPos;
+out vec4 vColor;
+void main() {
+    cornerPos = corner;
+    vec4 c = viewMatrix * vec4(dazzleCenter.xyz, 1.0);
+    c.xy += corner * dazzleCenter.w;
+    vec2 t = corner * 0.5 + 0.5;
+    uv = vec2(mix(dazzleRect.x, dazzleRect.z, t.x), mix(dazzleRect.y, dazzleRect.w, t.y));
+    vColor = dazzleColor;
+    gl_Position = projectionMatrix * c;
+}
+)";
+
+const char* const dazzleFragment = R"(#version 330 core
+in vec2 uv;
+in vec2 cornerPos;
+in vec4 vColor;
+uniform sampler2D dazzleTexture;
+uniform int hasTexture;
+uniform int textureFlip;
+out vec4 fragColor;
+void main() {
+    vec4 tex;
+    if (hasTexture != 0) {
+        tex = texture(dazzleTexture, textureFlip != 0 ? vec2(uv.x, 1.0 - uv.y) : uv);
+    } else {
+        float g = clamp(1.0 - length(cornerPos), 0.0, 1.0);
+        tex = vec4(vec3(g * g), g);
+    }
+    fragColor = vec4(tex.rgb * vColor.rgb * vColor.a, 1.0);
+}
+)";
+
+} // namespace rs::render::shaders
