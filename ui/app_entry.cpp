@@ -42,8 +42,7 @@ int windowScreenshot(MainWindow& w, const QString& out, const QString& model, fl
     });
     w.setErrorReporter({});
     if (model.isEmpty()) {
-        w.showDemo();
-        grabAndQuit();
+        w.showDemo(); // emits documentOpened
     } else {
         w.openFile(model);
     }

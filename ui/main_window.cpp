@@ -7,6 +7,7 @@
 #include "timeline_dock.h"
 
 #include "common/error.h"
+#include "demo/demo_model.h"
 
 #include <QAction>
 #include <QApplication>
@@ -267,8 +268,8 @@ void MainWindow::applyDocument(const LoadResult& r) {
     refreshClipSelector(0);
     if (pick > 0) selectClip(pick);
 
-    addRecent(r.path);
-    setWindowTitle(tr("%1 — rigscope").arg(QFileInfo(r.path).fileName()));
+    if (!r.path.isEmpty()) addRecent(r.path);
+    setWindowTitle(r.path.isEmpty() ? tr("built-in demo — rigscope") : tr("%1 — rigscope").arg(QFileInfo(r.path).fileName()));
     for (const std::string& w : model_->warnings) statusBar()->showMessage(QString::fromStdString(w), 6000);
     updateStatus();
     emit documentOpened(r.path);
@@ -342,8 +343,17 @@ bool MainWindow::selectClip(int entry) {
 }
 
 void MainWindow::showDemo() {
-    // The built-in demo model comes from core/demo (the project's own writer) when it is part of the build.
-    statusBar()->showMessage(tr("No file open: use File → Open or drop a model onto the window"));
+    // Made by the project's own Alamo writer and read back through the Alamo reader.
+    LoadResult r;
+    try {
+        r.doc = demo::loadDemo();
+    } catch (const std::exception& e) {
+        reportError(tr("Demo model"), QString::fromStdString(e.what()));
+        return;
+    }
+    if (!r.doc.model) return;
+    r.doc.model->sourcePath.clear();
+    applyDocument(r);
 }
 
 void MainWindow::setTextureDirs(const QStringList& dirs) {
