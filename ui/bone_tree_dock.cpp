@@ -53,7 +53,8 @@ BoneTreeDock::BoneTreeDock(QWidget* parent) : QDockWidget(tr("Bones"), parent) {
     tree_ = new QTreeWidget(split);
     tree_->setColumnCount(2);
     tree_->setHeaderLabels({tr("Bone"), tr("Attached")});
-    tree_->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    tree_->header()->setSectionResizeMode(0, QHeaderView::Interactive);
+    tree_->setColumnWidth(0, 190);
     tree_->setUniformRowHeights(true);
     tree_->setIndentation(12);
     details_ = new QPlainTextEdit(split);
@@ -146,6 +147,7 @@ void BoneTreeDock::setModel(std::shared_ptr<const Model> model) {
     }
     tree_->expandToDepth(bones.size() > 60 ? 1 : 8);
     setFrame(0.0f, LoopMode::Loop);
+    refreshDetails();
 }
 
 void BoneTreeDock::setClip(std::shared_ptr<const Clip> clip) {

@@ -83,7 +83,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), view_(createModel
     addDockWidget(Qt::LeftDockWidgetArea, boneDock_);
     addDockWidget(Qt::RightDockWidgetArea, sceneDock_);
     addDockWidget(Qt::RightDockWidgetArea, materialDock_);
-    resizeDocks({boneDock_, sceneDock_}, {280, 330}, Qt::Horizontal);
+    resizeDocks({boneDock_, sceneDock_}, {300, 360}, Qt::Horizontal);
     resizeDocks({sceneDock_, materialDock_}, {230, 420}, Qt::Vertical);
 
     fileLabel_ = new QLabel(this);

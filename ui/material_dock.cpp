@@ -55,7 +55,8 @@ MaterialDock::MaterialDock(QWidget* parent) : QDockWidget(tr("Materials"), paren
     tree_->setColumnCount(3);
     tree_->setHeaderLabels({tr("Item"), tr("Type"), tr("Value")});
     tree_->header()->setSectionResizeMode(0, QHeaderView::Interactive);
-    tree_->setColumnWidth(0, 200);
+    tree_->setColumnWidth(0, 190);
+    tree_->setColumnWidth(1, 90);
     tree_->setIconSize(QSize(32, 32));
     preview_ = new QLabel(split);
     preview_->setAlignment(Qt::AlignCenter);
