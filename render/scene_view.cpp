@@ -9,6 +9,7 @@
 #include "scene/model.h"
 #include "scene/pose.h"
 
+#include <QDebug>
 #include <QDir>
 #include <QFileInfo>
 #include <QHash>
@@ -99,9 +100,8 @@ struct Part {
 };
 
 struct TexUse {
-    Qt3DRender::QAbstractTexture* texture = nullptr;
-    std::vector<QParameter*> params; // swapped to the checker on load error
-    int info = -1;
+    Qt3DRender::QAbstractTexture* texture = nullptr; // null when the file could not be decoded
+    QString error;
 };
 
 void appendBytes(QByteArray& out, const void* p, size_t n) { out.append(static_cast<const char*>(p), qsizetype(n)); }
@@ -204,6 +204,7 @@ struct SceneView::Impl {
     Qt3DRender::QParameter* dazzleFlip = nullptr;
 
     ViewOptions options;
+    bool continuous = false;
 
     // ---- construction -------------------------------------------------------------------------------
     Qt3DRender::QShaderProgram* program(const char* vs, const char* fs, const char* gs = nullptr) {
@@ -412,46 +413,31 @@ struct SceneView::Impl {
 
     // Texture for a material parameter: resolved, cached, checker when missing.
     Qt3DRender::QAbstractTexture* texture(const std::string& name, const QString& meshName, int sub,
-                                          const QString& paramName, bool* flip, QParameter* user) {
+                                          const QString& paramName) {
         TextureInfo info;
         info.mesh = meshName;
         info.subMesh = sub;
         info.parameter = paramName;
         info.name = QString::fromStdString(name);
         info.path = resolveTexture(info.name, path, options.textureDirs);
-        *flip = false;
         if (info.path.isEmpty()) {
             texInfos.push_back(info);
             return checker;
         }
         const QString key = info.path.toLower();
-        *flip = isDds(info.path);
         auto it = texCache.find(key);
         if (it == texCache.end()) {
             TexUse use;
-            use.texture = loadTexture(info.path, modelRoot);
-            use.info = int(texInfos.size());
-            ++texPending;
-            auto* tex = use.texture;
-            QObject::connect(tex, &Qt3DRender::QAbstractTexture::statusChanged, q,
-                             [this, key](Qt3DRender::QAbstractTexture::Status s) { textureStatus(key, s); });
+            QString error;
+            const QImage img = decodeTextureFile(info.path, &error);
+            use.texture = img.isNull() ? nullptr : makeTexture(img, modelRoot);
+            use.error = error;
             it = texCache.insert(key, use);
         }
-        if (user) it->params.push_back(user);
+        info.loaded = it->texture != nullptr;
+        info.error = it->error;
         texInfos.push_back(info);
-        return it->texture;
-    }
-
-    void textureStatus(const QString& key, Qt3DRender::QAbstractTexture::Status s) {
-        auto it = texCache.find(key);
-        if (it == texCache.end() || it->info < 0) return;
-        if (s != Qt3DRender::QAbstractTexture::Ready && s != Qt3DRender::QAbstractTexture::Error) return;
-        for (TextureInfo& ti : texInfos)
-            if (ti.path.toLower() == key) ti.loaded = s == Qt3DRender::QAbstractTexture::Ready;
-        if (s == Qt3DRender::QAbstractTexture::Error)
-            for (QParameter* p : it->params) p->setValue(QVariant::fromValue<Qt3DRender::QAbstractTexture*>(checker));
-        it->info = -1; // counted
-        if (--texPending == 0) emit q->texturesResolved();
+        return it->texture ? it->texture : checker;
     }
 
     void buildSubMesh(int partIndex, int meshIndex, int subIndex) {
@@ -574,12 +560,11 @@ struct SceneView::Impl {
                             Qt3DRender::QAbstractTexture* fallback) {
             QParameter* p = param(mat, uniform, QVariant());
             const rs::MaterialParam* mp = m.find(paramName);
-            bool flip = false;
             Qt3DRender::QAbstractTexture* t = fallback;
             if (mp && mp->type == rs::ParamType::Texture && !mp->texture.empty())
-                t = texture(mp->texture, meshName, subIndex, QString::fromLatin1(paramName), &flip, p);
+                t = texture(mp->texture, meshName, subIndex, QString::fromLatin1(paramName));
             p->setValue(QVariant::fromValue(t));
-            param(mat, flipName, flip ? 1 : 0);
+            param(mat, flipName, 0);
             return t;
         };
         texParam("baseTexture", "baseFlip", "BaseTexture", white);
@@ -753,24 +738,20 @@ struct SceneView::Impl {
         mat->setEffect(fxDazzle);
         // One texture for the single draw: the first dazzle texture that resolves.
         Qt3DRender::QAbstractTexture* tex = nullptr;
-        bool dds = false;
         QParameter* texP = param(mat, "dazzleTexture", QVariant());
         for (const rs::Dazzle& dz : m.dazzles) {
             if (dz.texture.empty()) continue;
-            bool flip = false;
             Qt3DRender::QAbstractTexture* t =
-                texture(dz.texture, QString::fromStdString(dz.name), 0, QStringLiteral("Dazzle"), &flip, texP);
+                texture(dz.texture, QString::fromStdString(dz.name), 0, QStringLiteral("Dazzle"));
             if (t != checker) {
                 tex = t;
-                dds = flip;
                 break;
             }
         }
         texP->setValue(QVariant::fromValue(tex ? tex : white));
         param(mat, "hasTexture", tex ? 1 : 0);
-        // Atlas rects are in the file's convention (v down from the image top): DDS data is uploaded top row
-        // first and sampled as is; QImage uploads are mirrored, so sample 1 - v.
-        dazzleFlip = param(mat, "textureFlip", dds ? 0 : 1);
+        // Atlas rects are in the file's convention (v down from the image top); uploads put the top at v = 1.
+        dazzleFlip = param(mat, "textureFlip", 1);
         dazzleEntity->addComponent(gr);
         dazzleEntity->addComponent(mat);
         updateDazzleColors();
@@ -1265,8 +1246,8 @@ void SceneView::capture(std::function<void(const QImage&)> done) {
     }
     auto* settings = d->window->renderSettings();
     settings->setRenderPolicy(Qt3DRender::QRenderSettings::Always);
-    QObject::connect(reply, &Qt3DRender::QRenderCaptureReply::completed, this, [reply, done, settings] {
-        settings->setRenderPolicy(Qt3DRender::QRenderSettings::OnDemand);
+    QObject::connect(reply, &Qt3DRender::QRenderCaptureReply::completed, this, [this, reply, done, settings] {
+        if (!d->continuous && d->texPending == 0) settings->setRenderPolicy(Qt3DRender::QRenderSettings::OnDemand);
         QImage img = reply->image();
         reply->deleteLater();
         done(img.convertToFormat(QImage::Format_RGB32));
@@ -1274,6 +1255,7 @@ void SceneView::capture(std::function<void(const QImage&)> done) {
 }
 
 void SceneView::setContinuousRendering(bool on) {
+    d->continuous = on;
     d->window->renderSettings()->setRenderPolicy(on ? Qt3DRender::QRenderSettings::Always
                                                     : Qt3DRender::QRenderSettings::OnDemand);
 }

@@ -58,7 +58,8 @@ struct TextureInfo {
     QString parameter; // material parameter, e.g. "BaseTexture"; "Dazzle" for the dazzle atlas
     QString name;      // as stored in the file
     QString path;      // resolved file, empty when not found
-    bool loaded = false; // path found and decoded by the GPU loader (false while loading or on error)
+    bool loaded = false; // path found and decoded
+    QString error;       // why a found file could not be used
 };
 
 class SceneView : public QObject {
@@ -103,7 +104,8 @@ public:
 
     // Per material texture parameter and the dazzle texture: where it was found (empty = placeholder).
     QList<TextureInfo> textures() const;
-    // True while some found texture is still being decoded/uploaded.
+    // True while some found texture is still being decoded (textures are decoded in setModel: always false
+    // after it returns; kept for callers that wait on texturesResolved()).
     bool texturesPending() const;
 
     // Always = render continuously (benchmarks, playback); default OnDemand renders only after changes.

@@ -157,9 +157,9 @@ int runScreenshot(int argc, char** argv) {
     try {
         if (a.model.isEmpty()) {
 #ifdef RIGSCOPE_HAVE_DEMO
-            rs::Document demo = rs::demo::demoDocument();
+            rs::Document demo = rs::demo::loadDemo();
             model = demo.model;
-            if (!demo.clips.empty() && (a.frame || a.time)) clip = demo.clips.front();
+            if (!demo.clips.empty()) clip = demo.clips.front();
 #else
             return fail("no MODEL given and this build has no built-in demo model");
 #endif

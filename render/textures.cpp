@@ -1,9 +1,16 @@
 #include "textures.h"
 
+#include "dds.h"
+#include "tga.h"
 #include "scene_view.h"
 
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
+#include <Qt3DCore/qabstractfunctor.h>
+#include <Qt3DRender/QAbstractTextureImage>
+#include <Qt3DRender/QTextureImageData>
+#include <Qt3DRender/QTextureImageDataGenerator>
 #include <QPainter>
 #include <QUrl>
 #include <Qt3DRender/QPaintedTextureImage>
@@ -85,8 +92,6 @@ QString resolveTexture(const QString& name, const QString& modelPath, const QStr
     return {};
 }
 
-bool isDds(const QString& path) { return path.endsWith(".dds", Qt::CaseInsensitive); }
-
 static void setSampling(Qt3DRender::QAbstractTexture* t) {
     t->setMinificationFilter(Qt3DRender::QAbstractTexture::Linear);
     t->setMagnificationFilter(Qt3DRender::QAbstractTexture::Linear);
@@ -94,13 +99,71 @@ static void setSampling(Qt3DRender::QAbstractTexture* t) {
     t->wrapMode()->setY(Qt3DRender::QTextureWrapMode::Repeat);
 }
 
-Qt3DRender::QAbstractTexture* loadTexture(const QString& path, Qt3DCore::QNode* parent) {
-    auto* t = new Qt3DRender::QTextureLoader(parent);
-    // Non-DDS images are flipped on upload so that the image's top row lands at v = 1 (core's uv0 is
-    // already V-flipped); DDS data is uploaded as stored and the shader flips V instead.
-    t->setMirrored(!isDds(path));
-    t->setSource(QUrl::fromLocalFile(path));
+namespace {
+// Uploads a decoded image as RGBA8 (not premultiplied: alpha is a mask, not coverage).
+class ImageGenerator : public Qt3DRender::QTextureImageDataGenerator {
+public:
+    ImageGenerator(QImage img, quint64 id) : img_(std::move(img)), id_(id) {}
+    Qt3DRender::QTextureImageDataPtr operator()() override {
+        auto data = Qt3DRender::QTextureImageDataPtr::create();
+        data->setImage(img_);
+        return data;
+    }
+    bool operator==(const Qt3DRender::QTextureImageDataGenerator& other) const override {
+        const auto* o = Qt3DCore::functor_cast<ImageGenerator>(&other);
+        return o && o->id_ == id_;
+    }
+    QT3D_FUNCTOR(ImageGenerator)
+private:
+    QImage img_;
+    quint64 id_;
+};
+
+class DecodedImage : public Qt3DRender::QAbstractTextureImage {
+public:
+    DecodedImage(QImage img, Qt3DCore::QNode* parent) : Qt3DRender::QAbstractTextureImage(parent) {
+        static quint64 next = 1;
+        gen_ = Qt3DRender::QTextureImageDataGeneratorPtr(new ImageGenerator(std::move(img), next++));
+    }
+
+protected:
+    Qt3DRender::QTextureImageDataGeneratorPtr dataGenerator() const override { return gen_; }
+
+private:
+    Qt3DRender::QTextureImageDataGeneratorPtr gen_;
+};
+} // namespace
+
+QImage decodeTextureFile(const QString& path, QString* error) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        if (error) *error = "cannot open " + path;
+        return {};
+    }
+    if (f.size() > (qint64(256) << 20)) {
+        if (error) *error = "texture file larger than 256 MB";
+        return {};
+    }
+    const QByteArray bytes = f.readAll();
+    if (bytes.startsWith("DDS ")) return decodeDds(bytes, error);
+    if (path.endsWith(".tga", Qt::CaseInsensitive)) return decodeTga(bytes, error);
+    QImage img;
+    const QByteArray suffix = QFileInfo(path).suffix().toLower().toLatin1();
+    if (!img.loadFromData(bytes, suffix.isEmpty() ? nullptr : suffix.constData()) && !img.loadFromData(bytes)) {
+        if (error) *error = "unreadable image " + QFileInfo(path).fileName();
+        return {};
+    }
+    return img.convertToFormat(QImage::Format_ARGB32);
+}
+
+Qt3DRender::QAbstractTexture* makeTexture(const QImage& image, Qt3DCore::QNode* parent) {
+    auto* t = new Qt3DRender::QTexture2D(parent);
+    // Row 0 of the image is its top; core's uv0 puts the image top at v = 1, so upload bottom row first.
+    t->addTextureImage(new DecodedImage(image.mirrored(false, true), t));
+    t->setFormat(Qt3DRender::QAbstractTexture::RGBA8_UNorm);
+    t->setGenerateMipMaps(true);
     setSampling(t);
+    t->setMinificationFilter(Qt3DRender::QAbstractTexture::LinearMipMapLinear);
     return t;
 }
 

@@ -1,6 +1,7 @@
 // Texture lookup and loading for the render layer.
 #pragma once
 
+#include <QImage>
 #include <QString>
 #include <QStringList>
 
@@ -19,11 +20,13 @@ namespace rs::render {
 // case-insensitively; folders that do not exist are left out.
 QStringList textureSearchDirs(const QString& textureName, const QString& modelPath, const QStringList& extraDirs);
 
-// Whether a resolved texture file is a DDS (uploaded as stored: top row first, so the shader flips V).
-bool isDds(const QString& path);
+// Decodes a texture file on the CPU: DDS with the project's decoder (dds.h), anything else through QImage
+// (TGA, PNG, ...). Null image and *error set when the file cannot be read or decoded.
+QImage decodeTextureFile(const QString& path, QString* error);
 
-// A GPU texture for a resolved file (DDS through Qt3D's loader, other formats through QImage).
-Qt3DRender::QAbstractTexture* loadTexture(const QString& path, Qt3DCore::QNode* parent);
+// GPU texture (RGBA8, mipmapped) for a decoded image; uploaded bottom row first so that the image top is at
+// v = 1, matching core's uv0 convention.
+Qt3DRender::QAbstractTexture* makeTexture(const QImage& image, Qt3DCore::QNode* parent);
 // 64x64 magenta/black checker shown for missing textures.
 Qt3DRender::QAbstractTexture* checkerTexture(Qt3DCore::QNode* parent);
 // 1x1 texture of one colour (neutral stand-in when a material names no texture).

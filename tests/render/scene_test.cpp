@@ -189,7 +189,11 @@ TEST_CASE("a found texture replaces the checker placeholder", "[render]") {
     auto texInfo = view().textures();
     bool resolved = false;
     for (const auto& t : texInfo)
-        if (t.name == "STRIPES_TEST.TGA") resolved = !t.path.isEmpty() && t.loaded;
+        if (t.name == "STRIPES_TEST.TGA") {
+            resolved = !t.path.isEmpty() && t.loaded;
+            UNSCOPED_INFO("texture " << t.name.toStdString() << " -> '" << t.path.toStdString() << "' "
+                                     << t.error.toStdString());
+        }
     CHECK(resolved);
     QImage missing = shot(o, 0.0f, nullptr, makeFigure("does_not_exist.tga"), modelPath);
     bool reported = false;
