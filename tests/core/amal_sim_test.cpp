@@ -270,3 +270,48 @@ TEST_CASE("amal: compiler survives arbitrary text", "[amal][sim][bad]") {
         else if (r.error.code != AmalErrorCode::None) CHECK(r.error.position <= int(t.size()));
     }
 }
+
+#include "amal/amal_track.h"
+
+TEST_CASE("amal track: what the 2D view draws", "[amal][track]") {
+    BankSpec spec;
+    MovementSpec m;
+    m.name = "Hop";
+    m.speed = 1;
+    m.x = {moveByte(4), pauseByte(2), moveByte(4)};
+    m.y = {moveByte(-1), pauseByte(2), moveByte(-1)};
+    spec.movements = {m};
+    spec.programs = {"Move 6,0,3 ; Pause ; Let A=5", "J Nowhere"};
+    std::vector<uint8_t> bytes = writeAmalPayload(spec);
+    Bank bank = readAmalPayload(rs::ByteSpan(bytes), "t", 20);
+
+    Track mv = movementTrack(bank, 1);
+    CHECK(mv.label == "Movement 1 \"Hop\"");
+    REQUIRE(mv.points.size() == 6); // t0 start, 4 steps, terminator in t5
+    CHECK(mv.points[1].x == 4);
+    CHECK(mv.points[1].y == -1);
+    CHECK_FALSE(mv.points[1].held);
+    CHECK(mv.points[2].held); // both streams in their pause (2 steps)
+    CHECK(mv.points[3].held);
+    CHECK(mv.points[4].x == 8);
+    CHECK(mv.points[4].y == -2);
+    CHECK(mv.endTick == 5);
+    CHECK_FALSE(movementTrack(bank, 2).error.empty());
+
+    SimOptions o;
+    o.ticks = 6;
+    Track pr = programTrack(bank, 0, o);
+    CHECK(pr.error.empty());
+    REQUIRE(pr.points.size() == 7);
+    CHECK(pr.points[1].x == 2);
+    CHECK(pr.points[3].x == 6);
+    CHECK(pr.points[4].held);      // Move over: tick 4 runs Pause
+    CHECK(pr.points[4].srcPos == 21); // waits at "Let A=5", offset 21
+    CHECK(pr.points[5].a == 5);
+    CHECK(pr.endTick == 5);
+
+    Track bad = programTrack(bank, 1, o);
+    CHECK(bad.points.empty());
+    CHECK(bad.compileError.code == AmalErrorCode::LabelNotDefined);
+    CHECK(bad.error.find("program 1, position 2") == 0);
+}
