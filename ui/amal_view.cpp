@@ -23,7 +23,7 @@ namespace {
 
 // AMAL listing: the tokenizer reads only upper-case letters, digits and operators; lower case is comment.
 class AmalHighlighter : public QSyntaxHighlighter {
-public:
+  public:
     explicit AmalHighlighter(QTextDocument* doc) : QSyntaxHighlighter(doc) {
         keyword_.setForeground(QColor(0x1f, 0x4e, 0xb4));
         keyword_.setFontWeight(QFont::Bold);
@@ -44,13 +44,16 @@ public:
         rehighlight();
     }
 
-protected:
+  protected:
     void highlightBlock(const QString& text) override {
         for (int i = 0; i < text.size(); ++i) {
             const QChar c = text[i];
-            if (c.isLower() || c == ';' || c == '\'') setFormat(i, 1, comment_);
-            else if (c.isUpper()) setFormat(i, 1, upper_);
-            else if (c.isDigit() || c == '$') setFormat(i, 1, number_);
+            if (c.isLower() || c == ';' || c == '\'')
+                setFormat(i, 1, comment_);
+            else if (c.isUpper())
+                setFormat(i, 1, upper_);
+            else if (c.isDigit() || c == '$')
+                setFormat(i, 1, number_);
         }
         for (auto it = keywords_.globalMatch(text); it.hasNext();) {
             auto m = it.next();
@@ -67,7 +70,7 @@ protected:
         }
     }
 
-private:
+  private:
     QTextCharFormat keyword_, upper_, number_, label_, comment_, error_;
     QRegularExpression keywords_;
     int errorLine_ = -1;
@@ -97,7 +100,8 @@ void AmalStage::paintEvent(QPaintEvent*) {
     p.fillRect(rect(), QColor(0x20, 0x22, 0x2a));
     // World bounds: the track and a 320x256 lowres screen at (0,0).
     QRectF world(0, 0, 320, 256);
-    for (const auto& q : track_.points) world |= QRectF(q.x, q.y, 1, 1);
+    for (const auto& q : track_.points)
+        world |= QRectF(q.x, q.y, 1, 1);
     world.adjust(-8, -8, 8, 8);
     const QRectF view = QRectF(rect()).adjusted(10, 10, -10, -28);
     const double s = std::min(view.width() / world.width(), view.height() / world.height());
@@ -112,7 +116,8 @@ void AmalStage::paintEvent(QPaintEvent*) {
 
     if (!track_.points.empty()) {
         QPainterPath path(map(track_.points[0].x, track_.points[0].y));
-        for (const auto& q : track_.points) path.lineTo(map(q.x, q.y));
+        for (const auto& q : track_.points)
+            path.lineTo(map(q.x, q.y));
         p.setPen(QPen(QColor(0x5c, 0xc8, 0xff), 1.5));
         p.setBrush(Qt::NoBrush);
         p.drawPath(path);
@@ -233,10 +238,8 @@ bool AmalView::openFile(const QString& path) {
     for (const auto& m : bank_->movements) {
         if (!m.defined) continue;
         entries_.push_back({true, m.index});
-        list_->addItem(QString("Movement %1  \"%2\"  (speed %3)")
-                           .arg(m.index)
-                           .arg(QString::fromStdString(m.name))
-                           .arg(m.speed));
+        list_->addItem(
+            QString("Movement %1  \"%2\"  (speed %3)").arg(m.index).arg(QString::fromStdString(m.name)).arg(m.speed));
     }
     for (const auto& p : bank_->programs) {
         if (p.text.empty()) continue;
@@ -247,8 +250,10 @@ bool AmalView::openFile(const QString& path) {
     env_->setText(QString::fromStdString(bank_->environment).replace('~', QStringLiteral("  |  ")));
     QString other = QString::fromStdString(amal::describeOtherBanks(*file_));
     status_->setText(other.isEmpty() ? QString() : tr("Other banks: ") + other);
-    if (!entries_.empty()) list_->setCurrentRow(0);
-    else selectEntry(-1);
+    if (!entries_.empty())
+        list_->setCurrentRow(0);
+    else
+        selectEntry(-1);
     return true;
 }
 

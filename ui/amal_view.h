@@ -22,26 +22,26 @@ namespace rs::ui {
 // Plots one track. Coordinates are Amiga pixels, y down; the view fits the track and the 320x256 screen.
 class AmalStage : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit AmalStage(QWidget* parent = nullptr);
     void setTrack(const amal::Track& track);
     int tick() const { return tick_; }
     QSize sizeHint() const override { return {480, 360}; }
 
-public slots:
+  public slots:
     void setTick(int t);
 
-protected:
+  protected:
     void paintEvent(QPaintEvent*) override;
 
-private:
+  private:
     amal::Track track_;
     int tick_ = 0;
 };
 
 class AmalView : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit AmalView(QWidget* parent = nullptr);
 
     // Reads the file's first Amal bank. On failure shows the message and returns false.
@@ -53,16 +53,16 @@ public:
     // Ticks simulated for programs (default 1500 = 30 s).
     void setProgramTicks(int ticks);
 
-public slots:
+  public slots:
     void setTick(int t);
     void setTime(double seconds); // tick = round(seconds * 50)
     void selectEntry(int row);
 
-signals:
+  signals:
     void durationChanged(int ticks, double seconds);
     void tickChanged(int tick);
 
-private:
+  private:
     void rebuildTrack();
     void showListing();
 

@@ -93,8 +93,10 @@ void infoJson(const amal::BankFile& f, const amal::Bank& b, Json& j) {
         j.endObject();
     }
     j.endArray().key("warnings").beginArray();
-    for (const auto& w : f.warnings) j.value(w);
-    for (const auto& w : b.warnings) j.value(w);
+    for (const auto& w : f.warnings)
+        j.value(w);
+    for (const auto& w : b.warnings)
+        j.value(w);
     j.endArray().endObject();
 }
 
@@ -120,8 +122,10 @@ std::string infoText(const amal::BankFile& f, const amal::Bank& b) {
     }
     s << "  environment: \"" << b.environment << "\"\n";
     if (!f.otherBanks.empty()) s << "  other banks: " << amal::describeOtherBanks(f) << "\n";
-    for (const auto& w : f.warnings) s << "  warning: " << w << "\n";
-    for (const auto& w : b.warnings) s << "  warning: " << w << "\n";
+    for (const auto& w : f.warnings)
+        s << "  warning: " << w << "\n";
+    for (const auto& w : b.warnings)
+        s << "  warning: " << w << "\n";
     return s.str();
 }
 
@@ -139,16 +143,26 @@ void applySet(amal::SimOptions& o, const std::string& kv) {
     if (eq == std::string::npos) throw UsageError{"--set needs NAME=VALUE, got " + kv};
     const std::string name = kv.substr(0, eq);
     const int16_t v = int16_t(parseInt(kv.substr(eq + 1), "--set value", -32768, 65535));
-    if (name == "XM") o.in.xm = v;
-    else if (name == "YM") o.in.ym = v;
-    else if (name == "J0") o.in.j0 = v;
-    else if (name == "J1") o.in.j1 = v;
-    else if (name == "K1") o.in.k1 = v != 0;
-    else if (name == "K2") o.in.k2 = v != 0;
-    else if (name == "BEAM") o.in.beam = uint16_t(v);
-    else if (name.size() == 2 && name[0] == 'R' && name[1] >= '0' && name[1] <= '9') o.local[size_t(name[1] - '0')] = v;
-    else if (name.size() == 2 && name[0] == 'R' && name[1] >= 'A' && name[1] <= 'Z') o.global[size_t(name[1] - 'A')] = v;
-    else throw UsageError{"--set: unknown name " + name};
+    if (name == "XM")
+        o.in.xm = v;
+    else if (name == "YM")
+        o.in.ym = v;
+    else if (name == "J0")
+        o.in.j0 = v;
+    else if (name == "J1")
+        o.in.j1 = v;
+    else if (name == "K1")
+        o.in.k1 = v != 0;
+    else if (name == "K2")
+        o.in.k2 = v != 0;
+    else if (name == "BEAM")
+        o.in.beam = uint16_t(v);
+    else if (name.size() == 2 && name[0] == 'R' && name[1] >= '0' && name[1] <= '9')
+        o.local[size_t(name[1] - '0')] = v;
+    else if (name.size() == 2 && name[0] == 'R' && name[1] >= 'A' && name[1] <= 'Z')
+        o.global[size_t(name[1] - 'A')] = v;
+    else
+        throw UsageError{"--set: unknown name " + name};
 }
 
 } // namespace
@@ -180,18 +194,30 @@ int cmdAmal(const std::vector<std::string>& args) {
             if (i + 1 >= args.size()) throw UsageError{std::string(what) + " needs a value"};
             return args[++i];
         };
-        if (a == "--json") json = true;
-        else if (a == "--movement") movement = parseInt(next("--movement"), "movement", 1, 65535);
-        else if (a == "--program") program = parseInt(next("--program"), "program", 0, 65535);
-        else if (a == "--ticks") ticks = parseInt(next("--ticks"), "ticks", 0, 1000000);
-        else if (a == "--backward") backward = true;
-        else if (a == "--x") opt.x = int16_t(parseInt(next("--x"), "x", -32768, 32767));
-        else if (a == "--y") opt.y = int16_t(parseInt(next("--y"), "y", -32768, 32767));
-        else if (a == "--a") opt.a = int16_t(parseInt(next("--a"), "a", -32768, 32767));
-        else if (a == "--set") applySet(opt, next("--set"));
-        else if (!a.empty() && a[0] == '-') throw UsageError{"unknown option " + a};
-        else if (file.empty()) file = a;
-        else throw UsageError{"more than one file given"};
+        if (a == "--json")
+            json = true;
+        else if (a == "--movement")
+            movement = parseInt(next("--movement"), "movement", 1, 65535);
+        else if (a == "--program")
+            program = parseInt(next("--program"), "program", 0, 65535);
+        else if (a == "--ticks")
+            ticks = parseInt(next("--ticks"), "ticks", 0, 1000000);
+        else if (a == "--backward")
+            backward = true;
+        else if (a == "--x")
+            opt.x = int16_t(parseInt(next("--x"), "x", -32768, 32767));
+        else if (a == "--y")
+            opt.y = int16_t(parseInt(next("--y"), "y", -32768, 32767));
+        else if (a == "--a")
+            opt.a = int16_t(parseInt(next("--a"), "a", -32768, 32767));
+        else if (a == "--set")
+            applySet(opt, next("--set"));
+        else if (!a.empty() && a[0] == '-')
+            throw UsageError{"unknown option " + a};
+        else if (file.empty())
+            file = a;
+        else
+            throw UsageError{"more than one file given"};
     }
     if (!json) throw UsageError{"amal supports --json output only"};
     if (file.empty()) throw UsageError{"amal needs a FILE"};

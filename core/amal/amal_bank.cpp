@@ -8,12 +8,11 @@ namespace rs::amal {
 
 namespace {
 
-bool magicAt(ByteSpan b, size_t at, const char* m) {
-    return at + 4 <= b.size && std::memcmp(b.data + at, m, 4) == 0;
-}
+bool magicAt(ByteSpan b, size_t at, const char* m) { return at + 4 <= b.size && std::memcmp(b.data + at, m, 4) == 0; }
 
 std::string rtrim(std::string s) {
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\0')) s.pop_back();
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\0'))
+        s.pop_back();
     return s;
 }
 
@@ -37,7 +36,8 @@ std::vector<uint8_t> readStream(const ByteReader& p, size_t from, const char* wh
 
 int streamSteps(const std::vector<uint8_t>& steps) {
     int n = 0;
-    for (uint8_t b : steps) n += (b & 0x80) ? (b & 0x7F) + 1 : 1;
+    for (uint8_t b : steps)
+        n += (b & 0x80) ? (b & 0x7F) + 1 : 1;
     return n;
 }
 
@@ -80,8 +80,10 @@ Bank readAmalPayload(ByteSpan payload, const std::string& file, uint64_t payload
     const uint16_t n = p.u16be();
     p.needCount(n, 2 + 2 + 8, "movement");
     std::vector<uint16_t> offs(n), lens(n);
-    for (auto& o : offs) o = p.u16be();
-    for (auto& l : lens) l = p.u16be();
+    for (auto& o : offs)
+        o = p.u16be();
+    for (auto& l : lens)
+        l = p.u16be();
     bank.movementSlots = n;
     bank.movements.resize(n);
     for (int i = 0; i < n; ++i) {
@@ -124,14 +126,15 @@ Bank readAmalPayload(ByteSpan payload, const std::string& file, uint64_t payload
     if (progOff == 0) return bank;
     p.setContext("Amal/programs");
     if (progOff > p.size() - 2 || progOff < 4)
-        p.failAt(0, "programs section offset " + hexOff(progOff) + " lies outside the " +
-                        std::to_string(p.size()) + "-byte bank");
+        p.failAt(0, "programs section offset " + hexOff(progOff) + " lies outside the " + std::to_string(p.size()) +
+                        "-byte bank");
     p.seek(progOff);
     const uint16_t count = p.u16be();
     const size_t table = p.pos();
     p.needCount(uint64_t(count) + 1, 2, "program");
     std::vector<uint16_t> poffs(size_t(count) + 1);
-    for (auto& o : poffs) o = p.u16be();
+    for (auto& o : poffs)
+        o = p.u16be();
     bank.programSlots = int(count) + 1;
     bank.programs.resize(poffs.size());
     if (p.remaining() >= 2) {
@@ -233,8 +236,7 @@ struct Walker {
             b.number = number;
             b.flags = flags;
             b.offset = at;
-            if (trimmed != "Amal")
-                b.warnings.push_back("bank type field reads \"" + trimmed + "\", taken as Amal");
+            if (trimmed != "Amal") b.warnings.push_back("bank type field reads \"" + trimmed + "\", taken as Amal");
             out.amalBanks.push_back(std::move(b));
         } else {
             OtherBank ob;
@@ -296,8 +298,8 @@ struct Walker {
 } // namespace
 
 bool looksLikeAmosContainer(ByteSpan b) {
-    if (b.size >= 4 && (magicAt(b, 0, "AmBk") || magicAt(b, 0, "AmSp") || magicAt(b, 0, "AmIc") ||
-                        magicAt(b, 0, "AmBs")))
+    if (b.size >= 4 &&
+        (magicAt(b, 0, "AmBk") || magicAt(b, 0, "AmSp") || magicAt(b, 0, "AmIc") || magicAt(b, 0, "AmBs")))
         return true;
     return b.size >= 16 && (std::memcmp(b.data, "AMOS Basic", 10) == 0 || std::memcmp(b.data, "AMOS Pro", 8) == 0);
 }
@@ -306,8 +308,8 @@ BankFile readBankFile(ByteSpan bytes, const std::string& file) {
     BankFile out;
     out.path = file;
     Walker w{bytes, file, out};
-    if (bytes.size >= 16 && (std::memcmp(bytes.data, "AMOS Basic", 10) == 0 ||
-                             std::memcmp(bytes.data, "AMOS Pro", 8) == 0)) {
+    if (bytes.size >= 16 &&
+        (std::memcmp(bytes.data, "AMOS Basic", 10) == 0 || std::memcmp(bytes.data, "AMOS Pro", 8) == 0)) {
         out.container = "amos";
         ByteReader r(bytes, file, "AMOS");
         r.seek(16);
@@ -363,8 +365,8 @@ std::string describeOtherBanks(const BankFile& f) {
 
 const Bank& requireAmalBank(const BankFile& f) {
     if (!f.amalBanks.empty()) return f.amalBanks.front();
-    std::string what = f.otherBanks.empty() ? std::string("it holds no banks at all")
-                                            : "it holds only: " + describeOtherBanks(f);
+    std::string what =
+        f.otherBanks.empty() ? std::string("it holds no banks at all") : "it holds only: " + describeOtherBanks(f);
     throw ParseError(f.path, {}, 0, "no Amal bank in this file; " + what);
 }
 

@@ -35,7 +35,7 @@ struct Movement {
     uint16_t storedLength = 0;   // from the length table
     std::vector<uint8_t> xSteps; // step bytes without the 0 terminators
     std::vector<uint8_t> ySteps;
-    uint64_t offset = 0;         // absolute file offset of the record
+    uint64_t offset = 0; // absolute file offset of the record
 };
 
 // Steps (time slots) a stream takes when played forwards: 1 per move byte, k+1 per pause 0x80|k.
@@ -54,7 +54,7 @@ struct Program {
 struct Bank {
     int number = 0;
     uint16_t flags = 0;
-    uint64_t offset = 0;         // absolute offset of the "AmBk" header (or of the payload if headerless)
+    uint64_t offset = 0; // absolute offset of the "AmBk" header (or of the payload if headerless)
     uint64_t payloadOffset = 0;
     std::vector<uint8_t> payload;
     int movementSlots = 0;

@@ -27,7 +27,7 @@ struct PlayCursor {
 };
 
 struct PathPoint {
-    int t = 0;       // tick (1/50 s); t = 0 is the start position
+    int t = 0; // tick (1/50 s); t = 0 is the start position
     int16_t x = 0, y = 0;
     bool pausedX = false, pausedY = false; // the last step held that stream
     bool stepped = false;                  // a step happened in this tick

@@ -12,12 +12,59 @@ namespace {
 //   AUTOON end | AUTOOFF | EXIT 0 | DIRECT target
 // Expressions: operand (operand op)* E_END. Registers: 0..25 global RA-RZ, -1..-10 local R0-R9.
 enum Op : int32_t {
-    I_END = 1000, I_PAUSE, I_WAIT, I_MOVE, I_JUMP, I_LET, I_IF, I_FOR, I_NEXT, I_PLAY, I_ANIM, I_AUTOON,
-    I_AUTOOFF, I_EXIT, I_DIRECT, ANIM_END,
-    E_NUM = 2000, E_REG, E_X, E_Y, E_A, E_XM, E_YM, E_J0, E_J1, E_K1, E_K2, E_ON, E_XS, E_YS, E_XH, E_YH,
-    E_COL, E_SC, E_BC, E_Z, E_V, E_END,
-    O_EQ = 3000, O_NE, O_LT, O_GT, O_ADD, O_SUB, O_DIV, O_MUL, O_OR, O_AND, O_XOR,
-    T_A = 4000, T_X, T_Y, T_REG,
+    I_END = 1000,
+    I_PAUSE,
+    I_WAIT,
+    I_MOVE,
+    I_JUMP,
+    I_LET,
+    I_IF,
+    I_FOR,
+    I_NEXT,
+    I_PLAY,
+    I_ANIM,
+    I_AUTOON,
+    I_AUTOOFF,
+    I_EXIT,
+    I_DIRECT,
+    ANIM_END,
+    E_NUM = 2000,
+    E_REG,
+    E_X,
+    E_Y,
+    E_A,
+    E_XM,
+    E_YM,
+    E_J0,
+    E_J1,
+    E_K1,
+    E_K2,
+    E_ON,
+    E_XS,
+    E_YS,
+    E_XH,
+    E_YH,
+    E_COL,
+    E_SC,
+    E_BC,
+    E_Z,
+    E_V,
+    E_END,
+    O_EQ = 3000,
+    O_NE,
+    O_LT,
+    O_GT,
+    O_ADD,
+    O_SUB,
+    O_DIV,
+    O_MUL,
+    O_OR,
+    O_AND,
+    O_XOR,
+    T_A = 4000,
+    T_X,
+    T_Y,
+    T_REG,
 };
 
 struct Fail {
@@ -26,7 +73,7 @@ struct Fail {
 };
 
 class Tokenizer {
-public:
+  public:
     Tokenizer(const std::string& s, bool haveBank) : s_(s), bank_(haveBank) { labels_.fill(-1); }
 
     CompiledProgram run() {
@@ -56,7 +103,7 @@ public:
         return out;
     }
 
-private:
+  private:
     // AniChr: next significant character, 0 at the end.
     int chr() {
         for (;;) {
@@ -97,12 +144,24 @@ private:
             }
             back();
             switch (d1) {
-            case 'J': jump(); break;
-            case 'L': let(); break;
-            case 'M': move(); break;
-            case 'F': forLoop(); break;
-            case 'N': next(); break;
-            case 'I': ifInstr(); break;
+            case 'J':
+                jump();
+                break;
+            case 'L':
+                let();
+                break;
+            case 'M':
+                move();
+                break;
+            case 'F':
+                forLoop();
+                break;
+            case 'N':
+                next();
+                break;
+            case 'I':
+                ifInstr();
+                break;
             case 'W':
                 if (inAuto_) fail(AmalErrorCode::IllegalInAutotest);
                 emit(I_WAIT);
@@ -117,14 +176,24 @@ private:
                     emit(I_PAUSE);
                 }
                 break;
-            case 'E': emit(I_END); break;
-            case 'A':
-                if (raw() == 'U') autoOn();
-                else anim();
+            case 'E':
+                emit(I_END);
                 break;
-            case 'D': direct(); break;
-            case 'X': exitInstr(); break;
-            case ')': autoOff(); break;
+            case 'A':
+                if (raw() == 'U')
+                    autoOn();
+                else
+                    anim();
+                break;
+            case 'D':
+                direct();
+                break;
+            case 'X':
+                exitInstr();
+                break;
+            case ')':
+                autoOff();
+                break;
             default:
                 if (d1 >= 'A' && d1 <= 'Z') ignored_.push_back(int(instr_));
                 break;
@@ -184,9 +253,12 @@ private:
     // AniReg: A X Y R0-R9 RA-RZ. Returns the Let target word(s) or false when not a register.
     bool reg(int c, int32_t& kind, int32_t& index) {
         index = 0;
-        if (c == 'A') kind = T_A;
-        else if (c == 'X') kind = T_X;
-        else if (c == 'Y') kind = T_Y;
+        if (c == 'A')
+            kind = T_A;
+        else if (c == 'X')
+            kind = T_X;
+        else if (c == 'Y')
+            kind = T_Y;
         else if (c == 'R') {
             const int d = chr();
             if (d >= '0' && d <= '9') {
@@ -248,10 +320,14 @@ private:
         emit(I_IF);
         expr();
         const int c = chr();
-        if (c == 'J') jump();
-        else if (c == 'D') direct();
-        else if (c == 'X') exitInstr();
-        else fail(AmalErrorCode::Syntax);
+        if (c == 'J')
+            jump();
+        else if (c == 'D')
+            direct();
+        else if (c == 'X')
+            exitInstr();
+        else
+            fail(AmalErrorCode::Syntax);
     }
     void anim() {
         emit(I_ANIM);
@@ -289,11 +365,13 @@ private:
             int h = hexDigit(chr());
             if (h < 0) fail(AmalErrorCode::Syntax);
             v = uint32_t(h);
-            while ((h = hexDigit(chr())) >= 0) v = (v << 4) + uint32_t(h);
+            while ((h = hexDigit(chr())) >= 0)
+                v = (v << 4) + uint32_t(h);
         } else {
             if (c < '0' || c > '9') fail(AmalErrorCode::Syntax);
             v = uint32_t(c - '0');
-            for (c = chr(); c >= '0' && c <= '9'; c = chr()) v = v * 10 + uint32_t(c - '0');
+            for (c = chr(); c >= '0' && c <= '9'; c = chr())
+                v = v * 10 + uint32_t(c - '0');
         }
         back();
         if (neg) v = 0u - v;
@@ -313,29 +391,47 @@ private:
         switch (c) {
         case 'K': {
             const int d = chr();
-            if (d == '1') emit(E_K1);
-            else if (d == '2') emit(E_K2);
-            else fail(AmalErrorCode::Syntax);
+            if (d == '1')
+                emit(E_K1);
+            else if (d == '2')
+                emit(E_K2);
+            else
+                fail(AmalErrorCode::Syntax);
             return;
         }
         case 'J': {
             const int d = chr();
-            if (d == '0') emit(E_J0);
-            else if (d == '1') emit(E_J1);
-            else fail(AmalErrorCode::Syntax);
+            if (d == '0')
+                emit(E_J0);
+            else if (d == '1')
+                emit(E_J1);
+            else
+                fail(AmalErrorCode::Syntax);
             return;
         }
-        case 'O': emit(E_ON); return;
+        case 'O':
+            emit(E_ON);
+            return;
         case 'S':
         case 'B':
             emit(c == 'S' ? E_SC : E_BC);
             expect('C');
             args(3);
             return;
-        case 'C': emit(E_COL); args(1); return;
-        case 'Z': emit(E_Z); args(1); return;
-        case 'V': emit(E_V); args(1); return;
-        default: break;
+        case 'C':
+            emit(E_COL);
+            args(1);
+            return;
+        case 'Z':
+            emit(E_Z);
+            args(1);
+            return;
+        case 'V':
+            emit(E_V);
+            args(1);
+            return;
+        default:
+            break;
         }
         if (c == '-' || c == '$' || (c >= '0' && c <= '9')) {
             back();
@@ -362,9 +458,15 @@ private:
             }
         }
         switch (kind) {
-        case T_A: emit(E_A); break;
-        case T_X: emit(E_X); break;
-        case T_Y: emit(E_Y); break;
+        case T_A:
+            emit(E_A);
+            break;
+        case T_X:
+            emit(E_X);
+            break;
+        case T_Y:
+            emit(E_Y);
+            break;
         default:
             emit(E_REG);
             emit(index);
@@ -377,7 +479,9 @@ private:
             const int c = chr();
             int32_t op;
             switch (c) {
-            case '=': op = O_EQ; break;
+            case '=':
+                op = O_EQ;
+                break;
             case '<':
                 if (raw() == '>') {
                     ++i_;
@@ -386,14 +490,30 @@ private:
                     op = O_LT;
                 }
                 break;
-            case '>': op = O_GT; break;
-            case '+': op = O_ADD; break;
-            case '-': op = O_SUB; break;
-            case '/': op = O_DIV; break;
-            case '*': op = O_MUL; break;
-            case '|': op = O_OR; break;
-            case '&': op = O_AND; break;
-            case '!': op = O_XOR; break;
+            case '>':
+                op = O_GT;
+                break;
+            case '+':
+                op = O_ADD;
+                break;
+            case '-':
+                op = O_SUB;
+                break;
+            case '/':
+                op = O_DIV;
+                break;
+            case '*':
+                op = O_MUL;
+                break;
+            case '|':
+                op = O_OR;
+                break;
+            case '&':
+                op = O_AND;
+                break;
+            case '!':
+                op = O_XOR;
+                break;
             default:
                 emit(E_END);
                 back();
@@ -443,17 +563,28 @@ struct RuntimeFail {};
 
 const char* errorMessage(AmalErrorCode c) {
     switch (c) {
-    case AmalErrorCode::None: return "no error";
-    case AmalErrorCode::Syntax: return "Syntax error in animation string";
-    case AmalErrorCode::NextWithoutFor: return "Next without For in animation string";
-    case AmalErrorCode::LabelNotDefined: return "Label not defined in animation string";
-    case AmalErrorCode::JumpIntoAutotest: return "Jump To/Within autotest in animation string";
-    case AmalErrorCode::AutotestAlreadyOpen: return "Autotest already opened";
-    case AmalErrorCode::OnlyInAutotest: return "Instruction only valid in autotest";
-    case AmalErrorCode::TooLong: return "Animation string too long";
-    case AmalErrorCode::LabelAlreadyDefined: return "Label already defined in animation string";
-    case AmalErrorCode::IllegalInAutotest: return "Illegal instruction during autotest";
-    case AmalErrorCode::NoBank: return "Amal bank not reserved";
+    case AmalErrorCode::None:
+        return "no error";
+    case AmalErrorCode::Syntax:
+        return "Syntax error in animation string";
+    case AmalErrorCode::NextWithoutFor:
+        return "Next without For in animation string";
+    case AmalErrorCode::LabelNotDefined:
+        return "Label not defined in animation string";
+    case AmalErrorCode::JumpIntoAutotest:
+        return "Jump To/Within autotest in animation string";
+    case AmalErrorCode::AutotestAlreadyOpen:
+        return "Autotest already opened";
+    case AmalErrorCode::OnlyInAutotest:
+        return "Instruction only valid in autotest";
+    case AmalErrorCode::TooLong:
+        return "Animation string too long";
+    case AmalErrorCode::LabelAlreadyDefined:
+        return "Label already defined in animation string";
+    case AmalErrorCode::IllegalInAutotest:
+        return "Illegal instruction during autotest";
+    case AmalErrorCode::NoBank:
+        return "Amal bank not reserved";
     }
     return "unknown AMAL error";
 }
@@ -462,16 +593,15 @@ std::string CompileError::toString(int program) const {
     std::string s;
     if (program >= 0) s = "program " + std::to_string(program) + ", ";
     s += "position " + std::to_string(position) + " (line " + std::to_string(line) + ", column " +
-         std::to_string(column) + "): " + errorMessage(code) + " (AMOS error " +
-         std::to_string(106 + int(code)) + ")";
+         std::to_string(column) + "): " + errorMessage(code) + " (AMOS error " + std::to_string(106 + int(code)) + ")";
     return s;
 }
 
 CompiledProgram compile(const std::string& text, bool haveBank) { return Tokenizer(text, haveBank).run(); }
 
 Channel::Channel(const CompiledProgram& prog, const Bank* bank, const SimOptions& opt)
-    : code_(prog.code), src_(prog.srcPos), bank_(bank), opt_(opt), x_(opt.x), y_(opt.y), a_(opt.a),
-      local_(opt.local), global_(opt.global), seed_(opt.in.seed) {
+    : code_(prog.code), src_(prog.srcPos), bank_(bank), opt_(opt), x_(opt.x), y_(opt.y), a_(opt.a), local_(opt.local),
+      global_(opt.global), seed_(opt.in.seed) {
     pos_ = prog.ok() && !code_.empty() ? 0 : -1;
 }
 
@@ -513,28 +643,44 @@ int16_t Channel::screenFn(int32_t op, int16_t scr, int16_t v) {
     if (!(opt_.in.screensOpen & (1u << (scr & 7)))) return -1;
     const Inputs& in = opt_.in;
     switch (op) {
-    case E_XH: return int16_t((in.hires ? v >> 1 : v) + in.screenX);
-    case E_YH: return int16_t(v + in.screenY);
-    case E_XS: return int16_t(in.hires ? (v - in.screenX) * 2 : v - in.screenX);
-    default: return int16_t(v - in.screenY);
+    case E_XH:
+        return int16_t((in.hires ? v >> 1 : v) + in.screenX);
+    case E_YH:
+        return int16_t(v + in.screenY);
+    case E_XS:
+        return int16_t(in.hires ? (v - in.screenX) * 2 : v - in.screenX);
+    default:
+        return int16_t(v - in.screenY);
     }
 }
 
 int16_t Channel::operand(int& pc) {
     const int32_t t = at(pc++);
     switch (t) {
-    case E_NUM: return int16_t(at(pc++));
-    case E_REG: return regRef(at(pc++));
-    case E_X: return x_;
-    case E_Y: return y_;
-    case E_A: return a_;
-    case E_XM: return opt_.in.xm;
-    case E_YM: return opt_.in.ym;
-    case E_J0: return opt_.in.j0;
-    case E_J1: return opt_.in.j1;
-    case E_K1: return opt_.in.k1 ? -1 : 0;
-    case E_K2: return opt_.in.k2 ? -1 : 0;
-    case E_ON: return cpt_ > 0 ? -1 : 0;
+    case E_NUM:
+        return int16_t(at(pc++));
+    case E_REG:
+        return regRef(at(pc++));
+    case E_X:
+        return x_;
+    case E_Y:
+        return y_;
+    case E_A:
+        return a_;
+    case E_XM:
+        return opt_.in.xm;
+    case E_YM:
+        return opt_.in.ym;
+    case E_J0:
+        return opt_.in.j0;
+    case E_J1:
+        return opt_.in.j1;
+    case E_K1:
+        return opt_.in.k1 ? -1 : 0;
+    case E_K2:
+        return opt_.in.k2 ? -1 : 0;
+    case E_ON:
+        return cpt_ > 0 ? -1 : 0;
     case E_XS:
     case E_YS:
     case E_XH:
@@ -543,16 +689,23 @@ int16_t Channel::operand(int& pc) {
         const int16_t v = eval(pc);
         return screenFn(t, s, v);
     }
-    case E_COL: eval(pc); return opt_.in.col;
+    case E_COL:
+        eval(pc);
+        return opt_.in.col;
     case E_SC:
     case E_BC:
         eval(pc);
         eval(pc);
         eval(pc);
         return t == E_SC ? opt_.in.sc : opt_.in.bc;
-    case E_Z: return random(eval(pc));
-    case E_V: eval(pc); return opt_.in.vu;
-    default: err_ = "bad operand word " + std::to_string(t); throw RuntimeFail{};
+    case E_Z:
+        return random(eval(pc));
+    case E_V:
+        eval(pc);
+        return opt_.in.vu;
+    default:
+        err_ = "bad operand word " + std::to_string(t);
+        throw RuntimeFail{};
     }
 }
 
@@ -566,12 +719,24 @@ int16_t Channel::eval(int& pc) {
         const int16_t v = operand(pc);
         const int32_t op = at(pc++);
         switch (op) {
-        case O_EQ: acc = acc == v ? -1 : 0; break;
-        case O_NE: acc = acc != v ? -1 : 0; break;
-        case O_LT: acc = acc < v ? -1 : 0; break;
-        case O_GT: acc = acc > v ? -1 : 0; break;
-        case O_ADD: acc = int16_t(acc + v); break;
-        case O_SUB: acc = int16_t(acc - v); break;
+        case O_EQ:
+            acc = acc == v ? -1 : 0;
+            break;
+        case O_NE:
+            acc = acc != v ? -1 : 0;
+            break;
+        case O_LT:
+            acc = acc < v ? -1 : 0;
+            break;
+        case O_GT:
+            acc = acc > v ? -1 : 0;
+            break;
+        case O_ADD:
+            acc = int16_t(acc + v);
+            break;
+        case O_SUB:
+            acc = int16_t(acc - v);
+            break;
         case O_DIV:
             // divs: quotient must fit 16 bits, else (and for /0) the value is left unchanged.
             if (v != 0) {
@@ -579,11 +744,21 @@ int16_t Channel::eval(int& pc) {
                 if (q >= -32768 && q <= 32767) acc = int16_t(q);
             }
             break;
-        case O_MUL: acc = int16_t(int32_t(acc) * int32_t(v)); break;
-        case O_OR: acc = int16_t(acc | v); break;
-        case O_AND: acc = int16_t(acc & v); break;
-        case O_XOR: acc = int16_t(acc ^ v); break;
-        default: err_ = "bad operator word " + std::to_string(op); throw RuntimeFail{};
+        case O_MUL:
+            acc = int16_t(int32_t(acc) * int32_t(v));
+            break;
+        case O_OR:
+            acc = int16_t(acc | v);
+            break;
+        case O_AND:
+            acc = int16_t(acc & v);
+            break;
+        case O_XOR:
+            acc = int16_t(acc ^ v);
+            break;
+        default:
+            err_ = "bad operator word " + std::to_string(op);
+            throw RuntimeFail{};
         }
     }
 }
@@ -621,8 +796,12 @@ void Channel::run(int pc, Chain chain) {
             pos_ = -1;
             auto_ = -1;
             return;
-        case I_PAUSE: pos_ = pc; return;
-        case I_WAIT: pos_ = -1; return;
+        case I_PAUSE:
+            pos_ = pc;
+            return;
+        case I_WAIT:
+            pos_ = -1;
+            return;
         case I_MOVE: {
             --cpt_;
             if (cpt_ < 0) {
@@ -667,10 +846,14 @@ void Channel::run(int pc, Chain chain) {
         case I_LET: {
             const int16_t v = eval(pc);
             const int32_t t = at(pc++);
-            if (t == T_A) a_ = v;
-            else if (t == T_X) x_ = v;
-            else if (t == T_Y) y_ = v;
-            else regRef(at(pc++)) = v;
+            if (t == T_A)
+                a_ = v;
+            else if (t == T_X)
+                x_ = v;
+            else if (t == T_Y)
+                y_ = v;
+            else
+                regRef(at(pc++)) = v;
             continue;
         }
         case I_IF:
@@ -731,13 +914,18 @@ void Channel::run(int pc, Chain chain) {
             auto_ = pc + 1;
             pc = at(pc);
             continue;
-        case I_AUTOOFF: auto_ = -1; continue;
-        case I_EXIT: return;
+        case I_AUTOOFF:
+            auto_ = -1;
+            continue;
+        case I_EXIT:
+            return;
         case I_DIRECT:
             pos_ = at(pc);
             cpt_ = 0;
             return;
-        default: err_ = "bad instruction word " + std::to_string(op); throw RuntimeFail{};
+        default:
+            err_ = "bad instruction word " + std::to_string(op);
+            throw RuntimeFail{};
         }
     }
 }

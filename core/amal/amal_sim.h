@@ -68,15 +68,15 @@ CompiledProgram compile(const std::string& text, bool haveBank);
 
 // Values of the functions that read hardware, settable by the user. Defaults: 0 / released / not colliding.
 struct Inputs {
-    int16_t xm = 0, ym = 0;   // XM YM: mouse (hardware coordinates)
-    int16_t j0 = 0, j1 = 0;   // J0 J1: joystick bits (1 up, 2 down, 4 left, 8 right, 16 fire)
+    int16_t xm = 0, ym = 0; // XM YM: mouse (hardware coordinates)
+    int16_t j0 = 0, j1 = 0; // J0 J1: joystick bits (1 up, 2 down, 4 left, 8 right, 16 fire)
     bool k1 = false, k2 = false;
     int16_t col = 0, sc = 0, bc = 0, vu = 0; // C(n), SC(..), BC(..), V(n)
-    uint16_t beam = 0;        // VHPOSR added to the Z(n) generator (deterministic here)
-    uint16_t seed = 0x1234;   // T_AmSeed after Amal init
-    int16_t screenX = 128, screenY = 50; // screen 0..7 display position in hardware coordinates
+    uint16_t beam = 0;                       // VHPOSR added to the Z(n) generator (deterministic here)
+    uint16_t seed = 0x1234;                  // T_AmSeed after Amal init
+    int16_t screenX = 128, screenY = 50;     // screen 0..7 display position in hardware coordinates
     bool hires = false;
-    uint8_t screensOpen = 1;  // bit n: screen n open (XS/YS/XH/YH return -1 for closed screens)
+    uint8_t screensOpen = 1; // bit n: screen n open (XS/YS/XH/YH return -1 for closed screens)
 };
 
 struct SimOptions {
@@ -85,7 +85,7 @@ struct SimOptions {
     std::array<int16_t, 10> local{};  // R0-R9
     std::array<int16_t, 26> global{}; // RA-RZ
     Inputs in;
-    long maxWordsPerTick = 100000;    // safety bound on interpreted words per tick
+    long maxWordsPerTick = 100000; // safety bound on interpreted words per tick
 };
 
 struct TickState {
@@ -97,16 +97,16 @@ struct TickState {
 };
 
 struct SimResult {
-    CompileError error;            // compile error: ticks is empty
-    std::vector<TickState> ticks;  // t = 0 (start) .. options.ticks
-    int endTick = -1;              // first tick after which nothing can change any more (-1: still running)
-    std::string runtimeError;      // safety limit hit (never for valid programs)
+    CompileError error;           // compile error: ticks is empty
+    std::vector<TickState> ticks; // t = 0 (start) .. options.ticks
+    int endTick = -1;             // first tick after which nothing can change any more (-1: still running)
+    std::string runtimeError;     // safety limit hit (never for valid programs)
     bool ok() const { return error.code == AmalErrorCode::None && runtimeError.empty(); }
 };
 
 // One AMAL channel driving one object.
 class Channel {
-public:
+  public:
     Channel(const CompiledProgram& prog, const Bank* bank, const SimOptions& opt);
     // Runs one VBL: autotest, main program, Anim. Returns false once a safety limit was hit.
     bool tick();
@@ -119,7 +119,7 @@ public:
     const std::string& error() const { return err_; }
     int16_t reg(int index) const; // 0-9 local, 10-35 global
 
-private:
+  private:
     enum class Chain { Main, Auto };
     void run(int pc, Chain chain);
     int16_t eval(int& pc);

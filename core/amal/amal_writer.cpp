@@ -109,9 +109,11 @@ std::vector<uint8_t> writeImageBank(int images, int height, bool icons) {
         w.u16be(2);
         w.u16be(0);
         w.u16be(0);
-        for (int k = 0; k < height * 2 * 2; ++k) w.u8(uint8_t(0x5A + i));
+        for (int k = 0; k < height * 2 * 2; ++k)
+            w.u8(uint8_t(0x5A + i));
     }
-    for (int c = 0; c < 32; ++c) w.u16be(uint16_t(c * 0x111));
+    for (int c = 0; c < 32; ++c)
+        w.u16be(uint16_t(c * 0x111));
     return w.buf;
 }
 
@@ -122,7 +124,8 @@ std::vector<uint8_t> writeAmosSource(const std::vector<std::vector<uint8_t>>& ba
     w.zeros(codeBytes);
     w.bytes("AmBs", 4);
     w.u16be(uint16_t(banks.size()));
-    for (const auto& b : banks) w.bytes(b.data(), b.size());
+    for (const auto& b : banks)
+        w.bytes(b.data(), b.size());
     return w.buf;
 }
 

@@ -10,9 +10,9 @@ namespace rs::amal {
 
 struct MovementSpec {
     bool defined = true;
-    std::string name;         // up to 8 characters, padded with spaces
+    std::string name; // up to 8 characters, padded with spaces
     uint16_t speed = 1;
-    std::vector<uint8_t> x;   // step bytes without terminators (no 0 bytes)
+    std::vector<uint8_t> x; // step bytes without terminators (no 0 bytes)
     std::vector<uint8_t> y;
 };
 
@@ -20,7 +20,7 @@ struct BankSpec {
     int number = 4;
     std::vector<MovementSpec> movements; // slot n+1 = movements[n]
     bool withPrograms = true;
-    std::vector<std::string> programs;   // slot i = programs[i] ("" = empty slot); count = size - 1
+    std::vector<std::string> programs; // slot i = programs[i] ("" = empty slot); count = size - 1
     std::string environment;
 };
 

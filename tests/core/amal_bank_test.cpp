@@ -72,7 +72,8 @@ void hammer(const std::vector<uint8_t>& data, const std::string& name, int flips
         try {
             BankFile f = readBankFile(ByteSpan(cut), name);
             for (const auto& b : f.amalBanks)
-                for (const auto& p : b.programs) (void)compile(p.text, true);
+                for (const auto& p : b.programs)
+                    (void)compile(p.text, true);
         } catch (const ParseError& e) {
             CHECK(e.file() == name);
         }
@@ -139,7 +140,8 @@ TEST_CASE("amal bank: .AMOS source and AmBs bank lists; other banks listed and s
     CHECK(f.warnings.empty());
 
     std::vector<uint8_t> list = {'A', 'm', 'B', 's', 0, 2};
-    for (auto b : {writeMemoryBank(3, "Data", 10), writeAmalBank(sampleSpec())}) list.insert(list.end(), b.begin(), b.end());
+    for (auto b : {writeMemoryBank(3, "Data", 10), writeAmalBank(sampleSpec())})
+        list.insert(list.end(), b.begin(), b.end());
     BankFile g = readBankFile(ByteSpan(list), "all.abk");
     CHECK(g.container == "banks");
     REQUIRE(g.amalBanks.size() == 1);
@@ -241,8 +243,9 @@ TEST_CASE("amal corpus: every Amal bank found and decoded", "[amal][corpus]") {
     RIGSCOPE_REQUIRE_CORPUS("amal");
     // name -> {movements, programs}; measured independently (hex dump of the offset tables).
     const std::map<std::string, std::pair<int, int>> expect = {
-        {"PLay_Data.Abk", {1, 0}},  {"AMAL_Example_File.Abk", {1, 8}}, {"Moves.Abk", {15, 0}},
-        {"LightSpeed.AMOS", {3, 13}}, {"Amal.Abk", {1, 1}},
+        {"PLay_Data.Abk", {1, 0}}, {"AMAL_Example_File.Abk", {1, 8}},
+        {"Moves.Abk", {15, 0}},    {"LightSpeed.AMOS", {3, 13}},
+        {"Amal.Abk", {1, 1}},
     };
     const auto files = rs::test::corpusFiles("amal", {".abk", ".amos"});
     REQUIRE(files.size() == 7);
@@ -310,8 +313,10 @@ TEST_CASE("amal corpus: movement paths end where the step sums say", "[amal][cor
                 auto expand = [](const std::vector<uint8_t>& s) {
                     std::vector<int> d;
                     for (uint8_t c : s) {
-                        if (c & 0x80) d.insert(d.end(), size_t((c & 0x7F) + 1), 0);
-                        else d.push_back(stepValue(c));
+                        if (c & 0x80)
+                            d.insert(d.end(), size_t((c & 0x7F) + 1), 0);
+                        else
+                            d.push_back(stepValue(c));
                     }
                     return d;
                 };
@@ -320,8 +325,10 @@ TEST_CASE("amal corpus: movement paths end where the step sums say", "[amal][cor
                 const size_t xTaken = nx <= ny ? nx : ny + 1; // when Y ends first, X has made one more step
                 const size_t yTaken = std::min(nx, ny);
                 int ex = 0, ey = 0;
-                for (size_t i = 0; i < xTaken; ++i) ex += dx[i];
-                for (size_t i = 0; i < yTaken; ++i) ey += dy[i];
+                for (size_t i = 0; i < xTaken; ++i)
+                    ex += dx[i];
+                for (size_t i = 0; i < yTaken; ++i)
+                    ey += dy[i];
                 MovementPath p = playMovement(m, true, 0, 0);
                 CHECK(p.points.back().x == ex);
                 CHECK(p.points.back().y == ey);

@@ -21,13 +21,15 @@ std::vector<XYA> run(const std::string& prog, int ticks, const Bank* bank = null
     REQUIRE(r.ok());
     REQUIRE(int(r.ticks.size()) == ticks + 1);
     std::vector<XYA> out;
-    for (const auto& t : r.ticks) out.push_back({t.x, t.y, t.a});
+    for (const auto& t : r.ticks)
+        out.push_back({t.x, t.y, t.a});
     return out;
 }
 
 std::vector<int> xs(const std::vector<XYA>& v) {
     std::vector<int> o;
-    for (const auto& e : v) o.push_back(e.x);
+    for (const auto& e : v)
+        o.push_back(e.x);
     return o;
 }
 
@@ -64,13 +66,13 @@ TEST_CASE("amal: Move interpolates in 16.16 steps, one per tick, starting at +0.
 TEST_CASE("amal: Let, expressions left to right, 16-bit words", "[amal][sim]") {
     CHECK(run("Let X=2+3*4", 1)[1].x == 20); // no precedence: (2+3)*4
     CHECK(run("L X=10-2-3", 1)[1].x == 5);
-    CHECK(run("L A=3=3", 1)[1].a == -1);   // true is -1
+    CHECK(run("L A=3=3", 1)[1].a == -1); // true is -1
     CHECK(run("L A=3<>3", 1)[1].a == 0);
     CHECK(run("L A=2<3", 1)[1].a == -1);
     CHECK(run("L A=2>3", 1)[1].a == 0);
-    CHECK(run("L X=7/0", 1)[1].x == 7);    // division by zero leaves the value
-    CHECK(run("L X=-7/2", 1)[1].x == -3);  // divs truncates toward zero
-    CHECK(run("L X=5!3", 1)[1].x == 6);    // xor
+    CHECK(run("L X=7/0", 1)[1].x == 7);   // division by zero leaves the value
+    CHECK(run("L X=-7/2", 1)[1].x == -3); // divs truncates toward zero
+    CHECK(run("L X=5!3", 1)[1].x == 6);   // xor
     CHECK(run("L X=12&10", 1)[1].x == 8);
     CHECK(run("L X=12|3", 1)[1].x == 15);
     CHECK(run("L X=$1F", 1)[1].x == 31);
@@ -137,7 +139,8 @@ TEST_CASE("amal: Anim sets A with per-frame delays and a loop count", "[amal][si
     SimResult r = simulate("Anim 2,(1,2)(2,1) ; L X=1", nullptr, o);
     REQUIRE(r.ok());
     std::vector<int> a;
-    for (const auto& t : r.ticks) a.push_back(t.a);
+    for (const auto& t : r.ticks)
+        a.push_back(t.a);
     // Frame 1 in tick 1 for 2 ticks, frame 2 for 1, then the second round; stops after 2 rounds.
     CHECK(a == std::vector<int>{0, 1, 1, 2, 1, 1, 2, 2, 2, 2});
     CHECK(r.endTick == 7);
@@ -266,8 +269,10 @@ TEST_CASE("amal: compiler survives arbitrary text", "[amal][sim][bad]") {
         o.ticks = 30;
         SimResult r = simulate(t, nullptr, o);
         CHECK(r.runtimeError.empty());
-        if (r.ok()) CHECK(r.ticks.size() == 31);
-        else if (r.error.code != AmalErrorCode::None) CHECK(r.error.position <= int(t.size()));
+        if (r.ok())
+            CHECK(r.ticks.size() == 31);
+        else if (r.error.code != AmalErrorCode::None)
+            CHECK(r.error.position <= int(t.size()));
     }
 }
 
@@ -305,7 +310,7 @@ TEST_CASE("amal track: what the 2D view draws", "[amal][track]") {
     REQUIRE(pr.points.size() == 7);
     CHECK(pr.points[1].x == 2);
     CHECK(pr.points[3].x == 6);
-    CHECK(pr.points[4].held);      // Move over: tick 4 runs Pause
+    CHECK(pr.points[4].held);         // Move over: tick 4 runs Pause
     CHECK(pr.points[4].srcPos == 21); // waits at "Let A=5", offset 21
     CHECK(pr.points[5].a == 5);
     CHECK(pr.endTick == 5);
