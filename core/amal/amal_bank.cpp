@@ -297,6 +297,14 @@ struct Walker {
 
 } // namespace
 
+bool hasAbkExtension(const std::string& path) {
+    if (path.size() < 4) return false;
+    std::string e = path.substr(path.size() - 4);
+    for (char& c : e)
+        if (c >= 'A' && c <= 'Z') c = char(c - 'A' + 'a');
+    return e == ".abk";
+}
+
 bool looksLikeAmosContainer(ByteSpan b) {
     if (b.size >= 4 &&
         (magicAt(b, 0, "AmBk") || magicAt(b, 0, "AmSp") || magicAt(b, 0, "AmIc") || magicAt(b, 0, "AmBs")))
@@ -341,9 +349,23 @@ BankFile readBankFile(ByteSpan bytes, const std::string& file) {
         out.container = "abk";
         w.walk(0, -1);
     } else {
-        throw ParseError(file, {}, 0,
-                         "not an AMOS bank or source: no \"AmBk\", \"AmSp\", \"AmIc\", \"AmBs\" or \"AMOS Basic\" "
-                         "header");
+        const std::string noHeader =
+            "not an AMOS bank or source: no \"AmBk\", \"AmSp\", \"AmIc\", \"AmBs\" or \"AMOS Basic\" header";
+        // Ripped banks may lack the 20-byte AmBk header: an .abk is accepted as a bare Amal payload only
+        // when that parses and holds a movement or a program (said in a warning, never silently).
+        if (!hasAbkExtension(file)) throw ParseError(file, {}, 0, noHeader);
+        Bank b;
+        try {
+            b = readAmalPayload(bytes, file, 0);
+        } catch (const ParseError& e) {
+            throw ParseError(file, {}, 0, noHeader + ", and not a bare Amal bank either (" + e.message() + ")");
+        }
+        if (b.definedMovements() == 0 && b.nonEmptyPrograms() == 0)
+            throw ParseError(file, {}, 0,
+                             noHeader + ", and no movement or program found reading it as a bare Amal bank");
+        b.warnings.insert(b.warnings.begin(), "no AmBk header: read as a bare Amal bank payload (ripped bank?)");
+        out.container = "raw";
+        out.amalBanks.push_back(std::move(b));
     }
     return out;
 }

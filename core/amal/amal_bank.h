@@ -2,6 +2,7 @@
 // .abk bank files and from the bank section of .AMOS sources. Big-endian throughout.
 //
 //   .abk           "AmBk" bank | "AmSp"/"AmIc" image bank | "AmBs" u16 n + n banks
+//                  | a bare Amal payload (ripped without header: accepted with a warning)
 //   .AMOS          "AMOS Basic V1.3 " (16) | u32 codeLen | code | "AmBs" u16 n | n banks
 //   AmBk bank      0 "AmBk" | 4 u16 number | 6 u16 flags | 8 u32 length (bits 0-27, from +12)
 //                  12 char[8] type ("Amal    ") | 20 payload (length - 8 bytes)
@@ -81,7 +82,7 @@ struct OtherBank {
 
 struct BankFile {
     std::string path;
-    std::string container; // "abk", "amos" (source), "banks" (AmBs)
+    std::string container; // "abk", "amos" (source), "banks" (AmBs), "raw" (headerless Amal payload)
     std::vector<Bank> amalBanks;
     std::vector<OtherBank> otherBanks;
     std::vector<std::string> warnings;
@@ -93,6 +94,9 @@ BankFile readBankFile(ByteSpan bytes, const std::string& file);
 
 // Parses one Amal payload (the bytes after the 20-byte AmBk header). payloadOffset is its absolute offset.
 Bank readAmalPayload(ByteSpan payload, const std::string& file, uint64_t payloadOffset);
+
+// True when the path ends in .abk (any case).
+bool hasAbkExtension(const std::string& path);
 
 // True when the bytes look like an AMOS bank file or source (magic only).
 bool looksLikeAmosContainer(ByteSpan bytes);

@@ -28,6 +28,7 @@ std::string detectFormat(ByteSpan bytes, const std::string& path) {
     if (amal::looksLikeAmosContainer(bytes)) return "amal";
     if (ext == ".alo") return "alo";
     if (ext == ".ala") return "ala";
+    if (ext == ".abk") return "amal";
     return "";
 }
 

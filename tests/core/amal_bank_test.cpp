@@ -179,6 +179,24 @@ TEST_CASE("amal bank: damaged header length is tolerated with a warning", "[amal
     CHECK(f.warnings[0].find("length field") != std::string::npos);
 }
 
+TEST_CASE("amal bank: a ripped .abk without its AmBk header is read with a warning", "[amal][bank]") {
+    std::vector<uint8_t> abk = writeAmalBank(sampleSpec());
+    std::vector<uint8_t> raw(abk.begin() + 20, abk.end());
+    BankFile f = readBankFile(ByteSpan(raw), "ripped.abk");
+    CHECK(f.container == "raw");
+    REQUIRE(f.amalBanks.size() == 1);
+    Bank b = f.amalBanks[0];
+    REQUIRE(b.warnings.size() == 1);
+    CHECK(b.warnings[0].find("no AmBk header") != std::string::npos);
+    b.warnings.clear();
+    checkSample(b);
+    CHECK(detectFormat(ByteSpan(raw), "ripped.abk") == "amal");
+    // Only .abk files get that reading, and only when it finds something.
+    CHECK_THROWS_AS(readBankFile(ByteSpan(raw), "ripped.bin"), ParseError);
+    std::vector<uint8_t> zeros(64, 0);
+    CHECK_THROWS_AS(readBankFile(ByteSpan(zeros), "zeros.abk"), ParseError);
+}
+
 TEST_CASE("amal bank: hostile counts and offsets give errors with offsets", "[amal][bank][bad]") {
     std::vector<uint8_t> abk = writeAmalBank(sampleSpec());
     {
