@@ -5,6 +5,7 @@
 #include <QCheckBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QPainter>
 #include <QPainterPath>
@@ -182,6 +183,10 @@ AmalView::AmalView(QWidget* parent) : QWidget(parent) {
     status_ = new QLabel(this);
     status_->setWordWrap(true);
     backward_ = new QCheckBox(tr("Play movement backwards"), this);
+    inputEdit_ = new QLineEdit(this);
+    inputEdit_->setPlaceholderText(tr("J1=8 XM=100 RA=1 X=160 Y=100"));
+    inputEdit_->setToolTip(tr("Values for the functions that read the hardware (XM YM J0 J1 K1 K2 C SC BC V), "
+                              "registers (R0-R9, RA-RZ) and the start position/image (X Y A)"));
 
     auto* left = new QWidget(this);
     auto* lv = new QVBoxLayout(left);
@@ -189,6 +194,8 @@ AmalView::AmalView(QWidget* parent) : QWidget(parent) {
     lv->addWidget(new QLabel(tr("Movements and programs"), left));
     lv->addWidget(list_, 1);
     lv->addWidget(backward_);
+    lv->addWidget(new QLabel(tr("Inputs and registers:"), left));
+    lv->addWidget(inputEdit_);
     auto* right = new QSplitter(Qt::Vertical, this);
     right->addWidget(stage_);
     auto* bottom = new QWidget(right);
@@ -211,6 +218,7 @@ AmalView::AmalView(QWidget* parent) : QWidget(parent) {
 
     connect(list_, &QListWidget::currentRowChanged, this, &AmalView::selectEntry);
     connect(backward_, &QCheckBox::toggled, this, [this] { rebuildTrack(); });
+    connect(inputEdit_, &QLineEdit::editingFinished, this, [this] { setInputs(inputEdit_->text()); });
 }
 
 bool AmalView::openFile(const QString& path) {
@@ -262,6 +270,19 @@ void AmalView::setProgramTicks(int ticks) {
     rebuildTrack();
 }
 
+bool AmalView::setInputs(const QString& text) {
+    amal::SimOptions o;
+    std::string why;
+    if (!amal::parseInputs(o, text.toStdString(), &why)) {
+        status_->setText(tr("Inputs: ") + QString::fromStdString(why));
+        return false;
+    }
+    if (inputEdit_->text() != text) inputEdit_->setText(text);
+    inputs_ = o;
+    rebuildTrack();
+    return true;
+}
+
 int AmalView::durationTicks() const {
     if (track_.points.empty()) return 0;
     return track_.endTick >= 0 ? track_.endTick : int(track_.points.size()) - 1;
@@ -284,9 +305,9 @@ void AmalView::rebuildTrack() {
     const Entry e = entries_[size_t(row)];
     backward_->setEnabled(e.movement);
     if (e.movement) {
-        track_ = amal::movementTrack(*bank_, e.index, backward_->isChecked());
+        track_ = amal::movementTrack(*bank_, e.index, backward_->isChecked(), inputs_.x, inputs_.y);
     } else {
-        amal::SimOptions o;
+        amal::SimOptions o = inputs_;
         o.ticks = programTicks_;
         track_ = amal::programTrack(*bank_, e.index, o);
     }

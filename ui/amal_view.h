@@ -16,6 +16,7 @@ class QListWidget;
 class QPlainTextEdit;
 class QLabel;
 class QCheckBox;
+class QLineEdit;
 
 namespace rs::ui {
 
@@ -52,6 +53,8 @@ class AmalView : public QWidget {
     double durationSeconds() const { return durationTicks() / 50.0; }
     // Ticks simulated for programs (default 1500 = 30 s).
     void setProgramTicks(int ticks);
+    // User values for programs ("J1=8 XM=100 RA=1 X=160 Y=100", see amal::parseInputs). False on a bad item.
+    bool setInputs(const QString& text);
 
   public slots:
     void setTick(int t);
@@ -75,6 +78,7 @@ class AmalView : public QWidget {
     std::vector<Entry> entries_;
     amal::Track track_;
     int programTicks_ = 1500;
+    amal::SimOptions inputs_;
     QString error_;
 
     QListWidget* list_;
@@ -83,6 +87,7 @@ class AmalView : public QWidget {
     QLabel* env_;
     QLabel* status_;
     QCheckBox* backward_;
+    QLineEdit* inputEdit_;
 };
 
 } // namespace rs::ui

@@ -1,7 +1,7 @@
 // rigscope-cli for AMOS AMAL banks:
 //   info [--json] FILE        movements, programs (with AMAL compile errors), environment, other banks
 //   amal --json FILE (--movement N [--backward] | --program N) [--ticks T] [--x X --y Y --a A]
-//        [--set NAME=VALUE ...]   NAME: XM YM J0 J1 K1 K2 R0-R9 RA-RZ BEAM
+//        [--set NAME=VALUE ...]   NAME: XM YM J0 J1 K1 K2 C SC BC V BEAM SEED R0-R9 RA-RZ (amal_sim.h)
 #include "commands.h"
 
 #include "amal/amal_bank.h"
@@ -139,30 +139,9 @@ long parseInt(const std::string& s, const char* what, long lo, long hi) {
 }
 
 void applySet(amal::SimOptions& o, const std::string& kv) {
-    const size_t eq = kv.find('=');
-    if (eq == std::string::npos) throw UsageError{"--set needs NAME=VALUE, got " + kv};
-    const std::string name = kv.substr(0, eq);
-    const int16_t v = int16_t(parseInt(kv.substr(eq + 1), "--set value", -32768, 65535));
-    if (name == "XM")
-        o.in.xm = v;
-    else if (name == "YM")
-        o.in.ym = v;
-    else if (name == "J0")
-        o.in.j0 = v;
-    else if (name == "J1")
-        o.in.j1 = v;
-    else if (name == "K1")
-        o.in.k1 = v != 0;
-    else if (name == "K2")
-        o.in.k2 = v != 0;
-    else if (name == "BEAM")
-        o.in.beam = uint16_t(v);
-    else if (name.size() == 2 && name[0] == 'R' && name[1] >= '0' && name[1] <= '9')
-        o.local[size_t(name[1] - '0')] = v;
-    else if (name.size() == 2 && name[0] == 'R' && name[1] >= 'A' && name[1] <= 'Z')
-        o.global[size_t(name[1] - 'A')] = v;
-    else
-        throw UsageError{"--set: unknown name " + name};
+    std::string why;
+    if (kv.find('=') == std::string::npos || !amal::parseInputs(o, kv, &why))
+        throw UsageError{"--set " + kv + ": " + (why.empty() ? "expected NAME=VALUE" : why)};
 }
 
 } // namespace

@@ -20,7 +20,7 @@ static const char* kUsage =
     "usage: rigscope-cli info [--json] FILE\n"
     "       rigscope-cli pose --json MODEL [--clip CLIP] [--frame N | --time SECONDS]\n"
     "       rigscope-cli amal --json FILE (--movement N [--backward] | --program N) [--ticks T]\n"
-    "                         [--x X --y Y --a A] [--set XM|YM|J0|J1|K1|K2|BEAM|R0-R9|RA-RZ=VALUE]\n";
+    "                         [--x X --y Y --a A] [--set NAME=VALUE] (XM YM J0 J1 K1 K2 R0-R9 RA-RZ ...)\n";
 
 static double parseNumber(const std::string& s, const char* what) {
     char* end = nullptr;

@@ -1,6 +1,7 @@
 #include "amal/amal_sim.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 namespace rs::amal {
 
@@ -945,6 +946,86 @@ bool Channel::tick() {
         return false;
     }
     moved_ = x_ != ox || y_ != oy;
+    return true;
+}
+
+bool setInput(SimOptions& o, const std::string& name, long v, std::string* why) {
+    if (v < -32768 || v > 65535) {
+        if (why) *why = name + ": value " + std::to_string(v) + " does not fit a 16-bit word";
+        return false;
+    }
+    const int16_t w = int16_t(uint16_t(v & 0xFFFF));
+    if (name == "XM")
+        o.in.xm = w;
+    else if (name == "YM")
+        o.in.ym = w;
+    else if (name == "J0")
+        o.in.j0 = w;
+    else if (name == "J1")
+        o.in.j1 = w;
+    else if (name == "K1")
+        o.in.k1 = w != 0;
+    else if (name == "K2")
+        o.in.k2 = w != 0;
+    else if (name == "C")
+        o.in.col = w;
+    else if (name == "SC")
+        o.in.sc = w;
+    else if (name == "BC")
+        o.in.bc = w;
+    else if (name == "V")
+        o.in.vu = w;
+    else if (name == "BEAM")
+        o.in.beam = uint16_t(w);
+    else if (name == "SEED")
+        o.in.seed = uint16_t(w);
+    else if (name == "X")
+        o.x = w;
+    else if (name == "Y")
+        o.y = w;
+    else if (name == "A")
+        o.a = w;
+    else if (name.size() == 2 && name[0] == 'R' && name[1] >= '0' && name[1] <= '9')
+        o.local[size_t(name[1] - '0')] = w;
+    else if (name.size() == 2 && name[0] == 'R' && name[1] >= 'A' && name[1] <= 'Z')
+        o.global[size_t(name[1] - 'A')] = w;
+    else {
+        if (why) *why = "unknown input name " + name;
+        return false;
+    }
+    return true;
+}
+
+bool parseInputs(SimOptions& o, const std::string& text, std::string* why) {
+    size_t i = 0;
+    while (i < text.size()) {
+        while (i < text.size() && (text[i] == ' ' || text[i] == ',' || text[i] == ';' || text[i] == '\t'))
+            ++i;
+        if (i >= text.size()) break;
+        size_t e = i;
+        while (e < text.size() && text[e] != ' ' && text[e] != ',' && text[e] != ';' && text[e] != '\t')
+            ++e;
+        const std::string item = text.substr(i, e - i);
+        i = e;
+        const size_t eq = item.find('=');
+        if (eq == std::string::npos || eq == 0 || eq + 1 == item.size()) {
+            if (why) *why = "expected NAME=VALUE, got " + item;
+            return false;
+        }
+        std::string name = item.substr(0, eq);
+        for (char& c : name)
+            if (c >= 'a' && c <= 'z') c = char(c - 'a' + 'A');
+        const std::string num = item.substr(eq + 1);
+        const bool hexNum = num[0] == '$';
+        const char* digits = num.c_str() + (hexNum ? 1 : 0);
+        char* end = nullptr;
+        const long value = std::strtol(digits, &end, hexNum ? 16 : 10);
+        if (end == digits || *end != '\0') {
+            if (why) *why = "bad number " + num + " for " + name;
+            return false;
+        }
+        if (!setInput(o, name, value, why)) return false;
+    }
     return true;
 }
 

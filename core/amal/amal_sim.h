@@ -155,6 +155,12 @@ class Channel {
     std::string err_;
 };
 
+// Sets one user value by its AMAL name: XM YM J0 J1 K1 K2 C SC BC V BEAM SEED, R0-R9, RA-RZ, and
+// X Y A (start position/image). Returns false (and says why in *why) for an unknown name or bad value.
+bool setInput(SimOptions& opt, const std::string& name, long value, std::string* why = nullptr);
+// "J1=8 XM=100 RA=1" (separated by spaces, commas or semicolons). Returns false at the first bad item.
+bool parseInputs(SimOptions& opt, const std::string& text, std::string* why = nullptr);
+
 // Compiles and runs a program text; bank supplies movements for PLay (may be null).
 SimResult simulate(const std::string& text, const Bank* bank, const SimOptions& opt);
 // Same for an already compiled program.

@@ -320,3 +320,28 @@ TEST_CASE("amal track: what the 2D view draws", "[amal][track]") {
     CHECK(bad.compileError.code == AmalErrorCode::LabelNotDefined);
     CHECK(bad.error.find("program 1, position 2") == 0);
 }
+
+TEST_CASE("amal inputs: names and values the user can set", "[amal][sim]") {
+    SimOptions o;
+    std::string why;
+    CHECK(parseInputs(o, "J1=8, xm=100 RA=$10;R3=-2 K1=1 X=5", &why));
+    CHECK(o.in.j1 == 8);
+    CHECK(o.in.xm == 100);
+    CHECK(o.global[0] == 16);
+    CHECK(o.local[3] == -2);
+    CHECK(o.in.k1);
+    CHECK(o.x == 5);
+    CHECK_FALSE(parseInputs(o, "Q=1", &why));
+    CHECK(why.find("unknown input name Q") != std::string::npos);
+    CHECK_FALSE(parseInputs(o, "J1=", &why));
+    CHECK_FALSE(parseInputs(o, "J1=$", &why));
+    CHECK_FALSE(parseInputs(o, "J1=70000", &why));
+    CHECK(parseInputs(o, "", &why));
+    // The program sees them.
+    o.ticks = 1;
+    SimResult r = simulate("L Y=RA+R3 ; If K1 Jump S ; L A=1 ; S: L X=X+J1", nullptr, o);
+    REQUIRE(r.ok());
+    CHECK(r.ticks[1].y == 14);
+    CHECK(r.ticks[1].x == 13);
+    CHECK(r.ticks[1].a == 0);
+}
