@@ -1,6 +1,7 @@
 #include "io/loader.h"
 
 #include "alamo/alamo_reader.h"
+#include "amal/amal_bank.h"
 
 #include <algorithm>
 #include <cstring>
@@ -23,8 +24,11 @@ std::string detectFormat(ByteSpan bytes, const std::string& path) {
         if (id == 0x900 || id == 0x1500) return "alo-particle";
         if (id == 0x1000) return "ala";
     }
+    // AMOS banks (.abk) and sources (.AMOS): the reader says clearly when no Amal bank is inside.
+    if (amal::looksLikeAmosContainer(bytes)) return "amal";
     if (ext == ".alo") return "alo";
     if (ext == ".ala") return "ala";
+    if (ext == ".abk") return "amal";
     return "";
 }
 
@@ -44,6 +48,12 @@ Document loadDocument(ByteSpan bytes, const std::string& path) {
                          "this .alo is an Alamo particle system, not a model; particle systems are not supported");
     } else if (d.format == "ala") {
         d.clips.push_back(std::make_shared<Clip>(alamo::readClip(bytes, path)));
+    } else if (d.format == "amal") {
+        // No Model: the 2D AMAL view reads the bank itself (amal/amal_bank.h). Validate it here.
+        const amal::BankFile f = amal::readBankFile(bytes, path);
+        const amal::Bank& b = amal::requireAmalBank(f);
+        d.warnings = f.warnings;
+        d.warnings.insert(d.warnings.end(), b.warnings.begin(), b.warnings.end());
     } else {
         throw ParseError(path, {}, 0, "unrecognised file format");
     }
