@@ -1,5 +1,6 @@
 #include "main_window.h"
 
+#include "amal_view.h"
 #include "bone_tree_dock.h"
 #include "material_dock.h"
 #include "preferences_dialog.h"
@@ -28,6 +29,7 @@
 #include <QStatusBar>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <cmath>
 #include <new>
 
 namespace rs::ui {
@@ -73,6 +75,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), view_(createModel
 
     stack_ = new QStackedWidget(this);
     stack_->addWidget(view_->widget());
+    amal_ = new AmalView(stack_);
+    stack_->addWidget(amal_);
     setCentralWidget(stack_);
 
     timeline_ = new TimelineDock(this);
@@ -99,6 +103,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), view_(createModel
     };
 
     connect(timeline_, &TimelineDock::frameChanged, this, [this](float pos, LoopMode mode) {
+        if (showingAmal()) {
+            amal_->setTick(int(std::lround(timeline_->displayFrame())));
+            return;
+        }
         view_->setFrame(pos, mode);
         boneDock_->setFrame(pos, mode);
     });
@@ -110,6 +118,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), view_(createModel
     connect(sceneDock_, &SceneDock::settingsChanged, this, [this](const ViewSettings& s) { view_->setSettings(s); });
     connect(view_.get(), &ModelView::framePresented, this, [this] { ++framesThisSecond_; });
     connect(&watcher_, &QFutureWatcher<LoadResult>::finished, this, &MainWindow::finishLoad);
+    connect(amal_, &AmalView::durationChanged, this, [this](int ticks, double) {
+        if (showingAmal()) setAmalClip(ticks);
+    });
 
     fpsTimer_.setInterval(1000);
     connect(&fpsTimer_, &QTimer::timeout, this, [this] {
@@ -219,6 +230,8 @@ void MainWindow::finishLoad() {
         reportError(tr("Cannot open %1").arg(QFileInfo(r.path).fileName()),
                     tr("%1\n\n%2").arg(QDir::toNativeSeparators(r.path), r.error));
         emit openFailed(r.path, r.error);
+    } else if (r.doc.format == "amal") {
+        applyAmal(r);
     } else if (r.doc.model) {
         applyDocument(r);
     } else if (!r.doc.clips.empty()) {
@@ -294,6 +307,44 @@ void MainWindow::applyClipDocument(const LoadResult& r) {
     emit documentOpened(r.path);
 }
 
+bool MainWindow::showingAmal() const { return stack_->currentWidget() == amal_; }
+
+void MainWindow::setAmalClip(int ticks) {
+    auto c = std::make_shared<Clip>();
+    c->format = "amal";
+    c->name = "AMAL";
+    c->fps = 50.0f; // AMAL runs at one tick per 1/50 s
+    c->frameCount = uint32_t(std::max(ticks, 0)) + 1;
+    amalClip_ = c;
+    timeline_->setClipEntries({tr("AMAL track (%1 ticks, 50 per second)").arg(ticks)}, 1);
+    timeline_->setClip(amalClip_);
+}
+
+void MainWindow::applyAmal(const LoadResult& r) {
+    // The bank was validated on the worker; the 2D view reads it again (banks are small).
+    if (!amal_->openFile(r.path)) {
+        reportError(tr("Cannot open %1").arg(QFileInfo(r.path).fileName()),
+                    tr("%1\n\n%2").arg(QDir::toNativeSeparators(r.path), amal_->errorString()));
+        emit openFailed(r.path, amal_->errorString());
+        return;
+    }
+    timeline_->pause();
+    model_.reset();
+    clip_.reset();
+    clips_.clear();
+    path_ = r.path;
+    view_->setModel(nullptr);
+    boneDock_->setModel(nullptr);
+    materialDock_->setModel(nullptr, textureDirs_);
+    sceneDock_->setLevels({}, {});
+    stack_->setCurrentWidget(amal_);
+    setAmalClip(amal_->durationTicks());
+    addRecent(r.path);
+    setWindowTitle(tr("%1 — rigscope").arg(QFileInfo(r.path).fileName()));
+    updateStatus();
+    emit documentOpened(r.path);
+}
+
 QStringList MainWindow::clipEntries() const {
     QStringList out;
     for (const ClipEntry& e : clips_) out << e.label;
@@ -303,6 +354,10 @@ QStringList MainWindow::clipEntries() const {
 void MainWindow::refreshClipSelector(int current) { timeline_->setClipEntries(clipEntries(), current); }
 
 bool MainWindow::selectClip(int entry) {
+    if (showingAmal()) {
+        timeline_->setClipEntries({timeline_->clipCombo()->itemText(1)}, 1);
+        return entry == 1;
+    }
     if (entry < 0 || entry > int(clips_.size())) return false;
     std::shared_ptr<const Clip> clip;
     if (entry > 0) {
@@ -390,6 +445,11 @@ void MainWindow::rebuildRecentMenu() {
 }
 
 void MainWindow::updateStatus() {
+    if (showingAmal()) {
+        fileLabel_->setText(tr("%1 [AMAL bank]").arg(QDir::toNativeSeparators(path_)));
+        countsLabel_->setText(tr("2D stage: 50 ticks per second"));
+        return;
+    }
     if (!model_) {
         fileLabel_->setText(tr("no file"));
         countsLabel_->clear();

@@ -22,6 +22,7 @@ class QStackedWidget;
 
 namespace rs::ui {
 
+class AmalView;
 class BoneTreeDock;
 class MaterialDock;
 class SceneDock;
@@ -64,6 +65,9 @@ public:
     std::shared_ptr<const Clip> clip() const { return clip_; }
 
     ModelView* view() const { return view_.get(); }
+    AmalView* amalView() const { return amal_; }
+    // True when the centre shows the 2D AMAL stage (an .abk/.AMOS file is open) instead of the 3D view.
+    bool showingAmal() const;
     TimelineDock* timeline() const { return timeline_; }
     BoneTreeDock* boneTree() const { return boneDock_; }
     MaterialDock* materials() const { return materialDock_; }
@@ -100,6 +104,8 @@ private:
     void finishLoad();
     void applyDocument(const LoadResult& r);
     void applyClipDocument(const LoadResult& r);
+    void applyAmal(const LoadResult& r);
+    void setAmalClip(int ticks);
     void refreshClipSelector(int current);
     void reportError(const QString& title, const QString& message);
     void addRecent(const QString& path);
@@ -114,6 +120,8 @@ private:
 
     std::unique_ptr<ModelView> view_;
     QStackedWidget* stack_ = nullptr;
+    AmalView* amal_ = nullptr;
+    std::shared_ptr<Clip> amalClip_; // timeline stand-in for an AMAL track: 50 frames per second, no tracks
     TimelineDock* timeline_ = nullptr;
     BoneTreeDock* boneDock_ = nullptr;
     MaterialDock* materialDock_ = nullptr;

@@ -1,6 +1,7 @@
 // Drives the real main window: open a model through MainWindow::openFile (what File → Open, drag and
 // drop, recent files and the command line use), pick a clip, scrub, step, toggle LOD/ALT and faction
 // colour, select a bone, open broken files. Images come from the view's own capture.
+#include "amal_view.h"
 #include "bone_tree_dock.h"
 #include "main_window.h"
 #include "scene_dock.h"
@@ -423,6 +424,47 @@ private slots:
         for (int y = 0; y < img.height(); y += 4)
             for (int x = 0; x < img.width(); x += 4) other += img.pixel(x, y) != bg;
         QVERIFY(other > 50);
+    }
+
+    void amalBankShowsStage() {
+        QString bank;
+        if (!corpusDir().isEmpty()) {
+            QDirIterator it(corpusDir() + QStringLiteral("/amal"), {QStringLiteral("*.abk"), QStringLiteral("*.Abk")},
+                            QDir::Files, QDirIterator::Subdirectories);
+            QStringList banks;
+            while (it.hasNext()) banks << it.next();
+            banks.sort();
+            for (const QString& b : banks)
+                if (QFileInfo(b).fileName() == QLatin1String("AMAL_Example_File.Abk")) bank = b;
+            if (bank.isEmpty() && !banks.isEmpty()) bank = banks.front();
+        }
+        if (bank.isEmpty()) QSKIP("no AMAL bank in the corpus");
+        QVERIFY(open(bank));
+        QVERIFY(w->showingAmal());
+        QVERIFY(!w->model());
+        const int ticks = w->amalView()->durationTicks();
+        QVERIFY(ticks > 0);
+        QVERIFY(w->timeline()->clip());
+        QCOMPARE(int(w->timeline()->clip()->frameCount), ticks + 1);
+        QSignalSpy tick(w->amalView(), &AmalView::tickChanged);
+        w->timeline()->slider()->setValue(ticks / 2);
+        QVERIFY(!tick.isEmpty());
+        QCOMPARE(tick.last().at(0).toInt(), ticks / 2);
+        // A broken bank keeps the stage; a model brings the 3D view back.
+        errors.clear();
+        const QString bad = tmp.filePath(QStringLiteral("broken.abk"));
+        {
+            QFile f(bad);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("AmBk\0\0\0\0garbage");
+        }
+        QVERIFY(!open(bad));
+        QCOMPARE(errors.size(), 1);
+        QVERIFY(w->showingAmal());
+        QCOMPARE(w->amalView()->durationTicks(), ticks);
+        QVERIFY(open(modelPath));
+        QVERIFY(!w->showingAmal());
+        QVERIFY(w->model());
     }
 
     void cleanupTestCase() {
