@@ -1,10 +1,13 @@
 #include "app_entry.h"
 
+#include "bone_tree_dock.h"
 #include "main_window.h"
+#include "material_dock.h"
 #include "timeline_dock.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QIcon>
 #include <QTimer>
@@ -17,13 +20,17 @@ namespace rs::ui {
 
 namespace {
 // Hidden option used to produce the README screenshot with the project's own code:
-//   rigscope --window-screenshot OUT.png [--size WxH] [--frame N] MODEL
+//   rigscope --window-screenshot OUT.png [--size WxH] [--frame N] [--select-bone NAME] MODEL
 // opens MODEL as File → Open would, waits until it is shown, grabs the window (3D view composited in)
 // and exits 0, or 1 when the model cannot be opened or the image cannot be written.
-int windowScreenshot(MainWindow& w, const QString& out, const QString& model, float frame) {
+int windowScreenshot(MainWindow& w, const QString& out, const QString& model, float frame, const QString& bone) {
     int rc = 1;
     auto grabAndQuit = [&] {
-        // Let the layout settle and the view present a frame before grabbing.
+        // Let the layout settle, textures load and the view present a frame before grabbing.
+        QElapsedTimer waited;
+        waited.start();
+        while (w.view()->texturesPending() && waited.elapsed() < 20000)
+            QApplication::processEvents(QEventLoop::AllEvents, 50);
         QTimer::singleShot(800, &w, [&] {
             w.grabWindowImage([&](const QImage& img) {
                 rc = (!img.isNull() && img.save(out)) ? 0 : 1;
@@ -32,8 +39,12 @@ int windowScreenshot(MainWindow& w, const QString& out, const QString& model, fl
             });
         });
     };
-    QObject::connect(&w, &MainWindow::documentOpened, &w, [&, frame] {
+    QObject::connect(&w, &MainWindow::documentOpened, &w, [&, frame, bone] {
         if (frame >= 0) w.timeline()->setPosition(frame);
+        if (!bone.isEmpty() && w.model()) w.boneTree()->selectBone(w.model()->skeleton.find(bone.toStdString()));
+        if (w.materials()->thumbnailsReady()) w.materials()->selectFirstFoundTexture();
+        QObject::connect(w.materials(), &MaterialDock::thumbnailsLoaded, &w,
+                         [&] { w.materials()->selectFirstFoundTexture(); });
         grabAndQuit();
     });
     QObject::connect(&w, &MainWindow::openFailed, &w, [](const QString&, const QString& msg) {
@@ -71,7 +82,9 @@ int runViewer(int argc, char** argv) {
     QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Window size WxH"), QStringLiteral("WxH"));
     QCommandLineOption frame(QStringLiteral("frame"), QStringLiteral("Frame of the clip to show"), QStringLiteral("N"));
     frame.setFlags(QCommandLineOption::HiddenFromHelp);
-    parser.addOptions({shot, size, frame});
+    QCommandLineOption bone(QStringLiteral("select-bone"), QStringLiteral("Bone to select"), QStringLiteral("NAME"));
+    bone.setFlags(QCommandLineOption::HiddenFromHelp);
+    parser.addOptions({shot, size, frame, bone});
     parser.process(app);
     const QStringList files = parser.positionalArguments();
 
@@ -94,7 +107,8 @@ int runViewer(int argc, char** argv) {
             std::fprintf(stderr, "rigscope: --window-screenshot takes at most one model\n");
             return 2;
         }
-        return windowScreenshot(w, parser.value(shot), files.value(0), parser.isSet(frame) ? parser.value(frame).toFloat() : -1.0f);
+        return windowScreenshot(w, parser.value(shot), files.value(0), parser.isSet(frame) ? parser.value(frame).toFloat() : -1.0f,
+                                parser.value(bone));
     }
     if (files.isEmpty())
         w.showDemo();

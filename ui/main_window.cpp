@@ -112,7 +112,15 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), view_(createModel
     });
     connect(timeline_, &TimelineDock::clipEntryChosen, this, [this](int i) { selectClip(i); });
     connect(timeline_, &TimelineDock::openClipRequested, this, &MainWindow::openClipDialog);
-    connect(boneDock_, &BoneTreeDock::boneSelected, this, [this](int b) { view_->setHighlightedBone(b); });
+    connect(boneDock_, &BoneTreeDock::boneSelected, this, [this](int b) {
+        // The highlight is drawn on the skeleton overlay: selecting a bone shows it.
+        if (b >= 0 && !sceneDock_->settings().skeleton) {
+            ViewSettings s = sceneDock_->settings();
+            s.skeleton = true;
+            sceneDock_->setSettings(s);
+        }
+        view_->setHighlightedBone(b);
+    });
     connect(boneDock_, &BoneTreeDock::boneHiddenChanged, this,
             [this](int b, bool hidden) { view_->setBoneHidden(b, hidden); });
     connect(sceneDock_, &SceneDock::settingsChanged, this, [this](const ViewSettings& s) { view_->setSettings(s); });

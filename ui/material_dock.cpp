@@ -1,6 +1,7 @@
 #include "material_dock.h"
 
-#include "texture_lookup.h"
+#include "scene_view.h"
+#include "textures.h"
 
 #include <QHeaderView>
 #include <QLabel>
@@ -95,7 +96,6 @@ void MaterialDock::setModel(std::shared_ptr<const Model> model, const QStringLis
     preview_->setText(tr("Select a texture to preview it"));
     if (!model_) return;
     const QString modelPath = QString::fromStdString(model_->sourcePath);
-    const QStringList dirs = textureSearchDirs(modelPath, textureDirs);
     QStringList toDecode;
     const QFont mono(QStringLiteral("monospace"));
     for (const Mesh& m : model_->meshes) {
@@ -132,19 +132,22 @@ void MaterialDock::setModel(std::shared_ptr<const Model> model, const QStringLis
                     QString t = QStringLiteral("%1, %2, %3").arg(double(p.value.x), 0, 'g', 4).arg(double(p.value.y), 0, 'g', 4).arg(double(p.value.z), 0, 'g', 4);
                     if (p.type == ParamType::Float4) t += QStringLiteral(", %1").arg(double(p.value.w), 0, 'g', 4);
                     pi->setText(2, t);
-                    if (looksLikeColour(p)) pi->setIcon(2, swatch(p.value, p.type == ParamType::Float4));
+                    if (looksLikeColour(p)) pi->setIcon(2, swatch(p.value, false)); // alpha is often unused: opaque swatch
                     break;
                 }
                 case ParamType::Texture: {
                     const QString name = QString::fromStdString(p.texture);
                     QString file = resolved_.value(name, QStringLiteral("\x01"));
                     if (file == QLatin1String("\x01")) {
-                        file = resolveModelTexture(name, modelPath, textureDirs);
+                        file = render::resolveTexture(name, modelPath, textureDirs);
                         resolved_.insert(name, file);
                         if (!file.isEmpty() && !toDecode.contains(file)) toDecode << file;
                     }
                     pi->setText(2, file.isEmpty() ? tr("%1 → missing").arg(name) : tr("%1 → %2").arg(name, file));
-                    pi->setToolTip(2, file.isEmpty() ? tr("not found in: %1").arg(dirs.join(QStringLiteral("; "))) : file);
+                    pi->setToolTip(2, file.isEmpty() ? tr("not found in: %1")
+                                                         .arg(render::textureSearchDirs(name, modelPath, textureDirs)
+                                                                  .join(QStringLiteral("; ")))
+                                                   : file);
                     if (file.isEmpty()) pi->setForeground(2, QColor(220, 70, 60));
                     pi->setData(0, kTextureRole, file);
                     break;
@@ -157,9 +160,26 @@ void MaterialDock::setModel(std::shared_ptr<const Model> model, const QStringLis
     watcher_.setProperty("generation", generation_);
     watcher_.setFuture(QtConcurrent::run([toDecode] {
         QHash<QString, QImage> out;
-        for (const QString& f : toDecode) out.insert(f, loadThumbnail(f, 192));
+        // The render layer's CPU decoders (DDS DXT1/3/5 and uncompressed, TGA, Qt formats).
+        for (const QString& f : toDecode) {
+            QString error;
+            QImage img = render::decodeTextureFile(f, &error);
+            if (!img.isNull() && (img.width() > 192 || img.height() > 192))
+                img = img.scaled(192, 192, Qt::KeepAspectRatio, Qt::SmoothTransformation);
+            out.insert(f, img);
+        }
         return out;
     }));
+}
+
+bool MaterialDock::selectFirstFoundTexture() {
+    for (QTreeWidgetItemIterator it(tree_); *it; ++it)
+        if (!(*it)->data(0, kTextureRole).toString().isEmpty()) {
+            tree_->setCurrentItem(*it);
+            tree_->scrollToItem(*it);
+            return true;
+        }
+    return false;
 }
 
 void MaterialDock::showPreview(QTreeWidgetItem* item) {
@@ -170,7 +190,9 @@ void MaterialDock::showPreview(QTreeWidgetItem* item) {
         preview_->setPixmap({});
         preview_->setText(tr("missing: %1").arg(item->text(2)));
     } else if (const QImage img = thumbs_.value(path); !img.isNull()) {
-        preview_->setPixmap(QPixmap::fromImage(img));
+        const int side = std::max(64, std::min(preview_->width(), preview_->height()) - 4);
+        preview_->setPixmap(QPixmap::fromImage(img.scaled(side, side, Qt::KeepAspectRatio, Qt::SmoothTransformation)));
+        preview_->setToolTip(tr("%1 (%2×%3 shown)").arg(path).arg(img.width()).arg(img.height()));
     } else {
         preview_->setPixmap({});
         preview_->setText(thumbs_.contains(path) ? tr("cannot decode %1").arg(path) : tr("loading %1…").arg(path));

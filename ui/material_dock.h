@@ -30,6 +30,9 @@ public:
     int missingTextureCount() const;
     // True once every thumbnail of the current model has been decoded and applied.
     bool thumbnailsReady() const { return !watcher_.isRunning(); }
+    // Selects (and previews) the first texture that was found; false when there is none.
+    bool selectFirstFoundTexture();
+    QLabel* preview() const { return preview_; }
 
 signals:
     void thumbnailsLoaded();

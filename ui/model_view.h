@@ -44,6 +44,9 @@ public:
     virtual bool boneHidden(int bone) const = 0;
     virtual void frameModel() = 0;
 
+    // True while textures of the current model are still being decoded/uploaded.
+    virtual bool texturesPending() const { return false; }
+
     // Renders the current state and calls done(image) on the GUI thread (null image on failure).
     virtual void capture(std::function<void(const QImage&)> done) = 0;
 

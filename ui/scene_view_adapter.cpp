@@ -76,6 +76,7 @@ public:
     void setBoneHidden(int bone, bool hidden) override { view_->setBoneHidden(bone, hidden); }
     bool boneHidden(int bone) const override { return view_->boneHidden(bone); }
     void frameModel() override { view_->frameModel(); }
+    bool texturesPending() const override { return view_->texturesPending(); }
     void capture(std::function<void(const QImage&)> done) override { view_->capture(std::move(done)); }
 
 private:
