@@ -6,6 +6,8 @@
 #include "scene_view.h"
 
 #include <Qt3DExtras/Qt3DWindow>
+#include <Qt3DLogic/QFrameAction>
+#include <Qt3DRender/QCamera>
 #include <QWidget>
 
 #include <algorithm>
@@ -22,7 +24,10 @@ public:
         container_ = QWidget::createWindowContainer(view_->window());
         container_->setMinimumSize(160, 120);
         container_->setFocusPolicy(Qt::ClickFocus);
-        connect(view_, &render::SceneView::poseChanged, this, &ModelView::framePresented);
+        // One QFrameAction tick per frame Qt3D processes: the camera entity is always part of the scene.
+        auto* frames = new Qt3DLogic::QFrameAction;
+        view_->window()->camera()->addComponent(frames);
+        connect(frames, &Qt3DLogic::QFrameAction::triggered, this, &ModelView::framePresented);
     }
     ~SceneViewAdapter() override {
         if (container_ && !container_->parent()) delete container_;

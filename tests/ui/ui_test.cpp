@@ -14,6 +14,9 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QDir>
+#include <QElapsedTimer>
+#include <QLabel>
+#include <QStatusBar>
 #include <QDirIterator>
 #include <QSettings>
 #include <QSignalSpy>
@@ -123,6 +126,12 @@ class UiTest : public QObject {
         if (!f.open(QIODevice::WriteOnly)) qFatal("cannot write %s", qPrintable(path));
         f.write(reinterpret_cast<const char*>(bytes.data()), qint64(bytes.size()));
         return path;
+    }
+
+    QString statusBarText() const {
+        QString all;
+        for (QLabel* l : w->statusBar()->findChildren<QLabel*>()) all += l->text() + QLatin1Char(' ');
+        return all;
     }
 
     bool open(const QString& path) {
@@ -267,6 +276,23 @@ private slots:
         t->firstFrame();
     }
 
+    void playbackRate() {
+        // Frames the view presents per second while the clip plays (window 1280x800, software OpenGL).
+        QVERIFY(w->clip());
+        int frames = 0;
+        auto c = connect(w->view(), &ModelView::framePresented, this, [&] { ++frames; });
+        w->timeline()->play();
+        QElapsedTimer t;
+        t.start();
+        QTest::qWait(3000);
+        const double fps = frames * 1000.0 / double(t.elapsed());
+        w->timeline()->pause();
+        disconnect(c);
+        qInfo("playback: %.1f frames per second presented over %lld ms", fps, t.elapsed());
+        QVERIFY(fps >= 5.0);
+        QTRY_VERIFY_WITH_TIMEOUT(statusBarText().contains(QStringLiteral("paused")), 3000);
+    }
+
     void lodChangesImage() {
         QComboBox* lod = w->scene()->lodCombo();
         if (lod->count() < 2) QSKIP("model has fewer than two LODs");
@@ -325,8 +351,19 @@ private slots:
         QVERIFY(w->boneTree()->detailsText().contains(QStringLiteral("world")));
         const QImage after = captureView(*w);
         const int diff = differingPixels(before, after);
-        qInfo("highlight bone %d: %d pixels changed", bone, diff);
-        QVERIFY(diff > 10);
+        // Both views draw the highlighted bone in yellow.
+        auto yellow = [](const QImage& img) {
+            int n = 0;
+            for (int y = 0; y < img.height(); ++y)
+                for (int x = 0; x < img.width(); ++x) {
+                    const QRgb p = img.pixel(x, y);
+                    n += qRed(p) > 170 && qGreen(p) > 140 && qBlue(p) < 100;
+                }
+            return n;
+        };
+        qInfo("highlight bone %d: %d pixels changed, yellow pixels %d -> %d", bone, diff, yellow(before), yellow(after));
+        QVERIFY(diff > 0);
+        QVERIFY(yellow(after) > yellow(before));
         // Unchecking a bone hides it in the view.
         item->setCheckState(0, Qt::Unchecked);
         QVERIFY(w->view()->boneHidden(bone));
