@@ -16,6 +16,8 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QLabel>
+#include <QMimeData>
+#include <QUrl>
 #include <QStatusBar>
 #include <QDirIterator>
 #include <QSettings>
@@ -384,6 +386,26 @@ private slots:
         QCOMPARE(w->clipEntries().size(), entries + 1);
         QVERIFY(w->clip());
         QCOMPARE(w->timeline()->currentClipEntry(), entries + 1);
+    }
+
+    void dropModelAndClip() {
+        // Dropping a model with one of its clips: the model opens, then the clip applies to it.
+        const auto companions = findCompanionClips(modelPath.toStdString());
+        QVERIFY(!companions.empty());
+        QMimeData mime;
+        mime.setUrls({QUrl::fromLocalFile(QString::fromStdString(companions.back())), QUrl::fromLocalFile(modelPath)});
+        QDragEnterEvent enter(QPoint(400, 300), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(w.get(), &enter);
+        QVERIFY(enter.isAccepted());
+        QSignalSpy opened(w.get(), &MainWindow::documentOpened);
+        QDropEvent drop(QPointF(400, 300), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(w.get(), &drop);
+        QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 2, 60000);
+        QCOMPARE(opened[0].at(0).toString(), QFileInfo(modelPath).absoluteFilePath());
+        QCOMPARE(opened[1].at(0).toString(), QFileInfo(QString::fromStdString(companions.back())).absoluteFilePath());
+        QVERIFY(w->clip());
+        QCOMPARE(w->clipEntries().last(), QFileInfo(QString::fromStdString(companions.back())).fileName());
+        QCOMPARE(w->timeline()->currentClipEntry(), w->clipEntries().size());
     }
 
     void altChangesImage() {
