@@ -130,6 +130,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), view_(createModel
         if (showingAmal()) setAmalClip(ticks);
     });
 
+    loadPool_.setMaxThreadCount(1);
     fpsTimer_.setInterval(1000);
     connect(&fpsTimer_, &QTimer::timeout, this, [this] {
         fpsLabel_->setText(timeline_->playing() ? tr("%1 fps").arg(framesThisSecond_) : tr("paused"));
@@ -223,7 +224,7 @@ void MainWindow::startNextLoad() {
     cancelled_ = false;
     statusBar()->showMessage(tr("Reading %1…").arg(loadingPath_));
     const QString p = loadingPath_;
-    watcher_.setFuture(QtConcurrent::run([p] { return loadFile(p); }));
+    watcher_.setFuture(QtConcurrent::run(&loadPool_, [p] { return loadFile(p); }));
     progressDelay_.start();
 }
 

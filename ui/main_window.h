@@ -10,6 +10,7 @@
 #include <QMainWindow>
 #include <QPointer>
 #include <QStringList>
+#include <QThreadPool>
 #include <QTimer>
 
 #include <functional>
@@ -134,6 +135,7 @@ private:
     ErrorReporter reporter_;
     QStringList queue_;
     QString loadingPath_;
+    QThreadPool loadPool_; // own thread: loads never wait behind texture decoding in the global pool
     QFutureWatcher<LoadResult> watcher_;
     bool cancelled_ = false;
 

@@ -15,7 +15,8 @@
 namespace rs::ui {
 
 namespace {
-constexpr int kTextureRole = Qt::UserRole + 2;
+constexpr int kTextureRole = Qt::UserRole + 2;     // resolved file
+constexpr int kTextureNameRole = Qt::UserRole + 3; // name as stored
 
 const char* typeName(ParamType t) {
     switch (t) {
@@ -66,6 +67,7 @@ MaterialDock::MaterialDock(QWidget* parent) : QDockWidget(tr("Materials"), paren
     split->setStretchFactor(0, 4);
     split->setStretchFactor(1, 1);
     setWidget(split);
+    pool_.setMaxThreadCount(1);
     connect(tree_, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem* it) { showPreview(it); });
     connect(&watcher_, &QFutureWatcher<QHash<QString, QImage>>::finished, this, [this] {
         if (watcher_.property("generation").toInt() != generation_) return;
@@ -76,6 +78,7 @@ MaterialDock::MaterialDock(QWidget* parent) : QDockWidget(tr("Materials"), paren
                 (*it)->setIcon(0, QIcon(QPixmap::fromImage(thumbs_.value(path).scaled(32, 32, Qt::KeepAspectRatio))));
         }
         showPreview(tree_->currentItem());
+        thumbnailsReady_ = true;
         emit thumbnailsLoaded();
     });
 }
@@ -94,6 +97,7 @@ void MaterialDock::setModel(std::shared_ptr<const Model> model, const QStringLis
     thumbs_.clear();
     preview_->setPixmap({});
     preview_->setText(tr("Select a texture to preview it"));
+    thumbnailsReady_ = true;
     if (!model_) return;
     const QString modelPath = QString::fromStdString(model_->sourcePath);
     QStringList toDecode;
@@ -150,6 +154,7 @@ void MaterialDock::setModel(std::shared_ptr<const Model> model, const QStringLis
                                                    : file);
                     if (file.isEmpty()) pi->setForeground(2, QColor(220, 70, 60));
                     pi->setData(0, kTextureRole, file);
+                    pi->setData(0, kTextureNameRole, name);
                     break;
                 }
                 }
@@ -158,7 +163,8 @@ void MaterialDock::setModel(std::shared_ptr<const Model> model, const QStringLis
     }
     tree_->expandToDepth(model_->meshes.size() > 12 ? -1 : 0);
     watcher_.setProperty("generation", generation_);
-    watcher_.setFuture(QtConcurrent::run([toDecode] {
+    thumbnailsReady_ = false;
+    watcher_.setFuture(QtConcurrent::run(&pool_, [toDecode] {
         QHash<QString, QImage> out;
         // The render layer's CPU decoders (DDS DXT1/3/5 and uncompressed, TGA, Qt formats).
         for (const QString& f : toDecode) {
@@ -177,6 +183,18 @@ bool MaterialDock::selectFirstFoundTexture() {
         if (!(*it)->data(0, kTextureRole).toString().isEmpty()) {
             tree_->setCurrentItem(*it);
             tree_->scrollToItem(*it);
+            showPreview(*it);
+            return true;
+        }
+    return false;
+}
+
+bool MaterialDock::selectTexture(const QString& storedName) {
+    for (QTreeWidgetItemIterator it(tree_); *it; ++it)
+        if ((*it)->text(1) == QLatin1String("texture") && (*it)->data(0, kTextureNameRole).toString() == storedName) {
+            tree_->setCurrentItem(*it);
+            tree_->scrollToItem(*it);
+            showPreview(*it);
             return true;
         }
     return false;

@@ -8,6 +8,7 @@
 #include <QFutureWatcher>
 #include <QHash>
 #include <QImage>
+#include <QThreadPool>
 
 #include <memory>
 
@@ -29,9 +30,11 @@ public:
     const QHash<QString, QString>& resolvedTextures() const { return resolved_; }
     int missingTextureCount() const;
     // True once every thumbnail of the current model has been decoded and applied.
-    bool thumbnailsReady() const { return !watcher_.isRunning(); }
+    bool thumbnailsReady() const { return thumbnailsReady_; }
     // Selects (and previews) the first texture that was found; false when there is none.
     bool selectFirstFoundTexture();
+    // Selects (and previews) the first texture parameter naming storedName; false when there is none.
+    bool selectTexture(const QString& storedName);
     QLabel* preview() const { return preview_; }
 
 signals:
@@ -45,8 +48,10 @@ private:
     std::shared_ptr<const Model> model_;
     QHash<QString, QString> resolved_;
     QHash<QString, QImage> thumbs_;
+    QThreadPool pool_; // thumbnails decode on their own thread
     QFutureWatcher<QHash<QString, QImage>> watcher_;
     int generation_ = 0;
+    bool thumbnailsReady_ = true;
 };
 
 } // namespace rs::ui

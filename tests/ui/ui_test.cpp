@@ -4,6 +4,7 @@
 #include "amal_view.h"
 #include "bone_tree_dock.h"
 #include "main_window.h"
+#include "material_dock.h"
 #include "scene_dock.h"
 #include "timeline_dock.h"
 
@@ -386,6 +387,55 @@ private slots:
         QCOMPARE(w->clipEntries().size(), entries + 1);
         QVERIFY(w->clip());
         QCOMPARE(w->timeline()->currentClipEntry(), entries + 1);
+    }
+
+    void textureFolderResolvesMissingTexture() {
+        QVERIFY(open(modelPath));
+        QTRY_VERIFY_WITH_TIMEOUT(w->materials()->thumbnailsReady(), 30000);
+        QString missing;
+        const auto& resolved = w->materials()->resolvedTextures();
+        for (auto it = resolved.begin(); it != resolved.end(); ++it)
+            if (it.value().isEmpty()) missing = it.key();
+        if (missing.isEmpty()) QSKIP("every texture of the model was found");
+        const int missingBefore = w->materials()->missingTextureCount();
+        // A 4x4 red uncompressed DDS under the missing name's stem, in a folder added as in Preferences.
+        QDir(tmp.path()).mkpath(QStringLiteral("textures"));
+        const QString dir = tmp.filePath(QStringLiteral("textures"));
+        const QString file = QDir(dir).filePath(QFileInfo(missing).completeBaseName() + QStringLiteral(".dds"));
+        QByteArray dds(128, '\0');
+        auto put = [&](int at, quint32 v) { for (int i = 0; i < 4; ++i) dds[at + i] = char((v >> (8 * i)) & 0xff); };
+        dds.replace(0, 4, "DDS ");
+        put(4, 124);
+        put(8, 0x1007); // caps, height, width, pixel format
+        put(12, 4);
+        put(16, 4);
+        put(76, 32);
+        put(80, 0x41); // RGB + alpha pixels
+        put(88, 32);
+        put(92, 0x00ff0000);
+        put(96, 0x0000ff00);
+        put(100, 0x000000ff);
+        put(104, 0xff000000);
+        put(108, 0x1000);
+        for (int i = 0; i < 16; ++i) dds.append(QByteArray::fromHex("0000ffff")); // B G R A
+        {
+            QFile f(file);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(dds);
+        }
+        w->setTextureDirs({dir});
+        QCOMPARE(QSettings().value(QStringLiteral("textureDirs")).toStringList(), QStringList{dir});
+        QCOMPARE(QFileInfo(w->materials()->resolvedTextures().value(missing)).canonicalFilePath(), QFileInfo(file).canonicalFilePath());
+        QVERIFY(w->materials()->missingTextureCount() < missingBefore);
+        QTRY_VERIFY_WITH_TIMEOUT(w->materials()->thumbnailsReady(), 30000);
+        QVERIFY(w->materials()->selectTexture(missing));
+        const QPixmap pm = w->materials()->preview()->pixmap();
+        QVERIFY(!pm.isNull());
+        const QImage thumb = pm.toImage();
+        const QRgb c = thumb.pixel(thumb.width() / 2, thumb.height() / 2);
+        qInfo("thumbnail of %s: %dx%d centre rgb(%d,%d,%d)", qPrintable(file), thumb.width(), thumb.height(), qRed(c), qGreen(c), qBlue(c));
+        QVERIFY(qRed(c) > 200 && qGreen(c) < 50 && qBlue(c) < 50);
+        if (!qEnvironmentVariableIsSet("KEEP_DIRS")) w->setTextureDirs({});
     }
 
     void dropModelAndClip() {
