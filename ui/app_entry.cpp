@@ -72,12 +72,13 @@ int runViewer(int argc, char** argv) {
     QApplication::setDesktopFileName(QStringLiteral("rigscope"));
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Viewer for Alamo, W3D, Black & White 2 models and AMOS AMAL banks"));
+    parser.setApplicationDescription(
+        QStringLiteral("Viewer for Alamo, W3D, Black & White 2 models and AMOS AMAL banks"));
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("Model or clip to open"));
-    QCommandLineOption shot(QStringLiteral("window-screenshot"), QStringLiteral("Grab the main window to OUT.png and exit"),
-                            QStringLiteral("OUT.png"));
+    QCommandLineOption shot(QStringLiteral("window-screenshot"),
+                            QStringLiteral("Grab the main window to OUT.png and exit"), QStringLiteral("OUT.png"));
     shot.setFlags(QCommandLineOption::HiddenFromHelp);
     QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Window size WxH"), QStringLiteral("WxH"));
     QCommandLineOption frame(QStringLiteral("frame"), QStringLiteral("Frame of the clip to show"), QStringLiteral("N"));
@@ -107,12 +108,12 @@ int runViewer(int argc, char** argv) {
             std::fprintf(stderr, "rigscope: --window-screenshot takes at most one model\n");
             return 2;
         }
-        return windowScreenshot(w, parser.value(shot), files.value(0), parser.isSet(frame) ? parser.value(frame).toFloat() : -1.0f,
-                                parser.value(bone));
+        return windowScreenshot(w, parser.value(shot), files.value(0),
+                                parser.isSet(frame) ? parser.value(frame).toFloat() : -1.0f, parser.value(bone));
     }
-    if (files.isEmpty())
-        w.showDemo();
-    for (const QString& f : files) w.openFile(f);
+    if (files.isEmpty()) w.showDemo();
+    for (const QString& f : files)
+        w.openFile(f);
     return QApplication::exec();
 }
 

@@ -16,7 +16,10 @@ namespace {
 constexpr int kBoneRole = Qt::UserRole + 1;
 
 QString vec3Text(const glm::vec3& v) {
-    return QStringLiteral("(%1, %2, %3)").arg(double(v.x), 0, 'g', 5).arg(double(v.y), 0, 'g', 5).arg(double(v.z), 0, 'g', 5);
+    return QStringLiteral("(%1, %2, %3)")
+        .arg(double(v.x), 0, 'g', 5)
+        .arg(double(v.y), 0, 'g', 5)
+        .arg(double(v.z), 0, 'g', 5);
 }
 
 QString quatText(const glm::quat& q) {
@@ -112,9 +115,12 @@ void BoneTreeDock::setModel(std::shared_ptr<const Model> model) {
         if (m.alt >= 0) kind += QStringLiteral(" ALT%1").arg(m.alt);
         attach(m.bone, kind, m.name);
     }
-    for (const Light& l : model_->lights) attach(l.bone, tr("light"), l.name);
-    for (const Proxy& p : model_->proxies) attach(p.bone, tr("proxy"), p.name);
-    for (const Dazzle& d : model_->dazzles) attach(d.bone, tr("dazzle"), d.name);
+    for (const Light& l : model_->lights)
+        attach(l.bone, tr("light"), l.name);
+    for (const Proxy& p : model_->proxies)
+        attach(p.bone, tr("proxy"), p.name);
+    for (const Dazzle& d : model_->dazzles)
+        attach(d.bone, tr("dazzle"), d.name);
     for (const Marker& mk : model_->markers)
         attach(mk.bone, mk.kind.empty() ? tr("marker") : QString::fromStdString(mk.kind), mk.name);
 
@@ -207,9 +213,13 @@ void BoneTreeDock::refreshDetails() {
         s += QStringLiteral("animated at frame %1 (%2 mode):\n")
                  .arg(double(f), 0, 'f', 2)
                  .arg(t.mode == TrackMode::Replace ? QStringLiteral("replace") : QStringLiteral("additive"));
-        s += QStringLiteral("  translation %1\n").arg(t.hasTranslation() ? vec3Text(at(t.translation)) : tr("constant ") + vec3Text(t.defaultTranslation));
-        s += QStringLiteral("  rotation    %1\n").arg(t.hasRotation() ? quatText(at(t.rotation)) : tr("constant ") + quatText(t.defaultRotation));
-        s += QStringLiteral("  scale       %1\n").arg(t.hasScale() ? vec3Text(at(t.scale)) : tr("constant ") + vec3Text(t.defaultScale));
+        s += QStringLiteral("  translation %1\n")
+                 .arg(t.hasTranslation() ? vec3Text(at(t.translation))
+                                         : tr("constant ") + vec3Text(t.defaultTranslation));
+        s += QStringLiteral("  rotation    %1\n")
+                 .arg(t.hasRotation() ? quatText(at(t.rotation)) : tr("constant ") + quatText(t.defaultRotation));
+        s += QStringLiteral("  scale       %1\n")
+                 .arg(t.hasScale() ? vec3Text(at(t.scale)) : tr("constant ") + vec3Text(t.defaultScale));
         if (!t.visibility.empty()) s += QStringLiteral("  visibility  %1\n").arg(int(at(t.visibility)));
         if (!t.step.empty()) s += QStringLiteral("  step key    %1\n").arg(int(at(t.step)));
     } else if (c) {

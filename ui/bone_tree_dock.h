@@ -20,7 +20,7 @@ namespace rs::ui {
 
 class BoneTreeDock : public QDockWidget {
     Q_OBJECT
-public:
+  public:
     explicit BoneTreeDock(QWidget* parent = nullptr);
 
     void setModel(std::shared_ptr<const Model> model);
@@ -34,11 +34,11 @@ public:
     QTreeWidgetItem* itemForBone(int bone) const;
     QString detailsText() const;
 
-signals:
+  signals:
     void boneSelected(int bone); // -1 = none
     void boneHiddenChanged(int bone, bool hidden);
 
-private:
+  private:
     void refreshDetails();
 
     QTreeWidget* tree_;

@@ -98,9 +98,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), view_(createModel
     statusBar()->addPermanentWidget(countsLabel_);
     statusBar()->addPermanentWidget(fpsLabel_);
 
-    reporter_ = [this](const QString& title, const QString& message) {
-        QMessageBox::critical(this, title, message);
-    };
+    reporter_ = [this](const QString& title, const QString& message) { QMessageBox::critical(this, title, message); };
 
     connect(timeline_, &TimelineDock::frameChanged, this, [this](float pos, LoopMode mode) {
         if (showingAmal()) {
@@ -142,7 +140,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), view_(createModel
     progressDelay_.setInterval(300);
     connect(&progressDelay_, &QTimer::timeout, this, [this] {
         if (!watcher_.isRunning()) return;
-        progress_ = new QProgressDialog(tr("Reading %1…").arg(QFileInfo(loadingPath_).fileName()), tr("Cancel"), 0, 0, this);
+        progress_ =
+            new QProgressDialog(tr("Reading %1…").arg(QFileInfo(loadingPath_).fileName()), tr("Cancel"), 0, 0, this);
         progress_->setWindowTitle(tr("Opening"));
         progress_->setAttribute(Qt::WA_DeleteOnClose);
         progress_->setMinimumDuration(0);
@@ -263,11 +262,13 @@ void MainWindow::applyDocument(const LoadResult& r) {
     path_ = r.path;
     clip_.reset();
     clips_.clear();
-    for (const QString& c : r.companionClips) clips_.push_back({QFileInfo(c).fileName(), c, 0, nullptr});
+    for (const QString& c : r.companionClips)
+        clips_.push_back({QFileInfo(c).fileName(), c, 0, nullptr});
     for (size_t i = 0; i < r.doc.clips.size(); ++i) {
         const Clip& c = *r.doc.clips[i];
-        clips_.push_back({c.name.empty() ? tr("clip %1 in file").arg(i) : QString::fromStdString(c.name) + tr(" (in file)"),
-                          r.path, int(i), r.doc.clips[i]});
+        clips_.push_back(
+            {c.name.empty() ? tr("clip %1 in file").arg(i) : QString::fromStdString(c.name) + tr(" (in file)"), r.path,
+             int(i), r.doc.clips[i]});
     }
     stack_->setCurrentWidget(view_->widget());
     view_->setModel(model_);
@@ -282,7 +283,8 @@ void MainWindow::applyDocument(const LoadResult& r) {
     int pick = 0;
     for (size_t i = 0; i < clips_.size(); ++i) {
         if (!reselectClip_.isEmpty() && clips_[i].label == reselectClip_) pick = int(i) + 1;
-        if (reselectClip_.isEmpty() && pick == 0 && clips_[i].label.contains(QLatin1String("idle"), Qt::CaseInsensitive))
+        if (reselectClip_.isEmpty() && pick == 0 &&
+            clips_[i].label.contains(QLatin1String("idle"), Qt::CaseInsensitive))
             pick = int(i) + 1;
     }
     if (pick == 0 && !clips_.empty() && reselectClip_.isEmpty()) pick = 1;
@@ -291,15 +293,18 @@ void MainWindow::applyDocument(const LoadResult& r) {
     if (pick > 0) selectClip(pick);
 
     if (!r.path.isEmpty()) addRecent(r.path);
-    setWindowTitle(r.path.isEmpty() ? tr("built-in demo — rigscope") : tr("%1 — rigscope").arg(QFileInfo(r.path).fileName()));
-    for (const std::string& w : model_->warnings) statusBar()->showMessage(QString::fromStdString(w), 6000);
+    setWindowTitle(r.path.isEmpty() ? tr("built-in demo — rigscope")
+                                    : tr("%1 — rigscope").arg(QFileInfo(r.path).fileName()));
+    for (const std::string& w : model_->warnings)
+        statusBar()->showMessage(QString::fromStdString(w), 6000);
     updateStatus();
     emit documentOpened(r.path);
 }
 
 void MainWindow::applyClipDocument(const LoadResult& r) {
     if (!model_ || model_->skeleton.bones.empty()) {
-        const QString msg = tr("%1 holds only animation; open a model first, then drop or open the clip onto it.").arg(r.path);
+        const QString msg =
+            tr("%1 holds only animation; open a model first, then drop or open the clip onto it.").arg(r.path);
         reportError(tr("No model to animate"), msg);
         emit openFailed(r.path, msg);
         return;
@@ -308,7 +313,8 @@ void MainWindow::applyClipDocument(const LoadResult& r) {
     for (size_t i = 0; i < r.doc.clips.size(); ++i) {
         const Clip& c = *r.doc.clips[i];
         QString label = QFileInfo(r.path).fileName();
-        if (r.doc.clips.size() > 1) label += QStringLiteral(" / ") + (c.name.empty() ? QString::number(i) : QString::fromStdString(c.name));
+        if (r.doc.clips.size() > 1)
+            label += QStringLiteral(" / ") + (c.name.empty() ? QString::number(i) : QString::fromStdString(c.name));
         clips_.push_back({label, r.path, int(i), r.doc.clips[i]});
     }
     addRecent(r.path);
@@ -356,7 +362,8 @@ void MainWindow::applyAmal(const LoadResult& r) {
 
 QStringList MainWindow::clipEntries() const {
     QStringList out;
-    for (const ClipEntry& e : clips_) out << e.label;
+    for (const ClipEntry& e : clips_)
+        out << e.label;
     return out;
 }
 
@@ -433,7 +440,8 @@ void MainWindow::addRecent(const QString& path) {
     QStringList list = recentFiles();
     list.removeAll(path);
     list.prepend(path);
-    while (list.size() > kMaxRecent) list.removeLast();
+    while (list.size() > kMaxRecent)
+        list.removeLast();
     QSettings().setValue(QStringLiteral("recentFiles"), list);
     rebuildRecentMenu();
 }
@@ -470,14 +478,16 @@ void MainWindow::updateStatus() {
             tris += sm.triangleCount();
             ++subs;
         }
-    fileLabel_->setText(path_.isEmpty() ? tr("built-in demo model")
-                                        : tr("%1 [%2]").arg(QDir::toNativeSeparators(path_), QString::fromStdString(model_->format)));
-    countsLabel_->setText(tr("%1 bones · %2 meshes (%3 sub-meshes) · %4 triangles%5")
-                              .arg(model_->skeleton.bones.size())
-                              .arg(model_->meshes.size())
-                              .arg(subs)
-                              .arg(tris)
-                              .arg(clip_ ? tr(" · clip %1 frames @ %2 fps").arg(clip_->frameCount).arg(double(clip_->fps)) : QString()));
+    fileLabel_->setText(
+        path_.isEmpty() ? tr("built-in demo model")
+                        : tr("%1 [%2]").arg(QDir::toNativeSeparators(path_), QString::fromStdString(model_->format)));
+    countsLabel_->setText(
+        tr("%1 bones · %2 meshes (%3 sub-meshes) · %4 triangles%5")
+            .arg(model_->skeleton.bones.size())
+            .arg(model_->meshes.size())
+            .arg(subs)
+            .arg(tris)
+            .arg(clip_ ? tr(" · clip %1 frames @ %2 fps").arg(clip_->frameCount).arg(double(clip_->fps)) : QString()));
 }
 
 void MainWindow::openDialog() {
@@ -490,11 +500,14 @@ void MainWindow::openDialog() {
 }
 
 void MainWindow::openClipDialog() {
-    const QString dir = path_.isEmpty() ? QSettings().value(QStringLiteral("lastDir")).toString() : QFileInfo(path_).absolutePath();
-    const QString p = QFileDialog::getOpenFileName(this, tr("Open clip"), dir,
-                                                   tr("Clips (*.ala *.w3d *.al);;All files (*)"));
-    if (!p.isEmpty()) openFile(p);
-    else refreshClipSelector(clip_ ? timeline_->currentClipEntry() : 0);
+    const QString dir =
+        path_.isEmpty() ? QSettings().value(QStringLiteral("lastDir")).toString() : QFileInfo(path_).absolutePath();
+    const QString p =
+        QFileDialog::getOpenFileName(this, tr("Open clip"), dir, tr("Clips (*.ala *.w3d *.al);;All files (*)"));
+    if (!p.isEmpty())
+        openFile(p);
+    else
+        refreshClipSelector(clip_ ? timeline_->currentClipEntry() : 0);
 }
 
 void MainWindow::saveViewScreenshot(const QString& path, std::function<void(bool)> done) {
@@ -508,9 +521,8 @@ void MainWindow::saveViewScreenshot(const QString& path, std::function<void(bool
 
 void MainWindow::screenshotDialog() {
     const QString base = path_.isEmpty() ? QStringLiteral("rigscope") : QFileInfo(path_).completeBaseName();
-    const QString p = QFileDialog::getSaveFileName(this, tr("Save screenshot"),
-                                                   QDir::home().filePath(base + QStringLiteral(".png")),
-                                                   tr("PNG images (*.png)"));
+    const QString p = QFileDialog::getSaveFileName(
+        this, tr("Save screenshot"), QDir::home().filePath(base + QStringLiteral(".png")), tr("PNG images (*.png)"));
     if (!p.isEmpty()) saveViewScreenshot(p);
 }
 
@@ -522,7 +534,7 @@ void MainWindow::grabWindowImage(std::function<void(const QImage&)> done) {
             const qreal dpr = win.devicePixelRatio();
             QPainter p(&win);
             const QRect r(vw->mapTo(this, QPoint(0, 0)), vw->size());
-            p.drawImage(QRectF(r.topLeft() , QSizeF(r.size())), viewImg);
+            p.drawImage(QRectF(r.topLeft(), QSizeF(r.size())), viewImg);
             Q_UNUSED(dpr);
         }
         done(win);
@@ -597,7 +609,8 @@ void MainWindow::dropEvent(QDropEvent* e) {
         const QString ext = QFileInfo(p).suffix().toLower();
         (ext == QLatin1String("ala") || ext == QLatin1String("al") ? clips : models) << p;
     }
-    for (const QString& p : models + clips) openFile(p);
+    for (const QString& p : models + clips)
+        openFile(p);
     e->acceptProposedAction();
 }
 

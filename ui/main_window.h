@@ -42,7 +42,7 @@ LoadResult loadFile(const QString& path);
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
-public:
+  public:
     using ErrorReporter = std::function<void(const QString& title, const QString& message)>;
 
     explicit MainWindow(QWidget* parent = nullptr);
@@ -82,17 +82,17 @@ public:
     // Writes a capture of the 3D view to path; done(ok) is called on the GUI thread.
     void saveViewScreenshot(const QString& path, std::function<void(bool)> done = {});
 
-signals:
+  signals:
     void documentOpened(const QString& path);
     void openFailed(const QString& path, const QString& message);
     void clipChanged();
 
-protected:
+  protected:
     void closeEvent(QCloseEvent* e) override;
     void dragEnterEvent(QDragEnterEvent* e) override;
     void dropEvent(QDropEvent* e) override;
 
-private:
+  private:
     struct ClipEntry {
         QString label;
         QString path;

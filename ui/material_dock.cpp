@@ -20,11 +20,16 @@ constexpr int kTextureNameRole = Qt::UserRole + 3; // name as stored
 
 const char* typeName(ParamType t) {
     switch (t) {
-    case ParamType::Int: return "int";
-    case ParamType::Float: return "float";
-    case ParamType::Float3: return "float3";
-    case ParamType::Float4: return "float4";
-    case ParamType::Texture: return "texture";
+    case ParamType::Int:
+        return "int";
+    case ParamType::Float:
+        return "float";
+    case ParamType::Float3:
+        return "float3";
+    case ParamType::Float4:
+        return "float4";
+    case ParamType::Texture:
+        return "texture";
     }
     return "?";
 }
@@ -129,14 +134,22 @@ void MaterialDock::setModel(std::shared_ptr<const Model> model, const QStringLis
                 pi->setText(1, QLatin1String(typeName(p.type)));
                 pi->setFont(2, mono);
                 switch (p.type) {
-                case ParamType::Int: pi->setText(2, QString::number(p.intValue)); break;
-                case ParamType::Float: pi->setText(2, QString::number(double(p.value.x), 'g', 6)); break;
+                case ParamType::Int:
+                    pi->setText(2, QString::number(p.intValue));
+                    break;
+                case ParamType::Float:
+                    pi->setText(2, QString::number(double(p.value.x), 'g', 6));
+                    break;
                 case ParamType::Float3:
                 case ParamType::Float4: {
-                    QString t = QStringLiteral("%1, %2, %3").arg(double(p.value.x), 0, 'g', 4).arg(double(p.value.y), 0, 'g', 4).arg(double(p.value.z), 0, 'g', 4);
+                    QString t = QStringLiteral("%1, %2, %3")
+                                    .arg(double(p.value.x), 0, 'g', 4)
+                                    .arg(double(p.value.y), 0, 'g', 4)
+                                    .arg(double(p.value.z), 0, 'g', 4);
                     if (p.type == ParamType::Float4) t += QStringLiteral(", %1").arg(double(p.value.w), 0, 'g', 4);
                     pi->setText(2, t);
-                    if (looksLikeColour(p)) pi->setIcon(2, swatch(p.value, false)); // alpha is often unused: opaque swatch
+                    if (looksLikeColour(p))
+                        pi->setIcon(2, swatch(p.value, false)); // alpha is often unused: opaque swatch
                     break;
                 }
                 case ParamType::Texture: {
@@ -149,9 +162,9 @@ void MaterialDock::setModel(std::shared_ptr<const Model> model, const QStringLis
                     }
                     pi->setText(2, file.isEmpty() ? tr("%1 → missing").arg(name) : tr("%1 → %2").arg(name, file));
                     pi->setToolTip(2, file.isEmpty() ? tr("not found in: %1")
-                                                         .arg(render::textureSearchDirs(name, modelPath, textureDirs)
-                                                                  .join(QStringLiteral("; ")))
-                                                   : file);
+                                                           .arg(render::textureSearchDirs(name, modelPath, textureDirs)
+                                                                    .join(QStringLiteral("; ")))
+                                                     : file);
                     if (file.isEmpty()) pi->setForeground(2, QColor(220, 70, 60));
                     pi->setData(0, kTextureRole, file);
                     pi->setData(0, kTextureNameRole, name);

@@ -20,7 +20,7 @@ namespace rs::ui {
 
 class MaterialDock : public QDockWidget {
     Q_OBJECT
-public:
+  public:
     explicit MaterialDock(QWidget* parent = nullptr);
     ~MaterialDock() override;
 
@@ -37,10 +37,10 @@ public:
     bool selectTexture(const QString& storedName);
     QLabel* preview() const { return preview_; }
 
-signals:
+  signals:
     void thumbnailsLoaded();
 
-private:
+  private:
     void showPreview(QTreeWidgetItem* item);
 
     QTreeWidget* tree_;

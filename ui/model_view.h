@@ -22,7 +22,7 @@ namespace rs::ui {
 
 class ModelView : public QObject {
     Q_OBJECT
-public:
+  public:
     using QObject::QObject;
     ~ModelView() override = default;
 
@@ -50,7 +50,7 @@ public:
     // Renders the current state and calls done(image) on the GUI thread (null image on failure).
     virtual void capture(std::function<void(const QImage&)> done) = 0;
 
-signals:
+  signals:
     // Emitted once per frame actually presented (drives the fps counter).
     void framePresented();
 };

@@ -40,7 +40,8 @@ PreferencesDialog::PreferencesDialog(const QStringList& textureDirs, QWidget* pa
 
 QStringList PreferencesDialog::textureDirs() const {
     QStringList out;
-    for (int i = 0; i < list_->count(); ++i) out << list_->item(i)->text();
+    for (int i = 0; i < list_->count(); ++i)
+        out << list_->item(i)->text();
     return out;
 }
 

@@ -9,11 +9,11 @@ namespace rs::ui {
 
 class PreferencesDialog : public QDialog {
     Q_OBJECT
-public:
+  public:
     explicit PreferencesDialog(const QStringList& textureDirs, QWidget* parent = nullptr);
     QStringList textureDirs() const;
 
-private:
+  private:
     QListWidget* list_;
 };
 

@@ -13,14 +13,14 @@
 namespace rs::ui {
 
 class PreviewWidget : public QWidget {
-public:
+  public:
     explicit PreviewWidget(PreviewView* view) : view_(view) {
         setMinimumSize(160, 120);
         setAttribute(Qt::WA_OpaquePaintEvent);
         setFocusPolicy(Qt::ClickFocus);
     }
 
-protected:
+  protected:
     void paintEvent(QPaintEvent*) override {
         QPainter p(this);
         view_->paint(p, size());
@@ -38,7 +38,7 @@ protected:
     void wheelEvent(QWheelEvent* e) override { view_->zoom(e->angleDelta().y() > 0 ? 0.85f : 1.0f / 0.85f); }
     void mouseDoubleClickEvent(QMouseEvent*) override { view_->frameModel(); }
 
-private:
+  private:
     PreviewView* view_;
     QPointF last_;
 };
@@ -166,7 +166,8 @@ void PreviewView::frameModel() {
                     const size_t idx = sm.boneIndices[v][0];
                     const int b = idx < sm.boneMap.size() ? sm.boneMap[idx] : -1;
                     if (b < 0 || size_t(b) >= pose_.world.size()) continue;
-                    p = glm::vec3(world[b] * inverseBind_[subMeshOffset_[mi] + si][idx] * glm::vec4(sm.positions[v], 1));
+                    p = glm::vec3(world[b] * inverseBind_[subMeshOffset_[mi] + si][idx] *
+                                  glm::vec4(sm.positions[v], 1));
                 } else {
                     p = glm::vec3(rigid * glm::vec4(sm.positions[v], 1));
                 }
@@ -225,7 +226,8 @@ void PreviewView::capture(std::function<void(const QImage&)> done) {
 static QColor baseColor(const Mesh& m, const SubMesh& sm, const ViewSettings& s) {
     if (m.colorize) return s.factionColor;
     for (const char* n : {"Diffuse", "Color", "DiffuseColor"})
-        if (const MaterialParam* p = sm.material.find(n); p && (p->type == ParamType::Float3 || p->type == ParamType::Float4))
+        if (const MaterialParam* p = sm.material.find(n);
+            p && (p->type == ParamType::Float3 || p->type == ParamType::Float4))
             return QColor::fromRgbF(std::clamp(p->value.x, 0.f, 1.f), std::clamp(p->value.y, 0.f, 1.f),
                                     std::clamp(p->value.z, 0.f, 1.f));
     return QColor(190, 186, 178);
@@ -274,7 +276,8 @@ void PreviewView::paint(QPainter& p, QSize size) {
             if (skinned) {
                 palette_.resize(sm.boneMap.size());
                 bool ok = true;
-                for (int b : sm.boneMap) ok = ok && b >= 0 && size_t(b) < pose_.world.size();
+                for (int b : sm.boneMap)
+                    ok = ok && b >= 0 && size_t(b) < pose_.world.size();
                 if (!ok) continue;
                 skinPalette(sm, inverseBind_[subMeshOffset_[mi] + si].data(), world, palette_.data());
                 for (size_t v = 0; v < nv; ++v) {
@@ -288,7 +291,8 @@ void PreviewView::paint(QPainter& p, QSize size) {
                     worldPos_[v] = glm::vec3(acc);
                 }
             } else {
-                for (size_t v = 0; v < nv; ++v) worldPos_[v] = glm::vec3(rigid * glm::vec4(sm.positions[v], 1.0f));
+                for (size_t v = 0; v < nv; ++v)
+                    worldPos_[v] = glm::vec3(rigid * glm::vec4(sm.positions[v], 1.0f));
             }
             const QColor base = baseColor(m, sm, settings_);
             for (size_t t = 0; t + 2 < sm.indices.size(); t += 3) {

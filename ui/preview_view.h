@@ -14,7 +14,7 @@ class PreviewWidget;
 
 class PreviewView : public ModelView {
     Q_OBJECT
-public:
+  public:
     explicit PreviewView(QObject* parent = nullptr);
     ~PreviewView() override;
 
@@ -38,7 +38,7 @@ public:
     void pan(float dx, float dy);
     void zoom(float factor);
 
-private:
+  private:
     struct Tri {
         float depth;
         QPointF p[3];

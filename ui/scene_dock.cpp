@@ -13,9 +13,12 @@ namespace rs::ui {
 
 const std::vector<FactionPreset>& factionPresets() {
     static const std::vector<FactionPreset> presets = {
-        {QStringLiteral("Empire blue"), QColor(40, 90, 220)},   {QStringLiteral("Rebel red"), QColor(210, 40, 35)},
-        {QStringLiteral("Underworld green"), QColor(50, 170, 60)}, {QStringLiteral("Pirate orange"), QColor(235, 130, 20)},
-        {QStringLiteral("Neutral grey"), QColor(150, 150, 150)},  {QStringLiteral("Purple"), QColor(140, 60, 200)},
+        {QStringLiteral("Empire blue"), QColor(40, 90, 220)},
+        {QStringLiteral("Rebel red"), QColor(210, 40, 35)},
+        {QStringLiteral("Underworld green"), QColor(50, 170, 60)},
+        {QStringLiteral("Pirate orange"), QColor(235, 130, 20)},
+        {QStringLiteral("Neutral grey"), QColor(150, 150, 150)},
+        {QStringLiteral("Purple"), QColor(140, 60, 200)},
     };
     return presets;
 }
@@ -39,7 +42,8 @@ SceneDock::SceneDock(QWidget* parent) : QDockWidget(tr("Scene"), parent) {
     alt_ = new QComboBox(w);
     alt_->setToolTip(tr("Alternative / damage state (meshes named *_ALT<n>)"));
     faction_ = new QComboBox(w);
-    for (const FactionPreset& p : factionPresets()) faction_->addItem(colorIcon(p.color), p.name, p.color);
+    for (const FactionPreset& p : factionPresets())
+        faction_->addItem(colorIcon(p.color), p.name, p.color);
     faction_->addItem(tr("Custom"));
     pickColor_ = new QPushButton(tr("Pick…"), w);
     pickColor_->setToolTip(tr("Choose any faction colour"));
@@ -61,7 +65,8 @@ SceneDock::SceneDock(QWidget* parent) : QDockWidget(tr("Scene"), parent) {
     proxies_ = new QCheckBox(tr("Proxies"), w);
     grid_ = new QCheckBox(tr("Grid"), w);
     const QList<QCheckBox*> boxes{night_, skeleton_, wireframe_, lights_, dazzles_, proxies_, grid_};
-    for (int i = 0; i < boxes.size(); ++i) grid->addWidget(boxes[i], i / 2, i % 2);
+    for (int i = 0; i < boxes.size(); ++i)
+        grid->addWidget(boxes[i], i / 2, i % 2);
     v->addLayout(grid);
     v->addStretch(1);
     setWidget(w);
@@ -120,8 +125,10 @@ void SceneDock::setLevels(const std::vector<int>& lods, const std::vector<int>& 
     syncing_ = true;
     lod_->clear();
     alt_->clear();
-    for (int l : lods) lod_->addItem(l == lods.back() ? tr("LOD%1 (most detailed)").arg(l) : tr("LOD%1").arg(l), l);
-    for (int a : alts) alt_->addItem(tr("ALT%1").arg(a), a);
+    for (int l : lods)
+        lod_->addItem(l == lods.back() ? tr("LOD%1 (most detailed)").arg(l) : tr("LOD%1").arg(l), l);
+    for (int a : alts)
+        alt_->addItem(tr("ALT%1").arg(a), a);
     if (lods.empty()) lod_->addItem(tr("none in this model"));
     if (alts.empty()) alt_->addItem(tr("none in this model"));
     lod_->setEnabled(!lods.empty());

@@ -16,7 +16,7 @@ namespace rs::ui {
 
 class SceneDock : public QDockWidget {
     Q_OBJECT
-public:
+  public:
     explicit SceneDock(QWidget* parent = nullptr);
 
     // Fills the LOD/ALT selectors; keeps the other settings. Picks the most detailed LOD and ALT 0.
@@ -28,10 +28,10 @@ public:
     QComboBox* altCombo() const { return alt_; }
     QComboBox* factionCombo() const { return faction_; }
 
-signals:
+  signals:
     void settingsChanged(const rs::ui::ViewSettings& settings);
 
-private:
+  private:
     void syncWidgets();
     void apply(ViewSettings s);
 

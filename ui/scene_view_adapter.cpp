@@ -5,10 +5,10 @@
 #ifdef RIGSCOPE_HAVE_SCENE_VIEW
 #include "scene_view.h"
 
+#include <QWidget>
 #include <Qt3DExtras/Qt3DWindow>
 #include <Qt3DLogic/QFrameAction>
 #include <Qt3DRender/QCamera>
-#include <QWidget>
 
 #include <algorithm>
 #endif
@@ -19,7 +19,7 @@ namespace rs::ui {
 namespace {
 
 class SceneViewAdapter : public ModelView {
-public:
+  public:
     explicit SceneViewAdapter(QObject* parent) : ModelView(parent), view_(new render::SceneView(this)) {
         container_ = QWidget::createWindowContainer(view_->window());
         container_->setMinimumSize(160, 120);
@@ -84,7 +84,7 @@ public:
     bool texturesPending() const override { return view_->texturesPending(); }
     void capture(std::function<void(const QImage&)> done) override { view_->capture(std::move(done)); }
 
-private:
+  private:
     render::SceneView* view_;
     QWidget* container_ = nullptr;
     std::shared_ptr<const Clip> clip_;

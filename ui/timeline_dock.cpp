@@ -38,9 +38,18 @@ void MarkedSlider::paintEvent(QPaintEvent* e) {
     for (const auto& [frame, kind] : marks_) {
         const int x = x0 + QStyle::sliderPositionFromValue(minimum(), maximum(), frame, span);
         switch (kind) {
-        case Mark::Step: p.setPen(QPen(QColor(230, 150, 40), 2)); p.drawLine(x, 1, x, 6); break;
-        case Mark::Visibility: p.setPen(QPen(QColor(60, 160, 255), 2)); p.drawLine(x, 7, x, 12); break;
-        case Mark::Event: p.setPen(QPen(QColor(220, 60, 200), 2)); p.drawLine(x, height() - 6, x, height() - 1); break;
+        case Mark::Step:
+            p.setPen(QPen(QColor(230, 150, 40), 2));
+            p.drawLine(x, 1, x, 6);
+            break;
+        case Mark::Visibility:
+            p.setPen(QPen(QColor(60, 160, 255), 2));
+            p.drawLine(x, 7, x, 12);
+            break;
+        case Mark::Event:
+            p.setPen(QPen(QColor(220, 60, 200), 2));
+            p.drawLine(x, height() - 6, x, height() - 1);
+            break;
         }
     }
 }
@@ -60,7 +69,8 @@ std::vector<std::pair<int, MarkedSlider::Mark>> clipMarks(const Clip& clip) {
         if (vis[size_t(f)]) out.emplace_back(f, MarkedSlider::Mark::Visibility);
     }
     for (const ClipEvent& ev : clip.events)
-        if (ev.frame >= 0 && ev.frame < float(n)) out.emplace_back(int(std::lround(ev.frame)), MarkedSlider::Mark::Event);
+        if (ev.frame >= 0 && ev.frame < float(n))
+            out.emplace_back(int(std::lround(ev.frame)), MarkedSlider::Mark::Event);
     return out;
 }
 
@@ -102,9 +112,9 @@ TimelineDock::TimelineDock(QWidget* parent) : QDockWidget(tr("Timeline"), parent
     speedSpin_->setSuffix(QStringLiteral("×"));
     speedSpin_->setToolTip(tr("Playback speed"));
     row->addWidget(clipCombo_, 1);
-    for (QWidget* b : {static_cast<QWidget*>(firstBtn_), static_cast<QWidget*>(prevBtn_),
-                       static_cast<QWidget*>(playBtn_), static_cast<QWidget*>(stopBtn_),
-                       static_cast<QWidget*>(nextBtn_), static_cast<QWidget*>(lastBtn_)})
+    for (QWidget* b :
+         {static_cast<QWidget*>(firstBtn_), static_cast<QWidget*>(prevBtn_), static_cast<QWidget*>(playBtn_),
+          static_cast<QWidget*>(stopBtn_), static_cast<QWidget*>(nextBtn_), static_cast<QWidget*>(lastBtn_)})
         row->addWidget(b);
     row->addWidget(modeCombo_);
     row->addWidget(speedSpin_);
@@ -154,7 +164,8 @@ void TimelineDock::setClipEntries(const QStringList& names, int current) {
     QSignalBlocker block(clipCombo_);
     clipCombo_->clear();
     clipCombo_->addItem(tr("(bind pose)"));
-    for (const QString& n : names) clipCombo_->addItem(n);
+    for (const QString& n : names)
+        clipCombo_->addItem(n);
     clipEntryCount_ = clipCombo_->count();
     clipCombo_->addItem(tr("Open clip…"));
     clipCombo_->setCurrentIndex(std::clamp(current, 0, clipEntryCount_ - 1));

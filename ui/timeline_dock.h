@@ -23,16 +23,16 @@ namespace rs::ui {
 // A slider that draws marks above its groove.
 class MarkedSlider : public QSlider {
     Q_OBJECT
-public:
+  public:
     enum class Mark { Step, Visibility, Event };
     explicit MarkedSlider(QWidget* parent = nullptr);
     void setMarks(std::vector<std::pair<int, Mark>> marks);
     const std::vector<std::pair<int, Mark>>& marks() const { return marks_; }
 
-protected:
+  protected:
     void paintEvent(QPaintEvent* e) override;
 
-private:
+  private:
     std::vector<std::pair<int, Mark>> marks_;
 };
 
@@ -41,7 +41,7 @@ std::vector<std::pair<int, MarkedSlider::Mark>> clipMarks(const Clip& clip);
 
 class TimelineDock : public QDockWidget {
     Q_OBJECT
-public:
+  public:
     explicit TimelineDock(QWidget* parent = nullptr);
 
     // Clip selector entries (index 0 is always "(bind pose)"; "Open clip…" is appended).
@@ -51,9 +51,9 @@ public:
     void setClip(std::shared_ptr<const Clip> clip);
     const Clip* clip() const { return clip_.get(); }
 
-    float position() const { return pos_; }           // continuous, unwrapped
-    float displayFrame() const;                       // wrapped into [0, frameCount-1]
-    void setPosition(float frame);                    // emits frameChanged
+    float position() const { return pos_; } // continuous, unwrapped
+    float displayFrame() const;             // wrapped into [0, frameCount-1]
+    void setPosition(float frame);          // emits frameChanged
     LoopMode loopMode() const { return mode_; }
     void setLoopMode(LoopMode mode);
     double speed() const;
@@ -62,7 +62,7 @@ public:
     MarkedSlider* slider() const { return slider_; }
     QComboBox* clipCombo() const { return clipCombo_; }
 
-public slots:
+  public slots:
     void play();
     void pause();
     void togglePlay();
@@ -71,13 +71,13 @@ public slots:
     void firstFrame();
     void lastFrame();
 
-signals:
+  signals:
     void clipEntryChosen(int index); // index into the names given to setClipEntries (0 = bind pose)
     void openClipRequested();
     void frameChanged(float position, rs::LoopMode mode);
     void playingChanged(bool playing);
 
-private:
+  private:
     void tick();
     void refreshLabels();
     uint32_t frameCount() const { return clip_ ? clip_->frameCount : 0; }

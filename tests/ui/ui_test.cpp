@@ -15,18 +15,18 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QDir>
+#include <QDirIterator>
 #include <QElapsedTimer>
 #include <QLabel>
 #include <QMimeData>
-#include <QUrl>
-#include <QStatusBar>
-#include <QDirIterator>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeWidget>
+#include <QUrl>
 
 #include <atomic>
 #include <chrono>
@@ -52,7 +52,8 @@ QStringList corpusModels() {
     if (root.isEmpty()) return out;
     QDirIterator it(root + QStringLiteral("/alamo"), {QStringLiteral("*.alo"), QStringLiteral("*.ALO")}, QDir::Files,
                     QDirIterator::Subdirectories);
-    while (it.hasNext()) out << it.next();
+    while (it.hasNext())
+        out << it.next();
     out.sort();
     return out;
 }
@@ -79,7 +80,8 @@ int differingPixels(const QImage& a, const QImage& b) {
         const QRgb* pb = reinterpret_cast<const QRgb*>(b.constScanLine(y));
         for (int x = 0; x < a.width(); ++x)
             if (std::abs(qRed(pa[x]) - qRed(pb[x])) + std::abs(qGreen(pa[x]) - qGreen(pb[x])) +
-                    std::abs(qBlue(pa[x]) - qBlue(pb[x])) > 24)
+                    std::abs(qBlue(pa[x]) - qBlue(pb[x])) >
+                24)
                 ++n;
     }
     return n;
@@ -110,7 +112,8 @@ std::vector<glm::mat4> poseAt(const MainWindow& w, float position, LoopMode mode
 float maxBoneMove(const std::vector<glm::mat4>& a, const std::vector<glm::mat4>& b) {
     float d = 0;
     for (size_t i = 0; i < a.size() && i < b.size(); ++i)
-        for (int c = 0; c < 4; ++c) d = std::max(d, glm::length(a[i][c] - b[i][c]));
+        for (int c = 0; c < 4; ++c)
+            d = std::max(d, glm::length(a[i][c] - b[i][c]));
     return d;
 }
 
@@ -133,7 +136,8 @@ class UiTest : public QObject {
 
     QString statusBarText() const {
         QString all;
-        for (QLabel* l : w->statusBar()->findChildren<QLabel*>()) all += l->text() + QLatin1Char(' ');
+        for (QLabel* l : w->statusBar()->findChildren<QLabel*>())
+            all += l->text() + QLatin1Char(' ');
         return all;
     }
 
@@ -145,19 +149,21 @@ class UiTest : public QObject {
         return !ok.isEmpty();
     }
 
-private slots:
+  private slots:
     void initTestCase() {
         QStandardPaths::setTestModeEnabled(true);
         QSettings().clear();
         w = std::make_unique<MainWindow>();
-        w->setErrorReporter([this](const QString& title, const QString& msg) { errors << title + QLatin1Char('\n') + msg; });
+        w->setErrorReporter(
+            [this](const QString& title, const QString& msg) { errors << title + QLatin1Char('\n') + msg; });
         w->resize(1280, 800);
         w->show();
         QVERIFY(QTest::qWaitForWindowExposed(w.get()));
         qInfo("3D view backend: %s", qPrintable(w->view()->backendName()));
         const QStringList models = corpusModels();
         for (const QString& m : models)
-            if (QFileInfo(m).fileName().compare(QStringLiteral("EI_STORMTROOPER.ALO"), Qt::CaseInsensitive) == 0) modelPath = m;
+            if (QFileInfo(m).fileName().compare(QStringLiteral("EI_STORMTROOPER.ALO"), Qt::CaseInsensitive) == 0)
+                modelPath = m;
         // Otherwise any corpus model with companion clips.
         for (const QString& m : models)
             if (modelPath.isEmpty() && !findCompanionClips(m.toStdString()).empty()) modelPath = m;
@@ -194,7 +200,8 @@ private slots:
         QVERIFY(!w->model()->skeleton.bones.empty());
         QVERIFY(w->windowTitle().contains(QFileInfo(modelPath).fileName()));
         // The bone tree shows every bone; the clip selector lists the companion clips.
-        for (size_t b = 0; b < w->model()->skeleton.bones.size(); ++b) QVERIFY(w->boneTree()->itemForBone(int(b)));
+        for (size_t b = 0; b < w->model()->skeleton.bones.size(); ++b)
+            QVERIFY(w->boneTree()->itemForBone(int(b)));
         QCOMPARE(w->clipEntries().size(), int(findCompanionClips(modelPath.toStdString()).size()));
         // Recent files remember it.
         QCOMPARE(w->recentFiles().value(0), QFileInfo(modelPath).absoluteFilePath());
@@ -319,10 +326,12 @@ private slots:
         QCOMPARE(w->scene()->settings().factionColor, factionPresets()[1].color);
         const QImage red = captureView(*w);
         bool anyColorized = false;
-        for (const Mesh& m : w->model()->meshes) anyColorized = anyColorized || m.colorize;
+        for (const Mesh& m : w->model()->meshes)
+            anyColorized = anyColorized || m.colorize;
         if (!anyColorized) QSKIP("model has no faction-coloured mesh");
         const int diff = differingPixels(blue, red);
-        qInfo("faction blue -> red: %d pixels changed, red pixels %d -> %d", diff, redPixels(blue, true), redPixels(red, true));
+        qInfo("faction blue -> red: %d pixels changed, red pixels %d -> %d", diff, redPixels(blue, true),
+              redPixels(red, true));
         QVERIFY(diff > 30);
         QVERIFY(redPixels(red, true) > redPixels(blue, true));
         fc->setCurrentIndex(0);
@@ -364,7 +373,8 @@ private slots:
                 }
             return n;
         };
-        qInfo("highlight bone %d: %d pixels changed, yellow pixels %d -> %d", bone, diff, yellow(before), yellow(after));
+        qInfo("highlight bone %d: %d pixels changed, yellow pixels %d -> %d", bone, diff, yellow(before),
+              yellow(after));
         QVERIFY(diff > 0);
         QVERIFY(yellow(after) > yellow(before));
         // Unchecking a bone hides it in the view.
@@ -403,7 +413,10 @@ private slots:
         const QString dir = tmp.filePath(QStringLiteral("textures"));
         const QString file = QDir(dir).filePath(QFileInfo(missing).completeBaseName() + QStringLiteral(".dds"));
         QByteArray dds(128, '\0');
-        auto put = [&](int at, quint32 v) { for (int i = 0; i < 4; ++i) dds[at + i] = char((v >> (8 * i)) & 0xff); };
+        auto put = [&](int at, quint32 v) {
+            for (int i = 0; i < 4; ++i)
+                dds[at + i] = char((v >> (8 * i)) & 0xff);
+        };
         dds.replace(0, 4, "DDS ");
         put(4, 124);
         put(8, 0x1007); // caps, height, width, pixel format
@@ -417,7 +430,8 @@ private slots:
         put(100, 0x000000ff);
         put(104, 0xff000000);
         put(108, 0x1000);
-        for (int i = 0; i < 16; ++i) dds.append(QByteArray::fromHex("0000ffff")); // B G R A
+        for (int i = 0; i < 16; ++i)
+            dds.append(QByteArray::fromHex("0000ffff")); // B G R A
         {
             QFile f(file);
             QVERIFY(f.open(QIODevice::WriteOnly));
@@ -425,7 +439,8 @@ private slots:
         }
         w->setTextureDirs({dir});
         QCOMPARE(QSettings().value(QStringLiteral("textureDirs")).toStringList(), QStringList{dir});
-        QCOMPARE(QFileInfo(w->materials()->resolvedTextures().value(missing)).canonicalFilePath(), QFileInfo(file).canonicalFilePath());
+        QCOMPARE(QFileInfo(w->materials()->resolvedTextures().value(missing)).canonicalFilePath(),
+                 QFileInfo(file).canonicalFilePath());
         QVERIFY(w->materials()->missingTextureCount() < missingBefore);
         QTRY_VERIFY_WITH_TIMEOUT(w->materials()->thumbnailsReady(), 30000);
         QVERIFY(w->materials()->selectTexture(missing));
@@ -433,7 +448,8 @@ private slots:
         QVERIFY(!pm.isNull());
         const QImage thumb = pm.toImage();
         const QRgb c = thumb.pixel(thumb.width() / 2, thumb.height() / 2);
-        qInfo("thumbnail of %s: %dx%d centre rgb(%d,%d,%d)", qPrintable(file), thumb.width(), thumb.height(), qRed(c), qGreen(c), qBlue(c));
+        qInfo("thumbnail of %s: %dx%d centre rgb(%d,%d,%d)", qPrintable(file), thumb.width(), thumb.height(), qRed(c),
+              qGreen(c), qBlue(c));
         QVERIFY(qRed(c) > 200 && qGreen(c) < 50 && qBlue(c) < 50);
         if (!qEnvironmentVariableIsSet("KEEP_DIRS")) w->setTextureDirs({});
     }
@@ -531,7 +547,8 @@ private slots:
         const QRgb bg = img.pixel(0, 0);
         int other = 0;
         for (int y = 0; y < img.height(); y += 4)
-            for (int x = 0; x < img.width(); x += 4) other += img.pixel(x, y) != bg;
+            for (int x = 0; x < img.width(); x += 4)
+                other += img.pixel(x, y) != bg;
         QVERIFY(other > 50);
     }
 
@@ -541,7 +558,8 @@ private slots:
             QDirIterator it(corpusDir() + QStringLiteral("/amal"), {QStringLiteral("*.abk"), QStringLiteral("*.Abk")},
                             QDir::Files, QDirIterator::Subdirectories);
             QStringList banks;
-            while (it.hasNext()) banks << it.next();
+            while (it.hasNext())
+                banks << it.next();
             banks.sort();
             for (const QString& b : banks)
                 if (QFileInfo(b).fileName() == QLatin1String("AMAL_Example_File.Abk")) bank = b;
@@ -585,7 +603,9 @@ private slots:
 int main(int argc, char** argv) {
     qputenv("QT3D_RENDERER", "opengl");
     // Watchdog: a stuck capture or load fails the run instead of hanging it.
-    const int seconds = qEnvironmentVariableIsSet("RIGSCOPE_TEST_TIMEOUT") ? qEnvironmentVariableIntValue("RIGSCOPE_TEST_TIMEOUT") : 240;
+    const int seconds = qEnvironmentVariableIsSet("RIGSCOPE_TEST_TIMEOUT")
+                            ? qEnvironmentVariableIntValue("RIGSCOPE_TEST_TIMEOUT")
+                            : 240;
     std::thread([seconds] {
         std::this_thread::sleep_for(std::chrono::seconds(seconds));
         std::fprintf(stderr, "ui_tests: watchdog fired after %d s\n", seconds);
