@@ -139,7 +139,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), view_(createModel
     progressDelay_.setSingleShot(true);
     progressDelay_.setInterval(300);
     connect(&progressDelay_, &QTimer::timeout, this, [this] {
-        if (!watcher_.isRunning()) return;
+        if (!loading_) return;
         progress_ =
             new QProgressDialog(tr("Reading %1…").arg(QFileInfo(loadingPath_).fileName()), tr("Cancel"), 0, 0, this);
         progress_->setWindowTitle(tr("Opening"));
@@ -218,7 +218,8 @@ void MainWindow::openFile(const QString& path) {
 }
 
 void MainWindow::startNextLoad() {
-    if (watcher_.isRunning() || queue_.isEmpty()) return;
+    if (loading_ || queue_.isEmpty()) return;
+    loading_ = true;
     loadingPath_ = queue_.takeFirst();
     cancelled_ = false;
     statusBar()->showMessage(tr("Reading %1…").arg(loadingPath_));
@@ -232,6 +233,7 @@ void MainWindow::finishLoad() {
     if (progress_) progress_->close();
     statusBar()->clearMessage();
     const LoadResult r = watcher_.result();
+    loading_ = false;
     if (cancelled_) {
         statusBar()->showMessage(tr("Cancelled opening %1").arg(r.path), 4000);
     } else if (!r.error.isEmpty()) {

@@ -56,7 +56,8 @@ class MainWindow : public QMainWindow {
     void openFile(const QString& path);
     // Shows the built-in demo model (when this build has one).
     void showDemo();
-    bool isLoading() const { return watcher_.isRunning() || !queue_.isEmpty(); }
+    // True from openFile() until the last queued file has been applied (or refused) on the GUI thread.
+    bool isLoading() const { return loading_ || !queue_.isEmpty(); }
 
     std::shared_ptr<const Model> model() const { return model_; }
     QString currentPath() const { return path_; }
@@ -138,6 +139,7 @@ class MainWindow : public QMainWindow {
     QThreadPool loadPool_; // own thread: loads never wait behind texture decoding in the global pool
     QFutureWatcher<LoadResult> watcher_;
     bool cancelled_ = false;
+    bool loading_ = false;
 
     std::shared_ptr<const Model> model_;
     std::shared_ptr<const Clip> clip_;

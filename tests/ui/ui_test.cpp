@@ -29,6 +29,7 @@
 #include <QUrl>
 
 #include <atomic>
+#include <set>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -145,6 +146,8 @@ class UiTest : public QObject {
         QSignalSpy ok(w.get(), &MainWindow::documentOpened);
         QSignalSpy bad(w.get(), &MainWindow::openFailed);
         w->openFile(path);
+        // The read runs on a worker thread: openFile returns at once.
+        if (!w->isLoading()) return false;
         if (!QTest::qWaitFor([&] { return !ok.isEmpty() || !bad.isEmpty(); }, 60000)) return false;
         return !ok.isEmpty();
     }
@@ -190,6 +193,24 @@ class UiTest : public QObject {
         const QImage img = captureView(*w);
         QVERIFY(!img.isNull());
         QVERIFY(errors.isEmpty());
+        // The demo clip has step and visibility keys: the scrub bar marks exactly those frames.
+        const Clip& c = *w->clip();
+        std::set<int> steps, vis;
+        for (const BoneTrack& t : c.tracks) {
+            for (size_t f = 0; f < t.step.size(); ++f)
+                if (t.step[f]) steps.insert(int(f));
+            for (size_t f = 1; f < t.visibility.size(); ++f)
+                if (t.visibility[f] != t.visibility[f - 1]) vis.insert(int(f));
+        }
+        QVERIFY(!steps.empty());
+        QVERIFY(!vis.empty());
+        std::set<int> markedSteps, markedVis;
+        for (const auto& [frame, kind] : w->timeline()->slider()->marks()) {
+            if (kind == MarkedSlider::Mark::Step) markedSteps.insert(frame);
+            if (kind == MarkedSlider::Mark::Visibility) markedVis.insert(frame);
+        }
+        QCOMPARE(markedSteps, steps);
+        QCOMPARE(markedVis, vis);
     }
 
     void openModelThroughFileOpenPath() {
@@ -282,7 +303,13 @@ class UiTest : public QObject {
         QTRY_VERIFY_WITH_TIMEOUT(!t->playing(), 5000);
         QCOMPARE(t->displayFrame(), float(last));
         t->setSpeed(1.0);
+        // Ping-pong bounces at the ends; loop wraps with period frameCount-1.
+        t->setLoopMode(LoopMode::PingPong);
+        t->setPosition(float(last) + 2.0f);
+        QCOMPARE(t->displayFrame(), float(last) - 2.0f);
         t->setLoopMode(LoopMode::Loop);
+        t->setPosition(float(last) + 2.0f);
+        QCOMPARE(t->displayFrame(), 2.0f);
         t->firstFrame();
     }
 
