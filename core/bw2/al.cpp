@@ -14,6 +14,22 @@ static_assert(kAlEventSize == 8 + 16 * 4, "animation event");
 
 namespace {
 
+glm::vec3 readVec3(ByteReader& r) {
+    glm::vec3 v;
+    v.x = r.f32le();
+    v.y = r.f32le();
+    v.z = r.f32le();
+    return v;
+}
+
+glm::i16vec3 readS16x3(ByteReader& r) {
+    glm::i16vec3 v;
+    v.x = r.i16le();
+    v.y = r.i16le();
+    v.z = r.i16le();
+    return v;
+}
+
 std::string idx(const char* what, size_t i) { return std::string(what) + "[" + std::to_string(i) + "]"; }
 
 AlAnimHeader readAnimHeader(ByteReader& r) {
@@ -216,8 +232,8 @@ AlFile parseAl(ByteSpan bytes, const std::string& file) {
         a.rotationsPerFrame = ar.u32le();
         a.positionsPerFrame = ar.u32le();
         for (auto& b : a.unknown32) b = ar.u8();
-        a.posComp = glm::vec3(ar.f32le(), ar.f32le(), ar.f32le());
-        a.point = glm::vec3(ar.f32le(), ar.f32le(), ar.f32le());
+        a.posComp = readVec3(ar);
+        a.point = readVec3(ar);
         ar.needCount(h.boneCount, 28, "frame-zero bone");
         a.frameZeroRotations.resize(h.boneCount);
         a.frameZeroPositions.resize(h.boneCount);
@@ -225,15 +241,15 @@ AlFile parseAl(ByteSpan bytes, const std::string& file) {
             float x = ar.f32le(), y = ar.f32le(), z = ar.f32le(), w = ar.f32le();
             q = glm::quat(w, x, y, z);
         }
-        for (auto& p : a.frameZeroPositions) p = glm::vec3(ar.f32le(), ar.f32le(), ar.f32le());
+        for (auto& p : a.frameZeroPositions) p = readVec3(ar);
         const uint64_t later = h.frameCount > 0 ? h.frameCount - 1 : 0;
         const uint64_t n0 = later * a.rotationsPerFrame, n1 = later * a.positionsPerFrame;
         ar.needCount(n0, 6, "compressed rotation");
         a.first.resize(size_t(n0));
-        for (auto& v : a.first) v = glm::i16vec3(ar.i16le(), ar.i16le(), ar.i16le());
+        for (auto& v : a.first) v = readS16x3(ar);
         ar.needCount(n1, 6, "compressed second-block entry");
         a.second.resize(size_t(n1));
-        for (auto& v : a.second) v = glm::i16vec3(ar.i16le(), ar.i16le(), ar.i16le());
+        for (auto& v : a.second) v = readS16x3(ar);
     }
     return f;
 }
