@@ -307,6 +307,20 @@ BwmFile parseBwm(ByteSpan bytes, const std::string& file) {
                                       std::to_string(f.vertexCount) + " vertices of the file");
         }
     }
+    {
+        // Sub-meshes copy their vertex ranges: bound the total so a small file cannot demand gigabytes.
+        uint64_t refVertices = 0, refIndices = 0;
+        for (const auto& m : f.meshes)
+            for (const auto& ref : m.refs) {
+                refVertices += ref.vertexCount;
+                refIndices += ref.indexCount;
+            }
+        if (refVertices > 8 * uint64_t(f.vertexCount) + 65536 || refIndices > 8 * uint64_t(f.indexCount) + 65536)
+            throw ParseError(file, "materialRefs", kBwmFileHeaderSize + kBwmModelHeaderSize +
+                                                       nMaterials * kBwmMaterialSize + nMeshes * kBwmMeshSize,
+                             "material references cover " + std::to_string(refVertices) + " vertices and " +
+                                 std::to_string(refIndices) + " indices, more than 8 times the file's");
+    }
     for (size_t i = 0; i < nMeshes; ++i) {
         const BwmMesh& m = f.meshes[i];
         if (uint64_t(m.indexOffset) + m.indexCount > f.indexCount ||

@@ -127,6 +127,13 @@ TEST_CASE("bwm hostile headers fail naming file and offset", "[bw2][corrupt]") {
         requireError(b, "hostile.bwm", refAt, "material 9 out of range", loadDoc);
     }
     {
+        // Many references over the same vertices: bounded instead of copied 70000 times.
+        BwmFile f = staticModel(6);
+        f.meshes[0].refs.assign(70000, f.meshes[0].refs[0]);
+        auto b = writeBwm(f);
+        requireError(b, "hostile.bwm", 0xB8 + 2 * kBwmMaterialSize + 2 * kBwmMeshSize, "more than 8 times", loadDoc);
+    }
+    {
         // A vertex index outside its reference.
         BwmFile f = staticModel(6);
         f.indices[4] = 8;
@@ -198,13 +205,8 @@ TEST_CASE("al hostile headers fail naming file and offset", "[bw2][corrupt]") {
     {
         auto b = good;
         patchU32(b, animAt + 0x64, 0x7FFFFFFF); // frame count: the offset block cannot hold it
-        requireError(b, "hostile.al", 0, "offset block", [](const std::vector<uint8_t>& x, const std::string& n) {
-            try {
-                loadDocument(ByteSpan(x), n);
-            } catch (const ParseError& e) {
-                // Offset: start of the offset block, after events, strings and the unknown block.
-                throw ParseError(e.file(), e.chunkPath(), 0, e.message());
-            }
-        });
+        // Offset block of animation 0: after the header, 2 events, 45 bytes of strings, the unknown block (16 + 4).
+        const size_t offsetBlockAt = animAt + kAlAnimHeaderSize + 2 * kAlEventSize + 45 + 16 + 4;
+        requireError(b, "hostile.al", offsetBlockAt, "offset block", loadDoc);
     }
 }
