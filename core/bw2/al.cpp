@@ -316,6 +316,9 @@ Clip toClip(const AlFile& f, size_t ai, const AlReadOptions& opt) {
                   ? "al: frame 0 exact; frames 1..N-1 rotations interpreted, positions held at frame 0"
                   : (h.frameCount > 1 ? "al: frame 0 exact; frames 1..N-1 not decoded (frame 0 held)"
                                       : "al: frame 0 exact");
+    if (!h.hierarchical)
+        c.warnings.push_back("animation is not flagged hierarchical; its frame-0 transforms are applied as "
+                             "parent-relative anyway");
     for (const auto& s : st.interpreted) c.warnings.push_back("interpretation: " + s);
     for (const auto& s : st.notDecoded) c.warnings.push_back("not decoded: " + s);
 

@@ -536,7 +536,11 @@ BwmFile parseBwm(ByteSpan bytes, const std::string& file) {
     r.setContext("indices");
     r.needCount(f.indexCount, 2, "index");
     f.indices.resize(f.indexCount);
-    for (auto& i : f.indices) i = r.u16le();
+    {
+        const uint8_t* p = r.cur();
+        for (size_t i = 0; i < f.indexCount; ++i) f.indices[i] = uint16_t(p[2 * i] | p[2 * i + 1] << 8);
+        r.skip(size_t(f.indexCount) * 2);
+    }
 
     if (f.version >= 6) {
         r.setContext("trailer");
@@ -544,7 +548,9 @@ BwmFile parseBwm(ByteSpan bytes, const std::string& file) {
         uint32_t n = r.u32le();
         r.needCount(n, 12, "trailer vec3");
         f.trailer.resize(n);
-        for (auto& p : f.trailer) p = readVec3(r);
+        const uint8_t* p = r.cur();
+        for (size_t i = 0; i < n; ++i, p += 12) f.trailer[i] = glm::vec3(loadF32(p), loadF32(p + 4), loadF32(p + 8));
+        r.skip(size_t(n) * 12);
     }
     if (!r.atEnd()) f.warnings.push_back(std::to_string(r.remaining()) + " bytes after the last section; ignored");
     return f;

@@ -212,6 +212,16 @@ TEST_CASE("rigscope-cli pose --json of an .al gives frame 0 of its first animati
     CHECK(info.find("\"format\":\"al\"") != std::string::npos);
     CHECK(info.find("\"interpreted\":[\"rotations of frames 1..4") != std::string::npos);
     CHECK(info.find("\"name\":\"::FOOTSTEPS.99\",\"frame\":null") != std::string::npos);
+
+    // A .bwm skin posed with the library: the armature is applied first, bones carry its names.
+    fs::path skin = fs::temp_directory_path() / "rigscope_bw2_cli.bwm";
+    std::vector<uint8_t> sk = writeBwm(skinModel(SkinLayout::U32PerIndex));
+    std::ofstream(skin, std::ios::binary).write(reinterpret_cast<const char*>(sk.data()), std::streamsize(sk.size()));
+    std::string posed = runCli("pose --json " + skin.string() + " --clip " + p.string());
+    CHECK(posed.find("\"name\":\"LHAnimEvent01\"") != std::string::npos);
+    std::string skinInfo = runCli("info --json " + skin.string());
+    CHECK(skinInfo.find("\"skin\":{\"layout\":\"u32-per-index\",\"influences\":4}") != std::string::npos);
+    fs::remove(skin);
     fs::remove(p);
 }
 #endif
