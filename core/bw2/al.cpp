@@ -284,7 +284,7 @@ AlDecodeStatus decodeStatus(const AlAnimation& a, size_t armatureBones, bool int
     }
     s.notDecoded.push_back("event times (not stored with the events)");
     s.notDecoded.push_back("offset block (" + std::to_string(a.frameOffsets.size()) +
-                           " pairs a frame), unknown block (" + std::to_string(a.unknownBlock.size()) + " bytes)");
+                           " pairs, one a frame), unknown block (" + std::to_string(a.unknownBlock.size()) + " bytes)");
     (void)armatureBones;
     return s;
 }
