@@ -1,5 +1,7 @@
 #include "amal/amal_bank.h"
 
+#include "scene/model.h"
+
 #include <algorithm>
 #include <cstring>
 #include <sstream>
@@ -253,7 +255,7 @@ struct Walker {
             payloadLen = len - 8;
         }
         const std::string trimmed = rtrim(type);
-        const bool isAmal = trimmed.size() >= 4 && toLowerAscii(trimmed.substr(0, 4)) == "amal";
+        const bool isAmal = istartsWith(trimmed, "amal");
         if (isAmal) {
             Bank b = readAmalPayload(ByteSpan(bytes.data + r.pos(), payloadLen), file, r.pos());
             b.number = number;
@@ -271,12 +273,6 @@ struct Walker {
             out.otherBanks.push_back(ob);
         }
         return r.pos() + payloadLen;
-    }
-
-    static std::string toLowerAscii(std::string s) {
-        for (char& c : s)
-            if (c >= 'A' && c <= 'Z') c = char(c - 'A' + 'a');
-        return s;
     }
 
     // Walks banks from `at`; expected = count from AmBs, or -1 for "until the end of the file".
@@ -321,11 +317,7 @@ struct Walker {
 } // namespace
 
 bool hasAbkExtension(const std::string& path) {
-    if (path.size() < 4) return false;
-    std::string e = path.substr(path.size() - 4);
-    for (char& c : e)
-        if (c >= 'A' && c <= 'Z') c = char(c - 'A' + 'a');
-    return e == ".abk";
+    return path.size() >= 4 && iequals(path.substr(path.size() - 4), ".abk");
 }
 
 bool looksLikeAmosContainer(ByteSpan b) {
