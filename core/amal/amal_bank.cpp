@@ -83,7 +83,6 @@ int Bank::nonEmptyPrograms() const {
 Bank readAmalPayload(ByteSpan payload, const std::string& file, uint64_t payloadOffset) {
     Bank bank;
     bank.payloadOffset = payloadOffset;
-    bank.payload.assign(payload.data, payload.data + payload.size);
     ByteReader p(payload, file, "Amal", payloadOffset);
 
     const uint32_t progOff = p.u32be();

@@ -58,7 +58,6 @@ struct Bank {
     uint16_t flags = 0;
     uint64_t offset = 0; // absolute offset of the "AmBk" header (or of the payload if headerless)
     uint64_t payloadOffset = 0;
-    std::vector<uint8_t> payload;
     int movementSlots = 0;
     std::vector<Movement> movements; // one per slot, index 1..movementSlots
     int programSlots = 0;            // count+1 slots
