@@ -1,6 +1,7 @@
 #include "io/loader.h"
 
 #include "alamo/alamo_reader.h"
+#include "amal/amal_bank.h"
 #include "bw2/al.h"
 #include "bw2/bwm.h"
 
@@ -26,12 +27,15 @@ std::string detectFormat(ByteSpan bytes, const std::string& path) {
         if (id == 0x1000) return "ala";
         if (id == bw2::kAlMagic && ext != ".w3d") return "al";
     }
+    // AMOS banks (.abk) and sources (.AMOS): the reader says clearly when no Amal bank is inside.
+    if (amal::looksLikeAmosContainer(bytes)) return "amal";
     if (bytes.size >= 13 && std::memcmp(bytes.data, "LiOnHeAdMODEL", 13) == 0) return "bwm";
     // .bwm without the signature (e.g. KotOR walkmeshes): the bwm reader refuses it with a clear message.
     if (ext == ".bwm") return "bwm";
     if (ext == ".al") return "al";
     if (ext == ".alo") return "alo";
     if (ext == ".ala") return "ala";
+    if (ext == ".abk") return "amal";
     return "";
 }
 
@@ -51,6 +55,12 @@ Document loadDocument(ByteSpan bytes, const std::string& path) {
                          "this .alo is an Alamo particle system, not a model; particle systems are not supported");
     } else if (d.format == "ala") {
         d.clips.push_back(std::make_shared<Clip>(alamo::readClip(bytes, path)));
+    } else if (d.format == "amal") {
+        // No Model: the 2D AMAL view reads the bank itself (amal/amal_bank.h). Validate it here.
+        const amal::BankFile f = amal::readBankFile(bytes, path);
+        const amal::Bank& b = amal::requireAmalBank(f);
+        d.warnings = f.warnings;
+        d.warnings.insert(d.warnings.end(), b.warnings.begin(), b.warnings.end());
     } else if (d.format == "bwm") {
         d.model = std::make_shared<Model>(bw2::readBwm(bytes, path));
     } else if (d.format == "al") {
