@@ -321,36 +321,50 @@ private:
         }
     }
 
+    // Decodes n full-layout vertices. Skinned sub-meshes (non-empty boneMap) get bone indices and weights,
+    // validated against the bone map; RSkin formats (no B4 weights) bind each vertex to boneIndices[0].
     template <class DiskVertex>
-    void decodeVertices(ByteReader& r, SubMesh& sm, uint32_t n, std::vector<glm::u16vec4>& rawBones) {
+    void decodeVertices(const uint8_t* p, uint32_t n, SubMesh& sm, const FormatHints& hints, const Chunk& vc) {
         static_assert(std::is_trivially_copyable<DiskVertex>::value, "memcpy decode");
-        r.needCount(n, sizeof(DiskVertex), "vertex");
-        sm.positions.resize(n);
-        sm.normals.resize(n);
-        sm.uv0.resize(n);
-        sm.uv1.resize(n);
-        sm.tangents.resize(n);
-        sm.binormals.resize(n);
-        sm.colors.resize(n);
-        rawBones.resize(n);
-        sm.boneWeights.resize(n);
-        const uint8_t* p = r.cur();
+        const bool skinned = !sm.boneMap.empty();
+        const size_t mapSize = sm.boneMap.size();
+        sm.positions.reserve(n);
+        sm.normals.reserve(n);
+        sm.uv0.reserve(n);
+        sm.uv1.reserve(n);
+        sm.tangents.reserve(n);
+        sm.binormals.reserve(n);
+        if (hints.color) sm.colors.reserve(n);
+        if (skinned) sm.boneIndices.reserve(n), sm.boneWeights.reserve(n);
         DiskVertex v;
         for (uint32_t i = 0; i < n; ++i, p += sizeof(DiskVertex)) {
             std::memcpy(&v, p, sizeof v);
-            sm.positions[i] = glm::vec3(v.position[0], v.position[1], v.position[2]);
-            sm.normals[i] = glm::vec3(v.normal[0], v.normal[1], v.normal[2]);
-            sm.uv0[i] = glm::vec2(v.uv[0][0], 1.0f - v.uv[0][1]);
-            sm.uv1[i] = glm::vec2(v.uv[1][0], 1.0f - v.uv[1][1]);
-            sm.tangents[i] = glm::vec3(v.tangent[0], v.tangent[1], v.tangent[2]);
-            sm.binormals[i] = glm::vec3(v.binormal[0], v.binormal[1], v.binormal[2]);
-            sm.colors[i] = glm::vec4(v.color[0], v.color[1], v.color[2], v.color[3]);
-            glm::u16vec4 b;
-            for (int k = 0; k < 4; ++k) b[k] = static_cast<uint16_t>(v.bone[k] > 0xFFFFu ? 0xFFFFu : v.bone[k]);
-            rawBones[i] = b;
-            sm.boneWeights[i] = glm::vec4(v.weight[0], v.weight[1], v.weight[2], v.weight[3]);
+            sm.positions.emplace_back(v.position[0], v.position[1], v.position[2]);
+            sm.normals.emplace_back(v.normal[0], v.normal[1], v.normal[2]);
+            sm.uv0.emplace_back(v.uv[0][0], 1.0f - v.uv[0][1]);
+            sm.uv1.emplace_back(v.uv[1][0], 1.0f - v.uv[1][1]);
+            sm.tangents.emplace_back(v.tangent[0], v.tangent[1], v.tangent[2]);
+            sm.binormals.emplace_back(v.binormal[0], v.binormal[1], v.binormal[2]);
+            if (hints.color) sm.colors.emplace_back(v.color[0], v.color[1], v.color[2], v.color[3]);
+            if (!skinned) continue;
+            glm::vec4 w = hints.weights ? glm::vec4(v.weight[0], v.weight[1], v.weight[2], v.weight[3])
+                                        : glm::vec4(1.0f, 0.0f, 0.0f, 0.0f);
+            glm::u16vec4 b(0);
+            for (int k = 0; k < 4; ++k) {
+                if (k > 0 && w[k] == 0.0f) continue; // unused influence: index 0
+                if (v.bone[k] >= mapSize)
+                    throw ParseError(file_, vc.path, vc.begin + size_t(i) * sizeof(DiskVertex) + offsetof(DiskVertex, bone) + 4 * k,
+                                     "vertex " + std::to_string(i) + " bone index " + std::to_string(v.bone[k]) +
+                                         " >= bone map size " + std::to_string(mapSize));
+                b[k] = static_cast<uint16_t>(v.bone[k]);
+            }
+            const float sum = w.x + w.y + w.z + w.w;
+            if (!(sum > 1e-6f) || !std::isfinite(sum))
+                throw ParseError(file_, vc.path, vc.begin + size_t(i) * sizeof(DiskVertex),
+                                 "vertex " + std::to_string(i) + " has no usable bone weight");
+            sm.boneIndices.push_back(b);
+            sm.boneWeights.push_back(w / sum);
         }
-        r.skip(size_t(n) * sizeof(DiskVertex));
     }
 
     void readGeometry(ChunkCursor& parent, const Chunk& gc, SubMesh& sm) {
@@ -358,7 +372,6 @@ private:
         Chunk c;
         bool haveHeader = false, haveVertices = false, haveIndices = false;
         uint32_t nVerts = 0, nTris = 0;
-        std::vector<glm::u16vec4> rawBones;
         Chunk vertexChunk, indexChunk;
         while (cur.next(c)) {
             switch (c.type) {
@@ -393,10 +406,10 @@ private:
                 if (!haveHeader) cur.fail(c, "vertex buffer before the 0x10001 header");
                 if (haveVertices) cur.fail(c, "second vertex buffer");
                 ByteReader r = cur.data(c);
-                if (c.type == 0x10007) decodeVertices<DiskVertex144>(r, sm, nVerts, rawBones);
-                else decodeVertices<DiskVertex128>(r, sm, nVerts, rawBones);
-                if (!r.atEnd())
-                    model_.warnings.push_back(c.path + ": " + std::to_string(r.remaining()) +
+                const size_t stride = c.type == 0x10007 ? sizeof(DiskVertex144) : sizeof(DiskVertex128);
+                r.needCount(nVerts, stride, "vertex");
+                if (r.remaining() != size_t(nVerts) * stride)
+                    model_.warnings.push_back(c.path + ": " + std::to_string(r.remaining() - size_t(nVerts) * stride) +
                                               " bytes after the declared vertices");
                 haveVertices = true;
                 vertexChunk = c;
@@ -435,37 +448,14 @@ private:
                 throw ParseError(file_, indexChunk.path, indexChunk.begin + 2 * i,
                                  "index " + std::to_string(sm.indices[i]) + " >= vertex count " +
                                      std::to_string(nVerts));
+        // Decoded last: the format string and the bone map (either order in the file) decide what is kept.
         const FormatHints hints = parseFormat(sm.vertexFormat);
-        if (!hints.color) sm.colors.clear();
-        if (sm.boneMap.empty()) {
-            sm.boneWeights.clear();
-            return;
-        }
-        // Skinned: vertices are in model space; skin = animatedWorld[map[i]] * inverse(bindWorld[map[i]]).
+        const uint8_t* vp = bytes_.data + vertexChunk.begin;
+        if (!haveVertices) nVerts = 0;
+        if (vertexChunk.type == 0x10007) decodeVertices<DiskVertex144>(vp, nVerts, sm, hints, vertexChunk);
+        else decodeVertices<DiskVertex128>(vp, nVerts, sm, hints, vertexChunk);
+        // Skinned vertices are in model space: skin = animatedWorld[map[i]] * inverse(bindWorld[map[i]]).
         sm.space = VertexSpace::Model;
-        const size_t stride = vertexChunk.type == 0x10007 ? sizeof(DiskVertex144) : sizeof(DiskVertex128);
-        const size_t boneField = vertexChunk.type == 0x10007 ? offsetof(DiskVertex144, bone) : offsetof(DiskVertex128, bone);
-        for (size_t i = 0; i < rawBones.size(); ++i) {
-            glm::u16vec4& b = rawBones[i];
-            glm::vec4& w = sm.boneWeights[i];
-            if (!hints.weights) w = glm::vec4(1.0f, 0.0f, 0.0f, 0.0f); // one bone per vertex (RSkin formats)
-            for (int k = 0; k < 4; ++k) {
-                if (k > 0 && w[k] == 0.0f) {
-                    b[k] = 0; // unused influence
-                    continue;
-                }
-                if (b[k] >= sm.boneMap.size())
-                    throw ParseError(file_, vertexChunk.path, vertexChunk.begin + i * stride + boneField + 4 * k,
-                                     "vertex " + std::to_string(i) + " bone index " + std::to_string(b[k]) +
-                                         " >= bone map size " + std::to_string(sm.boneMap.size()));
-            }
-            const float sum = w.x + w.y + w.z + w.w;
-            if (!(sum > 1e-6f) || !std::isfinite(sum))
-                throw ParseError(file_, vertexChunk.path, vertexChunk.begin + i * stride,
-                                 "vertex " + std::to_string(i) + " has no usable bone weight");
-            w /= sum;
-        }
-        sm.boneIndices = std::move(rawBones);
     }
 
     void readCollision(ChunkCursor& parent, const Chunk& tc, CollisionTree& tree) {
