@@ -198,6 +198,7 @@ private:
         bool haveHeader = false;
         const uint32_t n = clip_.frameCount;
         while (cur.next(c)) {
+            if (!haveHeader && c.type != 0x1003) cur.fail(c, "bone data before the 0x1003 bone header");
             switch (c.type) {
             case 0x1003: {
                 if (haveHeader) cur.fail(c, "second bone header");
