@@ -37,8 +37,10 @@ int main(int argc, char** argv) {
     std::string dir;
     double seconds = 2.0;
     for (int i = 1; i < argc; ++i) {
-        if (!std::strcmp(argv[i], "--seconds") && i + 1 < argc) seconds = std::atof(argv[++i]);
-        else dir = argv[i];
+        if (!std::strcmp(argv[i], "--seconds") && i + 1 < argc)
+            seconds = std::atof(argv[++i]);
+        else
+            dir = argv[i];
     }
     if (dir.empty()) {
         const char* env = std::getenv("RIGSCOPE_CORPUS");
@@ -64,8 +66,10 @@ int main(int argc, char** argv) {
     auto t0 = Clock::now();
     do {
         for (const Input& in : inputs) {
-            if (in.model) sink += rs::alamo::readModel(rs::ByteSpan(in.bytes), in.path).meshes.size();
-            else sink += rs::alamo::readClip(rs::ByteSpan(in.bytes), in.path).tracks.size();
+            if (in.model)
+                sink += rs::alamo::readModel(rs::ByteSpan(in.bytes), in.path).meshes.size();
+            else
+                sink += rs::alamo::readClip(rs::ByteSpan(in.bytes), in.path).tracks.size();
         }
         ++passes;
     } while (since(t0) < seconds);

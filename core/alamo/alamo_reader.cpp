@@ -81,7 +81,8 @@ FormatHints parseFormat(const std::string& f) {
     if (istartsWith(s, prefix)) s = s.substr(prefix.size());
     for (size_t i = 0; i < s.size();) {
         size_t j = i + 1;
-        while (j < s.size() && !std::isupper(static_cast<unsigned char>(s[j]))) ++j;
+        while (j < s.size() && !std::isupper(static_cast<unsigned char>(s[j])))
+            ++j;
         const std::string tok = s.substr(i, j - i);
         if (tok == "C") h.color = true;
         if (tok == "B4") h.weights = true;
@@ -105,7 +106,7 @@ struct RawConnections {
 };
 
 class AloReader {
-public:
+  public:
     AloReader(ByteSpan bytes, const std::string& file) : bytes_(bytes), file_(file) {}
 
     Model read() {
@@ -146,7 +147,7 @@ public:
         return std::move(model_);
     }
 
-private:
+  private:
     // ---- skeleton ----
     void readSkeleton(ChunkCursor& parent, const Chunk& sc) {
         ChunkCursor cur = parent.children(sc);
@@ -191,10 +192,12 @@ private:
                 b.visible = r.u32le() != 0;
                 b.billboard = c.type == 0x206 ? static_cast<int>(r.u32le()) : 0;
                 float f[12];
-                for (float& v : f) v = r.f32le();
+                for (float& v : f)
+                    v = r.f32le();
                 glm::mat4 m(1.0f);
                 for (int row = 0; row < 3; ++row)
-                    for (int col = 0; col < 4; ++col) m[col][row] = f[row * 4 + col];
+                    for (int col = 0; col < 4; ++col)
+                        m[col][row] = f[row * 4 + col];
                 b.bindLocal = m;
                 if (b.parent < -1 || (b.parent >= 0 && static_cast<size_t>(b.parent) >= index))
                     cur.fail(c, "bone " + std::to_string(index) + " has parent " + std::to_string(b.parent) +
@@ -328,24 +331,28 @@ private:
         static_assert(std::is_trivially_copyable<DiskVertex>::value, "memcpy decode");
         const bool skinned = !sm.boneMap.empty();
         const size_t mapSize = sm.boneMap.size();
-        sm.positions.reserve(n);
-        sm.normals.reserve(n);
-        sm.uv0.reserve(n);
-        sm.uv1.reserve(n);
-        sm.tangents.reserve(n);
-        sm.binormals.reserve(n);
-        if (hints.color) sm.colors.reserve(n);
+        sm.positions.resize(n);
+        sm.normals.resize(n);
+        sm.uv0.resize(n);
+        sm.uv1.resize(n);
+        sm.tangents.resize(n);
+        sm.binormals.resize(n);
+        if (hints.color) sm.colors.resize(n);
         if (skinned) sm.boneIndices.reserve(n), sm.boneWeights.reserve(n);
+        glm::vec3 *pos = sm.positions.data(), *nor = sm.normals.data(), *tan = sm.tangents.data(),
+                  *bin = sm.binormals.data();
+        glm::vec2 *uv0 = sm.uv0.data(), *uv1 = sm.uv1.data();
+        glm::vec4* col = sm.colors.data();
         DiskVertex v;
         for (uint32_t i = 0; i < n; ++i, p += sizeof(DiskVertex)) {
             std::memcpy(&v, p, sizeof v);
-            sm.positions.emplace_back(v.position[0], v.position[1], v.position[2]);
-            sm.normals.emplace_back(v.normal[0], v.normal[1], v.normal[2]);
-            sm.uv0.emplace_back(v.uv[0][0], 1.0f - v.uv[0][1]);
-            sm.uv1.emplace_back(v.uv[1][0], 1.0f - v.uv[1][1]);
-            sm.tangents.emplace_back(v.tangent[0], v.tangent[1], v.tangent[2]);
-            sm.binormals.emplace_back(v.binormal[0], v.binormal[1], v.binormal[2]);
-            if (hints.color) sm.colors.emplace_back(v.color[0], v.color[1], v.color[2], v.color[3]);
+            pos[i] = glm::vec3(v.position[0], v.position[1], v.position[2]);
+            nor[i] = glm::vec3(v.normal[0], v.normal[1], v.normal[2]);
+            uv0[i] = glm::vec2(v.uv[0][0], 1.0f - v.uv[0][1]);
+            uv1[i] = glm::vec2(v.uv[1][0], 1.0f - v.uv[1][1]);
+            tan[i] = glm::vec3(v.tangent[0], v.tangent[1], v.tangent[2]);
+            bin[i] = glm::vec3(v.binormal[0], v.binormal[1], v.binormal[2]);
+            if (col) col[i] = glm::vec4(v.color[0], v.color[1], v.color[2], v.color[3]);
             if (!skinned) continue;
             glm::vec4 w = hints.weights ? glm::vec4(v.weight[0], v.weight[1], v.weight[2], v.weight[3])
                                         : glm::vec4(1.0f, 0.0f, 0.0f, 0.0f);
@@ -353,7 +360,8 @@ private:
             for (int k = 0; k < 4; ++k) {
                 if (k > 0 && w[k] == 0.0f) continue; // unused influence: index 0
                 if (v.bone[k] >= mapSize)
-                    throw ParseError(file_, vc.path, vc.begin + size_t(i) * sizeof(DiskVertex) + offsetof(DiskVertex, bone) + 4 * k,
+                    throw ParseError(file_, vc.path,
+                                     vc.begin + size_t(i) * sizeof(DiskVertex) + offsetof(DiskVertex, bone) + 4 * k,
                                      "vertex " + std::to_string(i) + " bone index " + std::to_string(v.bone[k]) +
                                          " >= bone map size " + std::to_string(mapSize));
                 b[k] = static_cast<uint16_t>(v.bone[k]);
@@ -396,7 +404,8 @@ private:
                                               " bytes, header says " + std::to_string(n * 2));
                 sm.indices.resize(n);
                 const uint8_t* p = r.cur();
-                for (size_t i = 0; i < n; ++i) sm.indices[i] = uint32_t(p[2 * i]) | uint32_t(p[2 * i + 1]) << 8;
+                for (size_t i = 0; i < n; ++i)
+                    sm.indices[i] = uint32_t(p[2 * i]) | uint32_t(p[2 * i + 1]) << 8;
                 haveIndices = true;
                 indexChunk = c;
                 break;
@@ -452,8 +461,10 @@ private:
         const FormatHints hints = parseFormat(sm.vertexFormat);
         const uint8_t* vp = bytes_.data + vertexChunk.begin;
         if (!haveVertices) nVerts = 0;
-        if (vertexChunk.type == 0x10007) decodeVertices<DiskVertex144>(vp, nVerts, sm, hints, vertexChunk);
-        else decodeVertices<DiskVertex128>(vp, nVerts, sm, hints, vertexChunk);
+        if (vertexChunk.type == 0x10007)
+            decodeVertices<DiskVertex144>(vp, nVerts, sm, hints, vertexChunk);
+        else
+            decodeVertices<DiskVertex128>(vp, nVerts, sm, hints, vertexChunk);
         // Skinned vertices are in model space: skin = animatedWorld[map[i]] * inverse(bindWorld[map[i]]).
         sm.space = VertexSpace::Model;
     }
@@ -469,10 +480,14 @@ private:
                 uint8_t t;
                 ByteReader m(ByteSpan(), file_);
                 while (minis.next(t, m)) {
-                    if (t == 0) tree.boxMin = miniVec3(m, t);
-                    else if (t == 1) tree.boxMax = miniVec3(m, t);
-                    else if (t == 2) nNodes = miniU32(m, t);
-                    else if (t == 3) nTris = miniU32(m, t);
+                    if (t == 0)
+                        tree.boxMin = miniVec3(m, t);
+                    else if (t == 1)
+                        tree.boxMax = miniVec3(m, t);
+                    else if (t == 2)
+                        nNodes = miniU32(m, t);
+                    else if (t == 3)
+                        nTris = miniU32(m, t);
                 }
                 haveHeader = true;
             } else if (c.type == 0x1202) {
@@ -481,8 +496,10 @@ private:
                 r.needCount(nNodes, sizeof(DiskCollisionNode), "collision node");
                 tree.nodes.resize(nNodes);
                 for (auto& n : tree.nodes) {
-                    for (auto& v : n.min) v = r.u8();
-                    for (auto& v : n.max) v = r.u8();
+                    for (auto& v : n.min)
+                        v = r.u8();
+                    for (auto& v : n.max)
+                        v = r.u8();
                     n.primitiveCount = r.u16le();
                     n.link = r.u16le();
                 }
@@ -491,7 +508,8 @@ private:
                 ByteReader r = cur.data(c);
                 r.needCount(nTris, 2, "collision triangle");
                 tree.triangles.resize(nTris);
-                for (auto& t : tree.triangles) t = r.u16le();
+                for (auto& t : tree.triangles)
+                    t = r.u16le();
             } else {
                 model_.warnings.push_back("skipped unknown chunk " + c.path);
             }
@@ -557,8 +575,10 @@ private:
             case 0x601: {
                 MiniCursor minis(cur.data(c));
                 while (minis.next(t, m)) {
-                    if (t == 1) conns_.nObjects = miniU32(m, t);
-                    else if (t == 4) conns_.nProxies = miniU32(m, t);
+                    if (t == 1)
+                        conns_.nObjects = miniU32(m, t);
+                    else if (t == 4)
+                        conns_.nProxies = miniU32(m, t);
                     else if (t == 9) {
                         conns_.nDazzles = miniU32(m, t);
                         conns_.haveDazzleCount = true;
@@ -601,8 +621,10 @@ private:
                     } else if (t == 6) {
                         p.bone = checkBone(miniU32(m, t), c, "proxy");
                         haveBone = true;
-                    } else if (t == 7) p.hidden = miniU32(m, t) != 0;
-                    else if (t == 8) p.altDecreaseStayHidden = miniU32(m, t) != 0;
+                    } else if (t == 7)
+                        p.hidden = miniU32(m, t) != 0;
+                    else if (t == 8)
+                        p.altDecreaseStayHidden = miniU32(m, t) != 0;
                 }
                 if (!haveName || !haveBone) cur.fail(c, "proxy lacks its name or bone mini-chunk");
                 std::string base;
@@ -618,27 +640,52 @@ private:
                 bool haveBone = false;
                 while (minis.next(t, m)) {
                     switch (t) {
-                    case 0: d.color = miniVec3(m, t); break;
-                    case 1: d.position = miniVec3(m, t); break;
-                    case 2: d.radius = miniF32(m, t); break;
-                    case 3: d.texX = static_cast<int>(miniU32(m, t)); break;
-                    case 4: d.texY = static_cast<int>(miniU32(m, t)); break;
-                    case 5: d.texture = miniString(m); break;
-                    case 6: d.texSize = static_cast<int>(miniU32(m, t)); break;
-                    case 7: d.frequency = miniF32(m, t); break;
-                    case 8: d.phase = miniF32(m, t); break;
-                    case 9: d.nightOnly = miniU32(m, t) != 0; break;
+                    case 0:
+                        d.color = miniVec3(m, t);
+                        break;
+                    case 1:
+                        d.position = miniVec3(m, t);
+                        break;
+                    case 2:
+                        d.radius = miniF32(m, t);
+                        break;
+                    case 3:
+                        d.texX = static_cast<int>(miniU32(m, t));
+                        break;
+                    case 4:
+                        d.texY = static_cast<int>(miniU32(m, t));
+                        break;
+                    case 5:
+                        d.texture = miniString(m);
+                        break;
+                    case 6:
+                        d.texSize = static_cast<int>(miniU32(m, t));
+                        break;
+                    case 7:
+                        d.frequency = miniF32(m, t);
+                        break;
+                    case 8:
+                        d.phase = miniF32(m, t);
+                        break;
+                    case 9:
+                        d.nightOnly = miniU32(m, t) != 0;
+                        break;
                     case 10:
                         d.bone = checkBone(miniU32(m, t), c, "dazzle");
                         haveBone = true;
                         break;
-                    case 11: d.name = miniString(m); break;
-                    case 12: d.hidden = miniU32(m, t) != 0; break;
+                    case 11:
+                        d.name = miniString(m);
+                        break;
+                    case 12:
+                        d.hidden = miniU32(m, t) != 0;
+                        break;
                     case 13:
                         d.bias = miniF32(m, t);
                         d.hasBias = true;
                         break;
-                    default: model_.warnings.push_back("skipped unknown mini-chunk " + std::to_string(t) + " in " + c.path);
+                    default:
+                        model_.warnings.push_back("skipped unknown mini-chunk " + std::to_string(t) + " in " + c.path);
                     }
                 }
                 if (!haveBone) cur.fail(c, "dazzle lacks its bone mini-chunk");
@@ -667,8 +714,10 @@ private:
                                  "object index " + std::to_string(conn.object) + " but the file has " +
                                      std::to_string(objects_.size()) + " meshes and lights");
             const ObjectRef& o = objects_[static_cast<size_t>(conn.object)];
-            if (o.light) model_.lights[o.index].bone = conn.bone;
-            else model_.meshes[o.index].bone = conn.bone;
+            if (o.light)
+                model_.lights[o.index].bone = conn.bone;
+            else
+                model_.meshes[o.index].bone = conn.bone;
         }
     }
 

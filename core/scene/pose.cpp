@@ -52,8 +52,7 @@ float wrapFrame(float frame, uint32_t frameCount, LoopMode mode) {
     }
 }
 
-template <class T>
-static inline const T& at(const std::vector<T>& v, uint32_t f) {
+template <class T> static inline const T& at(const std::vector<T>& v, uint32_t f) {
     return v.size() == 1 ? v[0] : v[f < v.size() ? f : v.size() - 1];
 }
 
@@ -72,7 +71,8 @@ static inline glm::quat nlerpSlerp(glm::quat a, glm::quat b, float t) {
 // a * b for affine matrices (last row 0,0,0,1), as every local and world transform here is.
 static inline glm::mat4 affineMul(const glm::mat4& a, const glm::mat4& b) {
     glm::mat4 o;
-    for (int c = 0; c < 4; ++c) o[c] = a[0] * b[c].x + a[1] * b[c].y + a[2] * b[c].z;
+    for (int c = 0; c < 4; ++c)
+        o[c] = a[0] * b[c].x + a[1] * b[c].y + a[2] * b[c].z;
     o[3] += a[3];
     return o;
 }
@@ -94,7 +94,8 @@ static inline glm::mat4 sampleLocal(const BoneTrack& t, const glm::mat4& bindLoc
     glm::quat rot = additive ? glm::quat(1.0f, 0.0f, 0.0f, 0.0f) : t.defaultRotation;
     glm::vec3 sc = additive ? glm::vec3(1.0f) : t.defaultScale;
     if (!t.translation.empty()) tr = glm::mix(at(t.translation, f0), at(t.translation, f1), alpha);
-    if (!t.rotation.empty()) rot = alpha == 0.0f ? at(t.rotation, f0) : nlerpSlerp(at(t.rotation, f0), at(t.rotation, f1), alpha);
+    if (!t.rotation.empty())
+        rot = alpha == 0.0f ? at(t.rotation, f0) : nlerpSlerp(at(t.rotation, f0), at(t.rotation, f1), alpha);
     if (!t.scale.empty()) sc = glm::mix(at(t.scale, f0), at(t.scale, f1), alpha);
     glm::mat4 m = composeTRS(tr, rot, sc);
     return additive ? bindLocal * m : m;
@@ -152,7 +153,8 @@ void skinInverseBind(const Skeleton& skeleton, const SubMesh& sm, std::vector<gl
 }
 
 void skinPalette(const SubMesh& sm, const glm::mat4* inverseBind, const glm::mat4* world, glm::mat4* out) {
-    for (size_t i = 0; i < sm.boneMap.size(); ++i) out[i] = world[sm.boneMap[i]] * inverseBind[i];
+    for (size_t i = 0; i < sm.boneMap.size(); ++i)
+        out[i] = world[sm.boneMap[i]] * inverseBind[i];
 }
 
 } // namespace rs

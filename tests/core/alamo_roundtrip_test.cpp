@@ -16,11 +16,13 @@ using rs::alamo::AloWriteOptions;
 
 static void requireMat(const glm::mat4& a, const glm::mat4& b, float eps = 1e-5f) {
     for (int c = 0; c < 4; ++c)
-        for (int r = 0; r < 4; ++r) REQUIRE(a[c][r] == Approx(b[c][r]).margin(eps));
+        for (int r = 0; r < 4; ++r)
+            REQUIRE(a[c][r] == Approx(b[c][r]).margin(eps));
 }
 
 static void requireVec(const glm::vec3& a, const glm::vec3& b, float eps = 1e-6f) {
-    for (int k = 0; k < 3; ++k) REQUIRE(a[k] == Approx(b[k]).margin(eps));
+    for (int k = 0; k < 3; ++k)
+        REQUIRE(a[k] == Approx(b[k]).margin(eps));
 }
 
 static uint32_t u32at(const std::vector<uint8_t>& b, size_t at) {
@@ -210,9 +212,12 @@ static void requireTrackClose(const BoneTrack& a, const BoneTrack& b, uint32_t f
     REQUIRE(a.translation.size() == (b.translation.size() == frames ? frames : 0));
     REQUIRE(a.scale.size() == (b.scale.size() == frames ? frames : 0));
     REQUIRE(a.rotation.size() == (b.rotation.size() == frames ? frames : 0));
-    for (size_t f = 0; f < a.translation.size(); ++f) requireVec(a.translation[f], b.translation[f], 1e-4f);
-    for (size_t f = 0; f < a.scale.size(); ++f) requireVec(a.scale[f], b.scale[f], 1e-4f);
-    for (size_t f = 0; f < a.rotation.size(); ++f) REQUIRE(std::abs(glm::dot(a.rotation[f], b.rotation[f])) > 0.99999f);
+    for (size_t f = 0; f < a.translation.size(); ++f)
+        requireVec(a.translation[f], b.translation[f], 1e-4f);
+    for (size_t f = 0; f < a.scale.size(); ++f)
+        requireVec(a.scale[f], b.scale[f], 1e-4f);
+    for (size_t f = 0; f < a.rotation.size(); ++f)
+        REQUIRE(std::abs(glm::dot(a.rotation[f], b.rotation[f])) > 0.99999f);
     REQUIRE(a.visibility == b.visibility);
     REQUIRE(a.step == b.step);
 }
@@ -269,7 +274,8 @@ TEST_CASE("ALA format 2 decodes word indices, unsigned packing and quaternion or
     auto mini = [&](ByteWriter& o, uint8_t t, std::initializer_list<uint8_t> bytesList) {
         o.u8(t);
         o.u8(static_cast<uint8_t>(bytesList.size()));
-        for (uint8_t b : bytesList) o.u8(b);
+        for (uint8_t b : bytesList)
+            o.u8(b);
     };
     auto f32 = [](float f) {
         uint32_t u;
@@ -280,10 +286,11 @@ TEST_CASE("ALA format 2 decodes word indices, unsigned packing and quaternion or
         o.u8(t);
         o.u8(12);
         for (float v : {x, y, z})
-            for (uint8_t b : f32(v)) o.u8(b);
+            for (uint8_t b : f32(v))
+                o.u8(b);
     };
     ByteWriter hdr;
-    mini(hdr, 1, {2, 0, 0, 0});  // 2 frames
+    mini(hdr, 1, {2, 0, 0, 0}); // 2 frames
     hdr.u8(2), hdr.u8(4), hdr.f32le(30.0f);
     mini(hdr, 3, {1, 0, 0, 0});  // 1 bone
     mini(hdr, 11, {8, 0, 0, 0}); // rotation frame size 8 words (bone's quaternion at word 4)
@@ -305,7 +312,8 @@ TEST_CASE("ALA format 2 decodes word indices, unsigned packing and quaternion or
     for (int f = 0; f < 2; ++f) {
         tdata.u16le(0xFFFF), tdata.u16le(0xFFFF), tdata.u16le(0xFFFF); // padding bone
         tdata.u16le(uint16_t(40000 + f)), tdata.u16le(2), tdata.u16le(0);
-        for (int k = 0; k < 4; ++k) rdata.i16le(-1);
+        for (int k = 0; k < 4; ++k)
+            rdata.i16le(-1);
         // 180 degrees about X at frame 0 (x = 32767), about Y at frame 1.
         rdata.i16le(f == 0 ? 32767 : 0), rdata.i16le(f == 1 ? 32767 : 0), rdata.i16le(0), rdata.i16le(0);
     }
@@ -371,9 +379,11 @@ TEST_CASE("poses from a written clip match hand-computed matrices", "[alamo][pos
 
     // Frame 1: A = T(0,0,4) * Rz(90) * S(2); B = A * T(1,0,0): B sits at (0, 2, 4).
     evaluatePose(m.skeleton, &c, &bind, 1.0f, LoopMode::Once, buf.view());
-    const glm::mat4 expectA(glm::vec4(0, 2, 0, 0), glm::vec4(-2, 0, 0, 0), glm::vec4(0, 0, 2, 0), glm::vec4(0, 0, 4, 1));
+    const glm::mat4 expectA(glm::vec4(0, 2, 0, 0), glm::vec4(-2, 0, 0, 0), glm::vec4(0, 0, 2, 0),
+                            glm::vec4(0, 0, 4, 1));
     requireMat(buf.world[1], expectA, 2e-3f);
-    const glm::mat4 expectB(glm::vec4(0, 2, 0, 0), glm::vec4(-2, 0, 0, 0), glm::vec4(0, 0, 2, 0), glm::vec4(0, 2, 4, 1));
+    const glm::mat4 expectB(glm::vec4(0, 2, 0, 0), glm::vec4(-2, 0, 0, 0), glm::vec4(0, 0, 2, 0),
+                            glm::vec4(0, 2, 4, 1));
     requireMat(buf.world[2], expectB, 2e-3f);
 
     // Frame 0.5: T(0,0,3) * Rz(45) * S(1.5); B at (1.5 cos45, 1.5 sin45, 3).
@@ -397,7 +407,8 @@ TEST_CASE("the demo model reads back with every feature the viewer shows", "[ala
     REQUIRE(m.skeleton.bones.size() >= 5);
     int skinned = 0, rigid = 0, fc = 0;
     for (const Mesh& mesh : m.meshes) {
-        for (const SubMesh& sm : mesh.subMeshes) (sm.skinned() ? skinned : rigid)++;
+        for (const SubMesh& sm : mesh.subMeshes)
+            (sm.skinned() ? skinned : rigid)++;
         if (mesh.colorize && istartsWith(mesh.name, "FC_")) ++fc;
         REQUIRE(mesh.bone >= 0);
     }
@@ -431,13 +442,15 @@ TEST_CASE("the demo model reads back with every feature the viewer shows", "[ala
     ClipBinding b = bindClip(m.skeleton, c);
     REQUIRE(b.ok());
     bool visTrack = false;
-    for (const auto& t : c.tracks) visTrack = visTrack || !t.visibility.empty();
+    for (const auto& t : c.tracks)
+        visTrack = visTrack || !t.visibility.empty();
     REQUIRE(visTrack);
     // Loops: the last stored frame repeats the first.
     PoseBuffers p0(m.skeleton.bones.size()), p1(m.skeleton.bones.size());
     evaluatePose(m.skeleton, &c, &b, 0.0f, LoopMode::Once, p0.view());
     evaluatePose(m.skeleton, &c, &b, float(c.frameCount - 1), LoopMode::Once, p1.view());
-    for (size_t i = 0; i < m.skeleton.bones.size(); ++i) requireMat(p0.world[i], p1.world[i], 1e-3f);
+    for (size_t i = 0; i < m.skeleton.bones.size(); ++i)
+        requireMat(p0.world[i], p1.world[i], 1e-3f);
     // ... and it moves in between.
     evaluatePose(m.skeleton, &c, &b, float(c.frameCount / 4), LoopMode::Once, p1.view());
     REQUIRE(std::abs(p1.world[m.skeleton.find("Arm_L")][2].y - p0.world[m.skeleton.find("Arm_L")][2].y) > 0.2f);
@@ -447,8 +460,10 @@ TEST_CASE("the demo model reads back with every feature the viewer shows", "[ala
 
 static std::string parseErrorOf(const std::vector<uint8_t>& bytes, bool model) {
     try {
-        if (model) alamo::readModel(ByteSpan(bytes), "bad.alo");
-        else alamo::readClip(ByteSpan(bytes), "bad.ala");
+        if (model)
+            alamo::readModel(ByteSpan(bytes), "bad.alo");
+        else
+            alamo::readClip(ByteSpan(bytes), "bad.ala");
     } catch (const ParseError& e) {
         return e.what();
     }
