@@ -326,10 +326,14 @@ class AlaReader {
     template <class Fn>
     void decodeBlock(ChunkCursor& cur, const Chunk* c, uint32_t frameSize, uint32_t width, const char* what,
                      const Chunk& root, uint32_t BoneInfo::*idx, Fn&& store) {
-        bool used = false;
+        size_t used = 0;
         for (const BoneInfo& b : bones_)
-            used = used || b.*idx != kNone;
-        if (!used || clip_.frameCount == 0) return;
+            used += b.*idx != kNone;
+        if (used == 0 || clip_.frameCount == 0) return;
+        // Bounds the decoded samples by the data size: a frame holds frameSize / width slots.
+        if (used > frameSize / width)
+            cur.fail(root, std::to_string(used) + " bones index " + what + " data but a frame holds only " +
+                               std::to_string(frameSize / width) + " slots");
         if (!c) cur.fail(root, std::string("bones index ") + what + " data but the clip has no " + what + " chunk");
         ByteReader r = cur.data(*c);
         const uint64_t words = uint64_t(clip_.frameCount) * frameSize;

@@ -567,3 +567,33 @@ TEST_CASE("every truncation of small synthetic files throws ParseError unless it
         REQUIRE(loaded == (model ? boundaries.size() - 1 : 0));
     }
 }
+
+// Sets the value byte(s) of every mini-chunk `mini` inside chunks of `type` (little-endian, low bytes).
+static void patchMinis(std::vector<uint8_t>& b, uint32_t type, uint8_t mini, uint32_t value, size_t begin = 0,
+                       size_t end = SIZE_MAX) {
+    if (end == SIZE_MAX) end = b.size();
+    for (size_t p = begin; p + 8 <= end;) {
+        const uint32_t t = u32at(b, p), s = u32at(b, p + 4), len = s & 0x7FFFFFFF;
+        if (s & 0x80000000u)
+            patchMinis(b, type, mini, value, p + 8, p + 8 + len);
+        else if (t == type)
+            for (size_t q = p + 8; q + 2 <= p + 8 + len; q += 2 + b[q + 1])
+                if (b[q] == mini)
+                    for (size_t k = 0; k < b[q + 1] && k < 4; ++k)
+                        b[q + 2 + k] = uint8_t(value >> (8 * k));
+        p += 8 + len;
+    }
+}
+
+TEST_CASE("format-2 bones sharing one data slot are refused (decoded size stays bounded by the file)", "[alamo]") {
+    Clip src = test::syntheticClip();
+    BoneTrack extra = src.tracks[0];
+    extra.bone = 2;
+    extra.boneName = "Hand";
+    src.tracks[1] = extra; // two bones with rotation data: rotation frame size 8 words
+    auto bytes = alamo::writeClip(src, {2});
+    REQUIRE_NOTHROW(alamo::readClip(ByteSpan(bytes), "ok.ala"));
+    patchMinis(bytes, 0x1001, 11, 4); // a frame now holds one quaternion...
+    patchMinis(bytes, 0x1003, 16, 0); // ...which both bones claim
+    REQUIRE(parseErrorOf(bytes, false).find("a frame holds only 1 slots") != std::string::npos);
+}
