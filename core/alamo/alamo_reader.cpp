@@ -30,6 +30,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstring>
+#include <optional>
 #include <type_traits>
 
 namespace rs::alamo {
@@ -635,7 +636,19 @@ class AloReader {
                 break;
             }
             case 0x604: {
-                MiniCursor minis(cur.data(c));
+                // Usually a data chunk of minis; GlyphXTools' viewer reads a container holding one data
+                // chunk (type 0) of the same minis. The size bit tells which.
+                Chunk dc = c;
+                ChunkCursor* owner = &cur;
+                std::optional<ChunkCursor> inner;
+                if (c.container) {
+                    inner.emplace(cur.children(c));
+                    if (!inner->next(dc) || dc.container) cur.fail(c, "dazzle container without a data chunk");
+                    owner = &*inner;
+                    Chunk extra;
+                    if (inner->next(extra)) model_.warnings.push_back("skipped chunk " + extra.path);
+                }
+                MiniCursor minis(owner->data(dc));
                 Dazzle d;
                 bool haveBone = false;
                 while (minis.next(t, m)) {

@@ -326,7 +326,13 @@ std::vector<uint8_t> writeModel(const Model& model, const AloWriteOptions& o) {
         m.str(11, d.name);
         m.u32(12, d.hidden ? 1 : 0);
         if (d.hasBias) m.f32(13, d.bias);
-        cw.dataChunk(0x604, m.w);
+        if (o.dazzleContainer) {
+            cw.begin(0x604);
+            cw.dataChunk(0, m.w);
+            cw.end(true);
+        } else {
+            cw.dataChunk(0x604, m.w);
+        }
     }
     cw.end(true);
     return std::move(cw.w.buf);

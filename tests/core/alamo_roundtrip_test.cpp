@@ -597,3 +597,20 @@ TEST_CASE("format-2 bones sharing one data slot are refused (decoded size stays 
     patchMinis(bytes, 0x1003, 16, 0); // ...which both bones claim
     REQUIRE(parseErrorOf(bytes, false).find("a frame holds only 1 slots") != std::string::npos);
 }
+
+TEST_CASE("dazzles stored as a container of a type-0 data chunk read the same", "[alamo]") {
+    AloWriteOptions o;
+    o.dazzleContainer = true;
+    const auto bytes = alamo::writeModel(test::syntheticModel(), o);
+    const size_t dc = findChunk(bytes, 0x604);
+    REQUIRE((u32at(bytes, dc + 4) & 0x80000000u) != 0);
+    const Model m = alamo::readModel(ByteSpan(bytes), "c.alo");
+    REQUIRE(m.warnings.empty());
+    REQUIRE(m.dazzles.size() == 2);
+    REQUIRE(m.dazzles[0].name == "FC_Blink");
+    REQUIRE(m.dazzles[0].hasBias);
+    REQUIRE(m.dazzles[0].bias == 0.4f);
+    REQUIRE(m.dazzles[0].texSize == 4);
+    REQUIRE(m.dazzles[1].name == "Plain");
+    REQUIRE(!m.dazzles[1].hasBias);
+}
