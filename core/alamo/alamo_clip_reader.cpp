@@ -330,10 +330,16 @@ class AlaReader {
         for (const BoneInfo& b : bones_)
             used += b.*idx != kNone;
         if (used == 0 || clip_.frameCount == 0) return;
-        // Bounds the decoded samples by the data size: a frame holds frameSize / width slots.
-        if (used > frameSize / width)
-            cur.fail(root, std::to_string(used) + " bones index " + what + " data but a frame holds only " +
-                               std::to_string(frameSize / width) + " slots");
+        // Bones may share a slot (an exporter may deduplicate), so the decoded size is not bounded by the
+        // data chunk alone: cap it at a fixed multiple of the file size.
+        const uint64_t decoded =
+            uint64_t(used) * clip_.frameCount * (width == 4 ? sizeof(glm::quat) : sizeof(glm::vec3));
+        decodedBytes_ += decoded;
+        const uint64_t budget = 32 * uint64_t(bytes_.size) + (16u << 20);
+        if (decodedBytes_ > budget)
+            cur.fail(root, std::to_string(used) + " bones x " + std::to_string(clip_.frameCount) + " frames of " +
+                               what + " would decode to " + std::to_string(decodedBytes_) + " bytes, more than " +
+                               std::to_string(budget) + " for a file of " + std::to_string(bytes_.size) + " bytes");
         if (!c) cur.fail(root, std::string("bones index ") + what + " data but the clip has no " + what + " chunk");
         ByteReader r = cur.data(*c);
         const uint64_t words = uint64_t(clip_.frameCount) * frameSize;
@@ -364,6 +370,7 @@ class AlaReader {
     std::vector<BoneInfo> bones_;
     uint32_t numBones_ = 0, frameR_ = 0, frameT_ = 0, frameS_ = 0;
     bool degenerate_ = false;
+    uint64_t decodedBytes_ = 0;
 };
 
 } // namespace
