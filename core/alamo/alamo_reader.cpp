@@ -239,7 +239,7 @@ class AloReader {
             case 0x10100:
                 mesh.subMeshes.emplace_back();
                 hasGeometry.push_back(false);
-                readMaterial(cur, c, mesh.subMeshes.back().material);
+                if (readMaterial(cur, c, mesh.subMeshes.back())) hasGeometry.back() = true;
                 break;
             case 0x10000:
                 if (mesh.subMeshes.empty() || hasGeometry.back())
@@ -272,12 +272,22 @@ class AloReader {
         model_.meshes.push_back(std::move(mesh));
     }
 
-    void readMaterial(ChunkCursor& parent, const Chunk& mc, Material& mat) {
+    // Returns true when the geometry was nested in the material chunk (some exporters' layout; game files
+    // store 0x10000 as the next sibling).
+    bool readMaterial(ChunkCursor& parent, const Chunk& mc, SubMesh& sm) {
         ChunkCursor cur = parent.children(mc);
         Chunk c;
+        Material& mat = sm.material;
+        bool nestedGeometry = false;
         while (cur.next(c)) {
             if (c.type == 0x10101) {
                 mat.shader = cur.data(c).restAsCString();
+                continue;
+            }
+            if (c.type == 0x10000) {
+                if (nestedGeometry) cur.fail(c, "second geometry chunk in one material");
+                readGeometry(cur, c, sm);
+                nestedGeometry = true;
                 continue;
             }
             if (c.type < 0x10102 || c.type > 0x10106) {
@@ -323,6 +333,7 @@ class AloReader {
             if (!haveName || !haveValue) cur.fail(c, "shader parameter lacks its name or value mini-chunk");
             mat.params.push_back(std::move(p));
         }
+        return nestedGeometry;
     }
 
     // Decodes n full-layout vertices. Skinned sub-meshes (non-empty boneMap) get bone indices and weights,

@@ -120,7 +120,6 @@ void writeMaterial(ChunkWriter& cw, const Material& mat) {
         }
         cw.dataChunk(type, m.w);
     }
-    cw.end(true);
 }
 
 void writeGeometry(ChunkWriter& cw, const SubMesh& sm, const Model& model, const AloWriteOptions& o) {
@@ -217,8 +216,10 @@ void writeMesh(ChunkWriter& cw, const Mesh& mesh, const Model& model, const AloW
     info.zeros(128 - info.size());
     cw.dataChunk(0x402, info);
     for (const SubMesh& sm : mesh.subMeshes) {
-        writeMaterial(cw, sm.material);
-        writeGeometry(cw, sm, model, o);
+        writeMaterial(cw, sm.material); // leaves 0x10100 open
+        if (o.geometryInMaterial) writeGeometry(cw, sm, model, o);
+        cw.end(true);
+        if (!o.geometryInMaterial) writeGeometry(cw, sm, model, o);
     }
     cw.end(true);
 }

@@ -648,3 +648,25 @@ TEST_CASE("dazzles stored as a container of a type-0 data chunk read the same", 
     REQUIRE(m.dazzles[1].name == "Plain");
     REQUIRE(!m.dazzles[1].hasBias);
 }
+
+TEST_CASE("geometry nested in its material chunk reads the same as the sibling layout", "[alamo]") {
+    AloWriteOptions o;
+    o.geometryInMaterial = true;
+    const auto nested = alamo::writeModel(test::syntheticModel(), o);
+    const Model a = alamo::readModel(ByteSpan(nested), "n.alo");
+    const auto flat = alamo::writeModel(test::syntheticModel());
+    const Model b = alamo::readModel(ByteSpan(flat), "f.alo");
+    REQUIRE(a.warnings.empty());
+    REQUIRE(a.meshes.size() == b.meshes.size());
+    for (size_t i = 0; i < a.meshes.size(); ++i) {
+        REQUIRE(a.meshes[i].subMeshes.size() == b.meshes[i].subMeshes.size());
+        for (size_t k = 0; k < a.meshes[i].subMeshes.size(); ++k) {
+            const SubMesh &x = a.meshes[i].subMeshes[k], &y = b.meshes[i].subMeshes[k];
+            REQUIRE(x.material.shader == y.material.shader);
+            REQUIRE(x.positions == y.positions);
+            REQUIRE(x.indices == y.indices);
+            REQUIRE(x.boneMap == y.boneMap);
+            REQUIRE(x.hasCollisionTree == y.hasCollisionTree);
+        }
+    }
+}
