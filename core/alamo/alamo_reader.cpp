@@ -15,6 +15,7 @@
 //                             0x10006 u32 boneMap[]  (optional: skinned sub-mesh)
 //                             0x1200 collision tree (C): 0x1201 minis 0 min,1 max,2 nNodes,3 nTris;
 //                                    0x1202 nodes (10 B), 0x1203 u16 triangles } per sub-mesh
+//                             (0x10000 nested inside its 0x10100 is accepted too)
 //   0x1300 light (C): 0x1301 name, 0x1302 info (u32 type, f32[3] color, f32 intensity, f32[4])
 //   0x600 connections (C)                              } object index = order of 0x400 and 0x1300 chunks
 //     0x601 minis 1 nObjects, 4 nProxies, [9 nDazzles]
@@ -22,6 +23,7 @@
 //     0x603 minis 5 name, 6 bone, [7 hidden], [8 altDecreaseStayHidden]
 //     0x604 minis 0 color,1 position,2 radius,3 texX,4 texY,6 texSize,5 texture,7 frequency,8 phase,
 //                 9 nightOnly,10 bone,11 name,12 hidden,[13 bias]
+//          (or a container holding one type-0 data chunk of these minis)
 #include "alamo/alamo_reader.h"
 
 #include "alamo/alamo_chunks.h"
