@@ -105,7 +105,6 @@ struct RawConnections {
     uint32_t nObjects = 0, nProxies = 0, nDazzles = 0;
     bool haveDazzleCount = false;
     std::vector<std::pair<Connection, size_t>> objects; // with the chunk header offset
-    Chunk firstChunk;
 };
 
 class AloReader {
@@ -115,12 +114,18 @@ class AloReader {
     Model read() {
         model_.format = "alo";
         model_.sourcePath = file_;
+        if (bytes_.size >= 4) { // checked before any size so that a damaged particle file is named as such
+            const uint32_t id =
+                bytes_.data[0] | bytes_.data[1] << 8 | bytes_.data[2] << 16 | uint32_t(bytes_.data[3]) << 24;
+            if (id == 0x900 || id == 0x1500)
+                throw ParseError(
+                    file_, hex(id), 0,
+                    "this .alo is an Alamo particle system, not a model; particle systems are not supported");
+        }
         ChunkCursor top(bytes_, file_, 0, bytes_.size, {});
         Chunk c;
         bool first = true, haveSkeleton = false;
         while (top.next(c)) {
-            if (first && (c.type == 0x900 || c.type == 0x1500))
-                top.fail(c, "this .alo is an Alamo particle system, not a model; particle systems are not supported");
             first = false;
             switch (c.type) {
             case 0x200:
@@ -621,7 +626,7 @@ class AloReader {
                 conn.bone = checkBone(bone, c, "object connection");
                 model_.connections.push_back(conn);
                 conns_.objects.push_back({conn, c.header});
-                if (nObjectChunks++ == 0) conns_.firstChunk = c;
+                ++nObjectChunks;
                 break;
             }
             case 0x603: {

@@ -479,6 +479,9 @@ TEST_CASE("particle .alo files are refused as particle systems", "[alamo]") {
     const std::string err = parseErrorOf(w.buf, true);
     REQUIRE(err.find("particle system") != std::string::npos);
     REQUIRE_THROWS_WITH(loadDocument(ByteSpan(w.buf), "fire.alo"), Catch::Contains("particle system"));
+    // Named as such even when damaged (here: truncated inside the first chunk header).
+    const std::vector<uint8_t> cut(w.buf.begin(), w.buf.begin() + 6);
+    REQUIRE(parseErrorOf(cut, true).find("particle system") != std::string::npos);
 }
 
 TEST_CASE("invalid indices are refused with file, chunk path and offset", "[alamo]") {
