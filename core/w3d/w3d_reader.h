@@ -59,8 +59,8 @@ struct VertexMaterial {
 // W3dShaderStruct, 16 bytes as stored.
 struct Shader {
     uint8_t depthCompare = 3, depthMask = 1, colorMask = 0, destBlend = 0, fogFunc = 0, priGradient = 1,
-            secGradient = 0, srcBlend = 1, texturing = 0, detailColorFunc = 0, detailAlphaFunc = 0,
-            shaderPreset = 0, alphaTest = 0, postDetailColorFunc = 0, postDetailAlphaFunc = 0, pad = 0;
+            secGradient = 0, srcBlend = 1, texturing = 0, detailColorFunc = 0, detailAlphaFunc = 0, shaderPreset = 0,
+            alphaTest = 0, postDetailColorFunc = 0, postDetailAlphaFunc = 0, pad = 0;
 };
 static_assert(sizeof(Shader) == 16, "W3dShaderStruct is 16 bytes");
 

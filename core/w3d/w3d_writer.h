@@ -15,14 +15,14 @@
 namespace rs::w3d {
 
 class ChunkWriter {
-public:
+  public:
     explicit ChunkWriter(bool containerBit = true) : containerBit_(containerBit) {}
     ByteWriter w;
     void begin(uint32_t chunkId); // opens a chunk; its size is patched by end()
     void end();
     std::vector<uint8_t> take() { return std::move(w.buf); }
 
-private:
+  private:
     struct Open {
         size_t at;
         uint32_t id;
@@ -53,9 +53,9 @@ struct ChannelSpec {
 struct BitChannelSpec {
     uint16_t pivot = 0;
     uint8_t defaultValue = 1;
-    uint16_t first = 0;               // Uncompressed (0x203): bits[i] is frame first + i
-    std::vector<uint8_t> bits;        // 0x203 values, or 0x283 key values
-    std::vector<uint32_t> keyFrames;  // 0x283: frame of each key
+    uint16_t first = 0;              // Uncompressed (0x203): bits[i] is frame first + i
+    std::vector<uint8_t> bits;       // 0x203 values, or 0x283 key values
+    std::vector<uint32_t> keyFrames; // 0x283: frame of each key
 };
 
 struct ClipSpec {
@@ -78,7 +78,7 @@ void writeClip(ChunkWriter& cw, const ClipSpec& c);
 // loop) so quantisation error does not accumulate.
 struct AdaptiveDeltaStream {
     float scale = 1.0f;
-    std::vector<float> initial;  // vectorLen
+    std::vector<float> initial;   // vectorLen
     std::vector<uint8_t> packets; // ((frames + 15) / 16) blocks x vectorLen x (1 + 2 * bits) bytes
 };
 AdaptiveDeltaStream encodeAdaptiveDelta(const std::vector<float>& values, uint32_t frames, int vectorLen, int bits);

@@ -31,7 +31,8 @@ static const BoneTrack& trackOf(const Clip& c, int pivot) {
 
 static std::vector<float> sine(uint32_t frames, float amp, float phase) {
     std::vector<float> v(frames);
-    for (uint32_t f = 0; f < frames; ++f) v[f] = amp * std::sin(0.13f * f + phase) + 0.3f * f / frames;
+    for (uint32_t f = 0; f < frames; ++f)
+        v[f] = amp * std::sin(0.13f * f + phase) + 0.3f * f / frames;
     return v;
 }
 
@@ -59,7 +60,8 @@ TEST_CASE("W3D uncompressed channels: values, identity outside first..last, bit 
     q.pivot = 2;
     q.type = 6;
     glm::quat r = glm::angleAxis(glm::radians(60.0f), glm::vec3(0, 1, 0));
-    for (int f = 0; f < 6; ++f) q.values.insert(q.values.end(), {2 * r.x, 2 * r.y, 2 * r.z, 2 * r.w}); // unnormalised
+    for (int f = 0; f < 6; ++f)
+        q.values.insert(q.values.end(), {2 * r.x, 2 * r.y, 2 * r.z, 2 * r.w}); // unnormalised
     BitChannelSpec vis;
     vis.pivot = 3;
     vis.first = 2;
@@ -155,7 +157,7 @@ TEST_CASE("W3D adaptive delta: encoder -> decoder round trip (4-bit flavor 1, mo
         q.values = quatStream(frames, {1, 2, 3});
         s.channels = {x, z, q};
         Clip c = roundTrip(s);
-        const char* expect = codec == ClipCodec::AdaptiveDelta ? "adaptive-delta"
+        const char* expect = codec == ClipCodec::AdaptiveDelta  ? "adaptive-delta"
                              : codec == ClipCodec::MotionDelta4 ? "motion-delta4"
                                                                 : "motion-delta8";
         REQUIRE(c.codec == expect);
