@@ -513,6 +513,11 @@ static bool readMesh(const Cursor& parent, const Chunk& c, RawMesh& m, std::vect
         if (m.numVertices > 0 || m.numTris > 0) throw ParseError(parent.fileName(), m.chunkPath, c.offset, msg);
     }
     validateMaterialIds(m, warnings);
+    if (m.positions2.empty() &&
+        std::any_of(m.influences.begin(), m.influences.end(), [](const VertexInfluence& v) { return v.weight2 > 0; }))
+        warnings.push_back("mesh " + m.fullName() + " at offset " + std::to_string(m.offset) +
+                           ": second-bone influences without second-bone vertices (0xC00); the first-bone position "
+                           "is used for both");
     if (m.skin() && m.influences.size() != m.numVertices)
         throw ParseError(parent.fileName(), m.chunkPath, c.offset,
                          "skin mesh " + m.fullName() + " has no vertex influences (0xE) for its vertices");

@@ -84,7 +84,7 @@ void writeHierarchy(ChunkWriter& cw, const Hierarchy& h) {
     cw.end();
 }
 
-void writeMesh(ChunkWriter& cw, const RawMesh& m) {
+void writeMesh(ChunkWriter& cw, const RawMesh& m, uint32_t materialWrapper) {
     ByteWriter& w = cw.w;
     cw.begin(id::Mesh);
     cw.begin(id::MeshHeader3);
@@ -129,6 +129,7 @@ void writeMesh(ChunkWriter& cw, const RawMesh& m) {
     }
     vec3Chunk(cw, id::Vertices2, m.positions2);
     vec3Chunk(cw, id::Normals2, m.normals2);
+    if (materialWrapper) cw.begin(materialWrapper);
     cw.begin(id::MaterialInfo);
     w.u32le(uint32_t(m.passes.size()));
     w.u32le(uint32_t(m.vertexMaterials.size()));
@@ -238,6 +239,7 @@ void writeMesh(ChunkWriter& cw, const RawMesh& m) {
         }
         cw.end();
     }
+    if (materialWrapper) cw.end();
     cw.end();
 }
 

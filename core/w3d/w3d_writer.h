@@ -32,7 +32,9 @@ class ChunkWriter {
 };
 
 void writeHierarchy(ChunkWriter& cw, const Hierarchy& h);
-void writeMesh(ChunkWriter& cw, const RawMesh& m); // counts taken from the arrays
+// Counts are taken from the arrays. materialWrapper != 0 (0x23-0x26) puts the material chunks inside a
+// Renegade prelit wrapper.
+void writeMesh(ChunkWriter& cw, const RawMesh& m, uint32_t materialWrapper = 0);
 void writeHlod(ChunkWriter& cw, const Hlod& h);
 void writeBox(ChunkWriter& cw, const Box& b);
 void writeNull(ChunkWriter& cw, const NullObject& n);

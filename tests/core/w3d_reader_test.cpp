@@ -116,6 +116,19 @@ TEST_CASE("W3D rigid mesh round trip: geometry, uv, colours, material", "[w3d]")
     REQUIRE(!sm.skinned());
 }
 
+TEST_CASE("W3D Renegade prelit wrapper supplies the materials", "[w3d]") {
+    ChunkWriter cw(false);
+    writeMesh(cw, testQuad("LIT", ""), id::PrelitVertex);
+    std::vector<uint8_t> bytes = cw.take();
+    File f = readFile(ByteSpan(bytes), "lit.w3d");
+    REQUIRE(f.meshes.size() == 1);
+    REQUIRE(f.meshes[0].passes.size() == 1);
+    Mesh m = toMesh(f.meshes[0], nullptr, -1, "lit.w3d");
+    REQUIRE(m.subMeshes[0].material.shader == "w3d:alpha");
+    REQUIRE(m.subMeshes[0].material.find("BaseTexture")->texture == "quad.tga");
+    REQUIRE(m.subMeshes[0].uv0.size() == 4);
+}
+
 TEST_CASE("W3D per-triangle texture ids split sub-meshes and compact vertices", "[w3d]") {
     RawMesh q = testQuad("QUAD", "");
     TextureRef t2;
