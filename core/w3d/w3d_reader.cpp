@@ -442,30 +442,40 @@ static bool readMesh(const Cursor& parent, const Chunk& c, RawMesh& m, std::vect
             m.userText = r.restAsCString();
             break;
         case id::Triangles: {
+            // W3dTriStruct (32 bytes): u32 vindex[3], u32 attributes, vec3 normal, f32 distance.
             r.needCount(m.numTris, 32, "triangle");
             m.indices.resize(size_t(m.numTris) * 3);
-            for (uint32_t t = 0; t < m.numTris; ++t) {
+            const uint8_t* p = r.cur();
+            for (uint32_t t = 0; t < m.numTris; ++t, p += 32) {
                 for (int j = 0; j < 3; ++j) {
-                    uint32_t v = r.u32le();
+                    const uint8_t* q = p + 4 * j;
+                    const uint32_t v =
+                        uint32_t(q[0]) | uint32_t(q[1]) << 8 | uint32_t(q[2]) << 16 | uint32_t(q[3]) << 24;
                     if (v >= m.numVertices)
-                        r.failAt(r.pos() - 4, "triangle " + std::to_string(t) + " uses vertex " + std::to_string(v) +
-                                                  " of " + std::to_string(m.numVertices));
+                        r.failAt(r.pos() + size_t(t) * 32 + 4 * j, "triangle " + std::to_string(t) + " uses vertex " +
+                                                                       std::to_string(v) + " of " +
+                                                                       std::to_string(m.numVertices));
                     m.indices[size_t(t) * 3 + j] = v;
                 }
-                r.skip(20); // attributes, plane normal, distance
             }
+            r.skip(size_t(m.numTris) * 32);
             break;
         }
-        case id::VertexInfluences:
-            m.influences = readArray<VertexInfluence>(r, m.numVertices, 8, "vertex influence", [](ByteReader& b) {
-                VertexInfluence vi;
-                vi.bone = b.u16le();
-                vi.bone2 = b.u16le();
-                vi.weight = b.u16le();
-                vi.weight2 = b.u16le();
-                return vi;
-            });
+        case id::VertexInfluences: {
+            // W3dVertInfStruct (8 bytes): u16 bone, u16 bone2, u16 weight, u16 weight2 (BFME; pad before).
+            r.needCount(m.numVertices, 8, "vertex influence");
+            m.influences.resize(m.numVertices);
+            const uint8_t* p = r.cur();
+            for (uint32_t v = 0; v < m.numVertices; ++v, p += 8) {
+                VertexInfluence& vi = m.influences[v];
+                vi.bone = uint16_t(p[0] | p[1] << 8);
+                vi.bone2 = uint16_t(p[2] | p[3] << 8);
+                vi.weight = uint16_t(p[4] | p[5] << 8);
+                vi.weight2 = uint16_t(p[6] | p[7] << 8);
+            }
+            r.skip(size_t(m.numVertices) * 8);
             break;
+        }
         case id::PrelitUnlit:
         case id::PrelitVertex:
         case id::PrelitLightmapMultiPass:
