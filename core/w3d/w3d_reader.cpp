@@ -600,6 +600,18 @@ Material passMaterial(const RawMesh& m, uint32_t shaderId, uint32_t textureId, u
             mp.texture = base;
             mat.params.push_back(mp);
         }
+        // Neutral aliases of the BFME property names the renderer understands.
+        for (const auto& [from, to] : {std::pair<const char*, const char*>{"NormalMap", "NormalTexture"},
+                                       {"DiffuseColor", "Diffuse"},
+                                       {"SpecularColor", "Specular"},
+                                       {"SpecularExponent", "Shininess"}}) {
+            const MaterialParam* src = mat.find(from);
+            if (src && !mat.find(to)) {
+                MaterialParam alias = *src;
+                alias.name = to;
+                mat.params.push_back(alias);
+            }
+        }
         return mat;
     }
     mat.shader = shaderId < m.shaders.size() ? shaderName(m.shaders[shaderId]) : "w3d:opaque";

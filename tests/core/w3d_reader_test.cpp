@@ -183,6 +183,7 @@ TEST_CASE("W3D BFME shader materials, tangents and pass-level texcoords", "[w3d]
     REQUIRE(s.material.shader == "w3d:fx:NormalMapped.fx");
     REQUIRE(s.material.find("BaseTexture")->texture == "cloth.tga");
     REQUIRE(s.material.find("SpecularColor")->value.z == Approx(0.3f));
+    REQUIRE(s.material.find("Specular")->value.z == Approx(0.3f)); // neutral alias
     REQUIRE(s.material.find("AlphaTestEnable")->intValue == 1);
     REQUIRE(s.uv0[2].x == 0.5f);
     REQUIRE(s.tangents.size() == 4);
