@@ -1039,12 +1039,19 @@ static bool locateHierarchy(const File& f, const std::string& path, const std::s
         }
     if (name.empty()) return false;
     const std::string sib = findSibling(directoryOf(path), name);
-    if (sib.empty() || fs::equivalent(fs::path(sib), fs::path(path))) {
+    std::error_code ec;
+    if (sib.empty() || fs::equivalent(fs::path(sib), fs::path(path), ec)) {
         warnings.push_back("hierarchy " + name + " not found (looked for " + name + ".w3d next to the file)");
         return false;
     }
-    std::vector<uint8_t> bytes = readFileBytes(sib);
-    File sf = readFile(ByteSpan(bytes), sib);
+    File sf;
+    try {
+        std::vector<uint8_t> bytes = readFileBytes(sib);
+        sf = readFile(ByteSpan(bytes), sib);
+    } catch (const ParseError& e) {
+        warnings.push_back("hierarchy file unreadable: " + std::string(e.what()));
+        return false;
+    }
     for (const Hierarchy& h : sf.hierarchies)
         if (iequals(h.name, name)) {
             out = h;
