@@ -32,7 +32,7 @@ namespace rs::w3d {
 namespace {
 
 constexpr uint32_t kMaxFrames = 65536;          // frame indices are 16-bit in every uncompressed/motion channel
-constexpr uint64_t kMaxDenseSamples = 1u << 24; // frames x animated pivots
+constexpr uint64_t kMaxDenseSamples = 1u << 22; // frames x animated pivots (~150 MB worst case)
 
 enum ChannelType : uint32_t { X = 0, Y = 1, Z = 2, XR = 3, YR = 4, ZR = 5, Q = 6 };
 

@@ -288,3 +288,36 @@ TEST_CASE("W3D pose: EA formula World = World[parent] * T(pivot) * R(pivot) * T(
             for (int row = 0; row < 4; ++row)
                 REQUIRE(buf.world[i][col][row] == Approx(bind.world[i][col][row]).margin(1e-6));
 }
+
+TEST_CASE("W3D hostile clip: dense decode is bounded (frames x pivots)", "[w3d][anim]") {
+    ClipSpec s;
+    s.name = "BIG";
+    s.hierarchy = "TEST_SKL";
+    s.version = 0x1;
+    s.frames = 65536;
+    s.codec = ClipCodec::Timecoded;
+    for (uint16_t p = 1; p <= 100; ++p) {
+        ChannelSpec x;
+        x.pivot = p;
+        x.type = 0;
+        x.keyFrames = {0};
+        x.values = {1.0f};
+        s.channels.push_back(x);
+    }
+    ChunkWriter cw;
+    writeClip(cw, s);
+    std::vector<uint8_t> bytes = cw.take();
+    try {
+        readFile(ByteSpan(bytes), "big.w3d");
+        FAIL("no ParseError");
+    } catch (const ParseError& e) {
+        REQUIRE(e.chunkPath() == "0x280/0x282");
+        REQUIRE(e.message().find("too many pivots") != std::string::npos);
+    }
+    s.frames = 65537;
+    s.channels.resize(1);
+    ChunkWriter cw2;
+    writeClip(cw2, s);
+    std::vector<uint8_t> b2 = cw2.take();
+    REQUIRE_THROWS_AS(readFile(ByteSpan(b2), "big.w3d"), ParseError);
+}
