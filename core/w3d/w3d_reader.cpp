@@ -16,6 +16,12 @@ namespace rs::w3d {
 
 namespace fs = std::filesystem;
 
+// Vertex arrays are copied straight from the file: W3dVectorStruct / W3dTexCoordStruct layouts.
+static_assert(sizeof(glm::vec3) == 12 && sizeof(glm::vec2) == 8, "packed float vectors expected");
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "the W3D reader copies little-endian float arrays directly"
+#endif
+
 // ---------------------------------------------------------------------------------------------
 // Small readers
 
