@@ -10,6 +10,7 @@
 #include "scene/pose.h"
 
 #include <QDebug>
+#include <QSurfaceFormat>
 #include <QDir>
 #include <QFileInfo>
 #include <QHash>
@@ -318,7 +319,10 @@ struct SceneView::Impl {
         clear = new Qt3DRender::QClearBuffers(camSel);
         clear->setBuffers(Qt3DRender::QClearBuffers::ColorDepthBuffer);
         new Qt3DRender::QNoDraw(clear);
-        passFilter(camSel, "opaque");
+        auto* opaque = passFilter(camSel, "opaque");
+        // Front to back: early depth rejection saves most of the fragment work on software GL.
+        auto* opaqueSort = new Qt3DRender::QSortPolicy(opaque);
+        opaqueSort->setSortTypes(QList<Qt3DRender::QSortPolicy::SortType>{Qt3DRender::QSortPolicy::FrontToBack});
         auto* wire = passFilter(camSel, "wire");
         wireOff = new Qt3DRender::QNoDraw(wire);
         auto* trans = passFilter(camSel, "transparent");
@@ -567,11 +571,11 @@ struct SceneView::Impl {
             param(mat, flipName, 0);
             return t;
         };
-        texParam("baseTexture", "baseFlip", "BaseTexture", white);
+        const bool placeholder = texParam("baseTexture", "baseFlip", "BaseTexture", white) == checker;
         texParam("normalTexture", "normalFlip", "NormalTexture", flatNormal);
         param(mat, "bump", style.bump && tangents ? 1 : 0);
         param(mat, "glossSource", style.bump && !tangents && style.glossSource == 2 ? 0 : style.glossSource);
-        param(mat, "colorize", style.colorize ? 1 : 0);
+        param(mat, "colorize", style.colorize && !placeholder ? 1 : 0);
         param(mat, "factionColorParam", style.factionColorParam ? 1 : 0);
         param(mat, "unlit", style.unlit ? 1 : 0);
         param(mat, "blendMode", int(style.family));
@@ -1038,17 +1042,34 @@ struct SceneView::Impl {
         if (lo.x > hi.x) lo = hi = glm::vec3(0.0f);
     }
 
+    // Camera on a sphere around the bounds' centre, at the distance where every bounds corner is inside the
+    // view frustum (with a small margin).
     void placeCamera() {
-        const float fov = 40.0f;
-        camera->lens()->setPerspectiveProjection(fov, camera->aspectRatio() > 0 ? camera->aspectRatio() : 1.0f,
-                                                 radius * 0.01f, radius * 20.0f);
-        const float dist = radius / std::sin(glm::radians(fov) * 0.5f) * 1.05f;
+        const float fovV = 40.0f;
+        const float aspect = window->height() > 0 ? float(window->width()) / float(window->height()) : 1.0f;
+        const float tanV = std::tan(glm::radians(fovV) * 0.5f), tanH = tanV * aspect;
         const float y = glm::radians(yaw), p = glm::radians(pitch);
         glm::vec3 dir;
-        if (zUp) dir = glm::vec3(std::sin(y) * std::cos(p), -std::cos(y) * std::cos(p), std::sin(p));
+        if (zUp) dir = glm::vec3(std::sin(y) * std::cos(p), std::cos(y) * std::cos(p), std::sin(p)); // yaw 0: camera on +Y
         else dir = glm::vec3(std::sin(y) * std::cos(p), std::sin(p), std::cos(y) * std::cos(p));
+        const glm::vec3 worldUp = zUp ? glm::vec3(0, 0, 1) : glm::vec3(0, 1, 0);
+        glm::vec3 right = glm::cross(-dir, worldUp);
+        if (glm::length(right) < 1e-6f) right = glm::vec3(1, 0, 0);
+        right = glm::normalize(right);
+        const glm::vec3 upv = glm::normalize(glm::cross(right, -dir));
+        float dist = 0.0f;
+        for (int c = 0; c < 8; ++c) {
+            const glm::vec3 corner((c & 1) ? boundsHi.x : boundsLo.x, (c & 2) ? boundsHi.y : boundsLo.y,
+                                   (c & 4) ? boundsHi.z : boundsLo.z);
+            const glm::vec3 q = corner - center;
+            const float along = glm::dot(q, dir);
+            dist = std::max({dist, along + std::abs(glm::dot(q, right)) / tanH, along + std::abs(glm::dot(q, upv)) / tanV});
+        }
+        dist = std::max(dist * 1.08f, radius * 0.5f);
+        camera->lens()->setPerspectiveProjection(fovV, aspect, std::max(dist - radius * 4.0f, dist * 0.01f),
+                                                 dist + radius * 8.0f);
         const glm::vec3 pos = center + dir * dist;
-        camera->setUpVector(zUp ? QVector3D(0, 0, 1) : QVector3D(0, 1, 0));
+        camera->setUpVector(QVector3D(worldUp.x, worldUp.y, worldUp.z));
         camera->setPosition(QVector3D(pos.x, pos.y, pos.z));
         camera->setViewCenter(QVector3D(center.x, center.y, center.z));
         if (controller) {
@@ -1056,11 +1077,18 @@ struct SceneView::Impl {
             controller->setLookSpeed(180.0f);
         }
     }
+    glm::vec3 boundsLo{-1.0f}, boundsHi{1.0f};
 };
 
 SceneView::SceneView(QObject* parent) : QObject(parent), d(std::make_unique<Impl>()) {
     d->q = this;
     d->window = new Qt3DExtras::Qt3DWindow(nullptr, Qt3DRender::API::OpenGL);
+    {
+        // Qt3DWindow asks for 4x MSAA; on software OpenGL that quadruples the fill cost.
+        QSurfaceFormat f = d->window->format();
+        f.setSamples(qEnvironmentVariableIntValue("RIGSCOPE_MSAA"));
+        d->window->setFormat(f);
+    }
     d->root = new QEntity;
     d->camera = d->window->camera();
     d->camera->lens()->setPerspectiveProjection(40.0f, 16.0f / 9.0f, 0.1f, 1000.0f);
@@ -1140,6 +1168,8 @@ void SceneView::setModel(std::shared_ptr<const rs::Model> model, const QString& 
     d->computeBounds(lo, hi);
     d->center = (lo + hi) * 0.5f;
     d->radius = std::max(glm::length(hi - lo) * 0.5f, 1e-3f);
+    d->boundsLo = lo;
+    d->boundsHi = hi;
     d->groundLevel = d->zUp ? lo.z : lo.y;
     d->buildOverlays();
     d->buildDazzles();
@@ -1229,6 +1259,8 @@ void SceneView::frameModel() {
     d->computeBounds(lo, hi);
     d->center = (lo + hi) * 0.5f;
     d->radius = std::max(glm::length(hi - lo) * 0.5f, 1e-3f);
+    d->boundsLo = lo;
+    d->boundsHi = hi;
     d->placeCamera();
 }
 

@@ -220,10 +220,16 @@ int runScreenshot(int argc, char** argv) {
             app.exit(rc);
             return;
         }
-        for (const TextureInfo& t : view.textures())
+        QStringList reported;
+        for (const TextureInfo& t : view.textures()) {
+            if (t.loaded || reported.contains(t.name, Qt::CaseInsensitive)) continue;
+            reported << t.name;
             if (t.path.isEmpty())
                 std::fprintf(stderr, "rigscope: warning: texture %s (%s) not found\n", qPrintable(t.name),
                              qPrintable(t.mesh));
+            else
+                std::fprintf(stderr, "rigscope: warning: texture %s: %s\n", qPrintable(t.path), qPrintable(t.error));
+        }
         if (qEnvironmentVariableIsSet("RIGSCOPE_TIMING"))
             std::fprintf(stderr, "rigscope: first frame captured after %lld ms\n", (long long)startClock.elapsed());
         if (a.benchSeconds <= 0.0f) {

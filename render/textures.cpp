@@ -163,7 +163,7 @@ Qt3DRender::QAbstractTexture* makeTexture(const QImage& image, Qt3DCore::QNode* 
     t->setFormat(Qt3DRender::QAbstractTexture::RGBA8_UNorm);
     t->setGenerateMipMaps(true);
     setSampling(t);
-    t->setMinificationFilter(Qt3DRender::QAbstractTexture::LinearMipMapLinear);
+    t->setMinificationFilter(Qt3DRender::QAbstractTexture::LinearMipMapNearest);
     return t;
 }
 

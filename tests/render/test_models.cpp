@@ -107,7 +107,7 @@ std::shared_ptr<rs::Model> makeFigure(const std::string& baseTexture) {
     lamp.color = {1.0f, 0.95f, 0.6f};
     lamp.radius = 0.5f;
     lamp.bone = 1;
-    lamp.position = {0.0f, -0.6f, 0.8f};
+    lamp.position = {0.0f, 0.6f, 0.8f};
     lamp.nightOnly = true;
     m->dazzles = {beacon, lamp};
 
