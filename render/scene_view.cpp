@@ -55,6 +55,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <map>
 
 namespace rs::render {
 
@@ -165,7 +166,6 @@ struct SceneView::Impl {
 
     GlobalParam bones, lightPosition, lightColor, lightCount, ambient, faction, highlight;
 
-    Qt3DRender::QEffect *fxOpaque = nullptr, *fxAlpha = nullptr, *fxAdditive = nullptr;
     Qt3DRender::QEffect *fxLines = nullptr, *fxOverlayLines = nullptr, *fxDazzle = nullptr;
     Qt3DRender::QAbstractTexture *checker = nullptr, *white = nullptr, *flatNormal = nullptr;
 
@@ -259,29 +259,55 @@ struct SceneView::Impl {
         return fx;
     }
 
+    // Mesh effect for a family and a fragment variant (bit 0 BUMP, bit 1 SPECULAR, bit 2 UNLIT), shared by
+    // every entity that needs it.
+    Qt3DRender::QEffect* meshEffect(Family family, int variant) {
+        using BA = Qt3DRender::QBlendEquationArguments;
+        using DT = Qt3DRender::QDepthTest;
+        const int key = int(family) * 8 + variant;
+        if (auto it = meshEffects.find(key); it != meshEffects.end()) return it->second;
+        Qt3DRender::QShaderProgram*& prog = meshPrograms[variant];
+        if (!prog) {
+            QByteArray fs("#version 330 core\n");
+            if (variant & 1) fs += "#define BUMP\n";
+            if (variant & 2) fs += "#define SPECULAR\n";
+            if (variant & 4) fs += "#define UNLIT\n";
+            fs += shaders::meshFragment;
+            prog = program(shaders::meshVertex, fs.constData());
+        }
+        if (!wireProg) wireProg = program(shaders::meshVertex, shaders::wireFragment, shaders::wireGeometry);
+        auto* wire = pass(wireProg, "wire");
+        depth(wire, DT::LessOrEqual, false);
+        Qt3DRender::QRenderPass* main = nullptr;
+        switch (family) {
+        case Family::Opaque:
+            main = pass(prog, "opaque");
+            depth(main, DT::Less, true);
+            break;
+        case Family::Alpha:
+            main = pass(prog, "transparent");
+            depth(main, DT::Less, false);
+            blend(main, BA::SourceAlpha, BA::OneMinusSourceAlpha);
+            break;
+        case Family::Additive:
+            main = pass(prog, "transparent");
+            depth(main, DT::Less, false);
+            blend(main, BA::One, BA::One);
+            break;
+        }
+        auto* fx = effect({main, wire});
+        meshEffects[key] = fx;
+        return fx;
+    }
+    std::map<int, Qt3DRender::QEffect*> meshEffects;
+    Qt3DRender::QShaderProgram* meshPrograms[8] = {};
+    Qt3DRender::QShaderProgram* wireProg = nullptr;
+
     void buildEffects() {
         using BA = Qt3DRender::QBlendEquationArguments;
         using DT = Qt3DRender::QDepthTest;
-        auto* meshProg = program(shaders::meshVertex, shaders::meshFragment);
-        auto* wireProg = program(shaders::meshVertex, shaders::wireFragment, shaders::wireGeometry);
         auto* lineProg = program(shaders::lineVertex, shaders::lineFragment);
         auto* dazzleProg = program(shaders::dazzleVertex, shaders::dazzleFragment);
-        auto wirePass = [&] {
-            auto* rp = pass(wireProg, "wire");
-            depth(rp, DT::LessOrEqual, false);
-            return rp;
-        };
-        auto* op = pass(meshProg, "opaque");
-        depth(op, DT::Less, true);
-        fxOpaque = effect({op, wirePass()});
-        auto* al = pass(meshProg, "transparent");
-        depth(al, DT::Less, false);
-        blend(al, BA::SourceAlpha, BA::OneMinusSourceAlpha);
-        fxAlpha = effect({al, wirePass()});
-        auto* ad = pass(meshProg, "transparent");
-        depth(ad, DT::Less, false);
-        blend(ad, BA::One, BA::One);
-        fxAdditive = effect({ad, wirePass()});
         auto* ln = pass(lineProg, "opaque");
         depth(ln, DT::Less, true);
         fxLines = effect({ln});
@@ -544,9 +570,6 @@ struct SceneView::Impl {
         gr->setVertexCount(int(indexCount));
 
         auto* mat = new Qt3DRender::QMaterial(entity);
-        mat->setEffect(style.family == Family::Opaque  ? fxOpaque
-                       : style.family == Family::Alpha ? fxAlpha
-                                                       : fxAdditive);
         const rs::Material& m = sm.material;
         auto vec4Param = [&](const char* name, glm::vec4 def) {
             const rs::MaterialParam* p = m.find(name);
@@ -560,7 +583,7 @@ struct SceneView::Impl {
             return p && p->type == rs::ParamType::Float ? p->value.x : def;
         };
         const QString meshName = QString::fromStdString(mesh.name);
-        auto texParam = [&](const char* uniform, const char* flipName, const char* paramName,
+        auto texParam = [&](const char* uniform, const char* paramName,
                             Qt3DRender::QAbstractTexture* fallback) {
             QParameter* p = param(mat, uniform, QVariant());
             const rs::MaterialParam* mp = m.find(paramName);
@@ -568,16 +591,17 @@ struct SceneView::Impl {
             if (mp && mp->type == rs::ParamType::Texture && !mp->texture.empty())
                 t = texture(mp->texture, meshName, subIndex, QString::fromLatin1(paramName));
             p->setValue(QVariant::fromValue(t));
-            param(mat, flipName, 0);
             return t;
         };
-        const bool placeholder = texParam("baseTexture", "baseFlip", "BaseTexture", white) == checker;
-        texParam("normalTexture", "normalFlip", "NormalTexture", flatNormal);
-        param(mat, "bump", style.bump && tangents ? 1 : 0);
-        param(mat, "glossSource", style.bump && !tangents && style.glossSource == 2 ? 0 : style.glossSource);
+        const bool placeholder = texParam("baseTexture", "BaseTexture", white) == checker;
+        const bool bump = style.bump && tangents;
+        if (bump) texParam("normalTexture", "NormalTexture", flatNormal);
+        const int gloss = !bump && style.glossSource == 2 ? 0 : style.glossSource;
+        param(mat, "glossSource", gloss);
+        const int variant = (bump ? 1 : 0) | (gloss != 0 ? 2 : 0) | (style.unlit ? 4 : 0);
+        mat->setEffect(meshEffect(style.family, style.unlit ? 4 : variant));
         param(mat, "colorize", style.colorize && !placeholder ? 1 : 0);
         param(mat, "factionColorParam", style.factionColorParam ? 1 : 0);
-        param(mat, "unlit", style.unlit ? 1 : 0);
         param(mat, "blendMode", int(style.family));
         param(mat, "diffuseColor", toQ4(vec4Param("Diffuse", glm::vec4(1.0f))));
         param(mat, "specularColor", toQ4(vec4Param("Specular", glm::vec4(0.6f, 0.6f, 0.6f, 1.0f))));
@@ -901,10 +925,10 @@ struct SceneView::Impl {
         const glm::vec3 fwd = zUp ? glm::vec3(0, 1, 0) : glm::vec3(0, 0, 1);
         std::vector<std::pair<glm::vec4, glm::vec4>> lights;
         const bool modelLights = options.lights && model && !model->lights.empty();
-        lights.push_back({glm::vec4(keyLightDirection(), 0.0f), glm::vec4(modelLights ? 0.55f : 0.85f)});
+        lights.push_back({glm::vec4(keyLightDirection(), 0.0f), glm::vec4(glm::vec3(modelLights ? 0.55f : 0.85f), 0.0f)});
         if (!modelLights) {
-            lights.push_back({glm::vec4(glm::normalize(side * 0.7f - fwd * 0.3f - up * 0.3f), 0.0f), glm::vec4(0.35f)});
-            lights.push_back({glm::vec4(glm::normalize(fwd * 0.8f - up * 0.5f), 0.0f), glm::vec4(0.25f)});
+            lights.push_back({glm::vec4(glm::normalize(side * 0.7f - fwd * 0.3f - up * 0.3f), 0.0f), glm::vec4(glm::vec3(0.35f), 0.0f)});
+            lights.push_back({glm::vec4(glm::normalize(fwd * 0.8f - up * 0.5f), 0.0f), glm::vec4(glm::vec3(0.25f), 0.0f)});
         } else {
             for (const rs::Light& l : model->lights) {
                 if (lights.size() >= 4) break;
@@ -918,7 +942,7 @@ struct SceneView::Impl {
                     if (glm::length(d) < 1e-6f) d = keyLightDirection();
                     lights.push_back({glm::vec4(glm::normalize(d), 0.0f), glm::vec4(c, 0.0f)});
                 } else {
-                    lights.push_back({glm::vec4(glm::vec3(w[3]), 1.0f), glm::vec4(c, std::max(l.farAttenuationEnd, 0.0f))});
+                    lights.push_back({glm::vec4(glm::vec3(w[3]), 1.0f), glm::vec4(c, l.farAttenuationEnd > 0.0f ? 1.0f / l.farAttenuationEnd : 0.0f)});
                 }
             }
         }
