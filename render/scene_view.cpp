@@ -594,8 +594,12 @@ struct SceneView::Impl {
             return t;
         };
         const bool placeholder = texParam("baseTexture", "BaseTexture", white) == checker;
-        const bool bump = style.bump && tangents;
-        if (bump) texParam("normalTexture", "NormalTexture", flatNormal);
+        // Bump only with tangents and a normal map that was found (a missing one is not a checker normal map).
+        bool bump = style.bump && tangents;
+        if (bump && texParam("normalTexture", "NormalTexture", flatNormal) == checker) {
+            bump = false;
+            if (auto* p = mat->parameters().constLast()) p->setValue(QVariant::fromValue(flatNormal));
+        }
         const int gloss = !bump && style.glossSource == 2 ? 0 : style.glossSource;
         param(mat, "glossSource", gloss);
         const int variant = (bump ? 1 : 0) | (gloss != 0 ? 2 : 0) | (style.unlit ? 4 : 0);

@@ -123,8 +123,10 @@ void main() {
         float ndl = max(dot(N, L), 0.0) * att;
         diffuse += lightColor[i].rgb * ndl;
 #ifdef SPECULAR
-        vec3 H = normalize(L + V);
-        spec += lightColor[i].rgb * (pow(max(dot(N, H), 0.0), max(shininess, 1.0)) * att * step(0.0, ndl - 1e-6));
+        if (i == 0) { // highlights from the key light only (the game's shaders light specular from the sun)
+            vec3 H = normalize(L + V);
+            spec = lightColor[0].rgb * (pow(max(dot(N, H), 0.0), max(shininess, 1.0)) * att * step(1e-6, ndl));
+        }
 #endif
     }
     vec3 color = surface * diffuse + emissiveColor.rgb;
