@@ -9,12 +9,11 @@
 #include "scene/model.h"
 #include "scene/pose.h"
 
-#include <QDebug>
-#include <QSurfaceFormat>
 #include <QDir>
 #include <QFileInfo>
 #include <QHash>
 #include <QMatrix4x4>
+#include <QSurfaceFormat>
 #include <QVector4D>
 #include <Qt3DCore/QAttribute>
 #include <Qt3DCore/QBuffer>
@@ -78,13 +77,14 @@ QVector4D toQ4(const glm::vec4& v) { return QVector4D(v.x, v.y, v.z, v.w); }
 struct GlobalParam {
     std::vector<QParameter*> ps;
     void set(const QVariant& v) {
-        for (QParameter* p : ps) p->setValue(v);
+        for (QParameter* p : ps)
+            p->setValue(v);
     }
 };
 
 struct DrawItem {
     QEntity* entity = nullptr;
-    int part = 0;       // 0 = main model, i > 0 = parts[i] (attached proxy model)
+    int part = 0; // 0 = main model, i > 0 = parts[i] (attached proxy model)
     int mesh = 0, sub = 0;
     int attachBone = -1; // combined bone whose visibility controls this item
     bool flagHidden = false, shadowHidden = false;
@@ -254,7 +254,8 @@ struct SceneView::Impl {
         tech->graphicsApiFilter()->setProfile(Qt3DRender::QGraphicsApiFilter::CoreProfile);
         tech->graphicsApiFilter()->setMajorVersion(3);
         tech->graphicsApiFilter()->setMinorVersion(3);
-        for (auto* p : passes) tech->addRenderPass(p);
+        for (auto* p : passes)
+            tech->addRenderPass(p);
         fx->addTechnique(tech);
         return fx;
     }
@@ -362,7 +363,8 @@ struct SceneView::Impl {
                                 "ambientColor", "factionColor",     "highlightBone"};
         GlobalParam* gs[] = {&bones, &lightPosition, &lightColor, &lightCount, &ambient, &faction, &highlight};
         for (int i = 0; i < names.size(); ++i)
-            for (QParameter* p : gs[i]->ps) p->setName(names[i]);
+            for (QParameter* p : gs[i]->ps)
+                p->setName(names[i]);
         window->setActiveFrameGraph(surface);
     }
 
@@ -424,8 +426,8 @@ struct SceneView::Impl {
             part.proxy = int(pi);
             for (const rs::Bone& b : pm->skeleton.bones) {
                 rs::Bone nb = b;
-                nb.parent = (b.parent >= 0 && b.parent < int(pm->skeleton.bones.size())) ? b.parent + part.boneOffset
-                                                                                         : px.bone;
+                nb.parent =
+                    (b.parent >= 0 && b.parent < int(pm->skeleton.bones.size())) ? b.parent + part.boneOffset : px.bone;
                 skeleton.bones.push_back(nb);
             }
             parts.push_back(part);
@@ -507,14 +509,17 @@ struct SceneView::Impl {
             block("vertexBinormal", VT::Float, 3, 12, sm.binormals.data());
         }
         const bool alamoFormat = rs::istartsWith(sm.vertexFormat, "alD3dVert");
-        const bool useColors = sm.colors.size() == n &&
-                               (!alamoFormat || (!sm.vertexFormat.empty() && std::toupper(sm.vertexFormat.back()) == 'C'));
+        const bool useColors =
+            sm.colors.size() == n &&
+            (!alamoFormat || (!sm.vertexFormat.empty() && std::toupper(sm.vertexFormat.back()) == 'C'));
         if (useColors) block("vertexColor", VT::Float, 4, 16, sm.colors.data());
 
         int skinMode = 0;
         int rigidSlot = identitySlot();
-        if (mesh.bone >= 0 && mesh.bone < boneCount) rigidSlot = mesh.bone + part.boneOffset;
-        else if (part.attachBone >= 0) rigidSlot = part.attachBone;
+        if (mesh.bone >= 0 && mesh.bone < boneCount)
+            rigidSlot = mesh.bone + part.boneOffset;
+        else if (part.attachBone >= 0)
+            rigidSlot = part.attachBone;
         if (sm.skinned() && sm.boneIndices.size() == n) {
             skinMode = (sm.positions2.size() == n && sm.normals2.size() == n) ? 2 : 1;
             std::vector<glm::vec4> weights(n, glm::vec4(1, 0, 0, 0));
@@ -555,7 +560,8 @@ struct SceneView::Impl {
             indexCount += 3;
         }
         buf->setData(data);
-        for (const Pending& a : attrs) addAttribute(geom, buf, a.name, a.type, a.size, a.offset, a.stride, n);
+        for (const Pending& a : attrs)
+            addAttribute(geom, buf, a.name, a.type, a.size, a.offset, a.stride, n);
         auto* ia = new QAttribute(geom);
         ia->setAttributeType(QAttribute::IndexAttribute);
         ia->setVertexBaseType(small ? VT::UnsignedShort : VT::UnsignedInt);
@@ -583,8 +589,7 @@ struct SceneView::Impl {
             return p && p->type == rs::ParamType::Float ? p->value.x : def;
         };
         const QString meshName = QString::fromStdString(mesh.name);
-        auto texParam = [&](const char* uniform, const char* paramName,
-                            Qt3DRender::QAbstractTexture* fallback) {
+        auto texParam = [&](const char* uniform, const char* paramName, Qt3DRender::QAbstractTexture* fallback) {
             QParameter* p = param(mat, uniform, QVariant());
             const rs::MaterialParam* mp = m.find(paramName);
             Qt3DRender::QAbstractTexture* t = fallback;
@@ -668,7 +673,7 @@ struct SceneView::Impl {
             const int p = skeleton.bones[size_t(b)].parent;
             if (p < 0) continue;
             const glm::vec4 c = b < int(model->skeleton.bones.size()) ? glm::vec4(0.9f, 0.9f, 0.95f, 1.0f)
-                                                                       : glm::vec4(1.0f, 0.6f, 0.2f, 1.0f);
+                                                                      : glm::vec4(1.0f, 0.6f, 0.2f, 1.0f);
             sk.push_back({glm::vec3(0.0f), c, slot(b), uint16_t(b)});
             sk.push_back({glm::vec3(0.0f), c, slot(p), uint16_t(b)});
         }
@@ -699,7 +704,8 @@ struct SceneView::Impl {
         };
         const int mainBones = int(model->skeleton.bones.size());
         for (const rs::Proxy& px : model->proxies)
-            if (px.bone >= 0 && px.bone < mainBones) cross(glm::mat4(1.0f), px.bone, px.bone, {1.0f, 0.55f, 0.1f, 1.0f}, s);
+            if (px.bone >= 0 && px.bone < mainBones)
+                cross(glm::mat4(1.0f), px.bone, px.bone, {1.0f, 0.55f, 0.1f, 1.0f}, s);
         for (const rs::Marker& m : model->markers) {
             const int b = m.bone >= 0 && m.bone < mainBones ? m.bone : identitySlot();
             const glm::vec4 c(0.2f, 0.9f, 1.0f, 1.0f);
@@ -815,7 +821,8 @@ struct SceneView::Impl {
         const QMatrix4x4 v = camera->viewMatrix().inverted();
         glm::mat4 m(1.0f);
         for (int c = 0; c < 3; ++c)
-            for (int r = 0; r < 3; ++r) m[c][r] = v(r, c);
+            for (int r = 0; r < 3; ++r)
+                m[c][r] = v(r, c);
         return m;
     }
 
@@ -844,7 +851,7 @@ struct SceneView::Impl {
             // Rotate about the world up axis so local -Y points at the eye (light, wind).
             glm::vec3 to = mode == int(rs::BillboardMode::ZAxisView)    ? eye() - t
                            : mode == int(rs::BillboardMode::ZAxisLight) ? -keyLightDirection()
-                                                                         : glm::vec3(1, 0, 0);
+                                                                        : glm::vec3(1, 0, 0);
             to -= worldUp * glm::dot(to, worldUp);
             if (glm::length(to) < 1e-6f) return w;
             const glm::vec3 ny = -glm::normalize(to);
@@ -882,7 +889,8 @@ struct SceneView::Impl {
         if (palette.size() != qsizetype(2 * N + 1)) {
             palette.clear();
             palette.reserve(qsizetype(2 * N + 1));
-            for (size_t i = 0; i < 2 * N + 1; ++i) palette.push_back(QMatrix4x4());
+            for (size_t i = 0; i < 2 * N + 1; ++i)
+                palette.push_back(QMatrix4x4());
         }
         for (size_t b = 0; b < N; ++b) {
             const glm::mat4 w = billboard(skeleton.bones[b].billboard, pose.world[b]);
@@ -909,14 +917,15 @@ struct SceneView::Impl {
             if (!boneOk || !visible[size_t(dz.bone)]) k = 0.0f;
             if (dz.nightOnly && !options.night) k = 0.0f;
             if (dz.hidden && !options.showHidden) k = 0.0f;
-            const glm::vec3 p = boneOk ? glm::vec3(pose.world[size_t(dz.bone)] * glm::vec4(dz.position, 1.0f)) : dz.position;
+            const glm::vec3 p =
+                boneOk ? glm::vec3(pose.world[size_t(dz.bone)] * glm::vec4(dz.position, 1.0f)) : dz.position;
             const glm::vec3 c = i < dazzleColors.size() ? dazzleColors[i] : dz.color;
             const int cells = dz.texSize > 0 ? dz.texSize : 1;
             const float cell = 1.0f / float(cells);
             const float u0 = float(std::clamp(dz.texX, 0, cells - 1)) * cell;
             const float v0 = float(std::clamp(dz.texY, 0, cells - 1)) * cell;
-            const float vals[12] = {p.x, p.y, p.z, k > 0.0f ? dz.radius : 0.0f, c.r, c.g, c.b, k,
-                                    u0,  v0 + cell, u0 + cell, v0};
+            const float vals[12] = {p.x,       p.y,       p.z, k > 0.0f ? dz.radius : 0.0f, c.r, c.g, c.b, k, u0,
+                                    v0 + cell, u0 + cell, v0};
             std::memcpy(f, vals, sizeof(vals));
         }
         dazzleBuffer->updateData(0, dazzleData);
@@ -929,10 +938,13 @@ struct SceneView::Impl {
         const glm::vec3 fwd = zUp ? glm::vec3(0, 1, 0) : glm::vec3(0, 0, 1);
         std::vector<std::pair<glm::vec4, glm::vec4>> lights;
         const bool modelLights = options.lights && model && !model->lights.empty();
-        lights.push_back({glm::vec4(keyLightDirection(), 0.0f), glm::vec4(glm::vec3(modelLights ? 0.55f : 0.85f), 0.0f)});
+        lights.push_back(
+            {glm::vec4(keyLightDirection(), 0.0f), glm::vec4(glm::vec3(modelLights ? 0.55f : 0.85f), 0.0f)});
         if (!modelLights) {
-            lights.push_back({glm::vec4(glm::normalize(side * 0.7f - fwd * 0.3f - up * 0.3f), 0.0f), glm::vec4(glm::vec3(0.35f), 0.0f)});
-            lights.push_back({glm::vec4(glm::normalize(fwd * 0.8f - up * 0.5f), 0.0f), glm::vec4(glm::vec3(0.25f), 0.0f)});
+            lights.push_back({glm::vec4(glm::normalize(side * 0.7f - fwd * 0.3f - up * 0.3f), 0.0f),
+                              glm::vec4(glm::vec3(0.35f), 0.0f)});
+            lights.push_back(
+                {glm::vec4(glm::normalize(fwd * 0.8f - up * 0.5f), 0.0f), glm::vec4(glm::vec3(0.25f), 0.0f)});
         } else {
             for (const rs::Light& l : model->lights) {
                 if (lights.size() >= 4) break;
@@ -946,7 +958,8 @@ struct SceneView::Impl {
                     if (glm::length(d) < 1e-6f) d = keyLightDirection();
                     lights.push_back({glm::vec4(glm::normalize(d), 0.0f), glm::vec4(c, 0.0f)});
                 } else {
-                    lights.push_back({glm::vec4(glm::vec3(w[3]), 1.0f), glm::vec4(c, l.farAttenuationEnd > 0.0f ? 1.0f / l.farAttenuationEnd : 0.0f)});
+                    lights.push_back({glm::vec4(glm::vec3(w[3]), 1.0f),
+                                      glm::vec4(c, l.farAttenuationEnd > 0.0f ? 1.0f / l.farAttenuationEnd : 0.0f)});
                 }
             }
         }
@@ -968,8 +981,8 @@ struct SceneView::Impl {
         out.assign(m.meshes.size(), false);
         QHash<QString, std::vector<int>> groups;
         for (size_t i = 0; i < m.meshes.size(); ++i)
-            groups[QString::fromStdString(rs::toLower(m.meshes[i].baseName.empty() ? m.meshes[i].name
-                                                                                    : m.meshes[i].baseName))]
+            groups[QString::fromStdString(
+                       rs::toLower(m.meshes[i].baseName.empty() ? m.meshes[i].name : m.meshes[i].baseName))]
                 .push_back(int(i));
         for (auto it = groups.begin(); it != groups.end(); ++it) {
             const std::vector<int>& g = it.value();
@@ -978,8 +991,10 @@ struct SceneView::Impl {
             int bestLod = -1;
             for (int i : g) {
                 const int l = lodOf(i);
-                if (bestLod < 0) bestLod = l;
-                else if (lodWanted < 0) bestLod = std::max(bestLod, l);
+                if (bestLod < 0)
+                    bestLod = l;
+                else if (lodWanted < 0)
+                    bestLod = std::max(bestLod, l);
                 else if (std::abs(l - lodWanted) < std::abs(bestLod - lodWanted) ||
                          (std::abs(l - lodWanted) == std::abs(bestLod - lodWanted) && l > bestLod))
                     bestLod = l;
@@ -992,7 +1007,8 @@ struct SceneView::Impl {
                     (std::abs(a - altWanted) == std::abs(bestAlt - altWanted) && a < bestAlt))
                     bestAlt = a;
             }
-            for (int i : g) out[size_t(i)] = lodOf(i) == bestLod && altOf(i) == bestAlt;
+            for (int i : g)
+                out[size_t(i)] = lodOf(i) == bestLod && altOf(i) == bestAlt;
         }
     }
 
@@ -1009,8 +1025,10 @@ struct SceneView::Impl {
     }
 
     void selectLodAlt() {
-        for (Part& p : parts) selectMeshes(*p.model, options.lod, options.alt, p.meshSelected);
-        for (DrawItem& it : items) it.selected = parts[size_t(it.part)].meshSelected[size_t(it.mesh)];
+        for (Part& p : parts)
+            selectMeshes(*p.model, options.lod, options.alt, p.meshSelected);
+        for (DrawItem& it : items)
+            it.selected = parts[size_t(it.part)].meshSelected[size_t(it.mesh)];
     }
 
     void updateVisibility() {
@@ -1078,8 +1096,10 @@ struct SceneView::Impl {
         const float tanV = std::tan(glm::radians(fovV) * 0.5f), tanH = tanV * aspect;
         const float y = glm::radians(yaw), p = glm::radians(pitch);
         glm::vec3 dir;
-        if (zUp) dir = glm::vec3(std::sin(y) * std::cos(p), std::cos(y) * std::cos(p), std::sin(p)); // yaw 0: camera on +Y
-        else dir = glm::vec3(std::sin(y) * std::cos(p), std::sin(p), std::cos(y) * std::cos(p));
+        if (zUp)
+            dir = glm::vec3(std::sin(y) * std::cos(p), std::cos(y) * std::cos(p), std::sin(p)); // yaw 0: camera on +Y
+        else
+            dir = glm::vec3(std::sin(y) * std::cos(p), std::sin(p), std::cos(y) * std::cos(p));
         const glm::vec3 worldUp = zUp ? glm::vec3(0, 0, 1) : glm::vec3(0, 1, 0);
         glm::vec3 right = glm::cross(-dir, worldUp);
         if (glm::length(right) < 1e-6f) right = glm::vec3(1, 0, 0);
@@ -1091,7 +1111,8 @@ struct SceneView::Impl {
                                    (c & 4) ? boundsHi.z : boundsLo.z);
             const glm::vec3 q = corner - center;
             const float along = glm::dot(q, dir);
-            dist = std::max({dist, along + std::abs(glm::dot(q, right)) / tanH, along + std::abs(glm::dot(q, upv)) / tanV});
+            dist = std::max(
+                {dist, along + std::abs(glm::dot(q, right)) / tanH, along + std::abs(glm::dot(q, upv)) / tanV});
         }
         dist = std::max(dist * 1.08f, radius * 0.5f);
         camera->lens()->setPerspectiveProjection(fovV, aspect, std::max(dist - radius * 4.0f, dist * 0.01f),
@@ -1175,7 +1196,8 @@ void SceneView::setModel(std::shared_ptr<const rs::Model> model, const QString& 
     std::vector<glm::mat4> bind(N);
     d->skeleton.bindWorld(bind.data());
     d->inverseBind.resize(N);
-    for (size_t b = 0; b < N; ++b) d->inverseBind[b] = glm::inverse(bind[b]);
+    for (size_t b = 0; b < N; ++b)
+        d->inverseBind[b] = glm::inverse(bind[b]);
     d->pose.resize(N);
     d->visible.assign(N, 1);
     d->userHidden.assign(N, 0);
@@ -1184,9 +1206,11 @@ void SceneView::setModel(std::shared_ptr<const rs::Model> model, const QString& 
     for (size_t pi = 0; pi < d->parts.size(); ++pi) {
         const rs::Model& pm = *d->parts[pi].model;
         for (size_t mi = 0; mi < pm.meshes.size(); ++mi)
-            for (size_t si = 0; si < pm.meshes[mi].subMeshes.size(); ++si) d->buildSubMesh(int(pi), int(mi), int(si));
+            for (size_t si = 0; si < pm.meshes[mi].subMeshes.size(); ++si)
+                d->buildSubMesh(int(pi), int(mi), int(si));
     }
-    for (DrawItem& it : d->items) it.enabled = true;
+    for (DrawItem& it : d->items)
+        it.enabled = true;
     d->selectLodAlt();
     d->frame = 0.0f;
     d->time = 0.0f;
@@ -1214,7 +1238,8 @@ void SceneView::setClip(std::shared_ptr<const rs::Clip> clip) {
     d->binding = rs::ClipBinding();
     if (d->clip && d->model) {
         d->binding = rs::bindClip(d->skeleton, *d->clip);
-        for (const std::string& p : d->binding.problems) d->problems << QString::fromStdString(p);
+        for (const std::string& p : d->binding.problems)
+            d->problems << QString::fromStdString(p);
     }
     d->updatePose();
 }
@@ -1240,12 +1265,15 @@ float SceneView::frame() const { return d->frame; }
 float SceneView::time() const { return d->time; }
 
 void SceneView::setOptions(const ViewOptions& options) {
-    if (options.alt < d->options.alt) d->altDecreased = true;
-    else if (options.alt > d->options.alt) d->altDecreased = false;
+    if (options.alt < d->options.alt)
+        d->altDecreased = true;
+    else if (options.alt > d->options.alt)
+        d->altDecreased = false;
     const bool dirsChanged = options.textureDirs != d->options.textureDirs;
     d->options = options;
     d->clear->setClearColor(options.background);
-    d->faction.set(QVector4D(options.factionColor.redF(), options.factionColor.greenF(), options.factionColor.blueF(), 1.0f));
+    d->faction.set(
+        QVector4D(options.factionColor.redF(), options.factionColor.greenF(), options.factionColor.blueF(), 1.0f));
     if (d->model) {
         if (dirsChanged) {
             // Texture folders changed: rebuild materials by reloading the model.

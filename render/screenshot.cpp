@@ -19,11 +19,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <sys/resource.h>
 #include <cstring>
 #include <exception>
 #include <optional>
 #include <string>
+#include <sys/resource.h>
 
 namespace rs::render {
 
@@ -125,7 +125,8 @@ int parseArgs(int argc, char** argv, Args& a) {
         } else if (arg == "--pitch") {
             if (!value(v) || !parseNumber(v, a.pitch)) return usage("--pitch needs degrees");
         } else if (arg == "--bench-fps") {
-            if (!value(v) || !parseNumber(v, a.benchSeconds) || a.benchSeconds <= 0) return usage("--bench-fps needs seconds");
+            if (!value(v) || !parseNumber(v, a.benchSeconds) || a.benchSeconds <= 0)
+                return usage("--bench-fps needs seconds");
         } else if (arg == "-h" || arg == "--help") {
             return usage(nullptr);
         } else if (!arg.empty() && arg[0] == '-') {
@@ -207,8 +208,10 @@ int runScreenshot(int argc, char** argv) {
     view.setModel(model, a.model);
     view.setClip(clip);
     view.setCameraAngles(a.yaw, a.pitch);
-    if (a.frame) view.setFrame(*a.frame);
-    else view.setTime(a.time.value_or(0.0f));
+    if (a.frame)
+        view.setFrame(*a.frame);
+    else
+        view.setTime(a.time.value_or(0.0f));
 
     int rc = 0;
     // Watchdog: a capture that never completes (no display, broken GL) must not hang.
@@ -257,9 +260,10 @@ int runScreenshot(int argc, char** argv) {
             view.setTime(float(clock->elapsed()) / 1000.0f);
             if (clock->elapsed() >= qint64(a.benchSeconds * 1000.0f)) {
                 const double cpuMs = (processCpuSeconds() - *cpu0) * 1000.0 / std::max(*frames, 1);
-                std::printf("bench: %d frames in %.2f s = %.1f fps at %dx%d, %.1f ms CPU per frame (all threads) (%s)\n",
-                            *frames, double(clock->elapsed()) / 1000.0, *frames * 1000.0 / double(clock->elapsed()),
-                            a.width, a.height, cpuMs, a.model.isEmpty() ? "demo" : qPrintable(a.model));
+                std::printf(
+                    "bench: %d frames in %.2f s = %.1f fps at %dx%d, %.1f ms CPU per frame (all threads) (%s)\n",
+                    *frames, double(clock->elapsed()) / 1000.0, *frames * 1000.0 / double(clock->elapsed()), a.width,
+                    a.height, cpuMs, a.model.isEmpty() ? "demo" : qPrintable(a.model));
                 app.exit(0);
             }
         });

@@ -71,8 +71,8 @@ TEST_CASE("corpus Alamo models render framed", "[render][corpus]") {
 
 TEST_CASE("corpus clip moves the model", "[render][corpus]") {
     const std::string root = corpusRoot();
-    const QString model = QString::fromStdString(root) +
-                          "/alamo/Delta730+Imperial_Civil_War/Data/Art/Models/EI_STORMTROOPER.ALO";
+    const QString model =
+        QString::fromStdString(root) + "/alamo/Delta730+Imperial_Civil_War/Data/Art/Models/EI_STORMTROOPER.ALO";
     if (root.empty() || !QFileInfo::exists(model)) {
         WARN("SKIPPED: EI_STORMTROOPER.ALO not in the corpus");
         return;

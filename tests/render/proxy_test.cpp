@@ -32,7 +32,8 @@ TEST_CASE("proxy model next to the file is attached to its bone", "[render][prox
         sm.positions.push_back({(i & 1) ? hi.x : lo.x, (i & 2) ? hi.y : lo.y, (i & 4) ? hi.z : lo.z});
         sm.normals.push_back(glm::normalize(sm.positions.back() - glm::vec3(0, 0, 1)));
     }
-    sm.indices = {0, 1, 3, 0, 3, 2, 4, 6, 7, 4, 7, 5, 0, 4, 5, 0, 5, 1, 2, 3, 7, 2, 7, 6, 0, 2, 6, 0, 6, 4, 1, 5, 7, 1, 7, 3};
+    sm.indices = {0, 1, 3, 0, 3, 2, 4, 6, 7, 4, 7, 5, 0, 4, 5, 0, 5, 1,
+                  2, 3, 7, 2, 7, 6, 0, 2, 6, 0, 6, 4, 1, 5, 7, 1, 7, 3};
     m.subMeshes.push_back(sm);
     proxy.meshes.push_back(m);
     const std::vector<uint8_t> bytes = rs::alamo::writeModel(proxy);

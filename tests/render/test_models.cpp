@@ -32,7 +32,8 @@ void addBox(rs::SubMesh& sm, glm::vec3 lo, glm::vec3 hi, int boneIndexForAll = -
                 sm.boneWeights.push_back(glm::vec4(1, 0, 0, 0));
             }
         }
-        for (uint32_t i : {0u, 1u, 2u, 0u, 2u, 3u}) sm.indices.push_back(base + i);
+        for (uint32_t i : {0u, 1u, 2u, 0u, 2u, 3u})
+            sm.indices.push_back(base + i);
     }
 }
 

@@ -13,11 +13,12 @@ using namespace rs::render;
 
 namespace {
 
-QByteArray ddsHeader(int w, int h, const char* fourCC, uint32_t pfFlags = 0x4, uint32_t bits = 0,
-                     uint32_t rm = 0, uint32_t gm = 0, uint32_t bm = 0, uint32_t am = 0) {
+QByteArray ddsHeader(int w, int h, const char* fourCC, uint32_t pfFlags = 0x4, uint32_t bits = 0, uint32_t rm = 0,
+                     uint32_t gm = 0, uint32_t bm = 0, uint32_t am = 0) {
     QByteArray b(128, '\0');
     auto put = [&](int off, uint32_t v) {
-        for (int i = 0; i < 4; ++i) b[off + i] = char((v >> (8 * i)) & 255);
+        for (int i = 0; i < 4; ++i)
+            b[off + i] = char((v >> (8 * i)) & 255);
     };
     b.replace(0, 4, "DDS ");
     put(4, 124);
