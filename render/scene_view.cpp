@@ -11,9 +11,13 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QFont>
+#include <QFontMetrics>
 #include <QHash>
 #include <QMatrix4x4>
+#include <QPainter>
 #include <QSurfaceFormat>
+#include <QVector2D>
 #include <QVector4D>
 #include <Qt3DCore/QAttribute>
 #include <Qt3DCore/QBuffer>
@@ -164,9 +168,9 @@ struct SceneView::Impl {
     Qt3DRender::QNoDraw* wireOff = nullptr;
     std::vector<Qt3DRender::QRenderPassFilter*> filters;
 
-    GlobalParam bones, lightPosition, lightColor, lightCount, ambient, faction, highlight;
+    GlobalParam bones, lightPosition, lightColor, lightCount, ambient, faction, highlight, viewportSize;
 
-    Qt3DRender::QEffect *fxLines = nullptr, *fxOverlayLines = nullptr, *fxDazzle = nullptr;
+    Qt3DRender::QEffect *fxLines = nullptr, *fxOverlayLines = nullptr, *fxDazzle = nullptr, *fxLabels = nullptr;
     Qt3DRender::QAbstractTexture *checker = nullptr, *white = nullptr, *flatNormal = nullptr;
 
     // Model state
@@ -315,6 +319,10 @@ struct SceneView::Impl {
         auto* ov = pass(lineProg, "overlay");
         depth(ov, DT::Always, false);
         fxOverlayLines = effect({ov});
+        auto* lb = pass(program(shaders::labelVertex, shaders::labelFragment), "overlay");
+        depth(lb, DT::Always, false);
+        blend(lb, BA::SourceAlpha, BA::OneMinusSourceAlpha);
+        fxLabels = effect({lb});
         auto* dz = pass(dazzleProg, "transparent");
         depth(dz, DT::LessOrEqual, false);
         blend(dz, BA::One, BA::One);
@@ -327,7 +335,8 @@ struct SceneView::Impl {
         fk->setName("pass");
         fk->setValue(QString::fromLatin1(key));
         f->addMatch(fk);
-        for (GlobalParam* g : {&bones, &lightPosition, &lightColor, &lightCount, &ambient, &faction, &highlight}) {
+        for (GlobalParam* g :
+             {&bones, &lightPosition, &lightColor, &lightCount, &ambient, &faction, &highlight, &viewportSize}) {
             auto* p = new QParameter(f);
             g->ps.push_back(p);
             f->addParameter(p);
@@ -360,8 +369,9 @@ struct SceneView::Impl {
         clearDepth->setBuffers(Qt3DRender::QClearBuffers::DepthBuffer);
         captureNode = new Qt3DRender::QRenderCapture(clearDepth);
         const QStringList names{"bones[0]",     "lightPosition[0]", "lightColor[0]", "lightCount",
-                                "ambientColor", "factionColor",     "highlightBone"};
-        GlobalParam* gs[] = {&bones, &lightPosition, &lightColor, &lightCount, &ambient, &faction, &highlight};
+                                "ambientColor", "factionColor",     "highlightBone", "viewportSize"};
+        GlobalParam* gs[] = {&bones,   &lightPosition, &lightColor, &lightCount,
+                             &ambient, &faction,       &highlight,  &viewportSize};
         for (int i = 0; i < names.size(); ++i)
             for (QParameter* p : gs[i]->ps)
                 p->setName(names[i]);
@@ -372,7 +382,9 @@ struct SceneView::Impl {
     void clearModel() {
         delete modelRoot;
         modelRoot = nullptr;
-        skeletonEntity = markerEntity = gridEntity = dazzleEntity = nullptr;
+        skeletonEntity = markerEntity = gridEntity = dazzleEntity = labelEntity = nullptr;
+        labelBuffer = nullptr;
+        labels.clear();
         dazzleBuffer = nullptr;
         dazzleFlip = nullptr;
         items.clear();
@@ -795,6 +807,117 @@ struct SceneView::Impl {
         updateDazzleColors();
     }
 
+    // Labels: names of proxies (orange) and markers (cyan) drawn at their bones, constant pixel size.
+    struct Label {
+        int bone = -1;         // main-model bone, -1 = model origin
+        glm::vec3 local{0.0f}; // offset in bone space
+        int proxy = -1;        // proxy index (ALT rules), -1 for markers
+    };
+    std::vector<Label> labels;
+    QEntity* labelEntity = nullptr;
+    Qt3DCore::QBuffer* labelBuffer = nullptr;
+    QByteArray labelData;
+
+    void buildLabels() {
+        labels.clear();
+        labelEntity = nullptr;
+        labelBuffer = nullptr;
+        const rs::Model& m = *model;
+        QStringList texts;
+        std::vector<QColor> colors;
+        const int mainBones = int(m.skeleton.bones.size());
+        for (size_t i = 0; i < m.proxies.size() && labels.size() < 256; ++i) {
+            const rs::Proxy& px = m.proxies[i];
+            labels.push_back({px.bone >= 0 && px.bone < mainBones ? px.bone : -1, glm::vec3(0.0f), int(i)});
+            texts << QString::fromStdString(px.name);
+            colors.push_back(QColor(255, 170, 60));
+        }
+        for (const rs::Marker& mk : m.markers) {
+            if (labels.size() >= 256) break;
+            labels.push_back({mk.bone >= 0 && mk.bone < mainBones ? mk.bone : -1, glm::vec3(mk.transform[3]), -1});
+            texts << QString::fromStdString(mk.name);
+            colors.push_back(QColor(90, 230, 255));
+        }
+        if (labels.empty()) return;
+        QFont font;
+        font.setPixelSize(11);
+        const QFontMetrics fm(font);
+        const int rowH = fm.height() + 4;
+        int atlasW = 16;
+        for (const QString& t : texts)
+            atlasW = std::max(atlasW, std::min(fm.horizontalAdvance(t) + 8, 512));
+        const int atlasH = rowH * int(texts.size());
+        QImage atlas(atlasW, atlasH, QImage::Format_ARGB32);
+        atlas.fill(Qt::transparent);
+        {
+            QPainter p(&atlas);
+            p.setFont(font);
+            for (int i = 0; i < texts.size(); ++i) {
+                const int w = std::min(fm.horizontalAdvance(texts[i]) + 8, atlasW);
+                p.fillRect(QRect(0, i * rowH, w, rowH), QColor(0, 0, 0, 150));
+                p.setPen(colors[size_t(i)]);
+                p.drawText(QRect(4, i * rowH, w - 4, rowH), Qt::AlignVCenter | Qt::AlignLeft, texts[i]);
+            }
+        }
+        labelEntity = new QEntity(modelRoot);
+        auto* g = new Qt3DCore::QGeometry(labelEntity);
+        auto* corners = new Qt3DCore::QBuffer(g);
+        const float c[8] = {0, 0, 1, 0, 0, 1, 1, 1};
+        corners->setData(QByteArray(reinterpret_cast<const char*>(c), sizeof(c)));
+        labelBuffer = new Qt3DCore::QBuffer(g);
+        const uint n = uint(labels.size());
+        labelData = QByteArray(int(n) * 48, '\0');
+        float* f = reinterpret_cast<float*>(labelData.data());
+        for (uint i = 0; i < n; ++i, f += 12) {
+            const int w = std::min(fm.horizontalAdvance(texts[int(i)]) + 8, atlasW);
+            // Uploads put the image top at v = 1: row r spans v from 1 - (r+1)h/H (bottom) to 1 - rh/H (top).
+            const float vals[8] = {float(w),
+                                   float(rowH),
+                                   6.0f,
+                                   4.0f,
+                                   0.0f,
+                                   1.0f - float((i + 1) * rowH) / float(atlasH),
+                                   float(w) / float(atlasW),
+                                   1.0f - float(i * rowH) / float(atlasH)};
+            std::memcpy(f + 4, vals, sizeof(vals));
+        }
+        labelBuffer->setData(labelData);
+        using VT = QAttribute::VertexBaseType;
+        addAttribute(g, corners, "corner", VT::Float, 2, 0, 8, 4);
+        addAttribute(g, labelBuffer, "labelAnchor", VT::Float, 4, 0, 48, n, 1);
+        addAttribute(g, labelBuffer, "labelSize", VT::Float, 4, 16, 48, n, 1);
+        addAttribute(g, labelBuffer, "labelRect", VT::Float, 4, 32, 48, n, 1);
+        auto* gr = new Qt3DRender::QGeometryRenderer(labelEntity);
+        gr->setGeometry(g);
+        gr->setPrimitiveType(Qt3DRender::QGeometryRenderer::TriangleStrip);
+        gr->setVertexCount(4);
+        gr->setInstanceCount(int(n));
+        auto* mat = new Qt3DRender::QMaterial(labelEntity);
+        mat->setEffect(fxLabels);
+        auto* tex = makeTexture(atlas, labelEntity);
+        tex->setGenerateMipMaps(false);
+        tex->setMinificationFilter(Qt3DRender::QAbstractTexture::Nearest);
+        tex->setMagnificationFilter(Qt3DRender::QAbstractTexture::Nearest);
+        param(mat, "labelTexture", QVariant::fromValue(tex));
+        labelEntity->addComponent(gr);
+        labelEntity->addComponent(mat);
+    }
+
+    void updateLabels() {
+        if (!labelBuffer) return;
+        float* f = reinterpret_cast<float*>(labelData.data());
+        for (size_t i = 0; i < labels.size(); ++i, f += 12) {
+            const Label& l = labels[i];
+            const glm::mat4 w = l.bone >= 0 ? pose.world[size_t(l.bone)] : glm::mat4(1.0f);
+            const glm::vec3 p(w * glm::vec4(l.local, 1.0f));
+            bool shown = l.proxy >= 0 ? proxyShown(l.proxy) : options.markers;
+            if (l.bone >= 0 && !visible[size_t(l.bone)]) shown = false;
+            const float a[4] = {p.x, p.y, p.z, shown ? 1.0f : 0.0f};
+            std::memcpy(f, a, sizeof(a));
+        }
+        labelBuffer->updateData(0, labelData);
+    }
+
     void updateDazzleColors() {
         if (!model) return;
         dazzleColors.clear();
@@ -900,6 +1023,7 @@ struct SceneView::Impl {
         bones.set(palette);
         updateLights();
         updateDazzles();
+        updateLabels();
         updateVisibility();
         emit q->poseChanged();
     }
@@ -1045,6 +1169,7 @@ struct SceneView::Impl {
         if (markerEntity) markerEntity->setEnabled(options.proxies || options.markers);
         if (gridEntity) gridEntity->setEnabled(options.grid);
         if (dazzleEntity) dazzleEntity->setEnabled(options.dazzles);
+        if (labelEntity) labelEntity->setEnabled(options.labels && (options.proxies || options.markers));
         wireOff->setEnabled(!options.wireframe);
     }
 
@@ -1162,6 +1287,10 @@ SceneView::SceneView(QObject* parent) : QObject(parent), d(std::make_unique<Impl
                 break;
             }
     });
+    auto viewport = [this] { d->viewportSize.set(QVector2D(float(d->window->width()), float(d->window->height()))); };
+    QObject::connect(d->window, &QWindow::widthChanged, this, viewport);
+    QObject::connect(d->window, &QWindow::heightChanged, this, viewport);
+    viewport();
     setOptions(d->options);
     d->ambient.set(QVector3D(0.22f, 0.22f, 0.25f));
     d->highlight.set(-1);
@@ -1225,6 +1354,7 @@ void SceneView::setModel(std::shared_ptr<const rs::Model> model, const QString& 
     d->groundLevel = d->zUp ? lo.z : lo.y;
     d->buildOverlays();
     d->buildDazzles();
+    d->buildLabels();
     d->updatePose();
     d->placeCamera();
     if (d->texPending == 0) emit texturesResolved();

@@ -43,6 +43,7 @@ struct ViewOptions {
     bool dazzles = true;
     bool proxies = true; // proxy markers and attached proxy models
     bool markers = true; // rs::Marker boxes/nulls
+    bool labels = true;  // names of proxies and markers drawn next to them
     bool grid = true;
     bool showHidden = false; // also draw meshes hidden by flag, shadow and collision meshes
     QColor background{48, 52, 60};

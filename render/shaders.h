@@ -19,5 +19,7 @@ extern const char* const lineVertex;
 extern const char* const lineFragment;
 extern const char* const dazzleVertex;
 extern const char* const dazzleFragment;
+extern const char* const labelVertex;
+extern const char* const labelFragment;
 
 } // namespace rs::render::shaders
