@@ -38,7 +38,7 @@ namespace {
 const char* const kUsage =
     "usage: rigscope --screenshot OUT.png [--size WxH] [--clip FILE] [--frame N | --time S] [--lod N] [--alt N]\n"
     "                [--faction-color #RRGGBB] [--night] [--skeleton] [--wireframe] [--texture-dir DIR]...\n"
-    "                [--yaw DEG] [--pitch DEG] [--bench-fps SECONDS] [MODEL]\n"
+    "                [--no-grid] [--no-labels] [--yaw DEG] [--pitch DEG] [--bench-fps SECONDS] [MODEL]\n"
     "Renders one frame of MODEL (default: the built-in demo model) and writes it as PNG.\n";
 
 struct Args {
@@ -117,6 +117,8 @@ int parseArgs(int argc, char** argv, Args& a) {
             a.options.wireframe = true;
         } else if (arg == "--no-grid") {
             a.options.grid = false;
+        } else if (arg == "--no-labels") {
+            a.options.labels = false;
         } else if (arg == "--texture-dir") {
             if (!value(v)) return usage("--texture-dir needs a folder");
             a.options.textureDirs << QString::fromLocal8Bit(v);
