@@ -7,7 +7,9 @@ namespace rs::render {
 
 namespace {
 
-uint32_t u32(const uchar* p) { return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24; }
+uint32_t u32(const uchar* p) {
+    return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24;
+}
 uint16_t u16(const uchar* p) { return uint16_t(p[0] | p[1] << 8); }
 
 QRgb rgb565(uint16_t c) {
@@ -33,7 +35,8 @@ void colorBlock(const uchar* b, bool dxt1, QRgb out[16]) {
         pal[3] = qRgba(0, 0, 0, 0);
     }
     const uint32_t bits = u32(b + 4);
-    for (int i = 0; i < 16; ++i) out[i] = pal[(bits >> (2 * i)) & 3];
+    for (int i = 0; i < 16; ++i)
+        out[i] = pal[(bits >> (2 * i)) & 3];
 }
 
 int maskShift(uint32_t m) {
@@ -73,10 +76,14 @@ QImage decodeDds(const QByteArray& bytes, QString* error) {
     if (pfFlags & 0x4) {
         char cc[5] = {char(fourCC), char(fourCC >> 8), char(fourCC >> 16), char(fourCC >> 24), 0};
         int kind = 0; // 1 DXT1, 3 DXT2/3, 5 DXT4/5
-        if (!std::strcmp(cc, "DXT1")) kind = 1;
-        else if (!std::strcmp(cc, "DXT2") || !std::strcmp(cc, "DXT3")) kind = 3;
-        else if (!std::strcmp(cc, "DXT4") || !std::strcmp(cc, "DXT5")) kind = 5;
-        else return fail(QString("unsupported DDS compression '%1'").arg(QString::fromLatin1(cc)));
+        if (!std::strcmp(cc, "DXT1"))
+            kind = 1;
+        else if (!std::strcmp(cc, "DXT2") || !std::strcmp(cc, "DXT3"))
+            kind = 3;
+        else if (!std::strcmp(cc, "DXT4") || !std::strcmp(cc, "DXT5"))
+            kind = 5;
+        else
+            return fail(QString("unsupported DDS compression '%1'").arg(QString::fromLatin1(cc)));
         const qint64 bw = (width + 3) / 4, bh = (height + 3) / 4;
         const qint64 blockBytes = kind == 1 ? 8 : 16;
         if (bw * bh * blockBytes > avail) return fail("DDS data truncated");
@@ -85,7 +92,8 @@ QImage decodeDds(const QByteArray& bytes, QString* error) {
             for (qint64 bx = 0; bx < bw; ++bx) {
                 const uchar* blk = data + (by * bw + bx) * blockBytes;
                 int alpha[16];
-                for (int& a : alpha) a = 255;
+                for (int& a : alpha)
+                    a = 255;
                 if (kind == 3) {
                     for (int i = 0; i < 16; ++i) {
                         const int nib = (blk[i / 2] >> ((i & 1) * 4)) & 15;
@@ -96,15 +104,19 @@ QImage decodeDds(const QByteArray& bytes, QString* error) {
                     const int a0 = blk[0], a1 = blk[1];
                     int pal[8] = {a0, a1};
                     if (a0 > a1)
-                        for (int i = 2; i < 8; ++i) pal[i] = ((8 - i) * a0 + (i - 1) * a1) / 7;
+                        for (int i = 2; i < 8; ++i)
+                            pal[i] = ((8 - i) * a0 + (i - 1) * a1) / 7;
                     else {
-                        for (int i = 2; i < 6; ++i) pal[i] = ((6 - i) * a0 + (i - 1) * a1) / 5;
+                        for (int i = 2; i < 6; ++i)
+                            pal[i] = ((6 - i) * a0 + (i - 1) * a1) / 5;
                         pal[6] = 0;
                         pal[7] = 255;
                     }
                     uint64_t bits = 0;
-                    for (int i = 0; i < 6; ++i) bits |= uint64_t(blk[2 + i]) << (8 * i);
-                    for (int i = 0; i < 16; ++i) alpha[i] = pal[(bits >> (3 * i)) & 7];
+                    for (int i = 0; i < 6; ++i)
+                        bits |= uint64_t(blk[2 + i]) << (8 * i);
+                    for (int i = 0; i < 16; ++i)
+                        alpha[i] = pal[(bits >> (3 * i)) & 7];
                     blk += 8;
                 }
                 colorBlock(blk, kind == 1, px);
@@ -132,7 +144,8 @@ QImage decodeDds(const QByteArray& bytes, QString* error) {
         const uchar* row = data + qint64(y) * pitch;
         for (uint32_t x = 0; x < width; ++x) {
             uint32_t v = 0;
-            for (qint64 k = 0; k < bpp; ++k) v |= uint32_t(row[qint64(x) * bpp + k]) << (8 * k);
+            for (qint64 k = 0; k < bpp; ++k)
+                v |= uint32_t(row[qint64(x) * bpp + k]) << (8 * k);
             const int a = am ? channel(v, am) : 255;
             if (lum) {
                 const int l = channel(v, rm ? rm : 0xFF);

@@ -15,13 +15,13 @@ enum class Family { Opaque, Alpha, Additive };
 
 struct MaterialStyle {
     Family family = Family::Opaque;
-    bool hiddenByDefault = false; // shadow volumes and collision meshes
-    bool colorize = false;        // surface = mix(base, Colorization * base, base.a)
+    bool hiddenByDefault = false;   // shadow volumes and collision meshes
+    bool colorize = false;          // surface = mix(base, Colorization * base, base.a)
     bool factionColorParam = false; // FC_ mesh: the "Color" parameter takes the faction colour
-    bool bump = false;            // tangent-space normal map from NormalTexture
-    int glossSource = 0;          // specular mask: 0 none, 1 base alpha, 2 normal-map alpha
-    bool unlit = false;           // additive/skydome style: no lighting
-    bool skinnedShader = false;   // RSkin* shader (informational)
+    bool bump = false;              // tangent-space normal map from NormalTexture
+    int glossSource = 0;            // specular mask: 0 none, 1 base alpha, 2 normal-map alpha
+    bool unlit = false;             // additive/skydome style: no lighting
+    bool skinnedShader = false;     // RSkin* shader (informational)
 };
 
 MaterialStyle classifyMaterial(const rs::Mesh& mesh, const rs::Material& material);

@@ -9,11 +9,15 @@
 #include "scene/model.h"
 #include "scene/pose.h"
 
-#include <QDebug>
 #include <QDir>
 #include <QFileInfo>
+#include <QFont>
+#include <QFontMetrics>
 #include <QHash>
 #include <QMatrix4x4>
+#include <QPainter>
+#include <QSurfaceFormat>
+#include <QVector2D>
 #include <QVector4D>
 #include <Qt3DCore/QAttribute>
 #include <Qt3DCore/QBuffer>
@@ -54,6 +58,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <map>
 
 namespace rs::render {
 
@@ -76,13 +81,14 @@ QVector4D toQ4(const glm::vec4& v) { return QVector4D(v.x, v.y, v.z, v.w); }
 struct GlobalParam {
     std::vector<QParameter*> ps;
     void set(const QVariant& v) {
-        for (QParameter* p : ps) p->setValue(v);
+        for (QParameter* p : ps)
+            p->setValue(v);
     }
 };
 
 struct DrawItem {
     QEntity* entity = nullptr;
-    int part = 0;       // 0 = main model, i > 0 = parts[i] (attached proxy model)
+    int part = 0; // 0 = main model, i > 0 = parts[i] (attached proxy model)
     int mesh = 0, sub = 0;
     int attachBone = -1; // combined bone whose visibility controls this item
     bool flagHidden = false, shadowHidden = false;
@@ -162,10 +168,9 @@ struct SceneView::Impl {
     Qt3DRender::QNoDraw* wireOff = nullptr;
     std::vector<Qt3DRender::QRenderPassFilter*> filters;
 
-    GlobalParam bones, lightPosition, lightColor, lightCount, ambient, faction, highlight;
+    GlobalParam bones, lightPosition, lightColor, lightCount, ambient, faction, highlight, viewportSize;
 
-    Qt3DRender::QEffect *fxOpaque = nullptr, *fxAlpha = nullptr, *fxAdditive = nullptr;
-    Qt3DRender::QEffect *fxLines = nullptr, *fxOverlayLines = nullptr, *fxDazzle = nullptr;
+    Qt3DRender::QEffect *fxLines = nullptr, *fxOverlayLines = nullptr, *fxDazzle = nullptr, *fxLabels = nullptr;
     Qt3DRender::QAbstractTexture *checker = nullptr, *white = nullptr, *flatNormal = nullptr;
 
     // Model state
@@ -253,40 +258,71 @@ struct SceneView::Impl {
         tech->graphicsApiFilter()->setProfile(Qt3DRender::QGraphicsApiFilter::CoreProfile);
         tech->graphicsApiFilter()->setMajorVersion(3);
         tech->graphicsApiFilter()->setMinorVersion(3);
-        for (auto* p : passes) tech->addRenderPass(p);
+        for (auto* p : passes)
+            tech->addRenderPass(p);
         fx->addTechnique(tech);
         return fx;
     }
 
+    // Mesh effect for a family and a fragment variant (bit 0 BUMP, bit 1 SPECULAR, bit 2 UNLIT), shared by
+    // every entity that needs it.
+    Qt3DRender::QEffect* meshEffect(Family family, int variant) {
+        using BA = Qt3DRender::QBlendEquationArguments;
+        using DT = Qt3DRender::QDepthTest;
+        const int key = int(family) * 8 + variant;
+        if (auto it = meshEffects.find(key); it != meshEffects.end()) return it->second;
+        Qt3DRender::QShaderProgram*& prog = meshPrograms[variant];
+        if (!prog) {
+            QByteArray fs("#version 330 core\n");
+            if (variant & 1) fs += "#define BUMP\n";
+            if (variant & 2) fs += "#define SPECULAR\n";
+            if (variant & 4) fs += "#define UNLIT\n";
+            fs += shaders::meshFragment;
+            prog = program(shaders::meshVertex, fs.constData());
+        }
+        if (!wireProg) wireProg = program(shaders::meshVertex, shaders::wireFragment, shaders::wireGeometry);
+        auto* wire = pass(wireProg, "wire");
+        depth(wire, DT::LessOrEqual, false);
+        Qt3DRender::QRenderPass* main = nullptr;
+        switch (family) {
+        case Family::Opaque:
+            main = pass(prog, "opaque");
+            depth(main, DT::Less, true);
+            break;
+        case Family::Alpha:
+            main = pass(prog, "transparent");
+            depth(main, DT::Less, false);
+            blend(main, BA::SourceAlpha, BA::OneMinusSourceAlpha);
+            break;
+        case Family::Additive:
+            main = pass(prog, "transparent");
+            depth(main, DT::Less, false);
+            blend(main, BA::One, BA::One);
+            break;
+        }
+        auto* fx = effect({main, wire});
+        meshEffects[key] = fx;
+        return fx;
+    }
+    std::map<int, Qt3DRender::QEffect*> meshEffects;
+    Qt3DRender::QShaderProgram* meshPrograms[8] = {};
+    Qt3DRender::QShaderProgram* wireProg = nullptr;
+
     void buildEffects() {
         using BA = Qt3DRender::QBlendEquationArguments;
         using DT = Qt3DRender::QDepthTest;
-        auto* meshProg = program(shaders::meshVertex, shaders::meshFragment);
-        auto* wireProg = program(shaders::meshVertex, shaders::wireFragment, shaders::wireGeometry);
         auto* lineProg = program(shaders::lineVertex, shaders::lineFragment);
         auto* dazzleProg = program(shaders::dazzleVertex, shaders::dazzleFragment);
-        auto wirePass = [&] {
-            auto* rp = pass(wireProg, "wire");
-            depth(rp, DT::LessOrEqual, false);
-            return rp;
-        };
-        auto* op = pass(meshProg, "opaque");
-        depth(op, DT::Less, true);
-        fxOpaque = effect({op, wirePass()});
-        auto* al = pass(meshProg, "transparent");
-        depth(al, DT::Less, false);
-        blend(al, BA::SourceAlpha, BA::OneMinusSourceAlpha);
-        fxAlpha = effect({al, wirePass()});
-        auto* ad = pass(meshProg, "transparent");
-        depth(ad, DT::Less, false);
-        blend(ad, BA::One, BA::One);
-        fxAdditive = effect({ad, wirePass()});
         auto* ln = pass(lineProg, "opaque");
         depth(ln, DT::Less, true);
         fxLines = effect({ln});
         auto* ov = pass(lineProg, "overlay");
         depth(ov, DT::Always, false);
         fxOverlayLines = effect({ov});
+        auto* lb = pass(program(shaders::labelVertex, shaders::labelFragment), "overlay");
+        depth(lb, DT::Always, false);
+        blend(lb, BA::SourceAlpha, BA::OneMinusSourceAlpha);
+        fxLabels = effect({lb});
         auto* dz = pass(dazzleProg, "transparent");
         depth(dz, DT::LessOrEqual, false);
         blend(dz, BA::One, BA::One);
@@ -299,7 +335,8 @@ struct SceneView::Impl {
         fk->setName("pass");
         fk->setValue(QString::fromLatin1(key));
         f->addMatch(fk);
-        for (GlobalParam* g : {&bones, &lightPosition, &lightColor, &lightCount, &ambient, &faction, &highlight}) {
+        for (GlobalParam* g :
+             {&bones, &lightPosition, &lightColor, &lightCount, &ambient, &faction, &highlight, &viewportSize}) {
             auto* p = new QParameter(f);
             g->ps.push_back(p);
             f->addParameter(p);
@@ -318,7 +355,10 @@ struct SceneView::Impl {
         clear = new Qt3DRender::QClearBuffers(camSel);
         clear->setBuffers(Qt3DRender::QClearBuffers::ColorDepthBuffer);
         new Qt3DRender::QNoDraw(clear);
-        passFilter(camSel, "opaque");
+        auto* opaque = passFilter(camSel, "opaque");
+        // Front to back: early depth rejection saves most of the fragment work on software GL.
+        auto* opaqueSort = new Qt3DRender::QSortPolicy(opaque);
+        opaqueSort->setSortTypes(QList<Qt3DRender::QSortPolicy::SortType>{Qt3DRender::QSortPolicy::FrontToBack});
         auto* wire = passFilter(camSel, "wire");
         wireOff = new Qt3DRender::QNoDraw(wire);
         auto* trans = passFilter(camSel, "transparent");
@@ -329,10 +369,12 @@ struct SceneView::Impl {
         clearDepth->setBuffers(Qt3DRender::QClearBuffers::DepthBuffer);
         captureNode = new Qt3DRender::QRenderCapture(clearDepth);
         const QStringList names{"bones[0]",     "lightPosition[0]", "lightColor[0]", "lightCount",
-                                "ambientColor", "factionColor",     "highlightBone"};
-        GlobalParam* gs[] = {&bones, &lightPosition, &lightColor, &lightCount, &ambient, &faction, &highlight};
+                                "ambientColor", "factionColor",     "highlightBone", "viewportSize"};
+        GlobalParam* gs[] = {&bones,   &lightPosition, &lightColor, &lightCount,
+                             &ambient, &faction,       &highlight,  &viewportSize};
         for (int i = 0; i < names.size(); ++i)
-            for (QParameter* p : gs[i]->ps) p->setName(names[i]);
+            for (QParameter* p : gs[i]->ps)
+                p->setName(names[i]);
         window->setActiveFrameGraph(surface);
     }
 
@@ -340,7 +382,9 @@ struct SceneView::Impl {
     void clearModel() {
         delete modelRoot;
         modelRoot = nullptr;
-        skeletonEntity = markerEntity = gridEntity = dazzleEntity = nullptr;
+        skeletonEntity = markerEntity = gridEntity = dazzleEntity = labelEntity = nullptr;
+        labelBuffer = nullptr;
+        labels.clear();
         dazzleBuffer = nullptr;
         dazzleFlip = nullptr;
         items.clear();
@@ -394,8 +438,8 @@ struct SceneView::Impl {
             part.proxy = int(pi);
             for (const rs::Bone& b : pm->skeleton.bones) {
                 rs::Bone nb = b;
-                nb.parent = (b.parent >= 0 && b.parent < int(pm->skeleton.bones.size())) ? b.parent + part.boneOffset
-                                                                                         : px.bone;
+                nb.parent =
+                    (b.parent >= 0 && b.parent < int(pm->skeleton.bones.size())) ? b.parent + part.boneOffset : px.bone;
                 skeleton.bones.push_back(nb);
             }
             parts.push_back(part);
@@ -477,14 +521,17 @@ struct SceneView::Impl {
             block("vertexBinormal", VT::Float, 3, 12, sm.binormals.data());
         }
         const bool alamoFormat = rs::istartsWith(sm.vertexFormat, "alD3dVert");
-        const bool useColors = sm.colors.size() == n &&
-                               (!alamoFormat || (!sm.vertexFormat.empty() && std::toupper(sm.vertexFormat.back()) == 'C'));
+        const bool useColors =
+            sm.colors.size() == n &&
+            (!alamoFormat || (!sm.vertexFormat.empty() && std::toupper(sm.vertexFormat.back()) == 'C'));
         if (useColors) block("vertexColor", VT::Float, 4, 16, sm.colors.data());
 
         int skinMode = 0;
         int rigidSlot = identitySlot();
-        if (mesh.bone >= 0 && mesh.bone < boneCount) rigidSlot = mesh.bone + part.boneOffset;
-        else if (part.attachBone >= 0) rigidSlot = part.attachBone;
+        if (mesh.bone >= 0 && mesh.bone < boneCount)
+            rigidSlot = mesh.bone + part.boneOffset;
+        else if (part.attachBone >= 0)
+            rigidSlot = part.attachBone;
         if (sm.skinned() && sm.boneIndices.size() == n) {
             skinMode = (sm.positions2.size() == n && sm.normals2.size() == n) ? 2 : 1;
             std::vector<glm::vec4> weights(n, glm::vec4(1, 0, 0, 0));
@@ -525,7 +572,8 @@ struct SceneView::Impl {
             indexCount += 3;
         }
         buf->setData(data);
-        for (const Pending& a : attrs) addAttribute(geom, buf, a.name, a.type, a.size, a.offset, a.stride, n);
+        for (const Pending& a : attrs)
+            addAttribute(geom, buf, a.name, a.type, a.size, a.offset, a.stride, n);
         auto* ia = new QAttribute(geom);
         ia->setAttributeType(QAttribute::IndexAttribute);
         ia->setVertexBaseType(small ? VT::UnsignedShort : VT::UnsignedInt);
@@ -540,9 +588,6 @@ struct SceneView::Impl {
         gr->setVertexCount(int(indexCount));
 
         auto* mat = new Qt3DRender::QMaterial(entity);
-        mat->setEffect(style.family == Family::Opaque  ? fxOpaque
-                       : style.family == Family::Alpha ? fxAlpha
-                                                       : fxAdditive);
         const rs::Material& m = sm.material;
         auto vec4Param = [&](const char* name, glm::vec4 def) {
             const rs::MaterialParam* p = m.find(name);
@@ -556,24 +601,28 @@ struct SceneView::Impl {
             return p && p->type == rs::ParamType::Float ? p->value.x : def;
         };
         const QString meshName = QString::fromStdString(mesh.name);
-        auto texParam = [&](const char* uniform, const char* flipName, const char* paramName,
-                            Qt3DRender::QAbstractTexture* fallback) {
+        auto texParam = [&](const char* uniform, const char* paramName, Qt3DRender::QAbstractTexture* fallback) {
             QParameter* p = param(mat, uniform, QVariant());
             const rs::MaterialParam* mp = m.find(paramName);
             Qt3DRender::QAbstractTexture* t = fallback;
             if (mp && mp->type == rs::ParamType::Texture && !mp->texture.empty())
                 t = texture(mp->texture, meshName, subIndex, QString::fromLatin1(paramName));
             p->setValue(QVariant::fromValue(t));
-            param(mat, flipName, 0);
             return t;
         };
-        texParam("baseTexture", "baseFlip", "BaseTexture", white);
-        texParam("normalTexture", "normalFlip", "NormalTexture", flatNormal);
-        param(mat, "bump", style.bump && tangents ? 1 : 0);
-        param(mat, "glossSource", style.bump && !tangents && style.glossSource == 2 ? 0 : style.glossSource);
-        param(mat, "colorize", style.colorize ? 1 : 0);
+        const bool placeholder = texParam("baseTexture", "BaseTexture", white) == checker;
+        // Bump only with tangents and a normal map that was found (a missing one is not a checker normal map).
+        bool bump = style.bump && tangents;
+        if (bump && texParam("normalTexture", "NormalTexture", flatNormal) == checker) {
+            bump = false;
+            if (auto* p = mat->parameters().constLast()) p->setValue(QVariant::fromValue(flatNormal));
+        }
+        const int gloss = !bump && style.glossSource == 2 ? 0 : style.glossSource;
+        param(mat, "glossSource", gloss);
+        const int variant = (bump ? 1 : 0) | (gloss != 0 ? 2 : 0) | (style.unlit ? 4 : 0);
+        mat->setEffect(meshEffect(style.family, style.unlit ? 4 : variant));
+        param(mat, "colorize", style.colorize && !placeholder ? 1 : 0);
         param(mat, "factionColorParam", style.factionColorParam ? 1 : 0);
-        param(mat, "unlit", style.unlit ? 1 : 0);
         param(mat, "blendMode", int(style.family));
         param(mat, "diffuseColor", toQ4(vec4Param("Diffuse", glm::vec4(1.0f))));
         param(mat, "specularColor", toQ4(vec4Param("Specular", glm::vec4(0.6f, 0.6f, 0.6f, 1.0f))));
@@ -636,7 +685,7 @@ struct SceneView::Impl {
             const int p = skeleton.bones[size_t(b)].parent;
             if (p < 0) continue;
             const glm::vec4 c = b < int(model->skeleton.bones.size()) ? glm::vec4(0.9f, 0.9f, 0.95f, 1.0f)
-                                                                       : glm::vec4(1.0f, 0.6f, 0.2f, 1.0f);
+                                                                      : glm::vec4(1.0f, 0.6f, 0.2f, 1.0f);
             sk.push_back({glm::vec3(0.0f), c, slot(b), uint16_t(b)});
             sk.push_back({glm::vec3(0.0f), c, slot(p), uint16_t(b)});
         }
@@ -667,7 +716,8 @@ struct SceneView::Impl {
         };
         const int mainBones = int(model->skeleton.bones.size());
         for (const rs::Proxy& px : model->proxies)
-            if (px.bone >= 0 && px.bone < mainBones) cross(glm::mat4(1.0f), px.bone, px.bone, {1.0f, 0.55f, 0.1f, 1.0f}, s);
+            if (px.bone >= 0 && px.bone < mainBones)
+                cross(glm::mat4(1.0f), px.bone, px.bone, {1.0f, 0.55f, 0.1f, 1.0f}, s);
         for (const rs::Marker& m : model->markers) {
             const int b = m.bone >= 0 && m.bone < mainBones ? m.bone : identitySlot();
             const glm::vec4 c(0.2f, 0.9f, 1.0f, 1.0f);
@@ -757,6 +807,117 @@ struct SceneView::Impl {
         updateDazzleColors();
     }
 
+    // Labels: names of proxies (orange) and markers (cyan) drawn at their bones, constant pixel size.
+    struct Label {
+        int bone = -1;         // main-model bone, -1 = model origin
+        glm::vec3 local{0.0f}; // offset in bone space
+        int proxy = -1;        // proxy index (ALT rules), -1 for markers
+    };
+    std::vector<Label> labels;
+    QEntity* labelEntity = nullptr;
+    Qt3DCore::QBuffer* labelBuffer = nullptr;
+    QByteArray labelData;
+
+    void buildLabels() {
+        labels.clear();
+        labelEntity = nullptr;
+        labelBuffer = nullptr;
+        const rs::Model& m = *model;
+        QStringList texts;
+        std::vector<QColor> colors;
+        const int mainBones = int(m.skeleton.bones.size());
+        for (size_t i = 0; i < m.proxies.size() && labels.size() < 256; ++i) {
+            const rs::Proxy& px = m.proxies[i];
+            labels.push_back({px.bone >= 0 && px.bone < mainBones ? px.bone : -1, glm::vec3(0.0f), int(i)});
+            texts << QString::fromStdString(px.name);
+            colors.push_back(QColor(255, 170, 60));
+        }
+        for (const rs::Marker& mk : m.markers) {
+            if (labels.size() >= 256) break;
+            labels.push_back({mk.bone >= 0 && mk.bone < mainBones ? mk.bone : -1, glm::vec3(mk.transform[3]), -1});
+            texts << QString::fromStdString(mk.name);
+            colors.push_back(QColor(90, 230, 255));
+        }
+        if (labels.empty()) return;
+        QFont font;
+        font.setPixelSize(11);
+        const QFontMetrics fm(font);
+        const int rowH = fm.height() + 4;
+        int atlasW = 16;
+        for (const QString& t : texts)
+            atlasW = std::max(atlasW, std::min(fm.horizontalAdvance(t) + 8, 512));
+        const int atlasH = rowH * int(texts.size());
+        QImage atlas(atlasW, atlasH, QImage::Format_ARGB32);
+        atlas.fill(Qt::transparent);
+        {
+            QPainter p(&atlas);
+            p.setFont(font);
+            for (int i = 0; i < texts.size(); ++i) {
+                const int w = std::min(fm.horizontalAdvance(texts[i]) + 8, atlasW);
+                p.fillRect(QRect(0, i * rowH, w, rowH), QColor(0, 0, 0, 150));
+                p.setPen(colors[size_t(i)]);
+                p.drawText(QRect(4, i * rowH, w - 4, rowH), Qt::AlignVCenter | Qt::AlignLeft, texts[i]);
+            }
+        }
+        labelEntity = new QEntity(modelRoot);
+        auto* g = new Qt3DCore::QGeometry(labelEntity);
+        auto* corners = new Qt3DCore::QBuffer(g);
+        const float c[8] = {0, 0, 1, 0, 0, 1, 1, 1};
+        corners->setData(QByteArray(reinterpret_cast<const char*>(c), sizeof(c)));
+        labelBuffer = new Qt3DCore::QBuffer(g);
+        const uint n = uint(labels.size());
+        labelData = QByteArray(int(n) * 48, '\0');
+        float* f = reinterpret_cast<float*>(labelData.data());
+        for (uint i = 0; i < n; ++i, f += 12) {
+            const int w = std::min(fm.horizontalAdvance(texts[int(i)]) + 8, atlasW);
+            // Uploads put the image top at v = 1: row r spans v from 1 - (r+1)h/H (bottom) to 1 - rh/H (top).
+            const float vals[8] = {float(w),
+                                   float(rowH),
+                                   6.0f,
+                                   4.0f,
+                                   0.0f,
+                                   1.0f - float((i + 1) * rowH) / float(atlasH),
+                                   float(w) / float(atlasW),
+                                   1.0f - float(i * rowH) / float(atlasH)};
+            std::memcpy(f + 4, vals, sizeof(vals));
+        }
+        labelBuffer->setData(labelData);
+        using VT = QAttribute::VertexBaseType;
+        addAttribute(g, corners, "corner", VT::Float, 2, 0, 8, 4);
+        addAttribute(g, labelBuffer, "labelAnchor", VT::Float, 4, 0, 48, n, 1);
+        addAttribute(g, labelBuffer, "labelSize", VT::Float, 4, 16, 48, n, 1);
+        addAttribute(g, labelBuffer, "labelRect", VT::Float, 4, 32, 48, n, 1);
+        auto* gr = new Qt3DRender::QGeometryRenderer(labelEntity);
+        gr->setGeometry(g);
+        gr->setPrimitiveType(Qt3DRender::QGeometryRenderer::TriangleStrip);
+        gr->setVertexCount(4);
+        gr->setInstanceCount(int(n));
+        auto* mat = new Qt3DRender::QMaterial(labelEntity);
+        mat->setEffect(fxLabels);
+        auto* tex = makeTexture(atlas, labelEntity);
+        tex->setGenerateMipMaps(false);
+        tex->setMinificationFilter(Qt3DRender::QAbstractTexture::Nearest);
+        tex->setMagnificationFilter(Qt3DRender::QAbstractTexture::Nearest);
+        param(mat, "labelTexture", QVariant::fromValue(tex));
+        labelEntity->addComponent(gr);
+        labelEntity->addComponent(mat);
+    }
+
+    void updateLabels() {
+        if (!labelBuffer) return;
+        float* f = reinterpret_cast<float*>(labelData.data());
+        for (size_t i = 0; i < labels.size(); ++i, f += 12) {
+            const Label& l = labels[i];
+            const glm::mat4 w = l.bone >= 0 ? pose.world[size_t(l.bone)] : glm::mat4(1.0f);
+            const glm::vec3 p(w * glm::vec4(l.local, 1.0f));
+            bool shown = l.proxy >= 0 ? proxyShown(l.proxy) : options.markers;
+            if (l.bone >= 0 && !visible[size_t(l.bone)]) shown = false;
+            const float a[4] = {p.x, p.y, p.z, shown ? 1.0f : 0.0f};
+            std::memcpy(f, a, sizeof(a));
+        }
+        labelBuffer->updateData(0, labelData);
+    }
+
     void updateDazzleColors() {
         if (!model) return;
         dazzleColors.clear();
@@ -783,7 +944,8 @@ struct SceneView::Impl {
         const QMatrix4x4 v = camera->viewMatrix().inverted();
         glm::mat4 m(1.0f);
         for (int c = 0; c < 3; ++c)
-            for (int r = 0; r < 3; ++r) m[c][r] = v(r, c);
+            for (int r = 0; r < 3; ++r)
+                m[c][r] = v(r, c);
         return m;
     }
 
@@ -812,7 +974,7 @@ struct SceneView::Impl {
             // Rotate about the world up axis so local -Y points at the eye (light, wind).
             glm::vec3 to = mode == int(rs::BillboardMode::ZAxisView)    ? eye() - t
                            : mode == int(rs::BillboardMode::ZAxisLight) ? -keyLightDirection()
-                                                                         : glm::vec3(1, 0, 0);
+                                                                        : glm::vec3(1, 0, 0);
             to -= worldUp * glm::dot(to, worldUp);
             if (glm::length(to) < 1e-6f) return w;
             const glm::vec3 ny = -glm::normalize(to);
@@ -850,7 +1012,8 @@ struct SceneView::Impl {
         if (palette.size() != qsizetype(2 * N + 1)) {
             palette.clear();
             palette.reserve(qsizetype(2 * N + 1));
-            for (size_t i = 0; i < 2 * N + 1; ++i) palette.push_back(QMatrix4x4());
+            for (size_t i = 0; i < 2 * N + 1; ++i)
+                palette.push_back(QMatrix4x4());
         }
         for (size_t b = 0; b < N; ++b) {
             const glm::mat4 w = billboard(skeleton.bones[b].billboard, pose.world[b]);
@@ -860,6 +1023,7 @@ struct SceneView::Impl {
         bones.set(palette);
         updateLights();
         updateDazzles();
+        updateLabels();
         updateVisibility();
         emit q->poseChanged();
     }
@@ -877,14 +1041,15 @@ struct SceneView::Impl {
             if (!boneOk || !visible[size_t(dz.bone)]) k = 0.0f;
             if (dz.nightOnly && !options.night) k = 0.0f;
             if (dz.hidden && !options.showHidden) k = 0.0f;
-            const glm::vec3 p = boneOk ? glm::vec3(pose.world[size_t(dz.bone)] * glm::vec4(dz.position, 1.0f)) : dz.position;
+            const glm::vec3 p =
+                boneOk ? glm::vec3(pose.world[size_t(dz.bone)] * glm::vec4(dz.position, 1.0f)) : dz.position;
             const glm::vec3 c = i < dazzleColors.size() ? dazzleColors[i] : dz.color;
             const int cells = dz.texSize > 0 ? dz.texSize : 1;
             const float cell = 1.0f / float(cells);
             const float u0 = float(std::clamp(dz.texX, 0, cells - 1)) * cell;
             const float v0 = float(std::clamp(dz.texY, 0, cells - 1)) * cell;
-            const float vals[12] = {p.x, p.y, p.z, k > 0.0f ? dz.radius : 0.0f, c.r, c.g, c.b, k,
-                                    u0,  v0 + cell, u0 + cell, v0};
+            const float vals[12] = {p.x,       p.y,       p.z, k > 0.0f ? dz.radius : 0.0f, c.r, c.g, c.b, k, u0,
+                                    v0 + cell, u0 + cell, v0};
             std::memcpy(f, vals, sizeof(vals));
         }
         dazzleBuffer->updateData(0, dazzleData);
@@ -897,10 +1062,13 @@ struct SceneView::Impl {
         const glm::vec3 fwd = zUp ? glm::vec3(0, 1, 0) : glm::vec3(0, 0, 1);
         std::vector<std::pair<glm::vec4, glm::vec4>> lights;
         const bool modelLights = options.lights && model && !model->lights.empty();
-        lights.push_back({glm::vec4(keyLightDirection(), 0.0f), glm::vec4(modelLights ? 0.55f : 0.85f)});
+        lights.push_back(
+            {glm::vec4(keyLightDirection(), 0.0f), glm::vec4(glm::vec3(modelLights ? 0.55f : 0.85f), 0.0f)});
         if (!modelLights) {
-            lights.push_back({glm::vec4(glm::normalize(side * 0.7f - fwd * 0.3f - up * 0.3f), 0.0f), glm::vec4(0.35f)});
-            lights.push_back({glm::vec4(glm::normalize(fwd * 0.8f - up * 0.5f), 0.0f), glm::vec4(0.25f)});
+            lights.push_back({glm::vec4(glm::normalize(side * 0.7f - fwd * 0.3f - up * 0.3f), 0.0f),
+                              glm::vec4(glm::vec3(0.35f), 0.0f)});
+            lights.push_back(
+                {glm::vec4(glm::normalize(fwd * 0.8f - up * 0.5f), 0.0f), glm::vec4(glm::vec3(0.25f), 0.0f)});
         } else {
             for (const rs::Light& l : model->lights) {
                 if (lights.size() >= 4) break;
@@ -914,7 +1082,8 @@ struct SceneView::Impl {
                     if (glm::length(d) < 1e-6f) d = keyLightDirection();
                     lights.push_back({glm::vec4(glm::normalize(d), 0.0f), glm::vec4(c, 0.0f)});
                 } else {
-                    lights.push_back({glm::vec4(glm::vec3(w[3]), 1.0f), glm::vec4(c, std::max(l.farAttenuationEnd, 0.0f))});
+                    lights.push_back({glm::vec4(glm::vec3(w[3]), 1.0f),
+                                      glm::vec4(c, l.farAttenuationEnd > 0.0f ? 1.0f / l.farAttenuationEnd : 0.0f)});
                 }
             }
         }
@@ -936,8 +1105,8 @@ struct SceneView::Impl {
         out.assign(m.meshes.size(), false);
         QHash<QString, std::vector<int>> groups;
         for (size_t i = 0; i < m.meshes.size(); ++i)
-            groups[QString::fromStdString(rs::toLower(m.meshes[i].baseName.empty() ? m.meshes[i].name
-                                                                                    : m.meshes[i].baseName))]
+            groups[QString::fromStdString(
+                       rs::toLower(m.meshes[i].baseName.empty() ? m.meshes[i].name : m.meshes[i].baseName))]
                 .push_back(int(i));
         for (auto it = groups.begin(); it != groups.end(); ++it) {
             const std::vector<int>& g = it.value();
@@ -946,8 +1115,10 @@ struct SceneView::Impl {
             int bestLod = -1;
             for (int i : g) {
                 const int l = lodOf(i);
-                if (bestLod < 0) bestLod = l;
-                else if (lodWanted < 0) bestLod = std::max(bestLod, l);
+                if (bestLod < 0)
+                    bestLod = l;
+                else if (lodWanted < 0)
+                    bestLod = std::max(bestLod, l);
                 else if (std::abs(l - lodWanted) < std::abs(bestLod - lodWanted) ||
                          (std::abs(l - lodWanted) == std::abs(bestLod - lodWanted) && l > bestLod))
                     bestLod = l;
@@ -960,7 +1131,8 @@ struct SceneView::Impl {
                     (std::abs(a - altWanted) == std::abs(bestAlt - altWanted) && a < bestAlt))
                     bestAlt = a;
             }
-            for (int i : g) out[size_t(i)] = lodOf(i) == bestLod && altOf(i) == bestAlt;
+            for (int i : g)
+                out[size_t(i)] = lodOf(i) == bestLod && altOf(i) == bestAlt;
         }
     }
 
@@ -977,8 +1149,10 @@ struct SceneView::Impl {
     }
 
     void selectLodAlt() {
-        for (Part& p : parts) selectMeshes(*p.model, options.lod, options.alt, p.meshSelected);
-        for (DrawItem& it : items) it.selected = parts[size_t(it.part)].meshSelected[size_t(it.mesh)];
+        for (Part& p : parts)
+            selectMeshes(*p.model, options.lod, options.alt, p.meshSelected);
+        for (DrawItem& it : items)
+            it.selected = parts[size_t(it.part)].meshSelected[size_t(it.mesh)];
     }
 
     void updateVisibility() {
@@ -995,6 +1169,7 @@ struct SceneView::Impl {
         if (markerEntity) markerEntity->setEnabled(options.proxies || options.markers);
         if (gridEntity) gridEntity->setEnabled(options.grid);
         if (dazzleEntity) dazzleEntity->setEnabled(options.dazzles);
+        if (labelEntity) labelEntity->setEnabled(options.labels && (options.proxies || options.markers));
         wireOff->setEnabled(!options.wireframe);
     }
 
@@ -1038,17 +1213,37 @@ struct SceneView::Impl {
         if (lo.x > hi.x) lo = hi = glm::vec3(0.0f);
     }
 
+    // Camera on a sphere around the bounds' centre, at the distance where every bounds corner is inside the
+    // view frustum (with a small margin).
     void placeCamera() {
-        const float fov = 40.0f;
-        camera->lens()->setPerspectiveProjection(fov, camera->aspectRatio() > 0 ? camera->aspectRatio() : 1.0f,
-                                                 radius * 0.01f, radius * 20.0f);
-        const float dist = radius / std::sin(glm::radians(fov) * 0.5f) * 1.05f;
+        const float fovV = 40.0f;
+        const float aspect = window->height() > 0 ? float(window->width()) / float(window->height()) : 1.0f;
+        const float tanV = std::tan(glm::radians(fovV) * 0.5f), tanH = tanV * aspect;
         const float y = glm::radians(yaw), p = glm::radians(pitch);
         glm::vec3 dir;
-        if (zUp) dir = glm::vec3(std::sin(y) * std::cos(p), -std::cos(y) * std::cos(p), std::sin(p));
-        else dir = glm::vec3(std::sin(y) * std::cos(p), std::sin(p), std::cos(y) * std::cos(p));
+        if (zUp)
+            dir = glm::vec3(std::sin(y) * std::cos(p), std::cos(y) * std::cos(p), std::sin(p)); // yaw 0: camera on +Y
+        else
+            dir = glm::vec3(std::sin(y) * std::cos(p), std::sin(p), std::cos(y) * std::cos(p));
+        const glm::vec3 worldUp = zUp ? glm::vec3(0, 0, 1) : glm::vec3(0, 1, 0);
+        glm::vec3 right = glm::cross(-dir, worldUp);
+        if (glm::length(right) < 1e-6f) right = glm::vec3(1, 0, 0);
+        right = glm::normalize(right);
+        const glm::vec3 upv = glm::normalize(glm::cross(right, -dir));
+        float dist = 0.0f;
+        for (int c = 0; c < 8; ++c) {
+            const glm::vec3 corner((c & 1) ? boundsHi.x : boundsLo.x, (c & 2) ? boundsHi.y : boundsLo.y,
+                                   (c & 4) ? boundsHi.z : boundsLo.z);
+            const glm::vec3 q = corner - center;
+            const float along = glm::dot(q, dir);
+            dist = std::max(
+                {dist, along + std::abs(glm::dot(q, right)) / tanH, along + std::abs(glm::dot(q, upv)) / tanV});
+        }
+        dist = std::max(dist * 1.08f, radius * 0.5f);
+        camera->lens()->setPerspectiveProjection(fovV, aspect, std::max(dist - radius * 4.0f, dist * 0.01f),
+                                                 dist + radius * 8.0f);
         const glm::vec3 pos = center + dir * dist;
-        camera->setUpVector(zUp ? QVector3D(0, 0, 1) : QVector3D(0, 1, 0));
+        camera->setUpVector(QVector3D(worldUp.x, worldUp.y, worldUp.z));
         camera->setPosition(QVector3D(pos.x, pos.y, pos.z));
         camera->setViewCenter(QVector3D(center.x, center.y, center.z));
         if (controller) {
@@ -1056,11 +1251,18 @@ struct SceneView::Impl {
             controller->setLookSpeed(180.0f);
         }
     }
+    glm::vec3 boundsLo{-1.0f}, boundsHi{1.0f};
 };
 
 SceneView::SceneView(QObject* parent) : QObject(parent), d(std::make_unique<Impl>()) {
     d->q = this;
     d->window = new Qt3DExtras::Qt3DWindow(nullptr, Qt3DRender::API::OpenGL);
+    {
+        // Qt3DWindow asks for 4x MSAA; on software OpenGL that quadruples the fill cost.
+        QSurfaceFormat f = d->window->format();
+        f.setSamples(qEnvironmentVariableIntValue("RIGSCOPE_MSAA"));
+        d->window->setFormat(f);
+    }
     d->root = new QEntity;
     d->camera = d->window->camera();
     d->camera->lens()->setPerspectiveProjection(40.0f, 16.0f / 9.0f, 0.1f, 1000.0f);
@@ -1085,6 +1287,10 @@ SceneView::SceneView(QObject* parent) : QObject(parent), d(std::make_unique<Impl
                 break;
             }
     });
+    auto viewport = [this] { d->viewportSize.set(QVector2D(float(d->window->width()), float(d->window->height()))); };
+    QObject::connect(d->window, &QWindow::widthChanged, this, viewport);
+    QObject::connect(d->window, &QWindow::heightChanged, this, viewport);
+    viewport();
     setOptions(d->options);
     d->ambient.set(QVector3D(0.22f, 0.22f, 0.25f));
     d->highlight.set(-1);
@@ -1119,7 +1325,8 @@ void SceneView::setModel(std::shared_ptr<const rs::Model> model, const QString& 
     std::vector<glm::mat4> bind(N);
     d->skeleton.bindWorld(bind.data());
     d->inverseBind.resize(N);
-    for (size_t b = 0; b < N; ++b) d->inverseBind[b] = glm::inverse(bind[b]);
+    for (size_t b = 0; b < N; ++b)
+        d->inverseBind[b] = glm::inverse(bind[b]);
     d->pose.resize(N);
     d->visible.assign(N, 1);
     d->userHidden.assign(N, 0);
@@ -1128,9 +1335,11 @@ void SceneView::setModel(std::shared_ptr<const rs::Model> model, const QString& 
     for (size_t pi = 0; pi < d->parts.size(); ++pi) {
         const rs::Model& pm = *d->parts[pi].model;
         for (size_t mi = 0; mi < pm.meshes.size(); ++mi)
-            for (size_t si = 0; si < pm.meshes[mi].subMeshes.size(); ++si) d->buildSubMesh(int(pi), int(mi), int(si));
+            for (size_t si = 0; si < pm.meshes[mi].subMeshes.size(); ++si)
+                d->buildSubMesh(int(pi), int(mi), int(si));
     }
-    for (DrawItem& it : d->items) it.enabled = true;
+    for (DrawItem& it : d->items)
+        it.enabled = true;
     d->selectLodAlt();
     d->frame = 0.0f;
     d->time = 0.0f;
@@ -1140,9 +1349,12 @@ void SceneView::setModel(std::shared_ptr<const rs::Model> model, const QString& 
     d->computeBounds(lo, hi);
     d->center = (lo + hi) * 0.5f;
     d->radius = std::max(glm::length(hi - lo) * 0.5f, 1e-3f);
+    d->boundsLo = lo;
+    d->boundsHi = hi;
     d->groundLevel = d->zUp ? lo.z : lo.y;
     d->buildOverlays();
     d->buildDazzles();
+    d->buildLabels();
     d->updatePose();
     d->placeCamera();
     if (d->texPending == 0) emit texturesResolved();
@@ -1156,7 +1368,8 @@ void SceneView::setClip(std::shared_ptr<const rs::Clip> clip) {
     d->binding = rs::ClipBinding();
     if (d->clip && d->model) {
         d->binding = rs::bindClip(d->skeleton, *d->clip);
-        for (const std::string& p : d->binding.problems) d->problems << QString::fromStdString(p);
+        for (const std::string& p : d->binding.problems)
+            d->problems << QString::fromStdString(p);
     }
     d->updatePose();
 }
@@ -1182,12 +1395,15 @@ float SceneView::frame() const { return d->frame; }
 float SceneView::time() const { return d->time; }
 
 void SceneView::setOptions(const ViewOptions& options) {
-    if (options.alt < d->options.alt) d->altDecreased = true;
-    else if (options.alt > d->options.alt) d->altDecreased = false;
+    if (options.alt < d->options.alt)
+        d->altDecreased = true;
+    else if (options.alt > d->options.alt)
+        d->altDecreased = false;
     const bool dirsChanged = options.textureDirs != d->options.textureDirs;
     d->options = options;
     d->clear->setClearColor(options.background);
-    d->faction.set(QVector4D(options.factionColor.redF(), options.factionColor.greenF(), options.factionColor.blueF(), 1.0f));
+    d->faction.set(
+        QVector4D(options.factionColor.redF(), options.factionColor.greenF(), options.factionColor.blueF(), 1.0f));
     if (d->model) {
         if (dirsChanged) {
             // Texture folders changed: rebuild materials by reloading the model.
@@ -1229,6 +1445,8 @@ void SceneView::frameModel() {
     d->computeBounds(lo, hi);
     d->center = (lo + hi) * 0.5f;
     d->radius = std::max(glm::length(hi - lo) * 0.5f, 1e-3f);
+    d->boundsLo = lo;
+    d->boundsHi = hi;
     d->placeCamera();
 }
 

@@ -33,38 +33,39 @@ struct Clip;
 namespace rs::render {
 
 struct ViewOptions {
-    int lod = -1;                        // -1 = highest LOD present
-    int alt = 0;                         // ALT level (0 = undamaged); nearest available per base name
-    QColor factionColor{40, 110, 255};   // replaces Colorization / FC_ colours
-    bool night = false;                  // show night-only dazzles
-    bool showSkeleton = false;           // bones as lines, highlighted bone in yellow
-    bool wireframe = false;              // triangle edges over the shaded model
-    bool lights = true;                  // model lights (off = default rig only)
+    int lod = -1;                      // -1 = highest LOD present
+    int alt = 0;                       // ALT level (0 = undamaged); nearest available per base name
+    QColor factionColor{40, 110, 255}; // replaces Colorization / FC_ colours
+    bool night = false;                // show night-only dazzles
+    bool showSkeleton = false;         // bones as lines, highlighted bone in yellow
+    bool wireframe = false;            // triangle edges over the shaded model
+    bool lights = true;                // model lights (off = default rig only)
     bool dazzles = true;
-    bool proxies = true;                 // proxy markers and attached proxy models
-    bool markers = true;                 // rs::Marker boxes/nulls
+    bool proxies = true; // proxy markers and attached proxy models
+    bool markers = true; // rs::Marker boxes/nulls
+    bool labels = true;  // names of proxies and markers drawn next to them
     bool grid = true;
-    bool showHidden = false;             // also draw meshes hidden by flag, shadow and collision meshes
+    bool showHidden = false; // also draw meshes hidden by flag, shadow and collision meshes
     QColor background{48, 52, 60};
-    QStringList textureDirs;             // extra folders searched for textures (before the conventions)
+    QStringList textureDirs; // extra folders searched for textures (before the conventions)
 };
 
 // Faction colour presets (name, colour) offered by the UI.
 QList<QPair<QString, QColor>> factionPresets();
 
 struct TextureInfo {
-    QString mesh;      // mesh name
-    int subMesh = 0;   // sub-mesh index within the mesh
-    QString parameter; // material parameter, e.g. "BaseTexture"; "Dazzle" for the dazzle atlas
-    QString name;      // as stored in the file
-    QString path;      // resolved file, empty when not found
+    QString mesh;        // mesh name
+    int subMesh = 0;     // sub-mesh index within the mesh
+    QString parameter;   // material parameter, e.g. "BaseTexture"; "Dazzle" for the dazzle atlas
+    QString name;        // as stored in the file
+    QString path;        // resolved file, empty when not found
     bool loaded = false; // path found and decoded
     QString error;       // why a found file could not be used
 };
 
 class SceneView : public QObject {
     Q_OBJECT
-public:
+  public:
     explicit SceneView(QObject* parent = nullptr); // creates the owned Qt3DExtras::Qt3DWindow
     ~SceneView() override;
 
@@ -90,12 +91,12 @@ public:
     void setOptions(const ViewOptions& options);
     const ViewOptions& options() const;
 
-    void setHighlightedBone(int bone);          // -1 = none; drawn when the skeleton is shown
-    void setBoneHidden(int bone, bool hidden);  // user override: hides what is attached to bone and children
+    void setHighlightedBone(int bone);         // -1 = none; drawn when the skeleton is shown
+    void setBoneHidden(int bone, bool hidden); // user override: hides what is attached to bone and children
     bool boneHidden(int bone) const;
 
     // Camera
-    void frameModel();                          // fits the visible model (current LOD/ALT) in view
+    void frameModel();                                          // fits the visible model (current LOD/ALT) in view
     void setCameraAngles(float yawDegrees, float pitchDegrees); // orbit around the model centre
 
     // Asynchronous frame grab of the window; done() is called on the GUI thread with the image
@@ -114,12 +115,12 @@ public:
     // Effective visibility of each bone at the current frame (flags, clip tracks, user overrides).
     const std::vector<uint8_t>& boneVisibility() const;
 
-signals:
+  signals:
     void texturesResolved(); // all textures of the current model finished loading (or failed)
     void poseChanged();      // after setFrame/setTime/setClip updated the scene
     void frameSwapped();     // once per frame processed by Qt3D (drives playback/benchmarks)
 
-private:
+  private:
     struct Impl;
     std::unique_ptr<Impl> d;
 };

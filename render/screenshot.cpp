@@ -16,11 +16,14 @@
 #include <QTimer>
 #include <Qt3DExtras/Qt3DWindow>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <exception>
 #include <optional>
 #include <string>
+#include <sys/resource.h>
 
 namespace rs::render {
 
@@ -35,7 +38,7 @@ namespace {
 const char* const kUsage =
     "usage: rigscope --screenshot OUT.png [--size WxH] [--clip FILE] [--frame N | --time S] [--lod N] [--alt N]\n"
     "                [--faction-color #RRGGBB] [--night] [--skeleton] [--wireframe] [--texture-dir DIR]...\n"
-    "                [--yaw DEG] [--pitch DEG] [--bench-fps SECONDS] [MODEL]\n"
+    "                [--no-grid] [--no-labels] [--yaw DEG] [--pitch DEG] [--bench-fps SECONDS] [MODEL]\n"
     "Renders one frame of MODEL (default: the built-in demo model) and writes it as PNG.\n";
 
 struct Args {
@@ -114,6 +117,8 @@ int parseArgs(int argc, char** argv, Args& a) {
             a.options.wireframe = true;
         } else if (arg == "--no-grid") {
             a.options.grid = false;
+        } else if (arg == "--no-labels") {
+            a.options.labels = false;
         } else if (arg == "--texture-dir") {
             if (!value(v)) return usage("--texture-dir needs a folder");
             a.options.textureDirs << QString::fromLocal8Bit(v);
@@ -122,7 +127,8 @@ int parseArgs(int argc, char** argv, Args& a) {
         } else if (arg == "--pitch") {
             if (!value(v) || !parseNumber(v, a.pitch)) return usage("--pitch needs degrees");
         } else if (arg == "--bench-fps") {
-            if (!value(v) || !parseNumber(v, a.benchSeconds) || a.benchSeconds <= 0) return usage("--bench-fps needs seconds");
+            if (!value(v) || !parseNumber(v, a.benchSeconds) || a.benchSeconds <= 0)
+                return usage("--bench-fps needs seconds");
         } else if (arg == "-h" || arg == "--help") {
             return usage(nullptr);
         } else if (!arg.empty() && arg[0] == '-') {
@@ -135,6 +141,13 @@ int parseArgs(int argc, char** argv, Args& a) {
     if (a.out.isEmpty()) return usage("--screenshot needs an output file");
     if (a.frame && a.time) return usage("--frame and --time are exclusive");
     return 0;
+}
+
+// User + system CPU time of the whole process (all threads, including Mesa's rasterizer threads).
+double processCpuSeconds() {
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1e-6;
 }
 
 int fail(const std::string& msg) {
@@ -197,8 +210,10 @@ int runScreenshot(int argc, char** argv) {
     view.setModel(model, a.model);
     view.setClip(clip);
     view.setCameraAngles(a.yaw, a.pitch);
-    if (a.frame) view.setFrame(*a.frame);
-    else view.setTime(a.time.value_or(0.0f));
+    if (a.frame)
+        view.setFrame(*a.frame);
+    else
+        view.setTime(a.time.value_or(0.0f));
 
     int rc = 0;
     // Watchdog: a capture that never completes (no display, broken GL) must not hang.
@@ -220,10 +235,16 @@ int runScreenshot(int argc, char** argv) {
             app.exit(rc);
             return;
         }
-        for (const TextureInfo& t : view.textures())
+        QStringList reported;
+        for (const TextureInfo& t : view.textures()) {
+            if (t.loaded || reported.contains(t.name, Qt::CaseInsensitive)) continue;
+            reported << t.name;
             if (t.path.isEmpty())
                 std::fprintf(stderr, "rigscope: warning: texture %s (%s) not found\n", qPrintable(t.name),
                              qPrintable(t.mesh));
+            else
+                std::fprintf(stderr, "rigscope: warning: texture %s: %s\n", qPrintable(t.path), qPrintable(t.error));
+        }
         if (qEnvironmentVariableIsSet("RIGSCOPE_TIMING"))
             std::fprintf(stderr, "rigscope: first frame captured after %lld ms\n", (long long)startClock.elapsed());
         if (a.benchSeconds <= 0.0f) {
@@ -233,15 +254,18 @@ int runScreenshot(int argc, char** argv) {
         // Playback benchmark: advance the clip every frame while rendering continuously.
         auto* frames = new int(0);
         auto* clock = new QElapsedTimer;
+        auto* cpu0 = new double(processCpuSeconds());
         clock->start();
         view.setContinuousRendering(true);
-        QObject::connect(&view, &SceneView::frameSwapped, &app, [&, frames, clock] {
+        QObject::connect(&view, &SceneView::frameSwapped, &app, [&, frames, clock, cpu0] {
             ++*frames;
             view.setTime(float(clock->elapsed()) / 1000.0f);
             if (clock->elapsed() >= qint64(a.benchSeconds * 1000.0f)) {
-                std::printf("bench: %d frames in %.2f s = %.1f fps at %dx%d (%s)\n", *frames,
-                            double(clock->elapsed()) / 1000.0, *frames * 1000.0 / double(clock->elapsed()), a.width,
-                            a.height, a.model.isEmpty() ? "demo" : qPrintable(a.model));
+                const double cpuMs = (processCpuSeconds() - *cpu0) * 1000.0 / std::max(*frames, 1);
+                std::printf(
+                    "bench: %d frames in %.2f s = %.1f fps at %dx%d, %.1f ms CPU per frame (all threads) (%s)\n",
+                    *frames, double(clock->elapsed()) / 1000.0, *frames * 1000.0 / double(clock->elapsed()), a.width,
+                    a.height, cpuMs, a.model.isEmpty() ? "demo" : qPrintable(a.model));
                 app.exit(0);
             }
         });

@@ -61,7 +61,10 @@ void main() {
 }
 )";
 
-const char* const meshFragment = R"(#version 330 core
+// Compiled in variants (prepended defines): BUMP (normal map), SPECULAR (Blinn-Phong with a gloss mask),
+// UNLIT (no lighting). Software GL runs both sides of every branch, so features are compile-time switches
+// and the light loop is branch-free (unused lights have zero colour).
+const char* const meshFragment = R"(
 in vec3 wPos;
 in vec3 wNormal;
 in vec3 wTangent;
@@ -71,13 +74,9 @@ in vec4 vColor;
 
 uniform sampler2D baseTexture;
 uniform sampler2D normalTexture;
-uniform int baseFlip;
-uniform int normalFlip;
-uniform int bump;
-uniform int glossSource;
+uniform int glossSource;        // 1 base alpha, 2 normal-map alpha
 uniform int colorize;
 uniform int factionColorParam;
-uniform int unlit;
 uniform int blendMode;          // 0 opaque, 1 alpha, 2 additive
 uniform vec4 diffuseColor;
 uniform vec4 specularColor;
@@ -86,63 +85,56 @@ uniform vec4 colorParam;
 uniform float shininess;
 uniform vec4 factionColor;
 uniform vec3 eyePosition;
-uniform int lightCount;
-uniform vec4 lightPosition[4];
-uniform vec4 lightColor[4];
+uniform vec4 lightPosition[4];  // w = 0: xyz = direction of travel; w = 1: position
+uniform vec4 lightColor[4];     // a = 1 / range (0 = infinite)
 uniform vec3 ambientColor;
 
 out vec4 fragColor;
 
 void main() {
-    vec2 tuv = uv;
-    vec4 base = texture(baseTexture, baseFlip != 0 ? vec2(tuv.x, 1.0 - tuv.y) : tuv);
-    vec3 surface = base.rgb;
-    if (colorize != 0) surface = mix(base.rgb, factionColor.rgb * base.rgb, base.a);
-    vec4 cparam = factionColorParam != 0 ? vec4(factionColor.rgb, colorParam.a) : colorParam;
+    vec4 base = texture(baseTexture, uv);
+    vec3 surface = mix(base.rgb, mix(base.rgb, factionColor.rgb * base.rgb, base.a), float(colorize));
+    vec4 cparam = mix(colorParam, vec4(factionColor.rgb, colorParam.a), float(factionColorParam));
     surface *= diffuseColor.rgb * vColor.rgb;
-
+#ifdef UNLIT
+    vec3 color = surface * cparam.rgb + emissiveColor.rgb;
+#else
     vec3 N = normalize(wNormal);
-    if (!gl_FrontFacing) N = -N;
+    N = gl_FrontFacing ? N : -N;
     float glossMask = glossSource == 1 ? base.a : 1.0;
-    if (bump != 0) {
-        vec4 nm = texture(normalTexture, normalFlip != 0 ? vec2(tuv.x, 1.0 - tuv.y) : tuv);
-        vec3 tn = nm.xyz * 2.0 - 1.0;
-        vec3 T = normalize(wTangent - N * dot(N, wTangent));
-        vec3 B = normalize(wBinormal);
-        vec3 bn = normalize(T * tn.x + B * tn.y + N * tn.z);
-        if (!any(isnan(bn))) N = bn;
-        if (glossSource == 2) glossMask = nm.a;
-    }
-
-    vec3 color;
-    if (unlit != 0) {
-        color = surface * cparam.rgb + emissiveColor.rgb;
-    } else {
-        vec3 V = normalize(eyePosition - wPos);
-        vec3 diffuse = ambientColor;
-        vec3 spec = vec3(0.0);
-        for (int i = 0; i < 4; ++i) {
-            if (i >= lightCount) break;
-            vec3 L;
-            float att = 1.0;
-            if (lightPosition[i].w == 0.0) {
-                L = -normalize(lightPosition[i].xyz);
-            } else {
-                vec3 d = lightPosition[i].xyz - wPos;
-                float dist = length(d);
-                L = d / max(dist, 1e-6);
-                if (lightColor[i].a > 0.0) att = clamp(1.0 - dist / lightColor[i].a, 0.0, 1.0);
-            }
-            float ndl = max(dot(N, L), 0.0);
-            diffuse += lightColor[i].rgb * ndl * att;
-            if (glossSource != 0 && ndl > 0.0) {
-                vec3 H = normalize(L + V);
-                spec += lightColor[i].rgb * pow(max(dot(N, H), 0.0), max(shininess, 1.0)) * att;
-            }
+#ifdef BUMP
+    vec4 nm = texture(normalTexture, uv);
+    vec3 tn = nm.xyz * 2.0 - 1.0;
+    vec3 T = normalize(wTangent - N * dot(N, wTangent));
+    vec3 B = normalize(wBinormal);
+    N = normalize(T * tn.x + B * tn.y + N * tn.z);
+    glossMask = glossSource == 2 ? nm.a : glossMask;
+#endif
+    vec3 diffuse = ambientColor;
+#ifdef SPECULAR
+    vec3 V = normalize(eyePosition - wPos);
+    vec3 spec = vec3(0.0);
+#endif
+    for (int i = 0; i < 4; ++i) {
+        vec3 d = lightPosition[i].xyz - wPos * lightPosition[i].w;
+        float dist = length(d);
+        vec3 L = lightPosition[i].w == 0.0 ? -d / max(dist, 1e-6) : d / max(dist, 1e-6);
+        float att = clamp(1.0 - dist * lightColor[i].a, 0.0, 1.0);
+        float ndl = max(dot(N, L), 0.0) * att;
+        diffuse += lightColor[i].rgb * ndl;
+#ifdef SPECULAR
+        if (i == 0) { // highlights from the key light only (the game's shaders light specular from the sun)
+            vec3 H = normalize(L + V);
+            spec = lightColor[0].rgb * (pow(max(dot(N, H), 0.0), max(shininess, 1.0)) * att * step(1e-6, ndl));
         }
-        color = surface * diffuse + spec * specularColor.rgb * glossMask + emissiveColor.rgb;
-        color *= cparam.rgb;
+#endif
     }
+    vec3 color = surface * diffuse + emissiveColor.rgb;
+#ifdef SPECULAR
+    color += spec * specularColor.rgb * glossMask;
+#endif
+    color *= cparam.rgb;
+#endif
     float alpha = blendMode == 1 ? base.a * diffuseColor.a * cparam.a * vColor.a : 1.0;
     fragColor = vec4(color, alpha);
 }
@@ -230,6 +222,35 @@ void main() {
         tex = vec4(vec3(g * g), g);
     }
     fragColor = vec4(tex.rgb * vColor.rgb * vColor.a, 1.0);
+}
+)";
+
+// Screen-aligned text labels (proxy and marker names) of constant pixel size, one instanced draw.
+const char* const labelVertex = R"(#version 330 core
+in vec2 corner;                  // (0,0) .. (1,1)
+in vec4 labelAnchor;             // xyz world, w = 1 shown / 0 hidden
+in vec4 labelSize;               // xy = size in pixels, zw = pixel offset of the lower-left corner
+in vec4 labelRect;               // u0, v0, u1, v1 (v0 = bottom)
+uniform mat4 viewProjectionMatrix;
+uniform vec2 viewportSize;
+out vec2 uv;
+void main() {
+    vec4 c = viewProjectionMatrix * vec4(labelAnchor.xyz, 1.0);
+    vec2 px = (corner * labelSize.xy + labelSize.zw) * labelAnchor.w;
+    c.xy += px * 2.0 / max(viewportSize, vec2(1.0)) * c.w;
+    uv = vec2(mix(labelRect.x, labelRect.z, corner.x), mix(labelRect.y, labelRect.w, corner.y));
+    gl_Position = c;
+}
+)";
+
+const char* const labelFragment = R"(#version 330 core
+in vec2 uv;
+uniform sampler2D labelTexture;
+out vec4 fragColor;
+void main() {
+    vec4 t = texture(labelTexture, uv);
+    if (t.a < 0.02) discard;
+    fragColor = t;
 }
 )";
 

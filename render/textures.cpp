@@ -1,20 +1,20 @@
 #include "textures.h"
 
 #include "dds.h"
-#include "tga.h"
 #include "scene_view.h"
+#include "tga.h"
 
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <Qt3DCore/qabstractfunctor.h>
-#include <Qt3DRender/QAbstractTextureImage>
-#include <Qt3DRender/QTextureImageData>
-#include <Qt3DRender/QTextureImageDataGenerator>
 #include <QPainter>
 #include <QUrl>
+#include <Qt3DCore/qabstractfunctor.h>
+#include <Qt3DRender/QAbstractTextureImage>
 #include <Qt3DRender/QPaintedTextureImage>
 #include <Qt3DRender/QTexture>
+#include <Qt3DRender/QTextureImageData>
+#include <Qt3DRender/QTextureImageDataGenerator>
 #include <Qt3DRender/QTextureWrapMode>
 
 namespace rs::render {
@@ -51,7 +51,8 @@ QStringList textureSearchDirs(const QString& textureName, const QString& modelPa
     auto add = [&](const QString& d) {
         if (!d.isEmpty() && QFileInfo(d).isDir() && !dirs.contains(QDir::cleanPath(d))) dirs << QDir::cleanPath(d);
     };
-    for (const QString& d : extraDirs) add(d);
+    for (const QString& d : extraDirs)
+        add(d);
     if (modelPath.isEmpty()) return dirs;
     const QString file = baseFileName(textureName);
     const QString two = file.left(2).toLower();
@@ -102,7 +103,7 @@ static void setSampling(Qt3DRender::QAbstractTexture* t) {
 namespace {
 // Uploads a decoded image as RGBA8 (not premultiplied: alpha is a mask, not coverage).
 class ImageGenerator : public Qt3DRender::QTextureImageDataGenerator {
-public:
+  public:
     ImageGenerator(QImage img, quint64 id) : img_(std::move(img)), id_(id) {}
     Qt3DRender::QTextureImageDataPtr operator()() override {
         auto data = Qt3DRender::QTextureImageDataPtr::create();
@@ -114,22 +115,22 @@ public:
         return o && o->id_ == id_;
     }
     QT3D_FUNCTOR(ImageGenerator)
-private:
+  private:
     QImage img_;
     quint64 id_;
 };
 
 class DecodedImage : public Qt3DRender::QAbstractTextureImage {
-public:
+  public:
     DecodedImage(QImage img, Qt3DCore::QNode* parent) : Qt3DRender::QAbstractTextureImage(parent) {
         static quint64 next = 1;
         gen_ = Qt3DRender::QTextureImageDataGeneratorPtr(new ImageGenerator(std::move(img), next++));
     }
 
-protected:
+  protected:
     Qt3DRender::QTextureImageDataGeneratorPtr dataGenerator() const override { return gen_; }
 
-private:
+  private:
     Qt3DRender::QTextureImageDataGeneratorPtr gen_;
 };
 } // namespace
@@ -163,27 +164,28 @@ Qt3DRender::QAbstractTexture* makeTexture(const QImage& image, Qt3DCore::QNode* 
     t->setFormat(Qt3DRender::QAbstractTexture::RGBA8_UNorm);
     t->setGenerateMipMaps(true);
     setSampling(t);
-    t->setMinificationFilter(Qt3DRender::QAbstractTexture::LinearMipMapLinear);
+    t->setMinificationFilter(Qt3DRender::QAbstractTexture::LinearMipMapNearest);
     return t;
 }
 
 namespace {
 class CheckerImage : public Qt3DRender::QPaintedTextureImage {
-public:
+  public:
     CheckerImage(QColor a, QColor b, int cells, Qt3DCore::QNode* parent)
         : Qt3DRender::QPaintedTextureImage(parent), a_(a), b_(b), cells_(cells) {
         setSize(QSize(64, 64));
     }
 
-protected:
+  protected:
     void paint(QPainter* p) override {
         const int n = cells_ > 0 ? cells_ : 1;
         const int s = 64 / n;
         for (int y = 0; y < n; ++y)
-            for (int x = 0; x < n; ++x) p->fillRect(x * s, y * s, s, s, ((x + y) & 1) ? b_ : a_);
+            for (int x = 0; x < n; ++x)
+                p->fillRect(x * s, y * s, s, s, ((x + y) & 1) ? b_ : a_);
     }
 
-private:
+  private:
     QColor a_, b_;
     int cells_;
 };

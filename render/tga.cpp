@@ -29,18 +29,23 @@ QImage decodeTga(const QByteArray& bytes, QString* error) {
         case 16: {
             const int v = p[0] | p[1] << 8;
             const int r = (v >> 10) & 31, g = (v >> 5) & 31, b = v & 31;
-            return qRgba(r << 3 | r >> 2, g << 3 | g >> 2, b << 3 | b >> 2, bits == 16 && !(v & 0x8000) && (desc & 15) ? 0 : 255);
+            return qRgba(r << 3 | r >> 2, g << 3 | g >> 2, b << 3 | b >> 2,
+                         bits == 16 && !(v & 0x8000) && (desc & 15) ? 0 : 255);
         }
-        case 24: return qRgb(p[2], p[1], p[0]);
-        case 32: return qRgba(p[2], p[1], p[0], (desc & 15) ? p[3] : 255);
-        default: return qRgb(p[0], p[0], p[0]);
+        case 24:
+            return qRgb(p[2], p[1], p[0]);
+        case 32:
+            return qRgba(p[2], p[1], p[0], (desc & 15) ? p[3] : 255);
+        default:
+            return qRgb(p[0], p[0], p[0]);
         }
     };
     if (cmapType == 1) {
         const int eb = (cmapBits + 7) / 8;
         if (eb < 2 || eb > 4) return fail("unsupported TGA colour map depth");
         if (pos + qint64(cmapLength) * eb > size) return fail("TGA colour map truncated");
-        for (int i = 0; i < cmapLength; ++i) palette.push_back(pixelFrom(d + pos + qint64(i) * eb, cmapBits == 32 ? 32 : cmapBits));
+        for (int i = 0; i < cmapLength; ++i)
+            palette.push_back(pixelFrom(d + pos + qint64(i) * eb, cmapBits == 32 ? 32 : cmapBits));
         pos += qint64(cmapLength) * eb;
     } else if (base == 1) {
         return fail("colour-mapped TGA without a colour map");
@@ -67,7 +72,8 @@ QImage decodeTga(const QByteArray& bytes, QString* error) {
     };
     if (!rle) {
         if (pos + total * pb > size) return fail("TGA pixel data truncated");
-        for (qint64 i = 0; i < total; ++i) put(decodePixel(d + pos + i * pb));
+        for (qint64 i = 0; i < total; ++i)
+            put(decodePixel(d + pos + i * pb));
         return img;
     }
     while (n < total) {
@@ -78,10 +84,12 @@ QImage decodeTga(const QByteArray& bytes, QString* error) {
             if (pos + pb > size) return fail("TGA RLE data truncated");
             const QRgb c = decodePixel(d + pos);
             pos += pb;
-            for (qint64 i = 0; i < count; ++i) put(c);
+            for (qint64 i = 0; i < count; ++i)
+                put(c);
         } else {
             if (pos + count * pb > size) return fail("TGA RLE data truncated");
-            for (qint64 i = 0; i < count; ++i) put(decodePixel(d + pos + i * pb));
+            for (qint64 i = 0; i < count; ++i)
+                put(decodePixel(d + pos + i * pb));
             pos += count * pb;
         }
     }

@@ -13,7 +13,8 @@ int main(int argc, char** argv) {
     qputenv("QT3D_RENDERER", "opengl");
     if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
         std::fputs("render_tests: no DISPLAY; run under xvfb-run -a (captures never complete offscreen)\n", stderr);
-    const int watchdogSeconds = std::getenv("RIGSCOPE_TEST_WATCHDOG") ? std::atoi(std::getenv("RIGSCOPE_TEST_WATCHDOG")) : 240;
+    const int watchdogSeconds =
+        std::getenv("RIGSCOPE_TEST_WATCHDOG") ? std::atoi(std::getenv("RIGSCOPE_TEST_WATCHDOG")) : 240;
     std::thread([watchdogSeconds] {
         std::this_thread::sleep_for(std::chrono::seconds(watchdogSeconds));
         std::fprintf(stderr, "render_tests: watchdog: still running after %d s, aborting\n", watchdogSeconds);

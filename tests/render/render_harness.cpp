@@ -61,7 +61,8 @@ static int maxDiff(QRgb a, QRgb b) { return maxDiff(a, QColor(b)); }
 int countDifferent(const QImage& img, QColor bg, int tol) {
     int n = 0;
     for (int y = 0; y < img.height(); ++y)
-        for (int x = 0; x < img.width(); ++x) n += maxDiff(img.pixel(x, y), bg) > tol;
+        for (int x = 0; x < img.width(); ++x)
+            n += maxDiff(img.pixel(x, y), bg) > tol;
     return n;
 }
 
@@ -77,7 +78,8 @@ int countChanged(const QImage& a, const QImage& b, int tol) {
     if (a.size() != b.size()) return -1;
     int n = 0;
     for (int y = 0; y < a.height(); ++y)
-        for (int x = 0; x < a.width(); ++x) n += maxDiff(a.pixel(x, y), b.pixel(x, y)) > tol;
+        for (int x = 0; x < a.width(); ++x)
+            n += maxDiff(a.pixel(x, y), b.pixel(x, y)) > tol;
     return n;
 }
 

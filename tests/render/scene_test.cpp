@@ -36,7 +36,8 @@ QImage shot(const ViewOptions& o, float t = 0.0f, std::shared_ptr<rs::Clip> clip
     REQUIRE_FALSE(img.isNull());
     static int counter = 0;
     if (qEnvironmentVariableIsSet("RIGSCOPE_TEST_DUMP"))
-        img.save(QDir(qEnvironmentVariable("RIGSCOPE_TEST_DUMP")).filePath(QString("shot%1.png").arg(counter++, 2, 10, QChar('0'))));
+        img.save(QDir(qEnvironmentVariable("RIGSCOPE_TEST_DUMP"))
+                     .filePath(QString("shot%1.png").arg(counter++, 2, 10, QChar('0'))));
     return img;
 }
 
@@ -148,8 +149,8 @@ TEST_CASE("faction colour changes the hue of FC_ pixels", "[render]") {
 TEST_CASE("dazzles blink and night-only dazzles need night mode", "[render]") {
     ViewOptions o = plain();
     o.factionColor = QColor(30, 200, 40); // green beacon
-    QImage on = shot(o, 0.25f);          // a = 0.25 <= bias 0.5: sin(0.25 pi) visible
-    QImage off = shot(o, 0.75f);         // a = 0.75 > bias: off
+    QImage on = shot(o, 0.25f);           // a = 0.25 <= bias 0.5: sin(0.25 pi) visible
+    QImage off = shot(o, 0.75f);          // a = 0.75 > bias: off
     const int blinkChanged = countChanged(on, off);
     INFO("blink changed " << blinkChanged);
     CHECK(blinkChanged > 50);
@@ -178,7 +179,8 @@ TEST_CASE("a found texture replaces the checker placeholder", "[render]") {
     // Stripes texture written by the test (TGA via QImage), found case-insensitively.
     QImage tex(64, 64, QImage::Format_RGB32);
     QPainter p(&tex);
-    for (int i = 0; i < 8; ++i) p.fillRect(0, i * 8, 64, 8, i % 2 ? QColor(240, 200, 40) : QColor(40, 160, 220));
+    for (int i = 0; i < 8; ++i)
+        p.fillRect(0, i * 8, 64, 8, i % 2 ? QColor(240, 200, 40) : QColor(40, 160, 220));
     p.end();
     REQUIRE(writeTga(tex, dir.filePath("stripes_test.tga")));
     const QString modelPath = dir.filePath("Figure.alo");

@@ -32,7 +32,8 @@ void addBox(rs::SubMesh& sm, glm::vec3 lo, glm::vec3 hi, int boneIndexForAll = -
                 sm.boneWeights.push_back(glm::vec4(1, 0, 0, 0));
             }
         }
-        for (uint32_t i : {0u, 1u, 2u, 0u, 2u, 3u}) sm.indices.push_back(base + i);
+        for (uint32_t i : {0u, 1u, 2u, 0u, 2u, 3u})
+            sm.indices.push_back(base + i);
     }
 }
 
@@ -107,7 +108,7 @@ std::shared_ptr<rs::Model> makeFigure(const std::string& baseTexture) {
     lamp.color = {1.0f, 0.95f, 0.6f};
     lamp.radius = 0.5f;
     lamp.bone = 1;
-    lamp.position = {0.0f, -0.6f, 0.8f};
+    lamp.position = {0.0f, 0.6f, 0.8f};
     lamp.nightOnly = true;
     m->dazzles = {beacon, lamp};
 
