@@ -659,6 +659,34 @@ class UiTest : public QObject {
         QVERIFY(w->model());
     }
 
+    void reloadKeepsClip() {
+        QVERIFY(open(modelPath));
+        if (w->clipEntries().isEmpty()) QSKIP("model has no clips");
+        const int entry = w->clipEntries().size();
+        QVERIFY(w->selectClip(entry));
+        const QString label = w->timeline()->clipCombo()->currentText();
+        const auto before = w->model();
+        QSignalSpy opened(w.get(), &MainWindow::documentOpened);
+        QApplication::setActiveWindow(w.get());
+        QTest::keyClick(w.get(), Qt::Key_F5);
+        QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 1, 60000);
+        QVERIFY(w->model() != before); // read again from disk
+        QCOMPARE(w->timeline()->clipCombo()->currentText(), label);
+        QVERIFY(w->clip());
+    }
+
+    void layoutRemembered() {
+        // Closing saves the dock layout; the next window restores it.
+        w->materials()->hide();
+        QVERIFY(w->close());
+        MainWindow second;
+        QVERIFY(second.materials()->isHidden());
+        QVERIFY(!second.timeline()->isHidden());
+        QVERIFY(second.recentFiles().contains(QFileInfo(modelPath).absoluteFilePath()));
+        second.materials()->show();
+        second.close();
+    }
+
     void cleanupTestCase() {
         if (w) w->close();
         w.reset();
