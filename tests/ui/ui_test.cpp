@@ -30,10 +30,10 @@
 #include <QUrl>
 
 #include <atomic>
-#include <set>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <set>
 #include <thread>
 
 using namespace rs;
@@ -73,7 +73,10 @@ QImage captureView(MainWindow& w) {
     // RIGSCOPE_TEST_DUMP=DIR keeps every capture for inspection.
     static int n = 0;
     if (const QString dir = qEnvironmentVariable("RIGSCOPE_TEST_DUMP"); !dir.isEmpty())
-        result.save(QStringLiteral("%1/%2-%3.png").arg(dir).arg(n++, 3, 10, QLatin1Char('0')).arg(QTest::currentTestFunction()));
+        result.save(QStringLiteral("%1/%2-%3.png")
+                        .arg(dir)
+                        .arg(n++, 3, 10, QLatin1Char('0'))
+                        .arg(QTest::currentTestFunction()));
     return result;
 }
 
@@ -661,6 +664,27 @@ class UiTest : public QObject {
         QVERIFY(open(modelPath));
         QVERIFY(!w->showingAmal());
         QVERIFY(w->model());
+    }
+
+    void screenshotOfView() {
+        // What File → Save screenshot (Ctrl+Shift+S) writes after the file dialog.
+        const QString file = tmp.filePath(QStringLiteral("shot.png"));
+        bool done = false, ok = false;
+        w->saveViewScreenshot(file, [&](bool result) {
+            ok = result;
+            done = true;
+        });
+        QTRY_VERIFY_WITH_TIMEOUT(done, 20000);
+        QVERIFY(ok);
+        const QImage img(file);
+        QVERIFY(!img.isNull());
+        QVERIFY(img.width() >= w->view()->widget()->width() - 1 && img.width() > 100);
+        const QRgb bg = img.pixel(0, 0);
+        int other = 0;
+        for (int y = 0; y < img.height(); y += 4)
+            for (int x = 0; x < img.width(); x += 4)
+                other += img.pixel(x, y) != bg;
+        QVERIFY(other > 50);
     }
 
     void reloadKeepsClip() {
