@@ -764,8 +764,19 @@ struct SceneView::Impl {
 
     void buildDazzles() {
         const rs::Model& m = *model;
-        dazzleEntity = new QEntity(modelRoot);
         const uint n = uint(m.dazzles.size());
+        // One texture for the single draw: the first dazzle texture that resolves.
+        Qt3DRender::QAbstractTexture* tex = nullptr;
+        for (const rs::Dazzle& dz : m.dazzles) {
+            if (dz.texture.empty()) continue;
+            Qt3DRender::QAbstractTexture* t =
+                texture(dz.texture, QString::fromStdString(dz.name), 0, QStringLiteral("Dazzle"));
+            if (t != checker) {
+                tex = t;
+                break;
+            }
+        }
+        dazzleEntity = new QEntity(modelRoot);
         if (n == 0) return;
         auto* g = new Qt3DCore::QGeometry(dazzleEntity);
         auto* corners = new Qt3DCore::QBuffer(g);
@@ -786,18 +797,7 @@ struct SceneView::Impl {
         gr->setInstanceCount(int(n));
         auto* mat = new Qt3DRender::QMaterial(dazzleEntity);
         mat->setEffect(fxDazzle);
-        // One texture for the single draw: the first dazzle texture that resolves.
-        Qt3DRender::QAbstractTexture* tex = nullptr;
         QParameter* texP = param(mat, "dazzleTexture", QVariant());
-        for (const rs::Dazzle& dz : m.dazzles) {
-            if (dz.texture.empty()) continue;
-            Qt3DRender::QAbstractTexture* t =
-                texture(dz.texture, QString::fromStdString(dz.name), 0, QStringLiteral("Dazzle"));
-            if (t != checker) {
-                tex = t;
-                break;
-            }
-        }
         texP->setValue(QVariant::fromValue(tex ? tex : white));
         param(mat, "hasTexture", tex ? 1 : 0);
         // Atlas rects are in the file's convention (v down from the image top); uploads put the top at v = 1.
@@ -1021,13 +1021,17 @@ struct SceneView::Impl {
             palette[qsizetype(N + b)] = toQ(w * inverseBind[b]);
         }
         bones.set(palette);
-        updateLights();
+        // The default rig is static: only bone-attached model lights need a per-frame update.
+        const bool modelLights = options.lights && !model->lights.empty();
+        if (modelLights || lightsDirty) updateLights();
+        lightsDirty = modelLights;
         updateDazzles();
         updateLabels();
         updateVisibility();
         emit q->poseChanged();
     }
     std::vector<uint8_t> userEff;
+    bool lightsDirty = true; // rig must be re-sent (options or model changed)
     bool visibleUser(size_t b) const { return userEff[b] != 0; }
 
     void updateDazzles() {
@@ -1343,6 +1347,7 @@ void SceneView::setModel(std::shared_ptr<const rs::Model> model, const QString& 
     d->selectLodAlt();
     d->frame = 0.0f;
     d->time = 0.0f;
+    d->lightsDirty = true;
     d->updatePose();
     // Frame first (radius is needed to size the overlays), then build overlays.
     glm::vec3 lo, hi;
@@ -1419,6 +1424,7 @@ void SceneView::setOptions(const ViewOptions& options) {
         d->selectLodAlt();
         d->updateDazzleColors();
     }
+    d->lightsDirty = true;
     d->updatePose();
 }
 
