@@ -457,7 +457,7 @@ struct SceneView::Impl {
 
     // Texture for a material parameter: resolved, cached, checker when missing.
     Qt3DRender::QAbstractTexture* texture(const std::string& name, const QString& meshName, int sub,
-                                          const QString& paramName) {
+                                          const QString& paramName, Qt3DCore::QNode* owner) {
         TextureInfo info;
         info.mesh = meshName;
         info.subMesh = sub;
@@ -474,7 +474,9 @@ struct SceneView::Impl {
             TexUse use;
             QString error;
             const QImage img = decodeTextureFile(info.path, &error);
-            use.texture = img.isNull() ? nullptr : makeTexture(img, modelRoot);
+            // Parented to the first material using it: a texture node created under modelRoot and referenced only
+            // by a material built later (the dazzle draw) was never uploaded by Qt3D 6.4 (sampled as the default).
+            use.texture = img.isNull() ? nullptr : makeTexture(img, owner);
             use.error = error;
             it = texCache.insert(key, use);
         }
@@ -606,7 +608,7 @@ struct SceneView::Impl {
             const rs::MaterialParam* mp = m.find(paramName);
             Qt3DRender::QAbstractTexture* t = fallback;
             if (mp && mp->type == rs::ParamType::Texture && !mp->texture.empty())
-                t = texture(mp->texture, meshName, subIndex, QString::fromLatin1(paramName));
+                t = texture(mp->texture, meshName, subIndex, QString::fromLatin1(paramName), mat);
             p->setValue(QVariant::fromValue(t));
             return t;
         };
@@ -765,17 +767,6 @@ struct SceneView::Impl {
     void buildDazzles() {
         const rs::Model& m = *model;
         const uint n = uint(m.dazzles.size());
-        // One texture for the single draw: the first dazzle texture that resolves.
-        Qt3DRender::QAbstractTexture* tex = nullptr;
-        for (const rs::Dazzle& dz : m.dazzles) {
-            if (dz.texture.empty()) continue;
-            Qt3DRender::QAbstractTexture* t =
-                texture(dz.texture, QString::fromStdString(dz.name), 0, QStringLiteral("Dazzle"));
-            if (t != checker) {
-                tex = t;
-                break;
-            }
-        }
         dazzleEntity = new QEntity(modelRoot);
         if (n == 0) return;
         auto* g = new Qt3DCore::QGeometry(dazzleEntity);
@@ -798,6 +789,17 @@ struct SceneView::Impl {
         auto* mat = new Qt3DRender::QMaterial(dazzleEntity);
         mat->setEffect(fxDazzle);
         QParameter* texP = param(mat, "dazzleTexture", QVariant());
+        // One texture for the single draw: the first dazzle texture that resolves.
+        Qt3DRender::QAbstractTexture* tex = nullptr;
+        for (const rs::Dazzle& dz : m.dazzles) {
+            if (dz.texture.empty()) continue;
+            Qt3DRender::QAbstractTexture* t =
+                texture(dz.texture, QString::fromStdString(dz.name), 0, QStringLiteral("Dazzle"), mat);
+            if (t != checker) {
+                tex = t;
+                break;
+            }
+        }
         texP->setValue(QVariant::fromValue(tex ? tex : white));
         param(mat, "hasTexture", tex ? 1 : 0);
         // Atlas rects are in the file's convention (v down from the image top); uploads put the top at v = 1.

@@ -238,10 +238,7 @@ TEST_CASE("hidden bones hide what is attached to them", "[render]") {
     CHECK(countChanged(all, back) == 0);
 }
 
-// KNOWN ISSUE (hidden test, run with "[.known-issue]"): a texture referenced only by the dazzle material
-// samples as white (Qt3D never uploads it); the same texture also used by a mesh material is sampled
-// correctly and the cells come out right. Not solved yet.
-TEST_CASE("dazzles sample their atlas cell", "[render][dazzle][.known-issue]") {
+TEST_CASE("dazzles sample their atlas cell", "[render][dazzle]") {
     QTemporaryDir dir;
     REQUIRE(dir.isValid());
     // 2x2 atlas: top-left red, top-right green, bottom-left blue, bottom-right white.
