@@ -16,6 +16,7 @@
 #include <QHash>
 #include <QMatrix4x4>
 #include <QPainter>
+#include <QPointer>
 #include <QSurfaceFormat>
 #include <QVector2D>
 #include <QVector4D>
@@ -158,9 +159,10 @@ float blink(const rs::Dazzle& dz, float t) {
 
 struct SceneView::Impl {
     SceneView* q = nullptr;
-    Qt3DExtras::Qt3DWindow* window = nullptr;
+    // The window may be owned (and deleted) by a widget container (QWidget::createWindowContainer).
+    QPointer<Qt3DExtras::Qt3DWindow> window;
     QEntity* root = nullptr;
-    QEntity* modelRoot = nullptr;
+    QPointer<QEntity> modelRoot;
     Qt3DRender::QCamera* camera = nullptr;
     Qt3DExtras::QOrbitCameraController* controller = nullptr;
     Qt3DRender::QRenderCapture* captureNode = nullptr;
@@ -1305,13 +1307,16 @@ SceneView::SceneView(QObject* parent) : QObject(parent), d(std::make_unique<Impl
 }
 
 SceneView::~SceneView() {
-    d->clearModel();
-    delete d->window;
+    if (d->window) {
+        d->clearModel();
+        delete d->window.data();
+    }
 }
 
 Qt3DExtras::Qt3DWindow* SceneView::window() const { return d->window; }
 
 void SceneView::setModel(std::shared_ptr<const rs::Model> model, const QString& path) {
+    if (!d->window) return; // window already destroyed by its container
     d->clearModel();
     d->model = std::move(model);
     d->path = path;
@@ -1370,6 +1375,7 @@ void SceneView::setModel(std::shared_ptr<const rs::Model> model, const QString& 
 std::shared_ptr<const rs::Model> SceneView::model() const { return d->model; }
 
 void SceneView::setClip(std::shared_ptr<const rs::Clip> clip) {
+    if (!d->window) return; // window already destroyed by its container
     d->clip = std::move(clip);
     d->problems.clear();
     d->binding = rs::ClipBinding();
@@ -1387,12 +1393,14 @@ QStringList SceneView::bindingProblems() const { return d->problems; }
 static float clipFps(const rs::Clip* c) { return c && c->fps > 0.0f ? c->fps : 30.0f; }
 
 void SceneView::setFrame(float frame) {
+    if (!d->window) return; // window already destroyed by its container
     d->frame = frame;
     d->time = frame / clipFps(d->clip.get());
     d->updatePose();
 }
 
 void SceneView::setTime(float seconds) {
+    if (!d->window) return; // window already destroyed by its container
     d->time = seconds;
     d->frame = seconds * clipFps(d->clip.get());
     d->updatePose();
@@ -1402,6 +1410,7 @@ float SceneView::frame() const { return d->frame; }
 float SceneView::time() const { return d->time; }
 
 void SceneView::setOptions(const ViewOptions& options) {
+    if (!d->window) return; // window already destroyed by its container
     if (options.alt < d->options.alt)
         d->altDecreased = true;
     else if (options.alt > d->options.alt)
@@ -1433,11 +1442,13 @@ void SceneView::setOptions(const ViewOptions& options) {
 const ViewOptions& SceneView::options() const { return d->options; }
 
 void SceneView::setHighlightedBone(int bone) {
+    if (!d->window) return; // window already destroyed by its container
     d->highlightBone = bone;
     d->highlight.set(bone);
 }
 
 void SceneView::setBoneHidden(int bone, bool hidden) {
+    if (!d->window) return; // window already destroyed by its container
     if (bone < 0 || size_t(bone) >= d->userHidden.size()) return;
     d->userHidden[size_t(bone)] = hidden ? 1 : 0;
     d->updatePose();
@@ -1448,6 +1459,7 @@ bool SceneView::boneHidden(int bone) const {
 }
 
 void SceneView::frameModel() {
+    if (!d->window) return; // window already destroyed by its container
     if (!d->model) return;
     glm::vec3 lo, hi;
     d->computeBounds(lo, hi);
@@ -1459,12 +1471,17 @@ void SceneView::frameModel() {
 }
 
 void SceneView::setCameraAngles(float yawDegrees, float pitchDegrees) {
+    if (!d->window) return; // window already destroyed by its container
     d->yaw = yawDegrees;
     d->pitch = std::clamp(pitchDegrees, -89.0f, 89.0f);
     d->placeCamera();
 }
 
 void SceneView::capture(std::function<void(const QImage&)> done) {
+    if (!d->window) {
+        done(QImage());
+        return;
+    }
     Qt3DRender::QRenderCaptureReply* reply = d->captureNode->requestCapture();
     if (!reply) {
         done(QImage());
@@ -1481,6 +1498,7 @@ void SceneView::capture(std::function<void(const QImage&)> done) {
 }
 
 void SceneView::setContinuousRendering(bool on) {
+    if (!d->window) return; // window already destroyed by its container
     d->continuous = on;
     d->window->renderSettings()->setRenderPolicy(on ? Qt3DRender::QRenderSettings::Always
                                                     : Qt3DRender::QRenderSettings::OnDemand);

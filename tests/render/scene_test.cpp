@@ -9,6 +9,7 @@
 #include <QFile>
 #include <QPainter>
 #include <QTemporaryDir>
+#include <Qt3DExtras/Qt3DWindow>
 
 using rs::render::ViewOptions;
 using namespace rs::test;
@@ -294,4 +295,16 @@ TEST_CASE("dazzles sample their atlas cell", "[render][dazzle]") {
     CHECK(dominant(1, 0) == 'g');
     CHECK(dominant(0, 1) == 'b');
     CHECK(dominant(1, 1) == 'w');
+}
+
+TEST_CASE("a view whose window was destroyed by its owner stays safe", "[render]") {
+    auto* v = new rs::render::SceneView;
+    v->setModel(makeFigure(), {});
+    delete v->window(); // what a widget container does when it is destroyed first
+    v->setModel(makeFigure(), {});
+    v->setTime(1.0f);
+    bool called = false;
+    v->capture([&](const QImage& img) { called = img.isNull(); });
+    CHECK(called);
+    delete v;
 }
