@@ -268,10 +268,13 @@ struct SceneView::Impl {
 
     // Mesh effect for a family and a fragment variant (bit 0 BUMP, bit 1 SPECULAR, bit 2 UNLIT), shared by
     // every entity that needs it.
-    Qt3DRender::QEffect* meshEffect(Family family, int variant) {
+    // cullBack: opaque meshes of formats whose outward faces are counter-clockwise in our (right-handed) view
+    // skip back faces (Alamo: checked against no culling on corpus models; front culling shows the insides).
+    Qt3DRender::QEffect* meshEffect(Family family, int variant, bool cullBack) {
         using BA = Qt3DRender::QBlendEquationArguments;
         using DT = Qt3DRender::QDepthTest;
-        const int key = int(family) * 8 + variant;
+        cullBack = cullBack && family == Family::Opaque;
+        const int key = int(family) * 16 + (cullBack ? 8 : 0) + variant;
         if (auto it = meshEffects.find(key); it != meshEffects.end()) return it->second;
         Qt3DRender::QShaderProgram*& prog = meshPrograms[variant];
         if (!prog) {
@@ -290,6 +293,9 @@ struct SceneView::Impl {
         case Family::Opaque:
             main = pass(prog, "opaque");
             depth(main, DT::Less, true);
+            if (cullBack)
+                for (auto* st : main->renderStates())
+                    if (auto* cf = qobject_cast<Qt3DRender::QCullFace*>(st)) cf->setMode(Qt3DRender::QCullFace::Back);
             break;
         case Family::Alpha:
             main = pass(prog, "transparent");
@@ -624,7 +630,7 @@ struct SceneView::Impl {
         const int gloss = !bump && style.glossSource == 2 ? 0 : style.glossSource;
         param(mat, "glossSource", gloss);
         const int variant = (bump ? 1 : 0) | (gloss != 0 ? 2 : 0) | (style.unlit ? 4 : 0);
-        mat->setEffect(meshEffect(style.family, style.unlit ? 4 : variant));
+        mat->setEffect(meshEffect(style.family, style.unlit ? 4 : variant, part.model->format == "alo"));
         param(mat, "colorize", style.colorize && !placeholder ? 1 : 0);
         param(mat, "factionColorParam", style.factionColorParam ? 1 : 0);
         param(mat, "blendMode", int(style.family));
