@@ -16,6 +16,7 @@
 #include <QHash>
 #include <QMatrix4x4>
 #include <QPainter>
+#include <QPointer>
 #include <QSurfaceFormat>
 #include <QVector2D>
 #include <QVector4D>
@@ -158,9 +159,10 @@ float blink(const rs::Dazzle& dz, float t) {
 
 struct SceneView::Impl {
     SceneView* q = nullptr;
-    Qt3DExtras::Qt3DWindow* window = nullptr;
+    // The window may be owned (and deleted) by a widget container (QWidget::createWindowContainer).
+    QPointer<Qt3DExtras::Qt3DWindow> window;
     QEntity* root = nullptr;
-    QEntity* modelRoot = nullptr;
+    QPointer<QEntity> modelRoot;
     Qt3DRender::QCamera* camera = nullptr;
     Qt3DExtras::QOrbitCameraController* controller = nullptr;
     Qt3DRender::QRenderCapture* captureNode = nullptr;
@@ -266,10 +268,13 @@ struct SceneView::Impl {
 
     // Mesh effect for a family and a fragment variant (bit 0 BUMP, bit 1 SPECULAR, bit 2 UNLIT), shared by
     // every entity that needs it.
-    Qt3DRender::QEffect* meshEffect(Family family, int variant) {
+    // cullBack: opaque meshes of formats whose outward faces are counter-clockwise in our (right-handed) view
+    // skip back faces (Alamo: checked against no culling on corpus models; front culling shows the insides).
+    Qt3DRender::QEffect* meshEffect(Family family, int variant, bool cullBack) {
         using BA = Qt3DRender::QBlendEquationArguments;
         using DT = Qt3DRender::QDepthTest;
-        const int key = int(family) * 8 + variant;
+        cullBack = cullBack && family == Family::Opaque;
+        const int key = int(family) * 16 + (cullBack ? 8 : 0) + variant;
         if (auto it = meshEffects.find(key); it != meshEffects.end()) return it->second;
         Qt3DRender::QShaderProgram*& prog = meshPrograms[variant];
         if (!prog) {
@@ -288,6 +293,9 @@ struct SceneView::Impl {
         case Family::Opaque:
             main = pass(prog, "opaque");
             depth(main, DT::Less, true);
+            if (cullBack)
+                for (auto* st : main->renderStates())
+                    if (auto* cf = qobject_cast<Qt3DRender::QCullFace*>(st)) cf->setMode(Qt3DRender::QCullFace::Back);
             break;
         case Family::Alpha:
             main = pass(prog, "transparent");
@@ -457,7 +465,7 @@ struct SceneView::Impl {
 
     // Texture for a material parameter: resolved, cached, checker when missing.
     Qt3DRender::QAbstractTexture* texture(const std::string& name, const QString& meshName, int sub,
-                                          const QString& paramName) {
+                                          const QString& paramName, Qt3DCore::QNode* owner) {
         TextureInfo info;
         info.mesh = meshName;
         info.subMesh = sub;
@@ -474,7 +482,9 @@ struct SceneView::Impl {
             TexUse use;
             QString error;
             const QImage img = decodeTextureFile(info.path, &error);
-            use.texture = img.isNull() ? nullptr : makeTexture(img, modelRoot);
+            // Parented to the first material using it: a texture node created under modelRoot and referenced only
+            // by a material built later (the dazzle draw) was never uploaded by Qt3D 6.4 (sampled as the default).
+            use.texture = img.isNull() ? nullptr : makeTexture(img, owner);
             use.error = error;
             it = texCache.insert(key, use);
         }
@@ -606,7 +616,7 @@ struct SceneView::Impl {
             const rs::MaterialParam* mp = m.find(paramName);
             Qt3DRender::QAbstractTexture* t = fallback;
             if (mp && mp->type == rs::ParamType::Texture && !mp->texture.empty())
-                t = texture(mp->texture, meshName, subIndex, QString::fromLatin1(paramName));
+                t = texture(mp->texture, meshName, subIndex, QString::fromLatin1(paramName), mat);
             p->setValue(QVariant::fromValue(t));
             return t;
         };
@@ -620,7 +630,7 @@ struct SceneView::Impl {
         const int gloss = !bump && style.glossSource == 2 ? 0 : style.glossSource;
         param(mat, "glossSource", gloss);
         const int variant = (bump ? 1 : 0) | (gloss != 0 ? 2 : 0) | (style.unlit ? 4 : 0);
-        mat->setEffect(meshEffect(style.family, style.unlit ? 4 : variant));
+        mat->setEffect(meshEffect(style.family, style.unlit ? 4 : variant, part.model->format == "alo"));
         param(mat, "colorize", style.colorize && !placeholder ? 1 : 0);
         param(mat, "factionColorParam", style.factionColorParam ? 1 : 0);
         param(mat, "blendMode", int(style.family));
@@ -764,8 +774,8 @@ struct SceneView::Impl {
 
     void buildDazzles() {
         const rs::Model& m = *model;
-        dazzleEntity = new QEntity(modelRoot);
         const uint n = uint(m.dazzles.size());
+        dazzleEntity = new QEntity(modelRoot);
         if (n == 0) return;
         auto* g = new Qt3DCore::QGeometry(dazzleEntity);
         auto* corners = new Qt3DCore::QBuffer(g);
@@ -786,13 +796,13 @@ struct SceneView::Impl {
         gr->setInstanceCount(int(n));
         auto* mat = new Qt3DRender::QMaterial(dazzleEntity);
         mat->setEffect(fxDazzle);
+        QParameter* texP = param(mat, "dazzleTexture", QVariant());
         // One texture for the single draw: the first dazzle texture that resolves.
         Qt3DRender::QAbstractTexture* tex = nullptr;
-        QParameter* texP = param(mat, "dazzleTexture", QVariant());
         for (const rs::Dazzle& dz : m.dazzles) {
             if (dz.texture.empty()) continue;
             Qt3DRender::QAbstractTexture* t =
-                texture(dz.texture, QString::fromStdString(dz.name), 0, QStringLiteral("Dazzle"));
+                texture(dz.texture, QString::fromStdString(dz.name), 0, QStringLiteral("Dazzle"), mat);
             if (t != checker) {
                 tex = t;
                 break;
@@ -1021,13 +1031,17 @@ struct SceneView::Impl {
             palette[qsizetype(N + b)] = toQ(w * inverseBind[b]);
         }
         bones.set(palette);
-        updateLights();
+        // The default rig is static: only bone-attached model lights need a per-frame update.
+        const bool modelLights = options.lights && !model->lights.empty();
+        if (modelLights || lightsDirty) updateLights();
+        lightsDirty = modelLights;
         updateDazzles();
         updateLabels();
         updateVisibility();
         emit q->poseChanged();
     }
     std::vector<uint8_t> userEff;
+    bool lightsDirty = true; // rig must be re-sent (options or model changed)
     bool visibleUser(size_t b) const { return userEff[b] != 0; }
 
     void updateDazzles() {
@@ -1299,13 +1313,16 @@ SceneView::SceneView(QObject* parent) : QObject(parent), d(std::make_unique<Impl
 }
 
 SceneView::~SceneView() {
-    d->clearModel();
-    delete d->window;
+    if (d->window) {
+        d->clearModel();
+        delete d->window.data();
+    }
 }
 
 Qt3DExtras::Qt3DWindow* SceneView::window() const { return d->window; }
 
 void SceneView::setModel(std::shared_ptr<const rs::Model> model, const QString& path) {
+    if (!d->window) return; // window already destroyed by its container
     d->clearModel();
     d->model = std::move(model);
     d->path = path;
@@ -1343,6 +1360,7 @@ void SceneView::setModel(std::shared_ptr<const rs::Model> model, const QString& 
     d->selectLodAlt();
     d->frame = 0.0f;
     d->time = 0.0f;
+    d->lightsDirty = true;
     d->updatePose();
     // Frame first (radius is needed to size the overlays), then build overlays.
     glm::vec3 lo, hi;
@@ -1363,6 +1381,7 @@ void SceneView::setModel(std::shared_ptr<const rs::Model> model, const QString& 
 std::shared_ptr<const rs::Model> SceneView::model() const { return d->model; }
 
 void SceneView::setClip(std::shared_ptr<const rs::Clip> clip) {
+    if (!d->window) return; // window already destroyed by its container
     d->clip = std::move(clip);
     d->problems.clear();
     d->binding = rs::ClipBinding();
@@ -1380,12 +1399,14 @@ QStringList SceneView::bindingProblems() const { return d->problems; }
 static float clipFps(const rs::Clip* c) { return c && c->fps > 0.0f ? c->fps : 30.0f; }
 
 void SceneView::setFrame(float frame) {
+    if (!d->window) return; // window already destroyed by its container
     d->frame = frame;
     d->time = frame / clipFps(d->clip.get());
     d->updatePose();
 }
 
 void SceneView::setTime(float seconds) {
+    if (!d->window) return; // window already destroyed by its container
     d->time = seconds;
     d->frame = seconds * clipFps(d->clip.get());
     d->updatePose();
@@ -1395,6 +1416,7 @@ float SceneView::frame() const { return d->frame; }
 float SceneView::time() const { return d->time; }
 
 void SceneView::setOptions(const ViewOptions& options) {
+    if (!d->window) return; // window already destroyed by its container
     if (options.alt < d->options.alt)
         d->altDecreased = true;
     else if (options.alt > d->options.alt)
@@ -1419,17 +1441,20 @@ void SceneView::setOptions(const ViewOptions& options) {
         d->selectLodAlt();
         d->updateDazzleColors();
     }
+    d->lightsDirty = true;
     d->updatePose();
 }
 
 const ViewOptions& SceneView::options() const { return d->options; }
 
 void SceneView::setHighlightedBone(int bone) {
+    if (!d->window) return; // window already destroyed by its container
     d->highlightBone = bone;
     d->highlight.set(bone);
 }
 
 void SceneView::setBoneHidden(int bone, bool hidden) {
+    if (!d->window) return; // window already destroyed by its container
     if (bone < 0 || size_t(bone) >= d->userHidden.size()) return;
     d->userHidden[size_t(bone)] = hidden ? 1 : 0;
     d->updatePose();
@@ -1440,6 +1465,7 @@ bool SceneView::boneHidden(int bone) const {
 }
 
 void SceneView::frameModel() {
+    if (!d->window) return; // window already destroyed by its container
     if (!d->model) return;
     glm::vec3 lo, hi;
     d->computeBounds(lo, hi);
@@ -1451,12 +1477,17 @@ void SceneView::frameModel() {
 }
 
 void SceneView::setCameraAngles(float yawDegrees, float pitchDegrees) {
+    if (!d->window) return; // window already destroyed by its container
     d->yaw = yawDegrees;
     d->pitch = std::clamp(pitchDegrees, -89.0f, 89.0f);
     d->placeCamera();
 }
 
 void SceneView::capture(std::function<void(const QImage&)> done) {
+    if (!d->window) {
+        done(QImage());
+        return;
+    }
     Qt3DRender::QRenderCaptureReply* reply = d->captureNode->requestCapture();
     if (!reply) {
         done(QImage());
@@ -1473,6 +1504,7 @@ void SceneView::capture(std::function<void(const QImage&)> done) {
 }
 
 void SceneView::setContinuousRendering(bool on) {
+    if (!d->window) return; // window already destroyed by its container
     d->continuous = on;
     d->window->renderSettings()->setRenderPolicy(on ? Qt3DRender::QRenderSettings::Always
                                                     : Qt3DRender::QRenderSettings::OnDemand);

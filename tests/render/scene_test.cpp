@@ -1,6 +1,7 @@
 // Pixel tests of the scene built from in-code models (see test_models.h).
 #include "render_harness.h"
 #include "test_models.h"
+#include "textures.h"
 
 #include <catch2/catch.hpp>
 
@@ -8,6 +9,7 @@
 #include <QFile>
 #include <QPainter>
 #include <QTemporaryDir>
+#include <Qt3DExtras/Qt3DWindow>
 
 using rs::render::ViewOptions;
 using namespace rs::test;
@@ -235,4 +237,74 @@ TEST_CASE("hidden bones hide what is attached to them", "[render]") {
     view().setBoneHidden(3, false);
     QImage back = grab();
     CHECK(countChanged(all, back) == 0);
+}
+
+TEST_CASE("dazzles sample their atlas cell", "[render][dazzle]") {
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    // 2x2 atlas: top-left red, top-right green, bottom-left blue, bottom-right white.
+    QImage atlas(64, 64, QImage::Format_RGB32);
+    QPainter p(&atlas);
+    p.fillRect(0, 0, 32, 32, QColor(255, 0, 0));
+    p.fillRect(32, 0, 32, 32, QColor(0, 255, 0));
+    p.fillRect(0, 32, 32, 32, QColor(0, 0, 255));
+    p.fillRect(32, 32, 32, 32, QColor(255, 255, 255));
+    p.end();
+    REQUIRE(writeTga(atlas, dir.filePath("atlas.tga")));
+    {
+        QString err;
+        const QImage back = rs::render::decodeTextureFile(dir.filePath("atlas.tga"), &err);
+        REQUIRE_FALSE(back.isNull());
+        CHECK(back.pixel(0, 0) == qRgb(255, 0, 0));
+        CHECK(back.pixel(63, 0) == qRgb(0, 255, 0));
+    }
+    auto dominant = [&](int texX, int texY) {
+        auto m = makeFigure();
+        rs::Dazzle& dz = m->dazzles[0];
+        dz.texture = "ATLAS.TGA";
+        dz.texSize = 2;
+        dz.texX = texX;
+        dz.texY = texY;
+        dz.frequency = 0.0f;
+        dz.colorize = false;
+        dz.name = "Lamp";
+        dz.color = {1, 1, 1};
+        dz.radius = 0.8f;
+        ViewOptions o = plain();
+        QImage on = shot(o, 0.0f, nullptr, m, dir.filePath("fig.alo"));
+        bool found = false;
+        for (const auto& t : view().textures())
+            if (t.parameter == "Dazzle") found = t.loaded;
+        CHECK(found);
+        o.dazzles = false;
+        QImage off = shot(o, 0.0f, nullptr, m, dir.filePath("fig.alo"));
+        const QRect box = changedBox(on, off);
+        int r = 0, g = 0, b = 0;
+        for (int y = box.top(); y <= box.bottom(); ++y)
+            for (int x = box.left(); x <= box.right(); ++x) {
+                const QRgb a = on.pixel(x, y), c = off.pixel(x, y);
+                r += std::max(0, qRed(a) - qRed(c));
+                g += std::max(0, qGreen(a) - qGreen(c));
+                b += std::max(0, qBlue(a) - qBlue(c));
+            }
+        INFO("cell " << texX << "," << texY << " added r " << r << " g " << g << " b " << b);
+        REQUIRE(r + g + b > 1000);
+        return r > 2 * (g + b) ? 'r' : g > 2 * (r + b) ? 'g' : b > 2 * (r + g) ? 'b' : 'w';
+    };
+    CHECK(dominant(0, 0) == 'r');
+    CHECK(dominant(1, 0) == 'g');
+    CHECK(dominant(0, 1) == 'b');
+    CHECK(dominant(1, 1) == 'w');
+}
+
+TEST_CASE("a view whose window was destroyed by its owner stays safe", "[render]") {
+    auto* v = new rs::render::SceneView;
+    v->setModel(makeFigure(), {});
+    delete v->window(); // what a widget container does when it is destroyed first
+    v->setModel(makeFigure(), {});
+    v->setTime(1.0f);
+    bool called = false;
+    v->capture([&](const QImage& img) { called = img.isNull(); });
+    CHECK(called);
+    delete v;
 }

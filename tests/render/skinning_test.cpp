@@ -75,7 +75,8 @@ TEST_CASE("dual-bone skin blends the second position", "[render][skinning]") {
     }
     CHECK(countChanged(shotOf(base, clip, 0.4f), shotOf(dual, clip, 0.4f), 24) < 30);
     // Second positions pushed 1 unit along +Z at half weight lift the arm by 0.5: pixels change.
-    for (auto& p : arm.positions2) p.z += 1.0f;
+    for (auto& p : arm.positions2)
+        p.z += 1.0f;
     CHECK(countChanged(shotOf(base, clip, 0.4f), shotOf(dual, clip, 0.4f), 24) > 200);
 }
 
