@@ -273,6 +273,9 @@ void MainWindow::applyDocument(const LoadResult& r) {
              int(i), r.doc.clips[i]});
     }
     stack_->setCurrentWidget(view_->widget());
+    for (QDockWidget* d : {static_cast<QDockWidget*>(boneDock_), static_cast<QDockWidget*>(materialDock_),
+                           static_cast<QDockWidget*>(sceneDock_)})
+        d->widget()->setEnabled(true);
     view_->setModel(model_);
     boneDock_->setModel(model_);
     materialDock_->setModel(model_, textureDirs_);
@@ -355,6 +358,9 @@ void MainWindow::applyAmal(const LoadResult& r) {
     materialDock_->setModel(nullptr, textureDirs_);
     sceneDock_->setLevels({}, {});
     stack_->setCurrentWidget(amal_);
+    for (QDockWidget* d : {static_cast<QDockWidget*>(boneDock_), static_cast<QDockWidget*>(materialDock_),
+                           static_cast<QDockWidget*>(sceneDock_)})
+        d->widget()->setEnabled(false); // 3D-only panels
     setAmalClip(amal_->durationTicks());
     addRecent(r.path);
     setWindowTitle(tr("%1 — rigscope").arg(QFileInfo(r.path).fileName()));

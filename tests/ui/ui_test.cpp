@@ -641,6 +641,7 @@ class UiTest : public QObject {
         QVERIFY(open(bank));
         QVERIFY(w->showingAmal());
         QVERIFY(!w->model());
+        QVERIFY(!w->scene()->widget()->isEnabled());
         const int ticks = w->amalView()->durationTicks();
         QVERIFY(ticks > 0);
         QVERIFY(w->timeline()->clip());
@@ -664,6 +665,7 @@ class UiTest : public QObject {
         QVERIFY(open(modelPath));
         QVERIFY(!w->showingAmal());
         QVERIFY(w->model());
+        QVERIFY(w->scene()->widget()->isEnabled());
     }
 
     void screenshotOfView() {
