@@ -340,7 +340,9 @@ class UiTest : public QObject {
         w->timeline()->play();
         QElapsedTimer t;
         t.start();
-        QTest::qWait(3000);
+        // The status bar shows the rate once a second while playing.
+        QTRY_VERIFY_WITH_TIMEOUT(statusBarText().contains(QStringLiteral(" fps")), 2500);
+        QTest::qWait(int(std::max<qint64>(0, 3000 - t.elapsed())));
         const double fps = frames * 1000.0 / double(t.elapsed());
         w->timeline()->pause();
         disconnect(c);
