@@ -1,8 +1,11 @@
 #include "io/loader.h"
 
 #include "alamo/alamo_reader.h"
+#include "amal/amal_bank.h"
 #include "bw2/al.h"
 #include "bw2/bwm.h"
+#include "w3d/w3d_chunks.h"
+#include "w3d/w3d_reader.h"
 
 #include <algorithm>
 #include <cstring>
@@ -18,6 +21,7 @@ static std::string extensionLower(const std::string& path) {
 
 std::string detectFormat(ByteSpan bytes, const std::string& path) {
     const std::string ext = extensionLower(path);
+    if (ext == ".w3d") return w3d::isShockwave3D(bytes) ? "w3d-shockwave" : "w3d";
     if (bytes.size >= 8) {
         uint32_t id = uint32_t(bytes.data[0]) | uint32_t(bytes.data[1]) << 8 | uint32_t(bytes.data[2]) << 16 |
                       uint32_t(bytes.data[3]) << 24;
@@ -26,12 +30,28 @@ std::string detectFormat(ByteSpan bytes, const std::string& path) {
         if (id == 0x1000) return "ala";
         if (id == bw2::kAlMagic && ext != ".w3d") return "al";
     }
+    // AMOS banks (.abk) and sources (.AMOS): the reader says clearly when no Amal bank is inside.
+    if (amal::looksLikeAmosContainer(bytes)) return "amal";
     if (bytes.size >= 13 && std::memcmp(bytes.data, "LiOnHeAdMODEL", 13) == 0) return "bwm";
     // .bwm without the signature (e.g. KotOR walkmeshes): the bwm reader refuses it with a clear message.
     if (ext == ".bwm") return "bwm";
     if (ext == ".al") return "al";
     if (ext == ".alo") return "alo";
     if (ext == ".ala") return "ala";
+    if (ext == ".abk") return "amal";
+    if (bytes.size >= 16) {
+        // W3D without its extension: a known top-level container whose first sub-chunk is its header.
+        auto u32 = [&](size_t o) {
+            return uint32_t(bytes.data[o]) | uint32_t(bytes.data[o + 1]) << 8 | uint32_t(bytes.data[o + 2]) << 16 |
+                   uint32_t(bytes.data[o + 3]) << 24;
+        };
+        const uint32_t top = u32(0), sub = u32(8);
+        if ((top == w3d::id::Mesh && sub == w3d::id::MeshHeader3) ||
+            (top == w3d::id::Hierarchy && sub == w3d::id::HierarchyHeader) ||
+            (top == w3d::id::CompressedAnimation && sub == w3d::id::CompressedAnimationHeader) ||
+            (top == w3d::id::Hlod && sub == w3d::id::HlodHeader))
+            return "w3d";
+    }
     return "";
 }
 
@@ -49,8 +69,20 @@ Document loadDocument(ByteSpan bytes, const std::string& path) {
     } else if (d.format == "alo-particle") {
         throw ParseError(path, hex(bytes.data[0] | bytes.data[1] << 8), 0,
                          "this .alo is an Alamo particle system, not a model; particle systems are not supported");
+    } else if (d.format == "w3d") {
+        d = w3d::loadSet(bytes, path);
+    } else if (d.format == "w3d-shockwave") {
+        throw ParseError(path, {}, 0,
+                         "this .w3d is a Shockwave 3D (Macromedia Director / Intel IFX) scene, not a Westwood W3D model; "
+                         "Shockwave 3D files are not supported");
     } else if (d.format == "ala") {
         d.clips.push_back(std::make_shared<Clip>(alamo::readClip(bytes, path)));
+    } else if (d.format == "amal") {
+        // No Model: the 2D AMAL view reads the bank itself (amal/amal_bank.h). Validate it here.
+        const amal::BankFile f = amal::readBankFile(bytes, path);
+        const amal::Bank& b = amal::requireAmalBank(f);
+        d.warnings = f.warnings;
+        d.warnings.insert(d.warnings.end(), b.warnings.begin(), b.warnings.end());
     } else if (d.format == "bwm") {
         d.model = std::make_shared<Model>(bw2::readBwm(bytes, path));
     } else if (d.format == "al") {
@@ -65,6 +97,7 @@ Document loadDocument(ByteSpan bytes, const std::string& path) {
 }
 
 std::vector<std::string> findCompanionClips(const std::string& modelPath) {
+    if (extensionLower(modelPath) == ".w3d") return w3d::findCompanionClips(modelPath);
     std::vector<std::string> out;
     std::error_code ec;
     fs::path p(modelPath);

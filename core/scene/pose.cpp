@@ -10,6 +10,9 @@ ClipBinding bindClip(const Skeleton& skeleton, const Clip& clip) {
     ClipBinding b;
     const int n = static_cast<int>(skeleton.bones.size());
     b.trackForBone.assign(skeleton.bones.size(), -1);
+    if (!clip.hierarchyName.empty() && !skeleton.name.empty() && !iequals(clip.hierarchyName, skeleton.name))
+        b.problems.push_back("clip '" + clip.name + "' is for hierarchy '" + clip.hierarchyName +
+                             "', not for '" + skeleton.name + "'");
     for (size_t ti = 0; ti < clip.tracks.size(); ++ti) {
         const BoneTrack& t = clip.tracks[ti];
         int bone = t.bone;
@@ -52,8 +55,7 @@ float wrapFrame(float frame, uint32_t frameCount, LoopMode mode) {
     }
 }
 
-template <class T>
-static inline const T& at(const std::vector<T>& v, uint32_t f) {
+template <class T> static inline const T& at(const std::vector<T>& v, uint32_t f) {
     return v.size() == 1 ? v[0] : v[f < v.size() ? f : v.size() - 1];
 }
 
@@ -69,6 +71,15 @@ static inline glm::quat nlerpSlerp(glm::quat a, glm::quat b, float t) {
     return (a * std::sin((1.0f - t) * th) + b * std::sin(t * th)) / s;
 }
 
+// a * b for affine matrices (last row 0,0,0,1), as every local and world transform here is.
+static inline glm::mat4 affineMul(const glm::mat4& a, const glm::mat4& b) {
+    glm::mat4 o;
+    for (int c = 0; c < 4; ++c)
+        o[c] = a[0] * b[c].x + a[1] * b[c].y + a[2] * b[c].z;
+    o[3] += a[3];
+    return o;
+}
+
 static inline glm::mat4 composeTRS(const glm::vec3& t, const glm::quat& r, const glm::vec3& s) {
     glm::mat3 m = glm::mat3_cast(r);
     glm::mat4 o(1.0f);
@@ -79,16 +90,22 @@ static inline glm::mat4 composeTRS(const glm::vec3& t, const glm::quat& r, const
     return o;
 }
 
-glm::mat4 sampleTrackLocal(const BoneTrack& t, const glm::mat4& bindLocal, uint32_t f0, uint32_t f1, float alpha) {
+static inline glm::mat4 sampleLocal(const BoneTrack& t, const glm::mat4& bindLocal, uint32_t f0, uint32_t f1,
+                                    float alpha) {
     const bool additive = t.mode == TrackMode::AdditiveToBind;
     glm::vec3 tr = additive ? glm::vec3(0.0f) : t.defaultTranslation;
     glm::quat rot = additive ? glm::quat(1.0f, 0.0f, 0.0f, 0.0f) : t.defaultRotation;
     glm::vec3 sc = additive ? glm::vec3(1.0f) : t.defaultScale;
     if (!t.translation.empty()) tr = glm::mix(at(t.translation, f0), at(t.translation, f1), alpha);
-    if (!t.rotation.empty()) rot = alpha == 0.0f ? at(t.rotation, f0) : nlerpSlerp(at(t.rotation, f0), at(t.rotation, f1), alpha);
+    if (!t.rotation.empty())
+        rot = alpha == 0.0f ? at(t.rotation, f0) : nlerpSlerp(at(t.rotation, f0), at(t.rotation, f1), alpha);
     if (!t.scale.empty()) sc = glm::mix(at(t.scale, f0), at(t.scale, f1), alpha);
     glm::mat4 m = composeTRS(tr, rot, sc);
     return additive ? bindLocal * m : m;
+}
+
+glm::mat4 sampleTrackLocal(const BoneTrack& t, const glm::mat4& bindLocal, uint32_t f0, uint32_t f1, float alpha) {
+    return sampleLocal(t, bindLocal, f0, f1, alpha);
 }
 
 void evaluatePose(const Skeleton& skeleton, const Clip* clip, const ClipBinding* binding, float frame, LoopMode mode,
@@ -111,14 +128,14 @@ void evaluatePose(const Skeleton& skeleton, const Clip* clip, const ClipBinding*
         if (ti >= 0) {
             const BoneTrack& t = clip->tracks[static_cast<size_t>(ti)];
             float a = (!t.step.empty() && at(t.step, f0)) ? 0.0f : alpha;
-            out.local[i] = sampleTrackLocal(t, b.bindLocal, f0, f1, a);
+            out.local[i] = sampleLocal(t, b.bindLocal, f0, f1, a);
             if (!t.visibility.empty()) vis = at(t.visibility, f0) != 0;
         } else {
             out.local[i] = b.bindLocal;
         }
         const int p = b.parent;
         if (p >= 0 && static_cast<size_t>(p) < i) {
-            out.world[i] = out.world[p] * out.local[i];
+            out.world[i] = affineMul(out.world[p], out.local[i]);
             if (out.visible) out.visible[i] = vis && out.visible[p];
         } else {
             out.world[i] = out.local[i];
@@ -139,7 +156,8 @@ void skinInverseBind(const Skeleton& skeleton, const SubMesh& sm, std::vector<gl
 }
 
 void skinPalette(const SubMesh& sm, const glm::mat4* inverseBind, const glm::mat4* world, glm::mat4* out) {
-    for (size_t i = 0; i < sm.boneMap.size(); ++i) out[i] = world[sm.boneMap[i]] * inverseBind[i];
+    for (size_t i = 0; i < sm.boneMap.size(); ++i)
+        out[i] = world[sm.boneMap[i]] * inverseBind[i];
 }
 
 } // namespace rs
