@@ -3,12 +3,14 @@
 // Contract
 // - Set QT3D_RENDERER=opengl before constructing (the app's main does): skinning and integer vertex
 //   attributes need Qt3D's OpenGL backend.
-// - setModel() builds one entity per drawable sub-mesh, sharing one QEffect per shader family, and frames
-//   the camera. setClip()/setFrame()/setTime() only update uniforms (bone palette, dazzle instances,
+// - setModel() builds one entity per drawable sub-mesh, sharing one QEffect per (shader family, fragment
+//   variant), decodes textures on the CPU (own DDS/TGA decoders) and frames the camera. Proxy models found
+//   next to the file (<proxy base name>.alo) are attached to their bone. setClip()/setFrame()/setTime() only update uniforms (bone palette, dazzle instances,
 //   visibility): no geometry is rebuilt while playing.
 // - Texture problems (missing, unreadable) never fail: a checker placeholder is drawn and textures()
 //   reports them.
-// - The window is owned by the view. Embed it in widgets with QWidget::createWindowContainer(window()).
+// - The window is created by the view. Embed it with QWidget::createWindowContainer(window()); when the
+//   container deletes it first, the view's methods become no-ops (capture() reports a null image).
 #pragma once
 
 #include <QColor>
