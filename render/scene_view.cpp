@@ -204,6 +204,7 @@ struct SceneView::Impl {
 
     // Overlays
     QEntity *skeletonEntity = nullptr, *markerEntity = nullptr, *gridEntity = nullptr, *dazzleEntity = nullptr;
+    QEntity* pointSetEntity = nullptr;
     Qt3DCore::QBuffer* dazzleBuffer = nullptr;
     QByteArray dazzleData;
     std::vector<glm::vec3> dazzleColors; // after faction colorization
@@ -390,7 +391,7 @@ struct SceneView::Impl {
     void clearModel() {
         delete modelRoot;
         modelRoot = nullptr;
-        skeletonEntity = markerEntity = gridEntity = dazzleEntity = labelEntity = nullptr;
+        skeletonEntity = markerEntity = gridEntity = dazzleEntity = labelEntity = pointSetEntity = nullptr;
         labelBuffer = nullptr;
         labels.clear();
         dazzleBuffer = nullptr;
@@ -748,6 +749,32 @@ struct SceneView::Impl {
             }
         }
         markerEntity = lineEntity(mk, fxLines);
+
+        // Point sets (B&W2 collision footprint, unknown points), model space: closed outlines as loops,
+        // other sets as small crosses. Capped so a hostile count cannot blow up the overlay.
+        std::vector<LineVertex> ps;
+        const uint16_t psSlot = slot(identitySlot());
+        const float ps_s = radius * 0.015f;
+        for (const rs::PointSet& set : model->pointSets) {
+            const bool collision = set.kind == "collision";
+            const glm::vec4 c = collision ? glm::vec4(1.0f, 0.35f, 0.3f, 1.0f) : glm::vec4(1.0f, 0.9f, 0.25f, 1.0f);
+            const size_t n = std::min<size_t>(set.points.size(), 65536);
+            if (set.closedLoop && n >= 2) {
+                for (size_t i = 0; i < n; ++i) {
+                    ps.push_back({set.points[i], c, psSlot, 0xFFFF});
+                    ps.push_back({set.points[(i + 1) % n], c, psSlot, 0xFFFF});
+                }
+            } else {
+                for (size_t i = 0; i < n; ++i)
+                    for (int k = 0; k < 3; ++k) {
+                        glm::vec3 d(0.0f);
+                        d[k] = ps_s;
+                        ps.push_back({set.points[i] - d, c, psSlot, 0xFFFF});
+                        ps.push_back({set.points[i] + d, c, psSlot, 0xFFFF});
+                    }
+            }
+        }
+        pointSetEntity = lineEntity(ps, fxLines);
 
         // Ground grid through the model's lowest point.
         std::vector<LineVertex> gr;
@@ -1179,7 +1206,9 @@ struct SceneView::Impl {
                 it.enabled = on;
             }
         }
-        if (skeletonEntity) skeletonEntity->setEnabled(options.showSkeleton);
+        // A model without drawable meshes (a W3D hierarchy or clip file, an .al armature) shows its bones.
+        if (skeletonEntity) skeletonEntity->setEnabled(options.showSkeleton || items.empty());
+        if (pointSetEntity) pointSetEntity->setEnabled(options.pointSets);
         if (markerEntity) markerEntity->setEnabled(options.proxies || options.markers);
         if (gridEntity) gridEntity->setEnabled(options.grid);
         if (dazzleEntity) dazzleEntity->setEnabled(options.dazzles);

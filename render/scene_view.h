@@ -39,13 +39,15 @@ struct ViewOptions {
     int alt = 0;                       // ALT level (0 = undamaged); nearest available per base name
     QColor factionColor{40, 110, 255}; // replaces Colorization / FC_ colours
     bool night = false;                // show night-only dazzles
-    bool showSkeleton = false;         // bones as lines, highlighted bone in yellow
+    bool showSkeleton = false;         // bones as lines, highlighted bone in yellow (always drawn when the
+                                       // model has no drawable mesh, e.g. a W3D hierarchy or clip file)
     bool wireframe = false;            // triangle edges over the shaded model
     bool lights = true;                // model lights (off = default rig only)
     bool dazzles = true;
     bool proxies = true; // proxy markers and attached proxy models
     bool markers = true; // rs::Marker boxes/nulls
     bool labels = true;  // names of proxies and markers drawn next to them
+    bool pointSets = true; // rs::PointSet overlays (B&W2 collision footprint, unknown points)
     bool grid = true;
     bool showHidden = false; // also draw meshes hidden by flag, shadow and collision meshes
     QColor background{48, 52, 60};

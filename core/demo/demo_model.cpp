@@ -254,8 +254,7 @@ Model demoModelSource() {
         d.name = "FC_Beacon";
         d.color = {1.0f, 0.2f, 0.2f};
         d.radius = 0.25f;
-        d.texture = "W_Dazzle.tga";
-        d.texSize = 2;
+        // No texture: the demo ships no art, and the render layer draws a dazzle without one as a round glow.
         d.frequency = 1.0f;
         d.hasBias = true;
         d.bias = 0.5f;
@@ -266,9 +265,6 @@ Model demoModelSource() {
         n.color = {1.0f, 0.9f, 0.6f};
         n.position = {0.0f, 0.0f, 0.2f};
         n.radius = 0.35f;
-        n.texture = "W_Dazzle.tga";
-        n.texSize = 2;
-        n.texX = 1;
         n.nightOnly = true;
         n.bone = Lamp;
         m.dazzles.push_back(n);
