@@ -8,11 +8,13 @@
 #include "timeline_dock.h"
 
 #include "common/error.h"
+#include "bw2/al.h"
 #include "demo/demo_model.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QInputDialog>
 #include <QComboBox>
 #include <QDir>
 #include <QDragEnterEvent>
@@ -170,6 +172,9 @@ void MainWindow::buildMenus() {
         openFile(path_);
     });
     reload->setShortcut(Qt::Key_F5);
+    applyLibraryAction_ = file->addAction(tr("Apply animation &library…"), this, &MainWindow::applyLibraryDialog);
+    applyLibraryAction_->setEnabled(false);
+    applyLibraryAction_->setToolTip(tr("B&W2: animate the open .bwm skin with an .al animation library"));
     file->addAction(tr("Show &demo model"), this, &MainWindow::showDemo);
     file->addSeparator();
     QAction* shot = file->addAction(tr("Save &screenshot…"), this, &MainWindow::screenshotDialog);
@@ -302,8 +307,71 @@ void MainWindow::applyDocument(const LoadResult& r) {
                                     : tr("%1 — rigscope").arg(QFileInfo(r.path).fileName()));
     for (const std::string& w : model_->warnings)
         statusBar()->showMessage(QString::fromStdString(w), 6000);
+    applyLibraryAction_->setEnabled(model_->format == "bwm" && !model_->skeleton.bones.empty());
     updateStatus();
     emit documentOpened(r.path);
+}
+
+void MainWindow::applyLibraryDialog() {
+    if (!model_ || model_->format != "bwm") return;
+    const std::vector<std::string> found = bw2::findMatchingLibraries(model_->sourcePath, model_->skeleton.bones.size());
+    QString pick;
+    if (!found.empty()) {
+        QStringList items;
+        for (const std::string& f : found)
+            items << QFile::decodeName(QByteArray::fromStdString(f));
+        const QString browse = tr("Other file…");
+        items << browse;
+        bool ok = false;
+        pick = QInputDialog::getItem(this, tr("Apply animation library"),
+                                     tr("Libraries with %1 bones next to the model:").arg(model_->skeleton.bones.size()),
+                                     items, 0, false, &ok);
+        if (!ok) return;
+        if (pick == browse) pick.clear();
+    }
+    if (pick.isEmpty())
+        pick = QFileDialog::getOpenFileName(this, tr("Apply animation library"), QFileInfo(path_).absolutePath(),
+                                            tr("B&W2 animation libraries (*.al);;All files (*)"));
+    if (!pick.isEmpty()) applyAnimationLibrary(pick);
+}
+
+bool MainWindow::applyAnimationLibrary(const QString& alPath) {
+    if (!model_ || model_->format != "bwm" || model_->skeleton.bones.empty()) {
+        reportError(tr("Apply animation library"), tr("Open a B&W2 skin (.bwm with bones) first."));
+        return false;
+    }
+    const LoadResult lib = loadFile(alPath);
+    if (!lib.error.isEmpty() || lib.doc.format != "al" || !lib.doc.model) {
+        const QString why = lib.error.isEmpty() ? tr("%1 is not a B&W2 animation library").arg(alPath) : lib.error;
+        reportError(tr("Cannot apply %1").arg(QFileInfo(alPath).fileName()), why);
+        return false;
+    }
+    std::string why;
+    if (!bw2::libraryFits(*model_, lib.doc.model->skeleton, &why)) {
+        reportError(tr("Cannot apply %1").arg(QFileInfo(alPath).fileName()),
+                    tr("%1 does not fit %2: %3")
+                        .arg(QDir::toNativeSeparators(alPath), QDir::toNativeSeparators(path_),
+                             QString::fromStdString(why)));
+        return false;
+    }
+    LoadResult r;
+    r.path = path_;
+    r.doc.format = "bwm";
+    r.doc.model = std::make_shared<Model>(bw2::applyLibrary(*model_, lib.doc.model->skeleton));
+    r.doc.clips = lib.doc.clips;
+    applyDocument(r);
+    // applyDocument labels clips by the model file: they come from the library.
+    for (ClipEntry& e : clips_)
+        if (e.clip && e.path == path_) {
+            e.path = alPath;
+            e.label.replace(tr(" (in file)"), QStringLiteral(" (%1)").arg(QFileInfo(alPath).fileName()));
+        }
+    refreshClipSelector(timeline_->currentClipEntry());
+    statusBar()->showMessage(tr("Applied %1: %2 animation(s); frames after 0 are an interpretation (see the timeline notes)")
+                                 .arg(QFileInfo(alPath).fileName())
+                                 .arg(lib.doc.clips.size()),
+                             10000);
+    return true;
 }
 
 void MainWindow::applyClipDocument(const LoadResult& r) {
@@ -341,6 +409,7 @@ void MainWindow::setAmalClip(int ticks) {
 }
 
 void MainWindow::applyAmal(const LoadResult& r) {
+    applyLibraryAction_->setEnabled(false);
     // The bank was validated on the worker; the 2D view reads it again (banks are small).
     if (!amal_->openFile(r.path)) {
         reportError(tr("Cannot open %1").arg(QFileInfo(r.path).fileName()),

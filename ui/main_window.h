@@ -21,6 +21,8 @@ class QMenu;
 class QProgressDialog;
 class QStackedWidget;
 
+class QAction;
+
 namespace rs::ui {
 
 class AmalView;
@@ -65,6 +67,10 @@ class MainWindow : public QMainWindow {
     // Selects clip entry i (1-based as in the selector; 0 = bind pose). Returns false when it cannot be loaded.
     bool selectClip(int entry);
     std::shared_ptr<const Clip> clip() const { return clip_; }
+    // Applies a B&W2 animation library (.al) to the open .bwm skin: bone names/parents from the library
+    // (rs::bw2::applyLibrary), its animations become the timeline's clips. Refuses with a message naming both
+    // files when the library does not fit (rs::bw2::libraryFits). Synchronous; returns true when applied.
+    bool applyAnimationLibrary(const QString& alPath);
 
     ModelView* view() const { return view_.get(); }
     AmalView* amalView() const { return amal_; }
@@ -115,6 +121,7 @@ class MainWindow : public QMainWindow {
     void updateStatus();
     void openDialog();
     void openClipDialog();
+    void applyLibraryDialog();
     void screenshotDialog();
     void preferencesDialog();
     void loadSettings();
@@ -145,6 +152,7 @@ class MainWindow : public QMainWindow {
     std::shared_ptr<const Clip> clip_;
     QString path_;
     std::vector<ClipEntry> clips_;
+    QAction* applyLibraryAction_ = nullptr; // enabled while a .bwm skin is open
     QString reselectClip_; // clip label to restore after Reload
     QStringList textureDirs_;
 

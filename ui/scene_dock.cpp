@@ -64,7 +64,9 @@ SceneDock::SceneDock(QWidget* parent) : QDockWidget(tr("Scene"), parent) {
     dazzles_ = new QCheckBox(tr("Dazzles"), w);
     proxies_ = new QCheckBox(tr("Proxies"), w);
     grid_ = new QCheckBox(tr("Grid"), w);
-    const QList<QCheckBox*> boxes{night_, skeleton_, wireframe_, lights_, dazzles_, proxies_, grid_};
+    pointSets_ = new QCheckBox(tr("Collision / points"), w);
+    pointSets_->setToolTip(tr("Overlay of point sets stored in the model (B&W2 collision footprint, unknown points)"));
+    const QList<QCheckBox*> boxes{night_, skeleton_, wireframe_, lights_, dazzles_, proxies_, grid_, pointSets_};
     for (int i = 0; i < boxes.size(); ++i)
         grid->addWidget(boxes[i], i / 2, i % 2);
     v->addLayout(grid);
@@ -86,6 +88,7 @@ SceneDock::SceneDock(QWidget* parent) : QDockWidget(tr("Scene"), parent) {
     connect(dazzles_, &QCheckBox::toggled, this, toggled(&ViewSettings::dazzles));
     connect(proxies_, &QCheckBox::toggled, this, toggled(&ViewSettings::proxies));
     connect(grid_, &QCheckBox::toggled, this, toggled(&ViewSettings::grid));
+    connect(pointSets_, &QCheckBox::toggled, this, toggled(&ViewSettings::pointSets));
     connect(lod_, &QComboBox::currentIndexChanged, this, [this](int) {
         if (syncing_) return;
         ViewSettings s = settings_;
@@ -167,6 +170,7 @@ void SceneDock::syncWidgets() {
     dazzles_->setChecked(settings_.dazzles);
     proxies_->setChecked(settings_.proxies);
     grid_->setChecked(settings_.grid);
+    pointSets_->setChecked(settings_.pointSets);
     syncing_ = false;
 }
 

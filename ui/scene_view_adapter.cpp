@@ -65,6 +65,7 @@ class SceneViewAdapter : public ModelView {
         o.dazzles = s.dazzles;
         o.proxies = s.proxies;
         o.grid = s.grid;
+        o.pointSets = s.pointSets;
         o.background = s.background;
         view_->setOptions(o);
     }

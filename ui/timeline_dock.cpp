@@ -69,9 +69,26 @@ std::vector<std::pair<int, MarkedSlider::Mark>> clipMarks(const Clip& clip) {
         if (vis[size_t(f)]) out.emplace_back(f, MarkedSlider::Mark::Visibility);
     }
     for (const ClipEvent& ev : clip.events)
-        if (ev.frame >= 0 && ev.frame < float(n))
+        if (ev.frameKnown && ev.frame >= 0 && ev.frame < float(n))
             out.emplace_back(int(std::lround(ev.frame)), MarkedSlider::Mark::Event);
     return out;
+}
+
+QString clipNotes(const Clip& clip) {
+    QStringList parts;
+    QStringList untimed;
+    for (const ClipEvent& ev : clip.events)
+        if (!ev.frameKnown)
+            untimed << (ev.boneName.empty() ? QString::fromStdString(ev.name)
+                                            : QStringLiteral("%1 (%2)").arg(QString::fromStdString(ev.name),
+                                                                            QString::fromStdString(ev.boneName)));
+    if (!untimed.isEmpty())
+        parts << QObject::tr("Events, time not stored in the file: %1").arg(untimed.join(QStringLiteral(", ")));
+    for (const std::string& w : clip.warnings)
+        parts << QString::fromStdString(w);
+    if (parts.isEmpty()) return {};
+    if (!clip.codec.empty()) parts.prepend(QObject::tr("Codec: %1").arg(QString::fromStdString(clip.codec)));
+    return parts.join(QLatin1Char('\n'));
 }
 
 static QToolButton* toolButton(QWidget* parent, QStyle::StandardPixmap icon, const QString& tip) {
@@ -130,6 +147,12 @@ TimelineDock::TimelineDock(QWidget* parent) : QDockWidget(tr("Timeline"), parent
     row2->addWidget(slider_, 1);
     row2->addWidget(label_);
     v->addLayout(row2);
+    notes_ = new QLabel(w);
+    notes_->setWordWrap(true);
+    notes_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    notes_->setStyleSheet(QStringLiteral("color: #d8b040"));
+    notes_->hide();
+    v->addWidget(notes_);
     setWidget(w);
 
     timer_.setTimerType(Qt::PreciseTimer);
@@ -180,6 +203,11 @@ void TimelineDock::setClip(std::shared_ptr<const Clip> clip) {
         slider_->setRange(0, frameCount() > 0 ? int(frameCount()) - 1 : 0);
         slider_->setMarks(clip_ ? clipMarks(*clip_) : std::vector<std::pair<int, MarkedSlider::Mark>>{});
     }
+    const QString notes = clip_ ? clipNotes(*clip_) : QString();
+    notes_->setText(notes);
+    notes_->setVisible(!notes.isEmpty());
+    const QString base = tr("Scrub. Marks: orange = step key, blue = visibility change, magenta = event");
+    slider_->setToolTip(notes.isEmpty() ? base : base + QStringLiteral("\n\n") + notes);
     pos_ = 0.0f;
     setPosition(0.0f);
 }

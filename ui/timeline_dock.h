@@ -36,8 +36,14 @@ class MarkedSlider : public QSlider {
     std::vector<std::pair<int, Mark>> marks_;
 };
 
-// Frames of a clip where a track's step bit is set, a visibility channel changes, or an event fires.
+// Frames of a clip where a track's step bit is set, a visibility channel changes, or an event fires
+// (only events whose time the file stores: ClipEvent::frameKnown).
 std::vector<std::pair<int, MarkedSlider::Mark>> clipMarks(const Clip& clip);
+
+// What the timeline shows under the slider besides marks: events whose time is not stored (listed by name
+// and bone, never placed on the slider), the codec, and the clip's warnings (e.g. which frames are an
+// interpretation of undocumented data). Empty when there is nothing to say beyond the codec.
+QString clipNotes(const Clip& clip);
 
 class TimelineDock : public QDockWidget {
     Q_OBJECT
@@ -60,6 +66,7 @@ class TimelineDock : public QDockWidget {
     void setSpeed(double s);
     bool playing() const { return timer_.isActive(); }
     MarkedSlider* slider() const { return slider_; }
+    QLabel* notesLabel() const { return notes_; } // clipNotes() of the current clip; hidden when empty
     QComboBox* clipCombo() const { return clipCombo_; }
 
   public slots:
@@ -89,6 +96,7 @@ class TimelineDock : public QDockWidget {
     QDoubleSpinBox* speedSpin_;
     MarkedSlider* slider_;
     QLabel* label_;
+    QLabel* notes_;
     QTimer timer_;
     QElapsedTimer clock_;
     float pos_ = 0.0f;

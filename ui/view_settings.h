@@ -19,12 +19,13 @@ struct ViewSettings {
     bool dazzles = true;
     bool proxies = true;
     bool grid = true;
+    bool pointSets = true; // collision footprint / point overlays (B&W2)
     QColor background{58, 62, 70};
 
     bool operator==(const ViewSettings& o) const {
         return lod == o.lod && alt == o.alt && factionColor == o.factionColor && night == o.night &&
                skeleton == o.skeleton && wireframe == o.wireframe && lights == o.lights && dazzles == o.dazzles &&
-               proxies == o.proxies && grid == o.grid && background == o.background;
+               proxies == o.proxies && grid == o.grid && pointSets == o.pointSets && background == o.background;
     }
     bool operator!=(const ViewSettings& o) const { return !(*this == o); }
 };
