@@ -367,9 +367,23 @@ void PreviewView::paint(QPainter& p, QSize size) {
             p.drawLine(c - QPointF(0, 5), c + QPointF(0, 5));
             p.drawText(c + QPointF(7, -4), QString::fromStdString(pr.name));
         }
-    if (settings_.skeleton || highlight_ >= 0) {
+    if (settings_.pointSets)
+        for (const PointSet& ps : model_->pointSets) {
+            p.setPen(QPen(ps.kind == "collision" ? QColor(255, 90, 80) : QColor(255, 230, 60), 1.2));
+            const size_t n = std::min<size_t>(ps.points.size(), 65536);
+            for (size_t i = 0; i < n; ++i) {
+                const QPointF c = project(ps.points[i], nullptr);
+                if (ps.closedLoop && n >= 2)
+                    p.drawLine(c, project(ps.points[(i + 1) % n], nullptr));
+                else
+                    p.drawEllipse(c, 2, 2);
+            }
+        }
+    // A model without meshes (a W3D hierarchy or clip file, an .al armature) shows its bones.
+    const bool skeleton = settings_.skeleton || model_->meshes.empty();
+    if (skeleton || highlight_ >= 0) {
         for (size_t b = 0; b < bones.size(); ++b) {
-            if (!settings_.skeleton && int(b) != highlight_) continue;
+            if (!skeleton && int(b) != highlight_) continue;
             const bool hi = int(b) == highlight_;
             const QPointF c = project(boneOrigin(int(b)), nullptr);
             const int parent = bones[b].parent;

@@ -88,8 +88,8 @@ TEST_CASE("corpus .bwm renders framed with its footprint", "[render][bw2][corpus
     o.pointSets = false;
     const QImage off = shot(doc.model, file, o);
     CHECK(countChanged(on, off) > 20);
-    if (qEnvironmentVariableIsSet("RIGSCOPE_TEST_DUMP")) {
-        on.save(QStringLiteral("/tmp/rigscope_bwm_on.png"));
-        off.save(QStringLiteral("/tmp/rigscope_bwm_off.png"));
+    if (const QString dir = qEnvironmentVariable("RIGSCOPE_TEST_DUMP"); !dir.isEmpty()) {
+        on.save(dir + QStringLiteral("/bwm_footprint_on.png"));
+        off.save(dir + QStringLiteral("/bwm_footprint_off.png"));
     }
 }

@@ -9,6 +9,7 @@
 #include "timeline_dock.h"
 
 #include "amal/amal_writer.h"
+#include "bw2_fixtures.h" // tests/core: .bwm/.al made by the project's own writers
 #include "demo/demo_model.h"
 #include "io/loader.h"
 #include "scene/pose.h"
@@ -717,6 +718,100 @@ class UiTest : public QObject {
         QVERIFY(second.recentFiles().contains(QFileInfo(modelPath).absoluteFilePath()));
         second.materials()->show();
         second.close();
+    }
+
+    void w3dSkinListsClipsAndLevels() {
+        const QString dir = corpusDir() + QStringLiteral("/w3d/DarkAtra+bfme2-modding-utils/w3d/src/test/resources/models");
+        if (!QFileInfo::exists(dir + QStringLiteral("/guaragorn_skn.w3d"))) QSKIP("guaragorn_skn.w3d not in the corpus");
+        QVERIFY(open(dir + QStringLiteral("/guaragorn_skn.w3d")));
+        QCOMPARE(QString::fromStdString(w->model()->format), QStringLiteral("w3d"));
+        // Clips next to the skin whose header names its hierarchy are in the timeline.
+        QVERIFY2(w->clipEntries().join(QLatin1Char(' ')).contains(QStringLiteral("guaragorn_idla"), Qt::CaseInsensitive),
+                 qPrintable(w->clipEntries().join(QLatin1Char(' '))));
+        // The LOD control lists exactly the model's HLOD levels.
+        const std::vector<int> lods = w->model()->lodLevels();
+        int entries = 0;
+        for (int i = 0; i < w->scene()->lodCombo()->count(); ++i)
+            if (w->scene()->lodCombo()->itemData(i).isValid()) ++entries;
+        QCOMPARE(entries, int(lods.size()));
+        int idle = -1;
+        for (int i = 0; i < w->clipEntries().size(); ++i)
+            if (w->clipEntries()[i].contains(QStringLiteral("idla"), Qt::CaseInsensitive)) idle = i + 1;
+        QVERIFY(w->selectClip(idle));
+        QVERIFY(w->clip());
+        resetView();
+        const QImage a = captureView(*w);
+        w->timeline()->setPosition(float(w->clip()->frameCount / 2));
+        const QImage b = captureView(*w);
+        QVERIFY(differingPixels(a, b) > 30);
+    }
+
+    void w3dClipFileAloneShowsHierarchy() {
+        const QString file =
+            corpusDir() + QStringLiteral("/w3d/DarkAtra+bfme2-modding-utils/w3d/src/test/resources/models/guaragorn_idla.w3d");
+        if (!QFileInfo::exists(file)) QSKIP("guaragorn_idla.w3d not in the corpus");
+        QVERIFY(open(file));
+        QVERIFY(w->model());
+        QVERIFY(w->model()->skeleton.bones.size() > 10); // the hierarchy named by the clip, found next to it
+        QVERIFY(w->clip());                                // the clip in the file plays on it
+        resetView();
+        const QImage a = captureView(*w);
+        w->timeline()->setPosition(float(w->clip()->frameCount / 2));
+        const QImage b = captureView(*w);
+        QVERIFY2(differingPixels(a, b) > 5, "the hierarchy did not move");
+    }
+
+    void bw2SkinWithAnimationLibrary() {
+        using namespace rs::test::bw2fx;
+        const QString bwm = writeFile(QStringLiteral("creature.bwm"), bw2::writeBwm(skinModel(bw2::SkinLayout::U8PerIndex)));
+        const QString al = writeFile(QStringLiteral("creature.al"), bw2::writeAl(library()));
+        QVERIFY(open(bwm));
+        QCOMPARE(QString::fromStdString(w->model()->format), QStringLiteral("bwm"));
+        QVERIFY(w->clipEntries().isEmpty());
+        // A library that does not fit is refused with both files named; the skin stays.
+        bw2::AlFile small = library();
+        small.bones.pop_back();
+        for (auto& a : small.animations) {
+            a.frameZeroRotations.pop_back();
+            a.frameZeroPositions.pop_back();
+            a.rotationsPerFrame = 0;
+            a.first.clear();
+        }
+        const QString smallPath = writeFile(QStringLiteral("small.al"), bw2::writeAl(small));
+        errors.clear();
+        const auto skin = w->model();
+        QVERIFY(!w->applyAnimationLibrary(smallPath));
+        QCOMPARE(errors.size(), 1);
+        QVERIFY(errors[0].contains(QStringLiteral("small.al")) && errors[0].contains(QStringLiteral("creature.bwm")));
+        QCOMPARE(w->model(), skin);
+        errors.clear();
+
+        QVERIFY(w->applyAnimationLibrary(al));
+        QVERIFY(errors.isEmpty());
+        QCOMPARE(w->model()->skeleton.bones[2].name, std::string("Head")); // names from the library
+        QCOMPARE(w->clipEntries().size(), 2);
+        QVERIFY(w->clipEntries()[0].contains(QStringLiteral("creature.al")));
+        QVERIFY(w->selectClip(1));
+        QVERIFY(w->clip());
+        QVERIFY(bindClip(w->model()->skeleton, *w->clip()).ok());
+        // Events carry no time in .al files: listed by name, never placed as marks on the slider.
+        for (const auto& [frame, kind] : w->timeline()->slider()->marks())
+            QVERIFY(kind != MarkedSlider::Mark::Event);
+        QLabel* notes = w->timeline()->notesLabel();
+        QVERIFY(!notes->isHidden());
+        QVERIFY2(notes->text().contains(QStringLiteral("::FOOTSTEPS.99")) && notes->text().contains(QStringLiteral("Head")),
+                 qPrintable(notes->text()));
+        // Every clip warning (what is decoded vs interpreted) is shown.
+        QVERIFY(!w->clip()->warnings.empty());
+        for (const std::string& warning : w->clip()->warnings)
+            QVERIFY(notes->text().contains(QString::fromStdString(warning)));
+        // The pose moves between frames (frames after 0 decoded as the library's interpretation).
+        const auto pose0 = poseAt(*w, 0.0f, LoopMode::Loop);
+        const auto pose2 = poseAt(*w, 2.0f, LoopMode::Loop);
+        QVERIFY(maxBoneMove(pose0, pose2) > 1e-3f);
+        // Back to the bind pose: no notes.
+        QVERIFY(w->selectClip(0));
+        QVERIFY(notes->isHidden());
     }
 
     void cleanupTestCase() {
