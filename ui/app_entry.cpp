@@ -20,10 +20,12 @@ namespace rs::ui {
 
 namespace {
 // Hidden option used to produce the README screenshot with the project's own code:
-//   rigscope --window-screenshot OUT.png [--size WxH] [--frame N] [--select-bone NAME] MODEL
-// opens MODEL as File → Open would, waits until it is shown, grabs the window (3D view composited in)
-// and exits 0, or 1 when the model cannot be opened or the image cannot be written.
-int windowScreenshot(MainWindow& w, const QString& out, const QString& model, float frame, const QString& bone) {
+//   rigscope --window-screenshot OUT.png [--size WxH] [--frame N] [--play] [--select-bone NAME] [MODEL]
+// opens MODEL as File → Open would (no MODEL: the built-in demo), waits until it is shown, grabs the window
+// (3D view composited in) and exits 0, or 1 when the model cannot be opened or the image cannot be written.
+// --play starts playback from frame N, so the grab shows the window while the clip plays.
+int windowScreenshot(MainWindow& w, const QString& out, const QString& model, float frame, const QString& bone,
+                     bool play) {
     int rc = 1;
     auto grabAndQuit = [&] {
         // Let the layout settle, textures load and the view present a frame before grabbing.
@@ -39,8 +41,9 @@ int windowScreenshot(MainWindow& w, const QString& out, const QString& model, fl
             });
         });
     };
-    QObject::connect(&w, &MainWindow::documentOpened, &w, [&, frame, bone] {
+    QObject::connect(&w, &MainWindow::documentOpened, &w, [&, frame, bone, play] {
         if (frame >= 0) w.timeline()->setPosition(frame);
+        if (play) w.timeline()->play();
         if (!bone.isEmpty() && w.model()) w.boneTree()->selectBone(w.model()->skeleton.find(bone.toStdString()));
         if (w.materials()->thumbnailsReady()) w.materials()->selectFirstFoundTexture();
         QObject::connect(w.materials(), &MaterialDock::thumbnailsLoaded, &w,
@@ -85,7 +88,9 @@ int runViewer(int argc, char** argv) {
     frame.setFlags(QCommandLineOption::HiddenFromHelp);
     QCommandLineOption bone(QStringLiteral("select-bone"), QStringLiteral("Bone to select"), QStringLiteral("NAME"));
     bone.setFlags(QCommandLineOption::HiddenFromHelp);
-    parser.addOptions({shot, size, frame, bone});
+    QCommandLineOption playOpt(QStringLiteral("play"), QStringLiteral("Play the clip while grabbing"));
+    playOpt.setFlags(QCommandLineOption::HiddenFromHelp);
+    parser.addOptions({shot, size, frame, bone, playOpt});
     parser.process(app);
     const QStringList files = parser.positionalArguments();
 
@@ -109,7 +114,8 @@ int runViewer(int argc, char** argv) {
             return 2;
         }
         return windowScreenshot(w, parser.value(shot), files.value(0),
-                                parser.isSet(frame) ? parser.value(frame).toFloat() : -1.0f, parser.value(bone));
+                                parser.isSet(frame) ? parser.value(frame).toFloat() : -1.0f, parser.value(bone),
+                                parser.isSet(playOpt));
     }
     if (files.isEmpty()) w.showDemo();
     for (const QString& f : files)
