@@ -188,7 +188,11 @@ struct SceneView::Impl {
     std::vector<uint8_t> visible;    // effective, incl. user overrides
     std::vector<uint8_t> userHidden; // per combined bone
     std::vector<DrawItem> items;
-    QVariantList palette;
+    // Bone palette: one std140 uniform block (BonePalette { mat4 bones[kMaxPalette]; }) backed by this buffer,
+    // shared by every pass. A frame writes the matrices into paletteBytes and hands it to the buffer: one
+    // buffer copy per frame instead of a QVariant per matrix and a list conversion per pass.
+    Qt3DCore::QBuffer* paletteBuffer = nullptr;
+    QByteArray paletteBytes;
     bool zUp = true;
     float frame = 0.0f, time = 0.0f;
     int highlightBone = -1;
@@ -377,13 +381,19 @@ struct SceneView::Impl {
         auto* clearDepth = new Qt3DRender::QClearBuffers(overlay);
         clearDepth->setBuffers(Qt3DRender::QClearBuffers::DepthBuffer);
         captureNode = new Qt3DRender::QRenderCapture(clearDepth);
-        const QStringList names{"bones[0]",     "lightPosition[0]", "lightColor[0]", "lightCount",
+        const QStringList names{"BonePalette",  "lightPosition[0]", "lightColor[0]", "lightCount",
                                 "ambientColor", "factionColor",     "highlightBone", "viewportSize"};
         GlobalParam* gs[] = {&bones,   &lightPosition, &lightColor, &lightCount,
                              &ambient, &faction,       &highlight,  &viewportSize};
         for (int i = 0; i < names.size(); ++i)
             for (QParameter* p : gs[i]->ps)
                 p->setName(names[i]);
+        paletteBuffer = new Qt3DCore::QBuffer(root);
+        paletteBuffer->setUsage(Qt3DCore::QBuffer::DynamicDraw);
+        paletteBytes = QByteArray(qsizetype(shaders::kMaxPalette) * 64, '\0');
+        writePaletteSlot(0, glm::mat4(1.0f));
+        paletteBuffer->setData(paletteBytes);
+        bones.set(QVariant::fromValue(paletteBuffer));
         window->setActiveFrameGraph(surface);
     }
 
@@ -1031,11 +1041,17 @@ struct SceneView::Impl {
         return o;
     }
 
+    void writePaletteSlot(size_t slot, const glm::mat4& m) {
+        if (slot >= size_t(shaders::kMaxPalette)) return; // slots past the palette are clamped by the builders
+        static_assert(sizeof(glm::mat4) == 64, "std140 mat4: 16 floats, column-major like glm");
+        std::memcpy(paletteBytes.data() + slot * 64, &m, 64);
+    }
+
     void updatePose() {
         const size_t N = skeleton.bones.size();
         if (!model) {
-            QVariantList pal{QMatrix4x4()};
-            bones.set(pal);
+            writePaletteSlot(0, glm::mat4(1.0f));
+            paletteBuffer->setData(paletteBytes);
             return;
         }
         const rs::Clip* c = clip.get();
@@ -1046,18 +1062,13 @@ struct SceneView::Impl {
             userEff[b] = userOff ? 0 : 1;
             visible[b] = pose.visible[b] && !userOff;
         }
-        if (palette.size() != qsizetype(2 * N + 1)) {
-            palette.clear();
-            palette.reserve(qsizetype(2 * N + 1));
-            for (size_t i = 0; i < 2 * N + 1; ++i)
-                palette.push_back(QMatrix4x4());
-        }
         for (size_t b = 0; b < N; ++b) {
             const glm::mat4 w = billboard(skeleton.bones[b].billboard, pose.world[b]);
-            palette[qsizetype(b)] = toQ(w);
-            palette[qsizetype(N + b)] = toQ(w * inverseBind[b]);
+            writePaletteSlot(b, w);
+            writePaletteSlot(N + b, w * inverseBind[b]);
         }
-        bones.set(palette);
+        writePaletteSlot(2 * N, glm::mat4(1.0f));
+        paletteBuffer->setData(paletteBytes);
         // The default rig is static: only bone-attached model lights need a per-frame update.
         const bool modelLights = options.lights && !model->lights.empty();
         if (modelLights || lightsDirty) updateLights();
@@ -1377,7 +1388,6 @@ void SceneView::setModel(std::shared_ptr<const rs::Model> model, const QString& 
     d->visible.assign(N, 1);
     d->userHidden.assign(N, 0);
     d->userEff.assign(N, 1);
-    d->palette.clear();
     for (size_t pi = 0; pi < d->parts.size(); ++pi) {
         const rs::Model& pm = *d->parts[pi].model;
         for (size_t mi = 0; mi < pm.meshes.size(); ++mi)

@@ -16,7 +16,7 @@ in uvec4 boneIndex;
 in vec3 vertexPosition2;
 in vec3 vertexNormal2;
 
-uniform mat4 bones[512];
+layout(std140) uniform BonePalette { mat4 bones[512]; };
 uniform int skinMode;
 uniform int rigidSlot;
 uniform int hasVertexColor;
@@ -165,7 +165,7 @@ const char* const lineVertex = R"(#version 330 core
 in vec3 vertexPosition;
 in vec4 vertexColor;
 in uvec2 lineBone;               // x = palette slot, y = bone id for highlighting (0xFFFF none)
-uniform mat4 bones[512];
+layout(std140) uniform BonePalette { mat4 bones[512]; };
 uniform mat4 viewProjectionMatrix;
 uniform int highlightBone;
 out vec4 vColor;

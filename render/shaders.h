@@ -1,7 +1,8 @@
 // GLSL sources of the render layer's shader families (OpenGL 3.3 core; Qt3D OpenGL backend).
 //
 // Shared uniforms (set on the frame graph's pass filters, so every entity sees them):
-//   mat4 bones[kMaxPalette]   palette: [0,N) bone world, [N,2N) world*inverseBind, 2N identity
+//   uniform block BonePalette { mat4 bones[kMaxPalette]; } (std140, one buffer shared by all passes)
+//                             palette: [0,N) bone world, [N,2N) world*inverseBind, 2N identity
 //   vec4 lightPosition[4]     xyz = position (w=1) or direction the light travels (w=0)
 //   vec4 lightColor[4]        rgb * intensity, a = 1 / range (0 = infinite); unused lights are black
 //   int lightCount; vec3 ambientColor; vec4 factionColor; int highlightBone
