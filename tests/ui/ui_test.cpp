@@ -708,18 +708,6 @@ class UiTest : public QObject {
         QVERIFY(w->clip());
     }
 
-    void layoutRemembered() {
-        // Closing saves the dock layout; the next window restores it.
-        w->materials()->hide();
-        QVERIFY(w->close());
-        MainWindow second;
-        QVERIFY(second.materials()->isHidden());
-        QVERIFY(!second.timeline()->isHidden());
-        QVERIFY(second.recentFiles().contains(QFileInfo(modelPath).absoluteFilePath()));
-        second.materials()->show();
-        second.close();
-    }
-
     void w3dSkinListsClipsAndLevels() {
         const QString dir = corpusDir() + QStringLiteral("/w3d/DarkAtra+bfme2-modding-utils/w3d/src/test/resources/models");
         if (!QFileInfo::exists(dir + QStringLiteral("/guaragorn_skn.w3d"))) QSKIP("guaragorn_skn.w3d not in the corpus");
@@ -812,6 +800,18 @@ class UiTest : public QObject {
         // Back to the bind pose: no notes.
         QVERIFY(w->selectClip(0));
         QVERIFY(notes->isHidden());
+    }
+
+    void layoutRemembered() {
+        // Closing saves the dock layout; the next window restores it.
+        w->materials()->hide();
+        QVERIFY(w->close());
+        MainWindow second;
+        QVERIFY(second.materials()->isHidden());
+        QVERIFY(!second.timeline()->isHidden());
+        QVERIFY(second.recentFiles().contains(QFileInfo(modelPath).absoluteFilePath()));
+        second.materials()->show();
+        second.close();
     }
 
     void cleanupTestCase() {
