@@ -5,8 +5,8 @@
 //   attributes need Qt3D's OpenGL backend.
 // - setModel() builds one entity per drawable sub-mesh, sharing one QEffect per (shader family, fragment
 //   variant), decodes textures on the CPU (own DDS/TGA decoders) and frames the camera. Proxy models found
-//   next to the file (<proxy base name>.alo) are attached to their bone. setClip()/setFrame()/setTime() only update uniforms (bone palette, dazzle instances,
-//   visibility): no geometry is rebuilt while playing.
+//   next to the file (<proxy base name>.alo) are attached to their bone. setClip()/setFrame()/setTime() only update
+//   uniforms (bone palette, dazzle instances, visibility): no geometry is rebuilt while playing.
 // - Texture problems (missing, unreadable) never fail: a checker placeholder is drawn and textures()
 //   reports them.
 // - The window is created by the view. Embed it with QWidget::createWindowContainer(window()); when the
@@ -44,9 +44,9 @@ struct ViewOptions {
     bool wireframe = false;            // triangle edges over the shaded model
     bool lights = true;                // model lights (off = default rig only)
     bool dazzles = true;
-    bool proxies = true; // proxy markers and attached proxy models
-    bool markers = true; // rs::Marker boxes/nulls
-    bool labels = true;  // names of proxies and markers drawn next to them
+    bool proxies = true;   // proxy markers and attached proxy models
+    bool markers = true;   // rs::Marker boxes/nulls
+    bool labels = true;    // names of proxies and markers drawn next to them
     bool pointSets = true; // rs::PointSet overlays (B&W2 collision footprint, unknown points)
     bool grid = true;
     bool showHidden = false; // also draw meshes hidden by flag, shadow and collision meshes

@@ -7,19 +7,19 @@
 #include "scene_dock.h"
 #include "timeline_dock.h"
 
-#include "common/error.h"
 #include "bw2/al.h"
+#include "common/error.h"
 #include "demo/demo_model.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
-#include <QInputDialog>
 #include <QComboBox>
 #include <QDir>
 #include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QInputDialog>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -314,7 +314,8 @@ void MainWindow::applyDocument(const LoadResult& r) {
 
 void MainWindow::applyLibraryDialog() {
     if (!model_ || model_->format != "bwm") return;
-    const std::vector<std::string> found = bw2::findMatchingLibraries(model_->sourcePath, model_->skeleton.bones.size());
+    const std::vector<std::string> found =
+        bw2::findMatchingLibraries(model_->sourcePath, model_->skeleton.bones.size());
     QString pick;
     if (!found.empty()) {
         QStringList items;
@@ -323,9 +324,9 @@ void MainWindow::applyLibraryDialog() {
         const QString browse = tr("Other file…");
         items << browse;
         bool ok = false;
-        pick = QInputDialog::getItem(this, tr("Apply animation library"),
-                                     tr("Libraries with %1 bones next to the model:").arg(model_->skeleton.bones.size()),
-                                     items, 0, false, &ok);
+        pick = QInputDialog::getItem(
+            this, tr("Apply animation library"),
+            tr("Libraries with %1 bones next to the model:").arg(model_->skeleton.bones.size()), items, 0, false, &ok);
         if (!ok) return;
         if (pick == browse) pick.clear();
     }
@@ -348,10 +349,10 @@ bool MainWindow::applyAnimationLibrary(const QString& alPath) {
     }
     std::string why;
     if (!bw2::libraryFits(*model_, lib.doc.model->skeleton, &why)) {
-        reportError(tr("Cannot apply %1").arg(QFileInfo(alPath).fileName()),
-                    tr("%1 does not fit %2: %3")
-                        .arg(QDir::toNativeSeparators(alPath), QDir::toNativeSeparators(path_),
-                             QString::fromStdString(why)));
+        reportError(
+            tr("Cannot apply %1").arg(QFileInfo(alPath).fileName()),
+            tr("%1 does not fit %2: %3")
+                .arg(QDir::toNativeSeparators(alPath), QDir::toNativeSeparators(path_), QString::fromStdString(why)));
         return false;
     }
     LoadResult r;
@@ -367,10 +368,11 @@ bool MainWindow::applyAnimationLibrary(const QString& alPath) {
             e.label.replace(tr(" (in file)"), QStringLiteral(" (%1)").arg(QFileInfo(alPath).fileName()));
         }
     refreshClipSelector(timeline_->currentClipEntry());
-    statusBar()->showMessage(tr("Applied %1: %2 animation(s); frames after 0 are an interpretation (see the timeline notes)")
-                                 .arg(QFileInfo(alPath).fileName())
-                                 .arg(lib.doc.clips.size()),
-                             10000);
+    statusBar()->showMessage(
+        tr("Applied %1: %2 animation(s); frames after 0 are an interpretation (see the timeline notes)")
+            .arg(QFileInfo(alPath).fileName())
+            .arg(lib.doc.clips.size()),
+        10000);
     return true;
 }
 

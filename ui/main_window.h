@@ -153,7 +153,7 @@ class MainWindow : public QMainWindow {
     QString path_;
     std::vector<ClipEntry> clips_;
     QAction* applyLibraryAction_ = nullptr; // enabled while a .bwm skin is open
-    QString reselectClip_; // clip label to restore after Reload
+    QString reselectClip_;                  // clip label to restore after Reload
     QStringList textureDirs_;
 
     QTimer fpsTimer_;

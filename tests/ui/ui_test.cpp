@@ -709,13 +709,16 @@ class UiTest : public QObject {
     }
 
     void w3dSkinListsClipsAndLevels() {
-        const QString dir = corpusDir() + QStringLiteral("/w3d/DarkAtra+bfme2-modding-utils/w3d/src/test/resources/models");
-        if (!QFileInfo::exists(dir + QStringLiteral("/guaragorn_skn.w3d"))) QSKIP("guaragorn_skn.w3d not in the corpus");
+        const QString dir =
+            corpusDir() + QStringLiteral("/w3d/DarkAtra+bfme2-modding-utils/w3d/src/test/resources/models");
+        if (!QFileInfo::exists(dir + QStringLiteral("/guaragorn_skn.w3d")))
+            QSKIP("guaragorn_skn.w3d not in the corpus");
         QVERIFY(open(dir + QStringLiteral("/guaragorn_skn.w3d")));
         QCOMPARE(QString::fromStdString(w->model()->format), QStringLiteral("w3d"));
         // Clips next to the skin whose header names its hierarchy are in the timeline.
-        QVERIFY2(w->clipEntries().join(QLatin1Char(' ')).contains(QStringLiteral("guaragorn_idla"), Qt::CaseInsensitive),
-                 qPrintable(w->clipEntries().join(QLatin1Char(' '))));
+        QVERIFY2(
+            w->clipEntries().join(QLatin1Char(' ')).contains(QStringLiteral("guaragorn_idla"), Qt::CaseInsensitive),
+            qPrintable(w->clipEntries().join(QLatin1Char(' '))));
         // The LOD control lists exactly the model's HLOD levels.
         const std::vector<int> lods = w->model()->lodLevels();
         int entries = 0;
@@ -736,12 +739,13 @@ class UiTest : public QObject {
 
     void w3dClipFileAloneShowsHierarchy() {
         const QString file =
-            corpusDir() + QStringLiteral("/w3d/DarkAtra+bfme2-modding-utils/w3d/src/test/resources/models/guaragorn_idla.w3d");
+            corpusDir() +
+            QStringLiteral("/w3d/DarkAtra+bfme2-modding-utils/w3d/src/test/resources/models/guaragorn_idla.w3d");
         if (!QFileInfo::exists(file)) QSKIP("guaragorn_idla.w3d not in the corpus");
         QVERIFY(open(file));
         QVERIFY(w->model());
         QVERIFY(w->model()->skeleton.bones.size() > 10); // the hierarchy named by the clip, found next to it
-        QVERIFY(w->clip());                                // the clip in the file plays on it
+        QVERIFY(w->clip());                              // the clip in the file plays on it
         resetView();
         const QImage a = captureView(*w);
         w->timeline()->setPosition(float(w->clip()->frameCount / 2));
@@ -751,7 +755,8 @@ class UiTest : public QObject {
 
     void bw2SkinWithAnimationLibrary() {
         using namespace rs::test::bw2fx;
-        const QString bwm = writeFile(QStringLiteral("creature.bwm"), bw2::writeBwm(skinModel(bw2::SkinLayout::U8PerIndex)));
+        const QString bwm =
+            writeFile(QStringLiteral("creature.bwm"), bw2::writeBwm(skinModel(bw2::SkinLayout::U8PerIndex)));
         const QString al = writeFile(QStringLiteral("creature.al"), bw2::writeAl(library()));
         QVERIFY(open(bwm));
         QCOMPARE(QString::fromStdString(w->model()->format), QStringLiteral("bwm"));
@@ -787,7 +792,8 @@ class UiTest : public QObject {
             QVERIFY(kind != MarkedSlider::Mark::Event);
         QLabel* notes = w->timeline()->notesLabel();
         QVERIFY(!notes->isHidden());
-        QVERIFY2(notes->text().contains(QStringLiteral("::FOOTSTEPS.99")) && notes->text().contains(QStringLiteral("Head")),
+        QVERIFY2(notes->text().contains(QStringLiteral("::FOOTSTEPS.99")) &&
+                     notes->text().contains(QStringLiteral("Head")),
                  qPrintable(notes->text()));
         // Every clip warning (what is decoded vs interpreted) is shown.
         QVERIFY(!w->clip()->warnings.empty());
