@@ -52,7 +52,8 @@ struct Instance {
 size_t paletteEntries(const Model& m) {
     size_t n = 0;
     for (const Mesh& mesh : m.meshes)
-        for (const SubMesh& sm : mesh.subMeshes) n += sm.boneMap.size();
+        for (const SubMesh& sm : mesh.subMeshes)
+            n += sm.boneMap.size();
     return n;
 }
 
@@ -80,7 +81,8 @@ void instances1000(benchmark::State& state, const Rig& rig) {
     ClipBinding binding = bindClip(rig.model->skeleton, *rig.clip);
     std::vector<Instance> insts;
     insts.reserve(1000);
-    for (int i = 0; i < 1000; ++i) insts.emplace_back(*rig.model, *rig.clip, binding);
+    for (int i = 0; i < 1000; ++i)
+        insts.emplace_back(*rig.model, *rig.clip, binding);
     const float frames = static_cast<float>(rig.clip->frameCount);
     float t = 0.0f;
     for (auto _ : state) {
@@ -94,8 +96,8 @@ void instances1000(benchmark::State& state, const Rig& rig) {
     state.SetItemsProcessed(state.iterations() * 1000);
     const double bones = static_cast<double>(rig.model->skeleton.bones.size());
     state.counters["bones"] = bones;
-    state.counters["ns_per_bone"] = benchmark::Counter(bones * 1000 * 1e-9, benchmark::Counter::kIsIterationInvariantRate |
-                                                                                 benchmark::Counter::kInvert);
+    state.counters["ns_per_bone"] = benchmark::Counter(
+        bones * 1000 * 1e-9, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 
 std::string stemLower(const std::string& p) { return toLower(std::filesystem::path(p).stem().string()); }
