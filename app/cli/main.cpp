@@ -49,6 +49,9 @@ static int cmdInfo(const std::vector<std::string>& args) {
         if (doc.format == "alo" || doc.format == "ala") infoAlamo(doc, j);
         else throw ParseError(file, {}, 0, "no info writer for format " + doc.format);
         std::cout << j.out << "\n";
+    } else if (doc.format == "alo" || doc.format == "ala") {
+        infoAlamoText(doc, out);
+        std::cout << out;
     } else {
         infoGenericText(doc, out);
         std::cout << out;

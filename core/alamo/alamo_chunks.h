@@ -1,0 +1,73 @@
+// Alamo chunk files (.alo, .ala): chunks and mini-chunks over a byte span.
+//
+//   chunk      : u32 type | u32 size | payload[size & 0x7FFFFFFF]
+//                bit 31 of size set = payload is a list of sub-chunks (container)
+//   mini-chunk : u8 type | u8 size | payload[size]      (only inside data chunks known to hold them)
+//
+// Every size is checked against the bytes left in the parent. Chunk paths ("0x400/0x10000/0x10007")
+// and absolute file offsets go into every ParseError.
+#pragma once
+
+#include "common/bytes.h"
+
+#include <glm/glm.hpp>
+
+#include <cstdint>
+#include <string>
+
+namespace rs::alamo {
+
+struct Chunk {
+    uint32_t type = 0;
+    bool container = false;
+    size_t header = 0; // absolute offset of the chunk header
+    size_t begin = 0;  // absolute offset of the payload
+    size_t end = 0;    // one past the payload
+    std::string path;  // "0x400/0x10000/0x10007"
+    size_t size() const { return end - begin; }
+};
+
+// Iterates the chunks laid end to end in [begin, end) of a file buffer.
+class ChunkCursor {
+public:
+    ChunkCursor(ByteSpan file, const std::string& fileName, size_t begin, size_t end, std::string parentPath)
+        : file_(file), name_(&fileName), pos_(begin), end_(end), parent_(std::move(parentPath)) {}
+
+    // Reads the next chunk header; false at the end. Throws on a truncated header or a size larger
+    // than the bytes left in the parent.
+    bool next(Chunk& c);
+    // The chunks inside a container chunk; throws if c is a data chunk.
+    ChunkCursor children(const Chunk& c) const;
+    // A reader over a data chunk's payload; throws if c is a container.
+    ByteReader data(const Chunk& c) const;
+    [[noreturn]] void fail(const Chunk& c, const std::string& msg) const;
+    const std::string& fileName() const { return *name_; }
+    const std::string& parentPath() const { return parent_; }
+
+private:
+    ByteSpan file_;
+    const std::string* name_;
+    size_t pos_, end_;
+    std::string parent_;
+};
+
+// Iterates the mini-chunks of a data chunk. Each mini's payload comes as its own ByteReader whose
+// context is the chunk path, so reads past a mini's end name the chunk and offset.
+class MiniCursor {
+public:
+    explicit MiniCursor(ByteReader r) : r_(std::move(r)) {}
+    bool next(uint8_t& type, ByteReader& payload);
+    const ByteReader& reader() const { return r_; }
+
+private:
+    ByteReader r_;
+};
+
+// Typed mini payloads: the size must match exactly.
+uint32_t miniU32(ByteReader& m, uint8_t type);
+float miniF32(ByteReader& m, uint8_t type);
+glm::vec3 miniVec3(ByteReader& m, uint8_t type);
+glm::vec4 miniVec4(ByteReader& m, uint8_t type);
+std::string miniString(ByteReader& m);
+
+} // namespace rs::alamo
