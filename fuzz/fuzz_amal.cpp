@@ -1,0 +1,7 @@
+// libFuzzer target: AMOS AMAL bank, through loadDocument with a .abk name.
+#include "fuzz_common.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    return rs::fuzz::run(
+        [&] { rs::fuzz::exerciseDocument(rs::loadDocument(rs::ByteSpan(data, size), "fuzz.abk")); });
+}
