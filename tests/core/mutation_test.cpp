@@ -1,0 +1,232 @@
+// Mutation test over every corpus file (skipped when the corpus is absent): each file truncated at >= 32
+// points, >= 64 single-bit flips and 16 aligned 32-bit fields overwritten with hostile values (fixed seeds).
+// Every mutant must either load -- and then satisfy the model/clip contracts (scene/validate.h) and survive
+// pose evaluation -- or throw ParseError naming the file and an offset inside it. No other exception, no
+// mutant slower than 2 s (a hang guard, not a speed test), and no load whose peak heap use exceeds
+// kAllocFactor x the file size + kAllocSlack. Sanitizer builds catch crashes and memory errors on the way.
+//
+// Heap accounting: under ASan the allocator's malloc/free hooks; otherwise this TU replaces the global
+// operator new/delete (malloc-backed) and tracks live bytes with malloc_usable_size.
+#include "corpus.h"
+
+#include "io/loader.h"
+#include "scene/pose.h"
+#include "scene/validate.h"
+
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <new>
+#include <random>
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define RS_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define RS_ASAN 1
+#endif
+
+#if RS_ASAN
+// From <sanitizer/allocator_interface.h> (shipped with clang, not with GCC; libasan has the symbols).
+extern "C" {
+size_t __sanitizer_get_allocated_size(const volatile void* p);
+int __sanitizer_install_malloc_and_free_hooks(void (*malloc_hook)(const volatile void*, size_t),
+                                              void (*free_hook)(const volatile void*));
+}
+#else
+#include <malloc.h>
+#endif
+
+namespace {
+
+std::atomic<int64_t> gLive{0}, gPeak{0};
+std::atomic<bool> gTracking{false};
+
+void onAlloc(size_t n) {
+    if (!gTracking.load(std::memory_order_relaxed)) return;
+    int64_t live = gLive.fetch_add(static_cast<int64_t>(n), std::memory_order_relaxed) + static_cast<int64_t>(n);
+    int64_t peak = gPeak.load(std::memory_order_relaxed);
+    while (live > peak && !gPeak.compare_exchange_weak(peak, live, std::memory_order_relaxed)) {
+    }
+}
+void onFree(size_t n) {
+    if (gTracking.load(std::memory_order_relaxed)) gLive.fetch_sub(static_cast<int64_t>(n), std::memory_order_relaxed);
+}
+
+#if RS_ASAN
+extern "C" void mallocHook(const volatile void*, size_t n) { onAlloc(n); }
+extern "C" void freeHook(const volatile void* p) {
+    if (p) onFree(__sanitizer_get_allocated_size(p));
+}
+const bool gHooks = [] { return __sanitizer_install_malloc_and_free_hooks(mallocHook, freeHook) != 0; }();
+#endif
+
+// Peak heap bytes (above the level at the start) used while fn runs.
+template <class Fn> int64_t peakHeap(Fn&& fn) {
+    gLive = 0;
+    gPeak = 0;
+    gTracking = true;
+    try {
+        fn();
+    } catch (...) {
+        gTracking = false;
+        throw;
+    }
+    gTracking = false;
+    return gPeak.load();
+}
+
+} // namespace
+
+#if !RS_ASAN
+// Counting replacements of the global allocation functions (this test executable only). Frees of blocks
+// allocated before tracking started are ignored by clamping: live may dip below zero but peak is unaffected.
+void* operator new(size_t n) {
+    void* p = std::malloc(n ? n : 1);
+    if (!p) throw std::bad_alloc();
+    onAlloc(malloc_usable_size(p));
+    return p;
+}
+void* operator new[](size_t n) { return operator new(n); }
+void* operator new(size_t n, const std::nothrow_t&) noexcept {
+    void* p = std::malloc(n ? n : 1);
+    if (p) onAlloc(malloc_usable_size(p));
+    return p;
+}
+void* operator new[](size_t n, const std::nothrow_t& t) noexcept { return operator new(n, t); }
+void operator delete(void* p) noexcept {
+    if (!p) return;
+    onFree(malloc_usable_size(p));
+    std::free(p);
+}
+void operator delete[](void* p) noexcept { operator delete(p); }
+void operator delete(void* p, size_t) noexcept { operator delete(p); }
+void operator delete[](void* p, size_t) noexcept { operator delete(p); }
+void operator delete(void* p, const std::nothrow_t&) noexcept { operator delete(p); }
+void operator delete[](void* p, const std::nothrow_t&) noexcept { operator delete(p); }
+#endif
+
+namespace {
+
+constexpr double kAllocFactor = 16.0;          // peak heap <= 16 x file size ...
+constexpr int64_t kAllocSlack = 1 << 20;       // ... + 1 MiB
+constexpr double kMaxSecondsPerMutant = 2.0;
+
+// Loads a mutant; returns "" when it loaded and satisfied the contracts or failed with a proper ParseError,
+// otherwise what went wrong. loaded is set when it loaded.
+std::string tryMutant(const std::vector<uint8_t>& bytes, const std::string& path, bool& loaded) {
+    loaded = false;
+    try {
+        rs::Document d = rs::loadDocument(rs::ByteSpan(bytes), path);
+        loaded = true;
+        if (d.model) {
+            if (std::string e = rs::checkModel(*d.model); !e.empty()) return "model contract: " + e;
+            rs::PoseBuffers buf(d.model->skeleton.bones.size());
+            rs::evaluatePose(d.model->skeleton, nullptr, nullptr, 0.0f, rs::LoopMode::Loop, buf.view());
+        }
+        for (const auto& c : d.clips) {
+            if (std::string e = rs::checkClip(*c); !e.empty()) return "clip contract: " + e;
+            if (d.model) {
+                rs::ClipBinding b = rs::bindClip(d.model->skeleton, *c);
+                rs::PoseBuffers buf(d.model->skeleton.bones.size());
+                rs::evaluatePose(d.model->skeleton, c.get(), &b, 0.5f, rs::LoopMode::Loop, buf.view());
+            }
+        }
+        return {};
+    } catch (const rs::ParseError& e) {
+        if (e.file() != path) return std::string("ParseError names file '") + e.file() + "': " + e.what();
+        if (e.offset() > bytes.size())
+            return "ParseError offset " + std::to_string(e.offset()) + " beyond the " + std::to_string(bytes.size()) +
+                   " bytes: " + e.what();
+        return {};
+    } catch (const std::exception& e) {
+        return std::string("unexpected exception (not ParseError): ") + e.what();
+    }
+}
+
+uint32_t seedFor(const std::string& path) {
+    uint32_t h = 2166136261u; // FNV-1a of the path relative to the corpus: stable across machines
+    const std::string rel = path.substr(rs::test::corpusDir().size());
+    for (unsigned char c : rel) h = (h ^ c) * 16777619u;
+    return h;
+}
+
+struct Totals {
+    int files = 0, mutants = 0, loaded = 0, rejected = 0;
+    double worstSeconds = 0, worstAllocRatio = 0;
+};
+
+} // namespace
+
+TEST_CASE("corpus mutants load or fail with ParseError, never crash, hang or over-allocate", "[mutation][corpus]") {
+    const std::vector<std::pair<std::string, std::vector<std::string>>> groups = {
+        {"alamo", {".alo", ".ala"}}, {"w3d", {".w3d"}}, {"bw2", {".bwm", ".al"}}, {"amal", {".abk", ".amos"}}};
+    if (rs::test::corpusDir().empty()) RIGSCOPE_REQUIRE_CORPUS("alamo");
+    Totals all;
+    for (const auto& [sub, exts] : groups) {
+        Totals t;
+        for (const std::string& path : rs::test::corpusFiles(sub, exts)) {
+            const std::vector<uint8_t> orig = rs::readFileBytes(path);
+            std::mt19937 rng(seedFor(path));
+            std::vector<std::vector<uint8_t>> mutants;
+            // Truncations: 32 evenly spaced lengths plus lengths inside the first header.
+            std::vector<size_t> cuts = {1, 3, 4, 7, 8, 11, 12, 16, 20, 24};
+            for (size_t k = 0; k < 32; ++k) cuts.push_back(orig.size() * k / 32 + (k ? rng() % 7 : 0));
+            std::sort(cuts.begin(), cuts.end());
+            cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+            for (size_t c : cuts)
+                if (c < orig.size()) mutants.emplace_back(orig.begin(), orig.begin() + static_cast<long>(c));
+            if (!orig.empty()) {
+                // Single-bit flips, half of them in the first 256 bytes where headers live.
+                for (int k = 0; k < 64; ++k) {
+                    std::vector<uint8_t> m = orig;
+                    const size_t span = (k % 2 == 0 && m.size() > 256) ? 256 : m.size();
+                    m[rng() % span] ^= static_cast<uint8_t>(1u << (rng() % 8));
+                    mutants.push_back(std::move(m));
+                }
+                // Hostile 32-bit values over aligned fields (counts, sizes, offsets, indices).
+                const uint32_t hostile[] = {0x7FFFFFFFu, 0xFFFFFFFFu, 0x80000000u, 0x00010000u};
+                for (int k = 0; k < 16 && orig.size() >= 4; ++k) {
+                    std::vector<uint8_t> m = orig;
+                    const size_t span = (k % 2 == 0 && m.size() > 512) ? 512 : m.size();
+                    const size_t at = (rng() % (span / 4)) * 4;
+                    const uint32_t v = hostile[k % 4];
+                    for (int b = 0; b < 4; ++b) m[at + b] = static_cast<uint8_t>(v >> (8 * b));
+                    mutants.push_back(std::move(m));
+                }
+            }
+            ++t.files;
+            for (const auto& m : mutants) {
+                bool loaded = false;
+                std::string problem;
+                const auto t0 = std::chrono::steady_clock::now();
+                const int64_t peak = peakHeap([&] { problem = tryMutant(m, path, loaded); });
+                const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+                const double ratio = double(peak) / double(std::max<size_t>(m.size(), 1));
+                ++t.mutants;
+                (loaded ? t.loaded : t.rejected)++;
+                t.worstSeconds = std::max(t.worstSeconds, secs);
+                if (m.size() > 4096) t.worstAllocRatio = std::max(t.worstAllocRatio, ratio);
+                INFO(path << " mutant of " << m.size() << " bytes (of " << orig.size() << ")");
+                if (!problem.empty()) FAIL_CHECK(problem);
+                if (secs > kMaxSecondsPerMutant) FAIL_CHECK("took " << secs << " s");
+                if (peak > int64_t(kAllocFactor * double(m.size())) + kAllocSlack)
+                    FAIL_CHECK("peak heap " << peak << " bytes for a " << m.size() << "-byte input");
+            }
+        }
+        if (t.files == 0) continue;
+        std::printf("mutation %-6s files %4d mutants %6d loaded %6d rejected %6d | slowest %.3f s, peak heap %.1f x size\n",
+                    sub.c_str(), t.files, t.mutants, t.loaded, t.rejected, t.worstSeconds, t.worstAllocRatio);
+        all.files += t.files, all.mutants += t.mutants, all.loaded += t.loaded, all.rejected += t.rejected;
+        all.worstSeconds = std::max(all.worstSeconds, t.worstSeconds);
+        all.worstAllocRatio = std::max(all.worstAllocRatio, t.worstAllocRatio);
+    }
+    std::printf("mutation total  files %4d mutants %6d loaded %6d rejected %6d | slowest %.3f s, peak heap %.1f x size\n",
+                all.files, all.mutants, all.loaded, all.rejected, all.worstSeconds, all.worstAllocRatio);
+    REQUIRE(all.mutants >= all.files * 96);
+}
