@@ -2,6 +2,5 @@
 #include "fuzz_common.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-    return rs::fuzz::run(
-        [&] { rs::fuzz::exerciseDocument(rs::loadDocument(rs::ByteSpan(data, size), "fuzz.abk")); });
+    return rs::fuzz::run([&] { rs::fuzz::exerciseDocument(rs::loadDocument(rs::ByteSpan(data, size), "fuzz.abk")); });
 }

@@ -41,7 +41,8 @@ inline void exerciseClip(const Clip& c, const Model* model) {
         for (const BoneTrack& t : c.tracks)
             if (t.bone >= n && t.bone < 4096) n = t.bone + 1;
         own.bones.resize(static_cast<size_t>(n));
-        for (int i = 1; i < n; ++i) own.bones[static_cast<size_t>(i)].parent = i - 1;
+        for (int i = 1; i < n; ++i)
+            own.bones[static_cast<size_t>(i)].parent = i - 1;
     }
     ClipBinding b = bindClip(*s, c);
     PoseBuffers buf(s->bones.size());
@@ -51,7 +52,8 @@ inline void exerciseClip(const Clip& c, const Model* model) {
 
 inline void exerciseDocument(const Document& d) {
     if (d.model) exerciseModel(*d.model);
-    for (const auto& c : d.clips) exerciseClip(*c, d.model.get());
+    for (const auto& c : d.clips)
+        exerciseClip(*c, d.model.get());
 }
 
 // Runs fn (which parses and exercises); swallows ParseError only.

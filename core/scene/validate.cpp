@@ -1,6 +1,5 @@
 #include "scene/validate.h"
 
-
 namespace rs {
 
 namespace {
@@ -24,18 +23,19 @@ std::string checkModel(const Model& m) {
             const SubMesh& sm = mesh.subMeshes[si];
             const std::string where = at("mesh", mi) + at("sub-mesh", si);
             const size_t nv = sm.positions.size();
-            const size_t sizes[] = {sm.normals.size(),   sm.uv0.size(),         sm.uv1.size(),
-                                    sm.tangents.size(),  sm.binormals.size(),   sm.colors.size(),
+            const size_t sizes[] = {sm.normals.size(),     sm.uv0.size(),         sm.uv1.size(),
+                                    sm.tangents.size(),    sm.binormals.size(),   sm.colors.size(),
                                     sm.boneIndices.size(), sm.boneWeights.size(), sm.positions2.size(),
                                     sm.normals2.size()};
             for (size_t s : sizes)
-                if (s != 0 && s != nv) return where + "attribute of " + std::to_string(s) + " for " +
-                                              std::to_string(nv) + " vertices";
+                if (s != 0 && s != nv)
+                    return where + "attribute of " + std::to_string(s) + " for " + std::to_string(nv) + " vertices";
             if (sm.indices.size() % 3 != 0) return where + "index count not a multiple of 3";
             for (uint32_t ix : sm.indices)
                 if (ix >= nv) return where + "vertex index " + std::to_string(ix) + " >= " + std::to_string(nv);
             for (int b : sm.boneMap)
-                if (b < 0 || static_cast<size_t>(b) >= nb) return where + "bone map entry " + std::to_string(b) + " out of range";
+                if (b < 0 || static_cast<size_t>(b) >= nb)
+                    return where + "bone map entry " + std::to_string(b) + " out of range";
             if (!sm.boneIndices.empty()) {
                 // W3D skins index skeleton bones directly through an identity-sized map; either way the
                 // index must be usable against boneMap.

@@ -4,155 +4,31 @@
 // pose evaluation -- or throw ParseError naming the file and an offset inside it. No other exception, no
 // mutant slower than 2 s (a hang guard, not a speed test), and no load whose peak heap use exceeds
 // kAllocFactor x the file size + kAllocSlack. Sanitizer builds catch crashes and memory errors on the way.
-//
-// Heap accounting: under ASan the allocator's malloc/free hooks; otherwise this TU replaces the global
-// operator new/delete (malloc-backed) and tracks live bytes with malloc_usable_size.
 #include "corpus.h"
 
 #include "io/loader.h"
-#include "scene/pose.h"
-#include "scene/validate.h"
 
 #include <catch2/catch.hpp>
 
-#include <atomic>
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
-#include <new>
 #include <random>
 
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define RS_ASAN 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__)
-#define RS_ASAN 1
-#endif
-
-#if RS_ASAN
-// From <sanitizer/allocator_interface.h> (shipped with clang, not with GCC; libasan has the symbols).
-extern "C" {
-size_t __sanitizer_get_allocated_size(const volatile void* p);
-int __sanitizer_install_malloc_and_free_hooks(void (*malloc_hook)(const volatile void*, size_t),
-                                              void (*free_hook)(const volatile void*));
-}
-#else
-#include <malloc.h>
-#endif
+#include "heap_meter.h"
+#include "hostile.h"
 
 namespace {
 
-std::atomic<int64_t> gLive{0}, gPeak{0};
-std::atomic<bool> gTracking{false};
-
-void onAlloc(size_t n) {
-    if (!gTracking.load(std::memory_order_relaxed)) return;
-    int64_t live = gLive.fetch_add(static_cast<int64_t>(n), std::memory_order_relaxed) + static_cast<int64_t>(n);
-    int64_t peak = gPeak.load(std::memory_order_relaxed);
-    while (live > peak && !gPeak.compare_exchange_weak(peak, live, std::memory_order_relaxed)) {
-    }
-}
-void onFree(size_t n) {
-    if (gTracking.load(std::memory_order_relaxed)) gLive.fetch_sub(static_cast<int64_t>(n), std::memory_order_relaxed);
-}
-
-#if RS_ASAN
-extern "C" void mallocHook(const volatile void*, size_t n) { onAlloc(n); }
-extern "C" void freeHook(const volatile void* p) {
-    if (p) onFree(__sanitizer_get_allocated_size(p));
-}
-const bool gHooks = [] { return __sanitizer_install_malloc_and_free_hooks(mallocHook, freeHook) != 0; }();
-#endif
-
-// Peak heap bytes (above the level at the start) used while fn runs.
-template <class Fn> int64_t peakHeap(Fn&& fn) {
-    gLive = 0;
-    gPeak = 0;
-    gTracking = true;
-    try {
-        fn();
-    } catch (...) {
-        gTracking = false;
-        throw;
-    }
-    gTracking = false;
-    return gPeak.load();
-}
-
-} // namespace
-
-#if !RS_ASAN
-// Counting replacements of the global allocation functions (this test executable only). Frees of blocks
-// allocated before tracking started are ignored by clamping: live may dip below zero but peak is unaffected.
-void* operator new(size_t n) {
-    void* p = std::malloc(n ? n : 1);
-    if (!p) throw std::bad_alloc();
-    onAlloc(malloc_usable_size(p));
-    return p;
-}
-void* operator new[](size_t n) { return operator new(n); }
-void* operator new(size_t n, const std::nothrow_t&) noexcept {
-    void* p = std::malloc(n ? n : 1);
-    if (p) onAlloc(malloc_usable_size(p));
-    return p;
-}
-void* operator new[](size_t n, const std::nothrow_t& t) noexcept { return operator new(n, t); }
-void operator delete(void* p) noexcept {
-    if (!p) return;
-    onFree(malloc_usable_size(p));
-    std::free(p);
-}
-void operator delete[](void* p) noexcept { operator delete(p); }
-void operator delete(void* p, size_t) noexcept { operator delete(p); }
-void operator delete[](void* p, size_t) noexcept { operator delete(p); }
-void operator delete(void* p, const std::nothrow_t&) noexcept { operator delete(p); }
-void operator delete[](void* p, const std::nothrow_t&) noexcept { operator delete(p); }
-#endif
-
-namespace {
-
-constexpr double kAllocFactor = 16.0;          // peak heap <= 16 x file size ...
-constexpr int64_t kAllocSlack = 1 << 20;       // ... + 1 MiB
+constexpr double kAllocFactor = 16.0;    // peak heap <= 16 x file size ...
+constexpr int64_t kAllocSlack = 1 << 20; // ... + 1 MiB
 constexpr double kMaxSecondsPerMutant = 2.0;
-
-// Loads a mutant; returns "" when it loaded and satisfied the contracts or failed with a proper ParseError,
-// otherwise what went wrong. loaded is set when it loaded.
-std::string tryMutant(const std::vector<uint8_t>& bytes, const std::string& path, bool& loaded) {
-    loaded = false;
-    try {
-        rs::Document d = rs::loadDocument(rs::ByteSpan(bytes), path);
-        loaded = true;
-        if (d.model) {
-            if (std::string e = rs::checkModel(*d.model); !e.empty()) return "model contract: " + e;
-            rs::PoseBuffers buf(d.model->skeleton.bones.size());
-            rs::evaluatePose(d.model->skeleton, nullptr, nullptr, 0.0f, rs::LoopMode::Loop, buf.view());
-        }
-        for (const auto& c : d.clips) {
-            if (std::string e = rs::checkClip(*c); !e.empty()) return "clip contract: " + e;
-            if (d.model) {
-                rs::ClipBinding b = rs::bindClip(d.model->skeleton, *c);
-                rs::PoseBuffers buf(d.model->skeleton.bones.size());
-                rs::evaluatePose(d.model->skeleton, c.get(), &b, 0.5f, rs::LoopMode::Loop, buf.view());
-            }
-        }
-        return {};
-    } catch (const rs::ParseError& e) {
-        if (e.file() != path) return std::string("ParseError names file '") + e.file() + "': " + e.what();
-        if (e.offset() > bytes.size())
-            return "ParseError offset " + std::to_string(e.offset()) + " beyond the " + std::to_string(bytes.size()) +
-                   " bytes: " + e.what();
-        return {};
-    } catch (const std::exception& e) {
-        return std::string("unexpected exception (not ParseError): ") + e.what();
-    }
-}
 
 uint32_t seedFor(const std::string& path) {
     uint32_t h = 2166136261u; // FNV-1a of the path relative to the corpus: stable across machines
     const std::string rel = path.substr(rs::test::corpusDir().size());
-    for (unsigned char c : rel) h = (h ^ c) * 16777619u;
+    for (unsigned char c : rel)
+        h = (h ^ c) * 16777619u;
     return h;
 }
 
@@ -176,7 +52,8 @@ TEST_CASE("corpus mutants load or fail with ParseError, never crash, hang or ove
             std::vector<std::vector<uint8_t>> mutants;
             // Truncations: 32 evenly spaced lengths plus lengths inside the first header.
             std::vector<size_t> cuts = {1, 3, 4, 7, 8, 11, 12, 16, 20, 24};
-            for (size_t k = 0; k < 32; ++k) cuts.push_back(orig.size() * k / 32 + (k ? rng() % 7 : 0));
+            for (size_t k = 0; k < 32; ++k)
+                cuts.push_back(orig.size() * k / 32 + (k ? rng() % 7 : 0));
             std::sort(cuts.begin(), cuts.end());
             cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
             for (size_t c : cuts)
@@ -196,7 +73,8 @@ TEST_CASE("corpus mutants load or fail with ParseError, never crash, hang or ove
                     const size_t span = (k % 2 == 0 && m.size() > 512) ? 512 : m.size();
                     const size_t at = (rng() % (span / 4)) * 4;
                     const uint32_t v = hostile[k % 4];
-                    for (int b = 0; b < 4; ++b) m[at + b] = static_cast<uint8_t>(v >> (8 * b));
+                    for (int b = 0; b < 4; ++b)
+                        m[at + b] = static_cast<uint8_t>(v >> (8 * b));
                     mutants.push_back(std::move(m));
                 }
             }
@@ -205,7 +83,7 @@ TEST_CASE("corpus mutants load or fail with ParseError, never crash, hang or ove
                 bool loaded = false;
                 std::string problem;
                 const auto t0 = std::chrono::steady_clock::now();
-                const int64_t peak = peakHeap([&] { problem = tryMutant(m, path, loaded); });
+                const int64_t peak = rs::test::peakHeap([&] { problem = rs::test::tryLoad(m, path, loaded); });
                 const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
                 const double ratio = double(peak) / double(std::max<size_t>(m.size(), 1));
                 ++t.mutants;
@@ -220,13 +98,15 @@ TEST_CASE("corpus mutants load or fail with ParseError, never crash, hang or ove
             }
         }
         if (t.files == 0) continue;
-        std::printf("mutation %-6s files %4d mutants %6d loaded %6d rejected %6d | slowest %.3f s, peak heap %.1f x size\n",
-                    sub.c_str(), t.files, t.mutants, t.loaded, t.rejected, t.worstSeconds, t.worstAllocRatio);
+        std::printf(
+            "mutation %-6s files %4d mutants %6d loaded %6d rejected %6d | slowest %.3f s, peak heap %.1f x size\n",
+            sub.c_str(), t.files, t.mutants, t.loaded, t.rejected, t.worstSeconds, t.worstAllocRatio);
         all.files += t.files, all.mutants += t.mutants, all.loaded += t.loaded, all.rejected += t.rejected;
         all.worstSeconds = std::max(all.worstSeconds, t.worstSeconds);
         all.worstAllocRatio = std::max(all.worstAllocRatio, t.worstAllocRatio);
     }
-    std::printf("mutation total  files %4d mutants %6d loaded %6d rejected %6d | slowest %.3f s, peak heap %.1f x size\n",
-                all.files, all.mutants, all.loaded, all.rejected, all.worstSeconds, all.worstAllocRatio);
+    std::printf(
+        "mutation total  files %4d mutants %6d loaded %6d rejected %6d | slowest %.3f s, peak heap %.1f x size\n",
+        all.files, all.mutants, all.loaded, all.rejected, all.worstSeconds, all.worstAllocRatio);
     REQUIRE(all.mutants >= all.files * 96);
 }
