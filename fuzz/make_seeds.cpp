@@ -1,7 +1,10 @@
 // Writes seed inputs for the fuzz targets from the project's own writers: make_seeds OUTDIR creates
 // OUTDIR/<target>/<name> for every fixture the writers produce. Readers whose writers are not in core yet
 // get no synthetic seeds (tools/fuzz.sh adds the corpus files when present).
+#include "alamo/alamo_writer.h"
+#include "alamo_fixtures.h"
 #include "common/bytes.h"
+#include "demo/demo_model.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -28,7 +31,13 @@ int main(int argc, char** argv) {
         return 2;
     }
     const std::string dir = argv[1];
-    (void)&put;
+    using namespace rs;
+    put(dir, "alamo_model", "synthetic.alo", alamo::writeModel(test::syntheticModel()));
+    put(dir, "alamo_model", "synthetic205.alo", alamo::writeModel(test::syntheticModel(), {true, true, true, false}));
+    put(dir, "alamo_model", "demo.alo", demo::demoAloBytes());
+    put(dir, "alamo_clip", "synthetic1.ala", alamo::writeClip(test::syntheticClip(), {1}));
+    put(dir, "alamo_clip", "synthetic2.ala", alamo::writeClip(test::syntheticClip(), {2}));
+    put(dir, "alamo_clip", "demo.ala", demo::demoAlaBytes());
     std::printf("make_seeds: %d seed files in %s\n", written, dir.c_str());
     return 0;
 }
