@@ -17,6 +17,7 @@ struct UsageError {
 // info writers: fill `j` (one JSON object) or `text` (readable summary). Throw ParseError on bad input.
 void infoAlamo(const Document& doc, Json& j);
 void infoAlamoText(const Document& doc, std::string& text);
+void infoW3d(const Document& doc, Json& j);
 void infoGenericText(const Document& doc, std::string& text);
 
 // Dispatch for formats whose info is not a plain Document (e.g. AMAL banks). Returns false when

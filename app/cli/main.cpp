@@ -47,6 +47,7 @@ static int cmdInfo(const std::vector<std::string>& args) {
     if (json) {
         Json j;
         if (doc.format == "alo" || doc.format == "ala") infoAlamo(doc, j);
+        else if (doc.format == "w3d") infoW3d(doc, j);
         else throw ParseError(file, {}, 0, "no info writer for format " + doc.format);
         std::cout << j.out << "\n";
     } else if (doc.format == "alo" || doc.format == "ala") {

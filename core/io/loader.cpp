@@ -1,6 +1,8 @@
 #include "io/loader.h"
 
 #include "alamo/alamo_reader.h"
+#include "w3d/w3d_chunks.h"
+#include "w3d/w3d_reader.h"
 
 #include <algorithm>
 #include <cstring>
@@ -16,6 +18,20 @@ static std::string extensionLower(const std::string& path) {
 
 std::string detectFormat(ByteSpan bytes, const std::string& path) {
     const std::string ext = extensionLower(path);
+    if (ext == ".w3d") return w3d::isShockwave3D(bytes) ? "w3d-shockwave" : "w3d";
+    if (bytes.size >= 16 && ext != ".alo" && ext != ".ala") {
+        // W3D without its extension: a known top-level container whose first sub-chunk is its header.
+        auto u32 = [&](size_t o) {
+            return uint32_t(bytes.data[o]) | uint32_t(bytes.data[o + 1]) << 8 | uint32_t(bytes.data[o + 2]) << 16 |
+                   uint32_t(bytes.data[o + 3]) << 24;
+        };
+        const uint32_t top = u32(0), sub = u32(8);
+        if ((top == w3d::id::Mesh && sub == w3d::id::MeshHeader3) ||
+            (top == w3d::id::Hierarchy && sub == w3d::id::HierarchyHeader) ||
+            (top == w3d::id::CompressedAnimation && sub == w3d::id::CompressedAnimationHeader) ||
+            (top == w3d::id::Hlod && sub == w3d::id::HlodHeader))
+            return "w3d";
+    }
     if (bytes.size >= 8) {
         uint32_t id = uint32_t(bytes.data[0]) | uint32_t(bytes.data[1]) << 8 | uint32_t(bytes.data[2]) << 16 |
                       uint32_t(bytes.data[3]) << 24;
@@ -42,6 +58,12 @@ Document loadDocument(ByteSpan bytes, const std::string& path) {
     } else if (d.format == "alo-particle") {
         throw ParseError(path, hex(bytes.data[0] | bytes.data[1] << 8), 0,
                          "this .alo is an Alamo particle system, not a model; particle systems are not supported");
+    } else if (d.format == "w3d") {
+        d = w3d::loadSet(bytes, path);
+    } else if (d.format == "w3d-shockwave") {
+        throw ParseError(path, {}, 0,
+                         "this .w3d is a Shockwave 3D (Macromedia Director / Intel IFX) scene, not a Westwood W3D model; "
+                         "Shockwave 3D files are not supported");
     } else if (d.format == "ala") {
         d.clips.push_back(std::make_shared<Clip>(alamo::readClip(bytes, path)));
     } else {
@@ -51,6 +73,7 @@ Document loadDocument(ByteSpan bytes, const std::string& path) {
 }
 
 std::vector<std::string> findCompanionClips(const std::string& modelPath) {
+    if (extensionLower(modelPath) == ".w3d") return w3d::findCompanionClips(modelPath);
     std::vector<std::string> out;
     std::error_code ec;
     fs::path p(modelPath);

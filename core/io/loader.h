@@ -11,7 +11,7 @@
 
 namespace rs {
 
-// Content-based detection (extension only breaks ties). Ids: "alo", "alo-particle", "ala", "w3d",
+// Content-based detection (extension only breaks ties). Ids: "alo", "alo-particle", "ala", "w3d", "w3d-shockwave",
 // "bwm", "al", "amal", or "" when unknown.
 std::string detectFormat(ByteSpan bytes, const std::string& path);
 
@@ -29,7 +29,8 @@ Document loadDocument(const std::string& path);
 Document loadDocument(ByteSpan bytes, const std::string& path);
 
 // Clip files next to a model that belong to it by the format's naming convention
-// (Alamo: <MODEL>_<CLIP>_<NN>.ala). Sorted by file name.
+// (Alamo: <MODEL>_<CLIP>_<NN>.ala; W3D: .w3d files whose clip header names the model's hierarchy).
+// Sorted by file name.
 std::vector<std::string> findCompanionClips(const std::string& modelPath);
 
 } // namespace rs

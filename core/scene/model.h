@@ -39,6 +39,7 @@ struct Bone {
 };
 
 struct Skeleton {
+    std::string name; // hierarchy name when the format names it (W3D); empty otherwise
     std::vector<Bone> bones;
     int find(const std::string& name) const; // case-insensitive; -1 if absent
     // bindWorld[i] = bindWorld[parent] * bindLocal[i]. out must hold bones.size() entries.

@@ -13,6 +13,9 @@ ClipBinding bindClip(const Skeleton& skeleton, const Clip& clip) {
     ClipBinding b;
     const int n = static_cast<int>(skeleton.bones.size());
     b.trackForBone.assign(skeleton.bones.size(), -1);
+    if (!clip.hierarchyName.empty() && !skeleton.name.empty() && !iequals(clip.hierarchyName, skeleton.name))
+        b.problems.push_back("clip '" + clip.name + "' is for hierarchy '" + clip.hierarchyName +
+                             "', not for '" + skeleton.name + "'");
     for (size_t ti = 0; ti < clip.tracks.size(); ++ti) {
         const BoneTrack& t = clip.tracks[ti];
         int bone = t.bone;

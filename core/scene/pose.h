@@ -24,6 +24,7 @@ struct ClipBinding {
 };
 
 // Binds tracks by BoneTrack::bone and checks BoneTrack::boneName (case-insensitive) when both are named.
+// A clip naming a hierarchy (Clip::hierarchyName) other than a named skeleton (Skeleton::name) is a problem.
 // A track whose index is out of range or whose name disagrees is reported in problems; if the name
 // matches another bone, the track is bound to that bone instead (and still reported).
 ClipBinding bindClip(const Skeleton& skeleton, const Clip& clip);

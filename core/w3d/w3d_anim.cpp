@@ -1,0 +1,424 @@
+// W3D clips into dense per-frame tracks.
+//
+//   0x200 ANIMATION
+//     0x201 header  {u32 version, name[16], hierarchy[16], u32 numFrames, u32 frameRate}      (44)
+//     0x202 channel {u16 first, u16 last, u16 vectorLen, u16 type, u16 pivot, u16 pad,
+//                    f32 data[(last-first+1) * vectorLen]}      type X=0 Y=1 Z=2 Q=6 (xyzw)
+//     0x203 bits    {u16 first, u16 last, u16 type, u16 pivot, u8 default, bits LSB first}
+//   0x280 COMPRESSED_ANIMATION
+//     0x281 header  {u32 version, name[16], hierarchy[16], u32 numFrames, u16 frameRate, u16 flavor}
+//     0x282 flavor 0 {u32 nKeys, u16 pivot, u8 vectorLen, u8 type, nKeys * {u32 time, f32[vectorLen]}}
+//                    time bit 31: "binary movement" - hold the previous key until this one (step)
+//     0x282 flavor 1 {u32 numFrames, u16 pivot, u8 vectorLen, u8 type, f32 scale, f32 initial[vectorLen],
+//                    per 16-frame block, per component: u8 table index + 8 bytes of 4-bit deltas}
+//     0x283 bits    {u32 n, u16 pivot, u8 type, u8 default, n * u32 (bit 31 value, bits 0-30 frame)}
+//     0x284 motion  {u8 0, u8 deltaType (0 timecoded, 1 delta-4, 2 delta-8), u8 vectorLen, u8 type,
+//                    u16 nKeys, u16 pivot; timecoded: u16 frames[nKeys] (padded to 4 bytes),
+//                    f32 values[nKeys * vectorLen]; delta: f32 scale, f32 initial[vectorLen], blocks}
+//
+// Pose contract (EA htree.cpp): World[i] = World[parent] * Base[i] * T(anim) * R(anim), i.e.
+// TrackMode::AdditiveToBind. Outside first..last an uncompressed channel is identity; a bit channel is its
+// default. Pivot 0 carries the object transform in the game, so channels on it are ignored (reported).
+#include "w3d/w3d_anim.h"
+
+#include <glm/gtc/quaternion.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace rs::w3d {
+
+namespace {
+
+constexpr uint32_t kMaxFrames = 65536;      // frame indices are 16-bit in every uncompressed/motion channel
+constexpr uint64_t kMaxDenseSamples = 1u << 24; // frames x animated pivots
+
+enum ChannelType : uint32_t { X = 0, Y = 1, Z = 2, XR = 3, YR = 4, ZR = 5, Q = 6 };
+
+struct PivotData {
+    std::vector<float> axis[3];
+    std::vector<glm::quat> q;
+    std::vector<uint8_t> vis, step;
+};
+
+struct Builder {
+    Clip clip;
+    std::map<uint32_t, PivotData> pivots;
+    std::vector<std::string> codecs;
+    size_t nonFinite = 0;
+    bool rootIgnored = false;
+    bool pre30 = false;
+
+    void addCodec(const std::string& c) {
+        if (std::find(codecs.begin(), codecs.end(), c) == codecs.end()) codecs.push_back(c);
+    }
+
+    // Pivot slot; nullptr when the channel is to be ignored (pivot 0).
+    PivotData* pivot(uint32_t p, const ByteReader& r) {
+        if (pre30) p += 1;
+        if (p == 0) {
+            rootIgnored = true;
+            return nullptr;
+        }
+        auto it = pivots.find(p);
+        if (it == pivots.end()) {
+            if (uint64_t(pivots.size() + 1) * clip.frameCount > kMaxDenseSamples)
+                r.fail("clip animates too many pivots for its " + std::to_string(clip.frameCount) + " frames");
+            it = pivots.emplace(p, PivotData{}).first;
+        }
+        return &it->second;
+    }
+
+    float finite(float v) {
+        if (std::isfinite(v)) return v;
+        ++nonFinite;
+        return 0.0f;
+    }
+    glm::quat finiteQuat(float x, float y, float z, float w) {
+        glm::quat q(w, x, y, z);
+        float n = glm::dot(q, q);
+        if (!std::isfinite(n) || n < 1e-12f) {
+            ++nonFinite;
+            return glm::quat(1, 0, 0, 0);
+        }
+        return q / std::sqrt(n);
+    }
+
+    Clip finish(const std::string& fallbackCodec) {
+        const uint32_t n = clip.frameCount;
+        for (auto& [p, d] : pivots) {
+            BoneTrack t;
+            t.bone = int(p);
+            t.mode = TrackMode::AdditiveToBind;
+            if (!d.axis[0].empty() || !d.axis[1].empty() || !d.axis[2].empty()) {
+                t.translation.assign(n, glm::vec3(0.0f));
+                for (int a = 0; a < 3; ++a)
+                    if (!d.axis[a].empty())
+                        for (uint32_t f = 0; f < n; ++f) t.translation[f][a] = d.axis[a][f];
+            }
+            t.rotation = std::move(d.q);
+            t.visibility = std::move(d.vis);
+            if (std::find(d.step.begin(), d.step.end(), uint8_t(1)) != d.step.end()) t.step = std::move(d.step);
+            if (t.translation.empty() && t.rotation.empty() && t.visibility.empty()) continue;
+            clip.tracks.push_back(std::move(t));
+        }
+        std::string codec;
+        for (const std::string& c : codecs) codec += (codec.empty() ? "" : "+") + c;
+        clip.codec = codec.empty() ? fallbackCodec : codec;
+        if (nonFinite)
+            clip.warnings.push_back(std::to_string(nonFinite) +
+                                    " non-finite channel values replaced by identity (0 / unit quaternion)");
+        if (rootIgnored)
+            clip.warnings.push_back("channels on pivot 0 (the root, which carries the object transform) are ignored, as "
+                                    "in the game");
+        return std::move(clip);
+    }
+};
+
+void readHeaderCommon(ByteReader& r, Builder& b) {
+    b.clip.version = int(r.u32le());
+    b.clip.name = r.fixedString(16);
+    b.clip.hierarchyName = r.fixedString(16);
+    b.clip.frameCount = r.u32le();
+    if (b.clip.frameCount > kMaxFrames)
+        r.fail("frame count " + std::to_string(b.clip.frameCount) + " exceeds " + std::to_string(kMaxFrames));
+}
+
+void setFps(Builder& b, uint32_t fps) {
+    if (fps == 0) {
+        b.clip.warnings.push_back("frame rate 0 in the header; playing at 30 fps");
+        b.clip.fps = 30.0f;
+    } else {
+        b.clip.fps = float(fps);
+    }
+}
+
+// Checks the channel type/vector length pair; returns false (with a warning) for types the game ignores.
+bool channelKind(ByteReader& r, Builder& b, uint32_t type, uint32_t vectorLen, uint32_t pivot) {
+    if (type <= Z) {
+        if (vectorLen != 1) r.fail("translation channel with vector length " + std::to_string(vectorLen));
+        return true;
+    }
+    if (type == Q) {
+        if (vectorLen != 4) r.fail("quaternion channel with vector length " + std::to_string(vectorLen));
+        return true;
+    }
+    if (vectorLen == 0 || vectorLen > 4) r.fail("channel vector length " + std::to_string(vectorLen));
+    b.clip.warnings.push_back("channel type " + std::to_string(type) + " on pivot " + std::to_string(pivot) +
+                              (type <= ZR ? " (Euler angle, unused by the game)" : " (unknown)") + " ignored");
+    return false;
+}
+
+// Stores the decoded value of `type` at frame f.
+void store(PivotData& d, Builder& b, uint32_t type, uint32_t f, const float* v) {
+    if (type == Q) {
+        if (d.q.empty()) d.q.assign(b.clip.frameCount, glm::quat(1, 0, 0, 0));
+        d.q[f] = b.finiteQuat(v[0], v[1], v[2], v[3]);
+    } else {
+        auto& a = d.axis[type];
+        if (a.empty()) a.assign(b.clip.frameCount, 0.0f);
+        a[f] = b.finite(v[0]);
+    }
+}
+
+// Dense values from keys at integer frames (vectorLen floats a key); lerp / shortest-arc slerp between
+// keys, `hold[k]` = key k+1 is a binary movement (key k's value is held until key k+1).
+void denseFromKeys(PivotData& d, Builder& b, uint32_t type, uint32_t vectorLen, const std::vector<uint32_t>& times,
+                   const std::vector<float>& vals, const std::vector<uint8_t>& binary) {
+    const uint32_t n = b.clip.frameCount;
+    size_t k = 0;
+    float tmp[4];
+    for (uint32_t f = 0; f < n; ++f) {
+        while (k + 1 < times.size() && times[k + 1] <= f) ++k;
+        const float* v0 = &vals[k * vectorLen];
+        if (f < times[0] || k + 1 >= times.size()) {
+            store(d, b, type, f, v0);
+            continue;
+        }
+        if (binary[k + 1]) {
+            store(d, b, type, f, v0);
+            if (d.step.empty()) d.step.assign(n, 0);
+            d.step[f] = 1;
+            continue;
+        }
+        const float* v1 = &vals[(k + 1) * vectorLen];
+        const float t = float(f - times[k]) / float(times[k + 1] - times[k]);
+        if (type == Q) {
+            glm::quat q0(v0[3], v0[0], v0[1], v0[2]), q1(v1[3], v1[0], v1[1], v1[2]);
+            if (glm::dot(q0, q1) < 0.0f) q1 = -q1;
+            glm::quat q = glm::slerp(q0, q1, t);
+            tmp[0] = q.x, tmp[1] = q.y, tmp[2] = q.z, tmp[3] = q.w;
+        } else {
+            tmp[0] = v0[0] + (v1[0] - v0[0]) * t;
+        }
+        store(d, b, type, f, tmp);
+    }
+}
+
+} // namespace
+
+const float* adaptiveDeltaTable() {
+    static const std::vector<float> table = [] {
+        std::vector<float> t(256);
+        for (int i = 0; i < 16; ++i) t[i] = float(std::pow(10.0, i - 8));
+        for (int i = 0; i < 240; ++i) t[16 + i] = float(1.0 - std::sin(glm::radians(90.0 * i / 240.0)));
+        return t;
+    }();
+    return table.data();
+}
+
+void decodeAdaptiveDelta(ByteReader& r, uint32_t numFrames, int vectorLen, int bits, float scale,
+                         const float* initial, std::vector<float>& out) {
+    const float* table = adaptiveDeltaTable();
+    const size_t packet = 1 + size_t(bits) * 2;
+    const uint64_t blocks = numFrames > 1 ? (uint64_t(numFrames) - 1 + 15) / 16 : 0;
+    r.needCount(blocks * uint64_t(vectorLen), packet, "adaptive-delta packet");
+    const uint8_t* data = r.cur();
+    r.skip(size_t(blocks) * vectorLen * packet);
+    const float unit = bits == 8 ? scale / 16.0f : scale;
+    out.resize(size_t(numFrames) * vectorLen);
+    for (int c = 0; c < vectorLen && numFrames > 0; ++c) out[c] = initial[c];
+    for (uint32_t f = 1; f < numFrames; ++f) {
+        const uint32_t b = (f - 1) / 16, j = (f - 1) % 16;
+        for (int c = 0; c < vectorLen; ++c) {
+            const uint8_t* p = data + (size_t(b) * vectorLen + c) * packet;
+            int delta;
+            if (bits == 4) {
+                int nib = (j & 1) ? (p[1 + j / 2] >> 4) : (p[1 + j / 2] & 0xF);
+                delta = nib >= 8 ? nib - 16 : nib;
+            } else {
+                delta = int(int8_t(uint8_t(p[1 + j] ^ 0x80)));
+            }
+            out[size_t(f) * vectorLen + c] = out[size_t(f - 1) * vectorLen + c] + float(delta) * table[p[0]] * unit;
+        }
+    }
+}
+
+Clip readAnimation(const Cursor& parent, const Chunk& c) {
+    Builder b;
+    b.clip.format = "w3d";
+    Cursor cur = parent.children(c);
+    Chunk k;
+    bool haveHeader = false;
+    while (cur.next(k)) {
+        ByteReader r = cur.data(k);
+        if (k.id == id::AnimationHeader) {
+            readHeaderCommon(r, b);
+            setFps(b, r.u32le());
+            b.pre30 = uint32_t(b.clip.version) < 0x30000u;
+            haveHeader = true;
+            continue;
+        }
+        if (k.id != id::AnimationChannel && k.id != id::BitChannel) continue;
+        if (!haveHeader) r.fail("channel before the animation header 0x201");
+        const uint32_t first = r.u16le(), last = r.u16le();
+        if (last < first) r.fail("channel last frame " + std::to_string(last) + " before first " + std::to_string(first));
+        const uint32_t count = last - first + 1;
+        if (k.id == id::AnimationChannel) {
+            const uint32_t vectorLen = r.u16le(), type = r.u16le(), pivot = r.u16le();
+            r.u16le();
+            if (!channelKind(r, b, type, vectorLen, pivot)) continue;
+            r.needCount(uint64_t(count) * vectorLen, 4, "channel value");
+            PivotData* d = b.pivot(pivot, r);
+            if (!d) continue;
+            float v[4];
+            for (uint32_t f = 0; f < b.clip.frameCount; ++f) {
+                if (f < first || f > last) {
+                    v[0] = v[1] = v[2] = 0.0f;
+                    v[3] = 1.0f;
+                } else {
+                    const uint8_t* p = r.cur() + size_t(f - first) * vectorLen * 4;
+                    for (uint32_t i = 0; i < vectorLen; ++i) {
+                        uint32_t u = uint32_t(p[i * 4]) | uint32_t(p[i * 4 + 1]) << 8 | uint32_t(p[i * 4 + 2]) << 16 |
+                                     uint32_t(p[i * 4 + 3]) << 24;
+                        std::memcpy(&v[i], &u, 4);
+                    }
+                }
+                store(*d, b, type, f, v);
+            }
+            b.addCodec("uncompressed");
+        } else {
+            const uint32_t type = r.u16le(), pivot = r.u16le();
+            const uint8_t def = r.u8();
+            r.need((count + 7) / 8);
+            const uint8_t* bits = r.cur();
+            if (type > 1) {
+                b.clip.warnings.push_back("bit channel type " + std::to_string(type) + " on pivot " +
+                                          std::to_string(pivot) + " ignored");
+                continue;
+            }
+            PivotData* d = b.pivot(pivot, r);
+            if (!d) continue;
+            d->vis.assign(b.clip.frameCount, def ? 1 : 0);
+            for (uint32_t f = first; f <= last && f < b.clip.frameCount; ++f) {
+                const uint32_t i = f - first;
+                d->vis[f] = (bits[i / 8] >> (i % 8)) & 1;
+            }
+        }
+    }
+    if (!haveHeader) throw ParseError(parent.fileName(), parent.pathOf(c), c.offset, "animation without header 0x201");
+    return b.finish("uncompressed");
+}
+
+Clip readCompressedAnimation(const Cursor& parent, const Chunk& c) {
+    Builder b;
+    b.clip.format = "w3d";
+    Cursor cur = parent.children(c);
+    Chunk k;
+    bool haveHeader = false;
+    uint32_t flavor = 0;
+    std::vector<uint32_t> times;
+    std::vector<float> vals;
+    std::vector<uint8_t> binary;
+    while (cur.next(k)) {
+        ByteReader r = cur.data(k);
+        if (k.id == id::CompressedAnimationHeader) {
+            readHeaderCommon(r, b);
+            setFps(b, r.u16le());
+            flavor = r.u16le();
+            if (flavor > 1) r.fail("unknown compressed animation flavor " + std::to_string(flavor));
+            haveHeader = true;
+            continue;
+        }
+        if (k.id != id::CompressedAnimationChannel && k.id != id::CompressedBitChannel && k.id != id::MotionChannel)
+            continue;
+        if (!haveHeader) r.fail("channel before the compressed animation header 0x281");
+        if (k.id == id::CompressedAnimationChannel && flavor == 0) {
+            const uint32_t nKeys = r.u32le(), pivot = r.u16le(), vectorLen = r.u8(), type = r.u8();
+            if (!channelKind(r, b, type, vectorLen, pivot)) continue;
+            if (nKeys == 0) r.fail("timecoded channel without keys");
+            r.needCount(nKeys, 4 + 4 * size_t(vectorLen), "timecoded key");
+            times.resize(nKeys);
+            binary.resize(nKeys);
+            vals.resize(size_t(nKeys) * vectorLen);
+            for (uint32_t i = 0; i < nKeys; ++i) {
+                const uint32_t tc = r.u32le();
+                times[i] = tc & 0x7FFFFFFFu;
+                binary[i] = (tc >> 31) & 1;
+                if (i > 0 && times[i] < times[i - 1])
+                    r.failAt(r.pos() - 4, "time code " + std::to_string(times[i]) + " before the previous key's " +
+                                              std::to_string(times[i - 1]));
+                for (uint32_t j = 0; j < vectorLen; ++j) vals[size_t(i) * vectorLen + j] = r.f32le();
+            }
+            PivotData* d = b.pivot(pivot, r);
+            if (d) denseFromKeys(*d, b, type, vectorLen, times, vals, binary);
+            b.addCodec("timecoded");
+        } else if (k.id == id::CompressedAnimationChannel) { // flavor 1: adaptive delta
+            const uint32_t numFrames = r.u32le(), pivot = r.u16le(), vectorLen = r.u8(), type = r.u8();
+            const float scale = r.f32le();
+            if (!channelKind(r, b, type, vectorLen, pivot)) continue;
+            if (numFrames == 0 || numFrames > kMaxFrames) r.fail("adaptive-delta channel with " + std::to_string(numFrames) + " frames");
+            float initial[4];
+            for (uint32_t j = 0; j < vectorLen; ++j) initial[j] = r.f32le();
+            decodeAdaptiveDelta(r, numFrames, int(vectorLen), 4, scale, initial, vals);
+            PivotData* d = b.pivot(pivot, r);
+            if (d)
+                for (uint32_t f = 0; f < b.clip.frameCount; ++f)
+                    store(*d, b, type, f, &vals[size_t(std::min(f, numFrames - 1)) * vectorLen]);
+            b.addCodec("adaptive-delta");
+        } else if (k.id == id::CompressedBitChannel) {
+            const uint32_t n = r.u32le(), pivot = r.u16le(), type = r.u8(), def = r.u8();
+            if (n == 0) r.fail("timecoded bit channel without keys");
+            r.needCount(n, 4, "bit key");
+            times.resize(n);
+            binary.resize(n);
+            for (uint32_t i = 0; i < n; ++i) {
+                const uint32_t v = r.u32le();
+                times[i] = v & 0x7FFFFFFFu;
+                binary[i] = (v >> 31) & 1;
+                if (i > 0 && times[i] < times[i - 1]) r.failAt(r.pos() - 4, "bit key frames out of order");
+            }
+            if (type > 1) {
+                b.clip.warnings.push_back("bit channel type " + std::to_string(type) + " on pivot " +
+                                          std::to_string(pivot) + " ignored");
+                continue;
+            }
+            PivotData* d = b.pivot(pivot, r);
+            if (!d) continue;
+            d->vis.assign(b.clip.frameCount, def ? 1 : 0); // before the first key: the default
+            size_t key = 0;
+            for (uint32_t f = 0; f < b.clip.frameCount; ++f) {
+                while (key < n && times[key] <= f) ++key;
+                if (key > 0) d->vis[f] = binary[key - 1];
+            }
+        } else { // 0x284 BFME2 motion channel
+            const uint32_t zero = r.u8(), deltaType = r.u8(), vectorLen = r.u8(), type = r.u8();
+            const uint32_t nKeys = r.u16le(), pivot = r.u16le();
+            if (zero != 0) r.failAt(0, "motion channel starts with " + std::to_string(zero) + ", expected 0");
+            if (deltaType > 2) r.fail("unknown motion channel delta type " + std::to_string(deltaType));
+            if (!channelKind(r, b, type, vectorLen, pivot)) continue;
+            if (nKeys == 0) r.fail("motion channel without keys");
+            PivotData* d = b.pivot(pivot, r);
+            if (deltaType == 0) {
+                r.needCount(nKeys, 2, "motion time code");
+                times.resize(nKeys);
+                binary.assign(nKeys, 0);
+                for (uint32_t i = 0; i < nKeys; ++i) {
+                    times[i] = r.u16le();
+                    if (i > 0 && times[i] < times[i - 1]) r.failAt(r.pos() - 2, "motion time codes out of order");
+                }
+                if (nKeys % 2) r.skip(2);
+                r.needCount(uint64_t(nKeys) * vectorLen, 4, "motion key value");
+                vals.resize(size_t(nKeys) * vectorLen);
+                for (float& v : vals) v = r.f32le();
+                if (d) denseFromKeys(*d, b, type, vectorLen, times, vals, binary);
+                b.addCodec("motion-timecoded");
+            } else {
+                const float scale = r.f32le();
+                float initial[4];
+                for (uint32_t j = 0; j < vectorLen; ++j) initial[j] = r.f32le();
+                decodeAdaptiveDelta(r, nKeys, int(vectorLen), deltaType == 1 ? 4 : 8, scale, initial, vals);
+                if (d)
+                    for (uint32_t f = 0; f < b.clip.frameCount; ++f)
+                        store(*d, b, type, f, &vals[size_t(std::min(f, nKeys - 1)) * vectorLen]);
+                b.addCodec(deltaType == 1 ? "motion-delta4" : "motion-delta8");
+            }
+        }
+    }
+    if (!haveHeader)
+        throw ParseError(parent.fileName(), parent.pathOf(c), c.offset, "compressed animation without header 0x281");
+    return b.finish(flavor == 0 ? "timecoded" : "adaptive-delta");
+}
+
+} // namespace rs::w3d

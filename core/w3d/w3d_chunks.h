@@ -1,0 +1,168 @@
+// Westwood W3D chunk layer: chunk ids and a bounds-checked chunk cursor.
+//
+//   file    := chunk*
+//   chunk   := u32 id | u32 size | payload[size & 0x7FFFFFFF]
+//   payload := data bytes, or chunk* when the id is a container id
+//
+// Bit 31 of size ("has sub-chunks") is NOT trusted: many real files (Renegade editor models, some BFME
+// skeletons) leave it clear on containers, and some exporters set it on data chunks (0x284). Whether a
+// payload holds sub-chunks is decided by the chunk id and the parent (see isContainer()).
+//
+// Truncation: a chunk whose payload runs past the end of the FILE is clipped to the bytes present and
+// marked truncated (the reader keeps what is whole and reports the rest). A chunk that runs past the
+// end of its parent while the parent itself is complete is corruption: ParseError.
+#pragma once
+
+#include "common/bytes.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace rs::w3d {
+
+namespace id {
+enum : uint32_t {
+    Mesh = 0x0,
+    Vertices = 0x2,
+    VertexNormals = 0x3,
+    MeshUserText = 0xC,
+    VertexInfluences = 0xE,
+    MeshHeader3 = 0x1F,
+    Triangles = 0x20,
+    VertexShadeIndices = 0x22,
+    PrelitUnlit = 0x23,
+    PrelitVertex = 0x24,
+    PrelitLightmapMultiPass = 0x25,
+    PrelitLightmapMultiTexture = 0x26,
+    MaterialInfo = 0x28,
+    Shaders = 0x29,
+    VertexMaterials = 0x2A,
+    VertexMaterial = 0x2B,
+    VertexMaterialName = 0x2C,
+    VertexMaterialInfo = 0x2D,
+    VertexMapperArgs0 = 0x2E,
+    VertexMapperArgs1 = 0x2F,
+    Textures = 0x30,
+    Texture = 0x31,
+    TextureName = 0x32,
+    TextureInfo = 0x33,
+    MaterialPass = 0x38,
+    VertexMaterialIds = 0x39,
+    ShaderIds = 0x3A,
+    Dcg = 0x3B,
+    Dig = 0x3C,
+    Scg = 0x3E,
+    ShaderMaterialId = 0x3F,
+    TextureStage = 0x48,
+    TextureIds = 0x49,
+    StageTexcoords = 0x4A,
+    PerFaceTexcoordIds = 0x4B,
+    ShaderMaterials = 0x50,
+    ShaderMaterial = 0x51,
+    ShaderMaterialHeader = 0x52,
+    ShaderMaterialProperty = 0x53,
+    Deform = 0x58,
+    Tangents = 0x60,
+    Bitangents = 0x61,
+    Ps2Shaders = 0x80,
+    AabTree = 0x90,
+    Hierarchy = 0x100,
+    HierarchyHeader = 0x101,
+    Pivots = 0x102,
+    PivotFixups = 0x103,
+    Animation = 0x200,
+    AnimationHeader = 0x201,
+    AnimationChannel = 0x202,
+    BitChannel = 0x203,
+    CompressedAnimation = 0x280,
+    CompressedAnimationHeader = 0x281,
+    CompressedAnimationChannel = 0x282,
+    CompressedBitChannel = 0x283,
+    MotionChannel = 0x284,
+    MorphAnimation = 0x2C0,
+    HModel = 0x300,
+    HModelHeader = 0x301,
+    HModelNode = 0x302,
+    HModelCollisionNode = 0x303,
+    HModelSkinNode = 0x304,
+    HModelAuxData = 0x305,
+    HModelShadowNode = 0x306,
+    LodModel = 0x400,
+    Collection = 0x420,
+    CollectionHeader = 0x421,
+    CollectionObjName = 0x422,
+    Placeholder = 0x423,
+    TransformNode = 0x424,
+    Points = 0x440,
+    Light = 0x460,
+    Emitter = 0x500,
+    Aggregate = 0x600,
+    Hlod = 0x700,
+    HlodHeader = 0x701,
+    HlodLodArray = 0x702,
+    HlodSubObjectArrayHeader = 0x703,
+    HlodSubObject = 0x704,
+    HlodAggregateArray = 0x705,
+    HlodProxyArray = 0x706,
+    Box = 0x740,
+    Sphere = 0x741,
+    Ring = 0x742,
+    NullObject = 0x750,
+    Lightscape = 0x800,
+    Dazzle = 0x900,
+    SoundRObj = 0xA00,
+    ShdMesh = 0xB00,
+    Vertices2 = 0xC00,
+    Normals2 = 0xC01,
+};
+} // namespace id
+
+// True for ids whose payload is a list of sub-chunks (at any depth where the id occurs).
+bool isContainer(uint32_t chunkId);
+
+// True when `id` is a chunk id that may start a Westwood W3D file.
+bool isTopLevelId(uint32_t chunkId);
+
+struct Chunk {
+    uint32_t id = 0;
+    uint32_t declaredSize = 0; // payload size as stored (high bit removed)
+    bool highBit = false;      // bit 31 of the stored size
+    bool truncated = false;    // payload clipped at the end of the file
+    uint64_t offset = 0;       // absolute offset of the chunk header
+    ByteSpan payload;          // bytes present
+    uint64_t payloadOffset() const { return offset + 8; }
+};
+
+// Iterates the chunks of one payload. `warnings` (may be null) receives truncation reports.
+class Cursor {
+public:
+    Cursor(ByteSpan range, uint64_t rangeOffset, bool endsAtFileEnd, std::string file, std::string parentPath,
+           std::vector<std::string>* warnings);
+
+    // Whole file.
+    static Cursor file(ByteSpan bytes, const std::string& file, std::vector<std::string>* warnings);
+
+    // Next chunk, false at the end of the range. Throws ParseError on a chunk that overruns a complete parent.
+    bool next(Chunk& out);
+    // Sub-chunks of c.
+    Cursor children(const Chunk& c) const;
+    // Reader over c's payload (errors name c's path and absolute offsets).
+    ByteReader data(const Chunk& c) const;
+    // "0x0/0x38/0x48" style path of c.
+    std::string pathOf(const Chunk& c) const;
+    const std::string& fileName() const { return file_; }
+    std::vector<std::string>* warnings() const { return warnings_; }
+    const std::string& parentPath() const { return parentPath_; }
+
+private:
+    ByteSpan range_;
+    uint64_t base_;
+    bool endsAtFileEnd_;
+    size_t pos_ = 0;
+    std::string file_;
+    std::string parentPath_;
+    std::vector<std::string>* warnings_;
+};
+
+} // namespace rs::w3d

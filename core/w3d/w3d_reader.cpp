@@ -1,0 +1,1190 @@
+#include "w3d/w3d_reader.h"
+
+#include "w3d/w3d_anim.h"
+#include "w3d/w3d_chunks.h"
+
+#include <glm/gtc/matrix_transform.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+namespace rs::w3d {
+
+namespace fs = std::filesystem;
+
+// ---------------------------------------------------------------------------------------------
+// Small readers
+
+static glm::vec3 vec3(ByteReader& r) {
+    float x = r.f32le(), y = r.f32le(), z = r.f32le();
+    return {x, y, z};
+}
+
+static glm::u8vec4 rgba(ByteReader& r) {
+    uint8_t c0 = r.u8(), c1 = r.u8(), c2 = r.u8(), c3 = r.u8();
+    return {c0, c1, c2, c3};
+}
+
+// Reads `count` items of `size` bytes after checking the chunk holds them.
+template <class T, class F>
+static std::vector<T> readArray(ByteReader& r, uint64_t count, size_t size, const char* what, F&& one) {
+    r.needCount(count, size, what);
+    std::vector<T> out;
+    out.reserve(size_t(count));
+    for (uint64_t i = 0; i < count; ++i) out.push_back(one(r));
+    return out;
+}
+
+static std::vector<glm::vec3> readVec3s(ByteReader& r, uint64_t count, const char* what) {
+    r.needCount(count, 12, what);
+    std::vector<glm::vec3> out(static_cast<size_t>(count), glm::vec3(0.0f));
+    if (count) std::memcpy(static_cast<void*>(out.data()), r.cur(), size_t(count) * 12); // little-endian host (x86/ARM LE)
+    r.skip(size_t(count) * 12);
+    return out;
+}
+
+static std::vector<glm::vec2> readVec2s(ByteReader& r, uint64_t count, const char* what) {
+    r.needCount(count, 8, what);
+    std::vector<glm::vec2> out(static_cast<size_t>(count), glm::vec2(0.0f));
+    if (count) std::memcpy(static_cast<void*>(out.data()), r.cur(), size_t(count) * 8);
+    r.skip(size_t(count) * 8);
+    return out;
+}
+
+static std::vector<uint32_t> readU32List(ByteReader& r) {
+    if (r.remaining() % 4 != 0) r.fail("list of u32 with " + std::to_string(r.remaining()) + " bytes");
+    return readArray<uint32_t>(r, r.remaining() / 4, 4, "u32", [](ByteReader& b) { return b.u32le(); });
+}
+
+// "one for the whole mesh" or "one per item" lists (vertex material / shader / texture ids).
+static void checkIdList(const ByteReader& r, const std::vector<uint32_t>& ids, uint32_t perItem, const char* what) {
+    if (ids.size() != 1 && ids.size() != perItem)
+        r.failAt(0, std::string(what) + ": " + std::to_string(ids.size()) + " entries, expected 1 or " +
+                        std::to_string(perItem));
+}
+
+static void warn(std::vector<std::string>& w, const Cursor& cur, const Chunk& c, const std::string& msg) {
+    w.push_back("chunk " + cur.pathOf(c) + " at offset " + std::to_string(c.offset) + ": " + msg);
+}
+
+bool isShockwave3D(ByteSpan b) {
+    if (b.size >= 3 && std::memcmp(b.data, "IFX", 3) == 0) return true;
+    if (b.size >= 4 && (std::memcmp(b.data, "XFIR", 4) == 0 || std::memcmp(b.data, "RIFX", 4) == 0)) return true;
+    if (b.size >= 12) {
+        const char* k = reinterpret_cast<const char*>(b.data + 8);
+        if (std::memcmp(k, "FGDM", 4) == 0 || std::memcmp(k, "MDGF", 4) == 0 || std::memcmp(k, "FGDC", 4) == 0 ||
+            std::memcmp(k, "CDGF", 4) == 0)
+            return true;
+    }
+    return false;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Hierarchy
+
+static Hierarchy readHierarchy(const Cursor& parent, const Chunk& c, std::vector<std::string>& warnings) {
+    Hierarchy h;
+    Cursor cur = parent.children(c);
+    Chunk k;
+    bool haveHeader = false, havePivots = false;
+    uint32_t numPivots = 0;
+    while (cur.next(k)) {
+        if (k.truncated) continue;
+        ByteReader r = cur.data(k);
+        if (k.id == id::HierarchyHeader) {
+            h.version = r.u32le();
+            h.name = r.fixedString(kNameLen);
+            numPivots = r.u32le();
+            h.center = vec3(r);
+            haveHeader = true;
+        } else if (k.id == id::Pivots) {
+            if (!haveHeader) r.fail("pivots before the hierarchy header");
+            const bool pre30 = h.version < 0x30000u;
+            const uint64_t stored = pre30 ? (numPivots > 0 ? numPivots - 1 : 0) : numPivots;
+            r.needCount(stored, 60, "pivot");
+            if (pre30) { // before W3D 3.0 the root pivot is implicit
+                Pivot root;
+                root.name = "RootTransform";
+                h.pivots.push_back(root);
+            }
+            for (uint64_t i = 0; i < stored; ++i) {
+                const size_t at = r.pos();
+                Pivot p;
+                p.name = r.fixedString(kNameLen);
+                p.parent = r.u32le();
+                p.translation = vec3(r);
+                p.euler = vec3(r);
+                float x = r.f32le(), y = r.f32le(), z = r.f32le(), w = r.f32le();
+                p.rotation = glm::quat(w, x, y, z);
+                if (pre30 && p.parent != 0xFFFFFFFFu) p.parent += 1;
+                else if (pre30) p.parent = 0;
+                const size_t index = h.pivots.size();
+                if (!std::isfinite(glm::dot(p.translation, p.translation)) ||
+                    !std::isfinite(glm::dot(p.rotation, p.rotation)))
+                    r.failAt(at, "pivot " + std::to_string(index) + " '" + p.name + "' has non-finite values");
+                if (p.parent == 0xFFFFFFFFu) {
+                    if (index != 0)
+                        warnings.push_back("hierarchy " + h.name + ": pivot " + std::to_string(index) + " '" +
+                                           p.name + "' has no parent; treated as a second root");
+                } else if (p.parent >= index) {
+                    r.failAt(at, "pivot " + std::to_string(index) + " '" + p.name + "' has parent " +
+                                     std::to_string(p.parent) + (p.parent == index ? " (itself)" : "") +
+                                     "; parents must come before their children");
+                }
+                h.pivots.push_back(p);
+            }
+            havePivots = true;
+        } else if (k.id == id::PivotFixups) {
+            h.fixupCount = k.payload.size / 48;
+        }
+    }
+    if (!haveHeader) {
+        if (c.truncated) throw ParseError(parent.fileName(), parent.pathOf(c), c.offset, "hierarchy truncated before its header");
+        throw ParseError(parent.fileName(), parent.pathOf(c), c.offset, "hierarchy without header 0x101");
+    }
+    if (!havePivots && numPivots > 0)
+        throw ParseError(parent.fileName(), parent.pathOf(c), c.offset,
+                         "hierarchy " + h.name + " declares " + std::to_string(numPivots) + " pivots but has no 0x102" +
+                             (c.truncated ? " (file truncated)" : ""));
+    if (!h.pivots.empty() && h.pivots[0].parent != 0xFFFFFFFFu)
+        throw ParseError(parent.fileName(), parent.pathOf(c), c.offset,
+                         "hierarchy " + h.name + ": pivot 0 must be the root (parent 0xFFFFFFFF)");
+    return h;
+}
+
+Skeleton toSkeleton(const Hierarchy& h) {
+    Skeleton s;
+    s.name = h.name;
+    s.bones.reserve(h.pivots.size());
+    for (size_t i = 0; i < h.pivots.size(); ++i) {
+        const Pivot& p = h.pivots[i];
+        Bone b;
+        b.name = p.name;
+        b.parent = (p.parent == 0xFFFFFFFFu) ? -1 : int(p.parent);
+        if (i != 0) { // EA htree: pivot 0 carries the object transform, its base pose is not used
+            glm::quat q = glm::dot(p.rotation, p.rotation) > 0.0f ? glm::normalize(p.rotation) : glm::quat(1, 0, 0, 0);
+            b.bindLocal = glm::translate(glm::mat4(1.0f), p.translation) * glm::mat4_cast(q);
+        }
+        s.bones.push_back(b);
+    }
+    return s;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Meshes
+
+static void readVertexMaterials(const Cursor& parent, const Chunk& c, RawMesh& m) {
+    Cursor cur = parent.children(c);
+    Chunk k;
+    while (cur.next(k)) {
+        if (k.truncated || k.id != id::VertexMaterial) continue;
+        VertexMaterial vm;
+        Cursor inner = cur.children(k);
+        Chunk v;
+        while (inner.next(v)) {
+            if (v.truncated) continue;
+            ByteReader r = inner.data(v);
+            if (v.id == id::VertexMaterialName) {
+                vm.name = r.restAsCString();
+            } else if (v.id == id::VertexMaterialInfo) {
+                vm.attributes = r.u32le();
+                vm.ambient = rgba(r);
+                vm.diffuse = rgba(r);
+                vm.specular = rgba(r);
+                vm.emissive = rgba(r);
+                vm.shininess = r.f32le();
+                vm.opacity = r.f32le();
+                vm.translucency = r.f32le();
+            }
+        }
+        m.vertexMaterials.push_back(vm);
+    }
+}
+
+static void readTextures(const Cursor& parent, const Chunk& c, RawMesh& m) {
+    Cursor cur = parent.children(c);
+    Chunk k;
+    while (cur.next(k)) {
+        if (k.truncated || k.id != id::Texture) continue;
+        TextureRef t;
+        Cursor inner = cur.children(k);
+        Chunk v;
+        while (inner.next(v)) {
+            if (v.truncated) continue;
+            ByteReader r = inner.data(v);
+            if (v.id == id::TextureName) {
+                t.name = r.restAsCString();
+            } else if (v.id == id::TextureInfo) {
+                t.hasInfo = true;
+                t.attributes = r.u16le();
+                t.animType = r.u16le();
+                t.frameCount = r.u32le();
+                t.frameRate = r.f32le();
+            }
+        }
+        m.textures.push_back(t);
+    }
+}
+
+static void readShaderMaterials(const Cursor& parent, const Chunk& c, RawMesh& m) {
+    Cursor cur = parent.children(c);
+    Chunk k;
+    while (cur.next(k)) {
+        if (k.truncated || k.id != id::ShaderMaterial) continue;
+        ShaderMaterial sm;
+        Cursor inner = cur.children(k);
+        Chunk v;
+        while (inner.next(v)) {
+            if (v.truncated) continue;
+            ByteReader r = inner.data(v);
+            if (v.id == id::ShaderMaterialHeader) {
+                sm.number = r.u8();
+                sm.typeName = r.fixedString(2 * kNameLen);
+            } else if (v.id == id::ShaderMaterialProperty) {
+                ShaderMaterialProperty p;
+                p.type = r.u32le();
+                uint32_t nameLen = r.u32le();
+                r.need(nameLen);
+                p.name = r.fixedString(nameLen);
+                switch (p.type) {
+                case 1: {
+                    uint32_t len = r.u32le();
+                    r.need(len);
+                    p.text = r.fixedString(len);
+                    break;
+                }
+                case 2: p.value.x = r.f32le(); break;
+                case 3: p.value.x = r.f32le(); p.value.y = r.f32le(); break;
+                case 4: p.value = glm::vec4(vec3(r), 0.0f); break;
+                case 5: {
+                    glm::vec3 v3 = vec3(r);
+                    p.value = glm::vec4(v3, r.f32le());
+                    break;
+                }
+                case 6: p.intValue = r.i32le(); break;
+                case 7: p.intValue = r.u8(); break;
+                default: r.fail("shader material property '" + p.name + "' has unknown type " + std::to_string(p.type));
+                }
+                sm.properties.push_back(p);
+            }
+        }
+        m.shaderMaterials.push_back(sm);
+    }
+}
+
+static void readMaterialPass(const Cursor& parent, const Chunk& c, RawMesh& m) {
+    MaterialPass pass;
+    Cursor cur = parent.children(c);
+    Chunk k;
+    while (cur.next(k)) {
+        if (k.truncated) continue;
+        ByteReader r = cur.data(k);
+        switch (k.id) {
+        case id::VertexMaterialIds:
+            pass.vertexMaterialIds = readU32List(r);
+            checkIdList(r, pass.vertexMaterialIds, m.numVertices, "vertex material ids");
+            break;
+        case id::ShaderIds:
+            pass.shaderIds = readU32List(r);
+            checkIdList(r, pass.shaderIds, m.numTris, "shader ids");
+            break;
+        case id::ShaderMaterialId:
+            pass.shaderMaterialIds = readU32List(r);
+            checkIdList(r, pass.shaderMaterialIds, m.numTris, "shader material ids");
+            break;
+        case id::Dcg:
+            pass.dcg = readArray<glm::u8vec4>(r, m.numVertices, 4, "vertex colour", rgba);
+            break;
+        case id::StageTexcoords:
+            pass.uv = readVec2s(r, m.numVertices, "texture coordinate");
+            break;
+        case id::TextureStage: {
+            TextureStage st;
+            Cursor sc = cur.children(k);
+            Chunk s;
+            while (sc.next(s)) {
+                if (s.truncated) continue;
+                ByteReader sr = sc.data(s);
+                if (s.id == id::TextureIds) {
+                    st.textureIds = readU32List(sr);
+                    checkIdList(sr, st.textureIds, m.numTris, "texture ids");
+                } else if (s.id == id::StageTexcoords) {
+                    st.uv = readVec2s(sr, m.numVertices, "texture coordinate");
+                }
+            }
+            pass.stages.push_back(std::move(st));
+            break;
+        }
+        default: break; // DIG/SCG (lighting gradients) and per-face texcoord ids are not used by the viewer
+        }
+    }
+    m.passes.push_back(std::move(pass));
+}
+
+// Material chunks, at mesh level or inside a prelit wrapper.
+static bool readMaterialChunk(const Cursor& cur, const Chunk& k, RawMesh& m) {
+    switch (k.id) {
+    case id::Shaders: {
+        ByteReader r = cur.data(k);
+        if (r.remaining() % 16 != 0) r.fail("shader array of " + std::to_string(r.remaining()) + " bytes");
+        m.shaders.resize(r.remaining() / 16);
+        std::memcpy(m.shaders.data(), r.cur(), m.shaders.size() * 16);
+        return true;
+    }
+    case id::VertexMaterials: readVertexMaterials(cur, k, m); return true;
+    case id::Textures: readTextures(cur, k, m); return true;
+    case id::MaterialPass: readMaterialPass(cur, k, m); return true;
+    case id::ShaderMaterials: readShaderMaterials(cur, k, m); return true;
+    case id::MaterialInfo: return true;
+    default: return false;
+    }
+}
+
+// Material ids naming nothing (some third-party exporters write a pass without vertex materials) are
+// reported and then treated as "none" (default material); geometry indices are errors instead.
+static void validateMaterialIds(RawMesh& m, std::vector<std::string>& warnings) {
+    auto check = [&](std::vector<uint32_t>& ids, size_t n, const char* what) {
+        for (uint32_t& v : ids)
+            if (v != 0xFFFFFFFFu && v >= n) {
+                warnings.push_back("mesh " + m.fullName() + " at offset " + std::to_string(m.offset) + ": " + what +
+                                   " " + std::to_string(v) + " names nothing (" + std::to_string(n) +
+                                   " defined); default material used");
+                for (uint32_t& x : ids)
+                    if (x >= n) x = 0xFFFFFFFFu;
+                return;
+            }
+    };
+    for (MaterialPass& p : m.passes) {
+        check(p.vertexMaterialIds, m.vertexMaterials.size(), "vertex material id");
+        check(p.shaderIds, m.shaders.size(), "shader id");
+        check(p.shaderMaterialIds, m.shaderMaterials.size(), "shader material id");
+        for (TextureStage& s : p.stages) check(s.textureIds, m.textures.size(), "texture id");
+    }
+}
+
+static bool readMesh(const Cursor& parent, const Chunk& c, RawMesh& m, std::vector<std::string>& warnings) {
+    m.offset = c.offset;
+    m.chunkPath = parent.pathOf(c);
+    Cursor cur = parent.children(c);
+    Chunk k;
+    bool haveHeader = false;
+    std::vector<RawMesh> prelit(4);
+    while (cur.next(k)) {
+        if (k.truncated && !isContainer(k.id)) continue;
+        ByteReader r = cur.data(k);
+        if (k.id == id::MeshHeader3) {
+            m.version = r.u32le();
+            m.attributes = r.u32le();
+            m.name = r.fixedString(kNameLen);
+            m.container = r.fixedString(kNameLen);
+            m.numTris = r.u32le();
+            m.numVertices = r.u32le();
+            r.skip(4 * 5 + 8); // materials, damage stages, sort level, prelit version, future, channels
+            m.boundsMin = vec3(r);
+            m.boundsMax = vec3(r);
+            haveHeader = true;
+            continue;
+        }
+        if (!haveHeader) r.fail("mesh data before the mesh header 0x1F");
+        switch (k.id) {
+        case id::Vertices: m.positions = readVec3s(r, m.numVertices, "vertex"); break;
+        case id::VertexNormals: m.normals = readVec3s(r, m.numVertices, "normal"); break;
+        case id::Vertices2: m.positions2 = readVec3s(r, m.numVertices, "second-bone vertex"); break;
+        case id::Normals2: m.normals2 = readVec3s(r, m.numVertices, "second-bone normal"); break;
+        case id::Tangents: m.tangents = readVec3s(r, m.numVertices, "tangent"); break;
+        case id::Bitangents: m.bitangents = readVec3s(r, m.numVertices, "bitangent"); break;
+        case id::MeshUserText: m.userText = r.restAsCString(); break;
+        case id::Triangles: {
+            r.needCount(m.numTris, 32, "triangle");
+            m.indices.resize(size_t(m.numTris) * 3);
+            for (uint32_t t = 0; t < m.numTris; ++t) {
+                for (int j = 0; j < 3; ++j) {
+                    uint32_t v = r.u32le();
+                    if (v >= m.numVertices)
+                        r.failAt(r.pos() - 4, "triangle " + std::to_string(t) + " uses vertex " + std::to_string(v) +
+                                                  " of " + std::to_string(m.numVertices));
+                    m.indices[size_t(t) * 3 + j] = v;
+                }
+                r.skip(20); // attributes, plane normal, distance
+            }
+            break;
+        }
+        case id::VertexInfluences:
+            m.influences = readArray<VertexInfluence>(r, m.numVertices, 8, "vertex influence", [](ByteReader& b) {
+                VertexInfluence vi;
+                vi.bone = b.u16le();
+                vi.bone2 = b.u16le();
+                vi.weight = b.u16le();
+                vi.weight2 = b.u16le();
+                return vi;
+            });
+            break;
+        case id::PrelitUnlit:
+        case id::PrelitVertex:
+        case id::PrelitLightmapMultiPass:
+        case id::PrelitLightmapMultiTexture: {
+            RawMesh& pm = prelit[k.id - id::PrelitUnlit];
+            pm.numVertices = m.numVertices;
+            pm.numTris = m.numTris;
+            Cursor pc = cur.children(k);
+            Chunk p;
+            while (pc.next(p)) {
+                if (p.truncated && !isContainer(p.id)) continue;
+                readMaterialChunk(pc, p, pm);
+            }
+            break;
+        }
+        default:
+            readMaterialChunk(cur, k, m); // vertex shade indices, AABTree, deform, PS2 shaders: not used
+            break;
+        }
+    }
+    if (!haveHeader) {
+        warnings.push_back("mesh at offset " + std::to_string(c.offset) + " has no header" +
+                           (c.truncated ? " (file truncated); dropped" : "; dropped"));
+        if (!c.truncated) throw ParseError(parent.fileName(), m.chunkPath, c.offset, "mesh without header 0x1F");
+        return false;
+    }
+    if (m.passes.empty()) { // Renegade prelit meshes keep their materials in a wrapper
+        for (int pick : {1, 0, 2, 3}) {
+            if (prelit[pick].passes.empty()) continue;
+            m.vertexMaterials = std::move(prelit[pick].vertexMaterials);
+            m.shaders = std::move(prelit[pick].shaders);
+            m.textures = std::move(prelit[pick].textures);
+            m.passes = std::move(prelit[pick].passes);
+            break;
+        }
+    }
+    if (m.positions.size() != m.numVertices || m.indices.size() != size_t(m.numTris) * 3) {
+        std::string msg = "mesh " + m.fullName() + ": " + std::to_string(m.positions.size()) + "/" +
+                          std::to_string(m.numVertices) + " vertices and " + std::to_string(m.indices.size() / 3) +
+                          "/" + std::to_string(m.numTris) + " triangles present";
+        if (c.truncated) {
+            warnings.push_back(msg + " (file truncated); mesh dropped");
+            return false;
+        }
+        if (m.numVertices > 0 || m.numTris > 0) throw ParseError(parent.fileName(), m.chunkPath, c.offset, msg);
+    }
+    validateMaterialIds(m, warnings);
+    if (m.skin() && m.influences.size() != m.numVertices)
+        throw ParseError(parent.fileName(), m.chunkPath, c.offset,
+                         "skin mesh " + m.fullName() + " has no vertex influences (0xE) for its vertices");
+    return true;
+}
+
+// Descriptive shader name from the blend settings.
+std::string shaderName(const Shader& s) {
+    // src: 0 zero, 1 one, 2 src alpha, 3 1-src alpha. dst: 0 zero, 1 one, 2 src colour, 3 1-src colour,
+    // 4 src alpha, 5 1-src alpha.
+    if (s.destBlend == 0 && (s.srcBlend == 1 || s.srcBlend == 2)) return s.alphaTest ? "w3d:alphatest" : "w3d:opaque";
+    if (s.srcBlend == 2 && s.destBlend == 5) return "w3d:alpha";
+    if (s.destBlend == 1 && (s.srcBlend == 1 || s.srcBlend == 2)) return "w3d:additive";
+    if (s.srcBlend == 0 && s.destBlend == 2) return "w3d:multiply";
+    if (s.srcBlend == 1 && s.destBlend == 5) return "w3d:alpha-premultiplied";
+    if (s.srcBlend == 1 && s.destBlend == 3) return "w3d:screen";
+    return "w3d:blend-src" + std::to_string(s.srcBlend) + "-dst" + std::to_string(s.destBlend);
+}
+
+static MaterialParam param(const std::string& name, ParamType t, glm::vec4 v) {
+    MaterialParam p;
+    p.name = name;
+    p.type = t;
+    p.value = v;
+    return p;
+}
+
+static glm::vec4 rgb(glm::u8vec4 c, float a = 1.0f) { return {c.r / 255.0f, c.g / 255.0f, c.b / 255.0f, a}; }
+
+Material passMaterial(const RawMesh& m, uint32_t shaderId, uint32_t textureId, uint32_t vmatId,
+                      uint32_t shaderMaterialId) {
+    Material mat;
+    if (shaderMaterialId < m.shaderMaterials.size()) {
+        const ShaderMaterial& sm = m.shaderMaterials[shaderMaterialId];
+        mat.shader = "w3d:fx:" + sm.typeName;
+        std::string base;
+        for (const ShaderMaterialProperty& p : sm.properties) {
+            MaterialParam mp;
+            mp.name = p.name;
+            switch (p.type) {
+            case 1:
+                mp.type = ParamType::Texture;
+                mp.texture = p.text;
+                if (base.empty() || iequals(p.name, "DiffuseTexture")) base = p.text;
+                break;
+            case 2: mp.type = ParamType::Float; mp.value = p.value; break;
+            case 4: mp.type = ParamType::Float3; mp.value = p.value; break;
+            case 3:
+            case 5: mp.type = ParamType::Float4; mp.value = p.value; break;
+            default: mp.type = ParamType::Int; mp.intValue = p.intValue; break;
+            }
+            mat.params.push_back(mp);
+        }
+        if (!base.empty() && !mat.find("BaseTexture")) {
+            MaterialParam mp;
+            mp.name = "BaseTexture";
+            mp.type = ParamType::Texture;
+            mp.texture = base;
+            mat.params.push_back(mp);
+        }
+        return mat;
+    }
+    mat.shader = shaderId < m.shaders.size() ? shaderName(m.shaders[shaderId]) : "w3d:opaque";
+    if (vmatId < m.vertexMaterials.size()) {
+        const VertexMaterial& vm = m.vertexMaterials[vmatId];
+        mat.params.push_back(param("Diffuse", ParamType::Float4, rgb(vm.diffuse, vm.opacity)));
+        mat.params.push_back(param("Ambient", ParamType::Float3, rgb(vm.ambient)));
+        mat.params.push_back(param("Specular", ParamType::Float3, rgb(vm.specular)));
+        mat.params.push_back(param("Emissive", ParamType::Float3, rgb(vm.emissive)));
+        mat.params.push_back(param("Shininess", ParamType::Float, glm::vec4(vm.shininess, 0, 0, 0)));
+        mat.params.push_back(param("Opacity", ParamType::Float, glm::vec4(vm.opacity, 0, 0, 0)));
+    }
+    if (textureId < m.textures.size()) {
+        MaterialParam mp;
+        mp.name = "BaseTexture";
+        mp.type = ParamType::Texture;
+        mp.texture = m.textures[textureId].name;
+        mat.params.push_back(mp);
+    }
+    return mat;
+}
+
+template <class T>
+static void gather(const std::vector<T>& src, const std::vector<uint32_t>& remap, std::vector<T>& dst) {
+    if (src.empty()) return;
+    dst.resize(remap.size());
+    for (size_t i = 0; i < remap.size(); ++i) dst[i] = src[remap[i]];
+}
+
+static uint32_t pick(const std::vector<uint32_t>& ids, size_t i) {
+    if (ids.empty()) return 0xFFFFFFFFu;
+    return ids.size() == 1 ? ids[0] : ids[i];
+}
+
+Mesh toMesh(const RawMesh& m, const Skeleton* skeleton, int bone, const std::string& file) {
+    Mesh out;
+    out.name = m.name;
+    out.baseName = m.name;
+    out.hidden = (m.attributes & 0x1000u) != 0;
+    out.collisionEnabled = (m.attributes & 0xFF0u) != 0;
+    const uint32_t geometry = m.attributes & 0x00FF0000u;
+    out.shadowOrCollision = geometry == 0x00030000u || geometry == 0x00040000u || geometry == 0x00050000u;
+    out.boundsMin = m.boundsMin;
+    out.boundsMax = m.boundsMax;
+    out.bone = bone;
+    const bool skin = m.skin() && skeleton && !skeleton->bones.empty();
+    if (skin) {
+        for (size_t v = 0; v < m.influences.size(); ++v) {
+            const VertexInfluence& vi = m.influences[v];
+            const bool second = vi.weight2 > 0;
+            if (vi.bone >= skeleton->bones.size() || (second && vi.bone2 >= skeleton->bones.size()))
+                throw ParseError(file, m.chunkPath, m.offset,
+                                 "skin " + m.fullName() + " vertex " + std::to_string(v) + " uses pivot " +
+                                     std::to_string(second && vi.bone2 >= skeleton->bones.size() ? vi.bone2 : vi.bone) +
+                                     " but hierarchy " + skeleton->name + " has " +
+                                     std::to_string(skeleton->bones.size()));
+        }
+    }
+
+    // Group triangles by the material of pass 0 (shader/texture ids may be per triangle).
+    const MaterialPass* pass = m.passes.empty() ? nullptr : &m.passes[0];
+    struct Key {
+        uint32_t shader, texture, vmat, sm;
+        bool operator<(const Key& o) const {
+            return std::tie(shader, texture, vmat, sm) < std::tie(o.shader, o.texture, o.vmat, o.sm);
+        }
+    };
+    std::map<Key, size_t> groupOf;
+    std::vector<Key> keys;
+    std::vector<std::vector<uint32_t>> groupTris;
+    const size_t nTris = m.indices.size() / 3;
+    for (size_t t = 0; t < nTris; ++t) {
+        Key key{0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu};
+        if (pass) {
+            key.shader = pick(pass->shaderIds, t);
+            key.texture = pass->stages.empty() ? 0xFFFFFFFFu : pick(pass->stages[0].textureIds, t);
+            key.vmat = pass->vertexMaterialIds.size() > 1 ? pass->vertexMaterialIds[m.indices[t * 3]]
+                                                          : pick(pass->vertexMaterialIds, 0);
+            key.sm = pick(pass->shaderMaterialIds, t);
+        }
+        auto it = groupOf.find(key);
+        if (it == groupOf.end()) {
+            it = groupOf.emplace(key, keys.size()).first;
+            keys.push_back(key);
+            groupTris.emplace_back();
+        }
+        groupTris[it->second].push_back(uint32_t(t));
+    }
+    if (keys.empty()) { // vertices without triangles still form one (empty) sub-mesh
+        keys.push_back(Key{pass ? pick(pass->shaderIds, 0) : 0xFFFFFFFFu,
+                           pass && !pass->stages.empty() ? pick(pass->stages[0].textureIds, 0) : 0xFFFFFFFFu,
+                           pass ? pick(pass->vertexMaterialIds, 0) : 0xFFFFFFFFu,
+                           pass ? pick(pass->shaderMaterialIds, 0) : 0xFFFFFFFFu});
+        groupTris.emplace_back();
+    }
+
+    const std::vector<glm::vec2>* uv0 = nullptr;
+    const std::vector<glm::vec2>* uv1 = nullptr;
+    if (pass) {
+        if (!pass->stages.empty() && !pass->stages[0].uv.empty()) uv0 = &pass->stages[0].uv;
+        else if (!pass->uv.empty()) uv0 = &pass->uv;
+        if (pass->stages.size() > 1 && !pass->stages[1].uv.empty()) uv1 = &pass->stages[1].uv;
+    }
+    std::vector<glm::vec4> colors;
+    if (pass && !pass->dcg.empty()) {
+        colors.resize(pass->dcg.size());
+        for (size_t i = 0; i < colors.size(); ++i) colors[i] = glm::vec4(pass->dcg[i]) / 255.0f;
+    }
+
+    std::vector<int> slot(skin ? skeleton->bones.size() : 0, -1);
+    std::vector<uint32_t> remap, local(m.positions.size(), 0xFFFFFFFFu);
+    for (size_t g = 0; g < keys.size(); ++g) {
+        SubMesh sm;
+        sm.material = passMaterial(m, keys[g].shader, keys[g].texture, keys[g].vmat, keys[g].sm);
+        sm.vertexFormat = skin ? (m.positions2.empty() ? "w3d:skin" : "w3d:skin2") : "w3d:rigid";
+        remap.clear();
+        if (keys.size() == 1) {
+            remap.resize(m.positions.size());
+            for (size_t i = 0; i < remap.size(); ++i) remap[i] = uint32_t(i);
+            sm.indices = m.indices;
+        } else {
+            std::fill(local.begin(), local.end(), 0xFFFFFFFFu);
+            sm.indices.reserve(groupTris[g].size() * 3);
+            for (uint32_t t : groupTris[g])
+                for (int j = 0; j < 3; ++j) {
+                    uint32_t v = m.indices[size_t(t) * 3 + j];
+                    if (local[v] == 0xFFFFFFFFu) {
+                        local[v] = uint32_t(remap.size());
+                        remap.push_back(v);
+                    }
+                    sm.indices.push_back(local[v]);
+                }
+        }
+        gather(m.positions, remap, sm.positions);
+        gather(m.normals, remap, sm.normals);
+        gather(m.tangents, remap, sm.tangents);
+        gather(m.bitangents, remap, sm.binormals);
+        gather(colors, remap, sm.colors);
+        if (uv0) gather(*uv0, remap, sm.uv0); // stored in OpenGL convention (EA flips V on load for D3D)
+        if (uv1) gather(*uv1, remap, sm.uv1);
+        if (skin) {
+            sm.space = VertexSpace::Bone;
+            std::fill(slot.begin(), slot.end(), -1);
+            auto slotOf = [&](uint16_t b) {
+                if (slot[b] < 0) {
+                    slot[b] = int(sm.boneMap.size());
+                    sm.boneMap.push_back(b);
+                }
+                return uint16_t(slot[b]);
+            };
+            bool dual = false;
+            sm.boneIndices.resize(remap.size());
+            sm.boneWeights.resize(remap.size());
+            for (size_t i = 0; i < remap.size(); ++i) {
+                const VertexInfluence& vi = m.influences[remap[i]];
+                float w0 = vi.weight / 100.0f, w1 = vi.weight2 / 100.0f;
+                if (vi.weight == 0 && vi.weight2 == 0) w0 = 1.0f; // single-bone skin
+                const float sum = w0 + w1;
+                w0 /= sum;
+                w1 /= sum;
+                const uint16_t s0 = slotOf(vi.bone);
+                const uint16_t s1 = w1 > 0.0f ? slotOf(vi.bone2) : s0;
+                dual = dual || w1 > 0.0f;
+                sm.boneIndices[i] = glm::u16vec4(s0, s1, 0, 0);
+                sm.boneWeights[i] = glm::vec4(w0, w1, 0.0f, 0.0f);
+            }
+            if (dual) {
+                gather(m.positions2.empty() ? m.positions : m.positions2, remap, sm.positions2);
+                gather(m.normals2.empty() ? m.normals : m.normals2, remap, sm.normals2);
+            }
+        }
+        out.subMeshes.push_back(std::move(sm));
+    }
+    return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// HLOD, boxes, nulls, HModel, collections
+
+static std::vector<SubObject> readSubObjectArray(const Cursor& parent, const Chunk& c, float* maxScreenSize,
+                                                 std::vector<std::string>& warnings) {
+    std::vector<SubObject> objs;
+    Cursor cur = parent.children(c);
+    Chunk k;
+    bool haveHeader = false;
+    uint32_t count = 0;
+    while (cur.next(k)) {
+        if (k.truncated) continue;
+        ByteReader r = cur.data(k);
+        if (k.id == id::HlodSubObjectArrayHeader) {
+            count = r.u32le();
+            float s = r.f32le();
+            if (maxScreenSize) *maxScreenSize = s;
+            haveHeader = true;
+        } else if (k.id == id::HlodSubObject) {
+            if (!haveHeader) r.fail("sub-object before the array header 0x703");
+            if (objs.size() >= count) r.fail("more sub-objects than the " + std::to_string(count) + " declared");
+            SubObject o;
+            o.bone = r.u32le();
+            o.name = r.fixedString(2 * kNameLen);
+            objs.push_back(o);
+        }
+    }
+    if (objs.size() != count) {
+        std::string msg = std::to_string(objs.size()) + " of " + std::to_string(count) + " sub-objects present";
+        if (!c.truncated) throw ParseError(parent.fileName(), parent.pathOf(c), c.offset, msg);
+        warn(warnings, parent, c, msg + " (file truncated)");
+    }
+    return objs;
+}
+
+static Hlod readHlod(const Cursor& parent, const Chunk& c, std::vector<std::string>& warnings) {
+    Hlod h;
+    h.truncated = c.truncated;
+    Cursor cur = parent.children(c);
+    Chunk k;
+    bool haveHeader = false;
+    uint32_t lodCount = 0;
+    while (cur.next(k)) {
+        if (k.truncated && !isContainer(k.id)) continue;
+        if (k.id == id::HlodHeader) {
+            ByteReader r = cur.data(k);
+            h.version = r.u32le();
+            lodCount = r.u32le();
+            h.name = r.fixedString(kNameLen);
+            h.hierarchy = r.fixedString(kNameLen);
+            haveHeader = true;
+            continue;
+        }
+        if (!haveHeader) throw ParseError(parent.fileName(), cur.pathOf(k), k.offset, "HLOD data before header 0x701");
+        if (k.id == id::HlodLodArray) {
+            LodArray a;
+            a.objects = readSubObjectArray(cur, k, &a.maxScreenSize, warnings);
+            h.lods.push_back(std::move(a));
+        } else if (k.id == id::HlodAggregateArray) {
+            auto v = readSubObjectArray(cur, k, nullptr, warnings);
+            h.aggregates.insert(h.aggregates.end(), v.begin(), v.end());
+        } else if (k.id == id::HlodProxyArray) {
+            auto v = readSubObjectArray(cur, k, nullptr, warnings);
+            h.proxies.insert(h.proxies.end(), v.begin(), v.end());
+        }
+    }
+    if (!haveHeader) throw ParseError(parent.fileName(), parent.pathOf(c), c.offset, "HLOD without header 0x701");
+    if (h.lods.size() != lodCount) {
+        std::string msg = "HLOD " + h.name + ": " + std::to_string(h.lods.size()) + " of " + std::to_string(lodCount) +
+                          " LOD arrays present";
+        if (!c.truncated) throw ParseError(parent.fileName(), parent.pathOf(c), c.offset, msg);
+        warn(warnings, parent, c, msg + " (file truncated)");
+    }
+    return h;
+}
+
+static HModel readHModel(const Cursor& parent, const Chunk& c) {
+    HModel h;
+    Cursor cur = parent.children(c);
+    Chunk k;
+    bool haveHeader = false;
+    while (cur.next(k)) {
+        if (k.truncated) continue;
+        ByteReader r = cur.data(k);
+        if (k.id == id::HModelHeader) {
+            h.version = r.u32le();
+            h.name = r.fixedString(kNameLen);
+            h.hierarchy = r.fixedString(kNameLen);
+            haveHeader = true;
+        } else if (k.id == id::HModelNode || k.id == id::HModelCollisionNode || k.id == id::HModelSkinNode) {
+            if (!haveHeader) r.fail("HModel node before header 0x301");
+            SubObject o;
+            o.name = h.name + "." + r.fixedString(kNameLen);
+            o.bone = r.u16le();
+            h.nodes.push_back(o);
+        }
+    }
+    if (!haveHeader) throw ParseError(parent.fileName(), parent.pathOf(c), c.offset, "HModel without header 0x301");
+    return h;
+}
+
+static Collection readCollection(const Cursor& parent, const Chunk& c) {
+    Collection col;
+    Cursor cur = parent.children(c);
+    Chunk k;
+    while (cur.next(k)) {
+        if (k.truncated) continue;
+        ByteReader r = cur.data(k);
+        if (k.id == id::CollectionHeader) {
+            col.version = r.u32le();
+            col.name = r.fixedString(kNameLen);
+        } else if (k.id == id::CollectionObjName) {
+            col.objects.push_back(r.restAsCString());
+        } else if (k.id == id::Placeholder) {
+            Collection::Placeholder p;
+            r.u32le();
+            float f[12];
+            for (float& x : f) x = r.f32le();
+            // MAX 3x4 dump, rows of (x y z) with translation last: column-major GLM.
+            for (int row = 0; row < 4; ++row)
+                for (int col3 = 0; col3 < 3; ++col3) p.transform[row][col3] = f[row * 3 + col3];
+            uint32_t len = r.u32le();
+            r.need(len);
+            p.name = r.fixedString(len);
+            col.placeholders.push_back(p);
+        }
+    }
+    return col;
+}
+
+// ---------------------------------------------------------------------------------------------
+// File
+
+File readFile(ByteSpan bytes, const std::string& path) {
+    File f;
+    if (isShockwave3D(bytes))
+        throw ParseError(path, {}, 0,
+                         "this .w3d is a Shockwave 3D (Macromedia Director / Intel IFX) scene, not a Westwood W3D "
+                         "model; Shockwave 3D files are not supported");
+    if (bytes.size < 8) throw ParseError(path, {}, 0, "file too small for a W3D chunk (" + std::to_string(bytes.size) + " bytes)");
+    Cursor top = Cursor::file(bytes, path, &f.warnings);
+    Chunk c;
+    bool first = true;
+    while (top.next(c)) {
+        if (first && !isTopLevelId(c.id))
+            throw ParseError(path, hex(c.id), 0, "not a Westwood W3D file: unknown top-level chunk id " + hex(c.id));
+        first = false;
+        switch (c.id) {
+        case id::Hierarchy: f.hierarchies.push_back(readHierarchy(top, c, f.warnings)); break;
+        case id::Mesh: {
+            RawMesh m;
+            if (readMesh(top, c, m, f.warnings)) f.meshes.push_back(std::move(m));
+            break;
+        }
+        case id::Hlod: f.hlods.push_back(readHlod(top, c, f.warnings)); break;
+        case id::Animation:
+        case id::CompressedAnimation: {
+            if (c.truncated) {
+                warn(f.warnings, top, c, "animation truncated by the end of the file; skipped");
+                break;
+            }
+            Clip clip = c.id == id::Animation ? readAnimation(top, c) : readCompressedAnimation(top, c);
+            f.clips.push_back(std::move(clip));
+            break;
+        }
+        case id::Box: {
+            if (c.truncated) break;
+            ByteReader r = top.data(c);
+            Box b;
+            b.version = r.u32le();
+            b.attributes = r.u32le();
+            b.name = r.fixedString(2 * kNameLen);
+            b.color.r = r.u8();
+            b.color.g = r.u8();
+            b.color.b = r.u8();
+            r.u8();
+            b.center = vec3(r);
+            b.extent = vec3(r);
+            f.boxes.push_back(b);
+            break;
+        }
+        case id::NullObject: {
+            if (c.truncated) break;
+            ByteReader r = top.data(c);
+            NullObject n;
+            n.version = r.u32le();
+            n.attributes = r.u32le();
+            r.skip(8);
+            n.name = r.fixedString(2 * kNameLen);
+            f.nulls.push_back(n);
+            break;
+        }
+        case id::HModel: f.hmodels.push_back(readHModel(top, c)); break;
+        case id::Collection: f.collections.push_back(readCollection(top, c)); break;
+        default:
+            warn(f.warnings, top, c, "not supported by this viewer (" + std::to_string(c.declaredSize) + " bytes skipped)");
+            break;
+        }
+    }
+    return f;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Assembly
+
+static std::string directoryOf(const std::string& path) {
+    fs::path p(path);
+    return p.has_parent_path() ? p.parent_path().string() : std::string(".");
+}
+
+std::string findSibling(const std::string& dir, const std::string& name) {
+    if (name.empty()) return {};
+    const std::string want = toLower(name) + ".w3d";
+    std::error_code ec;
+    std::string found;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string fn = it->path().filename().string();
+        if (toLower(fn) == want && it->is_regular_file(ec)) {
+            if (found.empty() || fn < fs::path(found).filename().string()) found = it->path().string();
+        }
+    }
+    return found;
+}
+
+// Hierarchy `name` from the file itself or its sibling `<name>.w3d`. Null when absent.
+static bool locateHierarchy(const File& f, const std::string& path, const std::string& name, Hierarchy& out,
+                            std::vector<std::string>& warnings) {
+    for (const Hierarchy& h : f.hierarchies)
+        if (name.empty() || iequals(h.name, name)) {
+            out = h;
+            return true;
+        }
+    if (name.empty()) return false;
+    const std::string sib = findSibling(directoryOf(path), name);
+    if (sib.empty() || fs::equivalent(fs::path(sib), fs::path(path))) {
+        warnings.push_back("hierarchy " + name + " not found (looked for " + name + ".w3d next to the file)");
+        return false;
+    }
+    std::vector<uint8_t> bytes = readFileBytes(sib);
+    File sf = readFile(ByteSpan(bytes), sib);
+    for (const Hierarchy& h : sf.hierarchies)
+        if (iequals(h.name, name)) {
+            out = h;
+            return true;
+        }
+    warnings.push_back(sib + " holds no hierarchy named " + name);
+    return false;
+}
+
+static int checkedBone(uint32_t bone, const Skeleton& sk, const std::string& what, const std::string& file) {
+    if (sk.bones.empty()) return -1;
+    if (bone >= sk.bones.size())
+        throw ParseError(file, {}, 0,
+                         what + " is attached to pivot " + std::to_string(bone) + " but hierarchy " + sk.name + " has " +
+                             std::to_string(sk.bones.size()) + " pivots");
+    return int(bone);
+}
+
+static std::string afterDot(const std::string& s) {
+    size_t d = s.find('.');
+    return d == std::string::npos ? s : s.substr(d + 1);
+}
+
+Document loadSet(ByteSpan bytes, const std::string& path) {
+    File f = readFile(bytes, path);
+    Document d;
+    d.path = path;
+    d.format = "w3d";
+    for (Clip& c : f.clips) d.clips.push_back(std::make_shared<Clip>(std::move(c)));
+    const bool hasModel = !f.meshes.empty() || !f.hlods.empty() || !f.hmodels.empty() || !f.boxes.empty() ||
+                          !f.nulls.empty() || !f.hierarchies.empty() || !f.collections.empty();
+    auto model = std::make_shared<Model>();
+    model->format = "w3d";
+    model->sourcePath = path;
+    std::vector<std::string>& warnings = model->warnings;
+    warnings = f.warnings;
+
+    std::string hierName;
+    for (const Hlod& h : f.hlods)
+        if (!h.hierarchy.empty()) {
+            hierName = h.hierarchy;
+            break;
+        }
+    if (hierName.empty())
+        for (const HModel& h : f.hmodels)
+            if (!h.hierarchy.empty()) {
+                hierName = h.hierarchy;
+                break;
+            }
+    if (!hasModel && !d.clips.empty()) hierName = d.clips.front()->hierarchyName;
+    Hierarchy hier;
+    if (locateHierarchy(f, path, hierName, hier, warnings)) model->skeleton = toSkeleton(hier);
+    const Skeleton& sk = model->skeleton;
+    if (!hasModel && sk.bones.empty()) {
+        d.warnings = std::move(warnings);
+        return d; // clip only, hierarchy not found
+    }
+    bool skinsDropped = false;
+    std::vector<uint8_t> used(f.meshes.size(), 0), usedBox(f.boxes.size(), 0), usedNull(f.nulls.size(), 0);
+    auto place = [&](const SubObject& o, int lod, const std::string& owner) {
+        bool found = false;
+        for (size_t i = 0; i < f.meshes.size(); ++i) {
+            if (!iequals(f.meshes[i].fullName(), o.name) && !iequals(f.meshes[i].name, o.name)) continue;
+            int bone = checkedBone(o.bone, sk, owner + " sub-object " + o.name, path);
+            Mesh m = toMesh(f.meshes[i], &sk, bone, path);
+            skinsDropped = skinsDropped || (f.meshes[i].skin() && sk.bones.empty());
+            m.lod = lod;
+            model->meshes.push_back(std::move(m));
+            used[i] = 1;
+            found = true;
+            break;
+        }
+        for (size_t i = 0; !found && i < f.boxes.size(); ++i)
+            if (iequals(f.boxes[i].name, o.name)) {
+                Marker mk;
+                mk.name = afterDot(f.boxes[i].name);
+                mk.kind = "box";
+                mk.bone = checkedBone(o.bone, sk, owner + " box " + o.name, path);
+                mk.transform = glm::translate(glm::mat4(1.0f), f.boxes[i].center);
+                mk.extent = f.boxes[i].extent;
+                model->markers.push_back(mk);
+                usedBox[i] = 1;
+                found = true;
+            }
+        for (size_t i = 0; !found && i < f.nulls.size(); ++i)
+            if (iequals(f.nulls[i].name, o.name)) {
+                Marker mk;
+                mk.name = afterDot(f.nulls[i].name);
+                mk.kind = "null";
+                mk.bone = checkedBone(o.bone, sk, owner + " null " + o.name, path);
+                model->markers.push_back(mk);
+                usedNull[i] = 1;
+                found = true;
+            }
+        if (!found) warnings.push_back(owner + " references '" + o.name + "', which this file does not contain");
+    };
+    for (const Hlod& h : f.hlods) {
+        const int n = int(h.lods.size());
+        for (int a = 0; a < n; ++a)
+            for (const SubObject& o : h.lods[a].objects) place(o, n > 1 ? n - 1 - a : -1, "HLOD " + h.name);
+        for (const SubObject& o : h.aggregates) {
+            Marker mk;
+            mk.name = o.name;
+            mk.kind = "aggregate";
+            mk.bone = checkedBone(o.bone, sk, "HLOD " + h.name + " aggregate " + o.name, path);
+            model->markers.push_back(mk);
+        }
+        for (const SubObject& o : h.proxies) {
+            Proxy p;
+            p.name = o.name;
+            p.bone = checkedBone(o.bone, sk, "HLOD " + h.name + " proxy " + o.name, path);
+            model->proxies.push_back(p);
+        }
+    }
+    for (const HModel& h : f.hmodels)
+        for (const SubObject& o : h.nodes) place(o, -1, "HModel " + h.name);
+    for (const Collection& c : f.collections) {
+        for (const std::string& name : c.objects) {
+            SubObject o;
+            o.bone = 0xFFFFFFFFu;
+            o.name = name;
+            bool known = false;
+            for (size_t i = 0; i < f.meshes.size(); ++i)
+                if (iequals(f.meshes[i].fullName(), name) || iequals(f.meshes[i].name, name)) {
+                    if (!used[i]) {
+                        model->meshes.push_back(toMesh(f.meshes[i], &sk, -1, path));
+                        used[i] = 1;
+                    }
+                    known = true;
+                    break;
+                }
+            if (!known) warnings.push_back("collection " + c.name + " references '" + name + "', which this file does not contain");
+        }
+        for (const Collection::Placeholder& p : c.placeholders) {
+            Marker mk;
+            mk.name = p.name;
+            mk.kind = "placeholder";
+            mk.transform = p.transform;
+            model->markers.push_back(mk);
+        }
+    }
+    // Meshes and boxes no HLOD places are shown in model space.
+    for (size_t i = 0; i < f.meshes.size(); ++i)
+        if (!used[i]) {
+            model->meshes.push_back(toMesh(f.meshes[i], &sk, -1, path));
+            skinsDropped = skinsDropped || (f.meshes[i].skin() && sk.bones.empty());
+        }
+    for (size_t i = 0; i < f.boxes.size(); ++i)
+        if (!usedBox[i]) {
+            Marker mk;
+            mk.name = afterDot(f.boxes[i].name);
+            mk.kind = "box";
+            mk.transform = glm::translate(glm::mat4(1.0f), f.boxes[i].center);
+            mk.extent = f.boxes[i].extent;
+            model->markers.push_back(mk);
+        }
+    for (size_t i = 0; i < f.nulls.size(); ++i)
+        if (!usedNull[i]) {
+            Marker mk;
+            mk.name = afterDot(f.nulls[i].name);
+            mk.kind = "null";
+            model->markers.push_back(mk);
+        }
+    if (skinsDropped)
+        warnings.push_back("skinned meshes are shown unskinned (vertices in bone space at the origin): their hierarchy "
+                           "was not found");
+    d.model = std::move(model);
+    return d;
+}
+
+Document loadSet(const std::string& path) {
+    std::vector<uint8_t> bytes = readFileBytes(path);
+    return loadSet(ByteSpan(bytes), path);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Header scan (seeks over top-level chunks; reads only the header sub-chunks)
+
+HeaderScan scanHeaders(const std::string& path) {
+    HeaderScan s;
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return s;
+    in.seekg(0, std::ios::end);
+    const uint64_t size = uint64_t(in.tellg());
+    uint64_t pos = 0;
+    auto readAt = [&](uint64_t at, void* dst, size_t n) {
+        if (at + n > size) return false;
+        in.seekg(std::streamoff(at));
+        return bool(in.read(static_cast<char*>(dst), std::streamsize(n)));
+    };
+    auto name = [](const uint8_t* p) {
+        size_t n = 0;
+        while (n < kNameLen && p[n]) ++n;
+        return std::string(reinterpret_cast<const char*>(p), n);
+    };
+    for (int guard = 0; pos + 8 <= size && guard < 100000; ++guard) {
+        uint8_t h[8];
+        if (!readAt(pos, h, 8)) break;
+        const uint32_t cid = uint32_t(h[0]) | uint32_t(h[1]) << 8 | uint32_t(h[2]) << 16 | uint32_t(h[3]) << 24;
+        const uint32_t len = (uint32_t(h[4]) | uint32_t(h[5]) << 8 | uint32_t(h[6]) << 16 | uint32_t(h[7]) << 24) &
+                             0x7FFFFFFFu;
+        if (pos == 0 && !isTopLevelId(cid)) break;
+        uint8_t sub[8 + 52];
+        if (len >= 8 && readAt(pos + 8, sub, std::min<size_t>(sizeof sub, len))) {
+            const uint32_t sid = uint32_t(sub[0]) | uint32_t(sub[1]) << 8 | uint32_t(sub[2]) << 16 | uint32_t(sub[3]) << 24;
+            const bool full = len >= sizeof sub;
+            if (cid == id::Hierarchy && sid == id::HierarchyHeader && len >= 8 + 20) s.hierarchies.push_back(name(sub + 12));
+            if ((cid == id::Animation && sid == id::AnimationHeader) ||
+                (cid == id::CompressedAnimation && sid == id::CompressedAnimationHeader))
+                if (len >= 8 + 36) s.clipHierarchies.push_back(name(sub + 8 + 20));
+            if (cid == id::Hlod && sid == id::HlodHeader && full && s.modelHierarchy.empty())
+                s.modelHierarchy = name(sub + 8 + 24);
+            if (cid == id::HModel && sid == id::HModelHeader && len >= 8 + 36 && s.modelHierarchy.empty())
+                s.modelHierarchy = name(sub + 8 + 20);
+        }
+        pos += 8 + uint64_t(len);
+    }
+    return s;
+}
+
+std::vector<std::string> findCompanionClips(const std::string& modelPath) {
+    std::vector<std::string> out;
+    HeaderScan self = scanHeaders(modelPath);
+    std::string hier = self.modelHierarchy;
+    if (hier.empty() && !self.hierarchies.empty()) hier = self.hierarchies.front();
+    if (hier.empty()) return out;
+    std::error_code ec;
+    for (fs::directory_iterator it(directoryOf(modelPath), ec), end; !ec && it != end; it.increment(ec)) {
+        if (!it->is_regular_file(ec) || toLower(it->path().extension().string()) != ".w3d") continue;
+        if (fs::equivalent(it->path(), fs::path(modelPath), ec)) continue;
+        HeaderScan s = scanHeaders(it->path().string());
+        for (const std::string& h : s.clipHierarchies)
+            if (iequals(h, hier)) {
+                out.push_back(it->path().string());
+                break;
+            }
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+} // namespace rs::w3d

@@ -1,0 +1,233 @@
+// Westwood W3D reader (Renegade, Generals, BFME 1/2): hierarchies, meshes, HLODs, boxes, null objects,
+// Renegade HModels/collections and every clip codec, into the format-neutral model.
+//
+//   0x100 HIERARCHY   0x101 header {u32 version, name[16], u32 numPivots, vec3 center}
+//                     0x102 pivots  60 bytes each {name[16], u32 parent, vec3 T, vec3 euler, quat xyzw}
+//                     0x103 fixups  48 bytes each (exporter only; counted, not used)
+//   0x0   MESH        0x1F header3 (116) 0x2 vertices 0x3 normals 0x20 triangles (32 each)
+//                     0xE influences (8 per vertex) 0x28 material info 0x29 shaders (16 each)
+//                     0x2A vertex materials > 0x2B > {0x2C name, 0x2D info (32)}
+//                     0x30 textures > 0x31 > {0x32 name, 0x33 info}
+//                     0x38 pass > {0x39 vmat ids, 0x3A shader ids, 0x3B DCG, 0x3F shader-material ids,
+//                                  0x4A uv (BFME), 0x48 stage > {0x49 texture ids, 0x4A uv}}
+//                     BFME: 0x50 shader materials > 0x51 > {0x52 header, 0x53 property}
+//                           0x60 tangents 0x61 bitangents 0xC00/0xC01 second-bone vertices/normals
+//   0x700 HLOD        0x701 header {u32 version, u32 lodCount, name[16], hierarchy[16]}
+//                     0x702 lod array > {0x703 {u32 count, f32 maxScreenSize}, 0x704 {u32 bone, name[32]}*}
+//                     0x705 aggregates / 0x706 proxies: same layout as a lod array
+//   0x740 BOX (68)  0x750 NULL (48)  0x300 HMODEL  0x420 COLLECTION
+//   0x200 ANIMATION, 0x280 COMPRESSED_ANIMATION: see w3d_anim.cpp.
+#pragma once
+
+#include "common/bytes.h"
+#include "io/loader.h"
+#include "scene/clip.h"
+#include "scene/model.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace rs::w3d {
+
+constexpr size_t kNameLen = 16;
+
+struct Pivot {
+    std::string name;
+    uint32_t parent = 0xFFFFFFFFu; // as stored
+    glm::vec3 translation{0.0f};
+    glm::vec3 euler{0.0f};
+    glm::quat rotation{1.0f, 0.0f, 0.0f, 0.0f};
+};
+
+struct Hierarchy {
+    uint32_t version = 0;
+    std::string name;
+    glm::vec3 center{0.0f};
+    std::vector<Pivot> pivots; // validated: pivot 0 is the root, every other parent < own index
+    size_t fixupCount = 0;
+};
+
+struct VertexMaterial {
+    std::string name;
+    uint32_t attributes = 0;
+    glm::u8vec4 ambient{255}, diffuse{255}, specular{0}, emissive{0}; // rgb + pad as stored
+    float shininess = 1.0f, opacity = 1.0f, translucency = 0.0f;
+};
+
+// W3dShaderStruct, 16 bytes as stored.
+struct Shader {
+    uint8_t depthCompare = 3, depthMask = 1, colorMask = 0, destBlend = 0, fogFunc = 0, priGradient = 1,
+            secGradient = 0, srcBlend = 1, texturing = 0, detailColorFunc = 0, detailAlphaFunc = 0,
+            shaderPreset = 0, alphaTest = 0, postDetailColorFunc = 0, postDetailAlphaFunc = 0, pad = 0;
+};
+static_assert(sizeof(Shader) == 16, "W3dShaderStruct is 16 bytes");
+
+struct TextureRef {
+    std::string name;
+    bool hasInfo = false;
+    uint16_t attributes = 0, animType = 0;
+    uint32_t frameCount = 1;
+    float frameRate = 0.0f;
+};
+
+struct ShaderMaterialProperty {
+    uint32_t type = 0; // 1 texture, 2 float, 3 vec2, 4 vec3, 5 vec4, 6 int, 7 bool
+    std::string name;
+    std::string text;      // texture name
+    glm::vec4 value{0.0f}; // float/vector
+    int32_t intValue = 0;  // int/bool
+};
+
+struct ShaderMaterial {
+    uint8_t number = 0;
+    std::string typeName; // e.g. "NormalMapped.fx"
+    std::vector<ShaderMaterialProperty> properties;
+};
+
+struct TextureStage {
+    std::vector<uint32_t> textureIds; // 1 (whole mesh) or one per triangle
+    std::vector<glm::vec2> uv;        // per vertex
+};
+
+struct MaterialPass {
+    std::vector<uint32_t> vertexMaterialIds; // 1 or per vertex
+    std::vector<uint32_t> shaderIds;         // 1 or per triangle
+    std::vector<uint32_t> shaderMaterialIds; // BFME: 1 or per triangle
+    std::vector<glm::u8vec4> dcg;            // per-vertex RGBA
+    std::vector<TextureStage> stages;
+    std::vector<glm::vec2> uv; // BFME: texcoords directly in the pass (with shader materials)
+};
+
+struct VertexInfluence {
+    uint16_t bone = 0, bone2 = 0, weight = 0, weight2 = 0; // weights in percent (BFME), 0/0 = single bone
+};
+
+struct RawMesh {
+    uint32_t version = 0, attributes = 0;
+    std::string name, container;
+    uint32_t numTris = 0, numVertices = 0;
+    glm::vec3 boundsMin{0.0f}, boundsMax{0.0f};
+    std::string userText;
+    std::vector<glm::vec3> positions, normals, positions2, normals2, tangents, bitangents;
+    std::vector<uint32_t> indices; // 3 per triangle, validated < numVertices
+    std::vector<VertexInfluence> influences;
+    std::vector<VertexMaterial> vertexMaterials;
+    std::vector<Shader> shaders;
+    std::vector<TextureRef> textures;
+    std::vector<MaterialPass> passes;
+    std::vector<ShaderMaterial> shaderMaterials;
+    uint64_t offset = 0;
+    std::string chunkPath;
+
+    bool skin() const { return (attributes & 0x00FF0000u) == 0x00020000u; }
+    std::string fullName() const { return container.empty() ? name : container + "." + name; }
+};
+
+struct SubObject {
+    uint32_t bone = 0;
+    std::string name; // "CONTAINER.OBJECT"
+};
+
+struct LodArray {
+    float maxScreenSize = 0.0f;
+    std::vector<SubObject> objects;
+};
+
+struct Hlod {
+    uint32_t version = 0;
+    std::string name, hierarchy;
+    std::vector<LodArray> lods; // as stored: index lodCount-1 is the most detailed
+    std::vector<SubObject> aggregates, proxies;
+    bool truncated = false;
+};
+
+struct Box {
+    uint32_t version = 0, attributes = 0;
+    std::string name; // "CONTAINER.BOX"
+    glm::u8vec3 color{0};
+    glm::vec3 center{0.0f}, extent{0.0f};
+};
+
+struct NullObject {
+    uint32_t version = 0, attributes = 0;
+    std::string name;
+};
+
+// Renegade hierarchy model: nodes name "<HModelName>.<Object>" attached to a pivot.
+struct HModel {
+    uint32_t version = 0;
+    std::string name, hierarchy;
+    std::vector<SubObject> nodes;
+};
+
+struct Collection {
+    uint32_t version = 0;
+    std::string name;
+    std::vector<std::string> objects;
+    struct Placeholder {
+        std::string name;
+        glm::mat4 transform{1.0f};
+    };
+    std::vector<Placeholder> placeholders;
+};
+
+// Everything one .w3d file holds, as stored (clips already decoded to dense tracks).
+struct File {
+    std::vector<Hierarchy> hierarchies;
+    std::vector<RawMesh> meshes;
+    std::vector<Hlod> hlods;
+    std::vector<Box> boxes;
+    std::vector<NullObject> nulls;
+    std::vector<HModel> hmodels;
+    std::vector<Collection> collections;
+    std::vector<Clip> clips;
+    std::vector<std::string> warnings; // truncation, skipped chunks, ignored channels
+};
+
+// True when the bytes are a Shockwave 3D (Director / Intel IFX) scene rather than a Westwood W3D file.
+bool isShockwave3D(ByteSpan bytes);
+
+// Parses every top-level chunk. Throws ParseError (file, chunk path, offset) on malformed input;
+// a file cut short loads what is whole and lists what is not in File::warnings.
+File readFile(ByteSpan bytes, const std::string& path);
+
+// Skeleton of a hierarchy: bindLocal = T(pivot.T) * R(pivot.Q); pivot 0 is the root (EA htree: its
+// transform is the object transform, so bindLocal is identity). Skeleton::name = hierarchy name.
+Skeleton toSkeleton(const Hierarchy& h);
+
+// Format-neutral mesh. Skins (skeleton required) get VertexSpace::Bone, boneMap = pivots used,
+// boneIndices into boneMap; rigid meshes get Mesh::bone = `bone`. Throws ParseError on bone indices
+// outside the skeleton.
+Mesh toMesh(const RawMesh& raw, const Skeleton* skeleton, int bone, const std::string& file);
+
+// Descriptive material of pass 0: shader "w3d:opaque", "w3d:alpha", "w3d:additive", ... (or
+// "w3d:fx:<name>" for BFME shader materials), params Diffuse/Ambient/Specular/Emissive/Opacity/
+// Shininess (vertex material) and BaseTexture (texture name).
+Material passMaterial(const RawMesh& raw, uint32_t shaderId, uint32_t textureId, uint32_t vmatId,
+                      uint32_t shaderMaterialId);
+std::string shaderName(const Shader& s);
+
+// Loads a .w3d and what it needs to be shown: the hierarchy it names (from the file or `<name>.w3d`
+// next to it, case-insensitive), meshes placed by the HLOD/HModel, boxes/nulls as markers, and the
+// clips it contains. A clip-only file also gets its hierarchy as the model (when found).
+Document loadSet(ByteSpan bytes, const std::string& path);
+Document loadSet(const std::string& path);
+
+// `<name>.w3d` in `dir`, matched case-insensitively; empty when absent.
+std::string findSibling(const std::string& dir, const std::string& name);
+
+// Cheap scan (reads chunk headers only): hierarchy names defined, the hierarchy the file's models use
+// (HLOD/HModel), and the hierarchy each clip names.
+struct HeaderScan {
+    std::vector<std::string> hierarchies;
+    std::string modelHierarchy;
+    std::vector<std::string> clipHierarchies;
+};
+HeaderScan scanHeaders(const std::string& path);
+
+// .w3d files next to `modelPath` holding a clip whose header names the model's hierarchy. Sorted.
+std::vector<std::string> findCompanionClips(const std::string& modelPath);
+
+} // namespace rs::w3d
