@@ -19,6 +19,9 @@ void infoAlamo(const Document& doc, Json& j);
 void infoAlamoText(const Document& doc, std::string& text);
 void infoW3d(const Document& doc, Json& j);
 void infoGenericText(const Document& doc, std::string& text);
+// Black & White 2 (.bwm, .al): re-reads doc.path for the raw file structure (info_bw2.cpp).
+void infoBwm(const Document& doc, Json& j);
+void infoAl(const Document& doc, Json& j);
 
 // Dispatch for formats whose info is not a plain Document (e.g. AMAL banks). Returns false when
 // the format is not one of them.

@@ -1,9 +1,12 @@
 // rigscope-cli: model/clip summaries and poses as JSON, no GUI.
 //   rigscope-cli info [--json] FILE
 //   rigscope-cli pose --json MODEL [--clip CLIP] [--frame N | --time SECONDS]
+//     MODEL may be a B&W2 .al: without --clip its first animation is posed (frame 0 is exact).
+//     A .bwm MODEL with an .al CLIP gets the library's armature (names, parents) applied first.
 // Exit status: 0 ok, 1 unreadable/invalid file (one line on stderr), 2 usage error.
 #include "commands.h"
 
+#include "bw2/al.h"
 #include "scene/pose.h"
 
 #include <cstdio>
@@ -48,6 +51,8 @@ static int cmdInfo(const std::vector<std::string>& args) {
         Json j;
         if (doc.format == "alo" || doc.format == "ala") infoAlamo(doc, j);
         else if (doc.format == "w3d") infoW3d(doc, j);
+        else if (doc.format == "bwm") infoBwm(doc, j);
+        else if (doc.format == "al") infoAl(doc, j);
         else throw ParseError(file, {}, 0, "no info writer for format " + doc.format);
         std::cout << j.out << "\n";
     } else if (doc.format == "alo" || doc.format == "ala") {
@@ -90,9 +95,23 @@ static int cmdPose(const std::vector<std::string>& args) {
 
     Document md = loadDocument(model);
     if (!md.model) throw ParseError(model, {}, 0, "file holds no model or skeleton");
-    const Skeleton& sk = md.model->skeleton;
     std::shared_ptr<Clip> clip;
-    if (!clipPath.empty()) clip = firstClip(loadDocument(clipPath));
+    if (!clipPath.empty()) {
+        Document cd = loadDocument(clipPath);
+        clip = firstClip(cd);
+        // A B&W2 animation library names the skin's bones: apply its armature to a .bwm first.
+        if (cd.format == "al" && md.format == "bwm" && cd.model) {
+            std::string why;
+            if (!bw2::libraryFits(*md.model, cd.model->skeleton, &why))
+                throw ParseError(clipPath, {}, 0, "animation library does not fit the model: " + why);
+            md.model = std::make_shared<Model>(bw2::applyLibrary(*md.model, cd.model->skeleton));
+        }
+    } else if (md.format == "al") {
+        // An .al holds its own armature and clips: without --clip, pose its first animation.
+        clip = firstClip(md);
+        clipPath = model;
+    }
+    const Skeleton& sk = md.model->skeleton;
     ClipBinding binding;
     float f = 0.0f;
     if (clip) {

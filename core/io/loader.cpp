@@ -3,6 +3,8 @@
 #include "alamo/alamo_reader.h"
 #include "w3d/w3d_chunks.h"
 #include "w3d/w3d_reader.h"
+#include "bw2/al.h"
+#include "bw2/bwm.h"
 
 #include <algorithm>
 #include <cstring>
@@ -38,7 +40,12 @@ std::string detectFormat(ByteSpan bytes, const std::string& path) {
         if (id == 0x200 && ext != ".w3d") return "alo";
         if (id == 0x900 || id == 0x1500) return "alo-particle";
         if (id == 0x1000) return "ala";
+        if (id == bw2::kAlMagic && ext != ".w3d") return "al";
     }
+    if (bytes.size >= 13 && std::memcmp(bytes.data, "LiOnHeAdMODEL", 13) == 0) return "bwm";
+    // .bwm without the signature (e.g. KotOR walkmeshes): the bwm reader refuses it with a clear message.
+    if (ext == ".bwm") return "bwm";
+    if (ext == ".al") return "al";
     if (ext == ".alo") return "alo";
     if (ext == ".ala") return "ala";
     return "";
@@ -66,6 +73,13 @@ Document loadDocument(ByteSpan bytes, const std::string& path) {
                          "Shockwave 3D files are not supported");
     } else if (d.format == "ala") {
         d.clips.push_back(std::make_shared<Clip>(alamo::readClip(bytes, path)));
+    } else if (d.format == "bwm") {
+        d.model = std::make_shared<Model>(bw2::readBwm(bytes, path));
+    } else if (d.format == "al") {
+        bw2::AlFile al = bw2::parseAl(bytes, path);
+        d.model = std::make_shared<Model>(bw2::armatureModel(al, path));
+        for (size_t i = 0; i < al.animations.size(); ++i)
+            d.clips.push_back(std::make_shared<Clip>(bw2::toClip(al, i)));
     } else {
         throw ParseError(path, {}, 0, "unrecognised file format");
     }

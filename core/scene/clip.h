@@ -46,6 +46,8 @@ struct ClipEvent {
     float frame = 0.0f;
     std::string name;
     std::string boneName;
+    bool frameKnown = true;     // false when the file stores no time for the event (frame is then 0)
+    glm::mat4 transform{1.0f};  // transform stored with the event (identity when the format has none)
 };
 
 struct Clip {

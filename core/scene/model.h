@@ -168,6 +168,14 @@ struct Connection {
     int bone = -1;
 };
 
+// A set of points kept from a file for display as an overlay (B&W2 collision footprint and unknown points).
+struct PointSet {
+    std::string name;               // e.g. "collision"
+    std::string kind;               // "collision", "points"
+    bool closedLoop = false;        // points form a closed outline (draw as a loop)
+    std::vector<glm::vec3> points;  // model space
+};
+
 struct Model {
     std::string format;     // "alo", "w3d", "bwm", ...
     std::string sourcePath; // file it was read from (may be empty)
@@ -178,6 +186,7 @@ struct Model {
     std::vector<Dazzle> dazzles;
     std::vector<Marker> markers;
     std::vector<Connection> connections;
+    std::vector<PointSet> pointSets;    // overlays (may be empty)
     std::vector<std::string> warnings; // non-fatal problems found while reading
 
     std::vector<int> lodLevels() const; // sorted distinct Mesh::lod values >= 0
