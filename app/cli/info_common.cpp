@@ -36,10 +36,4 @@ void infoGenericText(const Document& doc, std::string& text) {
     text = s.str();
 }
 
-bool infoSpecial(const std::string& format, const std::string& path, bool json, std::string& out) {
-    return false;
-}
-
-int cmdAmal(const std::vector<std::string>&) { throw UsageError{"amal: this build has no AMAL support yet"}; }
-
 } // namespace rs::cli

@@ -3,6 +3,7 @@
 //   rigscope-cli pose --json MODEL [--clip CLIP] [--frame N | --time SECONDS]
 //     MODEL may be a B&W2 .al: without --clip its first animation is posed (frame 0 is exact).
 //     A .bwm MODEL with an .al CLIP gets the library's armature (names, parents) applied first.
+//   rigscope-cli amal --json FILE (--movement N | --program N) [--ticks T]   (cli_amal.cpp)
 // Exit status: 0 ok, 1 unreadable/invalid file (one line on stderr), 2 usage error.
 #include "commands.h"
 
@@ -20,7 +21,9 @@ using namespace rs::cli;
 
 static const char* kUsage =
     "usage: rigscope-cli info [--json] FILE\n"
-    "       rigscope-cli pose --json MODEL [--clip CLIP] [--frame N | --time SECONDS]\n";
+    "       rigscope-cli pose --json MODEL [--clip CLIP] [--frame N | --time SECONDS]\n"
+    "       rigscope-cli amal --json FILE (--movement N [--backward] | --program N) [--ticks T]\n"
+    "                         [--x X --y Y --a A] [--set NAME=VALUE] (XM YM J0 J1 K1 K2 R0-R9 RA-RZ ...)\n";
 
 static double parseNumber(const std::string& s, const char* what) {
     char* end = nullptr;

@@ -5,6 +5,7 @@
 #include "w3d/w3d_reader.h"
 #include "bw2/al.h"
 #include "bw2/bwm.h"
+#include "amal/amal_bank.h"
 
 #include <algorithm>
 #include <cstring>
@@ -46,8 +47,11 @@ std::string detectFormat(ByteSpan bytes, const std::string& path) {
     // .bwm without the signature (e.g. KotOR walkmeshes): the bwm reader refuses it with a clear message.
     if (ext == ".bwm") return "bwm";
     if (ext == ".al") return "al";
+    // AMOS banks (.abk) and sources (.AMOS): the reader says clearly when no Amal bank is inside.
+    if (amal::looksLikeAmosContainer(bytes)) return "amal";
     if (ext == ".alo") return "alo";
     if (ext == ".ala") return "ala";
+    if (ext == ".abk") return "amal";
     return "";
 }
 
@@ -80,6 +84,12 @@ Document loadDocument(ByteSpan bytes, const std::string& path) {
         d.model = std::make_shared<Model>(bw2::armatureModel(al, path));
         for (size_t i = 0; i < al.animations.size(); ++i)
             d.clips.push_back(std::make_shared<Clip>(bw2::toClip(al, i)));
+    } else if (d.format == "amal") {
+        // No Model: the 2D AMAL view reads the bank itself (amal/amal_bank.h). Validate it here.
+        const amal::BankFile f = amal::readBankFile(bytes, path);
+        const amal::Bank& b = amal::requireAmalBank(f);
+        d.warnings = f.warnings;
+        d.warnings.insert(d.warnings.end(), b.warnings.begin(), b.warnings.end());
     } else {
         throw ParseError(path, {}, 0, "unrecognised file format");
     }

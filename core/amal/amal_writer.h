@@ -1,0 +1,42 @@
+// Writer for synthetic AMOS banks and sources (test fixtures). Produces the layout of amal_bank.h
+// the way the AMOS AMAL editor saves it: records and programs word-aligned, offsets in words.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace rs::amal {
+
+struct MovementSpec {
+    bool defined = true;
+    std::string name; // up to 8 characters, padded with spaces
+    uint16_t speed = 1;
+    std::vector<uint8_t> x; // step bytes without terminators (no 0 bytes)
+    std::vector<uint8_t> y;
+};
+
+struct BankSpec {
+    int number = 4;
+    std::vector<MovementSpec> movements; // slot n+1 = movements[n]
+    bool withPrograms = true;
+    std::vector<std::string> programs; // slot i = programs[i] ("" = empty slot); count = size - 1
+    std::string environment;
+};
+
+// Step byte for a move of v pixels (-64..63, not 0).
+uint8_t moveByte(int v);
+// Step byte for a pause of n steps (1..128).
+uint8_t pauseByte(int n);
+
+std::vector<uint8_t> writeAmalPayload(const BankSpec& spec);
+// "AmBk" header (number, flags 1, length, "Amal    ") + payload.
+std::vector<uint8_t> writeAmalBank(const BankSpec& spec);
+// A generic AmBk memory bank with the given type name and payload size (zero-filled).
+std::vector<uint8_t> writeMemoryBank(int number, const std::string& type, size_t payloadBytes);
+// "AmSp" (or "AmIc") image bank with `images` images of 1 word x h lines x 2 planes, and a palette.
+std::vector<uint8_t> writeImageBank(int images, int height, bool icons = false);
+// An .AMOS source: "AMOS Basic V134 " header, `codeBytes` of placeholder code, "AmBs" and the banks.
+std::vector<uint8_t> writeAmosSource(const std::vector<std::vector<uint8_t>>& banks, size_t codeBytes = 16);
+
+} // namespace rs::amal

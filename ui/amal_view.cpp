@@ -1,0 +1,351 @@
+#include "amal_view.h"
+
+#include "common/bytes.h"
+
+#include <QCheckBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPainter>
+#include <QPainterPath>
+#include <QPlainTextEdit>
+#include <QRegularExpression>
+#include <QSplitter>
+#include <QSyntaxHighlighter>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace rs::ui {
+
+namespace {
+
+// AMAL listing: the tokenizer reads only upper-case letters, digits and operators; lower case is comment.
+class AmalHighlighter : public QSyntaxHighlighter {
+  public:
+    explicit AmalHighlighter(QTextDocument* doc) : QSyntaxHighlighter(doc) {
+        keyword_.setForeground(QColor(0x1f, 0x4e, 0xb4));
+        keyword_.setFontWeight(QFont::Bold);
+        upper_.setForeground(QColor(0x1f, 0x4e, 0xb4));
+        number_.setForeground(QColor(0x8a, 0x3f, 0x00));
+        label_.setForeground(QColor(0x7a, 0x1f, 0x9a));
+        label_.setFontWeight(QFont::Bold);
+        comment_.setForeground(QColor(0x90, 0x90, 0x90));
+        comment_.setFontItalic(true);
+        error_.setUnderlineStyle(QTextCharFormat::WaveUnderline);
+        error_.setUnderlineColor(Qt::red);
+        keywords_ = QRegularExpression(
+            "\\b(Move|M|Anim|Let|L|Jump|J|If|I|Direct|D|eXit|X|For|F|To|T|Next|N|Pause|P|PLay|PL|End|E|Wait|W|"
+            "AUtotest|AU)\\b");
+    }
+    void setErrorLine(int line) {
+        errorLine_ = line;
+        rehighlight();
+    }
+
+  protected:
+    void highlightBlock(const QString& text) override {
+        for (int i = 0; i < text.size(); ++i) {
+            const QChar c = text[i];
+            if (c.isLower() || c == ';' || c == '\'')
+                setFormat(i, 1, comment_);
+            else if (c.isUpper())
+                setFormat(i, 1, upper_);
+            else if (c.isDigit() || c == '$')
+                setFormat(i, 1, number_);
+        }
+        for (auto it = keywords_.globalMatch(text); it.hasNext();) {
+            auto m = it.next();
+            setFormat(int(m.capturedStart()), int(m.capturedLength()), keyword_);
+        }
+        static const QRegularExpression label("\\b([A-Z][A-Za-z]*):");
+        for (auto it = label.globalMatch(text); it.hasNext();) {
+            auto m = it.next();
+            setFormat(int(m.capturedStart()), int(m.capturedLength()), label_);
+        }
+        if (currentBlock().blockNumber() + 1 == errorLine_) {
+            QTextCharFormat f = error_;
+            setFormat(0, int(text.size()), f);
+        }
+    }
+
+  private:
+    QTextCharFormat keyword_, upper_, number_, label_, comment_, error_;
+    QRegularExpression keywords_;
+    int errorLine_ = -1;
+};
+
+} // namespace
+
+AmalStage::AmalStage(QWidget* parent) : QWidget(parent) {
+    setMinimumSize(240, 180);
+    setAutoFillBackground(false);
+}
+
+void AmalStage::setTrack(const amal::Track& track) {
+    track_ = track;
+    tick_ = 0;
+    update();
+}
+
+void AmalStage::setTick(int t) {
+    tick_ = std::max(0, t);
+    update();
+}
+
+void AmalStage::paintEvent(QPaintEvent*) {
+    QPainter p(this);
+    p.setRenderHint(QPainter::Antialiasing);
+    p.fillRect(rect(), QColor(0x20, 0x22, 0x2a));
+    // World bounds: the track and a 320x256 lowres screen at (0,0).
+    QRectF world(0, 0, 320, 256);
+    for (const auto& q : track_.points)
+        world |= QRectF(q.x, q.y, 1, 1);
+    world.adjust(-8, -8, 8, 8);
+    const QRectF view = QRectF(rect()).adjusted(10, 10, -10, -28);
+    const double s = std::min(view.width() / world.width(), view.height() / world.height());
+    const QPointF off(view.left() + (view.width() - world.width() * s) / 2 - world.left() * s,
+                      view.top() + (view.height() - world.height() * s) / 2 - world.top() * s);
+    auto map = [&](double x, double y) { return QPointF(off.x() + x * s, off.y() + y * s); };
+
+    p.setPen(QPen(QColor(0x55, 0x5a, 0x6a), 1, Qt::DashLine));
+    p.drawRect(QRectF(map(0, 0), map(320, 256)));
+    p.setPen(QColor(0x80, 0x85, 0x95));
+    p.drawText(map(2, -2), "screen 320x256");
+
+    if (!track_.points.empty()) {
+        QPainterPath path(map(track_.points[0].x, track_.points[0].y));
+        for (const auto& q : track_.points)
+            path.lineTo(map(q.x, q.y));
+        p.setPen(QPen(QColor(0x5c, 0xc8, 0xff), 1.5));
+        p.setBrush(Qt::NoBrush);
+        p.drawPath(path);
+        // Held ticks (pauses) and one-second marks.
+        p.setPen(Qt::NoPen);
+        p.setBrush(QColor(0xff, 0xa5, 0x30));
+        for (const auto& q : track_.points)
+            if (q.held) p.drawEllipse(map(q.x, q.y), 3.0, 3.0);
+        p.setBrush(QColor(0xf0, 0xf0, 0xf0));
+        QFont f = p.font();
+        f.setPointSizeF(std::max(6.0, f.pointSizeF() - 2));
+        p.setFont(f);
+        QPointF lastMark(-1e9, -1e9);
+        for (const auto& q : track_.points) {
+            if (q.t == 0 || q.t % 50 != 0) continue;
+            const QPointF c = map(q.x, q.y);
+            if (QLineF(c, lastMark).length() < 12) continue; // object standing still: one label
+            lastMark = c;
+            p.setPen(Qt::NoPen);
+            p.drawRect(QRectF(c.x() - 2, c.y() - 2, 4, 4));
+            p.setPen(QColor(0xd0, 0xd0, 0xd0));
+            p.drawText(c + QPointF(4, -4), QString::number(q.t / 50) + "s");
+        }
+        // Start, end and the current position.
+        const auto& a = track_.points.front();
+        p.setPen(QPen(QColor(0x60, 0xe0, 0x60), 2));
+        p.setBrush(Qt::NoBrush);
+        p.drawEllipse(map(a.x, a.y), 5.0, 5.0);
+        const size_t i = std::min<size_t>(size_t(tick_), track_.points.size() - 1);
+        const auto& c = track_.points[i];
+        p.setPen(QPen(Qt::white, 1.5));
+        p.setBrush(QColor(0xff, 0x40, 0x40));
+        p.drawEllipse(map(c.x, c.y), 6.0, 6.0);
+        p.setPen(QColor(0xf0, 0xf0, 0xf0));
+        p.setFont(font());
+        p.drawText(QRectF(rect()).adjusted(10, 0, -10, -6), Qt::AlignBottom | Qt::AlignLeft,
+                   QString("%1   t=%2 (%3 s)   x=%4  y=%5  image=%6%7")
+                       .arg(QString::fromStdString(track_.label))
+                       .arg(tick_)
+                       .arg(tick_ / 50.0, 0, 'f', 2)
+                       .arg(c.x)
+                       .arg(c.y)
+                       .arg(c.a)
+                       .arg(c.held ? "  (held)" : ""));
+    } else {
+        p.setPen(QColor(0xff, 0x90, 0x90));
+        p.drawText(rect(), Qt::AlignCenter | Qt::TextWordWrap,
+                   QString::fromStdString(track_.error.empty() ? "nothing to show" : track_.error));
+    }
+}
+
+AmalView::AmalView(QWidget* parent) : QWidget(parent) {
+    list_ = new QListWidget(this);
+    stage_ = new AmalStage(this);
+    listing_ = new QPlainTextEdit(this);
+    listing_->setReadOnly(true);
+    listing_->setFont(QFont("Monospace"));
+    new AmalHighlighter(listing_->document());
+    env_ = new QLabel(this);
+    env_->setWordWrap(true);
+    env_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    status_ = new QLabel(this);
+    status_->setWordWrap(true);
+    backward_ = new QCheckBox(tr("Play movement backwards"), this);
+    inputEdit_ = new QLineEdit(this);
+    inputEdit_->setPlaceholderText(tr("J1=8 XM=100 RA=1 X=160 Y=100"));
+    inputEdit_->setToolTip(tr("Values for the functions that read the hardware (XM YM J0 J1 K1 K2 C SC BC V), "
+                              "registers (R0-R9, RA-RZ) and the start position/image (X Y A)"));
+
+    auto* left = new QWidget(this);
+    auto* lv = new QVBoxLayout(left);
+    lv->setContentsMargins(0, 0, 0, 0);
+    lv->addWidget(new QLabel(tr("Movements and programs"), left));
+    lv->addWidget(list_, 1);
+    lv->addWidget(backward_);
+    lv->addWidget(new QLabel(tr("Inputs and registers:"), left));
+    lv->addWidget(inputEdit_);
+    auto* right = new QSplitter(Qt::Vertical, this);
+    right->addWidget(stage_);
+    auto* bottom = new QWidget(right);
+    auto* bv = new QVBoxLayout(bottom);
+    bv->setContentsMargins(0, 0, 0, 0);
+    bv->addWidget(status_);
+    bv->addWidget(listing_, 1);
+    bv->addWidget(new QLabel(tr("Environment:"), bottom));
+    bv->addWidget(env_);
+    right->addWidget(bottom);
+    right->setStretchFactor(0, 3);
+    right->setStretchFactor(1, 2);
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(left);
+    split->addWidget(right);
+    split->setStretchFactor(1, 4);
+    auto* top = new QHBoxLayout(this);
+    top->setContentsMargins(0, 0, 0, 0);
+    top->addWidget(split);
+
+    connect(list_, &QListWidget::currentRowChanged, this, &AmalView::selectEntry);
+    connect(backward_, &QCheckBox::toggled, this, [this] { rebuildTrack(); });
+    connect(inputEdit_, &QLineEdit::editingFinished, this, [this] { setInputs(inputEdit_->text()); });
+}
+
+bool AmalView::openFile(const QString& path) {
+    error_.clear();
+    file_.reset();
+    bank_ = nullptr;
+    entries_.clear();
+    list_->clear();
+    try {
+        const std::vector<uint8_t> bytes = readFileBytes(path.toStdString());
+        auto f = std::make_shared<amal::BankFile>(amal::readBankFile(ByteSpan(bytes), path.toStdString()));
+        bank_ = &amal::requireAmalBank(*f);
+        file_ = f;
+    } catch (const std::exception& e) {
+        error_ = QString::fromStdString(e.what());
+        status_->setText(error_);
+        track_ = amal::Track{};
+        track_.error = e.what();
+        stage_->setTrack(track_);
+        listing_->clear();
+        env_->clear();
+        emit durationChanged(0, 0.0);
+        return false;
+    }
+    for (const auto& m : bank_->movements) {
+        if (!m.defined) continue;
+        entries_.push_back({true, m.index});
+        list_->addItem(
+            QString("Movement %1  \"%2\"  (speed %3)").arg(m.index).arg(QString::fromStdString(m.name)).arg(m.speed));
+    }
+    for (const auto& p : bank_->programs) {
+        if (p.text.empty()) continue;
+        entries_.push_back({false, p.index});
+        const std::string first = p.text.substr(0, p.text.find('~'));
+        list_->addItem(QString("Program %1  %2").arg(p.index).arg(QString::fromStdString(first).left(32)));
+    }
+    env_->setText(QString::fromStdString(bank_->environment).replace('~', QStringLiteral("  |  ")));
+    QString other = QString::fromStdString(amal::describeOtherBanks(*file_));
+    status_->setText(other.isEmpty() ? QString() : tr("Other banks: ") + other);
+    if (!entries_.empty())
+        list_->setCurrentRow(0);
+    else
+        selectEntry(-1);
+    return true;
+}
+
+void AmalView::setProgramTicks(int ticks) {
+    programTicks_ = std::max(1, ticks);
+    rebuildTrack();
+}
+
+bool AmalView::setInputs(const QString& text) {
+    amal::SimOptions o;
+    std::string why;
+    if (!amal::parseInputs(o, text.toStdString(), &why)) {
+        status_->setText(tr("Inputs: ") + QString::fromStdString(why));
+        return false;
+    }
+    if (inputEdit_->text() != text) inputEdit_->setText(text);
+    inputs_ = o;
+    rebuildTrack();
+    return true;
+}
+
+int AmalView::durationTicks() const {
+    if (track_.points.empty()) return 0;
+    return track_.endTick >= 0 ? track_.endTick : int(track_.points.size()) - 1;
+}
+
+void AmalView::selectEntry(int row) {
+    (void)row;
+    rebuildTrack();
+}
+
+void AmalView::rebuildTrack() {
+    const int row = list_->currentRow();
+    if (!bank_ || row < 0 || row >= int(entries_.size())) {
+        track_ = amal::Track{};
+        stage_->setTrack(track_);
+        listing_->clear();
+        emit durationChanged(0, 0.0);
+        return;
+    }
+    const Entry e = entries_[size_t(row)];
+    backward_->setEnabled(e.movement);
+    if (e.movement) {
+        track_ = amal::movementTrack(*bank_, e.index, backward_->isChecked(), inputs_.x, inputs_.y);
+    } else {
+        amal::SimOptions o = inputs_;
+        o.ticks = programTicks_;
+        track_ = amal::programTrack(*bank_, e.index, o);
+    }
+    stage_->setTrack(track_);
+    showListing();
+    emit durationChanged(durationTicks(), durationSeconds());
+}
+
+void AmalView::showListing() {
+    const int row = list_->currentRow();
+    if (!bank_ || row < 0 || row >= int(entries_.size())) return;
+    const Entry e = entries_[size_t(row)];
+    auto* hl = listing_->document()->findChild<QSyntaxHighlighter*>();
+    if (e.movement) {
+        const amal::Movement* m = bank_->movement(e.index);
+        listing_->setPlainText(m ? QString("PLay %1   ; \"%2\", speed %3, %4 X steps, %5 Y steps, %6 ticks")
+                                       .arg(e.index)
+                                       .arg(QString::fromStdString(m->name))
+                                       .arg(m->speed)
+                                       .arg(amal::streamSteps(m->xSteps))
+                                       .arg(amal::streamSteps(m->ySteps))
+                                       .arg(track_.endTick)
+                                 : QString());
+        if (auto* h = static_cast<AmalHighlighter*>(hl)) h->setErrorLine(-1);
+        return;
+    }
+    const amal::Program* p = bank_->program(e.index);
+    listing_->setPlainText(p ? QString::fromLatin1(p->text.data(), int(p->text.size())).replace('~', '\n') : QString());
+    if (auto* h = static_cast<AmalHighlighter*>(hl))
+        h->setErrorLine(track_.compileError.code == amal::AmalErrorCode::None ? -1 : track_.compileError.line);
+    if (!track_.error.empty()) status_->setText(QString::fromStdString(track_.error));
+}
+
+void AmalView::setTick(int t) {
+    stage_->setTick(t);
+    emit tickChanged(stage_->tick());
+}
+
+void AmalView::setTime(double seconds) { setTick(int(std::lround(std::max(0.0, seconds) * 50.0))); }
+
+} // namespace rs::ui

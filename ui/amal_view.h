@@ -1,0 +1,93 @@
+// 2D view of an AMOS AMAL bank: a stage that plots the track of a movement or a simulated program
+// (Amiga coordinates, y down) with one-second marks, held ticks highlighted and a marker at the
+// current tick; a list of movements and programs; the program listing with AMAL highlighting; the
+// environment string. The main window drives it through setTick()/setTime() and listens to
+// durationChanged() to size its timeline.
+#pragma once
+
+#include "amal/amal_bank.h"
+#include "amal/amal_track.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class QListWidget;
+class QPlainTextEdit;
+class QLabel;
+class QCheckBox;
+class QLineEdit;
+
+namespace rs::ui {
+
+// Plots one track. Coordinates are Amiga pixels, y down; the view fits the track and the 320x256 screen.
+class AmalStage : public QWidget {
+    Q_OBJECT
+  public:
+    explicit AmalStage(QWidget* parent = nullptr);
+    void setTrack(const amal::Track& track);
+    int tick() const { return tick_; }
+    QSize sizeHint() const override { return {480, 360}; }
+
+  public slots:
+    void setTick(int t);
+
+  protected:
+    void paintEvent(QPaintEvent*) override;
+
+  private:
+    amal::Track track_;
+    int tick_ = 0;
+};
+
+class AmalView : public QWidget {
+    Q_OBJECT
+  public:
+    explicit AmalView(QWidget* parent = nullptr);
+
+    // Reads the file's first Amal bank. On failure shows the message and returns false.
+    bool openFile(const QString& path);
+    QString errorString() const { return error_; }
+    // Ticks of the selected track (1 tick = 1/50 s).
+    int durationTicks() const;
+    double durationSeconds() const { return durationTicks() / 50.0; }
+    // Ticks simulated for programs (default 1500 = 30 s).
+    void setProgramTicks(int ticks);
+    // User values for programs ("J1=8 XM=100 RA=1 X=160 Y=100", see amal::parseInputs). False on a bad item.
+    bool setInputs(const QString& text);
+
+  public slots:
+    void setTick(int t);
+    void setTime(double seconds); // tick = round(seconds * 50)
+    void selectEntry(int row);
+
+  signals:
+    void durationChanged(int ticks, double seconds);
+    void tickChanged(int tick);
+
+  private:
+    void rebuildTrack();
+    void showListing();
+
+    std::shared_ptr<amal::BankFile> file_;
+    const amal::Bank* bank_ = nullptr;
+    struct Entry {
+        bool movement;
+        int index;
+    };
+    std::vector<Entry> entries_;
+    amal::Track track_;
+    int programTicks_ = 1500;
+    amal::SimOptions inputs_;
+    QString error_;
+
+    QListWidget* list_;
+    AmalStage* stage_;
+    QPlainTextEdit* listing_;
+    QLabel* env_;
+    QLabel* status_;
+    QCheckBox* backward_;
+    QLineEdit* inputEdit_;
+};
+
+} // namespace rs::ui
