@@ -11,6 +11,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <tuple>
 
 using namespace rs;
 
@@ -102,47 +103,44 @@ void instances1000(benchmark::State& state, const Rig& rig) {
 
 std::string stemLower(const std::string& p) { return toLower(std::filesystem::path(p).stem().string()); }
 
-// The corpus rig with the most bones in `sub` that has a clip which binds to it without problems.
-bool largestCorpusRig(const std::string& sub, const std::vector<std::string>& modelExts,
-                      const std::vector<std::string>& clipExts, Rig& out) {
-    std::vector<Document> models, clips;
-    for (const std::string& f : bench::corpusFiles(sub, modelExts)) {
+// The corpus rig of a format to benchmark: among (model, clip) pairs that belong together (W3D: the clip
+// names the skeleton's hierarchy; Alamo: the clip file starts with the model's name) and bind without
+// problems, prefer skinned models, then the most animated bones, then the most bones.
+bool bestCorpusRig(const std::string& sub, const std::vector<std::string>& exts, Rig& out) {
+    std::vector<Document> docs;
+    for (const std::string& f : bench::corpusFiles(sub, exts)) {
         try {
-            Document d = loadDocument(f);
-            if (!d.clips.empty()) clips.push_back(d);
-            if (d.model && !d.model->skeleton.bones.empty()) models.push_back(std::move(d));
+            docs.push_back(loadDocument(f));
         } catch (const std::exception&) {
         }
     }
-    if (clipExts != modelExts)
-        for (const std::string& f : bench::corpusFiles(sub, clipExts)) {
-            try {
-                Document d = loadDocument(f);
-                if (!d.clips.empty()) clips.push_back(std::move(d));
-            } catch (const std::exception&) {
-            }
-        }
-    size_t best = 0;
-    for (const Document& m : models) {
-        const size_t n = m.model->skeleton.bones.size();
-        if (n <= best) continue;
-        const std::string ms = stemLower(m.path);
-        for (const Document& c : clips)
+    std::tuple<bool, size_t, size_t> best{false, 0, 0};
+    bool found = false;
+    for (const Document& m : docs) {
+        if (!m.model || m.model->skeleton.bones.empty()) continue;
+        const std::string ms = stemLower(m.path), skel = toLower(m.model->skeleton.name);
+        for (const Document& c : docs)
             for (const auto& clip : c.clips) {
-                const bool named = !clip->hierarchyName.empty() && toLower(clip->hierarchyName) == ms;
-                const bool prefixed = stemLower(c.path).rfind(ms + "_", 0) == 0;
+                const std::string h = toLower(clip->hierarchyName);
+                const bool named = !h.empty() && (h == skel || h == ms);
+                const bool prefixed = h.empty() && stemLower(c.path).rfind(ms + "_", 0) == 0;
                 if ((!named && !prefixed) || clip->frameCount < 2) continue;
-                if (!bindClip(m.model->skeleton, *clip).ok()) continue;
-                if (n > best) {
-                    best = n;
-                    out.label = sub + ":" + std::filesystem::path(m.path).filename().string() + "+" +
-                                std::filesystem::path(c.path).filename().string();
-                    out.model = m.model;
-                    out.clip = clip;
-                }
+                const ClipBinding b = bindClip(m.model->skeleton, *clip);
+                if (!b.ok()) continue;
+                size_t animated = 0;
+                for (int t : b.trackForBone) animated += t >= 0;
+                const std::tuple<bool, size_t, size_t> score{paletteEntries(*m.model) > 0, animated,
+                                                             m.model->skeleton.bones.size()};
+                if (found && score <= best) continue;
+                found = true;
+                best = score;
+                out.label = sub + ":" + std::filesystem::path(m.path).filename().string() + "+" +
+                            std::filesystem::path(c.path).filename().string();
+                out.model = m.model;
+                out.clip = clip;
             }
     }
-    return best > 0;
+    return found;
 }
 
 } // namespace
@@ -156,15 +154,15 @@ int main(int argc, char** argv) {
                         std::shared_ptr<const Clip>(s, &s->clip)});
     }
     Rig r;
-    if (largestCorpusRig("alamo", {".alo"}, {".ala"}, r)) rigs.push_back(r);
-    if (largestCorpusRig("w3d", {".w3d"}, {".w3d"}, r)) rigs.push_back(r);
+    if (bestCorpusRig("alamo", {".alo", ".ala"}, r)) rigs.push_back(r);
+    if (bestCorpusRig("w3d", {".w3d"}, r)) rigs.push_back(r);
+    if (bestCorpusRig("bw2", {".bwm", ".al"}, r)) rigs.push_back(r);
     for (const Rig& rig : rigs)
         benchmark::RegisterBenchmark(("FullPose/" + rig.label).c_str(), fullPose, rig);
-    // 1,000 instances of the largest rig (the corpus one when present).
-    const Rig* big = &rigs[0];
+    // 1,000 instances of each corpus rig and of the 52-bone synthetic rig.
     for (const Rig& rig : rigs)
-        if (rig.label.rfind("synthetic", 0) != 0 && rig.model->skeleton.bones.size() > 40) big = &rig;
-    benchmark::RegisterBenchmark(("Instances1000/" + big->label).c_str(), instances1000, *big);
+        if (rig.label != "synthetic128")
+            benchmark::RegisterBenchmark(("Instances1000/" + rig.label).c_str(), instances1000, rig);
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
     return 0;
