@@ -71,4 +71,83 @@ bool expectLoadsOrRejects(const std::vector<uint8_t>& bytes, const std::string& 
     return loaded;
 }
 
+uint32_t u32at(const std::vector<uint8_t>& b, size_t at) {
+    return uint32_t(b[at]) | uint32_t(b[at + 1]) << 8 | uint32_t(b[at + 2]) << 16 | uint32_t(b[at + 3]) << 24;
+}
+void put32(std::vector<uint8_t>& b, size_t at, uint32_t v) {
+    for (int i = 0; i < 4; ++i) b[at + i] = uint8_t(v >> (8 * i));
+}
+
+static void walk(const std::vector<uint8_t>& b, size_t begin, size_t end, const std::string& parent,
+                 std::vector<ChunkAt>& out) {
+    for (size_t p = begin; p + 8 <= end;) {
+        const uint32_t id = u32at(b, p), size = u32at(b, p + 4);
+        ChunkAt c{p, p + 8, p + 8 + (size & 0x7FFFFFFFu), id, (size & 0x80000000u) != 0,
+                  (parent.empty() ? "" : parent + "/") + hex(id)};
+        REQUIRE(c.end <= end);
+        out.push_back(c);
+        if (c.container) walk(b, c.begin, c.end, c.path, out);
+        p = c.end;
+    }
+}
+
+std::vector<ChunkAt> chunks(const std::vector<uint8_t>& bytes) {
+    std::vector<ChunkAt> out;
+    walk(bytes, 0, bytes.size(), "", out);
+    return out;
+}
+
+std::vector<size_t> minis(const std::vector<uint8_t>& b, const ChunkAt& c) {
+    std::vector<size_t> at;
+    size_t p = c.begin;
+    while (p + 2 <= c.end) {
+        at.push_back(p);
+        p += 2 + b[p + 1];
+    }
+    if (p != c.end || at.empty()) at.clear();
+    return at;
+}
+
+int patchChunks(const Sample& s, const CaseGen& gen, int& loaded) {
+    int n = 0;
+    for (const ChunkAt& c : chunks(s.bytes)) {
+        Cases cases;
+        gen(s.bytes, c, cases);
+        for (const auto& [what, bytes] : cases) {
+            ++n;
+            if (expectLoadsOrRejects(bytes, s.name, s.name + " " + c.path + ": " + what)) ++loaded;
+        }
+    }
+    return n;
+}
+
+void chunkSizeCases(const std::vector<uint8_t>& b, const ChunkAt& c, Cases& out) {
+    for (uint32_t size : {0x7FFFFFF0u, 0x7FFFFFFFu, uint32_t(c.end - c.begin + 1)}) {
+        auto m = b;
+        put32(m, c.header + 4, size | (c.container ? 0x80000000u : 0u));
+        out.emplace_back("size " + std::to_string(size), std::move(m));
+    }
+}
+
+void u32FieldCases(const std::vector<uint8_t>& b, const ChunkAt& c, Cases& out) {
+    if (c.container) return;
+    const size_t len = c.end - c.begin, limit = len <= 256 ? len : 16;
+    for (size_t off = 0; off + 4 <= limit; off += 4)
+        for (uint32_t v : {0x7FFFFFFFu, 0xFFFFFFFFu, 0x80000000u}) {
+            auto m = b;
+            put32(m, c.begin + off, v);
+            out.emplace_back("u32 at +" + std::to_string(off) + " = " + hex(v), std::move(m));
+        }
+}
+
+void miniSizeCases(const std::vector<uint8_t>& b, const ChunkAt& c, Cases& out) {
+    if (c.container) return;
+    for (size_t p : minis(b, c))
+        for (uint8_t size : {uint8_t(0xFF), uint8_t(b[p + 1] + 1)}) {
+            auto m = b;
+            m[p + 1] = size;
+            out.emplace_back("mini at " + std::to_string(p) + " size " + std::to_string(size), std::move(m));
+        }
+}
+
 } // namespace rs::test
