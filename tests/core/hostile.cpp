@@ -75,14 +75,19 @@ uint32_t u32at(const std::vector<uint8_t>& b, size_t at) {
     return uint32_t(b[at]) | uint32_t(b[at + 1]) << 8 | uint32_t(b[at + 2]) << 16 | uint32_t(b[at + 3]) << 24;
 }
 void put32(std::vector<uint8_t>& b, size_t at, uint32_t v) {
-    for (int i = 0; i < 4; ++i) b[at + i] = uint8_t(v >> (8 * i));
+    for (int i = 0; i < 4; ++i)
+        b[at + i] = uint8_t(v >> (8 * i));
 }
 
 static void walk(const std::vector<uint8_t>& b, size_t begin, size_t end, const std::string& parent,
                  std::vector<ChunkAt>& out) {
     for (size_t p = begin; p + 8 <= end;) {
         const uint32_t id = u32at(b, p), size = u32at(b, p + 4);
-        ChunkAt c{p, p + 8, p + 8 + (size & 0x7FFFFFFFu), id, (size & 0x80000000u) != 0,
+        ChunkAt c{p,
+                  p + 8,
+                  p + 8 + (size & 0x7FFFFFFFu),
+                  id,
+                  (size & 0x80000000u) != 0,
                   (parent.empty() ? "" : parent + "/") + hex(id)};
         REQUIRE(c.end <= end);
         out.push_back(c);
