@@ -15,6 +15,9 @@
 #include <QSyntaxHighlighter>
 #include <QVBoxLayout>
 
+#include <QDir>
+#include <QFileInfo>
+
 #include <algorithm>
 #include <cmath>
 
@@ -38,7 +41,7 @@ class AmalHighlighter : public QSyntaxHighlighter {
         error_.setUnderlineColor(Qt::red);
         keywords_ = QRegularExpression(
             "\\b(Move|M|Anim|Let|L|Jump|J|If|I|Direct|D|eXit|X|For|F|To|T|Next|N|Pause|P|PLay|PL|End|E|Wait|W|"
-            "AUtotest|AU)\\b");
+            "AUtotest|AU)(?![a-z])");
     }
     void setErrorLine(int line) {
         errorLine_ = line;
@@ -88,6 +91,29 @@ void AmalStage::setTrack(const amal::Track& track) {
     track_ = track;
     tick_ = 0;
     update();
+}
+
+void AmalStage::setImages(std::shared_ptr<const amal::ImageBank> images) {
+    images_ = std::move(images);
+    imageCache_.clear();
+    update();
+}
+
+const QImage* AmalStage::image(int a) {
+    if (!images_ || a < 1 || a > int(images_->images.size())) return nullptr;
+    auto it = imageCache_.find(a);
+    if (it != imageCache_.end()) return &it->second;
+    const amal::AmosImage& im = images_->images[size_t(a - 1)];
+    QImage q(std::max(1, im.width()), std::max(1, im.height), QImage::Format_ARGB32);
+    q.fill(Qt::transparent);
+    for (int y = 0; y < im.height; ++y)
+        for (int x = 0; x < im.width(); ++x) {
+            const int c = im.colorAt(x, y);
+            if (c == 0) continue;
+            const uint16_t v = images_->palette[size_t(c & 31)];
+            q.setPixel(x, y, qRgb(((v >> 8) & 15) * 17, ((v >> 4) & 15) * 17, (v & 15) * 17));
+        }
+    return &imageCache_.emplace(a, std::move(q)).first->second;
 }
 
 void AmalStage::setTick(int t) {
@@ -149,9 +175,18 @@ void AmalStage::paintEvent(QPaintEvent*) {
         p.drawEllipse(map(a.x, a.y), 5.0, 5.0);
         const size_t i = std::min<size_t>(size_t(tick_), track_.points.size() - 1);
         const auto& c = track_.points[i];
-        p.setPen(QPen(Qt::white, 1.5));
-        p.setBrush(QColor(0xff, 0x40, 0x40));
-        p.drawEllipse(map(c.x, c.y), 6.0, 6.0);
+        if (const QImage* img = image(c.a)) {
+            const amal::AmosImage& im = images_->images[size_t(c.a - 1)];
+            const QPointF tl = map(c.x - (im.hotX & 0x3FFF), c.y - (im.hotY & 0x3FFF));
+            p.drawImage(QRectF(tl, QSizeF(img->width() * s, img->height() * s)), *img);
+            p.setPen(QPen(QColor(0xff, 0x40, 0x40), 1.5));
+            p.setBrush(Qt::NoBrush);
+            p.drawEllipse(map(c.x, c.y), 3.0, 3.0);
+        } else {
+            p.setPen(QPen(Qt::white, 1.5));
+            p.setBrush(QColor(0xff, 0x40, 0x40));
+            p.drawEllipse(map(c.x, c.y), 6.0, 6.0);
+        }
         p.setPen(QColor(0xf0, 0xf0, 0xf0));
         p.setFont(font());
         p.drawText(QRectF(rect()).adjusted(10, 0, -10, -6), Qt::AlignBottom | Qt::AlignLeft,
@@ -255,9 +290,39 @@ bool AmalView::openFile(const QString& path) {
         const std::string first = p.text.substr(0, p.text.find('~'));
         list_->addItem(QString("Program %1  %2").arg(p.index).arg(QString::fromStdString(first).left(32)));
     }
+    // Object images: a sprite/icon bank in the same file, else in a sibling .abk.
+    imageSource_.clear();
+    std::shared_ptr<const amal::ImageBank> images;
+    if (!file_->imageBanks.empty()) {
+        images = std::make_shared<amal::ImageBank>(file_->imageBanks.front());
+        imageSource_ = QFileInfo(path).fileName();
+    } else {
+        const QFileInfo fi(path);
+        const QStringList siblings =
+            fi.dir().entryList({"*.abk", "*.Abk", "*.ABK"}, QDir::Files | QDir::Readable, QDir::Name);
+        int tried = 0;
+        for (const QString& name : siblings) {
+            if (name == fi.fileName() || ++tried > 32) continue;
+            const QString sib = fi.dir().filePath(name);
+            if (QFileInfo(sib).size() > (8 << 20)) continue;
+            try {
+                const std::vector<uint8_t> b = readFileBytes(sib.toStdString());
+                amal::BankFile g = amal::readBankFile(ByteSpan(b), sib.toStdString());
+                if (g.imageBanks.empty()) continue;
+                images = std::make_shared<amal::ImageBank>(std::move(g.imageBanks.front()));
+                imageSource_ = name;
+                break;
+            } catch (const std::exception&) {
+                continue;
+            }
+        }
+    }
+    stage_->setImages(images);
     env_->setText(QString::fromStdString(bank_->environment).replace('~', QStringLiteral("  |  ")));
     QString other = QString::fromStdString(amal::describeOtherBanks(*file_));
-    status_->setText(other.isEmpty() ? QString() : tr("Other banks: ") + other);
+    QString st = other.isEmpty() ? QString() : tr("Other banks: ") + other;
+    if (!imageSource_.isEmpty()) st += (st.isEmpty() ? "" : "   ") + tr("Images from ") + imageSource_;
+    status_->setText(st);
     if (!entries_.empty())
         list_->setCurrentRow(0);
     else

@@ -8,8 +8,10 @@
 #include "amal/amal_bank.h"
 #include "amal/amal_track.h"
 
+#include <QImage>
 #include <QWidget>
 
+#include <map>
 #include <memory>
 
 class QListWidget;
@@ -26,6 +28,8 @@ class AmalStage : public QWidget {
   public:
     explicit AmalStage(QWidget* parent = nullptr);
     void setTrack(const amal::Track& track);
+    // Sprite/icon bank used to draw the object with its image A (AMOS image n = images[n-1]); may be null.
+    void setImages(std::shared_ptr<const amal::ImageBank> images);
     int tick() const { return tick_; }
     QSize sizeHint() const override { return {480, 360}; }
 
@@ -36,8 +40,12 @@ class AmalStage : public QWidget {
     void paintEvent(QPaintEvent*) override;
 
   private:
+    const QImage* image(int a);
+
     amal::Track track_;
     int tick_ = 0;
+    std::shared_ptr<const amal::ImageBank> images_;
+    std::map<int, QImage> imageCache_;
 };
 
 class AmalView : public QWidget {
@@ -48,6 +56,8 @@ class AmalView : public QWidget {
     // Reads the file's first Amal bank. On failure shows the message and returns false.
     bool openFile(const QString& path);
     QString errorString() const { return error_; }
+    // Where the object images come from ("" when none): the file itself or a sibling .abk.
+    QString imageSource() const { return imageSource_; }
     // Ticks of the selected track (1 tick = 1/50 s).
     int durationTicks() const;
     double durationSeconds() const { return durationTicks() / 50.0; }
@@ -80,6 +90,7 @@ class AmalView : public QWidget {
     int programTicks_ = 1500;
     amal::SimOptions inputs_;
     QString error_;
+    QString imageSource_;
 
     QListWidget* list_;
     AmalStage* stage_;

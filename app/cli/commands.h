@@ -16,8 +16,8 @@ struct UsageError {
 
 // info writers: fill `j` (one JSON object) or `text` (readable summary). Throw ParseError on bad input.
 void infoAlamo(const Document& doc, Json& j);
-void infoAlamoText(const Document& doc, std::string& text);
 void infoW3d(const Document& doc, Json& j);
+void infoAlamoText(const Document& doc, std::string& text);
 void infoGenericText(const Document& doc, std::string& text);
 // Black & White 2 (.bwm, .al): re-reads doc.path for the raw file structure (info_bw2.cpp).
 void infoBwm(const Document& doc, Json& j);

@@ -25,17 +25,28 @@ static void vec(Json& j, const char* key, const float* p, size_t n) {
 
 static void warnings(Json& j, const std::vector<std::string>& w) {
     j.key("warnings").beginArray();
-    for (const auto& s : w) j.value(s);
+    for (const auto& s : w)
+        j.value(s);
     j.endArray();
 }
 
 static void paramValue(Json& j, const MaterialParam& p) {
     switch (p.type) {
-    case ParamType::Int: j.value(static_cast<int64_t>(p.intValue)); break;
-    case ParamType::Float: j.value(p.value.x); break;
-    case ParamType::Float3: j.floats(&p.value.x, 3); break;
-    case ParamType::Float4: j.floats(&p.value.x, 4); break;
-    case ParamType::Texture: j.value(p.texture); break;
+    case ParamType::Int:
+        j.value(static_cast<int64_t>(p.intValue));
+        break;
+    case ParamType::Float:
+        j.value(p.value.x);
+        break;
+    case ParamType::Float3:
+        j.floats(&p.value.x, 3);
+        break;
+    case ParamType::Float4:
+        j.floats(&p.value.x, 4);
+        break;
+    case ParamType::Texture:
+        j.value(p.texture);
+        break;
     }
 }
 
@@ -73,7 +84,8 @@ static void modelJson(const Model& m, Json& j) {
                 .kv("vertices", static_cast<uint64_t>(sm.vertexCount()))
                 .kv("triangles", static_cast<uint64_t>(sm.triangleCount()));
             j.key("bone_map").beginArray();
-            for (int b : sm.boneMap) j.value(b);
+            for (int b : sm.boneMap)
+                j.value(b);
             j.endArray();
             j.kv("skinned", sm.skinned()).kv("collision_tree", sm.hasCollisionTree);
             j.key("params").beginObject();
@@ -131,14 +143,17 @@ static void modelJson(const Model& m, Json& j) {
             .kv("hidden", d.hidden)
             .kv("has_bias", d.hasBias)
             .key("bias");
-        if (d.hasBias) j.value(d.bias);
-        else j.null();
+        if (d.hasBias)
+            j.value(d.bias);
+        else
+            j.null();
         j.kv("colorize", d.colorize).endObject();
     }
     j.endArray();
 
     j.key("connections").beginArray();
-    for (const Connection& c : m.connections) j.beginObject().kv("object", c.object).kv("bone", c.bone).endObject();
+    for (const Connection& c : m.connections)
+        j.beginObject().kv("object", c.object).kv("bone", c.bone).endObject();
     j.endArray();
     warnings(j, m.warnings);
     j.endObject();
@@ -168,9 +183,12 @@ static void clipJson(const Clip& c, Json& j) {
 }
 
 void infoAlamo(const Document& doc, Json& j) {
-    if (doc.model) modelJson(*doc.model, j);
-    else if (!doc.clips.empty()) clipJson(*doc.clips.front(), j);
-    else throw ParseError(doc.path, {}, 0, "file holds neither a model nor a clip");
+    if (doc.model)
+        modelJson(*doc.model, j);
+    else if (!doc.clips.empty())
+        clipJson(*doc.clips.front(), j);
+    else
+        throw ParseError(doc.path, {}, 0, "file holds neither a model nor a clip");
 }
 
 void infoAlamoText(const Document& doc, std::string& text) {
@@ -202,19 +220,28 @@ void infoAlamoText(const Document& doc, std::string& text) {
                 for (const MaterialParam& p : sm.material.params) {
                     s << "        " << p.name << " = ";
                     switch (p.type) {
-                    case ParamType::Int: s << p.intValue; break;
-                    case ParamType::Float: s << p.value.x; break;
-                    case ParamType::Float3: s << p.value.x << " " << p.value.y << " " << p.value.z; break;
+                    case ParamType::Int:
+                        s << p.intValue;
+                        break;
+                    case ParamType::Float:
+                        s << p.value.x;
+                        break;
+                    case ParamType::Float3:
+                        s << p.value.x << " " << p.value.y << " " << p.value.z;
+                        break;
                     case ParamType::Float4:
                         s << p.value.x << " " << p.value.y << " " << p.value.z << " " << p.value.w;
                         break;
-                    case ParamType::Texture: s << p.texture; break;
+                    case ParamType::Texture:
+                        s << p.texture;
+                        break;
                     }
                     s << "\n";
                 }
             }
         }
-        for (const Light& l : m.lights) s << "  light " << l.name << " type " << l.type << " bone " << l.bone << "\n";
+        for (const Light& l : m.lights)
+            s << "  light " << l.name << " type " << l.type << " bone " << l.bone << "\n";
         for (const Proxy& p : m.proxies)
             s << "  proxy " << p.name << " bone " << p.bone << (p.hidden ? " hidden" : "") << "\n";
         for (const Dazzle& d : m.dazzles)

@@ -14,18 +14,25 @@ void matrix(Json& j, const glm::mat4& m) { j.floats(&m[0][0], 16); }
 
 void warnings(Json& j, const std::vector<std::string>& w) {
     j.key("warnings").beginArray();
-    for (const auto& s : w) j.value(s);
+    for (const auto& s : w)
+        j.value(s);
     j.endArray();
 }
 
 const char* strideTypeName(uint32_t t) {
     switch (t) {
-    case 0: return "position";
-    case 1: return "normal";
-    case 2: return "uv";
-    case 6: return "bone_index";
-    case 7: return "bone_weight";
-    default: return "unknown";
+    case 0:
+        return "position";
+    case 1:
+        return "normal";
+    case 2:
+        return "uv";
+    case 6:
+        return "bone_index";
+    case 7:
+        return "bone_weight";
+    default:
+        return "unknown";
     }
 }
 
@@ -50,7 +57,8 @@ void infoBwm(const Document& doc, Json& j) {
     j.key("materials").beginArray();
     for (size_t i = 0; i < f.materials.size(); ++i) {
         j.beginObject();
-        for (int s = 0; s < 7; ++s) j.kv(bw2::BwmMaterial::slotName(s), f.materials[i].slot(s));
+        for (int s = 0; s < 7; ++s)
+            j.kv(bw2::BwmMaterial::slotName(s), f.materials[i].slot(s));
         j.endObject();
     }
     j.endArray();
@@ -82,7 +90,8 @@ void infoBwm(const Document& doc, Json& j) {
             j.kv("triangles", uint64_t(sm ? sm->triangleCount() : 0));
             if (sm && sm->skinned()) {
                 j.key("bone_map").beginArray();
-                for (int b : sm->boneMap) j.value(b);
+                for (int b : sm->boneMap)
+                    j.value(b);
                 j.endArray();
             }
             j.endObject();
@@ -106,10 +115,12 @@ void infoBwm(const Document& doc, Json& j) {
     }
     j.endArray();
     j.key("unknown_points").beginArray();
-    for (const auto& p : f.unknownPoints) vec3(j, p);
+    for (const auto& p : f.unknownPoints)
+        vec3(j, p);
     j.endArray();
     j.key("collision_points").beginArray();
-    for (const auto& p : f.collisionPoints) vec3(j, p);
+    for (const auto& p : f.collisionPoints)
+        vec3(j, p);
     j.endArray();
 
     j.key("strides").beginArray();
@@ -137,7 +148,8 @@ void infoAl(const Document& doc, Json& j) {
     const bw2::AlFile f = bw2::parseAl(ByteSpan(bytes), doc.path);
     j.beginObject().kv("format", "al").kv("name", f.name);
     j.key("bones").beginArray();
-    for (const auto& b : f.bones) j.beginObject().kv("name", b.name).kv("parent", b.parent).endObject();
+    for (const auto& b : f.bones)
+        j.beginObject().kv("name", b.name).kv("parent", b.parent).endObject();
     j.endArray();
     j.key("clips").beginArray();
     for (size_t i = 0; i < f.animations.size(); ++i) {
@@ -160,7 +172,8 @@ void infoAl(const Document& doc, Json& j) {
         const bw2::AlDecodeStatus st = bw2::decodeStatus(a, f.bones.size());
         auto list = [&](const char* k, const std::vector<std::string>& v) {
             j.key(k).beginArray();
-            for (const auto& s : v) j.value(s);
+            for (const auto& s : v)
+                j.value(s);
             j.endArray();
         };
         list("decoded", st.decoded);

@@ -9,17 +9,28 @@ namespace rs::cli {
 
 static void paramValue(Json& j, const MaterialParam& p) {
     switch (p.type) {
-    case ParamType::Texture: j.value(p.texture); break;
-    case ParamType::Int: j.value(int64_t(p.intValue)); break;
-    case ParamType::Float: j.value(p.value.x); break;
-    case ParamType::Float3: j.floats(&p.value.x, 3); break;
-    case ParamType::Float4: j.floats(&p.value.x, 4); break;
+    case ParamType::Texture:
+        j.value(p.texture);
+        break;
+    case ParamType::Int:
+        j.value(int64_t(p.intValue));
+        break;
+    case ParamType::Float:
+        j.value(p.value.x);
+        break;
+    case ParamType::Float3:
+        j.floats(&p.value.x, 3);
+        break;
+    case ParamType::Float4:
+        j.floats(&p.value.x, 4);
+        break;
     }
 }
 
 static void subObjects(Json& j, const std::vector<w3d::SubObject>& v) {
     j.beginArray();
-    for (const auto& o : v) j.beginObject().kv("name", o.name).kv("bone", int64_t(o.bone)).endObject();
+    for (const auto& o : v)
+        j.beginObject().kv("name", o.name).kv("bone", int64_t(o.bone)).endObject();
     j.endArray();
 }
 
@@ -30,21 +41,24 @@ void infoW3d(const Document& doc, Json& j) {
         const Model& m = *doc.model;
         j.kv("hierarchy", m.skeleton.name);
         j.key("bones").beginArray();
-        for (const Bone& b : m.skeleton.bones) j.beginObject().kv("name", b.name).kv("parent", b.parent).endObject();
+        for (const Bone& b : m.skeleton.bones)
+            j.beginObject().kv("name", b.name).kv("parent", b.parent).endObject();
         j.endArray();
         j.key("meshes").beginArray();
         for (const Mesh& mesh : m.meshes) {
             j.beginObject().kv("name", mesh.name).kv("lod", mesh.lod).kv("bone", mesh.bone).kv("hidden", mesh.hidden);
             j.kv("collision", mesh.collisionEnabled);
             bool skin = false;
-            for (const SubMesh& sm : mesh.subMeshes) skin = skin || sm.skinned();
+            for (const SubMesh& sm : mesh.subMeshes)
+                skin = skin || sm.skinned();
             j.kv("skin", skin).key("submeshes").beginArray();
             for (const SubMesh& sm : mesh.subMeshes) {
                 j.beginObject().kv("shader", sm.material.shader).kv("vertex_format", sm.vertexFormat);
                 j.kv("vertices", uint64_t(sm.vertexCount())).kv("triangles", uint64_t(sm.triangleCount()));
                 j.kv("dual_bone", !sm.positions2.empty());
                 j.key("bone_map").beginArray();
-                for (int b : sm.boneMap) j.value(b);
+                for (int b : sm.boneMap)
+                    j.value(b);
                 j.endArray().key("params").beginObject();
                 for (const MaterialParam& p : sm.material.params) {
                     j.key(p.name);
@@ -63,7 +77,8 @@ void infoW3d(const Document& doc, Json& j) {
         }
         j.endArray();
         j.key("proxies").beginArray();
-        for (const Proxy& p : m.proxies) j.beginObject().kv("name", p.name).kv("bone", p.bone).endObject();
+        for (const Proxy& p : m.proxies)
+            j.beginObject().kv("name", p.name).kv("bone", p.bone).endObject();
         j.endArray();
         warnings.insert(warnings.end(), m.warnings.begin(), m.warnings.end());
     }
@@ -104,7 +119,8 @@ void infoW3d(const Document& doc, Json& j) {
     }
     j.endArray();
     j.key("warnings").beginArray();
-    for (const std::string& w : warnings) j.value(w);
+    for (const std::string& w : warnings)
+        j.value(w);
     j.endArray().endObject();
 }
 

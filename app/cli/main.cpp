@@ -1,9 +1,9 @@
 // rigscope-cli: model/clip summaries and poses as JSON, no GUI.
 //   rigscope-cli info [--json] FILE
 //   rigscope-cli pose --json MODEL [--clip CLIP] [--frame N | --time SECONDS]
+//   rigscope-cli amal --json FILE (--movement N | --program N) [--ticks T]   (cli_amal.cpp)
 //     MODEL may be a B&W2 .al: without --clip its first animation is posed (frame 0 is exact).
 //     A .bwm MODEL with an .al CLIP gets the library's armature (names, parents) applied first.
-//   rigscope-cli amal --json FILE (--movement N | --program N) [--ticks T]   (cli_amal.cpp)
 // Exit status: 0 ok, 1 unreadable/invalid file (one line on stderr), 2 usage error.
 #include "commands.h"
 

@@ -39,7 +39,9 @@ ByteReader ChunkCursor::data(const Chunk& c) const {
     return ByteReader(ByteSpan(file_.data + c.begin, c.size()), *name_, c.path, c.begin);
 }
 
-void ChunkCursor::fail(const Chunk& c, const std::string& msg) const { throw ParseError(*name_, c.path, c.header, msg); }
+void ChunkCursor::fail(const Chunk& c, const std::string& msg) const {
+    throw ParseError(*name_, c.path, c.header, msg);
+}
 
 bool MiniCursor::next(uint8_t& type, ByteReader& payload) {
     if (r_.atEnd()) return false;

@@ -29,7 +29,7 @@ struct Chunk {
 
 // Iterates the chunks laid end to end in [begin, end) of a file buffer.
 class ChunkCursor {
-public:
+  public:
     ChunkCursor(ByteSpan file, const std::string& fileName, size_t begin, size_t end, std::string parentPath)
         : file_(file), name_(&fileName), pos_(begin), end_(end), parent_(std::move(parentPath)) {}
 
@@ -44,7 +44,7 @@ public:
     const std::string& fileName() const { return *name_; }
     const std::string& parentPath() const { return parent_; }
 
-private:
+  private:
     ByteSpan file_;
     const std::string* name_;
     size_t pos_, end_;
@@ -54,12 +54,12 @@ private:
 // Iterates the mini-chunks of a data chunk. Each mini's payload comes as its own ByteReader whose
 // context is the chunk path, so reads past a mini's end name the chunk and offset.
 class MiniCursor {
-public:
+  public:
     explicit MiniCursor(ByteReader r) : r_(std::move(r)) {}
     bool next(uint8_t& type, ByteReader& payload);
     const ByteReader& reader() const { return r_; }
 
-private:
+  private:
     ByteReader r_;
 };
 

@@ -41,8 +41,8 @@ inline uint16_t loadU16(const uint8_t* p) { return static_cast<uint16_t>(p[0] | 
 
 inline glm::quat unpackQuat(const uint8_t* p, bool& degenerate) {
     const float k = 1.0f / 32767.0f;
-    glm::quat q(float(int16_t(loadU16(p + 6))) * k, float(int16_t(loadU16(p))) * k,
-                float(int16_t(loadU16(p + 2))) * k, float(int16_t(loadU16(p + 4))) * k);
+    glm::quat q(float(int16_t(loadU16(p + 6))) * k, float(int16_t(loadU16(p))) * k, float(int16_t(loadU16(p + 2))) * k,
+                float(int16_t(loadU16(p + 4))) * k);
     const float len2 = glm::dot(q, q);
     if (!(len2 > 1e-8f)) {
         degenerate = true;
@@ -56,7 +56,7 @@ inline glm::vec3 unpackVec(const uint8_t* p, const glm::vec3& offset, const glm:
 }
 
 class AlaReader {
-public:
+  public:
     AlaReader(ByteSpan bytes, const std::string& file) : bytes_(bytes), file_(file) {}
 
     Clip read() {
@@ -123,7 +123,7 @@ public:
         return std::move(clip_);
     }
 
-private:
+  private:
     void readHeader(ChunkCursor& cur, const Chunk& c) {
         MiniCursor minis(cur.data(c));
         uint8_t t;
@@ -132,13 +132,26 @@ private:
         bool have11 = false, have12 = false, have13 = false;
         while (minis.next(t, m)) {
             switch (t) {
-            case 1: clip_.frameCount = miniU32(m, t), haveFrames = true; break;
-            case 2: clip_.fps = miniF32(m, t), haveFps = true; break;
-            case 3: numBones_ = miniU32(m, t), haveBones = true; break;
-            case 11: frameR_ = miniU32(m, t), have11 = true; break;
-            case 12: frameT_ = miniU32(m, t), have12 = true; break;
-            case 13: frameS_ = miniU32(m, t), have13 = true; break;
-            default: clip_.warnings.push_back("skipped unknown mini-chunk " + std::to_string(t) + " in " + c.path);
+            case 1:
+                clip_.frameCount = miniU32(m, t), haveFrames = true;
+                break;
+            case 2:
+                clip_.fps = miniF32(m, t), haveFps = true;
+                break;
+            case 3:
+                numBones_ = miniU32(m, t), haveBones = true;
+                break;
+            case 11:
+                frameR_ = miniU32(m, t), have11 = true;
+                break;
+            case 12:
+                frameT_ = miniU32(m, t), have12 = true;
+                break;
+            case 13:
+                frameS_ = miniU32(m, t), have13 = true;
+                break;
+            default:
+                clip_.warnings.push_back("skipped unknown mini-chunk " + std::to_string(t) + " in " + c.path);
             }
         }
         if (!haveFrames || !haveFps || !haveBones) cur.fail(c, "header lacks frames, fps or bone count");
@@ -165,7 +178,8 @@ private:
         r.needCount(bytes, 1, "bit-track byte");
         out.resize(clip_.frameCount);
         const uint8_t* p = r.cur();
-        for (uint32_t f = 0; f < clip_.frameCount; ++f) out[f] = (p[f >> 3] >> (f & 7)) & 1;
+        for (uint32_t f = 0; f < clip_.frameCount; ++f)
+            out[f] = (p[f >> 3] >> (f & 7)) & 1;
     }
 
     // Format-1 per-bone data chunk of frames * elemSize bytes.
@@ -198,6 +212,7 @@ private:
         bool haveHeader = false;
         const uint32_t n = clip_.frameCount;
         while (cur.next(c)) {
+            if (!haveHeader && c.type != 0x1003) cur.fail(c, "bone data before the 0x1003 bone header");
             switch (c.type) {
             case 0x1003: {
                 if (haveHeader) cur.fail(c, "second bone header");
@@ -208,7 +223,9 @@ private:
                 bool haveIndex = false;
                 while (minis.next(t, m)) {
                     switch (t) {
-                    case 4: track.boneName = miniString(m); break;
+                    case 4:
+                        track.boneName = miniString(m);
+                        break;
                     case 5: {
                         uint32_t idx = miniU32(m, t);
                         if (idx > 0x7FFFFFFF) cur.fail(c, "bone index " + std::to_string(idx) + " out of range");
@@ -216,14 +233,29 @@ private:
                         haveIndex = true;
                         break;
                     }
-                    case 6: info.tOffset = miniVec3(m, t); break;
-                    case 7: info.tScale = miniVec3(m, t); break;
-                    case 8: info.sOffset = miniVec3(m, t); break;
-                    case 9: info.sScale = miniVec3(m, t); break;
-                    case 10: break; // unknown u32, always present, meaning not known
-                    case 14: info.idxT = readIndex(m, t); break;
-                    case 15: info.idxS = readIndex(m, t); break;
-                    case 16: info.idxR = readIndex(m, t); break;
+                    case 6:
+                        info.tOffset = miniVec3(m, t);
+                        break;
+                    case 7:
+                        info.tScale = miniVec3(m, t);
+                        break;
+                    case 8:
+                        info.sOffset = miniVec3(m, t);
+                        break;
+                    case 9:
+                        info.sScale = miniVec3(m, t);
+                        break;
+                    case 10:
+                        break; // unknown u32, always present, meaning not known
+                    case 14:
+                        info.idxT = readIndex(m, t);
+                        break;
+                    case 15:
+                        info.idxS = readIndex(m, t);
+                        break;
+                    case 16:
+                        info.idxR = readIndex(m, t);
+                        break;
                     case 17: {
                         if (m.remaining() != 8) m.fail("default rotation mini-chunk 17 is not 8 bytes");
                         track.defaultRotation = unpackQuat(m.cur(), degenerate_);
@@ -244,7 +276,8 @@ private:
                 const glm::vec3& off = c.type == 0x1004 ? info.tOffset : info.sOffset;
                 const glm::vec3& sc = c.type == 0x1004 ? info.tScale : info.sScale;
                 out.resize(n);
-                for (uint32_t f = 0; f < n; ++f) out[f] = unpackVec(p + 6 * size_t(f), off, sc);
+                for (uint32_t f = 0; f < n; ++f)
+                    out[f] = unpackVec(p + 6 * size_t(f), off, sc);
                 break;
             }
             case 0x1006: {
@@ -255,12 +288,18 @@ private:
                 }
                 const uint8_t* p = frameData(cur, c, 8, "rotation");
                 track.rotation.resize(n);
-                for (uint32_t f = 0; f < n; ++f) track.rotation[f] = unpackQuat(p + 8 * size_t(f), degenerate_);
+                for (uint32_t f = 0; f < n; ++f)
+                    track.rotation[f] = unpackQuat(p + 8 * size_t(f), degenerate_);
                 break;
             }
-            case 0x1007: readBits(cur, c, track.visibility); break;
-            case 0x1008: readBits(cur, c, track.step); break;
-            default: clip_.warnings.push_back("skipped unknown chunk " + c.path);
+            case 0x1007:
+                readBits(cur, c, track.visibility);
+                break;
+            case 0x1008:
+                readBits(cur, c, track.step);
+                break;
+            default:
+                clip_.warnings.push_back("skipped unknown chunk " + c.path);
             }
         }
         if (!haveHeader) parent.fail(bc, "bone animation without a 0x1003 header");
@@ -272,8 +311,8 @@ private:
             auto check = [&](uint32_t idx, uint32_t frameSize, uint32_t width, const char* what) {
                 if (idx != kNone && (uint64_t(idx) + width > frameSize))
                     parent.fail(bc, std::string(what) + " index " + std::to_string(idx) + " + " +
-                                        std::to_string(width) + " exceeds the frame size " +
-                                        std::to_string(frameSize) + " (words)");
+                                        std::to_string(width) + " exceeds the frame size " + std::to_string(frameSize) +
+                                        " (words)");
             };
             check(info.idxT, frameT_, 3, "translation");
             check(info.idxR, frameR_, 4, "rotation");
@@ -287,9 +326,20 @@ private:
     template <class Fn>
     void decodeBlock(ChunkCursor& cur, const Chunk* c, uint32_t frameSize, uint32_t width, const char* what,
                      const Chunk& root, uint32_t BoneInfo::*idx, Fn&& store) {
-        bool used = false;
-        for (const BoneInfo& b : bones_) used = used || b.*idx != kNone;
-        if (!used || clip_.frameCount == 0) return;
+        size_t used = 0;
+        for (const BoneInfo& b : bones_)
+            used += b.*idx != kNone;
+        if (used == 0 || clip_.frameCount == 0) return;
+        // Bones may share a slot (an exporter may deduplicate), so the decoded size is not bounded by the
+        // data chunk alone: cap it at a fixed multiple of the file size.
+        const uint64_t decoded =
+            uint64_t(used) * clip_.frameCount * (width == 4 ? sizeof(glm::quat) : sizeof(glm::vec3));
+        decodedBytes_ += decoded;
+        const uint64_t budget = 32 * uint64_t(bytes_.size) + (16u << 20);
+        if (decodedBytes_ > budget)
+            cur.fail(root, std::to_string(used) + " bones x " + std::to_string(clip_.frameCount) + " frames of " +
+                               what + " would decode to " + std::to_string(decodedBytes_) + " bytes, more than " +
+                               std::to_string(budget) + " for a file of " + std::to_string(bytes_.size) + " bytes");
         if (!c) cur.fail(root, std::string("bones index ") + what + " data but the clip has no " + what + " chunk");
         ByteReader r = cur.data(*c);
         const uint64_t words = uint64_t(clip_.frameCount) * frameSize;
@@ -302,11 +352,15 @@ private:
         for (BoneInfo& b : bones_) {
             if (b.*idx == kNone) continue;
             BoneTrack& t = clip_.tracks[b.track];
-            if (width == 4) t.rotation.resize(clip_.frameCount);
-            else if (idx == &BoneInfo::idxT) t.translation.resize(clip_.frameCount);
-            else t.scale.resize(clip_.frameCount);
+            if (width == 4)
+                t.rotation.resize(clip_.frameCount);
+            else if (idx == &BoneInfo::idxT)
+                t.translation.resize(clip_.frameCount);
+            else
+                t.scale.resize(clip_.frameCount);
             const uint8_t* p = base + size_t(b.*idx) * 2;
-            for (uint32_t f = 0; f < clip_.frameCount; ++f, p += stride) store(t, b, f, p);
+            for (uint32_t f = 0; f < clip_.frameCount; ++f, p += stride)
+                store(t, b, f, p);
         }
     }
 
@@ -316,6 +370,7 @@ private:
     std::vector<BoneInfo> bones_;
     uint32_t numBones_ = 0, frameR_ = 0, frameT_ = 0, frameS_ = 0;
     bool degenerate_ = false;
+    uint64_t decodedBytes_ = 0;
 };
 
 } // namespace

@@ -15,6 +15,7 @@
 //                             0x10006 u32 boneMap[]  (optional: skinned sub-mesh)
 //                             0x1200 collision tree (C): 0x1201 minis 0 min,1 max,2 nNodes,3 nTris;
 //                                    0x1202 nodes (10 B), 0x1203 u16 triangles } per sub-mesh
+//                             (0x10000 nested inside its 0x10100 is accepted too)
 //   0x1300 light (C): 0x1301 name, 0x1302 info (u32 type, f32[3] color, f32 intensity, f32[4])
 //   0x600 connections (C)                              } object index = order of 0x400 and 0x1300 chunks
 //     0x601 minis 1 nObjects, 4 nProxies, [9 nDazzles]
@@ -22,6 +23,7 @@
 //     0x603 minis 5 name, 6 bone, [7 hidden], [8 altDecreaseStayHidden]
 //     0x604 minis 0 color,1 position,2 radius,3 texX,4 texY,6 texSize,5 texture,7 frequency,8 phase,
 //                 9 nightOnly,10 bone,11 name,12 hidden,[13 bias]
+//          (or a container holding one type-0 data chunk of these minis)
 #include "alamo/alamo_reader.h"
 
 #include "alamo/alamo_chunks.h"
@@ -30,6 +32,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstring>
+#include <optional>
 #include <type_traits>
 
 namespace rs::alamo {
@@ -81,7 +84,8 @@ FormatHints parseFormat(const std::string& f) {
     if (istartsWith(s, prefix)) s = s.substr(prefix.size());
     for (size_t i = 0; i < s.size();) {
         size_t j = i + 1;
-        while (j < s.size() && !std::isupper(static_cast<unsigned char>(s[j]))) ++j;
+        while (j < s.size() && !std::isupper(static_cast<unsigned char>(s[j])))
+            ++j;
         const std::string tok = s.substr(i, j - i);
         if (tok == "C") h.color = true;
         if (tok == "B4") h.weights = true;
@@ -101,22 +105,27 @@ struct RawConnections {
     uint32_t nObjects = 0, nProxies = 0, nDazzles = 0;
     bool haveDazzleCount = false;
     std::vector<std::pair<Connection, size_t>> objects; // with the chunk header offset
-    Chunk firstChunk;
 };
 
 class AloReader {
-public:
+  public:
     AloReader(ByteSpan bytes, const std::string& file) : bytes_(bytes), file_(file) {}
 
     Model read() {
         model_.format = "alo";
         model_.sourcePath = file_;
+        if (bytes_.size >= 4) { // checked before any size so that a damaged particle file is named as such
+            const uint32_t id =
+                bytes_.data[0] | bytes_.data[1] << 8 | bytes_.data[2] << 16 | uint32_t(bytes_.data[3]) << 24;
+            if (id == 0x900 || id == 0x1500)
+                throw ParseError(
+                    file_, hex(id), 0,
+                    "this .alo is an Alamo particle system, not a model; particle systems are not supported");
+        }
         ChunkCursor top(bytes_, file_, 0, bytes_.size, {});
         Chunk c;
         bool first = true, haveSkeleton = false;
         while (top.next(c)) {
-            if (first && (c.type == 0x900 || c.type == 0x1500))
-                top.fail(c, "this .alo is an Alamo particle system, not a model; particle systems are not supported");
             first = false;
             switch (c.type) {
             case 0x200:
@@ -146,7 +155,7 @@ public:
         return std::move(model_);
     }
 
-private:
+  private:
     // ---- skeleton ----
     void readSkeleton(ChunkCursor& parent, const Chunk& sc) {
         ChunkCursor cur = parent.children(sc);
@@ -191,10 +200,12 @@ private:
                 b.visible = r.u32le() != 0;
                 b.billboard = c.type == 0x206 ? static_cast<int>(r.u32le()) : 0;
                 float f[12];
-                for (float& v : f) v = r.f32le();
+                for (float& v : f)
+                    v = r.f32le();
                 glm::mat4 m(1.0f);
                 for (int row = 0; row < 3; ++row)
-                    for (int col = 0; col < 4; ++col) m[col][row] = f[row * 4 + col];
+                    for (int col = 0; col < 4; ++col)
+                        m[col][row] = f[row * 4 + col];
                 b.bindLocal = m;
                 if (b.parent < -1 || (b.parent >= 0 && static_cast<size_t>(b.parent) >= index))
                     cur.fail(c, "bone " + std::to_string(index) + " has parent " + std::to_string(b.parent) +
@@ -235,7 +246,7 @@ private:
             case 0x10100:
                 mesh.subMeshes.emplace_back();
                 hasGeometry.push_back(false);
-                readMaterial(cur, c, mesh.subMeshes.back().material);
+                if (readMaterial(cur, c, mesh.subMeshes.back())) hasGeometry.back() = true;
                 break;
             case 0x10000:
                 if (mesh.subMeshes.empty() || hasGeometry.back())
@@ -268,12 +279,22 @@ private:
         model_.meshes.push_back(std::move(mesh));
     }
 
-    void readMaterial(ChunkCursor& parent, const Chunk& mc, Material& mat) {
+    // Returns true when the geometry was nested in the material chunk (some exporters' layout; game files
+    // store 0x10000 as the next sibling).
+    bool readMaterial(ChunkCursor& parent, const Chunk& mc, SubMesh& sm) {
         ChunkCursor cur = parent.children(mc);
         Chunk c;
+        Material& mat = sm.material;
+        bool nestedGeometry = false;
         while (cur.next(c)) {
             if (c.type == 0x10101) {
                 mat.shader = cur.data(c).restAsCString();
+                continue;
+            }
+            if (c.type == 0x10000) {
+                if (nestedGeometry) cur.fail(c, "second geometry chunk in one material");
+                readGeometry(cur, c, sm);
+                nestedGeometry = true;
                 continue;
             }
             if (c.type < 0x10102 || c.type > 0x10106) {
@@ -319,38 +340,58 @@ private:
             if (!haveName || !haveValue) cur.fail(c, "shader parameter lacks its name or value mini-chunk");
             mat.params.push_back(std::move(p));
         }
+        return nestedGeometry;
     }
 
+    // Decodes n full-layout vertices. Skinned sub-meshes (non-empty boneMap) get bone indices and weights,
+    // validated against the bone map; RSkin formats (no B4 weights) bind each vertex to boneIndices[0].
     template <class DiskVertex>
-    void decodeVertices(ByteReader& r, SubMesh& sm, uint32_t n, std::vector<glm::u16vec4>& rawBones) {
+    void decodeVertices(const uint8_t* p, uint32_t n, SubMesh& sm, const FormatHints& hints, const Chunk& vc) {
         static_assert(std::is_trivially_copyable<DiskVertex>::value, "memcpy decode");
-        r.needCount(n, sizeof(DiskVertex), "vertex");
+        const bool skinned = !sm.boneMap.empty();
+        const size_t mapSize = sm.boneMap.size();
         sm.positions.resize(n);
         sm.normals.resize(n);
         sm.uv0.resize(n);
         sm.uv1.resize(n);
         sm.tangents.resize(n);
         sm.binormals.resize(n);
-        sm.colors.resize(n);
-        rawBones.resize(n);
-        sm.boneWeights.resize(n);
-        const uint8_t* p = r.cur();
+        if (hints.color) sm.colors.resize(n);
+        if (skinned) sm.boneIndices.reserve(n), sm.boneWeights.reserve(n);
+        glm::vec3 *pos = sm.positions.data(), *nor = sm.normals.data(), *tan = sm.tangents.data(),
+                  *bin = sm.binormals.data();
+        glm::vec2 *uv0 = sm.uv0.data(), *uv1 = sm.uv1.data();
+        glm::vec4* col = sm.colors.data();
         DiskVertex v;
         for (uint32_t i = 0; i < n; ++i, p += sizeof(DiskVertex)) {
             std::memcpy(&v, p, sizeof v);
-            sm.positions[i] = glm::vec3(v.position[0], v.position[1], v.position[2]);
-            sm.normals[i] = glm::vec3(v.normal[0], v.normal[1], v.normal[2]);
-            sm.uv0[i] = glm::vec2(v.uv[0][0], 1.0f - v.uv[0][1]);
-            sm.uv1[i] = glm::vec2(v.uv[1][0], 1.0f - v.uv[1][1]);
-            sm.tangents[i] = glm::vec3(v.tangent[0], v.tangent[1], v.tangent[2]);
-            sm.binormals[i] = glm::vec3(v.binormal[0], v.binormal[1], v.binormal[2]);
-            sm.colors[i] = glm::vec4(v.color[0], v.color[1], v.color[2], v.color[3]);
-            glm::u16vec4 b;
-            for (int k = 0; k < 4; ++k) b[k] = static_cast<uint16_t>(v.bone[k] > 0xFFFFu ? 0xFFFFu : v.bone[k]);
-            rawBones[i] = b;
-            sm.boneWeights[i] = glm::vec4(v.weight[0], v.weight[1], v.weight[2], v.weight[3]);
+            pos[i] = glm::vec3(v.position[0], v.position[1], v.position[2]);
+            nor[i] = glm::vec3(v.normal[0], v.normal[1], v.normal[2]);
+            uv0[i] = glm::vec2(v.uv[0][0], 1.0f - v.uv[0][1]);
+            uv1[i] = glm::vec2(v.uv[1][0], 1.0f - v.uv[1][1]);
+            tan[i] = glm::vec3(v.tangent[0], v.tangent[1], v.tangent[2]);
+            bin[i] = glm::vec3(v.binormal[0], v.binormal[1], v.binormal[2]);
+            if (col) col[i] = glm::vec4(v.color[0], v.color[1], v.color[2], v.color[3]);
+            if (!skinned) continue;
+            glm::vec4 w = hints.weights ? glm::vec4(v.weight[0], v.weight[1], v.weight[2], v.weight[3])
+                                        : glm::vec4(1.0f, 0.0f, 0.0f, 0.0f);
+            glm::u16vec4 b(0);
+            for (int k = 0; k < 4; ++k) {
+                if (k > 0 && w[k] == 0.0f) continue; // unused influence: index 0
+                if (v.bone[k] >= mapSize)
+                    throw ParseError(file_, vc.path,
+                                     vc.begin + size_t(i) * sizeof(DiskVertex) + offsetof(DiskVertex, bone) + 4 * k,
+                                     "vertex " + std::to_string(i) + " bone index " + std::to_string(v.bone[k]) +
+                                         " >= bone map size " + std::to_string(mapSize));
+                b[k] = static_cast<uint16_t>(v.bone[k]);
+            }
+            const float sum = w.x + w.y + w.z + w.w;
+            if (!(sum > 1e-6f) || !std::isfinite(sum))
+                throw ParseError(file_, vc.path, vc.begin + size_t(i) * sizeof(DiskVertex),
+                                 "vertex " + std::to_string(i) + " has no usable bone weight");
+            sm.boneIndices.push_back(b);
+            sm.boneWeights.push_back(w / sum);
         }
-        r.skip(size_t(n) * sizeof(DiskVertex));
     }
 
     void readGeometry(ChunkCursor& parent, const Chunk& gc, SubMesh& sm) {
@@ -358,7 +399,6 @@ private:
         Chunk c;
         bool haveHeader = false, haveVertices = false, haveIndices = false;
         uint32_t nVerts = 0, nTris = 0;
-        std::vector<glm::u16vec4> rawBones;
         Chunk vertexChunk, indexChunk;
         while (cur.next(c)) {
             switch (c.type) {
@@ -383,7 +423,8 @@ private:
                                               " bytes, header says " + std::to_string(n * 2));
                 sm.indices.resize(n);
                 const uint8_t* p = r.cur();
-                for (size_t i = 0; i < n; ++i) sm.indices[i] = uint32_t(p[2 * i]) | uint32_t(p[2 * i + 1]) << 8;
+                for (size_t i = 0; i < n; ++i)
+                    sm.indices[i] = uint32_t(p[2 * i]) | uint32_t(p[2 * i + 1]) << 8;
                 haveIndices = true;
                 indexChunk = c;
                 break;
@@ -393,10 +434,10 @@ private:
                 if (!haveHeader) cur.fail(c, "vertex buffer before the 0x10001 header");
                 if (haveVertices) cur.fail(c, "second vertex buffer");
                 ByteReader r = cur.data(c);
-                if (c.type == 0x10007) decodeVertices<DiskVertex144>(r, sm, nVerts, rawBones);
-                else decodeVertices<DiskVertex128>(r, sm, nVerts, rawBones);
-                if (!r.atEnd())
-                    model_.warnings.push_back(c.path + ": " + std::to_string(r.remaining()) +
+                const size_t stride = c.type == 0x10007 ? sizeof(DiskVertex144) : sizeof(DiskVertex128);
+                r.needCount(nVerts, stride, "vertex");
+                if (r.remaining() != size_t(nVerts) * stride)
+                    model_.warnings.push_back(c.path + ": " + std::to_string(r.remaining() - size_t(nVerts) * stride) +
                                               " bytes after the declared vertices");
                 haveVertices = true;
                 vertexChunk = c;
@@ -435,37 +476,16 @@ private:
                 throw ParseError(file_, indexChunk.path, indexChunk.begin + 2 * i,
                                  "index " + std::to_string(sm.indices[i]) + " >= vertex count " +
                                      std::to_string(nVerts));
+        // Decoded last: the format string and the bone map (either order in the file) decide what is kept.
         const FormatHints hints = parseFormat(sm.vertexFormat);
-        if (!hints.color) sm.colors.clear();
-        if (sm.boneMap.empty()) {
-            sm.boneWeights.clear();
-            return;
-        }
-        // Skinned: vertices are in model space; skin = animatedWorld[map[i]] * inverse(bindWorld[map[i]]).
+        const uint8_t* vp = bytes_.data + vertexChunk.begin;
+        if (!haveVertices) nVerts = 0;
+        if (vertexChunk.type == 0x10007)
+            decodeVertices<DiskVertex144>(vp, nVerts, sm, hints, vertexChunk);
+        else
+            decodeVertices<DiskVertex128>(vp, nVerts, sm, hints, vertexChunk);
+        // Skinned vertices are in model space: skin = animatedWorld[map[i]] * inverse(bindWorld[map[i]]).
         sm.space = VertexSpace::Model;
-        const size_t stride = vertexChunk.type == 0x10007 ? sizeof(DiskVertex144) : sizeof(DiskVertex128);
-        const size_t boneField = vertexChunk.type == 0x10007 ? offsetof(DiskVertex144, bone) : offsetof(DiskVertex128, bone);
-        for (size_t i = 0; i < rawBones.size(); ++i) {
-            glm::u16vec4& b = rawBones[i];
-            glm::vec4& w = sm.boneWeights[i];
-            if (!hints.weights) w = glm::vec4(1.0f, 0.0f, 0.0f, 0.0f); // one bone per vertex (RSkin formats)
-            for (int k = 0; k < 4; ++k) {
-                if (k > 0 && w[k] == 0.0f) {
-                    b[k] = 0; // unused influence
-                    continue;
-                }
-                if (b[k] >= sm.boneMap.size())
-                    throw ParseError(file_, vertexChunk.path, vertexChunk.begin + i * stride + boneField + 4 * k,
-                                     "vertex " + std::to_string(i) + " bone index " + std::to_string(b[k]) +
-                                         " >= bone map size " + std::to_string(sm.boneMap.size()));
-            }
-            const float sum = w.x + w.y + w.z + w.w;
-            if (!(sum > 1e-6f) || !std::isfinite(sum))
-                throw ParseError(file_, vertexChunk.path, vertexChunk.begin + i * stride,
-                                 "vertex " + std::to_string(i) + " has no usable bone weight");
-            w /= sum;
-        }
-        sm.boneIndices = std::move(rawBones);
     }
 
     void readCollision(ChunkCursor& parent, const Chunk& tc, CollisionTree& tree) {
@@ -479,10 +499,14 @@ private:
                 uint8_t t;
                 ByteReader m(ByteSpan(), file_);
                 while (minis.next(t, m)) {
-                    if (t == 0) tree.boxMin = miniVec3(m, t);
-                    else if (t == 1) tree.boxMax = miniVec3(m, t);
-                    else if (t == 2) nNodes = miniU32(m, t);
-                    else if (t == 3) nTris = miniU32(m, t);
+                    if (t == 0)
+                        tree.boxMin = miniVec3(m, t);
+                    else if (t == 1)
+                        tree.boxMax = miniVec3(m, t);
+                    else if (t == 2)
+                        nNodes = miniU32(m, t);
+                    else if (t == 3)
+                        nTris = miniU32(m, t);
                 }
                 haveHeader = true;
             } else if (c.type == 0x1202) {
@@ -491,8 +515,10 @@ private:
                 r.needCount(nNodes, sizeof(DiskCollisionNode), "collision node");
                 tree.nodes.resize(nNodes);
                 for (auto& n : tree.nodes) {
-                    for (auto& v : n.min) v = r.u8();
-                    for (auto& v : n.max) v = r.u8();
+                    for (auto& v : n.min)
+                        v = r.u8();
+                    for (auto& v : n.max)
+                        v = r.u8();
                     n.primitiveCount = r.u16le();
                     n.link = r.u16le();
                 }
@@ -501,7 +527,8 @@ private:
                 ByteReader r = cur.data(c);
                 r.needCount(nTris, 2, "collision triangle");
                 tree.triangles.resize(nTris);
-                for (auto& t : tree.triangles) t = r.u16le();
+                for (auto& t : tree.triangles)
+                    t = r.u16le();
             } else {
                 model_.warnings.push_back("skipped unknown chunk " + c.path);
             }
@@ -567,8 +594,10 @@ private:
             case 0x601: {
                 MiniCursor minis(cur.data(c));
                 while (minis.next(t, m)) {
-                    if (t == 1) conns_.nObjects = miniU32(m, t);
-                    else if (t == 4) conns_.nProxies = miniU32(m, t);
+                    if (t == 1)
+                        conns_.nObjects = miniU32(m, t);
+                    else if (t == 4)
+                        conns_.nProxies = miniU32(m, t);
                     else if (t == 9) {
                         conns_.nDazzles = miniU32(m, t);
                         conns_.haveDazzleCount = true;
@@ -597,7 +626,7 @@ private:
                 conn.bone = checkBone(bone, c, "object connection");
                 model_.connections.push_back(conn);
                 conns_.objects.push_back({conn, c.header});
-                if (nObjectChunks++ == 0) conns_.firstChunk = c;
+                ++nObjectChunks;
                 break;
             }
             case 0x603: {
@@ -611,8 +640,10 @@ private:
                     } else if (t == 6) {
                         p.bone = checkBone(miniU32(m, t), c, "proxy");
                         haveBone = true;
-                    } else if (t == 7) p.hidden = miniU32(m, t) != 0;
-                    else if (t == 8) p.altDecreaseStayHidden = miniU32(m, t) != 0;
+                    } else if (t == 7)
+                        p.hidden = miniU32(m, t) != 0;
+                    else if (t == 8)
+                        p.altDecreaseStayHidden = miniU32(m, t) != 0;
                 }
                 if (!haveName || !haveBone) cur.fail(c, "proxy lacks its name or bone mini-chunk");
                 std::string base;
@@ -623,32 +654,69 @@ private:
                 break;
             }
             case 0x604: {
-                MiniCursor minis(cur.data(c));
+                // Usually a data chunk of minis; GlyphXTools' viewer reads a container holding one data
+                // chunk (type 0) of the same minis. The size bit tells which.
+                Chunk dc = c;
+                ChunkCursor* owner = &cur;
+                std::optional<ChunkCursor> inner;
+                if (c.container) {
+                    inner.emplace(cur.children(c));
+                    if (!inner->next(dc) || dc.container) cur.fail(c, "dazzle container without a data chunk");
+                    owner = &*inner;
+                    Chunk extra;
+                    if (inner->next(extra)) model_.warnings.push_back("skipped chunk " + extra.path);
+                }
+                MiniCursor minis(owner->data(dc));
                 Dazzle d;
                 bool haveBone = false;
                 while (minis.next(t, m)) {
                     switch (t) {
-                    case 0: d.color = miniVec3(m, t); break;
-                    case 1: d.position = miniVec3(m, t); break;
-                    case 2: d.radius = miniF32(m, t); break;
-                    case 3: d.texX = static_cast<int>(miniU32(m, t)); break;
-                    case 4: d.texY = static_cast<int>(miniU32(m, t)); break;
-                    case 5: d.texture = miniString(m); break;
-                    case 6: d.texSize = static_cast<int>(miniU32(m, t)); break;
-                    case 7: d.frequency = miniF32(m, t); break;
-                    case 8: d.phase = miniF32(m, t); break;
-                    case 9: d.nightOnly = miniU32(m, t) != 0; break;
+                    case 0:
+                        d.color = miniVec3(m, t);
+                        break;
+                    case 1:
+                        d.position = miniVec3(m, t);
+                        break;
+                    case 2:
+                        d.radius = miniF32(m, t);
+                        break;
+                    case 3:
+                        d.texX = static_cast<int>(miniU32(m, t));
+                        break;
+                    case 4:
+                        d.texY = static_cast<int>(miniU32(m, t));
+                        break;
+                    case 5:
+                        d.texture = miniString(m);
+                        break;
+                    case 6:
+                        d.texSize = static_cast<int>(miniU32(m, t));
+                        break;
+                    case 7:
+                        d.frequency = miniF32(m, t);
+                        break;
+                    case 8:
+                        d.phase = miniF32(m, t);
+                        break;
+                    case 9:
+                        d.nightOnly = miniU32(m, t) != 0;
+                        break;
                     case 10:
                         d.bone = checkBone(miniU32(m, t), c, "dazzle");
                         haveBone = true;
                         break;
-                    case 11: d.name = miniString(m); break;
-                    case 12: d.hidden = miniU32(m, t) != 0; break;
+                    case 11:
+                        d.name = miniString(m);
+                        break;
+                    case 12:
+                        d.hidden = miniU32(m, t) != 0;
+                        break;
                     case 13:
                         d.bias = miniF32(m, t);
                         d.hasBias = true;
                         break;
-                    default: model_.warnings.push_back("skipped unknown mini-chunk " + std::to_string(t) + " in " + c.path);
+                    default:
+                        model_.warnings.push_back("skipped unknown mini-chunk " + std::to_string(t) + " in " + c.path);
                     }
                 }
                 if (!haveBone) cur.fail(c, "dazzle lacks its bone mini-chunk");
@@ -677,8 +745,10 @@ private:
                                  "object index " + std::to_string(conn.object) + " but the file has " +
                                      std::to_string(objects_.size()) + " meshes and lights");
             const ObjectRef& o = objects_[static_cast<size_t>(conn.object)];
-            if (o.light) model_.lights[o.index].bone = conn.bone;
-            else model_.meshes[o.index].bone = conn.bone;
+            if (o.light)
+                model_.lights[o.index].bone = conn.bone;
+            else
+                model_.meshes[o.index].bone = conn.bone;
         }
     }
 

@@ -14,7 +14,7 @@ namespace {
 // Chunk nesting on top of ByteWriter: begin() reserves the header, end() patches the size
 // (with bit 31 for containers).
 class ChunkWriter {
-public:
+  public:
     ByteWriter w;
 
     void begin(uint32_t type) {
@@ -39,7 +39,7 @@ public:
         end(false);
     }
 
-private:
+  private:
     std::vector<size_t> stack_;
 };
 
@@ -47,7 +47,8 @@ private:
 struct Minis {
     ByteWriter w;
     void raw(uint8_t type, const ByteWriter& v) {
-        if (v.size() > 255) throw std::invalid_argument("mini-chunk " + std::to_string(type) + " larger than 255 bytes");
+        if (v.size() > 255)
+            throw std::invalid_argument("mini-chunk " + std::to_string(type) + " larger than 255 bytes");
         w.u8(type);
         w.u8(static_cast<uint8_t>(v.size()));
         w.bytes(v.buf.data(), v.size());
@@ -69,7 +70,8 @@ struct Minis {
     }
     void vec(uint8_t type, const float* p, int n) {
         ByteWriter b;
-        for (int i = 0; i < n; ++i) b.f32le(p[i]);
+        for (int i = 0; i < n; ++i)
+            b.f32le(p[i]);
         raw(type, b);
     }
     void str(uint8_t type, const std::string& s) {
@@ -85,10 +87,7 @@ void vec3(ByteWriter& w, const glm::vec3& v) {
     w.f32le(v.z);
 }
 
-template <class T>
-T get(const std::vector<T>& v, size_t i, T fallback) {
-    return i < v.size() ? v[i] : fallback;
-}
+template <class T> T get(const std::vector<T>& v, size_t i, T fallback) { return i < v.size() ? v[i] : fallback; }
 
 void checkBone(int bone, const Model& m, const std::string& what) {
     if (bone < 0 || static_cast<size_t>(bone) >= m.skeleton.bones.size())
@@ -103,15 +102,24 @@ void writeMaterial(ChunkWriter& cw, const Material& mat) {
         m.str(1, p.name);
         uint32_t type = 0x10103;
         switch (p.type) {
-        case ParamType::Int: type = 0x10102, m.u32(2, static_cast<uint32_t>(p.intValue)); break;
-        case ParamType::Float: type = 0x10103, m.f32(2, p.value.x); break;
-        case ParamType::Float3: type = 0x10104, m.vec(2, &p.value.x, 3); break;
-        case ParamType::Texture: type = 0x10105, m.str(2, p.texture); break;
-        case ParamType::Float4: type = 0x10106, m.vec(2, &p.value.x, 4); break;
+        case ParamType::Int:
+            type = 0x10102, m.u32(2, static_cast<uint32_t>(p.intValue));
+            break;
+        case ParamType::Float:
+            type = 0x10103, m.f32(2, p.value.x);
+            break;
+        case ParamType::Float3:
+            type = 0x10104, m.vec(2, &p.value.x, 3);
+            break;
+        case ParamType::Texture:
+            type = 0x10105, m.str(2, p.texture);
+            break;
+        case ParamType::Float4:
+            type = 0x10106, m.vec(2, &p.value.x, 4);
+            break;
         }
         cw.dataChunk(type, m.w);
     }
-    cw.end(true);
 }
 
 void writeGeometry(ChunkWriter& cw, const SubMesh& sm, const Model& model, const AloWriteOptions& o) {
@@ -140,12 +148,15 @@ void writeGeometry(ChunkWriter& cw, const SubMesh& sm, const Model& model, const
         vec3(w, get(sm.tangents, i, glm::vec3(0.0f)));
         vec3(w, get(sm.binormals, i, glm::vec3(0.0f)));
         const glm::vec4 c = get(sm.colors, i, glm::vec4(1.0f));
-        for (int k = 0; k < 4; ++k) w.f32le(c[k]);
+        for (int k = 0; k < 4; ++k)
+            w.f32le(c[k]);
         if (!o.vertices10005) w.zeros(16); // unused float4
         const glm::u16vec4 b = sm.skinned() ? get(sm.boneIndices, i, glm::u16vec4(0)) : glm::u16vec4(0);
         const glm::vec4 wt = sm.skinned() ? get(sm.boneWeights, i, glm::vec4(1, 0, 0, 0)) : glm::vec4(1, 0, 0, 0);
-        for (int k = 0; k < 4; ++k) w.u32le(b[k]);
-        for (int k = 0; k < 4; ++k) w.f32le(wt[k]);
+        for (int k = 0; k < 4; ++k)
+            w.u32le(b[k]);
+        for (int k = 0; k < 4; ++k)
+            w.f32le(wt[k]);
     }
     cw.end(false);
 
@@ -175,14 +186,17 @@ void writeGeometry(ChunkWriter& cw, const SubMesh& sm, const Model& model, const
         cw.dataChunk(0x1201, h2.w);
         cw.begin(0x1202);
         for (const auto& n : t.nodes) {
-            for (uint8_t v : n.min) w.u8(v);
-            for (uint8_t v : n.max) w.u8(v);
+            for (uint8_t v : n.min)
+                w.u8(v);
+            for (uint8_t v : n.max)
+                w.u8(v);
             w.u16le(n.primitiveCount);
             w.u16le(n.link);
         }
         cw.end(false);
         cw.begin(0x1203);
-        for (uint16_t tri : t.triangles) w.u16le(tri);
+        for (uint16_t tri : t.triangles)
+            w.u16le(tri);
         cw.end(false);
         cw.end(true);
     }
@@ -202,8 +216,10 @@ void writeMesh(ChunkWriter& cw, const Mesh& mesh, const Model& model, const AloW
     info.zeros(128 - info.size());
     cw.dataChunk(0x402, info);
     for (const SubMesh& sm : mesh.subMeshes) {
-        writeMaterial(cw, sm.material);
-        writeGeometry(cw, sm, model, o);
+        writeMaterial(cw, sm.material); // leaves 0x10100 open
+        if (o.geometryInMaterial) writeGeometry(cw, sm, model, o);
+        cw.end(true);
+        if (!o.geometryInMaterial) writeGeometry(cw, sm, model, o);
     }
     cw.end(true);
 }
@@ -244,7 +260,8 @@ std::vector<uint8_t> writeModel(const Model& model, const AloWriteOptions& o) {
         d.u32le(b.visible ? 1 : 0);
         if (!o.bones205) d.u32le(static_cast<uint32_t>(b.billboard));
         for (int r = 0; r < 3; ++r)
-            for (int c = 0; c < 4; ++c) d.f32le(b.bindLocal[c][r]);
+            for (int c = 0; c < 4; ++c)
+                d.f32le(b.bindLocal[c][r]);
         cw.dataChunk(o.bones205 ? 0x205 : 0x206, d);
         cw.end(true);
     }
@@ -267,8 +284,10 @@ std::vector<uint8_t> writeModel(const Model& model, const AloWriteOptions& o) {
             ++object;
         }
     };
-    if (o.lightsFirst) lights(), meshes();
-    else meshes(), lights();
+    if (o.lightsFirst)
+        lights(), meshes();
+    else
+        meshes(), lights();
 
     cw.begin(0x600);
     Minis hdr;
@@ -308,7 +327,13 @@ std::vector<uint8_t> writeModel(const Model& model, const AloWriteOptions& o) {
         m.str(11, d.name);
         m.u32(12, d.hidden ? 1 : 0);
         if (d.hasBias) m.f32(13, d.bias);
-        cw.dataChunk(0x604, m.w);
+        if (o.dazzleContainer) {
+            cw.begin(0x604);
+            cw.dataChunk(0, m.w);
+            cw.end(true);
+        } else {
+            cw.dataChunk(0x604, m.w);
+        }
     }
     cw.end(true);
     return std::move(cw.w.buf);
@@ -335,7 +360,8 @@ Packed3 pack3(const std::vector<glm::vec3>& v, const glm::vec3& fallback, uint32
     }
     p.animated = true;
     glm::vec3 lo = v[0], hi = v[0];
-    for (const auto& x : v) lo = glm::min(lo, x), hi = glm::max(hi, x);
+    for (const auto& x : v)
+        lo = glm::min(lo, x), hi = glm::max(hi, x);
     p.offset = lo;
     p.scale = (hi - lo) / 65535.0f;
     p.data.reserve(size_t(frames) * 3);
@@ -350,7 +376,8 @@ Packed3 pack3(const std::vector<glm::vec3>& v, const glm::vec3& fallback, uint32
 void packQuat(ByteWriter& w, glm::quat q) {
     q = glm::normalize(q);
     const float c[4] = {q.x, q.y, q.z, q.w};
-    for (float v : c) w.i16le(static_cast<int16_t>(std::clamp(std::round(v * 32767.0f), -32767.0f, 32767.0f)));
+    for (float v : c)
+        w.i16le(static_cast<int16_t>(std::clamp(std::round(v * 32767.0f), -32767.0f, 32767.0f)));
 }
 
 void bits(ChunkWriter& cw, uint32_t type, const std::vector<uint8_t>& v, uint32_t frames) {
@@ -423,12 +450,14 @@ std::vector<uint8_t> writeClip(const Clip& clip, const AlaWriteOptions& o) {
             for (const auto* p : {&T[i], &S[i]}) {
                 if (!p->animated) continue;
                 cw.begin(p == &T[i] ? 0x1004 : 0x1005);
-                for (uint16_t v : p->data) cw.w.u16le(v);
+                for (uint16_t v : p->data)
+                    cw.w.u16le(v);
                 cw.end(false);
             }
             cw.begin(0x1006);
             if (R[i])
-                for (const glm::quat& q : t.rotation) packQuat(cw.w, q);
+                for (const glm::quat& q : t.rotation)
+                    packQuat(cw.w, q);
             else
                 packQuat(cw.w, defRot);
             cw.end(false);
@@ -444,7 +473,8 @@ std::vector<uint8_t> writeClip(const Clip& clip, const AlaWriteOptions& o) {
             for (uint32_t f = 0; f < frames; ++f)
                 for (size_t i = 0; i < n; ++i)
                     if (T[i].animated)
-                        for (int k = 0; k < 3; ++k) cw.w.u16le(T[i].data[size_t(f) * 3 + k]);
+                        for (int k = 0; k < 3; ++k)
+                            cw.w.u16le(T[i].data[size_t(f) * 3 + k]);
             cw.end(false);
         }
         if (frameR > 0) {
@@ -459,7 +489,8 @@ std::vector<uint8_t> writeClip(const Clip& clip, const AlaWriteOptions& o) {
             for (uint32_t f = 0; f < frames; ++f)
                 for (size_t i = 0; i < n; ++i)
                     if (S[i].animated)
-                        for (int k = 0; k < 3; ++k) cw.w.u16le(S[i].data[size_t(f) * 3 + k]);
+                        for (int k = 0; k < 3; ++k)
+                            cw.w.u16le(S[i].data[size_t(f) * 3 + k]);
             cw.end(false);
         }
     }

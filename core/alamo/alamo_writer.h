@@ -13,10 +13,12 @@
 namespace rs::alamo {
 
 struct AloWriteOptions {
-    bool bones205 = false;     // 0x205 bone chunks (no billboard field) instead of 0x206
-    bool vertices10005 = false; // 0x10005 (128 B) vertices instead of 0x10007 (144 B)
-    bool lightsFirst = false;  // 0x1300 chunks before the 0x400 chunks (object indices follow file order)
-    bool dazzleCount = true;   // the optional 0x601 mini-chunk 9 (dazzle count)
+    bool bones205 = false;           // 0x205 bone chunks (no billboard field) instead of 0x206
+    bool vertices10005 = false;      // 0x10005 (128 B) vertices instead of 0x10007 (144 B)
+    bool lightsFirst = false;        // 0x1300 chunks before the 0x400 chunks (object indices follow file order)
+    bool dazzleCount = true;         // the optional 0x601 mini-chunk 9 (dazzle count)
+    bool geometryInMaterial = false; // 0x10000 inside 0x10100 instead of as its next sibling (as some tools write)
+    bool dazzleContainer = false;    // 0x604 as a container of one type-0 data chunk (GlyphXTools viewer layout)
 };
 
 // Meshes/lights connect to Mesh::bone / Light::bone (a 0x602 chunk for each bone >= 0);

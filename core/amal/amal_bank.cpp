@@ -1,5 +1,7 @@
 #include "amal/amal_bank.h"
 
+#include "scene/model.h"
+
 #include <algorithm>
 #include <cstring>
 #include <sstream>
@@ -33,6 +35,17 @@ std::vector<uint8_t> readStream(const ByteReader& p, size_t from, const char* wh
 }
 
 } // namespace
+
+int AmosImage::colorAt(int x, int y) const {
+    if (x < 0 || y < 0 || x >= width() || y >= height) return 0;
+    const size_t plane = size_t(widthWords) * 2 * size_t(height);
+    const size_t at = size_t(y) * size_t(widthWords) * 2 + size_t(x >> 3);
+    const int bit = 7 - (x & 7);
+    int c = 0;
+    for (int p = 0; p < depth && p < 8; ++p)
+        if (plane * size_t(p) + at < data.size() && (data[plane * size_t(p) + at] >> bit) & 1) c |= 1 << p;
+    return c;
+}
 
 int streamSteps(const std::vector<uint8_t>& steps) {
     int n = 0;
@@ -70,7 +83,6 @@ int Bank::nonEmptyPrograms() const {
 Bank readAmalPayload(ByteSpan payload, const std::string& file, uint64_t payloadOffset) {
     Bank bank;
     bank.payloadOffset = payloadOffset;
-    bank.payload.assign(payload.data, payload.data + payload.size);
     ByteReader p(payload, file, "Amal", payloadOffset);
 
     const uint32_t progOff = p.u32be();
@@ -175,18 +187,28 @@ struct Walker {
     const std::string& file;
     BankFile& out;
 
-    // Image bank (AmSp / AmIc): returns its end offset.
+    // Image bank (AmSp / AmIc): decoded into out.imageBanks; returns its end offset.
     size_t imageBank(size_t at, bool icons) {
         ByteReader r(bytes, file, icons ? "AmIc" : "AmSp");
         r.seek(at + 4);
         const uint16_t n = r.u16be();
         r.needCount(n, 10, "image");
+        ImageBank ib;
+        ib.icons = icons;
+        ib.offset = at;
+        ib.images.resize(n);
         for (int i = 0; i < n; ++i) {
             r.setContext(std::string(icons ? "AmIc/" : "AmSp/") + std::to_string(i + 1));
-            const uint64_t w = r.u16be(), h = r.u16be(), d = r.u16be();
-            r.skip(4);
-            if (d != 0) r.needCount(w * 2 * h, size_t(d), "image data byte");
-            r.skip(size_t(w * 2 * h * d));
+            AmosImage& im = ib.images[size_t(i)];
+            im.widthWords = r.u16be();
+            im.height = r.u16be();
+            im.depth = r.u16be();
+            im.hotX = r.u16be();
+            im.hotY = r.u16be();
+            const uint64_t bytesPerPlane = uint64_t(im.widthWords) * 2 * uint64_t(im.height);
+            if (im.depth != 0) r.needCount(bytesPerPlane, size_t(im.depth), "image data byte");
+            const ByteSpan data = r.take(size_t(bytesPerPlane * uint64_t(im.depth)));
+            im.data.assign(data.data, data.data + data.size);
         }
         r.setContext(icons ? "AmIc/palette" : "AmSp/palette");
         if (r.remaining() < 64) {
@@ -194,7 +216,8 @@ struct Walker {
                                    ": palette cut short by the end of the file");
             r.seek(r.size());
         } else {
-            r.skip(64);
+            for (auto& c : ib.palette)
+                c = r.u16be();
         }
         OtherBank ob;
         ob.kind = icons ? "AmIc" : "AmSp";
@@ -204,6 +227,7 @@ struct Walker {
         ob.length = r.pos() - at;
         ob.images = n;
         out.otherBanks.push_back(ob);
+        out.imageBanks.push_back(std::move(ib));
         return r.pos();
     }
 
@@ -230,7 +254,7 @@ struct Walker {
             payloadLen = len - 8;
         }
         const std::string trimmed = rtrim(type);
-        const bool isAmal = trimmed.size() >= 4 && toLowerAscii(trimmed.substr(0, 4)) == "amal";
+        const bool isAmal = istartsWith(trimmed, "amal");
         if (isAmal) {
             Bank b = readAmalPayload(ByteSpan(bytes.data + r.pos(), payloadLen), file, r.pos());
             b.number = number;
@@ -248,12 +272,6 @@ struct Walker {
             out.otherBanks.push_back(ob);
         }
         return r.pos() + payloadLen;
-    }
-
-    static std::string toLowerAscii(std::string s) {
-        for (char& c : s)
-            if (c >= 'A' && c <= 'Z') c = char(c - 'A' + 'a');
-        return s;
     }
 
     // Walks banks from `at`; expected = count from AmBs, or -1 for "until the end of the file".
@@ -298,11 +316,7 @@ struct Walker {
 } // namespace
 
 bool hasAbkExtension(const std::string& path) {
-    if (path.size() < 4) return false;
-    std::string e = path.substr(path.size() - 4);
-    for (char& c : e)
-        if (c >= 'A' && c <= 'Z') c = char(c - 'A' + 'a');
-    return e == ".abk";
+    return path.size() >= 4 && iequals(path.substr(path.size() - 4), ".abk");
 }
 
 bool looksLikeAmosContainer(ByteSpan b) {

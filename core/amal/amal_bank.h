@@ -22,6 +22,7 @@
 
 #include "common/bytes.h"
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -57,7 +58,6 @@ struct Bank {
     uint16_t flags = 0;
     uint64_t offset = 0; // absolute offset of the "AmBk" header (or of the payload if headerless)
     uint64_t payloadOffset = 0;
-    std::vector<uint8_t> payload;
     int movementSlots = 0;
     std::vector<Movement> movements; // one per slot, index 1..movementSlots
     int programSlots = 0;            // count+1 slots
@@ -80,11 +80,30 @@ struct OtherBank {
     int images = 0;      // AmSp/AmIc
 };
 
+// One image of a sprite (AmSp) or icon (AmIc) bank: `depth` bit-planes stored one after the other,
+// each `height` rows of `widthWords` big-endian words, leftmost pixel in the top bit.
+struct AmosImage {
+    int widthWords = 0, height = 0, depth = 0;
+    int hotX = 0, hotY = 0; // hot spot as stored
+    std::vector<uint8_t> data;
+    int width() const { return widthWords * 16; }
+    // Colour index of pixel (x, y); 0 (transparent) outside the image.
+    int colorAt(int x, int y) const;
+};
+
+struct ImageBank {
+    bool icons = false;
+    uint64_t offset = 0;
+    std::vector<AmosImage> images;      // AMOS image n = images[n - 1]
+    std::array<uint16_t, 32> palette{}; // Amiga $0RGB
+};
+
 struct BankFile {
     std::string path;
     std::string container; // "abk", "amos" (source), "banks" (AmBs), "raw" (headerless Amal payload)
     std::vector<Bank> amalBanks;
     std::vector<OtherBank> otherBanks;
+    std::vector<ImageBank> imageBanks; // decoded AmSp/AmIc banks (also listed in otherBanks)
     std::vector<std::string> warnings;
 };
 

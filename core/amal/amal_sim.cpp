@@ -475,6 +475,12 @@ class Tokenizer {
     }
     // AniExp: operand (op operand)*, left to right.
     void expr() {
+        // Function arguments nest expressions; bound the depth so hostile text cannot exhaust the stack.
+        if (++depth_ > kMaxNesting) fail(AmalErrorCode::Syntax);
+        struct Leave {
+            int& d;
+            ~Leave() { --d; }
+        } leave{depth_};
         operand();
         for (;;) {
             const int c = chr();
@@ -546,6 +552,8 @@ class Tokenizer {
     };
     const std::string& s_;
     bool bank_;
+    static constexpr int kMaxNesting = 64;
+    int depth_ = 0;
     size_t i_ = 0;
     size_t instr_ = 0;
     bool inAuto_ = false;
@@ -864,6 +872,7 @@ void Channel::run(int pc, Chain chain) {
             const int16_t from = eval(pc);
             const int16_t to = eval(pc);
             regRef(at(pc)) = from;
+            (void)at(pc + 1);
             code_[size_t(pc + 1)] = to;
             pc += 2;
             continue;

@@ -54,6 +54,8 @@ struct CompileError {
     std::string toString(int program = -1) const;
 };
 
+// Function arguments may nest 64 deep (deeper is reported as a syntax error; AMOS has no such limit
+// but would run out of stack).
 // Compiled program: a word stream (format private to the simulator) with a source position per word.
 struct CompiledProgram {
     std::vector<int32_t> code;

@@ -109,8 +109,9 @@ std::vector<uint8_t> writeImageBank(int images, int height, bool icons) {
         w.u16be(2);
         w.u16be(0);
         w.u16be(0);
-        for (int k = 0; k < height * 2 * 2; ++k)
-            w.u8(uint8_t(0x5A + i));
+        for (int plane = 0; plane < 2; ++plane)
+            for (int k = 0; k < height * 2; ++k)
+                w.u8(uint8_t(plane == 0 ? 0x5A + i : ~(0x5A + i)));
     }
     for (int c = 0; c < 32; ++c)
         w.u16be(uint16_t(c * 0x111));

@@ -34,7 +34,8 @@ std::vector<uint8_t> writeAmalPayload(const BankSpec& spec);
 std::vector<uint8_t> writeAmalBank(const BankSpec& spec);
 // A generic AmBk memory bank with the given type name and payload size (zero-filled).
 std::vector<uint8_t> writeMemoryBank(int number, const std::string& type, size_t payloadBytes);
-// "AmSp" (or "AmIc") image bank with `images` images of 1 word x h lines x 2 planes, and a palette.
+// "AmSp" (or "AmIc") image bank with `images` images of 1 word x h lines x 2 planes, and a palette
+// (colour c = $111 * c). Image i (0-based): plane 0 bytes $5A+i, plane 1 bytes ~($5A+i).
 std::vector<uint8_t> writeImageBank(int images, int height, bool icons = false);
 // An .AMOS source: "AMOS Basic V134 " header, `codeBytes` of placeholder code, "AmBs" and the banks.
 std::vector<uint8_t> writeAmosSource(const std::vector<std::vector<uint8_t>>& banks, size_t codeBytes = 16);

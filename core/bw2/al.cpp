@@ -53,7 +53,8 @@ AlAnimHeader readAnimHeader(ByteReader& r) {
     h.cyclic = r.u8() != 0;
     h.hierarchical = r.u8() != 0;
     h.flags = r.u16le();
-    for (auto& u : h.unknown2) u = r.u32le();
+    for (auto& u : h.unknown2)
+        u = r.u32le();
     return h;
 }
 
@@ -62,7 +63,8 @@ std::string stringAt(const ByteReader& r, size_t begin, size_t end, size_t field
     if (begin >= end) r.failAt(fieldAt, std::string(what) + " offset outside the animation's event strings");
     const char* p = reinterpret_cast<const char*>(r.data() + begin);
     size_t n = 0;
-    while (begin + n < end && p[n] != 0) ++n;
+    while (begin + n < end && p[n] != 0)
+        ++n;
     if (begin + n >= end) r.failAt(fieldAt, std::string(what) + " is not NUL-terminated inside the event strings");
     return std::string(p, n);
 }
@@ -72,7 +74,8 @@ std::string stringAt(const ByteReader& r, size_t begin, size_t end, size_t field
 glm::mat4 AlEvent::matrix() const {
     glm::mat4 m;
     for (int row = 0; row < 4; ++row)
-        for (int c = 0; c < 4; ++c) m[row][c] = transform[row * 4 + c];
+        for (int c = 0; c < 4; ++c)
+            m[row][c] = transform[row * 4 + c];
     return m;
 }
 
@@ -183,7 +186,8 @@ AlFile parseAl(ByteSpan bytes, const std::string& file) {
             eventAt[e] = ar.pos();
             nameOffsets[e][0] = ar.u32le();
             nameOffsets[e][1] = ar.u32le();
-            for (float& v : a.events[e].transform) v = ar.f32le();
+            for (float& v : a.events[e].transform)
+                v = ar.f32le();
         }
         ar.setContext(ctx + "/eventStrings");
         const size_t stringsBegin = ar.pos();
@@ -206,7 +210,8 @@ AlFile parseAl(ByteSpan bytes, const std::string& file) {
         // Unknown block
         ar.setContext(ctx + "/unknownBlock");
         uint32_t n = ar.u32le();
-        for (float& v : a.unknownFloats) v = ar.f32le();
+        for (float& v : a.unknownFloats)
+            v = ar.f32le();
         ar.needCount(n, 1, "unknown block byte");
         a.unknownBlock.assign(ar.cur(), ar.cur() + n);
         ar.skip(n);
@@ -231,7 +236,8 @@ AlFile parseAl(ByteSpan bytes, const std::string& file) {
         ar.setContext(ctx + "/keyframes");
         a.rotationsPerFrame = ar.u32le();
         a.positionsPerFrame = ar.u32le();
-        for (auto& b : a.unknown32) b = ar.u8();
+        for (auto& b : a.unknown32)
+            b = ar.u8();
         a.posComp = readVec3(ar);
         a.point = readVec3(ar);
         ar.needCount(h.boneCount, 28, "frame-zero bone");
@@ -241,15 +247,18 @@ AlFile parseAl(ByteSpan bytes, const std::string& file) {
             float x = ar.f32le(), y = ar.f32le(), z = ar.f32le(), w = ar.f32le();
             q = glm::quat(w, x, y, z);
         }
-        for (auto& p : a.frameZeroPositions) p = readVec3(ar);
+        for (auto& p : a.frameZeroPositions)
+            p = readVec3(ar);
         const uint64_t later = h.frameCount > 0 ? h.frameCount - 1 : 0;
         const uint64_t n0 = later * a.rotationsPerFrame, n1 = later * a.positionsPerFrame;
         ar.needCount(n0, 6, "compressed rotation");
         a.first.resize(size_t(n0));
-        for (auto& v : a.first) v = readS16x3(ar);
+        for (auto& v : a.first)
+            v = readS16x3(ar);
         ar.needCount(n1, 6, "compressed second-block entry");
         a.second.resize(size_t(n1));
-        for (auto& v : a.second) v = readS16x3(ar);
+        for (auto& v : a.second)
+            v = readS16x3(ar);
     }
     return f;
 }
@@ -259,8 +268,8 @@ AlDecodeStatus decodeStatus(const AlAnimation& a, size_t armatureBones, bool int
     const uint32_t frames = a.header.frameCount;
     s.decoded = {"header", "events (bone, name, transform)",
                  "frame 0: rotation (float quaternion x,y,z,w) and position per bone"};
-    s.rotationsInterpreted = interpret && frames > 1 && a.rotationsPerFrame == a.header.boneCount &&
-                             a.header.boneCount > 0;
+    s.rotationsInterpreted =
+        interpret && frames > 1 && a.rotationsPerFrame == a.header.boneCount && a.header.boneCount > 0;
     if (frames > 1) {
         if (s.rotationsInterpreted)
             s.interpreted.push_back("rotations of frames 1.." + std::to_string(frames - 1) +
@@ -274,8 +283,8 @@ AlDecodeStatus decodeStatus(const AlAnimation& a, size_t armatureBones, bool int
                                std::to_string(a.positionsPerFrame) + " entries a frame): frame 0 held");
     }
     s.notDecoded.push_back("event times (not stored with the events)");
-    s.notDecoded.push_back("offset block (" + std::to_string(a.frameOffsets.size()) + " pairs a frame), unknown block (" +
-                           std::to_string(a.unknownBlock.size()) + " bytes)");
+    s.notDecoded.push_back("offset block (" + std::to_string(a.frameOffsets.size()) +
+                           " pairs, one a frame), unknown block (" + std::to_string(a.unknownBlock.size()) + " bytes)");
     (void)armatureBones;
     return s;
 }
@@ -312,15 +321,17 @@ Clip toClip(const AlFile& f, size_t ai, const AlReadOptions& opt) {
         c.warnings.push_back("sampling rate " + std::to_string(h.samplingRate) + " is not usable; 30 fps assumed");
     }
     AlDecodeStatus st = decodeStatus(a, f.bones.size(), opt.interpretCompressed);
-    c.codec = st.rotationsInterpreted
-                  ? "al: frame 0 exact; frames 1..N-1 rotations interpreted, positions held at frame 0"
-                  : (h.frameCount > 1 ? "al: frame 0 exact; frames 1..N-1 not decoded (frame 0 held)"
-                                      : "al: frame 0 exact");
+    c.codec =
+        st.rotationsInterpreted
+            ? "al: frame 0 exact; frames 1..N-1 rotations interpreted, positions held at frame 0"
+            : (h.frameCount > 1 ? "al: frame 0 exact; frames 1..N-1 not decoded (frame 0 held)" : "al: frame 0 exact");
     if (!h.hierarchical)
         c.warnings.push_back("animation is not flagged hierarchical; its frame-0 transforms are applied as "
                              "parent-relative anyway");
-    for (const auto& s : st.interpreted) c.warnings.push_back("interpretation: " + s);
-    for (const auto& s : st.notDecoded) c.warnings.push_back("not decoded: " + s);
+    for (const auto& s : st.interpreted)
+        c.warnings.push_back("interpretation: " + s);
+    for (const auto& s : st.notDecoded)
+        c.warnings.push_back("not decoded: " + s);
 
     const size_t nb = std::min<size_t>(h.boneCount, f.bones.size());
     const size_t frames = h.frameCount;
@@ -378,8 +389,9 @@ bool libraryFits(const Model& skin, const Skeleton& armature, std::string* why) 
     for (size_t i = 0; i < sb.size(); ++i) {
         if (readerName(sb[i].name, i)) continue;
         if (!iequals(sb[i].name, armature.bones[i].name)) {
-            if (why) *why = "bone " + std::to_string(i) + " is " + sb[i].name + " in the skin, " +
-                            armature.bones[i].name + " in the library";
+            if (why)
+                *why = "bone " + std::to_string(i) + " is " + sb[i].name + " in the skin, " + armature.bones[i].name +
+                       " in the library";
             return false;
         }
     }

@@ -14,13 +14,14 @@ void vec3(ByteWriter& w, const glm::vec3& v) {
 }
 
 void frame(ByteWriter& w, const BwmFrame& f) {
-    for (const auto& a : f.axis) vec3(w, a);
+    for (const auto& a : f.axis)
+        vec3(w, a);
     vec3(w, f.position);
 }
 
-template <class T>
-void requireSize(const std::vector<T>& v, size_t n, const char* what) {
-    if (v.size() < n) throw std::invalid_argument(std::string("writeBwm: ") + what + " has fewer entries than vertices");
+template <class T> void requireSize(const std::vector<T>& v, size_t n, const char* what) {
+    if (v.size() < n)
+        throw std::invalid_argument(std::string("writeBwm: ") + what + " has fewer entries than vertices");
 }
 
 } // namespace
@@ -29,24 +30,29 @@ std::vector<BwmStride> makeStrides(size_t uvCount, SkinLayout layout) {
     std::vector<BwmStride> s(1);
     s[0].elements.push_back({uint32_t(StrideType::Position), uint32_t(StrideFormat::Vec3)});
     s[0].elements.push_back({uint32_t(StrideType::Normal), uint32_t(StrideFormat::Vec3)});
-    for (size_t i = 0; i < uvCount; ++i) s[0].elements.push_back({uint32_t(StrideType::Uv), uint32_t(StrideFormat::Vec2)});
+    for (size_t i = 0; i < uvCount; ++i)
+        s[0].elements.push_back({uint32_t(StrideType::Uv), uint32_t(StrideFormat::Vec2)});
     auto one = [](StrideType t, StrideFormat f) {
         BwmStride st;
         st.elements.push_back({uint32_t(t), uint32_t(f)});
         return st;
     };
     switch (layout) {
-    case SkinLayout::None: break;
+    case SkinLayout::None:
+        break;
     case SkinLayout::U8PerIndex:
     case SkinLayout::U32PerIndex:
         for (int i = 0; i < 4; ++i)
-            s.push_back(one(StrideType::BoneIndex,
-                            layout == SkinLayout::U8PerIndex ? StrideFormat::U8 : StrideFormat::U32));
+            s.push_back(
+                one(StrideType::BoneIndex, layout == SkinLayout::U8PerIndex ? StrideFormat::U8 : StrideFormat::U32));
         break;
-    case SkinLayout::U8x4Packed: s.push_back(one(StrideType::BoneIndex, StrideFormat::U32)); break;
+    case SkinLayout::U8x4Packed:
+        s.push_back(one(StrideType::BoneIndex, StrideFormat::U32));
+        break;
     }
     if (layout != SkinLayout::None)
-        for (int i = 0; i < 4; ++i) s.push_back(one(StrideType::BoneWeight, StrideFormat::F32));
+        for (int i = 0; i < 4; ++i)
+            s.push_back(one(StrideType::BoneWeight, StrideFormat::F32));
     return s;
 }
 
@@ -75,7 +81,8 @@ std::vector<uint8_t> writeBwm(const BwmFile& f) {
     w.u32le(uint32_t(f.entities.size()));
     w.u32le(uint32_t(f.unknownPoints.size()));
     w.u32le(uint32_t(f.collisionPoints.size()));
-    for (float u : f.unknown3) w.f32le(u);
+    for (float u : f.unknown3)
+        w.f32le(u);
     const size_t nv = f.positions.size();
     w.u32le(uint32_t(nv));
     w.u32le(uint32_t(f.strides.size()));
@@ -83,7 +90,8 @@ std::vector<uint8_t> writeBwm(const BwmFile& f) {
     w.u32le(uint32_t(f.indices.size()));
 
     for (const auto& m : f.materials)
-        for (int s = 0; s < 7; ++s) w.fixedString(m.slot(s), 64);
+        for (int s = 0; s < 7; ++s)
+            w.fixedString(m.slot(s), 64);
     for (const auto& m : f.meshes) {
         w.u32le(m.faceCount);
         w.u32le(m.indexOffset);
@@ -118,15 +126,19 @@ std::vector<uint8_t> writeBwm(const BwmFile& f) {
             w.u32le(r.faceCount);
             w.u32le(r.unknown);
         }
-    for (const auto& b : f.bones) frame(w, b);
+    for (const auto& b : f.bones)
+        frame(w, b);
     for (const auto& e : f.entities) {
         frame(w, e.frame);
         w.fixedString(e.name, 256);
     }
-    for (const auto& p : f.unknownPoints) vec3(w, p);
-    for (const auto& p : f.collisionPoints) vec3(w, p);
+    for (const auto& p : f.unknownPoints)
+        vec3(w, p);
+    for (const auto& p : f.collisionPoints)
+        vec3(w, p);
     for (const auto& s : f.strides) {
-        if (s.elements.size() > kBwmMaxStrideElements) throw std::invalid_argument("writeBwm: too many stride elements");
+        if (s.elements.size() > kBwmMaxStrideElements)
+            throw std::invalid_argument("writeBwm: too many stride elements");
         w.u32le(uint32_t(s.elements.size()));
         for (const auto& e : s.elements) {
             w.u32le(e.type);
@@ -147,14 +159,17 @@ std::vector<uint8_t> writeBwm(const BwmFile& f) {
             if (e.type == uint32_t(StrideType::BoneWeight)) ++wSeen;
         }
         if (uvSeen > f.uvs.size()) throw std::invalid_argument("writeBwm: more uv elements than uv arrays");
-        for (size_t u = uvBase; u < uvSeen; ++u) requireSize(f.uvs[u], nv, "uvs");
+        for (size_t u = uvBase; u < uvSeen; ++u)
+            requireSize(f.uvs[u], nv, "uvs");
         if (idxSeen > idxBase) requireSize(f.boneIndices, nv, "boneIndices");
         if (wSeen > wBase) requireSize(f.boneWeights, nv, "boneWeights");
         for (size_t v = 0; v < nv; ++v) {
             size_t uvK = uvBase, idxK = idxBase, wK = wBase;
             for (const auto& e : s.elements) {
                 switch (e.type) {
-                case uint32_t(StrideType::Position): vec3(w, f.positions[v]); break;
+                case uint32_t(StrideType::Position):
+                    vec3(w, f.positions[v]);
+                    break;
                 case uint32_t(StrideType::Normal):
                     requireSize(f.normals, nv, "normals");
                     vec3(w, f.normals[v]);
@@ -170,28 +185,35 @@ std::vector<uint8_t> writeBwm(const BwmFile& f) {
                         w.u32le(bi[0] | bi[1] << 8 | bi[2] << 16 | bi[3] << 24);
                     } else {
                         uint32_t b = idxK < 4 ? bi[idxK] : 0;
-                        if (e.format == uint32_t(StrideFormat::U8)) w.u8(uint8_t(b));
-                        else w.u32le(b);
+                        if (e.format == uint32_t(StrideFormat::U8))
+                            w.u8(uint8_t(b));
+                        else
+                            w.u32le(b);
                     }
                     ++idxK;
                     break;
                 }
                 case uint32_t(StrideType::BoneWeight): {
                     float x = wK < 4 ? f.boneWeights[v][int(wK)] : 0.0f;
-                    if (e.format == uint32_t(StrideFormat::U8)) w.u8(uint8_t(std::lround(x * 255.0f)));
-                    else w.f32le(x);
+                    if (e.format == uint32_t(StrideFormat::U8))
+                        w.u8(uint8_t(std::lround(x * 255.0f)));
+                    else
+                        w.f32le(x);
                     ++wK;
                     break;
                 }
-                default: w.zeros(strideFormatSize(e.format));
+                default:
+                    w.zeros(strideFormatSize(e.format));
                 }
             }
         }
     }
-    for (uint16_t i : f.indices) w.u16le(i);
+    for (uint16_t i : f.indices)
+        w.u16le(i);
     if (f.version >= 6) {
         w.u32le(uint32_t(f.trailer.size()));
-        for (const auto& p : f.trailer) vec3(w, p);
+        for (const auto& p : f.trailer)
+            vec3(w, p);
     }
     w.patchU32le(sizeAt, uint32_t(w.size() - 0x2C));
     return w.buf;
@@ -218,7 +240,8 @@ void animHeader(ByteWriter& w, const AlAnimHeader& h, uint32_t eventCount, uint3
     w.u8(h.cyclic ? 1 : 0);
     w.u8(h.hierarchical ? 1 : 0);
     w.u16le(h.flags);
-    for (uint32_t u : h.unknown2) w.u32le(u);
+    for (uint32_t u : h.unknown2)
+        w.u32le(u);
 }
 
 } // namespace
@@ -295,11 +318,13 @@ std::vector<uint8_t> writeAl(const AlFile& f) {
         for (size_t e = 0; e < a.events.size(); ++e) {
             w.u32le(p.nameOffsets[e][0]);
             w.u32le(p.nameOffsets[e][1]);
-            for (float v : a.events[e].transform) w.f32le(v);
+            for (float v : a.events[e].transform)
+                w.f32le(v);
         }
         w.bytes(p.strings.data(), p.strings.size());
         w.u32le(uint32_t(a.unknownBlock.size()));
-        for (float v : a.unknownFloats) w.f32le(v);
+        for (float v : a.unknownFloats)
+            w.f32le(v);
         w.bytes(a.unknownBlock.data(), a.unknownBlock.size());
         for (const auto& fo : a.frameOffsets) {
             w.u32le(fo[0]);
@@ -317,7 +342,8 @@ std::vector<uint8_t> writeAl(const AlFile& f) {
             w.f32le(q.z);
             w.f32le(q.w);
         }
-        for (const auto& p0 : a.frameZeroPositions) vec3(w, p0);
+        for (const auto& p0 : a.frameZeroPositions)
+            vec3(w, p0);
         for (const auto& v : a.first) {
             w.i16le(v.x);
             w.i16le(v.y);

@@ -18,21 +18,31 @@ static_assert(kBwmStrideSize == 0x88 && 4 + kBwmMaxStrideElements * 8 <= kBwmStr
 
 size_t strideFormatSize(uint32_t format) {
     switch (format) {
-    case 0: return 4;
-    case 1: return 8;
-    case 2: return 12;
-    case 3: return 4;
-    case 4: return 1;
-    default: return 0;
+    case 0:
+        return 4;
+    case 1:
+        return 8;
+    case 2:
+        return 12;
+    case 3:
+        return 4;
+    case 4:
+        return 1;
+    default:
+        return 0;
     }
 }
 
 const char* skinLayoutName(SkinLayout l) {
     switch (l) {
-    case SkinLayout::None: return "none";
-    case SkinLayout::U8PerIndex: return "u8-per-index";
-    case SkinLayout::U32PerIndex: return "u32-per-index";
-    case SkinLayout::U8x4Packed: return "u8x4-packed";
+    case SkinLayout::None:
+        return "none";
+    case SkinLayout::U8PerIndex:
+        return "u8-per-index";
+    case SkinLayout::U32PerIndex:
+        return "u32-per-index";
+    case SkinLayout::U8x4Packed:
+        return "u8x4-packed";
     }
     return "none";
 }
@@ -64,19 +74,27 @@ const std::string& BwmMaterial::slot(int i) const { return const_cast<BwmMateria
 
 std::string& BwmMaterial::slot(int i) {
     switch (i) {
-    case 0: return diffuse;
-    case 1: return light;
-    case 2: return growth;
-    case 3: return specular;
-    case 4: return animated;
-    case 5: return normal;
-    default: return type;
+    case 0:
+        return diffuse;
+    case 1:
+        return light;
+    case 2:
+        return growth;
+    case 3:
+        return specular;
+    case 4:
+        return animated;
+    case 5:
+        return normal;
+    default:
+        return type;
     }
 }
 
 size_t BwmStride::size() const {
     size_t n = 0;
-    for (const auto& e : elements) n += strideFormatSize(e.format);
+    for (const auto& e : elements)
+        n += strideFormatSize(e.format);
     return n;
 }
 
@@ -102,7 +120,8 @@ glm::vec3 readVec3(ByteReader& r) {
 
 BwmFrame readFrame(ByteReader& r) {
     BwmFrame f;
-    for (auto& a : f.axis) a = readVec3(r);
+    for (auto& a : f.axis)
+        a = readVec3(r);
     f.position = readVec3(r);
     return f;
 }
@@ -175,7 +194,8 @@ CandidateResult checkCandidate(const std::vector<ElementRef>& idxEls, const std:
             }
         }
         // Weights beyond the stored indices still count towards the sum.
-        for (size_t k = count; k < nw; ++k) sum += readWeight(wEls[k], v);
+        for (size_t k = count; k < nw; ++k)
+            sum += readWeight(wEls[k], v);
         if (std::fabs(sum - 1.0f) > 1e-3f) ++res.sumFailures;
     }
     return res;
@@ -228,7 +248,8 @@ BwmFile parseBwm(ByteSpan bytes, const std::string& file) {
     f.volume = r.f32le();
     uint32_t nMaterials = r.u32le(), nMeshes = r.u32le(), nBones = r.u32le(), nEntities = r.u32le();
     uint32_t nUnknown = r.u32le(), nCollision = r.u32le();
-    for (float& u : f.unknown3) u = r.f32le();
+    for (float& u : f.unknown3)
+        u = r.f32le();
     f.vertexCount = r.u32le();
     const size_t strideCountAt = r.pos();
     uint32_t nStrides = r.u32le();
@@ -243,7 +264,8 @@ BwmFile parseBwm(ByteSpan bytes, const std::string& file) {
     r.needCount(nMaterials, kBwmMaterialSize, "material");
     f.materials.resize(nMaterials);
     for (auto& m : f.materials)
-        for (int s = 0; s < 7; ++s) m.slot(s) = r.fixedString(64);
+        for (int s = 0; s < 7; ++s)
+            m.slot(s) = r.fixedString(64);
 
     r.setContext("meshes");
     r.needCount(nMeshes, kBwmMeshSize, "mesh description");
@@ -303,8 +325,8 @@ BwmFile parseBwm(ByteSpan bytes, const std::string& file) {
                                      " indices of the file");
             if (uint64_t(ref.vertexOffset) + ref.vertexCount > f.vertexCount)
                 r.failAt(at + 12, "vertices [" + std::to_string(ref.vertexOffset) + ", +" +
-                                      std::to_string(ref.vertexCount) + ") past the " +
-                                      std::to_string(f.vertexCount) + " vertices of the file");
+                                      std::to_string(ref.vertexCount) + ") past the " + std::to_string(f.vertexCount) +
+                                      " vertices of the file");
         }
     }
     {
@@ -316,8 +338,9 @@ BwmFile parseBwm(ByteSpan bytes, const std::string& file) {
                 refIndices += ref.indexCount;
             }
         if (refVertices > 8 * uint64_t(f.vertexCount) + 65536 || refIndices > 8 * uint64_t(f.indexCount) + 65536)
-            throw ParseError(file, "materialRefs", kBwmFileHeaderSize + kBwmModelHeaderSize +
-                                                       nMaterials * kBwmMaterialSize + nMeshes * kBwmMeshSize,
+            throw ParseError(file, "materialRefs",
+                             kBwmFileHeaderSize + kBwmModelHeaderSize + nMaterials * kBwmMaterialSize +
+                                 nMeshes * kBwmMeshSize,
                              "material references cover " + std::to_string(refVertices) + " vertices and " +
                                  std::to_string(refIndices) + " indices, more than 8 times the file's");
     }
@@ -325,15 +348,17 @@ BwmFile parseBwm(ByteSpan bytes, const std::string& file) {
         const BwmMesh& m = f.meshes[i];
         if (uint64_t(m.indexOffset) + m.indexCount > f.indexCount ||
             uint64_t(m.vertexOffset) + m.vertexCount > f.vertexCount)
-            f.warnings.push_back("mesh " + std::to_string(i) + " (" + m.name +
-                                 ") declares index/vertex ranges past the file's counts; its material references are used");
+            f.warnings.push_back(
+                "mesh " + std::to_string(i) + " (" + m.name +
+                ") declares index/vertex ranges past the file's counts; its material references are used");
         if (m.lod == 0) f.warnings.push_back("mesh " + std::to_string(i) + " has LOD level 0 (levels start at 1)");
     }
 
     r.setContext("bones");
     r.needCount(nBones, kBwmFrameSize, "bone");
     f.bones.resize(nBones);
-    for (auto& b : f.bones) b = readFrame(r);
+    for (auto& b : f.bones)
+        b = readFrame(r);
 
     r.setContext("entities");
     r.needCount(nEntities, kBwmEntitySize, "entity");
@@ -346,12 +371,14 @@ BwmFile parseBwm(ByteSpan bytes, const std::string& file) {
     r.setContext("unknownPoints");
     r.needCount(nUnknown, 12, "unknown point");
     f.unknownPoints.resize(nUnknown);
-    for (auto& p : f.unknownPoints) p = readVec3(r);
+    for (auto& p : f.unknownPoints)
+        p = readVec3(r);
 
     r.setContext("collisionPoints");
     r.needCount(nCollision, 12, "collision point");
     f.collisionPoints.resize(nCollision);
-    for (auto& p : f.collisionPoints) p = readVec3(r);
+    for (auto& p : f.collisionPoints)
+        p = readVec3(r);
 
     r.setContext("strides");
     r.needCount(nStrides, kBwmStrideSize, "stride");
@@ -467,20 +494,30 @@ BwmFile parseBwm(ByteSpan bytes, const std::string& file) {
             CandidateResult res;
         };
         std::vector<Cand> cands;
-        cands.push_back({allU8 ? SkinLayout::U8PerIndex : SkinLayout::U32PerIndex, false,
-                         std::min<size_t>(idxEls.size(), 4), {}});
+        cands.push_back(
+            {allU8 ? SkinLayout::U8PerIndex : SkinLayout::U32PerIndex, false, std::min<size_t>(idxEls.size(), 4), {}});
         if (allU32 && idxEls.size() == 1) cands.push_back({SkinLayout::U8x4Packed, true, 4, {}});
-        for (auto& c : cands) c.res = checkCandidate(idxEls, wEls, c.packed, c.count, nv, boneCount);
+        for (auto& c : cands)
+            c.res = checkCandidate(idxEls, wEls, c.packed, c.count, nv, boneCount);
         const size_t nw = std::min<size_t>(wEls.size(), 4);
         const Cand* pick = nullptr;
         for (const auto& c : cands)
-            if (c.res.valid() && c.count == nw) { pick = &c; break; }
+            if (c.res.valid() && c.count == nw) {
+                pick = &c;
+                break;
+            }
         if (!pick)
             for (const auto& c : cands)
-                if (c.res.valid()) { pick = &c; break; }
+                if (c.res.valid()) {
+                    pick = &c;
+                    break;
+                }
         if (!pick)
             for (const auto& c : cands)
-                if (!c.res.badIndex) { pick = &c; break; }
+                if (!c.res.badIndex) {
+                    pick = &c;
+                    break;
+                }
         if (!pick) {
             const auto& res = cands.front().res;
             throw ParseError(file, "vertexData/boneIndices", res.badOffset,
@@ -521,14 +558,16 @@ BwmFile parseBwm(ByteSpan bytes, const std::string& file) {
         if (cands.size() > 1) {
             for (const auto& c : cands)
                 if (&c != pick)
-                    note += std::string("; ") + skinLayoutName(c.layout) +
-                            (c.res.valid() ? " also fits" : " rejected (indices out of range or weights not summing to 1)");
+                    note +=
+                        std::string("; ") + skinLayoutName(c.layout) +
+                        (c.res.valid() ? " also fits" : " rejected (indices out of range or weights not summing to 1)");
         }
         f.warnings.push_back(note);
         if (normalised)
             f.warnings.push_back(std::to_string(normalised) + " vertices have weights not summing to 1; normalised");
         if (cleared)
-            f.warnings.push_back(std::to_string(cleared) + " zero-weight influences had out-of-range bone indices; set to 0");
+            f.warnings.push_back(std::to_string(cleared) +
+                                 " zero-weight influences had out-of-range bone indices; set to 0");
     } else if (!wEls.empty()) {
         f.warnings.push_back("bone weights without bone indices; ignored");
     }
@@ -538,7 +577,8 @@ BwmFile parseBwm(ByteSpan bytes, const std::string& file) {
     f.indices.resize(f.indexCount);
     {
         const uint8_t* p = r.cur();
-        for (size_t i = 0; i < f.indexCount; ++i) f.indices[i] = uint16_t(p[2 * i] | p[2 * i + 1] << 8);
+        for (size_t i = 0; i < f.indexCount; ++i)
+            f.indices[i] = uint16_t(p[2 * i] | p[2 * i + 1] << 8);
         r.skip(size_t(f.indexCount) * 2);
     }
 
@@ -549,7 +589,8 @@ BwmFile parseBwm(ByteSpan bytes, const std::string& file) {
         r.needCount(n, 12, "trailer vec3");
         f.trailer.resize(n);
         const uint8_t* p = r.cur();
-        for (size_t i = 0; i < n; ++i, p += 12) f.trailer[i] = glm::vec3(loadF32(p), loadF32(p + 4), loadF32(p + 8));
+        for (size_t i = 0; i < n; ++i, p += 12)
+            f.trailer[i] = glm::vec3(loadF32(p), loadF32(p + 4), loadF32(p + 8));
         r.skip(size_t(n) * 12);
     }
     if (!r.atEnd()) f.warnings.push_back(std::to_string(r.remaining()) + " bytes after the last section; ignored");
@@ -580,12 +621,23 @@ static std::string vertexFormatName(const BwmFile& f) {
             const auto& e = f.strides[i].elements[k];
             if (k) s += ",";
             switch (e.type) {
-            case 0: s += "pos"; break;
-            case 1: s += "nrm"; break;
-            case 2: s += "uv"; break;
-            case 6: s += e.format == 4 ? "bi8" : "bi32"; break;
-            case 7: s += e.format == 4 ? "bw8" : "bw"; break;
-            default: s += "t" + std::to_string(e.type);
+            case 0:
+                s += "pos";
+                break;
+            case 1:
+                s += "nrm";
+                break;
+            case 2:
+                s += "uv";
+                break;
+            case 6:
+                s += e.format == 4 ? "bi8" : "bi32";
+                break;
+            case 7:
+                s += e.format == 4 ? "bw8" : "bw";
+                break;
+            default:
+                s += "t" + std::to_string(e.type);
             }
         }
     }
@@ -601,10 +653,12 @@ Model toModel(const BwmFile& f, const std::string& file) {
         // Absolute offset of the index array: everything before it has a known size.
         uint64_t o = kBwmFileHeaderSize + kBwmModelHeaderSize + f.materials.size() * kBwmMaterialSize +
                      f.meshes.size() * kBwmMeshSize;
-        for (const auto& mesh : f.meshes) o += mesh.refs.size() * kBwmMaterialRefSize;
+        for (const auto& mesh : f.meshes)
+            o += mesh.refs.size() * kBwmMaterialRefSize;
         o += f.bones.size() * kBwmFrameSize + f.entities.size() * kBwmEntitySize +
              (f.unknownPoints.size() + f.collisionPoints.size()) * 12 + f.strides.size() * kBwmStrideSize;
-        for (const auto& s : f.strides) o += uint64_t(s.size()) * f.vertexCount;
+        for (const auto& s : f.strides)
+            o += uint64_t(s.size()) * f.vertexCount;
         return o;
     }();
 
@@ -615,7 +669,8 @@ Model toModel(const BwmFile& f, const std::string& file) {
         m.skeleton.bones.push_back(std::move(b));
     }
     std::vector<Material> materials;
-    for (const auto& mat : f.materials) materials.push_back(convertMaterial(mat));
+    for (const auto& mat : f.materials)
+        materials.push_back(convertMaterial(mat));
     const std::string vfmt = vertexFormatName(f);
     const bool skinned = !f.boneIndices.empty() && !f.bones.empty();
 
@@ -638,7 +693,8 @@ Model toModel(const BwmFile& f, const std::string& file) {
             for (size_t u = 0; u < f.uvs.size() && u < 2; ++u) {
                 auto& dst = u == 0 ? sm.uv0 : sm.uv1;
                 dst.resize(nv);
-                for (size_t v = 0; v < nv; ++v) dst[v] = glm::vec2(f.uvs[u][v0 + v].x, 1.0f - f.uvs[u][v0 + v].y);
+                for (size_t v = 0; v < nv; ++v)
+                    dst[v] = glm::vec2(f.uvs[u][v0 + v].x, 1.0f - f.uvs[u][v0 + v].y);
             }
             // Indices
             const uint16_t* src = f.indices.data() + ref.indexOffset;
@@ -659,7 +715,10 @@ Model toModel(const BwmFile& f, const std::string& file) {
                     // Locate the offending index in the file for the error.
                     size_t at = 0;
                     for (size_t q = 0; q < ref.indexCount; ++q)
-                        if (src[q] == ix) { at = q; break; }
+                        if (src[q] == ix) {
+                            at = q;
+                            break;
+                        }
                     throw ParseError(file, idx("meshes", mi) + "/" + idx("materialRefs", ri),
                                      indexDataOffset + 2 * (uint64_t(ref.indexOffset) + at),
                                      "vertex index " + std::to_string(ix) + " outside the reference's vertices [" +

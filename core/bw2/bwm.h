@@ -64,10 +64,10 @@ size_t strideFormatSize(uint32_t format);
 
 // How a skin stores its bone indices (decided from the data: indices in range, weights sum to 1).
 enum class SkinLayout {
-    None,         // no bone indices (static model)
-    U8PerIndex,   // one u8 element per index (bwm.md, bwm-blender exporter)
-    U32PerIndex,  // one u32 element per index
-    U8x4Packed,   // one u32 element holding four u8 indices, lowest byte first
+    None,        // no bone indices (static model)
+    U8PerIndex,  // one u8 element per index (bwm.md, bwm-blender exporter)
+    U32PerIndex, // one u32 element per index
+    U8x4Packed,  // one u32 element holding four u8 indices, lowest byte first
 };
 const char* skinLayoutName(SkinLayout l); // "none", "u8-per-index", "u32-per-index", "u8x4-packed"
 
@@ -146,14 +146,14 @@ struct BwmFile {
 
     // Decoded per-vertex data (vertexCount entries each when present).
     std::vector<glm::vec3> positions, normals;
-    std::vector<std::vector<glm::vec2>> uvs;    // one array per uv element, in stride order, as stored (no V flip)
+    std::vector<std::vector<glm::vec2>> uvs; // one array per uv element, in stride order, as stored (no V flip)
     std::vector<std::array<uint32_t, 4>> boneIndices; // skins: skeleton bone per influence
-    std::vector<glm::vec4> boneWeights;         // skins
+    std::vector<glm::vec4> boneWeights;               // skins
     SkinLayout skinLayout = SkinLayout::None;
-    uint32_t influences = 0;                    // influences per vertex stored (<= 4)
+    uint32_t influences = 0; // influences per vertex stored (<= 4)
 
     std::vector<uint16_t> indices;
-    bool hasTrailer = false;                    // version >= 6
+    bool hasTrailer = false; // version >= 6
     std::vector<glm::vec3> trailer;
 
     std::vector<std::string> warnings;

@@ -34,9 +34,7 @@ struct Builder {
             sm.boneWeights.push_back(glm::vec4(1.0f, 0.0f, 0.0f, 0.0f));
         }
     }
-    void quad(uint32_t a) {
-        sm.indices.insert(sm.indices.end(), {a, a + 1, a + 2, a, a + 2, a + 3});
-    }
+    void quad(uint32_t a) { sm.indices.insert(sm.indices.end(), {a, a + 1, a + 2, a, a + 2, a + 3}); }
 
     // Axis-aligned box; faces wound counter-clockwise seen from outside.
     void box(const glm::vec3& lo, const glm::vec3& hi) {
@@ -84,8 +82,10 @@ struct Builder {
             }
             for (int i = 0; i < segments; ++i) {
                 const uint32_t a = centre + 1 + i, b = centre + 1 + (i + 1) % segments;
-                if (cap) sm.indices.insert(sm.indices.end(), {centre, a, b});
-                else sm.indices.insert(sm.indices.end(), {centre, b, a});
+                if (cap)
+                    sm.indices.insert(sm.indices.end(), {centre, a, b});
+                else
+                    sm.indices.insert(sm.indices.end(), {centre, b, a});
             }
         }
     }
@@ -122,7 +122,8 @@ Mesh mesh(const char* name, int bone, SubMesh sm) {
     m.bone = bone;
     if (!sm.positions.empty()) {
         m.boundsMin = m.boundsMax = sm.positions[0];
-        for (const auto& p : sm.positions) m.boundsMin = glm::min(m.boundsMin, p), m.boundsMax = glm::max(m.boundsMax, p);
+        for (const auto& p : sm.positions)
+            m.boundsMin = glm::min(m.boundsMin, p), m.boundsMax = glm::max(m.boundsMax, p);
     }
     m.subMeshes.push_back(std::move(sm));
     return m;
@@ -137,9 +138,9 @@ Bone bone(const char* name, int parent, glm::vec3 t, int billboard = 0) {
     return b;
 }
 
-const glm::vec3 kBind[BoneCount] = {{0, 0, 0},         {0, 0, 1.0f},     {0, 0, 1.0f},  {0, 0.4f, 0.25f},
-                                    {-0.75f, 0, 0.9f}, {0.75f, 0, 0.9f}, {0, -0.25f, 0.5f}, {0.3f, -0.3f, 0.5f},
-                                    {0, 0, 0.6f}};
+const glm::vec3 kBind[BoneCount] = {{0, 0, 0},         {0, 0, 1.0f},        {0, 0, 1.0f},
+                                    {0, 0.4f, 0.25f},  {-0.75f, 0, 0.9f},   {0.75f, 0, 0.9f},
+                                    {0, -0.25f, 0.5f}, {0.3f, -0.3f, 0.5f}, {0, 0, 0.6f}};
 
 } // namespace
 
@@ -148,7 +149,8 @@ Model demoModelSource() {
     m.format = "alo";
     const char* names[BoneCount] = {"Root", "Body", "Turret", "Barrel", "Arm_L", "Arm_R", "Lamp", "Antenna", "Beacon"};
     const int parents[BoneCount] = {-1, Root, Body, Turret, Body, Body, Turret, Turret, Antenna};
-    for (int i = 0; i < BoneCount; ++i) m.skeleton.bones.push_back(bone(names[i], parents[i], kBind[i]));
+    for (int i = 0; i < BoneCount; ++i)
+        m.skeleton.bones.push_back(bone(names[i], parents[i], kBind[i]));
 
     // Skinned limbs in model space: arms follow Arm_L/Arm_R, legs stay with Root.
     {
@@ -229,7 +231,8 @@ Model demoModelSource() {
         sm.collision.boxMin = {-0.9f, -0.5f, -1.0f};
         sm.collision.boxMax = {0.9f, 0.5f, 1.6f};
         sm.collision.nodes.push_back({{0, 0, 0}, {255, 255, 255}, 12, 0});
-        for (uint16_t t = 0; t < 12; ++t) sm.collision.triangles.push_back(t);
+        for (uint16_t t = 0; t < 12; ++t)
+            sm.collision.triangles.push_back(t);
         Mesh c = mesh("Collision", Body, std::move(sm));
         c.hidden = true;
         c.collisionEnabled = true;
@@ -298,7 +301,8 @@ Clip demoClipSource() {
     auto phase = [&](uint32_t f) { return 2.0f * kPi * float(f) / float(n - 1); };
 
     BoneTrack body = track(Body); // bob twice per loop
-    for (uint32_t f = 0; f < n; ++f) body.translation.push_back(kBind[Body] + glm::vec3(0, 0, 0.05f * std::sin(2 * phase(f))));
+    for (uint32_t f = 0; f < n; ++f)
+        body.translation.push_back(kBind[Body] + glm::vec3(0, 0, 0.05f * std::sin(2 * phase(f))));
     BoneTrack turret = track(Turret); // yaw +-30 degrees
     for (uint32_t f = 0; f < n; ++f)
         turret.rotation.push_back(glm::angleAxis(glm::radians(30.0f) * std::sin(phase(f)), glm::vec3(0, 0, 1)));

@@ -1,11 +1,11 @@
 #include "io/loader.h"
 
 #include "alamo/alamo_reader.h"
-#include "w3d/w3d_chunks.h"
-#include "w3d/w3d_reader.h"
+#include "amal/amal_bank.h"
 #include "bw2/al.h"
 #include "bw2/bwm.h"
-#include "amal/amal_bank.h"
+#include "w3d/w3d_chunks.h"
+#include "w3d/w3d_reader.h"
 
 #include <algorithm>
 #include <cstring>
@@ -22,7 +22,24 @@ static std::string extensionLower(const std::string& path) {
 std::string detectFormat(ByteSpan bytes, const std::string& path) {
     const std::string ext = extensionLower(path);
     if (ext == ".w3d") return w3d::isShockwave3D(bytes) ? "w3d-shockwave" : "w3d";
-    if (bytes.size >= 16 && ext != ".alo" && ext != ".ala") {
+    if (bytes.size >= 8) {
+        uint32_t id = uint32_t(bytes.data[0]) | uint32_t(bytes.data[1]) << 8 | uint32_t(bytes.data[2]) << 16 |
+                      uint32_t(bytes.data[3]) << 24;
+        if (id == 0x200 && ext != ".w3d") return "alo";
+        if (id == 0x900 || id == 0x1500) return "alo-particle";
+        if (id == 0x1000) return "ala";
+        if (id == bw2::kAlMagic && ext != ".w3d") return "al";
+    }
+    // AMOS banks (.abk) and sources (.AMOS): the reader says clearly when no Amal bank is inside.
+    if (amal::looksLikeAmosContainer(bytes)) return "amal";
+    if (bytes.size >= 13 && std::memcmp(bytes.data, "LiOnHeAdMODEL", 13) == 0) return "bwm";
+    // .bwm without the signature (e.g. KotOR walkmeshes): the bwm reader refuses it with a clear message.
+    if (ext == ".bwm") return "bwm";
+    if (ext == ".al") return "al";
+    if (ext == ".alo") return "alo";
+    if (ext == ".ala") return "ala";
+    if (ext == ".abk") return "amal";
+    if (bytes.size >= 16) {
         // W3D without its extension: a known top-level container whose first sub-chunk is its header.
         auto u32 = [&](size_t o) {
             return uint32_t(bytes.data[o]) | uint32_t(bytes.data[o + 1]) << 8 | uint32_t(bytes.data[o + 2]) << 16 |
@@ -35,23 +52,6 @@ std::string detectFormat(ByteSpan bytes, const std::string& path) {
             (top == w3d::id::Hlod && sub == w3d::id::HlodHeader))
             return "w3d";
     }
-    if (bytes.size >= 8) {
-        uint32_t id = uint32_t(bytes.data[0]) | uint32_t(bytes.data[1]) << 8 | uint32_t(bytes.data[2]) << 16 |
-                      uint32_t(bytes.data[3]) << 24;
-        if (id == 0x200 && ext != ".w3d") return "alo";
-        if (id == 0x900 || id == 0x1500) return "alo-particle";
-        if (id == 0x1000) return "ala";
-        if (id == bw2::kAlMagic && ext != ".w3d") return "al";
-    }
-    if (bytes.size >= 13 && std::memcmp(bytes.data, "LiOnHeAdMODEL", 13) == 0) return "bwm";
-    // .bwm without the signature (e.g. KotOR walkmeshes): the bwm reader refuses it with a clear message.
-    if (ext == ".bwm") return "bwm";
-    if (ext == ".al") return "al";
-    // AMOS banks (.abk) and sources (.AMOS): the reader says clearly when no Amal bank is inside.
-    if (amal::looksLikeAmosContainer(bytes)) return "amal";
-    if (ext == ".alo") return "alo";
-    if (ext == ".ala") return "ala";
-    if (ext == ".abk") return "amal";
     return "";
 }
 
@@ -77,6 +77,12 @@ Document loadDocument(ByteSpan bytes, const std::string& path) {
                          "Shockwave 3D files are not supported");
     } else if (d.format == "ala") {
         d.clips.push_back(std::make_shared<Clip>(alamo::readClip(bytes, path)));
+    } else if (d.format == "amal") {
+        // No Model: the 2D AMAL view reads the bank itself (amal/amal_bank.h). Validate it here.
+        const amal::BankFile f = amal::readBankFile(bytes, path);
+        const amal::Bank& b = amal::requireAmalBank(f);
+        d.warnings = f.warnings;
+        d.warnings.insert(d.warnings.end(), b.warnings.begin(), b.warnings.end());
     } else if (d.format == "bwm") {
         d.model = std::make_shared<Model>(bw2::readBwm(bytes, path));
     } else if (d.format == "al") {
@@ -84,12 +90,6 @@ Document loadDocument(ByteSpan bytes, const std::string& path) {
         d.model = std::make_shared<Model>(bw2::armatureModel(al, path));
         for (size_t i = 0; i < al.animations.size(); ++i)
             d.clips.push_back(std::make_shared<Clip>(bw2::toClip(al, i)));
-    } else if (d.format == "amal") {
-        // No Model: the 2D AMAL view reads the bank itself (amal/amal_bank.h). Validate it here.
-        const amal::BankFile f = amal::readBankFile(bytes, path);
-        const amal::Bank& b = amal::requireAmalBank(f);
-        d.warnings = f.warnings;
-        d.warnings.insert(d.warnings.end(), b.warnings.begin(), b.warnings.end());
     } else {
         throw ParseError(path, {}, 0, "unrecognised file format");
     }

@@ -31,8 +31,8 @@ namespace rs::w3d {
 
 namespace {
 
-constexpr uint32_t kMaxFrames = 65536;      // frame indices are 16-bit in every uncompressed/motion channel
-constexpr uint64_t kMaxDenseSamples = 1u << 24; // frames x animated pivots
+constexpr uint32_t kMaxFrames = 65536;          // frame indices are 16-bit in every uncompressed/motion channel
+constexpr uint64_t kMaxDenseSamples = 1u << 22; // frames x animated pivots (~150 MB worst case)
 
 enum ChannelType : uint32_t { X = 0, Y = 1, Z = 2, XR = 3, YR = 4, ZR = 5, Q = 6 };
 
@@ -95,7 +95,8 @@ struct Builder {
                 t.translation.assign(n, glm::vec3(0.0f));
                 for (int a = 0; a < 3; ++a)
                     if (!d.axis[a].empty())
-                        for (uint32_t f = 0; f < n; ++f) t.translation[f][a] = d.axis[a][f];
+                        for (uint32_t f = 0; f < n; ++f)
+                            t.translation[f][a] = d.axis[a][f];
             }
             t.rotation = std::move(d.q);
             t.visibility = std::move(d.vis);
@@ -104,14 +105,16 @@ struct Builder {
             clip.tracks.push_back(std::move(t));
         }
         std::string codec;
-        for (const std::string& c : codecs) codec += (codec.empty() ? "" : "+") + c;
+        for (const std::string& c : codecs)
+            codec += (codec.empty() ? "" : "+") + c;
         clip.codec = codec.empty() ? fallbackCodec : codec;
         if (nonFinite)
             clip.warnings.push_back(std::to_string(nonFinite) +
                                     " non-finite channel values replaced by identity (0 / unit quaternion)");
         if (rootIgnored)
-            clip.warnings.push_back("channels on pivot 0 (the root, which carries the object transform) are ignored, as "
-                                    "in the game");
+            clip.warnings.push_back(
+                "channels on pivot 0 (the root, which carries the object transform) are ignored, as "
+                "in the game");
         return std::move(clip);
     }
 };
@@ -170,7 +173,8 @@ void denseFromKeys(PivotData& d, Builder& b, uint32_t type, uint32_t vectorLen, 
     size_t k = 0;
     float tmp[4];
     for (uint32_t f = 0; f < n; ++f) {
-        while (k + 1 < times.size() && times[k + 1] <= f) ++k;
+        while (k + 1 < times.size() && times[k + 1] <= f)
+            ++k;
         const float* v0 = &vals[k * vectorLen];
         if (f < times[0] || k + 1 >= times.size()) {
             store(d, b, type, f, v0);
@@ -201,15 +205,17 @@ void denseFromKeys(PivotData& d, Builder& b, uint32_t type, uint32_t vectorLen, 
 const float* adaptiveDeltaTable() {
     static const std::vector<float> table = [] {
         std::vector<float> t(256);
-        for (int i = 0; i < 16; ++i) t[i] = float(std::pow(10.0, i - 8));
-        for (int i = 0; i < 240; ++i) t[16 + i] = float(1.0 - std::sin(glm::radians(90.0 * i / 240.0)));
+        for (int i = 0; i < 16; ++i)
+            t[i] = float(std::pow(10.0, i - 8));
+        for (int i = 0; i < 240; ++i)
+            t[16 + i] = float(1.0 - std::sin(glm::radians(90.0 * i / 240.0)));
         return t;
     }();
     return table.data();
 }
 
-void decodeAdaptiveDelta(ByteReader& r, uint32_t numFrames, int vectorLen, int bits, float scale,
-                         const float* initial, std::vector<float>& out) {
+void decodeAdaptiveDelta(ByteReader& r, uint32_t numFrames, int vectorLen, int bits, float scale, const float* initial,
+                         std::vector<float>& out) {
     const float* table = adaptiveDeltaTable();
     const size_t packet = 1 + size_t(bits) * 2;
     const uint64_t blocks = numFrames > 1 ? (uint64_t(numFrames) - 1 + 15) / 16 : 0;
@@ -218,7 +224,8 @@ void decodeAdaptiveDelta(ByteReader& r, uint32_t numFrames, int vectorLen, int b
     r.skip(size_t(blocks) * vectorLen * packet);
     const float unit = bits == 8 ? scale / 16.0f : scale;
     out.resize(size_t(numFrames) * vectorLen);
-    for (int c = 0; c < vectorLen && numFrames > 0; ++c) out[c] = initial[c];
+    for (int c = 0; c < vectorLen && numFrames > 0; ++c)
+        out[c] = initial[c];
     for (uint32_t f = 1; f < numFrames; ++f) {
         const uint32_t b = (f - 1) / 16, j = (f - 1) % 16;
         for (int c = 0; c < vectorLen; ++c) {
@@ -255,7 +262,8 @@ Clip readAnimation(const Cursor& parent, const Chunk& c) {
         if (k.id != id::AnimationChannel && k.id != id::BitChannel) continue;
         if (!haveHeader) r.fail("channel before the animation header 0x201");
         const uint32_t first = r.u16le(), last = r.u16le();
-        if (last < first) r.fail("channel last frame " + std::to_string(last) + " before first " + std::to_string(first));
+        if (last < first)
+            r.fail("channel last frame " + std::to_string(last) + " before first " + std::to_string(first));
         const uint32_t count = last - first + 1;
         if (k.id == id::AnimationChannel) {
             const uint32_t vectorLen = r.u16le(), type = r.u16le(), pivot = r.u16le();
@@ -343,7 +351,8 @@ Clip readCompressedAnimation(const Cursor& parent, const Chunk& c) {
                 if (i > 0 && times[i] < times[i - 1])
                     r.failAt(r.pos() - 4, "time code " + std::to_string(times[i]) + " before the previous key's " +
                                               std::to_string(times[i - 1]));
-                for (uint32_t j = 0; j < vectorLen; ++j) vals[size_t(i) * vectorLen + j] = r.f32le();
+                for (uint32_t j = 0; j < vectorLen; ++j)
+                    vals[size_t(i) * vectorLen + j] = r.f32le();
             }
             PivotData* d = b.pivot(pivot, r);
             if (d) denseFromKeys(*d, b, type, vectorLen, times, vals, binary);
@@ -352,9 +361,11 @@ Clip readCompressedAnimation(const Cursor& parent, const Chunk& c) {
             const uint32_t numFrames = r.u32le(), pivot = r.u16le(), vectorLen = r.u8(), type = r.u8();
             const float scale = r.f32le();
             if (!channelKind(r, b, type, vectorLen, pivot)) continue;
-            if (numFrames == 0 || numFrames > kMaxFrames) r.fail("adaptive-delta channel with " + std::to_string(numFrames) + " frames");
+            if (numFrames == 0 || numFrames > kMaxFrames)
+                r.fail("adaptive-delta channel with " + std::to_string(numFrames) + " frames");
             float initial[4];
-            for (uint32_t j = 0; j < vectorLen; ++j) initial[j] = r.f32le();
+            for (uint32_t j = 0; j < vectorLen; ++j)
+                initial[j] = r.f32le();
             decodeAdaptiveDelta(r, numFrames, int(vectorLen), 4, scale, initial, vals);
             PivotData* d = b.pivot(pivot, r);
             if (d)
@@ -383,7 +394,8 @@ Clip readCompressedAnimation(const Cursor& parent, const Chunk& c) {
             d->vis.assign(b.clip.frameCount, def ? 1 : 0); // before the first key: the default
             size_t key = 0;
             for (uint32_t f = 0; f < b.clip.frameCount; ++f) {
-                while (key < n && times[key] <= f) ++key;
+                while (key < n && times[key] <= f)
+                    ++key;
                 if (key > 0) d->vis[f] = binary[key - 1];
             }
         } else { // 0x284 BFME2 motion channel
@@ -405,13 +417,15 @@ Clip readCompressedAnimation(const Cursor& parent, const Chunk& c) {
                 if (nKeys % 2) r.skip(2);
                 r.needCount(uint64_t(nKeys) * vectorLen, 4, "motion key value");
                 vals.resize(size_t(nKeys) * vectorLen);
-                for (float& v : vals) v = r.f32le();
+                for (float& v : vals)
+                    v = r.f32le();
                 if (d) denseFromKeys(*d, b, type, vectorLen, times, vals, binary);
                 b.addCodec("motion-timecoded");
             } else {
                 const float scale = r.f32le();
                 float initial[4];
-                for (uint32_t j = 0; j < vectorLen; ++j) initial[j] = r.f32le();
+                for (uint32_t j = 0; j < vectorLen; ++j)
+                    initial[j] = r.f32le();
                 decodeAdaptiveDelta(r, nKeys, int(vectorLen), deltaType == 1 ? 4 : 8, scale, initial, vals);
                 if (d)
                     for (uint32_t f = 0; f < b.clip.frameCount; ++f)

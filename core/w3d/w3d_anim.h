@@ -22,7 +22,7 @@ const float* adaptiveDeltaTable();
 // Decodes one adaptive-delta stream (after the initial values): `numFrames` frames of `vectorLen`
 // components, packets of 1 table-index byte + 16 deltas of `bits` (4 or 8) bits per 16-frame block and
 // component. out receives numFrames * vectorLen floats. Throws ParseError (via r) when data is short.
-void decodeAdaptiveDelta(ByteReader& r, uint32_t numFrames, int vectorLen, int bits, float scale,
-                         const float* initial, std::vector<float>& out);
+void decodeAdaptiveDelta(ByteReader& r, uint32_t numFrames, int vectorLen, int bits, float scale, const float* initial,
+                         std::vector<float>& out);
 
 } // namespace rs::w3d

@@ -95,8 +95,8 @@ bool Cursor::next(Chunk& out) {
     if (left < 8) {
         if (endsAtFileEnd_) {
             if (warnings_)
-                warnings_->push_back((parentPath_.empty() ? std::string("file") : "chunk " + parentPath_) +
-                                     ": " + std::to_string(left) + " bytes at offset " + std::to_string(at) +
+                warnings_->push_back((parentPath_.empty() ? std::string("file") : "chunk " + parentPath_) + ": " +
+                                     std::to_string(left) + " bytes at offset " + std::to_string(at) +
                                      " are the start of a chunk header cut off by the end of the file");
             pos_ = range_.size;
             return false;
@@ -120,9 +120,9 @@ bool Cursor::next(Chunk& out) {
         out.truncated = true;
         out.payload = ByteSpan(p + 8, avail);
         if (warnings_)
-            warnings_->push_back("chunk " + pathOf(out) + " at offset " + std::to_string(at) + " is truncated: " +
-                                 std::to_string(out.declaredSize) + " bytes declared, " + std::to_string(avail) +
-                                 " present (file ends early)");
+            warnings_->push_back("chunk " + pathOf(out) + " at offset " + std::to_string(at) +
+                                 " is truncated: " + std::to_string(out.declaredSize) + " bytes declared, " +
+                                 std::to_string(avail) + " present (file ends early)");
         pos_ = range_.size;
     } else {
         out.payload = ByteSpan(p + 8, out.declaredSize);

@@ -136,7 +136,7 @@ struct Chunk {
 
 // Iterates the chunks of one payload. `warnings` (may be null) receives truncation reports.
 class Cursor {
-public:
+  public:
     Cursor(ByteSpan range, uint64_t rangeOffset, bool endsAtFileEnd, std::string file, std::string parentPath,
            std::vector<std::string>* warnings);
 
@@ -155,7 +155,7 @@ public:
     std::vector<std::string>* warnings() const { return warnings_; }
     const std::string& parentPath() const { return parentPath_; }
 
-private:
+  private:
     ByteSpan range_;
     uint64_t base_;
     bool endsAtFileEnd_;

@@ -16,6 +16,12 @@ namespace rs::w3d {
 
 namespace fs = std::filesystem;
 
+// Vertex arrays are copied straight from the file: W3dVectorStruct / W3dTexCoordStruct layouts.
+static_assert(sizeof(glm::vec3) == 12 && sizeof(glm::vec2) == 8, "packed float vectors expected");
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "the W3D reader copies little-endian float arrays directly"
+#endif
+
 // ---------------------------------------------------------------------------------------------
 // Small readers
 
@@ -35,14 +41,16 @@ static std::vector<T> readArray(ByteReader& r, uint64_t count, size_t size, cons
     r.needCount(count, size, what);
     std::vector<T> out;
     out.reserve(size_t(count));
-    for (uint64_t i = 0; i < count; ++i) out.push_back(one(r));
+    for (uint64_t i = 0; i < count; ++i)
+        out.push_back(one(r));
     return out;
 }
 
 static std::vector<glm::vec3> readVec3s(ByteReader& r, uint64_t count, const char* what) {
     r.needCount(count, 12, what);
     std::vector<glm::vec3> out(static_cast<size_t>(count), glm::vec3(0.0f));
-    if (count) std::memcpy(static_cast<void*>(out.data()), r.cur(), size_t(count) * 12); // little-endian host (x86/ARM LE)
+    if (count)
+        std::memcpy(static_cast<void*>(out.data()), r.cur(), size_t(count) * 12); // little-endian host (x86/ARM LE)
     r.skip(size_t(count) * 12);
     return out;
 }
@@ -120,16 +128,18 @@ static Hierarchy readHierarchy(const Cursor& parent, const Chunk& c, std::vector
                 p.euler = vec3(r);
                 float x = r.f32le(), y = r.f32le(), z = r.f32le(), w = r.f32le();
                 p.rotation = glm::quat(w, x, y, z);
-                if (pre30 && p.parent != 0xFFFFFFFFu) p.parent += 1;
-                else if (pre30) p.parent = 0;
+                if (pre30 && p.parent != 0xFFFFFFFFu)
+                    p.parent += 1;
+                else if (pre30)
+                    p.parent = 0;
                 const size_t index = h.pivots.size();
                 if (!std::isfinite(glm::dot(p.translation, p.translation)) ||
                     !std::isfinite(glm::dot(p.rotation, p.rotation)))
                     r.failAt(at, "pivot " + std::to_string(index) + " '" + p.name + "' has non-finite values");
                 if (p.parent == 0xFFFFFFFFu) {
                     if (index != 0)
-                        warnings.push_back("hierarchy " + h.name + ": pivot " + std::to_string(index) + " '" +
-                                           p.name + "' has no parent; treated as a second root");
+                        warnings.push_back("hierarchy " + h.name + ": pivot " + std::to_string(index) + " '" + p.name +
+                                           "' has no parent; treated as a second root");
                 } else if (p.parent >= index) {
                     r.failAt(at, "pivot " + std::to_string(index) + " '" + p.name + "' has parent " +
                                      std::to_string(p.parent) + (p.parent == index ? " (itself)" : "") +
@@ -143,7 +153,8 @@ static Hierarchy readHierarchy(const Cursor& parent, const Chunk& c, std::vector
         }
     }
     if (!haveHeader) {
-        if (c.truncated) throw ParseError(parent.fileName(), parent.pathOf(c), c.offset, "hierarchy truncated before its header");
+        if (c.truncated)
+            throw ParseError(parent.fileName(), parent.pathOf(c), c.offset, "hierarchy truncated before its header");
         throw ParseError(parent.fileName(), parent.pathOf(c), c.offset, "hierarchy without header 0x101");
     }
     if (!havePivots && numPivots > 0)
@@ -257,17 +268,29 @@ static void readShaderMaterials(const Cursor& parent, const Chunk& c, RawMesh& m
                     p.text = r.fixedString(len);
                     break;
                 }
-                case 2: p.value.x = r.f32le(); break;
-                case 3: p.value.x = r.f32le(); p.value.y = r.f32le(); break;
-                case 4: p.value = glm::vec4(vec3(r), 0.0f); break;
+                case 2:
+                    p.value.x = r.f32le();
+                    break;
+                case 3:
+                    p.value.x = r.f32le();
+                    p.value.y = r.f32le();
+                    break;
+                case 4:
+                    p.value = glm::vec4(vec3(r), 0.0f);
+                    break;
                 case 5: {
                     glm::vec3 v3 = vec3(r);
                     p.value = glm::vec4(v3, r.f32le());
                     break;
                 }
-                case 6: p.intValue = r.i32le(); break;
-                case 7: p.intValue = r.u8(); break;
-                default: r.fail("shader material property '" + p.name + "' has unknown type " + std::to_string(p.type));
+                case 6:
+                    p.intValue = r.i32le();
+                    break;
+                case 7:
+                    p.intValue = r.u8();
+                    break;
+                default:
+                    r.fail("shader material property '" + p.name + "' has unknown type " + std::to_string(p.type));
                 }
                 sm.properties.push_back(p);
             }
@@ -319,7 +342,8 @@ static void readMaterialPass(const Cursor& parent, const Chunk& c, RawMesh& m) {
             pass.stages.push_back(std::move(st));
             break;
         }
-        default: break; // DIG/SCG (lighting gradients) and per-face texcoord ids are not used by the viewer
+        default:
+            break; // DIG/SCG (lighting gradients) and per-face texcoord ids are not used by the viewer
         }
     }
     m.passes.push_back(std::move(pass));
@@ -335,12 +359,22 @@ static bool readMaterialChunk(const Cursor& cur, const Chunk& k, RawMesh& m) {
         std::memcpy(m.shaders.data(), r.cur(), m.shaders.size() * 16);
         return true;
     }
-    case id::VertexMaterials: readVertexMaterials(cur, k, m); return true;
-    case id::Textures: readTextures(cur, k, m); return true;
-    case id::MaterialPass: readMaterialPass(cur, k, m); return true;
-    case id::ShaderMaterials: readShaderMaterials(cur, k, m); return true;
-    case id::MaterialInfo: return true;
-    default: return false;
+    case id::VertexMaterials:
+        readVertexMaterials(cur, k, m);
+        return true;
+    case id::Textures:
+        readTextures(cur, k, m);
+        return true;
+    case id::MaterialPass:
+        readMaterialPass(cur, k, m);
+        return true;
+    case id::ShaderMaterials:
+        readShaderMaterials(cur, k, m);
+        return true;
+    case id::MaterialInfo:
+        return true;
+    default:
+        return false;
     }
 }
 
@@ -362,7 +396,8 @@ static void validateMaterialIds(RawMesh& m, std::vector<std::string>& warnings) 
         check(p.vertexMaterialIds, m.vertexMaterials.size(), "vertex material id");
         check(p.shaderIds, m.shaders.size(), "shader id");
         check(p.shaderMaterialIds, m.shaderMaterials.size(), "shader material id");
-        for (TextureStage& s : p.stages) check(s.textureIds, m.textures.size(), "texture id");
+        for (TextureStage& s : p.stages)
+            check(s.textureIds, m.textures.size(), "texture id");
     }
 }
 
@@ -391,38 +426,62 @@ static bool readMesh(const Cursor& parent, const Chunk& c, RawMesh& m, std::vect
         }
         if (!haveHeader) r.fail("mesh data before the mesh header 0x1F");
         switch (k.id) {
-        case id::Vertices: m.positions = readVec3s(r, m.numVertices, "vertex"); break;
-        case id::VertexNormals: m.normals = readVec3s(r, m.numVertices, "normal"); break;
-        case id::Vertices2: m.positions2 = readVec3s(r, m.numVertices, "second-bone vertex"); break;
-        case id::Normals2: m.normals2 = readVec3s(r, m.numVertices, "second-bone normal"); break;
-        case id::Tangents: m.tangents = readVec3s(r, m.numVertices, "tangent"); break;
-        case id::Bitangents: m.bitangents = readVec3s(r, m.numVertices, "bitangent"); break;
-        case id::MeshUserText: m.userText = r.restAsCString(); break;
+        case id::Vertices:
+            m.positions = readVec3s(r, m.numVertices, "vertex");
+            break;
+        case id::VertexNormals:
+            m.normals = readVec3s(r, m.numVertices, "normal");
+            break;
+        case id::Vertices2:
+            m.positions2 = readVec3s(r, m.numVertices, "second-bone vertex");
+            break;
+        case id::Normals2:
+            m.normals2 = readVec3s(r, m.numVertices, "second-bone normal");
+            break;
+        case id::Tangents:
+            m.tangents = readVec3s(r, m.numVertices, "tangent");
+            break;
+        case id::Bitangents:
+            m.bitangents = readVec3s(r, m.numVertices, "bitangent");
+            break;
+        case id::MeshUserText:
+            m.userText = r.restAsCString();
+            break;
         case id::Triangles: {
+            // W3dTriStruct (32 bytes): u32 vindex[3], u32 attributes, vec3 normal, f32 distance.
             r.needCount(m.numTris, 32, "triangle");
             m.indices.resize(size_t(m.numTris) * 3);
-            for (uint32_t t = 0; t < m.numTris; ++t) {
+            const uint8_t* p = r.cur();
+            for (uint32_t t = 0; t < m.numTris; ++t, p += 32) {
                 for (int j = 0; j < 3; ++j) {
-                    uint32_t v = r.u32le();
+                    const uint8_t* q = p + 4 * j;
+                    const uint32_t v =
+                        uint32_t(q[0]) | uint32_t(q[1]) << 8 | uint32_t(q[2]) << 16 | uint32_t(q[3]) << 24;
                     if (v >= m.numVertices)
-                        r.failAt(r.pos() - 4, "triangle " + std::to_string(t) + " uses vertex " + std::to_string(v) +
-                                                  " of " + std::to_string(m.numVertices));
+                        r.failAt(r.pos() + size_t(t) * 32 + 4 * j, "triangle " + std::to_string(t) + " uses vertex " +
+                                                                       std::to_string(v) + " of " +
+                                                                       std::to_string(m.numVertices));
                     m.indices[size_t(t) * 3 + j] = v;
                 }
-                r.skip(20); // attributes, plane normal, distance
             }
+            r.skip(size_t(m.numTris) * 32);
             break;
         }
-        case id::VertexInfluences:
-            m.influences = readArray<VertexInfluence>(r, m.numVertices, 8, "vertex influence", [](ByteReader& b) {
-                VertexInfluence vi;
-                vi.bone = b.u16le();
-                vi.bone2 = b.u16le();
-                vi.weight = b.u16le();
-                vi.weight2 = b.u16le();
-                return vi;
-            });
+        case id::VertexInfluences: {
+            // W3dVertInfStruct (8 bytes): u16 bone, u16 bone2, u16 weight, u16 weight2 (BFME; pad before).
+            r.needCount(m.numVertices, 8, "vertex influence");
+            m.influences.resize(m.numVertices);
+            const uint8_t* p = r.cur();
+            for (uint32_t v = 0; v < m.numVertices; ++v, p += 8) {
+                VertexInfluence& vi = m.influences[v];
+                vi.bone = uint16_t(p[0] | p[1] << 8);
+                vi.bone2 = uint16_t(p[2] | p[3] << 8);
+                vi.weight = uint16_t(p[4] | p[5] << 8);
+                vi.weight2 = uint16_t(p[6] | p[7] << 8);
+            }
+            r.skip(size_t(m.numVertices) * 8);
             break;
+        }
         case id::PrelitUnlit:
         case id::PrelitVertex:
         case id::PrelitLightmapMultiPass:
@@ -470,6 +529,11 @@ static bool readMesh(const Cursor& parent, const Chunk& c, RawMesh& m, std::vect
         if (m.numVertices > 0 || m.numTris > 0) throw ParseError(parent.fileName(), m.chunkPath, c.offset, msg);
     }
     validateMaterialIds(m, warnings);
+    if (m.positions2.empty() &&
+        std::any_of(m.influences.begin(), m.influences.end(), [](const VertexInfluence& v) { return v.weight2 > 0; }))
+        warnings.push_back("mesh " + m.fullName() + " at offset " + std::to_string(m.offset) +
+                           ": second-bone influences without second-bone vertices (0xC00); the first-bone position "
+                           "is used for both");
     if (m.skin() && m.influences.size() != m.numVertices)
         throw ParseError(parent.fileName(), m.chunkPath, c.offset,
                          "skin mesh " + m.fullName() + " has no vertex influences (0xE) for its vertices");
@@ -515,11 +579,23 @@ Material passMaterial(const RawMesh& m, uint32_t shaderId, uint32_t textureId, u
                 mp.texture = p.text;
                 if (base.empty() || iequals(p.name, "DiffuseTexture")) base = p.text;
                 break;
-            case 2: mp.type = ParamType::Float; mp.value = p.value; break;
-            case 4: mp.type = ParamType::Float3; mp.value = p.value; break;
+            case 2:
+                mp.type = ParamType::Float;
+                mp.value = p.value;
+                break;
+            case 4:
+                mp.type = ParamType::Float3;
+                mp.value = p.value;
+                break;
             case 3:
-            case 5: mp.type = ParamType::Float4; mp.value = p.value; break;
-            default: mp.type = ParamType::Int; mp.intValue = p.intValue; break;
+            case 5:
+                mp.type = ParamType::Float4;
+                mp.value = p.value;
+                break;
+            default:
+                mp.type = ParamType::Int;
+                mp.intValue = p.intValue;
+                break;
             }
             mat.params.push_back(mp);
         }
@@ -529,6 +605,18 @@ Material passMaterial(const RawMesh& m, uint32_t shaderId, uint32_t textureId, u
             mp.type = ParamType::Texture;
             mp.texture = base;
             mat.params.push_back(mp);
+        }
+        // Neutral aliases of the BFME property names the renderer understands.
+        for (const auto& [from, to] : {std::pair<const char*, const char*>{"NormalMap", "NormalTexture"},
+                                       {"DiffuseColor", "Diffuse"},
+                                       {"SpecularColor", "Specular"},
+                                       {"SpecularExponent", "Shininess"}}) {
+            const MaterialParam* src = mat.find(from);
+            if (src && !mat.find(to)) {
+                MaterialParam alias = *src;
+                alias.name = to;
+                mat.params.push_back(alias);
+            }
         }
         return mat;
     }
@@ -556,7 +644,8 @@ template <class T>
 static void gather(const std::vector<T>& src, const std::vector<uint32_t>& remap, std::vector<T>& dst) {
     if (src.empty()) return;
     dst.resize(remap.size());
-    for (size_t i = 0; i < remap.size(); ++i) dst[i] = src[remap[i]];
+    for (size_t i = 0; i < remap.size(); ++i)
+        dst[i] = src[remap[i]];
 }
 
 static uint32_t pick(const std::vector<uint32_t>& ids, size_t i) {
@@ -629,14 +718,17 @@ Mesh toMesh(const RawMesh& m, const Skeleton* skeleton, int bone, const std::str
     const std::vector<glm::vec2>* uv0 = nullptr;
     const std::vector<glm::vec2>* uv1 = nullptr;
     if (pass) {
-        if (!pass->stages.empty() && !pass->stages[0].uv.empty()) uv0 = &pass->stages[0].uv;
-        else if (!pass->uv.empty()) uv0 = &pass->uv;
+        if (!pass->stages.empty() && !pass->stages[0].uv.empty())
+            uv0 = &pass->stages[0].uv;
+        else if (!pass->uv.empty())
+            uv0 = &pass->uv;
         if (pass->stages.size() > 1 && !pass->stages[1].uv.empty()) uv1 = &pass->stages[1].uv;
     }
     std::vector<glm::vec4> colors;
     if (pass && !pass->dcg.empty()) {
         colors.resize(pass->dcg.size());
-        for (size_t i = 0; i < colors.size(); ++i) colors[i] = glm::vec4(pass->dcg[i]) / 255.0f;
+        for (size_t i = 0; i < colors.size(); ++i)
+            colors[i] = glm::vec4(pass->dcg[i]) / 255.0f;
     }
 
     std::vector<int> slot(skin ? skeleton->bones.size() : 0, -1);
@@ -648,7 +740,8 @@ Mesh toMesh(const RawMesh& m, const Skeleton* skeleton, int bone, const std::str
         remap.clear();
         if (keys.size() == 1) {
             remap.resize(m.positions.size());
-            for (size_t i = 0; i < remap.size(); ++i) remap[i] = uint32_t(i);
+            for (size_t i = 0; i < remap.size(); ++i)
+                remap[i] = uint32_t(i);
             sm.indices = m.indices;
         } else {
             std::fill(local.begin(), local.end(), 0xFFFFFFFFu);
@@ -823,10 +916,12 @@ static Collection readCollection(const Cursor& parent, const Chunk& c) {
             Collection::Placeholder p;
             r.u32le();
             float f[12];
-            for (float& x : f) x = r.f32le();
+            for (float& x : f)
+                x = r.f32le();
             // MAX 3x4 dump, rows of (x y z) with translation last: column-major GLM.
             for (int row = 0; row < 4; ++row)
-                for (int col3 = 0; col3 < 3; ++col3) p.transform[row][col3] = f[row * 3 + col3];
+                for (int col3 = 0; col3 < 3; ++col3)
+                    p.transform[row][col3] = f[row * 3 + col3];
             uint32_t len = r.u32le();
             r.need(len);
             p.name = r.fixedString(len);
@@ -845,7 +940,8 @@ File readFile(ByteSpan bytes, const std::string& path) {
         throw ParseError(path, {}, 0,
                          "this .w3d is a Shockwave 3D (Macromedia Director / Intel IFX) scene, not a Westwood W3D "
                          "model; Shockwave 3D files are not supported");
-    if (bytes.size < 8) throw ParseError(path, {}, 0, "file too small for a W3D chunk (" + std::to_string(bytes.size) + " bytes)");
+    if (bytes.size < 8)
+        throw ParseError(path, {}, 0, "file too small for a W3D chunk (" + std::to_string(bytes.size) + " bytes)");
     Cursor top = Cursor::file(bytes, path, &f.warnings);
     Chunk c;
     bool first = true;
@@ -854,13 +950,17 @@ File readFile(ByteSpan bytes, const std::string& path) {
             throw ParseError(path, hex(c.id), 0, "not a Westwood W3D file: unknown top-level chunk id " + hex(c.id));
         first = false;
         switch (c.id) {
-        case id::Hierarchy: f.hierarchies.push_back(readHierarchy(top, c, f.warnings)); break;
+        case id::Hierarchy:
+            f.hierarchies.push_back(readHierarchy(top, c, f.warnings));
+            break;
         case id::Mesh: {
             RawMesh m;
             if (readMesh(top, c, m, f.warnings)) f.meshes.push_back(std::move(m));
             break;
         }
-        case id::Hlod: f.hlods.push_back(readHlod(top, c, f.warnings)); break;
+        case id::Hlod:
+            f.hlods.push_back(readHlod(top, c, f.warnings));
+            break;
         case id::Animation:
         case id::CompressedAnimation: {
             if (c.truncated) {
@@ -898,10 +998,15 @@ File readFile(ByteSpan bytes, const std::string& path) {
             f.nulls.push_back(n);
             break;
         }
-        case id::HModel: f.hmodels.push_back(readHModel(top, c)); break;
-        case id::Collection: f.collections.push_back(readCollection(top, c)); break;
+        case id::HModel:
+            f.hmodels.push_back(readHModel(top, c));
+            break;
+        case id::Collection:
+            f.collections.push_back(readCollection(top, c));
+            break;
         default:
-            warn(f.warnings, top, c, "not supported by this viewer (" + std::to_string(c.declaredSize) + " bytes skipped)");
+            warn(f.warnings, top, c,
+                 "not supported by this viewer (" + std::to_string(c.declaredSize) + " bytes skipped)");
             break;
         }
     }
@@ -940,12 +1045,19 @@ static bool locateHierarchy(const File& f, const std::string& path, const std::s
         }
     if (name.empty()) return false;
     const std::string sib = findSibling(directoryOf(path), name);
-    if (sib.empty() || fs::equivalent(fs::path(sib), fs::path(path))) {
+    std::error_code ec;
+    if (sib.empty() || fs::equivalent(fs::path(sib), fs::path(path), ec)) {
         warnings.push_back("hierarchy " + name + " not found (looked for " + name + ".w3d next to the file)");
         return false;
     }
-    std::vector<uint8_t> bytes = readFileBytes(sib);
-    File sf = readFile(ByteSpan(bytes), sib);
+    File sf;
+    try {
+        std::vector<uint8_t> bytes = readFileBytes(sib);
+        sf = readFile(ByteSpan(bytes), sib);
+    } catch (const ParseError& e) {
+        warnings.push_back("hierarchy file unreadable: " + std::string(e.what()));
+        return false;
+    }
     for (const Hierarchy& h : sf.hierarchies)
         if (iequals(h.name, name)) {
             out = h;
@@ -959,8 +1071,8 @@ static int checkedBone(uint32_t bone, const Skeleton& sk, const std::string& wha
     if (sk.bones.empty()) return -1;
     if (bone >= sk.bones.size())
         throw ParseError(file, {}, 0,
-                         what + " is attached to pivot " + std::to_string(bone) + " but hierarchy " + sk.name + " has " +
-                             std::to_string(sk.bones.size()) + " pivots");
+                         what + " is attached to pivot " + std::to_string(bone) + " but hierarchy " + sk.name +
+                             " has " + std::to_string(sk.bones.size()) + " pivots");
     return int(bone);
 }
 
@@ -974,7 +1086,8 @@ Document loadSet(ByteSpan bytes, const std::string& path) {
     Document d;
     d.path = path;
     d.format = "w3d";
-    for (Clip& c : f.clips) d.clips.push_back(std::make_shared<Clip>(std::move(c)));
+    for (Clip& c : f.clips)
+        d.clips.push_back(std::make_shared<Clip>(std::move(c)));
     const bool hasModel = !f.meshes.empty() || !f.hlods.empty() || !f.hmodels.empty() || !f.boxes.empty() ||
                           !f.nulls.empty() || !f.hierarchies.empty() || !f.collections.empty();
     auto model = std::make_shared<Model>();
@@ -1045,7 +1158,8 @@ Document loadSet(ByteSpan bytes, const std::string& path) {
     for (const Hlod& h : f.hlods) {
         const int n = int(h.lods.size());
         for (int a = 0; a < n; ++a)
-            for (const SubObject& o : h.lods[a].objects) place(o, n > 1 ? n - 1 - a : -1, "HLOD " + h.name);
+            for (const SubObject& o : h.lods[a].objects)
+                place(o, n > 1 ? n - 1 - a : -1, "HLOD " + h.name);
         for (const SubObject& o : h.aggregates) {
             Marker mk;
             mk.name = o.name;
@@ -1061,7 +1175,8 @@ Document loadSet(ByteSpan bytes, const std::string& path) {
         }
     }
     for (const HModel& h : f.hmodels)
-        for (const SubObject& o : h.nodes) place(o, -1, "HModel " + h.name);
+        for (const SubObject& o : h.nodes)
+            place(o, -1, "HModel " + h.name);
     for (const Collection& c : f.collections) {
         for (const std::string& name : c.objects) {
             SubObject o;
@@ -1077,7 +1192,9 @@ Document loadSet(ByteSpan bytes, const std::string& path) {
                     known = true;
                     break;
                 }
-            if (!known) warnings.push_back("collection " + c.name + " references '" + name + "', which this file does not contain");
+            if (!known)
+                warnings.push_back("collection " + c.name + " references '" + name +
+                                   "', which this file does not contain");
         }
         for (const Collection::Placeholder& p : c.placeholders) {
             Marker mk;
@@ -1138,21 +1255,24 @@ HeaderScan scanHeaders(const std::string& path) {
     };
     auto name = [](const uint8_t* p) {
         size_t n = 0;
-        while (n < kNameLen && p[n]) ++n;
+        while (n < kNameLen && p[n])
+            ++n;
         return std::string(reinterpret_cast<const char*>(p), n);
     };
     for (int guard = 0; pos + 8 <= size && guard < 100000; ++guard) {
         uint8_t h[8];
         if (!readAt(pos, h, 8)) break;
         const uint32_t cid = uint32_t(h[0]) | uint32_t(h[1]) << 8 | uint32_t(h[2]) << 16 | uint32_t(h[3]) << 24;
-        const uint32_t len = (uint32_t(h[4]) | uint32_t(h[5]) << 8 | uint32_t(h[6]) << 16 | uint32_t(h[7]) << 24) &
-                             0x7FFFFFFFu;
+        const uint32_t len =
+            (uint32_t(h[4]) | uint32_t(h[5]) << 8 | uint32_t(h[6]) << 16 | uint32_t(h[7]) << 24) & 0x7FFFFFFFu;
         if (pos == 0 && !isTopLevelId(cid)) break;
         uint8_t sub[8 + 52];
         if (len >= 8 && readAt(pos + 8, sub, std::min<size_t>(sizeof sub, len))) {
-            const uint32_t sid = uint32_t(sub[0]) | uint32_t(sub[1]) << 8 | uint32_t(sub[2]) << 16 | uint32_t(sub[3]) << 24;
+            const uint32_t sid =
+                uint32_t(sub[0]) | uint32_t(sub[1]) << 8 | uint32_t(sub[2]) << 16 | uint32_t(sub[3]) << 24;
             const bool full = len >= sizeof sub;
-            if (cid == id::Hierarchy && sid == id::HierarchyHeader && len >= 8 + 20) s.hierarchies.push_back(name(sub + 12));
+            if (cid == id::Hierarchy && sid == id::HierarchyHeader && len >= 8 + 20)
+                s.hierarchies.push_back(name(sub + 12));
             if ((cid == id::Animation && sid == id::AnimationHeader) ||
                 (cid == id::CompressedAnimation && sid == id::CompressedAnimationHeader))
                 if (len >= 8 + 36) s.clipHierarchies.push_back(name(sub + 8 + 20));

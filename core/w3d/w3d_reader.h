@@ -59,8 +59,8 @@ struct VertexMaterial {
 // W3dShaderStruct, 16 bytes as stored.
 struct Shader {
     uint8_t depthCompare = 3, depthMask = 1, colorMask = 0, destBlend = 0, fogFunc = 0, priGradient = 1,
-            secGradient = 0, srcBlend = 1, texturing = 0, detailColorFunc = 0, detailAlphaFunc = 0,
-            shaderPreset = 0, alphaTest = 0, postDetailColorFunc = 0, postDetailAlphaFunc = 0, pad = 0;
+            secGradient = 0, srcBlend = 1, texturing = 0, detailColorFunc = 0, detailAlphaFunc = 0, shaderPreset = 0,
+            alphaTest = 0, postDetailColorFunc = 0, postDetailAlphaFunc = 0, pad = 0;
 };
 static_assert(sizeof(Shader) == 16, "W3dShaderStruct is 16 bytes");
 
@@ -204,7 +204,8 @@ Mesh toMesh(const RawMesh& raw, const Skeleton* skeleton, int bone, const std::s
 
 // Descriptive material of pass 0: shader "w3d:opaque", "w3d:alpha", "w3d:additive", ... (or
 // "w3d:fx:<name>" for BFME shader materials), params Diffuse/Ambient/Specular/Emissive/Opacity/
-// Shininess (vertex material) and BaseTexture (texture name).
+// Shininess (vertex material) and BaseTexture (texture name). Shader materials keep their properties
+// by name and add BaseTexture/NormalTexture/Diffuse/Specular/Shininess aliases.
 Material passMaterial(const RawMesh& raw, uint32_t shaderId, uint32_t textureId, uint32_t vmatId,
                       uint32_t shaderMaterialId);
 std::string shaderName(const Shader& s);

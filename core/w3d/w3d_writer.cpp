@@ -32,14 +32,16 @@ static void vec3(ByteWriter& w, const glm::vec3& v) {
 static void vec3Chunk(ChunkWriter& cw, uint32_t id, const std::vector<glm::vec3>& v) {
     if (v.empty()) return;
     cw.begin(id);
-    for (const auto& x : v) vec3(cw.w, x);
+    for (const auto& x : v)
+        vec3(cw.w, x);
     cw.end();
 }
 
 static void u32Chunk(ChunkWriter& cw, uint32_t id, const std::vector<uint32_t>& v) {
     if (v.empty()) return;
     cw.begin(id);
-    for (uint32_t x : v) cw.w.u32le(x);
+    for (uint32_t x : v)
+        cw.w.u32le(x);
     cw.end();
 }
 
@@ -82,7 +84,7 @@ void writeHierarchy(ChunkWriter& cw, const Hierarchy& h) {
     cw.end();
 }
 
-void writeMesh(ChunkWriter& cw, const RawMesh& m) {
+void writeMesh(ChunkWriter& cw, const RawMesh& m, uint32_t materialWrapper) {
     ByteWriter& w = cw.w;
     cw.begin(id::Mesh);
     cw.begin(id::MeshHeader3);
@@ -127,6 +129,7 @@ void writeMesh(ChunkWriter& cw, const RawMesh& m) {
     }
     vec3Chunk(cw, id::Vertices2, m.positions2);
     vec3Chunk(cw, id::Normals2, m.normals2);
+    if (materialWrapper) cw.begin(materialWrapper);
     cw.begin(id::MaterialInfo);
     w.u32le(uint32_t(m.passes.size()));
     w.u32le(uint32_t(m.vertexMaterials.size()));
@@ -145,7 +148,8 @@ void writeMesh(ChunkWriter& cw, const RawMesh& m) {
             stringChunk(cw, id::VertexMaterialName, vm.name);
             cw.begin(id::VertexMaterialInfo);
             w.u32le(vm.attributes);
-            for (const glm::u8vec4& c : {vm.ambient, vm.diffuse, vm.specular, vm.emissive}) w.bytes(&c[0], 4);
+            for (const glm::u8vec4& c : {vm.ambient, vm.diffuse, vm.specular, vm.emissive})
+                w.bytes(&c[0], 4);
             w.f32le(vm.shininess);
             w.f32le(vm.opacity);
             w.f32le(vm.translucency);
@@ -190,12 +194,24 @@ void writeMesh(ChunkWriter& cw, const RawMesh& m) {
                     w.u32le(uint32_t(p.text.size() + 1));
                     w.cstr(p.text);
                     break;
-                case 2: w.f32le(p.value.x); break;
-                case 3: w.f32le(p.value.x), w.f32le(p.value.y); break;
-                case 4: vec3(w, glm::vec3(p.value)); break;
-                case 5: vec3(w, glm::vec3(p.value)), w.f32le(p.value.w); break;
-                case 6: w.i32le(p.intValue); break;
-                default: w.u8(uint8_t(p.intValue)); break;
+                case 2:
+                    w.f32le(p.value.x);
+                    break;
+                case 3:
+                    w.f32le(p.value.x), w.f32le(p.value.y);
+                    break;
+                case 4:
+                    vec3(w, glm::vec3(p.value));
+                    break;
+                case 5:
+                    vec3(w, glm::vec3(p.value)), w.f32le(p.value.w);
+                    break;
+                case 6:
+                    w.i32le(p.intValue);
+                    break;
+                default:
+                    w.u8(uint8_t(p.intValue));
+                    break;
                 }
                 cw.end();
             }
@@ -209,7 +225,8 @@ void writeMesh(ChunkWriter& cw, const RawMesh& m) {
         u32Chunk(cw, id::ShaderIds, p.shaderIds);
         if (!p.dcg.empty()) {
             cw.begin(id::Dcg);
-            for (const auto& c : p.dcg) w.bytes(&c[0], 4);
+            for (const auto& c : p.dcg)
+                w.bytes(&c[0], 4);
             cw.end();
         }
         u32Chunk(cw, id::ShaderMaterialId, p.shaderMaterialIds);
@@ -222,6 +239,7 @@ void writeMesh(ChunkWriter& cw, const RawMesh& m) {
         }
         cw.end();
     }
+    if (materialWrapper) cw.end();
     cw.end();
 }
 
@@ -248,7 +266,8 @@ void writeHlod(ChunkWriter& cw, const Hlod& h) {
     cw.w.fixedString(h.name, kNameLen);
     cw.w.fixedString(h.hierarchy, kNameLen);
     cw.end();
-    for (const LodArray& a : h.lods) subObjectArray(cw, id::HlodLodArray, a.maxScreenSize, a.objects);
+    for (const LodArray& a : h.lods)
+        subObjectArray(cw, id::HlodLodArray, a.maxScreenSize, a.objects);
     if (!h.aggregates.empty()) subObjectArray(cw, id::HlodAggregateArray, 0.0f, h.aggregates);
     if (!h.proxies.empty()) subObjectArray(cw, id::HlodProxyArray, 0.0f, h.proxies);
     cw.end();
@@ -304,12 +323,14 @@ void writeCollection(ChunkWriter& cw, const Collection& c) {
     cw.w.u32le(uint32_t(c.objects.size()));
     cw.w.zeros(8);
     cw.end();
-    for (const std::string& o : c.objects) stringChunk(cw, id::CollectionObjName, o);
+    for (const std::string& o : c.objects)
+        stringChunk(cw, id::CollectionObjName, o);
     for (const Collection::Placeholder& p : c.placeholders) {
         cw.begin(id::Placeholder);
         cw.w.u32le(0x10000);
         for (int row = 0; row < 4; ++row)
-            for (int col = 0; col < 3; ++col) cw.w.f32le(p.transform[row][col]);
+            for (int col = 0; col < 3; ++col)
+                cw.w.f32le(p.transform[row][col]);
         cw.w.u32le(uint32_t(p.name.size() + 1));
         cw.w.cstr(p.name);
         cw.end();
@@ -329,7 +350,8 @@ AdaptiveDeltaStream encodeAdaptiveDelta(const std::vector<float>& values, uint32
     float maxStep = 0.0f;
     for (uint32_t f = 1; f < frames; ++f)
         for (int c = 0; c < vectorLen; ++c)
-            maxStep = std::max(maxStep, std::fabs(values[size_t(f) * vectorLen + c] - values[size_t(f - 1) * vectorLen + c]));
+            maxStep =
+                std::max(maxStep, std::fabs(values[size_t(f) * vectorLen + c] - values[size_t(f - 1) * vectorLen + c]));
     // table[16] == 1: the largest step fits the largest quantised delta at index 16.
     s.scale = maxStep > 0.0f ? maxStep * unitDiv / float(qmax) : 1.0f;
     const size_t packet = 1 + size_t(bits) * 2;
@@ -414,7 +436,8 @@ void writeClip(ChunkWriter& cw, const ClipSpec& c) {
             w.u16le(ch.type);
             w.u16le(ch.pivot);
             w.u16le(0);
-            for (float v : ch.values) w.f32le(v);
+            for (float v : ch.values)
+                w.f32le(v);
             cw.end();
             break;
         }
@@ -427,7 +450,8 @@ void writeClip(ChunkWriter& cw, const ClipSpec& c) {
             for (size_t k = 0; k < ch.keyFrames.size(); ++k) {
                 const bool bin = k < ch.binary.size() && ch.binary[k];
                 w.u32le(ch.keyFrames[k] | (bin ? 0x80000000u : 0u));
-                for (int j = 0; j < vl; ++j) w.f32le(ch.values[k * vl + j]);
+                for (int j = 0; j < vl; ++j)
+                    w.f32le(ch.values[k * vl + j]);
             }
             cw.end();
             break;
@@ -440,9 +464,11 @@ void writeClip(ChunkWriter& cw, const ClipSpec& c) {
             w.u8(ch.type);
             w.u16le(uint16_t(ch.keyFrames.size()));
             w.u16le(ch.pivot);
-            for (uint32_t f : ch.keyFrames) w.u16le(uint16_t(f));
+            for (uint32_t f : ch.keyFrames)
+                w.u16le(uint16_t(f));
             if (ch.keyFrames.size() % 2) w.u16le(0);
-            for (float v : ch.values) w.f32le(v);
+            for (float v : ch.values)
+                w.f32le(v);
             cw.end();
             break;
         }
@@ -468,7 +494,8 @@ void writeClip(ChunkWriter& cw, const ClipSpec& c) {
                 w.u16le(ch.pivot);
             }
             w.f32le(s.scale);
-            for (float v : s.initial) w.f32le(v);
+            for (float v : s.initial)
+                w.f32le(v);
             w.bytes(s.packets.data(), s.packets.size());
             if (c.codec == ClipCodec::AdaptiveDelta) w.zeros(3); // as the reference exporter writes
             cw.end();
@@ -494,7 +521,8 @@ void writeClip(ChunkWriter& cw, const ClipSpec& c) {
             w.u16le(b.pivot);
             w.u8(0);
             w.u8(b.defaultValue);
-            for (size_t k = 0; k < b.keyFrames.size(); ++k) w.u32le(b.keyFrames[k] | (b.bits[k] ? 0x80000000u : 0u));
+            for (size_t k = 0; k < b.keyFrames.size(); ++k)
+                w.u32le(b.keyFrames[k] | (b.bits[k] ? 0x80000000u : 0u));
         }
         cw.end();
     }

@@ -15,14 +15,14 @@
 namespace rs::w3d {
 
 class ChunkWriter {
-public:
+  public:
     explicit ChunkWriter(bool containerBit = true) : containerBit_(containerBit) {}
     ByteWriter w;
     void begin(uint32_t chunkId); // opens a chunk; its size is patched by end()
     void end();
     std::vector<uint8_t> take() { return std::move(w.buf); }
 
-private:
+  private:
     struct Open {
         size_t at;
         uint32_t id;
@@ -32,7 +32,9 @@ private:
 };
 
 void writeHierarchy(ChunkWriter& cw, const Hierarchy& h);
-void writeMesh(ChunkWriter& cw, const RawMesh& m); // counts taken from the arrays
+// Counts are taken from the arrays. materialWrapper != 0 (0x23-0x26) puts the material chunks inside a
+// Renegade prelit wrapper.
+void writeMesh(ChunkWriter& cw, const RawMesh& m, uint32_t materialWrapper = 0);
 void writeHlod(ChunkWriter& cw, const Hlod& h);
 void writeBox(ChunkWriter& cw, const Box& b);
 void writeNull(ChunkWriter& cw, const NullObject& n);
@@ -53,9 +55,9 @@ struct ChannelSpec {
 struct BitChannelSpec {
     uint16_t pivot = 0;
     uint8_t defaultValue = 1;
-    uint16_t first = 0;               // Uncompressed (0x203): bits[i] is frame first + i
-    std::vector<uint8_t> bits;        // 0x203 values, or 0x283 key values
-    std::vector<uint32_t> keyFrames;  // 0x283: frame of each key
+    uint16_t first = 0;              // Uncompressed (0x203): bits[i] is frame first + i
+    std::vector<uint8_t> bits;       // 0x203 values, or 0x283 key values
+    std::vector<uint32_t> keyFrames; // 0x283: frame of each key
 };
 
 struct ClipSpec {
@@ -78,7 +80,7 @@ void writeClip(ChunkWriter& cw, const ClipSpec& c);
 // loop) so quantisation error does not accumulate.
 struct AdaptiveDeltaStream {
     float scale = 1.0f;
-    std::vector<float> initial;  // vectorLen
+    std::vector<float> initial;   // vectorLen
     std::vector<uint8_t> packets; // ((frames + 15) / 16) blocks x vectorLen x (1 + 2 * bits) bytes
 };
 AdaptiveDeltaStream encodeAdaptiveDelta(const std::vector<float>& values, uint32_t frames, int vectorLen, int bits);

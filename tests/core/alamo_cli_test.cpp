@@ -29,7 +29,8 @@ Run runCli(const std::string& args) {
     REQUIRE(p);
     char buf[4096];
     size_t n;
-    while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
+    while ((n = fread(buf, 1, sizeof buf, p)) > 0)
+        r.out.append(buf, n);
     const int st = pclose(p);
     r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
     return r;
@@ -83,17 +84,19 @@ TEST_CASE("rigscope-cli info --json describes an Alamo model and clip", "[alamo]
     Run m = runCli("info --json " + fx.path("SYN.ALO"));
     REQUIRE(m.status == 0);
     const std::string& j = m.out;
-    REQUIRE(j.rfind("{\"format\":\"alo\",\"bones\":[{\"name\":\"Root\",\"parent\":-1,\"visible\":true,\"billboard\":0}", 0) == 0);
+    REQUIRE(j.rfind("{\"format\":\"alo\",\"bones\":[{\"name\":\"Root\",\"parent\":-1,\"visible\":true,\"billboard\":0}",
+                    0) == 0);
     REQUIRE(j.find("{\"name\":\"Hand\",\"parent\":1,\"visible\":false,\"billboard\":4}") != std::string::npos);
-    REQUIRE(j.find("\"name\":\"Hull_LOD1_ALT2\",\"base_name\":\"Hull\",\"lod\":1,\"alt\":2,\"hidden\":true,\"collision\":true") !=
-            std::string::npos);
+    REQUIRE(j.find("\"name\":\"Hull_LOD1_ALT2\",\"base_name\":\"Hull\",\"lod\":1,\"alt\":2,\"hidden\":true,"
+                   "\"collision\":true") != std::string::npos);
     REQUIRE(j.find("\"shader\":\"RSkinBumpColorize.fx\",\"vertex_format\":\"alD3dVertB4I4NU2U3U3C\",\"vertices\":4,"
                    "\"triangles\":2,\"bone_map\":[1,2]") != std::string::npos);
     REQUIRE(j.find("\"params\":{\"Passes\":-7,\"Shininess\":32.5,\"Tint\":[0.25,0.5,0.75],\"Colorization\":[1,0,0.5,1],"
                    "\"BaseTexture\":\"W_TEST.TGA\"}") != std::string::npos);
-    REQUIRE(j.find("\"lights\":[{\"name\":\"Spot\",\"type\":2,\"color\":[1,0.5,0.25],\"intensity\":2,"
-                   "\"far_attenuation_end\":100,\"far_attenuation_start\":50,\"hotspot_size\":0.5,\"falloff_size\":0.75,"
-                   "\"bone\":1}]") != std::string::npos);
+    REQUIRE(
+        j.find("\"lights\":[{\"name\":\"Spot\",\"type\":2,\"color\":[1,0.5,0.25],\"intensity\":2,"
+               "\"far_attenuation_end\":100,\"far_attenuation_start\":50,\"hotspot_size\":0.5,\"falloff_size\":0.75,"
+               "\"bone\":1}]") != std::string::npos);
     REQUIRE(j.find("{\"name\":\"p_fire_ALT1\",\"bone\":1,\"hidden\":true,\"alt_decrease_stay_hidden\":true") !=
             std::string::npos);
     REQUIRE(j.find("\"has_bias\":true,\"bias\":0.400000006") != std::string::npos);
@@ -107,8 +110,9 @@ TEST_CASE("rigscope-cli info --json describes an Alamo model and clip", "[alamo]
     REQUIRE(c.out.find("\"version\":1,\"frames\":5,\"fps\":10") != std::string::npos);
     REQUIRE(c.out.find("{\"bone_index\":1,\"bone_name\":\"Arm\",\"translation\":true,\"rotation\":true,\"scale\":true,"
                        "\"visibility\":false,\"step\":true}") != std::string::npos);
-    REQUIRE(c.out.find("{\"bone_index\":2,\"bone_name\":\"HAND\",\"translation\":false,\"rotation\":false,\"scale\":false,"
-                       "\"visibility\":true,\"step\":false}") != std::string::npos);
+    REQUIRE(
+        c.out.find("{\"bone_index\":2,\"bone_name\":\"HAND\",\"translation\":false,\"rotation\":false,\"scale\":false,"
+                   "\"visibility\":true,\"step\":false}") != std::string::npos);
 
     Run t = runCli("info " + fx.path("SYN.ALO"));
     REQUIRE(t.status == 0);
@@ -123,7 +127,8 @@ TEST_CASE("rigscope-cli pose --json gives column-major world matrices", "[alamo]
     // Arm bind: T(1,2,3) * Rz(90): columns (0,1,0,0), (-1,0,0,0), (0,0,1,0), (1,2,3,1).
     const std::vector<double> arm = worldOf(bind.out, "Arm");
     const double expectArm[16] = {0, 1, 0, 0, -1, 0, 0, 0, 0, 0, 1, 0, 1, 2, 3, 1};
-    for (int i = 0; i < 16; ++i) REQUIRE(arm[i] == Approx(expectArm[i]).margin(1e-6));
+    for (int i = 0; i < 16; ++i)
+        REQUIRE(arm[i] == Approx(expectArm[i]).margin(1e-6));
     // Hand = Arm * T(0.5,0,0): at (1, 2.5, 3).
     const std::vector<double> hand = worldOf(bind.out, "Hand");
     REQUIRE(hand[12] == Approx(1.0).margin(1e-6));
@@ -135,7 +140,8 @@ TEST_CASE("rigscope-cli pose --json gives column-major world matrices", "[alamo]
     const std::vector<double> a2 = worldOf(f2.out, "Arm");
     const double c40 = std::cos(glm::radians(40.0)), s40 = std::sin(glm::radians(40.0));
     const double expect2[16] = {c40, s40, 0, 0, -2 * s40, 2 * c40, 0, 0, 0, 0, 1, 0, 3, 2, 1, 1};
-    for (int i = 0; i < 16; ++i) REQUIRE(a2[i] == Approx(expect2[i]).margin(1e-3));
+    for (int i = 0; i < 16; ++i)
+        REQUIRE(a2[i] == Approx(expect2[i]).margin(1e-3));
     // Hand keeps its constant clip transform: T(0.5,0,0) * Rx(45) * S(2).
     const std::vector<double> h2 = worldOf(f2.out, "Hand");
     const glm::dvec4 handPos = glm::dmat4(glm::make_mat4(a2.data())) * glm::dvec4(0.5, 0, 0, 1);
@@ -146,7 +152,8 @@ TEST_CASE("rigscope-cli pose --json gives column-major world matrices", "[alamo]
     Run t2 = runCli("pose --json " + fx.path("SYN.ALO") + " --clip " + fx.path("SYN_IDLE_00.ALA") + " --time 0.2");
     REQUIRE(t2.status == 0);
     const std::vector<double> at2 = worldOf(t2.out, "Arm");
-    for (int i = 0; i < 16; ++i) REQUIRE(at2[i] == Approx(a2[i]).margin(1e-3));
+    for (int i = 0; i < 16; ++i)
+        REQUIRE(at2[i] == Approx(a2[i]).margin(1e-3));
 }
 
 TEST_CASE("rigscope-cli exit codes: 0 ok, 1 bad file, 2 usage", "[alamo][cli]") {
@@ -159,8 +166,9 @@ TEST_CASE("rigscope-cli exit codes: 0 ok, 1 bad file, 2 usage", "[alamo][cli]") 
     REQUIRE(runCli("info --bogus " + fx.path("SYN.ALO")).status == 2);
     REQUIRE(runCli("frobnicate").status == 2);
     REQUIRE(runCli("pose " + fx.path("SYN.ALO")).status == 2); // --json is required
-    REQUIRE(runCli("pose --json " + fx.path("SYN.ALO") + " --clip " + fx.path("SYN_IDLE_00.ALA") + " --frame 9").status ==
-            2);
+    REQUIRE(
+        runCli("pose --json " + fx.path("SYN.ALO") + " --clip " + fx.path("SYN_IDLE_00.ALA") + " --frame 9").status ==
+        2);
     const Run bad = runCli("info --json " + fx.path("CUT.ALO"));
     REQUIRE(bad.out.empty()); // nothing on stdout on failure
 }

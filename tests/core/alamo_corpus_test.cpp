@@ -31,7 +31,8 @@ std::string fileName(const std::string& p) { return std::filesystem::path(p).fil
 void requireRigid(const glm::mat4& m, const std::string& what) {
     INFO(what);
     for (int c = 0; c < 4; ++c)
-        for (int r = 0; r < 4; ++r) REQUIRE(std::isfinite(m[c][r]));
+        for (int r = 0; r < 4; ++r)
+            REQUIRE(std::isfinite(m[c][r]));
     REQUIRE(m[0][3] == 0.0f);
     REQUIRE(m[1][3] == 0.0f);
     REQUIRE(m[2][3] == 0.0f);
@@ -81,7 +82,8 @@ TEST_CASE("corpus: every Alamo model and clip loads; the particle file is refuse
             REQUIRE(!d.model->skeleton.bones.empty());
             REQUIRE(d.model->skeleton.bones[0].parent == -1);
             for (const Mesh& m : d.model->meshes)
-                for (const SubMesh& sm : m.subMeshes) REQUIRE(subMeshValid(sm, d.model->skeleton.bones.size()));
+                for (const SubMesh& sm : m.subMeshes)
+                    REQUIRE(subMeshValid(sm, d.model->skeleton.bones.size()));
         } else {
             ++clips;
             REQUIRE(d.clips.size() == 1);
@@ -109,7 +111,8 @@ TEST_CASE("corpus: every clip matches its model by bone index and name; poses ar
         const Skeleton& sk = md.model->skeleton;
         PoseBuffers buf(sk.bones.size());
         evaluatePose(sk, nullptr, nullptr, 0.0f, LoopMode::Once, buf.view());
-        for (size_t i = 0; i < sk.bones.size(); ++i) requireRigid(buf.world[i], fileName(f) + " bind " + sk.bones[i].name);
+        for (size_t i = 0; i < sk.bones.size(); ++i)
+            requireRigid(buf.world[i], fileName(f) + " bind " + sk.bones[i].name);
         for (const auto& cp : findCompanionClips(f)) {
             INFO(cp);
             clipPaired[cp] = true;
@@ -160,7 +163,8 @@ TEST_CASE("corpus: idle clips' first and last stored frames agree", "[alamo][cor
             evaluatePose(sk, &c, &b, float(c.frameCount - 1), LoopMode::Once, last.view());
             for (size_t i = 0; i < sk.bones.size(); ++i) {
                 for (int col = 0; col < 3; ++col)
-                    for (int r = 0; r < 3; ++r) REQUIRE(std::abs(first.local[i][col][r] - last.local[i][col][r]) < 0.05f);
+                    for (int r = 0; r < 3; ++r)
+                        REQUIRE(std::abs(first.local[i][col][r] - last.local[i][col][r]) < 0.05f);
                 const glm::vec3 t0(first.local[i][3]), t1(last.local[i][3]);
                 REQUIRE(glm::length(t0 - t1) <= 0.005f * std::max(glm::length(t0), 1.0f));
                 REQUIRE(first.visible[i] == last.visible[i]);
@@ -186,7 +190,8 @@ TEST_CASE("corpus: truncated and bit-flipped Alamo files load or throw ParseErro
                     PoseBuffers buf(d.model->skeleton.bones.size());
                     evaluatePose(d.model->skeleton, nullptr, nullptr, 0.0f, LoopMode::Once, buf.view());
                     for (const Mesh& m : d.model->meshes)
-                        for (const SubMesh& sm : m.subMeshes) REQUIRE(subMeshValid(sm, d.model->skeleton.bones.size()));
+                        for (const SubMesh& sm : m.subMeshes)
+                            REQUIRE(subMeshValid(sm, d.model->skeleton.bones.size()));
                 }
             } catch (const ParseError&) {
                 ++errors;
@@ -197,7 +202,8 @@ TEST_CASE("corpus: truncated and bit-flipped Alamo files load or throw ParseErro
             const size_t n = bytes.size() * k / 40;
             attempt(std::vector<uint8_t>(bytes.begin(), bytes.begin() + n));
         }
-        for (size_t n = 1; n < 16 && n < bytes.size(); ++n) attempt(std::vector<uint8_t>(bytes.begin(), bytes.begin() + n));
+        for (size_t n = 1; n < 16 && n < bytes.size(); ++n)
+            attempt(std::vector<uint8_t>(bytes.begin(), bytes.begin() + n));
         // 64 mutants with 1..4 flipped bits; half of them aimed at the first 4 KiB where headers and counts live.
         for (int k = 0; k < 64; ++k) {
             std::vector<uint8_t> b = bytes;

@@ -16,11 +16,13 @@ using rs::alamo::AloWriteOptions;
 
 static void requireMat(const glm::mat4& a, const glm::mat4& b, float eps = 1e-5f) {
     for (int c = 0; c < 4; ++c)
-        for (int r = 0; r < 4; ++r) REQUIRE(a[c][r] == Approx(b[c][r]).margin(eps));
+        for (int r = 0; r < 4; ++r)
+            REQUIRE(a[c][r] == Approx(b[c][r]).margin(eps));
 }
 
 static void requireVec(const glm::vec3& a, const glm::vec3& b, float eps = 1e-6f) {
-    for (int k = 0; k < 3; ++k) REQUIRE(a[k] == Approx(b[k]).margin(eps));
+    for (int k = 0; k < 3; ++k)
+        REQUIRE(a[k] == Approx(b[k]).margin(eps));
 }
 
 static uint32_t u32at(const std::vector<uint8_t>& b, size_t at) {
@@ -210,9 +212,12 @@ static void requireTrackClose(const BoneTrack& a, const BoneTrack& b, uint32_t f
     REQUIRE(a.translation.size() == (b.translation.size() == frames ? frames : 0));
     REQUIRE(a.scale.size() == (b.scale.size() == frames ? frames : 0));
     REQUIRE(a.rotation.size() == (b.rotation.size() == frames ? frames : 0));
-    for (size_t f = 0; f < a.translation.size(); ++f) requireVec(a.translation[f], b.translation[f], 1e-4f);
-    for (size_t f = 0; f < a.scale.size(); ++f) requireVec(a.scale[f], b.scale[f], 1e-4f);
-    for (size_t f = 0; f < a.rotation.size(); ++f) REQUIRE(std::abs(glm::dot(a.rotation[f], b.rotation[f])) > 0.99999f);
+    for (size_t f = 0; f < a.translation.size(); ++f)
+        requireVec(a.translation[f], b.translation[f], 1e-4f);
+    for (size_t f = 0; f < a.scale.size(); ++f)
+        requireVec(a.scale[f], b.scale[f], 1e-4f);
+    for (size_t f = 0; f < a.rotation.size(); ++f)
+        REQUIRE(std::abs(glm::dot(a.rotation[f], b.rotation[f])) > 0.99999f);
     REQUIRE(a.visibility == b.visibility);
     REQUIRE(a.step == b.step);
 }
@@ -269,7 +274,8 @@ TEST_CASE("ALA format 2 decodes word indices, unsigned packing and quaternion or
     auto mini = [&](ByteWriter& o, uint8_t t, std::initializer_list<uint8_t> bytesList) {
         o.u8(t);
         o.u8(static_cast<uint8_t>(bytesList.size()));
-        for (uint8_t b : bytesList) o.u8(b);
+        for (uint8_t b : bytesList)
+            o.u8(b);
     };
     auto f32 = [](float f) {
         uint32_t u;
@@ -280,10 +286,11 @@ TEST_CASE("ALA format 2 decodes word indices, unsigned packing and quaternion or
         o.u8(t);
         o.u8(12);
         for (float v : {x, y, z})
-            for (uint8_t b : f32(v)) o.u8(b);
+            for (uint8_t b : f32(v))
+                o.u8(b);
     };
     ByteWriter hdr;
-    mini(hdr, 1, {2, 0, 0, 0});  // 2 frames
+    mini(hdr, 1, {2, 0, 0, 0}); // 2 frames
     hdr.u8(2), hdr.u8(4), hdr.f32le(30.0f);
     mini(hdr, 3, {1, 0, 0, 0});  // 1 bone
     mini(hdr, 11, {8, 0, 0, 0}); // rotation frame size 8 words (bone's quaternion at word 4)
@@ -305,7 +312,8 @@ TEST_CASE("ALA format 2 decodes word indices, unsigned packing and quaternion or
     for (int f = 0; f < 2; ++f) {
         tdata.u16le(0xFFFF), tdata.u16le(0xFFFF), tdata.u16le(0xFFFF); // padding bone
         tdata.u16le(uint16_t(40000 + f)), tdata.u16le(2), tdata.u16le(0);
-        for (int k = 0; k < 4; ++k) rdata.i16le(-1);
+        for (int k = 0; k < 4; ++k)
+            rdata.i16le(-1);
         // 180 degrees about X at frame 0 (x = 32767), about Y at frame 1.
         rdata.i16le(f == 0 ? 32767 : 0), rdata.i16le(f == 1 ? 32767 : 0), rdata.i16le(0), rdata.i16le(0);
     }
@@ -371,9 +379,11 @@ TEST_CASE("poses from a written clip match hand-computed matrices", "[alamo][pos
 
     // Frame 1: A = T(0,0,4) * Rz(90) * S(2); B = A * T(1,0,0): B sits at (0, 2, 4).
     evaluatePose(m.skeleton, &c, &bind, 1.0f, LoopMode::Once, buf.view());
-    const glm::mat4 expectA(glm::vec4(0, 2, 0, 0), glm::vec4(-2, 0, 0, 0), glm::vec4(0, 0, 2, 0), glm::vec4(0, 0, 4, 1));
+    const glm::mat4 expectA(glm::vec4(0, 2, 0, 0), glm::vec4(-2, 0, 0, 0), glm::vec4(0, 0, 2, 0),
+                            glm::vec4(0, 0, 4, 1));
     requireMat(buf.world[1], expectA, 2e-3f);
-    const glm::mat4 expectB(glm::vec4(0, 2, 0, 0), glm::vec4(-2, 0, 0, 0), glm::vec4(0, 0, 2, 0), glm::vec4(0, 2, 4, 1));
+    const glm::mat4 expectB(glm::vec4(0, 2, 0, 0), glm::vec4(-2, 0, 0, 0), glm::vec4(0, 0, 2, 0),
+                            glm::vec4(0, 2, 4, 1));
     requireMat(buf.world[2], expectB, 2e-3f);
 
     // Frame 0.5: T(0,0,3) * Rz(45) * S(1.5); B at (1.5 cos45, 1.5 sin45, 3).
@@ -397,7 +407,8 @@ TEST_CASE("the demo model reads back with every feature the viewer shows", "[ala
     REQUIRE(m.skeleton.bones.size() >= 5);
     int skinned = 0, rigid = 0, fc = 0;
     for (const Mesh& mesh : m.meshes) {
-        for (const SubMesh& sm : mesh.subMeshes) (sm.skinned() ? skinned : rigid)++;
+        for (const SubMesh& sm : mesh.subMeshes)
+            (sm.skinned() ? skinned : rigid)++;
         if (mesh.colorize && istartsWith(mesh.name, "FC_")) ++fc;
         REQUIRE(mesh.bone >= 0);
     }
@@ -431,13 +442,15 @@ TEST_CASE("the demo model reads back with every feature the viewer shows", "[ala
     ClipBinding b = bindClip(m.skeleton, c);
     REQUIRE(b.ok());
     bool visTrack = false;
-    for (const auto& t : c.tracks) visTrack = visTrack || !t.visibility.empty();
+    for (const auto& t : c.tracks)
+        visTrack = visTrack || !t.visibility.empty();
     REQUIRE(visTrack);
     // Loops: the last stored frame repeats the first.
     PoseBuffers p0(m.skeleton.bones.size()), p1(m.skeleton.bones.size());
     evaluatePose(m.skeleton, &c, &b, 0.0f, LoopMode::Once, p0.view());
     evaluatePose(m.skeleton, &c, &b, float(c.frameCount - 1), LoopMode::Once, p1.view());
-    for (size_t i = 0; i < m.skeleton.bones.size(); ++i) requireMat(p0.world[i], p1.world[i], 1e-3f);
+    for (size_t i = 0; i < m.skeleton.bones.size(); ++i)
+        requireMat(p0.world[i], p1.world[i], 1e-3f);
     // ... and it moves in between.
     evaluatePose(m.skeleton, &c, &b, float(c.frameCount / 4), LoopMode::Once, p1.view());
     REQUIRE(std::abs(p1.world[m.skeleton.find("Arm_L")][2].y - p0.world[m.skeleton.find("Arm_L")][2].y) > 0.2f);
@@ -447,8 +460,10 @@ TEST_CASE("the demo model reads back with every feature the viewer shows", "[ala
 
 static std::string parseErrorOf(const std::vector<uint8_t>& bytes, bool model) {
     try {
-        if (model) alamo::readModel(ByteSpan(bytes), "bad.alo");
-        else alamo::readClip(ByteSpan(bytes), "bad.ala");
+        if (model)
+            alamo::readModel(ByteSpan(bytes), "bad.alo");
+        else
+            alamo::readClip(ByteSpan(bytes), "bad.ala");
     } catch (const ParseError& e) {
         return e.what();
     }
@@ -464,6 +479,9 @@ TEST_CASE("particle .alo files are refused as particle systems", "[alamo]") {
     const std::string err = parseErrorOf(w.buf, true);
     REQUIRE(err.find("particle system") != std::string::npos);
     REQUIRE_THROWS_WITH(loadDocument(ByteSpan(w.buf), "fire.alo"), Catch::Contains("particle system"));
+    // Named as such even when damaged (here: truncated inside the first chunk header).
+    const std::vector<uint8_t> cut(w.buf.begin(), w.buf.begin() + 6);
+    REQUIRE(parseErrorOf(cut, true).find("particle system") != std::string::npos);
 }
 
 TEST_CASE("invalid indices are refused with file, chunk path and offset", "[alamo]") {
@@ -550,5 +568,108 @@ TEST_CASE("every truncation of small synthetic files throws ParseError unless it
         }
         // Cut after the skeleton, after each mesh and after the light: still a model.
         REQUIRE(loaded == (model ? boundaries.size() - 1 : 0));
+    }
+}
+
+// Sets the value byte(s) of every mini-chunk `mini` inside chunks of `type` (little-endian, low bytes).
+static void patchMinis(std::vector<uint8_t>& b, uint32_t type, uint8_t mini, uint32_t value, size_t begin = 0,
+                       size_t end = SIZE_MAX) {
+    if (end == SIZE_MAX) end = b.size();
+    for (size_t p = begin; p + 8 <= end;) {
+        const uint32_t t = u32at(b, p), s = u32at(b, p + 4), len = s & 0x7FFFFFFF;
+        if (s & 0x80000000u)
+            patchMinis(b, type, mini, value, p + 8, p + 8 + len);
+        else if (t == type)
+            for (size_t q = p + 8; q + 2 <= p + 8 + len; q += 2 + b[q + 1])
+                if (b[q] == mini)
+                    for (size_t k = 0; k < b[q + 1] && k < 4; ++k)
+                        b[q + 2 + k] = uint8_t(value >> (8 * k));
+        p += 8 + len;
+    }
+}
+
+TEST_CASE("format-2 bones may share a data slot; the decoded size stays bounded by the file size", "[alamo]") {
+    Clip src = test::syntheticClip();
+    BoneTrack extra = src.tracks[0];
+    extra.bone = 2;
+    extra.boneName = "Hand";
+    src.tracks[1] = extra; // two bones with rotation data: rotation frame size 8 words
+    auto bytes = alamo::writeClip(src, {2});
+    patchMinis(bytes, 0x1001, 11, 4); // a frame now holds one quaternion...
+    patchMinis(bytes, 0x1003, 16, 0); // ...which both bones share
+    const Clip shared = alamo::readClip(ByteSpan(bytes), "shared.ala");
+    REQUIRE(shared.tracks[1].rotation == shared.tracks[0].rotation);
+
+    // 20000 bones sharing one slot of 100000 frames: 32 GB decoded from 1.4 MB.
+    ByteWriter hdr, root, file;
+    auto mini32 = [](ByteWriter& w, uint8_t t, uint32_t v) {
+        w.u8(t);
+        w.u8(4);
+        w.u32le(v);
+    };
+    auto chunk = [](ByteWriter& o, uint32_t type, const ByteWriter& payload, bool container) {
+        o.u32le(type);
+        o.u32le(uint32_t(payload.size()) | (container ? 0x80000000u : 0));
+        o.bytes(payload.buf.data(), payload.size());
+    };
+    const uint32_t bones = 20000, frames = 100000;
+    mini32(hdr, 1, frames);
+    mini32(hdr, 2, 0x41F00000); // 30.0f
+    mini32(hdr, 3, bones);
+    mini32(hdr, 11, 4);
+    mini32(hdr, 12, 0);
+    mini32(hdr, 13, 0);
+    chunk(root, 0x1001, hdr, false);
+    for (uint32_t i = 0; i < bones; ++i) {
+        ByteWriter info, bone;
+        mini32(info, 5, 1);
+        info.u8(16), info.u8(2), info.u16le(0);
+        chunk(bone, 0x1003, info, false);
+        chunk(root, 0x1002, bone, true);
+    }
+    ByteWriter rot;
+    for (uint32_t f = 0; f < frames; ++f)
+        rot.i16le(0), rot.i16le(0), rot.i16le(0), rot.i16le(32767);
+    chunk(root, 0x1009, rot, false);
+    chunk(file, 0x1000, root, true);
+    REQUIRE(parseErrorOf(file.buf, false).find("would decode to") != std::string::npos);
+}
+
+TEST_CASE("dazzles stored as a container of a type-0 data chunk read the same", "[alamo]") {
+    AloWriteOptions o;
+    o.dazzleContainer = true;
+    const auto bytes = alamo::writeModel(test::syntheticModel(), o);
+    const size_t dc = findChunk(bytes, 0x604);
+    REQUIRE((u32at(bytes, dc + 4) & 0x80000000u) != 0);
+    const Model m = alamo::readModel(ByteSpan(bytes), "c.alo");
+    REQUIRE(m.warnings.empty());
+    REQUIRE(m.dazzles.size() == 2);
+    REQUIRE(m.dazzles[0].name == "FC_Blink");
+    REQUIRE(m.dazzles[0].hasBias);
+    REQUIRE(m.dazzles[0].bias == 0.4f);
+    REQUIRE(m.dazzles[0].texSize == 4);
+    REQUIRE(m.dazzles[1].name == "Plain");
+    REQUIRE(!m.dazzles[1].hasBias);
+}
+
+TEST_CASE("geometry nested in its material chunk reads the same as the sibling layout", "[alamo]") {
+    AloWriteOptions o;
+    o.geometryInMaterial = true;
+    const auto nested = alamo::writeModel(test::syntheticModel(), o);
+    const Model a = alamo::readModel(ByteSpan(nested), "n.alo");
+    const auto flat = alamo::writeModel(test::syntheticModel());
+    const Model b = alamo::readModel(ByteSpan(flat), "f.alo");
+    REQUIRE(a.warnings.empty());
+    REQUIRE(a.meshes.size() == b.meshes.size());
+    for (size_t i = 0; i < a.meshes.size(); ++i) {
+        REQUIRE(a.meshes[i].subMeshes.size() == b.meshes[i].subMeshes.size());
+        for (size_t k = 0; k < a.meshes[i].subMeshes.size(); ++k) {
+            const SubMesh &x = a.meshes[i].subMeshes[k], &y = b.meshes[i].subMeshes[k];
+            REQUIRE(x.material.shader == y.material.shader);
+            REQUIRE(x.positions == y.positions);
+            REQUIRE(x.indices == y.indices);
+            REQUIRE(x.boneMap == y.boneMap);
+            REQUIRE(x.hasCollisionTree == y.hasCollisionTree);
+        }
     }
 }

@@ -401,3 +401,28 @@ TEST_CASE("amal corpus: truncation and bit flips never crash", "[amal][corpus][b
         hammer(readFileBytes(path), path, 60);
     }
 }
+
+TEST_CASE("amal bank: sprite/icon images decoded plane by plane", "[amal][bank]") {
+    std::vector<uint8_t> b = writeImageBank(2, 3);
+    BankFile f = readBankFile(ByteSpan(b), "spr.abk");
+    REQUIRE(f.imageBanks.size() == 1);
+    const ImageBank& ib = f.imageBanks[0];
+    CHECK_FALSE(ib.icons);
+    REQUIRE(ib.images.size() == 2);
+    const AmosImage& im = ib.images[0];
+    CHECK(im.width() == 16);
+    CHECK(im.height == 3);
+    CHECK(im.depth == 2);
+    // Image 1: plane 0 = $5A (0101 1010), plane 1 = $A5 (1010 0101): colours 2,1,2,1,1,2,1,2.
+    CHECK(im.colorAt(0, 0) == 2);
+    CHECK(im.colorAt(1, 0) == 1);
+    CHECK(im.colorAt(3, 2) == 1);
+    CHECK(im.colorAt(5, 1) == 2);
+    CHECK(im.colorAt(8, 1) == 2);
+    CHECK(im.colorAt(16, 0) == 0); // outside
+    CHECK(im.colorAt(-1, 0) == 0);
+    // Image 2: plane 0 = $5B (0101 1011), plane 1 = $A4 (1010 0100).
+    CHECK(ib.images[1].colorAt(7, 0) == 1);
+    CHECK(ib.images[1].colorAt(5, 0) == 2);
+    CHECK(ib.palette[1] == 0x111);
+}

@@ -254,6 +254,21 @@ TEST_CASE("amal: compile errors carry the AMOS error and the position", "[amal][
     CHECK(r.ticks.empty());
 }
 
+TEST_CASE("amal: deep nesting is bounded", "[amal][sim][bad]") {
+    std::string ok = "L X=", deep = "L X=";
+    for (int i = 0; i < 20; ++i)
+        ok += "Z(";
+    ok += "255";
+    for (int i = 0; i < 20; ++i)
+        ok += ")";
+    CHECK(compile(ok, false).ok());
+    for (int i = 0; i < 40000; ++i)
+        deep += "Z(";
+    CompileError e = compileError(deep);
+    CHECK(e.code == AmalErrorCode::Syntax);
+    CHECK(e.position < 200);
+}
+
 TEST_CASE("amal: compiler survives arbitrary text", "[amal][sim][bad]") {
     uint32_t s = 12345;
     const char alphabet[] = "AXYRJLMFNIWPEDUO()0123456789,=<>+-*/&|!$:;~ ZKCSBHT";

@@ -17,10 +17,13 @@ using namespace rs::test::bw2fx;
 
 static void requireNear(const glm::mat4& a, const glm::mat4& b, float eps = 1e-5f) {
     for (int c = 0; c < 4; ++c)
-        for (int r = 0; r < 4; ++r) REQUIRE(a[c][r] == Approx(b[c][r]).margin(eps));
+        for (int r = 0; r < 4; ++r)
+            REQUIRE(a[c][r] == Approx(b[c][r]).margin(eps));
 }
 
-static glm::mat4 tr(const glm::vec3& t, const glm::quat& q) { return glm::translate(glm::mat4(1.0f), t) * glm::mat4_cast(q); }
+static glm::mat4 tr(const glm::vec3& t, const glm::quat& q) {
+    return glm::translate(glm::mat4(1.0f), t) * glm::mat4_cast(q);
+}
 
 TEST_CASE("al library with two animations and events round trips", "[bw2]") {
     AlFile src = library();
@@ -92,7 +95,8 @@ TEST_CASE("al document: armature skeleton, one clip per animation, decode status
     CHECK(idle.codec.find("not decoded") != std::string::npos);
     CHECK(idle.tracks[0].rotation.size() == 1); // frame 0 held
     bool saysHeld = false;
-    for (const auto& w : idle.warnings) saysHeld |= w.find("frame 0 held") != std::string::npos;
+    for (const auto& w : idle.warnings)
+        saysHeld |= w.find("frame 0 held") != std::string::npos;
     CHECK(saysHeld);
 
     // Frame 0 is the stored pose: world = parent * T * R.
@@ -135,7 +139,8 @@ TEST_CASE("al pairs with a .bwm skin by bone count and names", "[bw2]") {
     // The bind pose is still the skin's model-space bone frames.
     std::vector<glm::mat4> world(4);
     applied.skeleton.bindWorld(world.data());
-    for (size_t i = 0; i < 4; ++i) requireNear(world[i], skinFile.bones[i].matrix(), 1e-5f);
+    for (size_t i = 0; i < 4; ++i)
+        requireNear(world[i], skinFile.bones[i].matrix(), 1e-5f);
     // Applying twice is stable (names now agree).
     CHECK(libraryFits(applied, ld.model->skeleton));
     // Clips bind by index and name.
@@ -179,7 +184,8 @@ static std::string runCli(const std::string& args) {
     if (FILE* p = popen(cmd.c_str(), "r")) {
         char buf[4096];
         size_t n;
-        while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+        while ((n = fread(buf, 1, sizeof buf, p)) > 0)
+            out.append(buf, n);
         pclose(p);
     }
     return out;
@@ -201,12 +207,14 @@ TEST_CASE("rigscope-cli pose --json of an .al gives frame 0 of its first animati
     std::istringstream in(out.substr(at + 25));
     float v[16];
     char c;
-    for (int k = 0; k < 16; ++k) in >> v[k] >> c;
+    for (int k = 0; k < 16; ++k)
+        in >> v[k] >> c;
     AlFile src = library();
     const auto& a = src.animations[0];
-    glm::mat4 expect = tr(a.frameZeroPositions[0], a.frameZeroRotations[0]) *
-                       tr(a.frameZeroPositions[1], a.frameZeroRotations[1]);
-    for (int k = 0; k < 16; ++k) CHECK(v[k] == Approx((&expect[0][0])[k]).margin(1e-5));
+    glm::mat4 expect =
+        tr(a.frameZeroPositions[0], a.frameZeroRotations[0]) * tr(a.frameZeroPositions[1], a.frameZeroRotations[1]);
+    for (int k = 0; k < 16; ++k)
+        CHECK(v[k] == Approx((&expect[0][0])[k]).margin(1e-5));
 
     std::string info = runCli("info --json " + p.string());
     CHECK(info.find("\"format\":\"al\"") != std::string::npos);

@@ -19,7 +19,8 @@ static uint32_t u32At(const std::vector<uint8_t>& b, size_t o) {
 
 static void requireNear(const glm::mat4& a, const glm::mat4& b, float eps = 1e-5f) {
     for (int c = 0; c < 4; ++c)
-        for (int r = 0; r < 4; ++r) REQUIRE(a[c][r] == Approx(b[c][r]).margin(eps));
+        for (int r = 0; r < 4; ++r)
+            REQUIRE(a[c][r] == Approx(b[c][r]).margin(eps));
 }
 
 TEST_CASE("bwm corpus: counts from the header and plausible geometry", "[bw2][corpus]") {
@@ -72,8 +73,10 @@ TEST_CASE("bwm corpus: counts from the header and plausible geometry", "[bw2][co
                 listIndices += sm.indices.size();
                 meshTris += sm.triangleCount();
                 REQUIRE(sm.normals.size() == sm.vertexCount());
-                for (uint32_t ix : sm.indices) REQUIRE(ix < sm.vertexCount());
-                for (const auto& n : sm.normals) REQUIRE(glm::length(n) == Approx(1.0f).margin(1e-3));
+                for (uint32_t ix : sm.indices)
+                    REQUIRE(ix < sm.vertexCount());
+                for (const auto& n : sm.normals)
+                    REQUIRE(glm::length(n) == Approx(1.0f).margin(1e-3));
                 const float eps = 1e-3f;
                 for (const auto& p : sm.positions)
                     for (int k = 0; k < 3; ++k) {
@@ -128,7 +131,8 @@ TEST_CASE("bwm static model round trip, versions 5 and 6", "[bw2]") {
         CHECK(f.version == version);
         CHECK(f.size + 0x2C == bytes.size());
         REQUIRE(f.materials.size() == 2);
-        for (int s = 0; s < 7; ++s) CHECK(f.materials[1].slot(s) == src.materials[1].slot(s));
+        for (int s = 0; s < 7; ++s)
+            CHECK(f.materials[1].slot(s) == src.materials[1].slot(s));
         REQUIRE(f.meshes.size() == 2);
         CHECK(f.meshes[1].name == "m_house_lod2");
         CHECK(f.meshes[1].lod == 2);
@@ -203,7 +207,8 @@ TEST_CASE("bwm skins: every bone-index layout round trips and is recognised from
             CHECK(f.skinLayout == layout);
             CHECK(f.influences == 4);
             CHECK(f.boneIndices == src.boneIndices);
-            for (size_t v = 0; v < 8; ++v) CHECK(f.boneWeights[v] == src.boneWeights[v]);
+            for (size_t v = 0; v < 8; ++v)
+                CHECK(f.boneWeights[v] == src.boneWeights[v]);
             CHECK(writeBwm(f) == bytes);
             REQUIRE_FALSE(f.warnings.empty());
             CHECK(f.warnings.back().find(skinLayoutName(layout)) != std::string::npos);
@@ -235,7 +240,8 @@ TEST_CASE("bwm skins: every bone-index layout round trips and is recognised from
             evaluatePose(m.skeleton, nullptr, nullptr, 0, LoopMode::Loop, buf.view());
             std::vector<glm::mat4> pal(b.boneMap.size());
             skinPalette(b, inv.data(), buf.world.data(), pal.data());
-            for (const auto& p : pal) requireNear(p, glm::mat4(1.0f));
+            for (const auto& p : pal)
+                requireNear(p, glm::mat4(1.0f));
         }
     }
 }

@@ -15,7 +15,8 @@ using namespace rs::test::bw2fx;
 namespace {
 
 void patchU32(std::vector<uint8_t>& b, size_t o, uint32_t v) {
-    for (int i = 0; i < 4; ++i) b[o + size_t(i)] = uint8_t(v >> (8 * i));
+    for (int i = 0; i < 4; ++i)
+        b[o + size_t(i)] = uint8_t(v >> (8 * i));
 }
 uint32_t u32At(const std::vector<uint8_t>& b, size_t o) {
     return uint32_t(b[o]) | uint32_t(b[o + 1]) << 8 | uint32_t(b[o + 2]) << 16 | uint32_t(b[o + 3]) << 24;
@@ -37,8 +38,10 @@ void tortureFile(const std::vector<uint8_t>& bytes, const std::string& name, int
     REQUIRE(loads(bytes, name));
     // Truncation: every byte of the first 0x400, then ~256 points over the rest.
     std::vector<size_t> cuts;
-    for (size_t i = 0; i < std::min<size_t>(bytes.size(), 0x400); ++i) cuts.push_back(i);
-    for (size_t i = 0x400; i < bytes.size(); i += std::max<size_t>(1, bytes.size() / 256)) cuts.push_back(i);
+    for (size_t i = 0; i < std::min<size_t>(bytes.size(), 0x400); ++i)
+        cuts.push_back(i);
+    for (size_t i = 0x400; i < bytes.size(); i += std::max<size_t>(1, bytes.size() / 256))
+        cuts.push_back(i);
     cuts.push_back(bytes.size() - 1);
     for (size_t cut : cuts) {
         std::vector<uint8_t> t(bytes.begin(), bytes.begin() + long(cut));
@@ -59,8 +62,7 @@ void tortureFile(const std::vector<uint8_t>& bytes, const std::string& name, int
 }
 
 template <class F>
-void requireError(const std::vector<uint8_t>& b, const std::string& name, uint64_t offset, const char* text,
-                  F&& load) {
+void requireError(const std::vector<uint8_t>& b, const std::string& name, uint64_t offset, const char* text, F&& load) {
     try {
         load(b, name);
         FAIL("accepted hostile input: " << text);

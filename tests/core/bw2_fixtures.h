@@ -37,14 +37,15 @@ inline BwmFile staticModel(uint32_t version) {
     f.materials[1].animated = "t_anim.dds";
     f.materials[1].type = "_tree_";
     // 10 vertices: quad (0..3) and triangle (4..6) of mesh 0, triangle (7..9) of mesh 1.
-    const glm::vec3 pos[10] = {{-1, 0, -1}, {1, 0, -1}, {1, 2, -1}, {-1, 2, -1}, {0, 0, 1},
+    const glm::vec3 pos[10] = {{-1, 0, -1}, {1, 0, -1}, {1, 2, -1}, {-1, 2, -1},  {0, 0, 1},
                                {1, 0, 1},   {0, 2, 1},  {0, 1, 0},  {0.5f, 1, 0}, {0.5f, 2, 0}};
     f.strides = makeStrides(3, SkinLayout::None);
     f.uvs.resize(3);
     for (int i = 0; i < 10; ++i) {
         f.positions.push_back(pos[i]);
         f.normals.push_back(glm::normalize(glm::vec3(0.1f * i, 1, 0.2f)));
-        for (int u = 0; u < 3; ++u) f.uvs[u].push_back(glm::vec2(0.1f * i + u, 0.05f * i));
+        for (int u = 0; u < 3; ++u)
+            f.uvs[u].push_back(glm::vec2(0.1f * i + u, 0.05f * i));
     }
     f.indices = {0, 1, 2, 0, 2, 3, 4, 5, 6, 7, 8, 9};
     f.meshes.resize(2);
@@ -75,7 +76,8 @@ inline BwmFile staticModel(uint32_t version) {
     f.collisionPoints = {{-1, 0, -1}, {1, 0, -1}, {1, 0, 1}, {-1, 0, 1}};
     if (version >= 6) {
         f.hasTrailer = true;
-        for (int i = 0; i < 10; ++i) f.trailer.push_back(glm::vec3(i, -i, 0.5f));
+        for (int i = 0; i < 10; ++i)
+            f.trailer.push_back(glm::vec3(i, -i, 0.5f));
     }
     return f;
 }
@@ -89,7 +91,8 @@ inline BwmFile skinModel(SkinLayout layout, uint32_t version = 6, uint32_t bones
     f.materials.resize(1);
     f.materials[0].diffuse = "t_body.dds";
     f.materials[0].type = "_skin_";
-    for (uint32_t b = 0; b < bones; ++b) f.bones.push_back(frameAt({0, float(b), 0}, 10.0f * b));
+    for (uint32_t b = 0; b < bones; ++b)
+        f.bones.push_back(frameAt({0, float(b), 0}, 10.0f * b));
     f.strides = makeStrides(1, layout);
     f.skinLayout = layout;
     f.uvs.resize(1);
@@ -99,8 +102,8 @@ inline BwmFile skinModel(SkinLayout layout, uint32_t version = 6, uint32_t bones
         f.normals.push_back({0, 0, 1});
         f.uvs[0].push_back({float(i % 2), y / 4});
         std::array<uint32_t, 4> ix{uint32_t(i / 2) % bones, uint32_t(i / 2 + 1) % bones, 2 % bones, 0};
-        glm::vec4 w = i % 3 == 0 ? glm::vec4(1, 0, 0, 0) : (i % 3 == 1 ? glm::vec4(0.5f, 0.5f, 0, 0)
-                                                                        : glm::vec4(0.25f, 0.5f, 0.25f, 0));
+        glm::vec4 w = i % 3 == 0 ? glm::vec4(1, 0, 0, 0)
+                                 : (i % 3 == 1 ? glm::vec4(0.5f, 0.5f, 0, 0) : glm::vec4(0.25f, 0.5f, 0.25f, 0));
         f.boneIndices.push_back(ix);
         f.boneWeights.push_back(w);
     }
@@ -122,7 +125,8 @@ inline BwmFile skinModel(SkinLayout layout, uint32_t version = 6, uint32_t bones
 // Library: 4 bones (Root, Spine, Head, LHAnimEvent01); "a_walk" (5 frames, rotations for every bone each
 // frame: interpreted) and "a_idle" (3 frames, 2 rotations a frame: not interpreted), with events.
 inline glm::quat walkRotation(size_t bone, size_t frame) {
-    return glm::angleAxis(glm::radians(7.0f * float(frame) + 3.0f * float(bone)), glm::normalize(glm::vec3(0.2f, 1, 0.1f * bone)));
+    return glm::angleAxis(glm::radians(7.0f * float(frame) + 3.0f * float(bone)),
+                          glm::normalize(glm::vec3(0.2f, 1, 0.1f * bone)));
 }
 
 inline AlFile library() {
@@ -152,7 +156,8 @@ inline AlFile library() {
     walk.events = {e1, e2};
     walk.unknownFloats[0] = 0.25f;
     walk.unknownBlock = {9, 8, 7, 6};
-    for (uint32_t fr = 0; fr < 5; ++fr) walk.frameOffsets.push_back({fr * 24, fr});
+    for (uint32_t fr = 0; fr < 5; ++fr)
+        walk.frameOffsets.push_back({fr * 24, fr});
     walk.offsetBlockRest = {0, 0, 0, 0, 0, 0, 0, 0};
     walk.rotationsPerFrame = 4;
     walk.positionsPerFrame = 1;
@@ -162,7 +167,8 @@ inline AlFile library() {
         walk.frameZeroPositions.push_back(glm::vec3(0, b == 0 ? 0.0f : 1.0f, 0.1f * b));
     }
     for (size_t fr = 1; fr < 5; ++fr) {
-        for (size_t b = 0; b < 4; ++b) walk.first.push_back(compressRotation(walkRotation(b, fr)));
+        for (size_t b = 0; b < 4; ++b)
+            walk.first.push_back(compressRotation(walkRotation(b, fr)));
         walk.second.push_back(glm::i16vec3(int16_t(fr), int16_t(-int(fr)), 7));
     }
     AlAnimation idle;
@@ -176,7 +182,8 @@ inline AlFile library() {
     e3.bone = "Root";
     e3.name = "::BREATHE";
     idle.events = {e3};
-    for (uint32_t fr = 0; fr < 3; ++fr) idle.frameOffsets.push_back({fr, fr});
+    for (uint32_t fr = 0; fr < 3; ++fr)
+        idle.frameOffsets.push_back({fr, fr});
     idle.rotationsPerFrame = 2;
     idle.positionsPerFrame = 0;
     for (size_t b = 0; b < 4; ++b) {
@@ -184,7 +191,8 @@ inline AlFile library() {
         idle.frameZeroPositions.push_back(glm::vec3(0.5f * b, 0, 0));
     }
     for (size_t fr = 1; fr < 3; ++fr)
-        for (size_t k = 0; k < 2; ++k) idle.first.push_back(glm::i16vec3(100, 200, int16_t(fr * 10 + k)));
+        for (size_t k = 0; k < 2; ++k)
+            idle.first.push_back(glm::i16vec3(100, 200, int16_t(fr * 10 + k)));
     f.animations = {walk, idle};
     return f;
 }

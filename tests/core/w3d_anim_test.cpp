@@ -31,7 +31,8 @@ static const BoneTrack& trackOf(const Clip& c, int pivot) {
 
 static std::vector<float> sine(uint32_t frames, float amp, float phase) {
     std::vector<float> v(frames);
-    for (uint32_t f = 0; f < frames; ++f) v[f] = amp * std::sin(0.13f * f + phase) + 0.3f * f / frames;
+    for (uint32_t f = 0; f < frames; ++f)
+        v[f] = amp * std::sin(0.13f * f + phase) + 0.3f * f / frames;
     return v;
 }
 
@@ -59,7 +60,8 @@ TEST_CASE("W3D uncompressed channels: values, identity outside first..last, bit 
     q.pivot = 2;
     q.type = 6;
     glm::quat r = glm::angleAxis(glm::radians(60.0f), glm::vec3(0, 1, 0));
-    for (int f = 0; f < 6; ++f) q.values.insert(q.values.end(), {2 * r.x, 2 * r.y, 2 * r.z, 2 * r.w}); // unnormalised
+    for (int f = 0; f < 6; ++f)
+        q.values.insert(q.values.end(), {2 * r.x, 2 * r.y, 2 * r.z, 2 * r.w}); // unnormalised
     BitChannelSpec vis;
     vis.pivot = 3;
     vis.first = 2;
@@ -155,7 +157,7 @@ TEST_CASE("W3D adaptive delta: encoder -> decoder round trip (4-bit flavor 1, mo
         q.values = quatStream(frames, {1, 2, 3});
         s.channels = {x, z, q};
         Clip c = roundTrip(s);
-        const char* expect = codec == ClipCodec::AdaptiveDelta ? "adaptive-delta"
+        const char* expect = codec == ClipCodec::AdaptiveDelta  ? "adaptive-delta"
                              : codec == ClipCodec::MotionDelta4 ? "motion-delta4"
                                                                 : "motion-delta8";
         REQUIRE(c.codec == expect);
@@ -285,4 +287,37 @@ TEST_CASE("W3D pose: EA formula World = World[parent] * T(pivot) * R(pivot) * T(
         for (int col = 0; col < 4; ++col)
             for (int row = 0; row < 4; ++row)
                 REQUIRE(buf.world[i][col][row] == Approx(bind.world[i][col][row]).margin(1e-6));
+}
+
+TEST_CASE("W3D hostile clip: dense decode is bounded (frames x pivots)", "[w3d][anim]") {
+    ClipSpec s;
+    s.name = "BIG";
+    s.hierarchy = "TEST_SKL";
+    s.version = 0x1;
+    s.frames = 65536;
+    s.codec = ClipCodec::Timecoded;
+    for (uint16_t p = 1; p <= 100; ++p) {
+        ChannelSpec x;
+        x.pivot = p;
+        x.type = 0;
+        x.keyFrames = {0};
+        x.values = {1.0f};
+        s.channels.push_back(x);
+    }
+    ChunkWriter cw;
+    writeClip(cw, s);
+    std::vector<uint8_t> bytes = cw.take();
+    try {
+        readFile(ByteSpan(bytes), "big.w3d");
+        FAIL("no ParseError");
+    } catch (const ParseError& e) {
+        REQUIRE(e.chunkPath() == "0x280/0x282");
+        REQUIRE(e.message().find("too many pivots") != std::string::npos);
+    }
+    s.frames = 65537;
+    s.channels.resize(1);
+    ChunkWriter cw2;
+    writeClip(cw2, s);
+    std::vector<uint8_t> b2 = cw2.take();
+    REQUIRE_THROWS_AS(readFile(ByteSpan(b2), "big.w3d"), ParseError);
 }

@@ -2,9 +2,9 @@
 #include "io/loader.h"
 #include "scene/pose.h"
 #include "w3d/w3d_chunks.h"
-#include "w3d_fixtures.h"
 #include "w3d/w3d_reader.h"
 #include "w3d/w3d_writer.h"
+#include "w3d_fixtures.h"
 
 #include <catch2/catch.hpp>
 
@@ -116,6 +116,19 @@ TEST_CASE("W3D rigid mesh round trip: geometry, uv, colours, material", "[w3d]")
     REQUIRE(!sm.skinned());
 }
 
+TEST_CASE("W3D Renegade prelit wrapper supplies the materials", "[w3d]") {
+    ChunkWriter cw(false);
+    writeMesh(cw, testQuad("LIT", ""), id::PrelitVertex);
+    std::vector<uint8_t> bytes = cw.take();
+    File f = readFile(ByteSpan(bytes), "lit.w3d");
+    REQUIRE(f.meshes.size() == 1);
+    REQUIRE(f.meshes[0].passes.size() == 1);
+    Mesh m = toMesh(f.meshes[0], nullptr, -1, "lit.w3d");
+    REQUIRE(m.subMeshes[0].material.shader == "w3d:alpha");
+    REQUIRE(m.subMeshes[0].material.find("BaseTexture")->texture == "quad.tga");
+    REQUIRE(m.subMeshes[0].uv0.size() == 4);
+}
+
 TEST_CASE("W3D per-triangle texture ids split sub-meshes and compact vertices", "[w3d]") {
     RawMesh q = testQuad("QUAD", "");
     TextureRef t2;
@@ -170,6 +183,7 @@ TEST_CASE("W3D BFME shader materials, tangents and pass-level texcoords", "[w3d]
     REQUIRE(s.material.shader == "w3d:fx:NormalMapped.fx");
     REQUIRE(s.material.find("BaseTexture")->texture == "cloth.tga");
     REQUIRE(s.material.find("SpecularColor")->value.z == Approx(0.3f));
+    REQUIRE(s.material.find("Specular")->value.z == Approx(0.3f)); // neutral alias
     REQUIRE(s.material.find("AlphaTestEnable")->intValue == 1);
     REQUIRE(s.uv0[2].x == 0.5f);
     REQUIRE(s.tangents.size() == 4);
@@ -252,9 +266,9 @@ namespace {
 struct TempDir {
     std::filesystem::path path;
     TempDir() {
-        path = std::filesystem::temp_directory_path() /
-               ("rigscope_w3d_" + std::to_string(reinterpret_cast<uintptr_t>(this)) + "_" +
-                std::to_string(std::rand()));
+        path =
+            std::filesystem::temp_directory_path() /
+            ("rigscope_w3d_" + std::to_string(reinterpret_cast<uintptr_t>(this)) + "_" + std::to_string(std::rand()));
         std::filesystem::create_directories(path);
     }
     ~TempDir() {
@@ -263,7 +277,8 @@ struct TempDir {
     }
     std::string write(const std::string& name, const std::vector<uint8_t>& bytes) const {
         std::string p = (path / name).string();
-        std::ofstream(p, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+        std::ofstream(p, std::ios::binary)
+            .write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
         return p;
     }
 };
@@ -333,16 +348,19 @@ TEST_CASE("W3D missing hierarchy: skins shown unskinned with a warning", "[w3d]"
 // ---- hostile input ------------------------------------------------------------------------------
 
 static void patchU32(std::vector<uint8_t>& b, size_t at, uint32_t v) {
-    for (int i = 0; i < 4; ++i) b[at + i] = uint8_t(v >> (8 * i));
+    for (int i = 0; i < 4; ++i)
+        b[at + i] = uint8_t(v >> (8 * i));
 }
 
 // Offset of the first chunk `id` (depth-first walk of the chunk tree, after byte `from`).
 static size_t findChunkIn(const std::vector<uint8_t>& b, size_t begin, size_t end, uint32_t id, size_t from) {
     size_t pos = begin;
     while (pos + 8 <= end) {
-        uint32_t cid = uint32_t(b[pos]) | uint32_t(b[pos + 1]) << 8 | uint32_t(b[pos + 2]) << 16 | uint32_t(b[pos + 3]) << 24;
+        uint32_t cid =
+            uint32_t(b[pos]) | uint32_t(b[pos + 1]) << 8 | uint32_t(b[pos + 2]) << 16 | uint32_t(b[pos + 3]) << 24;
         uint32_t size = (uint32_t(b[pos + 4]) | uint32_t(b[pos + 5]) << 8 | uint32_t(b[pos + 6]) << 16 |
-                         uint32_t(b[pos + 7]) << 24) & 0x7FFFFFFFu;
+                         uint32_t(b[pos + 7]) << 24) &
+                        0x7FFFFFFFu;
         if (cid == id && pos >= from) return pos;
         size_t stop = std::min(end, pos + 8 + size_t(size));
         if (isContainer(cid)) {
@@ -474,7 +492,8 @@ TEST_CASE("W3D truncated file keeps what is whole and reports what is not", "[w3
     REQUIRE(d.model);
     REQUIRE(d.model->meshes.size() == 3);
     bool reported = false;
-    for (const auto& w : d.model->warnings) reported = reported || w.find("truncated") != std::string::npos;
+    for (const auto& w : d.model->warnings)
+        reported = reported || w.find("truncated") != std::string::npos;
     REQUIRE(reported);
     // Cut inside a mesh's vertex array: the mesh is dropped with a warning.
     const size_t verts = findChunk(full, id::Vertices);

@@ -1,0 +1,133 @@
+// SceneView: a Qt3D window showing one rs::Model (plus attached proxy models) posed by an optional clip.
+//
+// Contract
+// - Set QT3D_RENDERER=opengl before constructing (the app's main does): skinning and integer vertex
+//   attributes need Qt3D's OpenGL backend.
+// - setModel() builds one entity per drawable sub-mesh, sharing one QEffect per shader family, and frames
+//   the camera. setClip()/setFrame()/setTime() only update uniforms (bone palette, dazzle instances,
+//   visibility): no geometry is rebuilt while playing.
+// - Texture problems (missing, unreadable) never fail: a checker placeholder is drawn and textures()
+//   reports them.
+// - The window is owned by the view. Embed it in widgets with QWidget::createWindowContainer(window()).
+#pragma once
+
+#include <QColor>
+#include <QImage>
+#include <QList>
+#include <QObject>
+#include <QString>
+#include <QStringList>
+
+#include <functional>
+#include <memory>
+
+namespace Qt3DExtras {
+class Qt3DWindow;
+}
+
+namespace rs {
+struct Model;
+struct Clip;
+} // namespace rs
+
+namespace rs::render {
+
+struct ViewOptions {
+    int lod = -1;                      // -1 = highest LOD present
+    int alt = 0;                       // ALT level (0 = undamaged); nearest available per base name
+    QColor factionColor{40, 110, 255}; // replaces Colorization / FC_ colours
+    bool night = false;                // show night-only dazzles
+    bool showSkeleton = false;         // bones as lines, highlighted bone in yellow
+    bool wireframe = false;            // triangle edges over the shaded model
+    bool lights = true;                // model lights (off = default rig only)
+    bool dazzles = true;
+    bool proxies = true; // proxy markers and attached proxy models
+    bool markers = true; // rs::Marker boxes/nulls
+    bool labels = true;  // names of proxies and markers drawn next to them
+    bool grid = true;
+    bool showHidden = false; // also draw meshes hidden by flag, shadow and collision meshes
+    QColor background{48, 52, 60};
+    QStringList textureDirs; // extra folders searched for textures (before the conventions)
+};
+
+// Faction colour presets (name, colour) offered by the UI.
+QList<QPair<QString, QColor>> factionPresets();
+
+struct TextureInfo {
+    QString mesh;        // mesh name
+    int subMesh = 0;     // sub-mesh index within the mesh
+    QString parameter;   // material parameter, e.g. "BaseTexture"; "Dazzle" for the dazzle atlas
+    QString name;        // as stored in the file
+    QString path;        // resolved file, empty when not found
+    bool loaded = false; // path found and decoded
+    QString error;       // why a found file could not be used
+};
+
+class SceneView : public QObject {
+    Q_OBJECT
+  public:
+    explicit SceneView(QObject* parent = nullptr); // creates the owned Qt3DExtras::Qt3DWindow
+    ~SceneView() override;
+
+    Qt3DExtras::Qt3DWindow* window() const;
+
+    // Shows model (nullptr clears). path is used to resolve textures and proxy models next to the file.
+    // Resets the clip to the bind pose and frames the camera.
+    void setModel(std::shared_ptr<const rs::Model> model, const QString& path);
+    std::shared_ptr<const rs::Model> model() const;
+
+    // nullptr = bind pose. The clip is bound with rs::bindClip (problems() lists binding issues).
+    void setClip(std::shared_ptr<const rs::Clip> clip);
+    std::shared_ptr<const rs::Clip> clip() const;
+    QStringList bindingProblems() const;
+
+    // Pose time. setFrame uses the clip's fps to derive seconds (dazzles blink in seconds);
+    // setTime derives the frame. Both loop the clip. Allocation-light: uniform updates only.
+    void setFrame(float frame);
+    void setTime(float seconds);
+    float frame() const;
+    float time() const;
+
+    void setOptions(const ViewOptions& options);
+    const ViewOptions& options() const;
+
+    void setHighlightedBone(int bone);         // -1 = none; drawn when the skeleton is shown
+    void setBoneHidden(int bone, bool hidden); // user override: hides what is attached to bone and children
+    bool boneHidden(int bone) const;
+
+    // Camera
+    void frameModel();                                          // fits the visible model (current LOD/ALT) in view
+    void setCameraAngles(float yawDegrees, float pitchDegrees); // orbit around the model centre
+
+    // Asynchronous frame grab of the window; done() is called on the GUI thread with the image
+    // (a null image if the capture failed).
+    void capture(std::function<void(const QImage&)> done);
+
+    // Per material texture parameter and the dazzle texture: where it was found (empty = placeholder).
+    QList<TextureInfo> textures() const;
+    // True while some found texture is still being decoded (textures are decoded in setModel: always false
+    // after it returns; kept for callers that wait on texturesResolved()).
+    bool texturesPending() const;
+
+    // Always = render continuously (benchmarks, playback); default OnDemand renders only after changes.
+    void setContinuousRendering(bool on);
+
+    // Effective visibility of each bone at the current frame (flags, clip tracks, user overrides).
+    const std::vector<uint8_t>& boneVisibility() const;
+
+  signals:
+    void texturesResolved(); // all textures of the current model finished loading (or failed)
+    void poseChanged();      // after setFrame/setTime/setClip updated the scene
+    void frameSwapped();     // once per frame processed by Qt3D (drives playback/benchmarks)
+
+  private:
+    struct Impl;
+    std::unique_ptr<Impl> d;
+};
+
+// Finds a texture file for a material's texture name (case-insensitive on file names):
+// extraDirs, the model's folder, ../Textures, <Data>/Art/Textures, W3D art/compiledtextures/<2 letters>/,
+// trying the stored extension first, then .dds and .tga with the same stem. Empty when not found.
+QString resolveTexture(const QString& name, const QString& modelPath, const QStringList& extraDirs);
+
+} // namespace rs::render

@@ -1,0 +1,25 @@
+// GLSL sources of the render layer's shader families (OpenGL 3.3 core; Qt3D OpenGL backend).
+//
+// Shared uniforms (set on the frame graph's pass filters, so every entity sees them):
+//   mat4 bones[kMaxPalette]   palette: [0,N) bone world, [N,2N) world*inverseBind, 2N identity
+//   vec4 lightPosition[4]     xyz = position (w=1) or direction the light travels (w=0)
+//   vec4 lightColor[4]        rgb * intensity, a = 1 / range (0 = infinite); unused lights are black
+//   int lightCount; vec3 ambientColor; vec4 factionColor; int highlightBone
+#pragma once
+
+namespace rs::render::shaders {
+
+constexpr int kMaxPalette = 512; // mat4 entries; keep in sync with the GLSL below
+
+extern const char* const meshVertex;
+extern const char* const meshFragment; // body without #version: prepend "#version 330 core" + defines
+extern const char* const wireGeometry;
+extern const char* const wireFragment;
+extern const char* const lineVertex;
+extern const char* const lineFragment;
+extern const char* const dazzleVertex;
+extern const char* const dazzleFragment;
+extern const char* const labelVertex;
+extern const char* const labelFragment;
+
+} // namespace rs::render::shaders

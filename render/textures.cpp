@@ -1,0 +1,211 @@
+#include "textures.h"
+
+#include "dds.h"
+#include "scene_view.h"
+#include "tga.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QPainter>
+#include <QUrl>
+#include <Qt3DCore/qabstractfunctor.h>
+#include <Qt3DRender/QAbstractTextureImage>
+#include <Qt3DRender/QPaintedTextureImage>
+#include <Qt3DRender/QTexture>
+#include <Qt3DRender/QTextureImageData>
+#include <Qt3DRender/QTextureImageDataGenerator>
+#include <Qt3DRender/QTextureWrapMode>
+
+namespace rs::render {
+
+// Child of dir whose name equals name case-insensitively; empty when none.
+static QString childCI(const QString& dir, const QString& name, QDir::Filters filter) {
+    QDir d(dir);
+    if (!d.exists()) return {};
+    if (QFileInfo::exists(d.filePath(name))) return d.filePath(name);
+    const QStringList entries = d.entryList(filter | QDir::NoDotAndDotDot);
+    for (const QString& e : entries)
+        if (e.compare(name, Qt::CaseInsensitive) == 0) return d.filePath(e);
+    return {};
+}
+
+static QString subdirCI(const QString& dir, const QStringList& path) {
+    QString cur = dir;
+    for (const QString& part : path) {
+        cur = childCI(cur, part, QDir::Dirs);
+        if (cur.isEmpty()) return {};
+    }
+    return cur;
+}
+
+static QString baseFileName(const QString& name) {
+    QString n = name;
+    n.replace('\\', '/');
+    const int slash = n.lastIndexOf('/');
+    return slash >= 0 ? n.mid(slash + 1) : n;
+}
+
+QStringList textureSearchDirs(const QString& textureName, const QString& modelPath, const QStringList& extraDirs) {
+    QStringList dirs;
+    auto add = [&](const QString& d) {
+        if (!d.isEmpty() && QFileInfo(d).isDir() && !dirs.contains(QDir::cleanPath(d))) dirs << QDir::cleanPath(d);
+    };
+    for (const QString& d : extraDirs)
+        add(d);
+    if (modelPath.isEmpty()) return dirs;
+    const QString file = baseFileName(textureName);
+    const QString two = file.left(2).toLower();
+    QString dir = QFileInfo(modelPath).absolutePath();
+    add(dir);
+    for (int level = 0; level < 5 && !dir.isEmpty(); ++level) {
+        add(subdirCI(dir, {"Textures"}));
+        add(subdirCI(dir, {"Art", "Textures"}));
+        add(subdirCI(dir, {"Data", "Art", "Textures"}));
+        if (two.size() == 2) {
+            add(subdirCI(dir, {"compiledtextures", two}));
+            add(subdirCI(dir, {"art", "compiledtextures", two}));
+        }
+        QDir up(dir);
+        if (!up.cdUp()) break;
+        if (up.absolutePath() == dir) break;
+        dir = up.absolutePath();
+    }
+    return dirs;
+}
+
+QString resolveTexture(const QString& name, const QString& modelPath, const QStringList& extraDirs) {
+    const QString file = baseFileName(name.trimmed());
+    if (file.isEmpty()) return {};
+    const QFileInfo fi(file);
+    const QString stem = fi.completeBaseName();
+    QStringList candidates{file};
+    for (const char* ext : {".dds", ".tga", ".png"}) {
+        const QString c = stem + ext;
+        if (c.compare(file, Qt::CaseInsensitive) != 0) candidates << c;
+    }
+    const QStringList dirs = textureSearchDirs(file, modelPath, extraDirs);
+    for (const QString& c : candidates)
+        for (const QString& d : dirs) {
+            const QString p = childCI(d, c, QDir::Files);
+            if (!p.isEmpty()) return p;
+        }
+    return {};
+}
+
+static void setSampling(Qt3DRender::QAbstractTexture* t) {
+    t->setMinificationFilter(Qt3DRender::QAbstractTexture::Linear);
+    t->setMagnificationFilter(Qt3DRender::QAbstractTexture::Linear);
+    t->wrapMode()->setX(Qt3DRender::QTextureWrapMode::Repeat);
+    t->wrapMode()->setY(Qt3DRender::QTextureWrapMode::Repeat);
+}
+
+namespace {
+// Uploads a decoded image as RGBA8 (not premultiplied: alpha is a mask, not coverage).
+class ImageGenerator : public Qt3DRender::QTextureImageDataGenerator {
+  public:
+    ImageGenerator(QImage img, quint64 id) : img_(std::move(img)), id_(id) {}
+    Qt3DRender::QTextureImageDataPtr operator()() override {
+        auto data = Qt3DRender::QTextureImageDataPtr::create();
+        data->setImage(img_);
+        return data;
+    }
+    bool operator==(const Qt3DRender::QTextureImageDataGenerator& other) const override {
+        const auto* o = Qt3DCore::functor_cast<ImageGenerator>(&other);
+        return o && o->id_ == id_;
+    }
+    QT3D_FUNCTOR(ImageGenerator)
+  private:
+    QImage img_;
+    quint64 id_;
+};
+
+class DecodedImage : public Qt3DRender::QAbstractTextureImage {
+  public:
+    DecodedImage(QImage img, Qt3DCore::QNode* parent) : Qt3DRender::QAbstractTextureImage(parent) {
+        static quint64 next = 1;
+        gen_ = Qt3DRender::QTextureImageDataGeneratorPtr(new ImageGenerator(std::move(img), next++));
+    }
+
+  protected:
+    Qt3DRender::QTextureImageDataGeneratorPtr dataGenerator() const override { return gen_; }
+
+  private:
+    Qt3DRender::QTextureImageDataGeneratorPtr gen_;
+};
+} // namespace
+
+QImage decodeTextureFile(const QString& path, QString* error) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        if (error) *error = "cannot open " + path;
+        return {};
+    }
+    if (f.size() > (qint64(256) << 20)) {
+        if (error) *error = "texture file larger than 256 MB";
+        return {};
+    }
+    const QByteArray bytes = f.readAll();
+    if (bytes.startsWith("DDS ")) return decodeDds(bytes, error);
+    if (path.endsWith(".tga", Qt::CaseInsensitive)) return decodeTga(bytes, error);
+    QImage img;
+    const QByteArray suffix = QFileInfo(path).suffix().toLower().toLatin1();
+    if (!img.loadFromData(bytes, suffix.isEmpty() ? nullptr : suffix.constData()) && !img.loadFromData(bytes)) {
+        if (error) *error = "unreadable image " + QFileInfo(path).fileName();
+        return {};
+    }
+    return img.convertToFormat(QImage::Format_ARGB32);
+}
+
+Qt3DRender::QAbstractTexture* makeTexture(const QImage& image, Qt3DCore::QNode* parent) {
+    auto* t = new Qt3DRender::QTexture2D(parent);
+    // Row 0 of the image is its top; core's uv0 puts the image top at v = 1, so upload bottom row first.
+    t->addTextureImage(new DecodedImage(image.mirrored(false, true), t));
+    t->setFormat(Qt3DRender::QAbstractTexture::RGBA8_UNorm);
+    t->setGenerateMipMaps(true);
+    setSampling(t);
+    t->setMinificationFilter(Qt3DRender::QAbstractTexture::LinearMipMapNearest);
+    return t;
+}
+
+namespace {
+class CheckerImage : public Qt3DRender::QPaintedTextureImage {
+  public:
+    CheckerImage(QColor a, QColor b, int cells, Qt3DCore::QNode* parent)
+        : Qt3DRender::QPaintedTextureImage(parent), a_(a), b_(b), cells_(cells) {
+        setSize(QSize(64, 64));
+    }
+
+  protected:
+    void paint(QPainter* p) override {
+        const int n = cells_ > 0 ? cells_ : 1;
+        const int s = 64 / n;
+        for (int y = 0; y < n; ++y)
+            for (int x = 0; x < n; ++x)
+                p->fillRect(x * s, y * s, s, s, ((x + y) & 1) ? b_ : a_);
+    }
+
+  private:
+    QColor a_, b_;
+    int cells_;
+};
+} // namespace
+
+Qt3DRender::QAbstractTexture* checkerTexture(Qt3DCore::QNode* parent) {
+    auto* t = new Qt3DRender::QTexture2D(parent);
+    t->addTextureImage(new CheckerImage(QColor(255, 0, 255), QColor(20, 20, 20), 8, t));
+    setSampling(t);
+    t->setMinificationFilter(Qt3DRender::QAbstractTexture::Nearest);
+    t->setMagnificationFilter(Qt3DRender::QAbstractTexture::Nearest);
+    return t;
+}
+
+Qt3DRender::QAbstractTexture* solidTexture(unsigned rgba, Qt3DCore::QNode* parent) {
+    auto* t = new Qt3DRender::QTexture2D(parent);
+    const QColor c(int(rgba >> 24) & 255, int(rgba >> 16) & 255, int(rgba >> 8) & 255, int(rgba) & 255);
+    t->addTextureImage(new CheckerImage(c, c, 1, t));
+    setSampling(t);
+    return t;
+}
+
+} // namespace rs::render

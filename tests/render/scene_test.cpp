@@ -1,0 +1,238 @@
+// Pixel tests of the scene built from in-code models (see test_models.h).
+#include "render_harness.h"
+#include "test_models.h"
+
+#include <catch2/catch.hpp>
+
+#include <QDir>
+#include <QFile>
+#include <QPainter>
+#include <QTemporaryDir>
+
+using rs::render::ViewOptions;
+using namespace rs::test;
+
+namespace {
+
+const QColor kBg(48, 52, 60);
+
+ViewOptions plain() {
+    ViewOptions o;
+    o.grid = false;
+    o.background = kBg;
+    return o;
+}
+
+// Shows the figure with options at time t (seconds) and returns the frame.
+QImage shot(const ViewOptions& o, float t = 0.0f, std::shared_ptr<rs::Clip> clip = nullptr,
+            std::shared_ptr<rs::Model> model = nullptr, const QString& path = {}) {
+    auto& v = view();
+    v.setOptions(o);
+    v.setModel(model ? model : makeFigure(), path);
+    v.setClip(clip);
+    v.setCameraAngles(20.0f, 10.0f);
+    v.setTime(t);
+    QImage img = grab();
+    REQUIRE_FALSE(img.isNull());
+    static int counter = 0;
+    if (qEnvironmentVariableIsSet("RIGSCOPE_TEST_DUMP"))
+        img.save(QDir(qEnvironmentVariable("RIGSCOPE_TEST_DUMP"))
+                     .filePath(QString("shot%1.png").arg(counter++, 2, 10, QChar('0'))));
+    return img;
+}
+
+// Uncompressed 24-bit TGA, stored bottom-up (the common orientation).
+bool writeTga(const QImage& img, const QString& path) {
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly)) return false;
+    QByteArray h(18, '\0');
+    h[2] = 2;
+    h[12] = char(img.width() & 255);
+    h[13] = char(img.width() >> 8);
+    h[14] = char(img.height() & 255);
+    h[15] = char(img.height() >> 8);
+    h[16] = 24;
+    QByteArray px;
+    for (int y = img.height() - 1; y >= 0; --y)
+        for (int x = 0; x < img.width(); ++x) {
+            const QRgb c = img.pixel(x, y);
+            px.append(char(qBlue(c))).append(char(qGreen(c))).append(char(qRed(c)));
+        }
+    return f.write(h) == 18 && f.write(px) == px.size();
+}
+
+double hueOf(QRgb c) { return QColor(c).hsvHueF() * 360.0; }
+
+} // namespace
+
+TEST_CASE("figure is visible and framed", "[render]") {
+    QImage img = shot(plain());
+    const int fg = countDifferent(img, kBg);
+    INFO("foreground pixels " << fg << " of " << img.width() * img.height());
+    CHECK(fg > img.width() * img.height() / 20);
+    const QRect box = foreground(img, kBg);
+    INFO("foreground box " << box.x() << "," << box.y() << " " << box.width() << "x" << box.height());
+    CHECK(box.left() > 2);
+    CHECK(box.top() > 2);
+    CHECK(box.right() < img.width() - 3);
+    CHECK(box.bottom() < img.height() - 3);
+    CHECK(std::max(box.width() / double(img.width()), box.height() / double(img.height())) > 0.5);
+}
+
+TEST_CASE("two frames of a clip differ where the arm moves", "[render]") {
+    auto clip = makeArmClip();
+    QImage a = shot(plain(), 0.0f, clip);
+    QImage b = shot(plain(), 0.5f, clip); // frame 5: arm raised 45 degrees
+    const int changed = countChanged(a, b);
+    INFO("changed pixels " << changed);
+    CHECK(changed > 400);
+    // The arm is on the figure's +X side; the flag (-X side) does not move.
+    QImage c = shot(plain(), 0.0f, nullptr);
+    CHECK(countChanged(a, c) == 0); // frame 0 of the clip equals the bind pose
+}
+
+TEST_CASE("LOD and ALT levels change what is drawn", "[render]") {
+    ViewOptions o = plain();
+    o.lod = 0;
+    QImage lod0 = shot(o);
+    o.lod = 1;
+    QImage lod1 = shot(o);
+    ViewOptions hi = plain(); // -1 = highest present = LOD1
+    QImage lodDefault = shot(hi);
+    CHECK(countChanged(lod0, lod1) > 300);
+    CHECK(countChanged(lod1, lodDefault) == 0);
+    o = plain();
+    o.alt = 0;
+    QImage alt0 = shot(o);
+    o.alt = 1;
+    QImage alt1 = shot(o);
+    CHECK(countChanged(alt0, alt1) > 100);
+    // ALT1 hat is red: red pixels appear only with ALT 1.
+    auto reds = [](const QImage& img) {
+        int n = 0;
+        for (int y = 0; y < img.height(); ++y)
+            for (int x = 0; x < img.width(); ++x) {
+                QColor c(img.pixel(x, y));
+                n += c.red() > 80 && c.red() > 2 * c.green() && c.red() > 2 * c.blue();
+            }
+        return n;
+    };
+    CHECK(reds(alt0) == 0);
+    CHECK(reds(alt1) > 50);
+}
+
+TEST_CASE("faction colour changes the hue of FC_ pixels", "[render]") {
+    ViewOptions o = plain();
+    o.dazzles = false;
+    o.factionColor = QColor(220, 30, 30);
+    QImage red = shot(o);
+    o.factionColor = QColor(30, 60, 230);
+    QImage blue = shot(o);
+    const QRect box = changedBox(red, blue);
+    const int changed = countChanged(red, blue);
+    INFO("changed " << changed);
+    REQUIRE(changed > 200);
+    int redHue = 0, blueHue = 0, n = 0;
+    for (int y = box.top(); y <= box.bottom(); ++y)
+        for (int x = box.left(); x <= box.right(); ++x) {
+            if (QColor(red.pixel(x, y)).hsvSaturation() < 60 || QColor(blue.pixel(x, y)).hsvSaturation() < 60) continue;
+            ++n;
+            const double hr = hueOf(red.pixel(x, y)), hb = hueOf(blue.pixel(x, y));
+            redHue += (hr < 20 || hr > 340);
+            blueHue += (hb > 200 && hb < 250);
+        }
+    REQUIRE(n > 100);
+    CHECK(redHue > n * 9 / 10);
+    CHECK(blueHue > n * 9 / 10);
+}
+
+TEST_CASE("dazzles blink and night-only dazzles need night mode", "[render]") {
+    ViewOptions o = plain();
+    o.factionColor = QColor(30, 200, 40); // green beacon
+    QImage on = shot(o, 0.25f);           // a = 0.25 <= bias 0.5: sin(0.25 pi) visible
+    QImage off = shot(o, 0.75f);          // a = 0.75 > bias: off
+    const int blinkChanged = countChanged(on, off);
+    INFO("blink changed " << blinkChanged);
+    CHECK(blinkChanged > 50);
+    // The changed pixels are green (hue of the faction colour, not the dazzle's stored red).
+    const QRect box = changedBox(on, off);
+    int green = 0, total = 0;
+    for (int y = box.top(); y <= box.bottom(); ++y)
+        for (int x = box.left(); x <= box.right(); ++x) {
+            QColor a(on.pixel(x, y)), b(off.pixel(x, y));
+            if (std::abs(a.green() - b.green()) + std::abs(a.red() - b.red()) < 40) continue;
+            ++total;
+            green += a.green() > a.red() && a.green() > a.blue();
+        }
+    CHECK(total > 20);
+    CHECK(green > total * 8 / 10);
+    QImage day = shot(o, 0.75f);
+    o.night = true;
+    QImage night = shot(o, 0.75f);
+    CHECK(countChanged(day, night) > 50);
+    CHECK(countChanged(day, off) == 0);
+}
+
+TEST_CASE("a found texture replaces the checker placeholder", "[render]") {
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    // Stripes texture written by the test (TGA via QImage), found case-insensitively.
+    QImage tex(64, 64, QImage::Format_RGB32);
+    QPainter p(&tex);
+    for (int i = 0; i < 8; ++i)
+        p.fillRect(0, i * 8, 64, 8, i % 2 ? QColor(240, 200, 40) : QColor(40, 160, 220));
+    p.end();
+    REQUIRE(writeTga(tex, dir.filePath("stripes_test.tga")));
+    const QString modelPath = dir.filePath("Figure.alo");
+    auto model = makeFigure("STRIPES_TEST.TGA");
+    ViewOptions o = plain();
+    o.lod = 1;
+    QImage found = shot(o, 0.0f, nullptr, model, modelPath);
+    auto texInfo = view().textures();
+    bool resolved = false;
+    for (const auto& t : texInfo)
+        if (t.name == "STRIPES_TEST.TGA") {
+            resolved = !t.path.isEmpty() && t.loaded;
+            UNSCOPED_INFO("texture " << t.name.toStdString() << " -> '" << t.path.toStdString() << "' "
+                                     << t.error.toStdString());
+        }
+    CHECK(resolved);
+    QImage missing = shot(o, 0.0f, nullptr, makeFigure("does_not_exist.tga"), modelPath);
+    bool reported = false;
+    for (const auto& t : view().textures())
+        if (t.name == "does_not_exist.tga") reported = t.path.isEmpty();
+    CHECK(reported);
+    CHECK(countChanged(found, missing) > 500);
+    auto magenta = [](const QImage& img) {
+        int n = 0;
+        for (int y = 0; y < img.height(); ++y)
+            for (int x = 0; x < img.width(); ++x) {
+                QColor c(img.pixel(x, y));
+                n += c.red() > 90 && c.blue() > 90 && c.green() < c.red() / 2;
+            }
+        return n;
+    };
+    CHECK(magenta(missing) > 300);
+    CHECK(magenta(found) == 0);
+    auto yellow = [](const QImage& img) {
+        int n = 0;
+        for (int y = 0; y < img.height(); ++y)
+            for (int x = 0; x < img.width(); ++x) {
+                QColor c(img.pixel(x, y));
+                n += c.red() > 90 && c.green() > 70 && c.blue() < c.green() / 2;
+            }
+        return n;
+    };
+    CHECK(yellow(found) > 300);
+}
+
+TEST_CASE("hidden bones hide what is attached to them", "[render]") {
+    ViewOptions o = plain();
+    QImage all = shot(o);
+    view().setBoneHidden(3, true); // Head: hat
+    QImage noHat = grab();
+    CHECK(countChanged(all, noHat) > 100);
+    view().setBoneHidden(3, false);
+    QImage back = grab();
+    CHECK(countChanged(all, back) == 0);
+}

@@ -1,0 +1,660 @@
+// Drives the real main window: open a model through MainWindow::openFile (what File → Open, drag and
+// drop, recent files and the command line use), pick a clip, scrub, step, toggle LOD/ALT and faction
+// colour, select a bone, open broken files. Images come from the view's own capture.
+#include "amal_view.h"
+#include "bone_tree_dock.h"
+#include "main_window.h"
+#include "material_dock.h"
+#include "scene_dock.h"
+#include "timeline_dock.h"
+
+#include "amal/amal_writer.h"
+#include "demo/demo_model.h"
+#include "io/loader.h"
+#include "scene/pose.h"
+
+#include <QApplication>
+#include <QComboBox>
+#include <QDir>
+#include <QDirIterator>
+#include <QElapsedTimer>
+#include <QLabel>
+#include <QMimeData>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeWidget>
+#include <QUrl>
+
+#include <atomic>
+#include <set>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <thread>
+
+using namespace rs;
+using namespace rs::ui;
+
+namespace {
+
+QString corpusDir() {
+    QString d = qEnvironmentVariable("RIGSCOPE_CORPUS");
+    if (d.isEmpty()) d = QStringLiteral(RIGSCOPE_CORPUS_DIR);
+    return QFileInfo(d).isDir() ? d : QString();
+}
+
+// Alamo models in the corpus, sorted.
+QStringList corpusModels() {
+    QStringList out;
+    const QString root = corpusDir();
+    if (root.isEmpty()) return out;
+    QDirIterator it(root + QStringLiteral("/alamo"), {QStringLiteral("*.alo"), QStringLiteral("*.ALO")}, QDir::Files,
+                    QDirIterator::Subdirectories);
+    while (it.hasNext())
+        out << it.next();
+    out.sort();
+    return out;
+}
+
+QImage captureView(MainWindow& w) {
+    QImage result;
+    bool done = false;
+    // Let pending repaints and pose updates reach the view first.
+    QTest::qWait(50);
+    w.view()->capture([&](const QImage& img) {
+        result = img.convertToFormat(QImage::Format_RGB32);
+        done = true;
+    });
+    if (!QTest::qWaitFor([&] { return done; }, 20000)) qWarning("capture timed out");
+    return result;
+}
+
+// Pixels whose colour differs noticeably.
+int differingPixels(const QImage& a, const QImage& b) {
+    if (a.size() != b.size() || a.isNull()) return -1;
+    int n = 0;
+    for (int y = 0; y < a.height(); ++y) {
+        const QRgb* pa = reinterpret_cast<const QRgb*>(a.constScanLine(y));
+        const QRgb* pb = reinterpret_cast<const QRgb*>(b.constScanLine(y));
+        for (int x = 0; x < a.width(); ++x)
+            if (std::abs(qRed(pa[x]) - qRed(pb[x])) + std::abs(qGreen(pa[x]) - qGreen(pb[x])) +
+                    std::abs(qBlue(pa[x]) - qBlue(pb[x])) >
+                24)
+                ++n;
+    }
+    return n;
+}
+
+// Pixels where red clearly dominates blue (faction red) / blue dominates red.
+int redPixels(const QImage& img, bool red) {
+    int n = 0;
+    for (int y = 0; y < img.height(); ++y) {
+        const QRgb* p = reinterpret_cast<const QRgb*>(img.constScanLine(y));
+        for (int x = 0; x < img.width(); ++x) {
+            const int r = qRed(p[x]), b = qBlue(p[x]);
+            if (red ? (r > b + 50) : (b > r + 50)) ++n;
+        }
+    }
+    return n;
+}
+
+std::vector<glm::mat4> poseAt(const MainWindow& w, float position, LoopMode mode) {
+    const Model& m = *w.model();
+    PoseBuffers buf(m.skeleton.bones.size());
+    const Clip* c = w.clip().get();
+    ClipBinding b = c ? bindClip(m.skeleton, *c) : ClipBinding{};
+    evaluatePose(m.skeleton, c, c ? &b : nullptr, position, mode, buf.view());
+    return buf.world;
+}
+
+float maxBoneMove(const std::vector<glm::mat4>& a, const std::vector<glm::mat4>& b) {
+    float d = 0;
+    for (size_t i = 0; i < a.size() && i < b.size(); ++i)
+        for (int c = 0; c < 4; ++c)
+            d = std::max(d, glm::length(a[i][c] - b[i][c]));
+    return d;
+}
+
+} // namespace
+
+class UiTest : public QObject {
+    Q_OBJECT
+    std::unique_ptr<MainWindow> w;
+    QStringList errors;
+    QString modelPath;
+    QTemporaryDir tmp;
+
+    QString writeFile(const QString& name, const std::vector<uint8_t>& bytes) {
+        const QString path = tmp.filePath(name);
+        QFile f(path);
+        if (!f.open(QIODevice::WriteOnly)) qFatal("cannot write %s", qPrintable(path));
+        f.write(reinterpret_cast<const char*>(bytes.data()), qint64(bytes.size()));
+        return path;
+    }
+
+    QString statusBarText() const {
+        QString all;
+        for (QLabel* l : w->statusBar()->findChildren<QLabel*>())
+            all += l->text() + QLatin1Char(' ');
+        return all;
+    }
+
+    bool open(const QString& path) {
+        QSignalSpy ok(w.get(), &MainWindow::documentOpened);
+        QSignalSpy bad(w.get(), &MainWindow::openFailed);
+        w->openFile(path);
+        // The read runs on a worker thread: openFile returns at once.
+        if (!w->isLoading()) return false;
+        if (!QTest::qWaitFor([&] { return !ok.isEmpty() || !bad.isEmpty(); }, 60000)) return false;
+        return !ok.isEmpty();
+    }
+
+  private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QSettings().clear();
+        w = std::make_unique<MainWindow>();
+        w->setErrorReporter(
+            [this](const QString& title, const QString& msg) { errors << title + QLatin1Char('\n') + msg; });
+        w->resize(1280, 800);
+        w->show();
+        QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+        qInfo("3D view backend: %s", qPrintable(w->view()->backendName()));
+        const QStringList models = corpusModels();
+        for (const QString& m : models)
+            if (QFileInfo(m).fileName().compare(QStringLiteral("EI_STORMTROOPER.ALO"), Qt::CaseInsensitive) == 0)
+                modelPath = m;
+        // Otherwise any corpus model with companion clips.
+        for (const QString& m : models)
+            if (modelPath.isEmpty() && !findCompanionClips(m.toStdString()).empty()) modelPath = m;
+        if (modelPath.isEmpty()) {
+            // No corpus: the built-in demo written by the project's Alamo writer, with its clip beside it
+            // under the companion naming convention.
+            qInfo("corpus not found (RIGSCOPE_CORPUS or ../shared/corpus): using the demo model written to %s",
+                  qPrintable(tmp.path()));
+            modelPath = writeFile(QStringLiteral("DEMO.ALO"), demo::demoAloBytes());
+            writeFile(QStringLiteral("DEMO_IDLE_00.ALA"), demo::demoAlaBytes());
+        }
+        qInfo("model: %s", qPrintable(modelPath));
+    }
+
+    void demoWithoutFile() {
+        // What `rigscope` with no file shows.
+        w->showDemo();
+        QVERIFY(w->model());
+        QVERIFY(w->currentPath().isEmpty());
+        QVERIFY(w->model()->skeleton.bones.size() > 2);
+        QCOMPARE(w->model()->lodLevels().size(), size_t(2));
+        QCOMPARE(w->clipEntries().size(), 1); // the clip contained in the demo document
+        QVERIFY(w->clip());
+        const QImage img = captureView(*w);
+        QVERIFY(!img.isNull());
+        QVERIFY(errors.isEmpty());
+        // The demo clip has step and visibility keys: the scrub bar marks exactly those frames.
+        const Clip& c = *w->clip();
+        std::set<int> steps, vis;
+        for (const BoneTrack& t : c.tracks) {
+            for (size_t f = 0; f < t.step.size(); ++f)
+                if (t.step[f]) steps.insert(int(f));
+            for (size_t f = 1; f < t.visibility.size(); ++f)
+                if (t.visibility[f] != t.visibility[f - 1]) vis.insert(int(f));
+        }
+        QVERIFY(!steps.empty());
+        QVERIFY(!vis.empty());
+        std::set<int> markedSteps, markedVis;
+        for (const auto& [frame, kind] : w->timeline()->slider()->marks()) {
+            if (kind == MarkedSlider::Mark::Step) markedSteps.insert(frame);
+            if (kind == MarkedSlider::Mark::Visibility) markedVis.insert(frame);
+        }
+        QCOMPARE(markedSteps, steps);
+        QCOMPARE(markedVis, vis);
+    }
+
+    void openModelThroughFileOpenPath() {
+        QVERIFY(open(modelPath));
+        QVERIFY(errors.isEmpty());
+        QVERIFY(w->model());
+        QCOMPARE(w->currentPath(), QFileInfo(modelPath).absoluteFilePath());
+        QVERIFY(!w->model()->skeleton.bones.empty());
+        QVERIFY(w->windowTitle().contains(QFileInfo(modelPath).fileName()));
+        // The bone tree shows every bone; the clip selector lists the companion clips.
+        for (size_t b = 0; b < w->model()->skeleton.bones.size(); ++b)
+            QVERIFY(w->boneTree()->itemForBone(int(b)));
+        QCOMPARE(w->clipEntries().size(), int(findCompanionClips(modelPath.toStdString()).size()));
+        // Recent files remember it.
+        QCOMPARE(w->recentFiles().value(0), QFileInfo(modelPath).absoluteFilePath());
+    }
+
+    void pickClipAndScrub() {
+        QVERIFY(w->model());
+        // Pick the clip and frame that move the bones most away from frame 0.
+        int best = -1, bestFrame = 0;
+        float bestMove = 0;
+        for (int i = 1; i <= w->clipEntries().size(); ++i) {
+            QVERIFY(w->selectClip(i));
+            QVERIFY(w->clip());
+            const auto pose0 = poseAt(*w, 0, LoopMode::Loop);
+            for (uint32_t f = 1; f + 1 < w->clip()->frameCount; ++f) {
+                const float move = maxBoneMove(pose0, poseAt(*w, float(f), LoopMode::Loop));
+                if (move > bestMove) bestMove = move, best = i, bestFrame = int(f);
+            }
+        }
+        QVERIFY2(best > 0, "no companion clip moves any bone");
+        // Pick it through the selector, as a user would.
+        QComboBox* combo = w->timeline()->clipCombo();
+        combo->setCurrentIndex(best);
+        emit combo->activated(best);
+        QCOMPARE(w->timeline()->currentClipEntry(), best);
+        QVERIFY(w->clip());
+        QCOMPARE(w->timeline()->clip(), w->clip().get());
+        QVERIFY(w->clip()->frameCount > 2);
+
+        QCOMPARE(w->timeline()->slider()->maximum(), int(w->clip()->frameCount) - 1);
+        w->timeline()->slider()->setValue(0);
+        const auto pose0 = poseAt(*w, w->timeline()->position(), w->timeline()->loopMode());
+        const QImage img0 = captureView(*w);
+        QVERIFY(!img0.isNull());
+        // Scrub with the slider to the middle.
+        const int mid = bestFrame;
+        w->timeline()->slider()->setValue(mid);
+        QCOMPARE(int(w->timeline()->displayFrame()), mid);
+        const auto pose1 = poseAt(*w, w->timeline()->position(), w->timeline()->loopMode());
+        QVERIFY2(maxBoneMove(pose0, pose1) > 1e-3f, "pose did not change when scrubbing");
+        const QImage img1 = captureView(*w);
+        const int diff = differingPixels(img0, img1);
+        qInfo("scrub 0 -> %d: %d pixels changed", mid, diff);
+        QVERIFY2(diff > 30, "rendered image did not change when scrubbing");
+    }
+
+    void stepFramesWithShortcuts() {
+        QVERIFY(w->clip());
+        TimelineDock* t = w->timeline();
+        const int last = int(w->clip()->frameCount) - 1;
+        t->setLoopMode(LoopMode::Once);
+        t->setPosition(3);
+        QApplication::setActiveWindow(w.get());
+        QTRY_VERIFY(w->isActiveWindow());
+        QTest::keyClick(w.get(), Qt::Key_Right);
+        QCOMPARE(t->displayFrame(), 4.0f);
+        QTest::keyClick(w.get(), Qt::Key_Left);
+        QTest::keyClick(w.get(), Qt::Key_Left);
+        QCOMPARE(t->displayFrame(), 2.0f);
+        QTest::keyClick(w.get(), Qt::Key_End);
+        QCOMPARE(t->displayFrame(), float(last));
+        QCOMPARE(t->slider()->value(), last);
+        QTest::keyClick(w.get(), Qt::Key_Home);
+        QCOMPARE(t->displayFrame(), 0.0f);
+        // Space plays: time advances; Space again pauses.
+        QTest::keyClick(w.get(), Qt::Key_Space);
+        QVERIFY(t->playing());
+        QTRY_VERIFY_WITH_TIMEOUT(t->displayFrame() > 1.0f, 5000);
+        QTest::keyClick(w.get(), Qt::Key_Space);
+        QVERIFY(!t->playing());
+        const float paused = t->position();
+        QTest::qWait(100);
+        QCOMPARE(t->position(), paused);
+        // Once stops at the last frame.
+        t->setPosition(float(last) - 0.5f);
+        t->setSpeed(4.0);
+        t->play();
+        QTRY_VERIFY_WITH_TIMEOUT(!t->playing(), 5000);
+        QCOMPARE(t->displayFrame(), float(last));
+        t->setSpeed(1.0);
+        // Ping-pong bounces at the ends; loop wraps with period frameCount-1.
+        t->setLoopMode(LoopMode::PingPong);
+        t->setPosition(float(last) + 2.0f);
+        QCOMPARE(t->displayFrame(), float(last) - 2.0f);
+        t->setLoopMode(LoopMode::Loop);
+        t->setPosition(float(last) + 2.0f);
+        QCOMPARE(t->displayFrame(), 2.0f);
+        t->firstFrame();
+    }
+
+    void playbackRate() {
+        // Frames the view presents per second while the clip plays (window 1280x800, software OpenGL).
+        QVERIFY(w->clip());
+        int frames = 0;
+        auto c = connect(w->view(), &ModelView::framePresented, this, [&] { ++frames; });
+        w->timeline()->play();
+        QElapsedTimer t;
+        t.start();
+        QTest::qWait(3000);
+        const double fps = frames * 1000.0 / double(t.elapsed());
+        w->timeline()->pause();
+        disconnect(c);
+        qInfo("playback: %.1f frames per second presented over %lld ms", fps, t.elapsed());
+        QVERIFY(fps >= 5.0);
+        QTRY_VERIFY_WITH_TIMEOUT(statusBarText().contains(QStringLiteral("paused")), 3000);
+    }
+
+    void lodChangesImage() {
+        QComboBox* lod = w->scene()->lodCombo();
+        if (lod->count() < 2) QSKIP("model has fewer than two LODs");
+        lod->setCurrentIndex(lod->count() - 1);
+        const QImage a = captureView(*w);
+        const int lodA = w->scene()->settings().lod;
+        lod->setCurrentIndex(0);
+        QVERIFY(w->scene()->settings().lod != lodA);
+        const QImage b = captureView(*w);
+        const int diff = differingPixels(a, b);
+        qInfo("LOD%d -> LOD%d: %d pixels changed", lodA, w->scene()->settings().lod, diff);
+        QVERIFY(diff > 30);
+        lod->setCurrentIndex(lod->count() - 1);
+    }
+
+    void factionColourChangesImage() {
+        QComboBox* fc = w->scene()->factionCombo();
+        fc->setCurrentIndex(0); // Empire blue
+        const QImage blue = captureView(*w);
+        fc->setCurrentIndex(1); // Rebel red
+        QCOMPARE(w->scene()->settings().factionColor, factionPresets()[1].color);
+        const QImage red = captureView(*w);
+        bool anyColorized = false;
+        for (const Mesh& m : w->model()->meshes)
+            anyColorized = anyColorized || m.colorize;
+        if (!anyColorized) QSKIP("model has no faction-coloured mesh");
+        const int diff = differingPixels(blue, red);
+        qInfo("faction blue -> red: %d pixels changed, red pixels %d -> %d", diff, redPixels(blue, true),
+              redPixels(red, true));
+        QVERIFY(diff > 30);
+        QVERIFY(redPixels(red, true) > redPixels(blue, true));
+        fc->setCurrentIndex(0);
+    }
+
+    void selectBoneReachesView() {
+        const Model& m = *w->model();
+        // A bone some mesh is attached to, else the last bone.
+        int bone = int(m.skeleton.bones.size()) - 1;
+        for (const Mesh& mesh : m.meshes)
+            if (mesh.bone > 0) bone = mesh.bone;
+        ViewSettings s = w->scene()->settings();
+        s.skeleton = true;
+        w->scene()->setSettings(s);
+        const QImage before = captureView(*w);
+        QTreeWidget* tree = w->boneTree()->tree();
+        QTreeWidgetItem* item = w->boneTree()->itemForBone(bone);
+        QVERIFY(item);
+        tree->scrollToItem(item);
+        QTest::qWait(20);
+        const QRect r = tree->visualItemRect(item);
+        // Click on the bone's name, past its checkbox (deep bones may start near the right edge of the narrow dock).
+        const QPoint at(std::min(r.x() + 40, tree->viewport()->width() - 4), r.center().y());
+        QTest::mouseClick(tree->viewport(), Qt::LeftButton, {}, at);
+        QCOMPARE(item->checkState(0), Qt::Checked);
+        QCOMPARE(w->boneTree()->selectedBone(), bone);
+        QCOMPARE(w->view()->highlightedBone(), bone);
+        QVERIFY(w->boneTree()->detailsText().contains(QString::fromStdString(m.skeleton.bones[size_t(bone)].name)));
+        QVERIFY(w->boneTree()->detailsText().contains(QStringLiteral("world")));
+        const QImage after = captureView(*w);
+        const int diff = differingPixels(before, after);
+        // Both views draw the highlighted bone in yellow.
+        auto yellow = [](const QImage& img) {
+            int n = 0;
+            for (int y = 0; y < img.height(); ++y)
+                for (int x = 0; x < img.width(); ++x) {
+                    const QRgb p = img.pixel(x, y);
+                    n += qRed(p) > 170 && qGreen(p) > 140 && qBlue(p) < 100;
+                }
+            return n;
+        };
+        qInfo("highlight bone %d: %d pixels changed, yellow pixels %d -> %d", bone, diff, yellow(before),
+              yellow(after));
+        QVERIFY(diff > 0);
+        QVERIFY(yellow(after) > yellow(before));
+        // Unchecking a bone hides it in the view.
+        item->setCheckState(0, Qt::Unchecked);
+        QVERIFY(w->view()->boneHidden(bone));
+        item->setCheckState(0, Qt::Checked);
+        QVERIFY(!w->view()->boneHidden(bone));
+        s.skeleton = false;
+        w->scene()->setSettings(s);
+    }
+
+    void clipFileAppliesToOpenModel() {
+        const auto companions = findCompanionClips(modelPath.toStdString());
+        QVERIFY(!companions.empty());
+        const auto model = w->model();
+        const int entries = w->clipEntries().size();
+        QSignalSpy changed(w.get(), &MainWindow::clipChanged);
+        QVERIFY(open(QString::fromStdString(companions.front())));
+        QCOMPARE(w->model(), model); // the clip did not replace the model
+        QCOMPARE(w->clipEntries().size(), entries + 1);
+        QVERIFY(w->clip());
+        QCOMPARE(w->timeline()->currentClipEntry(), entries + 1);
+    }
+
+    void textureFolderResolvesMissingTexture() {
+        QVERIFY(open(modelPath));
+        QTRY_VERIFY_WITH_TIMEOUT(w->materials()->thumbnailsReady(), 30000);
+        QString missing;
+        const auto& resolved = w->materials()->resolvedTextures();
+        for (auto it = resolved.begin(); it != resolved.end(); ++it)
+            if (it.value().isEmpty()) missing = it.key();
+        if (missing.isEmpty()) QSKIP("the model names no missing texture");
+        const int missingBefore = w->materials()->missingTextureCount();
+        // A 4x4 red uncompressed DDS under the missing name's stem, in a folder added as in Preferences.
+        QDir(tmp.path()).mkpath(QStringLiteral("textures"));
+        const QString dir = tmp.filePath(QStringLiteral("textures"));
+        const QString file = QDir(dir).filePath(QFileInfo(missing).completeBaseName() + QStringLiteral(".dds"));
+        QByteArray dds(128, '\0');
+        auto put = [&](int at, quint32 v) {
+            for (int i = 0; i < 4; ++i)
+                dds[at + i] = char((v >> (8 * i)) & 0xff);
+        };
+        dds.replace(0, 4, "DDS ");
+        put(4, 124);
+        put(8, 0x1007); // caps, height, width, pixel format
+        put(12, 4);
+        put(16, 4);
+        put(76, 32);
+        put(80, 0x41); // RGB + alpha pixels
+        put(88, 32);
+        put(92, 0x00ff0000);
+        put(96, 0x0000ff00);
+        put(100, 0x000000ff);
+        put(104, 0xff000000);
+        put(108, 0x1000);
+        for (int i = 0; i < 16; ++i)
+            dds.append(QByteArray::fromHex("0000ffff")); // B G R A
+        {
+            QFile f(file);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(dds);
+        }
+        w->setTextureDirs({dir});
+        QCOMPARE(QSettings().value(QStringLiteral("textureDirs")).toStringList(), QStringList{dir});
+        QCOMPARE(QFileInfo(w->materials()->resolvedTextures().value(missing)).canonicalFilePath(),
+                 QFileInfo(file).canonicalFilePath());
+        QVERIFY(w->materials()->missingTextureCount() < missingBefore);
+        QTRY_VERIFY_WITH_TIMEOUT(w->materials()->thumbnailsReady(), 30000);
+        QVERIFY(w->materials()->selectTexture(missing));
+        const QPixmap pm = w->materials()->preview()->pixmap();
+        QVERIFY(!pm.isNull());
+        const QImage thumb = pm.toImage();
+        const QRgb c = thumb.pixel(thumb.width() / 2, thumb.height() / 2);
+        qInfo("thumbnail of %s: %dx%d centre rgb(%d,%d,%d)", qPrintable(file), thumb.width(), thumb.height(), qRed(c),
+              qGreen(c), qBlue(c));
+        QVERIFY(qRed(c) > 200 && qGreen(c) < 50 && qBlue(c) < 50);
+        if (!qEnvironmentVariableIsSet("KEEP_DIRS")) w->setTextureDirs({});
+    }
+
+    void dropModelAndClip() {
+        // Dropping a model with one of its clips: the model opens, then the clip applies to it.
+        const auto companions = findCompanionClips(modelPath.toStdString());
+        QVERIFY(!companions.empty());
+        QMimeData mime;
+        mime.setUrls({QUrl::fromLocalFile(QString::fromStdString(companions.back())), QUrl::fromLocalFile(modelPath)});
+        QDragEnterEvent enter(QPoint(400, 300), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(w.get(), &enter);
+        QVERIFY(enter.isAccepted());
+        QSignalSpy opened(w.get(), &MainWindow::documentOpened);
+        QDropEvent drop(QPointF(400, 300), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(w.get(), &drop);
+        QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 2, 60000);
+        QCOMPARE(opened[0].at(0).toString(), QFileInfo(modelPath).absoluteFilePath());
+        QCOMPARE(opened[1].at(0).toString(), QFileInfo(QString::fromStdString(companions.back())).absoluteFilePath());
+        QVERIFY(w->clip());
+        QCOMPARE(w->clipEntries().last(), QFileInfo(QString::fromStdString(companions.back())).fileName());
+        QCOMPARE(w->timeline()->currentClipEntry(), w->clipEntries().size());
+    }
+
+    void altChangesImage() {
+        // A model with at least two ALT levels, if the corpus has one.
+        QString altModel;
+        const QStringList candidates = corpusModels() << modelPath;
+        for (const QString& m : candidates) {
+            try {
+                const Document d = loadDocument(m.toStdString());
+                if (d.model && d.model->altLevels().size() >= 2) {
+                    altModel = m;
+                    break;
+                }
+            } catch (const std::exception&) {
+            }
+        }
+        if (altModel.isEmpty()) QSKIP("no model with two ALT levels");
+        QVERIFY(open(altModel));
+        QComboBox* alt = w->scene()->altCombo();
+        QVERIFY(alt->count() >= 2);
+        alt->setCurrentIndex(0);
+        const QImage a = captureView(*w);
+        alt->setCurrentIndex(alt->count() - 1);
+        const QImage b = captureView(*w);
+        const int diff = differingPixels(a, b);
+        qInfo("%s %s -> ALT%d: %d pixels changed", qPrintable(QFileInfo(altModel).fileName()),
+              qPrintable(alt->itemText(0)), w->scene()->settings().alt, diff);
+        QVERIFY(diff > 30);
+    }
+
+    void corruptFileKeepsModel() {
+        QVERIFY(open(modelPath));
+        const auto before = w->model();
+        const QString title = w->windowTitle();
+        errors.clear();
+        // 1. A truncated copy of the real model (in a temporary folder).
+        QFile src(modelPath);
+        QVERIFY(src.open(QIODevice::ReadOnly));
+        const QByteArray head = src.read(src.size() / 3);
+        const QString truncated = tmp.filePath(QStringLiteral("truncated.alo"));
+        {
+            QFile f(truncated);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(head);
+        }
+        QSignalSpy failed(w.get(), &MainWindow::openFailed);
+        QVERIFY(!open(truncated));
+        QCOMPARE(failed.size(), 1);
+        QCOMPARE(errors.size(), 1);
+        QVERIFY2(errors[0].contains(QStringLiteral("truncated.alo")), qPrintable(errors[0]));
+        QVERIFY2(errors[0].contains(QStringLiteral("offset")), qPrintable(errors[0])); // ParseError::what()
+        QCOMPARE(w->model(), before);
+        QCOMPARE(w->currentPath(), QFileInfo(modelPath).absoluteFilePath());
+        QCOMPARE(w->windowTitle(), title);
+        // 2. Garbage with a model extension.
+        const QString garbage = tmp.filePath(QStringLiteral("garbage.alo"));
+        {
+            QFile f(garbage);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QByteArray(64, '\xff'));
+        }
+        QVERIFY(!open(garbage));
+        QCOMPARE(errors.size(), 2);
+        QVERIFY(errors[1].contains(QStringLiteral("garbage.alo")));
+        QCOMPARE(w->model(), before);
+        // 3. A missing file.
+        QVERIFY(!open(tmp.filePath(QStringLiteral("does-not-exist.alo"))));
+        QCOMPARE(errors.size(), 3);
+        QCOMPARE(w->model(), before);
+        // The view still shows the model: a capture is not just background.
+        const QImage img = captureView(*w);
+        QVERIFY(!img.isNull());
+        const QRgb bg = img.pixel(0, 0);
+        int other = 0;
+        for (int y = 0; y < img.height(); y += 4)
+            for (int x = 0; x < img.width(); x += 4)
+                other += img.pixel(x, y) != bg;
+        QVERIFY(other > 50);
+    }
+
+    void amalBankShowsStage() {
+        QString bank;
+        if (!corpusDir().isEmpty()) {
+            QDirIterator it(corpusDir() + QStringLiteral("/amal"), {QStringLiteral("*.abk"), QStringLiteral("*.Abk")},
+                            QDir::Files, QDirIterator::Subdirectories);
+            QStringList banks;
+            while (it.hasNext())
+                banks << it.next();
+            banks.sort();
+            for (const QString& b : banks)
+                if (QFileInfo(b).fileName() == QLatin1String("AMAL_Example_File.Abk")) bank = b;
+            if (bank.isEmpty() && !banks.isEmpty()) bank = banks.front();
+        }
+        if (bank.isEmpty()) {
+            // A bank written by the project's AMAL writer: one movement of 40 steps right, 20 down.
+            amal::BankSpec spec;
+            amal::MovementSpec m;
+            m.name = "TEST";
+            m.speed = 1;
+            m.x.assign(40, amal::moveByte(2));
+            m.y.assign(20, amal::moveByte(3));
+            spec.movements.push_back(m);
+            spec.withPrograms = false;
+            bank = writeFile(QStringLiteral("test.abk"), amal::writeAmalBank(spec));
+        }
+        QVERIFY(open(bank));
+        QVERIFY(w->showingAmal());
+        QVERIFY(!w->model());
+        const int ticks = w->amalView()->durationTicks();
+        QVERIFY(ticks > 0);
+        QVERIFY(w->timeline()->clip());
+        QCOMPARE(int(w->timeline()->clip()->frameCount), ticks + 1);
+        QSignalSpy tick(w->amalView(), &AmalView::tickChanged);
+        w->timeline()->slider()->setValue(ticks / 2);
+        QVERIFY(!tick.isEmpty());
+        QCOMPARE(tick.last().at(0).toInt(), ticks / 2);
+        // A broken bank keeps the stage; a model brings the 3D view back.
+        errors.clear();
+        const QString bad = tmp.filePath(QStringLiteral("broken.abk"));
+        {
+            QFile f(bad);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("AmBk\0\0\0\0garbage");
+        }
+        QVERIFY(!open(bad));
+        QCOMPARE(errors.size(), 1);
+        QVERIFY(w->showingAmal());
+        QCOMPARE(w->amalView()->durationTicks(), ticks);
+        QVERIFY(open(modelPath));
+        QVERIFY(!w->showingAmal());
+        QVERIFY(w->model());
+    }
+
+    void cleanupTestCase() {
+        if (w) w->close();
+        w.reset();
+    }
+};
+
+int main(int argc, char** argv) {
+    qputenv("QT3D_RENDERER", "opengl");
+    // Watchdog: a stuck capture or load fails the run instead of hanging it.
+    const int seconds = qEnvironmentVariableIsSet("RIGSCOPE_TEST_TIMEOUT")
+                            ? qEnvironmentVariableIntValue("RIGSCOPE_TEST_TIMEOUT")
+                            : 240;
+    std::thread([seconds] {
+        std::this_thread::sleep_for(std::chrono::seconds(seconds));
+        std::fprintf(stderr, "ui_tests: watchdog fired after %d s\n", seconds);
+        std::_Exit(3);
+    }).detach();
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("rigscope-tests"));
+    QApplication::setApplicationName(QStringLiteral("ui_tests"));
+    UiTest t;
+    return QTest::qExec(&t, argc, argv);
+}
+
+#include "ui_test.moc"

@@ -1,0 +1,231 @@
+#include "bone_tree_dock.h"
+
+#include <QHeaderView>
+#include <QPlainTextEdit>
+#include <QSplitter>
+#include <QTreeWidget>
+
+#define GLM_ENABLE_EXPERIMENTAL
+#include <glm/gtx/matrix_decompose.hpp>
+
+#include <cmath>
+
+namespace rs::ui {
+
+namespace {
+constexpr int kBoneRole = Qt::UserRole + 1;
+
+QString vec3Text(const glm::vec3& v) {
+    return QStringLiteral("(%1, %2, %3)")
+        .arg(double(v.x), 0, 'g', 5)
+        .arg(double(v.y), 0, 'g', 5)
+        .arg(double(v.z), 0, 'g', 5);
+}
+
+QString quatText(const glm::quat& q) {
+    return QStringLiteral("(w %1, x %2, y %3, z %4)")
+        .arg(double(q.w), 0, 'f', 4)
+        .arg(double(q.x), 0, 'f', 4)
+        .arg(double(q.y), 0, 'f', 4)
+        .arg(double(q.z), 0, 'f', 4);
+}
+
+QString transformText(const char* title, const glm::mat4& m) {
+    glm::vec3 scale, translation, skew;
+    glm::vec4 persp;
+    glm::quat rot;
+    QString s = QStringLiteral("%1\n").arg(QLatin1String(title));
+    if (glm::decompose(m, scale, rot, translation, skew, persp)) {
+        const glm::vec3 euler = glm::degrees(glm::eulerAngles(rot));
+        s += QStringLiteral("  T %1\n  R %2  euler° %3\n  S %4\n")
+                 .arg(vec3Text(translation), quatText(rot), vec3Text(euler), vec3Text(scale));
+    }
+    for (int r = 0; r < 4; ++r)
+        s += QStringLiteral("  [%1 %2 %3 %4]\n")
+                 .arg(double(m[0][r]), 9, 'f', 4)
+                 .arg(double(m[1][r]), 9, 'f', 4)
+                 .arg(double(m[2][r]), 9, 'f', 4)
+                 .arg(double(m[3][r]), 9, 'f', 4);
+    return s;
+}
+} // namespace
+
+BoneTreeDock::BoneTreeDock(QWidget* parent) : QDockWidget(tr("Bones"), parent) {
+    setObjectName(QStringLiteral("boneDock"));
+    auto* split = new QSplitter(Qt::Vertical, this);
+    tree_ = new QTreeWidget(split);
+    tree_->setColumnCount(2);
+    tree_->setHeaderLabels({tr("Bone"), tr("Attached")});
+    tree_->header()->setSectionResizeMode(0, QHeaderView::Interactive);
+    tree_->setColumnWidth(0, 190);
+    tree_->setUniformRowHeights(true);
+    tree_->setIndentation(12);
+    details_ = new QPlainTextEdit(split);
+    details_->setReadOnly(true);
+    details_->setFont(QFont(QStringLiteral("monospace"), 8));
+    details_->setLineWrapMode(QPlainTextEdit::NoWrap);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    setWidget(split);
+
+    connect(tree_, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem* item) {
+        int bone = -1;
+        for (QTreeWidgetItem* it = item; it; it = it->parent())
+            if (it->data(0, kBoneRole).isValid()) {
+                bone = it->data(0, kBoneRole).toInt();
+                break;
+            }
+        if (bone == selected_) return;
+        selected_ = bone;
+        refreshDetails();
+        emit boneSelected(bone);
+    });
+    connect(tree_, &QTreeWidget::itemChanged, this, [this](QTreeWidgetItem* item, int column) {
+        if (column != 0 || !item->data(0, kBoneRole).isValid()) return;
+        emit boneHiddenChanged(item->data(0, kBoneRole).toInt(), item->checkState(0) == Qt::Unchecked);
+    });
+}
+
+void BoneTreeDock::setModel(std::shared_ptr<const Model> model) {
+    model_ = std::move(model);
+    clip_.reset();
+    binding_ = {};
+    selected_ = -1;
+    position_ = 0.0f;
+    QSignalBlocker block(tree_);
+    tree_->clear();
+    boneItems_.clear();
+    if (!model_) {
+        refreshDetails();
+        return;
+    }
+    const auto& bones = model_->skeleton.bones;
+    pose_.resize(bones.size());
+    boneItems_.assign(bones.size(), nullptr);
+    std::vector<QStringList> attached(bones.size());
+    std::vector<std::vector<std::pair<QString, QString>>> children(bones.size());
+    auto attach = [&](int bone, const QString& kind, const std::string& name) {
+        if (bone < 0 || size_t(bone) >= bones.size()) return;
+        attached[size_t(bone)] << kind;
+        children[size_t(bone)].emplace_back(kind, QString::fromStdString(name));
+    };
+    for (const Mesh& m : model_->meshes) {
+        QString kind = tr("mesh");
+        if (m.lod >= 0) kind += QStringLiteral(" LOD%1").arg(m.lod);
+        if (m.alt >= 0) kind += QStringLiteral(" ALT%1").arg(m.alt);
+        attach(m.bone, kind, m.name);
+    }
+    for (const Light& l : model_->lights)
+        attach(l.bone, tr("light"), l.name);
+    for (const Proxy& p : model_->proxies)
+        attach(p.bone, tr("proxy"), p.name);
+    for (const Dazzle& d : model_->dazzles)
+        attach(d.bone, tr("dazzle"), d.name);
+    for (const Marker& mk : model_->markers)
+        attach(mk.bone, mk.kind.empty() ? tr("marker") : QString::fromStdString(mk.kind), mk.name);
+
+    for (size_t b = 0; b < bones.size(); ++b) {
+        const Bone& bone = bones[b];
+        auto* item = new QTreeWidgetItem;
+        item->setText(0, QString::fromStdString(bone.name));
+        item->setData(0, kBoneRole, int(b));
+        item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+        item->setCheckState(0, Qt::Checked);
+        item->setToolTip(0, tr("bone %1%2").arg(b).arg(bone.visible ? QString() : tr(" (hidden in bind pose)")));
+        if (!bone.visible) item->setForeground(0, QColor(140, 140, 140));
+        QStringList summary;
+        for (const QString& k : attached[b])
+            if (!summary.contains(k)) summary << k;
+        item->setText(1, summary.join(QStringLiteral(", ")));
+        for (const auto& [kind, name] : children[b]) {
+            auto* c = new QTreeWidgetItem(item);
+            c->setText(0, name);
+            c->setText(1, kind);
+            c->setForeground(0, QColor(110, 150, 200));
+            c->setFlags(c->flags() & ~Qt::ItemIsUserCheckable);
+        }
+        boneItems_[b] = item;
+        const int parent = bone.parent;
+        if (parent >= 0 && size_t(parent) < b && boneItems_[size_t(parent)])
+            boneItems_[size_t(parent)]->addChild(item);
+        else
+            tree_->addTopLevelItem(item);
+    }
+    tree_->expandToDepth(bones.size() > 60 ? 1 : 8);
+    setFrame(0.0f, LoopMode::Loop);
+    refreshDetails();
+}
+
+void BoneTreeDock::setClip(std::shared_ptr<const Clip> clip) {
+    clip_ = std::move(clip);
+    binding_ = (clip_ && model_) ? bindClip(model_->skeleton, *clip_) : ClipBinding{};
+    setFrame(0.0f, mode_);
+}
+
+void BoneTreeDock::setFrame(float position, LoopMode mode) {
+    position_ = position;
+    mode_ = mode;
+    if (!model_) return;
+    // Only evaluated when someone looks at the values.
+    if (selected_ >= 0 && isVisible()) refreshDetails();
+}
+
+QTreeWidgetItem* BoneTreeDock::itemForBone(int bone) const {
+    return bone >= 0 && size_t(bone) < boneItems_.size() ? boneItems_[size_t(bone)] : nullptr;
+}
+
+void BoneTreeDock::selectBone(int bone) {
+    QTreeWidgetItem* item = itemForBone(bone);
+    if (item) {
+        tree_->setCurrentItem(item);
+        tree_->scrollToItem(item);
+    } else {
+        tree_->setCurrentItem(nullptr);
+    }
+}
+
+QString BoneTreeDock::detailsText() const { return details_->toPlainText(); }
+
+void BoneTreeDock::refreshDetails() {
+    if (!model_ || selected_ < 0 || size_t(selected_) >= model_->skeleton.bones.size()) {
+        details_->setPlainText(model_ ? tr("Select a bone to see its transforms.") : QString());
+        return;
+    }
+    const Clip* c = clip_.get();
+    evaluatePose(model_->skeleton, c, c ? &binding_ : nullptr, position_, mode_, pose_.view());
+    const size_t b = size_t(selected_);
+    const Bone& bone = model_->skeleton.bones[b];
+    QString s = QStringLiteral("%1  (index %2, parent %3%4)\n")
+                    .arg(QString::fromStdString(bone.name))
+                    .arg(b)
+                    .arg(bone.parent)
+                    .arg(bone.billboard ? QStringLiteral(", billboard %1").arg(bone.billboard) : QString());
+    s += QStringLiteral("visible: %1\n").arg(pose_.visible[b] ? tr("yes") : tr("no"));
+    s += transformText("local (current frame)", pose_.local[b]);
+    s += transformText("world (current frame)", pose_.world[b]);
+    s += transformText("bind local", bone.bindLocal);
+    if (c && b < binding_.trackForBone.size() && binding_.trackForBone[b] >= 0 &&
+        size_t(binding_.trackForBone[b]) < c->tracks.size()) {
+        const BoneTrack& t = c->tracks[size_t(binding_.trackForBone[b])];
+        const float f = wrapFrame(position_, c->frameCount, mode_);
+        const size_t fi = size_t(std::floor(f));
+        auto at = [fi](const auto& v) { return v.size() == 1 ? v[0] : v[std::min(fi, v.size() - 1)]; };
+        s += QStringLiteral("animated at frame %1 (%2 mode):\n")
+                 .arg(double(f), 0, 'f', 2)
+                 .arg(t.mode == TrackMode::Replace ? QStringLiteral("replace") : QStringLiteral("additive"));
+        s += QStringLiteral("  translation %1\n")
+                 .arg(t.hasTranslation() ? vec3Text(at(t.translation))
+                                         : tr("constant ") + vec3Text(t.defaultTranslation));
+        s += QStringLiteral("  rotation    %1\n")
+                 .arg(t.hasRotation() ? quatText(at(t.rotation)) : tr("constant ") + quatText(t.defaultRotation));
+        s += QStringLiteral("  scale       %1\n")
+                 .arg(t.hasScale() ? vec3Text(at(t.scale)) : tr("constant ") + vec3Text(t.defaultScale));
+        if (!t.visibility.empty()) s += QStringLiteral("  visibility  %1\n").arg(int(at(t.visibility)));
+        if (!t.step.empty()) s += QStringLiteral("  step key    %1\n").arg(int(at(t.step)));
+    } else if (c) {
+        s += tr("not animated by this clip\n");
+    }
+    details_->setPlainText(s);
+}
+
+} // namespace rs::ui

@@ -1,0 +1,56 @@
+// Bone tree dock: the skeleton as a tree with what each bone carries (meshes, lights, proxies, dazzles,
+// markers), a checkbox per bone to hide/show it, and the selected bone's local/world transform and its
+// animated values at the current frame.
+#pragma once
+
+#include "scene/clip.h"
+#include "scene/model.h"
+#include "scene/pose.h"
+
+#include <QDockWidget>
+
+#include <memory>
+#include <vector>
+
+class QPlainTextEdit;
+class QTreeWidget;
+class QTreeWidgetItem;
+
+namespace rs::ui {
+
+class BoneTreeDock : public QDockWidget {
+    Q_OBJECT
+  public:
+    explicit BoneTreeDock(QWidget* parent = nullptr);
+
+    void setModel(std::shared_ptr<const Model> model);
+    void setClip(std::shared_ptr<const Clip> clip);
+    // Updates the details of the selected bone for this (continuous) frame position.
+    void setFrame(float position, LoopMode mode);
+
+    int selectedBone() const { return selected_; }
+    void selectBone(int bone);
+    QTreeWidget* tree() const { return tree_; }
+    QTreeWidgetItem* itemForBone(int bone) const;
+    QString detailsText() const;
+
+  signals:
+    void boneSelected(int bone); // -1 = none
+    void boneHiddenChanged(int bone, bool hidden);
+
+  private:
+    void refreshDetails();
+
+    QTreeWidget* tree_;
+    QPlainTextEdit* details_;
+    std::shared_ptr<const Model> model_;
+    std::shared_ptr<const Clip> clip_;
+    ClipBinding binding_;
+    PoseBuffers pose_;
+    std::vector<QTreeWidgetItem*> boneItems_;
+    float position_ = 0.0f;
+    LoopMode mode_ = LoopMode::Loop;
+    int selected_ = -1;
+};
+
+} // namespace rs::ui

@@ -1,0 +1,619 @@
+#include "main_window.h"
+
+#include "amal_view.h"
+#include "bone_tree_dock.h"
+#include "material_dock.h"
+#include "preferences_dialog.h"
+#include "scene_dock.h"
+#include "timeline_dock.h"
+
+#include "common/error.h"
+#include "demo/demo_model.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDir>
+#include <QDragEnterEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QPainter>
+#include <QProgressDialog>
+#include <QSettings>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <cmath>
+#include <new>
+
+namespace rs::ui {
+
+namespace {
+constexpr int kMaxRecent = 10;
+
+QString modelFilters() {
+    return QObject::tr("All supported (*.alo *.ala *.w3d *.bwm *.al *.abk *.amos);;"
+                       "Alamo models and clips (*.alo *.ala);;"
+                       "Westwood W3D (*.w3d);;"
+                       "Black & White 2 (*.bwm *.al);;"
+                       "AMOS AMAL banks (*.abk *.amos);;"
+                       "All files (*)");
+}
+} // namespace
+
+LoadResult loadFile(const QString& path) {
+    LoadResult r;
+    r.path = path;
+    try {
+        r.doc = loadDocument(QFile::encodeName(path).toStdString());
+        if (r.doc.model) {
+            r.doc.model->sourcePath = QFile::encodeName(path).toStdString();
+            for (const std::string& c : findCompanionClips(r.doc.model->sourcePath))
+                r.companionClips << QFile::decodeName(QByteArray::fromStdString(c));
+        }
+    } catch (const ParseError& e) {
+        r.error = QString::fromStdString(e.what());
+    } catch (const std::bad_alloc&) {
+        r.error = QObject::tr("%1: out of memory while reading").arg(path);
+    } catch (const std::exception& e) {
+        r.error = QStringLiteral("%1: %2").arg(path, QString::fromStdString(e.what()));
+    }
+    return r;
+}
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), view_(createModelView()) {
+    setWindowTitle(QStringLiteral("rigscope"));
+    setWindowIcon(QIcon(QStringLiteral(":/rigscope/rigscope.png")));
+    setAcceptDrops(true);
+    setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks | QMainWindow::AllowNestedDocks);
+
+    stack_ = new QStackedWidget(this);
+    stack_->addWidget(view_->widget());
+    amal_ = new AmalView(stack_);
+    stack_->addWidget(amal_);
+    setCentralWidget(stack_);
+
+    timeline_ = new TimelineDock(this);
+    boneDock_ = new BoneTreeDock(this);
+    materialDock_ = new MaterialDock(this);
+    sceneDock_ = new SceneDock(this);
+    addDockWidget(Qt::BottomDockWidgetArea, timeline_);
+    addDockWidget(Qt::LeftDockWidgetArea, boneDock_);
+    addDockWidget(Qt::RightDockWidgetArea, sceneDock_);
+    addDockWidget(Qt::RightDockWidgetArea, materialDock_);
+    resizeDocks({boneDock_, sceneDock_}, {300, 360}, Qt::Horizontal);
+    resizeDocks({sceneDock_, materialDock_}, {230, 420}, Qt::Vertical);
+
+    fileLabel_ = new QLabel(this);
+    countsLabel_ = new QLabel(this);
+    fpsLabel_ = new QLabel(this);
+    fpsLabel_->setMinimumWidth(90);
+    statusBar()->addWidget(fileLabel_, 1);
+    statusBar()->addPermanentWidget(countsLabel_);
+    statusBar()->addPermanentWidget(fpsLabel_);
+
+    reporter_ = [this](const QString& title, const QString& message) { QMessageBox::critical(this, title, message); };
+
+    connect(timeline_, &TimelineDock::frameChanged, this, [this](float pos, LoopMode mode) {
+        if (showingAmal()) {
+            amal_->setTick(int(std::lround(timeline_->displayFrame())));
+            return;
+        }
+        view_->setFrame(pos, mode);
+        boneDock_->setFrame(pos, mode);
+    });
+    connect(timeline_, &TimelineDock::clipEntryChosen, this, [this](int i) { selectClip(i); });
+    connect(timeline_, &TimelineDock::openClipRequested, this, &MainWindow::openClipDialog);
+    connect(boneDock_, &BoneTreeDock::boneSelected, this, [this](int b) {
+        // The highlight is drawn on the skeleton overlay: selecting a bone shows it.
+        if (b >= 0 && !sceneDock_->settings().skeleton) {
+            ViewSettings s = sceneDock_->settings();
+            s.skeleton = true;
+            sceneDock_->setSettings(s);
+        }
+        view_->setHighlightedBone(b);
+    });
+    connect(boneDock_, &BoneTreeDock::boneHiddenChanged, this,
+            [this](int b, bool hidden) { view_->setBoneHidden(b, hidden); });
+    connect(sceneDock_, &SceneDock::settingsChanged, this, [this](const ViewSettings& s) { view_->setSettings(s); });
+    connect(view_.get(), &ModelView::framePresented, this, [this] { ++framesThisSecond_; });
+    connect(&watcher_, &QFutureWatcher<LoadResult>::finished, this, &MainWindow::finishLoad);
+    connect(amal_, &AmalView::durationChanged, this, [this](int ticks, double) {
+        if (showingAmal()) setAmalClip(ticks);
+    });
+
+    loadPool_.setMaxThreadCount(1);
+    fpsTimer_.setInterval(1000);
+    connect(&fpsTimer_, &QTimer::timeout, this, [this] {
+        fpsLabel_->setText(timeline_->playing() ? tr("%1 fps").arg(framesThisSecond_) : tr("paused"));
+        framesThisSecond_ = 0;
+    });
+    fpsTimer_.start();
+
+    progressDelay_.setSingleShot(true);
+    progressDelay_.setInterval(300);
+    connect(&progressDelay_, &QTimer::timeout, this, [this] {
+        if (!loading_) return;
+        progress_ =
+            new QProgressDialog(tr("Reading %1…").arg(QFileInfo(loadingPath_).fileName()), tr("Cancel"), 0, 0, this);
+        progress_->setWindowTitle(tr("Opening"));
+        progress_->setAttribute(Qt::WA_DeleteOnClose);
+        progress_->setMinimumDuration(0);
+        connect(progress_, &QProgressDialog::canceled, this, [this] { cancelled_ = true; });
+        progress_->show();
+    });
+
+    buildMenus();
+    loadSettings();
+    view_->setSettings(sceneDock_->settings());
+    view_->setTextureDirs(textureDirs_);
+    updateStatus();
+}
+
+MainWindow::~MainWindow() { watcher_.waitForFinished(); }
+
+void MainWindow::buildMenus() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* open = file->addAction(tr("&Open…"), this, &MainWindow::openDialog);
+    open->setShortcut(QKeySequence::Open);
+    file->addAction(tr("Open &clip…"), this, &MainWindow::openClipDialog);
+    recentMenu_ = file->addMenu(tr("Open &recent"));
+    QAction* reload = file->addAction(tr("&Reload"), this, [this] {
+        if (path_.isEmpty()) return;
+        if (clip_) reselectClip_ = timeline_->clipCombo()->currentText();
+        openFile(path_);
+    });
+    reload->setShortcut(Qt::Key_F5);
+    file->addAction(tr("Show &demo model"), this, &MainWindow::showDemo);
+    file->addSeparator();
+    QAction* shot = file->addAction(tr("Save &screenshot…"), this, &MainWindow::screenshotDialog);
+    shot->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
+    file->addSeparator();
+    QAction* prefs = file->addAction(tr("&Preferences…"), this, &MainWindow::preferencesDialog);
+    prefs->setShortcut(QKeySequence::Preferences);
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    QMenu* viewMenu = menuBar()->addMenu(tr("&View"));
+    QAction* frame = viewMenu->addAction(tr("&Frame model"), this, [this] { view_->frameModel(); });
+    frame->setShortcut(Qt::Key_F);
+    viewMenu->addSeparator();
+    for (QDockWidget* d : {static_cast<QDockWidget*>(timeline_), static_cast<QDockWidget*>(boneDock_),
+                           static_cast<QDockWidget*>(materialDock_), static_cast<QDockWidget*>(sceneDock_)})
+        viewMenu->addAction(d->toggleViewAction());
+
+    QMenu* play = menuBar()->addMenu(tr("&Playback"));
+    auto add = [&](const QString& text, const QKeySequence& key, auto fn) {
+        QAction* a = play->addAction(text, this, fn);
+        a->setShortcut(key);
+        a->setShortcutContext(Qt::WindowShortcut);
+        return a;
+    };
+    add(tr("Play / pause"), QKeySequence(Qt::Key_Space), [this] { timeline_->togglePlay(); });
+    add(tr("Stop"), QKeySequence(), [this] { timeline_->stop(); });
+    add(tr("Previous frame"), QKeySequence(Qt::Key_Left), [this] { timeline_->stepFrames(-1); });
+    add(tr("Next frame"), QKeySequence(Qt::Key_Right), [this] { timeline_->stepFrames(1); });
+    add(tr("First frame"), QKeySequence(Qt::Key_Home), [this] { timeline_->firstFrame(); });
+    add(tr("Last frame"), QKeySequence(Qt::Key_End), [this] { timeline_->lastFrame(); });
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About rigscope"), this, [this] {
+        QMessageBox::about(this, tr("About rigscope"),
+                           tr("<b>rigscope</b> %1<br>Viewer for Alamo, W3D, Black &amp; White 2 models and AMOS AMAL "
+                              "banks.<br>3D view: %2")
+                               .arg(QApplication::applicationVersion(), view_->backendName()));
+    });
+}
+
+void MainWindow::openFile(const QString& path) {
+    if (path.isEmpty()) return;
+    queue_ << QFileInfo(path).absoluteFilePath();
+    startNextLoad();
+}
+
+void MainWindow::startNextLoad() {
+    if (loading_ || queue_.isEmpty()) return;
+    loading_ = true;
+    loadingPath_ = queue_.takeFirst();
+    cancelled_ = false;
+    statusBar()->showMessage(tr("Reading %1…").arg(loadingPath_));
+    const QString p = loadingPath_;
+    watcher_.setFuture(QtConcurrent::run(&loadPool_, [p] { return loadFile(p); }));
+    progressDelay_.start();
+}
+
+void MainWindow::finishLoad() {
+    progressDelay_.stop();
+    if (progress_) progress_->close();
+    statusBar()->clearMessage();
+    const LoadResult r = watcher_.result();
+    loading_ = false;
+    if (cancelled_) {
+        statusBar()->showMessage(tr("Cancelled opening %1").arg(r.path), 4000);
+    } else if (!r.error.isEmpty()) {
+        reportError(tr("Cannot open %1").arg(QFileInfo(r.path).fileName()),
+                    tr("%1\n\n%2").arg(QDir::toNativeSeparators(r.path), r.error));
+        emit openFailed(r.path, r.error);
+    } else if (r.doc.format == "amal") {
+        applyAmal(r);
+    } else if (r.doc.model) {
+        applyDocument(r);
+    } else if (!r.doc.clips.empty()) {
+        applyClipDocument(r);
+    } else {
+        const QString msg = tr("%1: the file holds neither a model nor a clip").arg(r.path);
+        reportError(tr("Cannot open %1").arg(QFileInfo(r.path).fileName()), msg);
+        emit openFailed(r.path, msg);
+    }
+    startNextLoad();
+}
+
+void MainWindow::reportError(const QString& title, const QString& message) {
+    statusBar()->showMessage(message.section(QLatin1Char('\n'), -1), 8000);
+    if (reporter_) reporter_(title, message);
+}
+
+void MainWindow::applyDocument(const LoadResult& r) {
+    model_ = r.doc.model;
+    path_ = r.path;
+    clip_.reset();
+    clips_.clear();
+    for (const QString& c : r.companionClips)
+        clips_.push_back({QFileInfo(c).fileName(), c, 0, nullptr});
+    for (size_t i = 0; i < r.doc.clips.size(); ++i) {
+        const Clip& c = *r.doc.clips[i];
+        clips_.push_back(
+            {c.name.empty() ? tr("clip %1 in file").arg(i) : QString::fromStdString(c.name) + tr(" (in file)"), r.path,
+             int(i), r.doc.clips[i]});
+    }
+    stack_->setCurrentWidget(view_->widget());
+    view_->setModel(model_);
+    boneDock_->setModel(model_);
+    materialDock_->setModel(model_, textureDirs_);
+    sceneDock_->setLevels(model_->lodLevels(), model_->altLevels());
+    view_->setSettings(sceneDock_->settings());
+    view_->frameModel();
+    timeline_->setClip(nullptr);
+
+    // Restore the clip after Reload, else start on an idle clip (or the first) without playing.
+    int pick = 0;
+    for (size_t i = 0; i < clips_.size(); ++i) {
+        if (!reselectClip_.isEmpty() && clips_[i].label == reselectClip_) pick = int(i) + 1;
+        if (reselectClip_.isEmpty() && pick == 0 &&
+            clips_[i].label.contains(QLatin1String("idle"), Qt::CaseInsensitive))
+            pick = int(i) + 1;
+    }
+    if (pick == 0 && !clips_.empty() && reselectClip_.isEmpty()) pick = 1;
+    reselectClip_.clear();
+    refreshClipSelector(0);
+    if (pick > 0) selectClip(pick);
+
+    if (!r.path.isEmpty()) addRecent(r.path);
+    setWindowTitle(r.path.isEmpty() ? tr("built-in demo — rigscope")
+                                    : tr("%1 — rigscope").arg(QFileInfo(r.path).fileName()));
+    for (const std::string& w : model_->warnings)
+        statusBar()->showMessage(QString::fromStdString(w), 6000);
+    updateStatus();
+    emit documentOpened(r.path);
+}
+
+void MainWindow::applyClipDocument(const LoadResult& r) {
+    if (!model_ || model_->skeleton.bones.empty()) {
+        const QString msg =
+            tr("%1 holds only animation; open a model first, then drop or open the clip onto it.").arg(r.path);
+        reportError(tr("No model to animate"), msg);
+        emit openFailed(r.path, msg);
+        return;
+    }
+    const int first = int(clips_.size()) + 1;
+    for (size_t i = 0; i < r.doc.clips.size(); ++i) {
+        const Clip& c = *r.doc.clips[i];
+        QString label = QFileInfo(r.path).fileName();
+        if (r.doc.clips.size() > 1)
+            label += QStringLiteral(" / ") + (c.name.empty() ? QString::number(i) : QString::fromStdString(c.name));
+        clips_.push_back({label, r.path, int(i), r.doc.clips[i]});
+    }
+    addRecent(r.path);
+    selectClip(first);
+    emit documentOpened(r.path);
+}
+
+bool MainWindow::showingAmal() const { return stack_->currentWidget() == amal_; }
+
+void MainWindow::setAmalClip(int ticks) {
+    auto c = std::make_shared<Clip>();
+    c->format = "amal";
+    c->name = "AMAL";
+    c->fps = 50.0f; // AMAL runs at one tick per 1/50 s
+    c->frameCount = uint32_t(std::max(ticks, 0)) + 1;
+    amalClip_ = c;
+    timeline_->setClipEntries({tr("AMAL track (%1 ticks, 50 per second)").arg(ticks)}, 1);
+    timeline_->setClip(amalClip_);
+}
+
+void MainWindow::applyAmal(const LoadResult& r) {
+    // The bank was validated on the worker; the 2D view reads it again (banks are small).
+    if (!amal_->openFile(r.path)) {
+        reportError(tr("Cannot open %1").arg(QFileInfo(r.path).fileName()),
+                    tr("%1\n\n%2").arg(QDir::toNativeSeparators(r.path), amal_->errorString()));
+        emit openFailed(r.path, amal_->errorString());
+        return;
+    }
+    timeline_->pause();
+    model_.reset();
+    clip_.reset();
+    clips_.clear();
+    path_ = r.path;
+    view_->setModel(nullptr);
+    boneDock_->setModel(nullptr);
+    materialDock_->setModel(nullptr, textureDirs_);
+    sceneDock_->setLevels({}, {});
+    stack_->setCurrentWidget(amal_);
+    setAmalClip(amal_->durationTicks());
+    addRecent(r.path);
+    setWindowTitle(tr("%1 — rigscope").arg(QFileInfo(r.path).fileName()));
+    updateStatus();
+    emit documentOpened(r.path);
+}
+
+QStringList MainWindow::clipEntries() const {
+    QStringList out;
+    for (const ClipEntry& e : clips_)
+        out << e.label;
+    return out;
+}
+
+void MainWindow::refreshClipSelector(int current) { timeline_->setClipEntries(clipEntries(), current); }
+
+bool MainWindow::selectClip(int entry) {
+    if (showingAmal()) {
+        timeline_->setClipEntries({timeline_->clipCombo()->itemText(1)}, 1);
+        return entry == 1;
+    }
+    if (entry < 0 || entry > int(clips_.size())) return false;
+    std::shared_ptr<const Clip> clip;
+    if (entry > 0) {
+        ClipEntry& e = clips_[size_t(entry - 1)];
+        if (!e.clip) {
+            // Clips are small: read on the GUI thread so the selection is immediate.
+            QApplication::setOverrideCursor(Qt::WaitCursor);
+            LoadResult r = loadFile(e.path);
+            QApplication::restoreOverrideCursor();
+            if (r.error.isEmpty() && size_t(e.indexInFile) < r.doc.clips.size())
+                e.clip = r.doc.clips[size_t(e.indexInFile)];
+            else {
+                reportError(tr("Cannot open clip %1").arg(e.label),
+                            tr("%1\n\n%2").arg(e.path, r.error.isEmpty() ? tr("the file holds no clip") : r.error));
+                refreshClipSelector(clip_ ? timeline_->currentClipEntry() : 0);
+                return false;
+            }
+        }
+        clip = e.clip;
+    }
+    clip_ = clip;
+    view_->setClip(clip_);
+    boneDock_->setClip(clip_);
+    timeline_->setClip(clip_);
+    refreshClipSelector(entry);
+    if (clip_) {
+        const ClipBinding b = bindClip(model_->skeleton, *clip_);
+        if (!b.ok())
+            statusBar()->showMessage(tr("Clip %1: %2 track(s) do not match this skeleton (%3)")
+                                         .arg(QString::fromStdString(clip_->name))
+                                         .arg(b.problems.size())
+                                         .arg(QString::fromStdString(b.problems.front())),
+                                     8000);
+    }
+    updateStatus();
+    emit clipChanged();
+    return true;
+}
+
+void MainWindow::showDemo() {
+    // Made by the project's own Alamo writer and read back through the Alamo reader.
+    LoadResult r;
+    try {
+        r.doc = demo::loadDemo();
+    } catch (const std::exception& e) {
+        reportError(tr("Demo model"), QString::fromStdString(e.what()));
+        return;
+    }
+    if (!r.doc.model) return;
+    r.doc.model->sourcePath.clear();
+    applyDocument(r);
+}
+
+void MainWindow::setTextureDirs(const QStringList& dirs) {
+    textureDirs_ = dirs;
+    view_->setTextureDirs(dirs);
+    if (model_) materialDock_->setModel(model_, textureDirs_);
+    QSettings().setValue(QStringLiteral("textureDirs"), textureDirs_);
+}
+
+QStringList MainWindow::recentFiles() const { return QSettings().value(QStringLiteral("recentFiles")).toStringList(); }
+
+void MainWindow::addRecent(const QString& path) {
+    QStringList list = recentFiles();
+    list.removeAll(path);
+    list.prepend(path);
+    while (list.size() > kMaxRecent)
+        list.removeLast();
+    QSettings().setValue(QStringLiteral("recentFiles"), list);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu() {
+    recentMenu_->clear();
+    const QStringList list = recentFiles();
+    for (const QString& p : list)
+        recentMenu_->addAction(QFileInfo(p).fileName(), this, [this, p] { openFile(p); })->setToolTip(p);
+    recentMenu_->setEnabled(!list.isEmpty());
+    if (!list.isEmpty()) {
+        recentMenu_->addSeparator();
+        recentMenu_->addAction(tr("Clear list"), this, [this] {
+            QSettings().remove(QStringLiteral("recentFiles"));
+            rebuildRecentMenu();
+        });
+    }
+}
+
+void MainWindow::updateStatus() {
+    if (showingAmal()) {
+        fileLabel_->setText(tr("%1 [AMAL bank]").arg(QDir::toNativeSeparators(path_)));
+        countsLabel_->setText(tr("2D stage: 50 ticks per second"));
+        return;
+    }
+    if (!model_) {
+        fileLabel_->setText(tr("no file"));
+        countsLabel_->clear();
+        return;
+    }
+    size_t tris = 0, subs = 0;
+    for (const Mesh& m : model_->meshes)
+        for (const SubMesh& sm : m.subMeshes) {
+            tris += sm.triangleCount();
+            ++subs;
+        }
+    fileLabel_->setText(
+        path_.isEmpty() ? tr("built-in demo model")
+                        : tr("%1 [%2]").arg(QDir::toNativeSeparators(path_), QString::fromStdString(model_->format)));
+    countsLabel_->setText(
+        tr("%1 bones · %2 meshes (%3 sub-meshes) · %4 triangles%5")
+            .arg(model_->skeleton.bones.size())
+            .arg(model_->meshes.size())
+            .arg(subs)
+            .arg(tris)
+            .arg(clip_ ? tr(" · clip %1 frames @ %2 fps").arg(clip_->frameCount).arg(double(clip_->fps)) : QString()));
+}
+
+void MainWindow::openDialog() {
+    QSettings s;
+    const QString p = QFileDialog::getOpenFileName(this, tr("Open model or clip"),
+                                                   s.value(QStringLiteral("lastDir")).toString(), modelFilters());
+    if (p.isEmpty()) return;
+    s.setValue(QStringLiteral("lastDir"), QFileInfo(p).absolutePath());
+    openFile(p);
+}
+
+void MainWindow::openClipDialog() {
+    const QString dir =
+        path_.isEmpty() ? QSettings().value(QStringLiteral("lastDir")).toString() : QFileInfo(path_).absolutePath();
+    const QString p =
+        QFileDialog::getOpenFileName(this, tr("Open clip"), dir, tr("Clips (*.ala *.w3d *.al);;All files (*)"));
+    if (!p.isEmpty())
+        openFile(p);
+    else
+        refreshClipSelector(clip_ ? timeline_->currentClipEntry() : 0);
+}
+
+void MainWindow::saveViewScreenshot(const QString& path, std::function<void(bool)> done) {
+    view_->capture([this, path, done](const QImage& img) {
+        const bool ok = !img.isNull() && img.save(path);
+        statusBar()->showMessage(ok ? tr("Saved %1").arg(path) : tr("Could not save %1").arg(path), 5000);
+        if (!ok && !done) reportError(tr("Screenshot"), tr("Could not write %1").arg(path));
+        if (done) done(ok);
+    });
+}
+
+void MainWindow::screenshotDialog() {
+    const QString base = path_.isEmpty() ? QStringLiteral("rigscope") : QFileInfo(path_).completeBaseName();
+    const QString p = QFileDialog::getSaveFileName(
+        this, tr("Save screenshot"), QDir::home().filePath(base + QStringLiteral(".png")), tr("PNG images (*.png)"));
+    if (!p.isEmpty()) saveViewScreenshot(p);
+}
+
+void MainWindow::grabWindowImage(std::function<void(const QImage&)> done) {
+    view_->capture([this, done](const QImage& viewImg) {
+        QImage win = grab().toImage();
+        QWidget* vw = view_->widget();
+        if (!viewImg.isNull() && vw->isVisible()) {
+            const qreal dpr = win.devicePixelRatio();
+            QPainter p(&win);
+            const QRect r(vw->mapTo(this, QPoint(0, 0)), vw->size());
+            p.drawImage(QRectF(r.topLeft(), QSizeF(r.size())), viewImg);
+            Q_UNUSED(dpr);
+        }
+        done(win);
+    });
+}
+
+void MainWindow::preferencesDialog() {
+    PreferencesDialog d(textureDirs_, this);
+    if (d.exec() == QDialog::Accepted) setTextureDirs(d.textureDirs());
+}
+
+void MainWindow::loadSettings() {
+    QSettings s;
+    restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray());
+    restoreState(s.value(QStringLiteral("window/state")).toByteArray());
+    textureDirs_ = s.value(QStringLiteral("textureDirs")).toStringList();
+    ViewSettings v = sceneDock_->settings();
+    v.factionColor = s.value(QStringLiteral("view/factionColor"), v.factionColor).value<QColor>();
+    v.background = s.value(QStringLiteral("view/background"), v.background).value<QColor>();
+    v.skeleton = s.value(QStringLiteral("view/skeleton"), v.skeleton).toBool();
+    v.wireframe = s.value(QStringLiteral("view/wireframe"), v.wireframe).toBool();
+    v.lights = s.value(QStringLiteral("view/lights"), v.lights).toBool();
+    v.dazzles = s.value(QStringLiteral("view/dazzles"), v.dazzles).toBool();
+    v.proxies = s.value(QStringLiteral("view/proxies"), v.proxies).toBool();
+    v.grid = s.value(QStringLiteral("view/grid"), v.grid).toBool();
+    v.night = s.value(QStringLiteral("view/night"), v.night).toBool();
+    sceneDock_->setSettings(v);
+    timeline_->setSpeed(s.value(QStringLiteral("playback/speed"), 1.0).toDouble());
+    timeline_->setLoopMode(LoopMode(std::clamp(s.value(QStringLiteral("playback/mode"), 0).toInt(), 0, 2)));
+    rebuildRecentMenu();
+}
+
+void MainWindow::saveSettings() {
+    QSettings s;
+    s.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    s.setValue(QStringLiteral("window/state"), saveState());
+    const ViewSettings& v = sceneDock_->settings();
+    s.setValue(QStringLiteral("view/factionColor"), v.factionColor);
+    s.setValue(QStringLiteral("view/background"), v.background);
+    s.setValue(QStringLiteral("view/skeleton"), v.skeleton);
+    s.setValue(QStringLiteral("view/wireframe"), v.wireframe);
+    s.setValue(QStringLiteral("view/lights"), v.lights);
+    s.setValue(QStringLiteral("view/dazzles"), v.dazzles);
+    s.setValue(QStringLiteral("view/proxies"), v.proxies);
+    s.setValue(QStringLiteral("view/grid"), v.grid);
+    s.setValue(QStringLiteral("view/night"), v.night);
+    s.setValue(QStringLiteral("playback/speed"), timeline_->speed());
+    s.setValue(QStringLiteral("playback/mode"), int(timeline_->loopMode()));
+}
+
+void MainWindow::closeEvent(QCloseEvent* e) {
+    saveSettings();
+    timeline_->pause();
+    QMainWindow::closeEvent(e);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
+    if (!e->mimeData()->hasUrls()) return;
+    for (const QUrl& u : e->mimeData()->urls())
+        if (u.isLocalFile()) {
+            e->acceptProposedAction();
+            return;
+        }
+}
+
+void MainWindow::dropEvent(QDropEvent* e) {
+    // Models first, then clips, so dropping a model with its clips applies the clips to it.
+    QStringList models, clips;
+    for (const QUrl& u : e->mimeData()->urls()) {
+        if (!u.isLocalFile()) continue;
+        const QString p = u.toLocalFile();
+        const QString ext = QFileInfo(p).suffix().toLower();
+        (ext == QLatin1String("ala") || ext == QLatin1String("al") ? clips : models) << p;
+    }
+    for (const QString& p : models + clips)
+        openFile(p);
+    e->acceptProposedAction();
+}
+
+} // namespace rs::ui

@@ -1,0 +1,155 @@
+// The viewer's main window: 3D view in the centre, dockable timeline / bones / materials / scene panels,
+// file handling (open, drag and drop, recent files, reload, clips), screenshots, status bar.
+#pragma once
+
+#include "model_view.h"
+
+#include "io/loader.h"
+
+#include <QFutureWatcher>
+#include <QMainWindow>
+#include <QPointer>
+#include <QStringList>
+#include <QThreadPool>
+#include <QTimer>
+
+#include <functional>
+#include <memory>
+
+class QLabel;
+class QMenu;
+class QProgressDialog;
+class QStackedWidget;
+
+namespace rs::ui {
+
+class AmalView;
+class BoneTreeDock;
+class MaterialDock;
+class SceneDock;
+class TimelineDock;
+
+// Result of loading one file on the worker thread.
+struct LoadResult {
+    QString path;
+    Document doc;
+    QStringList companionClips; // clip files next to the model (rs::findCompanionClips)
+    QString error;              // rs::ParseError::what() (or other failure); empty on success
+};
+
+// Reads and parses path (thread-safe; used on a worker thread).
+LoadResult loadFile(const QString& path);
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+  public:
+    using ErrorReporter = std::function<void(const QString& title, const QString& message)>;
+
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // Replaces the message box shown for errors (tests record instead).
+    void setErrorReporter(ErrorReporter reporter) { reporter_ = std::move(reporter); }
+
+    // Opens a model or clip file on a worker thread: what File → Open, drag and drop, recent files and
+    // the command line use. A clip-only file applies to the open model. Requests are queued.
+    void openFile(const QString& path);
+    // Shows the built-in demo model (when this build has one).
+    void showDemo();
+    // True from openFile() until the last queued file has been applied (or refused) on the GUI thread.
+    bool isLoading() const { return loading_ || !queue_.isEmpty(); }
+
+    std::shared_ptr<const Model> model() const { return model_; }
+    QString currentPath() const { return path_; }
+    QStringList clipEntries() const; // labels of the timeline's clip entries (without "(bind pose)")
+    // Selects clip entry i (1-based as in the selector; 0 = bind pose). Returns false when it cannot be loaded.
+    bool selectClip(int entry);
+    std::shared_ptr<const Clip> clip() const { return clip_; }
+
+    ModelView* view() const { return view_.get(); }
+    AmalView* amalView() const { return amal_; }
+    // True when the centre shows the 2D AMAL stage (an .abk/.AMOS file is open) instead of the 3D view.
+    bool showingAmal() const;
+    TimelineDock* timeline() const { return timeline_; }
+    BoneTreeDock* boneTree() const { return boneDock_; }
+    MaterialDock* materials() const { return materialDock_; }
+    SceneDock* scene() const { return sceneDock_; }
+    QStringList textureDirs() const { return textureDirs_; }
+    void setTextureDirs(const QStringList& dirs);
+    QStringList recentFiles() const;
+
+    // Grabs the whole window with the 3D view composited in (QWidget::grab misses GL windows).
+    void grabWindowImage(std::function<void(const QImage&)> done);
+    // Writes a capture of the 3D view to path; done(ok) is called on the GUI thread.
+    void saveViewScreenshot(const QString& path, std::function<void(bool)> done = {});
+
+  signals:
+    void documentOpened(const QString& path);
+    void openFailed(const QString& path, const QString& message);
+    void clipChanged();
+
+  protected:
+    void closeEvent(QCloseEvent* e) override;
+    void dragEnterEvent(QDragEnterEvent* e) override;
+    void dropEvent(QDropEvent* e) override;
+
+  private:
+    struct ClipEntry {
+        QString label;
+        QString path;
+        int indexInFile = 0;
+        std::shared_ptr<const Clip> clip; // null until loaded
+    };
+
+    void buildMenus();
+    void startNextLoad();
+    void finishLoad();
+    void applyDocument(const LoadResult& r);
+    void applyClipDocument(const LoadResult& r);
+    void applyAmal(const LoadResult& r);
+    void setAmalClip(int ticks);
+    void refreshClipSelector(int current);
+    void reportError(const QString& title, const QString& message);
+    void addRecent(const QString& path);
+    void rebuildRecentMenu();
+    void updateStatus();
+    void openDialog();
+    void openClipDialog();
+    void screenshotDialog();
+    void preferencesDialog();
+    void loadSettings();
+    void saveSettings();
+
+    std::unique_ptr<ModelView> view_;
+    QStackedWidget* stack_ = nullptr;
+    AmalView* amal_ = nullptr;
+    std::shared_ptr<Clip> amalClip_; // timeline stand-in for an AMAL track: 50 frames per second, no tracks
+    TimelineDock* timeline_ = nullptr;
+    BoneTreeDock* boneDock_ = nullptr;
+    MaterialDock* materialDock_ = nullptr;
+    SceneDock* sceneDock_ = nullptr;
+    QMenu* recentMenu_ = nullptr;
+    QLabel *fileLabel_ = nullptr, *countsLabel_ = nullptr, *fpsLabel_ = nullptr;
+    QPointer<QProgressDialog> progress_;
+    QTimer progressDelay_;
+
+    ErrorReporter reporter_;
+    QStringList queue_;
+    QString loadingPath_;
+    QThreadPool loadPool_; // own thread: loads never wait behind texture decoding in the global pool
+    QFutureWatcher<LoadResult> watcher_;
+    bool cancelled_ = false;
+    bool loading_ = false;
+
+    std::shared_ptr<const Model> model_;
+    std::shared_ptr<const Clip> clip_;
+    QString path_;
+    std::vector<ClipEntry> clips_;
+    QString reselectClip_; // clip label to restore after Reload
+    QStringList textureDirs_;
+
+    QTimer fpsTimer_;
+    int framesThisSecond_ = 0;
+};
+
+} // namespace rs::ui

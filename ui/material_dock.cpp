@@ -1,0 +1,233 @@
+#include "material_dock.h"
+
+#include "scene_view.h"
+#include "textures.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QPainter>
+#include <QSplitter>
+#include <QTreeWidget>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <algorithm>
+
+namespace rs::ui {
+
+namespace {
+constexpr int kTextureRole = Qt::UserRole + 2;     // resolved file
+constexpr int kTextureNameRole = Qt::UserRole + 3; // name as stored
+
+const char* typeName(ParamType t) {
+    switch (t) {
+    case ParamType::Int:
+        return "int";
+    case ParamType::Float:
+        return "float";
+    case ParamType::Float3:
+        return "float3";
+    case ParamType::Float4:
+        return "float4";
+    case ParamType::Texture:
+        return "texture";
+    }
+    return "?";
+}
+
+QIcon swatch(const glm::vec4& v, bool alpha) {
+    QPixmap pm(16, 16);
+    pm.fill(Qt::transparent);
+    QPainter p(&pm);
+    auto c = [](float f) { return std::clamp(f, 0.0f, 1.0f); };
+    p.setPen(Qt::black);
+    p.setBrush(QColor::fromRgbF(c(v.x), c(v.y), c(v.z), alpha ? c(v.w) : 1.0f));
+    p.drawRect(1, 1, 13, 13);
+    return QIcon(pm);
+}
+
+// Colour-like parameters: named so, or three/four components within 0..1.
+bool looksLikeColour(const MaterialParam& p) {
+    if (p.type != ParamType::Float3 && p.type != ParamType::Float4) return false;
+    const std::string n = toLower(p.name);
+    for (const char* k : {"color", "colour", "diffuse", "specular", "emissive", "ambient"})
+        if (n.find(k) != std::string::npos) return true;
+    return false;
+}
+} // namespace
+
+MaterialDock::MaterialDock(QWidget* parent) : QDockWidget(tr("Materials"), parent) {
+    setObjectName(QStringLiteral("materialDock"));
+    auto* split = new QSplitter(Qt::Vertical, this);
+    tree_ = new QTreeWidget(split);
+    tree_->setColumnCount(3);
+    tree_->setHeaderLabels({tr("Item"), tr("Type"), tr("Value")});
+    tree_->header()->setSectionResizeMode(0, QHeaderView::Interactive);
+    tree_->setColumnWidth(0, 190);
+    tree_->setColumnWidth(1, 90);
+    tree_->setIconSize(QSize(32, 32));
+    preview_ = new QLabel(split);
+    preview_->setAlignment(Qt::AlignCenter);
+    preview_->setMinimumHeight(96);
+    preview_->setText(tr("Select a texture to preview it"));
+    split->setStretchFactor(0, 4);
+    split->setStretchFactor(1, 1);
+    setWidget(split);
+    pool_.setMaxThreadCount(1);
+    connect(tree_, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem* it) { showPreview(it); });
+    connect(&watcher_, &QFutureWatcher<QHash<QString, QImage>>::finished, this, [this] {
+        if (watcher_.property("generation").toInt() != generation_) return;
+        thumbs_ = watcher_.result();
+        for (QTreeWidgetItemIterator it(tree_); *it; ++it) {
+            const QString path = (*it)->data(0, kTextureRole).toString();
+            if (!path.isEmpty() && thumbs_.contains(path))
+                (*it)->setIcon(0, QIcon(QPixmap::fromImage(thumbs_.value(path).scaled(32, 32, Qt::KeepAspectRatio))));
+        }
+        showPreview(tree_->currentItem());
+        thumbnailsReady_ = true;
+        emit thumbnailsLoaded();
+    });
+}
+
+MaterialDock::~MaterialDock() { watcher_.waitForFinished(); }
+
+int MaterialDock::missingTextureCount() const {
+    return int(std::count_if(resolved_.begin(), resolved_.end(), [](const QString& s) { return s.isEmpty(); }));
+}
+
+void MaterialDock::setModel(std::shared_ptr<const Model> model, const QStringList& textureDirs) {
+    model_ = std::move(model);
+    ++generation_;
+    tree_->clear();
+    resolved_.clear();
+    thumbs_.clear();
+    preview_->setPixmap({});
+    preview_->setText(tr("Select a texture to preview it"));
+    thumbnailsReady_ = true;
+    if (!model_) return;
+    const QString modelPath = QString::fromStdString(model_->sourcePath);
+    QStringList toDecode;
+    const QFont mono(QStringLiteral("monospace"));
+    for (const Mesh& m : model_->meshes) {
+        auto* mi = new QTreeWidgetItem(tree_);
+        mi->setText(0, QString::fromStdString(m.name));
+        QStringList tags;
+        if (m.lod >= 0) tags << QStringLiteral("LOD%1").arg(m.lod);
+        if (m.alt >= 0) tags << QStringLiteral("ALT%1").arg(m.alt);
+        if (m.colorize) tags << tr("faction colour");
+        if (m.hidden) tags << tr("hidden");
+        if (m.shadowOrCollision) tags << tr("shadow/collision");
+        mi->setText(1, tr("mesh"));
+        mi->setText(2, tags.join(QStringLiteral(", ")));
+        for (size_t si = 0; si < m.subMeshes.size(); ++si) {
+            const SubMesh& sm = m.subMeshes[si];
+            auto* s = new QTreeWidgetItem(mi);
+            s->setText(0, tr("sub-mesh %1: %2").arg(si).arg(QString::fromStdString(sm.material.shader)));
+            s->setText(1, QString::fromStdString(sm.vertexFormat));
+            s->setText(2, tr("%1 vertices, %2 triangles%3")
+                              .arg(sm.vertexCount())
+                              .arg(sm.triangleCount())
+                              .arg(sm.skinned() ? tr(", skinned (%1 bones)").arg(sm.boneMap.size()) : QString()));
+            s->setToolTip(0, tr("shader %1").arg(QString::fromStdString(sm.material.shader)));
+            for (const MaterialParam& p : sm.material.params) {
+                auto* pi = new QTreeWidgetItem(s);
+                pi->setText(0, QString::fromStdString(p.name));
+                pi->setText(1, QLatin1String(typeName(p.type)));
+                pi->setFont(2, mono);
+                switch (p.type) {
+                case ParamType::Int:
+                    pi->setText(2, QString::number(p.intValue));
+                    break;
+                case ParamType::Float:
+                    pi->setText(2, QString::number(double(p.value.x), 'g', 6));
+                    break;
+                case ParamType::Float3:
+                case ParamType::Float4: {
+                    QString t = QStringLiteral("%1, %2, %3")
+                                    .arg(double(p.value.x), 0, 'g', 4)
+                                    .arg(double(p.value.y), 0, 'g', 4)
+                                    .arg(double(p.value.z), 0, 'g', 4);
+                    if (p.type == ParamType::Float4) t += QStringLiteral(", %1").arg(double(p.value.w), 0, 'g', 4);
+                    pi->setText(2, t);
+                    if (looksLikeColour(p))
+                        pi->setIcon(2, swatch(p.value, false)); // alpha is often unused: opaque swatch
+                    break;
+                }
+                case ParamType::Texture: {
+                    const QString name = QString::fromStdString(p.texture);
+                    QString file = resolved_.value(name, QStringLiteral("\x01"));
+                    if (file == QLatin1String("\x01")) {
+                        file = render::resolveTexture(name, modelPath, textureDirs);
+                        resolved_.insert(name, file);
+                        if (!file.isEmpty() && !toDecode.contains(file)) toDecode << file;
+                    }
+                    pi->setText(2, file.isEmpty() ? tr("%1 → missing").arg(name) : tr("%1 → %2").arg(name, file));
+                    pi->setToolTip(2, file.isEmpty() ? tr("not found in: %1")
+                                                           .arg(render::textureSearchDirs(name, modelPath, textureDirs)
+                                                                    .join(QStringLiteral("; ")))
+                                                     : file);
+                    if (file.isEmpty()) pi->setForeground(2, QColor(220, 70, 60));
+                    pi->setData(0, kTextureRole, file);
+                    pi->setData(0, kTextureNameRole, name);
+                    break;
+                }
+                }
+            }
+        }
+    }
+    tree_->expandToDepth(model_->meshes.size() > 12 ? -1 : 0);
+    watcher_.setProperty("generation", generation_);
+    thumbnailsReady_ = false;
+    watcher_.setFuture(QtConcurrent::run(&pool_, [toDecode] {
+        QHash<QString, QImage> out;
+        // The render layer's CPU decoders (DDS DXT1/3/5 and uncompressed, TGA, Qt formats).
+        for (const QString& f : toDecode) {
+            QString error;
+            QImage img = render::decodeTextureFile(f, &error);
+            if (!img.isNull() && (img.width() > 192 || img.height() > 192))
+                img = img.scaled(192, 192, Qt::KeepAspectRatio, Qt::SmoothTransformation);
+            out.insert(f, img);
+        }
+        return out;
+    }));
+}
+
+bool MaterialDock::selectFirstFoundTexture() {
+    for (QTreeWidgetItemIterator it(tree_); *it; ++it)
+        if (!(*it)->data(0, kTextureRole).toString().isEmpty()) {
+            tree_->setCurrentItem(*it);
+            tree_->scrollToItem(*it);
+            showPreview(*it);
+            return true;
+        }
+    return false;
+}
+
+bool MaterialDock::selectTexture(const QString& storedName) {
+    for (QTreeWidgetItemIterator it(tree_); *it; ++it)
+        if ((*it)->text(1) == QLatin1String("texture") && (*it)->data(0, kTextureNameRole).toString() == storedName) {
+            tree_->setCurrentItem(*it);
+            tree_->scrollToItem(*it);
+            showPreview(*it);
+            return true;
+        }
+    return false;
+}
+
+void MaterialDock::showPreview(QTreeWidgetItem* item) {
+    if (!item) return;
+    const QString path = item->data(0, kTextureRole).toString();
+    if (item->text(1) != QLatin1String("texture")) return;
+    if (path.isEmpty()) {
+        preview_->setPixmap({});
+        preview_->setText(tr("missing: %1").arg(item->text(2)));
+    } else if (const QImage img = thumbs_.value(path); !img.isNull()) {
+        const int side = std::max(64, std::min(preview_->width(), preview_->height()) - 4);
+        preview_->setPixmap(QPixmap::fromImage(img.scaled(side, side, Qt::KeepAspectRatio, Qt::SmoothTransformation)));
+        preview_->setToolTip(tr("%1 (%2×%3 shown)").arg(path).arg(img.width()).arg(img.height()));
+    } else {
+        preview_->setPixmap({});
+        preview_->setText(thumbs_.contains(path) ? tr("cannot decode %1").arg(path) : tr("loading %1…").arg(path));
+    }
+}
+
+} // namespace rs::ui

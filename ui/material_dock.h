@@ -1,0 +1,57 @@
+// Material inspector: meshes -> sub-meshes (shader, vertex format, counts) -> parameters (type, value,
+// colour swatches) and textures (resolved path or "missing", thumbnail).
+#pragma once
+
+#include "scene/model.h"
+
+#include <QDockWidget>
+#include <QFutureWatcher>
+#include <QHash>
+#include <QImage>
+#include <QThreadPool>
+
+#include <memory>
+
+class QLabel;
+class QTreeWidget;
+class QTreeWidgetItem;
+
+namespace rs::ui {
+
+class MaterialDock : public QDockWidget {
+    Q_OBJECT
+  public:
+    explicit MaterialDock(QWidget* parent = nullptr);
+    ~MaterialDock() override;
+
+    void setModel(std::shared_ptr<const Model> model, const QStringList& textureDirs);
+    QTreeWidget* tree() const { return tree_; }
+    // Texture name as stored -> resolved file ("" when missing), for the current model.
+    const QHash<QString, QString>& resolvedTextures() const { return resolved_; }
+    int missingTextureCount() const;
+    // True once every thumbnail of the current model has been decoded and applied.
+    bool thumbnailsReady() const { return thumbnailsReady_; }
+    // Selects (and previews) the first texture that was found; false when there is none.
+    bool selectFirstFoundTexture();
+    // Selects (and previews) the first texture parameter naming storedName; false when there is none.
+    bool selectTexture(const QString& storedName);
+    QLabel* preview() const { return preview_; }
+
+  signals:
+    void thumbnailsLoaded();
+
+  private:
+    void showPreview(QTreeWidgetItem* item);
+
+    QTreeWidget* tree_;
+    QLabel* preview_;
+    std::shared_ptr<const Model> model_;
+    QHash<QString, QString> resolved_;
+    QHash<QString, QImage> thumbs_;
+    QThreadPool pool_; // thumbnails decode on their own thread
+    QFutureWatcher<QHash<QString, QImage>> watcher_;
+    int generation_ = 0;
+    bool thumbnailsReady_ = true;
+};
+
+} // namespace rs::ui

@@ -1,0 +1,61 @@
+// The 3D view as the widgets see it. The main window talks only to this interface, so the
+// implementation (render's Qt3D SceneView, or the software preview when Qt3D is unavailable) can be
+// swapped without touching the docks.
+#pragma once
+
+#include "view_settings.h"
+
+#include "scene/clip.h"
+#include "scene/model.h"
+#include "scene/pose.h"
+
+#include <QImage>
+#include <QObject>
+#include <QStringList>
+
+#include <functional>
+#include <memory>
+
+class QWidget;
+
+namespace rs::ui {
+
+class ModelView : public QObject {
+    Q_OBJECT
+  public:
+    using QObject::QObject;
+    ~ModelView() override = default;
+
+    // The widget placed in the window's centre (owned by the caller's widget tree once inserted).
+    virtual QWidget* widget() = 0;
+    virtual QString backendName() const = 0;
+
+    // model may be null (empty scene). Resets the clip, hidden bones and highlight.
+    virtual void setModel(std::shared_ptr<const Model> model) = 0;
+    // clip may be null (bind pose).
+    virtual void setClip(std::shared_ptr<const Clip> clip) = 0;
+    // Continuous frame position; wrapped with rs::wrapFrame(frame, frameCount, mode).
+    virtual void setFrame(float frame, LoopMode mode) = 0;
+    virtual void setSettings(const ViewSettings& settings) = 0;
+    virtual void setTextureDirs(const QStringList& dirs) = 0;
+    virtual void setHighlightedBone(int bone) = 0; // -1 = none
+    virtual int highlightedBone() const = 0;
+    virtual void setBoneHidden(int bone, bool hidden) = 0;
+    virtual bool boneHidden(int bone) const = 0;
+    virtual void frameModel() = 0;
+
+    // True while textures of the current model are still being decoded/uploaded.
+    virtual bool texturesPending() const { return false; }
+
+    // Renders the current state and calls done(image) on the GUI thread (null image on failure).
+    virtual void capture(std::function<void(const QImage&)> done) = 0;
+
+  signals:
+    // Emitted once per frame actually presented (drives the fps counter).
+    void framePresented();
+};
+
+// The best view available in this build.
+std::unique_ptr<ModelView> createModelView(QObject* parent = nullptr);
+
+} // namespace rs::ui

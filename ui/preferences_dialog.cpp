@@ -1,0 +1,48 @@
+#include "preferences_dialog.h"
+
+#include <QDialogButtonBox>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+namespace rs::ui {
+
+PreferencesDialog::PreferencesDialog(const QStringList& textureDirs, QWidget* parent) : QDialog(parent) {
+    setWindowTitle(tr("Preferences"));
+    auto* v = new QVBoxLayout(this);
+    v->addWidget(new QLabel(tr("Texture folders, searched after the model's folder and ../Textures "
+                               "(names are matched case-insensitively):"),
+                            this));
+    list_ = new QListWidget(this);
+    list_->addItems(textureDirs);
+    v->addWidget(list_);
+    auto* row = new QHBoxLayout;
+    auto* add = new QPushButton(tr("Add…"), this);
+    auto* remove = new QPushButton(tr("Remove"), this);
+    row->addWidget(add);
+    row->addWidget(remove);
+    row->addStretch(1);
+    v->addLayout(row);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    v->addWidget(buttons);
+    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(add, &QPushButton::clicked, this, [this] {
+        const QString d = QFileDialog::getExistingDirectory(this, tr("Texture folder"));
+        if (!d.isEmpty() && list_->findItems(d, Qt::MatchExactly).isEmpty()) list_->addItem(d);
+    });
+    connect(remove, &QPushButton::clicked, this, [this] { delete list_->currentItem(); });
+    resize(520, 320);
+}
+
+QStringList PreferencesDialog::textureDirs() const {
+    QStringList out;
+    for (int i = 0; i < list_->count(); ++i)
+        out << list_->item(i)->text();
+    return out;
+}
+
+} // namespace rs::ui

@@ -1,0 +1,173 @@
+#include "scene_dock.h"
+
+#include <QCheckBox>
+#include <QColorDialog>
+#include <QComboBox>
+#include <QFormLayout>
+#include <QGridLayout>
+#include <QPainter>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+namespace rs::ui {
+
+const std::vector<FactionPreset>& factionPresets() {
+    static const std::vector<FactionPreset> presets = {
+        {QStringLiteral("Empire blue"), QColor(40, 90, 220)},
+        {QStringLiteral("Rebel red"), QColor(210, 40, 35)},
+        {QStringLiteral("Underworld green"), QColor(50, 170, 60)},
+        {QStringLiteral("Pirate orange"), QColor(235, 130, 20)},
+        {QStringLiteral("Neutral grey"), QColor(150, 150, 150)},
+        {QStringLiteral("Purple"), QColor(140, 60, 200)},
+    };
+    return presets;
+}
+
+static QIcon colorIcon(const QColor& c) {
+    QPixmap pm(16, 16);
+    pm.fill(c);
+    QPainter p(&pm);
+    p.setPen(Qt::black);
+    p.drawRect(0, 0, 15, 15);
+    return QIcon(pm);
+}
+
+SceneDock::SceneDock(QWidget* parent) : QDockWidget(tr("Scene"), parent) {
+    setObjectName(QStringLiteral("sceneDock"));
+    auto* w = new QWidget(this);
+    auto* v = new QVBoxLayout(w);
+    auto* form = new QFormLayout;
+    lod_ = new QComboBox(w);
+    lod_->setToolTip(tr("Level of detail (meshes named *_LOD<n>)"));
+    alt_ = new QComboBox(w);
+    alt_->setToolTip(tr("Alternative / damage state (meshes named *_ALT<n>)"));
+    faction_ = new QComboBox(w);
+    for (const FactionPreset& p : factionPresets())
+        faction_->addItem(colorIcon(p.color), p.name, p.color);
+    faction_->addItem(tr("Custom"));
+    pickColor_ = new QPushButton(tr("Pick…"), w);
+    pickColor_->setToolTip(tr("Choose any faction colour"));
+    auto* fc = new QHBoxLayout;
+    fc->addWidget(faction_, 1);
+    fc->addWidget(pickColor_);
+    background_ = new QPushButton(tr("Background…"), w);
+    form->addRow(tr("LOD"), lod_);
+    form->addRow(tr("ALT"), alt_);
+    form->addRow(tr("Faction"), fc);
+    form->addRow(tr("Background"), background_);
+    v->addLayout(form);
+    auto* grid = new QGridLayout;
+    night_ = new QCheckBox(tr("Night"), w);
+    skeleton_ = new QCheckBox(tr("Skeleton"), w);
+    wireframe_ = new QCheckBox(tr("Wireframe"), w);
+    lights_ = new QCheckBox(tr("Lights"), w);
+    dazzles_ = new QCheckBox(tr("Dazzles"), w);
+    proxies_ = new QCheckBox(tr("Proxies"), w);
+    grid_ = new QCheckBox(tr("Grid"), w);
+    const QList<QCheckBox*> boxes{night_, skeleton_, wireframe_, lights_, dazzles_, proxies_, grid_};
+    for (int i = 0; i < boxes.size(); ++i)
+        grid->addWidget(boxes[i], i / 2, i % 2);
+    v->addLayout(grid);
+    v->addStretch(1);
+    setWidget(w);
+
+    auto toggled = [this](bool ViewSettings::*field) {
+        return [this, field](bool on) {
+            if (syncing_) return;
+            ViewSettings s = settings_;
+            s.*field = on;
+            apply(s);
+        };
+    };
+    connect(night_, &QCheckBox::toggled, this, toggled(&ViewSettings::night));
+    connect(skeleton_, &QCheckBox::toggled, this, toggled(&ViewSettings::skeleton));
+    connect(wireframe_, &QCheckBox::toggled, this, toggled(&ViewSettings::wireframe));
+    connect(lights_, &QCheckBox::toggled, this, toggled(&ViewSettings::lights));
+    connect(dazzles_, &QCheckBox::toggled, this, toggled(&ViewSettings::dazzles));
+    connect(proxies_, &QCheckBox::toggled, this, toggled(&ViewSettings::proxies));
+    connect(grid_, &QCheckBox::toggled, this, toggled(&ViewSettings::grid));
+    connect(lod_, &QComboBox::currentIndexChanged, this, [this](int) {
+        if (syncing_) return;
+        ViewSettings s = settings_;
+        s.lod = lod_->currentData().isValid() ? lod_->currentData().toInt() : -1;
+        apply(s);
+    });
+    connect(alt_, &QComboBox::currentIndexChanged, this, [this](int) {
+        if (syncing_) return;
+        ViewSettings s = settings_;
+        s.alt = alt_->currentData().isValid() ? alt_->currentData().toInt() : -1;
+        apply(s);
+    });
+    connect(faction_, &QComboBox::currentIndexChanged, this, [this](int i) {
+        if (syncing_ || !faction_->itemData(i).isValid()) return;
+        ViewSettings s = settings_;
+        s.factionColor = faction_->itemData(i).value<QColor>();
+        apply(s);
+    });
+    connect(pickColor_, &QPushButton::clicked, this, [this] {
+        const QColor c = QColorDialog::getColor(settings_.factionColor, this, tr("Faction colour"));
+        if (!c.isValid()) return;
+        ViewSettings s = settings_;
+        s.factionColor = c;
+        apply(s);
+    });
+    connect(background_, &QPushButton::clicked, this, [this] {
+        const QColor c = QColorDialog::getColor(settings_.background, this, tr("Background colour"));
+        if (!c.isValid()) return;
+        ViewSettings s = settings_;
+        s.background = c;
+        apply(s);
+    });
+    setLevels({}, {});
+}
+
+void SceneDock::setLevels(const std::vector<int>& lods, const std::vector<int>& alts) {
+    syncing_ = true;
+    lod_->clear();
+    alt_->clear();
+    for (int l : lods)
+        lod_->addItem(l == lods.back() ? tr("LOD%1 (most detailed)").arg(l) : tr("LOD%1").arg(l), l);
+    for (int a : alts)
+        alt_->addItem(tr("ALT%1").arg(a), a);
+    if (lods.empty()) lod_->addItem(tr("none in this model"));
+    if (alts.empty()) alt_->addItem(tr("none in this model"));
+    lod_->setEnabled(!lods.empty());
+    alt_->setEnabled(!alts.empty());
+    syncing_ = false;
+    ViewSettings s = settings_;
+    s.lod = lods.empty() ? -1 : lods.back();
+    s.alt = alts.empty() ? -1 : alts.front();
+    apply(s);
+}
+
+void SceneDock::setSettings(const ViewSettings& s) { apply(s); }
+
+void SceneDock::apply(ViewSettings s) {
+    const bool changed = s != settings_;
+    settings_ = s;
+    syncWidgets();
+    if (changed) emit settingsChanged(settings_);
+}
+
+void SceneDock::syncWidgets() {
+    syncing_ = true;
+    if (int i = lod_->findData(settings_.lod); i >= 0) lod_->setCurrentIndex(i);
+    if (int i = alt_->findData(settings_.alt); i >= 0) alt_->setCurrentIndex(i);
+    int fi = faction_->count() - 1;
+    for (int i = 0; i + 1 < faction_->count(); ++i)
+        if (faction_->itemData(i).value<QColor>() == settings_.factionColor) fi = i;
+    faction_->setCurrentIndex(fi);
+    faction_->setItemIcon(faction_->count() - 1, colorIcon(settings_.factionColor));
+    pickColor_->setIcon(colorIcon(settings_.factionColor));
+    background_->setIcon(colorIcon(settings_.background));
+    night_->setChecked(settings_.night);
+    skeleton_->setChecked(settings_.skeleton);
+    wireframe_->setChecked(settings_.wireframe);
+    lights_->setChecked(settings_.lights);
+    dazzles_->setChecked(settings_.dazzles);
+    proxies_->setChecked(settings_.proxies);
+    grid_->setChecked(settings_.grid);
+    syncing_ = false;
+}
+
+} // namespace rs::ui

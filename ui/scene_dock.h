@@ -1,0 +1,45 @@
+// Scene panel: LOD and ALT selectors (levels present in the model), faction colour presets and picker,
+// night mode, overlay toggles (skeleton, wireframe, lights, dazzles, proxies, grid), background colour.
+#pragma once
+
+#include "view_settings.h"
+
+#include <QDockWidget>
+
+#include <vector>
+
+class QCheckBox;
+class QComboBox;
+class QPushButton;
+
+namespace rs::ui {
+
+class SceneDock : public QDockWidget {
+    Q_OBJECT
+  public:
+    explicit SceneDock(QWidget* parent = nullptr);
+
+    // Fills the LOD/ALT selectors; keeps the other settings. Picks the most detailed LOD and ALT 0.
+    void setLevels(const std::vector<int>& lods, const std::vector<int>& alts);
+    const ViewSettings& settings() const { return settings_; }
+    void setSettings(const ViewSettings& s); // emits settingsChanged when different
+
+    QComboBox* lodCombo() const { return lod_; }
+    QComboBox* altCombo() const { return alt_; }
+    QComboBox* factionCombo() const { return faction_; }
+
+  signals:
+    void settingsChanged(const rs::ui::ViewSettings& settings);
+
+  private:
+    void syncWidgets();
+    void apply(ViewSettings s);
+
+    ViewSettings settings_;
+    QComboBox *lod_, *alt_, *faction_;
+    QPushButton *pickColor_, *background_;
+    QCheckBox *night_, *skeleton_, *wireframe_, *lights_, *dazzles_, *proxies_, *grid_;
+    bool syncing_ = false;
+};
+
+} // namespace rs::ui

@@ -1,0 +1,105 @@
+// ModelView over render's Qt3D SceneView (built when render/scene_view.cpp is part of the tree).
+#include "model_view.h"
+#include "preview_view.h"
+
+#ifdef RIGSCOPE_HAVE_SCENE_VIEW
+#include "scene_view.h"
+
+#include <QWidget>
+#include <Qt3DExtras/Qt3DWindow>
+#include <Qt3DLogic/QFrameAction>
+#include <Qt3DRender/QCamera>
+
+#include <algorithm>
+#endif
+
+namespace rs::ui {
+
+#ifdef RIGSCOPE_HAVE_SCENE_VIEW
+namespace {
+
+class SceneViewAdapter : public ModelView {
+  public:
+    explicit SceneViewAdapter(QObject* parent) : ModelView(parent), view_(new render::SceneView(this)) {
+        container_ = QWidget::createWindowContainer(view_->window());
+        container_->setMinimumSize(160, 120);
+        container_->setFocusPolicy(Qt::ClickFocus);
+        // One QFrameAction tick per frame Qt3D processes: the camera entity is always part of the scene.
+        auto* frames = new Qt3DLogic::QFrameAction;
+        view_->window()->camera()->addComponent(frames);
+        connect(frames, &Qt3DLogic::QFrameAction::triggered, this, &ModelView::framePresented);
+    }
+    ~SceneViewAdapter() override {
+        if (container_ && !container_->parent()) delete container_;
+    }
+
+    QWidget* widget() override { return container_; }
+    QString backendName() const override { return QStringLiteral("Qt3D (OpenGL)"); }
+
+    void setModel(std::shared_ptr<const Model> model) override {
+        const QString path = model ? QString::fromStdString(model->sourcePath) : QString();
+        clip_.reset();
+        highlight_ = -1;
+        view_->setModel(std::move(model), path);
+    }
+    void setClip(std::shared_ptr<const Clip> clip) override {
+        clip_ = clip;
+        view_->setClip(std::move(clip));
+    }
+    void setFrame(float frame, LoopMode mode) override {
+        const uint32_t n = clip_ ? clip_->frameCount : 0;
+        float f = n > 0 ? wrapFrame(frame, n, mode) : 0.0f;
+        // SceneView loops with period n-1: keep the last frame of Once/PingPong from wrapping to 0.
+        if (n > 1 && f >= float(n - 1)) f = float(n - 1) - 1e-3f;
+        view_->setFrame(f);
+    }
+    void setSettings(const ViewSettings& s) override {
+        render::ViewOptions o = view_->options();
+        o.lod = s.lod;
+        o.alt = std::max(s.alt, 0);
+        o.factionColor = s.factionColor;
+        o.night = s.night;
+        o.showSkeleton = s.skeleton;
+        o.wireframe = s.wireframe;
+        o.lights = s.lights;
+        o.dazzles = s.dazzles;
+        o.proxies = s.proxies;
+        o.grid = s.grid;
+        o.background = s.background;
+        view_->setOptions(o);
+    }
+    void setTextureDirs(const QStringList& dirs) override {
+        render::ViewOptions o = view_->options();
+        o.textureDirs = dirs;
+        view_->setOptions(o);
+    }
+    void setHighlightedBone(int bone) override {
+        highlight_ = bone;
+        view_->setHighlightedBone(bone);
+    }
+    int highlightedBone() const override { return highlight_; }
+    void setBoneHidden(int bone, bool hidden) override { view_->setBoneHidden(bone, hidden); }
+    bool boneHidden(int bone) const override { return view_->boneHidden(bone); }
+    void frameModel() override { view_->frameModel(); }
+    bool texturesPending() const override { return view_->texturesPending(); }
+    void capture(std::function<void(const QImage&)> done) override { view_->capture(std::move(done)); }
+
+  private:
+    render::SceneView* view_;
+    QWidget* container_ = nullptr;
+    std::shared_ptr<const Clip> clip_;
+    int highlight_ = -1;
+};
+
+} // namespace
+#endif
+
+std::unique_ptr<ModelView> createModelView(QObject* parent) {
+#ifdef RIGSCOPE_HAVE_SCENE_VIEW
+    // RIGSCOPE_VIEW=preview selects the software preview (no OpenGL needed).
+    if (qgetenv("RIGSCOPE_VIEW") != "preview") return std::make_unique<SceneViewAdapter>(parent);
+#endif
+    return std::make_unique<PreviewView>(parent);
+}
+
+} // namespace rs::ui

@@ -1,0 +1,40 @@
+// What the scene panel controls: LOD/ALT choice, faction colour, night mode, overlays, background.
+#pragma once
+
+#include <QColor>
+#include <QString>
+
+#include <vector>
+
+namespace rs::ui {
+
+struct ViewSettings {
+    int lod = -1; // chosen LOD level; -1 = the model has none
+    int alt = -1; // chosen ALT level; -1 = the model has none
+    QColor factionColor{40, 90, 220};
+    bool night = false;
+    bool skeleton = false;
+    bool wireframe = false;
+    bool lights = true;
+    bool dazzles = true;
+    bool proxies = true;
+    bool grid = true;
+    QColor background{58, 62, 70};
+
+    bool operator==(const ViewSettings& o) const {
+        return lod == o.lod && alt == o.alt && factionColor == o.factionColor && night == o.night &&
+               skeleton == o.skeleton && wireframe == o.wireframe && lights == o.lights && dazzles == o.dazzles &&
+               proxies == o.proxies && grid == o.grid && background == o.background;
+    }
+    bool operator!=(const ViewSettings& o) const { return !(*this == o); }
+};
+
+struct FactionPreset {
+    QString name;
+    QColor color;
+};
+
+// Named faction colours offered by the scene panel (first = default).
+const std::vector<FactionPreset>& factionPresets();
+
+} // namespace rs::ui
