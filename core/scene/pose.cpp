@@ -7,6 +7,12 @@
 #include <emmintrin.h>
 #endif
 
+#if defined(__GNUC__)
+#define RS_ALWAYS_INLINE __attribute__((always_inline))
+#else
+#define RS_ALWAYS_INLINE
+#endif
+
 namespace rs {
 
 ClipBinding bindClip(const Skeleton& skeleton, const Clip& clip) {
@@ -88,7 +94,7 @@ static inline glm::quat slerpShortest(const glm::quat& a, glm::quat b, float t) 
 }
 
 // out = a * b for column-major 4x4 matrices; out may alias a or b.
-static inline void mul4(const glm::mat4& a, const glm::mat4& b, glm::mat4& out) {
+RS_ALWAYS_INLINE static inline void mul4(const glm::mat4& a, const glm::mat4& b, glm::mat4& out) {
 #if defined(__SSE2__)
     const __m128 a0 = _mm_loadu_ps(&a[0][0]), a1 = _mm_loadu_ps(&a[1][0]), a2 = _mm_loadu_ps(&a[2][0]),
                  a3 = _mm_loadu_ps(&a[3][0]);
@@ -110,7 +116,7 @@ static inline void mul4(const glm::mat4& a, const glm::mat4& b, glm::mat4& out) 
 }
 
 // Column-major T * R * S.
-static inline void composeTRS(const glm::vec3& t, const glm::quat& q, const glm::vec3& s, glm::mat4& o) {
+RS_ALWAYS_INLINE static inline void composeTRS(const glm::vec3& t, const glm::quat& q, const glm::vec3& s, glm::mat4& o) {
     const float xx = q.x * q.x, yy = q.y * q.y, zz = q.z * q.z;
     const float xy = q.x * q.y, xz = q.x * q.z, yz = q.y * q.z;
     const float wx = q.w * q.x, wy = q.w * q.y, wz = q.w * q.z;
