@@ -7,7 +7,7 @@
 
 #include <catch2/catch.hpp>
 
-#include <chrono>
+#include <ctime>
 
 namespace rs::test {
 
@@ -59,13 +59,13 @@ std::string tryLoad(const std::vector<uint8_t>& bytes, const std::string& path, 
 bool expectLoadsOrRejects(const std::vector<uint8_t>& bytes, const std::string& path, const std::string& what) {
     bool loaded = false;
     std::string problem;
-    const auto t0 = std::chrono::steady_clock::now();
+    const std::clock_t t0 = std::clock(); // CPU time: a hang burns it, a busy machine does not
     size_t clipBytes = 0;
     const int64_t peak = peakHeap([&] { problem = tryLoad(bytes, path, loaded, &clipBytes); });
-    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double secs = double(std::clock() - t0) / CLOCKS_PER_SEC;
     INFO(what << " (" << bytes.size() << " bytes)");
     if (!problem.empty()) FAIL_CHECK(problem);
-    if (secs > 2.0) FAIL_CHECK("took " << secs << " s");
+    if (secs > 2.0) FAIL_CHECK("took " << secs << " s of CPU time");
     if (peak > heapAllowance(bytes.size(), clipBytes))
         FAIL_CHECK("peak heap " << peak << " bytes (decoded clips " << clipBytes << " bytes)");
     return loaded;
