@@ -1,8 +1,17 @@
 #include "scene/pose.h"
 
-#include <glm/gtc/matrix_transform.hpp>
-
 #include <cmath>
+#include <cstring>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#if defined(__GNUC__)
+#define RS_ALWAYS_INLINE __attribute__((always_inline))
+#else
+#define RS_ALWAYS_INLINE
+#endif
 
 namespace rs {
 
@@ -59,54 +68,153 @@ template <class T> static inline const T& at(const std::vector<T>& v, uint32_t f
     return v.size() == 1 ? v[0] : v[f < v.size() ? f : v.size() - 1];
 }
 
-static inline glm::quat nlerpSlerp(glm::quat a, glm::quat b, float t) {
-    float d = glm::dot(a, b);
-    if (d < 0.0f) {
-        b = -b;
-        d = -d;
+// Shortest-path slerp without transcendental functions (D. Eberly, "A Fast and Accurate Algorithm for
+// Computing SLERP", 2011): sin(t*th)/sin(th) as a truncated series in (cos th - 1) with 8 terms, the last one
+// scaled by mu to cancel most of the truncation error. The weights are within 2e-5 of the trigonometric ones for
+// any pair of unit quaternions and within 1e-6 when the rotations differ by less than 120 degrees
+// (tests/core/pose_simd_test.cpp). t = 0 returns a exactly.
+static inline glm::quat slerpShortest(const glm::quat& a, glm::quat b, float t) {
+    float x = a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
+    const float sign = x < 0.0f ? -1.0f : 1.0f;
+    x *= sign;
+    constexpr float mu = 1.85298109240830f;
+    constexpr float u[8] = {1.0f / (1 * 3),  1.0f / (2 * 5),  1.0f / (3 * 7),  1.0f / (4 * 9),
+                            1.0f / (5 * 11), 1.0f / (6 * 13), 1.0f / (7 * 15), mu / (8 * 17)};
+    constexpr float v[8] = {1.0f / 3, 2.0f / 5, 3.0f / 7, 4.0f / 9, 5.0f / 11, 6.0f / 13, 7.0f / 15, mu * 8 / 17};
+    const float xm1 = x - 1.0f;
+    const float d = 1.0f - t, t2 = t * t, d2 = d * d;
+    float cT = 1.0f, cD = 1.0f;
+    for (int i = 7; i >= 0; --i) {
+        cT = 1.0f + (u[i] * t2 - v[i]) * xm1 * cT;
+        cD = 1.0f + (u[i] * d2 - v[i]) * xm1 * cD;
     }
-    if (d > 0.9995f) return glm::normalize(a * (1.0f - t) + b * t);
-    float th = std::acos(d);
-    float s = std::sin(th);
-    return (a * std::sin((1.0f - t) * th) + b * std::sin(t * th)) / s;
+    cT *= t * sign;
+    cD *= d;
+    return glm::quat(a.w * cD + b.w * cT, a.x * cD + b.x * cT, a.y * cD + b.y * cT, a.z * cD + b.z * cT);
 }
 
-// a * b for affine matrices (last row 0,0,0,1), as every local and world transform here is.
-static inline glm::mat4 affineMul(const glm::mat4& a, const glm::mat4& b) {
-    glm::mat4 o;
-    for (int c = 0; c < 4; ++c)
-        o[c] = a[0] * b[c].x + a[1] * b[c].y + a[2] * b[c].z;
-    o[3] += a[3];
-    return o;
+// out = a * b for column-major 4x4 matrices; out may alias a or b.
+RS_ALWAYS_INLINE static inline void mul4(const glm::mat4& a, const glm::mat4& b, glm::mat4& out) {
+#if defined(__SSE2__)
+    const __m128 a0 = _mm_loadu_ps(&a[0][0]), a1 = _mm_loadu_ps(&a[1][0]), a2 = _mm_loadu_ps(&a[2][0]),
+                 a3 = _mm_loadu_ps(&a[3][0]);
+    const __m128 b0 = _mm_loadu_ps(&b[0][0]), b1 = _mm_loadu_ps(&b[1][0]), b2 = _mm_loadu_ps(&b[2][0]),
+                 b3 = _mm_loadu_ps(&b[3][0]);
+    const auto column = [&](__m128 c) {
+        return _mm_add_ps(
+            _mm_add_ps(_mm_mul_ps(a0, _mm_shuffle_ps(c, c, 0x00)), _mm_mul_ps(a1, _mm_shuffle_ps(c, c, 0x55))),
+            _mm_add_ps(_mm_mul_ps(a2, _mm_shuffle_ps(c, c, 0xAA)), _mm_mul_ps(a3, _mm_shuffle_ps(c, c, 0xFF))));
+    };
+    const __m128 r0 = column(b0), r1 = column(b1), r2 = column(b2), r3 = column(b3);
+    _mm_storeu_ps(&out[0][0], r0);
+    _mm_storeu_ps(&out[1][0], r1);
+    _mm_storeu_ps(&out[2][0], r2);
+    _mm_storeu_ps(&out[3][0], r3);
+#else
+    out = a * b;
+#endif
 }
 
-static inline glm::mat4 composeTRS(const glm::vec3& t, const glm::quat& r, const glm::vec3& s) {
-    glm::mat3 m = glm::mat3_cast(r);
-    glm::mat4 o(1.0f);
-    o[0] = glm::vec4(m[0] * s.x, 0.0f);
-    o[1] = glm::vec4(m[1] * s.y, 0.0f);
-    o[2] = glm::vec4(m[2] * s.z, 0.0f);
+// Column-major T * R * S.
+RS_ALWAYS_INLINE static inline void composeTRS(const glm::vec3& t, const glm::quat& q, const glm::vec3& s, glm::mat4& o) {
+    const float xx = q.x * q.x, yy = q.y * q.y, zz = q.z * q.z;
+    const float xy = q.x * q.y, xz = q.x * q.z, yz = q.y * q.z;
+    const float wx = q.w * q.x, wy = q.w * q.y, wz = q.w * q.z;
+    o[0] = glm::vec4((1.0f - 2.0f * (yy + zz)) * s.x, 2.0f * (xy + wz) * s.x, 2.0f * (xz - wy) * s.x, 0.0f);
+    o[1] = glm::vec4(2.0f * (xy - wz) * s.y, (1.0f - 2.0f * (xx + zz)) * s.y, 2.0f * (yz + wx) * s.y, 0.0f);
+    o[2] = glm::vec4(2.0f * (xz + wy) * s.z, 2.0f * (yz - wx) * s.z, (1.0f - 2.0f * (xx + yy)) * s.z, 0.0f);
     o[3] = glm::vec4(t, 1.0f);
-    return o;
 }
 
-static inline glm::mat4 sampleLocal(const BoneTrack& t, const glm::mat4& bindLocal, uint32_t f0, uint32_t f1,
-                                    float alpha) {
+static inline void sampleInto(const BoneTrack& t, const glm::mat4& bindLocal, uint32_t f0, uint32_t f1, float alpha,
+                              glm::mat4& out) {
     const bool additive = t.mode == TrackMode::AdditiveToBind;
     glm::vec3 tr = additive ? glm::vec3(0.0f) : t.defaultTranslation;
     glm::quat rot = additive ? glm::quat(1.0f, 0.0f, 0.0f, 0.0f) : t.defaultRotation;
     glm::vec3 sc = additive ? glm::vec3(1.0f) : t.defaultScale;
-    if (!t.translation.empty()) tr = glm::mix(at(t.translation, f0), at(t.translation, f1), alpha);
-    if (!t.rotation.empty())
-        rot = alpha == 0.0f ? at(t.rotation, f0) : nlerpSlerp(at(t.rotation, f0), at(t.rotation, f1), alpha);
-    if (!t.scale.empty()) sc = glm::mix(at(t.scale, f0), at(t.scale, f1), alpha);
-    glm::mat4 m = composeTRS(tr, rot, sc);
-    return additive ? bindLocal * m : m;
+    if (!t.translation.empty()) {
+        const glm::vec3 &a = at(t.translation, f0), &b = at(t.translation, f1);
+        tr = a + (b - a) * alpha;
+    }
+    if (!t.rotation.empty()) rot = slerpShortest(at(t.rotation, f0), at(t.rotation, f1), alpha);
+    if (!t.scale.empty()) {
+        const glm::vec3 &a = at(t.scale, f0), &b = at(t.scale, f1);
+        sc = a + (b - a) * alpha;
+    }
+    if (additive) {
+        glm::mat4 m;
+        composeTRS(tr, rot, sc, m);
+        mul4(bindLocal, m, out);
+    } else {
+        composeTRS(tr, rot, sc, out);
+    }
 }
 
+glm::quat slerpQuat(const glm::quat& a, const glm::quat& b, float t) { return slerpShortest(a, b, t); }
+
 glm::mat4 sampleTrackLocal(const BoneTrack& t, const glm::mat4& bindLocal, uint32_t f0, uint32_t f1, float alpha) {
-    return sampleLocal(t, bindLocal, f0, f1, alpha);
+    glm::mat4 m;
+    sampleInto(t, bindLocal, f0, f1, alpha, m);
+    return m;
 }
+
+// evaluatePose works in two passes over out.local, which doubles as scratch between them:
+//   pass 1 (per bone): gathers the two rotation keys, lerps translation and scale, stores
+//          [q0.xyzw | q1.xyzw | t.xyz alpha | s.xyz kind]  (kind: 0 bind pose, 1 replace, 2 additive to bind)
+//          and the bone's own visibility in out.visible;
+//   pass 2 (4 bones per step, SSE): slerps q0 -> q1 by alpha in structure-of-arrays form, result into q0;
+//   pass 3 (per bone, parents first): composes the local matrix, world = world[parent] * local, visibility.
+// Splitting the passes keeps the slerp's long dependency chain off the parent chain and lets 4 bones share
+// every instruction of the polynomial.
+namespace {
+constexpr float kBind = 0.0f, kReplace = 1.0f, kAdditive = 2.0f;
+constexpr float kMu = 1.85298109240830f;
+constexpr float kU[8] = {1.0f / (1 * 3),  1.0f / (2 * 5),  1.0f / (3 * 7),  1.0f / (4 * 9),
+                         1.0f / (5 * 11), 1.0f / (6 * 13), 1.0f / (7 * 15), kMu / (8 * 17)};
+constexpr float kV[8] = {1.0f / 3, 2.0f / 5, 3.0f / 7, 4.0f / 9, 5.0f / 11, 6.0f / 13, 7.0f / 15, kMu * 8 / 17};
+} // namespace
+
+static inline void slerpSlot(float* s) {
+    glm::quat a(s[3], s[0], s[1], s[2]), b(s[7], s[4], s[5], s[6]);
+    glm::quat r = slerpShortest(a, b, s[11]);
+    s[0] = r.x, s[1] = r.y, s[2] = r.z, s[3] = r.w;
+}
+
+#if defined(__SSE2__)
+// Slerps the slots of 4 bones at once (same polynomial as slerpShortest).
+static inline void slerpSlots4(float* s0, float* s1, float* s2, float* s3) {
+    __m128 ax = _mm_loadu_ps(s0), ay = _mm_loadu_ps(s1), az = _mm_loadu_ps(s2), aw = _mm_loadu_ps(s3);
+    _MM_TRANSPOSE4_PS(ax, ay, az, aw); // now ax = x of the 4 bones, ...
+    __m128 bx = _mm_loadu_ps(s0 + 4), by = _mm_loadu_ps(s1 + 4), bz = _mm_loadu_ps(s2 + 4), bw = _mm_loadu_ps(s3 + 4);
+    _MM_TRANSPOSE4_PS(bx, by, bz, bw);
+    const __m128 t = _mm_set_ps(s3[11], s2[11], s1[11], s0[11]);
+    __m128 x = _mm_add_ps(_mm_add_ps(_mm_mul_ps(ax, bx), _mm_mul_ps(ay, by)),
+                          _mm_add_ps(_mm_mul_ps(az, bz), _mm_mul_ps(aw, bw)));
+    const __m128 signBit = _mm_and_ps(x, _mm_set1_ps(-0.0f));
+    x = _mm_xor_ps(x, signBit); // |x|
+    const __m128 one = _mm_set1_ps(1.0f);
+    const __m128 xm1 = _mm_sub_ps(x, one);
+    const __m128 d = _mm_sub_ps(one, t);
+    const __m128 t2 = _mm_mul_ps(t, t), d2 = _mm_mul_ps(d, d);
+    __m128 cT = one, cD = one;
+    for (int i = 7; i >= 0; --i) {
+        const __m128 u = _mm_set1_ps(kU[i]), v = _mm_set1_ps(kV[i]);
+        cT = _mm_add_ps(one, _mm_mul_ps(_mm_mul_ps(_mm_sub_ps(_mm_mul_ps(u, t2), v), xm1), cT));
+        cD = _mm_add_ps(one, _mm_mul_ps(_mm_mul_ps(_mm_sub_ps(_mm_mul_ps(u, d2), v), xm1), cD));
+    }
+    cT = _mm_xor_ps(_mm_mul_ps(cT, t), signBit);
+    cD = _mm_mul_ps(cD, d);
+    __m128 rx = _mm_add_ps(_mm_mul_ps(ax, cD), _mm_mul_ps(bx, cT));
+    __m128 ry = _mm_add_ps(_mm_mul_ps(ay, cD), _mm_mul_ps(by, cT));
+    __m128 rz = _mm_add_ps(_mm_mul_ps(az, cD), _mm_mul_ps(bz, cT));
+    __m128 rw = _mm_add_ps(_mm_mul_ps(aw, cD), _mm_mul_ps(bw, cT));
+    _MM_TRANSPOSE4_PS(rx, ry, rz, rw);
+    _mm_storeu_ps(s0, rx);
+    _mm_storeu_ps(s1, ry);
+    _mm_storeu_ps(s2, rz);
+    _mm_storeu_ps(s3, rw);
+}
+#endif
 
 void evaluatePose(const Skeleton& skeleton, const Clip* clip, const ClipBinding* binding, float frame, LoopMode mode,
                   PoseView out) {
@@ -121,25 +229,77 @@ void evaluatePose(const Skeleton& skeleton, const Clip* clip, const ClipBinding*
         alpha = f - static_cast<float>(f0);
     }
     const bool animated = clip && binding && binding->trackForBone.size() == n;
+    const Bone* bones = skeleton.bones.data();
+    const int* trackFor = animated ? binding->trackForBone.data() : nullptr;
+
+    // Pass 1: gather keys into the scratch slots.
     for (size_t i = 0; i < n; ++i) {
-        const Bone& b = skeleton.bones[i];
-        int ti = animated ? binding->trackForBone[i] : -1;
-        bool vis = b.visible;
-        if (ti >= 0) {
-            const BoneTrack& t = clip->tracks[static_cast<size_t>(ti)];
-            float a = (!t.step.empty() && at(t.step, f0)) ? 0.0f : alpha;
-            out.local[i] = sampleLocal(t, b.bindLocal, f0, f1, a);
-            if (!t.visibility.empty()) vis = at(t.visibility, f0) != 0;
+        float* s = &out.local[i][0][0];
+        const int ti = trackFor ? trackFor[i] : -1;
+        uint8_t vis = bones[i].visible;
+        if (ti < 0) {
+            const float slot[16] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 1, 1, 1, kBind};
+            std::memcpy(s, slot, sizeof slot);
         } else {
-            out.local[i] = b.bindLocal;
+            const BoneTrack& t = clip->tracks[static_cast<size_t>(ti)];
+            const bool additive = t.mode == TrackMode::AdditiveToBind;
+            const float a = (!t.step.empty() && at(t.step, f0)) ? 0.0f : alpha;
+            glm::vec3 tr = additive ? glm::vec3(0.0f) : t.defaultTranslation;
+            glm::vec3 sc = additive ? glm::vec3(1.0f) : t.defaultScale;
+            glm::quat q0 = additive ? glm::quat(1.0f, 0.0f, 0.0f, 0.0f) : t.defaultRotation, q1 = q0;
+            if (!t.translation.empty()) {
+                const glm::vec3 &p = at(t.translation, f0), &q = at(t.translation, f1);
+                tr = p + (q - p) * a;
+            }
+            if (!t.rotation.empty()) q0 = at(t.rotation, f0), q1 = at(t.rotation, f1);
+            if (!t.scale.empty()) {
+                const glm::vec3 &p = at(t.scale, f0), &q = at(t.scale, f1);
+                sc = p + (q - p) * a;
+            }
+            // Element stores: building a temporary and copying it stalls on store forwarding.
+            s[0] = q0.x, s[1] = q0.y, s[2] = q0.z, s[3] = q0.w;
+            s[4] = q1.x, s[5] = q1.y, s[6] = q1.z, s[7] = q1.w;
+            s[8] = tr.x, s[9] = tr.y, s[10] = tr.z, s[11] = a;
+            s[12] = sc.x, s[13] = sc.y, s[14] = sc.z, s[15] = additive ? kAdditive : kReplace;
+            if (!t.visibility.empty()) vis = at(t.visibility, f0) != 0;
+        }
+        if (out.visible) out.visible[i] = vis;
+    }
+
+    // Pass 2: slerp every slot (bind-pose slots hold identity with alpha 0 and stay exact).
+    size_t i = 0;
+#if defined(__SSE2__)
+    for (; i + 4 <= n; i += 4)
+        slerpSlots4(&out.local[i][0][0], &out.local[i + 1][0][0], &out.local[i + 2][0][0], &out.local[i + 3][0][0]);
+#endif
+    for (; i < n; ++i)
+        slerpSlot(&out.local[i][0][0]);
+
+    // Pass 3: local matrices and world transforms, parents first.
+    for (i = 0; i < n; ++i) {
+        const Bone& b = bones[i];
+        glm::mat4& local = out.local[i];
+        const float* s = &local[0][0];
+        const float kind = s[15];
+        if (kind == kBind) {
+            local = b.bindLocal;
+        } else {
+            const glm::quat q(s[3], s[0], s[1], s[2]);
+            const glm::vec3 tr(s[8], s[9], s[10]), sc(s[12], s[13], s[14]);
+            if (kind == kAdditive) {
+                glm::mat4 m;
+                composeTRS(tr, q, sc, m);
+                mul4(b.bindLocal, m, local);
+            } else {
+                composeTRS(tr, q, sc, local);
+            }
         }
         const int p = b.parent;
         if (p >= 0 && static_cast<size_t>(p) < i) {
-            out.world[i] = affineMul(out.world[p], out.local[i]);
-            if (out.visible) out.visible[i] = vis && out.visible[p];
+            mul4(out.world[p], local, out.world[i]);
+            if (out.visible) out.visible[i] = out.visible[i] && out.visible[p];
         } else {
-            out.world[i] = out.local[i];
-            if (out.visible) out.visible[i] = vis;
+            out.world[i] = local;
         }
     }
 }
@@ -156,8 +316,9 @@ void skinInverseBind(const Skeleton& skeleton, const SubMesh& sm, std::vector<gl
 }
 
 void skinPalette(const SubMesh& sm, const glm::mat4* inverseBind, const glm::mat4* world, glm::mat4* out) {
-    for (size_t i = 0; i < sm.boneMap.size(); ++i)
-        out[i] = world[sm.boneMap[i]] * inverseBind[i];
+    const int* map = sm.boneMap.data();
+    for (size_t i = 0, n = sm.boneMap.size(); i < n; ++i)
+        mul4(world[map[i]], inverseBind[i], out[i]);
 }
 
 } // namespace rs

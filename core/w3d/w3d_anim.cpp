@@ -251,6 +251,8 @@ Clip readAnimation(const Cursor& parent, const Chunk& c) {
     while (cur.next(k)) {
         ByteReader r = cur.data(k);
         if (k.id == id::AnimationHeader) {
+            // A second header would change the frame count under arrays already sized by the first.
+            if (haveHeader) r.failAt(0, "second animation header 0x201");
             readHeaderCommon(r, b);
             setFps(b, r.u32le());
             b.pre30 = uint32_t(b.clip.version) < 0x30000u;
@@ -322,6 +324,8 @@ Clip readCompressedAnimation(const Cursor& parent, const Chunk& c) {
     while (cur.next(k)) {
         ByteReader r = cur.data(k);
         if (k.id == id::CompressedAnimationHeader) {
+            // A second header would change the frame count under arrays already sized by the first.
+            if (haveHeader) r.failAt(0, "second compressed animation header 0x281");
             readHeaderCommon(r, b);
             setFps(b, r.u16le());
             flavor = r.u16le();

@@ -356,7 +356,7 @@ static bool readMaterialChunk(const Cursor& cur, const Chunk& k, RawMesh& m) {
         ByteReader r = cur.data(k);
         if (r.remaining() % 16 != 0) r.fail("shader array of " + std::to_string(r.remaining()) + " bytes");
         m.shaders.resize(r.remaining() / 16);
-        std::memcpy(m.shaders.data(), r.cur(), m.shaders.size() * 16);
+        if (!m.shaders.empty()) std::memcpy(m.shaders.data(), r.cur(), m.shaders.size() * 16);
         return true;
     }
     case id::VertexMaterials:

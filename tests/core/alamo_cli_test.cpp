@@ -1,6 +1,7 @@
 // rigscope-cli on written Alamo fixtures: JSON fields, pose matrices and exit codes.
 #include "alamo/alamo_writer.h"
 #include "alamo_fixtures.h"
+#include "cli_run.h"
 
 #include <catch2/catch.hpp>
 
@@ -17,24 +18,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Run {
-    int status = -1;
-    std::string out;
-};
-
-Run runCli(const std::string& args) {
-    Run r;
-    const std::string cmd = std::string(RIGSCOPE_CLI) + " " + args + " 2>/dev/null";
-    FILE* p = popen(cmd.c_str(), "r");
-    REQUIRE(p);
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, p)) > 0)
-        r.out.append(buf, n);
-    const int st = pclose(p);
-    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    return r;
-}
+using rs::test::runCli;
+using Run = rs::test::CliRun;
 
 void writeFile(const fs::path& p, const std::vector<uint8_t>& b) {
     std::ofstream f(p, std::ios::binary);

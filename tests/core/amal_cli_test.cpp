@@ -1,5 +1,6 @@
 // rigscope-cli info/amal on synthetic AMAL banks: JSON content and exit codes (0 ok, 1 bad file, 2 usage).
 #include "amal/amal_writer.h"
+#include "cli_run.h"
 
 #include <catch2/catch.hpp>
 
@@ -12,24 +13,8 @@
 
 namespace {
 
-struct Run {
-    int status;
-    std::string out;
-};
-
-Run runCli(const std::string& args) {
-    const std::string cmd = std::string(RIGSCOPE_CLI) + " " + args + " 2>/dev/null";
-    Run r{-1, {}};
-    FILE* p = popen(cmd.c_str(), "r");
-    REQUIRE(p);
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, p)) > 0)
-        r.out.append(buf, n);
-    const int st = pclose(p);
-    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    return r;
-}
+using rs::test::runCli;
+using Run = rs::test::CliRun;
 
 std::string writeTemp(const std::string& name, const std::vector<uint8_t>& bytes) {
     const auto path = std::filesystem::temp_directory_path() / name;

@@ -1,4 +1,5 @@
 #include "bw2_fixtures.h"
+#include "cli_run.h"
 
 #include "io/loader.h"
 #include "scene/pose.h"
@@ -178,18 +179,7 @@ TEST_CASE("al pairs with a .bwm skin by bone count and names", "[bw2]") {
 }
 
 #ifdef RIGSCOPE_CLI
-static std::string runCli(const std::string& args) {
-    std::string cmd = std::string(RIGSCOPE_CLI) + " " + args + " 2>&1";
-    std::string out;
-    if (FILE* p = popen(cmd.c_str(), "r")) {
-        char buf[4096];
-        size_t n;
-        while ((n = fread(buf, 1, sizeof buf, p)) > 0)
-            out.append(buf, n);
-        pclose(p);
-    }
-    return out;
-}
+static std::string runCli(const std::string& args) { return rs::test::runCli(args, rs::test::Stderr::Merge).out; }
 
 TEST_CASE("rigscope-cli pose --json of an .al gives frame 0 of its first animation", "[bw2][cli]") {
     namespace fs = std::filesystem;

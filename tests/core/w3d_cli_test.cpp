@@ -1,6 +1,7 @@
 // rigscope-cli on written W3D fixtures: info --json fields, pose matrices through the generic code, refusals.
 #include "w3d/w3d_writer.h"
 #include "w3d_fixtures.h"
+#include "cli_run.h"
 
 #include <catch2/catch.hpp>
 
@@ -17,23 +18,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct CliRun {
-    int status = -1;
-    std::string out;
-};
+using rs::test::CliRun;
 
-CliRun cli(const std::string& args) {
-    CliRun r;
-    FILE* p = popen((std::string(RIGSCOPE_CLI) + " " + args + " 2>&1").c_str(), "r");
-    REQUIRE(p);
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, p)) > 0)
-        r.out.append(buf, n);
-    const int st = pclose(p);
-    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    return r;
-}
+CliRun cli(const std::string& args) { return rs::test::runCli(args, rs::test::Stderr::Merge); }
 
 struct Dir {
     fs::path path;

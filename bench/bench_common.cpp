@@ -1,0 +1,74 @@
+#include "bench_common.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <random>
+
+#include <glm/gtc/matrix_transform.hpp>
+
+namespace rs::bench {
+
+std::string corpusDir() {
+    const char* env = std::getenv("RIGSCOPE_CORPUS");
+    std::string d = env && *env ? env : RIGSCOPE_CORPUS_DIR;
+    std::error_code ec;
+    return std::filesystem::is_directory(d, ec) ? d : std::string();
+}
+
+std::vector<std::string> corpusFiles(const std::string& sub, const std::vector<std::string>& exts) {
+    std::vector<std::string> out;
+    const std::string root = corpusDir();
+    if (root.empty()) return out;
+    std::error_code ec;
+    for (std::filesystem::recursive_directory_iterator it(root + "/" + sub, ec), end; !ec && it != end;
+         it.increment(ec)) {
+        if (!it->is_regular_file(ec)) continue;
+        const std::string ext = toLower(it->path().extension().string());
+        if (std::find(exts.begin(), exts.end(), ext) != exts.end()) out.push_back(it->path().string());
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+SyntheticRig makeSyntheticRig(int bones, int frames) {
+    SyntheticRig r;
+    std::mt19937 rng(1234);
+    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+    auto randQuat = [&] { return glm::normalize(glm::quat(1.0f + u(rng), u(rng), u(rng), u(rng))); };
+    r.model.format = "synthetic";
+    r.clip.format = "synthetic";
+    r.clip.frameCount = static_cast<uint32_t>(frames);
+    r.clip.fps = 30.0f;
+    SubMesh sm;
+    for (int i = 0; i < bones; ++i) {
+        Bone b;
+        b.name = "bone" + std::to_string(i);
+        // Spine-like chains with a branch every 6 bones.
+        b.parent = i == 0 ? -1 : (i % 6 == 0 ? i / 2 : i - 1);
+        b.bindLocal = glm::translate(glm::mat4(1.0f), glm::vec3(u(rng), u(rng), 1.0f)) * glm::mat4_cast(randQuat());
+        r.model.skeleton.bones.push_back(b);
+        sm.boneMap.push_back(i);
+
+        BoneTrack t;
+        t.bone = i;
+        t.boneName = b.name;
+        glm::quat q = randQuat();
+        for (int f = 0; f < frames; ++f) {
+            t.translation.push_back(glm::vec3(u(rng), u(rng), 1.0f + 0.1f * u(rng)));
+            // Neighbouring frames differ by up to ~20 degrees, like real dense tracks.
+            q = glm::normalize(q * glm::quat(1.0f, 0.1f * u(rng), 0.1f * u(rng), 0.1f * u(rng)));
+            t.rotation.push_back(q);
+            t.scale.push_back(glm::vec3(1.0f + 0.05f * u(rng)));
+        }
+        r.clip.tracks.push_back(std::move(t));
+    }
+    sm.positions.resize(1);
+    Mesh mesh;
+    mesh.name = "skin";
+    mesh.subMeshes.push_back(std::move(sm));
+    r.model.meshes.push_back(std::move(mesh));
+    return r;
+}
+
+} // namespace rs::bench

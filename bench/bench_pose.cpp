@@ -1,0 +1,169 @@
+// Full pose per frame: sample every track, world transforms and the skin palette of every skinned sub-mesh.
+// Rigs: synthetic (always) and the largest rigs of the corpus with a clip that belongs to them (when present).
+//   ns_per_bone   time of one full pose divided by the bone count
+//   poses/s       (Instances1000) full poses per second, 1,000 instances at different times, one core
+#include "bench_common.h"
+
+#include "io/loader.h"
+#include "scene/pose.h"
+
+#include <benchmark/benchmark.h>
+
+#include <filesystem>
+#include <memory>
+#include <tuple>
+
+using namespace rs;
+
+namespace {
+
+struct Rig {
+    std::string label;
+    std::shared_ptr<const Model> model;
+    std::shared_ptr<const Clip> clip;
+};
+
+// One instance's caller-owned buffers: pose and one palette per skinned sub-mesh.
+struct Instance {
+    const Model* model;
+    const Clip* clip;
+    const ClipBinding* binding;
+    PoseBuffers pose;
+    std::vector<std::vector<glm::mat4>> inverseBind, palette;
+    std::vector<const SubMesh*> skinned;
+
+    Instance(const Model& m, const Clip& c, const ClipBinding& b)
+        : model(&m), clip(&c), binding(&b), pose(m.skeleton.bones.size()) {
+        for (const Mesh& mesh : m.meshes)
+            for (const SubMesh& sm : mesh.subMeshes)
+                if (sm.skinned()) {
+                    skinned.push_back(&sm);
+                    inverseBind.emplace_back();
+                    skinInverseBind(m.skeleton, sm, inverseBind.back());
+                    palette.emplace_back(sm.boneMap.size());
+                }
+    }
+    void evaluate(float frame) {
+        evaluatePose(model->skeleton, clip, binding, frame, LoopMode::Loop, pose.view());
+        for (size_t i = 0; i < skinned.size(); ++i)
+            skinPalette(*skinned[i], inverseBind[i].data(), pose.world.data(), palette[i].data());
+    }
+};
+
+size_t paletteEntries(const Model& m) {
+    size_t n = 0;
+    for (const Mesh& mesh : m.meshes)
+        for (const SubMesh& sm : mesh.subMeshes)
+            n += sm.boneMap.size();
+    return n;
+}
+
+void fullPose(benchmark::State& state, const Rig& rig) {
+    ClipBinding binding = bindClip(rig.model->skeleton, *rig.clip);
+    Instance inst(*rig.model, *rig.clip, binding);
+    const float frames = static_cast<float>(rig.clip->frameCount);
+    float frame = 0.0f;
+    for (auto _ : state) {
+        inst.evaluate(frame);
+        benchmark::DoNotOptimize(inst.pose.world.data());
+        benchmark::ClobberMemory();
+        frame += 0.37f; // fractional: exercises interpolation
+        if (frame >= frames) frame -= frames;
+    }
+    const double bones = static_cast<double>(rig.model->skeleton.bones.size());
+    state.counters["bones"] = bones;
+    state.counters["tracks"] = static_cast<double>(rig.clip->tracks.size());
+    state.counters["palette"] = static_cast<double>(paletteEntries(*rig.model));
+    state.counters["ns_per_bone"] =
+        benchmark::Counter(bones * 1e-9, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+
+void instances1000(benchmark::State& state, const Rig& rig) {
+    ClipBinding binding = bindClip(rig.model->skeleton, *rig.clip);
+    std::vector<Instance> insts;
+    insts.reserve(1000);
+    for (int i = 0; i < 1000; ++i)
+        insts.emplace_back(*rig.model, *rig.clip, binding);
+    const float frames = static_cast<float>(rig.clip->frameCount);
+    float t = 0.0f;
+    for (auto _ : state) {
+        for (size_t i = 0; i < insts.size(); ++i) {
+            insts[i].evaluate(std::fmod(t + 0.731f * static_cast<float>(i), frames));
+            benchmark::DoNotOptimize(insts[i].pose.world.data());
+        }
+        benchmark::ClobberMemory();
+        t += 0.5f;
+    }
+    state.SetItemsProcessed(state.iterations() * 1000);
+    const double bones = static_cast<double>(rig.model->skeleton.bones.size());
+    state.counters["bones"] = bones;
+    state.counters["ns_per_bone"] = benchmark::Counter(
+        bones * 1000 * 1e-9, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+
+std::string stemLower(const std::string& p) { return toLower(std::filesystem::path(p).stem().string()); }
+
+// The corpus rig of a format to benchmark: among (model, clip) pairs that belong together (W3D: the clip
+// names the skeleton's hierarchy; Alamo: the clip file starts with the model's name) and bind without
+// problems, prefer skinned models, then the most animated bones, then the most bones.
+bool bestCorpusRig(const std::string& sub, const std::vector<std::string>& exts, Rig& out) {
+    std::vector<Document> docs;
+    for (const std::string& f : bench::corpusFiles(sub, exts)) {
+        try {
+            docs.push_back(loadDocument(f));
+        } catch (const std::exception&) {
+        }
+    }
+    std::tuple<bool, size_t, size_t> best{false, 0, 0};
+    bool found = false;
+    for (const Document& m : docs) {
+        if (!m.model || m.model->skeleton.bones.empty()) continue;
+        const std::string ms = stemLower(m.path), skel = toLower(m.model->skeleton.name);
+        for (const Document& c : docs)
+            for (const auto& clip : c.clips) {
+                const std::string h = toLower(clip->hierarchyName);
+                const bool named = !h.empty() && (h == skel || h == ms);
+                const bool prefixed = h.empty() && stemLower(c.path).rfind(ms + "_", 0) == 0;
+                if ((!named && !prefixed) || clip->frameCount < 2) continue;
+                const ClipBinding b = bindClip(m.model->skeleton, *clip);
+                if (!b.ok()) continue;
+                size_t animated = 0;
+                for (int t : b.trackForBone) animated += t >= 0;
+                const std::tuple<bool, size_t, size_t> score{paletteEntries(*m.model) > 0, animated,
+                                                             m.model->skeleton.bones.size()};
+                if (found && score <= best) continue;
+                found = true;
+                best = score;
+                out.label = sub + ":" + std::filesystem::path(m.path).filename().string() + "+" +
+                            std::filesystem::path(c.path).filename().string();
+                out.model = m.model;
+                out.clip = clip;
+            }
+    }
+    return found;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    benchmark::Initialize(&argc, argv);
+    std::vector<Rig> rigs;
+    for (int bones : {52, 128}) {
+        auto s = std::make_shared<bench::SyntheticRig>(bench::makeSyntheticRig(bones, 120));
+        rigs.push_back({"synthetic" + std::to_string(bones), std::shared_ptr<const Model>(s, &s->model),
+                        std::shared_ptr<const Clip>(s, &s->clip)});
+    }
+    Rig r;
+    if (bestCorpusRig("alamo", {".alo", ".ala"}, r)) rigs.push_back(r);
+    if (bestCorpusRig("w3d", {".w3d"}, r)) rigs.push_back(r);
+    if (bestCorpusRig("bw2", {".bwm", ".al"}, r)) rigs.push_back(r);
+    for (const Rig& rig : rigs)
+        benchmark::RegisterBenchmark(("FullPose/" + rig.label).c_str(), fullPose, rig);
+    // 1,000 instances of each corpus rig and of the 52-bone synthetic rig.
+    for (const Rig& rig : rigs)
+        if (rig.label != "synthetic128")
+            benchmark::RegisterBenchmark(("Instances1000/" + rig.label).c_str(), instances1000, rig);
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}

@@ -1,0 +1,102 @@
+// Writes seed inputs for the fuzz targets from the project's own writers: make_seeds OUTDIR creates
+// OUTDIR/<target>/<name> for every fixture the writers produce. Readers whose writers are not in core yet
+// get no synthetic seeds (tools/fuzz.sh adds the corpus files when present).
+#include "alamo/alamo_writer.h"
+#include "alamo_fixtures.h"
+#include "amal/amal_writer.h"
+#include "bw2_fixtures.h"
+#include "w3d_fixtures.h"
+#include "common/bytes.h"
+#include "demo/demo_model.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+int written = 0;
+
+void put(const std::string& dir, const std::string& target, const std::string& name, const std::vector<uint8_t>& b) {
+    std::filesystem::create_directories(dir + "/" + target);
+    std::ofstream(dir + "/" + target + "/" + name, std::ios::binary)
+        .write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
+    ++written;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    if (argc != 2) {
+        std::fprintf(stderr, "usage: make_seeds OUTDIR\n");
+        return 2;
+    }
+    const std::string dir = argv[1];
+    using namespace rs;
+    put(dir, "alamo_model", "synthetic.alo", alamo::writeModel(test::syntheticModel()));
+    put(dir, "alamo_model", "synthetic205.alo", alamo::writeModel(test::syntheticModel(), {true, true, true, false}));
+    put(dir, "alamo_model", "demo.alo", demo::demoAloBytes());
+    put(dir, "alamo_clip", "synthetic1.ala", alamo::writeClip(test::syntheticClip(), {1}));
+    put(dir, "alamo_clip", "synthetic2.ala", alamo::writeClip(test::syntheticClip(), {2}));
+    put(dir, "alamo_clip", "demo.ala", demo::demoAlaBytes());
+
+    put(dir, "bwm", "static5.bwm", bw2::writeBwm(test::bw2fx::staticModel(5)));
+    put(dir, "bwm", "static6.bwm", bw2::writeBwm(test::bw2fx::staticModel(6)));
+    put(dir, "bwm", "skin_u8.bwm", bw2::writeBwm(test::bw2fx::skinModel(bw2::SkinLayout::U8PerIndex)));
+    put(dir, "bwm", "skin_u32.bwm", bw2::writeBwm(test::bw2fx::skinModel(bw2::SkinLayout::U32PerIndex)));
+    put(dir, "al", "library.al", bw2::writeAl(test::bw2fx::library()));
+
+    {
+        w3d::ChunkWriter cw;
+        w3d::writeHierarchy(cw, test::testHierarchy());
+        w3d::RawMesh quad = test::testQuad("QUAD", "UNIT");
+        w3d::writeMesh(cw, quad);
+        w3d::RawMesh skin = test::testQuad("SKIN", "UNIT");
+        skin.attributes = 0x00020000;
+        skin.influences = {{2, 0, 0, 0}, {2, 0, 0, 0}, {3, 0, 0, 0}, {2, 3, 30, 70}};
+        w3d::writeMesh(cw, skin);
+        put(dir, "w3d", "unit.w3d", cw.take());
+    }
+    const w3d::ClipCodec codecs[] = {w3d::ClipCodec::Uncompressed, w3d::ClipCodec::Timecoded,
+                                     w3d::ClipCodec::AdaptiveDelta, w3d::ClipCodec::MotionTimecoded,
+                                     w3d::ClipCodec::MotionDelta4,  w3d::ClipCodec::MotionDelta8};
+    for (w3d::ClipCodec codec : codecs) {
+        w3d::ChunkWriter cw;
+        w3d::ClipSpec c;
+        c.name = "CLIP";
+        c.hierarchy = "TEST_SKL";
+        c.frames = 12;
+        c.codec = codec;
+        const bool motion = codec >= w3d::ClipCodec::MotionTimecoded;
+        const bool keyed = codec == w3d::ClipCodec::Timecoded || codec == w3d::ClipCodec::MotionTimecoded;
+        c.version = codec == w3d::ClipCodec::Uncompressed ? 0x40001 : (motion ? 0x10000 : 0x1);
+        w3d::ChannelSpec x;
+        x.pivot = 1;
+        for (uint32_t f = 0; f < (keyed ? 3u : c.frames); ++f) {
+            if (keyed) x.keyFrames.push_back(f * 5 + (f == 2 ? 1 : 0)), x.binary.push_back(0);
+            x.values.push_back(0.25f * float(f));
+        }
+        c.channels.push_back(x);
+        w3d::writeClip(cw, c);
+        put(dir, "w3d", "clip" + std::to_string(int(codec)) + ".w3d", cw.take());
+    }
+
+    amal::BankSpec bank;
+    amal::MovementSpec mv;
+    mv.name = "WALK";
+    mv.speed = 2;
+    mv.x = {amal::moveByte(3), amal::pauseByte(2), amal::moveByte(-5)};
+    mv.y = {amal::moveByte(1)};
+    bank.movements = {mv};
+    const std::vector<std::string> programs = {
+        "Move 10,0,5", "L: M 20,-20,10; M -20,20,10; J L", "A 0,(1,2)(2,2); PL 1", "Let R0=XM; If R0>100 Jump L; L: P",
+        "AU (I J1&1; M 0,-1,1; D)", "F R1=0 T 9; X=X+R1; N R1"};
+    bank.programs = programs;
+    put(dir, "amal", "bank.abk", amal::writeAmalBank(bank));
+    for (size_t i = 0; i < programs.size(); ++i)
+        put(dir, "amal_program", "prog" + std::to_string(i), std::vector<uint8_t>(programs[i].begin(), programs[i].end()));
+    std::printf("make_seeds: %d seed files in %s\n", written, dir.c_str());
+    return 0;
+}

@@ -1,0 +1,28 @@
+#include "cli_run.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <sys/wait.h>
+
+namespace rs::test {
+
+CliRun runCli(const std::string& args, Stderr err) {
+    CliRun r;
+    const std::string cmd =
+        std::string(RIGSCOPE_CLI) + " " + args + (err == Stderr::Merge ? " 2>&1" : " 2>/dev/null");
+    FILE* p = popen(cmd.c_str(), "r");
+    if (!p) return r;
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
+    const int st = pclose(p);
+    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    return r;
+}
+
+bool cliBuilt() {
+    std::error_code ec;
+    return std::filesystem::exists(RIGSCOPE_CLI, ec);
+}
+
+} // namespace rs::test

@@ -1,0 +1,21 @@
+// Runs build/bin/rigscope-cli (RIGSCOPE_CLI) for the CLI tests.
+#pragma once
+
+#include <string>
+
+namespace rs::test {
+
+struct CliRun {
+    int status = -1;  // exit status, -1 when it did not exit normally or could not start
+    std::string out;  // stdout, plus stderr when asked for
+};
+
+enum class Stderr { Drop, Merge };
+
+// Runs `rigscope-cli ARGS` through the shell (ARGS is pasted as is).
+CliRun runCli(const std::string& args, Stderr err = Stderr::Drop);
+
+// True when the CLI binary exists (core_tests depends on it, but a partial build may lack it).
+bool cliBuilt();
+
+} // namespace rs::test

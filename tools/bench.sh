@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Builds the benchmarks (build-bench/, RelWithDebInfo like the default build, GUI off) and prints one JSON
+# object on stdout with every figure docs/PERFORMANCE.md reports:
+#   tools/bench.sh [--quick]
+#   parse:  MB/s per corpus folder and overall (loadDocument from memory) and the ratio to memcpy of the
+#           same bytes in the same run
+#   pose:   ns per bone of a full pose (tracks + world + skin palette) per rig, poses/s for 1,000 instances
+#   startup (when build/bin/rigscope exists): cold start of `rigscope --screenshot` for the largest corpus
+#           model (wall time and in-process time to the first captured frame), its peak RSS, the parse-only
+#           peak RSS (rigscope-cli info), and playback fps at 1280x720 (render layer's --bench-fps) under Xvfb
+# Rates use CPU time of the benchmark thread (robust on a shared machine); progress goes to stderr.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mintime=1
+[ "${1:-}" = "--quick" ] && mintime=0.2
+export RIGSCOPE_CORPUS=${RIGSCOPE_CORPUS:-$(cd .. && pwd)/shared/corpus}
+
+cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRIGSCOPE_GUI=OFF -DRIGSCOPE_TESTS=OFF \
+  -DRIGSCOPE_BENCH=ON >/dev/null
+cmake --build build-bench -j"$(nproc)" --target bench_parse bench_pose >&2
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+build-bench/bin/bench_parse --benchmark_min_time=$mintime --benchmark_format=json >"$tmp/parse.json" 2>/dev/null
+build-bench/bin/bench_pose --benchmark_min_time=$mintime --benchmark_format=json >"$tmp/pose.json" 2>/dev/null
+
+startup='null'
+largest=$(find "$RIGSCOPE_CORPUS" -type f \( -iname '*.alo' -o -iname '*.w3d' -o -iname '*.bwm' \) -printf '%s %p\n' \
+  2>/dev/null | sort -n | tail -1 | cut -d' ' -f2- || true)
+if [ -x build/bin/rigscope ] && [ -n "$largest" ] && command -v xvfb-run >/dev/null; then
+  echo "bench: cold start and playback of $largest" >&2
+  xvfb() { xvfb-run -a -s "-screen 0 1400x900x24" "$@"; }
+  # One warm-up run (file cache, Mesa shader cache), then three timed runs of the rigscope process under
+  # Xvfb: median wall time (process start to exit, PNG written), median in-process time to the first captured
+  # frame, peak RSS.
+  walls=(); firsts=(); rss=0
+  for i in 0 1 2 3; do
+    RIGSCOPE_TIMING=1 xvfb /usr/bin/time -v -o "$tmp/time.txt" build/bin/rigscope --screenshot "$tmp/shot.png" \
+      --size 1280x720 "$largest" >"$tmp/out.txt" 2>&1 || true
+    [ $i -eq 0 ] && continue
+    walls+=("$(awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,a,":"); s=0; for(i=1;i<=n;i++) s=s*60+a[i]; print s}' "$tmp/time.txt")")
+    firsts+=("$(sed -n 's/.*first frame captured after \([0-9]*\) ms.*/\1/p' "$tmp/out.txt" | head -1)")
+    r=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$tmp/time.txt")
+    [ "${r:-0}" -gt "$rss" ] && rss=$r
+  done
+  wall=$(printf '%s\n' "${walls[@]}" | sort -n | sed -n 2p)
+  first=$(printf '%s\n' "${firsts[@]}" | sort -n | sed -n 2p)
+  # Parse-only peak RSS of the same file (rigscope-cli info).
+  /usr/bin/time -v -o "$tmp/cli.txt" build-bench/bin/rigscope-cli info "$largest" >/dev/null
+  clirss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$tmp/cli.txt")
+  # Playback at 1280x720 with the first clip named after the model (Alamo convention), if any.
+  stem=$(basename "${largest%.*}")
+  clip=$(find "$(dirname "$largest")" -maxdepth 1 -iname "${stem}_*.ala" | sort | head -1)
+  fps=$(xvfb build/bin/rigscope --screenshot "$tmp/fps.png" --size 1280x720 --bench-fps 6 ${clip:+--clip "$clip"} \
+        "$largest" 2>/dev/null | sed -n 's/^bench: .* = \([0-9.]*\) fps at 1280x720, \([0-9.]*\) ms CPU.*/\1 \2/p')
+  startup=$(jq -n --arg f "$largest" --arg clip "$clip" --argjson b "$(stat -c %s "$largest")" \
+    --argjson wall "${wall:-null}" --argjson first "${first:-null}" --argjson rss "$rss" --argjson clirss "${clirss:-null}" \
+    --argjson fps "$(echo "${fps:-}" | awk '{print ($1 == "" ? "null" : $1)}')" \
+    --argjson cpums "$(echo "${fps:-}" | awk '{print ($2 == "" ? "null" : $2)}')" \
+    '{model: $f, size_bytes: $b, cold_start_wall_s_median: $wall, first_frame_ms_median: $first,
+      peak_rss_kib: $rss, parse_only_peak_rss_kib: $clirss,
+      playback: {clip: $clip, fps_1280x720: $fps, cpu_ms_per_frame_all_threads: $cpums}}')
+fi
+
+jq -n --slurpfile p "$tmp/parse.json" --slurpfile q "$tmp/pose.json" --argjson startup "$startup" '
+  def rate(n): ($p[0].benchmarks[] | select(.name == n) | .bytes_per_second);
+  {
+    machine: {cpus: $p[0].context.num_cpus, mhz: $p[0].context.mhz_per_cpu, date: $p[0].context.date},
+    parse: [ $p[0].benchmarks[] | select(.name | startswith("Parse/")) | (.name | ltrimstr("Parse/")) as $set |
+      { set: $set, files: .files, refused: .refused,
+        mb_per_s: (.bytes_per_second / 1e6 | round),
+        memcpy_mb_per_s: (rate("Memcpy/" + $set) / 1e6 | round),
+        ratio_to_memcpy: ((.bytes_per_second / rate("Memcpy/" + $set)) * 1000 | round / 1000) } ],
+    pose: [ $q[0].benchmarks[] | select(.name | startswith("FullPose/")) |
+      { rig: (.name | ltrimstr("FullPose/")), bones: .bones, animated_tracks: .tracks, palette: .palette,
+        ns_per_pose: (.cpu_time | round), ns_per_bone: (.ns_per_bone * 10 | round / 10) } ],
+    instances1000: [ $q[0].benchmarks[] | select(.name | startswith("Instances1000/")) |
+      { rig: (.name | ltrimstr("Instances1000/")), bones: .bones, poses_per_s: (.items_per_second | round),
+        ns_per_bone: (.ns_per_bone * 10 | round / 10) } ],
+    startup: $startup
+  }'

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (clang, ASan+UBSan, core instrumented too) in build-fuzz/ and runs each for
+# SECONDS (default 60), seeded with the project's synthetic fixtures (fuzz/make_seeds) and, when present, the
+# corpus files of that format (../shared/corpus, linked, never copied into the repository).
+#   tools/fuzz.sh [SECONDS] [TARGET...]      targets: alamo_model alamo_clip w3d bwm al amal (default: all built)
+# Work corpora and crash artifacts go to fuzz-out/<target>/ (git-ignored). Exit status 1 when a target crashed;
+# every crash input found must become a tests/core/regress_*_test.cpp case.
+# Environment: FUZZ_MAX_LEN (default 262144), FUZZ_JOBS (parallel targets, default 1), RIGSCOPE_CORPUS.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=60
+if [ $# -gt 0 ] && [[ $1 =~ ^[0-9]+$ ]]; then seconds=$1; shift; fi
+targets=("$@")
+[ ${#targets[@]} -eq 0 ] && targets=(alamo_model alamo_clip w3d bwm al amal)
+corpus=${RIGSCOPE_CORPUS:-$(cd .. && pwd)/shared/corpus}  # as CMake: ../shared/corpus
+maxlen=${FUZZ_MAX_LEN:-262144}
+
+cmake -S . -B build-fuzz -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRIGSCOPE_FUZZ=ON \
+  -DRIGSCOPE_GUI=OFF -DRIGSCOPE_TESTS=OFF >/dev/null
+cmake --build build-fuzz -j"$(nproc)" --target make_seeds $(printf 'fuzz_%s ' "${targets[@]}") >/dev/null
+
+out=fuzz-out
+mkdir -p "$out"
+build-fuzz/bin/make_seeds "$out/seeds" >/dev/null
+
+# Corpus files for a target: folder and extensions (case-insensitive).
+corpus_glob() {
+  case $1 in
+    alamo_model) echo "alamo alo" ;;
+    alamo_clip) echo "alamo ala" ;;
+    w3d) echo "w3d w3d" ;;
+    bwm) echo "bw2 bwm" ;;
+    al) echo "bw2 al" ;;
+    amal) echo "amal abk amos" ;;
+  esac
+}
+
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=0}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+status=0
+for t in "${targets[@]}"; do
+  bin=build-fuzz/bin/fuzz_$t
+  [ -x "$bin" ] || { echo "fuzz: no target fuzz_$t" >&2; status=1; continue; }
+  work=$out/$t/corpus; seeds=$out/$t/seeds
+  mkdir -p "$work" "$seeds"
+  rm -f "$seeds"/*
+  [ -d "$out/seeds/$t" ] && cp -f "$out/seeds/$t"/* "$seeds"/ 2>/dev/null || true
+  read -r sub exts <<<"$(corpus_glob "$t")"
+  if [ -d "$corpus/$sub" ]; then
+    for e in $exts; do
+      find "$corpus/$sub" -type f -iname "*.$e" -print0 | while IFS= read -r -d '' f; do
+        ln -sf "$f" "$seeds/$(echo "$f" | md5sum | cut -c1-12)-$(basename "$f")"
+      done
+    done
+  fi
+  echo "== fuzz_$t: ${seconds}s, $(ls "$seeds" | wc -l) seeds, $(ls "$work" | wc -l) in work corpus"
+  if ! "$bin" "$work" "$seeds" -max_total_time="$seconds" -max_len="$maxlen" -timeout=10 -rss_limit_mb=2048 \
+      -malloc_limit_mb=512 -artifact_prefix="$out/$t/" -print_final_stats=1 >"$out/$t/log.txt" 2>&1; then
+    echo "fuzz_$t: FOUND A PROBLEM, see $out/$t/log.txt and $out/$t/crash-* / timeout-* / oom-*"
+    grep -m3 -E "ERROR|runtime error|contract violation" "$out/$t/log.txt" || true
+    status=1
+  fi
+  grep -E "^stat::number_of_executed_units|^stat::peak_rss_mb" "$out/$t/log.txt" | tr '\n' ' '; echo
+  tail -n 20 "$out/$t/log.txt" | grep -E "^#[0-9]+.*(DONE|cov:)" | tail -1 || true
+done
+exit $status
