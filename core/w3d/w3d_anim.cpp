@@ -34,14 +34,14 @@ namespace {
 
 constexpr uint32_t kMaxFrames = 65536;          // frame indices are 16-bit in every uncompressed/motion channel
 constexpr uint64_t kMaxDenseSamples = 1u << 22; // frames x animated pivots (~150 MB worst case)
-// Decoded size bound: the dense arrays of one clip (12 bytes a frame for translation, 16 for rotation, 1 for
-// visibility and 1 for step flags) may take at most kDenseBytesPerByte x the clip chunk's size plus
-// kDenseBytesFixed. The densest codec the format has is a timecoded channel holding one key over a long
-// clip (frames between keys are interpolated), so the bound is on the whole clip, not per channel.
-// Real clips stay below 40 x (the corpus: at most ~25 x; adaptive delta expands ~7 x); a header frame count
-// inflated far beyond what the channels store exceeds the bound and is refused before anything is allocated.
-constexpr uint64_t kDenseBytesPerByte = 64;
-constexpr uint64_t kDenseBytesFixed = 256 * 1024;
+// Decoded size bound. Frames up to the last one a channel stores (uncompressed last, adaptive-delta frame count)
+// or keys (timecoded key times) are what the file describes; a header frame count beyond that only repeats the
+// final values. Such a clip may decode to at most kDenseBytesPerByte x its chunk's size + kDenseBytesFixed
+// (dense arrays: 12 bytes a frame for translation, 16 for rotation, 1 for visibility, 1 for step flags), else it
+// is refused before the arrays are allocated. Real clips decode to at most ~6 x their file (the corpus); a frame
+// count inflated by corruption decodes to hundreds of times the file.
+constexpr uint64_t kDenseBytesPerByte = 16;
+constexpr uint64_t kDenseBytesFixed = 64 * 1024;
 
 enum ChannelType : uint32_t { X = 0, Y = 1, Z = 2, XR = 3, YR = 4, ZR = 5, Q = 6 };
 
@@ -54,8 +54,9 @@ struct PivotData {
 struct Builder {
     Clip clip;
     std::map<uint32_t, PivotData> pivots;
-    uint64_t chunkBytes = 0; // payload size of the clip chunk (the budget's base)
-    uint64_t denseBytes = 0; // bytes of dense arrays allocated so far
+    uint64_t chunkBytes = 0;   // payload size of the clip chunk (the budget's base)
+    uint64_t denseBytes = 0;   // bytes of dense arrays allocated so far
+    uint32_t storedFrames = 0; // frames the channels describe (storedFrames())
     std::vector<std::string> codecs;
     size_t nonFinite = 0;
     bool rootIgnored = false;
@@ -87,11 +88,12 @@ struct Builder {
         if (!v.empty()) return;
         const uint64_t add = uint64_t(clip.frameCount) * sizeof(T);
         const uint64_t limit = kDenseBytesPerByte * chunkBytes + kDenseBytesFixed;
-        if (denseBytes + add > limit)
-            r.fail("clip " + clip.name + " would decode to more than " + std::to_string(limit) + " bytes (" +
-                   std::to_string(clip.frameCount) + " frames; the clip chunk holds " + std::to_string(chunkBytes) +
-                   " bytes, bound " + std::to_string(kDenseBytesPerByte) + " x that + " +
-                   std::to_string(kDenseBytesFixed) + "): frame count far beyond what the channels store");
+        if (clip.frameCount > storedFrames && denseBytes + add > limit)
+            r.fail("clip " + clip.name + " declares " + std::to_string(clip.frameCount) +
+                   " frames but its channels describe " + std::to_string(storedFrames) +
+                   "; dense tracks would exceed " + std::to_string(limit) + " bytes (" +
+                   std::to_string(kDenseBytesPerByte) + " x the " + std::to_string(chunkBytes) + "-byte clip chunk + " +
+                   std::to_string(kDenseBytesFixed) + ")");
         denseBytes += add;
         v.assign(clip.frameCount, init);
     }
@@ -176,6 +178,67 @@ bool channelKind(ByteReader& r, Builder& b, uint32_t type, uint32_t vectorLen, u
     b.clip.warnings.push_back("channel type " + std::to_string(type) + " on pivot " + std::to_string(pivot) +
                               (type <= ZR ? " (Euler angle, unused by the game)" : " (unknown)") + " ignored");
     return false;
+}
+
+// Frames the channels of clip chunk c describe: the largest of (last stored frame + 1) over uncompressed and
+// bit channels, adaptive-delta frame counts, and (last key time + 1) over timecoded channels. Reads channel
+// headers only; channels too short to say are skipped and a malformed chunk ends the scan (the decoder
+// reports them). No warnings, no exceptions.
+uint32_t storedFrames(const Cursor& parent, const Chunk& c) {
+    Cursor cur(c.payload, c.payloadOffset(), c.truncated, parent.fileName(), {}, nullptr);
+    Chunk k;
+    uint32_t flavor = 0, frames = 0;
+    auto u16 = [](const ByteSpan& b, uint64_t o) {
+        return o + 2 <= b.size ? uint32_t(b.data[o]) | uint32_t(b.data[o + 1]) << 8 : 0u;
+    };
+    auto u32 = [](const ByteSpan& b, uint64_t o) {
+        return o + 4 <= b.size ? uint32_t(b.data[o]) | uint32_t(b.data[o + 1]) << 8 | uint32_t(b.data[o + 2]) << 16 |
+                                     uint32_t(b.data[o + 3]) << 24
+                               : 0u;
+    };
+    auto upTo = [&](uint64_t n) { frames = uint32_t(std::min<uint64_t>(std::max<uint64_t>(frames, n), kMaxFrames)); };
+    for (;;) {
+        try {
+            if (!cur.next(k)) break;
+        } catch (const ParseError&) {
+            break;
+        }
+        const ByteSpan& p = k.payload;
+        switch (k.id) {
+        case id::CompressedAnimationHeader:
+            flavor = u16(p, 42);
+            break;
+        case id::AnimationChannel:
+        case id::BitChannel:
+            if (p.size >= 4) upTo(uint64_t(u16(p, 2)) + 1);
+            break;
+        case id::CompressedAnimationChannel:
+            if (p.size < 8) break;
+            if (flavor == 1) {
+                upTo(u32(p, 0));
+            } else if (const uint32_t n = u32(p, 0); n > 0) {
+                const uint64_t at = 8 + uint64_t(n - 1) * (4 + 4 * uint64_t(p.data[6]));
+                if (at + 4 <= p.size) upTo(uint64_t(u32(p, at) & 0x7FFFFFFFu) + 1);
+            }
+            break;
+        case id::CompressedBitChannel:
+            if (const uint32_t n = u32(p, 0); n > 0 && 8 + uint64_t(n) * 4 <= p.size)
+                upTo(uint64_t(u32(p, 8 + uint64_t(n - 1) * 4) & 0x7FFFFFFFu) + 1);
+            break;
+        case id::MotionChannel:
+            if (p.size >= 8) {
+                const uint32_t n = u16(p, 4);
+                if (p.data[1] != 0)
+                    upTo(n); // delta-4/delta-8: n frames
+                else if (n > 0 && 8 + uint64_t(n) * 2 <= p.size)
+                    upTo(uint64_t(u16(p, 8 + uint64_t(n - 1) * 2)) + 1);
+            }
+            break;
+        default:
+            break;
+        }
+    }
+    return frames;
 }
 
 // Stores the decoded value of `type` at frame f (the array is sized: Builder::denseFor).
@@ -319,6 +382,7 @@ Clip readAnimation(const Cursor& parent, const Chunk& c) {
     Builder b;
     b.clip.format = "w3d";
     b.chunkBytes = c.payload.size;
+    b.storedFrames = storedFrames(parent, c);
     Cursor cur = parent.children(c);
     Chunk k;
     bool haveHeader = false;
@@ -390,6 +454,7 @@ Clip readCompressedAnimation(const Cursor& parent, const Chunk& c) {
     Builder b;
     b.clip.format = "w3d";
     b.chunkBytes = c.payload.size;
+    b.storedFrames = storedFrames(parent, c);
     Cursor cur = parent.children(c);
     Chunk k;
     bool haveHeader = false;
