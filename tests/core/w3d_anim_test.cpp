@@ -300,7 +300,8 @@ TEST_CASE("W3D hostile clip: dense decode is bounded (frames x pivots)", "[w3d][
         ChannelSpec x;
         x.pivot = p;
         x.type = 0;
-        x.keyFrames = {0, 65535}; // keys reach the last frame: the file describes all 65536 frames
+        x.keyFrames.push_back(0); // keys reach the last frame: the file describes all 65536 frames
+        x.keyFrames.push_back(65535);
         x.values = {1.0f, 2.0f};
         s.channels.push_back(x);
     }
@@ -339,7 +340,8 @@ TEST_CASE("W3D hostile clip: a frame count beyond what the channels store is bou
             if (codec == ClipCodec::Uncompressed) {
                 x.values = sine(30, 1.0f, p);
             } else {
-                x.keyFrames = {0, 29};
+                x.keyFrames.push_back(0);
+                x.keyFrames.push_back(29);
                 x.values = {0.5f, float(p)};
             }
             s.channels.push_back(x);
