@@ -2,13 +2,18 @@
 // same bytes in the same run. Files every reader refuses (e.g. the Alamo particle file) are left out and counted.
 //   Parse/<set>   bytes_per_second = file bytes parsed per second (loadDocument from a byte span)
 //   Memcpy/<set>  bytes_per_second = the same bytes copied per second (cold destination per file not forced)
+//   Sibling/w3d   what Parse/w3d spends outside memory: a W3D skin or clip without its hierarchy makes loadSet find
+//                 `<hierarchy>.w3d` next to it, read it from disk (page cache) and parse it. This runs only that
+//                 part (findSibling + readFileBytes + readFile) for the same files; sibling_bytes = bytes it parses.
 #include "bench_common.h"
 
 #include "io/loader.h"
+#include "w3d/w3d_reader.h"
 
 #include <benchmark/benchmark.h>
 
 #include <cstring>
+#include <filesystem>
 
 using namespace rs;
 
@@ -51,6 +56,48 @@ void copy(benchmark::State& state, const Set* set) {
     state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * set->total));
 }
 
+// Sibling hierarchy files loadSet reads for `files` (same rule: the model's hierarchy, else the clip's, when the
+// file does not define it).
+std::vector<std::string> w3dSiblings(const std::vector<FileBytes>& files) {
+    std::vector<std::string> out;
+    for (const FileBytes& f : files) {
+        const w3d::HeaderScan h = w3d::scanHeaders(f.path);
+        std::string want = h.modelHierarchy;
+        const w3d::File parsed = w3d::readFile(ByteSpan(f.bytes), f.path);
+        const bool hasModel = !parsed.meshes.empty() || !parsed.hlods.empty() || !parsed.hmodels.empty() ||
+                              !parsed.boxes.empty() || !parsed.nulls.empty() || !parsed.hierarchies.empty() ||
+                              !parsed.collections.empty();
+        if (!hasModel && !parsed.clips.empty()) want = parsed.clips.front().hierarchyName;
+        if (want.empty()) continue;
+        bool own = false;
+        for (const w3d::Hierarchy& x : parsed.hierarchies)
+            own = own || iequals(x.name, want);
+        if (own) continue;
+        const std::string dir = std::filesystem::path(f.path).parent_path().string();
+        const std::string sib = w3d::findSibling(dir, want);
+        if (!sib.empty() && sib != f.path) out.push_back(sib);
+    }
+    return out;
+}
+
+void sibling(benchmark::State& state, const std::vector<std::string>* sibs) {
+    size_t bytes = 0;
+    for (auto _ : state) {
+        bytes = 0;
+        for (const std::string& p : *sibs) {
+            const std::string found = w3d::findSibling(std::filesystem::path(p).parent_path().string(),
+                                                       std::filesystem::path(p).stem().string());
+            std::vector<uint8_t> b = readFileBytes(found);
+            bytes += b.size();
+            w3d::File f = w3d::readFile(ByteSpan(b), found);
+            benchmark::DoNotOptimize(f.hierarchies.data());
+        }
+    }
+    state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * bytes));
+    state.counters["siblings"] = static_cast<double>(sibs->size());
+    state.counters["sibling_bytes"] = static_cast<double>(bytes);
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -79,9 +126,14 @@ int main(int argc, char** argv) {
         sets.push_back(std::move(s));
     }
     if (!all.files.empty()) sets.push_back(std::move(all));
+    static std::vector<std::string> siblings;
     for (const Set& s : sets) {
         benchmark::RegisterBenchmark(("Parse/" + s.name).c_str(), parse, &s)->Unit(benchmark::kMillisecond);
         benchmark::RegisterBenchmark(("Memcpy/" + s.name).c_str(), copy, &s)->Unit(benchmark::kMillisecond);
+        if (s.name == "w3d") {
+            siblings = w3dSiblings(s.files);
+            benchmark::RegisterBenchmark("Sibling/w3d", sibling, &siblings)->Unit(benchmark::kMillisecond);
+        }
     }
     if (sets.empty()) std::fprintf(stderr, "bench_parse: no corpus file parses (corpus absent or readers missing)\n");
     benchmark::RunSpecifiedBenchmarks();

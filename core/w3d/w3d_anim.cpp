@@ -21,6 +21,7 @@
 // default. Pivot 0 carries the object transform in the game, so channels on it are ignored (reported).
 #include "w3d/w3d_anim.h"
 
+#include <glm/gtc/constants.hpp>
 #include <glm/gtc/quaternion.hpp>
 
 #include <algorithm>
@@ -33,11 +34,19 @@ namespace {
 
 constexpr uint32_t kMaxFrames = 65536;          // frame indices are 16-bit in every uncompressed/motion channel
 constexpr uint64_t kMaxDenseSamples = 1u << 22; // frames x animated pivots (~150 MB worst case)
+// Decoded size bound. Frames up to the last one a channel stores (uncompressed last, adaptive-delta frame count)
+// or keys (timecoded key times) are what the file describes; a header frame count beyond that only repeats the
+// final values. Such a clip may decode to at most kDenseBytesPerByte x its chunk's size + kDenseBytesFixed
+// (dense arrays: 12 bytes a frame for translation, 16 for rotation, 1 for visibility, 1 for step flags), else it
+// is refused before the arrays are allocated. Real clips decode to at most ~6 x their file (the corpus); a frame
+// count inflated by corruption decodes to hundreds of times the file.
+constexpr uint64_t kDenseBytesPerByte = 16;
+constexpr uint64_t kDenseBytesFixed = 64 * 1024;
 
 enum ChannelType : uint32_t { X = 0, Y = 1, Z = 2, XR = 3, YR = 4, ZR = 5, Q = 6 };
 
 struct PivotData {
-    std::vector<float> axis[3];
+    std::vector<glm::vec3> t; // dense once any X/Y/Z channel is present (absent axes stay 0)
     std::vector<glm::quat> q;
     std::vector<uint8_t> vis, step;
 };
@@ -45,6 +54,9 @@ struct PivotData {
 struct Builder {
     Clip clip;
     std::map<uint32_t, PivotData> pivots;
+    uint64_t chunkBytes = 0;   // payload size of the clip chunk (the budget's base)
+    uint64_t denseBytes = 0;   // bytes of dense arrays allocated so far
+    uint32_t storedFrames = 0; // frames the channels describe (storedFrames())
     std::vector<std::string> codecs;
     size_t nonFinite = 0;
     bool rootIgnored = false;
@@ -70,6 +82,28 @@ struct Builder {
         return &it->second;
     }
 
+    // Sizes `v` to frameCount entries of `init` unless already sized; refuses (ParseError via r) a clip whose
+    // dense arrays would exceed the decoded size bound.
+    template <class T> void dense(std::vector<T>& v, const T& init, const ByteReader& r) {
+        if (!v.empty()) return;
+        const uint64_t add = uint64_t(clip.frameCount) * sizeof(T);
+        const uint64_t limit = kDenseBytesPerByte * chunkBytes + kDenseBytesFixed;
+        if (clip.frameCount > storedFrames && denseBytes + add > limit)
+            r.fail("clip " + clip.name + " declares " + std::to_string(clip.frameCount) +
+                   " frames but its channels describe " + std::to_string(storedFrames) +
+                   "; dense tracks would exceed " + std::to_string(limit) + " bytes (" +
+                   std::to_string(kDenseBytesPerByte) + " x the " + std::to_string(chunkBytes) + "-byte clip chunk + " +
+                   std::to_string(kDenseBytesFixed) + ")");
+        denseBytes += add;
+        v.assign(clip.frameCount, init);
+    }
+    void denseFor(PivotData& d, uint32_t type, const ByteReader& r) {
+        if (type == Q)
+            dense(d.q, glm::quat(1, 0, 0, 0), r);
+        else
+            dense(d.t, glm::vec3(0.0f), r);
+    }
+
     float finite(float v) {
         if (std::isfinite(v)) return v;
         ++nonFinite;
@@ -86,18 +120,11 @@ struct Builder {
     }
 
     Clip finish(const std::string& fallbackCodec) {
-        const uint32_t n = clip.frameCount;
         for (auto& [p, d] : pivots) {
             BoneTrack t;
             t.bone = int(p);
             t.mode = TrackMode::AdditiveToBind;
-            if (!d.axis[0].empty() || !d.axis[1].empty() || !d.axis[2].empty()) {
-                t.translation.assign(n, glm::vec3(0.0f));
-                for (int a = 0; a < 3; ++a)
-                    if (!d.axis[a].empty())
-                        for (uint32_t f = 0; f < n; ++f)
-                            t.translation[f][a] = d.axis[a][f];
-            }
+            t.translation = std::move(d.t);
             t.rotation = std::move(d.q);
             t.visibility = std::move(d.vis);
             if (std::find(d.step.begin(), d.step.end(), uint8_t(1)) != d.step.end()) t.step = std::move(d.step);
@@ -153,51 +180,160 @@ bool channelKind(ByteReader& r, Builder& b, uint32_t type, uint32_t vectorLen, u
     return false;
 }
 
-// Stores the decoded value of `type` at frame f.
-void store(PivotData& d, Builder& b, uint32_t type, uint32_t f, const float* v) {
-    if (type == Q) {
-        if (d.q.empty()) d.q.assign(b.clip.frameCount, glm::quat(1, 0, 0, 0));
-        d.q[f] = b.finiteQuat(v[0], v[1], v[2], v[3]);
-    } else {
-        auto& a = d.axis[type];
-        if (a.empty()) a.assign(b.clip.frameCount, 0.0f);
-        a[f] = b.finite(v[0]);
+// Frames the channels of clip chunk c describe: the largest of (last stored frame + 1) over uncompressed and
+// bit channels, adaptive-delta frame counts, and (last key time + 1) over timecoded channels. Reads channel
+// headers only; channels too short to say are skipped and a malformed chunk ends the scan (the decoder
+// reports them). No warnings, no exceptions.
+uint32_t storedFrames(const Cursor& parent, const Chunk& c) {
+    Cursor cur(c.payload, c.payloadOffset(), c.truncated, parent.fileName(), {}, nullptr);
+    Chunk k;
+    uint32_t flavor = 0, frames = 0;
+    auto u16 = [](const ByteSpan& b, uint64_t o) {
+        return o + 2 <= b.size ? uint32_t(b.data[o]) | uint32_t(b.data[o + 1]) << 8 : 0u;
+    };
+    auto u32 = [](const ByteSpan& b, uint64_t o) {
+        return o + 4 <= b.size ? uint32_t(b.data[o]) | uint32_t(b.data[o + 1]) << 8 | uint32_t(b.data[o + 2]) << 16 |
+                                     uint32_t(b.data[o + 3]) << 24
+                               : 0u;
+    };
+    auto upTo = [&](uint64_t n) { frames = uint32_t(std::min<uint64_t>(std::max<uint64_t>(frames, n), kMaxFrames)); };
+    for (;;) {
+        try {
+            if (!cur.next(k)) break;
+        } catch (const ParseError&) {
+            break;
+        }
+        const ByteSpan& p = k.payload;
+        switch (k.id) {
+        case id::CompressedAnimationHeader:
+            flavor = u16(p, 42);
+            break;
+        case id::AnimationChannel:
+        case id::BitChannel:
+            if (p.size >= 4) upTo(uint64_t(u16(p, 2)) + 1);
+            break;
+        case id::CompressedAnimationChannel:
+            if (p.size < 8) break;
+            if (flavor == 1) {
+                upTo(u32(p, 0));
+            } else if (const uint32_t n = u32(p, 0); n > 0) {
+                const uint64_t at = 8 + uint64_t(n - 1) * (4 + 4 * uint64_t(p.data[6]));
+                if (at + 4 <= p.size) upTo(uint64_t(u32(p, at) & 0x7FFFFFFFu) + 1);
+            }
+            break;
+        case id::CompressedBitChannel:
+            if (const uint32_t n = u32(p, 0); n > 0 && 8 + uint64_t(n) * 4 <= p.size)
+                upTo(uint64_t(u32(p, 8 + uint64_t(n - 1) * 4) & 0x7FFFFFFFu) + 1);
+            break;
+        case id::MotionChannel:
+            if (p.size >= 8) {
+                const uint32_t n = u16(p, 4);
+                if (p.data[1] != 0)
+                    upTo(n); // delta-4/delta-8: n frames
+                else if (n > 0 && 8 + uint64_t(n) * 2 <= p.size)
+                    upTo(uint64_t(u16(p, 8 + uint64_t(n - 1) * 2)) + 1);
+            }
+            break;
+        default:
+            break;
+        }
     }
+    return frames;
+}
+
+// Stores the decoded value of `type` at frame f (the array is sized: Builder::denseFor).
+inline void store(PivotData& d, Builder& b, uint32_t type, uint32_t f, const float* v) {
+    if (type == Q)
+        d.q[f] = b.finiteQuat(v[0], v[1], v[2], v[3]);
+    else
+        d.t[f][type] = b.finite(v[0]);
+}
+
+// Stores v at frames [from, to) (from < to): converted once, non-finite values counted per frame as store() does.
+void fill(PivotData& d, Builder& b, uint32_t type, uint32_t from, uint32_t to, const float* v) {
+    const size_t before = b.nonFinite;
+    if (type == Q) {
+        const glm::quat q = b.finiteQuat(v[0], v[1], v[2], v[3]);
+        std::fill(d.q.begin() + from, d.q.begin() + to, q);
+    } else {
+        const float x = b.finite(v[0]);
+        for (uint32_t f = from; f < to; ++f)
+            d.t[f][type] = x;
+    }
+    if (b.nonFinite != before) b.nonFinite += to - from - 1;
 }
 
 // Dense values from keys at integer frames (vectorLen floats a key); lerp / shortest-arc slerp between
-// keys, `hold[k]` = key k+1 is a binary movement (key k's value is held until key k+1).
+// keys, `hold[k]` = key k+1 is a binary movement (key k's value is held until key k+1). Frame f takes
+// the last key k with times[k] <= f (key 0 before the first key, the last key after it).
 void denseFromKeys(PivotData& d, Builder& b, uint32_t type, uint32_t vectorLen, const std::vector<uint32_t>& times,
-                   const std::vector<float>& vals, const std::vector<uint8_t>& binary) {
+                   const std::vector<float>& vals, const std::vector<uint8_t>& binary, const ByteReader& r) {
     const uint32_t n = b.clip.frameCount;
-    size_t k = 0;
-    float tmp[4];
-    for (uint32_t f = 0; f < n; ++f) {
-        while (k + 1 < times.size() && times[k + 1] <= f)
-            ++k;
+    if (n == 0) return;
+    b.denseFor(d, type, r);
+    const size_t nk = times.size();
+    const uint32_t first = std::min(times[0], n);
+    if (first > 0) fill(d, b, type, 0, first, &vals[0]);
+    for (size_t k = 0; k < nk; ++k) {
+        const uint32_t lo = std::min(times[k], n), hi = k + 1 < nk ? std::min(times[k + 1], n) : n;
+        if (lo >= hi) continue;
         const float* v0 = &vals[k * vectorLen];
-        if (f < times[0] || k + 1 >= times.size()) {
-            store(d, b, type, f, v0);
+        if (k + 1 >= nk) {
+            fill(d, b, type, lo, hi, v0);
             continue;
         }
         if (binary[k + 1]) {
-            store(d, b, type, f, v0);
-            if (d.step.empty()) d.step.assign(n, 0);
-            d.step[f] = 1;
+            fill(d, b, type, lo, hi, v0);
+            b.dense(d.step, uint8_t(0), r);
+            std::fill(d.step.begin() + lo, d.step.begin() + hi, uint8_t(1));
             continue;
         }
         const float* v1 = &vals[(k + 1) * vectorLen];
-        const float t = float(f - times[k]) / float(times[k + 1] - times[k]);
-        if (type == Q) {
-            glm::quat q0(v0[3], v0[0], v0[1], v0[2]), q1(v1[3], v1[0], v1[1], v1[2]);
-            if (glm::dot(q0, q1) < 0.0f) q1 = -q1;
-            glm::quat q = glm::slerp(q0, q1, t);
-            tmp[0] = q.x, tmp[1] = q.y, tmp[2] = q.z, tmp[3] = q.w;
-        } else {
-            tmp[0] = v0[0] + (v1[0] - v0[0]) * t;
+        const float span = float(times[k + 1] - times[k]);
+        if (type != Q) {
+            for (uint32_t f = lo; f < hi; ++f) {
+                const float t = float(f - times[k]) / span;
+                d.t[f][type] = b.finite(v0[0] + (v1[0] - v0[0]) * t);
+            }
+            continue;
         }
-        store(d, b, type, f, tmp);
+        // glm::slerp(q0, q1, t) with its per-segment terms (dot, acos, sin of the angle) computed once;
+        // per frame the same float operations in the same order, so results are identical.
+        const glm::quat q0(v0[3], v0[0], v0[1], v0[2]);
+        glm::quat q1(v1[3], v1[0], v1[1], v1[2]);
+        if (glm::dot(q0, q1) < 0.0f) q1 = -q1;
+        glm::quat z = q1;
+        float cosTheta = glm::dot(q0, q1);
+        if (cosTheta < 0.0f) { // glm::slerp's own check (NaN-safe mirror of it)
+            z = -q1;
+            cosTheta = -cosTheta;
+        }
+        const bool linear = cosTheta > 1.0f - glm::epsilon<float>();
+        const float angle = linear ? 0.0f : std::acos(cosTheta);
+        const float sinAngle = linear ? 1.0f : std::sin(angle);
+        for (uint32_t f = lo; f < hi; ++f) {
+            const float t = float(f - times[k]) / span;
+            glm::quat q;
+            if (linear)
+                q = glm::quat(glm::mix(q0.w, z.w, t), glm::mix(q0.x, z.x, t), glm::mix(q0.y, z.y, t),
+                              glm::mix(q0.z, z.z, t));
+            else
+                q = (std::sin((1.0f - t) * angle) * q0 + std::sin(t * angle) * z) / sinAngle;
+            d.q[f] = b.finiteQuat(q.x, q.y, q.z, q.w);
+        }
     }
+}
+
+// Dense values from a decoded per-frame stream of `frames` frames (>= 1); the last frame holds after it.
+void denseFromStream(PivotData& d, Builder& b, uint32_t type, uint32_t vectorLen, uint32_t frames,
+                     const std::vector<float>& vals, const ByteReader& r) {
+    const uint32_t n = b.clip.frameCount;
+    if (n == 0) return;
+    b.denseFor(d, type, r);
+    const uint32_t m = std::min(n, frames);
+    for (uint32_t f = 0; f < m; ++f)
+        store(d, b, type, f, &vals[size_t(f) * vectorLen]);
+    if (m < n) fill(d, b, type, m, n, &vals[size_t(frames - 1) * vectorLen]);
 }
 
 } // namespace
@@ -245,6 +381,8 @@ void decodeAdaptiveDelta(ByteReader& r, uint32_t numFrames, int vectorLen, int b
 Clip readAnimation(const Cursor& parent, const Chunk& c) {
     Builder b;
     b.clip.format = "w3d";
+    b.chunkBytes = c.payload.size;
+    b.storedFrames = storedFrames(parent, c);
     Cursor cur = parent.children(c);
     Chunk k;
     bool haveHeader = false;
@@ -272,21 +410,21 @@ Clip readAnimation(const Cursor& parent, const Chunk& c) {
             r.needCount(uint64_t(count) * vectorLen, 4, "channel value");
             PivotData* d = b.pivot(pivot, r);
             if (!d) continue;
+            const uint32_t n = b.clip.frameCount;
+            if (n > 0) b.denseFor(*d, type, r);
+            const float identity[4] = {0.0f, 0.0f, 0.0f, 1.0f};
+            if (first > 0) fill(*d, b, type, 0, std::min(first, n), identity);
             float v[4];
-            for (uint32_t f = 0; f < b.clip.frameCount; ++f) {
-                if (f < first || f > last) {
-                    v[0] = v[1] = v[2] = 0.0f;
-                    v[3] = 1.0f;
-                } else {
-                    const uint8_t* p = r.cur() + size_t(f - first) * vectorLen * 4;
-                    for (uint32_t i = 0; i < vectorLen; ++i) {
-                        uint32_t u = uint32_t(p[i * 4]) | uint32_t(p[i * 4 + 1]) << 8 | uint32_t(p[i * 4 + 2]) << 16 |
-                                     uint32_t(p[i * 4 + 3]) << 24;
-                        std::memcpy(&v[i], &u, 4);
-                    }
+            for (uint32_t f = first; f <= last && f < n; ++f) {
+                const uint8_t* p = r.cur() + size_t(f - first) * vectorLen * 4;
+                for (uint32_t i = 0; i < vectorLen && i < 4; ++i) {
+                    uint32_t u = uint32_t(p[i * 4]) | uint32_t(p[i * 4 + 1]) << 8 | uint32_t(p[i * 4 + 2]) << 16 |
+                                 uint32_t(p[i * 4 + 3]) << 24;
+                    std::memcpy(&v[i], &u, 4);
                 }
                 store(*d, b, type, f, v);
             }
+            if (last + 1 < n) fill(*d, b, type, last + 1, n, identity);
             b.addCodec("uncompressed");
         } else {
             const uint32_t type = r.u16le(), pivot = r.u16le();
@@ -300,7 +438,8 @@ Clip readAnimation(const Cursor& parent, const Chunk& c) {
             }
             PivotData* d = b.pivot(pivot, r);
             if (!d) continue;
-            d->vis.assign(b.clip.frameCount, def ? 1 : 0);
+            d->vis.clear(); // a second channel on the pivot replaces the first
+            b.dense(d->vis, uint8_t(def ? 1 : 0), r);
             for (uint32_t f = first; f <= last && f < b.clip.frameCount; ++f) {
                 const uint32_t i = f - first;
                 d->vis[f] = (bits[i / 8] >> (i % 8)) & 1;
@@ -314,6 +453,8 @@ Clip readAnimation(const Cursor& parent, const Chunk& c) {
 Clip readCompressedAnimation(const Cursor& parent, const Chunk& c) {
     Builder b;
     b.clip.format = "w3d";
+    b.chunkBytes = c.payload.size;
+    b.storedFrames = storedFrames(parent, c);
     Cursor cur = parent.children(c);
     Chunk k;
     bool haveHeader = false;
@@ -355,7 +496,7 @@ Clip readCompressedAnimation(const Cursor& parent, const Chunk& c) {
                     vals[size_t(i) * vectorLen + j] = r.f32le();
             }
             PivotData* d = b.pivot(pivot, r);
-            if (d) denseFromKeys(*d, b, type, vectorLen, times, vals, binary);
+            if (d) denseFromKeys(*d, b, type, vectorLen, times, vals, binary, r);
             b.addCodec("timecoded");
         } else if (k.id == id::CompressedAnimationChannel) { // flavor 1: adaptive delta
             const uint32_t numFrames = r.u32le(), pivot = r.u16le(), vectorLen = r.u8(), type = r.u8();
@@ -368,9 +509,7 @@ Clip readCompressedAnimation(const Cursor& parent, const Chunk& c) {
                 initial[j] = r.f32le();
             decodeAdaptiveDelta(r, numFrames, int(vectorLen), 4, scale, initial, vals);
             PivotData* d = b.pivot(pivot, r);
-            if (d)
-                for (uint32_t f = 0; f < b.clip.frameCount; ++f)
-                    store(*d, b, type, f, &vals[size_t(std::min(f, numFrames - 1)) * vectorLen]);
+            if (d) denseFromStream(*d, b, type, vectorLen, numFrames, vals, r);
             b.addCodec("adaptive-delta");
         } else if (k.id == id::CompressedBitChannel) {
             const uint32_t n = r.u32le(), pivot = r.u16le(), type = r.u8(), def = r.u8();
@@ -391,7 +530,8 @@ Clip readCompressedAnimation(const Cursor& parent, const Chunk& c) {
             }
             PivotData* d = b.pivot(pivot, r);
             if (!d) continue;
-            d->vis.assign(b.clip.frameCount, def ? 1 : 0); // before the first key: the default
+            d->vis.clear();                           // a second channel on the pivot replaces the first
+            b.dense(d->vis, uint8_t(def ? 1 : 0), r); // before the first key: the default
             size_t key = 0;
             for (uint32_t f = 0; f < b.clip.frameCount; ++f) {
                 while (key < n && times[key] <= f)
@@ -419,7 +559,7 @@ Clip readCompressedAnimation(const Cursor& parent, const Chunk& c) {
                 vals.resize(size_t(nKeys) * vectorLen);
                 for (float& v : vals)
                     v = r.f32le();
-                if (d) denseFromKeys(*d, b, type, vectorLen, times, vals, binary);
+                if (d) denseFromKeys(*d, b, type, vectorLen, times, vals, binary, r);
                 b.addCodec("motion-timecoded");
             } else {
                 const float scale = r.f32le();
@@ -427,9 +567,7 @@ Clip readCompressedAnimation(const Cursor& parent, const Chunk& c) {
                 for (uint32_t j = 0; j < vectorLen; ++j)
                     initial[j] = r.f32le();
                 decodeAdaptiveDelta(r, nKeys, int(vectorLen), deltaType == 1 ? 4 : 8, scale, initial, vals);
-                if (d)
-                    for (uint32_t f = 0; f < b.clip.frameCount; ++f)
-                        store(*d, b, type, f, &vals[size_t(std::min(f, nKeys - 1)) * vectorLen]);
+                if (d) denseFromStream(*d, b, type, vectorLen, nKeys, vals, r);
                 b.addCodec(deltaType == 1 ? "motion-delta4" : "motion-delta8");
             }
         }

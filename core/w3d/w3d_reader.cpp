@@ -648,12 +648,32 @@ static void gather(const std::vector<T>& src, const std::vector<uint32_t>& remap
         dst[i] = src[remap[i]];
 }
 
+// gather() through the identity remap: moves src when `take` (src then left empty), else copies.
+template <class T>
+static void gatherAll(std::vector<T>& src, bool take, const std::vector<uint32_t>& remap, std::vector<T>& dst) {
+    if (take && src.size() == remap.size())
+        dst = std::move(src);
+    else
+        gather(src, remap, dst);
+}
+
 static uint32_t pick(const std::vector<uint32_t>& ids, size_t i) {
     if (ids.empty()) return 0xFFFFFFFFu;
     return ids.size() == 1 ? ids[0] : ids[i];
 }
 
-Mesh toMesh(const RawMesh& m, const Skeleton* skeleton, int bone, const std::string& file) {
+// take = true: geometry arrays of m may be moved into the result (m's names and attributes stay).
+static Mesh buildMesh(RawMesh& m, bool take, const Skeleton* skeleton, int bone, const std::string& file);
+
+Mesh toMesh(const RawMesh& raw, const Skeleton* skeleton, int bone, const std::string& file) {
+    return buildMesh(const_cast<RawMesh&>(raw), false, skeleton, bone, file); // take = false: raw is only read
+}
+
+Mesh toMesh(RawMesh&& raw, const Skeleton* skeleton, int bone, const std::string& file) {
+    return buildMesh(raw, true, skeleton, bone, file);
+}
+
+static Mesh buildMesh(RawMesh& m, bool take, const Skeleton* skeleton, int bone, const std::string& file) {
     Mesh out;
     out.name = m.name;
     out.baseName = m.name;
@@ -679,7 +699,7 @@ Mesh toMesh(const RawMesh& m, const Skeleton* skeleton, int bone, const std::str
     }
 
     // Group triangles by the material of pass 0 (shader/texture ids may be per triangle).
-    const MaterialPass* pass = m.passes.empty() ? nullptr : &m.passes[0];
+    MaterialPass* pass = m.passes.empty() ? nullptr : &m.passes[0];
     struct Key {
         uint32_t shader, texture, vmat, sm;
         bool operator<(const Key& o) const {
@@ -690,6 +710,8 @@ Mesh toMesh(const RawMesh& m, const Skeleton* skeleton, int bone, const std::str
     std::vector<Key> keys;
     std::vector<std::vector<uint32_t>> groupTris;
     const size_t nTris = m.indices.size() / 3;
+    Key lastKey{};
+    size_t lastGroup = SIZE_MAX;
     for (size_t t = 0; t < nTris; ++t) {
         Key key{0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu};
         if (pass) {
@@ -699,15 +721,21 @@ Mesh toMesh(const RawMesh& m, const Skeleton* skeleton, int bone, const std::str
                                                           : pick(pass->vertexMaterialIds, 0);
             key.sm = pick(pass->shaderMaterialIds, t);
         }
-        auto it = groupOf.find(key);
-        if (it == groupOf.end()) {
-            it = groupOf.emplace(key, keys.size()).first;
-            keys.push_back(key);
-            groupTris.emplace_back();
+        if (lastGroup == SIZE_MAX || key < lastKey || lastKey < key) {
+            auto it = groupOf.find(key);
+            if (it == groupOf.end()) {
+                it = groupOf.emplace(key, keys.size()).first;
+                keys.push_back(key);
+                groupTris.emplace_back();
+            }
+            lastKey = key;
+            lastGroup = it->second;
         }
-        groupTris[it->second].push_back(uint32_t(t));
+        groupTris[lastGroup].push_back(uint32_t(t));
     }
-    if (keys.empty()) { // vertices without triangles still form one (empty) sub-mesh
+    const bool single = keys.size() <= 1;
+    if (single) groupTris.clear(); // one group: every triangle in order, no per-triangle list needed
+    if (keys.empty()) {            // vertices without triangles still form one (empty) sub-mesh
         keys.push_back(Key{pass ? pick(pass->shaderIds, 0) : 0xFFFFFFFFu,
                            pass && !pass->stages.empty() ? pick(pass->stages[0].textureIds, 0) : 0xFFFFFFFFu,
                            pass ? pick(pass->vertexMaterialIds, 0) : 0xFFFFFFFFu,
@@ -715,8 +743,8 @@ Mesh toMesh(const RawMesh& m, const Skeleton* skeleton, int bone, const std::str
         groupTris.emplace_back();
     }
 
-    const std::vector<glm::vec2>* uv0 = nullptr;
-    const std::vector<glm::vec2>* uv1 = nullptr;
+    std::vector<glm::vec2>* uv0 = nullptr;
+    std::vector<glm::vec2>* uv1 = nullptr;
     if (pass) {
         if (!pass->stages.empty() && !pass->stages[0].uv.empty())
             uv0 = &pass->stages[0].uv;
@@ -738,11 +766,14 @@ Mesh toMesh(const RawMesh& m, const Skeleton* skeleton, int bone, const std::str
         sm.material = passMaterial(m, keys[g].shader, keys[g].texture, keys[g].vmat, keys[g].sm);
         sm.vertexFormat = skin ? (m.positions2.empty() ? "w3d:skin" : "w3d:skin2") : "w3d:rigid";
         remap.clear();
-        if (keys.size() == 1) {
+        if (single) {
             remap.resize(m.positions.size());
             for (size_t i = 0; i < remap.size(); ++i)
                 remap[i] = uint32_t(i);
-            sm.indices = m.indices;
+            if (take)
+                sm.indices = std::move(m.indices);
+            else
+                sm.indices = m.indices;
         } else {
             std::fill(local.begin(), local.end(), 0xFFFFFFFFu);
             sm.indices.reserve(groupTris[g].size() * 3);
@@ -756,13 +787,13 @@ Mesh toMesh(const RawMesh& m, const Skeleton* skeleton, int bone, const std::str
                     sm.indices.push_back(local[v]);
                 }
         }
-        gather(m.positions, remap, sm.positions);
-        gather(m.normals, remap, sm.normals);
-        gather(m.tangents, remap, sm.tangents);
-        gather(m.bitangents, remap, sm.binormals);
-        gather(colors, remap, sm.colors);
-        if (uv0) gather(*uv0, remap, sm.uv0); // stored in OpenGL convention (EA flips V on load for D3D)
-        if (uv1) gather(*uv1, remap, sm.uv1);
+        const bool all = single && take;
+        // Positions/normals of dual-bone skins are still read below (positions2 fallback): moved last.
+        gatherAll(m.tangents, all, remap, sm.tangents);
+        gatherAll(m.bitangents, all, remap, sm.binormals);
+        gatherAll(colors, single, remap, sm.colors);
+        if (uv0) gatherAll(*uv0, all, remap, sm.uv0); // stored in OpenGL convention (EA flips V on load for D3D)
+        if (uv1) gatherAll(*uv1, all, remap, sm.uv1);
         if (skin) {
             sm.space = VertexSpace::Bone;
             std::fill(slot.begin(), slot.end(), -1);
@@ -790,10 +821,18 @@ Mesh toMesh(const RawMesh& m, const Skeleton* skeleton, int bone, const std::str
                 sm.boneWeights[i] = glm::vec4(w0, w1, 0.0f, 0.0f);
             }
             if (dual) {
-                gather(m.positions2.empty() ? m.positions : m.positions2, remap, sm.positions2);
-                gather(m.normals2.empty() ? m.normals : m.normals2, remap, sm.normals2);
+                if (m.positions2.empty())
+                    gather(m.positions, remap, sm.positions2);
+                else
+                    gatherAll(m.positions2, all, remap, sm.positions2);
+                if (m.normals2.empty())
+                    gather(m.normals, remap, sm.normals2);
+                else
+                    gatherAll(m.normals2, all, remap, sm.normals2);
             }
         }
+        gatherAll(m.positions, all, remap, sm.positions);
+        gatherAll(m.normals, all, remap, sm.normals);
         out.subMeshes.push_back(std::move(sm));
     }
     return out;
@@ -1118,12 +1157,23 @@ Document loadSet(ByteSpan bytes, const std::string& path) {
     }
     bool skinsDropped = false;
     std::vector<uint8_t> used(f.meshes.size(), 0), usedBox(f.boxes.size(), 0), usedNull(f.nulls.size(), 0);
+    // Each RawMesh's geometry is moved into the first Mesh made from it; a second reference copies that Mesh
+    // (toMesh depends on the bone only through Mesh::bone).
+    std::vector<size_t> madeAt(f.meshes.size(), SIZE_MAX);
+    model->meshes.reserve(f.meshes.size());
     auto place = [&](const SubObject& o, int lod, const std::string& owner) {
         bool found = false;
         for (size_t i = 0; i < f.meshes.size(); ++i) {
             if (!iequals(f.meshes[i].fullName(), o.name) && !iequals(f.meshes[i].name, o.name)) continue;
             int bone = checkedBone(o.bone, sk, owner + " sub-object " + o.name, path);
-            Mesh m = toMesh(f.meshes[i], &sk, bone, path);
+            Mesh m;
+            if (madeAt[i] == SIZE_MAX) {
+                m = toMesh(std::move(f.meshes[i]), &sk, bone, path);
+                madeAt[i] = model->meshes.size();
+            } else {
+                m = model->meshes[madeAt[i]];
+                m.bone = bone;
+            }
             skinsDropped = skinsDropped || (f.meshes[i].skin() && sk.bones.empty());
             m.lod = lod;
             model->meshes.push_back(std::move(m));
@@ -1186,7 +1236,7 @@ Document loadSet(ByteSpan bytes, const std::string& path) {
             for (size_t i = 0; i < f.meshes.size(); ++i)
                 if (iequals(f.meshes[i].fullName(), name) || iequals(f.meshes[i].name, name)) {
                     if (!used[i]) {
-                        model->meshes.push_back(toMesh(f.meshes[i], &sk, -1, path));
+                        model->meshes.push_back(toMesh(std::move(f.meshes[i]), &sk, -1, path));
                         used[i] = 1;
                     }
                     known = true;
@@ -1207,7 +1257,7 @@ Document loadSet(ByteSpan bytes, const std::string& path) {
     // Meshes and boxes no HLOD places are shown in model space.
     for (size_t i = 0; i < f.meshes.size(); ++i)
         if (!used[i]) {
-            model->meshes.push_back(toMesh(f.meshes[i], &sk, -1, path));
+            model->meshes.push_back(toMesh(std::move(f.meshes[i]), &sk, -1, path));
             skinsDropped = skinsDropped || (f.meshes[i].skin() && sk.bones.empty());
         }
     for (size_t i = 0; i < f.boxes.size(); ++i)

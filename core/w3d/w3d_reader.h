@@ -201,6 +201,9 @@ Skeleton toSkeleton(const Hierarchy& h);
 // boneIndices into boneMap; rigid meshes get Mesh::bone = `bone`. Throws ParseError on bone indices
 // outside the skeleton.
 Mesh toMesh(const RawMesh& raw, const Skeleton* skeleton, int bone, const std::string& file);
+// Same result; moves raw's vertex/index arrays into the mesh instead of copying them (raw keeps its names,
+// attributes and materials, its geometry is left unspecified).
+Mesh toMesh(RawMesh&& raw, const Skeleton* skeleton, int bone, const std::string& file);
 
 // Descriptive material of pass 0: shader "w3d:opaque", "w3d:alpha", "w3d:additive", ... (or
 // "w3d:fx:<name>" for BFME shader materials), params Diffuse/Ambient/Specular/Emissive/Opacity/

@@ -3,8 +3,10 @@
 // Every mutant must either load -- and then satisfy the model/clip contracts (scene/validate.h) and survive
 // pose evaluation -- or throw ParseError naming the file and an offset inside it. No other exception, no
 // mutant taking more than 2 s of CPU time (a hang guard, not a speed test), and no load whose peak heap use exceeds
-// 16 x the file size + 1 MiB + twice the decoded dense clip data (rs::test::heapAllowance). Sanitizer builds
-// catch crashes and memory errors on the way.
+// 16 x the file size + 1 MiB + twice the decoded dense clip data (rs::test::heapAllowance), where the decoded
+// dense clip data itself may not exceed 16 x the file size + 64 KiB (the readers refuse clips whose header frame
+// count is inflated beyond what their channels store; W3D: w3d_anim.cpp). Sanitizer builds catch crashes and
+// memory errors on the way.
 #include "corpus.h"
 
 #include "io/loader.h"
@@ -22,6 +24,11 @@
 namespace {
 
 constexpr double kMaxSecondsPerMutant = 2.0;
+// Decoded dense clip data (rs::test::decodedClipBytes) of any mutant that loads: at most this many times its size
+// plus kClipBytesFixed. Real clips stay below 6 x (W3D motion-delta codecs); before the W3D bound, frame-count
+// mutants decoded to ~500 x.
+constexpr size_t kClipBytesPerByte = 16;
+constexpr size_t kClipBytesFixed = 64 * 1024;
 
 uint32_t seedFor(const std::string& path) {
     uint32_t h = 2166136261u; // FNV-1a of the path relative to the corpus: stable across machines
@@ -110,6 +117,8 @@ TEST_CASE("corpus mutants load or fail with ParseError, never crash, hang or ove
                 if (peak > rs::test::heapAllowance(m.size(), clipBytes))
                     FAIL_CHECK("peak heap " << peak << " bytes for a " << m.size() << "-byte input (decoded clips "
                                             << clipBytes << " bytes)");
+                if (clipBytes > kClipBytesPerByte * m.size() + kClipBytesFixed)
+                    FAIL_CHECK("decoded clips " << clipBytes << " bytes for a " << m.size() << "-byte input");
                 if (clipBytes > 16 * m.size()) ++t.expandedClips;
                 t.worstClipRatio =
                     std::max(t.worstClipRatio, double(clipBytes) / double(std::max<size_t>(m.size(), 1)));

@@ -300,8 +300,9 @@ TEST_CASE("W3D hostile clip: dense decode is bounded (frames x pivots)", "[w3d][
         ChannelSpec x;
         x.pivot = p;
         x.type = 0;
-        x.keyFrames = {0};
-        x.values = {1.0f};
+        x.keyFrames.push_back(0); // keys reach the last frame: the file describes all 65536 frames
+        x.keyFrames.push_back(65535);
+        x.values = {1.0f, 2.0f};
         s.channels.push_back(x);
     }
     ChunkWriter cw;
@@ -320,4 +321,58 @@ TEST_CASE("W3D hostile clip: dense decode is bounded (frames x pivots)", "[w3d][
     writeClip(cw2, s);
     std::vector<uint8_t> b2 = cw2.take();
     REQUIRE_THROWS_AS(readFile(ByteSpan(b2), "big.w3d"), ParseError);
+}
+
+TEST_CASE("W3D hostile clip: a frame count beyond what the channels store is bounded by the chunk size",
+          "[w3d][anim]") {
+    // 40 pivots, translation X keyed at frames 0 and 29, Q uncompressed over frames 0..29: 30 frames described.
+    auto spec = [](ClipCodec codec, uint32_t frames) {
+        ClipSpec s;
+        s.name = "IDLE";
+        s.hierarchy = "TEST_SKL";
+        s.version = codec == ClipCodec::Uncompressed ? 0x40001 : 0x1;
+        s.frames = frames;
+        s.codec = codec;
+        for (uint16_t p = 1; p <= 40; ++p) {
+            ChannelSpec x;
+            x.pivot = p;
+            x.type = 0;
+            if (codec == ClipCodec::Uncompressed) {
+                x.values = sine(30, 1.0f, p);
+            } else {
+                x.keyFrames.push_back(0);
+                x.keyFrames.push_back(29);
+                x.values = {0.5f, float(p)};
+            }
+            s.channels.push_back(x);
+        }
+        return s;
+    };
+    for (ClipCodec codec : {ClipCodec::Uncompressed, ClipCodec::Timecoded}) {
+        INFO("codec " << int(codec));
+        // As stored, and a few frames more (held values): loads.
+        for (uint32_t frames : {30u, 31u, 60u}) {
+            const Clip c = roundTrip(spec(codec, frames));
+            REQUIRE(c.frameCount == frames);
+            const BoneTrack& t = trackOf(c, 7);
+            REQUIRE(t.translation.size() == frames);
+            const float held = codec == ClipCodec::Uncompressed ? 0.0f : 7.0f; // identity / last key held
+            if (frames > 30) CHECK(t.translation.back().x == held);
+            CHECK(t.translation[29].x == (codec == ClipCodec::Uncompressed ? sine(30, 1.0f, 7)[29] : 7.0f));
+        }
+        // The header claims 65536 frames: 40 x 65536 x 12 bytes from a ~5 KB chunk. Refused with chunk and offset.
+        ChunkWriter cw;
+        writeClip(cw, spec(codec, 65536));
+        std::vector<uint8_t> bytes = cw.take();
+        try {
+            readFile(ByteSpan(bytes), "idle.w3d");
+            FAIL("no ParseError");
+        } catch (const ParseError& e) {
+            CHECK(e.file() == "idle.w3d");
+            CHECK(e.chunkPath().rfind(codec == ClipCodec::Uncompressed ? "0x200/0x202" : "0x280/0x282", 0) == 0);
+            CHECK(e.offset() > 0);
+            CHECK(e.offset() < bytes.size());
+            CHECK(e.message().find("declares 65536 frames but its channels describe 30") != std::string::npos);
+        }
+    }
 }
