@@ -1,5 +1,6 @@
 #include "scene/pose.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -14,6 +15,47 @@
 #endif
 
 namespace rs {
+
+// Channel of a track as plan data: per-frame pointer, or null and a constant (one entry, or the fallback).
+template <class T> static void planChannel(const std::vector<T>& v, const T& fallback, const T*& ptr, uint32_t& last,
+                                           T& value) {
+    ptr = nullptr;
+    last = 0;
+    value = fallback;
+    if (v.size() == 1) {
+        value = v[0];
+    } else if (!v.empty()) {
+        ptr = v.data();
+        last = static_cast<uint32_t>(v.size() - 1);
+    }
+}
+
+static void compilePlan(const Skeleton& skeleton, const Clip& clip, ClipBinding& b) {
+    b.plan.assign(skeleton.bones.size(), BoneSamplePlan());
+    b.planClip = &clip;
+    b.planTracks = clip.tracks.data();
+    b.planTrackCount = clip.tracks.size();
+    for (size_t i = 0; i < b.plan.size(); ++i) {
+        const int ti = b.trackForBone[i];
+        if (ti < 0) continue;
+        const BoneTrack& t = clip.tracks[static_cast<size_t>(ti)];
+        BoneSamplePlan& p = b.plan[i];
+        const bool additive = t.mode == TrackMode::AdditiveToBind;
+        p.kind = additive ? 2 : 1;
+        planChannel(t.translation, additive ? glm::vec3(0.0f) : t.defaultTranslation, p.t, p.tLast, p.tConst);
+        planChannel(t.rotation, additive ? glm::quat(1.0f, 0.0f, 0.0f, 0.0f) : t.defaultRotation, p.r, p.rLast,
+                    p.rConst);
+        planChannel(t.scale, additive ? glm::vec3(1.0f) : t.defaultScale, p.s, p.sLast, p.sConst);
+        if (!t.visibility.empty()) {
+            p.visibility = t.visibility.data();
+            p.visLast = static_cast<uint32_t>(t.visibility.size() - 1);
+        }
+        if (!t.step.empty()) {
+            p.step = t.step.data();
+            p.stepLast = static_cast<uint32_t>(t.step.size() - 1);
+        }
+    }
+}
 
 ClipBinding bindClip(const Skeleton& skeleton, const Clip& clip) {
     ClipBinding b;
@@ -41,6 +83,7 @@ ClipBinding bindClip(const Skeleton& skeleton, const Clip& clip) {
         }
         if (indexOk) b.trackForBone[bone] = static_cast<int>(ti);
     }
+    compilePlan(skeleton, clip, b);
     return b;
 }
 
@@ -216,6 +259,59 @@ static inline void slerpSlots4(float* s0, float* s1, float* s2, float* s3) {
 }
 #endif
 
+// A matrix's last row is exactly (0, 0, 0, 1): products with it as the right factor skip a fourth of the work
+// and stay exact (the skipped terms are products with 0 and 1).
+static inline bool isAffine(const glm::mat4& m) {
+    return m[0][3] == 0.0f && m[1][3] == 0.0f && m[2][3] == 0.0f && m[3][3] == 1.0f;
+}
+
+#if defined(__SSE2__)
+// Column-major 4x4 matrix in registers.
+struct M4 {
+    __m128 c0, c1, c2, c3;
+};
+RS_ALWAYS_INLINE static inline M4 load4(const glm::mat4& m) {
+    return {_mm_loadu_ps(&m[0][0]), _mm_loadu_ps(&m[1][0]), _mm_loadu_ps(&m[2][0]), _mm_loadu_ps(&m[3][0])};
+}
+RS_ALWAYS_INLINE static inline void store4(const M4& m, float* o) {
+    _mm_storeu_ps(o, m.c0);
+    _mm_storeu_ps(o + 4, m.c1);
+    _mm_storeu_ps(o + 8, m.c2);
+    _mm_storeu_ps(o + 12, m.c3);
+}
+#define RS_SPLAT(v, k) _mm_shuffle_ps(v, v, (k) * 0x55)
+// a * b where b's last row is (0, 0, 0, 1).
+RS_ALWAYS_INLINE static inline M4 mulByAffine(const M4& a, const M4& b) {
+    const auto lin = [&](__m128 c) {
+        return _mm_add_ps(_mm_add_ps(_mm_mul_ps(a.c0, RS_SPLAT(c, 0)), _mm_mul_ps(a.c1, RS_SPLAT(c, 1))),
+                          _mm_mul_ps(a.c2, RS_SPLAT(c, 2)));
+    };
+    const __m128 c = b.c3;
+    const __m128 r3 = _mm_add_ps(_mm_add_ps(_mm_mul_ps(a.c0, RS_SPLAT(c, 0)), _mm_mul_ps(a.c1, RS_SPLAT(c, 1))),
+                                 _mm_add_ps(_mm_mul_ps(a.c2, RS_SPLAT(c, 2)), a.c3));
+    return {lin(b.c0), lin(b.c1), lin(b.c2), r3};
+}
+RS_ALWAYS_INLINE static inline M4 mulFull(const M4& a, const M4& b) {
+    const auto col = [&](__m128 c) {
+        return _mm_add_ps(_mm_add_ps(_mm_mul_ps(a.c0, RS_SPLAT(c, 0)), _mm_mul_ps(a.c1, RS_SPLAT(c, 1))),
+                          _mm_add_ps(_mm_mul_ps(a.c2, RS_SPLAT(c, 2)), _mm_mul_ps(a.c3, RS_SPLAT(c, 3))));
+    };
+    return {col(b.c0), col(b.c1), col(b.c2), col(b.c3)};
+}
+// T * R * S from a slot [q.xyzw | - | t.xyz - | s.xyz -], built in registers (last row exactly 0, 0, 0, 1).
+RS_ALWAYS_INLINE static inline M4 composeTRS4(const float* s) {
+    const float x = s[0], y = s[1], z = s[2], w = s[3];
+    const float xx = x * x, yy = y * y, zz = z * z, xy = x * y, xz = x * z, yz = y * z;
+    const float wx = w * x, wy = w * y, wz = w * z;
+    const __m128 c0 = _mm_set_ps(0.0f, 2.0f * (xz - wy), 2.0f * (xy + wz), 1.0f - 2.0f * (yy + zz));
+    const __m128 c1 = _mm_set_ps(0.0f, 2.0f * (yz + wx), 1.0f - 2.0f * (xx + zz), 2.0f * (xy - wz));
+    const __m128 c2 = _mm_set_ps(0.0f, 1.0f - 2.0f * (xx + yy), 2.0f * (yz - wx), 2.0f * (xz + wy));
+    const __m128 sc = _mm_loadu_ps(s + 12);
+    const __m128 t = _mm_set_ps(1.0f, s[10], s[9], s[8]);
+    return {_mm_mul_ps(c0, RS_SPLAT(sc, 0)), _mm_mul_ps(c1, RS_SPLAT(sc, 1)), _mm_mul_ps(c2, RS_SPLAT(sc, 2)), t};
+}
+#endif
+
 void evaluatePose(const Skeleton& skeleton, const Clip* clip, const ClipBinding* binding, float frame, LoopMode mode,
                   PoseView out) {
     const size_t n = skeleton.bones.size();
@@ -233,7 +329,37 @@ void evaluatePose(const Skeleton& skeleton, const Clip* clip, const ClipBinding*
     const int* trackFor = animated ? binding->trackForBone.data() : nullptr;
 
     // Pass 1: gather keys into the scratch slots.
-    for (size_t i = 0; i < n; ++i) {
+    const bool planned = animated && binding->planClip == clip && binding->plan.size() == n &&
+                         binding->planTracks == clip->tracks.data() && binding->planTrackCount == clip->tracks.size();
+    if (planned) {
+        const BoneSamplePlan* plan = binding->plan.data();
+        for (size_t i = 0; i < n; ++i) {
+            float* s = &out.local[i][0][0];
+            const BoneSamplePlan& p = plan[i];
+            uint8_t vis = bones[i].visible;
+            if (p.kind == 0) {
+                const float slot[16] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 1, 1, 1, kBind};
+                std::memcpy(s, slot, sizeof slot);
+            } else {
+                const float a = (p.step && p.step[std::min(f0, p.stepLast)]) ? 0.0f : alpha;
+                const glm::vec3 &t0 = p.t ? p.t[std::min(f0, p.tLast)] : p.tConst,
+                                &t1 = p.t ? p.t[std::min(f1, p.tLast)] : p.tConst;
+                const glm::quat &q0 = p.r ? p.r[std::min(f0, p.rLast)] : p.rConst,
+                                &q1 = p.r ? p.r[std::min(f1, p.rLast)] : p.rConst;
+                const glm::vec3 &s0 = p.s ? p.s[std::min(f0, p.sLast)] : p.sConst,
+                                &s1 = p.s ? p.s[std::min(f1, p.sLast)] : p.sConst;
+                s[0] = q0.x, s[1] = q0.y, s[2] = q0.z, s[3] = q0.w;
+                s[4] = q1.x, s[5] = q1.y, s[6] = q1.z, s[7] = q1.w;
+                s[8] = t0.x + (t1.x - t0.x) * a, s[9] = t0.y + (t1.y - t0.y) * a, s[10] = t0.z + (t1.z - t0.z) * a;
+                s[11] = a;
+                s[12] = s0.x + (s1.x - s0.x) * a, s[13] = s0.y + (s1.y - s0.y) * a, s[14] = s0.z + (s1.z - s0.z) * a;
+                s[15] = p.kind == 2 ? kAdditive : kReplace;
+                if (p.visibility) vis = p.visibility[std::min(f0, p.visLast)] != 0;
+            }
+            if (out.visible) out.visible[i] = vis;
+        }
+    }
+    for (size_t i = 0; i < n && !planned; ++i) {
         float* s = &out.local[i][0][0];
         const int ti = trackFor ? trackFor[i] : -1;
         uint8_t vis = bones[i].visible;
@@ -276,6 +402,35 @@ void evaluatePose(const Skeleton& skeleton, const Clip* clip, const ClipBinding*
         slerpSlot(&out.local[i][0][0]);
 
     // Pass 3: local matrices and world transforms, parents first.
+#if defined(__SSE2__)
+    for (i = 0; i < n; ++i) {
+        const Bone& b = bones[i];
+        float* s = &out.local[i][0][0];
+        const float kind = s[15];
+        M4 local;
+        bool affine = true; // local's last row is exactly (0, 0, 0, 1)
+        if (kind == kBind) {
+            local = load4(b.bindLocal);
+            affine = isAffine(b.bindLocal);
+        } else {
+            local = composeTRS4(s);
+            if (kind == kAdditive) {
+                local = mulByAffine(load4(b.bindLocal), local);
+                affine = isAffine(b.bindLocal);
+            }
+        }
+        store4(local, s);
+        const int p = b.parent;
+        float* w = &out.world[i][0][0];
+        if (p >= 0 && static_cast<size_t>(p) < i) {
+            const M4 pw = load4(out.world[p]);
+            store4(affine ? mulByAffine(pw, local) : mulFull(pw, local), w);
+            if (out.visible) out.visible[i] = out.visible[i] && out.visible[p];
+        } else {
+            store4(local, w);
+        }
+    }
+#else
     for (i = 0; i < n; ++i) {
         const Bone& b = bones[i];
         glm::mat4& local = out.local[i];
@@ -302,6 +457,7 @@ void evaluatePose(const Skeleton& skeleton, const Clip* clip, const ClipBinding*
             out.world[i] = local;
         }
     }
+#endif
 }
 
 void skinInverseBind(const Skeleton& skeleton, const SubMesh& sm, std::vector<glm::mat4>& out) {
@@ -311,14 +467,23 @@ void skinInverseBind(const Skeleton& skeleton, const SubMesh& sm, std::vector<gl
     skeleton.bindWorld(bind.data());
     for (size_t i = 0; i < sm.boneMap.size(); ++i) {
         int b = sm.boneMap[i];
-        if (b >= 0 && static_cast<size_t>(b) < bind.size()) out[i] = glm::inverse(bind[b]);
+        if (b < 0 || static_cast<size_t>(b) >= bind.size()) continue;
+        out[i] = glm::inverse(bind[b]);
+        // The inverse of an affine matrix is affine: make its last row exact so skinPalette takes the affine path.
+        if (isAffine(bind[b])) out[i][0][3] = out[i][1][3] = out[i][2][3] = 0.0f, out[i][3][3] = 1.0f;
     }
 }
 
 void skinPalette(const SubMesh& sm, const glm::mat4* inverseBind, const glm::mat4* world, glm::mat4* out) {
     const int* map = sm.boneMap.data();
-    for (size_t i = 0, n = sm.boneMap.size(); i < n; ++i)
+    for (size_t i = 0, n = sm.boneMap.size(); i < n; ++i) {
+#if defined(__SSE2__)
+        const M4 w = load4(world[map[i]]), ib = load4(inverseBind[i]);
+        store4(isAffine(inverseBind[i]) ? mulByAffine(w, ib) : mulFull(w, ib), &out[i][0][0]);
+#else
         mul4(world[map[i]], inverseBind[i], out[i]);
+#endif
+    }
 }
 
 } // namespace rs

@@ -16,11 +16,35 @@ namespace rs {
 
 enum class LoopMode { Loop, Once, PingPong };
 
+// Per-bone sampling plan compiled by bindClip: evaluatePose reads it instead of the tracks' vectors.
+// A channel is either per-frame data (pointer into the clip, index clamped to last) or a constant (pointer null,
+// value in the matching *Const field: a one-entry channel, the track's default, or identity for additive tracks).
+struct BoneSamplePlan {
+    const glm::vec3* t = nullptr;
+    const glm::quat* r = nullptr;
+    const glm::vec3* s = nullptr;
+    const uint8_t* visibility = nullptr; // null: the bone's own flag
+    const uint8_t* step = nullptr;       // null: no step bits
+    uint32_t tLast = 0, rLast = 0, sLast = 0, visLast = 0, stepLast = 0;
+    glm::vec3 tConst{0.0f};
+    glm::quat rConst{1.0f, 0.0f, 0.0f, 0.0f};
+    glm::vec3 sConst{1.0f};
+    uint8_t kind = 0; // 0 no track (bind pose), 1 replace, 2 additive to bind
+};
+
 // Which track animates which skeleton bone.
 struct ClipBinding {
     std::vector<int> trackForBone;     // per skeleton bone: track index or -1
     std::vector<std::string> problems; // tracks that could not be bound (index out of range, name mismatch)
     bool ok() const { return problems.empty(); }
+
+    // Compiled plan (one entry per bone). It points into the clip given to bindClip and is used only for that
+    // Clip object with the same tracks array; evaluatePose samples the tracks directly for any other clip.
+    // Rebind after changing a clip's track data in place.
+    std::vector<BoneSamplePlan> plan;
+    const Clip* planClip = nullptr;
+    const BoneTrack* planTracks = nullptr;
+    size_t planTrackCount = 0;
 };
 
 // Binds tracks by BoneTrack::bone and checks BoneTrack::boneName (case-insensitive) when both are named.
