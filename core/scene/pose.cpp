@@ -224,8 +224,9 @@ static inline void slerpSlot(float* s) {
 }
 
 #if defined(__SSE2__)
-// Slerps the slots of 4 bones at once (same polynomial as slerpShortest).
-static inline void slerpSlots4(float* s0, float* s1, float* s2, float* s3) {
+// Slerps the slots of 4 bones at once (same polynomial as slerpShortest) and replaces each slot by the bone's
+// T * R * S matrix (column-major, last row exactly 0, 0, 0, 1).
+static inline void slerpComposeSlots4(float* s0, float* s1, float* s2, float* s3) {
     __m128 ax = _mm_loadu_ps(s0), ay = _mm_loadu_ps(s1), az = _mm_loadu_ps(s2), aw = _mm_loadu_ps(s3);
     _MM_TRANSPOSE4_PS(ax, ay, az, aw); // now ax = x of the 4 bones, ...
     __m128 bx = _mm_loadu_ps(s0 + 4), by = _mm_loadu_ps(s1 + 4), bz = _mm_loadu_ps(s2 + 4), bw = _mm_loadu_ps(s3 + 4);
@@ -239,23 +240,58 @@ static inline void slerpSlots4(float* s0, float* s1, float* s2, float* s3) {
     const __m128 xm1 = _mm_sub_ps(x, one);
     const __m128 d = _mm_sub_ps(one, t);
     const __m128 t2 = _mm_mul_ps(t, t), d2 = _mm_mul_ps(d, d);
-    __m128 cT = one, cD = one;
-    for (int i = 7; i >= 0; --i) {
-        const __m128 u = _mm_set1_ps(kU[i]), v = _mm_set1_ps(kV[i]);
-        cT = _mm_add_ps(one, _mm_mul_ps(_mm_mul_ps(_mm_sub_ps(_mm_mul_ps(u, t2), v), xm1), cT));
-        cD = _mm_add_ps(one, _mm_mul_ps(_mm_mul_ps(_mm_sub_ps(_mm_mul_ps(u, d2), v), xm1), cD));
-    }
+    // The Horner chain c = 1 + k0 (1 + k1 (1 + ... (1 + k7))) with k_i = (u_i t^2 - v_i)(x - 1), evaluated as a tree
+    // of affine maps X -> A + B X (depth 3 instead of 8: the chain's latency was the slerp's cost).
+    const auto series = [&](__m128 tt) {
+        __m128 k[8];
+        for (int i = 0; i < 8; ++i)
+            k[i] = _mm_mul_ps(_mm_sub_ps(_mm_mul_ps(_mm_set1_ps(kU[i]), tt), _mm_set1_ps(kV[i])), xm1);
+        const __m128 a01 = _mm_add_ps(one, k[0]), b01 = _mm_mul_ps(k[0], k[1]);
+        const __m128 a23 = _mm_add_ps(one, k[2]), b23 = _mm_mul_ps(k[2], k[3]);
+        const __m128 a45 = _mm_add_ps(one, k[4]), b45 = _mm_mul_ps(k[4], k[5]);
+        const __m128 a67 = _mm_add_ps(one, k[6]), b67 = _mm_mul_ps(k[6], k[7]);
+        const __m128 a03 = _mm_add_ps(a01, _mm_mul_ps(b01, a23)), b03 = _mm_mul_ps(b01, b23);
+        const __m128 a47 = _mm_add_ps(a45, _mm_mul_ps(b45, a67)), b47 = _mm_mul_ps(b45, b67);
+        return _mm_add_ps(a03, _mm_mul_ps(b03, _mm_add_ps(a47, b47)));
+    };
+    __m128 cT = series(t2), cD = series(d2);
     cT = _mm_xor_ps(_mm_mul_ps(cT, t), signBit);
     cD = _mm_mul_ps(cD, d);
     __m128 rx = _mm_add_ps(_mm_mul_ps(ax, cD), _mm_mul_ps(bx, cT));
     __m128 ry = _mm_add_ps(_mm_mul_ps(ay, cD), _mm_mul_ps(by, cT));
     __m128 rz = _mm_add_ps(_mm_mul_ps(az, cD), _mm_mul_ps(bz, cT));
     __m128 rw = _mm_add_ps(_mm_mul_ps(aw, cD), _mm_mul_ps(bw, cT));
-    _MM_TRANSPOSE4_PS(rx, ry, rz, rw);
-    _mm_storeu_ps(s0, rx);
-    _mm_storeu_ps(s1, ry);
-    _mm_storeu_ps(s2, rz);
-    _mm_storeu_ps(s3, rw);
+    // T * R * S of the 4 bones, still structure-of-arrays: m<row><column>.
+    __m128 tx = _mm_loadu_ps(s0 + 8), ty = _mm_loadu_ps(s1 + 8), tz = _mm_loadu_ps(s2 + 8), tw = _mm_loadu_ps(s3 + 8);
+    _MM_TRANSPOSE4_PS(tx, ty, tz, tw);
+    __m128 sx = _mm_loadu_ps(s0 + 12), sy = _mm_loadu_ps(s1 + 12), sz = _mm_loadu_ps(s2 + 12), sw = _mm_loadu_ps(s3 + 12);
+    _MM_TRANSPOSE4_PS(sx, sy, sz, sw);
+    const __m128 two = _mm_set1_ps(2.0f), zero = _mm_setzero_ps();
+    const __m128 xx = _mm_mul_ps(rx, rx), yy = _mm_mul_ps(ry, ry), zz = _mm_mul_ps(rz, rz);
+    const __m128 xy = _mm_mul_ps(rx, ry), xz = _mm_mul_ps(rx, rz), yz = _mm_mul_ps(ry, rz);
+    const __m128 wx = _mm_mul_ps(rw, rx), wy = _mm_mul_ps(rw, ry), wz = _mm_mul_ps(rw, rz);
+    const auto diag = [&](__m128 p, __m128 q, __m128 sc) {
+        return _mm_mul_ps(_mm_sub_ps(one, _mm_mul_ps(two, _mm_add_ps(p, q))), sc);
+    };
+    const auto offPlus = [&](__m128 p, __m128 q, __m128 sc) { return _mm_mul_ps(_mm_mul_ps(two, _mm_add_ps(p, q)), sc); };
+    const auto offMinus = [&](__m128 p, __m128 q, __m128 sc) { return _mm_mul_ps(_mm_mul_ps(two, _mm_sub_ps(p, q)), sc); };
+    __m128 m00 = diag(yy, zz, sx), m10 = offPlus(xy, wz, sx), m20 = offMinus(xz, wy, sx), c0w = zero;
+    __m128 m01 = offMinus(xy, wz, sy), m11 = diag(xx, zz, sy), m21 = offPlus(yz, wx, sy), c1w = zero;
+    __m128 m02 = offPlus(xz, wy, sz), m12 = offMinus(yz, wx, sz), m22 = diag(xx, yy, sz), c2w = zero;
+    tw = one;
+    _MM_TRANSPOSE4_PS(m00, m10, m20, c0w);
+    _MM_TRANSPOSE4_PS(m01, m11, m21, c1w);
+    _MM_TRANSPOSE4_PS(m02, m12, m22, c2w);
+    _MM_TRANSPOSE4_PS(tx, ty, tz, tw);
+    float* const slot[4] = {s0, s1, s2, s3};
+    const __m128 c0[4] = {m00, m10, m20, c0w}, c1[4] = {m01, m11, m21, c1w}, c2[4] = {m02, m12, m22, c2w},
+                 c3[4] = {tx, ty, tz, tw};
+    for (int k = 0; k < 4; ++k) {
+        _mm_storeu_ps(slot[k], c0[k]);
+        _mm_storeu_ps(slot[k] + 4, c1[k]);
+        _mm_storeu_ps(slot[k] + 8, c2[k]);
+        _mm_storeu_ps(slot[k] + 12, c3[k]);
+    }
 }
 #endif
 
@@ -278,6 +314,19 @@ RS_ALWAYS_INLINE static inline void store4(const M4& m, float* o) {
     _mm_storeu_ps(o + 4, m.c1);
     _mm_storeu_ps(o + 8, m.c2);
     _mm_storeu_ps(o + 12, m.c3);
+}
+// (x, y, z, 0) without reading past the vector.
+RS_ALWAYS_INLINE static inline __m128 load3(const glm::vec3& v) {
+    const __m128 xy = _mm_castpd_ps(_mm_load_sd(reinterpret_cast<const double*>(&v.x)));
+    return _mm_movelh_ps(xy, _mm_load_ss(&v.z));
+}
+// A quaternion as (x, y, z, w) in a register, whatever GLM's member order.
+RS_ALWAYS_INLINE static inline __m128 quatXYZW(const glm::quat& q) {
+#if defined(GLM_FORCE_QUAT_DATA_WXYZ)
+    return _mm_set_ps(q.w, q.z, q.y, q.x);
+#else
+    return _mm_loadu_ps(&q.x);
+#endif
 }
 #define RS_SPLAT(v, k) _mm_shuffle_ps(v, v, (k) * 0x55)
 // a * b where b's last row is (0, 0, 0, 1).
@@ -309,6 +358,11 @@ RS_ALWAYS_INLINE static inline M4 composeTRS4(const float* s) {
     const __m128 sc = _mm_loadu_ps(s + 12);
     const __m128 t = _mm_set_ps(1.0f, s[10], s[9], s[8]);
     return {_mm_mul_ps(c0, RS_SPLAT(sc, 0)), _mm_mul_ps(c1, RS_SPLAT(sc, 1)), _mm_mul_ps(c2, RS_SPLAT(sc, 2)), t};
+}
+// One slot as slerpComposeSlots4 does it.
+static inline void slerpComposeSlot(float* s) {
+    slerpSlot(s);
+    store4(composeTRS4(s), s);
 }
 #endif
 
@@ -348,12 +402,23 @@ void evaluatePose(const Skeleton& skeleton, const Clip* clip, const ClipBinding*
                                 &q1 = p.r ? p.r[std::min(f1, p.rLast)] : p.rConst;
                 const glm::vec3 &s0 = p.s ? p.s[std::min(f0, p.sLast)] : p.sConst,
                                 &s1 = p.s ? p.s[std::min(f1, p.sLast)] : p.sConst;
+#if defined(__SSE2__)
+                static_assert(sizeof(glm::quat) == 16 && sizeof(glm::vec3) == 12, "packed GLM types");
+                const __m128 av = _mm_set1_ps(a);
+                const __m128 tv = _mm_add_ps(load3(t0), _mm_mul_ps(_mm_sub_ps(load3(t1), load3(t0)), av));
+                const __m128 sv = _mm_add_ps(load3(s0), _mm_mul_ps(_mm_sub_ps(load3(s1), load3(s0)), av));
+                _mm_storeu_ps(s, quatXYZW(q0));
+                _mm_storeu_ps(s + 4, quatXYZW(q1));
+                _mm_storeu_ps(s + 8, _mm_add_ps(tv, _mm_set_ps(a, 0.0f, 0.0f, 0.0f)));
+                _mm_storeu_ps(s + 12, _mm_add_ps(sv, _mm_set_ps(p.kind == 2 ? kAdditive : kReplace, 0.0f, 0.0f, 0.0f)));
+#else
                 s[0] = q0.x, s[1] = q0.y, s[2] = q0.z, s[3] = q0.w;
                 s[4] = q1.x, s[5] = q1.y, s[6] = q1.z, s[7] = q1.w;
                 s[8] = t0.x + (t1.x - t0.x) * a, s[9] = t0.y + (t1.y - t0.y) * a, s[10] = t0.z + (t1.z - t0.z) * a;
                 s[11] = a;
                 s[12] = s0.x + (s1.x - s0.x) * a, s[13] = s0.y + (s1.y - s0.y) * a, s[14] = s0.z + (s1.z - s0.z) * a;
                 s[15] = p.kind == 2 ? kAdditive : kReplace;
+#endif
                 if (p.visibility) vis = p.visibility[std::min(f0, p.visLast)] != 0;
             }
             if (out.visible) out.visible[i] = vis;
@@ -395,26 +460,36 @@ void evaluatePose(const Skeleton& skeleton, const Clip* clip, const ClipBinding*
     // Pass 2: slerp every slot (bind-pose slots hold identity with alpha 0 and stay exact).
     size_t i = 0;
 #if defined(__SSE2__)
+    // (SSE: the slots become T * R * S; pass 3 takes each bone's kind from the binding.)
     for (; i + 4 <= n; i += 4)
-        slerpSlots4(&out.local[i][0][0], &out.local[i + 1][0][0], &out.local[i + 2][0][0], &out.local[i + 3][0][0]);
-#endif
+        slerpComposeSlots4(&out.local[i][0][0], &out.local[i + 1][0][0], &out.local[i + 2][0][0],
+                           &out.local[i + 3][0][0]);
+    for (; i < n; ++i)
+        slerpComposeSlot(&out.local[i][0][0]);
+#else
     for (; i < n; ++i)
         slerpSlot(&out.local[i][0][0]);
+#endif
 
     // Pass 3: local matrices and world transforms, parents first.
 #if defined(__SSE2__)
     for (i = 0; i < n; ++i) {
         const Bone& b = bones[i];
         float* s = &out.local[i][0][0];
-        const float kind = s[15];
+        int kind = 0;
+        if (planned) {
+            kind = binding->plan[i].kind;
+        } else if (trackFor && trackFor[i] >= 0) {
+            kind = clip->tracks[static_cast<size_t>(trackFor[i])].mode == TrackMode::AdditiveToBind ? 2 : 1;
+        }
         M4 local;
         bool affine = true; // local's last row is exactly (0, 0, 0, 1)
-        if (kind == kBind) {
+        if (kind == 0) {
             local = load4(b.bindLocal);
             affine = isAffine(b.bindLocal);
         } else {
-            local = composeTRS4(s);
-            if (kind == kAdditive) {
+            local = load4(out.local[i]);
+            if (kind == 2) {
                 local = mulByAffine(load4(b.bindLocal), local);
                 affine = isAffine(b.bindLocal);
             }
