@@ -7,6 +7,9 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#if defined(__SSE2__) && defined(__GNUC__) && defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 #if defined(__GNUC__)
 #define RS_ALWAYS_INLINE __attribute__((always_inline))
@@ -549,9 +552,48 @@ void skinInverseBind(const Skeleton& skeleton, const SubMesh& sm, std::vector<gl
     }
 }
 
+#if defined(__SSE2__) && defined(__GNUC__) && defined(__x86_64__)
+#define RS_PALETTE_AVX2 1
+// skinPalette with AVX2 + FMA: two columns per register (selected at run time when the CPU has them).
+__attribute__((target("avx2,fma"))) static void skinPaletteAvx2(const int* map, size_t n, const glm::mat4* inverseBind,
+                                                                const glm::mat4* world, glm::mat4* out) {
+    for (size_t i = 0; i < n; ++i) {
+        const float* a = &world[map[i]][0][0];
+        const float* b = &inverseBind[i][0][0];
+        const __m256 a0 = _mm256_broadcast_ps(reinterpret_cast<const __m128*>(a));
+        const __m256 a1 = _mm256_broadcast_ps(reinterpret_cast<const __m128*>(a + 4));
+        const __m256 a2 = _mm256_broadcast_ps(reinterpret_cast<const __m128*>(a + 8));
+        const __m256 a3 = _mm256_broadcast_ps(reinterpret_cast<const __m128*>(a + 12));
+        const __m256 b01 = _mm256_loadu_ps(b), b23 = _mm256_loadu_ps(b + 8);
+        __m256 r01 = _mm256_mul_ps(a0, _mm256_permute_ps(b01, 0x00));
+        __m256 r23 = _mm256_mul_ps(a0, _mm256_permute_ps(b23, 0x00));
+        r01 = _mm256_fmadd_ps(a1, _mm256_permute_ps(b01, 0x55), r01);
+        r23 = _mm256_fmadd_ps(a1, _mm256_permute_ps(b23, 0x55), r23);
+        r01 = _mm256_fmadd_ps(a2, _mm256_permute_ps(b01, 0xAA), r01);
+        r23 = _mm256_fmadd_ps(a2, _mm256_permute_ps(b23, 0xAA), r23);
+        if (isAffine(inverseBind[i])) {
+            r23 = _mm256_add_ps(r23, _mm256_blend_ps(_mm256_setzero_ps(), a3, 0xF0)); // + (0 | a3)
+        } else {
+            r01 = _mm256_fmadd_ps(a3, _mm256_permute_ps(b01, 0xFF), r01);
+            r23 = _mm256_fmadd_ps(a3, _mm256_permute_ps(b23, 0xFF), r23);
+        }
+        _mm256_storeu_ps(&out[i][0][0], r01);
+        _mm256_storeu_ps(&out[i][2][0], r23);
+    }
+}
+#endif
+
 void skinPalette(const SubMesh& sm, const glm::mat4* inverseBind, const glm::mat4* world, glm::mat4* out) {
     const int* map = sm.boneMap.data();
-    for (size_t i = 0, n = sm.boneMap.size(); i < n; ++i) {
+    const size_t n = sm.boneMap.size();
+#if defined(RS_PALETTE_AVX2)
+    static const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    if (avx2) {
+        skinPaletteAvx2(map, n, inverseBind, world, out);
+        return;
+    }
+#endif
+    for (size_t i = 0; i < n; ++i) {
 #if defined(__SSE2__)
         const M4 w = load4(world[map[i]]), ib = load4(inverseBind[i]);
         store4(isAffine(inverseBind[i]) ? mulByAffine(w, ib) : mulFull(w, ib), &out[i][0][0]);
