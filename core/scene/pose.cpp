@@ -20,8 +20,8 @@
 namespace rs {
 
 // Channel of a track as plan data: per-frame pointer, or null and a constant (one entry, or the fallback).
-template <class T> static void planChannel(const std::vector<T>& v, const T& fallback, const T*& ptr, uint32_t& last,
-                                           T& value) {
+template <class T>
+static void planChannel(const std::vector<T>& v, const T& fallback, const T*& ptr, uint32_t& last, T& value) {
     ptr = nullptr;
     last = 0;
     value = fallback;
@@ -65,8 +65,8 @@ ClipBinding bindClip(const Skeleton& skeleton, const Clip& clip) {
     const int n = static_cast<int>(skeleton.bones.size());
     b.trackForBone.assign(skeleton.bones.size(), -1);
     if (!clip.hierarchyName.empty() && !skeleton.name.empty() && !iequals(clip.hierarchyName, skeleton.name))
-        b.problems.push_back("clip '" + clip.name + "' is for hierarchy '" + clip.hierarchyName +
-                             "', not for '" + skeleton.name + "'");
+        b.problems.push_back("clip '" + clip.name + "' is for hierarchy '" + clip.hierarchyName + "', not for '" +
+                             skeleton.name + "'");
     for (size_t ti = 0; ti < clip.tracks.size(); ++ti) {
         const BoneTrack& t = clip.tracks[ti];
         int bone = t.bone;
@@ -162,7 +162,8 @@ RS_ALWAYS_INLINE static inline void mul4(const glm::mat4& a, const glm::mat4& b,
 }
 
 // Column-major T * R * S.
-RS_ALWAYS_INLINE static inline void composeTRS(const glm::vec3& t, const glm::quat& q, const glm::vec3& s, glm::mat4& o) {
+RS_ALWAYS_INLINE static inline void composeTRS(const glm::vec3& t, const glm::quat& q, const glm::vec3& s,
+                                               glm::mat4& o) {
     const float xx = q.x * q.x, yy = q.y * q.y, zz = q.z * q.z;
     const float xy = q.x * q.y, xz = q.x * q.z, yz = q.y * q.z;
     const float wx = q.w * q.x, wy = q.w * q.y, wz = q.w * q.z;
@@ -204,14 +205,18 @@ glm::mat4 sampleTrackLocal(const BoneTrack& t, const glm::mat4& bindLocal, uint3
     return m;
 }
 
-// evaluatePose works in two passes over out.local, which doubles as scratch between them:
+// evaluatePose works in three passes over out.local, which doubles as scratch between them:
 //   pass 1 (per bone): gathers the two rotation keys, lerps translation and scale, stores
 //          [q0.xyzw | q1.xyzw | t.xyz alpha | s.xyz kind]  (kind: 0 bind pose, 1 replace, 2 additive to bind)
-//          and the bone's own visibility in out.visible;
-//   pass 2 (4 bones per step, SSE): slerps q0 -> q1 by alpha in structure-of-arrays form, result into q0;
-//   pass 3 (per bone, parents first): composes the local matrix, world = world[parent] * local, visibility.
+//          and the bone's own visibility in out.visible. With the binding's compiled plan (ClipBinding::plan)
+//          this reads per-bone pointers and pre-resolved constants instead of the tracks' vectors;
+//   pass 2 (4 bones per step, SSE): slerps q0 -> q1 by alpha in structure-of-arrays form and turns the slot into
+//          the T * R * S matrix (without SSE: the slerped quaternion into q0);
+//   pass 3 (per bone, parents first): local = bind, T*R*S or bind * T*R*S (kind from the binding),
+//          world = world[parent] * local in registers, visibility. Products whose right factor has the last
+//          row (0, 0, 0, 1) exactly (every T*R*S, affine bind matrices) skip that row's terms.
 // Splitting the passes keeps the slerp's long dependency chain off the parent chain and lets 4 bones share
-// every instruction of the polynomial.
+// every instruction of the polynomial and of the quaternion-to-matrix conversion.
 namespace {
 constexpr float kBind = 0.0f, kReplace = 1.0f, kAdditive = 2.0f;
 constexpr float kMu = 1.85298109240830f;
@@ -267,7 +272,8 @@ static inline void slerpComposeSlots4(float* s0, float* s1, float* s2, float* s3
     // T * R * S of the 4 bones, still structure-of-arrays: m<row><column>.
     __m128 tx = _mm_loadu_ps(s0 + 8), ty = _mm_loadu_ps(s1 + 8), tz = _mm_loadu_ps(s2 + 8), tw = _mm_loadu_ps(s3 + 8);
     _MM_TRANSPOSE4_PS(tx, ty, tz, tw);
-    __m128 sx = _mm_loadu_ps(s0 + 12), sy = _mm_loadu_ps(s1 + 12), sz = _mm_loadu_ps(s2 + 12), sw = _mm_loadu_ps(s3 + 12);
+    __m128 sx = _mm_loadu_ps(s0 + 12), sy = _mm_loadu_ps(s1 + 12), sz = _mm_loadu_ps(s2 + 12),
+           sw = _mm_loadu_ps(s3 + 12);
     _MM_TRANSPOSE4_PS(sx, sy, sz, sw);
     const __m128 two = _mm_set1_ps(2.0f), zero = _mm_setzero_ps();
     const __m128 xx = _mm_mul_ps(rx, rx), yy = _mm_mul_ps(ry, ry), zz = _mm_mul_ps(rz, rz);
@@ -276,8 +282,12 @@ static inline void slerpComposeSlots4(float* s0, float* s1, float* s2, float* s3
     const auto diag = [&](__m128 p, __m128 q, __m128 sc) {
         return _mm_mul_ps(_mm_sub_ps(one, _mm_mul_ps(two, _mm_add_ps(p, q))), sc);
     };
-    const auto offPlus = [&](__m128 p, __m128 q, __m128 sc) { return _mm_mul_ps(_mm_mul_ps(two, _mm_add_ps(p, q)), sc); };
-    const auto offMinus = [&](__m128 p, __m128 q, __m128 sc) { return _mm_mul_ps(_mm_mul_ps(two, _mm_sub_ps(p, q)), sc); };
+    const auto offPlus = [&](__m128 p, __m128 q, __m128 sc) {
+        return _mm_mul_ps(_mm_mul_ps(two, _mm_add_ps(p, q)), sc);
+    };
+    const auto offMinus = [&](__m128 p, __m128 q, __m128 sc) {
+        return _mm_mul_ps(_mm_mul_ps(two, _mm_sub_ps(p, q)), sc);
+    };
     __m128 m00 = diag(yy, zz, sx), m10 = offPlus(xy, wz, sx), m20 = offMinus(xz, wy, sx), c0w = zero;
     __m128 m01 = offMinus(xy, wz, sy), m11 = diag(xx, zz, sy), m21 = offPlus(yz, wx, sy), c1w = zero;
     __m128 m02 = offPlus(xz, wy, sz), m12 = offMinus(yz, wx, sz), m22 = diag(xx, yy, sz), c2w = zero;
@@ -331,7 +341,7 @@ RS_ALWAYS_INLINE static inline __m128 quatXYZW(const glm::quat& q) {
     return _mm_loadu_ps(&q.x);
 #endif
 }
-#define RS_SPLAT(v, k) _mm_shuffle_ps(v, v, (k) * 0x55)
+#define RS_SPLAT(v, k) _mm_shuffle_ps(v, v, (k)*0x55)
 // a * b where b's last row is (0, 0, 0, 1).
 RS_ALWAYS_INLINE static inline M4 mulByAffine(const M4& a, const M4& b) {
     const auto lin = [&](__m128 c) {
@@ -474,7 +484,7 @@ void evaluatePose(const Skeleton& skeleton, const Clip* clip, const ClipBinding*
         slerpSlot(&out.local[i][0][0]);
 #endif
 
-    // Pass 3: local matrices and world transforms, parents first.
+        // Pass 3: local matrices and world transforms, parents first.
 #if defined(__SSE2__)
     for (i = 0; i < n; ++i) {
         const Bone& b = bones[i];

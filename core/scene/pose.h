@@ -58,9 +58,9 @@ ClipBinding bindClip(const Skeleton& skeleton, const Clip& clip);
 float wrapFrame(float frame, uint32_t frameCount, LoopMode mode);
 
 struct PoseView {
-    glm::mat4* local = nullptr;  // bones.size()
-    glm::mat4* world = nullptr;  // bones.size()
-    uint8_t* visible = nullptr;  // bones.size(): effective visibility (own flag/track and all ancestors)
+    glm::mat4* local = nullptr; // bones.size()
+    glm::mat4* world = nullptr; // bones.size()
+    uint8_t* visible = nullptr; // bones.size(): effective visibility (own flag/track and all ancestors)
 };
 
 struct PoseBuffers {
@@ -78,12 +78,12 @@ struct PoseBuffers {
 // Evaluates the pose at a (possibly fractional) frame. clip/binding may be null (bind pose).
 // frame is wrapped with wrapFrame(). Translation/scale lerp, rotation shortest-path slerp, no
 // interpolation across a step bit, visibility is taken from the lower frame. Allocation-free.
-void evaluatePose(const Skeleton& skeleton, const Clip* clip, const ClipBinding* binding, float frame,
-                  LoopMode mode, PoseView out);
+void evaluatePose(const Skeleton& skeleton, const Clip* clip, const ClipBinding* binding, float frame, LoopMode mode,
+                  PoseView out);
 
 // Samples one track at an integer frame into a local matrix (Replace mode ignores bind).
-glm::mat4 sampleTrackLocal(const BoneTrack& t, const glm::mat4& bindLocal, uint32_t frame0,
-                           uint32_t frame1, float alpha);
+glm::mat4 sampleTrackLocal(const BoneTrack& t, const glm::mat4& bindLocal, uint32_t frame0, uint32_t frame1,
+                           float alpha);
 
 // Shortest-path spherical interpolation of unit quaternions as evaluatePose uses it (polynomial, no
 // trigonometric calls; weights within 2e-5 of exact, 1e-6 for rotations less than 120 degrees apart).
