@@ -330,7 +330,9 @@ RS_ALWAYS_INLINE static inline void store4(const M4& m, float* o) {
 }
 // (x, y, z, 0) without reading past the vector.
 RS_ALWAYS_INLINE static inline __m128 load3(const glm::vec3& v) {
-    const __m128 xy = _mm_castpd_ps(_mm_load_sd(reinterpret_cast<const double*>(&v.x)));
+    double lo; // x, y as one 8-byte load (memcpy: glm::vec3 is only 4-byte aligned)
+    std::memcpy(&lo, &v.x, sizeof lo);
+    const __m128 xy = _mm_castpd_ps(_mm_load_sd(&lo));
     return _mm_movelh_ps(xy, _mm_load_ss(&v.z));
 }
 // A quaternion as (x, y, z, w) in a register, whatever GLM's member order.
