@@ -16,11 +16,35 @@ namespace rs {
 
 enum class LoopMode { Loop, Once, PingPong };
 
+// Per-bone sampling plan compiled by bindClip: evaluatePose reads it instead of the tracks' vectors.
+// A channel is either per-frame data (pointer into the clip, index clamped to last) or a constant (pointer null,
+// value in the matching *Const field: a one-entry channel, the track's default, or identity for additive tracks).
+struct BoneSamplePlan {
+    const glm::vec3* t = nullptr;
+    const glm::quat* r = nullptr;
+    const glm::vec3* s = nullptr;
+    const uint8_t* visibility = nullptr; // null: the bone's own flag
+    const uint8_t* step = nullptr;       // null: no step bits
+    uint32_t tLast = 0, rLast = 0, sLast = 0, visLast = 0, stepLast = 0;
+    glm::vec3 tConst{0.0f};
+    glm::quat rConst{1.0f, 0.0f, 0.0f, 0.0f};
+    glm::vec3 sConst{1.0f};
+    uint8_t kind = 0; // 0 no track (bind pose), 1 replace, 2 additive to bind
+};
+
 // Which track animates which skeleton bone.
 struct ClipBinding {
     std::vector<int> trackForBone;     // per skeleton bone: track index or -1
     std::vector<std::string> problems; // tracks that could not be bound (index out of range, name mismatch)
     bool ok() const { return problems.empty(); }
+
+    // Compiled plan (one entry per bone). It points into the clip given to bindClip and is used only for that
+    // Clip object with the same tracks array; evaluatePose samples the tracks directly for any other clip.
+    // Rebind after changing a clip's track data in place.
+    std::vector<BoneSamplePlan> plan;
+    const Clip* planClip = nullptr;
+    const BoneTrack* planTracks = nullptr;
+    size_t planTrackCount = 0;
 };
 
 // Binds tracks by BoneTrack::bone and checks BoneTrack::boneName (case-insensitive) when both are named.
@@ -34,9 +58,9 @@ ClipBinding bindClip(const Skeleton& skeleton, const Clip& clip);
 float wrapFrame(float frame, uint32_t frameCount, LoopMode mode);
 
 struct PoseView {
-    glm::mat4* local = nullptr;  // bones.size()
-    glm::mat4* world = nullptr;  // bones.size()
-    uint8_t* visible = nullptr;  // bones.size(): effective visibility (own flag/track and all ancestors)
+    glm::mat4* local = nullptr; // bones.size()
+    glm::mat4* world = nullptr; // bones.size()
+    uint8_t* visible = nullptr; // bones.size(): effective visibility (own flag/track and all ancestors)
 };
 
 struct PoseBuffers {
@@ -54,12 +78,12 @@ struct PoseBuffers {
 // Evaluates the pose at a (possibly fractional) frame. clip/binding may be null (bind pose).
 // frame is wrapped with wrapFrame(). Translation/scale lerp, rotation shortest-path slerp, no
 // interpolation across a step bit, visibility is taken from the lower frame. Allocation-free.
-void evaluatePose(const Skeleton& skeleton, const Clip* clip, const ClipBinding* binding, float frame,
-                  LoopMode mode, PoseView out);
+void evaluatePose(const Skeleton& skeleton, const Clip* clip, const ClipBinding* binding, float frame, LoopMode mode,
+                  PoseView out);
 
 // Samples one track at an integer frame into a local matrix (Replace mode ignores bind).
-glm::mat4 sampleTrackLocal(const BoneTrack& t, const glm::mat4& bindLocal, uint32_t frame0,
-                           uint32_t frame1, float alpha);
+glm::mat4 sampleTrackLocal(const BoneTrack& t, const glm::mat4& bindLocal, uint32_t frame0, uint32_t frame1,
+                           float alpha);
 
 // Shortest-path spherical interpolation of unit quaternions as evaluatePose uses it (polynomial, no
 // trigonometric calls; weights within 2e-5 of exact, 1e-6 for rotations less than 120 degrees apart).

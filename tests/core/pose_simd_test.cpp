@@ -104,6 +104,9 @@ TEST_CASE("evaluatePose equals the naive GLM evaluation on a mixed rig", "[pose]
         b.visible = i != 5;
         b.bindLocal = glm::translate(glm::mat4(1.0f), glm::vec3(u(rng), u(rng), u(rng))) *
                       glm::mat4_cast(randomQuat(rng)) * glm::scale(glm::mat4(1.0f), glm::vec3(1.0f + 0.2f * u(rng)));
+        // Two bind matrices with a non-affine last row (an untracked bone and an additive one): the affine
+        // shortcuts must not apply to them or to their children.
+        if (i == 10 || i == 12) b.bindLocal[1][3] = 0.05f, b.bindLocal[3][3] = 0.9f;
         s.bones.push_back(b);
         if (i % 7 == 3) continue; // untracked
         BoneTrack t;
@@ -130,20 +133,24 @@ TEST_CASE("evaluatePose equals the naive GLM evaluation on a mixed rig", "[pose]
     }
     const ClipBinding b = bindClip(s, c);
     REQUIRE(b.ok());
+    REQUIRE(b.plan.size() == s.bones.size());
+    // The binding's compiled plan serves c; for another Clip object (a copy) evaluatePose samples the tracks.
+    const Clip copy = c;
     PoseBuffers buf(s.bones.size());
     std::vector<glm::mat4> world;
     std::vector<uint8_t> vis;
-    for (float frame : {0.0f, 0.25f, 1.5f, 2.0f, 3.75f, 4.5f, 7.9f, 8.0f, 11.3f, -2.6f}) {
-        evaluatePose(s, &c, &b, frame, LoopMode::Loop, buf.view());
-        referencePose(s, c, b, frame, world, vis);
-        for (size_t i = 0; i < s.bones.size(); ++i) {
-            INFO("frame " << frame << " bone " << i);
-            REQUIRE(buf.visible[i] == vis[i]);
-            for (int col = 0; col < 4; ++col)
-                for (int row = 0; row < 4; ++row)
-                    REQUIRE(buf.world[i][col][row] == Approx(world[i][col][row]).margin(2e-5));
+    for (const Clip* clip : {static_cast<const Clip*>(&c), &copy})
+        for (float frame : {0.0f, 0.25f, 1.5f, 2.0f, 3.75f, 4.5f, 7.9f, 8.0f, 11.3f, -2.6f}) {
+            evaluatePose(s, clip, &b, frame, LoopMode::Loop, buf.view());
+            referencePose(s, c, b, frame, world, vis);
+            for (size_t i = 0; i < s.bones.size(); ++i) {
+                INFO((clip == &c ? "planned" : "copy") << " frame " << frame << " bone " << i);
+                REQUIRE(buf.visible[i] == vis[i]);
+                for (int col = 0; col < 4; ++col)
+                    for (int row = 0; row < 4; ++row)
+                        REQUIRE(buf.world[i][col][row] == Approx(world[i][col][row]).margin(2e-5));
+            }
         }
-    }
 }
 
 TEST_CASE("skin palette is world[boneMap] * inverseBind", "[pose]") {
@@ -156,6 +163,9 @@ TEST_CASE("skin palette is world[boneMap] * inverseBind", "[pose]") {
     for (auto& m : inv)
         for (int k = 0; k < 16; ++k)
             m[k / 4][k % 4] = u(rng);
+    // Entries 1 and 3 are affine (last row exactly 0, 0, 0, 1: skinPalette's 3-term path), 0 and 2 are not.
+    for (size_t i : {size_t(1), size_t(3)})
+        inv[i][0][3] = inv[i][1][3] = inv[i][2][3] = 0.0f, inv[i][3][3] = 1.0f;
     SubMesh sm;
     sm.boneMap = {5, 0, 3, 3};
     skinPalette(sm, inv.data(), world.data(), out.data());
@@ -163,5 +173,34 @@ TEST_CASE("skin palette is world[boneMap] * inverseBind", "[pose]") {
         const glm::mat4 e = world[size_t(sm.boneMap[i])] * inv[i];
         for (int k = 0; k < 16; ++k)
             REQUIRE(out[i][k / 4][k % 4] == Approx(e[k / 4][k % 4]).margin(1e-5));
+    }
+}
+
+TEST_CASE("skinInverseBind of affine bind matrices is affine and gives an identity palette at bind", "[pose]") {
+    std::mt19937 rng(11);
+    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+    Skeleton s;
+    for (int i = 0; i < 5; ++i) {
+        Bone b;
+        b.parent = i - 1;
+        b.bindLocal = glm::translate(glm::mat4(1.0f), glm::vec3(u(rng), u(rng), u(rng))) *
+                      glm::mat4_cast(randomQuat(rng)) * glm::scale(glm::mat4(1.0f), glm::vec3(1.0f + 0.3f * u(rng)));
+        s.bones.push_back(b);
+    }
+    SubMesh sm;
+    sm.space = VertexSpace::Model;
+    sm.boneMap = {4, 0, 2};
+    std::vector<glm::mat4> inv, out(3);
+    skinInverseBind(s, sm, inv);
+    PoseBuffers buf(s.bones.size());
+    evaluatePose(s, nullptr, nullptr, 0.0f, LoopMode::Loop, buf.view());
+    skinPalette(sm, inv.data(), buf.world.data(), out.data());
+    for (size_t i = 0; i < 3; ++i) {
+        REQUIRE(inv[i][0][3] == 0.0f);
+        REQUIRE(inv[i][1][3] == 0.0f);
+        REQUIRE(inv[i][2][3] == 0.0f);
+        REQUIRE(inv[i][3][3] == 1.0f);
+        for (int k = 0; k < 16; ++k)
+            REQUIRE(out[i][k / 4][k % 4] == Approx(k / 4 == k % 4 ? 1.0f : 0.0f).margin(1e-5));
     }
 }
