@@ -1,5 +1,7 @@
 #include "bench_common.h"
 
+#include "corpus.h"
+
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -9,26 +11,10 @@
 
 namespace rs::bench {
 
-std::string corpusDir() {
-    const char* env = std::getenv("RIGSCOPE_CORPUS");
-    std::string d = env && *env ? env : RIGSCOPE_CORPUS_DIR;
-    std::error_code ec;
-    return std::filesystem::is_directory(d, ec) ? d : std::string();
-}
+std::string corpusDir() { return rs::test::corpusDir(); }
 
 std::vector<std::string> corpusFiles(const std::string& sub, const std::vector<std::string>& exts) {
-    std::vector<std::string> out;
-    const std::string root = corpusDir();
-    if (root.empty()) return out;
-    std::error_code ec;
-    for (std::filesystem::recursive_directory_iterator it(root + "/" + sub, ec), end; !ec && it != end;
-         it.increment(ec)) {
-        if (!it->is_regular_file(ec)) continue;
-        const std::string ext = toLower(it->path().extension().string());
-        if (std::find(exts.begin(), exts.end(), ext) != exts.end()) out.push_back(it->path().string());
-    }
-    std::sort(out.begin(), out.end());
-    return out;
+    return rs::test::corpusFiles(sub, exts);
 }
 
 SyntheticRig makeSyntheticRig(int bones, int frames) {

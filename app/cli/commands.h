@@ -18,6 +18,9 @@ struct UsageError {
 void infoAlamo(const Document& doc, Json& j);
 void infoW3d(const Document& doc, Json& j);
 void infoAlamoText(const Document& doc, std::string& text);
+// A material parameter as JSON: number, [x,y,z(,w)] or the texture name.
+void writeParamValue(Json& j, const MaterialParam& p);
+
 void infoGenericText(const Document& doc, std::string& text);
 // Black & White 2 (.bwm, .al): re-reads doc.path for the raw file structure (info_bw2.cpp).
 void infoBwm(const Document& doc, Json& j);

@@ -30,26 +30,6 @@ static void warnings(Json& j, const std::vector<std::string>& w) {
     j.endArray();
 }
 
-static void paramValue(Json& j, const MaterialParam& p) {
-    switch (p.type) {
-    case ParamType::Int:
-        j.value(static_cast<int64_t>(p.intValue));
-        break;
-    case ParamType::Float:
-        j.value(p.value.x);
-        break;
-    case ParamType::Float3:
-        j.floats(&p.value.x, 3);
-        break;
-    case ParamType::Float4:
-        j.floats(&p.value.x, 4);
-        break;
-    case ParamType::Texture:
-        j.value(p.texture);
-        break;
-    }
-}
-
 static void modelJson(const Model& m, Json& j) {
     j.beginObject().kv("format", m.format);
     j.key("bones").beginArray();
@@ -91,7 +71,7 @@ static void modelJson(const Model& m, Json& j) {
             j.key("params").beginObject();
             for (const MaterialParam& p : sm.material.params) {
                 j.key(p.name);
-                paramValue(j, p);
+                writeParamValue(j, p);
             }
             j.endObject();
             j.endObject();

@@ -4,6 +4,16 @@
 
 namespace rs::cli {
 
+void writeParamValue(Json& j, const MaterialParam& p) {
+    switch (p.type) {
+    case ParamType::Int: j.value(int64_t(p.intValue)); break;
+    case ParamType::Float: j.value(p.value.x); break;
+    case ParamType::Float3: j.floats(&p.value.x, 3); break;
+    case ParamType::Float4: j.floats(&p.value.x, 4); break;
+    case ParamType::Texture: j.value(p.texture); break;
+    }
+}
+
 void infoGenericText(const Document& doc, std::string& text) {
     std::ostringstream s;
     s << doc.path << ": " << doc.format << "\n";

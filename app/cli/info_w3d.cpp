@@ -7,26 +7,6 @@
 
 namespace rs::cli {
 
-static void paramValue(Json& j, const MaterialParam& p) {
-    switch (p.type) {
-    case ParamType::Texture:
-        j.value(p.texture);
-        break;
-    case ParamType::Int:
-        j.value(int64_t(p.intValue));
-        break;
-    case ParamType::Float:
-        j.value(p.value.x);
-        break;
-    case ParamType::Float3:
-        j.floats(&p.value.x, 3);
-        break;
-    case ParamType::Float4:
-        j.floats(&p.value.x, 4);
-        break;
-    }
-}
-
 static void subObjects(Json& j, const std::vector<w3d::SubObject>& v) {
     j.beginArray();
     for (const auto& o : v)
@@ -62,7 +42,7 @@ void infoW3d(const Document& doc, Json& j) {
                 j.endArray().key("params").beginObject();
                 for (const MaterialParam& p : sm.material.params) {
                     j.key(p.name);
-                    paramValue(j, p);
+                    writeParamValue(j, p);
                 }
                 j.endObject().endObject();
             }
