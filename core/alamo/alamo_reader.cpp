@@ -63,14 +63,6 @@ struct DiskCollisionNode {
 };
 static_assert(sizeof(DiskCollisionNode) == 10, "0x1202 node is 10 bytes");
 
-glm::vec3 readVec3(ByteReader& r) {
-    glm::vec3 v;
-    v.x = r.f32le();
-    v.y = r.f32le();
-    v.z = r.f32le();
-    return v;
-}
-
 // Which optional attributes a vertex format string asks for ("alD3dVertNU2U3U3C", "alD3dVertB4I4NU2").
 struct FormatHints {
     bool color = false;
@@ -235,8 +227,8 @@ class AloReader {
             case 0x402: {
                 ByteReader r = cur.data(c);
                 nMaterials = r.u32le();
-                mesh.boundsMin = readVec3(r);
-                mesh.boundsMax = readVec3(r);
+                mesh.boundsMin = r.vec3le();
+                mesh.boundsMax = r.vec3le();
                 r.u32le(); // unused
                 mesh.hidden = r.u32le() != 0;
                 mesh.collisionEnabled = r.u32le() != 0;
@@ -557,7 +549,7 @@ class AloReader {
             } else if (c.type == 0x1302) {
                 ByteReader r = cur.data(c);
                 l.type = static_cast<int>(r.u32le());
-                l.color = readVec3(r);
+                l.color = r.vec3le();
                 l.intensity = r.f32le();
                 l.farAttenuationEnd = r.f32le();
                 l.farAttenuationStart = r.f32le();

@@ -14,14 +14,6 @@ static_assert(kAlEventSize == 8 + 16 * 4, "animation event");
 
 namespace {
 
-glm::vec3 readVec3(ByteReader& r) {
-    glm::vec3 v;
-    v.x = r.f32le();
-    v.y = r.f32le();
-    v.z = r.f32le();
-    return v;
-}
-
 glm::i16vec3 readS16x3(ByteReader& r) {
     glm::i16vec3 v;
     v.x = r.i16le();
@@ -238,8 +230,8 @@ AlFile parseAl(ByteSpan bytes, const std::string& file) {
         a.positionsPerFrame = ar.u32le();
         for (auto& b : a.unknown32)
             b = ar.u8();
-        a.posComp = readVec3(ar);
-        a.point = readVec3(ar);
+        a.posComp = ar.vec3le();
+        a.point = ar.vec3le();
         ar.needCount(h.boneCount, 28, "frame-zero bone");
         a.frameZeroRotations.resize(h.boneCount);
         a.frameZeroPositions.resize(h.boneCount);
@@ -248,7 +240,7 @@ AlFile parseAl(ByteSpan bytes, const std::string& file) {
             q = glm::quat(w, x, y, z);
         }
         for (auto& p : a.frameZeroPositions)
-            p = readVec3(ar);
+            p = ar.vec3le();
         const uint64_t later = h.frameCount > 0 ? h.frameCount - 1 : 0;
         const uint64_t n0 = later * a.rotationsPerFrame, n1 = later * a.positionsPerFrame;
         ar.needCount(n0, 6, "compressed rotation");

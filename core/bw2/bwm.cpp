@@ -110,19 +110,11 @@ uint32_t loadU32(const uint8_t* p) {
     return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24;
 }
 
-glm::vec3 readVec3(ByteReader& r) {
-    glm::vec3 v;
-    v.x = r.f32le();
-    v.y = r.f32le();
-    v.z = r.f32le();
-    return v;
-}
-
 BwmFrame readFrame(ByteReader& r) {
     BwmFrame f;
     for (auto& a : f.axis)
-        a = readVec3(r);
-    f.position = readVec3(r);
+        a = r.vec3le();
+    f.position = r.vec3le();
     return f;
 }
 
@@ -238,10 +230,10 @@ BwmFile parseBwm(ByteSpan bytes, const std::string& file) {
 
     // Model header
     f.unknown1 = r.f32le();
-    f.point = readVec3(r);
-    f.boxMin = readVec3(r);
-    f.boxMax = readVec3(r);
-    f.center = readVec3(r);
+    f.point = r.vec3le();
+    f.boxMin = r.vec3le();
+    f.boxMax = r.vec3le();
+    f.center = r.vec3le();
     f.height = r.f32le();
     f.radius = r.f32le();
     f.unknown2 = r.u32le();
@@ -280,11 +272,11 @@ BwmFile parseBwm(ByteSpan bytes, const std::string& file) {
         m.vertexOffset = r.u32le();
         m.vertexCount = r.u32le();
         m.frame = readFrame(r);
-        m.center = readVec3(r);
+        m.center = r.vec3le();
         m.radius = r.f32le();
-        m.boxMin = readVec3(r);
-        m.boxMax = readVec3(r);
-        m.unknownPoint = readVec3(r);
+        m.boxMin = r.vec3le();
+        m.boxMax = r.vec3le();
+        m.unknownPoint = r.vec3le();
         m.height = r.f32le();
         m.unknownFloat = r.f32le();
         m.unknownInt = r.u32le();
@@ -372,13 +364,13 @@ BwmFile parseBwm(ByteSpan bytes, const std::string& file) {
     r.needCount(nUnknown, 12, "unknown point");
     f.unknownPoints.resize(nUnknown);
     for (auto& p : f.unknownPoints)
-        p = readVec3(r);
+        p = r.vec3le();
 
     r.setContext("collisionPoints");
     r.needCount(nCollision, 12, "collision point");
     f.collisionPoints.resize(nCollision);
     for (auto& p : f.collisionPoints)
-        p = readVec3(r);
+        p = r.vec3le();
 
     r.setContext("strides");
     r.needCount(nStrides, kBwmStrideSize, "stride");

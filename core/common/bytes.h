@@ -4,6 +4,8 @@
 
 #include "common/error.h"
 
+#include <glm/vec3.hpp>
+
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -93,6 +95,10 @@ public:
         float f;
         std::memcpy(&f, &u, 4);
         return f;
+    }
+    glm::vec3 vec3le() {
+        const float x = f32le(), y = f32le(), z = f32le();
+        return {x, y, z};
     }
     uint16_t u16be() { return static_cast<uint16_t>(be(2)); }
     uint32_t u32be() { return static_cast<uint32_t>(be(4)); }
