@@ -27,121 +27,7 @@
 
 namespace rs::render {
 
-bool wantsScreenshot(int argc, char** argv) {
-    for (int i = 1; i < argc; ++i)
-        if (std::strcmp(argv[i], "--screenshot") == 0) return true;
-    return false;
-}
-
 namespace {
-
-const char* const kUsage =
-    "usage: rigscope --screenshot OUT.png [--size WxH] [--clip FILE] [--frame N | --time S] [--lod N] [--alt N]\n"
-    "                [--faction-color #RRGGBB] [--night] [--skeleton] [--wireframe] [--texture-dir DIR]...\n"
-    "                [--no-grid] [--no-labels] [--yaw DEG] [--pitch DEG] [--bench-fps SECONDS] [MODEL]\n"
-    "Renders one frame of MODEL (default: the built-in demo model) and writes it as PNG.\n";
-
-struct Args {
-    QString out, model, clip;
-    int width = 800, height = 600;
-    std::optional<float> frame, time;
-    float yaw = 35.0f, pitch = 20.0f;
-    float benchSeconds = 0.0f;
-    ViewOptions options;
-};
-
-int usage(const char* why) {
-    if (why) std::fprintf(stderr, "rigscope: %s\n", why);
-    std::fputs(kUsage, stderr);
-    return 2;
-}
-
-bool parseNumber(const char* s, float& out) {
-    char* end = nullptr;
-    out = std::strtof(s, &end);
-    return end && *end == '\0' && end != s && std::isfinite(out);
-}
-
-bool parseInt(const char* s, int& out) {
-    char* end = nullptr;
-    long v = std::strtol(s, &end, 10);
-    if (!end || *end != '\0' || end == s || v < -1000000 || v > 1000000) return false;
-    out = int(v);
-    return true;
-}
-
-// Returns 0 when parsed, otherwise the exit code (2 = usage).
-int parseArgs(int argc, char** argv, Args& a) {
-    for (int i = 1; i < argc; ++i) {
-        const std::string arg = argv[i];
-        auto value = [&](const char*& v) {
-            if (i + 1 >= argc) return false;
-            v = argv[++i];
-            return true;
-        };
-        const char* v = nullptr;
-        float f = 0.0f;
-        int n = 0;
-        if (arg == "--screenshot") {
-            if (!value(v)) return usage("--screenshot needs an output file");
-            a.out = QString::fromLocal8Bit(v);
-        } else if (arg == "--size") {
-            if (!value(v) || std::sscanf(v, "%dx%d", &a.width, &a.height) != 2 || a.width < 16 || a.height < 16 ||
-                a.width > 8192 || a.height > 8192)
-                return usage("--size needs WxH (16..8192)");
-        } else if (arg == "--clip") {
-            if (!value(v)) return usage("--clip needs a file");
-            a.clip = QString::fromLocal8Bit(v);
-        } else if (arg == "--frame") {
-            if (!value(v) || !parseNumber(v, f)) return usage("--frame needs a number");
-            a.frame = f;
-        } else if (arg == "--time") {
-            if (!value(v) || !parseNumber(v, f)) return usage("--time needs a number of seconds");
-            a.time = f;
-        } else if (arg == "--lod") {
-            if (!value(v) || !parseInt(v, n)) return usage("--lod needs an integer");
-            a.options.lod = n;
-        } else if (arg == "--alt") {
-            if (!value(v) || !parseInt(v, n) || n < 0) return usage("--alt needs an integer >= 0");
-            a.options.alt = n;
-        } else if (arg == "--faction-color") {
-            if (!value(v)) return usage("--faction-color needs #RRGGBB");
-            QColor c(QString::fromLatin1(v));
-            if (!c.isValid()) return usage("--faction-color needs #RRGGBB");
-            a.options.factionColor = c;
-        } else if (arg == "--night") {
-            a.options.night = true;
-        } else if (arg == "--skeleton") {
-            a.options.showSkeleton = true;
-        } else if (arg == "--wireframe") {
-            a.options.wireframe = true;
-        } else if (arg == "--no-grid") {
-            a.options.grid = false;
-        } else if (arg == "--no-labels") {
-            a.options.labels = false;
-        } else if (arg == "--texture-dir") {
-            if (!value(v)) return usage("--texture-dir needs a folder");
-            a.options.textureDirs << QString::fromLocal8Bit(v);
-        } else if (arg == "--yaw") {
-            if (!value(v) || !parseNumber(v, a.yaw)) return usage("--yaw needs degrees");
-        } else if (arg == "--pitch") {
-            if (!value(v) || !parseNumber(v, a.pitch)) return usage("--pitch needs degrees");
-        } else if (arg == "--bench-fps") {
-            if (!value(v) || !parseNumber(v, a.benchSeconds) || a.benchSeconds <= 0)
-                return usage("--bench-fps needs seconds");
-        } else if (arg == "-h" || arg == "--help") {
-            return usage(nullptr);
-        } else if (!arg.empty() && arg[0] == '-') {
-            return usage(("unknown option " + arg).c_str());
-        } else {
-            if (!a.model.isEmpty()) return usage("more than one MODEL given");
-            a.model = QString::fromLocal8Bit(argv[i]);
-        }
-    }
-    if (a.out.isEmpty()) return usage("--screenshot needs an output file");
-    if (a.frame && a.time) return usage("--frame and --time are exclusive");
-    return 0;
-}
 
 // User + system CPU time of the whole process (all threads, including Mesa's rasterizer threads).
 double processCpuSeconds() {
@@ -157,10 +43,8 @@ int fail(const std::string& msg) {
 
 } // namespace
 
-int runScreenshot(int argc, char** argv) {
+int runScreenshot(const ScreenshotArgs& a, int argc, char** argv) {
     qputenv("QT3D_RENDERER", "opengl");
-    Args a;
-    if (int rc = parseArgs(argc, argv, a)) return rc;
     QElapsedTimer startClock;
     startClock.start();
 

@@ -1,13 +1,27 @@
-// Headless screenshot mode of `rigscope --screenshot OUT.png [...] [MODEL]`.
+// Headless screenshot mode of `rigscope --screenshot OUT.png [...] [MODEL]` (options parsed by app/gui).
 #pragma once
+
+#include "scene_view.h"
+
+#include <QString>
+
+#include <optional>
 
 namespace rs::render {
 
-// True when argv asks for --screenshot.
-bool wantsScreenshot(int argc, char** argv);
+struct ScreenshotArgs {
+    QString out;   // PNG to write
+    QString model; // empty: the built-in demo model
+    QString clip;  // empty: the model's own clip or its first companion clip (when a frame/time is asked)
+    int width = 800, height = 600;
+    std::optional<float> frame, time;
+    float yaw = 35.0f, pitch = 20.0f;
+    float benchSeconds = 0.0f; // > 0: play for that long after the capture and print the frame rate
+    ViewOptions options;
+};
 
-// Renders one frame and writes the PNG. Returns 0 ok, 1 bad input (one-line error on stderr), 2 usage.
-// Creates its own QGuiApplication.
-int runScreenshot(int argc, char** argv);
+// Renders one frame and writes the PNG. Returns 0 ok, 1 bad input (one-line error on stderr).
+// Creates its own QGuiApplication from argc/argv.
+int runScreenshot(const ScreenshotArgs& args, int argc, char** argv);
 
 } // namespace rs::render

@@ -6,7 +6,6 @@
 #include "timeline_dock.h"
 
 #include <QApplication>
-#include <QCommandLineParser>
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QIcon>
@@ -65,57 +64,29 @@ int windowScreenshot(MainWindow& w, const QString& out, const QString& model, fl
 }
 } // namespace
 
-int runViewer(int argc, char** argv) {
+int runViewer(const ViewerArgs& args, int argc, char** argv) {
     QApplication app(argc, argv);
     initResources();
     QApplication::setOrganizationName(QStringLiteral("rigscope"));
     QApplication::setApplicationName(QStringLiteral("rigscope"));
-    QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+    QApplication::setApplicationVersion(QStringLiteral(RIGSCOPE_VERSION));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/rigscope/rigscope.png")));
     QApplication::setDesktopFileName(QStringLiteral("rigscope"));
-
-    QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("Viewer for Alamo, W3D, Black & White 2 models and AMOS AMAL banks"));
-    parser.addHelpOption();
-    parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("Model or clip to open"));
-    QCommandLineOption shot(QStringLiteral("window-screenshot"),
-                            QStringLiteral("Grab the main window to OUT.png and exit"), QStringLiteral("OUT.png"));
-    shot.setFlags(QCommandLineOption::HiddenFromHelp);
-    QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Window size WxH"), QStringLiteral("WxH"));
-    QCommandLineOption frame(QStringLiteral("frame"), QStringLiteral("Frame of the clip to show"), QStringLiteral("N"));
-    frame.setFlags(QCommandLineOption::HiddenFromHelp);
-    QCommandLineOption bone(QStringLiteral("select-bone"), QStringLiteral("Bone to select"), QStringLiteral("NAME"));
-    bone.setFlags(QCommandLineOption::HiddenFromHelp);
-    QCommandLineOption playOpt(QStringLiteral("play"), QStringLiteral("Play the clip while grabbing"));
-    playOpt.setFlags(QCommandLineOption::HiddenFromHelp);
-    parser.addOptions({shot, size, frame, bone, playOpt});
-    parser.process(app);
-    const QStringList files = parser.positionalArguments();
+    const QStringList& files = args.files;
 
     MainWindow w;
-    if (parser.isSet(size)) {
-        const QStringList wh = parser.value(size).split(QLatin1Char('x'));
-        bool okW = false, okH = false;
-        const int width = wh.value(0).toInt(&okW), height = wh.value(1).toInt(&okH);
-        if (wh.size() != 2 || !okW || !okH || width < 320 || height < 240 || width > 8192 || height > 8192) {
-            std::fprintf(stderr, "rigscope: --size expects WxH (320x240 .. 8192x8192)\n");
-            return 2;
-        }
-        w.resize(width, height);
-    } else if (parser.isSet(shot)) {
+    if (args.size.isValid()) {
+        w.resize(args.size);
+    } else if (!args.windowScreenshot.isEmpty()) {
         w.resize(1280, 800);
     }
     w.show();
-    if (parser.isSet(shot)) {
+    if (!args.windowScreenshot.isEmpty()) {
         if (files.size() > 1) {
             std::fprintf(stderr, "rigscope: --window-screenshot takes at most one model\n");
             return 2;
         }
-        return windowScreenshot(w, parser.value(shot), files.value(0),
-                                parser.isSet(frame) ? parser.value(frame).toFloat() : -1.0f, parser.value(bone),
-                                parser.isSet(playOpt));
+        return windowScreenshot(w, args.windowScreenshot, files.value(0), args.frame, args.selectBone, args.play);
     }
     if (files.isEmpty()) w.showDemo();
     for (const QString& f : files)

@@ -19,11 +19,45 @@
 using namespace rs;
 using namespace rs::cli;
 
-static const char* kUsage =
-    "usage: rigscope-cli info [--json] FILE\n"
-    "       rigscope-cli pose --json MODEL [--clip CLIP] [--frame N | --time SECONDS]\n"
-    "       rigscope-cli amal --json FILE (--movement N [--backward] | --program N) [--ticks T]\n"
-    "                         [--x X --y Y --a A] [--set NAME=VALUE] (XM YM J0 J1 K1 K2 R0-R9 RA-RZ ...)\n";
+// One entry per command: `rigscope-cli --help` lists them, `rigscope-cli COMMAND --help` prints the entry.
+struct Command {
+    const char* name;
+    int (*run)(const std::vector<std::string>&);
+    const char* synopsis;
+    const char* help;
+};
+
+static int cmdInfo(const std::vector<std::string>& args);
+static int cmdPose(const std::vector<std::string>& args);
+
+static const Command kCommands[] = {
+    {"info", cmdInfo, "info [--json] FILE",
+     "Summarises FILE: format, skeleton, meshes, materials, clips (Alamo, W3D, B&W2), movements and programs\n"
+     "(AMAL banks). --json prints one JSON object; the Alamo fields are listed atop app/cli/info_alamo.cpp.\n"},
+    {"pose", cmdPose, "pose --json MODEL [--clip CLIP] [--frame N | --time SECONDS]",
+     "Prints every bone's world matrix (16 floats, column-major) of MODEL posed by CLIP (default: the model's\n"
+     "own first clip for .al libraries, else the bind pose). --frame N is stored frame N (no wrapping);\n"
+     "--time wraps like looping playback. A .bwm MODEL with an .al CLIP gets the library's armature first.\n"},
+    {"amal", cmdAmal,
+     "amal --json FILE (--movement N [--backward] | --program N) [--ticks T] [--x X --y Y --a A] [--set NAME=VALUE]",
+     "Runs AMAL movement N (recorded PLay data) or program N of an AMAL bank for T ticks (1/50 s) and prints\n"
+     "the channel's x, y and image per tick. --set NAME=VALUE presets XM YM J0 J1 K1 K2 R0-R9 RA-RZ ...\n"},
+};
+
+static std::string usageText() {
+    std::string s = "Usage: rigscope-cli COMMAND [OPTIONS]\n\nCommands:\n";
+    for (const Command& c : kCommands)
+        s += std::string("  rigscope-cli ") + c.synopsis + "\n";
+    s += "\n'rigscope-cli COMMAND --help' describes a command.\n"
+         "Exit status: 0 success, 1 unreadable or invalid file (one line on stderr), 2 usage error.\n";
+    return s;
+}
+
+static bool wantsHelp(const std::vector<std::string>& args) {
+    for (const auto& a : args)
+        if (a == "--help" || a == "-h") return true;
+    return false;
+}
 
 static double parseNumber(const std::string& s, const char* what) {
     char* end = nullptr;
@@ -36,10 +70,14 @@ static int cmdInfo(const std::vector<std::string>& args) {
     bool json = false;
     std::string file;
     for (const auto& a : args) {
-        if (a == "--json") json = true;
-        else if (!a.empty() && a[0] == '-') throw UsageError{"unknown option " + a};
-        else if (file.empty()) file = a;
-        else throw UsageError{"more than one file given"};
+        if (a == "--json")
+            json = true;
+        else if (!a.empty() && a[0] == '-')
+            throw UsageError{"unknown option " + a};
+        else if (file.empty())
+            file = a;
+        else
+            throw UsageError{"more than one file given"};
     }
     if (file.empty()) throw UsageError{"info needs a FILE"};
     std::vector<uint8_t> bytes = readFileBytes(file);
@@ -52,11 +90,16 @@ static int cmdInfo(const std::vector<std::string>& args) {
     Document doc = loadDocument(ByteSpan(bytes), file);
     if (json) {
         Json j;
-        if (doc.format == "alo" || doc.format == "ala") infoAlamo(doc, j);
-        else if (doc.format == "w3d") infoW3d(doc, j);
-        else if (doc.format == "bwm") infoBwm(doc, j);
-        else if (doc.format == "al") infoAl(doc, j);
-        else throw ParseError(file, {}, 0, "no info writer for format " + doc.format);
+        if (doc.format == "alo" || doc.format == "ala")
+            infoAlamo(doc, j);
+        else if (doc.format == "w3d")
+            infoW3d(doc, j);
+        else if (doc.format == "bwm")
+            infoBwm(doc, j);
+        else if (doc.format == "al")
+            infoAl(doc, j);
+        else
+            throw ParseError(file, {}, 0, "no info writer for format " + doc.format);
         std::cout << j.out << "\n";
     } else if (doc.format == "alo" || doc.format == "ala") {
         infoAlamoText(doc, out);
@@ -84,13 +127,22 @@ static int cmdPose(const std::vector<std::string>& args) {
             if (i + 1 >= args.size()) throw UsageError{std::string(what) + " needs a value"};
             return args[++i];
         };
-        if (a == "--json") json = true;
-        else if (a == "--clip") clipPath = next("--clip");
-        else if (a == "--frame") { frame = parseNumber(next("--frame"), "frame"); haveFrame = true; }
-        else if (a == "--time") { time = parseNumber(next("--time"), "time"); haveTime = true; }
-        else if (!a.empty() && a[0] == '-') throw UsageError{"unknown option " + a};
-        else if (model.empty()) model = a;
-        else throw UsageError{"more than one model given"};
+        if (a == "--json")
+            json = true;
+        else if (a == "--clip")
+            clipPath = next("--clip");
+        else if (a == "--frame") {
+            frame = parseNumber(next("--frame"), "frame");
+            haveFrame = true;
+        } else if (a == "--time") {
+            time = parseNumber(next("--time"), "time");
+            haveTime = true;
+        } else if (!a.empty() && a[0] == '-')
+            throw UsageError{"unknown option " + a};
+        else if (model.empty())
+            model = a;
+        else
+            throw UsageError{"more than one model given"};
     }
     if (!json) throw UsageError{"pose supports --json output only"};
     if (model.empty()) throw UsageError{"pose needs a MODEL"};
@@ -120,15 +172,17 @@ static int cmdPose(const std::vector<std::string>& args) {
     if (clip) {
         binding = bindClip(sk, *clip);
         if (!binding.ok()) throw ParseError(clipPath, {}, 0, "clip does not match model: " + binding.problems.front());
-        if (haveTime) f = static_cast<float>(time * clip->fps);
-        else f = static_cast<float>(frame);
+        if (haveTime)
+            f = static_cast<float>(time * clip->fps);
+        else
+            f = static_cast<float>(frame);
         if (haveFrame && (frame < 0 || frame > double(clip->frameCount) - 1))
-            throw UsageError{"frame " + std::to_string(frame) + " outside 0.." + std::to_string(int(clip->frameCount) - 1)};
+            throw UsageError{"frame " + std::to_string(frame) + " outside 0.." +
+                             std::to_string(int(clip->frameCount) - 1)};
     }
     PoseBuffers buf(sk.bones.size());
     // --frame N is the stored frame N: evaluate without wrapping (Once clamps only).
-    evaluatePose(sk, clip.get(), clip ? &binding : nullptr, f, haveFrame ? LoopMode::Once : LoopMode::Loop,
-                 buf.view());
+    evaluatePose(sk, clip.get(), clip ? &binding : nullptr, f, haveFrame ? LoopMode::Once : LoopMode::Loop, buf.view());
     Json j;
     j.beginObject().key("bones").beginArray();
     for (size_t i = 0; i < sk.bones.size(); ++i) {
@@ -144,18 +198,31 @@ static int cmdPose(const std::vector<std::string>& args) {
 int main(int argc, char** argv) {
     std::vector<std::string> args(argv + 1, argv + argc);
     try {
-        if (args.empty() || args[0] == "--help" || args[0] == "-h") {
-            std::cerr << kUsage;
-            return args.empty() ? 2 : 0;
+        if (args.empty()) {
+            std::cerr << usageText();
+            return 2;
+        }
+        if (args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+            std::cout << usageText();
+            return 0;
+        }
+        if (args[0] == "--version") {
+            std::cout << "rigscope-cli " RIGSCOPE_VERSION "\n";
+            return 0;
         }
         const std::string cmd = args[0];
         args.erase(args.begin());
-        if (cmd == "info") return cmdInfo(args);
-        if (cmd == "pose") return cmdPose(args);
-        if (cmd == "amal") return cmdAmal(args);
+        for (const Command& c : kCommands) {
+            if (cmd != c.name) continue;
+            if (wantsHelp(args)) {
+                std::cout << "Usage: rigscope-cli " << c.synopsis << "\n\n" << c.help;
+                return 0;
+            }
+            return c.run(args);
+        }
         throw UsageError{"unknown command " + cmd};
     } catch (const UsageError& e) {
-        std::cerr << "rigscope-cli: " << e.message << "\n" << kUsage;
+        std::cerr << "rigscope-cli: " << e.message << "\nTry 'rigscope-cli --help'.\n";
         return 2;
     } catch (const ParseError& e) {
         std::cerr << "rigscope-cli: " << e.what() << "\n";

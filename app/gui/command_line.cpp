@@ -1,0 +1,139 @@
+#include "command_line.h"
+
+#include <cstring>
+
+#ifndef RIGSCOPE_VERSION
+#define RIGSCOPE_VERSION "unknown"
+#endif
+
+namespace rs::app {
+
+const std::vector<OptionSpec>& optionSpecs() {
+    static const std::vector<OptionSpec> specs = {
+        {"help", nullptr, Both, "Print this help and exit."},
+        {"version", nullptr, Both, "Print the version and exit."},
+        {"size", "WxH", Both, "Window size, or image size with --screenshot (default 800x600)."},
+        {"frame", "N", Both, "Frame of the clip to show (stored frame N)."},
+        {"window-screenshot", "OUT.png", Viewer,
+         "Open FILE (or the demo) as File > Open does, grab the whole window to OUT.png and exit."},
+        {"select-bone", "NAME", Viewer, "With --window-screenshot: select this bone first."},
+        {"play", nullptr, Viewer, "With --window-screenshot: start playback before grabbing."},
+        {"screenshot", "OUT.png", Screenshot,
+         "Headless mode: render one frame of MODEL (default: the built-in demo) to OUT.png and exit."},
+        {"clip", "FILE", Screenshot, "Clip file to apply (default: the model's own or first companion clip)."},
+        {"time", "SECONDS", Screenshot, "Time in the clip (exclusive with --frame)."},
+        {"lod", "N", Screenshot, "LOD level (default: the most detailed)."},
+        {"alt", "N", Screenshot, "ALT (damage) level, 0 = intact."},
+        {"faction-color", "#RRGGBB", Screenshot, "Faction colour for colorized materials."},
+        {"night", nullptr, Screenshot, "Show night-only dazzles."},
+        {"skeleton", nullptr, Screenshot, "Draw the skeleton."},
+        {"wireframe", nullptr, Screenshot, "Draw triangle edges over the shaded model."},
+        {"texture-dir", "DIR", Screenshot, "Extra folder searched for textures (repeatable).", true},
+        {"no-grid", nullptr, Screenshot, "Do not draw the ground grid."},
+        {"no-labels", nullptr, Screenshot, "Do not draw proxy and marker labels."},
+        {"yaw", "DEGREES", Screenshot, "Camera yaw around the model (default 35)."},
+        {"pitch", "DEGREES", Screenshot, "Camera pitch (default 20)."},
+        {"bench-fps", "SECONDS", Screenshot, "After the capture, play the clip for SECONDS and print the frame rate."},
+    };
+    return specs;
+}
+
+std::string CommandLine::value(const std::string& name) const {
+    auto it = values.find(name);
+    return it == values.end() || it->second.empty() ? std::string() : it->second.back();
+}
+
+static const OptionSpec* findSpec(const std::string& name) {
+    for (const OptionSpec& s : optionSpecs())
+        if (name == s.name) return &s;
+    return nullptr;
+}
+
+std::string parseCommandLine(int argc, char** argv, CommandLine& out) {
+    out = CommandLine{};
+    for (int i = 1; i < argc; ++i)
+        if (std::strcmp(argv[i], "--screenshot") == 0 || std::strncmp(argv[i], "--screenshot=", 13) == 0)
+            out.screenshot = true;
+    const unsigned mode = out.screenshot ? Screenshot : Viewer;
+    bool onlyFiles = false;
+    for (int i = 1; i < argc; ++i) {
+        std::string arg = argv[i];
+        if (onlyFiles || arg.empty() || arg[0] != '-' || arg == "-") {
+            out.files.push_back(arg);
+            continue;
+        }
+        if (arg == "--") {
+            onlyFiles = true;
+            continue;
+        }
+        if (arg == "-h") arg = "--help";
+        if (arg == "-v") arg = "--version";
+        if (arg.rfind("--", 0) != 0) return "unknown option " + arg;
+        std::string name = arg.substr(2), value;
+        bool inlineValue = false;
+        if (auto eq = name.find('='); eq != std::string::npos) {
+            value = name.substr(eq + 1);
+            name.resize(eq);
+            inlineValue = true;
+        }
+        const OptionSpec* spec = findSpec(name);
+        if (!spec) return "unknown option --" + name;
+        if (!(spec->modes & mode))
+            return "--" + name +
+                   (mode == Screenshot ? " belongs to the interactive viewer, not to --screenshot"
+                                       : " needs --screenshot (headless mode)");
+        if (spec->valueName) {
+            if (!inlineValue) {
+                if (i + 1 >= argc) return "--" + name + " needs " + spec->valueName;
+                value = argv[++i];
+            }
+        } else if (inlineValue) {
+            return "--" + name + " takes no value";
+        }
+        auto& slot = out.values[name];
+        if (!spec->repeatable && !slot.empty()) return "--" + name + " given more than once";
+        slot.push_back(value);
+    }
+    out.help = out.has("help");
+    out.version = out.has("version");
+    return {};
+}
+
+static void appendOptions(std::string& s, unsigned modes) {
+    for (const OptionSpec& o : optionSpecs()) {
+        if (o.modes != modes) continue;
+        std::string head = std::string("  --") + o.name;
+        if (o.valueName) head += std::string(" ") + o.valueName;
+        if (head.size() < 26)
+            head.resize(26, ' ');
+        else
+            head += "\n" + std::string(26, ' ');
+        s += head + o.help + "\n";
+    }
+}
+
+std::string helpText() {
+    std::string s =
+        "Usage: rigscope [OPTIONS] [FILE...]\n"
+        "       rigscope --screenshot OUT.png [OPTIONS] [MODEL]\n"
+        "\n"
+        "Viewer for the models and animations of classic games: Petroglyph Alamo (.alo, .ala), Westwood/EA W3D\n"
+        "(.w3d), Black & White 2 (.bwm, .al) and AMOS AMAL banks (.abk, .amos). With no FILE the window shows the\n"
+        "built-in demo model.\n"
+        "\n"
+        "Options of both modes:\n";
+    appendOptions(s, Both);
+    s += "\nInteractive viewer:\n";
+    appendOptions(s, Viewer);
+    s += "\nHeadless screenshot (no window; needs OpenGL, e.g. under xvfb-run):\n";
+    appendOptions(s, Screenshot);
+    s += "\n"
+         "Exit status: 0 success, 1 unreadable or invalid file (one-line error), 2 usage error.\n"
+         "Environment: RIGSCOPE_VIEW=preview replaces the OpenGL view by a software preview.\n"
+         "See also: rigscope-cli(1).\n";
+    return s;
+}
+
+std::string versionText() { return std::string("rigscope ") + RIGSCOPE_VERSION + "\n"; }
+
+} // namespace rs::app
