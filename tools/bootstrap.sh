@@ -7,8 +7,18 @@ cd "$(dirname "$0")/.."
 mode=${1:-run}
 [ $# -gt 0 ] && shift
 
-packages=(build-essential cmake pkg-config qt6-base-dev qt6-3d-dev libglm-dev catch2 xvfb xauth
-          libgl1-mesa-dri libegl-mesa0 clang libclang-rt-14-dev imagemagick libbenchmark-dev)
+# Every Debian package the build, the tests and the programs need, by line: build; run (Qt platform plugins, the
+# X cursor library the xcb plugin loads, Mesa's software OpenGL for GLX and EGL); tests (Catch2, a virtual X
+# server, sanitizers and fuzzing, images, benchmarks, desktop-integration validators). tools/depcheck.sh, run by
+# `test`, fails when the build or the programs use a package that is neither here nor in the closure of these
+# without recommends.
+packages=(
+  build-essential cmake pkg-config qt6-base-dev libqt6opengl6-dev qt6-3d-dev libglm-dev libtinygltf-dev
+  nlohmann-json3-dev libegl-dev libglu1-mesa-dev
+  qt6-qpa-plugins libxcursor1 libgl1-mesa-dri libglx-mesa0 libegl-mesa0
+  catch2 xvfb xauth clang libclang-rt-14-dev imagemagick libbenchmark-dev
+  desktop-file-utils appstream shared-mime-info libxml2-utils xdg-utils
+)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -40,6 +50,8 @@ case "$mode" in
     echo "== core tests under ASan+UBSan =="
     ctest --test-dir build-asan --output-on-failure
     unset ASAN_OPTIONS UBSAN_OPTIONS
+    echo "== dependency check =="
+    tools/depcheck.sh --build build
     echo "== all tests =="
     xvfb-run -a -s "-screen 0 1280x800x24" ctest --test-dir build --output-on-failure
     ;;
