@@ -105,7 +105,7 @@ EntryBytes Archive::read(const Entry& e) const {
     return {keep_, s};
 }
 
-Folder::Folder(const std::string& root, const std::string& sub) : root_(root) {
+Folder::Folder(const std::string& root, const std::string& sub, bool skipArchives) : root_(root) {
     label_ = root;
     kind_ = "folder";
     std::error_code ec;
@@ -115,6 +115,10 @@ Folder::Folder(const std::string& root, const std::string& sub) : root_(root) {
     for (fs::recursive_directory_iterator it(start, fs::directory_options::skip_permission_denied, ec), end;
          !ec && it != end; it.increment(ec)) {
         if (!it->is_regular_file(ec)) continue;
+        if (skipArchives) {
+            const std::string ext = normalizePath(it->path().extension().string());
+            if (ext == ".MEG" || ext == ".BIG") continue;
+        }
         Entry e;
         e.diskPath = it->path().string();
         e.name = it->path().lexically_relative(base).generic_string();
