@@ -105,7 +105,7 @@ EntryBytes Archive::read(const Entry& e) const {
     return {keep_, s};
 }
 
-Folder::Folder(const std::string& root, const std::string& sub, bool skipArchives) : root_(root) {
+Folder::Folder(const std::string& root, const std::string& sub, bool skipArchives, bool recursive) : root_(root) {
     label_ = root;
     kind_ = "folder";
     std::error_code ec;
@@ -114,6 +114,7 @@ Folder::Folder(const std::string& root, const std::string& sub, bool skipArchive
     if (!fs::is_directory(start, ec)) return;
     for (fs::recursive_directory_iterator it(start, fs::directory_options::skip_permission_denied, ec), end;
          !ec && it != end; it.increment(ec)) {
+        if (!recursive && it->is_directory(ec)) it.disable_recursion_pending();
         if (!it->is_regular_file(ec)) continue;
         if (skipArchives) {
             const std::string ext = normalizePath(it->path().extension().string());

@@ -76,10 +76,10 @@ class Archive : public Source {
 };
 
 // A folder on disk: entries are the regular files under root/sub (recursively), named relative to root.
-// skipArchives leaves out .meg and .big files (mounted as archives of their own).
+// skipArchives leaves out .meg and .big files (mounted as archives of their own); !recursive lists root/sub only.
 class Folder : public Source {
   public:
-    Folder(const std::string& root, const std::string& sub = {}, bool skipArchives = false);
+    Folder(const std::string& root, const std::string& sub = {}, bool skipArchives = false, bool recursive = true);
     EntryBytes read(const Entry& e) const override;
     const std::string& root() const { return root_; }
 

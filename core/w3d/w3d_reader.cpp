@@ -1108,8 +1108,18 @@ static bool locateHierarchy(const File& f, const std::string& path, const std::s
 
 HierarchyLookup siblingHierarchyLookup(const std::string& path) {
     return [path](const std::string& name, std::vector<uint8_t>& bytes, std::string& label) {
-        const std::string sib = findSibling(directoryOf(path), name);
+        std::string sib = findSibling(directoryOf(path), name);
         std::error_code ec;
+        // SAGE layout on disk: skins in art/w3d/<xx>/, skeletons in art/w3d/<first two letters of the name>/.
+        const fs::path folder = fs::path(directoryOf(path));
+        if (sib.empty() && name.size() >= 2 && toLower(folder.parent_path().filename().string()) == "w3d") {
+            const std::string two = toLower(name.substr(0, 2));
+            for (fs::directory_iterator it(folder.parent_path(), ec), end; !ec && it != end; it.increment(ec))
+                if (toLower(it->path().filename().string()) == two && it->is_directory(ec)) {
+                    sib = findSibling(it->path().string(), name);
+                    break;
+                }
+        }
         if (sib.empty() || fs::equivalent(fs::path(sib), fs::path(path), ec)) return false;
         try {
             bytes = readFileBytes(sib);
