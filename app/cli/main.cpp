@@ -2,6 +2,9 @@
 //   rigscope-cli info [--json] FILE
 //   rigscope-cli pose --json MODEL [--clip CLIP] [--frame N | --time SECONDS]
 //   rigscope-cli amal --json FILE (--movement N | --program N) [--ticks T]   (cli_amal.cpp)
+//   rigscope-cli ls / extract                                                 (cli_vfs.cpp)
+//     info and pose take FILE as a path on disk, ARCHIVE:PATH (Models.meg:DATA/ART/MODELS/X.ALO) or a game path
+//     inside --game DIR / --mod DIR; references (textures, clips, W3D hierarchies) are found through them.
 //     MODEL may be a B&W2 .al: without --clip its first animation is posed (frame 0 is exact).
 //     A .bwm MODEL with an .al CLIP gets the library's armature (names, parents) applied first.
 // Exit status: 0 ok, 1 unreadable/invalid file (one line on stderr), 2 usage error.
@@ -12,6 +15,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -20,8 +24,11 @@ using namespace rs;
 using namespace rs::cli;
 
 static const char* kUsage =
-    "usage: rigscope-cli info [--json] FILE\n"
-    "       rigscope-cli pose --json MODEL [--clip CLIP] [--frame N | --time SECONDS]\n"
+    "usage: rigscope-cli info [--json] [--game DIR]... [--mod DIR]... FILE\n"
+    "       rigscope-cli pose --json [--game DIR]... [--mod DIR]... MODEL [--clip CLIP] [--frame N | --time SECONDS]\n"
+    "       rigscope-cli ls [SOURCE] [--game DIR]... [--mod DIR]... [--json] [GLOB]\n"
+    "       rigscope-cli extract SOURCE GLOB -o DIR\n"
+    "       FILE, MODEL, CLIP: a file, ARCHIVE:PATH inside a .meg/.big, or a game path with --game/--mod\n"
     "       rigscope-cli amal --json FILE (--movement N [--backward] | --program N) [--ticks T]\n"
     "                         [--x X --y Y --a A] [--set NAME=VALUE] (XM YM J0 J1 K1 K2 R0-R9 RA-RZ ...)\n";
 
@@ -32,7 +39,9 @@ static double parseNumber(const std::string& s, const char* what) {
     return v;
 }
 
-static int cmdInfo(const std::vector<std::string>& args) {
+static int cmdInfo(std::vector<std::string> args) {
+    GameMount gm;
+    takeMountOptions(args, gm);
     bool json = false;
     std::string file;
     for (const auto& a : args) {
@@ -42,14 +51,20 @@ static int cmdInfo(const std::vector<std::string>& args) {
         else throw UsageError{"more than one file given"};
     }
     if (file.empty()) throw UsageError{"info needs a FILE"};
-    std::vector<uint8_t> bytes = readFileBytes(file);
-    const std::string format = detectFormat(ByteSpan(bytes), file);
-    std::string out;
-    if (infoSpecial(format, file, json, out)) {
-        std::cout << out << "\n";
-        return 0;
+    std::string out, key;
+    Document doc;
+    std::error_code ec;
+    if (!gm.table && std::filesystem::is_regular_file(file, ec)) {
+        std::vector<uint8_t> bytes = readFileBytes(file);
+        const std::string format = detectFormat(ByteSpan(bytes), file);
+        if (infoSpecial(format, file, json, out)) {
+            std::cout << out << "\n";
+            return 0;
+        }
+        doc = loadDocument(ByteSpan(bytes), file);
+    } else {
+        doc = loadInput(file, gm, &key);
     }
-    Document doc = loadDocument(ByteSpan(bytes), file);
     if (json) {
         Json j;
         if (doc.format == "alo" || doc.format == "ala") infoAlamo(doc, j);
@@ -57,6 +72,12 @@ static int cmdInfo(const std::vector<std::string>& args) {
         else if (doc.format == "bwm") infoBwm(doc, j);
         else if (doc.format == "al") infoAl(doc, j);
         else throw ParseError(file, {}, 0, "no info writer for format " + doc.format);
+        if (gm.table) { // what the model refers to, found through the mounted folders / archive
+            Json r;
+            writeResolved(doc, key, gm, r);
+            j.out.pop_back();
+            j.out += ",\"resolved\":" + r.out + "}";
+        }
         std::cout << j.out << "\n";
     } else if (doc.format == "alo" || doc.format == "ala") {
         infoAlamoText(doc, out);
@@ -73,7 +94,9 @@ static std::shared_ptr<Clip> firstClip(const Document& d) {
     return d.clips.front();
 }
 
-static int cmdPose(const std::vector<std::string>& args) {
+static int cmdPose(std::vector<std::string> args) {
+    GameMount gm;
+    takeMountOptions(args, gm);
     bool json = false;
     std::string model, clipPath;
     bool haveFrame = false, haveTime = false;
@@ -96,11 +119,11 @@ static int cmdPose(const std::vector<std::string>& args) {
     if (model.empty()) throw UsageError{"pose needs a MODEL"};
     if (haveFrame && haveTime) throw UsageError{"give --frame or --time, not both"};
 
-    Document md = loadDocument(model);
+    Document md = loadInput(model, gm);
     if (!md.model) throw ParseError(model, {}, 0, "file holds no model or skeleton");
     std::shared_ptr<Clip> clip;
     if (!clipPath.empty()) {
-        Document cd = loadDocument(clipPath);
+        Document cd = loadInput(clipPath, gm);
         clip = firstClip(cd);
         // A B&W2 animation library names the skin's bones: apply its armature to a .bwm first.
         if (cd.format == "al" && md.format == "bwm" && cd.model) {
@@ -150,7 +173,13 @@ int main(int argc, char** argv) {
         }
         const std::string cmd = args[0];
         args.erase(args.begin());
+        if (wantsHelp(args) && cmd != "ls" && cmd != "extract") {
+            std::cout << kUsage;
+            return 0;
+        }
         if (cmd == "info") return cmdInfo(args);
+        if (cmd == "ls") return cmdLs(args);
+        if (cmd == "extract") return cmdExtract(args);
         if (cmd == "pose") return cmdPose(args);
         if (cmd == "amal") return cmdAmal(args);
         throw UsageError{"unknown command " + cmd};

@@ -54,10 +54,11 @@ struct FakeInstall {
 
     static void write(const std::filesystem::path& p, const std::vector<uint8_t>& bytes) {
         std::filesystem::create_directories(p.parent_path());
-        std::ofstream(p, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+        std::ofstream(p, std::ios::binary)
+            .write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
     }
 
-private:
+  private:
     void buildAlamo() {
         const std::filesystem::path g(eaw);
         write(g / "sweaw.exe", {});

@@ -1,9 +1,9 @@
 // Mount table and lookups over a fake game install built by the project's writers (vfs_fixtures.h).
 #include "vfs_fixtures.h"
 
+#include "scene/pose.h"
 #include "vfs/lookup.h"
 #include "vfs/mount.h"
-#include "scene/pose.h"
 
 #include <catch2/catch.hpp>
 
@@ -51,7 +51,8 @@ TEST_CASE("game detection from folder content", "[vfs]") {
 
 TEST_CASE("MegaFiles.xml lists archives in order", "[vfs]") {
     rs::test::FakeInstall fi;
-    CHECK(readMegaFilesXml(fi.eaw) == std::vector<std::string>{"Data\\Models.meg", "Data\\Textures.meg", "Data\\Patch.meg"});
+    CHECK(readMegaFilesXml(fi.eaw) ==
+          std::vector<std::string>{"Data\\Models.meg", "Data\\Textures.meg", "Data\\Patch.meg"});
 }
 
 TEST_CASE("Alamo lookup order: mod loose > game loose > patch archive > earlier archives", "[vfs]") {
@@ -82,10 +83,9 @@ TEST_CASE("Alamo lookup order: mod loose > game loose > patch archive > earlier 
     CHECK_FALSE(t.find("DATA/MEGAFILES.XML/X"));
     // Archives are not listed as loose files.
     CHECK_FALSE(t.find("DATA/MODELS.MEG"));
-    CHECK(t.list("DATA/ART/MODELS/") == std::vector<std::string>{"DATA/ART/MODELS/W_OTHER_IDLE_00.ALA",
-                                                                 "DATA/ART/MODELS/W_UNIT.ALO",
-                                                                 "DATA/ART/MODELS/W_UNIT_IDLE_00.ALA",
-                                                                 "DATA/ART/MODELS/W_UNIT_WALK_00.ALA"});
+    CHECK(t.list("DATA/ART/MODELS/") ==
+          std::vector<std::string>{"DATA/ART/MODELS/W_OTHER_IDLE_00.ALA", "DATA/ART/MODELS/W_UNIT.ALO",
+                                   "DATA/ART/MODELS/W_UNIT_IDLE_00.ALA", "DATA/ART/MODELS/W_UNIT_WALK_00.ALA"});
 }
 
 TEST_CASE("an Alamo model opens by name with textures (mod override used) and clips found", "[vfs]") {
@@ -106,7 +106,8 @@ TEST_CASE("an Alamo model opens by name with textures (mod override used) and cl
     CHECK_FALSE(resolveTexture(t, "MISSING.TGA", key));
 
     const auto clips = companionClips(t, key);
-    REQUIRE(clips == std::vector<std::string>{"DATA/ART/MODELS/W_UNIT_IDLE_00.ALA", "DATA/ART/MODELS/W_UNIT_WALK_00.ALA"});
+    REQUIRE(clips ==
+            std::vector<std::string>{"DATA/ART/MODELS/W_UNIT_IDLE_00.ALA", "DATA/ART/MODELS/W_UNIT_WALK_00.ALA"});
     Document c = loadDocument(t, clips[0]);
     REQUIRE(c.clips.size() == 1);
     CHECK(bindClip(d.model->skeleton, *c.clips[0]).ok());
@@ -120,7 +121,8 @@ TEST_CASE("FoC mounts over EaW whatever order they are given in", "[vfs]") {
     rs::test::FakeInstall fi;
     const auto foc = fi.root / "foc";
     rs::test::FakeInstall::write(foc / "swfoc.exe", {});
-    rs::test::FakeInstall::write(foc / "Data" / "MegaFiles.xml", rs::test::textBytes("<Mega_Files><File>Data\\FoC.meg</File></Mega_Files>"));
+    rs::test::FakeInstall::write(foc / "Data" / "MegaFiles.xml",
+                                 rs::test::textBytes("<Mega_Files><File>Data\\FoC.meg</File></Mega_Files>"));
     rs::test::FakeInstall::write(foc / "Data" / "FoC.meg",
                                  writeMeg(2, {{"DATA\\ART\\TEXTURES\\W_TEST.DDS", rs::test::textBytes("foc W_TEST")}}));
     MountTable t = mountInstall({fi.eaw, foc.string()}, {});
@@ -168,7 +170,8 @@ TEST_CASE("missing or broken archives named in MegaFiles.xml become warnings", "
     rs::test::FakeInstall::write(std::filesystem::path(fi.eaw) / "Data" / "MegaFiles.xml",
                                  rs::test::textBytes("<Mega_Files><File>Data\\Gone.meg</File><File>Data\\Bad.meg</File>"
                                                      "<File>Data\\Models.meg</File></Mega_Files>"));
-    rs::test::FakeInstall::write(std::filesystem::path(fi.eaw) / "Data" / "Bad.meg", {0xFF, 0xFF, 0xFF, 0x7F, 1, 0, 0, 0});
+    rs::test::FakeInstall::write(std::filesystem::path(fi.eaw) / "Data" / "Bad.meg",
+                                 {0xFF, 0xFF, 0xFF, 0x7F, 1, 0, 0, 0});
     MountTable t = mountInstall({fi.eaw}, {});
     std::string all;
     for (const auto& w : t.warnings)
