@@ -8,6 +8,7 @@
 #include "w3d_fixtures.h"
 #include "common/bytes.h"
 #include "demo/demo_model.h"
+#include "vfs/archive_writer.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -41,6 +42,16 @@ int main(int argc, char** argv) {
     put(dir, "alamo_clip", "synthetic1.ala", alamo::writeClip(test::syntheticClip(), {1}));
     put(dir, "alamo_clip", "synthetic2.ala", alamo::writeClip(test::syntheticClip(), {2}));
     put(dir, "alamo_clip", "demo.ala", demo::demoAlaBytes());
+
+    {
+        const std::vector<vfs::WriteEntry> files = {{"DATA\\ART\\MODELS\\A.ALO", {1, 2, 3}},
+                                                    {"DATA\\ART\\TEXTURES\\B.DDS", {4, 5}},
+                                                    {"DATA\\XML\\EMPTY.XML", {}}};
+        for (int v : {1, 2, 3})
+            put(dir, "meg", "v" + std::to_string(v) + ".meg", vfs::writeMeg(v, files));
+        put(dir, "big", "bigf.big", vfs::writeBig(files));
+        put(dir, "big", "big4.big", vfs::writeBig(files, "BIG4"));
+    }
 
     put(dir, "bwm", "static5.bwm", bw2::writeBwm(test::bw2fx::staticModel(5)));
     put(dir, "bwm", "static6.bwm", bw2::writeBwm(test::bw2fx::staticModel(6)));

@@ -3,7 +3,9 @@
 
 #include "io/loader.h"
 #include "json.h"
+#include "vfs/mount.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -30,6 +32,27 @@ void infoAl(const Document& doc, Json& j);
 // the format is not one of them.
 // rigscope-cli amal --json FILE (--movement N | --program N) [--ticks T]
 int cmdAmal(const std::vector<std::string>& args);
+
+// Game folders and archives (cli_vfs.cpp): `ls`, `extract`, and --game/--mod + ARCHIVE:PATH inputs.
+struct GameMount {
+    std::vector<std::string> games, mods;
+    std::shared_ptr<vfs::MountTable> table; // null without --game/--mod until loadInput
+};
+int cmdLs(std::vector<std::string> args);
+int cmdExtract(std::vector<std::string> args);
+bool wantsHelp(const std::vector<std::string>& args);
+// Removes --game DIR / --mod DIR from args and mounts them.
+void takeMountOptions(std::vector<std::string>& args, GameMount& m);
+// Loads a file on disk, ARCHIVE:PATH, or a game path inside the mounted folders; m.table becomes the table
+// the input's references are looked up in, *key its game path.
+Document loadInput(const std::string& arg, GameMount& m, std::string* key = nullptr);
+// The bytes of a document loaded by loadInput (a file, or "<archive>:<entry>" as Document::path names it).
+std::vector<uint8_t> readInputBytes(const std::string& path);
+// {"textures":[{name,found,source,role,overrides}],"clips":[...],"hierarchy":...,"warnings":[...]}
+void writeResolved(const Document& doc, const std::string& key, const GameMount& m, Json& j);
+// `name` as a relative path under an output folder; "" when it would leave it (".." or a drive letter / ':').
+// A leading separator is the archive's root and anchors at the output folder.
+std::string safeRelativePath(const std::string& name);
 
 bool infoSpecial(const std::string& format, const std::string& path, bool json, std::string& out);
 

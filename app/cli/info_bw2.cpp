@@ -39,7 +39,7 @@ const char* strideTypeName(uint32_t t) {
 } // namespace
 
 void infoBwm(const Document& doc, Json& j) {
-    const std::vector<uint8_t> bytes = readFileBytes(doc.path);
+    const std::vector<uint8_t> bytes = readInputBytes(doc.path);
     const bw2::BwmFile f = bw2::parseBwm(ByteSpan(bytes), doc.path);
     const Model& m = *doc.model;
     j.beginObject();
@@ -144,7 +144,7 @@ void infoBwm(const Document& doc, Json& j) {
 }
 
 void infoAl(const Document& doc, Json& j) {
-    const std::vector<uint8_t> bytes = readFileBytes(doc.path);
+    const std::vector<uint8_t> bytes = readInputBytes(doc.path);
     const bw2::AlFile f = bw2::parseAl(ByteSpan(bytes), doc.path);
     j.beginObject().kv("format", "al").kv("name", f.name);
     j.key("bones").beginArray();

@@ -63,7 +63,7 @@ void infoW3d(const Document& doc, Json& j) {
         warnings.insert(warnings.end(), m.warnings.begin(), m.warnings.end());
     }
     // HLOD structure as stored (LOD arrays with their screen sizes).
-    std::vector<uint8_t> bytes = readFileBytes(doc.path);
+    std::vector<uint8_t> bytes = readInputBytes(doc.path);
     w3d::File f = w3d::readFile(ByteSpan(bytes), doc.path);
     j.key("hlods").beginArray();
     for (const w3d::Hlod& h : f.hlods) {

@@ -2,6 +2,9 @@
 //   rigscope-cli info [--json] FILE
 //   rigscope-cli pose --json MODEL [--clip CLIP] [--frame N | --time SECONDS]
 //   rigscope-cli amal --json FILE (--movement N | --program N) [--ticks T]   (cli_amal.cpp)
+//   rigscope-cli ls / extract                                                 (cli_vfs.cpp)
+//     info and pose take FILE as a path on disk, ARCHIVE:PATH (Models.meg:DATA/ART/MODELS/X.ALO) or a game path
+//     inside --game DIR / --mod DIR; references (textures, clips, W3D hierarchies) are found through them.
 //     MODEL may be a B&W2 .al: without --clip its first animation is posed (frame 0 is exact).
 //     A .bwm MODEL with an .al CLIP gets the library's armature (names, parents) applied first.
 // Exit status: 0 ok, 1 unreadable/invalid file (one line on stderr), 2 usage error.
@@ -12,6 +15,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -22,23 +26,37 @@ using namespace rs::cli;
 // One entry per command: `rigscope-cli --help` lists them, `rigscope-cli COMMAND --help` prints the entry.
 struct Command {
     const char* name;
-    int (*run)(const std::vector<std::string>&);
+    int (*run)(std::vector<std::string>);
     const char* synopsis;
     const char* help;
 };
 
-static int cmdInfo(const std::vector<std::string>& args);
-static int cmdPose(const std::vector<std::string>& args);
+static int cmdInfo(std::vector<std::string> args);
+static int cmdPose(std::vector<std::string> args);
+static int runAmal(std::vector<std::string> args) { return cmdAmal(args); }
+
+static const char* const kInputs =
+    "FILE, MODEL and CLIP may be a path, ARCHIVE:PATH inside a .meg/.big (Models.meg:DATA/ART/MODELS/X.ALO), or a\n"
+    "game path inside the folders given with --game DIR / --mod DIR (repeatable; mods win over games), through\n"
+    "which textures, clips and W3D hierarchies are found the way the game finds them.\n";
 
 static const Command kCommands[] = {
-    {"info", cmdInfo, "info [--json] FILE",
+    {"info", cmdInfo, "info [--json] [--game DIR]... [--mod DIR]... FILE",
      "Summarises FILE: format, skeleton, meshes, materials, clips (Alamo, W3D, B&W2), movements and programs\n"
      "(AMAL banks). --json prints one JSON object; the Alamo fields are listed atop app/cli/info_alamo.cpp.\n"},
-    {"pose", cmdPose, "pose --json MODEL [--clip CLIP] [--frame N | --time SECONDS]",
+    {"pose", cmdPose, "pose --json [--game DIR]... [--mod DIR]... MODEL [--clip CLIP] [--frame N | --time SECONDS]",
      "Prints every bone's world matrix (16 floats, column-major) of MODEL posed by CLIP (default: the model's\n"
      "own first clip for .al libraries, else the bind pose). --frame N is stored frame N (no wrapping);\n"
      "--time wraps like looping playback. A .bwm MODEL with an .al CLIP gets the library's armature first.\n"},
-    {"amal", cmdAmal,
+    {"ls", cmdLs, "ls [SOURCE] [--game DIR]... [--mod DIR]... [--json] [GLOB]",
+     "Lists the entries of SOURCE (a .meg/.big archive, a game or mod folder, any folder) or, without SOURCE,\n"
+     "every name of the mounted --game/--mod folders: size, the source that holds it, the sources it overrides\n"
+     "and the ones overriding it. GLOB (case-insensitive, '*' and '?', '/' or '\\') filters the names.\n"
+     "--game may be given twice (e.g. FoC and EaW: the expansion wins); the first --mod wins over later ones.\n"},
+    {"extract", cmdExtract, "extract SOURCE GLOB -o DIR",
+     "Writes the entries of SOURCE (a .meg/.big archive or a folder) whose names match GLOB into DIR, keeping\n"
+     "their folders. Names that would leave DIR (\"..\", absolute paths, drive letters) are refused.\n"},
+    {"amal", runAmal,
      "amal --json FILE (--movement N [--backward] | --program N) [--ticks T] [--x X --y Y --a A] [--set NAME=VALUE]",
      "Runs AMAL movement N (recorded PLay data) or program N of an AMAL bank for T ticks (1/50 s) and prints\n"
      "the channel's x, y and image per tick. --set NAME=VALUE presets XM YM J0 J1 K1 K2 R0-R9 RA-RZ ...\n"},
@@ -48,15 +66,10 @@ static std::string usageText() {
     std::string s = "Usage: rigscope-cli COMMAND [OPTIONS]\n\nCommands:\n";
     for (const Command& c : kCommands)
         s += std::string("  rigscope-cli ") + c.synopsis + "\n";
-    s += "\n'rigscope-cli COMMAND --help' describes a command.\n"
+    s += std::string("\n") + kInputs +
+         "\n'rigscope-cli COMMAND --help' describes a command.\n"
          "Exit status: 0 success, 1 unreadable or invalid file (one line on stderr), 2 usage error.\n";
     return s;
-}
-
-static bool wantsHelp(const std::vector<std::string>& args) {
-    for (const auto& a : args)
-        if (a == "--help" || a == "-h") return true;
-    return false;
 }
 
 static double parseNumber(const std::string& s, const char* what) {
@@ -66,40 +79,45 @@ static double parseNumber(const std::string& s, const char* what) {
     return v;
 }
 
-static int cmdInfo(const std::vector<std::string>& args) {
+static int cmdInfo(std::vector<std::string> args) {
+    GameMount gm;
+    takeMountOptions(args, gm);
     bool json = false;
     std::string file;
     for (const auto& a : args) {
-        if (a == "--json")
-            json = true;
-        else if (!a.empty() && a[0] == '-')
-            throw UsageError{"unknown option " + a};
-        else if (file.empty())
-            file = a;
-        else
-            throw UsageError{"more than one file given"};
+        if (a == "--json") json = true;
+        else if (!a.empty() && a[0] == '-') throw UsageError{"unknown option " + a};
+        else if (file.empty()) file = a;
+        else throw UsageError{"more than one file given"};
     }
     if (file.empty()) throw UsageError{"info needs a FILE"};
-    std::vector<uint8_t> bytes = readFileBytes(file);
-    const std::string format = detectFormat(ByteSpan(bytes), file);
-    std::string out;
-    if (infoSpecial(format, file, json, out)) {
-        std::cout << out << "\n";
-        return 0;
+    std::string out, key;
+    Document doc;
+    std::error_code ec;
+    if (!gm.table && std::filesystem::is_regular_file(file, ec)) {
+        std::vector<uint8_t> bytes = readFileBytes(file);
+        const std::string format = detectFormat(ByteSpan(bytes), file);
+        if (infoSpecial(format, file, json, out)) {
+            std::cout << out << "\n";
+            return 0;
+        }
+        doc = loadDocument(ByteSpan(bytes), file);
+    } else {
+        doc = loadInput(file, gm, &key);
     }
-    Document doc = loadDocument(ByteSpan(bytes), file);
     if (json) {
         Json j;
-        if (doc.format == "alo" || doc.format == "ala")
-            infoAlamo(doc, j);
-        else if (doc.format == "w3d")
-            infoW3d(doc, j);
-        else if (doc.format == "bwm")
-            infoBwm(doc, j);
-        else if (doc.format == "al")
-            infoAl(doc, j);
-        else
-            throw ParseError(file, {}, 0, "no info writer for format " + doc.format);
+        if (doc.format == "alo" || doc.format == "ala") infoAlamo(doc, j);
+        else if (doc.format == "w3d") infoW3d(doc, j);
+        else if (doc.format == "bwm") infoBwm(doc, j);
+        else if (doc.format == "al") infoAl(doc, j);
+        else throw ParseError(file, {}, 0, "no info writer for format " + doc.format);
+        if (gm.table) { // what the model refers to, found through the mounted folders / archive
+            Json r;
+            writeResolved(doc, key, gm, r);
+            j.out.pop_back();
+            j.out += ",\"resolved\":" + r.out + "}";
+        }
         std::cout << j.out << "\n";
     } else if (doc.format == "alo" || doc.format == "ala") {
         infoAlamoText(doc, out);
@@ -116,7 +134,9 @@ static std::shared_ptr<Clip> firstClip(const Document& d) {
     return d.clips.front();
 }
 
-static int cmdPose(const std::vector<std::string>& args) {
+static int cmdPose(std::vector<std::string> args) {
+    GameMount gm;
+    takeMountOptions(args, gm);
     bool json = false;
     std::string model, clipPath;
     bool haveFrame = false, haveTime = false;
@@ -127,32 +147,23 @@ static int cmdPose(const std::vector<std::string>& args) {
             if (i + 1 >= args.size()) throw UsageError{std::string(what) + " needs a value"};
             return args[++i];
         };
-        if (a == "--json")
-            json = true;
-        else if (a == "--clip")
-            clipPath = next("--clip");
-        else if (a == "--frame") {
-            frame = parseNumber(next("--frame"), "frame");
-            haveFrame = true;
-        } else if (a == "--time") {
-            time = parseNumber(next("--time"), "time");
-            haveTime = true;
-        } else if (!a.empty() && a[0] == '-')
-            throw UsageError{"unknown option " + a};
-        else if (model.empty())
-            model = a;
-        else
-            throw UsageError{"more than one model given"};
+        if (a == "--json") json = true;
+        else if (a == "--clip") clipPath = next("--clip");
+        else if (a == "--frame") { frame = parseNumber(next("--frame"), "frame"); haveFrame = true; }
+        else if (a == "--time") { time = parseNumber(next("--time"), "time"); haveTime = true; }
+        else if (!a.empty() && a[0] == '-') throw UsageError{"unknown option " + a};
+        else if (model.empty()) model = a;
+        else throw UsageError{"more than one model given"};
     }
     if (!json) throw UsageError{"pose supports --json output only"};
     if (model.empty()) throw UsageError{"pose needs a MODEL"};
     if (haveFrame && haveTime) throw UsageError{"give --frame or --time, not both"};
 
-    Document md = loadDocument(model);
+    Document md = loadInput(model, gm);
     if (!md.model) throw ParseError(model, {}, 0, "file holds no model or skeleton");
     std::shared_ptr<Clip> clip;
     if (!clipPath.empty()) {
-        Document cd = loadDocument(clipPath);
+        Document cd = loadInput(clipPath, gm);
         clip = firstClip(cd);
         // A B&W2 animation library names the skin's bones: apply its armature to a .bwm first.
         if (cd.format == "al" && md.format == "bwm" && cd.model) {
@@ -172,17 +183,15 @@ static int cmdPose(const std::vector<std::string>& args) {
     if (clip) {
         binding = bindClip(sk, *clip);
         if (!binding.ok()) throw ParseError(clipPath, {}, 0, "clip does not match model: " + binding.problems.front());
-        if (haveTime)
-            f = static_cast<float>(time * clip->fps);
-        else
-            f = static_cast<float>(frame);
+        if (haveTime) f = static_cast<float>(time * clip->fps);
+        else f = static_cast<float>(frame);
         if (haveFrame && (frame < 0 || frame > double(clip->frameCount) - 1))
-            throw UsageError{"frame " + std::to_string(frame) + " outside 0.." +
-                             std::to_string(int(clip->frameCount) - 1)};
+            throw UsageError{"frame " + std::to_string(frame) + " outside 0.." + std::to_string(int(clip->frameCount) - 1)};
     }
     PoseBuffers buf(sk.bones.size());
     // --frame N is the stored frame N: evaluate without wrapping (Once clamps only).
-    evaluatePose(sk, clip.get(), clip ? &binding : nullptr, f, haveFrame ? LoopMode::Once : LoopMode::Loop, buf.view());
+    evaluatePose(sk, clip.get(), clip ? &binding : nullptr, f, haveFrame ? LoopMode::Once : LoopMode::Loop,
+                 buf.view());
     Json j;
     j.beginObject().key("bones").beginArray();
     for (size_t i = 0; i < sk.bones.size(); ++i) {

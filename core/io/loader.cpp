@@ -4,6 +4,7 @@
 #include "amal/amal_bank.h"
 #include "bw2/al.h"
 #include "bw2/bwm.h"
+#include "vfs/lookup.h"
 #include "w3d/w3d_chunks.h"
 #include "w3d/w3d_reader.h"
 
@@ -97,20 +98,14 @@ Document loadDocument(ByteSpan bytes, const std::string& path) {
 }
 
 std::vector<std::string> findCompanionClips(const std::string& modelPath) {
-    if (extensionLower(modelPath) == ".w3d") return w3d::findCompanionClips(modelPath);
-    std::vector<std::string> out;
-    std::error_code ec;
+    // The model's folder as a one-folder mount table: the same lookup as for game archives (vfs/lookup.h).
     fs::path p(modelPath);
-    fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
-    const std::string stem = toLower(p.stem().string()) + "_";
-    const std::string ext = extensionLower(modelPath);
-    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-        if (!it->is_regular_file(ec)) continue;
-        const std::string name = it->path().filename().string();
-        const std::string lower = toLower(name);
-        if (ext == ".alo" && extensionLower(name) == ".ala" && lower.rfind(stem, 0) == 0)
-            out.push_back(it->path().string());
-    }
+    const std::string dir = p.has_parent_path() ? p.parent_path().string() : std::string(".");
+    vfs::MountTable t;
+    t.add(std::make_shared<vfs::Folder>(dir, std::string(), false, false), "folder");
+    std::vector<std::string> out;
+    for (const std::string& key : vfs::companionClips(t, p.filename().string()))
+        out.push_back(t.entry(*t.find(key)).diskPath);
     std::sort(out.begin(), out.end());
     return out;
 }

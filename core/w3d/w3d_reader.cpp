@@ -1074,25 +1074,25 @@ std::string findSibling(const std::string& dir, const std::string& name) {
     return found;
 }
 
-// Hierarchy `name` from the file itself or its sibling `<name>.w3d`. Null when absent.
+// Hierarchy `name` from the file itself or from the file `lookup` supplies. False when absent.
 static bool locateHierarchy(const File& f, const std::string& path, const std::string& name, Hierarchy& out,
-                            std::vector<std::string>& warnings) {
+                            std::vector<std::string>& warnings, const HierarchyLookup& lookup) {
     for (const Hierarchy& h : f.hierarchies)
         if (name.empty() || iequals(h.name, name)) {
             out = h;
             return true;
         }
     if (name.empty()) return false;
-    const std::string sib = findSibling(directoryOf(path), name);
-    std::error_code ec;
-    if (sib.empty() || fs::equivalent(fs::path(sib), fs::path(path), ec)) {
-        warnings.push_back("hierarchy " + name + " not found (looked for " + name + ".w3d next to the file)");
+    std::vector<uint8_t> bytes;
+    std::string label;
+    if (!lookup || !lookup(name, bytes, label)) {
+        warnings.push_back("hierarchy " + name + " not found (looked for " + name + ".w3d next to the file" +
+                           (lookup ? std::string(" and where the mounted game keeps skeletons)") : std::string(")")));
         return false;
     }
     File sf;
     try {
-        std::vector<uint8_t> bytes = readFileBytes(sib);
-        sf = readFile(ByteSpan(bytes), sib);
+        sf = readFile(ByteSpan(bytes), label);
     } catch (const ParseError& e) {
         warnings.push_back("hierarchy file unreadable: " + std::string(e.what()));
         return false;
@@ -1102,8 +1102,33 @@ static bool locateHierarchy(const File& f, const std::string& path, const std::s
             out = h;
             return true;
         }
-    warnings.push_back(sib + " holds no hierarchy named " + name);
+    warnings.push_back(label + " holds no hierarchy named " + name);
     return false;
+}
+
+HierarchyLookup siblingHierarchyLookup(const std::string& path) {
+    return [path](const std::string& name, std::vector<uint8_t>& bytes, std::string& label) {
+        std::string sib = findSibling(directoryOf(path), name);
+        std::error_code ec;
+        // SAGE layout on disk: skins in art/w3d/<xx>/, skeletons in art/w3d/<first two letters of the name>/.
+        const fs::path folder = fs::path(directoryOf(path));
+        if (sib.empty() && name.size() >= 2 && toLower(folder.parent_path().filename().string()) == "w3d") {
+            const std::string two = toLower(name.substr(0, 2));
+            for (fs::directory_iterator it(folder.parent_path(), ec), end; !ec && it != end; it.increment(ec))
+                if (toLower(it->path().filename().string()) == two && it->is_directory(ec)) {
+                    sib = findSibling(it->path().string(), name);
+                    break;
+                }
+        }
+        if (sib.empty() || fs::equivalent(fs::path(sib), fs::path(path), ec)) return false;
+        try {
+            bytes = readFileBytes(sib);
+        } catch (const ParseError&) {
+            return false;
+        }
+        label = sib;
+        return true;
+    };
 }
 
 static int checkedBone(uint32_t bone, const Skeleton& sk, const std::string& what, const std::string& file) {
@@ -1120,7 +1145,9 @@ static std::string afterDot(const std::string& s) {
     return d == std::string::npos ? s : s.substr(d + 1);
 }
 
-Document loadSet(ByteSpan bytes, const std::string& path) {
+Document loadSet(ByteSpan bytes, const std::string& path) { return loadSet(bytes, path, siblingHierarchyLookup(path)); }
+
+Document loadSet(ByteSpan bytes, const std::string& path, const HierarchyLookup& lookup) {
     File f = readFile(bytes, path);
     Document d;
     d.path = path;
@@ -1149,7 +1176,7 @@ Document loadSet(ByteSpan bytes, const std::string& path) {
             }
     if (!hasModel && !d.clips.empty()) hierName = d.clips.front()->hierarchyName;
     Hierarchy hier;
-    if (locateHierarchy(f, path, hierName, hier, warnings)) model->skeleton = toSkeleton(hier);
+    if (locateHierarchy(f, path, hierName, hier, warnings, lookup)) model->skeleton = toSkeleton(hier);
     const Skeleton& sk = model->skeleton;
     if (!hasModel && sk.bones.empty()) {
         d.warnings = std::move(warnings);
@@ -1291,18 +1318,10 @@ Document loadSet(const std::string& path) {
 // ---------------------------------------------------------------------------------------------
 // Header scan (seeks over top-level chunks; reads only the header sub-chunks)
 
-HeaderScan scanHeaders(const std::string& path) {
+// Walks the top-level chunks through readAt(at, dst, n) (false when [at, at + n) is outside the file).
+template <class ReadAt> static HeaderScan scanWith(uint64_t size, ReadAt&& readAt) {
     HeaderScan s;
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return s;
-    in.seekg(0, std::ios::end);
-    const uint64_t size = uint64_t(in.tellg());
     uint64_t pos = 0;
-    auto readAt = [&](uint64_t at, void* dst, size_t n) {
-        if (at + n > size) return false;
-        in.seekg(std::streamoff(at));
-        return bool(in.read(static_cast<char*>(dst), std::streamsize(n)));
-    };
     auto name = [](const uint8_t* p) {
         size_t n = 0;
         while (n < kNameLen && p[n])
@@ -1334,6 +1353,26 @@ HeaderScan scanHeaders(const std::string& path) {
         pos += 8 + uint64_t(len);
     }
     return s;
+}
+
+HeaderScan scanHeaders(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return {};
+    in.seekg(0, std::ios::end);
+    const uint64_t size = uint64_t(in.tellg());
+    return scanWith(size, [&](uint64_t at, void* dst, size_t n) {
+        if (at + n > size) return false;
+        in.seekg(std::streamoff(at));
+        return bool(in.read(static_cast<char*>(dst), std::streamsize(n)));
+    });
+}
+
+HeaderScan scanHeaders(ByteSpan bytes) {
+    return scanWith(bytes.size, [&](uint64_t at, void* dst, size_t n) {
+        if (at > bytes.size || n > bytes.size - at) return false;
+        std::memcpy(dst, bytes.data + at, n);
+        return true;
+    });
 }
 
 std::vector<std::string> findCompanionClips(const std::string& modelPath) {

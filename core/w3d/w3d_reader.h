@@ -26,6 +26,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -218,6 +219,12 @@ std::string shaderName(const Shader& s);
 // clips it contains. A clip-only file also gets its hierarchy as the model (when found).
 Document loadSet(ByteSpan bytes, const std::string& path);
 Document loadSet(const std::string& path);
+// Supplies the bytes of the file holding hierarchy `name` (fills bytes and a label naming it); false when absent.
+using HierarchyLookup = std::function<bool(const std::string& name, std::vector<uint8_t>& bytes, std::string& label)>;
+// loadSet with the hierarchy found by `lookup` (e.g. through a game's mount table) instead of next to `path`.
+Document loadSet(ByteSpan bytes, const std::string& path, const HierarchyLookup& lookup);
+// The default lookup: `<name>.w3d` next to `path` on disk.
+HierarchyLookup siblingHierarchyLookup(const std::string& path);
 
 // `<name>.w3d` in `dir`, matched case-insensitively; empty when absent.
 std::string findSibling(const std::string& dir, const std::string& name);
@@ -230,6 +237,7 @@ struct HeaderScan {
     std::vector<std::string> clipHierarchies;
 };
 HeaderScan scanHeaders(const std::string& path);
+HeaderScan scanHeaders(ByteSpan bytes);
 
 // .w3d files next to `modelPath` holding a clip whose header names the model's hierarchy. Sorted.
 std::vector<std::string> findCompanionClips(const std::string& modelPath);

@@ -1,5 +1,9 @@
 #include "hostile.h"
 
+#include "vfs/archive.h"
+
+#include <filesystem>
+
 #include "heap_meter.h"
 
 #include "scene/pose.h"
@@ -28,6 +32,23 @@ std::string tryLoad(const std::vector<uint8_t>& bytes, const std::string& path, 
     loaded = false;
     if (clipBytes) *clipBytes = 0;
     try {
+        const std::string ext = rs::vfs::normalizePath(std::filesystem::path(path).extension().string());
+        if (ext == ".MEG" || ext == ".BIG") { // archives: the index, then every entry
+            auto a = rs::vfs::openArchive(nullptr, rs::ByteSpan(bytes), path);
+            loaded = true;
+            for (const rs::vfs::Entry& e : a->entries()) {
+                if (e.offset > bytes.size() || e.size > bytes.size() - e.offset)
+                    return "entry " + e.name + " extent outside the archive";
+                if (!a->find(e.name)) return "entry " + e.name + " not found by its own name";
+                try {
+                    a->read(e);
+                } catch (const rs::ParseError& r) {
+                    if (r.file() != path || r.offset() > bytes.size())
+                        return std::string("bad read error: ") + r.what();
+                }
+            }
+            return {};
+        }
         rs::Document d = rs::loadDocument(rs::ByteSpan(bytes), path);
         loaded = true;
         if (clipBytes) *clipBytes = decodedClipBytes(d);

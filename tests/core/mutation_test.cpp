@@ -48,7 +48,8 @@ struct Totals {
 
 TEST_CASE("corpus mutants load or fail with ParseError, never crash, hang or over-allocate", "[mutation][corpus]") {
     const std::vector<std::pair<std::string, std::vector<std::string>>> groups = {
-        {"alamo", {".alo", ".ala"}}, {"w3d", {".w3d"}}, {"bw2", {".bwm", ".al"}}, {"amal", {".abk", ".amos"}}};
+        {"alamo", {".alo", ".ala"}}, {"w3d", {".w3d"}}, {"bw2", {".bwm", ".al"}}, {"amal", {".abk", ".amos"}},
+        {"archives", {".meg", ".big"}}};
     if (rs::test::corpusDir().empty()) RIGSCOPE_REQUIRE_CORPUS("alamo");
     Totals all;
     for (const auto& [sub, exts] : groups) {

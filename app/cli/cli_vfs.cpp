@@ -1,0 +1,347 @@
+// Game folders and archives on the command line.
+//   rigscope-cli ls [SOURCE] [--game DIR]... [--mod DIR]... [--json] [GLOB]
+//   rigscope-cli extract SOURCE GLOB -o DIR
+// and, for info/pose, inputs given as ARCHIVE:PATH or as a game path inside --game/--mod folders.
+#include "commands.h"
+
+#include "vfs/lookup.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+namespace rs::cli {
+
+namespace fs = std::filesystem;
+
+static const char* kLsHelp =
+    "usage: rigscope-cli ls [SOURCE] [--game DIR]... [--mod DIR]... [--json] [GLOB]\n"
+    "  Lists the entries of SOURCE (a .meg/.big archive, a game or mod folder, any folder) or, without SOURCE,\n"
+    "  every name of the mounted --game/--mod folders: size, the source that holds it, the sources it overrides\n"
+    "  and the ones overriding it. GLOB (case-insensitive, '*' and '?', '/' or '\\') filters the names.\n"
+    "  --game may be given twice (e.g. FoC and EaW: the expansion wins); the first --mod wins over later ones.\n";
+static const char* kExtractHelp =
+    "usage: rigscope-cli extract SOURCE GLOB -o DIR\n"
+    "  Writes the entries of SOURCE (a .meg/.big archive or a folder) whose names match GLOB into DIR, keeping\n"
+    "  their folders. Names that would leave DIR (\"..\", absolute paths, drive letters) are refused.\n";
+
+bool wantsHelp(const std::vector<std::string>& args) {
+    return std::any_of(args.begin(), args.end(), [](const std::string& a) { return a == "--help" || a == "-h"; });
+}
+
+// Case-insensitive glob over normalised keys: '*' any run (also across '/'), '?' one character.
+static bool globMatch(const std::string& pat, const std::string& s) {
+    size_t p = 0, i = 0, star = std::string::npos, mark = 0;
+    while (i < s.size()) {
+        if (p < pat.size() && (pat[p] == '?' || pat[p] == s[i]))
+            ++p, ++i;
+        else if (p < pat.size() && pat[p] == '*')
+            star = p++, mark = i;
+        else if (star != std::string::npos)
+            p = star + 1, i = ++mark;
+        else
+            return false;
+    }
+    while (p < pat.size() && pat[p] == '*')
+        ++p;
+    return p == pat.size();
+}
+
+void takeMountOptions(std::vector<std::string>& args, GameMount& m) {
+    std::vector<std::string> rest;
+    for (size_t i = 0; i < args.size(); ++i) {
+        if (args[i] == "--game" || args[i] == "--mod") {
+            if (i + 1 >= args.size()) throw UsageError{args[i] + " needs a folder"};
+            if (!fs::is_directory(args[i + 1])) throw UsageError{args[i] + " " + args[i + 1] + ": not a folder"};
+            (args[i] == "--game" ? m.games : m.mods).push_back(args[i + 1]);
+            ++i;
+        } else {
+            rest.push_back(args[i]);
+        }
+    }
+    args = rest;
+    if (!m.games.empty() || !m.mods.empty())
+        m.table = std::make_shared<vfs::MountTable>(vfs::mountInstall(m.games, m.mods));
+}
+
+// ARCHIVE:PATH when a prefix ending before a ':' is an existing file.
+static bool splitArchivePath(const std::string& arg, std::string& archive, std::string& inner) {
+    for (size_t c = arg.find(':'); c != std::string::npos; c = arg.find(':', c + 1)) {
+        std::error_code ec;
+        if (c > 0 && fs::is_regular_file(arg.substr(0, c), ec)) {
+            archive = arg.substr(0, c);
+            inner = arg.substr(c + 1);
+            return true;
+        }
+    }
+    return false;
+}
+
+// The table of the last loadInput: info writers re-read the document's bytes by its path (readInputBytes).
+static std::shared_ptr<vfs::MountTable> gLastTable;
+
+std::vector<uint8_t> readInputBytes(const std::string& path) {
+    std::error_code ec;
+    if (gLastTable && !fs::is_regular_file(path, ec))
+        for (size_t m = 0; m < gLastTable->mounts().size(); ++m) {
+            const vfs::Source& src = *gLastTable->mounts()[m].source;
+            const std::string prefix = src.label() + ":";
+            if (path.compare(0, prefix.size(), prefix) != 0) continue;
+            if (const vfs::Entry* e = src.find(path.substr(prefix.size()))) {
+                const vfs::EntryBytes b = src.read(*e);
+                return std::vector<uint8_t>(b.span.data, b.span.data + b.span.size);
+            }
+        }
+    return readFileBytes(path);
+}
+
+Document loadInput(const std::string& arg, GameMount& m, std::string* keyOut) {
+    std::string archive, inner;
+    auto table = std::make_shared<vfs::MountTable>();
+    std::string key;
+    std::error_code ec;
+    if (splitArchivePath(arg, archive, inner)) {
+        table->add(vfs::openArchiveFile(archive), "archive");
+        key = vfs::normalizePath(inner);
+    } else if (fs::is_regular_file(arg, ec)) {
+        // A loose file: its folder on top, so that what lies next to it is found first.
+        const fs::path p(arg);
+        table->add(std::make_shared<vfs::Folder>(p.has_parent_path() ? p.parent_path().string() : ".", std::string(),
+                                                 true, false),
+                   "folder");
+        key = vfs::normalizePath(p.filename().string());
+    } else if (m.table) {
+        key = vfs::normalizePath(arg);
+    } else {
+        throw ParseError(arg, {}, 0, "no such file (a path inside an archive is written ARCHIVE:PATH)");
+    }
+    if (m.table)
+        for (const vfs::Mount& mt : m.table->mounts())
+            table->add(mt.source, mt.role);
+    m.table = table;
+    gLastTable = table;
+    if (keyOut) *keyOut = key;
+    return vfs::loadDocument(*table, key);
+}
+
+static void writeHit(Json& j, const vfs::MountTable& t, const vfs::Hit& h) {
+    j.beginObject().kv("source", t.describe(h)).kv("role", t.mountOf(h).role).endObject();
+}
+
+void writeResolved(const Document& doc, const std::string& key, const GameMount& m, Json& j) {
+    if (!m.table) return;
+    const vfs::MountTable& t = *m.table;
+    j.beginObject().key("textures").beginArray();
+    std::vector<std::string> names;
+    if (doc.model)
+        for (const Mesh& mesh : doc.model->meshes)
+            for (const SubMesh& sm : mesh.subMeshes)
+                for (const MaterialParam& p : sm.material.params)
+                    if (p.type == ParamType::Texture && !p.texture.empty()) names.push_back(p.texture);
+    if (doc.model)
+        for (const Dazzle& d : doc.model->dazzles)
+            if (!d.texture.empty()) names.push_back(d.texture);
+    std::sort(names.begin(), names.end());
+    names.erase(std::unique(names.begin(), names.end()), names.end());
+    for (const std::string& n : names) {
+        j.beginObject().kv("name", n);
+        const vfs::Hit* h = vfs::resolveTexture(t, n, key);
+        j.kv("found", h != nullptr);
+        if (h) {
+            const auto* all = t.findAll(t.entry(*h).key);
+            j.kv("source", t.describe(*h)).kv("role", t.mountOf(*h).role).key("overrides").beginArray();
+            for (size_t i = 1; i < all->size(); ++i)
+                writeHit(j, t, (*all)[i]);
+            j.endArray();
+        }
+        j.endObject();
+    }
+    j.endArray().key("clips").beginArray();
+    for (const std::string& c : vfs::companionClips(t, key))
+        j.value(t.describe(*t.find(c)));
+    j.endArray();
+    if (doc.model && !doc.model->skeleton.name.empty() && doc.format == "w3d") {
+        const vfs::Hit* h = vfs::findW3dHierarchy(t, doc.model->skeleton.name, key);
+        j.key("hierarchy");
+        if (h)
+            j.value(t.describe(*h));
+        else
+            j.null();
+    }
+    j.key("warnings").beginArray();
+    for (const std::string& w : doc.warnings)
+        j.value(w);
+    j.endArray().endObject();
+}
+
+int cmdLs(std::vector<std::string> args) {
+    if (wantsHelp(args)) return std::cout << kLsHelp, 0;
+    GameMount m;
+    takeMountOptions(args, m);
+    bool json = false;
+    std::vector<std::string> pos;
+    for (const auto& a : args) {
+        if (a == "--json")
+            json = true;
+        else if (!a.empty() && a[0] == '-')
+            throw UsageError{"unknown option " + a};
+        else
+            pos.push_back(a);
+    }
+    std::string source, glob = "*";
+    std::error_code ec;
+    if (!pos.empty() && (fs::exists(pos[0], ec) || !m.table)) source = pos[0], pos.erase(pos.begin());
+    if (!pos.empty()) glob = pos[0], pos.erase(pos.begin());
+    if (!pos.empty()) throw UsageError{"ls takes one SOURCE and one GLOB"};
+    if (source.empty() && !m.table) throw UsageError{"ls needs a SOURCE or --game/--mod"};
+    glob = vfs::normalizePath(glob);
+
+    vfs::MountTable table;
+    int only = -1; // list this mount's entries only
+    if (m.table) table = *m.table;
+    if (!source.empty()) {
+        const fs::path canon = fs::weakly_canonical(source, ec);
+        for (size_t i = 0; i < table.mounts().size() && only < 0; ++i)
+            if (fs::weakly_canonical(table.mounts()[i].source->label(), ec) == canon) only = int(i);
+        if (only < 0) {
+            vfs::MountTable top;
+            const vfs::Detected d = vfs::detectGame(source);
+            top = fs::is_directory(source, ec) && d.game != vfs::Game::Unknown ? vfs::mountInstall({source}, {})
+                                                                               : vfs::mountSingle(source);
+            for (const vfs::Mount& mt : table.mounts())
+                top.add(mt.source, mt.role);
+            top.warnings.insert(top.warnings.end(), table.warnings.begin(), table.warnings.end());
+            if (!fs::is_directory(source, ec) || d.game == vfs::Game::Unknown) only = 0;
+            table = std::move(top);
+        }
+    }
+    struct Row {
+        std::string key;
+        const std::vector<vfs::Hit>* hits;
+        size_t self;
+    };
+    std::vector<Row> rows;
+    table.forEach([&](const std::string& key, const std::vector<vfs::Hit>& hits) {
+        if (!globMatch(glob, key)) return;
+        for (size_t i = 0; i < hits.size(); ++i)
+            if (only < 0 ? i == 0 : hits[i].mount == uint32_t(only)) {
+                rows.push_back({key, &hits, i});
+                break;
+            }
+    });
+    std::sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.key < b.key; });
+    Json j;
+    if (json) j.beginObject().key("entries").beginArray();
+    for (const Row& r : rows) {
+        const vfs::Hit& h = (*r.hits)[r.self];
+        const vfs::Entry& e = table.entry(h);
+        if (json) {
+            j.beginObject()
+                .kv("name", e.name)
+                .kv("size", uint64_t(e.size))
+                .kv("source", table.mountOf(h).source->label());
+            j.kv("role", table.mountOf(h).role).key("overridden_by").beginArray();
+            for (size_t i = 0; i < r.self; ++i)
+                writeHit(j, table, (*r.hits)[i]);
+            j.endArray().key("overrides").beginArray();
+            for (size_t i = r.self + 1; i < r.hits->size(); ++i)
+                writeHit(j, table, (*r.hits)[i]);
+            j.endArray().endObject();
+        } else {
+            std::cout << e.size << '\t' << table.mountOf(h).source->label() << '\t' << e.name;
+            for (size_t i = 0; i < r.self; ++i)
+                std::cout << "\toverridden-by " << table.describe((*r.hits)[i]);
+            for (size_t i = r.self + 1; i < r.hits->size(); ++i)
+                std::cout << "\toverrides " << table.describe((*r.hits)[i]);
+            std::cout << '\n';
+        }
+    }
+    if (json) {
+        j.endArray().key("warnings").beginArray();
+        for (const std::string& w : table.warnings)
+            j.value(w);
+        j.endArray().endObject();
+        std::cout << j.out << '\n';
+    } else {
+        for (const std::string& w : table.warnings)
+            std::cerr << "warning: " << w << '\n';
+    }
+    return 0;
+}
+
+// The path `name` takes under DIR, or "" when it would leave DIR. Archive names are relative to the archive's
+// root: a leading separator (as some BIG writers store, "/test/hello.txt") anchors at DIR; ".." components,
+// drive letters and any other ':' are refused.
+std::string safeRelativePath(const std::string& name) {
+    std::string n = name;
+    std::replace(n.begin(), n.end(), '\\', '/');
+    if (n.empty() || n.find(':') != std::string::npos) return {};
+    std::string out, part;
+    size_t at = 0;
+    while (at <= n.size()) {
+        const size_t slash = std::min(n.find('/', at), n.size());
+        part = n.substr(at, slash - at);
+        at = slash + 1;
+        if (part.empty() || part == ".") continue;
+        if (part == "..") return {};
+        if (part.find('\0') != std::string::npos) return {};
+        out += (out.empty() ? "" : "/") + part;
+    }
+    return out;
+}
+
+int cmdExtract(std::vector<std::string> args) {
+    if (wantsHelp(args)) return std::cout << kExtractHelp, 0;
+    std::string out;
+    std::vector<std::string> pos;
+    for (size_t i = 0; i < args.size(); ++i) {
+        if (args[i] == "-o") {
+            if (i + 1 >= args.size()) throw UsageError{"-o needs a folder"};
+            out = args[++i];
+        } else if (!args[i].empty() && args[i][0] == '-') {
+            throw UsageError{"unknown option " + args[i]};
+        } else {
+            pos.push_back(args[i]);
+        }
+    }
+    if (pos.size() != 2 || out.empty()) throw UsageError{"extract needs SOURCE GLOB -o DIR"};
+    vfs::MountTable t = vfs::mountSingle(pos[0]);
+    const std::string glob = vfs::normalizePath(pos[1]);
+    const vfs::Source& src = *t.mounts()[0].source;
+    std::error_code ec;
+    fs::create_directories(out, ec);
+    const fs::path root = fs::canonical(out, ec);
+    if (ec) throw ParseError(out, {}, 0, "cannot create the output folder: " + ec.message());
+    int written = 0, refused = 0;
+    for (const vfs::Entry& e : src.entries()) {
+        if (!globMatch(glob, e.key)) continue;
+        const std::string rel = safeRelativePath(e.name);
+        const fs::path dest = (root / rel).lexically_normal();
+        const std::string d = dest.string(), r = root.string() + "/";
+        if (rel.empty() || d.compare(0, r.size(), r) != 0) {
+            std::cerr << "rigscope-cli: " << src.label() << ": entry " << e.name
+                      << " refused: its name would write outside " << out << '\n';
+            ++refused;
+            continue;
+        }
+        const vfs::EntryBytes b = src.read(e);
+        fs::create_directories(dest.parent_path(), ec);
+        // Never follow a link planted in DIR.
+        if (fs::is_symlink(dest, ec) ||
+            fs::canonical(dest.parent_path(), ec).string().compare(0, root.string().size(), root.string()) != 0) {
+            std::cerr << "rigscope-cli: " << e.name << " refused: " << dest.string() << " leads outside " << out
+                      << '\n';
+            ++refused;
+            continue;
+        }
+        std::ofstream f(dest, std::ios::binary | std::ios::trunc);
+        f.write(reinterpret_cast<const char*>(b.span.data), std::streamsize(b.span.size));
+        if (!f) throw ParseError(dest.string(), {}, 0, "cannot write");
+        ++written;
+    }
+    std::cout << written << " written, " << refused << " refused\n";
+    return refused ? 1 : 0;
+}
+
+} // namespace rs::cli

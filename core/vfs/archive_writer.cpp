@@ -1,0 +1,146 @@
+#include "vfs/archive_writer.h"
+
+#include "common/bytes.h"
+#include "vfs/archive.h"
+
+#include <algorithm>
+#include <numeric>
+#include <stdexcept>
+
+namespace rs::vfs {
+
+static std::string utf8ToLatin1(const std::string& s) {
+    std::string out;
+    for (size_t i = 0; i < s.size(); ++i) {
+        const auto c = uint8_t(s[i]);
+        if ((c == 0xC2 || c == 0xC3) && i + 1 < s.size() && (uint8_t(s[i + 1]) & 0xC0) == 0x80) {
+            out.push_back(char(((c & 0x03) << 6) | (uint8_t(s[i + 1]) & 0x3F)));
+            ++i;
+        } else {
+            out.push_back(char(c));
+        }
+    }
+    return out;
+}
+
+ArchiveLayout layoutMeg(int version, const std::vector<std::string>& names, const std::vector<uint64_t>& sizes) {
+    if (version < 1 || version > 3) throw std::invalid_argument("MEG version must be 1, 2 or 3");
+    if (names.size() != sizes.size()) throw std::invalid_argument("names and sizes differ in count");
+    const size_t n = names.size();
+    std::vector<std::string> stored(n);
+    std::vector<uint32_t> crcs(n);
+    uint64_t nameBytes = 0;
+    for (size_t i = 0; i < n; ++i) {
+        stored[i] = utf8ToLatin1(names[i]);
+        if (stored[i].size() > 0xFFFF) throw std::invalid_argument("MEG name longer than 65535 bytes");
+        crcs[i] = crc32(stored[i].data(), stored[i].size());
+        nameBytes += 2 + stored[i].size();
+    }
+    const uint64_t headerSize = version == 1 ? 8 : version == 2 ? 20 : 24;
+    const uint64_t dataStart = headerSize + nameBytes + 20 * uint64_t(n);
+    ArchiveLayout L;
+    L.offsets.resize(n);
+    uint64_t at = dataStart;
+    for (size_t i = 0; i < n; ++i) {
+        L.offsets[i] = at;
+        at += sizes[i];
+    }
+    L.total = at;
+    if (L.total > 0xFFFFFFFFull) throw std::invalid_argument("MEG archives are limited to 4 GiB");
+    ByteWriter w;
+    if (version == 1) {
+        w.u32le(uint32_t(n));
+        w.u32le(uint32_t(n));
+    } else {
+        w.u32le(0xFFFFFFFFu);
+        w.f32le(0.99f);
+        w.u32le(uint32_t(dataStart));
+        w.u32le(uint32_t(n));
+        w.u32le(uint32_t(n));
+        if (version == 3) w.u32le(uint32_t(nameBytes));
+    }
+    for (const std::string& s : stored) {
+        w.u16le(uint16_t(s.size()));
+        w.bytes(s.data(), s.size());
+    }
+    std::vector<uint32_t> order(n);
+    std::iota(order.begin(), order.end(), 0u);
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return crcs[a] < crcs[b]; });
+    for (uint32_t k = 0; k < n; ++k) {
+        const uint32_t i = order[k];
+        if (version == 3) w.u16le(0);
+        w.u32le(crcs[i]);
+        w.u32le(k);
+        w.u32le(uint32_t(sizes[i]));
+        w.u32le(uint32_t(L.offsets[i]));
+        if (version == 3)
+            w.u16le(uint16_t(i));
+        else
+            w.u32le(i);
+    }
+    L.index = std::move(w.buf);
+    return L;
+}
+
+ArchiveLayout layoutBig(const std::vector<std::string>& names, const std::vector<uint64_t>& sizes, const char* magic) {
+    if (names.size() != sizes.size()) throw std::invalid_argument("names and sizes differ in count");
+    uint64_t indexSize = 16;
+    for (const std::string& s : names)
+        indexSize += 8 + s.size() + 1;
+    const uint64_t dataStart = indexSize + 8; // "L225" + 4 bytes
+    ArchiveLayout L;
+    L.offsets.resize(names.size());
+    uint64_t at = dataStart;
+    for (size_t i = 0; i < names.size(); ++i) {
+        L.offsets[i] = at;
+        at += sizes[i];
+    }
+    L.total = at;
+    if (L.total > 0xFFFFFFFFull) throw std::invalid_argument("BIG archives are limited to 4 GiB");
+    ByteWriter w;
+    w.bytes(magic, 4);
+    w.u32le(uint32_t(L.total));
+    w.u32be(uint32_t(names.size()));
+    w.u32be(uint32_t(dataStart - 1));
+    for (size_t i = 0; i < names.size(); ++i) {
+        w.u32be(uint32_t(L.offsets[i]));
+        w.u32be(uint32_t(sizes[i]));
+        w.cstr(names[i]);
+    }
+    w.bytes("L225", 4);
+    w.u32le(0);
+    L.index = std::move(w.buf);
+    return L;
+}
+
+static std::vector<uint8_t> assemble(const ArchiveLayout& L, const std::vector<WriteEntry>& entries) {
+    std::vector<uint8_t> out(size_t(L.total), 0);
+    std::copy(L.index.begin(), L.index.end(), out.begin());
+    for (size_t i = 0; i < entries.size(); ++i)
+        std::copy(entries[i].data.begin(), entries[i].data.end(), out.begin() + long(L.offsets[i]));
+    return out;
+}
+
+static void split(const std::vector<WriteEntry>& entries, std::vector<std::string>& names,
+                  std::vector<uint64_t>& sizes) {
+    for (const WriteEntry& e : entries) {
+        names.push_back(e.name);
+        sizes.push_back(e.data.size());
+    }
+}
+
+std::vector<uint8_t> writeMeg(int version, const std::vector<WriteEntry>& entries) {
+    std::vector<std::string> names;
+    std::vector<uint64_t> sizes;
+    split(entries, names, sizes);
+    return assemble(layoutMeg(version, names, sizes), entries);
+}
+
+std::vector<uint8_t> writeBig(const std::vector<WriteEntry>& entries, const char* magic) {
+    std::vector<std::string> names;
+    std::vector<uint64_t> sizes;
+    split(entries, names, sizes);
+    return assemble(layoutBig(names, sizes, magic), entries);
+}
+
+} // namespace rs::vfs

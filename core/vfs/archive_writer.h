@@ -1,0 +1,31 @@
+// The project's own MEG (versions 1-3) and BIG writers: test fixtures, fake game installs, benchmarks.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace rs::vfs {
+
+struct WriteEntry {
+    std::string name; // stored as given (MEG: UTF-8 converted to Latin-1 where possible)
+    std::vector<uint8_t> data;
+};
+
+// Index of an archive whose entries have the given names and sizes, laid out in order after the index:
+// `index` is the archive's first bytes, offsets[i] where entry i's data goes, total the archive size.
+struct ArchiveLayout {
+    std::vector<uint8_t> index;
+    std::vector<uint64_t> offsets;
+    uint64_t total = 0;
+};
+// version 1, 2 or 3 (unencrypted). Records sorted by name CRC, as the games expect.
+ArchiveLayout layoutMeg(int version, const std::vector<std::string>& names, const std::vector<uint64_t>& sizes);
+// magic "BIGF" or "BIG4".
+ArchiveLayout layoutBig(const std::vector<std::string>& names, const std::vector<uint64_t>& sizes,
+                        const char* magic = "BIGF");
+
+std::vector<uint8_t> writeMeg(int version, const std::vector<WriteEntry>& entries);
+std::vector<uint8_t> writeBig(const std::vector<WriteEntry>& entries, const char* magic = "BIGF");
+
+} // namespace rs::vfs

@@ -1,0 +1,43 @@
+// Everything a model refers to, found through a mount table the way the games find it (no Qt).
+//
+// Keys are normalizePath() game paths ("DATA/ART/MODELS/UNIT.ALO"). A model given as a file on disk that is
+// not inside a mounted folder has no key: pass its file name alone (its folder is then the mount's top).
+#pragma once
+
+#include "io/loader.h"
+#include "vfs/mount.h"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rs::vfs {
+
+// "DATA/ART/MODELS/" for "DATA/ART/MODELS/X.ALO"; "" for a key without folder.
+std::string folderOf(std::string_view key);
+
+// Keys tried for texture `name` (a file name or game path) referenced by the model at `modelKey`, in order:
+// the model's folder, DATA/ART/TEXTURES/, ART/TEXTURES/, ART/COMPILEDTEXTURES/<first two letters>/,
+// COMPILEDTEXTURES/<xx>/, then the path as written; each with the stored extension first, then the other
+// of .TGA / .DDS (the games ship .dds for textures named .tga).
+std::vector<std::string> textureCandidates(std::string_view name, std::string_view modelKey);
+// The first candidate the table holds; null when none.
+const Hit* resolveTexture(const MountTable& t, std::string_view name, std::string_view modelKey);
+
+// W3D hierarchy `name`: `<name>.W3D` next to the model, then ART/W3D/<first two letters>/, then ART/W3D/.
+const Hit* findW3dHierarchy(const MountTable& t, std::string_view name, std::string_view modelKey);
+
+// Clips that belong to the model, as keys, sorted: Alamo <MODEL>_*.ALA next to it; W3D .W3D files next to it
+// (and in its ART/W3D/<xx>/ folder) whose clip header names the model's hierarchy.
+std::vector<std::string> companionClips(const MountTable& t, std::string_view modelKey);
+
+// B&W2 animation libraries (.AL) next to a .BWM model, sorted.
+std::vector<std::string> animationLibraries(const MountTable& t, std::string_view modelKey);
+
+// Loads the entry `key` (its winner) like rs::loadDocument, finding W3D hierarchies through the table.
+// Document::path is MountTable::describe() of the entry. Throws ParseError when absent or malformed.
+Document loadDocument(const MountTable& t, std::string_view key);
+// Same for bytes read elsewhere (e.g. a loose file on disk) whose game path is `key`.
+Document loadDocument(const MountTable& t, ByteSpan bytes, const std::string& label, std::string_view key);
+
+} // namespace rs::vfs

@@ -1,0 +1,304 @@
+#include "vfs/mount.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace rs::vfs {
+
+namespace fs = std::filesystem;
+
+const char* gameName(Game g) {
+    switch (g) {
+    case Game::EaW:
+        return "Star Wars: Empire at War";
+    case Game::FoC:
+        return "Star Wars: Empire at War - Forces of Corruption";
+    case Game::Generals:
+        return "Command & Conquer: Generals";
+    case Game::ZeroHour:
+        return "Command & Conquer: Generals - Zero Hour";
+    case Game::Bfme:
+        return "The Battle for Middle-earth";
+    case Game::Bfme2:
+        return "The Battle for Middle-earth II";
+    case Game::RotWK:
+        return "The Battle for Middle-earth II: The Rise of the Witch-king";
+    default:
+        return "unknown game";
+    }
+}
+
+const char* gameId(Game g) {
+    switch (g) {
+    case Game::EaW:
+        return "eaw";
+    case Game::FoC:
+        return "foc";
+    case Game::Generals:
+        return "generals";
+    case Game::ZeroHour:
+        return "zh";
+    case Game::Bfme:
+        return "bfme";
+    case Game::Bfme2:
+        return "bfme2";
+    case Game::RotWK:
+        return "rotwk";
+    default:
+        return "";
+    }
+}
+
+bool isAlamo(Game g) { return g == Game::EaW || g == Game::FoC; }
+
+// Expansions rank above their base game.
+static int rank(Game g) {
+    switch (g) {
+    case Game::FoC:
+        return 0;
+    case Game::EaW:
+        return 1;
+    case Game::ZeroHour:
+        return 0;
+    case Game::Generals:
+        return 1;
+    case Game::RotWK:
+        return 0;
+    case Game::Bfme2:
+        return 1;
+    case Game::Bfme:
+        return 2;
+    default:
+        return 3;
+    }
+}
+
+// Upper-cased names of the folder's direct entries -> the real name.
+static std::vector<std::pair<std::string, std::string>> listDir(const fs::path& dir) {
+    std::vector<std::pair<std::string, std::string>> out;
+    std::error_code ec;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+        out.emplace_back(normalizePath(it->path().filename().string()), it->path().filename().string());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+// Case-insensitive resolution of a relative Windows path under root; empty when absent.
+static std::string resolveOnDisk(const fs::path& root, const std::string& rel) {
+    fs::path cur = root;
+    std::stringstream ss(normalizePath(rel));
+    std::string part;
+    while (std::getline(ss, part, '/')) {
+        if (part.empty() || part == ".") continue;
+        if (part == "..") return {};
+        std::string found;
+        for (const auto& [key, real] : listDir(cur))
+            if (key == part) {
+                found = real;
+                break;
+            }
+        if (found.empty()) return {};
+        cur /= found;
+    }
+    return cur.string();
+}
+
+Detected detectGame(const std::string& dir) {
+    Detected d;
+    const auto names = listDir(dir);
+    auto has = [&](const char* upper) {
+        return std::any_of(names.begin(), names.end(), [&](const auto& n) { return n.first == upper; });
+    };
+    auto hasSuffix = [&](const char* suffix) {
+        const std::string s(suffix);
+        return std::any_of(names.begin(), names.end(), [&](const auto& n) {
+            return n.first.size() >= s.size() && n.first.compare(n.first.size() - s.size(), s.size(), s) == 0;
+        });
+    };
+    const bool megaFiles = !resolveOnDisk(dir, "Data/MegaFiles.xml").empty();
+    const bool dataDir = !resolveOnDisk(dir, "Data").empty() && fs::is_directory(resolveOnDisk(dir, "Data"));
+    const bool bigs = hasSuffix(".BIG");
+    if (has("SWFOC.EXE"))
+        d.game = Game::FoC, d.why = "swfoc.exe";
+    else if (has("SWEAW.EXE"))
+        d.game = Game::EaW, d.why = "sweaw.exe";
+    else if (has("LOTRBFME2EP1.EXE"))
+        d.game = Game::RotWK, d.why = "lotrbfme2ep1.exe";
+    else if (has("LOTRBFME2.EXE"))
+        d.game = Game::Bfme2, d.why = "lotrbfme2.exe";
+    else if (has("LOTRBFME.EXE"))
+        d.game = Game::Bfme, d.why = "lotrbfme.exe";
+    else if (hasSuffix("ZH.BIG"))
+        d.game = Game::ZeroHour, d.why = "*ZH.big archives";
+    else if (has("GENERALS.EXE"))
+        d.game = Game::Generals, d.why = "generals.exe";
+    else if (megaFiles && normalizePath(fs::path(dir).filename().string()) == "CORRUPTION")
+        d.game = Game::FoC, d.why = "Data/MegaFiles.xml in a folder named corruption";
+    else if (megaFiles)
+        d.game = Game::EaW, d.why = "Data/MegaFiles.xml";
+    d.alamoLayout = d.game == Game::Unknown ? (dataDir && !bigs) : isAlamo(d.game);
+    d.mod =
+        d.game == Game::Unknown || (!has("SWFOC.EXE") && !has("SWEAW.EXE") && d.why.find(".exe") == std::string::npos &&
+                                    d.game != Game::ZeroHour && !megaFiles);
+    if (d.game == Game::Unknown)
+        d.why = d.alamoLayout ? "Data/ folder without a game executable"
+                              : "no game executable, MegaFiles.xml or Data/ folder";
+    return d;
+}
+
+std::vector<std::string> readMegaFilesXml(const std::string& dir, std::vector<std::string>* warnings) {
+    std::vector<std::string> out;
+    const std::string path = resolveOnDisk(dir, "Data/MegaFiles.xml");
+    if (path.empty()) return out;
+    std::ifstream in(path, std::ios::binary);
+    std::string xml((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    auto lower = [](std::string s) {
+        for (char& c : s)
+            if (c >= 'A' && c <= 'Z') c = char(c - 'A' + 'a');
+        return s;
+    };
+    const std::string lx = lower(xml);
+    size_t at = 0;
+    while ((at = lx.find("<file>", at)) != std::string::npos) {
+        const size_t start = at + 6;
+        const size_t end = lx.find("</file>", start);
+        if (end == std::string::npos) {
+            if (warnings) warnings->push_back(path + ": <File> at offset " + std::to_string(at) + " is not closed");
+            break;
+        }
+        std::string name = xml.substr(start, end - start);
+        const auto b = name.find_first_not_of(" \t\r\n"), e = name.find_last_not_of(" \t\r\n");
+        if (b != std::string::npos) out.push_back(name.substr(b, e - b + 1));
+        at = end + 7;
+    }
+    return out;
+}
+
+void MountTable::add(std::shared_ptr<Source> source, std::string role) {
+    const auto m = uint32_t(mounts_.size());
+    for (const std::string& w : source->warnings())
+        warnings.push_back(w);
+    const auto& es = source->entries();
+    index_.reserve(index_.size() + es.size());
+    for (uint32_t i = 0; i < es.size(); ++i) {
+        std::vector<Hit>& hits = index_[es[i].key];
+        if (!hits.empty() && hits.back().mount == m) continue; // duplicate within the source: first wins
+        hits.push_back({m, i});
+    }
+    mounts_.push_back({std::move(source), std::move(role)});
+    sorted_.clear();
+}
+
+std::vector<std::string> MountTable::list(std::string_view folder) const {
+    if (sorted_.size() != index_.size()) {
+        sorted_.clear();
+        sorted_.reserve(index_.size());
+        for (const auto& kv : index_)
+            sorted_.push_back(&kv.first);
+        std::sort(sorted_.begin(), sorted_.end(), [](const std::string* a, const std::string* b) { return *a < *b; });
+    }
+    const std::string prefix = folder.empty() ? std::string() : normalizePath(folder);
+    std::vector<std::string> out;
+    auto it = std::lower_bound(sorted_.begin(), sorted_.end(), prefix,
+                               [](const std::string* k, const std::string& p) { return *k < p; });
+    for (; it != sorted_.end() && (*it)->compare(0, prefix.size(), prefix) == 0; ++it)
+        if ((*it)->find('/', prefix.size()) == std::string::npos) out.push_back(**it);
+    return out;
+}
+
+const std::vector<Hit>* MountTable::findAll(std::string_view path) const {
+    auto it = index_.find(normalizePath(path));
+    return it == index_.end() ? nullptr : &it->second;
+}
+
+const Hit* MountTable::find(std::string_view path) const {
+    const auto* all = findAll(path);
+    return all ? &all->front() : nullptr;
+}
+
+EntryBytes MountTable::read(std::string_view path) const {
+    const Hit* h = find(path);
+    if (!h) throw ParseError(std::string(path), {}, 0, "not found in the mounted game and mod folders");
+    return read(*h);
+}
+
+std::string MountTable::describe(const Hit& h) const {
+    const Mount& m = mounts_[h.mount];
+    const Entry& e = entry(h);
+    if (!e.diskPath.empty()) return e.diskPath;
+    return m.source->label() + ":" + e.name;
+}
+
+void MountTable::forEach(const std::function<void(const std::string&, const std::vector<Hit>&)>& fn) const {
+    for (const auto& [k, v] : index_)
+        fn(k, v);
+}
+
+static void mountArchive(MountTable& t, const std::string& path, const std::string& role) {
+    try {
+        t.add(openArchiveFile(path), role);
+    } catch (const ParseError& e) {
+        t.warnings.push_back(std::string("archive not mounted: ") + e.what());
+    }
+}
+
+static void mountFolder(MountTable& t, const std::string& dir, bool alamo, const std::string& who) {
+    if (alamo) {
+        const std::string data = resolveOnDisk(dir, "Data");
+        if (!data.empty())
+            t.add(std::make_shared<Folder>(dir, fs::path(data).filename().string(), true), who + " loose");
+        const auto megs = readMegaFilesXml(dir, &t.warnings);
+        for (auto it = megs.rbegin(); it != megs.rend(); ++it) {
+            const std::string p = resolveOnDisk(dir, *it);
+            if (p.empty())
+                t.warnings.push_back(dir + ": " + *it + " listed in Data/MegaFiles.xml is missing");
+            else
+                mountArchive(t, p, who + " archive");
+        }
+        return;
+    }
+    t.add(std::make_shared<Folder>(dir, std::string(), true), who + " loose");
+    std::vector<std::pair<std::string, std::string>> bigs;
+    std::error_code ec;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+        if (it->is_regular_file(ec) && normalizePath(it->path().extension().string()) == ".BIG")
+            bigs.emplace_back(normalizePath(it->path().filename().string()), it->path().string());
+    std::sort(bigs.begin(), bigs.end());
+    for (const auto& b : bigs)
+        mountArchive(t, b.second, who + " archive");
+}
+
+MountTable mountInstall(const std::vector<std::string>& gameDirs, const std::vector<std::string>& modDirs) {
+    MountTable t;
+    struct G {
+        std::string dir;
+        Detected d;
+    };
+    std::vector<G> games;
+    for (const std::string& g : gameDirs)
+        games.push_back({g, detectGame(g)});
+    std::stable_sort(games.begin(), games.end(),
+                     [](const G& a, const G& b) { return rank(a.d.game) < rank(b.d.game); });
+    const bool alamoGame = !games.empty() && games.front().d.alamoLayout;
+    for (const std::string& m : modDirs) {
+        const Detected d = detectGame(m);
+        mountFolder(t, m, games.empty() ? d.alamoLayout : alamoGame, "mod");
+    }
+    for (const G& g : games)
+        mountFolder(t, g.dir, g.d.alamoLayout, "game");
+    return t;
+}
+
+MountTable mountSingle(const std::string& path) {
+    MountTable t;
+    std::error_code ec;
+    if (fs::is_directory(path, ec))
+        t.add(std::make_shared<Folder>(path), "folder");
+    else
+        t.add(openArchiveFile(path), "archive");
+    return t;
+}
+
+} // namespace rs::vfs

@@ -1,0 +1,96 @@
+// Mount table: game and mod folders stacked in each game's lookup order (no Qt).
+//
+// Alamo (Empire at War, Forces of Corruption), per folder from highest to lowest priority:
+//   loose files under Data/ > the archives listed in Data/MegaFiles.xml (a later-listed archive overrides an
+//   earlier one, so the patches listed last win)
+// SAGE (Generals, Zero Hour, BFME, BFME2, RotWK), per folder:
+//   loose files > the folder's *.big archives in case-insensitive name order (the first one loaded keeps a name)
+// Folders: mods over games (the first mod given wins), and the expansion over its base game (FoC over EaW,
+// Zero Hour over Generals, RotWK over BFME2 over BFME) whatever order the games are given in.
+//
+// Lookup by name is one hash probe: O(1) on average, whatever the number of mounted sources.
+#pragma once
+
+#include "vfs/archive.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace rs::vfs {
+
+enum class Game { Unknown, EaW, FoC, Generals, ZeroHour, Bfme, Bfme2, RotWK };
+
+const char* gameName(Game g); // "Empire at War", ...
+const char* gameId(Game g);   // "eaw", "foc", "generals", "zh", "bfme", "bfme2", "rotwk", ""
+bool isAlamo(Game g);
+
+struct Detected {
+    Game game = Game::Unknown;
+    bool alamoLayout = false; // Data/ (+ MegaFiles.xml) layout; false: SAGE layout (*.big in the folder)
+    bool mod = false;         // no game executable: a mod folder to stack over a game
+    std::string why;          // which files decided it
+};
+// Recognises a folder from its content: the game's executable, its archive names, Data/MegaFiles.xml.
+Detected detectGame(const std::string& dir);
+
+// Archive paths listed in <dir>/Data/MegaFiles.xml, in file order (as written, e.g. "Data\Config.meg").
+std::vector<std::string> readMegaFilesXml(const std::string& dir, std::vector<std::string>* warnings = nullptr);
+
+struct Mount {
+    std::shared_ptr<Source> source;
+    std::string role; // "mod loose", "mod archive", "game loose", "game archive", "archive", "folder"
+};
+
+// One place an entry name is found.
+struct Hit {
+    uint32_t mount = 0; // index in MountTable::mounts() (lower = higher priority)
+    uint32_t entry = 0; // index in that source's entries()
+};
+
+class MountTable {
+  public:
+    // Adds a source below every source added before it.
+    void add(std::shared_ptr<Source> source, std::string role);
+    const std::vector<Mount>& mounts() const { return mounts_; }
+    const Entry& entry(const Hit& h) const { return mounts_[h.mount].source->entries()[h.entry]; }
+    const Mount& mountOf(const Hit& h) const { return mounts_[h.mount]; }
+
+    // Every source holding `path` (any case, either separator), winner first, then those it overrides.
+    // Empty when absent. Within one source only the first of duplicate names counts.
+    const std::vector<Hit>* findAll(std::string_view path) const;
+    const Hit* find(std::string_view path) const;
+    bool contains(std::string_view path) const { return find(path) != nullptr; }
+    EntryBytes read(const Hit& h) const { return mounts_[h.mount].source->read(entry(h)); }
+    // Reads the winner for `path`; throws ParseError naming the path when nothing holds it.
+    EntryBytes read(std::string_view path) const;
+    // "<source label>:<entry name>", how a hit is shown and reloaded (loose files: the path on disk).
+    std::string describe(const Hit& h) const;
+
+    size_t size() const { return index_.size(); }
+    // Keys of the entries directly inside `folder` (a key prefix ending in '/', or "" for the top), sorted.
+    // O(log n + k) after a one-time sort of the keys.
+    std::vector<std::string> list(std::string_view folder) const;
+    // Every distinct name once (unordered), with its hits.
+    void forEach(const std::function<void(const std::string& key, const std::vector<Hit>& hits)>& fn) const;
+
+    // Sources' own warnings plus mount problems (missing archives listed in MegaFiles.xml, unreadable archives).
+    std::vector<std::string> warnings;
+
+  private:
+    std::vector<Mount> mounts_;
+    std::unordered_map<std::string, std::vector<Hit>> index_;
+    mutable std::vector<const std::string*> sorted_; // keys of index_, sorted; rebuilt after add()
+};
+
+// Mounts game folders and mod folders in the games' lookup order (see top). Unreadable archives become
+// warnings, not errors. A folder whose game is unknown is mounted by its layout: Data/ -> Alamo, else SAGE.
+MountTable mountInstall(const std::vector<std::string>& gameDirs, const std::vector<std::string>& modDirs);
+
+// A single archive (.meg/.big) or folder as a mount table of one source.
+MountTable mountSingle(const std::string& path);
+
+} // namespace rs::vfs

@@ -1,0 +1,182 @@
+// Mount table and lookups over a fake game install built by the project's writers (vfs_fixtures.h).
+#include "vfs_fixtures.h"
+
+#include "scene/pose.h"
+#include "vfs/lookup.h"
+#include "vfs/mount.h"
+
+#include <catch2/catch.hpp>
+
+using namespace rs;
+using namespace rs::vfs;
+
+namespace {
+
+std::string text(const MountTable& t, const Hit& h) {
+    const EntryBytes b = t.read(h);
+    return std::string(reinterpret_cast<const char*>(b.span.data), b.span.size);
+}
+
+std::string sourceName(const MountTable& t, const Hit& h) {
+    return std::filesystem::path(t.mountOf(h).source->label()).filename().string();
+}
+
+} // namespace
+
+TEST_CASE("game detection from folder content", "[vfs]") {
+    rs::test::FakeInstall fi;
+    Detected e = detectGame(fi.eaw);
+    CHECK(e.game == Game::EaW);
+    CHECK(e.alamoLayout);
+    CHECK_FALSE(e.mod);
+    Detected m = detectGame(fi.eawMod);
+    CHECK(m.game == Game::Unknown);
+    CHECK(m.alamoLayout);
+    CHECK(m.mod);
+    Detected b = detectGame(fi.bfme2);
+    CHECK(b.game == Game::Bfme2);
+    CHECK_FALSE(b.alamoLayout);
+    CHECK(detectGame(fi.bfme2Mod).mod);
+    rs::test::FakeInstall::write(fi.root / "foc" / "swfoc.exe", {});
+    CHECK(detectGame((fi.root / "foc").string()).game == Game::FoC);
+    rs::test::FakeInstall::write(fi.root / "zh" / "W3DZH.big", vfs::writeBig({}));
+    CHECK(detectGame((fi.root / "zh").string()).game == Game::ZeroHour);
+    rs::test::FakeInstall::write(fi.root / "rotwk" / "LOTRBFME2EP1.EXE", {});
+    CHECK(detectGame((fi.root / "rotwk").string()).game == Game::RotWK);
+    rs::test::FakeInstall::write(fi.root / "gen" / "generals.exe", {});
+    CHECK(detectGame((fi.root / "gen").string()).game == Game::Generals);
+    rs::test::FakeInstall::write(fi.root / "bfme" / "lotrbfme.exe", {});
+    CHECK(detectGame((fi.root / "bfme").string()).game == Game::Bfme);
+}
+
+TEST_CASE("MegaFiles.xml lists archives in order", "[vfs]") {
+    rs::test::FakeInstall fi;
+    CHECK(readMegaFilesXml(fi.eaw) ==
+          std::vector<std::string>{"Data\\Models.meg", "Data\\Textures.meg", "Data\\Patch.meg"});
+}
+
+TEST_CASE("Alamo lookup order: mod loose > game loose > patch archive > earlier archives", "[vfs]") {
+    rs::test::FakeInstall fi;
+    MountTable t = mountInstall({fi.eaw}, {fi.eawMod});
+    CHECK(t.warnings.empty());
+    // mod loose Data, game loose Data, Patch.meg, Textures.meg, Models.meg
+    REQUIRE(t.mounts().size() == 5);
+    CHECK(t.mounts()[0].role == "mod loose");
+    CHECK(t.mounts()[1].role == "game loose");
+    CHECK(sourceName(t, {2, 0}) == "Patch.meg");
+    CHECK(sourceName(t, {4, 0}) == "Models.meg");
+
+    const auto* test = t.findAll("data\\art\\textures\\w_test.dds");
+    REQUIRE(test);
+    REQUIRE(test->size() == 2);
+    CHECK(t.mounts()[(*test)[0].mount].role == "mod loose");
+    CHECK(text(t, (*test)[0]) == "mod W_TEST");
+    CHECK(sourceName(t, (*test)[1]) == "Textures.meg");
+
+    const auto* dazzle = t.findAll("DATA/ART/TEXTURES/W_DAZZLE.DDS");
+    REQUIRE(dazzle);
+    REQUIRE(dazzle->size() == 2);
+    CHECK(text(t, (*dazzle)[0]) == "patched dazzle");
+    CHECK(sourceName(t, (*dazzle)[1]) == "Textures.meg");
+
+    CHECK(t.find("Data/Art/Textures/LOOSE.TGA"));
+    CHECK_FALSE(t.find("DATA/MEGAFILES.XML/X"));
+    // Archives are not listed as loose files.
+    CHECK_FALSE(t.find("DATA/MODELS.MEG"));
+    CHECK(t.list("DATA/ART/MODELS/") ==
+          std::vector<std::string>{"DATA/ART/MODELS/W_OTHER_IDLE_00.ALA", "DATA/ART/MODELS/W_UNIT.ALO",
+                                   "DATA/ART/MODELS/W_UNIT_IDLE_00.ALA", "DATA/ART/MODELS/W_UNIT_WALK_00.ALA"});
+}
+
+TEST_CASE("an Alamo model opens by name with textures (mod override used) and clips found", "[vfs]") {
+    rs::test::FakeInstall fi;
+    MountTable t = mountInstall({fi.eaw}, {fi.eawMod});
+    const std::string key = "Data\\Art\\Models\\W_Unit.alo";
+    Document d = loadDocument(t, key);
+    REQUIRE(d.model);
+    CHECK(d.model->skeleton.bones.size() == 3);
+    CHECK(d.path.find("Models.meg:DATA\\ART\\MODELS\\W_UNIT.ALO") != std::string::npos);
+
+    const Hit* tex = resolveTexture(t, "W_TEST.TGA", key); // stored as .tga, shipped as .dds
+    REQUIRE(tex);
+    CHECK(text(t, *tex) == "mod W_TEST");
+    const Hit* dz = resolveTexture(t, "W_Dazzle.dds", key);
+    REQUIRE(dz);
+    CHECK(text(t, *dz) == "patched dazzle");
+    CHECK_FALSE(resolveTexture(t, "MISSING.TGA", key));
+
+    const auto clips = companionClips(t, key);
+    REQUIRE(clips ==
+            std::vector<std::string>{"DATA/ART/MODELS/W_UNIT_IDLE_00.ALA", "DATA/ART/MODELS/W_UNIT_WALK_00.ALA"});
+    Document c = loadDocument(t, clips[0]);
+    REQUIRE(c.clips.size() == 1);
+    CHECK(bindClip(d.model->skeleton, *c.clips[0]).ok());
+
+    // Without the mod, the game's texture wins.
+    MountTable g = mountInstall({fi.eaw}, {});
+    CHECK(text(g, *resolveTexture(g, "W_TEST.TGA", key)) == "game W_TEST");
+}
+
+TEST_CASE("FoC mounts over EaW whatever order they are given in", "[vfs]") {
+    rs::test::FakeInstall fi;
+    const auto foc = fi.root / "foc";
+    rs::test::FakeInstall::write(foc / "swfoc.exe", {});
+    rs::test::FakeInstall::write(foc / "Data" / "MegaFiles.xml",
+                                 rs::test::textBytes("<Mega_Files><File>Data\\FoC.meg</File></Mega_Files>"));
+    rs::test::FakeInstall::write(foc / "Data" / "FoC.meg",
+                                 writeMeg(2, {{"DATA\\ART\\TEXTURES\\W_TEST.DDS", rs::test::textBytes("foc W_TEST")}}));
+    MountTable t = mountInstall({fi.eaw, foc.string()}, {});
+    CHECK(text(t, *t.find("DATA/ART/TEXTURES/W_TEST.DDS")) == "foc W_TEST");
+    CHECK(t.findAll("DATA/ART/TEXTURES/W_TEST.DDS")->size() == 2);
+    CHECK(t.find("DATA/ART/MODELS/W_UNIT.ALO")); // EaW's archives still below
+}
+
+TEST_CASE("a SAGE skin opens by name with its skeleton from art/w3d/<xx>/, clips and the mod's texture", "[vfs]") {
+    rs::test::FakeInstall fi;
+    MountTable t = mountInstall({fi.bfme2}, {fi.bfme2Mod});
+    CHECK(t.warnings.empty());
+    const std::string key = "art/w3d/un/unit_skn.w3d";
+    Document d = loadDocument(t, key);
+    REQUIRE(d.model);
+    CHECK(d.model->skeleton.name == "TEST_SKL");
+    REQUIRE(d.model->skeleton.bones.size() == 4);
+    bool skinned = false;
+    for (const Mesh& m : d.model->meshes)
+        for (const SubMesh& sm : m.subMeshes)
+            skinned |= sm.skinned();
+    CHECK(skinned);
+    for (const std::string& w : d.warnings)
+        CHECK(w.find("not found") == std::string::npos);
+
+    const Hit* h = findW3dHierarchy(t, "TEST_SKL", key);
+    REQUIRE(h);
+    CHECK(t.entry(*h).name == "art\\w3d\\te\\test_skl.w3d");
+
+    CHECK(companionClips(t, key) == std::vector<std::string>{"ART/W3D/TE/TEST_IDLA.W3D"});
+    const Hit* q = resolveTexture(t, "quad.tga", key);
+    REQUIRE(q);
+    CHECK(text(t, *q) == "mod quad");
+    CHECK(t.findAll("ART/COMPILEDTEXTURES/QU/QUAD.DDS")->size() == 2);
+
+    // Without the mount table the skin loads without its skeleton (a warning, not an error).
+    auto a = openArchiveFile(fi.bfme2 + "/W3D.big");
+    const EntryBytes b = a->read(*a->find(key));
+    Document bare = rs::loadDocument(b.span, "unit_skn.w3d");
+    CHECK(bare.model->skeleton.bones.empty());
+}
+
+TEST_CASE("missing or broken archives named in MegaFiles.xml become warnings", "[vfs][hostile]") {
+    rs::test::FakeInstall fi;
+    rs::test::FakeInstall::write(std::filesystem::path(fi.eaw) / "Data" / "MegaFiles.xml",
+                                 rs::test::textBytes("<Mega_Files><File>Data\\Gone.meg</File><File>Data\\Bad.meg</File>"
+                                                     "<File>Data\\Models.meg</File></Mega_Files>"));
+    rs::test::FakeInstall::write(std::filesystem::path(fi.eaw) / "Data" / "Bad.meg",
+                                 {0xFF, 0xFF, 0xFF, 0x7F, 1, 0, 0, 0});
+    MountTable t = mountInstall({fi.eaw}, {});
+    std::string all;
+    for (const auto& w : t.warnings)
+        all += w + "\n";
+    CHECK(all.find("Gone.meg listed in Data/MegaFiles.xml is missing") != std::string::npos);
+    CHECK(all.find("Bad.meg") != std::string::npos);
+    CHECK(t.find("DATA/ART/MODELS/W_UNIT.ALO"));
+}
