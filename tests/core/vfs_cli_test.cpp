@@ -37,8 +37,8 @@ TEST_CASE("cli ls shows source, overrides and overridden-by", "[vfs][cli]") {
           std::string::npos);
     CHECK(one.out.find("W_UNIT") == std::string::npos); // only Textures.meg's entries
 
-    CHECK(cli("ls --help").out.find("usage: rigscope-cli ls") == 0);
-    CHECK(cli("extract --help").out.find("usage: rigscope-cli extract") == 0);
+    CHECK(cli("ls --help").out.find("Usage: rigscope-cli ls") == 0);
+    CHECK(cli("extract --help").out.find("Usage: rigscope-cli extract") == 0);
     CHECK(cli("ls").status == 2);
 }
 
