@@ -31,6 +31,12 @@ void infoAl(const Document& doc, Json& j);
 // rigscope-cli amal --json FILE (--movement N | --program N) [--ticks T]
 int cmdAmal(const std::vector<std::string>& args);
 
+// Alamo particle systems (cli_particles.cpp).
+void infoParticles(const Document& doc, Json& j);
+void infoParticlesText(const Document& doc, std::string& text);
+// rigscope-cli particles --json FILE --time T [--seed N] [--no-skip] [--max N]
+int cmdParticles(const std::vector<std::string>& args);
+
 bool infoSpecial(const std::string& format, const std::string& path, bool json, std::string& out);
 
 } // namespace rs::cli

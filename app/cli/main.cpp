@@ -1,6 +1,7 @@
 // rigscope-cli: model/clip summaries and poses as JSON, no GUI.
 //   rigscope-cli info [--json] FILE
 //   rigscope-cli pose --json MODEL [--clip CLIP] [--frame N | --time SECONDS]
+//   rigscope-cli particles --json FILE --time T [--seed N]   (cli_particles.cpp)
 //   rigscope-cli amal --json FILE (--movement N | --program N) [--ticks T]   (cli_amal.cpp)
 //     MODEL may be a B&W2 .al: without --clip its first animation is posed (frame 0 is exact).
 //     A .bwm MODEL with an .al CLIP gets the library's armature (names, parents) applied first.
@@ -22,6 +23,7 @@ using namespace rs::cli;
 static const char* kUsage =
     "usage: rigscope-cli info [--json] FILE\n"
     "       rigscope-cli pose --json MODEL [--clip CLIP] [--frame N | --time SECONDS]\n"
+    "       rigscope-cli particles --json FILE --time SECONDS [--seed N] (particles --help)\n"
     "       rigscope-cli amal --json FILE (--movement N [--backward] | --program N) [--ticks T]\n"
     "                         [--x X --y Y --a A] [--set NAME=VALUE] (XM YM J0 J1 K1 K2 R0-R9 RA-RZ ...)\n";
 
@@ -56,10 +58,14 @@ static int cmdInfo(const std::vector<std::string>& args) {
         else if (doc.format == "w3d") infoW3d(doc, j);
         else if (doc.format == "bwm") infoBwm(doc, j);
         else if (doc.format == "al") infoAl(doc, j);
+        else if (doc.particles) infoParticles(doc, j);
         else throw ParseError(file, {}, 0, "no info writer for format " + doc.format);
         std::cout << j.out << "\n";
     } else if (doc.format == "alo" || doc.format == "ala") {
         infoAlamoText(doc, out);
+        std::cout << out;
+    } else if (doc.particles) {
+        infoParticlesText(doc, out);
         std::cout << out;
     } else {
         infoGenericText(doc, out);
@@ -153,6 +159,7 @@ int main(int argc, char** argv) {
         if (cmd == "info") return cmdInfo(args);
         if (cmd == "pose") return cmdPose(args);
         if (cmd == "amal") return cmdAmal(args);
+        if (cmd == "particles") return cmdParticles(args);
         throw UsageError{"unknown command " + cmd};
     } catch (const UsageError& e) {
         std::cerr << "rigscope-cli: " << e.message << "\n" << kUsage;
