@@ -199,8 +199,9 @@ glm::vec3 ParticleSimulator::positionAt(int ei, const Birth& b, double time, con
         pos = b.pos0 + b.vel0 * af + b.acc * (0.5f * af * af);
     } else {
         // Attraction depends on the position: semi-implicit Euler with a fixed step from birth (deterministic).
-        const double h = o.attractionStep > 0.0f ? o.attractionStep : 1.0 / 60.0;
-        const int64_t steps = std::min<int64_t>(static_cast<int64_t>(a / h), 1 << 16);
+        double h = o.attractionStep > 0.0f && std::isfinite(o.attractionStep) ? o.attractionStep : 1.0 / 60.0;
+        if (a / h > double(kMaxIntegrationSteps)) h = a / double(kMaxIntegrationSteps);
+        const int64_t steps = std::min<int64_t>(static_cast<int64_t>(a / h), kMaxIntegrationSteps);
         pos = b.pos0;
         glm::vec3 vel = b.vel0;
         auto step = [&](float dt) {
@@ -274,7 +275,7 @@ void ParticleSimulator::shade(int ei, const Birth& b, double time, const Particl
 }
 
 void ParticleSimulator::forEachBirth(int ei, const Instance& inst, double time, double window,
-                                     const ParticleSimOptions& o, ParticleBuffer* flags, const BirthSink& sink) const {
+                                     const ParticleSimOptions& o, Budget& budget, const BirthSink& sink) const {
     const ParticleEmitter& e = sys_.emitters[ei];
     const Plan& pl = plans_[ei];
     if (inst.onDeath) {
@@ -282,8 +283,12 @@ void ParticleSimulator::forEachBirth(int ei, const Instance& inst, double time, 
         if (inst.start > time || inst.start < time - window) return;
         const uint32_t n = e.params.useBursts ? e.params.particlesPerBurst : e.params.particlesPerSecond;
         const uint32_t capped = static_cast<uint32_t>(std::min<uint64_t>(n, kMaxEventsPerInstance));
-        if (capped < n && flags) flags->truncated = true;
+        if (capped < n) budget.truncated = true;
         for (uint32_t j = 0; j < capped; ++j) {
+            if (--budget.births < 0) {
+                budget.truncated = true;
+                return;
+            }
             const Birth b = makeBirth(ei, inst, 0, j, o);
             sink(b);
         }
@@ -301,20 +306,24 @@ void ParticleSimulator::forEachBirth(int ei, const Instance& inst, double time, 
     if (pl.maxEvents >= 0) kHi = std::min(kHi, pl.maxEvents - 1);
     if (kHi - kLo > kMaxEventsPerInstance) {
         kLo = kHi - kMaxEventsPerInstance;
-        if (flags) flags->truncated = true;
+        budget.truncated = true;
     }
     for (int64_t k = kLo; k <= kHi; ++k) {
         const double tk = first + double(k) * pl.interval;
         if (tk > time || tk >= inst.stop) break;
         if (tk < time - window) continue;
         for (uint32_t j = 0; j < pl.perEvent; ++j) {
+            if (--budget.births < 0) {
+                budget.truncated = true;
+                return;
+            }
             const Birth b = makeBirth(ei, inst, k, j, o);
             sink(b);
         }
     }
 }
 
-void ParticleSimulator::forEachInstance(int ei, double time, const ParticleSimOptions& o,
+void ParticleSimulator::forEachInstance(int ei, double time, const ParticleSimOptions& o, Budget& budget,
                                         const InstanceSink& sink) const {
     const Plan& pl = plans_[ei];
     if (pl.topLevel) {
@@ -343,11 +352,11 @@ void ParticleSimulator::forEachInstance(int ei, double time, const ParticleSimOp
                                   [](void* ctx, const Birth& b) { (*static_cast<decltype(onParentBirth)*>(ctx))(b); }};
         const double window = plans_[parent].maxLife + plans_[parent].reach;
         auto onParentInstance = [&](const Instance& pin) {
-            forEachBirth(parent, pin, time, window, o, nullptr, birthSink);
+            forEachBirth(parent, pin, time, window, o, budget, birthSink);
         };
-        forEachInstance(parent, time, o, InstanceSink{&onParentInstance, [](void* ctx, const Instance& i) {
-                                                          (*static_cast<decltype(onParentInstance)*>(ctx))(i);
-                                                      }});
+        forEachInstance(parent, time, o, budget, InstanceSink{&onParentInstance, [](void* ctx, const Instance& i) {
+                                                                  (*static_cast<decltype(onParentInstance)*>(ctx))(i);
+                                                              }});
     }
 }
 
@@ -356,6 +365,7 @@ void ParticleSimulator::evaluate(double time, const ParticleSimOptions& o, Parti
     out.live = 0;
     out.truncated = false;
     if (!std::isfinite(time)) return;
+    Budget budget;
     for (int ei = 0; ei < static_cast<int>(plans_.size()); ++ei) {
         const size_t begin = out.count;
         auto onBirth = [&](const Birth& b) {
@@ -366,14 +376,15 @@ void ParticleSimulator::evaluate(double time, const ParticleSimOptions& o, Parti
         const BirthSink birthSink{&onBirth,
                                   [](void* ctx, const Birth& b) { (*static_cast<decltype(onBirth)*>(ctx))(b); }};
         auto onInstance = [&](const Instance& inst) {
-            forEachBirth(ei, inst, time, plans_[ei].maxLife, o, &out, birthSink);
+            forEachBirth(ei, inst, time, plans_[ei].maxLife, o, budget, birthSink);
         };
-        forEachInstance(ei, time, o, InstanceSink{&onInstance, [](void* ctx, const Instance& i) {
-                                                      (*static_cast<decltype(onInstance)*>(ctx))(i);
-                                                  }});
+        forEachInstance(ei, time, o, budget, InstanceSink{&onInstance, [](void* ctx, const Instance& i) {
+                                                              (*static_cast<decltype(onInstance)*>(ctx))(i);
+                                                          }});
         if (static_cast<size_t>(ei) < out.emitters.size())
             out.emitters[ei] = {static_cast<uint32_t>(begin), static_cast<uint32_t>(out.count - begin)};
     }
+    out.truncated = budget.truncated;
 }
 
 } // namespace rs

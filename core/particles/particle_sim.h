@@ -50,7 +50,7 @@ struct ParticleBuffer {
     std::vector<Range> emitters;        // per emitter: its particles, contiguous, in emitter order
     size_t count = 0;                   // particles written
     size_t live = 0;                    // particles alive at the time (> count when the capacity was too small)
-    bool truncated = false;             // an instance had more than kMaxEventsPerInstance spawn events in its window
+    bool truncated = false; // a work bound was hit (kMaxEventsPerInstance, kMaxBirthsPerEvaluate): output incomplete
 
     ParticleBuffer() = default;
     ParticleBuffer(size_t capacity, size_t emitterCount) : particles(capacity), emitters(emitterCount) {}
@@ -67,7 +67,12 @@ struct ParticleSimOptions {
 
 class ParticleSimulator {
   public:
+    // Work bounds against hostile files (rates of billions a second, lifetimes of 1e30 s, deep chains): beyond them
+    // the oldest spawn events of an instance, then any further births, are skipped and out.truncated is set.
     static constexpr int64_t kMaxEventsPerInstance = 1 << 20;
+    static constexpr int64_t kMaxBirthsPerEvaluate = 1 << 22;
+    // Inward-acceleration integration uses at most this many steps a particle (longer lives: longer steps).
+    static constexpr int64_t kMaxIntegrationSteps = 1024;
 
     // Keeps a reference to `system` (it must outlive the simulator). Precomputes the spawn plan.
     explicit ParticleSimulator(const ParticleSystem& system);
@@ -102,10 +107,15 @@ class ParticleSimulator {
     };
     struct InstanceSink;
     struct BirthSink;
+    struct Budget {
+        int64_t births = kMaxBirthsPerEvaluate;
+        bool truncated = false;
+    };
 
-    void forEachInstance(int e, double time, const ParticleSimOptions& o, const InstanceSink& sink) const;
+    void forEachInstance(int e, double time, const ParticleSimOptions& o, Budget& budget,
+                         const InstanceSink& sink) const;
     void forEachBirth(int e, const Instance& inst, double time, double window, const ParticleSimOptions& o,
-                      ParticleBuffer* flags, const BirthSink& sink) const;
+                      Budget& budget, const BirthSink& sink) const;
     Birth makeBirth(int e, const Instance& inst, int64_t k, uint32_t j, const ParticleSimOptions& o) const;
     glm::vec3 positionAt(int e, const Birth& b, double time, const ParticleSimOptions& o) const;
     void shade(int e, const Birth& b, double time, const ParticleSimOptions& o, SimParticle& p) const;

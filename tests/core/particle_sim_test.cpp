@@ -294,6 +294,17 @@ TEST_CASE("particle sim: hostile parameters stay bounded (huge rates, NaN lifeti
     REQUIRE(buf.truncated);
     REQUIRE(buf.count == 1000);
     REQUIRE(buf.emitters[1].count == 0);
+    // A chain multiplies: a million parents a second each running a million children a second. The birth budget
+    // ends it (bounded time) and says so.
+    ParticleSystem chain = single(test::continuousEmitter("parents", 1000000, 100.0f));
+    chain.emitters[0].spawnDuringLife = 1;
+    chain.emitters.push_back(test::continuousEmitter("children", 1000000, 100.0f));
+    chain.emitters[1].params.inwardAcceleration = 1.0f; // the costly integrated motion, bounded per particle
+    ParticleSimulator chainSim(chain);
+    ParticleBuffer chainBuf(100, 2);
+    chainSim.evaluate(50.0, {}, chainBuf);
+    REQUIRE(chainBuf.truncated);
+    REQUIRE(chainBuf.count == 100);
     const ParticleSystem neg = single(test::burstEmitter("neg", 2, -1.0f, 5, 1.0f));
     ParticleSimulator negSim(neg);
     ParticleBuffer small(10, 1);
