@@ -166,10 +166,15 @@ ParticleSimulator::Birth ParticleSimulator::makeBirth(int ei, const Instance& in
     const float life = std::max(0.0f, finiteOr(p.lifetime, 0.0f));
     b.life = double(life) * (1.0 + double(r.next()) * std::max(0.0f, finiteOr(p.randomLifetime, 0.0f)));
 
-    const glm::mat4 m = o.emitterTransform ? o.emitterTransform(b.t) : glm::mat4(1.0f);
+    const bool moving = static_cast<bool>(o.emitterTransform);
+    const glm::mat4 m = moving ? o.emitterTransform(b.t) : glm::mat4(1.0f);
     b.origin = glm::vec3(m[3]);
-    b.pos0 = glm::vec3(m * glm::vec4(sampleVolume(e.position, r), 1.0f));
-    glm::vec3 v = glm::mat3(m) * sampleVolume(e.velocity, r);
+    b.pos0 = sampleVolume(e.position, r);
+    glm::vec3 v = sampleVolume(e.velocity, r);
+    if (moving) {
+        b.pos0 = glm::vec3(m * glm::vec4(b.pos0, 1.0f));
+        v = glm::mat3(m) * v;
+    }
     if (inst.parent) {
         const Birth& pb = *inst.parent;
         b.pos0 += positionAt(inst.parentEmitter, pb, b.t, o) - b.origin;
@@ -185,7 +190,7 @@ ParticleSimulator::Birth ParticleSimulator::makeBirth(int ei, const Instance& in
     }
     b.vel0 = v;
     glm::vec3 acc = p.acceleration + glm::vec3(0.0f, 0.0f, -p.gravity);
-    if (p.objectSpaceAcceleration) acc = glm::mat3(m) * acc;
+    if (p.objectSpaceAcceleration && moving) acc = glm::mat3(m) * acc;
     b.acc = acc;
     return b;
 }
@@ -199,7 +204,7 @@ glm::vec3 ParticleSimulator::positionAt(int ei, const Birth& b, double time, con
         pos = b.pos0 + b.vel0 * af + b.acc * (0.5f * af * af);
     } else {
         // Attraction depends on the position: semi-implicit Euler with a fixed step from birth (deterministic).
-        double h = o.attractionStep > 0.0f && std::isfinite(o.attractionStep) ? o.attractionStep : 1.0 / 60.0;
+        double h = o.attractionStep > 0.0f && std::isfinite(o.attractionStep) ? o.attractionStep : 1.0 / 30.0;
         if (a / h > double(kMaxIntegrationSteps)) h = a / double(kMaxIntegrationSteps);
         const int64_t steps = std::min<int64_t>(static_cast<int64_t>(a / h), kMaxIntegrationSteps);
         pos = b.pos0;

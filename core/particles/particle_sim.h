@@ -62,7 +62,7 @@ struct ParticleSimOptions {
     // Emitter (proxy bone) to world at a time in seconds; empty = identity. Called at particle births (and at the
     // evaluated time for link_to_system emitters).
     std::function<glm::mat4(double)> emitterTransform;
-    float attractionStep = 1.0f / 60.0f; // fixed integration step for inward acceleration (0x0B), seconds
+    float attractionStep = 1.0f / 30.0f; // fixed integration step for inward acceleration (0x0B), seconds
 };
 
 class ParticleSimulator {
@@ -72,7 +72,7 @@ class ParticleSimulator {
     static constexpr int64_t kMaxEventsPerInstance = 1 << 20;
     static constexpr int64_t kMaxBirthsPerEvaluate = 1 << 22;
     // Inward-acceleration integration uses at most this many steps a particle (longer lives: longer steps).
-    static constexpr int64_t kMaxIntegrationSteps = 1024;
+    static constexpr int64_t kMaxIntegrationSteps = 64;
 
     // Keeps a reference to `system` (it must outlive the simulator). Precomputes the spawn plan.
     explicit ParticleSimulator(const ParticleSystem& system);
