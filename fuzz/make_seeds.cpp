@@ -2,7 +2,9 @@
 // OUTDIR/<target>/<name> for every fixture the writers produce. Readers whose writers are not in core yet
 // get no synthetic seeds (tools/fuzz.sh adds the corpus files when present).
 #include "alamo/alamo_writer.h"
+#include "alamo/particle_writer.h"
 #include "alamo_fixtures.h"
+#include "particle_fixtures.h"
 #include "amal/amal_writer.h"
 #include "bw2_fixtures.h"
 #include "w3d_fixtures.h"
@@ -42,6 +44,7 @@ int main(int argc, char** argv) {
     put(dir, "alamo_clip", "synthetic1.ala", alamo::writeClip(test::syntheticClip(), {1}));
     put(dir, "alamo_clip", "synthetic2.ala", alamo::writeClip(test::syntheticClip(), {2}));
     put(dir, "alamo_clip", "demo.ala", demo::demoAlaBytes());
+    put(dir, "alamo_particles", "chain.alo", alamo::writeParticleSystem(test::chainFixture()));
 
     {
         const std::vector<vfs::WriteEntry> files = {{"DATA\\ART\\MODELS\\A.ALO", {1, 2, 3}},

@@ -2,7 +2,7 @@
 # Builds the libFuzzer targets (clang, ASan+UBSan, core instrumented too) in build-fuzz/ and runs each for
 # SECONDS (default 60), seeded with the project's synthetic fixtures (fuzz/make_seeds) and, when present, the
 # corpus files of that format (../shared/corpus, linked, never copied into the repository).
-#   tools/fuzz.sh [SECONDS] [TARGET...]      targets: alamo_model alamo_clip w3d bwm al amal meg big (default: all built)
+#   tools/fuzz.sh [SECONDS] [TARGET...]      targets: alamo_model alamo_clip alamo_particles w3d bwm al amal meg big (default: all built)
 # Work corpora and crash artifacts go to fuzz-out/<target>/ (git-ignored). Exit status 1 when a target crashed;
 # every crash input found must become a tests/core/regress_*_test.cpp case.
 # Environment: FUZZ_MAX_LEN (default 262144), FUZZ_JOBS (parallel targets, default 1), RIGSCOPE_CORPUS.
@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 seconds=60
 if [ $# -gt 0 ] && [[ $1 =~ ^[0-9]+$ ]]; then seconds=$1; shift; fi
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(alamo_model alamo_clip w3d bwm al amal meg big)
+[ ${#targets[@]} -eq 0 ] && targets=(alamo_model alamo_clip alamo_particles w3d bwm al amal meg big)
 corpus=${RIGSCOPE_CORPUS:-$(cd .. && pwd)/shared/corpus}  # as CMake: ../shared/corpus
 maxlen=${FUZZ_MAX_LEN:-262144}
 
@@ -28,6 +28,7 @@ corpus_glob() {
   case $1 in
     alamo_model) echo "alamo alo" ;;
     alamo_clip) echo "alamo ala" ;;
+    alamo_particles) echo "alamo alo" ;;
     w3d) echo "w3d w3d" ;;
     bwm) echo "bw2 bwm" ;;
     al) echo "bw2 al" ;;

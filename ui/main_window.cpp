@@ -251,6 +251,14 @@ void MainWindow::finishLoad() {
         applyDocument(r);
     } else if (!r.doc.clips.empty()) {
         applyClipDocument(r);
+    } else if (r.doc.particles) {
+        // Read and validated by core; drawing particle systems is not implemented yet (issue 16).
+        const QString msg = tr("%1: Alamo particle system \"%2\" (%3 emitters) read without error; drawing particle "
+                               "systems comes later (rigscope-cli info shows its emitters)")
+                                .arg(r.path, QString::fromStdString(r.doc.particles->name))
+                                .arg(r.doc.particles->emitters.size());
+        reportError(tr("Cannot show %1 yet").arg(QFileInfo(r.path).fileName()), msg);
+        emit openFailed(r.path, msg);
     } else {
         const QString msg = tr("%1: the file holds neither a model nor a clip").arg(r.path);
         reportError(tr("Cannot open %1").arg(QFileInfo(r.path).fileName()), msg);

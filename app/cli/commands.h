@@ -53,6 +53,11 @@ void writeResolved(const Document& doc, const std::string& key, const GameMount&
 // `name` as a relative path under an output folder; "" when it would leave it (".." or a drive letter / ':').
 // A leading separator is the archive's root and anchors at the output folder.
 std::string safeRelativePath(const std::string& name);
+// Alamo particle systems (cli_particles.cpp).
+void infoParticles(const Document& doc, Json& j);
+void infoParticlesText(const Document& doc, std::string& text);
+// rigscope-cli particles --json FILE --time T [--seed N] [--no-skip] [--max N]
+int cmdParticles(const std::vector<std::string>& args);
 
 bool infoSpecial(const std::string& format, const std::string& path, bool json, std::string& out);
 

@@ -1,6 +1,7 @@
 // rigscope-cli: model/clip summaries and poses as JSON, no GUI.
 //   rigscope-cli info [--json] FILE
 //   rigscope-cli pose --json MODEL [--clip CLIP] [--frame N | --time SECONDS]
+//   rigscope-cli particles --json FILE --time T [--seed N]   (cli_particles.cpp)
 //   rigscope-cli amal --json FILE (--movement N | --program N) [--ticks T]   (cli_amal.cpp)
 //   rigscope-cli ls / extract                                                 (cli_vfs.cpp)
 //     info and pose take FILE as a path on disk, ARCHIVE:PATH (Models.meg:DATA/ART/MODELS/X.ALO) or a game path
@@ -34,6 +35,7 @@ struct Command {
 static int cmdInfo(std::vector<std::string> args);
 static int cmdPose(std::vector<std::string> args);
 static int runAmal(std::vector<std::string> args) { return cmdAmal(args); }
+static int runParticles(std::vector<std::string> args) { return cmdParticles(args); }
 
 static const char* const kInputs =
     "FILE, MODEL and CLIP may be a path, ARCHIVE:PATH inside a .meg/.big (Models.meg:DATA/ART/MODELS/X.ALO), or a\n"
@@ -56,6 +58,11 @@ static const Command kCommands[] = {
     {"extract", cmdExtract, "extract SOURCE GLOB -o DIR",
      "Writes the entries of SOURCE (a .meg/.big archive or a folder) whose names match GLOB into DIR, keeping\n"
      "their folders. Names that would leave DIR (\"..\", absolute paths, drive letters) are refused.\n"},
+    {"particles", runParticles, "particles --json FILE --time SECONDS [--seed N] [--no-skip] [--max N]",
+     "Live particles of an Alamo particle system at a time (deterministic for a seed): per particle the emitter,\n"
+     "position, velocity, size (full quad width), colour rgba, rotation (radians), texture frame, age and life.\n"
+     "  --no-skip   ignore the emitters' skip time (0x33) instead of pre-simulating it\n"
+     "  --max N     write at most N particles (default 1000000); \"live\" still counts all\n"},
     {"amal", runAmal,
      "amal --json FILE (--movement N [--backward] | --program N) [--ticks T] [--x X --y Y --a A] [--set NAME=VALUE]",
      "Runs AMAL movement N (recorded PLay data) or program N of an AMAL bank for T ticks (1/50 s) and prints\n"
@@ -111,6 +118,7 @@ static int cmdInfo(std::vector<std::string> args) {
         else if (doc.format == "w3d") infoW3d(doc, j);
         else if (doc.format == "bwm") infoBwm(doc, j);
         else if (doc.format == "al") infoAl(doc, j);
+        else if (doc.particles) infoParticles(doc, j);
         else throw ParseError(file, {}, 0, "no info writer for format " + doc.format);
         if (gm.table) { // what the model refers to, found through the mounted folders / archive
             Json r;
@@ -121,6 +129,9 @@ static int cmdInfo(std::vector<std::string> args) {
         std::cout << j.out << "\n";
     } else if (doc.format == "alo" || doc.format == "ala") {
         infoAlamoText(doc, out);
+        std::cout << out;
+    } else if (doc.particles) {
+        infoParticlesText(doc, out);
         std::cout << out;
     } else {
         infoGenericText(doc, out);

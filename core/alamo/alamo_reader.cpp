@@ -112,7 +112,7 @@ class AloReader {
             if (id == 0x900 || id == 0x1500)
                 throw ParseError(
                     file_, hex(id), 0,
-                    "this .alo is an Alamo particle system, not a model; particle systems are not supported");
+                    "this .alo is an Alamo particle system, not a model (read it with readParticleSystem)");
         }
         ChunkCursor top(bytes_, file_, 0, bytes_.size, {});
         Chunk c;

@@ -1,6 +1,7 @@
 #include "io/loader.h"
 
 #include "alamo/alamo_reader.h"
+#include "alamo/particle_reader.h"
 #include "amal/amal_bank.h"
 #include "bw2/al.h"
 #include "bw2/bwm.h"
@@ -68,8 +69,8 @@ Document loadDocument(ByteSpan bytes, const std::string& path) {
     if (d.format == "alo") {
         d.model = std::make_shared<Model>(alamo::readModel(bytes, path));
     } else if (d.format == "alo-particle") {
-        throw ParseError(path, hex(bytes.data[0] | bytes.data[1] << 8), 0,
-                         "this .alo is an Alamo particle system, not a model; particle systems are not supported");
+        d.particles = std::make_shared<ParticleSystem>(alamo::readParticleSystem(bytes, path));
+        d.warnings = d.particles->warnings;
     } else if (d.format == "w3d") {
         d = w3d::loadSet(bytes, path);
     } else if (d.format == "w3d-shockwave") {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "common/bytes.h"
+#include "particles/particle_system.h"
 #include "scene/clip.h"
 #include "scene/model.h"
 
@@ -15,12 +16,14 @@ namespace rs {
 // "bwm", "al", "amal", or "" when unknown.
 std::string detectFormat(ByteSpan bytes, const std::string& path);
 
-// What one file holds: a model (possibly skeleton-only), clips, or both (W3D, .al).
+// What one file holds: a model (possibly skeleton-only), clips, or both (W3D, .al), or a particle system
+// ("alo-particle": model null, no clips).
 struct Document {
     std::string path;
     std::string format;
     std::shared_ptr<Model> model;              // null for clip-only files
     std::vector<std::shared_ptr<Clip>> clips;  // clips contained in the file
+    std::shared_ptr<ParticleSystem> particles; // Alamo particle systems (.alo starting with 0x900)
     std::vector<std::string> warnings;
 };
 

@@ -1,0 +1,127 @@
+// Deterministic particle simulation: the live particles of a ParticleSystem at a time, in closed form per particle.
+//
+// Contract:
+// - Same system, seed, time and emitter transform => bit-identical output, whatever was evaluated before
+//   (there is no state between calls: scrubbing back and forth equals straight evaluation).
+// - Every particle is identified by (emitter instance, spawn event k, member j of a burst); its randomness comes
+//   from a hash of those and the seed, its motion from its birth values (p(a) = p0 + v0 a + acc a^2 / 2), so
+//   evaluating time T costs O(particles alive at T), not O(T).
+// - evaluate() does not allocate: it writes into a caller-owned ParticleBuffer sized once.
+// Model (docs/formats/alamo-particles.md has the derivation and what is not simulated):
+// - a top-level emitter starts at time -skipTime (option) and spawns `particles_per_second` particles a second, or
+//   `particles_per_burst` every `burst_delay` seconds for `burst_count` bursts, after `initial_delay`;
+// - an emitter named by another's spawn-during-life link runs once per parent particle, from its birth to its
+//   death, at the parent particle's position; one named by a spawn-on-death link bursts once where a parent
+//   particle dies;
+// - particles live lifetime * (1 + U(0, random_lifetime)) seconds; colour, size, frame and rotation follow the
+//   tracks over the normalised life.
+#pragma once
+
+#include "particles/particle_system.h"
+
+#include <glm/mat4x4.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+namespace rs {
+
+// One live particle, world space (the emitter transform applied).
+struct SimParticle {
+    glm::vec3 position{0.0f};
+    float size = 0.0f;     // full quad width (world units)
+    glm::vec4 color{1.0f}; // rgba 0..1 (tracks + random colour, saturated)
+    glm::vec3 velocity{0.0f};
+    float rotation = 0.0f; // radians, counter-clockwise around the view axis (world Z when world oriented)
+    uint32_t frame = 0;    // texture atlas frame: column frame % grid, row frame / grid (grid = atlasGrid())
+    uint32_t emitter = 0;  // index into ParticleSystem::emitters
+    float age = 0.0f;      // seconds since birth
+    float life = 0.0f;     // this particle's lifetime, seconds
+};
+
+// Caller-owned output: allocated once (capacity particles), reused every frame.
+struct ParticleBuffer {
+    struct Range {
+        uint32_t begin = 0, count = 0;
+    };
+    std::vector<SimParticle> particles; // capacity slots; [0, count) valid
+    std::vector<Range> emitters;        // per emitter: its particles, contiguous, in emitter order
+    size_t count = 0;                   // particles written
+    size_t live = 0;                    // particles alive at the time (> count when the capacity was too small)
+    bool truncated = false; // a work bound was hit (kMaxEventsPerInstance, kMaxBirthsPerEvaluate): output incomplete
+
+    ParticleBuffer() = default;
+    ParticleBuffer(size_t capacity, size_t emitterCount) : particles(capacity), emitters(emitterCount) {}
+};
+
+struct ParticleSimOptions {
+    uint64_t seed = 1;
+    bool applySkipTime = true; // top-level emitters start skip_time seconds early (property 0x33)
+    // Emitter (proxy bone) to world at a time in seconds; empty = identity. Called at particle births (and at the
+    // evaluated time for link_to_system emitters).
+    std::function<glm::mat4(double)> emitterTransform;
+    float attractionStep = 1.0f / 30.0f; // fixed integration step for inward acceleration (0x0B), seconds
+};
+
+class ParticleSimulator {
+  public:
+    // Work bounds against hostile files (rates of billions a second, lifetimes of 1e30 s, deep chains): beyond them
+    // the oldest spawn events of an instance, then any further births, are skipped and out.truncated is set.
+    static constexpr int64_t kMaxEventsPerInstance = 1 << 20;
+    static constexpr int64_t kMaxBirthsPerEvaluate = 1 << 22;
+    // Inward-acceleration integration uses at most this many steps a particle (longer lives: longer steps).
+    static constexpr int64_t kMaxIntegrationSteps = 64;
+
+    // Keeps a reference to `system` (it must outlive the simulator). Precomputes the spawn plan.
+    explicit ParticleSimulator(const ParticleSystem& system);
+
+    // The live particles at `time` (seconds since the system started) into `out` (resized never: particles beyond
+    // out.particles.size() are counted in out.live but not written). out.emitters must hold one Range per emitter.
+    void evaluate(double time, const ParticleSimOptions& options, ParticleBuffer& out) const;
+
+    // Grid of the emitter's texture atlas: ceil(sqrt(texture_frames)), at least 1.
+    uint32_t atlasGrid(size_t emitter) const { return plans_[emitter].grid; }
+    // True for emitters started by the system itself (not by another emitter's particles).
+    bool topLevel(size_t emitter) const { return plans_[emitter].topLevel; }
+    // Longest a particle of the emitter can live, seconds.
+    double maxLife(size_t emitter) const { return plans_[emitter].maxLife; }
+
+    struct Instance;
+    struct Birth;
+
+  private:
+    struct Plan {
+        double interval = 0;    // seconds between spawn events (0: no events)
+        uint32_t perEvent = 0;  // particles per event
+        int64_t maxEvents = -1; // -1 unlimited
+        double delay = 0;       // first event after the instance start
+        double maxLife = 0;
+        double reach = 0; // how long after a particle's death its descendants may still live
+        bool topLevel = true;
+        uint32_t grid = 1;
+        float sizeVar = 0; // randomScale / 2
+        std::vector<int> birthChildren, deathChildren;
+        std::vector<std::pair<int, bool>> parents; // (emitter, on death)
+    };
+    struct InstanceSink;
+    struct BirthSink;
+    struct Budget {
+        int64_t births = kMaxBirthsPerEvaluate;
+        bool truncated = false;
+    };
+
+    void forEachInstance(int e, double time, const ParticleSimOptions& o, Budget& budget,
+                         const InstanceSink& sink) const;
+    void forEachBirth(int e, const Instance& inst, double time, double window, const ParticleSimOptions& o,
+                      Budget& budget, const BirthSink& sink) const;
+    Birth makeBirth(int e, const Instance& inst, int64_t k, uint32_t j, const ParticleSimOptions& o) const;
+    glm::vec3 positionAt(int e, const Birth& b, double time, const ParticleSimOptions& o) const;
+    void shade(int e, const Birth& b, double time, const ParticleSimOptions& o, SimParticle& p) const;
+
+    const ParticleSystem& sys_;
+    std::vector<Plan> plans_;
+};
+
+} // namespace rs

@@ -1,0 +1,157 @@
+// Format-neutral particle system: what a reader decoded, what the simulation (particle_sim.h) and the
+// renderer consume. Units: seconds, world units (the model's units), colours 0..1, rotations in revolutions
+// (1 = a full turn) as the file stores them.
+//
+// Contract of the readers: every field below is either decoded from the file or left at the documented default
+// when the file omits it; anything the reader does not understand lands in `unknown` (raw bytes), never in a
+// typed field. `ParticleEmitter::notSimulated` lists the features of an emitter that the simulation ignores.
+#pragma once
+
+#include <glm/vec2.hpp>
+#include <glm/vec3.hpp>
+#include <glm/vec4.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace rs {
+
+// Blend modes of the Alamo emitter property 0x04 (0..13); values past 13 stay Unknown (raw value kept).
+enum class ParticleBlend : uint8_t {
+    Opaque = 0,
+    Additive,
+    Alpha,
+    Modulate,
+    DepthAdditive,
+    DepthAlpha,
+    DepthModulate,
+    DiffuseAlpha,
+    StencilDarken,
+    StencilDarkenBlur,
+    Heat,
+    Bump,
+    DecalBump,
+    AlphaScanlines,
+    Unknown,
+};
+// "additive", "alpha", ... ; "unknown" for Unknown.
+const char* particleBlendName(ParticleBlend b);
+
+// A value over a particle's normalised life t = age / lifetime in [0, 1].
+struct ParticleTrack {
+    enum class Interp : uint8_t { Linear = 0, Smooth = 1, Step = 2, Unknown = 3 };
+    Interp interp = Interp::Linear; // Unknown samples as Linear and is reported
+    uint32_t rawInterp = 0;         // as stored
+    // (t, value) keys, t non-decreasing in [0, 1]; the first key is at t = 0 and the last at t = 1.
+    std::vector<glm::vec2> keys{{0.0f, 0.0f}, {1.0f, 0.0f}};
+
+    // Value at t (clamped to [0, 1]). Smooth = cubic Hermite with zero end tangents between two keys.
+    float sample(float t) const;
+    // Integral of the track over [0, t] (t clamped to [0, 1]), exact for every interpolation.
+    float integral(float t) const;
+    bool constant() const;
+};
+
+// A random volume (Alamo "group", chunk 0x1101): where a value is drawn from when a particle is born.
+struct ParticleVolume {
+    enum class Shape : uint8_t { Point = 0, Box = 1, Cube = 2, Sphere = 3, Cylinder = 4, Unknown = 5 };
+    Shape shape = Shape::Point; // Unknown samples as Point and is reported
+    uint32_t rawShape = 0;
+    glm::vec3 min{0.0f}, max{0.0f}; // Box
+    float sideLength = 0.0f;        // Cube, centred
+    float sphereRadius = 0.0f;      // Sphere, centred
+    bool sphereEdge = false;        // on the surface only
+    float cylinderRadius = 0.0f;    // Cylinder around +Z from z = 0 to cylinderHeight
+    bool cylinderEdge = false;
+    float cylinderHeight = 0.0f;
+    glm::vec3 point{0.0f}; // Point
+};
+
+// The emitter's mini-chunk properties (Alamo chunk 0x700/0x02). Plain data (offsetof-able: the reader, writer and
+// CLI walk it through one property table, alamo/particle_reader.h). Defaults apply when the file omits a mini.
+struct ParticleEmitterParams {
+    uint32_t blendMode = 1;               // 0x04 raw; see ParticleEmitter::blend
+    uint32_t trianglesMinusOne = 1;       // 0x05 (every corpus emitter: 1 = a quad); not used by the simulation
+    bool useBursts = false;               // 0x07
+    bool linkToSystem = false;            // 0x08 particles follow the emitter's translation after birth
+    float inwardSpeed = 0.0f;             // 0x09 != 0: birth velocity = value * direction(emitter -> particle)
+    glm::vec3 acceleration{0.0f};         // 0x0A
+    float inwardAcceleration = 0.0f;      // 0x0B positive pulls particles toward the emitter
+    float gravity = 0.0f;                 // 0x0C acceleration along -Z (negative: particles rise)
+    float lifetime = 1.0f;                // 0x0F seconds
+    uint32_t textureFrames = 64;          // 0x10 frames in the texture atlas (grid ceil(sqrt(n)) squared)
+    float randomScale = 0.0f;             // 0x12 fraction: size varies by +-randomScale/2, never above the track
+    float randomLifetime = 0.0f;          // 0x13 fraction: lifetime * (1 + U(0, randomLifetime))
+    uint32_t emitterIndex = 0;            // 0x14 the emitter's index as written by the editor
+    float randomRotationVariance = 0.0f;  // 0x17 (absolute value used)
+    bool randomRotationDirection = false; // 0x23 half of the particles turn the other way
+    float initialDelay = 0.0f;            // 0x24 seconds before the first spawn
+    float burstDelay = 1.0f;              // 0x25 seconds between bursts
+    uint32_t particlesPerBurst = 1;       // 0x26
+    int32_t burstCount = -1;              // 0x27 number of bursts; <= 0 (the editor writes -1): unlimited
+    float parentLinkStrength = 0.0f;      // 0x28 share of the parent particle's velocity inherited (with 0x43)
+    uint32_t particlesPerSecond = 1;      // 0x2A continuous rate when not bursting
+    glm::vec4 randomColor{0.0f};          // 0x2C per channel: U(0, value) added at birth
+    bool colorAddGrayscale = false;       // 0x2D one random value for r, g and b
+    bool worldOriented = false;           // 0x2E quads lie in the world XY plane instead of facing the camera
+    uint32_t groundBehavior = 0;          // 0x2F 0 none, 1 disappear, 2 bounce, 3 stick (no ground here: not simulated)
+    float bounciness = 0.2f;              // 0x30
+    bool affectedByWind = false;          // 0x31 not simulated (no wind)
+    float freezeTime = 0.0f;              // 0x32 meaning unknown (every corpus emitter: 0); not simulated
+    float skipTime = 0.0f;                // 0x33 seconds pre-simulated before the system is shown (our reading)
+    uint32_t emitFromMesh = 0; // 0x34 0 off, 1 random vertex, 2 random surface, 3 every vertex (not simulated)
+    bool objectSpaceAcceleration = false;  // 0x35 acceleration turns with the emitter
+    bool heatParticle = false;             // 0x3B heat-distortion renderer
+    float emitFromMeshOffset = 0.5f;       // 0x3C
+    bool weatherParticle = false;          // 0x3D not simulated
+    float weatherCubeSize = 500.0f;        // 0x3E
+    float weatherFadeoutDistance = 100.0f; // 0x40
+    bool hasTail = false;                  // 0x41 "kite" renderer: quads stretched along the velocity
+    float tailSize = 50.0f;                // 0x42
+    bool useLinkStrength = false;          // 0x43 enables 0x28
+    bool noDepthTest = false;              // 0x46
+    float weatherCubeDistance = 0.0f;      // 0x47
+    bool randomRotation = false;           // 0x48 fixed random rotation instead of the rotation-speed track
+};
+
+// A field the reader kept without understanding it.
+struct ParticleUnknown {
+    uint32_t chunk = 0;  // chunk type it was found in (0x02 for emitter property minis)
+    int mini = -1;       // mini-chunk id, -1 for a whole chunk
+    uint64_t offset = 0; // absolute offset of its payload
+    std::vector<uint8_t> bytes;
+};
+
+struct ParticleEmitter {
+    std::string name;         // 0x16
+    std::string colorTexture; // 0x03
+    std::string bumpTexture;  // 0x45 (empty when absent)
+    ParticleBlend blend = ParticleBlend::Additive;
+    ParticleEmitterParams params;
+    // 0x29 volumes: birth velocity, a "lifetime" group (decoded, meaning unknown, not used) and birth position.
+    ParticleVolume velocity, lifetimeGroup, position;
+    // 0x01 tracks over the particle's life: colour channels 0..1, size (full quad width, world units), texture
+    // frame index (rounded), rotation speed (revolutions per second).
+    ParticleTrack red, green, blue, alpha, size, frame, rotationSpeed;
+    // 0x36: index of the emitter whose instance starts when a particle of this one dies / is born (-1: none).
+    int32_t spawnOnDeath = -1;
+    int32_t spawnDuringLife = -1;
+    bool hasSpawnLinks = false;
+    std::vector<ParticleUnknown> unknown;
+    std::vector<std::string> notSimulated; // features set in the file that particle_sim ignores
+};
+
+struct ParticleSystem {
+    std::string sourcePath;
+    std::string format = "alo-particle";
+    std::string name;           // 0x0000
+    uint32_t id = 0;            // 0x0001 (every corpus file: 0)
+    bool leaveParticles = true; // 0x0002: particles outlive a removed system
+    bool hasLeaveParticles = false;
+    std::vector<ParticleEmitter> emitters;
+    std::vector<ParticleUnknown> unknown; // unknown top-level chunks
+    std::vector<std::string> warnings;
+};
+
+} // namespace rs
