@@ -8,7 +8,8 @@ mode=${1:-run}
 [ $# -gt 0 ] && shift
 
 packages=(build-essential cmake pkg-config qt6-base-dev qt6-3d-dev libglm-dev catch2 xvfb xauth
-          libgl1-mesa-dri libegl-mesa0 clang libclang-rt-14-dev imagemagick libbenchmark-dev)
+          libgl1-mesa-dri libegl-mesa0 clang libclang-rt-14-dev imagemagick libbenchmark-dev
+          libtinygltf-dev nlohmann-json3-dev libstb-dev nodejs npm)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -31,6 +31,9 @@ void infoAl(const Document& doc, Json& j);
 // rigscope-cli amal --json FILE (--movement N | --program N) [--ticks T]
 int cmdAmal(const std::vector<std::string>& args);
 
+// rigscope-cli export ... (cli_export.cpp)
+int cmdExport(const std::vector<std::string>& args);
+
 bool infoSpecial(const std::string& format, const std::string& path, bool json, std::string& out);
 
 } // namespace rs::cli

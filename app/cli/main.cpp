@@ -23,7 +23,8 @@ static const char* kUsage =
     "usage: rigscope-cli info [--json] FILE\n"
     "       rigscope-cli pose --json MODEL [--clip CLIP] [--frame N | --time SECONDS]\n"
     "       rigscope-cli amal --json FILE (--movement N [--backward] | --program N) [--ticks T]\n"
-    "                         [--x X --y Y --a A] [--set NAME=VALUE] (XM YM J0 J1 K1 K2 R0-R9 RA-RZ ...)\n";
+    "                         [--x X --y Y --a A] [--set NAME=VALUE] (XM YM J0 J1 K1 K2 R0-R9 RA-RZ ...)\n"
+    "       rigscope-cli export MODEL [--clip FILE]... [options] -o OUT.glb|OUT.gltf   (export --help)\n";
 
 static double parseNumber(const std::string& s, const char* what) {
     char* end = nullptr;
@@ -153,6 +154,7 @@ int main(int argc, char** argv) {
         if (cmd == "info") return cmdInfo(args);
         if (cmd == "pose") return cmdPose(args);
         if (cmd == "amal") return cmdAmal(args);
+        if (cmd == "export") return cmdExport(args);
         throw UsageError{"unknown command " + cmd};
     } catch (const UsageError& e) {
         std::cerr << "rigscope-cli: " << e.message << "\n" << kUsage;
