@@ -31,6 +31,9 @@ void infoAl(const Document& doc, Json& j);
 // rigscope-cli amal --json FILE (--movement N | --program N) [--ticks T]
 int cmdAmal(const std::vector<std::string>& args);
 
+// `info` of a .dds/.tga texture (info_texture.cpp): false when the file is not one.
+bool infoTexture(ByteSpan bytes, const std::string& path, bool json, std::string& out);
+
 bool infoSpecial(const std::string& format, const std::string& path, bool json, std::string& out);
 
 } // namespace rs::cli
