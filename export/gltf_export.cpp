@@ -2,10 +2,7 @@
 
 #include "common/error.h"
 #include "scene/pose.h"
-#if __has_include("texture/texture.h")
 #include "texture/texture.h"
-#define RIGSCOPE_HAVE_TEXTURE_DECODER 1
-#endif
 
 #include <glm/gtc/matrix_transform.hpp>
 #include <glm/gtc/type_ptr.hpp>
@@ -270,10 +267,6 @@ int Exporter::texture(const std::string& name, bool bake) {
     if (auto it = textureCache_.find(key); it != textureCache_.end()) return it->second;
     textureCache_[key] = -1;
     if (!textures_) return -1;
-#ifndef RIGSCOPE_HAVE_TEXTURE_DECODER
-    stats_.warnings.push_back("texture " + name + ": no texture decoder in this build");
-    return -1;
-#else
     std::string path;
     std::vector<uint8_t> bytes;
     Image img;
@@ -343,7 +336,6 @@ int Exporter::texture(const std::string& name, bool bake) {
     g_.textures.push_back(t);
     stats_.images++;
     return textureCache_[key] = int(g_.textures.size() - 1);
-#endif
 }
 
 int Exporter::material(const Mesh& mesh, const SubMesh& sm) {

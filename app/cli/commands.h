@@ -34,6 +34,9 @@ int cmdAmal(const std::vector<std::string>& args);
 // rigscope-cli export ... (cli_export.cpp)
 int cmdExport(const std::vector<std::string>& args);
 
+// `info` of a .dds/.tga texture (info_texture.cpp): false when the file is not one.
+bool infoTexture(ByteSpan bytes, const std::string& path, bool json, std::string& out);
+
 bool infoSpecial(const std::string& format, const std::string& path, bool json, std::string& out);
 
 } // namespace rs::cli

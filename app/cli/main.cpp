@@ -1,5 +1,5 @@
 // rigscope-cli: model/clip summaries and poses as JSON, no GUI.
-//   rigscope-cli info [--json] FILE
+//   rigscope-cli info [--json] FILE        (models, clips, banks; .dds/.tga textures: info_texture.cpp)
 //   rigscope-cli pose --json MODEL [--clip CLIP] [--frame N | --time SECONDS]
 //   rigscope-cli amal --json FILE (--movement N | --program N) [--ticks T]   (cli_amal.cpp)
 //     MODEL may be a B&W2 .al: without --clip its first animation is posed (frame 0 is exact).
@@ -44,8 +44,12 @@ static int cmdInfo(const std::vector<std::string>& args) {
     }
     if (file.empty()) throw UsageError{"info needs a FILE"};
     std::vector<uint8_t> bytes = readFileBytes(file);
-    const std::string format = detectFormat(ByteSpan(bytes), file);
     std::string out;
+    if (infoTexture(ByteSpan(bytes), file, json, out)) {
+        std::cout << out << "\n";
+        return 0;
+    }
+    const std::string format = detectFormat(ByteSpan(bytes), file);
     if (infoSpecial(format, file, json, out)) {
         std::cout << out << "\n";
         return 0;
