@@ -387,7 +387,8 @@ int Exporter::material(const Mesh& mesh, const SubMesh& sm) {
         if (isBase && gm.pbrMetallicRoughness.baseColorTexture.index < 0) {
             gm.pbrMetallicRoughness.baseColorTexture.index = t;
             gm.pbrMetallicRoughness.baseColorTexture.texCoord = uvSet;
-        } else if (isNormal && sm.normals.size() == sm.vertexCount()) {
+        } else if (isNormal && sm.normals.size() == sm.vertexCount() && sm.tangents.size() == sm.vertexCount() &&
+                   sm.binormals.size() == sm.vertexCount()) {
             gm.normalTexture.index = t;
         } else if (isEmissive) {
             gm.emissiveTexture.index = t;
@@ -423,13 +424,16 @@ int Exporter::buildPrimitive(const Mesh& mesh, const SubMesh& sm, tinygltf::Prim
     const bool skinned = sm.skinned() && sm.boneIndices.size() == n && !m_.skeleton.bones.empty();
     const bool dual = skinned && sm.positions2.size() == n;
     const bool haveNormals = sm.normals.size() == n;
-    std::vector<float> pos(n * 3), nor(haveNormals ? n * 3 : 0);
+    const bool haveTangents = haveNormals && sm.tangents.size() == n && sm.binormals.size() == n;
+    std::vector<float> pos(n * 3), nor(haveNormals ? n * 3 : 0), tan(haveTangents ? n * 4 : 0);
     std::vector<uint16_t> joints(skinned ? n * 4 : 0);
     std::vector<float> weights(skinned ? n * 4 : 0);
     const size_t nb = m_.skeleton.bones.size();
     for (size_t v = 0; v < n; ++v) {
         glm::vec3 p = sm.positions[v];
         glm::vec3 nn = haveNormals ? sm.normals[v] : glm::vec3(0.0f);
+        glm::vec3 tt = haveTangents ? sm.tangents[v] : glm::vec3(0.0f),
+                  bb = haveTangents ? sm.binormals[v] : glm::vec3(0.0f);
         if (skinned) {
             glm::vec4 w = sm.boneWeights.size() == n ? sm.boneWeights[v] : glm::vec4(1, 0, 0, 0);
             int bone[4];
@@ -450,7 +454,7 @@ int Exporter::buildPrimitive(const Mesh& mesh, const SubMesh& sm, tinygltf::Prim
             if (sm.space == VertexSpace::Bone) {
                 // Bone-space vertices (W3D): to bind (model) space; a dual-bone vertex's second influence has
                 // its own position/normal in that bone's space.
-                glm::vec3 mp(0.0f), mn(0.0f);
+                glm::vec3 mp(0.0f), mn(0.0f), mt(0.0f), mb(0.0f);
                 for (int k = 0; k < 4; ++k) {
                     if (bone[k] < 0) continue;
                     const bool second = dual && k == 1;
@@ -461,9 +465,14 @@ int Exporter::buildPrimitive(const Mesh& mesh, const SubMesh& sm, tinygltf::Prim
                         const glm::vec3 ln = second && sm.normals2.size() == n ? sm.normals2[v] : sm.normals[v];
                         mn += w[k] * glm::vec3(b * glm::vec4(ln, 0.0f));
                     }
+                    if (haveTangents) {
+                        mt += w[k] * glm::vec3(b * glm::vec4(tt, 0.0f));
+                        mb += w[k] * glm::vec3(b * glm::vec4(bb, 0.0f));
+                    }
                 }
                 p = mp;
                 nn = mn;
+                if (haveTangents) tt = mt, bb = mb;
             }
             // Merge repeated joints (glTF forbids a joint twice with weight), unused slots joint 0 weight 0.
             int outK = 0;
@@ -489,12 +498,27 @@ int Exporter::buildPrimitive(const Mesh& mesh, const SubMesh& sm, tinygltf::Prim
             const float l = glm::length(cn);
             cn = l > 1e-12f && std::isfinite(l) ? cn / l : glm::vec3(0, 1, 0);
             std::memcpy(&nor[v * 3], &cn[0], 12);
+            if (haveTangents) {
+                // glTF TANGENT: unit xyz orthogonal to the normal, w = handedness of the binormal.
+                glm::vec3 ct = cv(tt);
+                ct -= cn * glm::dot(cn, ct);
+                float tl = glm::length(ct);
+                if (!(tl > 1e-6f) || !std::isfinite(tl)) {
+                    ct = glm::cross(cn, std::abs(cn.x) < 0.9f ? glm::vec3(1, 0, 0) : glm::vec3(0, 1, 0));
+                    tl = glm::length(ct);
+                }
+                ct /= tl;
+                const float hand = glm::dot(glm::cross(cn, ct), cv(bb)) < 0.0f ? -1.0f : 1.0f;
+                tan[v * 4] = ct.x, tan[v * 4 + 1] = ct.y, tan[v * 4 + 2] = ct.z, tan[v * 4 + 3] = hand;
+            }
         }
     }
     prim.mode = TINYGLTF_MODE_TRIANGLES;
     prim.attributes["POSITION"] = floatAccessor(pos, TINYGLTF_TYPE_VEC3, 3, true, TINYGLTF_TARGET_ARRAY_BUFFER);
     if (haveNormals)
         prim.attributes["NORMAL"] = floatAccessor(nor, TINYGLTF_TYPE_VEC3, 3, false, TINYGLTF_TARGET_ARRAY_BUFFER);
+    if (haveTangents)
+        prim.attributes["TANGENT"] = floatAccessor(tan, TINYGLTF_TYPE_VEC4, 4, false, TINYGLTF_TARGET_ARRAY_BUFFER);
     auto uv = [&](const std::vector<glm::vec2>& src, const char* attr) {
         if (src.size() != n) return;
         std::vector<float> t(n * 2);
