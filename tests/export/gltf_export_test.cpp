@@ -622,3 +622,68 @@ TEST_CASE("rigscope-cli export: usage, refusals, single file and batch", "[expor
     }
     fs::remove_all(dir);
 }
+
+TEST_CASE("rigscope-cli export joints equal rigscope-cli pose at first, middle and last frame",
+          "[export][cli][corpus]") {
+    RIGSCOPE_REQUIRE_CORPUS("alamo");
+    if (!fs::exists(RIGSCOPE_CLI)) {
+        WARN("SKIPPED: rigscope-cli not built");
+        return;
+    }
+    const std::string cli = std::string("'") + RIGSCOPE_CLI + "' ";
+    const fs::path dir = tempDir("clipose");
+    size_t compared = 0;
+    for (const std::string& model : test::corpusFiles("", {".alo", ".w3d"})) {
+        const std::vector<std::string> companions = findCompanionClips(model);
+        std::string clipFile;
+        for (const auto& c : companions)
+            if (!fs::equivalent(c, model)) clipFile = c;
+        if (clipFile.empty()) continue;
+        Document cd;
+        try {
+            cd = loadDocument(clipFile);
+        } catch (const ParseError&) {
+            continue;
+        }
+        if (cd.clips.empty() || cd.clips[0]->frameCount < 2) continue;
+        const fs::path out = dir / (std::to_string(compared) + ".glb");
+        std::string r = run(cli + "export '" + model + "' --clip '" + clipFile + "' -o '" + out.string() + "' 2>&1");
+        if (r.find("EXIT=0") == std::string::npos) continue; // a clip that does not fit this model
+        tinygltf::TinyGLTF loader;
+        tinygltf::Model g;
+        std::string err, warn;
+        REQUIRE(loader.LoadBinaryFromFile(&g, &err, &warn, out.string()));
+        REQUIRE(g.animations.size() == cd.clips.size());
+        const tinygltf::Animation& a = g.animations[0];
+        const float fps = float(a.extras.Get("fps").GetNumberAsDouble());
+        const uint32_t last = cd.clips[0]->frameCount - 1;
+        const int root = g.scenes.at(0).nodes.at(0);
+        for (uint32_t f : {0u, last / 2, last}) {
+            const std::string pose = run(cli + "pose --json '" + model + "' --clip '" + clipFile + "' --frame " +
+                                         std::to_string(f) + " 2>&1");
+            INFO(model << " frame " << f << "\n" << pose.substr(0, 300));
+            REQUIRE(pose.find("EXIT=0") != std::string::npos);
+            const std::vector<glm::mat4> w = worlds(g, animatedTRS(g, a, float(f) / fps));
+            size_t at = 0, bone = 0;
+            while ((at = pose.find("\"world\":[", at)) != std::string::npos) {
+                at += 9;
+                glm::mat4 m;
+                const char* p = pose.c_str() + at;
+                for (int k = 0; k < 16; ++k) {
+                    char* end = nullptr;
+                    (&m[0][0])[k] = std::strtof(p, &end);
+                    p = end + 1; // ',' or ']'
+                }
+                const size_t node = size_t(root) + 1 + bone;
+                REQUIRE(node < g.nodes.size());
+                requireSameMatrix(w[node], toGltf(m), "bone " + g.nodes[node].name);
+                ++bone;
+            }
+            REQUIRE(bone > 0);
+        }
+        if (++compared >= 6) break;
+    }
+    WARN("compared rigscope-cli export with rigscope-cli pose for " << compared << " model/clip pairs");
+    CHECK(compared >= 3);
+    fs::remove_all(dir);
+}
