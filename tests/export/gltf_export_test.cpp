@@ -687,3 +687,81 @@ TEST_CASE("rigscope-cli export joints equal rigscope-cli pose at first, middle a
     CHECK(compared >= 3);
     fs::remove_all(dir);
 }
+
+TEST_CASE("FolderTextureLookup: model folder, Data/Art/Textures, SAGE layout, any case, .tga <-> .dds", "[export]") {
+    const fs::path dir = tempDir("lookup");
+    fs::create_directories(dir / "Data" / "Art" / "textures");
+    fs::create_directories(dir / "Data" / "Art" / "Models");
+    fs::create_directories(dir / "art" / "compiledtextures" / "Gu");
+    fs::create_directories(dir / "art" / "w3d" / "gu");
+    writeFile(dir / "Data" / "Art" / "textures" / "Hull.DDS", {1, 2, 3});
+    writeFile(dir / "Data" / "Art" / "Models" / "local.tga", {4});
+    writeFile(dir / "art" / "compiledtextures" / "Gu" / "GUARAGORN.dds", {5, 6});
+    fs::create_directories(dir / "Data" / "Art" / "Models" / "folder.tga"); // a folder is not a texture
+    gltf::FolderTextureLookup alo((dir / "Data" / "Art" / "Models" / "UNIT.ALO").string());
+    std::string path;
+    std::vector<uint8_t> bytes;
+    REQUIRE(alo.find("hull.tga", path, bytes)); // other extension, other case, Data/Art/Textures of an ancestor
+    CHECK(bytes == std::vector<uint8_t>{1, 2, 3});
+    CHECK(fs::path(path).filename() == "Hull.DDS");
+    REQUIRE(alo.find("LOCAL.TGA", path, bytes));
+    CHECK(bytes == std::vector<uint8_t>{4});
+    REQUIRE(alo.find("some\\dir\\local.dds", path, bytes)); // stored folder part ignored
+    CHECK(!alo.find("folder.tga", path, bytes));
+    CHECK(!alo.find("absent.dds", path, bytes));
+    CHECK(!alo.find("..", path, bytes));
+    gltf::FolderTextureLookup w3d((dir / "art" / "w3d" / "gu" / "guaragorn_skn.w3d").string());
+    REQUIRE(w3d.find("GUAragorn.tga", path, bytes)); // art/compiledtextures/<first two letters>/
+    CHECK(bytes == std::vector<uint8_t>{5, 6});
+    fs::remove_all(dir);
+}
+
+TEST_CASE("glTF export keeps broken skin data inside glTF's rules", "[export]") {
+    Model m;
+    m.format = "alo";
+    m.sourcePath = "guard.alo";
+    Bone root;
+    root.name = "Root";
+    Bone child;
+    child.name = "Child";
+    child.parent = 0;
+    child.bindLocal = glm::translate(glm::mat4(1.0f), glm::vec3(0, 0, 2));
+    m.skeleton.bones = {root, child};
+    Mesh mesh;
+    mesh.name = "Skin";
+    SubMesh sm;
+    sm.positions = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}};
+    sm.normals = {{0, 0, 0}, {0, 0, 1}, {0, 0, 2}, {0, 0, 1}};                 // a zero and a long normal
+    sm.boneIndices = {{0, 0, 0, 0}, {1, 1, 0, 0}, {7, 0, 0, 0}, {0, 1, 0, 0}}; // 7: outside the bone map
+    sm.boneWeights = {{0, 0, 0, 0}, {0.5f, 0.5f, 0, 0}, {1, 0, 0, 0}, {2, 2, 0, 0}};
+    sm.boneMap = {0, 1};
+    sm.indices = {0, 1, 2, 1, 3, 2, 0, 1, 9}; // last triangle points past the vertices
+    mesh.subMeshes = {sm};
+    m.meshes = {mesh};
+    const fs::path dir = tempDir("guards");
+    const gltf::ExportStats st = gltf::exportModel(m, {}, {}, nullptr, (dir / "guard.glb").string());
+    CHECK(st.triangles == 2);
+    CHECK(std::any_of(st.warnings.begin(), st.warnings.end(),
+                      [](const std::string& w) { return w.find("out-of-range") != std::string::npos; }));
+    if (validatorAvailable()) {
+        const Validation v = validate(dir / "guard.glb");
+        INFO(v.raw);
+        CHECK(v.errors == 0);
+        CHECK(v.warnings == 0);
+    }
+    tinygltf::TinyGLTF loader;
+    tinygltf::Model g;
+    std::string err, warn;
+    REQUIRE(loader.LoadBinaryFromFile(&g, &err, &warn, (dir / "guard.glb").string()));
+    const auto& prim = g.meshes.at(0).primitives.at(0);
+    const std::vector<uint32_t> joints = uints(g, prim.attributes.at("JOINTS_0"));
+    const std::vector<float> weights = floats(g, prim.attributes.at("WEIGHTS_0"));
+    CHECK(joints[4] == 1); // vertex 1: joint 1 twice merged into one influence
+    CHECK(weights[4] == 1.0f);
+    CHECK(weights[5] == 0.0f);
+    CHECK(weights[12] == Approx(0.5f)); // vertex 3: weights normalised
+    CHECK(weights[0] == 1.0f);          // vertex 0: no weight -> the first bone
+    CHECK_THROWS(gltf::exportModel(m, {}, {}, nullptr, (dir / "guard.obj").string()));
+    CHECK_THROWS(gltf::exportModel(m, {}, {}, nullptr, (dir / "missing" / "guard.glb").string()));
+    fs::remove_all(dir);
+}
