@@ -140,7 +140,10 @@ static int batch(const std::string& source, const std::string& outDir) {
                 for (const Mesh& m : d.model->meshes)
                     isModel |= !m.subMeshes.empty();
             if (!isModel) {
-                skipped.push_back(rel.string() + " (" + (format.empty() ? "unknown" : format) + ", no mesh)");
+                skipped.push_back(rel.string() +
+                                  (format == "alo-particle"
+                                       ? " (particle system, not a model)"
+                                       : " (" + (format.empty() ? std::string("unknown") : format) + ", no mesh)"));
                 status = "skipped";
             } else {
                 fs::path out = fs::path(outDir) / rel;

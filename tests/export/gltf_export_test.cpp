@@ -358,7 +358,7 @@ TEST_CASE("glTF export of every corpus model with its clips: validator, counts, 
     RIGSCOPE_REQUIRE_CORPUS("");
     std::vector<std::string> files = test::corpusFiles("", {".alo", ".w3d", ".bwm"});
     const fs::path dir = tempDir("corpus");
-    size_t models = 0, animations = 0, frames = 0, images = 0;
+    size_t models = 0, animations = 0, frames = 0, images = 0, variants = 0;
     for (const std::string& f : files) {
         Document d;
         try {
@@ -388,10 +388,20 @@ TEST_CASE("glTF export of every corpus model with its clips: validator, counts, 
         const fs::path out = dir / (std::to_string(models) + "_" + fs::path(f).stem().string() + ".glb");
         const Checked ck = exportAndCheck(*d.model, clips, out, &lookup, false);
         models++, animations += ck.animations, frames += ck.framesChecked, images += ck.images;
+        if (d.model->lodLevels().size() + d.model->altLevels().size() > 1) {
+            // Every LOD/ALT combination as its own scene, faction colour baked.
+            gltf::ExportOptions all;
+            all.allVariants = true;
+            all.haveFactionColor = true;
+            all.factionColor = {0.2f, 0.3f, 1.0f};
+            exportAndCheck(*d.model, clips, fs::path(out).replace_extension(".variants.glb"), &lookup, false, all);
+            variants++;
+        }
     }
     WARN("exported " << models << " corpus models, " << animations << " clips (" << frames << " poses compared), "
-                     << images << " textures");
+                     << images << " textures; " << variants << " with every LOD/ALT variant");
     CHECK(models >= 20);
+    CHECK(variants >= 5);
     CHECK(animations >= 10);
     CHECK(images >= 5);
     fs::remove_all(dir);
