@@ -58,6 +58,11 @@ void infoParticles(const Document& doc, Json& j);
 void infoParticlesText(const Document& doc, std::string& text);
 // rigscope-cli particles --json FILE --time T [--seed N] [--no-skip] [--max N]
 int cmdParticles(const std::vector<std::string>& args);
+// rigscope-cli export ... (cli_export.cpp)
+int cmdExport(const std::vector<std::string>& args);
+
+// `info` of a .dds/.tga texture (info_texture.cpp): false when the file is not one.
+bool infoTexture(ByteSpan bytes, const std::string& path, bool json, std::string& out);
 
 bool infoSpecial(const std::string& format, const std::string& path, bool json, std::string& out);
 

@@ -1,5 +1,5 @@
 // rigscope-cli: model/clip summaries and poses as JSON, no GUI.
-//   rigscope-cli info [--json] FILE
+//   rigscope-cli info [--json] FILE        (models, clips, banks; .dds/.tga textures: info_texture.cpp)
 //   rigscope-cli pose --json MODEL [--clip CLIP] [--frame N | --time SECONDS]
 //   rigscope-cli particles --json FILE --time T [--seed N]   (cli_particles.cpp)
 //   rigscope-cli amal --json FILE (--movement N | --program N) [--ticks T]   (cli_amal.cpp)
@@ -36,6 +36,7 @@ static int cmdInfo(std::vector<std::string> args);
 static int cmdPose(std::vector<std::string> args);
 static int runAmal(std::vector<std::string> args) { return cmdAmal(args); }
 static int runParticles(std::vector<std::string> args) { return cmdParticles(args); }
+static int runExport(std::vector<std::string> args) { return cmdExport(args); }
 
 static const char* const kInputs =
     "FILE, MODEL and CLIP may be a path, ARCHIVE:PATH inside a .meg/.big (Models.meg:DATA/ART/MODELS/X.ALO), or a\n"
@@ -63,6 +64,15 @@ static const Command kCommands[] = {
      "position, velocity, size (full quad width), colour rgba, rotation (radians), texture frame, age and life.\n"
      "  --no-skip   ignore the emitters' skip time (0x33) instead of pre-simulating it\n"
      "  --max N     write at most N particles (default 1000000); \"live\" still counts all\n"},
+    {"export", runExport,
+     "export MODEL [--clip FILE]... [--all-clips] [--lod N] [--alt N] [--all-variants] [--faction-color #RRGGBB] "
+     "-o OUT.glb|OUT.gltf\n  rigscope-cli export --batch SOURCE -o DIR",
+     "Writes the model's skeleton, meshes (skinned and rigid), materials with PNG textures, lights, proxies,\n"
+     "dazzles and clips as glTF 2.0 (Y up: game (x, y, z) -> glTF (x, z, -y), 1 unit = 1 m).\n"
+     "Without --clip every clip beside the model and inside the file is exported; --all-clips adds them to\n"
+     "the --clip files. --all-variants writes one scene per LOD/ALT combination (scene 0 = --lod/--alt).\n"
+     "--batch exports every model under SOURCE to DIR/<relative path>.glb, carrying on past broken files and\n"
+     "listing them at the end (exit 1 if any failed).\n"},
     {"amal", runAmal,
      "amal --json FILE (--movement N [--backward] | --program N) [--ticks T] [--x X --y Y --a A] [--set NAME=VALUE]",
      "Runs AMAL movement N (recorded PLay data) or program N of an AMAL bank for T ticks (1/50 s) and prints\n"
@@ -103,6 +113,10 @@ static int cmdInfo(std::vector<std::string> args) {
     std::error_code ec;
     if (!gm.table && std::filesystem::is_regular_file(file, ec)) {
         std::vector<uint8_t> bytes = readFileBytes(file);
+        if (infoTexture(ByteSpan(bytes), file, json, out)) {
+            std::cout << out << "\n";
+            return 0;
+        }
         const std::string format = detectFormat(ByteSpan(bytes), file);
         if (infoSpecial(format, file, json, out)) {
             std::cout << out << "\n";
