@@ -338,9 +338,11 @@ void ParticleSimulator::forEachInstance(int ei, double time, const ParticleSimOp
         inst.start = (o.applySkipTime && std::isfinite(skip) && skip > 0.0f) ? -double(skip) : 0.0;
         sink(inst);
     }
-    for (const auto& [parent, onDeath] : pl.parents) {
+    for (const std::pair<int, bool>& link : pl.parents) {
+        const int parent = link.first;
+        const bool onDeath = link.second;
         const double childSpan = pl.maxLife + pl.reach;
-        auto onParentBirth = [&, parent = parent, onDeath = onDeath](const Birth& pb) {
+        auto onParentBirth = [&](const Birth& pb) {
             const double death = pb.t + pb.life;
             if (pb.t > time || death + childSpan < time) return;
             if (onDeath && death > time) return;

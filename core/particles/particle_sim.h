@@ -41,6 +41,14 @@ struct SimParticle {
     float life = 0.0f;     // this particle's lifetime, seconds
 };
 
+// Texture rectangle of an atlas frame: (u0, v0, width, height) in texture coordinates, frames row by row from the
+// top-left (D3D convention, v down; flip v for OpenGL as for model textures).
+inline glm::vec4 atlasRect(uint32_t frame, uint32_t grid) {
+    const float g = grid ? static_cast<float>(grid) : 1.0f, step = 1.0f / g;
+    const uint32_t n = grid ? grid : 1;
+    return {static_cast<float>(frame % n) * step, static_cast<float>((frame / n) % n) * step, step, step};
+}
+
 // Caller-owned output: allocated once (capacity particles), reused every frame.
 struct ParticleBuffer {
     struct Range {

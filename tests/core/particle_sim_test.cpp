@@ -178,6 +178,8 @@ TEST_CASE("particle sim: tracks, gravity, rotation speed and atlas frames at kno
     REQUIRE(p.position.x == Approx(0.5f));
     REQUIRE(p.position.z == Approx(-0.5f * 10.0f * 0.25f)); // -g a^2 / 2
     REQUIRE(p.velocity.z == Approx(-5.0f));
+    REQUIRE(atlasRect(5, 4) == glm::vec4(0.25f, 0.25f, 0.25f, 0.25f)); // column 1, row 1
+    REQUIRE(atlasRect(3, 4) == glm::vec4(0.75f, 0.0f, 0.25f, 0.25f));
     sim.evaluate(1.9, {}, buf); // t = 0.95: frame round(19) = 19 -> wraps to 3 in a 16-frame atlas
     REQUIRE(buf.particles[0].frame == 3);
     REQUIRE(buf.particles[0].color.a == 0.0f);
