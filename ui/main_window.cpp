@@ -1,5 +1,7 @@
 #include "main_window.h"
 
+#include "export_dialog.h"
+
 #include "amal_view.h"
 #include "bone_tree_dock.h"
 #include "material_dock.h"
@@ -177,6 +179,7 @@ void MainWindow::buildMenus() {
     applyLibraryAction_->setToolTip(tr("B&W2: animate the open .bwm skin with an .al animation library"));
     file->addAction(tr("Show &demo model"), this, &MainWindow::showDemo);
     file->addSeparator();
+    file->addAction(tr("&Export glTF…"), this, [this] { exportDialog(this); });
     QAction* shot = file->addAction(tr("Save &screenshot…"), this, &MainWindow::screenshotDialog);
     shot->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
     file->addSeparator();

@@ -578,6 +578,9 @@ TEST_CASE("glTF export of a B&W2 writer's skin with an animation library", "[exp
         clips.push_back(c.get());
     const Checked ck = exportAndCheck(m, clips, dir / "creature.glb", nullptr, true);
     CHECK(ck.animations == lib.clips.size());
+    // The library alone (an armature without meshes) exports as a node hierarchy with its animations.
+    const Checked armature = exportAndCheck(*lib.model, clips, dir / "library.glb", nullptr, true);
+    CHECK(armature.animations == lib.clips.size());
     fs::remove_all(dir);
 }
 

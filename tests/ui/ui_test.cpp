@@ -3,6 +3,7 @@
 // colour, select a bone, open broken files. Images come from the view's own capture.
 #include "amal_view.h"
 #include "bone_tree_dock.h"
+#include "export_dialog.h"
 #include "main_window.h"
 #include "material_dock.h"
 #include "scene_dock.h"
@@ -20,6 +21,9 @@
 #include <QDirIterator>
 #include <QElapsedTimer>
 #include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QTimer>
 #include <QMimeData>
 #include <QSettings>
 #include <QSignalSpy>
@@ -806,6 +810,32 @@ class UiTest : public QObject {
         // Back to the bind pose: no notes.
         QVERIFY(w->selectClip(0));
         QVERIFY(notes->isHidden());
+    }
+
+    void exportDialogWritesGlb() {
+        // File → Export… on the demo: set the file name, OK with the view's defaults, read the result box.
+        w->showDemo();
+        const QString out = tmp.path() + QStringLiteral("/demo_export.glb");
+        QString result;
+        bool filled = false;
+        QTimer poll;
+        QObject::connect(&poll, &QTimer::timeout, [&] {
+            QWidget* modal = QApplication::activeModalWidget();
+            if (auto* box = qobject_cast<QMessageBox*>(modal)) {
+                result = box->text();
+                box->accept();
+            } else if (auto* dlg = qobject_cast<QDialog*>(modal); dlg && !filled) {
+                filled = true;
+                dlg->findChild<QLineEdit*>()->setText(out);
+                dlg->accept();
+            }
+        });
+        poll.start(50);
+        exportDialog(w.get());
+        poll.stop();
+        QVERIFY(filled);
+        QVERIFY2(result.contains(QStringLiteral("1 animations")), qPrintable(result));
+        QVERIFY(QFileInfo(out).size() > 1000);
     }
 
     void layoutRemembered() {

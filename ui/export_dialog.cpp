@@ -1,0 +1,114 @@
+#include "export_dialog.h"
+
+#include "gltf_export.h"
+#include "main_window.h"
+#include "scene_dock.h"
+
+#include <QCheckBox>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QSpinBox>
+
+namespace rs::ui {
+
+void exportDialog(MainWindow* w) {
+    std::shared_ptr<const Model> model = w->model();
+    if (!model || w->showingAmal()) {
+        QMessageBox::information(w, QObject::tr("Export"), QObject::tr("Open a model to export it."));
+        return;
+    }
+    const QString modelPath = w->currentPath();
+    QDialog dlg(w);
+    dlg.setWindowTitle(QObject::tr("Export glTF 2.0"));
+    auto* form = new QFormLayout(&dlg);
+    auto* out = new QLineEdit(&dlg);
+    QFileInfo fi(modelPath);
+    out->setText(fi.absolutePath() + "/" + (fi.completeBaseName().isEmpty() ? "model" : fi.completeBaseName()) +
+                 ".glb");
+    auto* browse = new QPushButton(QObject::tr("Browse…"), &dlg);
+    auto* row = new QHBoxLayout;
+    row->addWidget(out);
+    row->addWidget(browse);
+    form->addRow(QObject::tr("File"), row);
+    QObject::connect(browse, &QPushButton::clicked, &dlg, [&] {
+        const QString p = QFileDialog::getSaveFileName(&dlg, QObject::tr("Export glTF"), out->text(),
+                                                       QObject::tr("glTF binary (*.glb);;glTF (*.gltf)"));
+        if (!p.isEmpty()) out->setText(p);
+    });
+    const ViewSettings& vs = w->scene()->settings();
+    auto* lod = new QSpinBox(&dlg);
+    lod->setRange(-1, 99);
+    lod->setSpecialValueText(QObject::tr("most detailed"));
+    lod->setValue(vs.lod);
+    form->addRow(QObject::tr("LOD"), lod);
+    auto* alt = new QSpinBox(&dlg);
+    alt->setRange(0, 99);
+    alt->setValue(std::max(0, vs.alt));
+    form->addRow(QObject::tr("ALT"), alt);
+    auto* variants = new QCheckBox(QObject::tr("Every LOD/ALT combination as its own scene"), &dlg);
+    form->addRow(QString(), variants);
+    auto* faction = new QCheckBox(QObject::tr("Bake the faction colour %1").arg(vs.factionColor.name()), &dlg);
+    faction->setChecked(true);
+    form->addRow(QString(), faction);
+    auto* current = new QRadioButton(QObject::tr("Current clip"), &dlg);
+    auto* all = new QRadioButton(QObject::tr("Every clip of the model (beside it and inside the file)"), &dlg);
+    (w->clip() ? current : all)->setChecked(true);
+    current->setEnabled(w->clip() != nullptr);
+    form->addRow(QObject::tr("Clips"), current);
+    form->addRow(QString(), all);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dlg);
+    form->addRow(buttons);
+    QObject::connect(buttons, &QDialogButtonBox::accepted, &dlg, &QDialog::accept);
+    QObject::connect(buttons, &QDialogButtonBox::rejected, &dlg, &QDialog::reject);
+    if (dlg.exec() != QDialog::Accepted) return;
+
+    gltf::ExportOptions opt;
+    opt.lod = lod->value();
+    opt.alt = alt->value();
+    opt.allVariants = variants->isChecked();
+    opt.haveFactionColor = faction->isChecked();
+    opt.factionColor = glm::vec3(vs.factionColor.redF(), vs.factionColor.greenF(), vs.factionColor.blueF());
+    try {
+        std::vector<std::shared_ptr<const Clip>> owned;
+        if (current->isChecked() && w->clip()) {
+            owned.push_back(w->clip());
+        } else if (!modelPath.isEmpty()) {
+            const std::string mp = modelPath.toStdString();
+            Document d = loadDocument(mp);
+            owned.insert(owned.end(), d.clips.begin(), d.clips.end());
+            for (const std::string& c : findCompanionClips(mp)) {
+                Document cd = loadDocument(c);
+                owned.insert(owned.end(), cd.clips.begin(), cd.clips.end());
+            }
+        }
+        std::vector<const Clip*> clips;
+        for (const auto& c : owned)
+            clips.push_back(c.get());
+        std::vector<std::string> dirs;
+        for (const QString& d : w->textureDirs())
+            dirs.push_back(d.toStdString());
+        gltf::FolderTextureLookup textures(modelPath.toStdString(), dirs);
+        const gltf::ExportStats st = gltf::exportModel(*model, clips, opt, &textures, out->text().toStdString());
+        QString msg = QObject::tr("%1: %2 meshes, %3 vertices, %4 textures, %5 animations")
+                          .arg(out->text())
+                          .arg(st.meshes)
+                          .arg(st.vertices)
+                          .arg(st.images)
+                          .arg(st.animations);
+        for (const std::string& wn : st.warnings)
+            msg += "\n" + QString::fromStdString(wn);
+        QMessageBox::information(w, QObject::tr("Export"), msg);
+    } catch (const std::exception& e) {
+        QMessageBox::warning(w, QObject::tr("Export"), QString::fromStdString(e.what()));
+    }
+}
+
+} // namespace rs::ui
