@@ -9,6 +9,8 @@
 //   track's constants (defaultTranslation/defaultRotation/defaultScale).
 // - AdditiveToBind (W3D): local = bindLocal * T * R, absent channels are identity.
 // Bones with no track keep their bind local transform.
+// Rotations are kept as decoded, like the engines (ww3d2 Build_Matrix3D, D3DXMatrixTransformation): R is built
+// with the 1 - 2(y^2 + z^2) form, which for a quaternion off unit length is not a pure rotation.
 #pragma once
 
 #include <glm/glm.hpp>
@@ -27,7 +29,7 @@ struct BoneTrack {
     std::string boneName;   // as stored (may be empty when the format has no names)
     TrackMode mode = TrackMode::Replace;
     std::vector<glm::vec3> translation;
-    std::vector<glm::quat> rotation; // normalised
+    std::vector<glm::quat> rotation; // as the file gives it (not renormalised; finite, not zero)
     std::vector<glm::vec3> scale;
     glm::vec3 defaultTranslation{0.0f};
     glm::quat defaultRotation{1.0f, 0.0f, 0.0f, 0.0f};

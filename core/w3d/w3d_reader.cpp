@@ -177,7 +177,9 @@ Skeleton toSkeleton(const Hierarchy& h) {
         b.name = p.name;
         b.parent = (p.parent == 0xFFFFFFFFu) ? -1 : int(p.parent);
         if (i != 0) { // EA htree: pivot 0 carries the object transform, its base pose is not used
-            glm::quat q = glm::dot(p.rotation, p.rotation) > 0.0f ? glm::normalize(p.rotation) : glm::quat(1, 0, 0, 0);
+            // As htree.cpp read_pivots: Build_Matrix3D from the stored quaternion, not renormalised.
+            const float n = glm::dot(p.rotation, p.rotation);
+            glm::quat q = std::isfinite(n) && n > 1e-12f ? p.rotation : glm::quat(1, 0, 0, 0);
             b.bindLocal = glm::translate(glm::mat4(1.0f), p.translation) * glm::mat4_cast(q);
         }
         s.bones.push_back(b);
