@@ -13,6 +13,7 @@
 // with the 1 - 2(y^2 + z^2) form, which for a quaternion off unit length is not a pure rotation.
 #pragma once
 
+#include "common/movable.h"
 #include <glm/glm.hpp>
 #include <glm/gtc/quaternion.hpp>
 
@@ -25,6 +26,7 @@ namespace rs {
 enum class TrackMode { Replace, AdditiveToBind };
 
 struct BoneTrack {
+    RS_NOEXCEPT_MOVABLE(BoneTrack)
     int bone = -1;          // bone index in the target skeleton as stored in the clip
     std::string boneName;   // as stored (may be empty when the format has no names)
     TrackMode mode = TrackMode::Replace;
@@ -45,6 +47,7 @@ struct BoneTrack {
 };
 
 struct ClipEvent {
+    RS_NOEXCEPT_MOVABLE(ClipEvent)
     float frame = 0.0f;
     std::string name;
     std::string boneName;

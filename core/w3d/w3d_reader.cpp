@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <mutex>
 
 namespace rs::w3d {
 
@@ -1062,18 +1063,84 @@ static std::string directoryOf(const std::string& path) {
     return p.has_parent_path() ? p.parent_path().string() : std::string(".");
 }
 
-std::string findSibling(const std::string& dir, const std::string& name) {
-    if (name.empty()) return {};
-    const std::string want = toLower(name) + ".w3d";
+namespace {
+// Directory listings and sibling hierarchies are cached (a set of clips next to one skeleton would otherwise list
+// the directory and read and parse the skeleton once per clip). An entry is valid while the directory's / the
+// file's modification time (and the file's size) are unchanged; both caches are bounded and shared by threads.
+struct DirListing {
+    fs::file_time_type mtime;
+    std::map<std::string, std::string> byLowerName; // lower-case file name -> smallest matching file name's path
+};
+struct SiblingHierarchies {
+    fs::file_time_type mtime;
+    uintmax_t size = 0;
+    std::vector<Hierarchy> hierarchies;
+};
+constexpr size_t kCacheEntries = 64;
+std::mutex gCacheMutex;
+std::map<std::string, DirListing> gDirs;
+std::map<std::string, SiblingHierarchies> gSiblings;
+
+std::string findSiblingUncached(const std::string& dir, const std::string& want, DirListing* fill) {
     std::error_code ec;
     std::string found;
     for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
         const std::string fn = it->path().filename().string();
-        if (toLower(fn) == want && it->is_regular_file(ec)) {
-            if (found.empty() || fn < fs::path(found).filename().string()) found = it->path().string();
+        const std::string lower = toLower(fn);
+        if (lower.size() < 4 || lower.compare(lower.size() - 4, 4, ".w3d") != 0 || !it->is_regular_file(ec)) continue;
+        if (fill) {
+            std::string& slot = fill->byLowerName[lower];
+            if (slot.empty() || fn < fs::path(slot).filename().string()) slot = it->path().string();
         }
+        if (lower == want && (found.empty() || fn < fs::path(found).filename().string())) found = it->path().string();
     }
     return found;
+}
+} // namespace
+
+std::string findSibling(const std::string& dir, const std::string& name) {
+    if (name.empty()) return {};
+    const std::string want = toLower(name) + ".w3d";
+    std::error_code ec;
+    const fs::file_time_type mtime = fs::last_write_time(dir, ec);
+    if (ec) return findSiblingUncached(dir, want, nullptr);
+    {
+        std::lock_guard<std::mutex> lock(gCacheMutex);
+        auto it = gDirs.find(dir);
+        if (it != gDirs.end() && it->second.mtime == mtime) {
+            auto f = it->second.byLowerName.find(want);
+            return f == it->second.byLowerName.end() ? std::string() : f->second;
+        }
+    }
+    DirListing listing;
+    listing.mtime = mtime;
+    std::string found = findSiblingUncached(dir, want, &listing);
+    std::lock_guard<std::mutex> lock(gCacheMutex);
+    if (gDirs.size() >= kCacheEntries) gDirs.clear();
+    gDirs[dir] = std::move(listing);
+    return found;
+}
+
+// The hierarchies of sibling file `sib` (cached while its time and size are unchanged). Throws ParseError.
+static std::vector<Hierarchy> siblingHierarchies(const std::string& sib) {
+    std::error_code ec1, ec2;
+    const fs::file_time_type mtime = fs::last_write_time(sib, ec1);
+    const uintmax_t size = fs::file_size(sib, ec2);
+    const bool cacheable = !ec1 && !ec2;
+    if (cacheable) {
+        std::lock_guard<std::mutex> lock(gCacheMutex);
+        auto it = gSiblings.find(sib);
+        if (it != gSiblings.end() && it->second.mtime == mtime && it->second.size == size)
+            return it->second.hierarchies;
+    }
+    std::vector<uint8_t> bytes = readFileBytes(sib);
+    std::vector<Hierarchy> hs = readFile(ByteSpan(bytes), sib).hierarchies;
+    if (cacheable && bytes.size() == size) {
+        std::lock_guard<std::mutex> lock(gCacheMutex);
+        if (gSiblings.size() >= kCacheEntries) gSiblings.clear();
+        gSiblings[sib] = SiblingHierarchies{mtime, size, hs};
+    }
+    return hs;
 }
 
 // Hierarchy `name` from the file itself or its sibling `<name>.w3d`. Null when absent.
@@ -1091,15 +1158,14 @@ static bool locateHierarchy(const File& f, const std::string& path, const std::s
         warnings.push_back("hierarchy " + name + " not found (looked for " + name + ".w3d next to the file)");
         return false;
     }
-    File sf;
+    std::vector<Hierarchy> hs;
     try {
-        std::vector<uint8_t> bytes = readFileBytes(sib);
-        sf = readFile(ByteSpan(bytes), sib);
+        hs = siblingHierarchies(sib);
     } catch (const ParseError& e) {
         warnings.push_back("hierarchy file unreadable: " + std::string(e.what()));
         return false;
     }
-    for (const Hierarchy& h : sf.hierarchies)
+    for (const Hierarchy& h : hs)
         if (iequals(h.name, name)) {
             out = h;
             return true;
