@@ -76,7 +76,7 @@ jq -n --slurpfile p "$tmp/parse.json" --slurpfile q "$tmp/pose.json" --argjson s
         mb_per_s: (.bytes_per_second / 1e6 | round),
         memcpy_mb_per_s: (rate("Memcpy/" + $set) / 1e6 | round),
         ratio_to_memcpy: ((.bytes_per_second / rate("Memcpy/" + $set)) * 1000 | round / 1000) } ],
-    per_file: ([ $p[0].benchmarks[] | select(.name | startswith("PerFile/")) |
+    per_file: (([ $p[0].benchmarks[] | select(.name | startswith("PerFile/")) |
         { bucket_bytes: (.name | ltrimstr("PerFile/")), files: .files, avg_bytes: (.avg_bytes | round),
           us_per_file: (.us_per_file * 100 | round / 100),
           ns_per_byte: (.us_per_file * 1000 / .avg_bytes * 1000 | round / 1000) } ]) as $b |
@@ -89,7 +89,7 @@ jq -n --slurpfile p "$tmp/parse.json" --slurpfile q "$tmp/pose.json" --argjson s
                                          else (($icept + $slope * .avg_bytes) * 100 | round / 100) end) } ],
         fit: { us_per_file_constant: ($icept * 100 | round / 100), ns_per_byte: ($slope * 1e6 | round / 1000),
                r2: (($sxy * $sxy) / ($sxx * ($pts | map((.us_per_file - $my) * (.us_per_file - $my)) | add))
-                    * 10000 | round / 10000) } },
+                    * 10000 | round / 10000) } }),
     pose: [ $q[0].benchmarks[] | select(.name | startswith("FullPose/")) | (.name | ltrimstr("FullPose/")) as $rig |
       { rig: $rig, bones: .bones, animated_tracks: .tracks, palette: .palette,
         ns_per_pose: (.cpu_time | round), ns_per_bone: (.ns_per_bone * 10 | round / 10),

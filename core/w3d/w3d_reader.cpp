@@ -10,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <mutex>
 
@@ -47,21 +48,48 @@ static std::vector<T> readArray(ByteReader& r, uint64_t count, size_t size, cons
     return out;
 }
 
+// Random-access iterator decoding N little-endian floats per element straight from the file bytes, so that
+// vector(first, last) allocates once and constructs each element once (no value-initialising pass first).
+template <class V, int N> struct FloatsIt {
+    using iterator_category = std::random_access_iterator_tag;
+    using value_type = V;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const V*;
+    using reference = V;
+    const uint8_t* p;
+    V operator*() const {
+        V v;
+        std::memcpy(static_cast<void*>(&v[0]), p, sizeof(float) * N); // little-endian host (x86/ARM LE)
+        return v;
+    }
+    FloatsIt& operator++() { return p += 4 * N, *this; }
+    FloatsIt operator++(int) {
+        FloatsIt t = *this;
+        p += 4 * N;
+        return t;
+    }
+    FloatsIt& operator+=(difference_type n) { return p += 4 * N * n, *this; }
+    FloatsIt operator+(difference_type n) const { return {p + 4 * N * n}; }
+    difference_type operator-(const FloatsIt& o) const { return (p - o.p) / (4 * N); }
+    bool operator==(const FloatsIt& o) const { return p == o.p; }
+    bool operator!=(const FloatsIt& o) const { return p != o.p; }
+    bool operator<(const FloatsIt& o) const { return p < o.p; }
+};
+static_assert(sizeof(glm::vec3) == 12 && sizeof(glm::vec2) == 8, "packed GLM vectors");
+
+template <class V, int N> static std::vector<V> readFloatVecs(ByteReader& r, uint64_t count, const char* what) {
+    r.needCount(count, 4 * N, what);
+    const uint8_t* p = r.cur();
+    r.skip(size_t(count) * 4 * N);
+    return std::vector<V>(FloatsIt<V, N>{p}, FloatsIt<V, N>{p + size_t(count) * 4 * N});
+}
+
 static std::vector<glm::vec3> readVec3s(ByteReader& r, uint64_t count, const char* what) {
-    r.needCount(count, 12, what);
-    std::vector<glm::vec3> out(static_cast<size_t>(count), glm::vec3(0.0f));
-    if (count)
-        std::memcpy(static_cast<void*>(out.data()), r.cur(), size_t(count) * 12); // little-endian host (x86/ARM LE)
-    r.skip(size_t(count) * 12);
-    return out;
+    return readFloatVecs<glm::vec3, 3>(r, count, what);
 }
 
 static std::vector<glm::vec2> readVec2s(ByteReader& r, uint64_t count, const char* what) {
-    r.needCount(count, 8, what);
-    std::vector<glm::vec2> out(static_cast<size_t>(count), glm::vec2(0.0f));
-    if (count) std::memcpy(static_cast<void*>(out.data()), r.cur(), size_t(count) * 8);
-    r.skip(size_t(count) * 8);
-    return out;
+    return readFloatVecs<glm::vec2, 2>(r, count, what);
 }
 
 static std::vector<uint32_t> readU32List(ByteReader& r) {
