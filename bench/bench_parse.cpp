@@ -5,6 +5,8 @@
 //   Sibling/w3d   what Parse/w3d spends outside memory: a W3D skin or clip without its hierarchy makes loadSet find
 //                 `<hierarchy>.w3d` next to it, read it from disk (page cache) and parse it. This runs only that
 //                 part (findSibling + readFileBytes + readFile) for the same files; sibling_bytes = bytes it parses.
+//   PerFile/<lo>-<hi>  files of that size bucket (bytes): us_per_file, avg_bytes (time per file against size);
+//   PerFile/smallest-ala  the smallest corpus .ala alone (per-file constant).
 #include "bench_common.h"
 
 #include "io/loader.h"
@@ -14,6 +16,7 @@
 
 #include <cstring>
 #include <filesystem>
+#include <iterator>
 
 using namespace rs;
 
@@ -98,6 +101,23 @@ void sibling(benchmark::State& state, const std::vector<std::string>* sibs) {
     state.counters["sibling_bytes"] = static_cast<double>(bytes);
 }
 
+// Per-file cost against file size: the files of a size bucket parsed one after another; us_per_file and
+// avg_bytes give one point of time(size); tools/bench.sh fits time = a + b * size over the buckets (a: the
+// constant per file, b: ns per byte) and reports how far each bucket lies from the line.
+void bucket(benchmark::State& state, const Set* set) {
+    for (auto _ : state)
+        for (const FileBytes& f : set->files) {
+            Document d = loadDocument(ByteSpan(f.bytes), f.path);
+            benchmark::DoNotOptimize(d.model.get());
+        }
+    const double files = static_cast<double>(set->files.size());
+    state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * set->total));
+    state.counters["files"] = files;
+    state.counters["avg_bytes"] = static_cast<double>(set->total) / files;
+    state.counters["us_per_file"] =
+        benchmark::Counter(files * 1e-6, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -135,6 +155,29 @@ int main(int argc, char** argv) {
             benchmark::RegisterBenchmark("Sibling/w3d", sibling, &siblings)->Unit(benchmark::kMillisecond);
         }
     }
+    // Size buckets over every parsed file, and the smallest .ala alone (the per-file constant of batch work).
+    static std::vector<Set> buckets;
+    const size_t edges[] = {0, 2048, 8192, 32768, 131072, 524288, size_t(1) << 40};
+    if (!sets.empty()) {
+        const Set& every = sets.back();
+        for (size_t b = 0; b + 1 < std::size(edges); ++b) {
+            Set s{"", {}, 0, 0};
+            for (const FileBytes& f : every.files)
+                if (f.bytes.size() >= edges[b] && f.bytes.size() < edges[b + 1])
+                    s.files.push_back(f), s.total += f.bytes.size();
+            if (s.files.empty()) continue;
+            s.name = std::to_string(edges[b]) + "-" + (b + 2 < std::size(edges) ? std::to_string(edges[b + 1]) : "");
+            buckets.push_back(std::move(s));
+        }
+        Set ala{"smallest-ala", {}, 0, 0};
+        for (const FileBytes& f : every.files)
+            if (toLower(std::filesystem::path(f.path).extension().string()) == ".ala" &&
+                (ala.files.empty() || f.bytes.size() < ala.files[0].bytes.size()))
+                ala.files = {f}, ala.total = f.bytes.size();
+        if (!ala.files.empty()) buckets.push_back(std::move(ala));
+    }
+    for (const Set& b : buckets)
+        benchmark::RegisterBenchmark(("PerFile/" + b.name).c_str(), bucket, &b)->Unit(benchmark::kMicrosecond);
     if (sets.empty()) std::fprintf(stderr, "bench_parse: no corpus file parses (corpus absent or readers missing)\n");
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();

@@ -4,7 +4,11 @@
 #   tools/bench.sh [--quick]
 #   parse:  MB/s per corpus folder and overall (loadDocument from memory) and the ratio to memcpy of the
 #           same bytes in the same run
-#   pose:   ns per bone of a full pose (tracks + world + skin palette) per rig, poses/s for 1,000 instances
+#   per_file: time per file against file size (size buckets), a least-squares line time = a + b * size (a: the
+#           constant per file, b: ns per byte, r2), and the smallest .ala alone
+#   pose:   ns per bone of a full pose (tracks + world + skin palette) per rig (rigid mechanical rigs labelled
+#           "rigid:") and the ratio to a naive GLM pose loop over the same rig in the same run;
+#           poses/s for 1,000 instances
 #   startup (when build/bin/rigscope exists): cold start of `rigscope --screenshot` for the largest corpus
 #           model (wall time and in-process time to the first captured frame), its peak RSS, the parse-only
 #           peak RSS (rigscope-cli info), and playback fps at 1280x720 (render layer's --bench-fps) under Xvfb
@@ -17,7 +21,8 @@ export RIGSCOPE_CORPUS=${RIGSCOPE_CORPUS:-$(cd .. && pwd)/shared/corpus}
 
 cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRIGSCOPE_GUI=OFF -DRIGSCOPE_TESTS=OFF \
   -DRIGSCOPE_BENCH=ON >/dev/null
-cmake --build build-bench -j"$(nproc)" --target bench_parse bench_pose >&2
+# rigscope-cli too: the start-up figures below measure its parse-only peak RSS (a fresh clone has no other build).
+cmake --build build-bench -j"$(nproc)" --target bench_parse bench_pose rigscope-cli >&2
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -71,9 +76,27 @@ jq -n --slurpfile p "$tmp/parse.json" --slurpfile q "$tmp/pose.json" --argjson s
         mb_per_s: (.bytes_per_second / 1e6 | round),
         memcpy_mb_per_s: (rate("Memcpy/" + $set) / 1e6 | round),
         ratio_to_memcpy: ((.bytes_per_second / rate("Memcpy/" + $set)) * 1000 | round / 1000) } ],
-    pose: [ $q[0].benchmarks[] | select(.name | startswith("FullPose/")) |
-      { rig: (.name | ltrimstr("FullPose/")), bones: .bones, animated_tracks: .tracks, palette: .palette,
-        ns_per_pose: (.cpu_time | round), ns_per_bone: (.ns_per_bone * 10 | round / 10) } ],
+    per_file: (([ $p[0].benchmarks[] | select(.name | startswith("PerFile/")) |
+        { bucket_bytes: (.name | ltrimstr("PerFile/")), files: .files, avg_bytes: (.avg_bytes | round),
+          us_per_file: (.us_per_file * 100 | round / 100),
+          ns_per_byte: (.us_per_file * 1000 / .avg_bytes * 1000 | round / 1000) } ]) as $b |
+      ([ $b[] | select(.bucket_bytes != "smallest-ala") ]) as $pts |
+      ($pts | length) as $n | ($pts | map(.avg_bytes) | add / $n) as $mx | ($pts | map(.us_per_file) | add / $n) as $my |
+      ($pts | map((.avg_bytes - $mx) * (.us_per_file - $my)) | add) as $sxy |
+      ($pts | map((.avg_bytes - $mx) * (.avg_bytes - $mx)) | add) as $sxx |
+      ($sxy / $sxx) as $slope | ($my - $slope * $mx) as $icept |
+      { buckets: [ $b[] | . + { fit_us: (if .bucket_bytes == "smallest-ala" then null
+                                         else (($icept + $slope * .avg_bytes) * 100 | round / 100) end) } ],
+        fit: { us_per_file_constant: ($icept * 100 | round / 100), ns_per_byte: ($slope * 1e6 | round / 1000),
+               r2: (($sxy * $sxy) / ($sxx * ($pts | map((.us_per_file - $my) * (.us_per_file - $my)) | add))
+                    * 10000 | round / 10000) } }),
+    pose: [ $q[0].benchmarks[] | select(.name | startswith("FullPose/")) | (.name | ltrimstr("FullPose/")) as $rig |
+      { rig: $rig, bones: .bones, animated_tracks: .tracks, palette: .palette,
+        ns_per_pose: (.cpu_time | round), ns_per_bone: (.ns_per_bone * 10 | round / 10),
+        naive_glm_ns_per_bone: ([ $q[0].benchmarks[] | select(.name == "NaivePose/" + $rig) | .ns_per_bone ][0]
+                                | if . == null then null else (. * 10 | round / 10) end),
+        ratio_to_naive_glm: ([ $q[0].benchmarks[] | select(.name == "NaivePose/" + $rig) | .ns_per_bone ][0] as $a
+                             | if $a == null then null else (.ns_per_bone / $a * 1000 | round / 1000) end) } ],
     instances1000: [ $q[0].benchmarks[] | select(.name | startswith("Instances1000/")) |
       { rig: (.name | ltrimstr("Instances1000/")), bones: .bones, poses_per_s: (.items_per_second | round),
         ns_per_bone: (.ns_per_bone * 10 | round / 10) } ],

@@ -19,7 +19,7 @@ bool ChunkCursor::next(Chunk& c) {
     c.container = (raw & 0x80000000u) != 0;
     c.header = pos_;
     c.begin = pos_ + 8;
-    c.path = parent_.empty() ? hex(type) : parent_ + "/" + hex(type);
+    c.path = parent_.child(type);
     if (size > left - 8)
         throw ParseError(*name_, c.path, pos_,
                          "chunk size " + std::to_string(size) + " exceeds the " + std::to_string(left - 8) +
@@ -51,7 +51,7 @@ bool MiniCursor::next(uint8_t& type, ByteReader& payload) {
     if (size > r_.remaining())
         r_.fail("mini-chunk " + std::to_string(type) + " size " + std::to_string(size) + " exceeds the " +
                 std::to_string(r_.remaining()) + " bytes left in the chunk");
-    payload = r_.sub(size, r_.context());
+    payload = r_.sub(size);
     return true;
 }
 

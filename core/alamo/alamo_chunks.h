@@ -23,15 +23,15 @@ struct Chunk {
     size_t header = 0; // absolute offset of the chunk header
     size_t begin = 0;  // absolute offset of the payload
     size_t end = 0;    // one past the payload
-    std::string path;  // "0x400/0x10000/0x10007"
+    ChunkPath path;    // "0x400/0x10000/0x10007" when formatted
     size_t size() const { return end - begin; }
 };
 
 // Iterates the chunks laid end to end in [begin, end) of a file buffer.
 class ChunkCursor {
   public:
-    ChunkCursor(ByteSpan file, const std::string& fileName, size_t begin, size_t end, std::string parentPath)
-        : file_(file), name_(&fileName), pos_(begin), end_(end), parent_(std::move(parentPath)) {}
+    ChunkCursor(ByteSpan file, const std::string& fileName, size_t begin, size_t end, const ChunkPath& parentPath)
+        : file_(file), name_(&fileName), pos_(begin), end_(end), parent_(parentPath) {}
 
     // Reads the next chunk header; false at the end. Throws on a truncated header or a size larger
     // than the bytes left in the parent.
@@ -42,13 +42,13 @@ class ChunkCursor {
     ByteReader data(const Chunk& c) const;
     [[noreturn]] void fail(const Chunk& c, const std::string& msg) const;
     const std::string& fileName() const { return *name_; }
-    const std::string& parentPath() const { return parent_; }
+    const ChunkPath& parentPath() const { return parent_; }
 
   private:
     ByteSpan file_;
     const std::string* name_;
     size_t pos_, end_;
-    std::string parent_;
+    ChunkPath parent_;
 };
 
 // Iterates the mini-chunks of a data chunk. Each mini's payload comes as its own ByteReader whose

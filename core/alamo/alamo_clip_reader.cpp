@@ -43,12 +43,14 @@ inline glm::quat unpackQuat(const uint8_t* p, bool& degenerate) {
     const float k = 1.0f / 32767.0f;
     glm::quat q(float(int16_t(loadU16(p + 6))) * k, float(int16_t(loadU16(p))) * k, float(int16_t(loadU16(p + 2))) * k,
                 float(int16_t(loadU16(p + 4))) * k);
+    // Kept as stored (alo-viewer hands the i16 / 32767 quaternion to D3DXMatrixTransformation unnormalised);
+    // a (near) zero quaternion becomes identity.
     const float len2 = glm::dot(q, q);
     if (!(len2 > 1e-8f)) {
         degenerate = true;
         return glm::quat(1.0f, 0.0f, 0.0f, 0.0f);
     }
-    return q * (1.0f / std::sqrt(len2));
+    return q;
 }
 
 inline glm::vec3 unpackVec(const uint8_t* p, const glm::vec3& offset, const glm::vec3& scale) {

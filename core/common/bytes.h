@@ -26,13 +26,54 @@ struct ByteSpan {
 // Reads the whole file; throws ParseError naming the file when it cannot be read.
 std::vector<uint8_t> readFileBytes(const std::string& path);
 
+// A chunk path ("0x400/0x10000/0x10007") kept as chunk ids and formatted only when it is needed (an error
+// or a warning): copying one allocates nothing. Paths deeper than kMaxDepth keep their last ids and format
+// as ".../0x..".
+class ChunkPath {
+public:
+    static constexpr int kMaxDepth = 14;
+    ChunkPath() = default;
+    bool empty() const { return depth_ == 0; }
+    // This path with `id` appended.
+    ChunkPath child(uint32_t id) const {
+        ChunkPath p = *this;
+        if (p.n_ == kMaxDepth) {
+            std::memmove(p.ids_, p.ids_ + 1, sizeof(uint32_t) * (kMaxDepth - 1));
+            --p.n_;
+        }
+        p.ids_[p.n_++] = id;
+        ++p.depth_;
+        return p;
+    }
+    std::string str() const {
+        std::string s = depth_ > n_ ? ".../" : "";
+        for (int i = 0; i < n_; ++i)
+            s += (i ? "/" : "") + hex(ids_[i]);
+        return s;
+    }
+    operator std::string() const { return str(); }
+    friend std::string operator+(const std::string& a, const ChunkPath& b) { return a + b.str(); }
+    friend std::string operator+(const char* a, const ChunkPath& b) { return a + b.str(); }
+    friend std::string operator+(const ChunkPath& a, const std::string& b) { return a.str() + b; }
+    friend std::string operator+(const ChunkPath& a, const char* b) { return a.str() + b; }
+
+private:
+    uint32_t ids_[kMaxDepth] = {};
+    uint8_t n_ = 0;       // ids kept
+    uint32_t depth_ = 0;  // ids appended in all
+};
+
 // Cursor over [begin, end) of a buffer. Offsets reported in errors are absolute
 // (relative to the start of the file the span came from).
+// The file name is not copied: `file` must outlive the reader (the callers' file name, or a literal).
+// The context is a chunk path (formatted only when an error is raised) or, for formats without chunks, a
+// short label.
 class ByteReader {
 public:
-    ByteReader(ByteSpan span, std::string file, std::string context = {}, uint64_t baseOffset = 0)
-        : data_(span.data), size_(span.size), file_(std::move(file)), context_(std::move(context)),
-          base_(baseOffset) {}
+    ByteReader(ByteSpan span, std::string_view file, std::string context = {}, uint64_t baseOffset = 0)
+        : data_(span.data), size_(span.size), file_(file), label_(std::move(context)), base_(baseOffset) {}
+    ByteReader(ByteSpan span, std::string_view file, const ChunkPath& path, uint64_t baseOffset)
+        : data_(span.data), size_(span.size), file_(file), path_(path), base_(baseOffset) {}
 
     size_t pos() const { return pos_; }
     size_t size() const { return size_; }
@@ -41,13 +82,17 @@ public:
     uint64_t absOffset() const { return base_ + pos_; }
     const uint8_t* data() const { return data_; }
     const uint8_t* cur() const { return data_ + pos_; }
-    const std::string& file() const { return file_; }
-    const std::string& context() const { return context_; }
-    void setContext(std::string c) { context_ = std::move(c); }
+    std::string_view file() const { return file_; }
+    // The context as text (the chunk path formatted, or the label).
+    std::string context() const { return path_.empty() ? label_ : path_.str(); }
+    void setContext(std::string c) {
+        label_ = std::move(c);
+        path_ = ChunkPath();
+    }
 
     [[noreturn]] void fail(const std::string& msg) const { failAt(pos_, msg); }
     [[noreturn]] void failAt(size_t localPos, const std::string& msg) const {
-        throw ParseError(file_, context_, base_ + localPos, msg);
+        throw ParseError(std::string(file_), context(), base_ + localPos, msg);
     }
 
     void need(size_t n) const {
@@ -78,6 +123,17 @@ public:
     ByteReader sub(size_t n, std::string context) {
         need(n);
         ByteReader r(ByteSpan(data_ + pos_, n), file_, std::move(context), base_ + pos_);
+        pos_ += n;
+        return r;
+    }
+    // The same with this reader's context (no string is copied for a chunk path).
+    ByteReader sub(size_t n) {
+        need(n);
+        ByteReader r = *this;
+        r.data_ = data_ + pos_;
+        r.size_ = n;
+        r.pos_ = 0;
+        r.base_ = base_ + pos_;
         pos_ += n;
         return r;
     }
@@ -135,8 +191,9 @@ private:
     const uint8_t* data_;
     size_t size_;
     size_t pos_ = 0;
-    std::string file_;
-    std::string context_;
+    std::string_view file_;
+    ChunkPath path_;
+    std::string label_;
     uint64_t base_;
 };
 

@@ -9,8 +9,11 @@
 //   track's constants (defaultTranslation/defaultRotation/defaultScale).
 // - AdditiveToBind (W3D): local = bindLocal * T * R, absent channels are identity.
 // Bones with no track keep their bind local transform.
+// Rotations are kept as decoded, like the engines (ww3d2 Build_Matrix3D, D3DXMatrixTransformation): R is built
+// with the 1 - 2(y^2 + z^2) form, which for a quaternion off unit length is not a pure rotation.
 #pragma once
 
+#include "common/movable.h"
 #include <glm/glm.hpp>
 #include <glm/gtc/quaternion.hpp>
 
@@ -23,11 +26,12 @@ namespace rs {
 enum class TrackMode { Replace, AdditiveToBind };
 
 struct BoneTrack {
+    RS_NOEXCEPT_MOVABLE(BoneTrack)
     int bone = -1;          // bone index in the target skeleton as stored in the clip
     std::string boneName;   // as stored (may be empty when the format has no names)
     TrackMode mode = TrackMode::Replace;
     std::vector<glm::vec3> translation;
-    std::vector<glm::quat> rotation; // normalised
+    std::vector<glm::quat> rotation; // as the file gives it (not renormalised; finite, not zero)
     std::vector<glm::vec3> scale;
     glm::vec3 defaultTranslation{0.0f};
     glm::quat defaultRotation{1.0f, 0.0f, 0.0f, 0.0f};
@@ -43,6 +47,7 @@ struct BoneTrack {
 };
 
 struct ClipEvent {
+    RS_NOEXCEPT_MOVABLE(ClipEvent)
     float frame = 0.0f;
     std::string name;
     std::string boneName;

@@ -10,6 +10,7 @@
 //   for vertices stored in bone space (W3D). Rigid sub-meshes (empty boneMap) follow Mesh::bone.
 #pragma once
 
+#include "common/movable.h"
 #include <glm/glm.hpp>
 #include <glm/gtc/quaternion.hpp>
 
@@ -31,6 +32,7 @@ enum class BillboardMode : int {
 };
 
 struct Bone {
+    RS_NOEXCEPT_MOVABLE(Bone)
     std::string name;
     int parent = -1;           // index of parent bone, -1 for a root
     glm::mat4 bindLocal{1.0f}; // relative to parent
@@ -49,6 +51,7 @@ struct Skeleton {
 enum class ParamType { Int, Float, Float3, Float4, Texture };
 
 struct MaterialParam {
+    RS_NOEXCEPT_MOVABLE(MaterialParam)
     std::string name;
     ParamType type = ParamType::Float;
     int32_t intValue = 0;      // Int
@@ -64,6 +67,7 @@ struct Material {
 
 // Alamo collision tree (0x1200), kept as stored.
 struct CollisionTree {
+    RS_NOEXCEPT_MOVABLE(CollisionTree)
     glm::vec3 boxMin{0.0f}, boxMax{0.0f};
     struct Node {
         uint8_t min[3], max[3];
@@ -76,6 +80,7 @@ struct CollisionTree {
 enum class VertexSpace { Model, Bone };
 
 struct SubMesh {
+    RS_NOEXCEPT_MOVABLE(SubMesh)
     Material material;
     std::string vertexFormat;            // e.g. "alD3dVertRSkinNU2"
     std::vector<glm::vec3> positions;    // required; size = vertex count
@@ -101,6 +106,7 @@ struct SubMesh {
 };
 
 struct Mesh {
+    RS_NOEXCEPT_MOVABLE(Mesh)
     std::string name;
     std::string baseName;   // name with _LOD<n>/_ALT<n> removed (Alamo) or HLOD base
     int lod = -1;           // -1 when the name/HLOD carries none
@@ -117,6 +123,7 @@ struct Mesh {
 enum class LightType { Omni = 0, Directional = 1, Spot = 2 };
 
 struct Light {
+    RS_NOEXCEPT_MOVABLE(Light)
     std::string name;
     int type = 0;            // LightType value as stored
     glm::vec3 color{1.0f};
@@ -137,6 +144,7 @@ struct Proxy {
 };
 
 struct Dazzle {
+    RS_NOEXCEPT_MOVABLE(Dazzle)
     std::string name;
     glm::vec3 color{1.0f};
     glm::vec3 position{0.0f}; // relative to bone
@@ -155,6 +163,7 @@ struct Dazzle {
 
 // A named attachment point (W3D boxes/nulls, B&W2 entities, ...), drawn as a labelled marker.
 struct Marker {
+    RS_NOEXCEPT_MOVABLE(Marker)
     std::string name;
     std::string kind;          // "box", "null", "entity", ...
     int bone = -1;

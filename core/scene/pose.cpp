@@ -119,10 +119,15 @@ template <class T> static inline const T& at(const std::vector<T>& v, uint32_t f
 // scaled by mu to cancel most of the truncation error. The weights are within 2e-5 of the trigonometric ones for
 // any pair of unit quaternions and within 1e-6 when the rotations differ by less than 120 degrees
 // (tests/core/pose_simd_test.cpp). t = 0 returns a exactly.
+// Quaternions are taken as decoded, not renormalised, and the result is not renormalised either (ww3d2
+// Fast_Slerp): the weights are those of sin(t th) / sin(th) with cos th = dot(a, b) as it is. Where that dot
+// reaches 1 (|a|, |b| slightly above 1) ww3d2 interpolates linearly; clamping x - 1 to <= 0 gives exactly the
+// linear weights (1 - t, t), as the series is then 1.
 static inline glm::quat slerpShortest(const glm::quat& a, glm::quat b, float t) {
     float x = a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
     const float sign = x < 0.0f ? -1.0f : 1.0f;
     x *= sign;
+    x = std::min(x, 1.0f);
     constexpr float mu = 1.85298109240830f;
     constexpr float u[8] = {1.0f / (1 * 3),  1.0f / (2 * 5),  1.0f / (3 * 7),  1.0f / (4 * 9),
                             1.0f / (5 * 11), 1.0f / (6 * 13), 1.0f / (7 * 15), mu / (8 * 17)};
@@ -245,6 +250,7 @@ static inline void slerpComposeSlots4(float* s0, float* s1, float* s2, float* s3
     const __m128 signBit = _mm_and_ps(x, _mm_set1_ps(-0.0f));
     x = _mm_xor_ps(x, signBit); // |x|
     const __m128 one = _mm_set1_ps(1.0f);
+    x = _mm_min_ps(x, one); // as slerpShortest: linear weights where the dot of non-unit quaternions reaches 1
     const __m128 xm1 = _mm_sub_ps(x, one);
     const __m128 d = _mm_sub_ps(one, t);
     const __m128 t2 = _mm_mul_ps(t, t), d2 = _mm_mul_ps(d, d);

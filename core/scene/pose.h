@@ -85,9 +85,10 @@ void evaluatePose(const Skeleton& skeleton, const Clip* clip, const ClipBinding*
 glm::mat4 sampleTrackLocal(const BoneTrack& t, const glm::mat4& bindLocal, uint32_t frame0, uint32_t frame1,
                            float alpha);
 
-// Shortest-path spherical interpolation of unit quaternions as evaluatePose uses it (polynomial, no
-// trigonometric calls; weights within 2e-5 of exact, 1e-6 for rotations less than 120 degrees apart).
-// t = 0 returns a exactly.
+// Shortest-path spherical interpolation as evaluatePose uses it (polynomial, no trigonometric calls; weights
+// within 2e-5 of exact, 1e-6 for rotations less than 120 degrees apart). Like ww3d2's Fast_Slerp, the inputs
+// are used as given (not renormalised: decoded quaternions may be slightly off unit length), the result is
+// not renormalised, and where dot(a, b) >= 1 the interpolation is linear. t = 0 returns a exactly.
 glm::quat slerpQuat(const glm::quat& a, const glm::quat& b, float t);
 
 // Skin palette for one sub-mesh: palette[i] = world[boneMap[i]] * inverseBind[i].

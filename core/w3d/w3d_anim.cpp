@@ -109,6 +109,9 @@ struct Builder {
         ++nonFinite;
         return 0.0f;
     }
+    // The quaternion as the file gives it (ww3d2 keeps decoded values unnormalised: adaptive-delta streams drift
+    // off unit length by up to ~1.3 %, and the engine builds its matrices from them as they are); identity only
+    // when a component is not finite or the quaternion is (near) zero.
     glm::quat finiteQuat(float x, float y, float z, float w) {
         glm::quat q(w, x, y, z);
         float n = glm::dot(q, q);
@@ -116,7 +119,7 @@ struct Builder {
             ++nonFinite;
             return glm::quat(1, 0, 0, 0);
         }
-        return q / std::sqrt(n);
+        return q;
     }
 
     Clip finish(const std::string& fallbackCodec) {
@@ -136,8 +139,9 @@ struct Builder {
             codec += (codec.empty() ? "" : "+") + c;
         clip.codec = codec.empty() ? fallbackCodec : codec;
         if (nonFinite)
-            clip.warnings.push_back(std::to_string(nonFinite) +
-                                    " non-finite channel values replaced by identity (0 / unit quaternion)");
+            clip.warnings.push_back(
+                std::to_string(nonFinite) +
+                " non-finite channel values (or zero quaternions) replaced by identity (0 / unit quaternion)");
         if (rootIgnored)
             clip.warnings.push_back(
                 "channels on pivot 0 (the root, which carries the object transform) are ignored, as "

@@ -71,17 +71,13 @@ bool isTopLevelId(uint32_t c) {
     }
 }
 
-Cursor::Cursor(ByteSpan range, uint64_t rangeOffset, bool endsAtFileEnd, std::string file, std::string parentPath,
-               std::vector<std::string>* warnings)
-    : range_(range), base_(rangeOffset), endsAtFileEnd_(endsAtFileEnd), file_(std::move(file)),
-      parentPath_(std::move(parentPath)), warnings_(warnings) {}
+Cursor::Cursor(ByteSpan range, uint64_t rangeOffset, bool endsAtFileEnd, const std::string& file,
+               const ChunkPath& parentPath, std::vector<std::string>* warnings)
+    : range_(range), base_(rangeOffset), endsAtFileEnd_(endsAtFileEnd), file_(&file), parentPath_(parentPath),
+      warnings_(warnings) {}
 
 Cursor Cursor::file(ByteSpan bytes, const std::string& file, std::vector<std::string>* warnings) {
     return Cursor(bytes, 0, true, file, {}, warnings);
-}
-
-std::string Cursor::pathOf(const Chunk& c) const {
-    return parentPath_.empty() ? hex(c.id) : parentPath_ + "/" + hex(c.id);
 }
 
 static uint32_t le32(const uint8_t* p) {
@@ -95,13 +91,13 @@ bool Cursor::next(Chunk& out) {
     if (left < 8) {
         if (endsAtFileEnd_) {
             if (warnings_)
-                warnings_->push_back((parentPath_.empty() ? std::string("file") : "chunk " + parentPath_) + ": " +
+                warnings_->push_back((parentPath_.empty() ? std::string("file") : "chunk " + parentPath_.str()) + ": " +
                                      std::to_string(left) + " bytes at offset " + std::to_string(at) +
                                      " are the start of a chunk header cut off by the end of the file");
             pos_ = range_.size;
             return false;
         }
-        throw ParseError(file_, parentPath_, at,
+        throw ParseError(*file_, parentPath_, at,
                          std::to_string(left) + " stray bytes at the end of the chunk (less than a chunk header)");
     }
     const uint8_t* p = range_.data + pos_;
@@ -114,7 +110,7 @@ bool Cursor::next(Chunk& out) {
     size_t avail = left - 8;
     if (out.declaredSize > avail) {
         if (!endsAtFileEnd_)
-            throw ParseError(file_, pathOf(out), at,
+            throw ParseError(*file_, pathOf(out), at,
                              "chunk size " + std::to_string(out.declaredSize) + " exceeds the " +
                                  std::to_string(avail) + " bytes left in its parent");
         out.truncated = true;
@@ -132,9 +128,9 @@ bool Cursor::next(Chunk& out) {
 }
 
 Cursor Cursor::children(const Chunk& c) const {
-    return Cursor(c.payload, c.payloadOffset(), c.truncated, file_, pathOf(c), warnings_);
+    return Cursor(c.payload, c.payloadOffset(), c.truncated, *file_, pathOf(c), warnings_);
 }
 
-ByteReader Cursor::data(const Chunk& c) const { return ByteReader(c.payload, file_, pathOf(c), c.payloadOffset()); }
+ByteReader Cursor::data(const Chunk& c) const { return ByteReader(c.payload, *file_, pathOf(c), c.payloadOffset()); }
 
 } // namespace rs::w3d

@@ -137,8 +137,9 @@ struct Chunk {
 // Iterates the chunks of one payload. `warnings` (may be null) receives truncation reports.
 class Cursor {
   public:
-    Cursor(ByteSpan range, uint64_t rangeOffset, bool endsAtFileEnd, std::string file, std::string parentPath,
-           std::vector<std::string>* warnings);
+    // `file` is not copied: it must outlive the cursor and the readers it hands out.
+    Cursor(ByteSpan range, uint64_t rangeOffset, bool endsAtFileEnd, const std::string& file,
+           const ChunkPath& parentPath, std::vector<std::string>* warnings);
 
     // Whole file.
     static Cursor file(ByteSpan bytes, const std::string& file, std::vector<std::string>* warnings);
@@ -149,19 +150,19 @@ class Cursor {
     Cursor children(const Chunk& c) const;
     // Reader over c's payload (errors name c's path and absolute offsets).
     ByteReader data(const Chunk& c) const;
-    // "0x0/0x38/0x48" style path of c.
-    std::string pathOf(const Chunk& c) const;
-    const std::string& fileName() const { return file_; }
+    // "0x0/0x38/0x48" style path of c (formatted when converted to a string).
+    ChunkPath pathOf(const Chunk& c) const { return parentPath_.child(c.id); }
+    const std::string& fileName() const { return *file_; }
     std::vector<std::string>* warnings() const { return warnings_; }
-    const std::string& parentPath() const { return parentPath_; }
+    const ChunkPath& parentPath() const { return parentPath_; }
 
   private:
     ByteSpan range_;
     uint64_t base_;
     bool endsAtFileEnd_;
     size_t pos_ = 0;
-    std::string file_;
-    std::string parentPath_;
+    const std::string* file_;
+    ChunkPath parentPath_;
     std::vector<std::string>* warnings_;
 };
 

@@ -10,7 +10,9 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
+#include <mutex>
 
 namespace rs::w3d {
 
@@ -46,21 +48,48 @@ static std::vector<T> readArray(ByteReader& r, uint64_t count, size_t size, cons
     return out;
 }
 
+// Random-access iterator decoding N little-endian floats per element straight from the file bytes, so that
+// vector(first, last) allocates once and constructs each element once (no value-initialising pass first).
+template <class V, int N> struct FloatsIt {
+    using iterator_category = std::random_access_iterator_tag;
+    using value_type = V;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const V*;
+    using reference = V;
+    const uint8_t* p;
+    V operator*() const {
+        V v;
+        std::memcpy(static_cast<void*>(&v[0]), p, sizeof(float) * N); // little-endian host (x86/ARM LE)
+        return v;
+    }
+    FloatsIt& operator++() { return p += 4 * N, *this; }
+    FloatsIt operator++(int) {
+        FloatsIt t = *this;
+        p += 4 * N;
+        return t;
+    }
+    FloatsIt& operator+=(difference_type n) { return p += 4 * N * n, *this; }
+    FloatsIt operator+(difference_type n) const { return {p + 4 * N * n}; }
+    difference_type operator-(const FloatsIt& o) const { return (p - o.p) / (4 * N); }
+    bool operator==(const FloatsIt& o) const { return p == o.p; }
+    bool operator!=(const FloatsIt& o) const { return p != o.p; }
+    bool operator<(const FloatsIt& o) const { return p < o.p; }
+};
+static_assert(sizeof(glm::vec3) == 12 && sizeof(glm::vec2) == 8, "packed GLM vectors");
+
+template <class V, int N> static std::vector<V> readFloatVecs(ByteReader& r, uint64_t count, const char* what) {
+    r.needCount(count, 4 * N, what);
+    const uint8_t* p = r.cur();
+    r.skip(size_t(count) * 4 * N);
+    return std::vector<V>(FloatsIt<V, N>{p}, FloatsIt<V, N>{p + size_t(count) * 4 * N});
+}
+
 static std::vector<glm::vec3> readVec3s(ByteReader& r, uint64_t count, const char* what) {
-    r.needCount(count, 12, what);
-    std::vector<glm::vec3> out(static_cast<size_t>(count), glm::vec3(0.0f));
-    if (count)
-        std::memcpy(static_cast<void*>(out.data()), r.cur(), size_t(count) * 12); // little-endian host (x86/ARM LE)
-    r.skip(size_t(count) * 12);
-    return out;
+    return readFloatVecs<glm::vec3, 3>(r, count, what);
 }
 
 static std::vector<glm::vec2> readVec2s(ByteReader& r, uint64_t count, const char* what) {
-    r.needCount(count, 8, what);
-    std::vector<glm::vec2> out(static_cast<size_t>(count), glm::vec2(0.0f));
-    if (count) std::memcpy(static_cast<void*>(out.data()), r.cur(), size_t(count) * 8);
-    r.skip(size_t(count) * 8);
-    return out;
+    return readFloatVecs<glm::vec2, 2>(r, count, what);
 }
 
 static std::vector<uint32_t> readU32List(ByteReader& r) {
@@ -177,7 +206,9 @@ Skeleton toSkeleton(const Hierarchy& h) {
         b.name = p.name;
         b.parent = (p.parent == 0xFFFFFFFFu) ? -1 : int(p.parent);
         if (i != 0) { // EA htree: pivot 0 carries the object transform, its base pose is not used
-            glm::quat q = glm::dot(p.rotation, p.rotation) > 0.0f ? glm::normalize(p.rotation) : glm::quat(1, 0, 0, 0);
+            // As htree.cpp read_pivots: Build_Matrix3D from the stored quaternion, not renormalised.
+            const float n = glm::dot(p.rotation, p.rotation);
+            glm::quat q = std::isfinite(n) && n > 1e-12f ? p.rotation : glm::quat(1, 0, 0, 0);
             b.bindLocal = glm::translate(glm::mat4(1.0f), p.translation) * glm::mat4_cast(q);
         }
         s.bones.push_back(b);
@@ -1060,18 +1091,84 @@ static std::string directoryOf(const std::string& path) {
     return p.has_parent_path() ? p.parent_path().string() : std::string(".");
 }
 
-std::string findSibling(const std::string& dir, const std::string& name) {
-    if (name.empty()) return {};
-    const std::string want = toLower(name) + ".w3d";
+namespace {
+// Directory listings and sibling hierarchies are cached (a set of clips next to one skeleton would otherwise list
+// the directory and read and parse the skeleton once per clip). An entry is valid while the directory's / the
+// file's modification time (and the file's size) are unchanged; both caches are bounded and shared by threads.
+struct DirListing {
+    fs::file_time_type mtime;
+    std::map<std::string, std::string> byLowerName; // lower-case file name -> smallest matching file name's path
+};
+struct SiblingHierarchies {
+    fs::file_time_type mtime;
+    uintmax_t size = 0;
+    std::vector<Hierarchy> hierarchies;
+};
+constexpr size_t kCacheEntries = 64;
+std::mutex gCacheMutex;
+std::map<std::string, DirListing> gDirs;
+std::map<std::string, SiblingHierarchies> gSiblings;
+
+std::string findSiblingUncached(const std::string& dir, const std::string& want, DirListing* fill) {
     std::error_code ec;
     std::string found;
     for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
         const std::string fn = it->path().filename().string();
-        if (toLower(fn) == want && it->is_regular_file(ec)) {
-            if (found.empty() || fn < fs::path(found).filename().string()) found = it->path().string();
+        const std::string lower = toLower(fn);
+        if (lower.size() < 4 || lower.compare(lower.size() - 4, 4, ".w3d") != 0 || !it->is_regular_file(ec)) continue;
+        if (fill) {
+            std::string& slot = fill->byLowerName[lower];
+            if (slot.empty() || fn < fs::path(slot).filename().string()) slot = it->path().string();
         }
+        if (lower == want && (found.empty() || fn < fs::path(found).filename().string())) found = it->path().string();
     }
     return found;
+}
+} // namespace
+
+std::string findSibling(const std::string& dir, const std::string& name) {
+    if (name.empty()) return {};
+    const std::string want = toLower(name) + ".w3d";
+    std::error_code ec;
+    const fs::file_time_type mtime = fs::last_write_time(dir, ec);
+    if (ec) return findSiblingUncached(dir, want, nullptr);
+    {
+        std::lock_guard<std::mutex> lock(gCacheMutex);
+        auto it = gDirs.find(dir);
+        if (it != gDirs.end() && it->second.mtime == mtime) {
+            auto f = it->second.byLowerName.find(want);
+            return f == it->second.byLowerName.end() ? std::string() : f->second;
+        }
+    }
+    DirListing listing;
+    listing.mtime = mtime;
+    std::string found = findSiblingUncached(dir, want, &listing);
+    std::lock_guard<std::mutex> lock(gCacheMutex);
+    if (gDirs.size() >= kCacheEntries) gDirs.clear();
+    gDirs[dir] = std::move(listing);
+    return found;
+}
+
+// The hierarchies in `bytes`, read from `label` (a file: cached while its time and size are unchanged; an
+// archive entry: parsed each time). Throws ParseError.
+static std::vector<Hierarchy> siblingHierarchies(const std::string& label, const std::vector<uint8_t>& bytes) {
+    std::error_code ec1, ec2;
+    const fs::file_time_type mtime = fs::last_write_time(label, ec1);
+    const uintmax_t size = fs::file_size(label, ec2);
+    const bool cacheable = !ec1 && !ec2 && size == bytes.size();
+    if (cacheable) {
+        std::lock_guard<std::mutex> lock(gCacheMutex);
+        auto it = gSiblings.find(label);
+        if (it != gSiblings.end() && it->second.mtime == mtime && it->second.size == size)
+            return it->second.hierarchies;
+    }
+    std::vector<Hierarchy> hs = readFile(ByteSpan(bytes), label).hierarchies;
+    if (cacheable) {
+        std::lock_guard<std::mutex> lock(gCacheMutex);
+        if (gSiblings.size() >= kCacheEntries) gSiblings.clear();
+        gSiblings[label] = SiblingHierarchies{mtime, size, hs};
+    }
+    return hs;
 }
 
 // Hierarchy `name` from the file itself or from the file `lookup` supplies. False when absent.
@@ -1090,14 +1187,14 @@ static bool locateHierarchy(const File& f, const std::string& path, const std::s
                            (lookup ? std::string(" and where the mounted game keeps skeletons)") : std::string(")")));
         return false;
     }
-    File sf;
+    std::vector<Hierarchy> hs;
     try {
-        sf = readFile(ByteSpan(bytes), label);
+        hs = siblingHierarchies(label, bytes);
     } catch (const ParseError& e) {
         warnings.push_back("hierarchy file unreadable: " + std::string(e.what()));
         return false;
     }
-    for (const Hierarchy& h : sf.hierarchies)
+    for (const Hierarchy& h : hs)
         if (iequals(h.name, name)) {
             out = h;
             return true;

@@ -20,6 +20,7 @@
 #pragma once
 
 #include "common/bytes.h"
+#include "common/movable.h"
 #include "io/loader.h"
 #include "scene/clip.h"
 #include "scene/model.h"
@@ -35,6 +36,7 @@ namespace rs::w3d {
 constexpr size_t kNameLen = 16;
 
 struct Pivot {
+    RS_NOEXCEPT_MOVABLE(Pivot)
     std::string name;
     uint32_t parent = 0xFFFFFFFFu; // as stored
     glm::vec3 translation{0.0f};
@@ -43,6 +45,7 @@ struct Pivot {
 };
 
 struct Hierarchy {
+    RS_NOEXCEPT_MOVABLE(Hierarchy)
     uint32_t version = 0;
     std::string name;
     glm::vec3 center{0.0f};
@@ -51,6 +54,7 @@ struct Hierarchy {
 };
 
 struct VertexMaterial {
+    RS_NOEXCEPT_MOVABLE(VertexMaterial)
     std::string name;
     uint32_t attributes = 0;
     glm::u8vec4 ambient{255}, diffuse{255}, specular{0}, emissive{0}; // rgb + pad as stored
@@ -106,6 +110,7 @@ struct VertexInfluence {
 };
 
 struct RawMesh {
+    RS_NOEXCEPT_MOVABLE(RawMesh)
     uint32_t version = 0, attributes = 0;
     std::string name, container;
     uint32_t numTris = 0, numVertices = 0;
@@ -120,7 +125,7 @@ struct RawMesh {
     std::vector<MaterialPass> passes;
     std::vector<ShaderMaterial> shaderMaterials;
     uint64_t offset = 0;
-    std::string chunkPath;
+    ChunkPath chunkPath;
 
     bool skin() const { return (attributes & 0x00FF0000u) == 0x00020000u; }
     std::string fullName() const { return container.empty() ? name : container + "." + name; }
