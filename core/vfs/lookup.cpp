@@ -57,6 +57,20 @@ const Hit* resolveTexture(const MountTable& t, std::string_view name, std::strin
     return nullptr;
 }
 
+std::string resolveTextureFor(const MountTable& t, std::string_view name, std::string_view modelPath) {
+    const Hit* h = resolveTexture(t, name, t.keyFor(modelPath));
+    return h ? t.describe(*h) : std::string();
+}
+
+bool readDescribed(const MountTable& t, std::string_view described, std::vector<uint8_t>& out) {
+    const Source* src = nullptr;
+    const Entry* e = t.findDescribed(described, &src);
+    if (!e) return false;
+    const EntryBytes b = src->read(*e);
+    out.assign(b.span.data, b.span.data + b.span.size);
+    return true;
+}
+
 static std::vector<std::string> hierarchyCandidates(std::string_view name, std::string_view modelKey) {
     const std::string file = normalizePath(name) + ".W3D";
     std::vector<std::string> c{folderOf(modelKey) + file};

@@ -24,6 +24,12 @@ std::vector<std::string> textureCandidates(std::string_view name, std::string_vi
 // The first candidate the table holds; null when none.
 const Hit* resolveTexture(const MountTable& t, std::string_view name, std::string_view modelKey);
 
+// For viewers holding a model path (a file or "<archive>:<entry>"): the texture as a describe() string
+// (readable with readDescribed), or "" when the table has none.
+std::string resolveTextureFor(const MountTable& t, std::string_view name, std::string_view modelPath);
+// Bytes of a describe() string; false when no mounted source holds it.
+bool readDescribed(const MountTable& t, std::string_view described, std::vector<uint8_t>& out);
+
 // W3D hierarchy `name`: `<name>.W3D` next to the model, then ART/W3D/<first two letters>/, then ART/W3D/.
 const Hit* findW3dHierarchy(const MountTable& t, std::string_view name, std::string_view modelKey);
 

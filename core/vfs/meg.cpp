@@ -100,8 +100,10 @@ void readRecords(ByteReader& r, int version, uint32_t nFiles, std::vector<Name>&
                                                         std::to_string(nameIndex) + " out of range (" +
                                                         std::to_string(names.size()) + " names)");
         e.key = normalizePath(names[nameIndex].text);
-        if (used[nameIndex]) e.name = names[nameIndex].text;
-        else e.name = std::move(names[nameIndex].text), used[nameIndex] = 1;
+        if (used[nameIndex])
+            e.name = names[nameIndex].text;
+        else
+            e.name = std::move(names[nameIndex].text), used[nameIndex] = 1;
         if (e.offset > archiveSize || e.size > archiveSize - e.offset)
             r.failAt(at + (version == 3 ? 14 : 12), "record " + std::to_string(i) + " (" + e.name + "): offset " +
                                                         std::to_string(e.offset) + " + size " + std::to_string(e.size) +

@@ -180,3 +180,25 @@ TEST_CASE("missing or broken archives named in MegaFiles.xml become warnings", "
     CHECK(all.find("Bad.meg") != std::string::npos);
     CHECK(t.find("DATA/ART/MODELS/W_UNIT.ALO"));
 }
+
+TEST_CASE("viewer helpers: texture for a model path, bytes of a described entry", "[vfs]") {
+    rs::test::FakeInstall fi;
+    MountTable t = mountInstall({fi.eaw}, {fi.eawMod});
+    const std::string model = fi.eaw + "/Data/Models.meg:DATA\\ART\\MODELS\\W_UNIT.ALO";
+    CHECK(t.keyFor(model) == "DATA/ART/MODELS/W_UNIT.ALO");
+    CHECK(t.keyFor("/elsewhere/W_Unit.alo") == "W_UNIT.ALO");
+    const std::string loose = fi.eaw + "/Data/Art/Textures/Loose.tga";
+    CHECK(t.keyFor(loose) == "DATA/ART/TEXTURES/LOOSE.TGA");
+
+    const std::string tex = resolveTextureFor(t, "W_TEST.TGA", model);
+    CHECK(tex == fi.eawMod + "/Data/Art/Textures/W_TEST.dds");
+    std::vector<uint8_t> bytes;
+    REQUIRE(readDescribed(t, tex, bytes));
+    CHECK(std::string(bytes.begin(), bytes.end()) == "mod W_TEST");
+    const std::string dz = resolveTextureFor(t, "w_dazzle.dds", model);
+    CHECK(dz == fi.eaw + "/Data/Patch.meg:DATA\\ART\\TEXTURES\\W_DAZZLE.DDS");
+    REQUIRE(readDescribed(t, dz, bytes));
+    CHECK(std::string(bytes.begin(), bytes.end()) == "patched dazzle");
+    CHECK_FALSE(readDescribed(t, fi.eaw + "/Data/Patch.meg:NOPE", bytes));
+    CHECK(resolveTextureFor(t, "NOPE.TGA", model).empty());
+}
