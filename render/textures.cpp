@@ -4,6 +4,10 @@
 #include "scene_view.h"
 #include "tga.h"
 
+#include "vfs/lookup.h"
+
+#include <mutex>
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -74,6 +78,19 @@ QStringList textureSearchDirs(const QString& textureName, const QString& modelPa
     return dirs;
 }
 
+static std::mutex gMountMutex;
+static std::shared_ptr<const vfs::MountTable> gMount;
+
+void setTextureMount(std::shared_ptr<const vfs::MountTable> table) {
+    std::lock_guard<std::mutex> lock(gMountMutex);
+    gMount = std::move(table);
+}
+
+std::shared_ptr<const vfs::MountTable> textureMount() {
+    std::lock_guard<std::mutex> lock(gMountMutex);
+    return gMount;
+}
+
 QString resolveTexture(const QString& name, const QString& modelPath, const QStringList& extraDirs) {
     const QString file = baseFileName(name.trimmed());
     if (file.isEmpty()) return {};
@@ -90,6 +107,8 @@ QString resolveTexture(const QString& name, const QString& modelPath, const QStr
             const QString p = childCI(d, c, QDir::Files);
             if (!p.isEmpty()) return p;
         }
+    if (const auto mount = textureMount())
+        return QString::fromStdString(vfs::resolveTextureFor(*mount, name.trimmed().toStdString(), modelPath.toStdString()));
     return {};
 }
 
@@ -137,15 +156,22 @@ class DecodedImage : public Qt3DRender::QAbstractTextureImage {
 
 QImage decodeTextureFile(const QString& path, QString* error) {
     QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        if (error) *error = "cannot open " + path;
-        return {};
+    QByteArray bytes;
+    std::vector<uint8_t> entry;
+    const auto mount = textureMount();
+    if (!f.exists() && mount && vfs::readDescribed(*mount, path.toStdString(), entry)) {
+        bytes = QByteArray(reinterpret_cast<const char*>(entry.data()), qsizetype(entry.size()));
+    } else {
+        if (!f.open(QIODevice::ReadOnly)) {
+            if (error) *error = "cannot open " + path;
+            return {};
+        }
+        if (f.size() > (qint64(256) << 20)) {
+            if (error) *error = "texture file larger than 256 MB";
+            return {};
+        }
+        bytes = f.readAll();
     }
-    if (f.size() > (qint64(256) << 20)) {
-        if (error) *error = "texture file larger than 256 MB";
-        return {};
-    }
-    const QByteArray bytes = f.readAll();
     if (bytes.startsWith("DDS ")) return decodeDds(bytes, error);
     if (path.endsWith(".tga", Qt::CaseInsensitive)) return decodeTga(bytes, error);
     QImage img;
