@@ -108,7 +108,8 @@ QString resolveTexture(const QString& name, const QString& modelPath, const QStr
             if (!p.isEmpty()) return p;
         }
     if (const auto mount = textureMount())
-        return QString::fromStdString(vfs::resolveTextureFor(*mount, name.trimmed().toStdString(), modelPath.toStdString()));
+        return QString::fromStdString(
+            vfs::resolveTextureFor(*mount, name.trimmed().toStdString(), modelPath.toStdString()));
     return {};
 }
 
