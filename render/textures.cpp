@@ -78,17 +78,27 @@ QStringList textureSearchDirs(const QString& textureName, const QString& modelPa
     return dirs;
 }
 
-static std::mutex gMountMutex;
-static std::shared_ptr<const vfs::MountTable> gMount;
+// The table of the last model whose textures were looked up (its archive or folder + the session mount).
+static std::mutex gTableMutex;
+static std::string gTablePath;
+static std::shared_ptr<const vfs::MountTable> gTableSession;
+static std::shared_ptr<vfs::MountTable> gTable;
+static std::string gTableKey;
 
-void setTextureMount(std::shared_ptr<const vfs::MountTable> table) {
-    std::lock_guard<std::mutex> lock(gMountMutex);
-    gMount = std::move(table);
-}
-
-std::shared_ptr<const vfs::MountTable> textureMount() {
-    std::lock_guard<std::mutex> lock(gMountMutex);
-    return gMount;
+static std::shared_ptr<vfs::MountTable> tableForModel(const std::string& modelPath, std::string& key) {
+    std::lock_guard<std::mutex> lock(gTableMutex);
+    const auto session = vfs::sessionMount();
+    if (!gTable || gTablePath != modelPath || gTableSession != session) {
+        gTable.reset();
+        try {
+            gTable = vfs::tableFor(modelPath, &gTableKey);
+        } catch (const ParseError&) {
+        }
+        gTablePath = modelPath;
+        gTableSession = session;
+    }
+    key = gTableKey;
+    return gTable;
 }
 
 QString resolveTexture(const QString& name, const QString& modelPath, const QStringList& extraDirs) {
@@ -107,9 +117,10 @@ QString resolveTexture(const QString& name, const QString& modelPath, const QStr
             const QString p = childCI(d, c, QDir::Files);
             if (!p.isEmpty()) return p;
         }
-    if (const auto mount = textureMount())
-        return QString::fromStdString(
-            vfs::resolveTextureFor(*mount, name.trimmed().toStdString(), modelPath.toStdString()));
+    std::string key;
+    if (const auto t = tableForModel(modelPath.toStdString(), key))
+        if (const vfs::Hit* h = vfs::resolveTexture(*t, name.trimmed().toStdString(), key))
+            return QString::fromStdString(t->describe(*h));
     return {};
 }
 
@@ -159,8 +170,19 @@ QImage decodeTextureFile(const QString& path, QString* error) {
     QFile f(path);
     QByteArray bytes;
     std::vector<uint8_t> entry;
-    const auto mount = textureMount();
-    if (!f.exists() && mount && vfs::readDescribed(*mount, path.toStdString(), entry)) {
+    std::shared_ptr<vfs::MountTable> table;
+    {
+        std::lock_guard<std::mutex> lock(gTableMutex);
+        table = gTable;
+    }
+    bool fromArchive = false;
+    try {
+        fromArchive = !f.exists() && table && vfs::readDescribed(*table, path.toStdString(), entry);
+    } catch (const ParseError& e) { // encrypted or compressed entry
+        if (error) *error = QString::fromStdString(e.what());
+        return {};
+    }
+    if (fromArchive) {
         bytes = QByteArray(reinterpret_cast<const char*>(entry.data()), qsizetype(entry.size()));
     } else {
         if (!f.open(QIODevice::ReadOnly)) {

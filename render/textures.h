@@ -2,8 +2,6 @@
 #pragma once
 
 #include <QImage>
-
-#include <memory>
 #include <QString>
 #include <QStringList>
 
@@ -14,17 +12,11 @@ namespace Qt3DRender {
 class QAbstractTexture;
 }
 
-namespace rs::vfs {
-class MountTable;
-}
-
 namespace rs::render {
 
-// Game and mod folders mounted by the viewer (core vfs): textures not found on disk are then looked up through
-// them the way the game does (vfs::resolveTextureFor) and read from their archives; resolveTexture returns
-// "<archive>:<entry>" for those, which decodeTextureFile reads. Null (the default): disk only. Thread-safe.
-void setTextureMount(std::shared_ptr<const vfs::MountTable> table);
-std::shared_ptr<const vfs::MountTable> textureMount();
+// Textures not found on disk are looked up the way the game does (core vfs::resolveTextureFor) in the model's own
+// archive (a model opened as "<archive>:<entry>") and the session's game folders (vfs::setSessionMount);
+// resolveTexture then returns "<archive>:<entry>", which decodeTextureFile reads.
 
 // Directories searched for a model's textures, in order: extraDirs, the model's folder, and for every
 // ancestor (up to four levels): Textures/, Art/Textures/, Data/Art/Textures/, compiledtextures/<xx>/ and
