@@ -124,13 +124,20 @@ class AssetTableModel : public QAbstractTableModel {
         std::string key;
         const std::vector<vfs::Hit>* hits;
     };
+    // Substring of the path, or a glob over the whole path or the file name alone.
     void applyFilter() {
         visible_.clear();
         const bool glob = filter_.find_first_of("*?") != std::string::npos;
-        for (size_t i = 0; i < rows_.size(); ++i)
-            if (filter_.empty() ||
-                (glob ? globMatch(filter_, rows_[i].key) : rows_[i].key.find(filter_) != std::string::npos))
-                visible_.push_back(uint32_t(i));
+        for (size_t i = 0; i < rows_.size(); ++i) {
+            const std::string& k = rows_[i].key;
+            bool keep = filter_.empty();
+            if (!keep && !glob) keep = k.find(filter_) != std::string::npos;
+            if (!keep && glob) {
+                const size_t slash = k.rfind('/');
+                keep = globMatch(filter_, k) || (slash != std::string::npos && globMatch(filter_, k.substr(slash + 1)));
+            }
+            if (keep) visible_.push_back(uint32_t(i));
+        }
     }
     std::shared_ptr<const vfs::MountTable> table_;
     std::vector<Row> rows_;

@@ -14,7 +14,7 @@
 #include <QTableView>
 #include <QtTest>
 
-#include "textures.h"
+#include "scene_view.h"
 
 using namespace rs;
 
@@ -46,8 +46,16 @@ class AssetBrowserTest : public QObject {
         auto* view = dock->findChild<QTableView*>(QStringLiteral("assetView"));
         dock->show();
         dock->raise();
+        QSignalSpy requested(dock, &ui::AssetBrowserDock::openRequested);
+        QSignalSpy failed(&w, &ui::MainWindow::openFailed);
+        QTRY_VERIFY(view->isVisible());
         const QRect r = view->visualRect(view->model()->index(0, 0));
+        // Item views only report a double-click on the index pressed before it.
+        QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, r.center());
         QTest::mouseDClick(view->viewport(), Qt::LeftButton, {}, r.center());
+        QCOMPARE(requested.count(), 1);
+        QTRY_VERIFY_WITH_TIMEOUT(!w.isLoading(), 10000);
+        QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.front().at(1).toString()));
         QTRY_VERIFY_WITH_TIMEOUT(w.model() != nullptr && !w.isLoading(), 10000);
         QVERIFY(w.currentPath().endsWith(QStringLiteral("W_UNIT.ALO")));
         QCOMPARE(int(w.model()->skeleton.bones.size()), 3);
