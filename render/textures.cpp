@@ -4,6 +4,10 @@
 #include "scene_view.h"
 #include "tga.h"
 
+#include "vfs/lookup.h"
+
+#include <mutex>
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -74,6 +78,29 @@ QStringList textureSearchDirs(const QString& textureName, const QString& modelPa
     return dirs;
 }
 
+// The table of the last model whose textures were looked up (its archive or folder + the session mount).
+static std::mutex gTableMutex;
+static std::string gTablePath;
+static std::shared_ptr<const vfs::MountTable> gTableSession;
+static std::shared_ptr<vfs::MountTable> gTable;
+static std::string gTableKey;
+
+static std::shared_ptr<vfs::MountTable> tableForModel(const std::string& modelPath, std::string& key) {
+    std::lock_guard<std::mutex> lock(gTableMutex);
+    const auto session = vfs::sessionMount();
+    if (!gTable || gTablePath != modelPath || gTableSession != session) {
+        gTable.reset();
+        try {
+            gTable = vfs::tableFor(modelPath, &gTableKey);
+        } catch (const ParseError&) {
+        }
+        gTablePath = modelPath;
+        gTableSession = session;
+    }
+    key = gTableKey;
+    return gTable;
+}
+
 QString resolveTexture(const QString& name, const QString& modelPath, const QStringList& extraDirs) {
     const QString file = baseFileName(name.trimmed());
     if (file.isEmpty()) return {};
@@ -90,6 +117,10 @@ QString resolveTexture(const QString& name, const QString& modelPath, const QStr
             const QString p = childCI(d, c, QDir::Files);
             if (!p.isEmpty()) return p;
         }
+    std::string key;
+    if (const auto t = tableForModel(modelPath.toStdString(), key))
+        if (const vfs::Hit* h = vfs::resolveTexture(*t, name.trimmed().toStdString(), key))
+            return QString::fromStdString(t->describe(*h));
     return {};
 }
 
@@ -137,15 +168,33 @@ class DecodedImage : public Qt3DRender::QAbstractTextureImage {
 
 QImage decodeTextureFile(const QString& path, QString* error) {
     QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        if (error) *error = "cannot open " + path;
+    QByteArray bytes;
+    std::vector<uint8_t> entry;
+    std::shared_ptr<vfs::MountTable> table;
+    {
+        std::lock_guard<std::mutex> lock(gTableMutex);
+        table = gTable;
+    }
+    bool fromArchive = false;
+    try {
+        fromArchive = !f.exists() && table && vfs::readDescribed(*table, path.toStdString(), entry);
+    } catch (const ParseError& e) { // encrypted or compressed entry
+        if (error) *error = QString::fromStdString(e.what());
         return {};
     }
-    if (f.size() > (qint64(256) << 20)) {
-        if (error) *error = "texture file larger than 256 MB";
-        return {};
+    if (fromArchive) {
+        bytes = QByteArray(reinterpret_cast<const char*>(entry.data()), qsizetype(entry.size()));
+    } else {
+        if (!f.open(QIODevice::ReadOnly)) {
+            if (error) *error = "cannot open " + path;
+            return {};
+        }
+        if (f.size() > (qint64(256) << 20)) {
+            if (error) *error = "texture file larger than 256 MB";
+            return {};
+        }
+        bytes = f.readAll();
     }
-    const QByteArray bytes = f.readAll();
     if (bytes.startsWith("DDS ")) return decodeDds(bytes, error);
     if (path.endsWith(".tga", Qt::CaseInsensitive)) return decodeTga(bytes, error);
     QImage img;

@@ -14,6 +14,10 @@ class QAbstractTexture;
 
 namespace rs::render {
 
+// Textures not found on disk are looked up the way the game does (core vfs::resolveTextureFor) in the model's own
+// archive (a model opened as "<archive>:<entry>") and the session's game folders (vfs::setSessionMount);
+// resolveTexture then returns "<archive>:<entry>", which decodeTextureFile reads.
+
 // Directories searched for a model's textures, in order: extraDirs, the model's folder, and for every
 // ancestor (up to four levels): Textures/, Art/Textures/, Data/Art/Textures/, compiledtextures/<xx>/ and
 // art/compiledtextures/<xx>/ (W3D: xx = first two letters of the texture name). Sub-folder names match

@@ -3,6 +3,7 @@
 #include "export_dialog.h"
 
 #include "amal_view.h"
+#include "asset_browser_dock.h"
 #include "bone_tree_dock.h"
 #include "material_dock.h"
 #include "preferences_dialog.h"
@@ -91,6 +92,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), view_(createModel
     addDockWidget(Qt::LeftDockWidgetArea, boneDock_);
     addDockWidget(Qt::RightDockWidgetArea, sceneDock_);
     addDockWidget(Qt::RightDockWidgetArea, materialDock_);
+    auto* assets = new AssetBrowserDock(this); // game folders and archives (asset_browser_dock.h)
+    addDockWidget(Qt::LeftDockWidgetArea, assets);
+    tabifyDockWidget(boneDock_, assets);
+    boneDock_->raise();
+    connect(assets, &AssetBrowserDock::openRequested, this, &MainWindow::openFile);
+    assets->restore();
     resizeDocks({boneDock_, sceneDock_}, {300, 360}, Qt::Horizontal);
     resizeDocks({sceneDock_, materialDock_}, {230, 420}, Qt::Vertical);
 
@@ -167,6 +174,8 @@ void MainWindow::buildMenus() {
     QAction* open = file->addAction(tr("&Open…"), this, &MainWindow::openDialog);
     open->setShortcut(QKeySequence::Open);
     file->addAction(tr("Open &clip…"), this, &MainWindow::openClipDialog);
+    file->addAction(tr("Open &game or mod folder…"), findChild<AssetBrowserDock*>(),
+                    &AssetBrowserDock::openFolderDialog);
     recentMenu_ = file->addMenu(tr("Open &recent"));
     QAction* reload = file->addAction(tr("&Reload"), this, [this] {
         if (path_.isEmpty()) return;
@@ -193,7 +202,8 @@ void MainWindow::buildMenus() {
     frame->setShortcut(Qt::Key_F);
     viewMenu->addSeparator();
     for (QDockWidget* d : {static_cast<QDockWidget*>(timeline_), static_cast<QDockWidget*>(boneDock_),
-                           static_cast<QDockWidget*>(materialDock_), static_cast<QDockWidget*>(sceneDock_)})
+                           static_cast<QDockWidget*>(materialDock_), static_cast<QDockWidget*>(sceneDock_),
+                           static_cast<QDockWidget*>(findChild<AssetBrowserDock*>())})
         viewMenu->addAction(d->toggleViewAction());
 
     QMenu* play = menuBar()->addMenu(tr("&Playback"));
@@ -221,6 +231,14 @@ void MainWindow::buildMenus() {
 
 void MainWindow::openFile(const QString& path) {
     if (path.isEmpty()) return;
+    if (path.endsWith(QLatin1String(".meg"), Qt::CaseInsensitive) ||
+        path.endsWith(QLatin1String(".big"), Qt::CaseInsensitive)) {
+        auto* assets = findChild<AssetBrowserDock*>(); // an archive: its content in the browser
+        assets->showArchive(path);
+        assets->show();
+        assets->raise();
+        return;
+    }
     queue_ << QFileInfo(path).absoluteFilePath();
     startNextLoad();
 }

@@ -17,9 +17,7 @@ namespace rs {
 
 namespace fs = std::filesystem;
 
-static std::string extensionLower(const std::string& path) {
-    return toLower(fs::path(path).extension().string());
-}
+static std::string extensionLower(const std::string& path) { return toLower(fs::path(path).extension().string()); }
 
 std::string detectFormat(ByteSpan bytes, const std::string& path) {
     const std::string ext = extensionLower(path);
@@ -58,6 +56,17 @@ std::string detectFormat(ByteSpan bytes, const std::string& path) {
 }
 
 Document loadDocument(const std::string& path) {
+    std::error_code ec;
+    if (!fs::exists(path, ec) || vfs::sessionMount()) {
+        // "<archive>:<entry>", or references looked up through the session's game folders (vfs/lookup.h).
+        std::string key;
+        if (auto t = vfs::tableFor(path, &key)) {
+            const vfs::Hit* h = t->find(key);
+            if (!h) throw ParseError(path, {}, 0, "no such entry in the archive");
+            const vfs::EntryBytes b = t->read(*h);
+            return vfs::loadDocument(*t, b.span, path, key);
+        }
+    }
     std::vector<uint8_t> bytes = readFileBytes(path);
     return loadDocument(ByteSpan(bytes), path);
 }
@@ -74,9 +83,10 @@ Document loadDocument(ByteSpan bytes, const std::string& path) {
     } else if (d.format == "w3d") {
         d = w3d::loadSet(bytes, path);
     } else if (d.format == "w3d-shockwave") {
-        throw ParseError(path, {}, 0,
-                         "this .w3d is a Shockwave 3D (Macromedia Director / Intel IFX) scene, not a Westwood W3D model; "
-                         "Shockwave 3D files are not supported");
+        throw ParseError(
+            path, {}, 0,
+            "this .w3d is a Shockwave 3D (Macromedia Director / Intel IFX) scene, not a Westwood W3D model; "
+            "Shockwave 3D files are not supported");
     } else if (d.format == "ala") {
         d.clips.push_back(std::make_shared<Clip>(alamo::readClip(bytes, path)));
     } else if (d.format == "amal") {
@@ -99,14 +109,18 @@ Document loadDocument(ByteSpan bytes, const std::string& path) {
 }
 
 std::vector<std::string> findCompanionClips(const std::string& modelPath) {
-    // The model's folder as a one-folder mount table: the same lookup as for game archives (vfs/lookup.h).
-    fs::path p(modelPath);
-    const std::string dir = p.has_parent_path() ? p.parent_path().string() : std::string(".");
-    vfs::MountTable t;
-    t.add(std::make_shared<vfs::Folder>(dir, std::string(), false, false), "folder");
+    // The model's folder (or archive) over the session's game folders: the game's lookup (vfs/lookup.h).
+    // Clips are returned as loadDocument paths: files on disk, or "<archive>:<entry>".
+    std::string key;
     std::vector<std::string> out;
-    for (const std::string& key : vfs::companionClips(t, p.filename().string()))
-        out.push_back(t.entry(*t.find(key)).diskPath);
+    std::shared_ptr<vfs::MountTable> t;
+    try {
+        t = vfs::tableFor(modelPath, &key);
+    } catch (const ParseError&) {
+    }
+    if (!t) return out;
+    for (const std::string& k : vfs::companionClips(*t, key))
+        out.push_back(t->describe(*t->find(k)));
     std::sort(out.begin(), out.end());
     return out;
 }

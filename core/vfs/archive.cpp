@@ -57,8 +57,10 @@ void Source::finishIndex(bool checkOverlaps) {
     byKey_.resize(entries_.size());
     for (uint32_t i = 0; i < byKey_.size(); ++i)
         byKey_[i] = i;
-    std::stable_sort(byKey_.begin(), byKey_.end(),
-                     [&](uint32_t a, uint32_t b) { return entries_[a].key < entries_[b].key; });
+    std::sort(byKey_.begin(), byKey_.end(), [&](uint32_t a, uint32_t b) {
+        const int c = entries_[a].key.compare(entries_[b].key);
+        return c != 0 ? c < 0 : a < b;
+    });
     size_t dups = 0;
     for (size_t i = 1; i < byKey_.size(); ++i)
         if (entries_[byKey_[i]].key == entries_[byKey_[i - 1]].key && ++dups <= 10)

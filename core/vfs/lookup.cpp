@@ -3,8 +3,48 @@
 #include "w3d/w3d_reader.h"
 
 #include <algorithm>
+#include <filesystem>
+#include <mutex>
 
 namespace rs::vfs {
+
+static std::mutex gSessionMutex;
+static std::shared_ptr<const MountTable> gSession;
+
+void setSessionMount(std::shared_ptr<const MountTable> table) {
+    std::lock_guard<std::mutex> lock(gSessionMutex);
+    gSession = std::move(table);
+}
+
+std::shared_ptr<const MountTable> sessionMount() {
+    std::lock_guard<std::mutex> lock(gSessionMutex);
+    return gSession;
+}
+
+std::shared_ptr<MountTable> tableFor(const std::string& path, std::string* key) {
+    namespace fs = std::filesystem;
+    auto t = std::make_shared<MountTable>();
+    std::error_code ec;
+    if (fs::is_regular_file(path, ec)) {
+        const fs::path p(path);
+        t->add(
+            std::make_shared<Folder>(p.has_parent_path() ? p.parent_path().string() : ".", std::string(), false, false),
+            "folder");
+        if (key) *key = normalizePath(p.filename().string());
+    } else {
+        for (size_t c = path.find(':'); c != std::string::npos; c = path.find(':', c + 1))
+            if (c > 0 && fs::is_regular_file(path.substr(0, c), ec)) {
+                t->add(openArchiveFile(path.substr(0, c)), "archive");
+                if (key) *key = normalizePath(path.substr(c + 1));
+                break;
+            }
+        if (t->mounts().empty()) return nullptr;
+    }
+    if (const auto s = sessionMount())
+        for (const Mount& m : s->mounts())
+            t->add(m.source, m.role);
+    return t;
+}
 
 std::string folderOf(std::string_view key) {
     const std::string k = normalizePath(key);
@@ -55,6 +95,20 @@ const Hit* resolveTexture(const MountTable& t, std::string_view name, std::strin
     for (const std::string& c : textureCandidates(name, modelKey))
         if (const Hit* h = t.find(c)) return h;
     return nullptr;
+}
+
+std::string resolveTextureFor(const MountTable& t, std::string_view name, std::string_view modelPath) {
+    const Hit* h = resolveTexture(t, name, t.keyFor(modelPath));
+    return h ? t.describe(*h) : std::string();
+}
+
+bool readDescribed(const MountTable& t, std::string_view described, std::vector<uint8_t>& out) {
+    const Source* src = nullptr;
+    const Entry* e = t.findDescribed(described, &src);
+    if (!e) return false;
+    const EntryBytes b = src->read(*e);
+    out.assign(b.span.data, b.span.data + b.span.size);
+    return true;
 }
 
 static std::vector<std::string> hierarchyCandidates(std::string_view name, std::string_view modelKey) {

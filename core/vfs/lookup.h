@@ -7,6 +7,7 @@
 #include "io/loader.h"
 #include "vfs/mount.h"
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,6 +25,12 @@ std::vector<std::string> textureCandidates(std::string_view name, std::string_vi
 // The first candidate the table holds; null when none.
 const Hit* resolveTexture(const MountTable& t, std::string_view name, std::string_view modelKey);
 
+// For viewers holding a model path (a file or "<archive>:<entry>"): the texture as a describe() string
+// (readable with readDescribed), or "" when the table has none.
+std::string resolveTextureFor(const MountTable& t, std::string_view name, std::string_view modelPath);
+// Bytes of a describe() string; false when no mounted source holds it.
+bool readDescribed(const MountTable& t, std::string_view described, std::vector<uint8_t>& out);
+
 // W3D hierarchy `name`: `<name>.W3D` next to the model, then ART/W3D/<first two letters>/, then ART/W3D/.
 const Hit* findW3dHierarchy(const MountTable& t, std::string_view name, std::string_view modelKey);
 
@@ -33,6 +40,15 @@ std::vector<std::string> companionClips(const MountTable& t, std::string_view mo
 
 // B&W2 animation libraries (.AL) next to a .BWM model, sorted.
 std::vector<std::string> animationLibraries(const MountTable& t, std::string_view modelKey);
+
+// The game/mod folders a viewer session has mounted (GUI: File -> Open game or mod folder; null by default).
+// rs::loadDocument(path) and rs::findCompanionClips(path) look references up through it, below the archive or
+// folder the file itself comes from. Thread-safe.
+void setSessionMount(std::shared_ptr<const MountTable> table);
+std::shared_ptr<const MountTable> sessionMount();
+// The table a file at `path` (on disk or "<archive>:<entry>") is looked up in: its own archive or folder first,
+// then the session mount. *key receives its game path. Null when `path` is neither.
+std::shared_ptr<MountTable> tableFor(const std::string& path, std::string* key);
 
 // Loads the entry `key` (its winner) like rs::loadDocument, finding W3D hierarchies through the table.
 // Document::path is MountTable::describe() of the entry. Throws ParseError when absent or malformed.

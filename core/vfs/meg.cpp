@@ -26,6 +26,10 @@ constexpr uint32_t kMegVersionTag = 0x3F7D70A4u; // 0.99f
 constexpr size_t kRecordSize = 20;
 
 std::string latin1ToUtf8(const uint8_t* p, size_t n) {
+    size_t high = 0;
+    for (size_t i = 0; i < n; ++i)
+        high += p[i] >> 7;
+    if (high == 0) return std::string(reinterpret_cast<const char*>(p), n);
     std::string s;
     s.reserve(n);
     for (size_t i = 0; i < n; ++i) {
@@ -64,13 +68,14 @@ std::vector<Name> readNames(ByteReader& r, uint32_t nNames) {
     return names;
 }
 
-void readRecords(ByteReader& r, int version, uint32_t nFiles, const std::vector<Name>& names, uint64_t archiveSize,
+void readRecords(ByteReader& r, int version, uint32_t nFiles, std::vector<Name>& names, uint64_t archiveSize,
                  const std::string& label, std::vector<Entry>& out, std::vector<std::string>& warnings) {
     r.setContext("file table");
     if (uint64_t(nFiles) * kRecordSize > r.remaining())
         r.fail("file count " + std::to_string(nFiles) + " needs " + std::to_string(uint64_t(nFiles) * kRecordSize) +
                " bytes, " + std::to_string(r.remaining()) + " left");
     out.reserve(nFiles);
+    std::vector<uint8_t> used(names.size(), 0); // a name used once is moved into its entry, not copied
     size_t crcBad = 0;
     for (uint32_t i = 0; i < nFiles; ++i) {
         const size_t at = r.pos();
@@ -94,8 +99,11 @@ void readRecords(ByteReader& r, int version, uint32_t nFiles, const std::vector<
             r.failAt(at + (version == 3 ? 18 : 16), "record " + std::to_string(i) + " name index " +
                                                         std::to_string(nameIndex) + " out of range (" +
                                                         std::to_string(names.size()) + " names)");
-        e.name = names[nameIndex].text;
-        e.key = normalizePath(e.name);
+        e.key = normalizePath(names[nameIndex].text);
+        if (used[nameIndex])
+            e.name = names[nameIndex].text;
+        else
+            e.name = std::move(names[nameIndex].text), used[nameIndex] = 1;
         if (e.offset > archiveSize || e.size > archiveSize - e.offset)
             r.failAt(at + (version == 3 ? 14 : 12), "record " + std::to_string(i) + " (" + e.name + "): offset " +
                                                         std::to_string(e.offset) + " + size " + std::to_string(e.size) +

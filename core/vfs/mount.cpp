@@ -231,6 +231,34 @@ std::string MountTable::describe(const Hit& h) const {
     return m.source->label() + ":" + e.name;
 }
 
+const Entry* MountTable::findDescribed(std::string_view described, const Source** source) const {
+    for (const Mount& m : mounts_) {
+        const std::string& label = m.source->label();
+        const Entry* e = nullptr;
+        if (m.source->kind() == "folder") {
+            const std::string root = label + "/";
+            if (described.size() > root.size() && described.compare(0, root.size(), root) == 0)
+                e = m.source->find(described.substr(root.size()));
+            if (e && e->diskPath != described) e = nullptr;
+        } else if (described.size() > label.size() + 1 && described.compare(0, label.size(), label) == 0 &&
+                   described[label.size()] == ':') {
+            e = m.source->find(described.substr(label.size() + 1));
+        }
+        if (e) {
+            if (source) *source = m.source.get();
+            return e;
+        }
+    }
+    return nullptr;
+}
+
+std::string MountTable::keyFor(std::string_view path) const {
+    if (const Entry* e = findDescribed(path)) return e->key;
+    std::string p(path);
+    const size_t slash = p.find_last_of("/\\");
+    return normalizePath(slash == std::string::npos ? p : p.substr(slash + 1));
+}
+
 void MountTable::forEach(const std::function<void(const std::string&, const std::vector<Hit>&)>& fn) const {
     for (const auto& [k, v] : index_)
         fn(k, v);

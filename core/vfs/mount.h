@@ -69,6 +69,12 @@ class MountTable {
     EntryBytes read(std::string_view path) const;
     // "<source label>:<entry name>", how a hit is shown and reloaded (loose files: the path on disk).
     std::string describe(const Hit& h) const;
+    // The entry a describe() string names ("<archive>:<entry>" of a mounted archive, or a loose file's path
+    // inside a mounted folder); null when none.
+    const Entry* findDescribed(std::string_view described, const Source** source = nullptr) const;
+    // Game path of `path`: "<archive>:<entry>" -> the entry's key; a file under a mounted folder -> its path
+    // relative to that folder's root; anything else -> its file name alone.
+    std::string keyFor(std::string_view path) const;
 
     size_t size() const { return index_.size(); }
     // Keys of the entries directly inside `folder` (a key prefix ending in '/', or "" for the top), sorted.

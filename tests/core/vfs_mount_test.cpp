@@ -180,3 +180,51 @@ TEST_CASE("missing or broken archives named in MegaFiles.xml become warnings", "
     CHECK(all.find("Bad.meg") != std::string::npos);
     CHECK(t.find("DATA/ART/MODELS/W_UNIT.ALO"));
 }
+
+TEST_CASE("viewer helpers: texture for a model path, bytes of a described entry", "[vfs]") {
+    rs::test::FakeInstall fi;
+    MountTable t = mountInstall({fi.eaw}, {fi.eawMod});
+    const std::string model = fi.eaw + "/Data/Models.meg:DATA\\ART\\MODELS\\W_UNIT.ALO";
+    CHECK(t.keyFor(model) == "DATA/ART/MODELS/W_UNIT.ALO");
+    CHECK(t.keyFor("/elsewhere/W_Unit.alo") == "W_UNIT.ALO");
+    const std::string loose = fi.eaw + "/Data/Art/Textures/Loose.tga";
+    CHECK(t.keyFor(loose) == "DATA/ART/TEXTURES/LOOSE.TGA");
+
+    const std::string tex = resolveTextureFor(t, "W_TEST.TGA", model);
+    CHECK(tex == fi.eawMod + "/Data/Art/Textures/W_TEST.dds");
+    std::vector<uint8_t> bytes;
+    REQUIRE(readDescribed(t, tex, bytes));
+    CHECK(std::string(bytes.begin(), bytes.end()) == "mod W_TEST");
+    const std::string dz = resolveTextureFor(t, "w_dazzle.dds", model);
+    CHECK(dz == fi.eaw + "/Data/Patch.meg:DATA\\ART\\TEXTURES\\W_DAZZLE.DDS");
+    REQUIRE(readDescribed(t, dz, bytes));
+    CHECK(std::string(bytes.begin(), bytes.end()) == "patched dazzle");
+    CHECK_FALSE(readDescribed(t, fi.eaw + "/Data/Patch.meg:NOPE", bytes));
+    CHECK(resolveTextureFor(t, "NOPE.TGA", model).empty());
+}
+
+TEST_CASE("rs::loadDocument and findCompanionClips take <archive>:<entry> and use the session mount", "[vfs]") {
+    rs::test::FakeInstall fi;
+    const std::string model = fi.eaw + "/Data/Models.meg:Data/Art/Models/W_Unit.alo";
+    Document d = rs::loadDocument(model);
+    REQUIRE(d.model);
+    CHECK(d.model->skeleton.bones.size() == 3);
+    CHECK(rs::findCompanionClips(model) ==
+          std::vector<std::string>{fi.eaw + "/Data/Models.meg:DATA\\ART\\MODELS\\W_UNIT_IDLE_00.ALA",
+                                   fi.eaw + "/Data/Models.meg:DATA\\ART\\MODELS\\W_UNIT_WALK_00.ALA"});
+    CHECK(rs::loadDocument(rs::findCompanionClips(model)[0]).clips.size() == 1);
+    CHECK_THROWS_WITH(rs::loadDocument(fi.eaw + "/Data/Models.meg:NOPE.ALO"), Catch::Contains("no such entry"));
+
+    // A SAGE skin extracted alone finds its skeleton and clip in the session's game archives.
+    const std::filesystem::path alone = fi.root / "alone" / "unit_skn.w3d";
+    auto w3d = openArchiveFile(fi.bfme2 + "/W3D.big");
+    const EntryBytes b = w3d->read(*w3d->find("art/w3d/un/unit_skn.w3d"));
+    rs::test::FakeInstall::write(alone, std::vector<uint8_t>(b.span.data, b.span.data + b.span.size));
+    CHECK(rs::loadDocument(alone.string()).model->skeleton.bones.empty());
+    setSessionMount(std::make_shared<MountTable>(mountInstall({fi.bfme2}, {})));
+    Document s = rs::loadDocument(alone.string());
+    const auto clips = rs::findCompanionClips(alone.string());
+    setSessionMount(nullptr);
+    CHECK(s.model->skeleton.bones.size() == 4);
+    CHECK(clips == std::vector<std::string>{fi.bfme2 + "/W3D.big:art\\w3d\\te\\test_idla.w3d"});
+}

@@ -1,0 +1,56 @@
+// Asset browser: every model, clip and texture of the mounted game and mod folders (core vfs), with the source
+// that provides it and the sources it overrides; a filter box (substring, or a glob with * and ?); double-click
+// opens a model or clip. File -> Open game or mod folder... mounts folders (remembered between runs).
+#pragma once
+
+#include "vfs/mount.h"
+
+#include <QDockWidget>
+#include <QString>
+
+#include <memory>
+
+class QLineEdit;
+class QTableView;
+class QLabel;
+
+namespace rs::ui {
+
+class AssetTableModel;
+
+class AssetBrowserDock : public QDockWidget {
+    Q_OBJECT
+  public:
+    explicit AssetBrowserDock(QWidget* parent = nullptr);
+
+    // Mounts the game folders and mod folders (vfs::mountInstall), makes them the session mount (references of
+    // opened files are found through them) and lists their assets. Remembered in QSettings when remember.
+    void mountFolders(const QStringList& games, const QStringList& mods, bool remember = true);
+    // Lists one archive's (.meg/.big) content without changing the session mount.
+    void showArchive(const QString& path);
+    // Asks for a folder; a mod folder is stacked over the mounted game, a game folder replaces the mount.
+    void openFolderDialog();
+    // Re-mounts the folders remembered from the last run (no-op when none).
+    void restore();
+
+    void setFilter(const QString& text);
+    int visibleCount() const;
+    // The loadable path of visible row `row` ("<archive>:<entry>" or a file on disk).
+    QString pathAt(int row) const;
+    const QStringList& games() const { return games_; }
+    const QStringList& mods() const { return mods_; }
+
+  signals:
+    // A model or clip was double-clicked: open it with MainWindow::openFile.
+    void openRequested(const QString& path);
+
+  private:
+    void setTable(std::shared_ptr<const vfs::MountTable> table, const QString& title);
+    AssetTableModel* model_;
+    QTableView* view_;
+    QLineEdit* filter_;
+    QLabel* status_;
+    QStringList games_, mods_;
+};
+
+} // namespace rs::ui
