@@ -11,6 +11,7 @@
 #include "common/error.h"
 #include "demo/demo_model.h"
 
+#include <QAbstractSpinBox>
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
@@ -20,19 +21,27 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QInputDialog>
+#include <QKeyEvent>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPainter>
+#include <QPlainTextEdit>
 #include <QProgressDialog>
+#include <QScreen>
 #include <QSettings>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QTextEdit>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <new>
+#include <thread>
 
 namespace rs::ui {
 
@@ -49,9 +58,16 @@ QString modelFilters() {
 }
 } // namespace
 
+namespace {
+std::atomic<int> loadDelayMs{0};
+} // namespace
+
+void setLoadDelayForTesting(int ms) { loadDelayMs = std::max(ms, 0); }
+
 LoadResult loadFile(const QString& path) {
     LoadResult r;
     r.path = path;
+    if (const int ms = loadDelayMs.load(); ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(ms));
     try {
         r.doc = loadDocument(QFile::encodeName(path).toStdString());
         if (r.doc.model) {
@@ -89,8 +105,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), view_(createModel
     addDockWidget(Qt::LeftDockWidgetArea, boneDock_);
     addDockWidget(Qt::RightDockWidgetArea, sceneDock_);
     addDockWidget(Qt::RightDockWidgetArea, materialDock_);
-    resizeDocks({boneDock_, sceneDock_}, {300, 360}, Qt::Horizontal);
-    resizeDocks({sceneDock_, materialDock_}, {230, 420}, Qt::Vertical);
+    // Panels never shrink below what keeps bone names and material values readable.
+    boneDock_->setMinimumWidth(200);
+    sceneDock_->setMinimumWidth(260);
+    materialDock_->setMinimumWidth(260);
 
     fileLabel_ = new QLabel(this);
     countsLabel_ = new QLabel(this);
@@ -147,9 +165,18 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), view_(createModel
         progress_->setWindowTitle(tr("Opening"));
         progress_->setAttribute(Qt::WA_DeleteOnClose);
         progress_->setMinimumDuration(0);
-        connect(progress_, &QProgressDialog::canceled, this, [this] { cancelled_ = true; });
+        // Only the user's Cancel cancels: finishLoad() disconnects before closing the dialog (closing a
+        // QProgressDialog emits canceled()).
+        connect(progress_, &QProgressDialog::canceled, this, [this] {
+            if (!loading_) return;
+            cancelled_ = true;
+            statusBar()->showMessage(tr("Cancelling %1…").arg(QFileInfo(loadingPath_).fileName()));
+        });
         progress_->show();
     });
+
+    // Playback keys work wherever focus is in the window, except in a text field being edited.
+    qApp->installEventFilter(this);
 
     buildMenus();
     loadSettings();
@@ -235,7 +262,10 @@ void MainWindow::startNextLoad() {
 
 void MainWindow::finishLoad() {
     progressDelay_.stop();
-    if (progress_) progress_->close();
+    if (progress_) {
+        progress_->disconnect(this);
+        progress_->close();
+    }
     statusBar()->clearMessage();
     const LoadResult r = watcher_.result();
     loading_ = false;
@@ -278,9 +308,7 @@ void MainWindow::applyDocument(const LoadResult& r) {
              int(i), r.doc.clips[i]});
     }
     stack_->setCurrentWidget(view_->widget());
-    for (QDockWidget* d : {static_cast<QDockWidget*>(boneDock_), static_cast<QDockWidget*>(materialDock_),
-                           static_cast<QDockWidget*>(sceneDock_)})
-        d->widget()->setEnabled(true);
+    setDocksFor3D(true);
     view_->setModel(model_);
     boneDock_->setModel(model_);
     materialDock_->setModel(model_, textureDirs_);
@@ -429,9 +457,7 @@ void MainWindow::applyAmal(const LoadResult& r) {
     materialDock_->setModel(nullptr, textureDirs_);
     sceneDock_->setLevels({}, {});
     stack_->setCurrentWidget(amal_);
-    for (QDockWidget* d : {static_cast<QDockWidget*>(boneDock_), static_cast<QDockWidget*>(materialDock_),
-                           static_cast<QDockWidget*>(sceneDock_)})
-        d->widget()->setEnabled(false); // 3D-only panels
+    setDocksFor3D(false); // 3D-only panels make way for the stage
     setAmalClip(amal_->durationTicks());
     addRecent(r.path);
     setWindowTitle(tr("%1 — rigscope").arg(QFileInfo(r.path).fileName()));
@@ -627,8 +653,16 @@ void MainWindow::preferencesDialog() {
 
 void MainWindow::loadSettings() {
     QSettings s;
-    restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray());
-    restoreState(s.value(QStringLiteral("window/state")).toByteArray());
+    if (!restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray())) {
+        // First run: about 80 % of the screen, centred.
+        if (const QScreen* screen = QGuiApplication::primaryScreen()) {
+            const QRect avail = screen->availableGeometry();
+            const QSize size(avail.width() * 4 / 5, avail.height() * 4 / 5);
+            resize(size);
+            move(avail.center() - QPoint(size.width() / 2, size.height() / 2));
+        }
+    }
+    layoutRestored_ = restoreState(s.value(QStringLiteral("window/state")).toByteArray());
     textureDirs_ = s.value(QStringLiteral("textureDirs")).toStringList();
     ViewSettings v = sceneDock_->settings();
     v.factionColor = s.value(QStringLiteral("view/factionColor"), v.factionColor).value<QColor>();
@@ -664,7 +698,75 @@ void MainWindow::saveSettings() {
     s.setValue(QStringLiteral("playback/mode"), int(timeline_->loopMode()));
 }
 
+bool MainWindow::eventFilter(QObject* watched, QEvent* e) {
+    if (e->type() != QEvent::ShortcutOverride) return QMainWindow::eventFilter(watched, e);
+    auto* k = static_cast<QKeyEvent*>(e);
+    auto* target = qobject_cast<QWidget*>(watched);
+    if (!target || target->window() != this || (k->modifiers() & ~Qt::KeypadModifier) != Qt::NoModifier) return false;
+    switch (k->key()) {
+    case Qt::Key_Space:
+    case Qt::Key_Left:
+    case Qt::Key_Right:
+    case Qt::Key_Home:
+    case Qt::Key_End:
+        break;
+    default:
+        return false;
+    }
+    if (isTextBeingEdited(target)) return false;
+    // Keep the focused widget (spin box, tree, combo) from claiming the key: the window's shortcut runs.
+    e->ignore();
+    return true;
+}
+
+bool MainWindow::isTextBeingEdited(const QWidget* w) {
+    if (const auto* le = qobject_cast<const QLineEdit*>(w)) return !le->isReadOnly() && le->isModified();
+    if (const auto* te = qobject_cast<const QTextEdit*>(w)) return !te->isReadOnly();
+    if (const auto* pe = qobject_cast<const QPlainTextEdit*>(w)) return !pe->isReadOnly();
+    if (const auto* sb = qobject_cast<const QAbstractSpinBox*>(w)) {
+        const auto* le = sb->findChild<const QLineEdit*>();
+        return le && le->isModified();
+    }
+    return false;
+}
+
+void MainWindow::applyDefaultDockSizes() {
+    // Side panels wide enough for bone names and material values; the 3D view keeps at least half the width.
+    const int w = std::max(width(), 640);
+    const int left = std::clamp(w / 5, 220, 340);
+    const int right = std::clamp(w / 4, 280, 440);
+    resizeDocks({boneDock_, sceneDock_}, {left, right}, Qt::Horizontal);
+    const int h = std::max(height() - timeline_->sizeHint().height() - 80, 300);
+    resizeDocks({sceneDock_, materialDock_}, {h * 2 / 5, h * 3 / 5}, Qt::Vertical);
+}
+
+void MainWindow::showEvent(QShowEvent* e) {
+    QMainWindow::showEvent(e);
+    if (!layoutRestored_ && !defaultLayoutApplied_) {
+        defaultLayoutApplied_ = true;
+        // Once the window has its real size (the docks cannot be sized before).
+        QTimer::singleShot(0, this, [this] { applyDefaultDockSizes(); });
+    }
+}
+
+void MainWindow::setDocksFor3D(bool on) {
+    const std::initializer_list<QDockWidget*> docks = {boneDock_, materialDock_, sceneDock_};
+    if (!on) {
+        if (!hiddenFor2D_.isEmpty()) return;
+        for (QDockWidget* d : docks)
+            if (d->isVisible()) {
+                hiddenFor2D_ << d;
+                d->hide();
+            }
+        return;
+    }
+    for (QDockWidget* d : docks)
+        if (hiddenFor2D_.contains(d)) d->show();
+    hiddenFor2D_.clear();
+}
+
 void MainWindow::closeEvent(QCloseEvent* e) {
+    setDocksFor3D(true); // the saved layout is the 3D one
     saveSettings();
     timeline_->pause();
     QMainWindow::closeEvent(e);

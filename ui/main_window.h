@@ -22,6 +22,7 @@ class QProgressDialog;
 class QStackedWidget;
 
 class QAction;
+class QDockWidget;
 
 namespace rs::ui {
 
@@ -41,6 +42,8 @@ struct LoadResult {
 
 // Reads and parses path (thread-safe; used on a worker thread).
 LoadResult loadFile(const QString& path);
+// Test hook: every loadFile() sleeps ms before reading (0 = off), to exercise slow loads.
+void setLoadDelayForTesting(int ms);
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -96,6 +99,8 @@ class MainWindow : public QMainWindow {
 
   protected:
     void closeEvent(QCloseEvent* e) override;
+    void showEvent(QShowEvent* e) override;
+    bool eventFilter(QObject* watched, QEvent* e) override;
     void dragEnterEvent(QDragEnterEvent* e) override;
     void dropEvent(QDropEvent* e) override;
 
@@ -108,6 +113,11 @@ class MainWindow : public QMainWindow {
     };
 
     void buildMenus();
+    void applyDefaultDockSizes();
+    // A line edit the user has typed into (spin boxes included), or an editable text area.
+    static bool isTextBeingEdited(const QWidget* w);
+    // false: hides the 3D-only docks (bones, materials, scene) that are open; true: shows them again.
+    void setDocksFor3D(bool on);
     void startNextLoad();
     void finishLoad();
     void applyDocument(const LoadResult& r);
@@ -146,6 +156,9 @@ class MainWindow : public QMainWindow {
     QThreadPool loadPool_; // own thread: loads never wait behind texture decoding in the global pool
     QFutureWatcher<LoadResult> watcher_;
     bool cancelled_ = false;
+    bool layoutRestored_ = false;
+    bool defaultLayoutApplied_ = false;
+    QList<QDockWidget*> hiddenFor2D_;
     bool loading_ = false;
 
     std::shared_ptr<const Model> model_;

@@ -1,0 +1,297 @@
+// The first ten minutes in the viewer (issue 12): slow loads, timeline keys, default layout, framing, labels,
+// clip choice, W3D hierarchies in the SAGE layout, file dialogs, missing textures, the AMAL stage. Each test
+// drives the real main window; fixtures are written by the project's own writers, corpus files are used
+// when present (tests needing them skip with a message otherwise).
+#include "first_use_test.h"
+
+#include "amal_view.h"
+#include "bone_tree_dock.h"
+#include "main_window.h"
+#include "material_dock.h"
+#include "scene_dock.h"
+#include "timeline_dock.h"
+
+#include "amal/amal_writer.h"
+#include "demo/demo_model.h"
+#include "io/loader.h"
+
+#include <QApplication>
+#include <QComboBox>
+#include <QDir>
+#include <QDirIterator>
+#include <QDoubleSpinBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProgressDialog>
+#include <QPushButton>
+#include <QScreen>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QToolButton>
+
+using namespace rs;
+using namespace rs::ui;
+
+namespace {
+
+QString corpusRoot() {
+    QString d = qEnvironmentVariable("RIGSCOPE_CORPUS");
+    if (d.isEmpty()) d = QStringLiteral(RIGSCOPE_CORPUS_DIR);
+    return QFileInfo(d).isDir() ? d : QString();
+}
+
+// First file under corpus/sub whose name matches (case-insensitive), sorted by path.
+QString corpusFile(const QString& sub, const QString& name) {
+    const QString root = corpusRoot();
+    if (root.isEmpty()) return {};
+    QDirIterator it(root + QLatin1Char('/') + sub, QDir::Files, QDirIterator::Subdirectories);
+    QStringList hits;
+    while (it.hasNext()) {
+        const QString p = it.next();
+        if (QFileInfo(p).fileName().compare(name, Qt::CaseInsensitive) == 0) hits << p;
+    }
+    hits.sort();
+    return hits.value(0);
+}
+
+} // namespace
+
+class FirstUseTest : public QObject {
+    Q_OBJECT
+    std::unique_ptr<MainWindow> w;
+    QStringList errors;
+    QStringList statusMessages; // every status-bar message since the last clear
+    QTemporaryDir tmp;
+    QString demoA, demoB; // two copies of the demo model (with its clip beside each)
+
+    QString writeFile(const QString& name, const std::vector<uint8_t>& bytes) {
+        const QString path = tmp.filePath(name);
+        QDir().mkpath(QFileInfo(path).absolutePath());
+        QFile f(path);
+        if (!f.open(QIODevice::WriteOnly)) qFatal("cannot write %s", qPrintable(path));
+        f.write(reinterpret_cast<const char*>(bytes.data()), qint64(bytes.size()));
+        return path;
+    }
+
+    void makeWindow() {
+        w = std::make_unique<MainWindow>();
+        w->setErrorReporter(
+            [this](const QString& title, const QString& msg) { errors << title + QLatin1Char('\n') + msg; });
+        connect(w->statusBar(), &QStatusBar::messageChanged, this, [this](const QString& m) {
+            if (!m.isEmpty()) statusMessages << m;
+        });
+    }
+
+    // Opens path and waits until it is applied or refused.
+    bool open(const QString& path, int timeoutMs = 60000) {
+        QSignalSpy ok(w.get(), &MainWindow::documentOpened);
+        QSignalSpy bad(w.get(), &MainWindow::openFailed);
+        w->openFile(path);
+        if (!QTest::qWaitFor([&] { return !ok.isEmpty() || !bad.isEmpty(); }, timeoutMs)) return false;
+        return !ok.isEmpty();
+    }
+
+    bool anyMessageContains(const QString& s) const {
+        for (const QString& m : statusMessages)
+            if (m.contains(s, Qt::CaseInsensitive)) return true;
+        return false;
+    }
+
+  private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QSettings().clear();
+        demoA = writeFile(QStringLiteral("a/DEMO.ALO"), demo::demoAloBytes());
+        writeFile(QStringLiteral("a/DEMO_IDLE_00.ALA"), demo::demoAlaBytes());
+        demoB = writeFile(QStringLiteral("b/DEMO.ALO"), demo::demoAloBytes());
+        writeFile(QStringLiteral("b/DEMO_IDLE_00.ALA"), demo::demoAlaBytes());
+        makeWindow();
+        w->show();
+        QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+    }
+
+    // --- 3. Default layout ------------------------------------------------------------------------------
+    void firstRunUsesTheScreen() {
+        // Settings were cleared: the first window takes about 80 % of the screen, docks readable.
+        const QRect avail = QGuiApplication::primaryScreen()->availableGeometry();
+        QTRY_VERIFY(w->isVisible());
+        QTest::qWait(100); // the default dock sizes are applied once the window has its size
+        qInfo("screen %dx%d, window %dx%d, bones %d px, scene %d px, materials %d px", avail.width(), avail.height(),
+              w->width(), w->height(), w->boneTree()->width(), w->scene()->width(), w->materials()->width());
+        QVERIFY(w->width() >= avail.width() * 3 / 4 && w->width() <= avail.width());
+        QVERIFY(w->height() >= avail.height() * 3 / 4 && w->height() <= avail.height());
+        QVERIFY(w->boneTree()->width() >= 200);
+        QVERIFY(w->scene()->width() >= 260);
+        QVERIFY(w->materials()->width() >= 260);
+        // The 3D view keeps most of the width.
+        QVERIFY(w->view()->widget()->width() >= w->width() * 2 / 5);
+    }
+
+    // --- 1. Slow loads ----------------------------------------------------------------------------------
+    void slowLoadIsNotCancelled() {
+        setLoadDelayForTesting(1500);
+        statusMessages.clear();
+        errors.clear();
+        QSignalSpy ok(w.get(), &MainWindow::documentOpened);
+        w->openFile(demoA);
+        // The progress dialog appears (the read takes longer than 0.3 s) ...
+        QTRY_VERIFY_WITH_TIMEOUT(w->findChild<QProgressDialog*>() && w->findChild<QProgressDialog*>()->isVisible(),
+                                 3000);
+        // ... and closing it when the read ends is not the user's Cancel.
+        QTRY_VERIFY_WITH_TIMEOUT(!ok.isEmpty(), 10000);
+        setLoadDelayForTesting(0);
+        QCOMPARE(w->currentPath(), QFileInfo(demoA).absoluteFilePath());
+        QVERIFY(w->model());
+        QVERIFY2(!anyMessageContains(QStringLiteral("Cancel")), qPrintable(statusMessages.join(QLatin1Char('|'))));
+        QVERIFY(errors.isEmpty());
+        QTRY_VERIFY(!w->findChild<QProgressDialog*>() || !w->findChild<QProgressDialog*>()->isVisible());
+    }
+
+    void loadReplacedByAnotherLoad() {
+        setLoadDelayForTesting(1200);
+        statusMessages.clear();
+        QSignalSpy ok(w.get(), &MainWindow::documentOpened);
+        w->openFile(demoB);
+        QTest::qWait(500); // mid-way through the first read (progress dialog shown)
+        w->openFile(demoA);
+        QTRY_VERIFY_WITH_TIMEOUT(!w->isLoading(), 15000);
+        setLoadDelayForTesting(0);
+        // The last request wins; nothing was reported as cancelled.
+        QVERIFY(!ok.isEmpty());
+        QCOMPARE(ok.last().at(0).toString(), QFileInfo(demoA).absoluteFilePath());
+        QCOMPARE(w->currentPath(), QFileInfo(demoA).absoluteFilePath());
+        QVERIFY(w->model());
+        QVERIFY2(!anyMessageContains(QStringLiteral("Cancel")), qPrintable(statusMessages.join(QLatin1Char('|'))));
+    }
+
+    void userCancelStillCancels() {
+        QVERIFY(open(demoA));
+        setLoadDelayForTesting(1500);
+        statusMessages.clear();
+        QSignalSpy ok(w.get(), &MainWindow::documentOpened);
+        w->openFile(demoB);
+        QProgressDialog* dlg = nullptr;
+        QTRY_VERIFY_WITH_TIMEOUT((dlg = w->findChild<QProgressDialog*>()) && dlg->isVisible(), 3000);
+        QPushButton* cancel = dlg->findChild<QPushButton*>();
+        QVERIFY(cancel);
+        QTest::mouseClick(cancel, Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(!w->isLoading(), 10000);
+        setLoadDelayForTesting(0);
+        QVERIFY(ok.isEmpty());
+        QCOMPARE(w->currentPath(), QFileInfo(demoA).absoluteFilePath()); // the open model stays
+        QVERIFY(anyMessageContains(QStringLiteral("Cancelled opening")));
+    }
+
+    // --- 2. Timeline --------------------------------------------------------------------------------------
+    void lastFrameInLoopMode() {
+        QVERIFY(w->clip());
+        TimelineDock* t = w->timeline();
+        t->setLoopMode(LoopMode::Loop);
+        const int last = int(w->clip()->frameCount) - 1;
+        QVERIFY(last >= 3);
+        QApplication::setActiveWindow(w.get());
+        QTRY_VERIFY(w->isActiveWindow());
+        t->firstFrame();
+        QTest::keyClick(w.get(), Qt::Key_End);
+        QCOMPARE(t->displayFrame(), float(last));
+        QCOMPARE(t->slider()->value(), last);
+        t->firstFrame();
+        QTest::mouseClick(t->lastFrameButton(), Qt::LeftButton);
+        QCOMPARE(t->displayFrame(), float(last));
+        // Stepping past the last frame wraps to 0, before 0 to the last frame.
+        QTest::keyClick(w.get(), Qt::Key_Right);
+        QCOMPARE(t->displayFrame(), 0.0f);
+        QTest::keyClick(w.get(), Qt::Key_Left);
+        QCOMPARE(t->displayFrame(), float(last));
+        // The pose shown is the last frame's, not frame 0's.
+        QCOMPARE(w->boneTree()->frame(), float(last));
+    }
+
+    void stepGoesToNextWholeFrame() {
+        TimelineDock* t = w->timeline();
+        const int last = int(w->clip()->frameCount) - 1;
+        const float mid = float(std::min(last - 2, 90)) + 0.5f;
+        t->setPosition(mid);
+        QTest::keyClick(w.get(), Qt::Key_Right);
+        QCOMPARE(t->displayFrame(), mid + 0.5f);
+        t->setPosition(mid);
+        QTest::keyClick(w.get(), Qt::Key_Left);
+        QCOMPARE(t->displayFrame(), mid - 0.5f);
+    }
+
+    void shortcutsWorkAfterSpeedBoxHadFocus() {
+        TimelineDock* t = w->timeline();
+        QDoubleSpinBox* speed = t->speedBox();
+        t->setPosition(2);
+        QApplication::setActiveWindow(w.get());
+        speed->setFocus(Qt::MouseFocusReason);
+        QTRY_VERIFY(speed->hasFocus());
+        QTest::keyClick(speed, Qt::Key_Home);
+        QCOMPARE(t->displayFrame(), 0.0f);
+        QTest::keyClick(speed, Qt::Key_Right);
+        QCOMPARE(t->displayFrame(), 1.0f);
+        QTest::keyClick(speed, Qt::Key_End);
+        QCOMPARE(t->displayFrame(), float(w->clip()->frameCount - 1));
+        QTest::keyClick(speed, Qt::Key_Space);
+        QVERIFY(t->playing());
+        QTest::keyClick(speed, Qt::Key_Space);
+        QVERIFY(!t->playing());
+        QCOMPARE(speed->value(), 1.0); // the box itself was not changed by those keys
+        // While a speed is being typed the keys edit the text; Enter commits it and frees them again.
+        t->setPosition(2);
+        QTest::keyClick(speed, Qt::Key_A, Qt::ControlModifier);
+        QTest::keyClicks(speed, QStringLiteral("2"));
+        QTest::keyClick(speed, Qt::Key_Home);
+        QCOMPARE(t->displayFrame(), 2.0f);
+        QTest::keyClick(speed, Qt::Key_Return);
+        QCOMPARE(speed->value(), 2.0);
+        QTest::keyClick(speed, Qt::Key_Home);
+        QCOMPARE(t->displayFrame(), 0.0f);
+        speed->setValue(1.0);
+        w->view()->widget()->setFocus();
+    }
+
+    // --- 3. AMAL hides the 3D-only docks --------------------------------------------------------------------
+    void amalHidesThreeDDocks() {
+        amal::BankSpec spec;
+        amal::MovementSpec m;
+        m.name = "TEST";
+        m.speed = 1;
+        m.x.assign(40, amal::moveByte(2));
+        m.y.assign(20, amal::moveByte(3));
+        spec.movements.push_back(m);
+        spec.withPrograms = false;
+        const QString bank = writeFile(QStringLiteral("stage.abk"), amal::writeAmalBank(spec));
+        const int viewWidth3D = w->view()->widget()->width();
+        QVERIFY(open(bank));
+        QVERIFY(w->showingAmal());
+        QTRY_VERIFY(w->boneTree()->isHidden());
+        QVERIFY(w->materials()->isHidden());
+        QVERIFY(w->scene()->isHidden());
+        QVERIFY(!w->timeline()->isHidden());
+        // The stage gets (at least) the room the 3D view had.
+        QTRY_VERIFY(w->amalView()->width() > viewWidth3D);
+        QVERIFY(open(demoA));
+        QVERIFY(!w->showingAmal());
+        QVERIFY(!w->boneTree()->isHidden());
+        QVERIFY(!w->materials()->isHidden());
+        QVERIFY(!w->scene()->isHidden());
+    }
+
+    void cleanupTestCase() {
+        setLoadDelayForTesting(0);
+        if (w) w->close();
+        w.reset();
+    }
+};
+
+int runFirstUseTests(int argc, char** argv) {
+    FirstUseTest t;
+    return QTest::qExec(&t, argc, argv);
+}
+
+#include "first_use_test.moc"
