@@ -3,6 +3,7 @@
 #include "amal_view.h"
 #include "bone_tree_dock.h"
 #include "material_dock.h"
+#include "notice_bar.h"
 #include "preferences_dialog.h"
 #include "scene_dock.h"
 #include "timeline_dock.h"
@@ -35,6 +36,7 @@
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTextEdit>
+#include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <atomic>
@@ -62,6 +64,22 @@ namespace {
 std::atomic<int> loadDelayMs{0};
 } // namespace
 
+TrackMatch matchTracks(const Skeleton& skeleton, const Clip& clip) {
+    TrackMatch m;
+    m.total = int(clip.tracks.size());
+    const ClipBinding b = bindClip(skeleton, clip);
+    // trackForBone holds the tracks bound to a bone (by index, or by name when the index disagrees).
+    for (int t : b.trackForBone)
+        if (t >= 0) ++m.matched;
+    const QString hierarchy = QString::fromStdString(clip.hierarchyName);
+    const QString skeletonName = QString::fromStdString(skeleton.name);
+    if (!hierarchy.isEmpty() && !skeletonName.isEmpty() && hierarchy.compare(skeletonName, Qt::CaseInsensitive) != 0)
+        m.hierarchyProblem =
+            QObject::tr("It is made for hierarchy %1, this model's is %2").arg(hierarchy, skeletonName);
+    m.clean = b.ok();
+    return m;
+}
+
 void setLoadDelayForTesting(int ms) { loadDelayMs = std::max(ms, 0); }
 
 LoadResult loadFile(const QString& path) {
@@ -72,8 +90,18 @@ LoadResult loadFile(const QString& path) {
         r.doc = loadDocument(QFile::encodeName(path).toStdString());
         if (r.doc.model) {
             r.doc.model->sourcePath = QFile::encodeName(path).toStdString();
-            for (const std::string& c : findCompanionClips(r.doc.model->sourcePath))
+            for (const std::string& c : findCompanionClips(r.doc.model->sourcePath)) {
                 r.companionClips << QFile::decodeName(QByteArray::fromStdString(c));
+                // Clips are small: read them here so the clip that fits the skeleton can be chosen.
+                std::shared_ptr<const Clip> clip;
+                try {
+                    Document cd = loadDocument(c);
+                    if (!cd.clips.empty()) clip = cd.clips.front();
+                } catch (const std::exception&) {
+                    // Reported when the user picks it (selectClip reads it again).
+                }
+                r.companionClipData.push_back(clip);
+            }
         }
     } catch (const ParseError& e) {
         r.error = QString::fromStdString(e.what());
@@ -91,11 +119,18 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), view_(createModel
     setAcceptDrops(true);
     setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks | QMainWindow::AllowNestedDocks);
 
-    stack_ = new QStackedWidget(this);
+    auto* centre = new QWidget(this);
+    auto* centreLayout = new QVBoxLayout(centre);
+    centreLayout->setContentsMargins(0, 0, 0, 0);
+    centreLayout->setSpacing(0);
+    notices_ = new NoticeBar(centre);
+    stack_ = new QStackedWidget(centre);
     stack_->addWidget(view_->widget());
     amal_ = new AmalView(stack_);
     stack_->addWidget(amal_);
-    setCentralWidget(stack_);
+    centreLayout->addWidget(notices_);
+    centreLayout->addWidget(stack_, 1);
+    setCentralWidget(centre);
 
     timeline_ = new TimelineDock(this);
     boneDock_ = new BoneTreeDock(this);
@@ -299,14 +334,25 @@ void MainWindow::applyDocument(const LoadResult& r) {
     path_ = r.path;
     clip_.reset();
     clips_.clear();
-    for (const QString& c : r.companionClips)
-        clips_.push_back({QFileInfo(c).fileName(), c, 0, nullptr});
+    notices_->clearNotices();
+    for (int i = 0; i < r.companionClips.size(); ++i) {
+        const QString& c = r.companionClips[i];
+        clips_.push_back({QFileInfo(c).fileName(), c, 0,
+                          size_t(i) < r.companionClipData.size() ? r.companionClipData[size_t(i)] : nullptr});
+    }
     for (size_t i = 0; i < r.doc.clips.size(); ++i) {
         const Clip& c = *r.doc.clips[i];
         clips_.push_back(
             {c.name.empty() ? tr("clip %1 in file").arg(i) : QString::fromStdString(c.name) + tr(" (in file)"), r.path,
              int(i), r.doc.clips[i]});
     }
+    // Clips whose tracks do not fit this skeleton stay listed, marked.
+    for (ClipEntry& e : clips_)
+        if (e.clip) {
+            const TrackMatch m = matchTracks(model_->skeleton, *e.clip);
+            e.matches = m.fits();
+            if (!e.matches) e.label += tr(" — does not match (%1 of %2 tracks)").arg(m.matched).arg(m.total);
+        }
     stack_->setCurrentWidget(view_->widget());
     setDocksFor3D(true);
     view_->setModel(model_);
@@ -317,15 +363,17 @@ void MainWindow::applyDocument(const LoadResult& r) {
     view_->frameModel();
     timeline_->setClip(nullptr);
 
-    // Restore the clip after Reload, else start on an idle clip (or the first) without playing.
+    // Restore the clip after Reload, else start on an idle clip that fits the skeleton, else the first clip
+    // that fits; a model none of whose clips fit starts in the bind pose.
     int pick = 0;
     for (size_t i = 0; i < clips_.size(); ++i) {
         if (!reselectClip_.isEmpty() && clips_[i].label == reselectClip_) pick = int(i) + 1;
-        if (reselectClip_.isEmpty() && pick == 0 &&
+        if (reselectClip_.isEmpty() && pick == 0 && clips_[i].matches &&
             clips_[i].label.contains(QLatin1String("idle"), Qt::CaseInsensitive))
             pick = int(i) + 1;
     }
-    if (pick == 0 && !clips_.empty() && reselectClip_.isEmpty()) pick = 1;
+    for (size_t i = 0; i < clips_.size() && pick == 0 && reselectClip_.isEmpty(); ++i)
+        if (clips_[i].matches) pick = int(i) + 1;
     reselectClip_.clear();
     refreshClipSelector(0);
     if (pick > 0) selectClip(pick);
@@ -418,7 +466,9 @@ void MainWindow::applyClipDocument(const LoadResult& r) {
         QString label = QFileInfo(r.path).fileName();
         if (r.doc.clips.size() > 1)
             label += QStringLiteral(" / ") + (c.name.empty() ? QString::number(i) : QString::fromStdString(c.name));
-        clips_.push_back({label, r.path, int(i), r.doc.clips[i]});
+        const TrackMatch m = matchTracks(model_->skeleton, c);
+        if (!m.fits()) label += tr(" — does not match (%1 of %2 tracks)").arg(m.matched).arg(m.total);
+        clips_.push_back({label, r.path, int(i), r.doc.clips[i], m.fits()});
     }
     addRecent(r.path);
     selectClip(first);
@@ -504,14 +554,21 @@ bool MainWindow::selectClip(int entry) {
     boneDock_->setClip(clip_);
     timeline_->setClip(clip_);
     refreshClipSelector(entry);
+    notices_->removeNotice(QStringLiteral("clip"));
     if (clip_) {
-        const ClipBinding b = bindClip(model_->skeleton, *clip_);
-        if (!b.ok())
-            statusBar()->showMessage(tr("Clip %1: %2 track(s) do not match this skeleton (%3)")
-                                         .arg(QString::fromStdString(clip_->name))
-                                         .arg(b.problems.size())
-                                         .arg(QString::fromStdString(b.problems.front())),
-                                     8000);
+        const TrackMatch m = matchTracks(model_->skeleton, *clip_);
+        if (!m.fits()) {
+            const QString clipName =
+                clip_->name.empty() ? clips_[size_t(entry - 1)].label : QString::fromStdString(clip_->name);
+            const QString model = path_.isEmpty() ? tr("this model") : QFileInfo(path_).fileName();
+            QString text = tr("Clip %1 is not made for %2: %3 of its %4 tracks match bones of this skeleton%5.")
+                               .arg(clipName, model)
+                               .arg(m.matched)
+                               .arg(m.total)
+                               .arg(m.matched < m.total ? tr(" (the others are not played)") : QString());
+            if (!m.hierarchyProblem.isEmpty()) text += QLatin1Char(' ') + m.hierarchyProblem + QLatin1Char('.');
+            notices_->showNotice(QStringLiteral("clip"), text);
+        }
     }
     updateStatus();
     emit clipChanged();
@@ -595,20 +652,22 @@ void MainWindow::updateStatus() {
             .arg(clip_ ? tr(" · clip %1 frames @ %2 fps").arg(clip_->frameCount).arg(double(clip_->fps)) : QString()));
 }
 
+QString MainWindow::openDialogDir() const {
+    if (!path_.isEmpty()) return QFileInfo(path_).absolutePath();
+    return QSettings().value(QStringLiteral("lastDir")).toString();
+}
+
 void MainWindow::openDialog() {
     QSettings s;
-    const QString p = QFileDialog::getOpenFileName(this, tr("Open model or clip"),
-                                                   s.value(QStringLiteral("lastDir")).toString(), modelFilters());
+    const QString p = QFileDialog::getOpenFileName(this, tr("Open model or clip"), openDialogDir(), modelFilters());
     if (p.isEmpty()) return;
     s.setValue(QStringLiteral("lastDir"), QFileInfo(p).absolutePath());
     openFile(p);
 }
 
 void MainWindow::openClipDialog() {
-    const QString dir =
-        path_.isEmpty() ? QSettings().value(QStringLiteral("lastDir")).toString() : QFileInfo(path_).absolutePath();
-    const QString p =
-        QFileDialog::getOpenFileName(this, tr("Open clip"), dir, tr("Clips (*.ala *.w3d *.al);;All files (*)"));
+    const QString p = QFileDialog::getOpenFileName(this, tr("Open clip"), openDialogDir(),
+                                                   tr("Clips (*.ala *.w3d *.al);;All files (*)"));
     if (!p.isEmpty())
         openFile(p);
     else

@@ -29,6 +29,7 @@ namespace rs::ui {
 class AmalView;
 class BoneTreeDock;
 class MaterialDock;
+class NoticeBar;
 class SceneDock;
 class TimelineDock;
 
@@ -36,12 +37,23 @@ class TimelineDock;
 struct LoadResult {
     QString path;
     Document doc;
-    QStringList companionClips; // clip files next to the model (rs::findCompanionClips)
-    QString error;              // rs::ParseError::what() (or other failure); empty on success
+    QStringList companionClips;                                 // clip files next to the model (rs::findCompanionClips)
+    std::vector<std::shared_ptr<const Clip>> companionClipData; // per companionClips entry; null if unreadable
+    QString error; // rs::ParseError::what() (or other failure); empty on success
 };
 
 // Reads and parses path (thread-safe; used on a worker thread).
 LoadResult loadFile(const QString& path);
+// How a clip's tracks fit a skeleton: tracks bound to one of its bones, of all tracks.
+struct TrackMatch {
+    int matched = 0;
+    int total = 0;
+    bool clean = false;       // rs::bindClip reported no problem
+    QString hierarchyProblem; // the clip names another hierarchy (W3D)
+    bool fits() const { return clean && matched == total; }
+};
+TrackMatch matchTracks(const Skeleton& skeleton, const Clip& clip);
+
 // Test hook: every loadFile() sleeps ms before reading (0 = off), to exercise slow loads.
 void setLoadDelayForTesting(int ms);
 
@@ -86,6 +98,9 @@ class MainWindow : public QMainWindow {
     QStringList textureDirs() const { return textureDirs_; }
     void setTextureDirs(const QStringList& dirs);
     QStringList recentFiles() const;
+    // Where File → Open and Open clip start: the open file's folder, else the last folder used.
+    QString openDialogDir() const;
+    NoticeBar* notices() const { return notices_; }
 
     // Grabs the whole window with the 3D view composited in (QWidget::grab misses GL windows).
     void grabWindowImage(std::function<void(const QImage&)> done);
@@ -110,6 +125,7 @@ class MainWindow : public QMainWindow {
         QString path;
         int indexInFile = 0;
         std::shared_ptr<const Clip> clip; // null until loaded
+        bool matches = true;              // tracks fit the skeleton (matchTracks); unknown counts as true
     };
 
     void buildMenus();
@@ -139,6 +155,7 @@ class MainWindow : public QMainWindow {
 
     std::unique_ptr<ModelView> view_;
     QStackedWidget* stack_ = nullptr;
+    NoticeBar* notices_ = nullptr;
     AmalView* amal_ = nullptr;
     std::shared_ptr<Clip> amalClip_; // timeline stand-in for an AMAL track: 50 frames per second, no tracks
     TimelineDock* timeline_ = nullptr;

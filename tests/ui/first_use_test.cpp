@@ -8,18 +8,22 @@
 #include "bone_tree_dock.h"
 #include "main_window.h"
 #include "material_dock.h"
+#include "notice_bar.h"
 #include "scene_dock.h"
 #include "timeline_dock.h"
 
+#include "alamo/alamo_writer.h"
 #include "amal/amal_writer.h"
 #include "demo/demo_model.h"
 #include "io/loader.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QComboBox>
 #include <QDir>
 #include <QDirIterator>
 #include <QDoubleSpinBox>
+#include <QFileDialog>
 #include <QLabel>
 #include <QLineEdit>
 #include <QProgressDialog>
@@ -31,6 +35,7 @@
 #include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <QToolButton>
 
 using namespace rs;
@@ -56,6 +61,15 @@ QString corpusFile(const QString& sub, const QString& name) {
     }
     hits.sort();
     return hits.value(0);
+}
+
+// The demo clip with every track renamed to bones the demo does not have (another model's clip).
+Clip foreignClip() {
+    Clip c = demo::demoClipSource();
+    c.name = "ATAT_WALK";
+    for (size_t i = 0; i < c.tracks.size(); ++i)
+        c.tracks[i].boneName = "ATAT_LEG_" + std::to_string(i);
+    return c;
 }
 
 } // namespace
@@ -280,6 +294,69 @@ class FirstUseTest : public QObject {
         QVERIFY(!w->boneTree()->isHidden());
         QVERIFY(!w->materials()->isHidden());
         QVERIFY(!w->scene()->isHidden());
+    }
+
+    // --- 6. Which clip plays ----------------------------------------------------------------------------
+    void autoSelectsFirstMatchingClip() {
+        // DEMO_A_DIE_00 (tracks for another model's bones) sorts before DEMO_MOVE_00 (the demo's own clip).
+        const QString model = writeFile(QStringLiteral("c/DEMO.ALO"), demo::demoAloBytes());
+        writeFile(QStringLiteral("c/DEMO_A_DIE_00.ALA"), alamo::writeClip(foreignClip()));
+        writeFile(QStringLiteral("c/DEMO_MOVE_00.ALA"), demo::demoAlaBytes());
+        QVERIFY(open(model));
+        const QStringList entries = w->clipEntries();
+        QCOMPARE(entries.size(), 2);
+        QVERIFY(entries[0].startsWith(QStringLiteral("DEMO_A_DIE_00.ALA")));
+        QVERIFY2(entries[0].contains(QStringLiteral("does not match")), qPrintable(entries[0]));
+        QVERIFY2(!entries[1].contains(QStringLiteral("does not match")), qPrintable(entries[1]));
+        // The clip playing is the one that fits, with no warning shown.
+        QCOMPARE(w->timeline()->currentClipEntry(), 2);
+        QVERIFY(w->clip());
+        QVERIFY(matchTracks(w->model()->skeleton, *w->clip()).fits());
+        QVERIFY(w->notices()->noticeText(QStringLiteral("clip")).isEmpty());
+    }
+
+    // --- 8. Files -----------------------------------------------------------------------------------------
+    void openDialogStartsInTheFilesFolder() {
+        QAction* openAction = nullptr;
+        for (QAction* a : w->findChildren<QAction*>())
+            if (a->shortcut() == QKeySequence(QKeySequence::Open)) openAction = a;
+        QVERIFY(openAction);
+        auto dialogDir = [&] {
+            QString seen;
+            QTimer poll;
+            poll.setInterval(50);
+            connect(&poll, &QTimer::timeout, this, [&] {
+                if (auto* d = qobject_cast<QFileDialog*>(QApplication::activeModalWidget())) {
+                    seen = QFileInfo(d->directory().absolutePath()).canonicalFilePath();
+                    d->reject();
+                }
+            });
+            poll.start();
+            openAction->trigger(); // returns when the dialog is rejected
+            return seen;
+        };
+        // No file open (the demo): the last folder used.
+        QSettings().setValue(QStringLiteral("lastDir"), QFileInfo(demoB).absolutePath());
+        w->showDemo();
+        QCOMPARE(dialogDir(), QFileInfo(QFileInfo(demoB).absolutePath()).canonicalFilePath());
+        // A file open: its folder.
+        QVERIFY(open(demoA));
+        QCOMPARE(dialogDir(), QFileInfo(QFileInfo(demoA).absolutePath()).canonicalFilePath());
+    }
+
+    void foreignClipSaysHowManyTracksMatch() {
+        QVERIFY(open(demoA));
+        const QString clip = writeFile(QStringLiteral("d/ATAT_WALK_00.ALA"), alamo::writeClip(foreignClip()));
+        const int total = int(foreignClip().tracks.size());
+        QVERIFY(open(clip));
+        QCOMPARE(w->clip()->tracks.size(), size_t(total));
+        // Said in the window (not only in the status bar): how many of the clip's tracks match.
+        const QString text = w->notices()->noticeText(QStringLiteral("clip"));
+        QVERIFY2(text.contains(QStringLiteral("0 of its %1 tracks match").arg(total)), qPrintable(text));
+        QVERIFY(w->notices()->isVisible());
+        // A fitting clip removes the notice.
+        QVERIFY(w->selectClip(1));
+        QVERIFY(w->notices()->noticeText(QStringLiteral("clip")).isEmpty());
     }
 
     void cleanupTestCase() {
