@@ -82,12 +82,20 @@ TrackMatch matchTracks(const Skeleton& skeleton, const Clip& clip) {
 
 void setLoadDelayForTesting(int ms) { loadDelayMs = std::max(ms, 0); }
 
-LoadResult loadFile(const QString& path) {
+LoadResult loadFile(const QString& path, const QString& w3dHierarchyFile) {
     LoadResult r;
     r.path = path;
     if (const int ms = loadDelayMs.load(); ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(ms));
     try {
-        r.doc = loadDocument(QFile::encodeName(path).toStdString());
+        LoadOptions options;
+        options.w3dHierarchyFile = QFile::encodeName(w3dHierarchyFile).toStdString();
+        r.doc = loadDocument(QFile::encodeName(path).toStdString(), options);
+        if (r.doc.format == "w3d" && r.doc.model) {
+            const std::string need = w3dExternalHierarchy(QFile::encodeName(path).toStdString());
+            if (!need.empty() && QString::fromStdString(need).compare(
+                                     QString::fromStdString(r.doc.model->skeleton.name), Qt::CaseInsensitive) != 0)
+                r.missingHierarchy = QString::fromStdString(need);
+        }
         if (r.doc.model) {
             r.doc.model->sourcePath = QFile::encodeName(path).toStdString();
             for (const std::string& c : findCompanionClips(r.doc.model->sourcePath)) {
@@ -291,7 +299,8 @@ void MainWindow::startNextLoad() {
     cancelled_ = false;
     statusBar()->showMessage(tr("Reading %1…").arg(loadingPath_));
     const QString p = loadingPath_;
-    watcher_.setFuture(QtConcurrent::run(&loadPool_, [p] { return loadFile(p); }));
+    const QString hierarchy = w3dHierarchyFile(p);
+    watcher_.setFuture(QtConcurrent::run(&loadPool_, [p, hierarchy] { return loadFile(p, hierarchy); }));
     progressDelay_.start();
 }
 
@@ -378,6 +387,24 @@ void MainWindow::applyDocument(const LoadResult& r) {
     refreshClipSelector(0);
     if (pick > 0) selectClip(pick);
 
+    if (!r.missingHierarchy.isEmpty()) {
+        const QString chosen = w3dHierarchyFile(r.path);
+        const QString text =
+            chosen.isEmpty()
+                ? tr("Skeleton %1 not found (looked for %1.w3d next to the file and in art/w3d/%2/): the parts are "
+                     "drawn unposed at the origin.")
+                      .arg(r.missingHierarchy, r.missingHierarchy.left(2).toLower())
+                : tr("Skeleton %1 is not in the chosen file %2: the parts are drawn unposed at the origin.")
+                      .arg(r.missingHierarchy, QDir::toNativeSeparators(chosen));
+        const QString modelPath = r.path;
+        notices_->showNotice(QStringLiteral("skeleton"), text,
+                             {{tr("Choose skeleton file…"), [this, modelPath] {
+                                   const QString f = QFileDialog::getOpenFileName(
+                                       this, tr("Choose the skeleton (hierarchy) file"),
+                                       QFileInfo(modelPath).absolutePath(), tr("W3D files (*.w3d);;All files (*)"));
+                                   if (!f.isEmpty()) setW3dHierarchyFile(modelPath, f);
+                               }}});
+    }
     if (!r.path.isEmpty()) addRecent(r.path);
     setWindowTitle(r.path.isEmpty() ? tr("built-in demo — rigscope")
                                     : tr("%1 — rigscope").arg(QFileInfo(r.path).fileName()));
@@ -650,6 +677,29 @@ void MainWindow::updateStatus() {
             .arg(subs)
             .arg(tris)
             .arg(clip_ ? tr(" · clip %1 frames @ %2 fps").arg(clip_->frameCount).arg(double(clip_->fps)) : QString()));
+}
+
+static QString hierarchySettingsKey(const QString& modelPath) {
+    // One key per model file (QSettings keys cannot hold '/').
+    return QStringLiteral("w3dHierarchy/") +
+           QString::fromLatin1(
+               QFileInfo(modelPath).absoluteFilePath().toUtf8().toBase64(QByteArray::Base64UrlEncoding));
+}
+
+QString MainWindow::w3dHierarchyFile(const QString& modelPath) const {
+    return QSettings().value(hierarchySettingsKey(modelPath)).toString();
+}
+
+void MainWindow::setW3dHierarchyFile(const QString& modelPath, const QString& hierarchyFile) {
+    QSettings s;
+    if (hierarchyFile.isEmpty())
+        s.remove(hierarchySettingsKey(modelPath));
+    else
+        s.setValue(hierarchySettingsKey(modelPath), QFileInfo(hierarchyFile).absoluteFilePath());
+    if (QFileInfo(modelPath).absoluteFilePath() == path_) {
+        if (clip_) reselectClip_ = timeline_->clipCombo()->currentText();
+        openFile(path_);
+    }
 }
 
 QString MainWindow::openDialogDir() const {

@@ -39,11 +39,13 @@ struct LoadResult {
     Document doc;
     QStringList companionClips;                                 // clip files next to the model (rs::findCompanionClips)
     std::vector<std::shared_ptr<const Clip>> companionClipData; // per companionClips entry; null if unreadable
-    QString error; // rs::ParseError::what() (or other failure); empty on success
+    QString error;            // rs::ParseError::what() (or other failure); empty on success
+    QString missingHierarchy; // W3D: the hierarchy the model needs and that was not found
 };
 
-// Reads and parses path (thread-safe; used on a worker thread).
-LoadResult loadFile(const QString& path);
+// Reads and parses path (thread-safe; used on a worker thread). w3dHierarchyFile: the W3D hierarchy file
+// chosen by the user for this model (empty: looked up, rs::findW3dHierarchyFile).
+LoadResult loadFile(const QString& path, const QString& w3dHierarchyFile = QString());
 // How a clip's tracks fit a skeleton: tracks bound to one of its bones, of all tracks.
 struct TrackMatch {
     int matched = 0;
@@ -98,6 +100,10 @@ class MainWindow : public QMainWindow {
     QStringList textureDirs() const { return textureDirs_; }
     void setTextureDirs(const QStringList& dirs);
     QStringList recentFiles() const;
+    // The W3D hierarchy file chosen by hand for a model (remembered per model file); setting it reloads the
+    // model when it is the open one. Empty = look it up.
+    QString w3dHierarchyFile(const QString& modelPath) const;
+    void setW3dHierarchyFile(const QString& modelPath, const QString& hierarchyFile);
     // Where File → Open and Open clip start: the open file's folder, else the last folder used.
     QString openDialogDir() const;
     NoticeBar* notices() const { return notices_; }

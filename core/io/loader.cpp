@@ -15,9 +15,7 @@ namespace rs {
 
 namespace fs = std::filesystem;
 
-static std::string extensionLower(const std::string& path) {
-    return toLower(fs::path(path).extension().string());
-}
+static std::string extensionLower(const std::string& path) { return toLower(fs::path(path).extension().string()); }
 
 std::string detectFormat(ByteSpan bytes, const std::string& path) {
     const std::string ext = extensionLower(path);
@@ -55,12 +53,56 @@ std::string detectFormat(ByteSpan bytes, const std::string& path) {
     return "";
 }
 
-Document loadDocument(const std::string& path) {
+Document loadDocument(const std::string& path, const LoadOptions& options) {
     std::vector<uint8_t> bytes = readFileBytes(path);
-    return loadDocument(ByteSpan(bytes), path);
+    return loadDocument(ByteSpan(bytes), path, options);
 }
 
-Document loadDocument(ByteSpan bytes, const std::string& path) {
+// Entry of dir whose name equals `name` case-insensitively (the smallest such name), or empty.
+static fs::path findEntryNoCase(const fs::path& dir, const std::string& name, bool wantDir) {
+    const std::string want = toLower(name);
+    std::error_code ec;
+    fs::path found;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string fn = it->path().filename().string();
+        if (toLower(fn) != want) continue;
+        if (wantDir ? !it->is_directory(ec) : !it->is_regular_file(ec)) continue;
+        if (found.empty() || fn < found.filename().string()) found = it->path();
+    }
+    return found;
+}
+
+std::string findW3dHierarchyFile(const std::string& modelPath, const std::string& name) {
+    if (name.empty()) return {};
+    const fs::path modelDir = fs::path(modelPath).has_parent_path() ? fs::path(modelPath).parent_path() : fs::path(".");
+    if (std::string sib = w3d::findSibling(modelDir.string(), name); !sib.empty()) return sib;
+    // SAGE layout: <...>/art/w3d/<xx>/<name>.w3d, xx = the first two letters of the name.
+    if (name.size() < 2) return {};
+    std::error_code ec;
+    fs::path dir = fs::absolute(modelDir, ec);
+    if (ec) return {};
+    for (; !dir.empty(); dir = dir.parent_path()) {
+        if (toLower(dir.filename().string()) == "w3d" && toLower(dir.parent_path().filename().string()) == "art") {
+            const fs::path sub = findEntryNoCase(dir, name.substr(0, 2), true);
+            if (sub.empty()) return {};
+            const fs::path f = findEntryNoCase(sub, name + ".w3d", false);
+            return f.empty() ? std::string() : f.string();
+        }
+        if (dir == dir.parent_path()) break;
+    }
+    return {};
+}
+
+std::string w3dExternalHierarchy(const std::string& path) {
+    const w3d::HeaderScan scan = w3d::scanHeaders(path);
+    std::string need = scan.modelHierarchy;
+    if (need.empty() && scan.hierarchies.empty() && !scan.clipHierarchies.empty()) need = scan.clipHierarchies.front();
+    for (const std::string& h : scan.hierarchies)
+        if (toLower(h) == toLower(need)) return {};
+    return need;
+}
+
+Document loadDocument(ByteSpan bytes, const std::string& path, const LoadOptions& options) {
     Document d;
     d.path = path;
     d.format = detectFormat(bytes, path);
@@ -70,11 +112,14 @@ Document loadDocument(ByteSpan bytes, const std::string& path) {
         throw ParseError(path, hex(bytes.data[0] | bytes.data[1] << 8), 0,
                          "this .alo is an Alamo particle system, not a model; particle systems are not supported");
     } else if (d.format == "w3d") {
-        d = w3d::loadSet(bytes, path);
+        std::string hierarchyFile = options.w3dHierarchyFile;
+        if (hierarchyFile.empty()) hierarchyFile = findW3dHierarchyFile(path, w3dExternalHierarchy(path));
+        d = w3d::loadSet(bytes, path, hierarchyFile);
     } else if (d.format == "w3d-shockwave") {
-        throw ParseError(path, {}, 0,
-                         "this .w3d is a Shockwave 3D (Macromedia Director / Intel IFX) scene, not a Westwood W3D model; "
-                         "Shockwave 3D files are not supported");
+        throw ParseError(
+            path, {}, 0,
+            "this .w3d is a Shockwave 3D (Macromedia Director / Intel IFX) scene, not a Westwood W3D model; "
+            "Shockwave 3D files are not supported");
     } else if (d.format == "ala") {
         d.clips.push_back(std::make_shared<Clip>(alamo::readClip(bytes, path)));
     } else if (d.format == "amal") {

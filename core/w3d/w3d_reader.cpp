@@ -1074,16 +1074,17 @@ std::string findSibling(const std::string& dir, const std::string& name) {
     return found;
 }
 
-// Hierarchy `name` from the file itself or its sibling `<name>.w3d`. Null when absent.
-static bool locateHierarchy(const File& f, const std::string& path, const std::string& name, Hierarchy& out,
-                            std::vector<std::string>& warnings) {
+// Hierarchy `name` from the file itself, else from hierarchyFile when given, else from its sibling
+// `<name>.w3d`. False when absent.
+static bool locateHierarchy(const File& f, const std::string& path, const std::string& name,
+                            const std::string& hierarchyFile, Hierarchy& out, std::vector<std::string>& warnings) {
     for (const Hierarchy& h : f.hierarchies)
         if (name.empty() || iequals(h.name, name)) {
             out = h;
             return true;
         }
     if (name.empty()) return false;
-    const std::string sib = findSibling(directoryOf(path), name);
+    const std::string sib = hierarchyFile.empty() ? findSibling(directoryOf(path), name) : hierarchyFile;
     std::error_code ec;
     if (sib.empty() || fs::equivalent(fs::path(sib), fs::path(path), ec)) {
         warnings.push_back("hierarchy " + name + " not found (looked for " + name + ".w3d next to the file)");
@@ -1120,7 +1121,9 @@ static std::string afterDot(const std::string& s) {
     return d == std::string::npos ? s : s.substr(d + 1);
 }
 
-Document loadSet(ByteSpan bytes, const std::string& path) {
+Document loadSet(ByteSpan bytes, const std::string& path) { return loadSet(bytes, path, std::string()); }
+
+Document loadSet(ByteSpan bytes, const std::string& path, const std::string& hierarchyFile) {
     File f = readFile(bytes, path);
     Document d;
     d.path = path;
@@ -1149,7 +1152,7 @@ Document loadSet(ByteSpan bytes, const std::string& path) {
             }
     if (!hasModel && !d.clips.empty()) hierName = d.clips.front()->hierarchyName;
     Hierarchy hier;
-    if (locateHierarchy(f, path, hierName, hier, warnings)) model->skeleton = toSkeleton(hier);
+    if (locateHierarchy(f, path, hierName, hierarchyFile, hier, warnings)) model->skeleton = toSkeleton(hier);
     const Skeleton& sk = model->skeleton;
     if (!hasModel && sk.bones.empty()) {
         d.warnings = std::move(warnings);

@@ -218,6 +218,9 @@ std::string shaderName(const Shader& s);
 // clips it contains. A clip-only file also gets its hierarchy as the model (when found).
 Document loadSet(ByteSpan bytes, const std::string& path);
 Document loadSet(const std::string& path);
+// Same, with the hierarchy read from hierarchyFile (when not in the file itself) instead of the sibling
+// lookup; an empty hierarchyFile is the sibling lookup.
+Document loadSet(ByteSpan bytes, const std::string& path, const std::string& hierarchyFile);
 
 // `<name>.w3d` in `dir`, matched case-insensitively; empty when absent.
 std::string findSibling(const std::string& dir, const std::string& name);

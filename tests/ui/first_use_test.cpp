@@ -16,6 +16,7 @@
 #include "amal/amal_writer.h"
 #include "demo/demo_model.h"
 #include "io/loader.h"
+#include "w3d_fixtures.h" // tests/core: W3D made by the project's own writer
 
 #include <QAction>
 #include <QApplication>
@@ -70,6 +71,28 @@ Clip foreignClip() {
     for (size_t i = 0; i < c.tracks.size(); ++i)
         c.tracks[i].boneName = "ATAT_LEG_" + std::to_string(i);
     return c;
+}
+
+// A W3D skin (rigid quad on BODY, skinned quad on ARM) whose HLOD names `hierarchy`, without the hierarchy.
+std::vector<uint8_t> w3dSkin(const std::string& hierarchy) {
+    w3d::ChunkWriter cw;
+    w3d::RawMesh quad = test::testQuad("QUAD", "UNIT");
+    w3d::writeMesh(cw, quad);
+    w3d::Hlod h;
+    h.name = "UNIT";
+    h.hierarchy = hierarchy;
+    w3d::LodArray lod;
+    lod.maxScreenSize = 3.0e38f;
+    lod.objects = {{1, "UNIT.QUAD"}};
+    h.lods = {lod};
+    w3d::writeHlod(cw, h);
+    return cw.take();
+}
+
+std::vector<uint8_t> w3dHierarchyFile(const std::string& name) {
+    w3d::ChunkWriter cw;
+    w3d::writeHierarchy(cw, test::testHierarchy(name));
+    return cw.take();
 }
 
 } // namespace
@@ -357,6 +380,43 @@ class FirstUseTest : public QObject {
         // A fitting clip removes the notice.
         QVERIFY(w->selectClip(1));
         QVERIFY(w->notices()->noticeText(QStringLiteral("clip")).isEmpty());
+    }
+
+    // --- 7. W3D skeletons in the SAGE layout -------------------------------------------------------------
+    void w3dHierarchyInSageLayout() {
+        // The skin sits in art/w3d/cb/, its hierarchy in art/W3D/EB/ (other letters, other case).
+        const QString skin = writeFile(QStringLiteral("sage/Art/W3D/cb/cbunit_skn.w3d"), w3dSkin("EBUNIT_SKL"));
+        writeFile(QStringLiteral("sage/Art/W3D/EB/EbUnit_Skl.W3D"), w3dHierarchyFile("EBUNIT_SKL"));
+        QVERIFY(open(skin));
+        QCOMPARE(QString::fromStdString(w->model()->skeleton.name), QStringLiteral("EBUNIT_SKL"));
+        QCOMPARE(w->model()->skeleton.bones.size(), size_t(4));
+        QVERIFY(w->notices()->noticeText(QStringLiteral("skeleton")).isEmpty());
+    }
+
+    void w3dHierarchyChosenByHand() {
+        const QString skin = writeFile(QStringLiteral("loose/unit_skn.w3d"), w3dSkin("FARAWAY_SKL"));
+        const QString hier = writeFile(QStringLiteral("elsewhere/some_name.w3d"), w3dHierarchyFile("FARAWAY_SKL"));
+        QVERIFY(open(skin));
+        QVERIFY(w->model()->skeleton.bones.empty());
+        // Said in the view, with a way to choose the file.
+        const QString text = w->notices()->noticeText(QStringLiteral("skeleton"));
+        QVERIFY2(text.contains(QStringLiteral("FARAWAY_SKL")), qPrintable(text));
+        QWidget* notice = w->notices()->noticeWidget(QStringLiteral("skeleton"));
+        QVERIFY(notice);
+        bool hasButton = false;
+        for (QPushButton* b : notice->findChildren<QPushButton*>())
+            hasButton = hasButton || b->text().startsWith(QStringLiteral("Choose skeleton"));
+        QVERIFY(hasButton);
+        // What the button does after its file dialog: the model is reloaded with that hierarchy.
+        QSignalSpy ok(w.get(), &MainWindow::documentOpened);
+        w->setW3dHierarchyFile(skin, hier);
+        QTRY_VERIFY_WITH_TIMEOUT(!ok.isEmpty() && !w->isLoading(), 10000);
+        QCOMPARE(QString::fromStdString(w->model()->skeleton.name), QStringLiteral("FARAWAY_SKL"));
+        QVERIFY(w->notices()->noticeText(QStringLiteral("skeleton")).isEmpty());
+        // Remembered for that model: opening it again (after another file) uses the chosen file.
+        QVERIFY(open(demoA));
+        QVERIFY(open(skin));
+        QCOMPARE(QString::fromStdString(w->model()->skeleton.name), QStringLiteral("FARAWAY_SKL"));
     }
 
     void cleanupTestCase() {
