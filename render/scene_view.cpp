@@ -15,6 +15,7 @@
 #include <QFontMetrics>
 #include <QHash>
 #include <QMatrix4x4>
+#include <QMouseEvent>
 #include <QPainter>
 #include <QPointer>
 #include <QSurfaceFormat>
@@ -861,12 +862,16 @@ struct SceneView::Impl {
         int proxy = -1;        // proxy index (ALT rules), -1 for markers
     };
     std::vector<Label> labels;
+    int hoverLabel = -1; // label under the mouse, -1 = none
+    int labelsShown = 0; // labels drawn after the last updateLabels()
     QEntity* labelEntity = nullptr;
     Qt3DCore::QBuffer* labelBuffer = nullptr;
     QByteArray labelData;
 
     void buildLabels() {
         labels.clear();
+        hoverLabel = -1;
+        labelsShown = 0;
         labelEntity = nullptr;
         labelBuffer = nullptr;
         const rs::Model& m = *model;
@@ -953,12 +958,17 @@ struct SceneView::Impl {
     void updateLabels() {
         if (!labelBuffer) return;
         float* f = reinterpret_cast<float*>(labelData.data());
+        labelsShown = 0;
         for (size_t i = 0; i < labels.size(); ++i, f += 12) {
             const Label& l = labels[i];
             const glm::mat4 w = l.bone >= 0 ? pose.world[size_t(l.bone)] : glm::mat4(1.0f);
             const glm::vec3 p(w * glm::vec4(l.local, 1.0f));
             bool shown = l.proxy >= 0 ? proxyShown(l.proxy) : options.markers;
             if (l.bone >= 0 && !visible[size_t(l.bone)]) shown = false;
+            // Only the selected bone's labels and the one under the mouse, unless all are asked for.
+            if (!options.labels && !(highlightBone >= 0 && l.bone == highlightBone) && int(i) != hoverLabel)
+                shown = false;
+            labelsShown += shown ? 1 : 0;
             const float a[4] = {p.x, p.y, p.z, shown ? 1.0f : 0.0f};
             std::memcpy(f, a, sizeof(a));
         }
@@ -1223,7 +1233,7 @@ struct SceneView::Impl {
         if (markerEntity) markerEntity->setEnabled(options.proxies || options.markers);
         if (gridEntity) gridEntity->setEnabled(options.grid);
         if (dazzleEntity) dazzleEntity->setEnabled(options.dazzles);
-        if (labelEntity) labelEntity->setEnabled(options.labels && (options.proxies || options.markers));
+        if (labelEntity) labelEntity->setEnabled(options.proxies || options.markers);
         wireOff->setEnabled(!options.wireframe);
     }
 
@@ -1331,6 +1341,7 @@ SceneView::SceneView(QObject* parent) : QObject(parent), d(std::make_unique<Impl
     d->root->addComponent(frameAction);
     QObject::connect(frameAction, &Qt3DLogic::QFrameAction::triggered, this, [this](float) { emit frameSwapped(); });
     d->window->setRootEntity(d->root);
+    d->window->installEventFilter(this);
     d->window->renderSettings()->setRenderPolicy(Qt3DRender::QRenderSettings::OnDemand);
     QObject::connect(d->camera, &Qt3DRender::QCamera::viewMatrixChanged, this, [this] {
         // Billboarded bones depend on the camera.
@@ -1490,6 +1501,7 @@ void SceneView::setHighlightedBone(int bone) {
     if (!d->window) return; // window already destroyed by its container
     d->highlightBone = bone;
     d->highlight.set(bone);
+    d->updateLabels();
 }
 
 void SceneView::setBoneHidden(int bone, bool hidden) {
@@ -1541,6 +1553,49 @@ void SceneView::capture(std::function<void(const QImage&)> done) {
         done(img.convertToFormat(QImage::Format_RGB32));
     });
 }
+
+bool SceneView::eventFilter(QObject* watched, QEvent* e) {
+    if (watched == d->window && d->model) {
+        if (e->type() == QEvent::MouseMove && static_cast<QMouseEvent*>(e)->buttons() == Qt::NoButton)
+            setHoverPoint(static_cast<QMouseEvent*>(e)->position().toPoint());
+        else if (e->type() == QEvent::Leave)
+            setHoverPoint(QPoint(-1, -1));
+    }
+    return QObject::eventFilter(watched, e);
+}
+
+int SceneView::labelAt(const QPoint& pos) const {
+    if (!d->window || pos.x() < 0 || d->labels.empty()) return -1;
+    const QMatrix4x4 vp = d->camera->projectionMatrix() * d->camera->viewMatrix();
+    const float w = float(d->window->width()), h = float(d->window->height());
+    int best = -1;
+    float bestDist = 24.0f * 24.0f; // pixels
+    for (size_t i = 0; i < d->labels.size(); ++i) {
+        const Impl::Label& l = d->labels[i];
+        if (l.bone >= 0 && (size_t(l.bone) >= d->visible.size() || !d->visible[size_t(l.bone)])) continue;
+        const glm::mat4 m =
+            l.bone >= 0 && size_t(l.bone) < d->pose.world.size() ? d->pose.world[size_t(l.bone)] : glm::mat4(1.0f);
+        const glm::vec3 p(m * glm::vec4(l.local, 1.0f));
+        const QVector4D c = vp * QVector4D(p.x, p.y, p.z, 1.0f);
+        if (c.w() <= 0.0f) continue;
+        const float sx = (c.x() / c.w() * 0.5f + 0.5f) * w, sy = (0.5f - c.y() / c.w() * 0.5f) * h;
+        const float dx = sx - float(pos.x()), dy = sy - float(pos.y());
+        if (dx * dx + dy * dy < bestDist) {
+            bestDist = dx * dx + dy * dy;
+            best = int(i);
+        }
+    }
+    return best;
+}
+
+void SceneView::setHoverPoint(const QPoint& pos) {
+    const int label = labelAt(pos);
+    if (label == d->hoverLabel) return;
+    d->hoverLabel = label;
+    d->updateLabels();
+}
+
+int SceneView::labelsShown() const { return d->labelsShown; }
 
 void SceneView::setContinuousRendering(bool on) {
     if (!d->window) return; // window already destroyed by its container

@@ -783,6 +783,7 @@ void MainWindow::loadSettings() {
     v.proxies = s.value(QStringLiteral("view/proxies"), v.proxies).toBool();
     v.grid = s.value(QStringLiteral("view/grid"), v.grid).toBool();
     v.night = s.value(QStringLiteral("view/night"), v.night).toBool();
+    v.allLabels = s.value(QStringLiteral("view/allLabels"), v.allLabels).toBool();
     sceneDock_->setSettings(v);
     timeline_->setSpeed(s.value(QStringLiteral("playback/speed"), 1.0).toDouble());
     timeline_->setLoopMode(LoopMode(std::clamp(s.value(QStringLiteral("playback/mode"), 0).toInt(), 0, 2)));
@@ -803,6 +804,7 @@ void MainWindow::saveSettings() {
     s.setValue(QStringLiteral("view/proxies"), v.proxies);
     s.setValue(QStringLiteral("view/grid"), v.grid);
     s.setValue(QStringLiteral("view/night"), v.night);
+    s.setValue(QStringLiteral("view/allLabels"), v.allLabels);
     s.setValue(QStringLiteral("playback/speed"), timeline_->speed());
     s.setValue(QStringLiteral("playback/mode"), int(timeline_->loopMode()));
 }

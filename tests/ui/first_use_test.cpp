@@ -27,6 +27,7 @@
 #include <QFileDialog>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMouseEvent>
 #include <QProgressDialog>
 #include <QPushButton>
 #include <QScreen>
@@ -38,6 +39,7 @@
 #include <QTest>
 #include <QTimer>
 #include <QToolButton>
+#include <QWindow>
 
 using namespace rs;
 using namespace rs::ui;
@@ -131,6 +133,23 @@ class FirstUseTest : public QObject {
         if (!QTest::qWaitFor([&] { return !ok.isEmpty() || !bad.isEmpty(); }, timeoutMs)) return false;
         return !ok.isEmpty();
     }
+
+    QImage captureImage() {
+        QImage result;
+        bool done = false;
+        QTest::qWait(50);
+        w->view()->capture([&](const QImage& img) {
+            result = img.convertToFormat(QImage::Format_RGB32);
+            done = true;
+        });
+        if (!QTest::qWaitFor([&] { return done; }, 20000)) qWarning("capture timed out");
+        if (const QString dir = qEnvironmentVariable("RIGSCOPE_TEST_DUMP"); !dir.isEmpty())
+            result.save(QStringLiteral("%1/first-use-%2-%3.png")
+                            .arg(dir, QString::fromLatin1(QTest::currentTestFunction()))
+                            .arg(captures_++));
+        return result;
+    }
+    int captures_ = 0;
 
     bool anyMessageContains(const QString& s) const {
         for (const QString& m : statusMessages)
@@ -317,6 +336,63 @@ class FirstUseTest : public QObject {
         QVERIFY(!w->boneTree()->isHidden());
         QVERIFY(!w->materials()->isHidden());
         QVERIFY(!w->scene()->isHidden());
+    }
+
+    // --- 5. Labels ---------------------------------------------------------------------------------------
+    void labelsForSelectionAndHover() {
+        if (w->view()->labelsShown() < 0) QSKIP("this view draws no labels (software preview)");
+        QVERIFY(open(demoA));
+        w->timeline()->firstFrame();
+        w->boneTree()->selectBone(-1);
+        ViewSettings s = w->scene()->settings();
+        s.allLabels = false;
+        s.alt = 1; // the demo's one proxy, p_smoke_ALT1 on Barrel, is shown at ALT 1
+        w->scene()->setSettings(s);
+        QTest::qWait(50);
+        // No label until asked for.
+        const QImage none = captureImage();
+        QCOMPARE(w->view()->labelsShown(), 0);
+        // Selecting its bone shows it.
+        const int barrel = w->model()->skeleton.find("Barrel");
+        QVERIFY(barrel >= 0);
+        w->boneTree()->selectBone(barrel);
+        QCOMPARE(w->view()->labelsShown(), 1);
+        w->boneTree()->selectBone(-1);
+        QCOMPARE(w->view()->labelsShown(), 0);
+        // Hovering its point shows it.
+        QWidget* vw = w->view()->widget();
+        QPoint at(-1, -1);
+        for (int y = 4; y < vw->height() && at.x() < 0; y += 6)
+            for (int x = 4; x < vw->width() && at.x() < 0; x += 6)
+                if (w->view()->labelAt(QPoint(x, y)) >= 0) at = QPoint(x, y);
+        QVERIFY(at.x() >= 0);
+        QMouseEvent move(QEvent::MouseMove, QPointF(at), QPointF(vw->mapToGlobal(at)), Qt::NoButton, Qt::NoButton,
+                         Qt::NoModifier);
+        QObject* target = nullptr; // the Qt3D window inside the view's container
+        for (QWindow* tw : QGuiApplication::allWindows())
+            if (tw->inherits("Qt3DExtras::Qt3DWindow") && tw->isVisible()) target = tw;
+        QVERIFY(target);
+        QCoreApplication::sendEvent(target, &move);
+        QCOMPARE(w->view()->labelsShown(), 1);
+        QMouseEvent away(QEvent::MouseMove, QPointF(2, 2), QPointF(vw->mapToGlobal(QPoint(2, 2))), Qt::NoButton,
+                         Qt::NoButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(target, &away);
+        QCOMPARE(w->view()->labelsShown(), 0);
+        // The Scene panel toggle shows them all; the image changes where the label is drawn.
+        s.allLabels = true;
+        w->scene()->setSettings(s);
+        QCOMPARE(w->view()->labelsShown(), 1);
+        const QImage all = captureImage();
+        int orange = 0;
+        for (int y = 0; y < all.height(); ++y)
+            for (int x = 0; x < all.width(); ++x) {
+                const QRgb a = all.pixel(x, y), b = none.pixel(x, y);
+                if (a != b && qRed(a) > 180 && qGreen(a) > 100 && qGreen(a) < 210 && qBlue(a) < 120) ++orange;
+            }
+        QVERIFY2(orange > 10, qPrintable(QString::number(orange)));
+        s.allLabels = false;
+        s.alt = 0;
+        w->scene()->setSettings(s);
     }
 
     // --- 6. Which clip plays ----------------------------------------------------------------------------
