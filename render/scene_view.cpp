@@ -1241,6 +1241,7 @@ struct SceneView::Impl {
     void computeBounds(glm::vec3& lo, glm::vec3& hi) {
         lo = glm::vec3(std::numeric_limits<float>::max());
         hi = -lo;
+        framePoints.clear();
         const size_t N = skeleton.bones.size();
         for (const DrawItem& it : items) {
             if (!it.enabled) continue;
@@ -1265,6 +1266,7 @@ struct SceneView::Impl {
                 if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) continue;
                 lo = glm::min(lo, p);
                 hi = glm::max(hi, p);
+                if (framePoints.size() < 200000) framePoints.push_back(p);
             }
         }
         if (lo.x > hi.x) { // nothing drawn: use bone positions
@@ -1294,28 +1296,46 @@ struct SceneView::Impl {
         if (glm::length(right) < 1e-6f) right = glm::vec3(1, 0, 0);
         right = glm::normalize(right);
         const glm::vec3 upv = glm::normalize(glm::cross(right, -dir));
+        // Fit the drawn points (sampled vertices of the visible meshes at the current pose; the bounds' corners
+        // when there are none): centre their extent across the view, then take the distance at which every
+        // point is inside the frustum.
+        std::vector<glm::vec3> corners;
+        if (framePoints.empty())
+            for (int c = 0; c < 8; ++c)
+                corners.emplace_back((c & 1) ? boundsHi.x : boundsLo.x, (c & 2) ? boundsHi.y : boundsLo.y,
+                                     (c & 4) ? boundsHi.z : boundsLo.z);
+        const std::vector<glm::vec3>& pts = framePoints.empty() ? corners : framePoints;
+        glm::vec3 look = center; // the bounds centre, moved to the middle of the drawn extent across the view
+        float rLo = std::numeric_limits<float>::max(), rHi = -rLo, uLo = rLo, uHi = -rLo;
+        for (const glm::vec3& p : pts) {
+            const glm::vec3 q = p - look;
+            rLo = std::min(rLo, glm::dot(q, right));
+            rHi = std::max(rHi, glm::dot(q, right));
+            uLo = std::min(uLo, glm::dot(q, upv));
+            uHi = std::max(uHi, glm::dot(q, upv));
+        }
+        if (rLo <= rHi) look += right * ((rLo + rHi) * 0.5f) + upv * ((uLo + uHi) * 0.5f);
         float dist = 0.0f;
-        for (int c = 0; c < 8; ++c) {
-            const glm::vec3 corner((c & 1) ? boundsHi.x : boundsLo.x, (c & 2) ? boundsHi.y : boundsLo.y,
-                                   (c & 4) ? boundsHi.z : boundsLo.z);
-            const glm::vec3 q = corner - center;
+        for (const glm::vec3& p : pts) {
+            const glm::vec3 q = p - look;
             const float along = glm::dot(q, dir);
             dist = std::max(
                 {dist, along + std::abs(glm::dot(q, right)) / tanH, along + std::abs(glm::dot(q, upv)) / tanV});
         }
-        dist = std::max(dist * 1.08f, radius * 0.5f);
+        dist = std::max(dist * 1.04f, radius * 0.5f);
         camera->lens()->setPerspectiveProjection(fovV, aspect, std::max(dist - radius * 4.0f, dist * 0.01f),
                                                  dist + radius * 8.0f);
-        const glm::vec3 pos = center + dir * dist;
+        const glm::vec3 pos = look + dir * dist;
         camera->setUpVector(QVector3D(worldUp.x, worldUp.y, worldUp.z));
         camera->setPosition(QVector3D(pos.x, pos.y, pos.z));
-        camera->setViewCenter(QVector3D(center.x, center.y, center.z));
+        camera->setViewCenter(QVector3D(look.x, look.y, look.z));
         if (controller) {
             controller->setLinearSpeed(radius * 2.0f);
             controller->setLookSpeed(180.0f);
         }
     }
     glm::vec3 boundsLo{-1.0f}, boundsHi{1.0f};
+    std::vector<glm::vec3> framePoints; // what computeBounds sampled (world space), fitted by placeCamera
 };
 
 SceneView::SceneView(QObject* parent) : QObject(parent), d(std::make_unique<Impl>()) {

@@ -369,7 +369,6 @@ void MainWindow::applyDocument(const LoadResult& r) {
     materialDock_->setModel(model_, textureDirs_);
     sceneDock_->setLevels(model_->lodLevels(), model_->altLevels());
     view_->setSettings(sceneDock_->settings());
-    view_->frameModel();
     timeline_->setClip(nullptr);
 
     // Restore the clip after Reload, else start on an idle clip that fits the skeleton, else the first clip
@@ -386,6 +385,7 @@ void MainWindow::applyDocument(const LoadResult& r) {
     reselectClip_.clear();
     refreshClipSelector(0);
     if (pick > 0) selectClip(pick);
+    view_->frameModel(); // what is drawn at the current LOD/ALT, in the clip's first pose
 
     if (!r.missingHierarchy.isEmpty()) {
         const QString chosen = w3dHierarchyFile(r.path);

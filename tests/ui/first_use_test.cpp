@@ -338,6 +338,52 @@ class FirstUseTest : public QObject {
         QVERIFY(!w->scene()->isHidden());
     }
 
+    // --- 4. Framing ---------------------------------------------------------------------------------------
+    // Fraction of the view's width and height covered by the box around the pixels that are not background.
+    static QSizeF coverage(const QImage& img, const QColor& background) {
+        int x0 = img.width(), y0 = img.height(), x1 = -1, y1 = -1;
+        for (int y = 0; y < img.height(); ++y)
+            for (int x = 0; x < img.width(); ++x) {
+                const QRgb p = img.pixel(x, y);
+                if (std::abs(qRed(p) - background.red()) + std::abs(qGreen(p) - background.green()) +
+                        std::abs(qBlue(p) - background.blue()) >
+                    30) {
+                    x0 = std::min(x0, x);
+                    x1 = std::max(x1, x);
+                    y0 = std::min(y0, y);
+                    y1 = std::max(y1, y);
+                }
+            }
+        if (x1 < 0) return {};
+        return {double(x1 - x0 + 1) / img.width(), double(y1 - y0 + 1) / img.height()};
+    }
+
+    void framingFillsTheView() {
+        if (w->view()->labelsShown() < 0) QSKIP("framing is the Qt3D view's (software preview frames itself)");
+        ViewSettings s = w->scene()->settings();
+        s.grid = false;
+        s.dazzles = false;
+        w->scene()->setSettings(s);
+        QVERIFY(open(demoA));
+        w->timeline()->firstFrame();
+        QSizeF c = coverage(captureImage(), s.background);
+        qInfo("on load: %.0f %% of the width, %.0f %% of the height", c.width() * 100, c.height() * 100);
+        QVERIFY(std::max(c.width(), c.height()) >= 0.85);
+        QVERIFY(std::max(c.width(), c.height()) <= 1.0);
+        // Another LOD, then F: framed again on what is drawn now.
+        s.lod = 1;
+        w->scene()->setSettings(s);
+        QApplication::setActiveWindow(w.get());
+        QTest::keyClick(w.get(), Qt::Key_F);
+        c = coverage(captureImage(), s.background);
+        qInfo("after F on LOD 1: %.0f %% of the width, %.0f %% of the height", c.width() * 100, c.height() * 100);
+        QVERIFY(std::max(c.width(), c.height()) >= 0.85);
+        s.lod = 0;
+        s.grid = true;
+        s.dazzles = true;
+        w->scene()->setSettings(s);
+    }
+
     // --- 5. Labels ---------------------------------------------------------------------------------------
     void labelsForSelectionAndHover() {
         if (w->view()->labelsShown() < 0) QSKIP("this view draws no labels (software preview)");
