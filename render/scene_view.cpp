@@ -1352,7 +1352,8 @@ SceneView::SceneView(QObject* parent) : QObject(parent), d(std::make_unique<Impl
     d->camera->lens()->setPerspectiveProjection(40.0f, 16.0f / 9.0f, 0.1f, 1000.0f);
     d->buildEffects();
     d->buildFrameGraph();
-    d->checker = checkerTexture(d->root);
+    // Missing textures: a neutral shade in the view (the material inspector shows what is missing).
+    d->checker = solidTexture(0xA8A8A8FFu, d->root);
     d->white = solidTexture(0xFFFFFFFFu, d->root);
     d->flatNormal = solidTexture(0x8080FFFFu, d->root);
     d->controller = new Qt3DExtras::QOrbitCameraController(d->root);

@@ -7,7 +7,7 @@
 //   variant), decodes textures on the CPU (own DDS/TGA decoders) and frames the camera. Proxy models found
 //   next to the file (<proxy base name>.alo) are attached to their bone. setClip()/setFrame()/setTime() only update
 //   uniforms (bone palette, dazzle instances, visibility): no geometry is rebuilt while playing.
-// - Texture problems (missing, unreadable) never fail: a checker placeholder is drawn and textures()
+// - Texture problems (missing, unreadable) never fail: the mesh is drawn in a neutral grey and textures()
 //   reports them.
 // - The window is created by the view. Embed it with QWidget::createWindowContainer(window()); when the
 //   container deletes it first, the view's methods become no-ops (capture() reports a null image).

@@ -387,6 +387,7 @@ void MainWindow::applyDocument(const LoadResult& r) {
     if (pick > 0) selectClip(pick);
     view_->frameModel(); // what is drawn at the current LOD/ALT, in the clip's first pose
 
+    updateTextureNotice();
     if (!r.missingHierarchy.isEmpty()) {
         const QString chosen = w3dHierarchyFile(r.path);
         const QString text =
@@ -621,6 +622,26 @@ void MainWindow::setTextureDirs(const QStringList& dirs) {
     view_->setTextureDirs(dirs);
     if (model_) materialDock_->setModel(model_, textureDirs_);
     QSettings().setValue(QStringLiteral("textureDirs"), textureDirs_);
+    updateTextureNotice();
+}
+
+void MainWindow::updateTextureNotice() {
+    const int missing = model_ ? materialDock_->missingTextureCount() : 0;
+    if (missing == 0) {
+        notices_->removeNotice(QStringLiteral("textures"));
+        return;
+    }
+    notices_->showNotice(
+        QStringLiteral("textures"),
+        tr("%n texture(s) not found next to the model, in the Data/Art/Textures layout or the texture folders: drawn "
+           "in a neutral grey (the Materials panel lists them).",
+           nullptr, missing),
+        {{tr("Add texture folder…"), [this] {
+              const QString dir = QFileDialog::getExistingDirectory(
+                  this, tr("Add a texture folder"),
+                  textureDirs_.isEmpty() ? QFileInfo(path_).absolutePath() : textureDirs_.last());
+              if (!dir.isEmpty() && !textureDirs_.contains(dir)) setTextureDirs(textureDirs_ + QStringList{dir});
+          }}});
 }
 
 QStringList MainWindow::recentFiles() const { return QSettings().value(QStringLiteral("recentFiles")).toStringList(); }

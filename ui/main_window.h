@@ -136,6 +136,7 @@ class MainWindow : public QMainWindow {
 
     void buildMenus();
     void applyDefaultDockSizes();
+    void updateTextureNotice(); // one notice: how many textures are missing, with "Add texture folder…"
     // A line edit the user has typed into (spin boxes included), or an editable text area.
     static bool isTextBeingEdited(const QWidget* w);
     // false: hides the 3D-only docks (bones, materials, scene) that are open; true: shows them again.

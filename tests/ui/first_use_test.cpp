@@ -541,6 +541,107 @@ class FirstUseTest : public QObject {
         QCOMPARE(QString::fromStdString(w->model()->skeleton.name), QStringLiteral("FARAWAY_SKL"));
     }
 
+    // --- 10. Missing textures -----------------------------------------------------------------------------
+    void missingTexturesNeutralAndOneNotice() {
+        // The demo with two textures that are nowhere (and one of them later found in an added folder).
+        Model m = demo::demoModelSource();
+        int named = 0;
+        for (Mesh& mesh : m.meshes)
+            for (SubMesh& sm : mesh.subMeshes) {
+                MaterialParam p;
+                p.name = "BaseTexture";
+                p.type = ParamType::Texture;
+                p.texture = named++ % 2 ? "MISSING_B.TGA" : "RED_LATER.DDS";
+                sm.material.params.push_back(p);
+            }
+        const QString model = writeFile(QStringLiteral("tex/TEXDEMO.ALO"), alamo::writeModel(m));
+        ViewSettings s = w->scene()->settings();
+        s.grid = false;
+        w->scene()->setSettings(s);
+        QVERIFY(open(model));
+        const int missing = w->materials()->missingTextureCount();
+        QCOMPARE(missing, 2);
+        // One notice with the count and a button to add texture folders.
+        const QString text = w->notices()->noticeText(QStringLiteral("textures"));
+        QVERIFY2(text.startsWith(QStringLiteral("2 texture(s) not found")), qPrintable(text));
+        bool hasButton = false;
+        for (QPushButton* b : w->notices()->noticeWidget(QStringLiteral("textures"))->findChildren<QPushButton*>())
+            hasButton = hasButton || b->text().startsWith(QStringLiteral("Add texture folder"));
+        QVERIFY(hasButton);
+        // The view draws those meshes in a neutral shade: no magenta checker.
+        if (w->view()->labelsShown() >= 0) {
+            const QImage img = captureImage();
+            int magenta = 0;
+            for (int y = 0; y < img.height(); ++y)
+                for (int x = 0; x < img.width(); ++x) {
+                    const QRgb p = img.pixel(x, y);
+                    if (qRed(p) > 150 && qBlue(p) > 150 && qGreen(p) < 90) ++magenta;
+                }
+            QVERIFY2(magenta == 0, qPrintable(QString::number(magenta)));
+        }
+        // What the button does after its folder dialog: one texture found, the notice counts one.
+        const QString dir = tmp.filePath(QStringLiteral("texfolder"));
+        QDir().mkpath(dir);
+        {
+            // A 4x4 red uncompressed DDS (the header fields the DDS reader needs).
+            QByteArray dds(128, '\0');
+            auto put = [&](int at, quint32 v) {
+                for (int i = 0; i < 4; ++i)
+                    dds[at + i] = char((v >> (8 * i)) & 0xff);
+            };
+            dds.replace(0, 4, "DDS ");
+            put(4, 124);
+            put(8, 0x1007);
+            put(12, 4);
+            put(16, 4);
+            put(76, 32);
+            put(80, 0x41);
+            put(88, 32);
+            put(92, 0x00ff0000);
+            put(96, 0x0000ff00);
+            put(100, 0x000000ff);
+            put(104, 0xff000000);
+            put(108, 0x1000);
+            for (int i = 0; i < 16; ++i)
+                dds.append(QByteArray::fromHex("0000ffff"));
+            QFile f(QDir(dir).filePath(QStringLiteral("red_later.dds")));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(dds);
+        }
+        w->setTextureDirs({dir});
+        QCOMPARE(w->materials()->missingTextureCount(), 1);
+        QVERIFY(w->notices()->noticeText(QStringLiteral("textures")).startsWith(QStringLiteral("1 texture(s)")));
+        w->setTextureDirs({});
+    }
+
+    void texturePreviewUsesThePanel() {
+        if (corpusRoot().isEmpty()) QSKIP("corpus not found: needs a model with a texture beside it");
+        // A corpus model whose texture is found (EaW: the textures folder next to the models folder).
+        QString model;
+        QDirIterator it(corpusRoot() + QStringLiteral("/alamo"), {QStringLiteral("*.alo"), QStringLiteral("*.ALO")},
+                        QDir::Files, QDirIterator::Subdirectories);
+        QStringList models;
+        while (it.hasNext())
+            models << it.next();
+        models.sort();
+        for (const QString& m : models) {
+            if (!open(m)) continue; // e.g. the corpus' particle file
+            QTRY_VERIFY_WITH_TIMEOUT(w->materials()->thumbnailsReady(), 30000);
+            if (w->materials()->selectFirstFoundTexture()) {
+                model = m;
+                break;
+            }
+        }
+        if (model.isEmpty()) QSKIP("no corpus model with a found texture");
+        QLabel* preview = w->materials()->preview();
+        const QPixmap pm = preview->pixmap();
+        QVERIFY(!pm.isNull());
+        qInfo("%s: preview %dx%d in a %dx%d label, panel %dx%d", qPrintable(QFileInfo(model).fileName()), pm.width(),
+              pm.height(), preview->width(), preview->height(), w->materials()->width(), w->materials()->height());
+        QVERIFY(preview->height() >= w->materials()->height() / 3);
+        QVERIFY(std::max(pm.width(), pm.height()) >= std::min(preview->width(), preview->height()) * 8 / 10);
+    }
+
     void cleanupTestCase() {
         setLoadDelayForTesting(0);
         if (w) w->close();
