@@ -185,7 +185,17 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), view_(createModel
     connect(boneDock_, &BoneTreeDock::boneHiddenChanged, this,
             [this](int b, bool hidden) { view_->setBoneHidden(b, hidden); });
     connect(sceneDock_, &SceneDock::settingsChanged, this, [this](const ViewSettings& s) { view_->setSettings(s); });
-    connect(view_.get(), &ModelView::framePresented, this, [this] { ++framesThisSecond_; });
+    connect(view_.get(), &ModelView::framePresented, this, [this] {
+        ++framesThisSecond_;
+        if (awaitingFirstFrame_) {
+            // The first frame presented after a model was applied shows it.
+            awaitingFirstFrame_ = false;
+            const qint64 ms = readDone_.elapsed();
+            statusBar()->showMessage(tr("%1 shown %2 ms after it was read").arg(QFileInfo(path_).fileName()).arg(ms),
+                                     5000);
+            emit modelShown(ms);
+        }
+    });
     connect(&watcher_, &QFutureWatcher<LoadResult>::finished, this, &MainWindow::finishLoad);
     connect(amal_, &AmalView::durationChanged, this, [this](int ticks, double) {
         if (showingAmal()) setAmalClip(ticks);
@@ -312,6 +322,7 @@ void MainWindow::finishLoad() {
     }
     statusBar()->clearMessage();
     const LoadResult r = watcher_.result();
+    readDone_.start();
     loading_ = false;
     if (cancelled_) {
         statusBar()->showMessage(tr("Cancelled opening %1").arg(r.path), 4000);
@@ -413,6 +424,8 @@ void MainWindow::applyDocument(const LoadResult& r) {
         statusBar()->showMessage(QString::fromStdString(w), 6000);
     applyLibraryAction_->setEnabled(model_->format == "bwm" && !model_->skeleton.bones.empty());
     updateStatus();
+    awaitingFirstFrame_ = true;
+    if (!readDone_.isValid()) readDone_.start();
     emit documentOpened(r.path);
 }
 

@@ -6,6 +6,7 @@
 
 #include "io/loader.h"
 
+#include <QElapsedTimer>
 #include <QFutureWatcher>
 #include <QMainWindow>
 #include <QPointer>
@@ -117,6 +118,8 @@ class MainWindow : public QMainWindow {
     void documentOpened(const QString& path);
     void openFailed(const QString& path, const QString& message);
     void clipChanged();
+    // The view presented its first frame of the model just opened, ms after the worker finished reading it.
+    void modelShown(qint64 ms);
 
   protected:
     void closeEvent(QCloseEvent* e) override;
@@ -193,6 +196,8 @@ class MainWindow : public QMainWindow {
     QString reselectClip_;                  // clip label to restore after Reload
     QStringList textureDirs_;
 
+    QElapsedTimer readDone_; // started when a read finishes
+    bool awaitingFirstFrame_ = false;
     QTimer fpsTimer_;
     int framesThisSecond_ = 0;
 };

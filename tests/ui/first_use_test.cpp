@@ -541,6 +541,21 @@ class FirstUseTest : public QObject {
         QCOMPARE(QString::fromStdString(w->model()->skeleton.name), QStringLiteral("FARAWAY_SKL"));
     }
 
+    // --- 9. After a load ----------------------------------------------------------------------------------
+    void newModelShownAfterLoad() {
+        // From the end of the read to the first frame presented with the new model (reported, not asserted:
+        // speed goals belong in benchmarks). The frame shown then is the new model's.
+        QVERIFY(open(demoA));
+        const QString other =
+            corpusRoot().isEmpty() ? demoB : corpusFile(QStringLiteral("alamo"), QStringLiteral("EI_STORMTROOPER.ALO"));
+        QSignalSpy shown(w.get(), &MainWindow::modelShown);
+        QVERIFY(open(other.isEmpty() ? demoB : other));
+        QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty(), 20000);
+        qInfo("%s: first frame %lld ms after the read", qPrintable(QFileInfo(w->currentPath()).fileName()),
+              shown.first().at(0).toLongLong());
+        QCOMPARE(w->currentPath(), QFileInfo(other.isEmpty() ? demoB : other).absoluteFilePath());
+    }
+
     // --- 10. Missing textures -----------------------------------------------------------------------------
     void missingTexturesNeutralAndOneNotice() {
         // The demo with two textures that are nowhere (and one of them later found in an added folder).
