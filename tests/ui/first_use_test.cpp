@@ -657,6 +657,35 @@ class FirstUseTest : public QObject {
         QVERIFY(std::max(pm.width(), pm.height()) >= std::min(preview->width(), preview->height()) * 8 / 10);
     }
 
+    // --- 11. AMAL stage -------------------------------------------------------------------------------------
+    void amalTimeLabelsDoNotOverlap() {
+        // A movement going back and forth over the same 20 pixels for 12 s: its one-second marks pile up.
+        amal::BankSpec spec;
+        amal::MovementSpec m;
+        m.name = "SHUTTLE";
+        m.speed = 1;
+        for (int i = 0; i < 12; ++i) {
+            m.x.insert(m.x.end(), 10, amal::moveByte(i % 2 ? -2 : 2));
+            m.x.push_back(amal::pauseByte(40));
+            m.y.push_back(amal::pauseByte(10));
+            m.y.push_back(amal::pauseByte(40));
+        }
+        spec.movements.push_back(m);
+        spec.withPrograms = false;
+        const QString bank = writeFile(QStringLiteral("shuttle.abk"), amal::writeAmalBank(spec));
+        QVERIFY(open(bank));
+        AmalStage* stage = w->amalView()->stage();
+        qInfo("stage %dx%d visible %d, %d ticks", stage->width(), stage->height(), stage->isVisible(),
+              w->amalView()->durationTicks());
+        stage->update();
+        QTRY_VERIFY(!stage->timeLabelRects().empty());
+        const std::vector<QRectF>& rects = stage->timeLabelRects();
+        for (size_t i = 0; i < rects.size(); ++i)
+            for (size_t j = i + 1; j < rects.size(); ++j)
+                QVERIFY2(!rects[i].intersects(rects[j]), qPrintable(QStringLiteral("labels %1 and %2").arg(i).arg(j)));
+        QVERIFY(open(demoA));
+    }
+
     void cleanupTestCase() {
         setLoadDelayForTesting(0);
         if (w) w->close();
