@@ -244,6 +244,7 @@ class FirstUseTest : public QObject {
 
     // --- 2. Timeline --------------------------------------------------------------------------------------
     void lastFrameInLoopMode() {
+        QVERIFY(open(demoA));
         QVERIFY(w->clip());
         TimelineDock* t = w->timeline();
         t->setLoopMode(LoopMode::Loop);
@@ -268,6 +269,8 @@ class FirstUseTest : public QObject {
     }
 
     void stepGoesToNextWholeFrame() {
+        QVERIFY(open(demoA));
+        QVERIFY(w->clip());
         TimelineDock* t = w->timeline();
         const int last = int(w->clip()->frameCount) - 1;
         const float mid = float(std::min(last - 2, 90)) + 0.5f;
@@ -280,6 +283,8 @@ class FirstUseTest : public QObject {
     }
 
     void shortcutsWorkAfterSpeedBoxHadFocus() {
+        QVERIFY(open(demoA));
+        QVERIFY(w->clip());
         TimelineDock* t = w->timeline();
         QDoubleSpinBox* speed = t->speedBox();
         t->setPosition(2);
