@@ -15,6 +15,7 @@
 #include <QFontMetrics>
 #include <QHash>
 #include <QMatrix4x4>
+#include <QMouseEvent>
 #include <QPainter>
 #include <QPointer>
 #include <QSurfaceFormat>
@@ -861,12 +862,16 @@ struct SceneView::Impl {
         int proxy = -1;        // proxy index (ALT rules), -1 for markers
     };
     std::vector<Label> labels;
+    int hoverLabel = -1; // label under the mouse, -1 = none
+    int labelsShown = 0; // labels drawn after the last updateLabels()
     QEntity* labelEntity = nullptr;
     Qt3DCore::QBuffer* labelBuffer = nullptr;
     QByteArray labelData;
 
     void buildLabels() {
         labels.clear();
+        hoverLabel = -1;
+        labelsShown = 0;
         labelEntity = nullptr;
         labelBuffer = nullptr;
         const rs::Model& m = *model;
@@ -953,12 +958,17 @@ struct SceneView::Impl {
     void updateLabels() {
         if (!labelBuffer) return;
         float* f = reinterpret_cast<float*>(labelData.data());
+        labelsShown = 0;
         for (size_t i = 0; i < labels.size(); ++i, f += 12) {
             const Label& l = labels[i];
             const glm::mat4 w = l.bone >= 0 ? pose.world[size_t(l.bone)] : glm::mat4(1.0f);
             const glm::vec3 p(w * glm::vec4(l.local, 1.0f));
             bool shown = l.proxy >= 0 ? proxyShown(l.proxy) : options.markers;
             if (l.bone >= 0 && !visible[size_t(l.bone)]) shown = false;
+            // Only the selected bone's labels and the one under the mouse, unless all are asked for.
+            if (!options.labels && !(highlightBone >= 0 && l.bone == highlightBone) && int(i) != hoverLabel)
+                shown = false;
+            labelsShown += shown ? 1 : 0;
             const float a[4] = {p.x, p.y, p.z, shown ? 1.0f : 0.0f};
             std::memcpy(f, a, sizeof(a));
         }
@@ -1223,7 +1233,7 @@ struct SceneView::Impl {
         if (markerEntity) markerEntity->setEnabled(options.proxies || options.markers);
         if (gridEntity) gridEntity->setEnabled(options.grid);
         if (dazzleEntity) dazzleEntity->setEnabled(options.dazzles);
-        if (labelEntity) labelEntity->setEnabled(options.labels && (options.proxies || options.markers));
+        if (labelEntity) labelEntity->setEnabled(options.proxies || options.markers);
         wireOff->setEnabled(!options.wireframe);
     }
 
@@ -1231,6 +1241,7 @@ struct SceneView::Impl {
     void computeBounds(glm::vec3& lo, glm::vec3& hi) {
         lo = glm::vec3(std::numeric_limits<float>::max());
         hi = -lo;
+        framePoints.clear();
         const size_t N = skeleton.bones.size();
         for (const DrawItem& it : items) {
             if (!it.enabled) continue;
@@ -1255,6 +1266,7 @@ struct SceneView::Impl {
                 if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) continue;
                 lo = glm::min(lo, p);
                 hi = glm::max(hi, p);
+                if (framePoints.size() < 200000) framePoints.push_back(p);
             }
         }
         if (lo.x > hi.x) { // nothing drawn: use bone positions
@@ -1284,28 +1296,46 @@ struct SceneView::Impl {
         if (glm::length(right) < 1e-6f) right = glm::vec3(1, 0, 0);
         right = glm::normalize(right);
         const glm::vec3 upv = glm::normalize(glm::cross(right, -dir));
+        // Fit the drawn points (sampled vertices of the visible meshes at the current pose; the bounds' corners
+        // when there are none): centre their extent across the view, then take the distance at which every
+        // point is inside the frustum.
+        std::vector<glm::vec3> corners;
+        if (framePoints.empty())
+            for (int c = 0; c < 8; ++c)
+                corners.emplace_back((c & 1) ? boundsHi.x : boundsLo.x, (c & 2) ? boundsHi.y : boundsLo.y,
+                                     (c & 4) ? boundsHi.z : boundsLo.z);
+        const std::vector<glm::vec3>& pts = framePoints.empty() ? corners : framePoints;
+        glm::vec3 look = center; // the bounds centre, moved to the middle of the drawn extent across the view
+        float rLo = std::numeric_limits<float>::max(), rHi = -rLo, uLo = rLo, uHi = -rLo;
+        for (const glm::vec3& p : pts) {
+            const glm::vec3 q = p - look;
+            rLo = std::min(rLo, glm::dot(q, right));
+            rHi = std::max(rHi, glm::dot(q, right));
+            uLo = std::min(uLo, glm::dot(q, upv));
+            uHi = std::max(uHi, glm::dot(q, upv));
+        }
+        if (rLo <= rHi) look += right * ((rLo + rHi) * 0.5f) + upv * ((uLo + uHi) * 0.5f);
         float dist = 0.0f;
-        for (int c = 0; c < 8; ++c) {
-            const glm::vec3 corner((c & 1) ? boundsHi.x : boundsLo.x, (c & 2) ? boundsHi.y : boundsLo.y,
-                                   (c & 4) ? boundsHi.z : boundsLo.z);
-            const glm::vec3 q = corner - center;
+        for (const glm::vec3& p : pts) {
+            const glm::vec3 q = p - look;
             const float along = glm::dot(q, dir);
             dist = std::max(
                 {dist, along + std::abs(glm::dot(q, right)) / tanH, along + std::abs(glm::dot(q, upv)) / tanV});
         }
-        dist = std::max(dist * 1.08f, radius * 0.5f);
+        dist = std::max(dist * 1.04f, radius * 0.5f);
         camera->lens()->setPerspectiveProjection(fovV, aspect, std::max(dist - radius * 4.0f, dist * 0.01f),
                                                  dist + radius * 8.0f);
-        const glm::vec3 pos = center + dir * dist;
+        const glm::vec3 pos = look + dir * dist;
         camera->setUpVector(QVector3D(worldUp.x, worldUp.y, worldUp.z));
         camera->setPosition(QVector3D(pos.x, pos.y, pos.z));
-        camera->setViewCenter(QVector3D(center.x, center.y, center.z));
+        camera->setViewCenter(QVector3D(look.x, look.y, look.z));
         if (controller) {
             controller->setLinearSpeed(radius * 2.0f);
             controller->setLookSpeed(180.0f);
         }
     }
     glm::vec3 boundsLo{-1.0f}, boundsHi{1.0f};
+    std::vector<glm::vec3> framePoints; // what computeBounds sampled (world space), fitted by placeCamera
 };
 
 SceneView::SceneView(QObject* parent) : QObject(parent), d(std::make_unique<Impl>()) {
@@ -1322,7 +1352,8 @@ SceneView::SceneView(QObject* parent) : QObject(parent), d(std::make_unique<Impl
     d->camera->lens()->setPerspectiveProjection(40.0f, 16.0f / 9.0f, 0.1f, 1000.0f);
     d->buildEffects();
     d->buildFrameGraph();
-    d->checker = checkerTexture(d->root);
+    // Missing textures: a neutral shade in the view (the material inspector shows what is missing).
+    d->checker = solidTexture(0xA8A8A8FFu, d->root);
     d->white = solidTexture(0xFFFFFFFFu, d->root);
     d->flatNormal = solidTexture(0x8080FFFFu, d->root);
     d->controller = new Qt3DExtras::QOrbitCameraController(d->root);
@@ -1331,6 +1362,7 @@ SceneView::SceneView(QObject* parent) : QObject(parent), d(std::make_unique<Impl
     d->root->addComponent(frameAction);
     QObject::connect(frameAction, &Qt3DLogic::QFrameAction::triggered, this, [this](float) { emit frameSwapped(); });
     d->window->setRootEntity(d->root);
+    d->window->installEventFilter(this);
     d->window->renderSettings()->setRenderPolicy(Qt3DRender::QRenderSettings::OnDemand);
     QObject::connect(d->camera, &Qt3DRender::QCamera::viewMatrixChanged, this, [this] {
         // Billboarded bones depend on the camera.
@@ -1490,6 +1522,7 @@ void SceneView::setHighlightedBone(int bone) {
     if (!d->window) return; // window already destroyed by its container
     d->highlightBone = bone;
     d->highlight.set(bone);
+    d->updateLabels();
 }
 
 void SceneView::setBoneHidden(int bone, bool hidden) {
@@ -1541,6 +1574,49 @@ void SceneView::capture(std::function<void(const QImage&)> done) {
         done(img.convertToFormat(QImage::Format_RGB32));
     });
 }
+
+bool SceneView::eventFilter(QObject* watched, QEvent* e) {
+    if (watched == d->window && d->model) {
+        if (e->type() == QEvent::MouseMove && static_cast<QMouseEvent*>(e)->buttons() == Qt::NoButton)
+            setHoverPoint(static_cast<QMouseEvent*>(e)->position().toPoint());
+        else if (e->type() == QEvent::Leave)
+            setHoverPoint(QPoint(-1, -1));
+    }
+    return QObject::eventFilter(watched, e);
+}
+
+int SceneView::labelAt(const QPoint& pos) const {
+    if (!d->window || pos.x() < 0 || d->labels.empty()) return -1;
+    const QMatrix4x4 vp = d->camera->projectionMatrix() * d->camera->viewMatrix();
+    const float w = float(d->window->width()), h = float(d->window->height());
+    int best = -1;
+    float bestDist = 24.0f * 24.0f; // pixels
+    for (size_t i = 0; i < d->labels.size(); ++i) {
+        const Impl::Label& l = d->labels[i];
+        if (l.bone >= 0 && (size_t(l.bone) >= d->visible.size() || !d->visible[size_t(l.bone)])) continue;
+        const glm::mat4 m =
+            l.bone >= 0 && size_t(l.bone) < d->pose.world.size() ? d->pose.world[size_t(l.bone)] : glm::mat4(1.0f);
+        const glm::vec3 p(m * glm::vec4(l.local, 1.0f));
+        const QVector4D c = vp * QVector4D(p.x, p.y, p.z, 1.0f);
+        if (c.w() <= 0.0f) continue;
+        const float sx = (c.x() / c.w() * 0.5f + 0.5f) * w, sy = (0.5f - c.y() / c.w() * 0.5f) * h;
+        const float dx = sx - float(pos.x()), dy = sy - float(pos.y());
+        if (dx * dx + dy * dy < bestDist) {
+            bestDist = dx * dx + dy * dy;
+            best = int(i);
+        }
+    }
+    return best;
+}
+
+void SceneView::setHoverPoint(const QPoint& pos) {
+    const int label = labelAt(pos);
+    if (label == d->hoverLabel) return;
+    d->hoverLabel = label;
+    d->updateLabels();
+}
+
+int SceneView::labelsShown() const { return d->labelsShown; }
 
 void SceneView::setContinuousRendering(bool on) {
     if (!d->window) return; // window already destroyed by its container

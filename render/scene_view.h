@@ -7,7 +7,7 @@
 //   variant), decodes textures on the CPU (own DDS/TGA decoders) and frames the camera. Proxy models found
 //   next to the file (<proxy base name>.alo) are attached to their bone. setClip()/setFrame()/setTime() only update
 //   uniforms (bone palette, dazzle instances, visibility): no geometry is rebuilt while playing.
-// - Texture problems (missing, unreadable) never fail: a checker placeholder is drawn and textures()
+// - Texture problems (missing, unreadable) never fail: the mesh is drawn in a neutral grey and textures()
 //   reports them.
 // - The window is created by the view. Embed it with QWidget::createWindowContainer(window()); when the
 //   container deletes it first, the view's methods become no-ops (capture() reports a null image).
@@ -17,6 +17,7 @@
 #include <QImage>
 #include <QList>
 #include <QObject>
+#include <QPoint>
 #include <QString>
 #include <QStringList>
 
@@ -46,7 +47,7 @@ struct ViewOptions {
     bool dazzles = true;
     bool proxies = true;   // proxy markers and attached proxy models
     bool markers = true;   // rs::Marker boxes/nulls
-    bool labels = true;    // names of proxies and markers drawn next to them
+    bool labels = false;   // names of all proxies and markers; off: only the selected bone's and the hovered one
     bool pointSets = true; // rs::PointSet overlays (B&W2 collision footprint, unknown points)
     bool grid = true;
     bool showHidden = false; // also draw meshes hidden by flag, shadow and collision meshes
@@ -116,6 +117,12 @@ class SceneView : public QObject {
     // Always = render continuously (benchmarks, playback); default OnDemand renders only after changes.
     void setContinuousRendering(bool on);
 
+    // Labels: the one nearest to pos (window pixels, within 24 px) is shown as hovered; (-1,-1) = none.
+    // Mouse moves over the window do this by themselves.
+    void setHoverPoint(const QPoint& pos);
+    int labelAt(const QPoint& pos) const; // label index near pos, -1 = none
+    int labelsShown() const;              // labels drawn now
+
     // Effective visibility of each bone at the current frame (flags, clip tracks, user overrides).
     const std::vector<uint8_t>& boneVisibility() const;
 
@@ -123,6 +130,9 @@ class SceneView : public QObject {
     void texturesResolved(); // all textures of the current model finished loading (or failed)
     void poseChanged();      // after setFrame/setTime/setClip updated the scene
     void frameSwapped();     // once per frame processed by Qt3D (drives playback/benchmarks)
+
+  protected:
+    bool eventFilter(QObject* watched, QEvent* e) override;
 
   private:
     struct Impl;

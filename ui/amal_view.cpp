@@ -3,6 +3,7 @@
 #include "common/bytes.h"
 
 #include <QCheckBox>
+#include <QFontMetricsF>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -157,16 +158,24 @@ void AmalStage::paintEvent(QPaintEvent*) {
         QFont f = p.font();
         f.setPointSizeF(std::max(6.0, f.pointSizeF() - 2));
         p.setFont(f);
-        QPointF lastMark(-1e9, -1e9);
+        // One-second marks; a label that would overlap one already drawn is left out (the mark stays).
+        labelRects_.clear();
+        const QFontMetricsF fm(f);
         for (const auto& q : track_.points) {
             if (q.t == 0 || q.t % 50 != 0) continue;
             const QPointF c = map(q.x, q.y);
-            if (QLineF(c, lastMark).length() < 12) continue; // object standing still: one label
-            lastMark = c;
             p.setPen(Qt::NoPen);
             p.drawRect(QRectF(c.x() - 2, c.y() - 2, 4, 4));
+            const QString text = QString::number(q.t / 50) + "s";
+            const QPointF at = c + QPointF(4, -4);
+            const QRectF r(at.x(), at.y() - fm.ascent(), fm.horizontalAdvance(text), fm.height());
+            bool overlaps = false;
+            for (const QRectF& o : labelRects_)
+                overlaps = overlaps || o.intersects(r);
+            if (overlaps) continue;
+            labelRects_.push_back(r);
             p.setPen(QColor(0xd0, 0xd0, 0xd0));
-            p.drawText(c + QPointF(4, -4), QString::number(q.t / 50) + "s");
+            p.drawText(at, text);
         }
         // Start, end and the current position.
         const auto& a = track_.points.front();

@@ -9,6 +9,7 @@
 #include "amal/amal_track.h"
 
 #include <QImage>
+#include <QRectF>
 #include <QWidget>
 
 #include <map>
@@ -32,6 +33,8 @@ class AmalStage : public QWidget {
     void setImages(std::shared_ptr<const amal::ImageBank> images);
     int tick() const { return tick_; }
     QSize sizeHint() const override { return {480, 360}; }
+    // Where the time labels were drawn by the last paint (they never overlap).
+    const std::vector<QRectF>& timeLabelRects() const { return labelRects_; }
 
   public slots:
     void setTick(int t);
@@ -46,6 +49,7 @@ class AmalStage : public QWidget {
     int tick_ = 0;
     std::shared_ptr<const amal::ImageBank> images_;
     std::map<int, QImage> imageCache_;
+    std::vector<QRectF> labelRects_;
 };
 
 class AmalView : public QWidget {
@@ -58,6 +62,7 @@ class AmalView : public QWidget {
     QString errorString() const { return error_; }
     // Where the object images come from ("" when none): the file itself or a sibling .abk.
     QString imageSource() const { return imageSource_; }
+    AmalStage* stage() const { return stage_; }
     // Ticks of the selected track (1 tick = 1/50 s).
     int durationTicks() const;
     double durationSeconds() const { return durationTicks() / 50.0; }

@@ -28,6 +28,8 @@ class BoneTreeDock : public QDockWidget {
     // Updates the details of the selected bone for this (continuous) frame position.
     void setFrame(float position, LoopMode mode);
 
+    // The clip frame the details are evaluated at (the position wrapped for the mode).
+    float frame() const { return clip_ ? wrapFrame(position_, clip_->frameCount, mode_) : 0.0f; }
     int selectedBone() const { return selected_; }
     void selectBone(int bone);
     QTreeWidget* tree() const { return tree_; }

@@ -6,6 +6,7 @@
 #include "asset_browser_dock.h"
 #include "bone_tree_dock.h"
 #include "material_dock.h"
+#include "notice_bar.h"
 #include "preferences_dialog.h"
 #include "scene_dock.h"
 #include "timeline_dock.h"
@@ -14,6 +15,7 @@
 #include "common/error.h"
 #include "demo/demo_model.h"
 
+#include <QAbstractSpinBox>
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
@@ -23,19 +25,28 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QInputDialog>
+#include <QKeyEvent>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPainter>
+#include <QPlainTextEdit>
 #include <QProgressDialog>
+#include <QScreen>
 #include <QSettings>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QTextEdit>
+#include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <new>
+#include <thread>
 
 namespace rs::ui {
 
@@ -52,15 +63,56 @@ QString modelFilters() {
 }
 } // namespace
 
-LoadResult loadFile(const QString& path) {
+namespace {
+std::atomic<int> loadDelayMs{0};
+} // namespace
+
+TrackMatch matchTracks(const Skeleton& skeleton, const Clip& clip) {
+    TrackMatch m;
+    m.total = int(clip.tracks.size());
+    const ClipBinding b = bindClip(skeleton, clip);
+    // trackForBone holds the tracks bound to a bone (by index, or by name when the index disagrees).
+    for (int t : b.trackForBone)
+        if (t >= 0) ++m.matched;
+    const QString hierarchy = QString::fromStdString(clip.hierarchyName);
+    const QString skeletonName = QString::fromStdString(skeleton.name);
+    if (!hierarchy.isEmpty() && !skeletonName.isEmpty() && hierarchy.compare(skeletonName, Qt::CaseInsensitive) != 0)
+        m.hierarchyProblem =
+            QObject::tr("It is made for hierarchy %1, this model's is %2").arg(hierarchy, skeletonName);
+    m.clean = b.ok();
+    return m;
+}
+
+void setLoadDelayForTesting(int ms) { loadDelayMs = std::max(ms, 0); }
+
+LoadResult loadFile(const QString& path, const QString& w3dHierarchyFile) {
     LoadResult r;
     r.path = path;
+    if (const int ms = loadDelayMs.load(); ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(ms));
     try {
-        r.doc = loadDocument(QFile::encodeName(path).toStdString());
+        LoadOptions options;
+        options.w3dHierarchyFile = QFile::encodeName(w3dHierarchyFile).toStdString();
+        r.doc = loadDocument(QFile::encodeName(path).toStdString(), options);
+        if (r.doc.format == "w3d" && r.doc.model) {
+            const std::string need = w3dExternalHierarchy(QFile::encodeName(path).toStdString());
+            if (!need.empty() && QString::fromStdString(need).compare(
+                                     QString::fromStdString(r.doc.model->skeleton.name), Qt::CaseInsensitive) != 0)
+                r.missingHierarchy = QString::fromStdString(need);
+        }
         if (r.doc.model) {
             r.doc.model->sourcePath = QFile::encodeName(path).toStdString();
-            for (const std::string& c : findCompanionClips(r.doc.model->sourcePath))
+            for (const std::string& c : findCompanionClips(r.doc.model->sourcePath)) {
                 r.companionClips << QFile::decodeName(QByteArray::fromStdString(c));
+                // Clips are small: read them here so the clip that fits the skeleton can be chosen.
+                std::shared_ptr<const Clip> clip;
+                try {
+                    Document cd = loadDocument(c);
+                    if (!cd.clips.empty()) clip = cd.clips.front();
+                } catch (const std::exception&) {
+                    // Reported when the user picks it (selectClip reads it again).
+                }
+                r.companionClipData.push_back(clip);
+            }
         }
     } catch (const ParseError& e) {
         r.error = QString::fromStdString(e.what());
@@ -78,11 +130,18 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), view_(createModel
     setAcceptDrops(true);
     setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks | QMainWindow::AllowNestedDocks);
 
-    stack_ = new QStackedWidget(this);
+    auto* centre = new QWidget(this);
+    auto* centreLayout = new QVBoxLayout(centre);
+    centreLayout->setContentsMargins(0, 0, 0, 0);
+    centreLayout->setSpacing(0);
+    notices_ = new NoticeBar(centre);
+    stack_ = new QStackedWidget(centre);
     stack_->addWidget(view_->widget());
     amal_ = new AmalView(stack_);
     stack_->addWidget(amal_);
-    setCentralWidget(stack_);
+    centreLayout->addWidget(notices_);
+    centreLayout->addWidget(stack_, 1);
+    setCentralWidget(centre);
 
     timeline_ = new TimelineDock(this);
     boneDock_ = new BoneTreeDock(this);
@@ -98,8 +157,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), view_(createModel
     boneDock_->raise();
     connect(assets, &AssetBrowserDock::openRequested, this, &MainWindow::openFile);
     assets->restore();
-    resizeDocks({boneDock_, sceneDock_}, {300, 360}, Qt::Horizontal);
-    resizeDocks({sceneDock_, materialDock_}, {230, 420}, Qt::Vertical);
+    // Panels never shrink below what keeps bone names and material values readable.
+    boneDock_->setMinimumWidth(200);
+    sceneDock_->setMinimumWidth(260);
+    materialDock_->setMinimumWidth(260);
 
     fileLabel_ = new QLabel(this);
     countsLabel_ = new QLabel(this);
@@ -133,7 +194,17 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), view_(createModel
     connect(boneDock_, &BoneTreeDock::boneHiddenChanged, this,
             [this](int b, bool hidden) { view_->setBoneHidden(b, hidden); });
     connect(sceneDock_, &SceneDock::settingsChanged, this, [this](const ViewSettings& s) { view_->setSettings(s); });
-    connect(view_.get(), &ModelView::framePresented, this, [this] { ++framesThisSecond_; });
+    connect(view_.get(), &ModelView::framePresented, this, [this] {
+        ++framesThisSecond_;
+        if (awaitingFirstFrame_) {
+            // The first frame presented after a model was applied shows it.
+            awaitingFirstFrame_ = false;
+            const qint64 ms = readDone_.elapsed();
+            statusBar()->showMessage(tr("%1 shown %2 ms after it was read").arg(QFileInfo(path_).fileName()).arg(ms),
+                                     5000);
+            emit modelShown(ms);
+        }
+    });
     connect(&watcher_, &QFutureWatcher<LoadResult>::finished, this, &MainWindow::finishLoad);
     connect(amal_, &AmalView::durationChanged, this, [this](int ticks, double) {
         if (showingAmal()) setAmalClip(ticks);
@@ -156,9 +227,18 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), view_(createModel
         progress_->setWindowTitle(tr("Opening"));
         progress_->setAttribute(Qt::WA_DeleteOnClose);
         progress_->setMinimumDuration(0);
-        connect(progress_, &QProgressDialog::canceled, this, [this] { cancelled_ = true; });
+        // Only the user's Cancel cancels: finishLoad() disconnects before closing the dialog (closing a
+        // QProgressDialog emits canceled()).
+        connect(progress_, &QProgressDialog::canceled, this, [this] {
+            if (!loading_) return;
+            cancelled_ = true;
+            statusBar()->showMessage(tr("Cancelling %1…").arg(QFileInfo(loadingPath_).fileName()));
+        });
         progress_->show();
     });
+
+    // Playback keys work wherever focus is in the window, except in a text field being edited.
+    qApp->installEventFilter(this);
 
     buildMenus();
     loadSettings();
@@ -250,15 +330,20 @@ void MainWindow::startNextLoad() {
     cancelled_ = false;
     statusBar()->showMessage(tr("Reading %1…").arg(loadingPath_));
     const QString p = loadingPath_;
-    watcher_.setFuture(QtConcurrent::run(&loadPool_, [p] { return loadFile(p); }));
+    const QString hierarchy = w3dHierarchyFile(p);
+    watcher_.setFuture(QtConcurrent::run(&loadPool_, [p, hierarchy] { return loadFile(p, hierarchy); }));
     progressDelay_.start();
 }
 
 void MainWindow::finishLoad() {
     progressDelay_.stop();
-    if (progress_) progress_->close();
+    if (progress_) {
+        progress_->disconnect(this);
+        progress_->close();
+    }
     statusBar()->clearMessage();
     const LoadResult r = watcher_.result();
+    readDone_.start();
     loading_ = false;
     if (cancelled_) {
         statusBar()->showMessage(tr("Cancelled opening %1").arg(r.path), 4000);
@@ -298,39 +383,69 @@ void MainWindow::applyDocument(const LoadResult& r) {
     path_ = r.path;
     clip_.reset();
     clips_.clear();
-    for (const QString& c : r.companionClips)
-        clips_.push_back({QFileInfo(c).fileName(), c, 0, nullptr});
+    notices_->clearNotices();
+    for (int i = 0; i < r.companionClips.size(); ++i) {
+        const QString& c = r.companionClips[i];
+        clips_.push_back({QFileInfo(c).fileName(), c, 0,
+                          size_t(i) < r.companionClipData.size() ? r.companionClipData[size_t(i)] : nullptr});
+    }
     for (size_t i = 0; i < r.doc.clips.size(); ++i) {
         const Clip& c = *r.doc.clips[i];
         clips_.push_back(
             {c.name.empty() ? tr("clip %1 in file").arg(i) : QString::fromStdString(c.name) + tr(" (in file)"), r.path,
              int(i), r.doc.clips[i]});
     }
+    // Clips whose tracks do not fit this skeleton stay listed, marked.
+    for (ClipEntry& e : clips_)
+        if (e.clip) {
+            const TrackMatch m = matchTracks(model_->skeleton, *e.clip);
+            e.matches = m.fits();
+            if (!e.matches) e.label += tr(" — does not match (%1 of %2 tracks)").arg(m.matched).arg(m.total);
+        }
     stack_->setCurrentWidget(view_->widget());
-    for (QDockWidget* d : {static_cast<QDockWidget*>(boneDock_), static_cast<QDockWidget*>(materialDock_),
-                           static_cast<QDockWidget*>(sceneDock_)})
-        d->widget()->setEnabled(true);
+    setDocksFor3D(true);
     view_->setModel(model_);
     boneDock_->setModel(model_);
     materialDock_->setModel(model_, textureDirs_);
     sceneDock_->setLevels(model_->lodLevels(), model_->altLevels());
     view_->setSettings(sceneDock_->settings());
-    view_->frameModel();
     timeline_->setClip(nullptr);
 
-    // Restore the clip after Reload, else start on an idle clip (or the first) without playing.
+    // Restore the clip after Reload, else start on an idle clip that fits the skeleton, else the first clip
+    // that fits; a model none of whose clips fit starts in the bind pose.
     int pick = 0;
     for (size_t i = 0; i < clips_.size(); ++i) {
         if (!reselectClip_.isEmpty() && clips_[i].label == reselectClip_) pick = int(i) + 1;
-        if (reselectClip_.isEmpty() && pick == 0 &&
+        if (reselectClip_.isEmpty() && pick == 0 && clips_[i].matches &&
             clips_[i].label.contains(QLatin1String("idle"), Qt::CaseInsensitive))
             pick = int(i) + 1;
     }
-    if (pick == 0 && !clips_.empty() && reselectClip_.isEmpty()) pick = 1;
+    for (size_t i = 0; i < clips_.size() && pick == 0 && reselectClip_.isEmpty(); ++i)
+        if (clips_[i].matches) pick = int(i) + 1;
     reselectClip_.clear();
     refreshClipSelector(0);
     if (pick > 0) selectClip(pick);
+    view_->frameModel(); // what is drawn at the current LOD/ALT, in the clip's first pose
 
+    updateTextureNotice();
+    if (!r.missingHierarchy.isEmpty()) {
+        const QString chosen = w3dHierarchyFile(r.path);
+        const QString text =
+            chosen.isEmpty()
+                ? tr("Skeleton %1 not found (looked for %1.w3d next to the file and in art/w3d/%2/): the parts are "
+                     "drawn unposed at the origin.")
+                      .arg(r.missingHierarchy, r.missingHierarchy.left(2).toLower())
+                : tr("Skeleton %1 is not in the chosen file %2: the parts are drawn unposed at the origin.")
+                      .arg(r.missingHierarchy, QDir::toNativeSeparators(chosen));
+        const QString modelPath = r.path;
+        notices_->showNotice(QStringLiteral("skeleton"), text,
+                             {{tr("Choose skeleton file…"), [this, modelPath] {
+                                   const QString f = QFileDialog::getOpenFileName(
+                                       this, tr("Choose the skeleton (hierarchy) file"),
+                                       QFileInfo(modelPath).absolutePath(), tr("W3D files (*.w3d);;All files (*)"));
+                                   if (!f.isEmpty()) setW3dHierarchyFile(modelPath, f);
+                               }}});
+    }
     if (!r.path.isEmpty()) addRecent(r.path);
     setWindowTitle(r.path.isEmpty() ? tr("built-in demo — rigscope")
                                     : tr("%1 — rigscope").arg(QFileInfo(r.path).fileName()));
@@ -338,6 +453,8 @@ void MainWindow::applyDocument(const LoadResult& r) {
         statusBar()->showMessage(QString::fromStdString(w), 6000);
     applyLibraryAction_->setEnabled(model_->format == "bwm" && !model_->skeleton.bones.empty());
     updateStatus();
+    awaitingFirstFrame_ = true;
+    if (!readDone_.isValid()) readDone_.start();
     emit documentOpened(r.path);
 }
 
@@ -419,7 +536,9 @@ void MainWindow::applyClipDocument(const LoadResult& r) {
         QString label = QFileInfo(r.path).fileName();
         if (r.doc.clips.size() > 1)
             label += QStringLiteral(" / ") + (c.name.empty() ? QString::number(i) : QString::fromStdString(c.name));
-        clips_.push_back({label, r.path, int(i), r.doc.clips[i]});
+        const TrackMatch m = matchTracks(model_->skeleton, c);
+        if (!m.fits()) label += tr(" — does not match (%1 of %2 tracks)").arg(m.matched).arg(m.total);
+        clips_.push_back({label, r.path, int(i), r.doc.clips[i], m.fits()});
     }
     addRecent(r.path);
     selectClip(first);
@@ -458,9 +577,7 @@ void MainWindow::applyAmal(const LoadResult& r) {
     materialDock_->setModel(nullptr, textureDirs_);
     sceneDock_->setLevels({}, {});
     stack_->setCurrentWidget(amal_);
-    for (QDockWidget* d : {static_cast<QDockWidget*>(boneDock_), static_cast<QDockWidget*>(materialDock_),
-                           static_cast<QDockWidget*>(sceneDock_)})
-        d->widget()->setEnabled(false); // 3D-only panels
+    setDocksFor3D(false); // 3D-only panels make way for the stage
     setAmalClip(amal_->durationTicks());
     addRecent(r.path);
     setWindowTitle(tr("%1 — rigscope").arg(QFileInfo(r.path).fileName()));
@@ -507,14 +624,21 @@ bool MainWindow::selectClip(int entry) {
     boneDock_->setClip(clip_);
     timeline_->setClip(clip_);
     refreshClipSelector(entry);
+    notices_->removeNotice(QStringLiteral("clip"));
     if (clip_) {
-        const ClipBinding b = bindClip(model_->skeleton, *clip_);
-        if (!b.ok())
-            statusBar()->showMessage(tr("Clip %1: %2 track(s) do not match this skeleton (%3)")
-                                         .arg(QString::fromStdString(clip_->name))
-                                         .arg(b.problems.size())
-                                         .arg(QString::fromStdString(b.problems.front())),
-                                     8000);
+        const TrackMatch m = matchTracks(model_->skeleton, *clip_);
+        if (!m.fits()) {
+            const QString clipName =
+                clip_->name.empty() ? clips_[size_t(entry - 1)].label : QString::fromStdString(clip_->name);
+            const QString model = path_.isEmpty() ? tr("this model") : QFileInfo(path_).fileName();
+            QString text = tr("Clip %1 is not made for %2: %3 of its %4 tracks match bones of this skeleton%5.")
+                               .arg(clipName, model)
+                               .arg(m.matched)
+                               .arg(m.total)
+                               .arg(m.matched < m.total ? tr(" (the others are not played)") : QString());
+            if (!m.hierarchyProblem.isEmpty()) text += QLatin1Char(' ') + m.hierarchyProblem + QLatin1Char('.');
+            notices_->showNotice(QStringLiteral("clip"), text);
+        }
     }
     updateStatus();
     emit clipChanged();
@@ -540,6 +664,26 @@ void MainWindow::setTextureDirs(const QStringList& dirs) {
     view_->setTextureDirs(dirs);
     if (model_) materialDock_->setModel(model_, textureDirs_);
     QSettings().setValue(QStringLiteral("textureDirs"), textureDirs_);
+    updateTextureNotice();
+}
+
+void MainWindow::updateTextureNotice() {
+    const int missing = model_ ? materialDock_->missingTextureCount() : 0;
+    if (missing == 0) {
+        notices_->removeNotice(QStringLiteral("textures"));
+        return;
+    }
+    notices_->showNotice(
+        QStringLiteral("textures"),
+        tr("%n texture(s) not found next to the model, in the Data/Art/Textures layout or the texture folders: drawn "
+           "in a neutral grey (the Materials panel lists them).",
+           nullptr, missing),
+        {{tr("Add texture folder…"), [this] {
+              const QString dir = QFileDialog::getExistingDirectory(
+                  this, tr("Add a texture folder"),
+                  textureDirs_.isEmpty() ? QFileInfo(path_).absolutePath() : textureDirs_.last());
+              if (!dir.isEmpty() && !textureDirs_.contains(dir)) setTextureDirs(textureDirs_ + QStringList{dir});
+          }}});
 }
 
 QStringList MainWindow::recentFiles() const { return QSettings().value(QStringLiteral("recentFiles")).toStringList(); }
@@ -598,20 +742,45 @@ void MainWindow::updateStatus() {
             .arg(clip_ ? tr(" · clip %1 frames @ %2 fps").arg(clip_->frameCount).arg(double(clip_->fps)) : QString()));
 }
 
+static QString hierarchySettingsKey(const QString& modelPath) {
+    // One key per model file (QSettings keys cannot hold '/').
+    return QStringLiteral("w3dHierarchy/") +
+           QString::fromLatin1(
+               QFileInfo(modelPath).absoluteFilePath().toUtf8().toBase64(QByteArray::Base64UrlEncoding));
+}
+
+QString MainWindow::w3dHierarchyFile(const QString& modelPath) const {
+    return QSettings().value(hierarchySettingsKey(modelPath)).toString();
+}
+
+void MainWindow::setW3dHierarchyFile(const QString& modelPath, const QString& hierarchyFile) {
+    QSettings s;
+    if (hierarchyFile.isEmpty())
+        s.remove(hierarchySettingsKey(modelPath));
+    else
+        s.setValue(hierarchySettingsKey(modelPath), QFileInfo(hierarchyFile).absoluteFilePath());
+    if (QFileInfo(modelPath).absoluteFilePath() == path_) {
+        if (clip_) reselectClip_ = timeline_->clipCombo()->currentText();
+        openFile(path_);
+    }
+}
+
+QString MainWindow::openDialogDir() const {
+    if (!path_.isEmpty()) return QFileInfo(path_).absolutePath();
+    return QSettings().value(QStringLiteral("lastDir")).toString();
+}
+
 void MainWindow::openDialog() {
     QSettings s;
-    const QString p = QFileDialog::getOpenFileName(this, tr("Open model or clip"),
-                                                   s.value(QStringLiteral("lastDir")).toString(), modelFilters());
+    const QString p = QFileDialog::getOpenFileName(this, tr("Open model or clip"), openDialogDir(), modelFilters());
     if (p.isEmpty()) return;
     s.setValue(QStringLiteral("lastDir"), QFileInfo(p).absolutePath());
     openFile(p);
 }
 
 void MainWindow::openClipDialog() {
-    const QString dir =
-        path_.isEmpty() ? QSettings().value(QStringLiteral("lastDir")).toString() : QFileInfo(path_).absolutePath();
-    const QString p =
-        QFileDialog::getOpenFileName(this, tr("Open clip"), dir, tr("Clips (*.ala *.w3d *.al);;All files (*)"));
+    const QString p = QFileDialog::getOpenFileName(this, tr("Open clip"), openDialogDir(),
+                                                   tr("Clips (*.ala *.w3d *.al);;All files (*)"));
     if (!p.isEmpty())
         openFile(p);
     else
@@ -656,8 +825,16 @@ void MainWindow::preferencesDialog() {
 
 void MainWindow::loadSettings() {
     QSettings s;
-    restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray());
-    restoreState(s.value(QStringLiteral("window/state")).toByteArray());
+    if (!restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray())) {
+        // First run: about 80 % of the screen, centred.
+        if (const QScreen* screen = QGuiApplication::primaryScreen()) {
+            const QRect avail = screen->availableGeometry();
+            const QSize size(avail.width() * 4 / 5, avail.height() * 4 / 5);
+            resize(size);
+            move(avail.center() - QPoint(size.width() / 2, size.height() / 2));
+        }
+    }
+    layoutRestored_ = restoreState(s.value(QStringLiteral("window/state")).toByteArray());
     textureDirs_ = s.value(QStringLiteral("textureDirs")).toStringList();
     ViewSettings v = sceneDock_->settings();
     v.factionColor = s.value(QStringLiteral("view/factionColor"), v.factionColor).value<QColor>();
@@ -669,6 +846,7 @@ void MainWindow::loadSettings() {
     v.proxies = s.value(QStringLiteral("view/proxies"), v.proxies).toBool();
     v.grid = s.value(QStringLiteral("view/grid"), v.grid).toBool();
     v.night = s.value(QStringLiteral("view/night"), v.night).toBool();
+    v.allLabels = s.value(QStringLiteral("view/allLabels"), v.allLabels).toBool();
     sceneDock_->setSettings(v);
     timeline_->setSpeed(s.value(QStringLiteral("playback/speed"), 1.0).toDouble());
     timeline_->setLoopMode(LoopMode(std::clamp(s.value(QStringLiteral("playback/mode"), 0).toInt(), 0, 2)));
@@ -689,11 +867,80 @@ void MainWindow::saveSettings() {
     s.setValue(QStringLiteral("view/proxies"), v.proxies);
     s.setValue(QStringLiteral("view/grid"), v.grid);
     s.setValue(QStringLiteral("view/night"), v.night);
+    s.setValue(QStringLiteral("view/allLabels"), v.allLabels);
     s.setValue(QStringLiteral("playback/speed"), timeline_->speed());
     s.setValue(QStringLiteral("playback/mode"), int(timeline_->loopMode()));
 }
 
+bool MainWindow::eventFilter(QObject* watched, QEvent* e) {
+    if (e->type() != QEvent::ShortcutOverride) return QMainWindow::eventFilter(watched, e);
+    auto* k = static_cast<QKeyEvent*>(e);
+    auto* target = qobject_cast<QWidget*>(watched);
+    if (!target || target->window() != this || (k->modifiers() & ~Qt::KeypadModifier) != Qt::NoModifier) return false;
+    switch (k->key()) {
+    case Qt::Key_Space:
+    case Qt::Key_Left:
+    case Qt::Key_Right:
+    case Qt::Key_Home:
+    case Qt::Key_End:
+        break;
+    default:
+        return false;
+    }
+    if (isTextBeingEdited(target)) return false;
+    // Keep the focused widget (spin box, tree, combo) from claiming the key: the window's shortcut runs.
+    e->ignore();
+    return true;
+}
+
+bool MainWindow::isTextBeingEdited(const QWidget* w) {
+    if (const auto* le = qobject_cast<const QLineEdit*>(w)) return !le->isReadOnly() && le->isModified();
+    if (const auto* te = qobject_cast<const QTextEdit*>(w)) return !te->isReadOnly();
+    if (const auto* pe = qobject_cast<const QPlainTextEdit*>(w)) return !pe->isReadOnly();
+    if (const auto* sb = qobject_cast<const QAbstractSpinBox*>(w)) {
+        const auto* le = sb->findChild<const QLineEdit*>();
+        return le && le->isModified();
+    }
+    return false;
+}
+
+void MainWindow::applyDefaultDockSizes() {
+    // Side panels wide enough for bone names and material values; the 3D view keeps at least half the width.
+    const int w = std::max(width(), 640);
+    const int left = std::clamp(w / 5, 220, 340);
+    const int right = std::clamp(w / 4, 280, 440);
+    resizeDocks({boneDock_, sceneDock_}, {left, right}, Qt::Horizontal);
+    const int h = std::max(height() - timeline_->sizeHint().height() - 80, 300);
+    resizeDocks({sceneDock_, materialDock_}, {h * 2 / 5, h * 3 / 5}, Qt::Vertical);
+}
+
+void MainWindow::showEvent(QShowEvent* e) {
+    QMainWindow::showEvent(e);
+    if (!layoutRestored_ && !defaultLayoutApplied_) {
+        defaultLayoutApplied_ = true;
+        // Once the window has its real size (the docks cannot be sized before).
+        QTimer::singleShot(0, this, [this] { applyDefaultDockSizes(); });
+    }
+}
+
+void MainWindow::setDocksFor3D(bool on) {
+    const std::initializer_list<QDockWidget*> docks = {boneDock_, materialDock_, sceneDock_};
+    if (!on) {
+        if (!hiddenFor2D_.isEmpty()) return;
+        for (QDockWidget* d : docks)
+            if (d->isVisible()) {
+                hiddenFor2D_ << d;
+                d->hide();
+            }
+        return;
+    }
+    for (QDockWidget* d : docks)
+        if (hiddenFor2D_.contains(d)) d->show();
+    hiddenFor2D_.clear();
+}
+
 void MainWindow::closeEvent(QCloseEvent* e) {
+    setDocksFor3D(true); // the saved layout is the 3D one
     saveSettings();
     timeline_->pause();
     QMainWindow::closeEvent(e);

@@ -6,6 +6,7 @@
 
 #include "io/loader.h"
 
+#include <QElapsedTimer>
 #include <QFutureWatcher>
 #include <QMainWindow>
 #include <QPointer>
@@ -22,12 +23,14 @@ class QProgressDialog;
 class QStackedWidget;
 
 class QAction;
+class QDockWidget;
 
 namespace rs::ui {
 
 class AmalView;
 class BoneTreeDock;
 class MaterialDock;
+class NoticeBar;
 class SceneDock;
 class TimelineDock;
 
@@ -35,12 +38,27 @@ class TimelineDock;
 struct LoadResult {
     QString path;
     Document doc;
-    QStringList companionClips; // clip files next to the model (rs::findCompanionClips)
-    QString error;              // rs::ParseError::what() (or other failure); empty on success
+    QStringList companionClips;                                 // clip files next to the model (rs::findCompanionClips)
+    std::vector<std::shared_ptr<const Clip>> companionClipData; // per companionClips entry; null if unreadable
+    QString error;            // rs::ParseError::what() (or other failure); empty on success
+    QString missingHierarchy; // W3D: the hierarchy the model needs and that was not found
 };
 
-// Reads and parses path (thread-safe; used on a worker thread).
-LoadResult loadFile(const QString& path);
+// Reads and parses path (thread-safe; used on a worker thread). w3dHierarchyFile: the W3D hierarchy file
+// chosen by the user for this model (empty: looked up, rs::findW3dHierarchyFile).
+LoadResult loadFile(const QString& path, const QString& w3dHierarchyFile = QString());
+// How a clip's tracks fit a skeleton: tracks bound to one of its bones, of all tracks.
+struct TrackMatch {
+    int matched = 0;
+    int total = 0;
+    bool clean = false;       // rs::bindClip reported no problem
+    QString hierarchyProblem; // the clip names another hierarchy (W3D)
+    bool fits() const { return clean && matched == total; }
+};
+TrackMatch matchTracks(const Skeleton& skeleton, const Clip& clip);
+
+// Test hook: every loadFile() sleeps ms before reading (0 = off), to exercise slow loads.
+void setLoadDelayForTesting(int ms);
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -83,6 +101,13 @@ class MainWindow : public QMainWindow {
     QStringList textureDirs() const { return textureDirs_; }
     void setTextureDirs(const QStringList& dirs);
     QStringList recentFiles() const;
+    // The W3D hierarchy file chosen by hand for a model (remembered per model file); setting it reloads the
+    // model when it is the open one. Empty = look it up.
+    QString w3dHierarchyFile(const QString& modelPath) const;
+    void setW3dHierarchyFile(const QString& modelPath, const QString& hierarchyFile);
+    // Where File → Open and Open clip start: the open file's folder, else the last folder used.
+    QString openDialogDir() const;
+    NoticeBar* notices() const { return notices_; }
 
     // Grabs the whole window with the 3D view composited in (QWidget::grab misses GL windows).
     void grabWindowImage(std::function<void(const QImage&)> done);
@@ -93,9 +118,13 @@ class MainWindow : public QMainWindow {
     void documentOpened(const QString& path);
     void openFailed(const QString& path, const QString& message);
     void clipChanged();
+    // The view presented its first frame of the model just opened, ms after the worker finished reading it.
+    void modelShown(qint64 ms);
 
   protected:
     void closeEvent(QCloseEvent* e) override;
+    void showEvent(QShowEvent* e) override;
+    bool eventFilter(QObject* watched, QEvent* e) override;
     void dragEnterEvent(QDragEnterEvent* e) override;
     void dropEvent(QDropEvent* e) override;
 
@@ -105,9 +134,16 @@ class MainWindow : public QMainWindow {
         QString path;
         int indexInFile = 0;
         std::shared_ptr<const Clip> clip; // null until loaded
+        bool matches = true;              // tracks fit the skeleton (matchTracks); unknown counts as true
     };
 
     void buildMenus();
+    void applyDefaultDockSizes();
+    void updateTextureNotice(); // one notice: how many textures are missing, with "Add texture folder…"
+    // A line edit the user has typed into (spin boxes included), or an editable text area.
+    static bool isTextBeingEdited(const QWidget* w);
+    // false: hides the 3D-only docks (bones, materials, scene) that are open; true: shows them again.
+    void setDocksFor3D(bool on);
     void startNextLoad();
     void finishLoad();
     void applyDocument(const LoadResult& r);
@@ -129,6 +165,7 @@ class MainWindow : public QMainWindow {
 
     std::unique_ptr<ModelView> view_;
     QStackedWidget* stack_ = nullptr;
+    NoticeBar* notices_ = nullptr;
     AmalView* amal_ = nullptr;
     std::shared_ptr<Clip> amalClip_; // timeline stand-in for an AMAL track: 50 frames per second, no tracks
     TimelineDock* timeline_ = nullptr;
@@ -146,6 +183,9 @@ class MainWindow : public QMainWindow {
     QThreadPool loadPool_; // own thread: loads never wait behind texture decoding in the global pool
     QFutureWatcher<LoadResult> watcher_;
     bool cancelled_ = false;
+    bool layoutRestored_ = false;
+    bool defaultLayoutApplied_ = false;
+    QList<QDockWidget*> hiddenFor2D_;
     bool loading_ = false;
 
     std::shared_ptr<const Model> model_;
@@ -156,6 +196,8 @@ class MainWindow : public QMainWindow {
     QString reselectClip_;                  // clip label to restore after Reload
     QStringList textureDirs_;
 
+    QElapsedTimer readDone_; // started when a read finishes
+    bool awaitingFirstFrame_ = false;
     QTimer fpsTimer_;
     int framesThisSecond_ = 0;
 };

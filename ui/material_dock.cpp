@@ -3,6 +3,7 @@
 #include "scene_view.h"
 #include "textures.h"
 
+#include <QEvent>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPainter>
@@ -67,10 +68,12 @@ MaterialDock::MaterialDock(QWidget* parent) : QDockWidget(tr("Materials"), paren
     tree_->setIconSize(QSize(32, 32));
     preview_ = new QLabel(split);
     preview_->setAlignment(Qt::AlignCenter);
-    preview_->setMinimumHeight(96);
+    preview_->setMinimumSize(64, 140);
+    preview_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored); // the pixmap follows the label's size
     preview_->setText(tr("Select a texture to preview it"));
-    split->setStretchFactor(0, 4);
-    split->setStretchFactor(1, 1);
+    preview_->installEventFilter(this);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
     setWidget(split);
     pool_.setMaxThreadCount(1);
     connect(tree_, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem* it) { showPreview(it); });
@@ -184,7 +187,7 @@ void MaterialDock::setModel(std::shared_ptr<const Model> model, const QStringLis
             QString error;
             QImage img = render::decodeTextureFile(f, &error);
             if (!img.isNull() && (img.width() > 192 || img.height() > 192))
-                img = img.scaled(192, 192, Qt::KeepAspectRatio, Qt::SmoothTransformation);
+                img = img.scaled(512, 512, Qt::KeepAspectRatio, Qt::SmoothTransformation);
             out.insert(f, img);
         }
         return out;
@@ -213,6 +216,12 @@ bool MaterialDock::selectTexture(const QString& storedName) {
     return false;
 }
 
+bool MaterialDock::eventFilter(QObject* watched, QEvent* e) {
+    // The preview uses the room the panel gives it: rescale when it is resized.
+    if (watched == preview_ && e->type() == QEvent::Resize && tree_->currentItem()) showPreview(tree_->currentItem());
+    return QDockWidget::eventFilter(watched, e);
+}
+
 void MaterialDock::showPreview(QTreeWidgetItem* item) {
     if (!item) return;
     const QString path = item->data(0, kTextureRole).toString();
@@ -221,7 +230,7 @@ void MaterialDock::showPreview(QTreeWidgetItem* item) {
         preview_->setPixmap({});
         preview_->setText(tr("missing: %1").arg(item->text(2)));
     } else if (const QImage img = thumbs_.value(path); !img.isNull()) {
-        const int side = std::max(64, std::min(preview_->width(), preview_->height()) - 4);
+        const int side = std::max(32, std::min(preview_->width(), preview_->height()) - 8);
         preview_->setPixmap(QPixmap::fromImage(img.scaled(side, side, Qt::KeepAspectRatio, Qt::SmoothTransformation)));
         preview_->setToolTip(tr("%1 (%2×%3 shown)").arg(path).arg(img.width()).arg(img.height()));
     } else {

@@ -40,6 +40,9 @@ class MaterialDock : public QDockWidget {
   signals:
     void thumbnailsLoaded();
 
+  protected:
+    bool eventFilter(QObject* watched, QEvent* e) override;
+
   private:
     void showPreview(QTreeWidgetItem* item);
 

@@ -11,6 +11,7 @@
 
 #include <QImage>
 #include <QObject>
+#include <QPoint>
 #include <QStringList>
 
 #include <functional>
@@ -43,6 +44,10 @@ class ModelView : public QObject {
     virtual void setBoneHidden(int bone, bool hidden) = 0;
     virtual bool boneHidden(int bone) const = 0;
     virtual void frameModel() = 0;
+
+    // Labels drawn now (-1 when the view draws none), and the label near a widget position (-1 = none).
+    virtual int labelsShown() const { return -1; }
+    virtual int labelAt(const QPoint&) const { return -1; }
 
     // True while textures of the current model are still being decoded/uploaded.
     virtual bool texturesPending() const { return false; }

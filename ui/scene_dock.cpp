@@ -66,7 +66,11 @@ SceneDock::SceneDock(QWidget* parent) : QDockWidget(tr("Scene"), parent) {
     grid_ = new QCheckBox(tr("Grid"), w);
     pointSets_ = new QCheckBox(tr("Collision / points"), w);
     pointSets_->setToolTip(tr("Overlay of point sets stored in the model (B&W2 collision footprint, unknown points)"));
-    const QList<QCheckBox*> boxes{night_, skeleton_, wireframe_, lights_, dazzles_, proxies_, grid_, pointSets_};
+    allLabels_ = new QCheckBox(tr("All labels"), w);
+    allLabels_->setToolTip(tr("Names of every proxy and marker; otherwise only those of the selected bone and the "
+                              "one under the mouse"));
+    const QList<QCheckBox*> boxes{night_,   skeleton_,  wireframe_, lights_,   dazzles_,
+                                  proxies_, allLabels_, grid_,      pointSets_};
     for (int i = 0; i < boxes.size(); ++i)
         grid->addWidget(boxes[i], i / 2, i % 2);
     v->addLayout(grid);
@@ -89,6 +93,7 @@ SceneDock::SceneDock(QWidget* parent) : QDockWidget(tr("Scene"), parent) {
     connect(proxies_, &QCheckBox::toggled, this, toggled(&ViewSettings::proxies));
     connect(grid_, &QCheckBox::toggled, this, toggled(&ViewSettings::grid));
     connect(pointSets_, &QCheckBox::toggled, this, toggled(&ViewSettings::pointSets));
+    connect(allLabels_, &QCheckBox::toggled, this, toggled(&ViewSettings::allLabels));
     connect(lod_, &QComboBox::currentIndexChanged, this, [this](int) {
         if (syncing_) return;
         ViewSettings s = settings_;
@@ -171,6 +176,7 @@ void SceneDock::syncWidgets() {
     proxies_->setChecked(settings_.proxies);
     grid_->setChecked(settings_.grid);
     pointSets_->setChecked(settings_.pointSets);
+    allLabels_->setChecked(settings_.allLabels);
     syncing_ = false;
 }
 

@@ -38,7 +38,7 @@ class SceneDock : public QDockWidget {
     ViewSettings settings_;
     QComboBox *lod_, *alt_, *faction_;
     QPushButton *pickColor_, *background_;
-    QCheckBox *night_, *skeleton_, *wireframe_, *lights_, *dazzles_, *proxies_, *grid_, *pointSets_;
+    QCheckBox *night_, *skeleton_, *wireframe_, *lights_, *dazzles_, *proxies_, *grid_, *pointSets_, *allLabels_;
     bool syncing_ = false;
 };
 

@@ -66,6 +66,7 @@ class SceneViewAdapter : public ModelView {
         o.proxies = s.proxies;
         o.grid = s.grid;
         o.pointSets = s.pointSets;
+        o.labels = s.allLabels;
         o.background = s.background;
         view_->setOptions(o);
     }
@@ -83,6 +84,8 @@ class SceneViewAdapter : public ModelView {
     bool boneHidden(int bone) const override { return view_->boneHidden(bone); }
     void frameModel() override { view_->frameModel(); }
     bool texturesPending() const override { return view_->texturesPending(); }
+    int labelsShown() const override { return view_->labelsShown(); }
+    int labelAt(const QPoint& pos) const override { return view_->labelAt(pos); }
     void capture(std::function<void(const QImage&)> done) override { view_->capture(std::move(done)); }
 
   private:

@@ -4,6 +4,7 @@
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPainter>
 #include <QStyle>
 #include <QStyleOptionSlider>
@@ -128,6 +129,10 @@ TimelineDock::TimelineDock(QWidget* parent) : QDockWidget(tr("Timeline"), parent
     speedSpin_->setValue(1.0);
     speedSpin_->setSuffix(QStringLiteral("×"));
     speedSpin_->setToolTip(tr("Playback speed"));
+    // A typed speed is committed with Enter or on leaving the box; then the playback keys are free again.
+    connect(speedSpin_, &QDoubleSpinBox::editingFinished, this, [this] {
+        if (auto* le = speedSpin_->findChild<QLineEdit*>()) le->setModified(false);
+    });
     row->addWidget(clipCombo_, 1);
     for (QWidget* b :
          {static_cast<QWidget*>(firstBtn_), static_cast<QWidget*>(prevBtn_), static_cast<QWidget*>(playBtn_),
@@ -166,7 +171,7 @@ TimelineDock::TimelineDock(QWidget* parent) : QDockWidget(tr("Timeline"), parent
     connect(nextBtn_, &QToolButton::clicked, this, [this] { stepFrames(1); });
     connect(modeCombo_, &QComboBox::currentIndexChanged, this, [this](int i) {
         mode_ = i == 1 ? LoopMode::Once : i == 2 ? LoopMode::PingPong : LoopMode::Loop;
-        emit frameChanged(pos_, mode_);
+        emit frameChanged(pos_, effectiveMode());
         refreshLabels();
     });
     connect(slider_, &QSlider::valueChanged, this, [this](int v) {
@@ -212,13 +217,22 @@ void TimelineDock::setClip(std::shared_ptr<const Clip> clip) {
     setPosition(0.0f);
 }
 
-float TimelineDock::displayFrame() const { return frameCount() > 0 ? wrapFrame(pos_, frameCount(), mode_) : 0.0f; }
+LoopMode TimelineDock::effectiveMode() const {
+    // Loop wraps with period frameCount-1, so the last frame itself maps to 0: a position exactly on the last
+    // frame (End, the last-frame button, stepping onto it) is shown as that frame.
+    if (mode_ == LoopMode::Loop && frameCount() > 1 && pos_ == float(frameCount() - 1)) return LoopMode::Once;
+    return mode_;
+}
+
+float TimelineDock::displayFrame() const {
+    return frameCount() > 0 ? wrapFrame(pos_, frameCount(), effectiveMode()) : 0.0f;
+}
 
 void TimelineDock::setPosition(float frame) {
     pos_ = std::isfinite(frame) ? frame : 0.0f;
     if (mode_ == LoopMode::Once && frameCount() > 0) pos_ = std::clamp(pos_, 0.0f, float(frameCount() - 1));
     refreshLabels();
-    emit frameChanged(pos_, mode_);
+    emit frameChanged(pos_, effectiveMode());
 }
 
 void TimelineDock::setLoopMode(LoopMode mode) { modeCombo_->setCurrentIndex(int(mode)); }
@@ -252,9 +266,17 @@ void TimelineDock::stop() {
 void TimelineDock::stepFrames(int delta) {
     pause();
     if (frameCount() == 0) return;
-    const float f = std::round(displayFrame()) + float(delta);
+    // To the next / previous whole frame: Right from 90.5 is 91, Left from 90.5 is 90.
+    const float cur = displayFrame();
+    const float f = delta > 0 ? std::floor(cur + 1e-3f) + float(delta) : std::ceil(cur - 1e-3f) + float(delta);
     const float last = float(frameCount() - 1);
-    setPosition(mode_ == LoopMode::Loop ? std::fmod(f + last * 4.0f, std::max(last, 1.0f)) : std::clamp(f, 0.0f, last));
+    if (mode_ == LoopMode::Loop) {
+        // Frames 0..last, wrapping past either end.
+        const float n = last + 1.0f;
+        setPosition(std::fmod(std::fmod(f, n) + n, n));
+    } else {
+        setPosition(std::clamp(f, 0.0f, last));
+    }
 }
 
 void TimelineDock::firstFrame() {

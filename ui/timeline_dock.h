@@ -68,6 +68,8 @@ class TimelineDock : public QDockWidget {
     MarkedSlider* slider() const { return slider_; }
     QLabel* notesLabel() const { return notes_; } // clipNotes() of the current clip; hidden when empty
     QComboBox* clipCombo() const { return clipCombo_; }
+    QDoubleSpinBox* speedBox() const { return speedSpin_; }
+    QToolButton* lastFrameButton() const { return lastBtn_; }
 
   public slots:
     void play();
@@ -87,6 +89,7 @@ class TimelineDock : public QDockWidget {
   private:
     void tick();
     void refreshLabels();
+    LoopMode effectiveMode() const; // the mode the pose is evaluated with (see displayFrame)
     uint32_t frameCount() const { return clip_ ? clip_->frameCount : 0; }
 
     std::shared_ptr<const Clip> clip_;

@@ -19,13 +19,15 @@ struct ViewSettings {
     bool dazzles = true;
     bool proxies = true;
     bool grid = true;
-    bool pointSets = true; // collision footprint / point overlays (B&W2)
+    bool pointSets = true;  // collision footprint / point overlays (B&W2)
+    bool allLabels = false; // names of every proxy/marker; off: the selected bone's and the hovered one
     QColor background{58, 62, 70};
 
     bool operator==(const ViewSettings& o) const {
         return lod == o.lod && alt == o.alt && factionColor == o.factionColor && night == o.night &&
                skeleton == o.skeleton && wireframe == o.wireframe && lights == o.lights && dazzles == o.dazzles &&
-               proxies == o.proxies && grid == o.grid && pointSets == o.pointSets && background == o.background;
+               proxies == o.proxies && grid == o.grid && pointSets == o.pointSets && allLabels == o.allLabels &&
+               background == o.background;
     }
     bool operator!=(const ViewSettings& o) const { return !(*this == o); }
 };

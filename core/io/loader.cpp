@@ -55,7 +55,7 @@ std::string detectFormat(ByteSpan bytes, const std::string& path) {
     return "";
 }
 
-Document loadDocument(const std::string& path) {
+Document loadDocument(const std::string& path, const LoadOptions& options) {
     std::error_code ec;
     if (!fs::exists(path, ec) || vfs::sessionMount()) {
         // "<archive>:<entry>", or references looked up through the session's game folders (vfs/lookup.h).
@@ -68,10 +68,54 @@ Document loadDocument(const std::string& path) {
         }
     }
     std::vector<uint8_t> bytes = readFileBytes(path);
-    return loadDocument(ByteSpan(bytes), path);
+    return loadDocument(ByteSpan(bytes), path, options);
 }
 
-Document loadDocument(ByteSpan bytes, const std::string& path) {
+// Entry of dir whose name equals `name` case-insensitively (the smallest such name), or empty.
+static fs::path findEntryNoCase(const fs::path& dir, const std::string& name, bool wantDir) {
+    const std::string want = toLower(name);
+    std::error_code ec;
+    fs::path found;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string fn = it->path().filename().string();
+        if (toLower(fn) != want) continue;
+        if (wantDir ? !it->is_directory(ec) : !it->is_regular_file(ec)) continue;
+        if (found.empty() || fn < found.filename().string()) found = it->path();
+    }
+    return found;
+}
+
+std::string findW3dHierarchyFile(const std::string& modelPath, const std::string& name) {
+    if (name.empty()) return {};
+    const fs::path modelDir = fs::path(modelPath).has_parent_path() ? fs::path(modelPath).parent_path() : fs::path(".");
+    if (std::string sib = w3d::findSibling(modelDir.string(), name); !sib.empty()) return sib;
+    // SAGE layout: <...>/art/w3d/<xx>/<name>.w3d, xx = the first two letters of the name.
+    if (name.size() < 2) return {};
+    std::error_code ec;
+    fs::path dir = fs::absolute(modelDir, ec);
+    if (ec) return {};
+    for (; !dir.empty(); dir = dir.parent_path()) {
+        if (toLower(dir.filename().string()) == "w3d" && toLower(dir.parent_path().filename().string()) == "art") {
+            const fs::path sub = findEntryNoCase(dir, name.substr(0, 2), true);
+            if (sub.empty()) return {};
+            const fs::path f = findEntryNoCase(sub, name + ".w3d", false);
+            return f.empty() ? std::string() : f.string();
+        }
+        if (dir == dir.parent_path()) break;
+    }
+    return {};
+}
+
+std::string w3dExternalHierarchy(const std::string& path) {
+    const w3d::HeaderScan scan = w3d::scanHeaders(path);
+    std::string need = scan.modelHierarchy;
+    if (need.empty() && scan.hierarchies.empty() && !scan.clipHierarchies.empty()) need = scan.clipHierarchies.front();
+    for (const std::string& h : scan.hierarchies)
+        if (toLower(h) == toLower(need)) return {};
+    return need;
+}
+
+Document loadDocument(ByteSpan bytes, const std::string& path, const LoadOptions& options) {
     Document d;
     d.path = path;
     d.format = detectFormat(bytes, path);
@@ -81,7 +125,9 @@ Document loadDocument(ByteSpan bytes, const std::string& path) {
         d.particles = std::make_shared<ParticleSystem>(alamo::readParticleSystem(bytes, path));
         d.warnings = d.particles->warnings;
     } else if (d.format == "w3d") {
-        d = w3d::loadSet(bytes, path);
+        // A skeleton the user chose, else next to the file and in the SAGE art/w3d/<xx>/ layout.
+        d = options.w3dHierarchyFile.empty() ? w3d::loadSet(bytes, path)
+                                             : w3d::loadSet(bytes, path, options.w3dHierarchyFile);
     } else if (d.format == "w3d-shockwave") {
         throw ParseError(
             path, {}, 0,

@@ -1244,6 +1244,20 @@ static std::string afterDot(const std::string& s) {
 
 Document loadSet(ByteSpan bytes, const std::string& path) { return loadSet(bytes, path, siblingHierarchyLookup(path)); }
 
+Document loadSet(ByteSpan bytes, const std::string& path, const std::string& hierarchyFile) {
+    if (hierarchyFile.empty()) return loadSet(bytes, path);
+    return loadSet(bytes, path, HierarchyLookup([hierarchyFile](const std::string&, std::vector<uint8_t>& out,
+                                                                std::string& label) {
+                       try {
+                           out = readFileBytes(hierarchyFile);
+                       } catch (const ParseError&) {
+                           return false;
+                       }
+                       label = hierarchyFile;
+                       return true;
+                   }));
+}
+
 Document loadSet(ByteSpan bytes, const std::string& path, const HierarchyLookup& lookup) {
     File f = readFile(bytes, path);
     Document d;

@@ -230,6 +230,9 @@ using HierarchyLookup = std::function<bool(const std::string& name, std::vector<
 Document loadSet(ByteSpan bytes, const std::string& path, const HierarchyLookup& lookup);
 // The default lookup: `<name>.w3d` next to `path` on disk.
 HierarchyLookup siblingHierarchyLookup(const std::string& path);
+// Same, with the hierarchy read from hierarchyFile (when not in the file itself) instead of the sibling
+// lookup; an empty hierarchyFile is the sibling lookup.
+Document loadSet(ByteSpan bytes, const std::string& path, const std::string& hierarchyFile);
 
 // `<name>.w3d` in `dir`, matched case-insensitively; empty when absent.
 std::string findSibling(const std::string& dir, const std::string& name);

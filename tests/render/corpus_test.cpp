@@ -38,6 +38,7 @@ QImage render(const std::shared_ptr<rs::Model>& m, const QString& path, std::sha
     v.setModel(m, path);
     v.setClip(clip);
     v.setCameraAngles(30.0f, 20.0f);
+    v.frameModel(); // on the clip's first frame (setModel frames the bind pose)
     v.setTime(t);
     return grab();
 }

@@ -114,6 +114,7 @@ TEST_CASE("ALT proxies with altDecreaseStayHidden stay hidden when the ALT decre
         m->proxies[0].altDecreaseStayHidden = stayHidden; // p_smoke_ALT1
         ViewOptions o = plainOptions();
         o.alt = 0;
+        o.labels = true; // every label (by default only the selected bone's)
         auto& v = view();
         v.setOptions(o);
         v.setModel(m, {});

@@ -214,8 +214,19 @@ TEST_CASE("a found texture replaces the checker placeholder", "[render]") {
             }
         return n;
     };
-    CHECK(magenta(missing) > 300);
+    // A missing texture is drawn in a neutral grey, not as a magenta checker (issue 12).
+    CHECK(magenta(missing) == 0);
     CHECK(magenta(found) == 0);
+    auto greyish = [](const QImage& img) {
+        int n = 0;
+        for (int y = 0; y < img.height(); ++y)
+            for (int x = 0; x < img.width(); ++x) {
+                const QColor c(img.pixel(x, y));
+                n += c.red() > 90 && std::abs(c.red() - c.green()) < 16 && std::abs(c.red() - c.blue()) < 16;
+            }
+        return n;
+    };
+    CHECK(greyish(missing) > greyish(found) + 300);
     auto yellow = [](const QImage& img) {
         int n = 0;
         for (int y = 0; y < img.height(); ++y)

@@ -1,6 +1,8 @@
 // Drives the real main window: open a model through MainWindow::openFile (what File → Open, drag and
 // drop, recent files and the command line use), pick a clip, scrub, step, toggle LOD/ALT and faction
 // colour, select a bone, open broken files. Images come from the view's own capture.
+#include "first_use_test.h"
+
 #include "amal_view.h"
 #include "bone_tree_dock.h"
 #include "export_dialog.h"
@@ -648,7 +650,7 @@ class UiTest : public QObject {
         QVERIFY(open(bank));
         QVERIFY(w->showingAmal());
         QVERIFY(!w->model());
-        QVERIFY(!w->scene()->widget()->isEnabled());
+        QVERIFY(w->scene()->isHidden()); // 3D-only docks make way for the stage
         const int ticks = w->amalView()->durationTicks();
         QVERIFY(ticks > 0);
         QVERIFY(w->timeline()->clip());
@@ -672,7 +674,7 @@ class UiTest : public QObject {
         QVERIFY(open(modelPath));
         QVERIFY(!w->showingAmal());
         QVERIFY(w->model());
-        QVERIFY(w->scene()->widget()->isEnabled());
+        QVERIFY(!w->scene()->isHidden());
     }
 
     void screenshotOfView() {
@@ -870,8 +872,18 @@ int main(int argc, char** argv) {
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("rigscope-tests"));
     QApplication::setApplicationName(QStringLiteral("ui_tests"));
+    // `ui_tests first-use [QTest args]` / `ui_tests main [QTest args]` run one class; no selector runs both.
+    const QString which = argc > 1 ? QString::fromLocal8Bit(argv[1]) : QString();
+    if (which == QLatin1String("first-use") || which == QLatin1String("main")) {
+        argv[1] = argv[0];
+        if (which == QLatin1String("first-use")) return runFirstUseTests(argc - 1, argv + 1);
+        UiTest t;
+        return QTest::qExec(&t, argc - 1, argv + 1);
+    }
+    int rc = runFirstUseTests(argc, argv);
     UiTest t;
-    return QTest::qExec(&t, argc, argv);
+    rc |= QTest::qExec(&t, argc, argv);
+    return rc;
 }
 
 #include "ui_test.moc"
