@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 seconds=60
 if [ $# -gt 0 ] && [[ $1 =~ ^[0-9]+$ ]]; then seconds=$1; shift; fi
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(alamo_model alamo_clip w3d bwm al amal)
+[ ${#targets[@]} -eq 0 ] && targets=(alamo_model alamo_clip w3d bwm al amal dds tga)
 corpus=${RIGSCOPE_CORPUS:-$(cd .. && pwd)/shared/corpus}  # as CMake: ../shared/corpus
 maxlen=${FUZZ_MAX_LEN:-262144}
 
@@ -32,6 +32,8 @@ corpus_glob() {
     bwm) echo "bw2 bwm" ;;
     al) echo "bw2 al" ;;
     amal) echo "amal abk amos" ;;
+    dds) echo ". dds" ;;
+    tga) echo ". tga" ;;
   esac
 }
 

@@ -83,9 +83,9 @@ Header readHeader(ByteSpan bytes, const std::string& name) {
     const uint64_t most = h.rle ? left / uint64_t(1 + h.pixelBytes) * 128 : left / uint64_t(h.pixelBytes);
     if (total > most)
         throw ParseError(name, h.rle ? "RLE pixel data" : "pixel data", pos,
-                         std::to_string(h.width) + "x" + std::to_string(h.height) + " needs " + std::to_string(total) +
-                             " pixels; the " + std::to_string(left) + " bytes left hold at most " +
-                             std::to_string(most));
+                         "pixel data truncated: " + std::to_string(h.width) + "x" + std::to_string(h.height) +
+                             " needs " + std::to_string(total) + " pixels; the " + std::to_string(left) +
+                             " bytes left hold at most " + std::to_string(most));
     static const char* const kinds[] = {"", "mapped", "truecolour", "grey"};
     h.format = std::string("TGA-") + kinds[h.base] + std::to_string(h.bpp) + (h.rle ? "-RLE" : "");
     return h;
