@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,20 @@ static double parseNumber(const std::string& s, const char* what) {
     return v;
 }
 
+// Text output safe for a terminal: every line through printable() (file strings may hold escape sequences).
+static std::string terminalText(const std::string& text) {
+    std::string out;
+    size_t start = 0;
+    while (start < text.size()) {
+        const size_t nl = text.find('\n', start);
+        const size_t end = nl == std::string::npos ? text.size() : nl;
+        out += printable(text.substr(start, end - start));
+        if (nl != std::string::npos) out += '\n';
+        start = end + 1;
+    }
+    return out;
+}
+
 static int cmdInfo(const std::vector<std::string>& args) {
     bool json = false;
     std::string file;
@@ -42,15 +57,15 @@ static int cmdInfo(const std::vector<std::string>& args) {
         else throw UsageError{"more than one file given"};
     }
     if (file.empty()) throw UsageError{"info needs a FILE"};
-    std::vector<uint8_t> bytes = readFileBytes(file);
+    std::vector<uint8_t> bytes = readInputFile(file);
     std::string out;
     if (infoTexture(ByteSpan(bytes), file, json, out)) {
-        std::cout << out << "\n";
+        std::cout << terminalText(out) << "\n";
         return 0;
     }
     const std::string format = detectFormat(ByteSpan(bytes), file);
     if (infoSpecial(format, file, json, out)) {
-        std::cout << out << "\n";
+        std::cout << terminalText(out) << "\n";
         return 0;
     }
     Document doc = loadDocument(ByteSpan(bytes), file);
@@ -60,20 +75,20 @@ static int cmdInfo(const std::vector<std::string>& args) {
         else if (doc.format == "w3d") infoW3d(doc, j);
         else if (doc.format == "bwm") infoBwm(doc, j);
         else if (doc.format == "al") infoAl(doc, j);
-        else throw ParseError(file, {}, 0, "no info writer for format " + doc.format);
+        else throw ParseError(file, {}, ParseError::kNoOffset, "no info writer for format " + doc.format);
         std::cout << j.out << "\n";
     } else if (doc.format == "alo" || doc.format == "ala") {
         infoAlamoText(doc, out);
-        std::cout << out;
+        std::cout << terminalText(out);
     } else {
         infoGenericText(doc, out);
-        std::cout << out;
+        std::cout << terminalText(out);
     }
     return 0;
 }
 
 static std::shared_ptr<Clip> firstClip(const Document& d) {
-    if (d.clips.empty()) throw ParseError(d.path, {}, 0, "file holds no animation clip");
+    if (d.clips.empty()) throw ParseError(d.path, {}, ParseError::kNoOffset, "file holds no animation clip");
     return d.clips.front();
 }
 
@@ -101,7 +116,7 @@ static int cmdPose(const std::vector<std::string>& args) {
     if (haveFrame && haveTime) throw UsageError{"give --frame or --time, not both"};
 
     Document md = loadDocument(model);
-    if (!md.model) throw ParseError(model, {}, 0, "file holds no model or skeleton");
+    if (!md.model) throw ParseError(model, {}, ParseError::kNoOffset, "file holds no model or skeleton");
     std::shared_ptr<Clip> clip;
     if (!clipPath.empty()) {
         Document cd = loadDocument(clipPath);
@@ -110,7 +125,8 @@ static int cmdPose(const std::vector<std::string>& args) {
         if (cd.format == "al" && md.format == "bwm" && cd.model) {
             std::string why;
             if (!bw2::libraryFits(*md.model, cd.model->skeleton, &why))
-                throw ParseError(clipPath, {}, 0, "animation library does not fit the model: " + why);
+                throw ParseError(clipPath, {}, ParseError::kNoOffset,
+                                 "animation library does not fit the model " + model + ": " + why);
             md.model = std::make_shared<Model>(bw2::applyLibrary(*md.model, cd.model->skeleton));
         }
     } else if (md.format == "al") {
@@ -123,7 +139,9 @@ static int cmdPose(const std::vector<std::string>& args) {
     float f = 0.0f;
     if (clip) {
         binding = bindClip(sk, *clip);
-        if (!binding.ok()) throw ParseError(clipPath, {}, 0, "clip does not match model: " + binding.problems.front());
+        if (!binding.ok())
+            throw ParseError(clipPath, {}, ParseError::kNoOffset,
+                             "clip does not fit model " + model + ": " + binding.problems.front());
         if (haveTime) f = static_cast<float>(time * clip->fps);
         else f = static_cast<float>(frame);
         if (haveFrame && (frame < 0 || frame > double(clip->frameCount) - 1))
@@ -163,6 +181,13 @@ int main(int argc, char** argv) {
         return 2;
     } catch (const ParseError& e) {
         std::cerr << "rigscope-cli: " << e.what() << "\n";
+        return 1;
+    } catch (const std::bad_alloc&) {
+        // Loads turn this into a ParseError naming the file; anything else: name the last file argument.
+        std::string file;
+        for (const auto& a : args)
+            if (!a.empty() && a[0] != '-') file = a;
+        std::cerr << "rigscope-cli: " << printable(file) << (file.empty() ? "" : ": ") << "out of memory\n";
         return 1;
     } catch (const std::exception& e) {
         std::cerr << "rigscope-cli: " << e.what() << "\n";

@@ -4,12 +4,16 @@
 #include "amal/amal_bank.h"
 #include "bw2/al.h"
 #include "bw2/bwm.h"
+#include "common/file_read.h"
+#include "texture/texture.h"
 #include "w3d/w3d_chunks.h"
 #include "w3d/w3d_reader.h"
 
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
+#include <map>
+#include <new>
 
 namespace rs {
 
@@ -55,12 +59,51 @@ std::string detectFormat(ByteSpan bytes, const std::string& path) {
     return "";
 }
 
+static Document loadDocumentUnguarded(ByteSpan bytes, const std::string& path);
+
+uint64_t maxFileBytes(const std::string& format) {
+    constexpr uint64_t MiB = uint64_t(1) << 20;
+    if (format == "alo" || format == "alo-particle" || format == "ala" || format == "w3d" || format == "bwm" ||
+        format == "al")
+        return 256 * MiB;
+    if (format == "amal") return 16 * MiB;
+    if (format == "texture") return 512 * MiB;
+    if (format == "w3d-shockwave") return 64; // refused by its header: no need for more
+    return 0;
+}
+
+std::vector<uint8_t> readInputFile(const std::string& path) {
+    const std::vector<uint8_t> head = readFileHead(path, 64);
+    const ByteSpan h(head);
+    const std::string format = isTexture(h, path) ? "texture" : detectFormat(h, path);
+    if (format.empty()) throw ParseError(path, {}, 0, "unrecognised file format");
+    static const std::map<std::string, std::string> names = {
+        {"alo", "Alamo model"}, {"alo-particle", "Alamo file"},   {"ala", "Alamo clip"}, {"w3d", "W3D file"},
+        {"bwm", "B&W2 model"},  {"al", "B&W2 animation library"}, {"amal", "AMOS file"}, {"texture", "texture"}};
+    const auto it = names.find(format);
+    const uint64_t cap = std::max<uint64_t>(maxFileBytes(format), head.size());
+    return readFile(path, cap, it != names.end() ? it->second : format + " file");
+}
+
 Document loadDocument(const std::string& path) {
-    std::vector<uint8_t> bytes = readFileBytes(path);
-    return loadDocument(ByteSpan(bytes), path);
+    try {
+        std::vector<uint8_t> bytes = readInputFile(path);
+        return loadDocument(ByteSpan(bytes), path);
+    } catch (const std::bad_alloc&) {
+        throw ParseError(path, {}, ParseError::kNoOffset, "out of memory while loading the file");
+    }
 }
 
 Document loadDocument(ByteSpan bytes, const std::string& path) {
+    try {
+        return loadDocumentUnguarded(bytes, path);
+    } catch (const std::bad_alloc&) {
+        throw ParseError(path, {}, ParseError::kNoOffset,
+                         "out of memory while loading the file (" + std::to_string(bytes.size) + " bytes)");
+    }
+}
+
+static Document loadDocumentUnguarded(ByteSpan bytes, const std::string& path) {
     Document d;
     d.path = path;
     d.format = detectFormat(bytes, path);
