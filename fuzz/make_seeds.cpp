@@ -7,10 +7,11 @@
 #include "particle_fixtures.h"
 #include "amal/amal_writer.h"
 #include "bw2_fixtures.h"
-#include "w3d_fixtures.h"
 #include "common/bytes.h"
 #include "demo/demo_model.h"
 #include "vfs/archive_writer.h"
+#include "texture/texture_writer.h"
+#include "w3d_fixtures.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -73,7 +74,7 @@ int main(int argc, char** argv) {
         w3d::writeMesh(cw, skin);
         put(dir, "w3d", "unit.w3d", cw.take());
     }
-    const w3d::ClipCodec codecs[] = {w3d::ClipCodec::Uncompressed, w3d::ClipCodec::Timecoded,
+    const w3d::ClipCodec codecs[] = {w3d::ClipCodec::Uncompressed,  w3d::ClipCodec::Timecoded,
                                      w3d::ClipCodec::AdaptiveDelta, w3d::ClipCodec::MotionTimecoded,
                                      w3d::ClipCodec::MotionDelta4,  w3d::ClipCodec::MotionDelta8};
     for (w3d::ClipCodec codec : codecs) {
@@ -104,13 +105,44 @@ int main(int argc, char** argv) {
     mv.x = {amal::moveByte(3), amal::pauseByte(2), amal::moveByte(-5)};
     mv.y = {amal::moveByte(1)};
     bank.movements = {mv};
-    const std::vector<std::string> programs = {
-        "Move 10,0,5", "L: M 20,-20,10; M -20,20,10; J L", "A 0,(1,2)(2,2); PL 1", "Let R0=XM; If R0>100 Jump L; L: P",
-        "AU (I J1&1; M 0,-1,1; D)", "F R1=0 T 9; X=X+R1; N R1"};
+    const std::vector<std::string> programs = {"Move 10,0,5",
+                                               "L: M 20,-20,10; M -20,20,10; J L",
+                                               "A 0,(1,2)(2,2); PL 1",
+                                               "Let R0=XM; If R0>100 Jump L; L: P",
+                                               "AU (I J1&1; M 0,-1,1; D)",
+                                               "F R1=0 T 9; X=X+R1; N R1"};
     bank.programs = programs;
     put(dir, "amal", "bank.abk", amal::writeAmalBank(bank));
     for (size_t i = 0; i < programs.size(); ++i)
-        put(dir, "amal_program", "prog" + std::to_string(i), std::vector<uint8_t>(programs[i].begin(), programs[i].end()));
+        put(dir, "amal_program", "prog" + std::to_string(i),
+            std::vector<uint8_t>(programs[i].begin(), programs[i].end()));
+    // Textures: the writers' output in every TGA kind, raw and RLE, and DDS with a mip chain and DXT blocks.
+    {
+        Image img;
+        img.width = 12;
+        img.height = 5;
+        for (int i = 0; i < img.width * img.height; ++i) {
+            const uint8_t v = uint8_t(i < 24 ? 40 : i * 7); // a run for RLE, then varying texels
+            img.rgba.insert(img.rgba.end(), {v, uint8_t(v / 2), uint8_t(255 - v), uint8_t(i % 3 ? 255 : 128)});
+        }
+        const std::pair<TgaKind, const char*> kinds[] = {{TgaKind::TrueColour24, "rgb24"},
+                                                         {TgaKind::TrueColour32, "rgba32"},
+                                                         {TgaKind::Grey8, "grey8"},
+                                                         {TgaKind::Mapped8, "mapped8"}};
+        for (const auto& [kind, label] : kinds)
+            for (bool rle : {false, true})
+                put(dir, "tga", std::string(label) + (rle ? "_rle" : "") + ".tga", writeTga(img, kind, rle, rle));
+        put(dir, "dds", "rgba32_mips.dds", writeDdsRgba(img, 4));
+        std::vector<uint8_t> blocks;
+        for (int b = 0; b < 6; ++b) // 8x8 (4 blocks), 4x4, 2x2 (1 each)
+            for (int k = 0; k < 16; ++k)
+                blocks.push_back(uint8_t(b * 31 + k * 17));
+        put(dir, "dds", "dxt5_mips.dds", writeDdsBlocks(8, 8, "DXT5", 3, blocks));
+        put(dir, "dds", "dxt3.dds",
+            writeDdsBlocks(8, 8, "DXT3", 1, std::vector<uint8_t>(blocks.begin(), blocks.begin() + 64)));
+        put(dir, "dds", "dxt1.dds",
+            writeDdsBlocks(8, 8, "DXT1", 1, std::vector<uint8_t>(blocks.begin(), blocks.begin() + 32)));
+    }
     std::printf("make_seeds: %d seed files in %s\n", written, dir.c_str());
     return 0;
 }

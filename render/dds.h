@@ -1,15 +1,7 @@
-// DirectDraw Surface (.dds) decoder for the top mip level of 2D textures.
-//
-//   0   "DDS "                      magic
-//   4   DDS_HEADER (124 bytes)      size=124, flags, height, width, pitchOrLinearSize, depth, mipMapCount,
-//                                   reserved[11], DDS_PIXELFORMAT (32 bytes at offset 76), caps[4], reserved
-//   76  DDS_PIXELFORMAT             size=32, flags (4 FOURCC, 0x40 RGB, 0x1 ALPHAPIXELS, 0x20000 LUMINANCE),
-//                                   fourCC, rgbBitCount, rMask, gMask, bMask, aMask
-//   128 top mip level               DXT1: 8 bytes per 4x4 block; DXT2/3 and DXT4/5: 16 bytes per block;
-//                                   uncompressed: rows of rgbBitCount/8 bytes per pixel (masks give channels)
-// Supported: DXT1 (with 1-bit alpha), DXT2/DXT3, DXT4/DXT5, uncompressed 8/16/24/32-bit masked RGB(A) and
-// luminance. Anything else (DX10 headers, volume textures, cube maps' extra faces) is refused or ignored.
+// QImage wrappers over core's texture decoders (core/texture/texture.h: layouts, bounds, refusals).
 #pragma once
+
+#include "texture/texture.h"
 
 #include <QByteArray>
 #include <QImage>
@@ -17,7 +9,15 @@
 
 namespace rs::render {
 
-// Returns the top mip level as ARGB32 (not premultiplied), row 0 = image top; null image + error on failure.
-QImage decodeDds(const QByteArray& bytes, QString* error);
+// Top mip level as ARGB32 (not premultiplied), row 0 = image top; null image + *error (the ParseError's
+// one-line message, naming `name`) on failure, including running out of memory.
+QImage decodeDds(const QByteArray& bytes, QString* error, const QString& name = QStringLiteral("texture.dds"));
+
+// core's RGBA8 image as ARGB32.
+QImage toQImage(const rs::Image& img);
+
+// Runs one of core's decoders over bytes (shared by the DDS and TGA wrappers).
+QImage decodeWith(rs::Image (*decode)(rs::ByteSpan, const std::string&), const QByteArray& bytes, QString* error,
+                  const QString& name);
 
 } // namespace rs::render

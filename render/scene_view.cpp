@@ -493,7 +493,7 @@ struct SceneView::Impl {
         if (it == texCache.end()) {
             TexUse use;
             QString error;
-            const QImage img = decodeTextureFile(info.path, &error);
+            const QImage img = decodeTextureFile(info.path, &error, gpuMaxTextureSize());
             // Parented to the first material using it: a texture node created under modelRoot and referenced only
             // by a material built later (the dazzle draw) was never uploaded by Qt3D 6.4 (sampled as the default).
             use.texture = img.isNull() ? nullptr : makeTexture(img, owner);

@@ -11,6 +11,9 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QOffscreenSurface>
+#include <QOpenGLContext>
+#include <QOpenGLFunctions>
 #include <QPainter>
 #include <QUrl>
 #include <Qt3DCore/qabstractfunctor.h>
@@ -27,7 +30,10 @@ namespace rs::render {
 static QString childCI(const QString& dir, const QString& name, QDir::Filters filter) {
     QDir d(dir);
     if (!d.exists()) return {};
-    if (QFileInfo::exists(d.filePath(name))) return d.filePath(name);
+    // Only what the filter asks for: a texture named "." or ".." is not the folder itself.
+    const QFileInfo direct(d.filePath(name));
+    if (name != "." && name != ".." && (filter & QDir::Files ? direct.isFile() : direct.isDir()))
+        return d.filePath(name);
     const QStringList entries = d.entryList(filter | QDir::NoDotAndDotDot);
     for (const QString& e : entries)
         if (e.compare(name, Qt::CaseInsensitive) == 0) return d.filePath(e);
@@ -166,8 +172,7 @@ class DecodedImage : public Qt3DRender::QAbstractTextureImage {
 };
 } // namespace
 
-QImage decodeTextureFile(const QString& path, QString* error) {
-    QFile f(path);
+QImage decodeTextureFile(const QString& path, QString* error, int maxDim) {
     QByteArray bytes;
     std::vector<uint8_t> entry;
     std::shared_ptr<vfs::MountTable> table;
@@ -175,9 +180,10 @@ QImage decodeTextureFile(const QString& path, QString* error) {
         std::lock_guard<std::mutex> lock(gTableMutex);
         table = gTable;
     }
+    const QFileInfo fi(path);
     bool fromArchive = false;
     try {
-        fromArchive = !f.exists() && table && vfs::readDescribed(*table, path.toStdString(), entry);
+        fromArchive = !fi.exists() && table && vfs::readDescribed(*table, path.toStdString(), entry);
     } catch (const ParseError& e) { // encrypted or compressed entry
         if (error) *error = QString::fromStdString(e.what());
         return {};
@@ -185,25 +191,78 @@ QImage decodeTextureFile(const QString& path, QString* error) {
     if (fromArchive) {
         bytes = QByteArray(reinterpret_cast<const char*>(entry.data()), qsizetype(entry.size()));
     } else {
+        // Checked before opening: a FIFO would block open(), a folder has no bytes.
+        if (!fi.isFile()) {
+            if (error) *error = path + ": " + (fi.exists() ? "not a regular file" : "no such file");
+            return {};
+        }
+        QFile f(path);
         if (!f.open(QIODevice::ReadOnly)) {
             if (error) *error = "cannot open " + path;
             return {};
         }
-        if (f.size() > (qint64(256) << 20)) {
-            if (error) *error = "texture file larger than 256 MB";
+        // Cap: a 16384^2 DXT5 with its mip chain is 341 MiB; larger texture files are refused unread.
+        if (f.size() > (qint64(512) << 20)) {
+            if (error) *error = path + ": texture file larger than 512 MiB";
             return {};
         }
-        bytes = f.readAll();
+        try {
+            bytes = f.readAll();
+        } catch (const std::bad_alloc&) {
+            if (error) *error = path + ": out of memory";
+            return {};
+        }
     }
-    if (bytes.startsWith("DDS ")) return decodeDds(bytes, error);
-    if (path.endsWith(".tga", Qt::CaseInsensitive)) return decodeTga(bytes, error);
+    const rs::ByteSpan span(reinterpret_cast<const uint8_t*>(bytes.constData()), size_t(bytes.size()));
+    const std::string label = path.toStdString();
+    if (rs::isTexture(span, label)) {
+        // Header first: a texture the GPU cannot hold is refused before its pixels are decoded.
+        try {
+            const rs::TextureInfo info = rs::probeTexture(span, label);
+            if (maxDim > 0 && (info.width > maxDim || info.height > maxDim)) {
+                if (error)
+                    *error = QString("%1: %2x%3 is larger than this GPU's maximum texture size %4")
+                                 .arg(path)
+                                 .arg(info.width)
+                                 .arg(info.height)
+                                 .arg(maxDim);
+                return {};
+            }
+        } catch (const rs::ParseError& e) {
+            if (error) *error = QString::fromStdString(e.what());
+            return {};
+        }
+        return decodeWith(&rs::decodeTexture, bytes, error, path);
+    }
     QImage img;
-    const QByteArray suffix = QFileInfo(path).suffix().toLower().toLatin1();
+    const QByteArray suffix = fi.suffix().toLower().toLatin1();
     if (!img.loadFromData(bytes, suffix.isEmpty() ? nullptr : suffix.constData()) && !img.loadFromData(bytes)) {
-        if (error) *error = "unreadable image " + QFileInfo(path).fileName();
+        if (error) *error = "unreadable image " + fi.fileName();
+        return {};
+    }
+    if (maxDim > 0 && (img.width() > maxDim || img.height() > maxDim)) {
+        if (error) *error = QString("%1: larger than this GPU's maximum texture size %2").arg(path).arg(maxDim);
         return {};
     }
     return img.convertToFormat(QImage::Format_ARGB32);
+}
+
+int gpuMaxTextureSize() {
+    static const int size = [] {
+        bool ok = false;
+        const int forced = qEnvironmentVariableIntValue("RIGSCOPE_GL_MAX_TEXTURE_SIZE", &ok);
+        if (ok && forced > 0) return forced;
+        QOpenGLContext ctx;
+        QOffscreenSurface surface;
+        surface.create();
+        GLint v = 0;
+        if (ctx.create() && ctx.makeCurrent(&surface)) {
+            ctx.functions()->glGetIntegerv(GL_MAX_TEXTURE_SIZE, &v);
+            ctx.doneCurrent();
+        }
+        return v > 0 ? std::min<int>(v, rs::kMaxTextureDim) : rs::kMaxTextureDim;
+    }();
+    return size;
 }
 
 Qt3DRender::QAbstractTexture* makeTexture(const QImage& image, Qt3DCore::QNode* parent) {

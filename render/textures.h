@@ -24,9 +24,14 @@ namespace rs::render {
 // case-insensitively; folders that do not exist are left out.
 QStringList textureSearchDirs(const QString& textureName, const QString& modelPath, const QStringList& extraDirs);
 
-// Decodes a texture file on the CPU: DDS with the project's decoder (dds.h), anything else through QImage
-// (TGA, PNG, ...). Null image and *error set when the file cannot be read or decoded.
-QImage decodeTextureFile(const QString& path, QString* error);
+// Decodes a texture file on the CPU: DDS and TGA with core's decoders (dds.h, tga.h), anything else through
+// QImage (PNG, ...). Only regular files are opened. Null image and *error (naming the file) set when the file
+// cannot be read or decoded, or when maxDim > 0 and the image is wider or taller than maxDim.
+QImage decodeTextureFile(const QString& path, QString* error, int maxDim = 0);
+
+// GL_MAX_TEXTURE_SIZE of this machine's OpenGL (queried once, on the first call, with an offscreen context; call it
+// from the GUI thread). RIGSCOPE_GL_MAX_TEXTURE_SIZE overrides it (tests). rs::kMaxTextureDim when unknown.
+int gpuMaxTextureSize();
 
 // GPU texture (RGBA8, mipmapped) for a decoded image; uploaded bottom row first so that the image top is at
 // v = 1, matching core's uv0 convention.

@@ -2,18 +2,31 @@
 # Builds the libFuzzer targets (clang, ASan+UBSan, core instrumented too) in build-fuzz/ and runs each for
 # SECONDS (default 60), seeded with the project's synthetic fixtures (fuzz/make_seeds) and, when present, the
 # corpus files of that format (../shared/corpus, linked, never copied into the repository).
-#   tools/fuzz.sh [SECONDS] [TARGET...]      targets: alamo_model alamo_clip alamo_particles w3d bwm al amal meg big (default: all built)
+#   tools/fuzz.sh [SECONDS] [TARGET...]      targets: alamo_model alamo_clip alamo_particles w3d bwm al amal meg big dds tga (default: all built)
+#   tools/fuzz.sh --long [EXECS] [TARGET...] long mode (not for CI): each target runs until it has executed EXECS
+#                                            inputs (default 10,000,000; FUZZ_LONG_SECONDS caps the time per target),
+#                                            its work corpus is minimised into fuzz-out/<target>/min, and a table of
+#                                            executions, coverage, corpus size and findings is printed and written to
+#                                            fuzz-out/long-run.md (docs/HARDENING.md records the last long run).
 # Work corpora and crash artifacts go to fuzz-out/<target>/ (git-ignored). Exit status 1 when a target crashed;
 # every crash input found must become a tests/core/regress_*_test.cpp case.
-# Environment: FUZZ_MAX_LEN (default 262144), FUZZ_JOBS (parallel targets, default 1), RIGSCOPE_CORPUS.
+# Environment: FUZZ_MAX_LEN (default 262144; long mode: the largest seed, at most 4 MiB, so that large real seeds
+# are fuzzed whole), RIGSCOPE_CORPUS.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=60
-if [ $# -gt 0 ] && [[ $1 =~ ^[0-9]+$ ]]; then seconds=$1; shift; fi
+long=0
+execs=10000000
+if [ $# -gt 0 ] && [ "$1" = --long ]; then
+  long=1; shift
+  if [ $# -gt 0 ] && [[ $1 =~ ^[0-9]+$ ]]; then execs=$1; shift; fi
+elif [ $# -gt 0 ] && [[ $1 =~ ^[0-9]+$ ]]; then
+  seconds=$1; shift
+fi
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(alamo_model alamo_clip alamo_particles w3d bwm al amal meg big)
+[ ${#targets[@]} -eq 0 ] && targets=(alamo_model alamo_clip alamo_particles w3d bwm al amal meg big dds tga)
 corpus=${RIGSCOPE_CORPUS:-$(cd .. && pwd)/shared/corpus}  # as CMake: ../shared/corpus
-maxlen=${FUZZ_MAX_LEN:-262144}
+maxlen_default=262144
 
 cmake -S . -B build-fuzz -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRIGSCOPE_FUZZ=ON \
   -DRIGSCOPE_GUI=OFF -DRIGSCOPE_TESTS=OFF >/dev/null
@@ -35,12 +48,17 @@ corpus_glob() {
     amal) echo "amal abk amos" ;;
     meg) echo "archives meg" ;;
     big) echo "archives big" ;;
+    dds) echo ". dds" ;;
+    tga) echo ". tga" ;;
   esac
 }
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 status=0
+table="| target | executions | seconds | exec/s | coverage (cov / ft) | corpus (min) | max_len | findings |
+|---|---:|---:|---:|---|---:|---:|---|"
+
 for t in "${targets[@]}"; do
   bin=build-fuzz/bin/fuzz_$t
   [ -x "$bin" ] || { echo "fuzz: no target fuzz_$t" >&2; status=1; continue; }
@@ -56,14 +74,43 @@ for t in "${targets[@]}"; do
       done
     done
   fi
-  echo "== fuzz_$t: ${seconds}s, $(ls "$seeds" | wc -l) seeds, $(ls "$work" | wc -l) in work corpus"
-  if ! "$bin" "$work" "$seeds" -max_total_time="$seconds" -max_len="$maxlen" -timeout=10 -rss_limit_mb=2048 \
+  maxlen=${FUZZ_MAX_LEN:-$maxlen_default}
+  if [ $long = 1 ]; then
+    biggest=$(find -L "$seeds" "$work" -type f -printf '%s\n' 2>/dev/null | sort -n | tail -1)
+    maxlen=${FUZZ_MAX_LEN:-$(( ${biggest:-4096} < 4194304 ? ${biggest:-4096} : 4194304 ))}
+    [ "$maxlen" -lt 4096 ] && maxlen=4096
+    limit=(-runs="$execs" -max_total_time="${FUZZ_LONG_SECONDS:-0}")
+    echo "== fuzz_$t: until $execs executions, $(ls "$seeds" | wc -l) seeds, $(ls "$work" | wc -l) in work corpus, max_len $maxlen"
+  else
+    limit=(-max_total_time="$seconds")
+    echo "== fuzz_$t: ${seconds}s, $(ls "$seeds" | wc -l) seeds, $(ls "$work" | wc -l) in work corpus"
+  fi
+  before=$(ls "$out/$t" | grep -cE '^(crash|timeout|oom|leak)-' || true)
+  start=$(date +%s)
+  if ! "$bin" "$work" "$seeds" "${limit[@]}" -max_len="$maxlen" -timeout=10 -rss_limit_mb=2048 \
       -malloc_limit_mb=512 -artifact_prefix="$out/$t/" -print_final_stats=1 >"$out/$t/log.txt" 2>&1; then
     echo "fuzz_$t: FOUND A PROBLEM, see $out/$t/log.txt and $out/$t/crash-* / timeout-* / oom-*"
     grep -m3 -E "ERROR|runtime error|contract violation" "$out/$t/log.txt" || true
     status=1
   fi
+  elapsed=$(( $(date +%s) - start ))
   grep -E "^stat::number_of_executed_units|^stat::peak_rss_mb" "$out/$t/log.txt" | tr '\n' ' '; echo
   tail -n 20 "$out/$t/log.txt" | grep -E "^#[0-9]+.*(DONE|cov:)" | tail -1 || true
+  if [ $long = 1 ]; then
+    mkdir -p "$out/$t/min"
+    "$bin" -merge=1 -max_len="$maxlen" "$out/$t/min" "$work" "$seeds" >"$out/$t/merge.txt" 2>&1 || true
+    runs=$(grep -oP '^stat::number_of_executed_units:\s*\K[0-9]+' "$out/$t/log.txt" || echo 0)
+    last=$(grep -E "^#[0-9]+.*cov:" "$out/$t/log.txt" | tail -1)
+    cov=$(echo "$last" | grep -oP 'cov: \K[0-9]+' || echo ?)
+    ft=$(echo "$last" | grep -oP 'ft: \K[0-9]+' || echo ?)
+    found=$(( $(ls "$out/$t" | grep -cE '^(crash|timeout|oom|leak)-' || true) - before ))
+    rate=$(( elapsed > 0 ? runs / elapsed : runs ))
+    table+="
+| $t | $runs | $elapsed | $rate | $cov / $ft | $(ls "$out/$t/min" | wc -l) | $maxlen | $found |"
+  fi
 done
+if [ $long = 1 ]; then
+  { echo "fuzz.sh --long $execs on $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, commit $(git rev-parse --short HEAD)"
+    echo; echo "$table"; } | tee "$out/long-run.md"
+fi
 exit $status

@@ -168,7 +168,7 @@ void infoAlamo(const Document& doc, Json& j) {
     else if (!doc.clips.empty())
         clipJson(*doc.clips.front(), j);
     else
-        throw ParseError(doc.path, {}, 0, "file holds neither a model nor a clip");
+        throw ParseError(doc.path, {}, ParseError::kNoOffset, "file holds neither a model nor a clip");
 }
 
 void infoAlamoText(const Document& doc, std::string& text) {

@@ -18,6 +18,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -96,6 +97,20 @@ static double parseNumber(const std::string& s, const char* what) {
     return v;
 }
 
+// Text output safe for a terminal: every line through printable() (file strings may hold escape sequences).
+static std::string terminalText(const std::string& text) {
+    std::string out;
+    size_t start = 0;
+    while (start < text.size()) {
+        const size_t nl = text.find('\n', start);
+        const size_t end = nl == std::string::npos ? text.size() : nl;
+        out += printable(text.substr(start, end - start));
+        if (nl != std::string::npos) out += '\n';
+        start = end + 1;
+    }
+    return out;
+}
+
 static int cmdInfo(std::vector<std::string> args) {
     GameMount gm;
     takeMountOptions(args, gm);
@@ -112,14 +127,14 @@ static int cmdInfo(std::vector<std::string> args) {
     Document doc;
     std::error_code ec;
     if (!gm.table && std::filesystem::is_regular_file(file, ec)) {
-        std::vector<uint8_t> bytes = readFileBytes(file);
+        std::vector<uint8_t> bytes = readInputFile(file);
         if (infoTexture(ByteSpan(bytes), file, json, out)) {
-            std::cout << out << "\n";
+            std::cout << terminalText(out) << "\n";
             return 0;
         }
         const std::string format = detectFormat(ByteSpan(bytes), file);
         if (infoSpecial(format, file, json, out)) {
-            std::cout << out << "\n";
+            std::cout << terminalText(out) << "\n";
             return 0;
         }
         doc = loadDocument(ByteSpan(bytes), file);
@@ -133,7 +148,7 @@ static int cmdInfo(std::vector<std::string> args) {
         else if (doc.format == "bwm") infoBwm(doc, j);
         else if (doc.format == "al") infoAl(doc, j);
         else if (doc.particles) infoParticles(doc, j);
-        else throw ParseError(file, {}, 0, "no info writer for format " + doc.format);
+        else throw ParseError(file, {}, ParseError::kNoOffset, "no info writer for format " + doc.format);
         if (gm.table) { // what the model refers to, found through the mounted folders / archive
             Json r;
             writeResolved(doc, key, gm, r);
@@ -143,19 +158,19 @@ static int cmdInfo(std::vector<std::string> args) {
         std::cout << j.out << "\n";
     } else if (doc.format == "alo" || doc.format == "ala") {
         infoAlamoText(doc, out);
-        std::cout << out;
+        std::cout << terminalText(out);
     } else if (doc.particles) {
         infoParticlesText(doc, out);
-        std::cout << out;
+        std::cout << terminalText(out);
     } else {
         infoGenericText(doc, out);
-        std::cout << out;
+        std::cout << terminalText(out);
     }
     return 0;
 }
 
 static std::shared_ptr<Clip> firstClip(const Document& d) {
-    if (d.clips.empty()) throw ParseError(d.path, {}, 0, "file holds no animation clip");
+    if (d.clips.empty()) throw ParseError(d.path, {}, ParseError::kNoOffset, "file holds no animation clip");
     return d.clips.front();
 }
 
@@ -185,7 +200,7 @@ static int cmdPose(std::vector<std::string> args) {
     if (haveFrame && haveTime) throw UsageError{"give --frame or --time, not both"};
 
     Document md = loadInput(model, gm);
-    if (!md.model) throw ParseError(model, {}, 0, "file holds no model or skeleton");
+    if (!md.model) throw ParseError(model, {}, ParseError::kNoOffset, "file holds no model or skeleton");
     std::shared_ptr<Clip> clip;
     if (!clipPath.empty()) {
         Document cd = loadInput(clipPath, gm);
@@ -194,7 +209,8 @@ static int cmdPose(std::vector<std::string> args) {
         if (cd.format == "al" && md.format == "bwm" && cd.model) {
             std::string why;
             if (!bw2::libraryFits(*md.model, cd.model->skeleton, &why))
-                throw ParseError(clipPath, {}, 0, "animation library does not fit the model: " + why);
+                throw ParseError(clipPath, {}, ParseError::kNoOffset,
+                                 "animation library does not fit the model " + model + ": " + why);
             md.model = std::make_shared<Model>(bw2::applyLibrary(*md.model, cd.model->skeleton));
         }
     } else if (md.format == "al") {
@@ -207,7 +223,9 @@ static int cmdPose(std::vector<std::string> args) {
     float f = 0.0f;
     if (clip) {
         binding = bindClip(sk, *clip);
-        if (!binding.ok()) throw ParseError(clipPath, {}, 0, "clip does not match model: " + binding.problems.front());
+        if (!binding.ok())
+            throw ParseError(clipPath, {}, ParseError::kNoOffset,
+                             "clip does not fit model " + model + ": " + binding.problems.front());
         if (haveTime) f = static_cast<float>(time * clip->fps);
         else f = static_cast<float>(frame);
         if (haveFrame && (frame < 0 || frame > double(clip->frameCount) - 1))
@@ -260,6 +278,13 @@ int main(int argc, char** argv) {
         return 2;
     } catch (const ParseError& e) {
         std::cerr << "rigscope-cli: " << e.what() << "\n";
+        return 1;
+    } catch (const std::bad_alloc&) {
+        // Loads turn this into a ParseError naming the file; anything else: name the last file argument.
+        std::string file;
+        for (const auto& a : args)
+            if (!a.empty() && a[0] != '-') file = a;
+        std::cerr << "rigscope-cli: " << printable(file) << (file.empty() ? "" : ": ") << "out of memory\n";
         return 1;
     } catch (const std::exception& e) {
         std::cerr << "rigscope-cli: " << e.what() << "\n";

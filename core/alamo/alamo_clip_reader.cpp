@@ -18,6 +18,7 @@
 // Frame sizes and indices count 16-bit words. Unpacking: v = offset + u16 * scale (per component);
 // q = quat(w, x, y, z) of i16 / 32767. Local transform of a listed bone = T * R * S (Replace).
 #include "alamo/alamo_reader.h"
+#include "common/warnings.h"
 
 #include "alamo/alamo_chunks.h"
 
@@ -97,14 +98,14 @@ class AlaReader {
                 dataS = c, haveS = true;
                 break;
             default:
-                clip_.warnings.push_back("skipped unknown chunk " + c.path);
+                warn_.add("skipped unknown chunk", c.path);
             }
         }
         if (!haveHeader) top.fail(root, "animation without a 0x1001 header");
         if (clip_.tracks.size() != numBones_)
-            clip_.warnings.push_back("header declares " + std::to_string(numBones_) + " animated bones, found " +
+            warn_.add("header declares " + std::to_string(numBones_) + " animated bones, found " +
                                      std::to_string(clip_.tracks.size()));
-        if (Chunk tail; top.next(tail)) clip_.warnings.push_back("skipped chunk " + tail.path + " after 0x1000");
+        if (Chunk tail; top.next(tail)) warn_.add("skipped chunk " + tail.path + " after 0x1000");
         if (clip_.version == 2) {
             decodeBlock(cur, haveT ? &dataT : nullptr, frameT_, 3, "translation", root, &BoneInfo::idxT,
                         [](BoneTrack& t, BoneInfo& b, uint32_t f, const uint8_t* p) {
@@ -119,9 +120,10 @@ class AlaReader {
                             t.scale[f] = unpackVec(p, b.sOffset, b.sScale);
                         });
         } else if (haveT || haveR || haveS) {
-            clip_.warnings.push_back("format-1 clip holds format-2 data chunks; ignored");
+            warn_.add("format-1 clip holds format-2 data chunks; ignored");
         }
-        if (degenerate_) clip_.warnings.push_back("zero-length rotation quaternions replaced by identity");
+        if (degenerate_) warn_.add("zero-length rotation quaternions replaced by identity");
+        clip_.warnings = warn_.lines();
         return std::move(clip_);
     }
 
@@ -153,7 +155,7 @@ class AlaReader {
                 frameS_ = miniU32(m, t), have13 = true;
                 break;
             default:
-                clip_.warnings.push_back("skipped unknown mini-chunk " + std::to_string(t) + " in " + c.path);
+                warn_.add("skipped unknown mini-chunk", std::to_string(t) + " in " + c.path);
             }
         }
         if (!haveFrames || !haveFps || !haveBones) cur.fail(c, "header lacks frames, fps or bone count");
@@ -165,7 +167,7 @@ class AlaReader {
         }
         clip_.codec = clip_.version == 2 ? "ala2" : "ala1";
         if (!(clip_.fps > 0.0f) || !std::isfinite(clip_.fps))
-            clip_.warnings.push_back("fps " + std::to_string(clip_.fps) + " is not a positive number");
+            warn_.add("fps " + std::to_string(clip_.fps) + " is not a positive number");
         // Each bone chunk is at least 8 bytes: bounds the reservation below.
         if (numBones_ > (bytes_.size - c.end) / 8)
             cur.fail(c, "bone count " + std::to_string(numBones_) + " exceeds what the file can hold");
@@ -189,7 +191,7 @@ class AlaReader {
         ByteReader r = cur.data(c);
         r.needCount(clip_.frameCount, elemSize, what);
         if (r.remaining() != size_t(clip_.frameCount) * elemSize)
-            clip_.warnings.push_back(c.path + ": " + std::to_string(r.remaining()) + " bytes for " +
+            warn_.add(c.path + ": " + std::to_string(r.remaining()) + " bytes for " +
                                      std::to_string(clip_.frameCount) + " frames of " + what);
         return r.cur();
     }
@@ -264,7 +266,7 @@ class AlaReader {
                         break;
                     }
                     default:
-                        clip_.warnings.push_back("skipped unknown mini-chunk " + std::to_string(t) + " in " + c.path);
+                        warn_.add("skipped unknown mini-chunk", std::to_string(t) + " in " + c.path);
                     }
                 }
                 if (!haveIndex) cur.fail(c, "bone header lacks the bone index (mini-chunk 5)");
@@ -301,7 +303,7 @@ class AlaReader {
                 readBits(cur, c, track.step);
                 break;
             default:
-                clip_.warnings.push_back("skipped unknown chunk " + c.path);
+                warn_.add("skipped unknown chunk", c.path);
             }
         }
         if (!haveHeader) parent.fail(bc, "bone animation without a 0x1003 header");
@@ -347,7 +349,7 @@ class AlaReader {
         const uint64_t words = uint64_t(clip_.frameCount) * frameSize;
         r.needCount(words, 2, what);
         if (r.remaining() != words * 2)
-            clip_.warnings.push_back(c->path + ": " + std::to_string(r.remaining()) + " bytes, expected " +
+            warn_.add(c->path + ": " + std::to_string(r.remaining()) + " bytes, expected " +
                                      std::to_string(words * 2));
         const uint8_t* base = r.cur();
         const size_t stride = size_t(frameSize) * 2;
@@ -369,6 +371,7 @@ class AlaReader {
     ByteSpan bytes_;
     const std::string& file_;
     Clip clip_;
+    WarningLog warn_; // one line per kind in clip_.warnings
     std::vector<BoneInfo> bones_;
     uint32_t numBones_ = 0, frameR_ = 0, frameT_ = 0, frameS_ = 0;
     bool degenerate_ = false;

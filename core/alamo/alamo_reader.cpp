@@ -25,6 +25,7 @@
 //                 9 nightOnly,10 bone,11 name,12 hidden,[13 bias]
 //          (or a container holding one type-0 data chunk of these minis)
 #include "alamo/alamo_reader.h"
+#include "common/warnings.h"
 
 #include "alamo/alamo_chunks.h"
 
@@ -138,12 +139,13 @@ class AloReader {
                 readConnections(top, c);
                 break;
             default:
-                model_.warnings.push_back("skipped unknown top-level chunk " + c.path);
+                warn_.add("skipped unknown top-level chunk", c.path);
             }
         }
         if (first) throw ParseError(file_, {}, 0, "empty file: no Alamo chunks");
-        if (!haveSkeleton) throw ParseError(file_, {}, 0, "no skeleton chunk 0x200: not an Alamo model");
+        if (!haveSkeleton) throw ParseError(file_, {}, ParseError::kNoOffset, "no skeleton chunk 0x200: not an Alamo model");
         resolveConnections();
+        model_.warnings = warn_.lines();
         return std::move(model_);
     }
 
@@ -168,7 +170,7 @@ class AloReader {
                 if (!haveHeader) cur.fail(c, "bone chunk before the 0x201 skeleton header");
                 bones.push_back(readBone(cur, c, bones.size()));
             } else {
-                model_.warnings.push_back("skipped unknown chunk " + c.path);
+                warn_.add("skipped unknown chunk", c.path);
             }
         }
         if (!haveHeader) parent.fail(sc, "skeleton without a 0x201 header");
@@ -204,7 +206,7 @@ class AloReader {
                                     " (must be -1 or a smaller bone index)");
                 haveData = true;
             } else {
-                model_.warnings.push_back("skipped unknown chunk " + c.path);
+                warn_.add("skipped unknown chunk", c.path);
             }
         }
         if (!haveName || !haveData) parent.fail(bc, "bone " + std::to_string(index) + " lacks its name or data chunk");
@@ -247,16 +249,16 @@ class AloReader {
                 readGeometry(cur, c, mesh.subMeshes.back());
                 break;
             default:
-                model_.warnings.push_back("skipped unknown chunk " + c.path);
+                warn_.add("skipped unknown chunk", c.path);
             }
         }
         if (!haveInfo) parent.fail(mc, "mesh '" + mesh.name + "' has no 0x402 info chunk");
         if (nMaterials != mesh.subMeshes.size())
-            model_.warnings.push_back("mesh '" + mesh.name + "' declares " + std::to_string(nMaterials) +
+            warn_.add("mesh '" + mesh.name + "' declares " + std::to_string(nMaterials) +
                                       " materials but holds " + std::to_string(mesh.subMeshes.size()));
         for (size_t i = 0; i < hasGeometry.size(); ++i)
             if (!hasGeometry[i])
-                model_.warnings.push_back("mesh '" + mesh.name + "' sub-mesh " + std::to_string(i) +
+                warn_.add("mesh '" + mesh.name + "' sub-mesh " + std::to_string(i) +
                                           " has a material but no geometry");
         parseLodAlt(mesh.name, mesh.baseName, mesh.lod, mesh.alt);
         bool anyDrawn = false;
@@ -290,7 +292,7 @@ class AloReader {
                 continue;
             }
             if (c.type < 0x10102 || c.type > 0x10106) {
-                model_.warnings.push_back("skipped unknown chunk " + c.path);
+                warn_.add("skipped unknown chunk", c.path);
                 continue;
             }
             MaterialParam p;
@@ -326,7 +328,7 @@ class AloReader {
                         p.value = miniVec4(m, t);
                     }
                 } else {
-                    model_.warnings.push_back("skipped unknown mini-chunk " + std::to_string(t) + " in " + c.path);
+                    warn_.add("skipped unknown mini-chunk", std::to_string(t) + " in " + c.path);
                 }
             }
             if (!haveName || !haveValue) cur.fail(c, "shader parameter lacks its name or value mini-chunk");
@@ -411,7 +413,7 @@ class AloReader {
                 const uint64_t n = uint64_t(nTris) * 3;
                 r.needCount(n, 2, "index");
                 if (r.remaining() != n * 2)
-                    model_.warnings.push_back(c.path + ": index buffer holds " + std::to_string(r.remaining()) +
+                    warn_.add(c.path + ": index buffer holds " + std::to_string(r.remaining()) +
                                               " bytes, header says " + std::to_string(n * 2));
                 sm.indices.resize(n);
                 const uint8_t* p = r.cur();
@@ -429,7 +431,7 @@ class AloReader {
                 const size_t stride = c.type == 0x10007 ? sizeof(DiskVertex144) : sizeof(DiskVertex128);
                 r.needCount(nVerts, stride, "vertex");
                 if (r.remaining() != size_t(nVerts) * stride)
-                    model_.warnings.push_back(c.path + ": " + std::to_string(r.remaining() - size_t(nVerts) * stride) +
+                    warn_.add(c.path + ": " + std::to_string(r.remaining() - size_t(nVerts) * stride) +
                                               " bytes after the declared vertices");
                 haveVertices = true;
                 vertexChunk = c;
@@ -457,7 +459,7 @@ class AloReader {
                 sm.hasCollisionTree = true;
                 break;
             default:
-                model_.warnings.push_back("skipped unknown chunk " + c.path);
+                warn_.add("skipped unknown chunk", c.path);
             }
         }
         if (!haveHeader) parent.fail(gc, "sub-mesh geometry without a 0x10001 header");
@@ -522,7 +524,7 @@ class AloReader {
                 for (auto& t : tree.triangles)
                     t = r.u16le();
             } else {
-                model_.warnings.push_back("skipped unknown chunk " + c.path);
+                warn_.add("skipped unknown chunk", c.path);
             }
         }
         if (!haveHeader) parent.fail(tc, "collision tree without a 0x1201 header");
@@ -531,7 +533,7 @@ class AloReader {
             const bool ok = n.primitiveCount > 0 ? size_t(n.link) + n.primitiveCount <= tree.triangles.size()
                                                  : size_t(n.link) + 1 < tree.nodes.size();
             if (!ok) {
-                model_.warnings.push_back(tc.path + ": collision node " + std::to_string(i) + " links out of range");
+                warn_.add(tc.path + ": collision node " + std::to_string(i) + " links out of range");
                 break;
             }
         }
@@ -557,7 +559,7 @@ class AloReader {
                 l.falloffSize = r.f32le();
                 haveInfo = true;
             } else {
-                model_.warnings.push_back("skipped unknown chunk " + c.path);
+                warn_.add("skipped unknown chunk", c.path);
             }
         }
         if (!haveInfo) parent.fail(lc, "light '" + l.name + "' has no 0x1302 info chunk");
@@ -656,7 +658,7 @@ class AloReader {
                     if (!inner->next(dc) || dc.container) cur.fail(c, "dazzle container without a data chunk");
                     owner = &*inner;
                     Chunk extra;
-                    if (inner->next(extra)) model_.warnings.push_back("skipped chunk " + extra.path);
+                    if (inner->next(extra)) warn_.add("skipped chunk", extra.path);
                 }
                 MiniCursor minis(owner->data(dc));
                 Dazzle d;
@@ -708,7 +710,7 @@ class AloReader {
                         d.hasBias = true;
                         break;
                     default:
-                        model_.warnings.push_back("skipped unknown mini-chunk " + std::to_string(t) + " in " + c.path);
+                        warn_.add("skipped unknown mini-chunk", std::to_string(t) + " in " + c.path);
                     }
                 }
                 if (!haveBone) cur.fail(c, "dazzle lacks its bone mini-chunk");
@@ -718,13 +720,13 @@ class AloReader {
                 break;
             }
             default:
-                model_.warnings.push_back("skipped unknown chunk " + c.path);
+                warn_.add("skipped unknown chunk", c.path);
             }
         }
         if (!haveHeader) parent.fail(cc, "connections without a 0x601 header");
         if (conns_.nObjects != nObjectChunks || conns_.nProxies != nProxyChunks ||
             (conns_.haveDazzleCount && conns_.nDazzles != nDazzleChunks))
-            model_.warnings.push_back(cc.path + ": header counts (" + std::to_string(conns_.nObjects) + " objects, " +
+            warn_.add(cc.path + ": header counts (" + std::to_string(conns_.nObjects) + " objects, " +
                                       std::to_string(conns_.nProxies) + " proxies) differ from the chunks found (" +
                                       std::to_string(nObjectChunks) + ", " + std::to_string(nProxyChunks) + ")");
     }
@@ -747,6 +749,7 @@ class AloReader {
     ByteSpan bytes_;
     const std::string& file_;
     Model model_;
+    WarningLog warn_; // one line per kind in model_.warnings
     std::vector<ObjectRef> objects_;
     RawConnections conns_;
 };

@@ -403,7 +403,7 @@ const Bank& requireAmalBank(const BankFile& f) {
     if (!f.amalBanks.empty()) return f.amalBanks.front();
     std::string what =
         f.otherBanks.empty() ? std::string("it holds no banks at all") : "it holds only: " + describeOtherBanks(f);
-    throw ParseError(f.path, {}, 0, "no Amal bank in this file; " + what);
+    throw ParseError(f.path, {}, ParseError::kNoOffset, "no Amal bank in this file; " + what);
 }
 
 } // namespace rs::amal

@@ -23,7 +23,8 @@ struct ByteSpan {
     explicit ByteSpan(const std::vector<uint8_t>& v) : data(v.data()), size(v.size()) {}
 };
 
-// Reads the whole file; throws ParseError naming the file when it cannot be read.
+// Reads the whole file (at most kMaxInputBytes; only regular files, checked before opening: common/file_read.h);
+// throws ParseError naming the file when it cannot be read.
 std::vector<uint8_t> readFileBytes(const std::string& path);
 
 // A chunk path ("0x400/0x10000/0x10007") kept as chunk ids and formatted only when it is needed (an error

@@ -6,12 +6,16 @@
 #include "bw2/al.h"
 #include "bw2/bwm.h"
 #include "vfs/lookup.h"
+#include "common/file_read.h"
+#include "texture/texture.h"
 #include "w3d/w3d_chunks.h"
 #include "w3d/w3d_reader.h"
 
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
+#include <map>
+#include <new>
 
 namespace rs {
 
@@ -55,20 +59,59 @@ std::string detectFormat(ByteSpan bytes, const std::string& path) {
     return "";
 }
 
+static Document loadDocumentUnguarded(ByteSpan bytes, const std::string& path, const LoadOptions& options);
+
+uint64_t maxFileBytes(const std::string& format) {
+    constexpr uint64_t MiB = uint64_t(1) << 20;
+    if (format == "alo" || format == "alo-particle" || format == "ala" || format == "w3d" || format == "bwm" ||
+        format == "al")
+        return 256 * MiB;
+    if (format == "amal") return 16 * MiB;
+    if (format == "texture") return 512 * MiB;
+    if (format == "w3d-shockwave") return 64; // refused by its header: no need for more
+    return 0;
+}
+
+std::vector<uint8_t> readInputFile(const std::string& path) {
+    const std::vector<uint8_t> head = readFileHead(path, 64);
+    const ByteSpan h(head);
+    const std::string format = isTexture(h, path) ? "texture" : detectFormat(h, path);
+    if (format.empty()) throw ParseError(path, {}, 0, "unrecognised file format");
+    static const std::map<std::string, std::string> names = {
+        {"alo", "Alamo model"}, {"alo-particle", "Alamo file"},   {"ala", "Alamo clip"}, {"w3d", "W3D file"},
+        {"bwm", "B&W2 model"},  {"al", "B&W2 animation library"}, {"amal", "AMOS file"}, {"texture", "texture"}};
+    const auto it = names.find(format);
+    const uint64_t cap = std::max<uint64_t>(maxFileBytes(format), head.size());
+    return readFile(path, cap, it != names.end() ? it->second : format + " file");
+}
+
 Document loadDocument(const std::string& path, const LoadOptions& options) {
-    std::error_code ec;
-    if (!fs::exists(path, ec) || vfs::sessionMount()) {
-        // "<archive>:<entry>", or references looked up through the session's game folders (vfs/lookup.h).
-        std::string key;
-        if (auto t = vfs::tableFor(path, &key)) {
-            const vfs::Hit* h = t->find(key);
-            if (!h) throw ParseError(path, {}, 0, "no such entry in the archive");
-            const vfs::EntryBytes b = t->read(*h);
-            return vfs::loadDocument(*t, b.span, path, key);
+    try {
+        std::error_code ec;
+        if (!fs::exists(path, ec) || vfs::sessionMount()) {
+            // "<archive>:<entry>", or references looked up through the session's game folders (vfs/lookup.h).
+            std::string key;
+            if (auto t = vfs::tableFor(path, &key)) {
+                const vfs::Hit* h = t->find(key);
+                if (!h) throw ParseError(path, {}, ParseError::kNoOffset, "no such entry in the archive");
+                const vfs::EntryBytes b = t->read(*h);
+                return vfs::loadDocument(*t, b.span, path, key);
+            }
         }
+        std::vector<uint8_t> bytes = readInputFile(path);
+        return loadDocument(ByteSpan(bytes), path, options);
+    } catch (const std::bad_alloc&) {
+        throw ParseError(path, {}, ParseError::kNoOffset, "out of memory while loading the file");
     }
-    std::vector<uint8_t> bytes = readFileBytes(path);
-    return loadDocument(ByteSpan(bytes), path, options);
+}
+
+Document loadDocument(ByteSpan bytes, const std::string& path, const LoadOptions& options) {
+    try {
+        return loadDocumentUnguarded(bytes, path, options);
+    } catch (const std::bad_alloc&) {
+        throw ParseError(path, {}, ParseError::kNoOffset,
+                         "out of memory while loading the file (" + std::to_string(bytes.size) + " bytes)");
+    }
 }
 
 // Entry of dir whose name equals `name` case-insensitively (the smallest such name), or empty.
@@ -115,7 +158,7 @@ std::string w3dExternalHierarchy(const std::string& path) {
     return need;
 }
 
-Document loadDocument(ByteSpan bytes, const std::string& path, const LoadOptions& options) {
+static Document loadDocumentUnguarded(ByteSpan bytes, const std::string& path, const LoadOptions& options) {
     Document d;
     d.path = path;
     d.format = detectFormat(bytes, path);

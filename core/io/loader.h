@@ -27,12 +27,24 @@ struct Document {
     std::vector<std::string> warnings;
 };
 
+// Largest file read for a format id of detectFormat ("texture" for .dds/.tga), in bytes: Alamo, W3D and B&W2
+// 256 MiB (the largest real files are a few MB), AMOS banks and sources 16 MiB (Amiga-era memory), textures
+// 512 MiB (16384^2 DXT5 with its mips is 341 MiB), anything unrecognised 0 (refused after its first bytes).
+uint64_t maxFileBytes(const std::string& format);
+
+// Reads a file to load: only a regular file (checked with stat before it is opened: folders, FIFOs and devices
+// are refused by name), its first bytes to detect the format, then the whole file unless it exceeds
+// maxFileBytes(format). Throws ParseError naming the file.
+std::vector<uint8_t> readInputFile(const std::string& path);
+
 struct LoadOptions {
     // W3D: the file holding the hierarchy, when the user chose it (empty: findW3dHierarchyFile).
     std::string w3dHierarchyFile;
 };
 
-// Reads and parses a file. Throws ParseError (file, chunk path, offset) on malformed input.
+// Reads (readInputFile) and parses a file, or an entry "<archive>:<path>". Throws ParseError (file, chunk path,
+// offset) on malformed input, and on running out of memory (std::bad_alloc anywhere in the load becomes a
+// ParseError naming the file).
 Document loadDocument(const std::string& path, const LoadOptions& options = {});
 Document loadDocument(ByteSpan bytes, const std::string& path, const LoadOptions& options = {});
 

@@ -17,6 +17,10 @@
 
 namespace rs {
 
+// Largest RGBA8 image per input byte: DDS DXT1 (16 texels in 8 bytes) 8; TGA 8-bit RLE (128 texels in 2 bytes)
+// 256. Malformed files are held to the same bound as valid ones: nothing is allocated beyond it.
+constexpr uint64_t kDdsDecodedBytesPerByte = 8, kTgaDecodedBytesPerByte = 256;
+
 // Largest width or height accepted (the renderer further refuses textures above the GPU's maximum).
 constexpr int kMaxTextureDim = 16384;
 

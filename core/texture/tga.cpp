@@ -83,9 +83,9 @@ Header readHeader(ByteSpan bytes, const std::string& name) {
     const uint64_t most = h.rle ? left / uint64_t(1 + h.pixelBytes) * 128 : left / uint64_t(h.pixelBytes);
     if (total > most)
         throw ParseError(name, h.rle ? "RLE pixel data" : "pixel data", pos,
-                         std::to_string(h.width) + "x" + std::to_string(h.height) + " needs " + std::to_string(total) +
-                             " pixels; the " + std::to_string(left) + " bytes left hold at most " +
-                             std::to_string(most));
+                         "pixel data truncated: " + std::to_string(h.width) + "x" + std::to_string(h.height) +
+                             " needs " + std::to_string(total) + " pixels; the " + std::to_string(left) +
+                             " bytes left hold at most " + std::to_string(most));
     static const char* const kinds[] = {"", "mapped", "truecolour", "grey"};
     h.format = std::string("TGA-") + kinds[h.base] + std::to_string(h.bpp) + (h.rle ? "-RLE" : "");
     return h;
@@ -162,19 +162,30 @@ Image decodeTga(ByteSpan bytes, const std::string& name) {
     img.height = h.height;
     const uint64_t total = uint64_t(h.width) * uint64_t(h.height);
     img.rgba.assign(size_t(total) * 4, 0);
-    uint64_t n = 0;
-    auto put = [&](Rgba c) {
-        const uint64_t x0 = n % uint64_t(h.width), y0 = n / uint64_t(h.width);
-        const uint64_t x = (h.desc & 0x10) ? uint64_t(h.width) - 1 - x0 : x0;
-        const uint64_t y = (h.desc & 0x20) ? y0 : uint64_t(h.height) - 1 - y0;
-        uint8_t* o = img.rgba.data() + (y * uint64_t(h.width) + x) * 4;
-        o[0] = c.r, o[1] = c.g, o[2] = c.b, o[3] = c.a;
-        ++n;
+    uint64_t n = 0; // pixels stored so far, in file order
+    const uint64_t W = uint64_t(h.width);
+    // Stores `count` pixels from file order position n on, one row span at a time (one division per span, not
+    // per pixel); pixelAt(k) gives the k-th of them.
+    auto putSpan = [&](uint64_t count, auto&& pixelAt) {
+        uint64_t k = 0;
+        while (k < count) {
+            const uint64_t x0 = n % W, y0 = n / W;
+            const uint64_t span = std::min(count - k, W - x0);
+            const uint64_t y = (h.desc & 0x20) ? y0 : uint64_t(h.height) - 1 - y0;
+            uint8_t* row = img.rgba.data() + y * W * 4;
+            for (uint64_t i = 0; i < span; ++i) {
+                const uint64_t x = (h.desc & 0x10) ? W - 1 - (x0 + i) : x0 + i;
+                const Rgba c = pixelAt(k + i);
+                uint8_t* o = row + x * 4;
+                o[0] = c.r, o[1] = c.g, o[2] = c.b, o[3] = c.a;
+            }
+            k += span;
+            n += span;
+        }
     };
     size_t pos = h.dataPos;
     if (!h.rle) {
-        for (uint64_t i = 0; i < total; ++i, pos += size_t(pb))
-            put(pixel(pos));
+        putSpan(total, [&](uint64_t i) { return pixel(pos + size_t(i) * size_t(pb)); });
     } else {
         uint64_t packet = 0;
         while (n < total) {
@@ -192,12 +203,12 @@ Image decodeTga(ByteSpan bytes, const std::string& name) {
                                      " left");
             if (hdr & 0x80) {
                 const Rgba c = pixel(pos);
-                for (uint64_t i = 0; i < count; ++i)
-                    put(c);
+                putSpan(count, [&](uint64_t) { return c; });
                 pos += size_t(pb);
             } else {
-                for (uint64_t i = 0; i < count; ++i, pos += size_t(pb))
-                    put(pixel(pos));
+                const size_t first = pos;
+                putSpan(count, [&](uint64_t i) { return pixel(first + size_t(i) * size_t(pb)); });
+                pos += size_t(count) * size_t(pb);
             }
             ++packet;
         }

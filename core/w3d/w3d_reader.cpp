@@ -129,12 +129,16 @@ static Hierarchy readHierarchy(const Cursor& parent, const Chunk& c, std::vector
     Chunk k;
     bool haveHeader = false, havePivots = false;
     uint32_t numPivots = 0;
+    uint64_t numPivotsAt = c.offset;
+    std::string headerPath = parent.pathOf(c);
     while (cur.next(k)) {
         if (k.truncated) continue;
         ByteReader r = cur.data(k);
         if (k.id == id::HierarchyHeader) {
             h.version = r.u32le();
             h.name = r.fixedString(kNameLen);
+            numPivotsAt = r.absOffset();
+            headerPath = cur.pathOf(k);
             numPivots = r.u32le();
             h.center = vec3(r);
             haveHeader = true;
@@ -187,7 +191,7 @@ static Hierarchy readHierarchy(const Cursor& parent, const Chunk& c, std::vector
         throw ParseError(parent.fileName(), parent.pathOf(c), c.offset, "hierarchy without header 0x101");
     }
     if (!havePivots && numPivots > 0)
-        throw ParseError(parent.fileName(), parent.pathOf(c), c.offset,
+        throw ParseError(parent.fileName(), headerPath, numPivotsAt,
                          "hierarchy " + h.name + " declares " + std::to_string(numPivots) + " pivots but has no 0x102" +
                              (c.truncated ? " (file truncated)" : ""));
     if (!h.pivots.empty() && h.pivots[0].parent != 0xFFFFFFFFu)
@@ -891,6 +895,7 @@ static std::vector<SubObject> readSubObjectArray(const Cursor& parent, const Chu
             if (!haveHeader) r.fail("sub-object before the array header 0x703");
             if (objs.size() >= count) r.fail("more sub-objects than the " + std::to_string(count) + " declared");
             SubObject o;
+            o.boneAt = r.absOffset();
             o.bone = r.u32le();
             o.name = r.fixedString(2 * kNameLen);
             objs.push_back(o);
@@ -962,6 +967,7 @@ static HModel readHModel(const Cursor& parent, const Chunk& c) {
             if (!haveHeader) r.fail("HModel node before header 0x301");
             SubObject o;
             o.name = h.name + "." + r.fixedString(kNameLen);
+            o.boneAt = r.absOffset();
             o.bone = r.u16le();
             h.nodes.push_back(o);
         }
@@ -1228,10 +1234,11 @@ HierarchyLookup siblingHierarchyLookup(const std::string& path) {
     };
 }
 
-static int checkedBone(uint32_t bone, const Skeleton& sk, const std::string& what, const std::string& file) {
+static int checkedBone(const SubObject& o, const Skeleton& sk, const std::string& what, const std::string& file) {
+    const uint32_t bone = o.bone;
     if (sk.bones.empty()) return -1;
     if (bone >= sk.bones.size())
-        throw ParseError(file, {}, 0,
+        throw ParseError(file, "bone", o.boneAt,
                          what + " is attached to pivot " + std::to_string(bone) + " but hierarchy " + sk.name +
                              " has " + std::to_string(sk.bones.size()) + " pivots");
     return int(bone);
@@ -1303,7 +1310,7 @@ Document loadSet(ByteSpan bytes, const std::string& path, const HierarchyLookup&
         bool found = false;
         for (size_t i = 0; i < f.meshes.size(); ++i) {
             if (!iequals(f.meshes[i].fullName(), o.name) && !iequals(f.meshes[i].name, o.name)) continue;
-            int bone = checkedBone(o.bone, sk, owner + " sub-object " + o.name, path);
+            int bone = checkedBone(o, sk, owner + " sub-object " + o.name, path);
             Mesh m;
             if (madeAt[i] == SIZE_MAX) {
                 m = toMesh(std::move(f.meshes[i]), &sk, bone, path);
@@ -1324,7 +1331,7 @@ Document loadSet(ByteSpan bytes, const std::string& path, const HierarchyLookup&
                 Marker mk;
                 mk.name = afterDot(f.boxes[i].name);
                 mk.kind = "box";
-                mk.bone = checkedBone(o.bone, sk, owner + " box " + o.name, path);
+                mk.bone = checkedBone(o, sk, owner + " box " + o.name, path);
                 mk.transform = glm::translate(glm::mat4(1.0f), f.boxes[i].center);
                 mk.extent = f.boxes[i].extent;
                 model->markers.push_back(mk);
@@ -1336,7 +1343,7 @@ Document loadSet(ByteSpan bytes, const std::string& path, const HierarchyLookup&
                 Marker mk;
                 mk.name = afterDot(f.nulls[i].name);
                 mk.kind = "null";
-                mk.bone = checkedBone(o.bone, sk, owner + " null " + o.name, path);
+                mk.bone = checkedBone(o, sk, owner + " null " + o.name, path);
                 model->markers.push_back(mk);
                 usedNull[i] = 1;
                 found = true;
@@ -1352,13 +1359,13 @@ Document loadSet(ByteSpan bytes, const std::string& path, const HierarchyLookup&
             Marker mk;
             mk.name = o.name;
             mk.kind = "aggregate";
-            mk.bone = checkedBone(o.bone, sk, "HLOD " + h.name + " aggregate " + o.name, path);
+            mk.bone = checkedBone(o, sk, "HLOD " + h.name + " aggregate " + o.name, path);
             model->markers.push_back(mk);
         }
         for (const SubObject& o : h.proxies) {
             Proxy p;
             p.name = o.name;
-            p.bone = checkedBone(o.bone, sk, "HLOD " + h.name + " proxy " + o.name, path);
+            p.bone = checkedBone(o, sk, "HLOD " + h.name + " proxy " + o.name, path);
             model->proxies.push_back(p);
         }
     }

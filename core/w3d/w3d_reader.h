@@ -133,7 +133,8 @@ struct RawMesh {
 
 struct SubObject {
     uint32_t bone = 0;
-    std::string name; // "CONTAINER.OBJECT"
+    std::string name;           // "CONTAINER.OBJECT"
+    uint64_t boneAt = ~0ull;    // absolute offset of the bone field (~0: not stored in the file)
 };
 
 struct LodArray {

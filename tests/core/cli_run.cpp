@@ -6,9 +6,10 @@
 
 namespace rs::test {
 
-CliRun runCli(const std::string& args, Stderr err) {
+CliRun runCli(const std::string& args, Stderr err, int timeoutSeconds) {
     CliRun r;
     const std::string cmd =
+        (timeoutSeconds > 0 ? "timeout -k 1 " + std::to_string(timeoutSeconds) + " " : std::string()) +
         std::string(RIGSCOPE_CLI) + " " + args + (err == Stderr::Merge ? " 2>&1" : " 2>/dev/null");
     FILE* p = popen(cmd.c_str(), "r");
     if (!p) return r;

@@ -12,8 +12,9 @@ struct CliRun {
 
 enum class Stderr { Drop, Merge };
 
-// Runs `rigscope-cli ARGS` through the shell (ARGS is pasted as is).
-CliRun runCli(const std::string& args, Stderr err = Stderr::Drop);
+// Runs `rigscope-cli ARGS` through the shell (ARGS is pasted as is). timeoutSeconds > 0: under timeout(1), which
+// kills a hung run (status 124): a guard for the test suite, not a speed test.
+CliRun runCli(const std::string& args, Stderr err = Stderr::Drop, int timeoutSeconds = 0);
 
 // True when the CLI binary exists (core_tests depends on it, but a partial build may lack it).
 bool cliBuilt();

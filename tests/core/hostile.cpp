@@ -8,6 +8,7 @@
 
 #include "scene/pose.h"
 #include "scene/validate.h"
+#include "texture/texture.h"
 
 #include <catch2/catch.hpp>
 
@@ -67,14 +68,48 @@ std::string tryLoad(const std::vector<uint8_t>& bytes, const std::string& path, 
         }
         return {};
     } catch (const rs::ParseError& e) {
-        if (e.file() != path) return std::string("ParseError names file '") + e.file() + "': " + e.what();
-        if (e.offset() > bytes.size())
-            return "ParseError offset " + std::to_string(e.offset()) + " beyond the " + std::to_string(bytes.size()) +
-                   " bytes: " + e.what();
-        return {};
+        return judgeRefusal(e, bytes.size(), path);
     } catch (const std::exception& e) {
         return std::string("unexpected exception (not ParseError): ") + e.what();
     }
+}
+
+std::string judgeRefusal(const rs::ParseError& e, size_t size, const std::string& path) {
+    const std::string w = e.what();
+    if (e.file() != path) return std::string("ParseError names file '") + e.file() + "': " + w;
+    if (e.offset() != rs::ParseError::kNoOffset && e.offset() > size)
+        return "ParseError offset " + std::to_string(e.offset()) + " beyond the " + std::to_string(size) +
+               " bytes: " + w;
+    if (e.message().empty()) return "ParseError with an empty message: " + w;
+    if (w.rfind(rs::printable(path) + ": ", 0) != 0) return "message does not start with the file name: " + w;
+    for (unsigned char c : w)
+        if (c < 0x20 || c == 0x7F) return "message holds a control character: " + rs::printable(w);
+    return {};
+}
+
+std::string tryDecodeTexture(const std::vector<uint8_t>& bytes, const std::string& path, bool& decoded,
+                             size_t* imageBytes) {
+    decoded = false;
+    if (imageBytes) *imageBytes = 0;
+    try {
+        const rs::TextureInfo info = rs::probeTexture(rs::ByteSpan(bytes), path);
+        const rs::Image img = rs::decodeTexture(rs::ByteSpan(bytes), path);
+        decoded = true;
+        if (imageBytes) *imageBytes = img.rgba.size();
+        if (img.width != info.width || img.height != info.height) return "probe and decode disagree on the size";
+        if (img.rgba.size() != size_t(img.width) * size_t(img.height) * 4) return "RGBA buffer of the wrong size";
+        if (img.hasAlpha && !info.hasAlpha) return "decoded alpha where probe reports none";
+        return {};
+    } catch (const rs::ParseError& e) {
+        return judgeRefusal(e, bytes.size(), path);
+    } catch (const std::exception& e) {
+        return std::string("unexpected exception (not ParseError): ") + e.what();
+    }
+}
+
+int64_t textureHeapAllowance(size_t inputBytes, const std::string& path) {
+    const bool tga = path.size() >= 4 && rs::toLower(path.substr(path.size() - 4)) == ".tga";
+    return int64_t(inputBytes) * (tga ? rs::kTgaDecodedBytesPerByte : rs::kDdsDecodedBytesPerByte) + (1 << 20);
 }
 
 bool expectLoadsOrRejects(const std::vector<uint8_t>& bytes, const std::string& path, const std::string& what) {

@@ -18,6 +18,17 @@ namespace rs::test {
 std::string tryLoad(const std::vector<uint8_t>& bytes, const std::string& path, bool& loaded,
                     size_t* clipBytes = nullptr);
 
+// "" when a refusal is well formed: names `path` (what() starts with it), an offset within the `size` bytes or
+// ParseError::kNoOffset, a non-empty message, no control character in what(); else what is wrong.
+std::string judgeRefusal(const rs::ParseError& e, size_t size, const std::string& path);
+
+// Probes and decodes bytes as the texture `path` (core/texture): "" when both succeed and agree, or when they
+// refuse with a well-formed ParseError (judgeRefusal); else the problem. imageBytes: decoded RGBA size.
+std::string tryDecodeTexture(const std::vector<uint8_t>& bytes, const std::string& path, bool& decoded,
+                             size_t* imageBytes = nullptr);
+// Heap a texture decode may use: the decoder's stated bound per input byte (texture.h) + 1 MiB.
+int64_t textureHeapAllowance(size_t inputBytes, const std::string& path);
+
 // Bytes held by the dense per-frame tracks of the clips (what keyframe-compressed formats expand to).
 size_t decodedClipBytes(const Document& d);
 

@@ -1,7 +1,10 @@
 // Mutation test over every corpus file (skipped when the corpus is absent): each file truncated at >= 32
 // points, >= 64 single-bit flips and 16 aligned 32-bit fields overwritten with hostile values (fixed seeds).
 // Every mutant must either load -- and then satisfy the model/clip contracts (scene/validate.h) and survive
-// pose evaluation -- or throw ParseError naming the file and an offset inside it. No other exception, no
+// pose evaluation -- or throw ParseError naming the file and an offset inside it (or none: kNoOffset), whose
+// message starts with the file name, is not empty and holds no control character (rs::test::judgeRefusal).
+// Corpus textures (.dds, .tga) go through probeTexture + decodeTexture the same way, their peak heap held to the
+// decoders' stated bound (8 bytes per input byte for DDS, 256 for TGA, + 1 MiB). No other exception, no
 // mutant taking more than 2 s of CPU time (a hang guard, not a speed test), and no load whose peak heap use exceeds
 // 16 x the file size + 1 MiB + twice the decoded dense clip data (rs::test::heapAllowance), where the decoded
 // dense clip data itself may not exceed 16 x the file size + 64 KiB (the readers refuse clips whose header frame
@@ -47,14 +50,27 @@ struct Totals {
 } // namespace
 
 TEST_CASE("corpus mutants load or fail with ParseError, never crash, hang or over-allocate", "[mutation][corpus]") {
-    const std::vector<std::pair<std::string, std::vector<std::string>>> groups = {
-        {"alamo", {".alo", ".ala"}}, {"w3d", {".w3d"}}, {"bw2", {".bwm", ".al"}}, {"amal", {".abk", ".amos"}},
-        {"archives", {".meg", ".big"}}};
+    struct Group {
+        std::string label;
+        std::vector<std::string> folders, exts;
+    };
+    const std::vector<Group> groups = {{"alamo", {"alamo"}, {".alo", ".ala"}},
+                                       {"w3d", {"w3d"}, {".w3d"}},
+                                       {"bw2", {"bw2"}, {".bwm", ".al"}},
+                                       {"amal", {"amal"}, {".abk", ".amos"}},
+                                       {"archives", {"archives"}, {".meg", ".big"}},
+                                       {"texture", {"alamo", "w3d", "bw2"}, {".dds", ".tga"}}};
     if (rs::test::corpusDir().empty()) RIGSCOPE_REQUIRE_CORPUS("alamo");
     Totals all;
-    for (const auto& [sub, exts] : groups) {
+    for (const Group& g : groups) {
+        const std::string& sub = g.label;
+        const bool texture = sub == "texture";
+        std::vector<std::string> files;
+        for (const std::string& folder : g.folders)
+            for (const std::string& f : rs::test::corpusFiles(folder, g.exts))
+                files.push_back(f);
         Totals t;
-        for (const std::string& path : rs::test::corpusFiles(sub, exts)) {
+        for (const std::string& path : files) {
             const std::vector<uint8_t> orig = rs::readFileBytes(path);
             std::mt19937 rng(seedFor(path));
             std::vector<std::vector<uint8_t>> mutants;
@@ -103,8 +119,10 @@ TEST_CASE("corpus mutants load or fail with ParseError, never crash, hang or ove
                 std::string problem;
                 const std::clock_t t0 = std::clock(); // CPU time: a hang burns it, a busy machine does not
                 size_t clipBytes = 0;
-                const int64_t peak =
-                    rs::test::peakHeap([&] { problem = rs::test::tryLoad(m, path, loaded, &clipBytes); });
+                const int64_t peak = rs::test::peakHeap([&] {
+                    problem = texture ? rs::test::tryDecodeTexture(m, path, loaded)
+                                      : rs::test::tryLoad(m, path, loaded, &clipBytes);
+                });
                 const double secs = double(std::clock() - t0) / CLOCKS_PER_SEC;
                 const double ratio = double(peak) / double(std::max<size_t>(m.size(), 1));
                 ++t.mutants;
@@ -115,7 +133,8 @@ TEST_CASE("corpus mutants load or fail with ParseError, never crash, hang or ove
                 INFO(path << " (" << orig.size() << " bytes): " << kinds[mi]);
                 if (!problem.empty()) FAIL_CHECK(problem);
                 if (secs > kMaxSecondsPerMutant) FAIL_CHECK("took " << secs << " s of CPU time");
-                if (peak > rs::test::heapAllowance(m.size(), clipBytes))
+                if (peak > (texture ? rs::test::textureHeapAllowance(m.size(), path)
+                                    : rs::test::heapAllowance(m.size(), clipBytes)))
                     FAIL_CHECK("peak heap " << peak << " bytes for a " << m.size() << "-byte input (decoded clips "
                                             << clipBytes << " bytes)");
                 if (clipBytes > kClipBytesPerByte * m.size() + kClipBytesFixed)

@@ -4,6 +4,7 @@
 #include "w3d/w3d_chunks.h"
 #include "w3d/w3d_reader.h"
 #include "w3d/w3d_writer.h"
+#include "hostile.h"
 #include "w3d_fixtures.h"
 
 #include <catch2/catch.hpp>
@@ -502,4 +503,27 @@ TEST_CASE("W3D truncated file keeps what is whole and reports what is not", "[w3
     REQUIRE(f.hierarchies.size() == 1);
     REQUIRE(f.meshes.empty());
     REQUIRE(f.warnings.size() >= 2);
+}
+
+TEST_CASE("W3D refusals point at the field at fault, not at offset 0", "[w3d][hostile]") {
+    // A hierarchy whose pivots chunk 0x102 is gone: the refusal names the numPivots field of header 0x101
+    // (8-byte chunk header, 8-byte 0x101 header, version u32 and 16-byte name before it).
+    ChunkWriter cw;
+    writeHierarchy(cw, testHierarchy());
+    std::vector<uint8_t> bytes = cw.take();
+    bool renamed = false;
+    for (const test::ChunkAt& c : test::chunks(bytes))
+        if (c.id == 0x102) {
+            test::put32(bytes, c.header, 0x1FF); // an unknown id: skipped by the reader
+            renamed = true;
+        }
+    REQUIRE(renamed);
+    try {
+        readFile(ByteSpan(bytes), "h.w3d");
+        FAIL("no ParseError");
+    } catch (const ParseError& e) {
+        CHECK(e.message().find("has no 0x102") != std::string::npos);
+        CHECK(e.offset() == 8 + 8 + 4 + 16);
+        CHECK(e.chunkPath() == "0x100/0x101");
+    }
 }

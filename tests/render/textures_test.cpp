@@ -1,6 +1,7 @@
 // Texture decoding (own DDS/TGA decoders) and lookup conventions; no rendering involved.
 #include "dds.h"
 #include "scene_view.h"
+#include "textures.h"
 #include "tga.h"
 
 #include <catch2/catch.hpp>
@@ -155,4 +156,42 @@ TEST_CASE("textures are found by the folder conventions, case-insensitively", "[
     CHECK(resolveTexture("EBStables.tga", root + "/art/w3d/eb/ebstables.w3d", {}) ==
           root + "/art/compiledtextures/eb/ebstables.dds");
     CHECK(resolveTexture("", model, {}).isEmpty());
+}
+
+TEST_CASE("texture lookups accept only regular files", "[textures]") {
+    QTemporaryDir tmp;
+    REQUIRE(tmp.isValid());
+    const QString root = tmp.path();
+    touch(root + "/Data/Art/Models/unit.alo");
+    QDir().mkpath(root + "/Data/Art/Textures/folder.dds");
+    const QString model = root + "/Data/Art/Models/unit.alo";
+    CHECK(resolveTexture(".", model, {}).isEmpty());
+    CHECK(resolveTexture("..", model, {}).isEmpty());
+    CHECK(resolveTexture("folder.dds", model, {}).isEmpty());
+    QString err;
+    CHECK(decodeTextureFile(root + "/Data/Art/Textures/folder.dds", &err).isNull());
+    CHECK(err.contains("folder.dds"));
+    CHECK(err.contains("not a regular file"));
+}
+
+TEST_CASE("textures above the GPU's maximum size are refused by name before decoding", "[textures]") {
+    QTemporaryDir tmp;
+    REQUIRE(tmp.isValid());
+    const QString path = tmp.path() + "/wide.dds";
+    QByteArray d = ddsHeader(64, 4, "DXT1");
+    d.append(QByteArray(16 * 8, '\0'));
+    {
+        QFile f(path);
+        REQUIRE(f.open(QIODevice::WriteOnly));
+        f.write(d);
+    }
+    QString err;
+    CHECK_FALSE(decodeTextureFile(path, &err, 64).isNull());
+    CHECK(decodeTextureFile(path, &err, 32).isNull());
+    CHECK(err.contains("wide.dds"));
+    CHECK(err.contains("64x4"));
+    CHECK(err.contains("maximum texture size 32"));
+    // The real limit is queried once from OpenGL; whatever it is, it lies in 1..rs::kMaxTextureDim.
+    CHECK(gpuMaxTextureSize() >= 1);
+    CHECK(gpuMaxTextureSize() <= rs::kMaxTextureDim);
 }

@@ -43,6 +43,8 @@
 #include <set>
 #include <thread>
 
+#include <sys/stat.h>
+
 using namespace rs;
 using namespace rs::ui;
 
@@ -850,6 +852,30 @@ class UiTest : public QObject {
         QVERIFY(second.recentFiles().contains(QFileInfo(modelPath).absoluteFilePath()));
         second.materials()->show();
         second.close();
+    }
+
+    void hostileInputsRefusedByName() {
+        // A folder, a FIFO (never opened: opening it would block the loader forever) and a 2 GB sparse file of
+        // zeros named like models: each refused with a message naming it; the open model stays.
+        QVERIFY(open(modelPath));
+        const QString dir = tmp.filePath(QStringLiteral("folder.alo"));
+        QVERIFY(QDir().mkpath(dir));
+        const QString fifo = tmp.filePath(QStringLiteral("pipe.alo"));
+        QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+        const QString zeros = tmp.filePath(QStringLiteral("zeros.alo"));
+        {
+            QFile f(zeros);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            QVERIFY(f.resize(qint64(2) << 30));
+        }
+        for (const QString& bad : {dir, fifo, zeros}) {
+            errors.clear();
+            QVERIFY(!open(bad));
+            QCOMPARE(errors.size(), 1);
+            QVERIFY2(errors.front().contains(QFileInfo(bad).fileName()), qPrintable(errors.front()));
+            QVERIFY(w->model());
+        }
+        QVERIFY(errors.front().contains(QStringLiteral("is larger than any Alamo model")));
     }
 
     void cleanupTestCase() {
