@@ -78,6 +78,11 @@ static bool splitArchivePath(const std::string& arg, std::string& archive, std::
     return false;
 }
 
+bool isArchivePath(const std::string& arg) {
+    std::string archive, inner;
+    return splitArchivePath(arg, archive, inner);
+}
+
 // The table of the last loadInput: info writers re-read the document's bytes by its path (readInputBytes).
 static std::shared_ptr<vfs::MountTable> gLastTable;
 
@@ -104,17 +109,17 @@ Document loadInput(const std::string& arg, GameMount& m, std::string* keyOut) {
     if (splitArchivePath(arg, archive, inner)) {
         table->add(vfs::openArchiveFile(archive), "archive");
         key = vfs::normalizePath(inner);
-    } else if (fs::is_regular_file(arg, ec)) {
-        // A loose file: its folder on top, so that what lies next to it is found first.
+    } else if (!m.table || fs::exists(arg, ec)) {
+        // A loose file: refused by name first when it is missing, a folder, a FIFO, a device or over its format's
+        // cap (nothing is opened before that); then its folder on top, so that what lies next to it is found first.
+        (void)readInputFile(arg);
         const fs::path p(arg);
         table->add(std::make_shared<vfs::Folder>(p.has_parent_path() ? p.parent_path().string() : ".", std::string(),
                                                  true, false),
                    "folder");
         key = vfs::normalizePath(p.filename().string());
-    } else if (m.table) {
-        key = vfs::normalizePath(arg);
     } else {
-        throw ParseError(arg, {}, 0, "no such file (a path inside an archive is written ARCHIVE:PATH)");
+        key = vfs::normalizePath(arg);
     }
     if (m.table)
         for (const vfs::Mount& mt : m.table->mounts())

@@ -41,6 +41,8 @@ struct GameMount {
 int cmdLs(std::vector<std::string> args);
 int cmdExtract(std::vector<std::string> args);
 bool wantsHelp(const std::vector<std::string>& args);
+// True for ARCHIVE:PATH (a prefix ending before a ':' is an existing file).
+bool isArchivePath(const std::string& arg);
 // Removes --game DIR / --mod DIR from args and mounts them.
 void takeMountOptions(std::vector<std::string>& args, GameMount& m);
 // Loads a file on disk, ARCHIVE:PATH, or a game path inside the mounted folders; m.table becomes the table

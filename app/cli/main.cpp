@@ -126,7 +126,7 @@ static int cmdInfo(std::vector<std::string> args) {
     std::string out, key;
     Document doc;
     std::error_code ec;
-    if (!gm.table && std::filesystem::is_regular_file(file, ec)) {
+    if (!gm.table && !isArchivePath(file)) {
         std::vector<uint8_t> bytes = readInputFile(file);
         if (infoTexture(ByteSpan(bytes), file, json, out)) {
             std::cout << terminalText(out) << "\n";

@@ -212,7 +212,7 @@ TEST_CASE("hostile index fields give a ParseError naming archive, field and offs
     huge[0] = huge[1] = huge[2] = 0xFF, huge[3] = 0x7F;
     std::string e = errorOf(ByteSpan(huge), "H.meg");
     INFO(e);
-    CHECK(e.find("H.meg: chunk name table at offset 8") != std::string::npos);
+    CHECK(e.find("H.meg: field name table at offset 8") != std::string::npos);
     CHECK(e.find("name count 2147483647") != std::string::npos);
 
     auto off = writeMeg(2, sampleEntries());
@@ -220,13 +220,13 @@ TEST_CASE("hostile index fields give a ParseError naming archive, field and offs
                        sampleEntries()[2].name.size() + sampleEntries()[3].name.size();
     off[rec + 12] = off[rec + 13] = off[rec + 14] = 0xFF; // offset of the first record
     e = errorOf(ByteSpan(off), "O.meg");
-    CHECK(e.find("O.meg: chunk file table at offset " + std::to_string(rec + 12)) != std::string::npos);
+    CHECK(e.find("O.meg: field file table at offset " + std::to_string(rec + 12)) != std::string::npos);
     CHECK(e.find("exceeds the archive size") != std::string::npos);
 
     auto big = writeBig(sampleEntries());
     big[8] = 0x10; // count 0x10000004
     e = errorOf(ByteSpan(big), "B.big");
-    CHECK(e.find("B.big: chunk index at offset 8: entry count") != std::string::npos);
+    CHECK(e.find("B.big: field index at offset 8: entry count") != std::string::npos);
     auto noNul = writeBig({{"abc", {}}});
     noNul.resize(16 + 8 + 3);
     e = errorOf(ByteSpan(noNul), "N.big");
