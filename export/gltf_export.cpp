@@ -29,36 +29,7 @@ glm::mat4 axisChange() {
 }
 
 std::vector<bool> selectVariant(const Model& m, int lodWanted, int altWanted) {
-    std::vector<bool> out(m.meshes.size(), false);
-    std::map<std::string, std::vector<int>> groups;
-    for (size_t i = 0; i < m.meshes.size(); ++i)
-        groups[toLower(m.meshes[i].baseName.empty() ? m.meshes[i].name : m.meshes[i].baseName)].push_back(int(i));
-    auto lodOf = [&](int i) { return std::max(m.meshes[size_t(i)].lod, 0); };
-    auto altOf = [&](int i) { return std::max(m.meshes[size_t(i)].alt, 0); };
-    for (const auto& [key, g] : groups) {
-        int bestLod = -1;
-        for (int i : g) {
-            const int l = lodOf(i);
-            if (bestLod < 0)
-                bestLod = l;
-            else if (lodWanted < 0)
-                bestLod = std::max(bestLod, l);
-            else if (std::abs(l - lodWanted) < std::abs(bestLod - lodWanted) ||
-                     (std::abs(l - lodWanted) == std::abs(bestLod - lodWanted) && l > bestLod))
-                bestLod = l;
-        }
-        int bestAlt = -1;
-        for (int i : g) {
-            if (lodOf(i) != bestLod) continue;
-            const int a = altOf(i);
-            if (bestAlt < 0 || std::abs(a - altWanted) < std::abs(bestAlt - altWanted) ||
-                (std::abs(a - altWanted) == std::abs(bestAlt - altWanted) && a < bestAlt))
-                bestAlt = a;
-        }
-        for (int i : g)
-            out[size_t(i)] = lodOf(i) == bestLod && altOf(i) == bestAlt;
-    }
-    return out;
+    return selectLodAlt(m, lodWanted, altWanted);
 }
 
 namespace {

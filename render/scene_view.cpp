@@ -1164,38 +1164,7 @@ struct SceneView::Impl {
 
     // ---- LOD / ALT / visibility ---------------------------------------------------------------------------
     static void selectMeshes(const rs::Model& m, int lodWanted, int altWanted, std::vector<bool>& out) {
-        out.assign(m.meshes.size(), false);
-        QHash<QString, std::vector<int>> groups;
-        for (size_t i = 0; i < m.meshes.size(); ++i)
-            groups[QString::fromStdString(
-                       rs::toLower(m.meshes[i].baseName.empty() ? m.meshes[i].name : m.meshes[i].baseName))]
-                .push_back(int(i));
-        for (auto it = groups.begin(); it != groups.end(); ++it) {
-            const std::vector<int>& g = it.value();
-            auto lodOf = [&](int i) { return std::max(m.meshes[size_t(i)].lod, 0); };
-            auto altOf = [&](int i) { return std::max(m.meshes[size_t(i)].alt, 0); };
-            int bestLod = -1;
-            for (int i : g) {
-                const int l = lodOf(i);
-                if (bestLod < 0)
-                    bestLod = l;
-                else if (lodWanted < 0)
-                    bestLod = std::max(bestLod, l);
-                else if (std::abs(l - lodWanted) < std::abs(bestLod - lodWanted) ||
-                         (std::abs(l - lodWanted) == std::abs(bestLod - lodWanted) && l > bestLod))
-                    bestLod = l;
-            }
-            int bestAlt = -1;
-            for (int i : g) {
-                if (lodOf(i) != bestLod) continue;
-                const int a = altOf(i);
-                if (bestAlt < 0 || std::abs(a - altWanted) < std::abs(bestAlt - altWanted) ||
-                    (std::abs(a - altWanted) == std::abs(bestAlt - altWanted) && a < bestAlt))
-                    bestAlt = a;
-            }
-            for (int i : g)
-                out[size_t(i)] = lodOf(i) == bestLod && altOf(i) == bestAlt;
-        }
+        out = rs::selectLodAlt(m, lodWanted, altWanted);
     }
 
     bool proxyShown(int proxy) const {

@@ -34,23 +34,7 @@ bool isOpenable(const std::string& key) {
     return ext == ".ALO" || ext == ".ALA" || ext == ".W3D" || ext == ".BWM" || ext == ".AL";
 }
 
-// Case-insensitive: '*' any run, '?' one character (keys are upper-case already).
-bool globMatch(const std::string& pat, const std::string& s) {
-    size_t p = 0, i = 0, star = std::string::npos, mark = 0;
-    while (i < s.size()) {
-        if (p < pat.size() && (pat[p] == '?' || pat[p] == s[i]))
-            ++p, ++i;
-        else if (p < pat.size() && pat[p] == '*')
-            star = p++, mark = i;
-        else if (star != std::string::npos)
-            p = star + 1, i = ++mark;
-        else
-            return false;
-    }
-    while (p < pat.size() && pat[p] == '*')
-        ++p;
-    return p == pat.size();
-}
+using vfs::globMatch;
 
 } // namespace
 

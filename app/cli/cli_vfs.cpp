@@ -30,23 +30,7 @@ bool wantsHelp(const std::vector<std::string>& args) {
     return std::any_of(args.begin(), args.end(), [](const std::string& a) { return a == "--help" || a == "-h"; });
 }
 
-// Case-insensitive glob over normalised keys: '*' any run (also across '/'), '?' one character.
-static bool globMatch(const std::string& pat, const std::string& s) {
-    size_t p = 0, i = 0, star = std::string::npos, mark = 0;
-    while (i < s.size()) {
-        if (p < pat.size() && (pat[p] == '?' || pat[p] == s[i]))
-            ++p, ++i;
-        else if (p < pat.size() && pat[p] == '*')
-            star = p++, mark = i;
-        else if (star != std::string::npos)
-            p = star + 1, i = ++mark;
-        else
-            return false;
-    }
-    while (p < pat.size() && pat[p] == '*')
-        ++p;
-    return p == pat.size();
-}
+using vfs::globMatch;
 
 void takeMountOptions(std::vector<std::string>& args, GameMount& m) {
     std::vector<std::string> rest;

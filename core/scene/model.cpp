@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 #include <set>
 
 namespace rs {
 
 std::string toLower(std::string s) {
-    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (char& c : s)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     return s;
 }
 
@@ -52,6 +54,39 @@ static std::vector<int> distinctLevels(const std::vector<Mesh>& meshes, int Mesh
 std::vector<int> Model::lodLevels() const { return distinctLevels(meshes, &Mesh::lod); }
 std::vector<int> Model::altLevels() const { return distinctLevels(meshes, &Mesh::alt); }
 
+std::vector<bool> selectLodAlt(const Model& m, int lodWanted, int altWanted) {
+    std::vector<bool> out(m.meshes.size(), false);
+    std::map<std::string, std::vector<int>> groups;
+    for (size_t i = 0; i < m.meshes.size(); ++i)
+        groups[toLower(m.meshes[i].baseName.empty() ? m.meshes[i].name : m.meshes[i].baseName)].push_back(int(i));
+    auto lodOf = [&](int i) { return std::max(m.meshes[size_t(i)].lod, 0); };
+    auto altOf = [&](int i) { return std::max(m.meshes[size_t(i)].alt, 0); };
+    for (const auto& [key, g] : groups) {
+        int bestLod = -1;
+        for (int i : g) {
+            const int l = lodOf(i);
+            if (bestLod < 0)
+                bestLod = l;
+            else if (lodWanted < 0)
+                bestLod = std::max(bestLod, l);
+            else if (std::abs(l - lodWanted) < std::abs(bestLod - lodWanted) ||
+                     (std::abs(l - lodWanted) == std::abs(bestLod - lodWanted) && l > bestLod))
+                bestLod = l;
+        }
+        int bestAlt = -1;
+        for (int i : g) {
+            if (lodOf(i) != bestLod) continue;
+            const int a = altOf(i);
+            if (bestAlt < 0 || std::abs(a - altWanted) < std::abs(bestAlt - altWanted) ||
+                (std::abs(a - altWanted) == std::abs(bestAlt - altWanted) && a < bestAlt))
+                bestAlt = a;
+        }
+        for (int i : g)
+            out[size_t(i)] = lodOf(i) == bestLod && altOf(i) == bestAlt;
+    }
+    return out;
+}
+
 // Removes one "_<TAG><digits>" occurrence (case-insensitive); returns the number or -1.
 static int stripTag(std::string& s, const char* tag) {
     const std::string lower = toLower(s);
@@ -60,7 +95,8 @@ static int stripTag(std::string& s, const char* tag) {
     while ((pos = lower.find(pat, pos)) != std::string::npos) {
         size_t d = pos + pat.size();
         size_t e = d;
-        while (e < lower.size() && std::isdigit(static_cast<unsigned char>(lower[e]))) ++e;
+        while (e < lower.size() && std::isdigit(static_cast<unsigned char>(lower[e])))
+            ++e;
         if (e > d && e - d <= 6) {
             int v = std::stoi(lower.substr(d, e - d));
             s.erase(pos, e - pos);

@@ -203,6 +203,10 @@ struct Model {
 };
 
 // Splits "_LOD<n>" and "_ALT<n>" (case-insensitive, anywhere in the name) from a mesh name.
+// Meshes shown at LOD lodWanted (-1: the most detailed) and ALT altWanted, per base name: the nearest LOD present
+// (ties to the more detailed), then the nearest ALT at that LOD (ties to the lower). One flag per Model::meshes.
+std::vector<bool> selectLodAlt(const Model& m, int lodWanted, int altWanted);
+
 void parseLodAlt(const std::string& name, std::string& baseName, int& lod, int& alt);
 
 // Case-insensitive helpers shared by readers.

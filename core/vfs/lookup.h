@@ -56,4 +56,7 @@ Document loadDocument(const MountTable& t, std::string_view key);
 // Same for bytes read elsewhere (e.g. a loose file on disk) whose game path is `key`.
 Document loadDocument(const MountTable& t, ByteSpan bytes, const std::string& label, std::string_view key);
 
+// Glob over normalised (upper-case) keys: '*' any run of characters (also across '/'), '?' one character.
+bool globMatch(const std::string& pattern, const std::string& key);
+
 } // namespace rs::vfs
