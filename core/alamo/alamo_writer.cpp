@@ -1,5 +1,6 @@
 #include "alamo/alamo_writer.h"
 
+#include "alamo/chunk_writer.h"
 #include "common/bytes.h"
 
 #include <algorithm>
@@ -10,38 +11,6 @@
 namespace rs::alamo {
 
 namespace {
-
-// Chunk nesting on top of ByteWriter: begin() reserves the header, end() patches the size
-// (with bit 31 for containers).
-class ChunkWriter {
-  public:
-    ByteWriter w;
-
-    void begin(uint32_t type) {
-        w.u32le(type);
-        stack_.push_back(w.size());
-        w.u32le(0);
-    }
-    void end(bool container) {
-        const size_t at = stack_.back();
-        stack_.pop_back();
-        const size_t size = w.size() - at - 4;
-        w.patchU32le(at, static_cast<uint32_t>(size) | (container ? 0x80000000u : 0u));
-    }
-    void dataChunk(uint32_t type, const ByteWriter& payload) {
-        begin(type);
-        w.bytes(payload.buf.data(), payload.buf.size());
-        end(false);
-    }
-    void stringChunk(uint32_t type, const std::string& s) {
-        begin(type);
-        w.cstr(s);
-        end(false);
-    }
-
-  private:
-    std::vector<size_t> stack_;
-};
 
 // Mini-chunks into a payload buffer.
 struct Minis {

@@ -1,5 +1,6 @@
 #include "alamo/particle_writer.h"
 
+#include "alamo/chunk_writer.h"
 #include "alamo/particle_reader.h"
 #include "common/bytes.h"
 
@@ -10,37 +11,6 @@
 namespace rs::alamo {
 
 namespace {
-
-class ChunkWriter {
-  public:
-    ByteWriter w;
-    void begin(uint32_t type) {
-        w.u32le(type);
-        open_.push_back(w.size());
-        w.u32le(0);
-    }
-    // Closes the innermost chunk; container sets bit 31 of its size.
-    void end(bool container) {
-        const size_t at = open_.back();
-        open_.pop_back();
-        const uint32_t size = static_cast<uint32_t>(w.size() - at - 4);
-        w.patchU32le(at, size | (container ? 0x80000000u : 0u));
-    }
-    void mini(uint8_t id, const void* p, size_t n) {
-        if (n > 255) throw std::invalid_argument("mini-chunk payload larger than 255 bytes");
-        w.u8(id);
-        w.u8(static_cast<uint8_t>(n));
-        w.bytes(p, n);
-    }
-    void stringChunk(uint32_t type, const std::string& s) {
-        begin(type);
-        w.cstr(s);
-        end(false);
-    }
-
-  private:
-    std::vector<size_t> open_;
-};
 
 uint8_t colourByte(float v) {
     if (!(v >= 0.0f && v <= 1.0f)) throw std::invalid_argument("colour track value outside 0..1");
