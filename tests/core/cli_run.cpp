@@ -6,10 +6,27 @@
 
 namespace rs::test {
 
-CliRun runCli(const std::string& args, Stderr err, int timeoutSeconds) {
+bool memoryLimitEnforced() {
+#if defined(__SANITIZE_ADDRESS__)
+    return false;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+    return false;
+#else
+    return true;
+#endif
+#else
+    return true;
+#endif
+}
+
+CliRun runCli(const std::string& args, Stderr err, int timeoutSeconds, int addressSpaceMiB) {
     CliRun r;
+    const std::string limit = addressSpaceMiB > 0 && memoryLimitEnforced()
+                                  ? "ulimit -v " + std::to_string(addressSpaceMiB * 1024) + " && "
+                                  : std::string();
     const std::string cmd =
-        (timeoutSeconds > 0 ? "timeout -k 1 " + std::to_string(timeoutSeconds) + " " : std::string()) +
+        limit + (timeoutSeconds > 0 ? "timeout -k 1 " + std::to_string(timeoutSeconds) + " " : std::string()) +
         std::string(RIGSCOPE_CLI) + " " + args + (err == Stderr::Merge ? " 2>&1" : " 2>/dev/null");
     FILE* p = popen(cmd.c_str(), "r");
     if (!p) return r;
