@@ -94,7 +94,7 @@ std::vector<ParticleAttachment> findProxyParticles(const rs::Model& m, const QSt
             Found f;
             // Disk: beside the model, then the extra folders.
             QString file;
-            if (!path.isEmpty() && self.exists()) file = childFileCI(self.absoluteDir(), want);
+            if (!path.isEmpty()) file = childFileCI(self.absoluteDir(), want);
             for (int d = 0; file.isEmpty() && d < extraDirs.size(); ++d)
                 file = childFileCI(QDir(extraDirs[d]), want);
             try {
