@@ -74,6 +74,7 @@ void main() {
         tex = vec4(1.0, 1.0, 1.0, g * g);
     }
     vec4 c = tex * vColor;
+    if (c.a < 0.004) discard; // nothing to add or blend: skip the framebuffer read and write
     if (blendKind == 1) {
         fragColor = vec4(c.rgb * c.a, 1.0);
     } else if (blendKind == 3) {
