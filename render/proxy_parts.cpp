@@ -78,7 +78,7 @@ std::vector<ParticleAttachment> findProxyParticles(const rs::Model& m, const QSt
         bool model = false; // the name is a proxy model (attachProxyModels), not a particle system
     };
     QHash<QString, Found> cache; // by lower-case file name
-    std::shared_ptr<rs::vfs::MountTable> table;
+    std::shared_ptr<const rs::vfs::MountTable> table;
     std::string modelKey;
     bool tableTried = false;
     const QFileInfo self(path);
@@ -110,6 +110,7 @@ std::vector<ParticleAttachment> findProxyParticles(const rs::Model& m, const QSt
                             table = rs::vfs::tableFor(path.toStdString(), &modelKey);
                         } catch (const std::exception&) {
                         }
+                        if (!table) table = rs::vfs::sessionMount(); // a model path that is not a file
                     }
                     if (table) {
                         const std::string name = want.toUpper().toStdString();

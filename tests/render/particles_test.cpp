@@ -3,10 +3,13 @@
 #include "render_harness.h"
 #include "test_models.h"
 
+#include "alamo/alamo_writer.h"
 #include "alamo/particle_writer.h"
 #include "io/loader.h"
 #include "particle_fixtures.h"
 #include "particles.h"
+#include "vfs/archive_writer.h"
+#include "vfs/lookup.h"
 
 #include <catch2/catch.hpp>
 
@@ -273,4 +276,81 @@ TEST_CASE("particle loop length covers bursts and lifetimes", "[render][particle
     CHECK(rs::render::particleLoopSeconds(s) == Approx(6.0f));
     s.emitters = {continuousEmitter("c", 10, 1e30f)};
     CHECK(rs::render::particleLoopSeconds(s) == Approx(20.0f));
+}
+
+TEST_CASE("particle proxies follow the hidden and altDecreaseStayHidden rules", "[render][particles]") {
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    rs::ParticleSystem smoke = cloud(rs::ParticleBlend::Additive, {0.2f, 1.0f, 0.3f}, 1.0f);
+    smoke.name = "p_smoke";
+    writeAndLoad(smoke, dir.filePath("p_smoke.alo"));
+    const QString path = dir.filePath("figure.alo");
+    auto& v = view();
+    auto drawnAt = [&](const std::shared_ptr<rs::Model>& m, std::initializer_list<int> alts, bool showHidden) {
+        rs::render::ViewOptions o = plainOptions();
+        o.showHidden = showHidden;
+        o.alt = 0;
+        v.setOptions(o);
+        v.setModel(m, path);
+        for (int alt : alts) {
+            o.alt = alt;
+            v.setOptions(o);
+        }
+        v.setTime(1.0f);
+        return v.particlesDrawn();
+    };
+    auto model = makeFigure(); // proxy p_smoke_ALT1 on Head
+    REQUIRE(model->proxies.size() == 1);
+    CHECK(drawnAt(model, {1}, false) > 10);
+    CHECK(drawnAt(model, {0}, false) == 0);
+    CHECK(drawnAt(model, {2}, false) == 0);
+    CHECK(drawnAt(model, {2, 1}, false) > 10); // lowering the level shows it again...
+    model->proxies[0].altDecreaseStayHidden = true;
+    CHECK(drawnAt(model, {1}, false) > 10);
+    CHECK(drawnAt(model, {2, 1}, false) == 0); // ...unless it stays hidden when the level decreases
+    model->proxies[0].altDecreaseStayHidden = false;
+    model->proxies[0].hidden = true;
+    CHECK(drawnAt(model, {1}, false) == 0);
+    CHECK(drawnAt(model, {1}, true) > 10);
+}
+
+TEST_CASE("a proxy's particle system is found through the mounted game archives", "[render][particles][vfs]") {
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    rs::ParticleSystem smoke = cloud(rs::ParticleBlend::Additive, {0.2f, 1.0f, 0.3f}, 1.0f);
+    smoke.name = "p_smoke";
+    const std::vector<uint8_t> bytes = rs::alamo::writeParticleSystem(smoke);
+    const std::vector<uint8_t> meg = rs::vfs::writeMeg(2, {{"DATA\\ART\\MODELS\\P_SMOKE.ALO", bytes}});
+    const QString megPath = dir.filePath("Particles.meg");
+    {
+        QFile f(megPath);
+        REQUIRE(f.open(QIODevice::WriteOnly));
+        f.write(reinterpret_cast<const char*>(meg.data()), qint64(meg.size()));
+    }
+    QDir(dir.path()).mkpath("models");
+    const QString path = dir.filePath("models/figure.alo"); // nothing beside it
+    {
+        const std::vector<uint8_t> model = rs::alamo::writeModel(*makeFigure());
+        QFile f(path);
+        REQUIRE(f.open(QIODevice::WriteOnly));
+        f.write(reinterpret_cast<const char*>(model.data()), qint64(model.size()));
+    }
+    auto& v = view();
+    rs::render::ViewOptions o = plainOptions();
+    o.alt = 1;
+    v.setOptions(o);
+    v.setModel(makeFigure(), path);
+    REQUIRE(v.particleSystems().size() == 1);
+    CHECK(v.particleSystems()[0].file.isEmpty()); // not mounted yet: not found
+    CHECK(v.particlesDrawn() == 0);
+    rs::vfs::setSessionMount(std::make_shared<const rs::vfs::MountTable>(rs::vfs::mountSingle(megPath.toStdString())));
+    v.setModel(makeFigure(), path);
+    v.setTime(1.0f);
+    const QList<rs::render::ParticleInfo> infos = v.particleSystems();
+    rs::vfs::setSessionMount(nullptr);
+    REQUIRE(infos.size() == 1);
+    INFO(infos[0].file.toStdString() << " " << infos[0].error.toStdString());
+    CHECK(infos[0].file.contains("Particles.meg", Qt::CaseInsensitive));
+    CHECK(infos[0].emitters == 1);
+    CHECK(v.particlesDrawn() > 10);
 }
