@@ -387,3 +387,28 @@ TEST_CASE("particles keep running when the model's clip loops during playback", 
     v.setFrame(2.0f);
     CHECK(drawnScrub == v.particlesDrawn());
 }
+
+TEST_CASE("heat-distortion emitters are listed as not drawn", "[render][particles]") {
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    rs::ParticleSystem s = cloud(rs::ParticleBlend::Additive, {1.0f, 1.0f, 1.0f}, 1.0f);
+    rs::ParticleEmitter heat = s.emitters[0];
+    heat.name = "shimmer";
+    heat.blend = rs::ParticleBlend::Heat;
+    heat.params.blendMode = 10;
+    s.emitters.push_back(heat);
+    auto sys = writeAndLoad(s, dir.filePath("p_heat.alo"));
+    auto& v = view();
+    v.setOptions(plainOptions());
+    v.setParticleSystem(sys, dir.filePath("p_heat.alo"));
+    v.setTime(1.0f);
+    const QList<rs::render::ParticleInfo> infos = v.particleSystems();
+    REQUIRE(infos.size() == 1);
+    CHECK(infos[0].emitters == 2);
+    REQUIRE(infos[0].notDrawn.size() == 1);
+    CHECK(infos[0].notDrawn[0].contains("shimmer"));
+    CHECK(infos[0].notDrawn[0].contains("heat"));
+    // Only the additive emitter's particles are drawn (40 a second, 1 s lives).
+    CHECK(v.particlesDrawn() > 30);
+    CHECK(v.particlesDrawn() <= 41);
+}
