@@ -21,6 +21,13 @@ std::shared_ptr<const MountTable> sessionMount() {
     return gSession;
 }
 
+std::string archiveOf(const std::string& path) {
+    std::error_code ec;
+    for (size_t c = path.find(':'); c != std::string::npos; c = path.find(':', c + 1))
+        if (c > 0 && std::filesystem::is_regular_file(path.substr(0, c), ec)) return path.substr(0, c);
+    return {};
+}
+
 std::shared_ptr<MountTable> tableFor(const std::string& path, std::string* key) {
     namespace fs = std::filesystem;
     auto t = std::make_shared<MountTable>();
@@ -32,13 +39,16 @@ std::shared_ptr<MountTable> tableFor(const std::string& path, std::string* key) 
             "folder");
         if (key) *key = normalizePath(p.filename().string());
     } else {
-        for (size_t c = path.find(':'); c != std::string::npos; c = path.find(':', c + 1))
-            if (c > 0 && fs::is_regular_file(path.substr(0, c), ec)) {
-                t->add(openArchiveFile(path.substr(0, c)), "archive");
-                if (key) *key = normalizePath(path.substr(c + 1));
-                break;
-            }
-        if (t->mounts().empty()) return nullptr;
+        const std::string archive = archiveOf(path);
+        if (archive.empty()) {
+            // A game path ("DATA/ART/MODELS/X.ALO") inside the session's game and mod folders.
+            const auto s = sessionMount();
+            if (!s || !s->contains(path)) return nullptr;
+            if (key) *key = normalizePath(path);
+        } else {
+            t->add(openArchiveFile(archive), "archive");
+            if (key) *key = normalizePath(path.substr(archive.size() + 1));
+        }
     }
     if (const auto s = sessionMount())
         for (const Mount& m : s->mounts())

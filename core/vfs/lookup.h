@@ -41,13 +41,18 @@ std::vector<std::string> companionClips(const MountTable& t, std::string_view mo
 // B&W2 animation libraries (.AL) next to a .BWM model, sorted.
 std::vector<std::string> animationLibraries(const MountTable& t, std::string_view modelKey);
 
+// The archive file of "<archive>:<entry>" (the shortest prefix ending before a ':' that is a regular file), or ""
+// when `path` is not such a path.
+std::string archiveOf(const std::string& path);
+
 // The game/mod folders a viewer session has mounted (GUI: File -> Open game or mod folder; null by default).
 // rs::loadDocument(path) and rs::findCompanionClips(path) look references up through it, below the archive or
 // folder the file itself comes from. Thread-safe.
 void setSessionMount(std::shared_ptr<const MountTable> table);
 std::shared_ptr<const MountTable> sessionMount();
 // The table a file at `path` (on disk or "<archive>:<entry>") is looked up in: its own archive or folder first,
-// then the session mount. *key receives its game path. Null when `path` is neither.
+// then the session mount; a game path held by the session mount: the session mount alone. *key receives its game
+// path. Null when `path` is none of these.
 std::shared_ptr<MountTable> tableFor(const std::string& path, std::string* key);
 
 // Loads the entry `key` (its winner) like rs::loadDocument, finding W3D hierarchies through the table.
