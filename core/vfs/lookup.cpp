@@ -205,7 +205,7 @@ Document loadDocument(const MountTable& t, std::string_view key) {
     return loadDocument(t, b.span, t.describe(*h), key);
 }
 
-bool globMatch(const std::string& pat, const std::string& s) {
+bool globMatch(std::string_view pat, std::string_view s) {
     size_t p = 0, i = 0, star = std::string::npos, mark = 0;
     while (i < s.size()) {
         if (p < pat.size() && (pat[p] == '?' || pat[p] == s[i]))

@@ -62,6 +62,6 @@ Document loadDocument(const MountTable& t, std::string_view key);
 Document loadDocument(const MountTable& t, ByteSpan bytes, const std::string& label, std::string_view key);
 
 // Glob over normalised (upper-case) keys: '*' any run of characters (also across '/'), '?' one character.
-bool globMatch(const std::string& pattern, const std::string& key);
+bool globMatch(std::string_view pattern, std::string_view key);
 
 } // namespace rs::vfs
