@@ -921,3 +921,35 @@ TEST_CASE("rigscope-cli export from archives and game installs: the mod's textur
     CHECK(boneNodes == skl.model->skeleton.bones.size());
     fs::remove_all(dir);
 }
+
+TEST_CASE("B&W2 skin inside an archive: its animation library found through the mount table, in core and the CLI",
+          "[export][cli][vfs]") {
+    const fs::path dir = tempDir("bw2meg");
+    const std::string meg = (dir / "Creatures.meg").string();
+    const auto lib = bw2::writeAl(test::bw2fx::library());
+    writeFile(meg, vfs::writeMeg(2, {{"DATA\\CREATURES\\CREATURE.BWM",
+                                      bw2::writeBwm(test::bw2fx::skinModel(bw2::SkinLayout::U8PerIndex))},
+                                     {"DATA\\CREATURES\\CREATURE.AL", lib},
+                                     {"DATA\\CREATURES\\OTHER.AL", bw2::writeAl(test::bw2fx::library())}}));
+    const std::string skinPath = meg + ":DATA\\CREATURES\\CREATURE.BWM";
+    const Document skin = loadDocument(skinPath);
+    REQUIRE(skin.model);
+    const auto found = bw2::findMatchingLibraries(skinPath, skin.model->skeleton.bones.size());
+    REQUIRE(found.size() == 2);
+    CHECK(found[0] == meg + ":DATA\\CREATURES\\CREATURE.AL");
+    const Document al = loadDocument(found[0]); // loadable as listed
+    REQUIRE(al.model);
+    CHECK(bw2::libraryFits(*skin.model, al.model->skeleton));
+    CHECK(bw2::findMatchingLibraries(skinPath, skin.model->skeleton.bones.size() + 1).empty());
+    if (fs::exists(RIGSCOPE_CLI)) {
+        // Without --clip, the export applies the first fitting library beside the skin inside the archive.
+        const std::string r = run(std::string("'") + RIGSCOPE_CLI + "' export '" + skinPath + "' -o '" +
+                                  (dir / "creature.glb").string() + "' 2>&1");
+        INFO(r);
+        REQUIRE(r.find("EXIT=0") != std::string::npos);
+        CHECK(r.find("CREATURE.AL applied") != std::string::npos);
+        tinygltf::Model g = loadGlb(dir / "creature.glb");
+        CHECK(g.animations.size() == al.clips.size());
+    }
+    fs::remove_all(dir);
+}
