@@ -8,6 +8,7 @@
 #include "scene/clip.h"
 #include "scene/model.h"
 #include "scene/pose.h"
+#include "vfs/lookup.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -422,8 +423,6 @@ struct SceneView::Impl {
     void loadProxyModels() {
         const rs::Model& m = *model;
         if (path.isEmpty()) return;
-        const QDir dir = QFileInfo(path).absoluteDir();
-        const QStringList files = dir.entryList(QDir::Files);
         QHash<QString, std::shared_ptr<const rs::Model>> cache;
         for (size_t pi = 0; pi < m.proxies.size() && parts.size() < 33; ++pi) {
             const rs::Proxy& px = m.proxies[pi];
@@ -436,17 +435,14 @@ struct SceneView::Impl {
             if (cache.contains(want)) {
                 pm = cache.value(want);
             } else {
-                for (const QString& f : files) {
-                    if (f.toLower() != want) continue;
-                    const QString full = dir.filePath(f);
-                    if (QFileInfo(full) == QFileInfo(path)) break;
+                // Beside the model in its folder or archive, then in the mounted game/mod folders (core vfs).
+                if (const std::string full = rs::vfs::findBeside(path.toStdString(), want.toStdString()); !full.empty()) {
                     try {
-                        rs::Document doc = rs::loadDocument(full.toStdString());
+                        rs::Document doc = rs::loadDocument(full);
                         if (doc.model) pm = doc.model;
                     } catch (const std::exception&) {
                         // particle systems and unreadable files stay markers
                     }
-                    break;
                 }
                 cache.insert(want, pm);
             }

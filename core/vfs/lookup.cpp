@@ -56,6 +56,45 @@ std::shared_ptr<MountTable> tableFor(const std::string& path, std::string* key) 
     return t;
 }
 
+std::string findBeside(const std::string& modelPath, std::string_view name) {
+    static std::mutex cacheMutex;
+    static std::string cachedPath, cachedKey;
+    static std::shared_ptr<const MountTable> cachedSession;
+    static std::shared_ptr<MountTable> cached;
+    std::shared_ptr<MountTable> t;
+    std::string key;
+    {
+        std::lock_guard<std::mutex> lock(cacheMutex);
+        const auto session = sessionMount();
+        if (!cached || cachedPath != modelPath || cachedSession != session) {
+            cached.reset();
+            try {
+                cached = tableFor(modelPath, &cachedKey);
+            } catch (const ParseError&) {
+            }
+            std::error_code ec;
+            const std::filesystem::path p(modelPath);
+            if (!cached && p.has_parent_path() && std::filesystem::is_directory(p.parent_path(), ec)) {
+                // A model read elsewhere but named by a path on disk: its folder, then the session mount.
+                cached = std::make_shared<MountTable>();
+                cached->add(std::make_shared<Folder>(p.parent_path().string(), std::string(), false, false), "folder");
+                if (session)
+                    for (const Mount& m : session->mounts())
+                        cached->add(m.source, m.role);
+                cachedKey = normalizePath(p.filename().string());
+            }
+            cachedPath = modelPath;
+            cachedSession = session;
+        }
+        t = cached;
+        key = cachedKey;
+    }
+    if (!t) return {};
+    const Hit* h = t->find(folderOf(key) + normalizePath(name));
+    if (!h || t->entry(*h).key == key) return {};
+    return t->describe(*h);
+}
+
 std::string folderOf(std::string_view key) {
     const std::string k = normalizePath(key);
     const size_t slash = k.rfind('/');

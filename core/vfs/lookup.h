@@ -55,6 +55,12 @@ std::shared_ptr<const MountTable> sessionMount();
 // path. Null when `path` is none of these.
 std::shared_ptr<MountTable> tableFor(const std::string& path, std::string* key);
 
+// The loadDocument path (a file or "<archive>:<entry>") of the file `name` (any case) in the folder of the model at
+// modelPath, looked up in tableFor(modelPath): the model's own folder or archive (the folder also when the model
+// file itself does not exist), then the session's game/mod folders. "" when absent, or when it is the model itself. (Models attached to proxies, found by name.) The table
+// of the last modelPath is kept while the session mount is unchanged, so repeated calls parse no index again.
+std::string findBeside(const std::string& modelPath, std::string_view name);
+
 // Loads the entry `key` (its winner) like rs::loadDocument, finding W3D hierarchies through the table.
 // Document::path is MountTable::describe() of the entry. Throws ParseError when absent or malformed.
 Document loadDocument(const MountTable& t, std::string_view key);

@@ -315,3 +315,21 @@ TEST_CASE("SAGE archives: lower-cased name order, first loaded keeps a name, sub
     CHECK(text(t, (*x)[2]) == "sub");
     CHECK(text(t, *t.find("DATA/INI/Y.INI")) == "sub y");
 }
+
+TEST_CASE("findBeside: a file named by a model (proxy models) in its archive or folder, then the session mount",
+          "[vfs]") {
+    rs::test::FakeInstall fi;
+    const std::string meg = fi.eaw + "/Data/Models.meg";
+    const std::string unit = meg + ":DATA\\ART\\MODELS\\W_UNIT.ALO";
+    CHECK(findBeside(unit, "w_unit_idle_00.ala") == meg + ":DATA\\ART\\MODELS\\W_UNIT_IDLE_00.ALA");
+    CHECK(findBeside(unit, "W_UNIT.ALO").empty()); // the model itself
+    CHECK(findBeside(unit, "missing.alo").empty());
+    // A model on disk: its folder (even when the model file is not there).
+    const std::string loose = fi.eaw + "/Data/Art/Textures/figure.alo";
+    CHECK(findBeside(loose, "loose.TGA") == fi.eaw + "/Data/Art/Textures/Loose.tga");
+    // Through the session mount: the mod's loose file beside the model's folder key.
+    setSessionMount(std::make_shared<MountTable>(mountInstall({fi.eaw}, {fi.eawMod})));
+    CHECK(findBeside(meg + ":DATA\\ART\\TEXTURES\\W_DAZZLE.DDS", "w_test.dds") ==
+          fi.eawMod + "/Data/Art/Textures/W_TEST.dds");
+    setSessionMount(nullptr);
+}
