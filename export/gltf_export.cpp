@@ -282,7 +282,8 @@ int Exporter::texture(const std::string& name, bool bake) {
     gi.mimeType = "image/png";
     Value::Object ex;
     ex["source"] = str(name);
-    ex["resolved"] = str(fs::path(path).filename().string());
+    const size_t cut = path.find_last_of("/\\"); // a file, or "<archive>:<game path>" with either separator
+    ex["resolved"] = str(cut == std::string::npos ? path : path.substr(cut + 1));
     gi.extras = Value(ex);
     if (binary_) {
         gi.bufferView = addView(png.data(), png.size(), 0);

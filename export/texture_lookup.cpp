@@ -1,5 +1,7 @@
 #include "texture_lookup.h"
 
+#include "vfs/lookup.h"
+
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
@@ -112,6 +114,41 @@ bool FolderTextureLookup::find(const std::string& name, std::string& path, std::
         }
     }
     return false;
+}
+
+MountTextureLookup::MountTextureLookup(std::shared_ptr<const vfs::MountTable> table, std::string modelKey,
+                                       std::unique_ptr<TextureLookup> fallback, bool tableFirst)
+    : table_(std::move(table)), modelKey_(std::move(modelKey)), fallback_(std::move(fallback)),
+      tableFirst_(tableFirst) {}
+
+bool MountTextureLookup::findInTable(const std::string& name, std::string& path, std::vector<uint8_t>& bytes) {
+    if (!table_) return false;
+    const vfs::Hit* h = vfs::resolveTexture(*table_, name, modelKey_);
+    if (!h) return false;
+    path = table_->describe(*h);
+    // Unreadable entries (encrypted, compressed) throw ParseError naming the archive and entry.
+    const vfs::EntryBytes b = table_->read(*h);
+    bytes.assign(b.span.data, b.span.data + b.span.size);
+    return true;
+}
+
+bool MountTextureLookup::find(const std::string& name, std::string& path, std::vector<uint8_t>& bytes) {
+    if (tableFirst_ && findInTable(name, path, bytes)) return true;
+    if (fallback_ && fallback_->find(name, path, bytes)) return true;
+    return !tableFirst_ && findInTable(name, path, bytes);
+}
+
+std::unique_ptr<TextureLookup> viewerTextureLookup(const std::string& modelPath, std::vector<std::string> extraDirs) {
+    std::string key;
+    std::shared_ptr<vfs::MountTable> table;
+    try {
+        table = vfs::tableFor(modelPath, &key);
+    } catch (const std::exception&) { // an archive that cannot be opened: the disk search alone
+    }
+    std::error_code ec;
+    const bool tableFirst = !fs::is_regular_file(modelPath, ec) || vfs::sessionMount() != nullptr;
+    return std::make_unique<MountTextureLookup>(
+        std::move(table), key, std::make_unique<FolderTextureLookup>(modelPath, std::move(extraDirs)), tableFirst);
 }
 
 } // namespace rs::gltf

@@ -2,7 +2,10 @@
 // system over game archives) can stand in for the plain folder search.
 #pragma once
 
+#include "vfs/mount.h"
+
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -34,5 +37,31 @@ class FolderTextureLookup : public TextureLookup {
     std::string modelDir_;
     std::vector<std::string> extraDirs_;
 };
+
+// Textures through core's mount table, found as the viewer finds them (render/textures.cpp): the game's lookup
+// (vfs::resolveTexture: the model's folder, DATA/ART/TEXTURES/, ART/COMPILEDTEXTURES/<xx>/, ...; per name the
+// winning source: mod loose > mod archives > game loose > game archives) and the folder search on disk
+// (`fallback`, e.g. FolderTextureLookup with the preferences' folders). tableFirst: the mount table is asked first;
+// the viewer does so for a model inside an archive and whenever game or mod folders are mounted, otherwise the
+// folders on disk come first. `path` of a hit is MountTable::describe() ("<archive>:<entry>" or the file on disk).
+class MountTextureLookup : public TextureLookup {
+  public:
+    MountTextureLookup(std::shared_ptr<const vfs::MountTable> table, std::string modelKey,
+                       std::unique_ptr<TextureLookup> fallback = nullptr, bool tableFirst = true);
+    bool find(const std::string& name, std::string& path, std::vector<uint8_t>& bytes) override;
+
+  private:
+    bool findInTable(const std::string& name, std::string& path, std::vector<uint8_t>& bytes);
+    std::shared_ptr<const vfs::MountTable> table_;
+    std::string modelKey_;
+    std::unique_ptr<TextureLookup> fallback_;
+    bool tableFirst_;
+};
+
+// The lookup the viewer uses for a model at `modelPath` (a file on disk or "<archive>:<entry>"): its own folder or
+// archive over the session's game/mod folders (vfs::tableFor), table first when the model is not a file on disk or
+// a session mount exists, with FolderTextureLookup(modelPath, extraDirs) as the disk search.
+std::unique_ptr<TextureLookup> viewerTextureLookup(const std::string& modelPath,
+                                                   std::vector<std::string> extraDirs = {});
 
 } // namespace rs::gltf

@@ -13,8 +13,6 @@ namespace rs::render {
 
 void attachProxyModels(const rs::Model& m, const QString& path, std::vector<Part>& parts, rs::Skeleton& skeleton) {
     if (path.isEmpty()) return;
-    const QDir dir = QFileInfo(path).absoluteDir();
-    const QStringList files = dir.entryList(QDir::Files);
     QHash<QString, std::shared_ptr<const rs::Model>> cache;
     for (size_t pi = 0; pi < m.proxies.size() && parts.size() < 33; ++pi) {
         const rs::Proxy& px = m.proxies[pi];
@@ -27,17 +25,15 @@ void attachProxyModels(const rs::Model& m, const QString& path, std::vector<Part
         if (cache.contains(want)) {
             pm = cache.value(want);
         } else {
-            for (const QString& f : files) {
-                if (f.toLower() != want) continue;
-                const QString full = dir.filePath(f);
-                if (QFileInfo(full) == QFileInfo(path)) break;
+            // Beside the model in its folder or archive, then in the mounted game/mod folders (core vfs).
+            const std::string full = rs::vfs::findBeside(path.toStdString(), want.toStdString());
+            if (!full.empty()) { // never the model itself
                 try {
-                    rs::Document doc = rs::loadDocument(full.toStdString());
+                    rs::Document doc = rs::loadDocument(full);
                     if (doc.model) pm = doc.model;
                 } catch (const std::exception&) {
                     // particle systems and unreadable files stay markers
                 }
-                break;
             }
             cache.insert(want, pm);
         }

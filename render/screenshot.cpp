@@ -3,6 +3,7 @@
 #include "scene_view.h"
 
 #include "io/loader.h"
+#include "vfs/lookup.h"
 #include "scene/clip.h"
 #include "scene/model.h"
 
@@ -21,6 +22,7 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <sys/resource.h>
@@ -47,6 +49,22 @@ int runScreenshot(const ScreenshotArgs& a, int argc, char** argv) {
     qputenv("QT3D_RENDERER", "opengl");
     QElapsedTimer startClock;
     startClock.start();
+
+    if (!a.games.isEmpty() || !a.mods.isEmpty()) {
+        std::vector<std::string> games, mods;
+        for (const QString& g : a.games)
+            games.push_back(g.toStdString());
+        for (const QString& m : a.mods)
+            mods.push_back(m.toStdString());
+        for (const std::string& d : games)
+            if (!std::filesystem::is_directory(d)) return fail("--game " + d + ": not a folder");
+        for (const std::string& d : mods)
+            if (!std::filesystem::is_directory(d)) return fail("--mod " + d + ": not a folder");
+        auto table = std::make_shared<rs::vfs::MountTable>(rs::vfs::mountInstall(games, mods));
+        for (const std::string& w : table->warnings)
+            std::fprintf(stderr, "rigscope: warning: %s\n", w.c_str());
+        rs::vfs::setSessionMount(std::move(table));
+    }
 
     // Load before creating the GUI so bad input fails fast with one line.
     std::shared_ptr<rs::Model> model;

@@ -4,6 +4,7 @@
 #include "scene_view.h"
 
 #include <QString>
+#include <QStringList>
 
 #include <optional>
 
@@ -18,6 +19,9 @@ struct ScreenshotArgs {
     float yaw = 35.0f, pitch = 20.0f;
     float benchSeconds = 0.0f; // > 0: play for that long after the capture and print the frame rate
     ViewOptions options;
+    // --game / --mod: mounted as the session's game folders (core vfs::setSessionMount) before anything is read;
+    // model and clip may then be game paths, and every reference is found through them.
+    QStringList games, mods;
 };
 
 // Renders one frame and writes the PNG. Returns 0 ok, 1 bad input (one-line error on stderr).

@@ -117,17 +117,25 @@ QString resolveTexture(const QString& name, const QString& modelPath, const QStr
         const QString c = stem + ext;
         if (c.compare(file, Qt::CaseInsensitive) != 0) candidates << c;
     }
+    auto fromTable = [&]() -> QString {
+        std::string key;
+        if (const auto t = tableForModel(modelPath.toStdString(), key))
+            if (const vfs::Hit* h = vfs::resolveTexture(*t, name.trimmed().toStdString(), key))
+                return QString::fromStdString(t->describe(*h));
+        return {};
+    };
+    // The game's order (mod over game, loose over archives) first for a model inside an archive and whenever game
+    // or mod folders are mounted: a folder search on disk would find a game's loose file before the mod's override.
+    const bool tableFirst = !QFileInfo(modelPath).isFile() || vfs::sessionMount() != nullptr;
+    if (tableFirst)
+        if (QString p = fromTable(); !p.isEmpty()) return p;
     const QStringList dirs = textureSearchDirs(file, modelPath, extraDirs);
     for (const QString& c : candidates)
         for (const QString& d : dirs) {
             const QString p = childCI(d, c, QDir::Files);
             if (!p.isEmpty()) return p;
         }
-    std::string key;
-    if (const auto t = tableForModel(modelPath.toStdString(), key))
-        if (const vfs::Hit* h = vfs::resolveTexture(*t, name.trimmed().toStdString(), key))
-            return QString::fromStdString(t->describe(*h));
-    return {};
+    return tableFirst ? QString() : fromTable();
 }
 
 static void setSampling(Qt3DRender::QAbstractTexture* t) {

@@ -14,9 +14,11 @@ class QAbstractTexture;
 
 namespace rs::render {
 
-// Textures not found on disk are looked up the way the game does (core vfs::resolveTextureFor) in the model's own
-// archive (a model opened as "<archive>:<entry>") and the session's game folders (vfs::setSessionMount);
-// resolveTexture then returns "<archive>:<entry>", which decodeTextureFile reads.
+// Textures are looked up the way the game does (core vfs::resolveTexture) in the model's own archive (a model opened
+// as "<archive>:<entry>") or folder and the session's game folders (vfs::setSessionMount): first for a model inside
+// an archive or while game/mod folders are mounted, after the folders on disk (textureSearchDirs) otherwise.
+// resolveTexture then returns "<archive>:<entry>" (or a mounted loose file), which decodeTextureFile reads.
+// The exporter uses the same order (export/texture_lookup.h, viewerTextureLookup).
 
 // Directories searched for a model's textures, in order: extraDirs, the model's folder, and for every
 // ancestor (up to four levels): Textures/, Art/Textures/, Data/Art/Textures/, compiledtextures/<xx>/ and

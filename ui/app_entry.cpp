@@ -1,5 +1,7 @@
 #include "app_entry.h"
 
+#include "asset_browser_dock.h"
+
 #include "bone_tree_dock.h"
 #include "main_window.h"
 #include "material_dock.h"
@@ -80,6 +82,8 @@ int runViewer(const ViewerArgs& args, int argc, char** argv) {
     } else if (!args.windowScreenshot.isEmpty()) {
         w.resize(1280, 800);
     }
+    if (!args.games.isEmpty() || !args.mods.isEmpty())
+        if (auto* assets = w.findChild<AssetBrowserDock*>()) assets->mountFolders(args.games, args.mods, false);
     w.show();
     if (!args.windowScreenshot.isEmpty()) {
         if (files.size() > 1) {

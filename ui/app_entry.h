@@ -15,6 +15,7 @@ struct ViewerArgs {
     float frame = -1.0f;      // with windowScreenshot: frame to show (< 0: keep)
     QString selectBone;       // with windowScreenshot: bone to select
     bool play = false;        // with windowScreenshot: play before grabbing
+    QStringList games, mods;  // --game / --mod: mounted for this run (not remembered), files looked up in them
 };
 
 // Returns the application's exit code.

@@ -1,8 +1,9 @@
 #include "asset_browser_dock.h"
 
+#include "asset_tree_model.h"
+
 #include "vfs/lookup.h"
 
-#include <QAbstractTableModel>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHeaderView>
@@ -10,124 +11,12 @@
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QSettings>
-#include <QTableView>
+#include <QTreeView>
 #include <QVBoxLayout>
 
 #include <algorithm>
 
 namespace rs::ui {
-
-namespace {
-
-bool isAsset(const std::string& key) {
-    const size_t dot = key.rfind('.');
-    if (dot == std::string::npos) return false;
-    const std::string ext = key.substr(dot);
-    for (const char* e : {".ALO", ".ALA", ".W3D", ".BWM", ".AL", ".DDS", ".TGA"})
-        if (ext == e) return true;
-    return false;
-}
-
-bool isOpenable(const std::string& key) {
-    const size_t dot = key.rfind('.');
-    const std::string ext = dot == std::string::npos ? std::string() : key.substr(dot);
-    return ext == ".ALO" || ext == ".ALA" || ext == ".W3D" || ext == ".BWM" || ext == ".AL";
-}
-
-using vfs::globMatch;
-
-} // namespace
-
-// Rows: one per asset name (its winning source); the filter keeps a vector of row indices.
-class AssetTableModel : public QAbstractTableModel {
-  public:
-    using QAbstractTableModel::QAbstractTableModel;
-
-    void setTable(std::shared_ptr<const vfs::MountTable> t) {
-        beginResetModel();
-        table_ = std::move(t);
-        rows_.clear();
-        if (table_)
-            table_->forEach([&](const std::string& key, const std::vector<vfs::Hit>& hits) {
-                if (isAsset(key)) rows_.push_back({key, &hits});
-            });
-        std::sort(rows_.begin(), rows_.end(), [](const Row& a, const Row& b) { return a.key < b.key; });
-        visible_.clear();
-        applyFilter();
-        endResetModel();
-    }
-
-    void setFilter(const QString& text) {
-        beginResetModel();
-        filter_ = vfs::normalizePath(text.trimmed().toStdString());
-        applyFilter();
-        endResetModel();
-    }
-
-    int rowCount(const QModelIndex& parent = {}) const override { return parent.isValid() ? 0 : int(visible_.size()); }
-    int columnCount(const QModelIndex& parent = {}) const override { return parent.isValid() ? 0 : 4; }
-
-    QVariant headerData(int section, Qt::Orientation o, int role) const override {
-        if (o != Qt::Horizontal || role != Qt::DisplayRole) return {};
-        static const char* names[] = {"Name", "Size", "Source", "Overrides"};
-        return QObject::tr(names[section]);
-    }
-
-    QVariant data(const QModelIndex& index, int role) const override {
-        if (!index.isValid() || (role != Qt::DisplayRole && role != Qt::ToolTipRole)) return {};
-        const Row& r = rows_[visible_[size_t(index.row())]];
-        const vfs::Hit& h = r.hits->front();
-        const vfs::Entry& e = table_->entry(h);
-        switch (index.column()) {
-        case 0:
-            return QString::fromStdString(e.name);
-        case 1:
-            return QVariant::fromValue<qulonglong>(e.size);
-        case 2:
-            return QString::fromStdString(table_->mountOf(h).role + ": " + table_->mountOf(h).source->label());
-        default: {
-            QStringList over;
-            for (size_t i = 1; i < r.hits->size(); ++i)
-                over << QString::fromStdString(table_->describe((*r.hits)[i]));
-            return over.join(QStringLiteral("; "));
-        }
-        }
-    }
-
-    QString pathAt(int row) const {
-        if (row < 0 || size_t(row) >= visible_.size()) return {};
-        return QString::fromStdString(table_->describe(rows_[visible_[size_t(row)]].hits->front()));
-    }
-    bool openableAt(int row) const {
-        return row >= 0 && size_t(row) < visible_.size() && isOpenable(rows_[visible_[size_t(row)]].key);
-    }
-    size_t total() const { return rows_.size(); }
-
-  private:
-    struct Row {
-        std::string key;
-        const std::vector<vfs::Hit>* hits;
-    };
-    // Substring of the path, or a glob over the whole path or the file name alone.
-    void applyFilter() {
-        visible_.clear();
-        const bool glob = filter_.find_first_of("*?") != std::string::npos;
-        for (size_t i = 0; i < rows_.size(); ++i) {
-            const std::string& k = rows_[i].key;
-            bool keep = filter_.empty();
-            if (!keep && !glob) keep = k.find(filter_) != std::string::npos;
-            if (!keep && glob) {
-                const size_t slash = k.rfind('/');
-                keep = globMatch(filter_, k) || (slash != std::string::npos && globMatch(filter_, k.substr(slash + 1)));
-            }
-            if (keep) visible_.push_back(uint32_t(i));
-        }
-    }
-    std::shared_ptr<const vfs::MountTable> table_;
-    std::vector<Row> rows_;
-    std::vector<uint32_t> visible_;
-    std::string filter_;
-};
 
 AssetBrowserDock::AssetBrowserDock(QWidget* parent) : QDockWidget(tr("Assets"), parent) {
     setObjectName(QStringLiteral("assetBrowserDock"));
@@ -138,14 +27,15 @@ AssetBrowserDock::AssetBrowserDock(QWidget* parent) : QDockWidget(tr("Assets"), 
     filter_->setObjectName(QStringLiteral("assetFilter"));
     filter_->setPlaceholderText(tr("Filter: substring or glob (*, ?)"));
     filter_->setClearButtonEnabled(true);
-    model_ = new AssetTableModel(this);
-    view_ = new QTableView(w);
+    model_ = new AssetTreeModel(this);
+    view_ = new QTreeView(w);
     view_->setObjectName(QStringLiteral("assetView"));
     view_->setModel(model_);
     view_->setSelectionBehavior(QAbstractItemView::SelectRows);
     view_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    view_->verticalHeader()->hide();
-    view_->horizontalHeader()->setStretchLastSection(true);
+    view_->setUniformRowHeights(true); // no per-row size queries: large folders stay fast
+    view_->header()->setStretchLastSection(true);
+    view_->setColumnWidth(AssetTreeModel::NameColumn, 220);
     status_ = new QLabel(tr("No game folder mounted (File → Open game or mod folder…)"), w);
     status_->setWordWrap(true);
     layout->addWidget(filter_);
@@ -153,13 +43,14 @@ AssetBrowserDock::AssetBrowserDock(QWidget* parent) : QDockWidget(tr("Assets"), 
     layout->addWidget(status_);
     setWidget(w);
     connect(filter_, &QLineEdit::textChanged, this, &AssetBrowserDock::setFilter);
-    connect(view_, &QTableView::doubleClicked, this, [this](const QModelIndex& i) {
-        if (model_->openableAt(i.row())) emit openRequested(model_->pathAt(i.row()));
+    connect(view_, &QTreeView::doubleClicked, this, [this](const QModelIndex& i) {
+        if (model_->isOpenable(i)) emit openRequested(model_->pathOf(i));
     });
 }
 
 void AssetBrowserDock::setTable(std::shared_ptr<const vfs::MountTable> table, const QString& title) {
     model_->setTable(table);
+    if (model_->visibleFiles() <= kExpandLimit) view_->expandAll();
     QString text = tr("%1: %2 assets").arg(title).arg(model_->total());
     if (table && !table->warnings.empty())
         text += tr(" (%1 warnings; first: %2)")
@@ -225,13 +116,21 @@ void AssetBrowserDock::restore() {
 }
 
 void AssetBrowserDock::setFilter(const QString& text) {
-    if (filter_->text() != text)
+    if (filter_->text() != text) {
         filter_->setText(text); // re-enters through textChanged
-    else
-        model_->setFilter(text);
+        return;
+    }
+    model_->setFilter(text);
+    expandSmallResults();
 }
 
-int AssetBrowserDock::visibleCount() const { return model_->rowCount(); }
-QString AssetBrowserDock::pathAt(int row) const { return model_->pathAt(row); }
+void AssetBrowserDock::expandSmallResults() {
+    // Few matches: show them all; many: keep folders collapsed (expanding thousands of rows is what costs).
+    if (!filter_->text().trimmed().isEmpty() && model_->visibleFiles() <= kExpandLimit) view_->expandAll();
+}
+
+int AssetBrowserDock::visibleCount() const { return int(model_->visibleFiles()); }
+QString AssetBrowserDock::pathAt(int row) const { return model_->visiblePath(size_t(row)); }
+QModelIndex AssetBrowserDock::indexAt(int row) const { return model_->visibleIndex(size_t(row)); }
 
 } // namespace rs::ui

@@ -1,22 +1,24 @@
-// Asset browser: every model, clip and texture of the mounted game and mod folders (core vfs), with the source
-// that provides it and the sources it overrides; a filter box (substring, or a glob with * and ?); double-click
-// opens a model or clip. File -> Open game or mod folder... mounts folders (remembered between runs).
+// Asset browser: every model, clip and texture of the mounted game and mod folders (core vfs) as a tree by folder,
+// with the source that provides it and the sources it overrides (asset_tree_model.h); a filter box (substring, or
+// a glob with * and ?) that filters without creating widgets or items; double-click opens a model or clip.
+// File -> Open game or mod folder... mounts folders (remembered between runs).
 #pragma once
 
 #include "vfs/mount.h"
 
 #include <QDockWidget>
+#include <QModelIndex>
 #include <QString>
 
 #include <memory>
 
 class QLineEdit;
-class QTableView;
+class QTreeView;
 class QLabel;
 
 namespace rs::ui {
 
-class AssetTableModel;
+class AssetTreeModel;
 
 class AssetBrowserDock : public QDockWidget {
     Q_OBJECT
@@ -34,9 +36,12 @@ class AssetBrowserDock : public QDockWidget {
     void restore();
 
     void setFilter(const QString& text);
+    // Assets passing the filter (files, not folders).
     int visibleCount() const;
-    // The loadable path of visible row `row` ("<archive>:<entry>" or a file on disk).
+    // The loadable path ("<archive>:<entry>" or a file on disk) of the row-th asset passing the filter, in path
+    // order, and its index in the tree view's model.
     QString pathAt(int row) const;
+    QModelIndex indexAt(int row) const;
     const QStringList& games() const { return games_; }
     const QStringList& mods() const { return mods_; }
 
@@ -46,8 +51,10 @@ class AssetBrowserDock : public QDockWidget {
 
   private:
     void setTable(std::shared_ptr<const vfs::MountTable> table, const QString& title);
-    AssetTableModel* model_;
-    QTableView* view_;
+    void expandSmallResults();
+    static constexpr size_t kExpandLimit = 500;
+    AssetTreeModel* model_;
+    QTreeView* view_;
     QLineEdit* filter_;
     QLabel* status_;
     QStringList games_, mods_;

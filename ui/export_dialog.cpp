@@ -4,6 +4,8 @@
 #include "main_window.h"
 #include "scene_dock.h"
 
+#include "vfs/lookup.h"
+
 #include <QCheckBox>
 #include <QDialog>
 #include <QDialogButtonBox>
@@ -19,6 +21,49 @@
 
 namespace rs::ui {
 
+QString defaultExportPath(const QString& modelPath) {
+    // "<archive>:<entry>": the archive's folder and the entry's stem (game paths use either separator).
+    QString folder = QFileInfo(modelPath).absolutePath(), file = modelPath;
+    const std::string archive = vfs::archiveOf(modelPath.toStdString());
+    if (!archive.empty()) {
+        folder = QFileInfo(QString::fromStdString(archive)).absolutePath();
+        file = modelPath.mid(int(archive.size()) + 1);
+    }
+    file.replace('\\', '/');
+    const QString stem = QFileInfo(file.mid(file.lastIndexOf('/') + 1)).completeBaseName();
+    return folder + "/" + (stem.isEmpty() ? QStringLiteral("model") : stem) + ".glb";
+}
+
+gltf::ExportStats exportOpenModel(MainWindow* w, const gltf::ExportOptions& opt, bool currentClipOnly,
+                                  const QString& outPath) {
+    std::shared_ptr<const Model> model = w->model();
+    if (!model) throw std::runtime_error("no model is open");
+    const QString modelPath = w->currentPath();
+    std::vector<std::shared_ptr<const Clip>> owned;
+    if (currentClipOnly && w->clip()) {
+        owned.push_back(w->clip());
+    } else if (!modelPath.isEmpty()) {
+        // Paths are files or "<archive>:<entry>"; loadDocument and findCompanionClips look them up through the
+        // model's archive or folder and the session's game/mod folders (vfs/lookup.h).
+        const std::string mp = modelPath.toStdString();
+        Document d = loadDocument(mp);
+        owned.insert(owned.end(), d.clips.begin(), d.clips.end());
+        for (const std::string& c : findCompanionClips(mp)) {
+            Document cd = loadDocument(c);
+            owned.insert(owned.end(), cd.clips.begin(), cd.clips.end());
+        }
+    }
+    std::vector<const Clip*> clips;
+    for (const auto& c : owned)
+        clips.push_back(c.get());
+    std::vector<std::string> dirs;
+    for (const QString& d : w->textureDirs())
+        dirs.push_back(d.toStdString());
+    // As the view finds them: the model's archive or folder and the mounted game/mod folders, then the disk.
+    const auto textures = gltf::viewerTextureLookup(modelPath.toStdString(), dirs);
+    return gltf::exportModel(*model, clips, opt, textures.get(), outPath.toStdString());
+}
+
 void exportDialog(MainWindow* w) {
     std::shared_ptr<const Model> model = w->model();
     if (!model || w->showingAmal()) {
@@ -30,9 +75,7 @@ void exportDialog(MainWindow* w) {
     dlg.setWindowTitle(QObject::tr("Export glTF 2.0"));
     auto* form = new QFormLayout(&dlg);
     auto* out = new QLineEdit(&dlg);
-    QFileInfo fi(modelPath);
-    out->setText(fi.absolutePath() + "/" + (fi.completeBaseName().isEmpty() ? "model" : fi.completeBaseName()) +
-                 ".glb");
+    out->setText(defaultExportPath(modelPath));
     auto* browse = new QPushButton(QObject::tr("Browse…"), &dlg);
     auto* row = new QHBoxLayout;
     row->addWidget(out);
@@ -77,26 +120,7 @@ void exportDialog(MainWindow* w) {
     opt.haveFactionColor = faction->isChecked();
     opt.factionColor = glm::vec3(vs.factionColor.redF(), vs.factionColor.greenF(), vs.factionColor.blueF());
     try {
-        std::vector<std::shared_ptr<const Clip>> owned;
-        if (current->isChecked() && w->clip()) {
-            owned.push_back(w->clip());
-        } else if (!modelPath.isEmpty()) {
-            const std::string mp = modelPath.toStdString();
-            Document d = loadDocument(mp);
-            owned.insert(owned.end(), d.clips.begin(), d.clips.end());
-            for (const std::string& c : findCompanionClips(mp)) {
-                Document cd = loadDocument(c);
-                owned.insert(owned.end(), cd.clips.begin(), cd.clips.end());
-            }
-        }
-        std::vector<const Clip*> clips;
-        for (const auto& c : owned)
-            clips.push_back(c.get());
-        std::vector<std::string> dirs;
-        for (const QString& d : w->textureDirs())
-            dirs.push_back(d.toStdString());
-        gltf::FolderTextureLookup textures(modelPath.toStdString(), dirs);
-        const gltf::ExportStats st = gltf::exportModel(*model, clips, opt, &textures, out->text().toStdString());
+        const gltf::ExportStats st = exportOpenModel(w, opt, current->isChecked(), out->text());
         QString msg = QObject::tr("%1: %2 meshes, %3 vertices, %4 textures, %5 animations")
                           .arg(out->text())
                           .arg(st.meshes)

@@ -1,5 +1,7 @@
 #include "main_window.h"
 
+#include "vfs/lookup.h"
+
 #include "export_dialog.h"
 
 #include "amal_view.h"
@@ -321,7 +323,11 @@ void MainWindow::openFile(const QString& path) {
         assets->raise();
         return;
     }
-    queue_ << QFileInfo(path).absoluteFilePath();
+    // Files and "<archive>:<entry>" become absolute; a game path of the mounted folders stays as it is.
+    const QFileInfo fi(path);
+    const bool gamePath = !fi.exists() && vfs::archiveOf(QFile::encodeName(path).toStdString()).empty() &&
+                          vfs::sessionMount() && vfs::sessionMount()->contains(path.toStdString());
+    queue_ << (gamePath ? path : fi.absoluteFilePath());
     startNextLoad();
 }
 

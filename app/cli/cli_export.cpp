@@ -1,16 +1,21 @@
 // rigscope-cli export: glTF 2.0 (.glb / .gltf) through the export library (export/gltf_export.h).
-//   rigscope-cli export MODEL [--clip FILE]... [--all-clips] [--lod N] [--alt N] [--all-variants]
-//                      [--faction-color #RRGGBB] -o OUT.glb|OUT.gltf
+//   rigscope-cli export [--game DIR]... [--mod DIR]... MODEL [--clip FILE]... [--all-clips] [--lod N] [--alt N]
+//                      [--all-variants] [--faction-color #RRGGBB] -o OUT.glb|OUT.gltf
+//     MODEL and FILE: a path, ARCHIVE:PATH, or a game path inside the --game/--mod folders. Textures, clips, W3D
+//     hierarchies and B&W2 animation libraries are found through the model's archive or folder and the mounts,
+//     the way the viewer finds them (core vfs/lookup.h).
 //     Clips: the files given with --clip (every clip each holds); without --clip, or with --all-clips, also the
-//     clips beside the model (naming convention) and those inside the file (W3D, .al).
-//   rigscope-cli export --batch SOURCE -o DIR
-//     Every model of a folder (recursively) to DIR/<relative path>.glb with its clips; carries on past bad files
-//     and lists them at the end (exit 1 when any failed).
+//     clips beside the model (naming convention) and those inside the file (W3D, .al); a .bwm gets the first
+//     animation library beside it whose armature fits.
+//   rigscope-cli export [--game DIR]... [--mod DIR]... --batch SOURCE -o DIR
+//     Every model of a folder (recursively) or of a .meg/.big archive to DIR/<relative path>.glb with its clips;
+//     carries on past bad files and lists them at the end (exit 1 when any failed).
 #include "commands.h"
 
 #include "bw2/al.h"
 #include "gltf_export.h"
 #include "scene/pose.h"
+#include "vfs/lookup.h"
 
 #include <unistd.h>
 
@@ -28,6 +33,8 @@ static const char* kExportUsage =
     "usage: rigscope-cli export MODEL [--clip FILE]... [--all-clips] [--lod N] [--alt N] [--all-variants]\n"
     "                           [--faction-color #RRGGBB] -o OUT.glb|OUT.gltf\n"
     "       rigscope-cli export --batch SOURCE -o DIR\n"
+    "  Both take --game DIR / --mod DIR (repeatable); MODEL, FILE may be ARCHIVE:PATH or a game path inside them,\n"
+    "  and SOURCE a folder or a .meg/.big archive. References are found the way the viewer finds them.\n"
     "  Writes the model's skeleton, meshes (skinned and rigid), materials with PNG textures, lights, proxies,\n"
     "  dazzles and clips as glTF 2.0 (Y up: game (x, y, z) -> glTF (x, z, -y), 1 unit = 1 m).\n"
     "  Without --clip every clip beside the model and inside the file is exported; --all-clips adds them to\n"
@@ -53,27 +60,69 @@ struct Loaded {
     std::vector<std::shared_ptr<Clip>> clips; // owned
 };
 
-// Loads MODEL and its clips. Explicit clip files are required to fit; companion clips that do not are dropped
-// by the exporter with a warning.
-static Loaded loadForExport(const std::string& model, const std::vector<std::string>& clipFiles, bool companions) {
-    const std::vector<uint8_t> bytes = readFileBytes(model);
-    const std::string format = detectFormat(ByteSpan(bytes), model);
+// A model to export: its table (its own archive or folder over the --game/--mod mounts), its game path, and
+// the name messages use (the argument, or "<archive>:<entry>").
+struct Input {
+    std::shared_ptr<vfs::MountTable> table;
+    std::string key, label;
+    bool onDisk = false; // a file on disk (not an archive entry)
+};
+
+static Input mountModel(const std::string& model, const GameMount& base) {
+    GameMount gm = base;
+    Input in;
+    in.table = mountInput(model, gm, &in.key);
+    in.label = model;
+    std::error_code ec;
+    in.onDisk = fs::is_regular_file(model, ec);
+    return in;
+}
+
+// Applies the first animation library (.al) beside a .bwm (through the table) whose armature fits it; its
+// animations become clips. None fitting: the skin exports in its bind pose.
+static void applyLibraryBeside(const Input& in, Loaded& l) {
+    for (const std::string& k : vfs::animationLibraries(*in.table, in.key)) {
+        try {
+            Document ld = vfs::loadDocument(*in.table, k);
+            if (ld.format != "al" || !ld.model || !bw2::libraryFits(*l.model.model, ld.model->skeleton)) continue;
+            l.model.model = std::make_shared<Model>(bw2::applyLibrary(*l.model.model, ld.model->skeleton));
+            l.clips.insert(l.clips.end(), ld.clips.begin(), ld.clips.end());
+            std::cerr << "rigscope-cli: animation library " << ld.path << " applied\n";
+            return;
+        } catch (const std::exception& e) {
+            std::cerr << "rigscope-cli: warning: library skipped: " << e.what() << "\n";
+        }
+    }
+}
+
+// Loads the model and its clips. Explicit clip files (loose, ARCHIVE:PATH or game paths of the mounts) are
+// required to fit; companion clips (found through the table: beside the model inside its archive or folder and
+// the mounted game/mod folders) that do not are dropped by the exporter with a warning.
+static Loaded loadForExport(const Input& in, const GameMount& base, const std::vector<std::string>& clipFiles,
+                            bool companions) {
+    const vfs::Hit* h = in.table->find(in.key);
+    if (!h) throw ParseError(in.label, {}, 0, "not found in the archive or the mounted game and mod folders");
+    const vfs::EntryBytes bytes = in.table->read(*h);
+    const std::string format = detectFormat(bytes.span, in.label);
     if (format == "amal")
-        throw ParseError(model, {}, 0, "AMAL banks are 2D movement programs, not models: not exported");
+        throw ParseError(in.label, {}, 0, "AMAL banks are 2D movement programs, not models: not exported");
     if (format == "alo-particle")
-        throw ParseError(model, {}, 0,
+        throw ParseError(in.label, {}, 0,
                          "this .alo is a particle system, not a model: particle systems are not exported");
     Loaded l;
-    l.model = loadDocument(ByteSpan(bytes), model);
-    if (!l.model.model) throw ParseError(model, {}, 0, "file holds no model or skeleton (a clip file?)");
+    l.model = vfs::loadDocument(*in.table, bytes.span, in.label, in.key);
+    if (!l.model.model) throw ParseError(in.label, {}, 0, "file holds no model or skeleton (a clip file?)");
+    bool libraryGiven = false;
     for (const std::string& cf : clipFiles) {
-        Document cd = loadDocument(cf);
+        GameMount cm = base;
+        Document cd = loadInput(cf, cm);
         if (cd.clips.empty()) throw ParseError(cf, {}, 0, "file holds no animation clip");
         if (cd.format == "al" && l.model.format == "bwm" && cd.model) {
             std::string why;
             if (!bw2::libraryFits(*l.model.model, cd.model->skeleton, &why))
                 throw ParseError(cf, {}, 0, "animation library does not fit the model: " + why);
             l.model.model = std::make_shared<Model>(bw2::applyLibrary(*l.model.model, cd.model->skeleton));
+            libraryGiven = true;
         }
         for (auto& c : cd.clips) {
             const ClipBinding b = bindClip(l.model.model->skeleton, *c);
@@ -83,73 +132,111 @@ static Loaded loadForExport(const std::string& model, const std::vector<std::str
     }
     if (companions) {
         l.clips.insert(l.clips.end(), l.model.clips.begin(), l.model.clips.end());
-        for (const std::string& cf : findCompanionClips(model)) {
-            if (fs::equivalent(cf, model)) continue;
+        for (const std::string& k : vfs::companionClips(*in.table, in.key)) {
+            if (k == in.key) continue;
             try {
-                Document cd = loadDocument(cf);
+                Document cd = vfs::loadDocument(*in.table, k);
                 l.clips.insert(l.clips.end(), cd.clips.begin(), cd.clips.end());
             } catch (const std::exception& e) {
                 std::cerr << "rigscope-cli: warning: clip skipped: " << e.what() << "\n";
             }
         }
+        if (l.model.format == "bwm" && !libraryGiven) applyLibraryBeside(in, l);
     }
     return l;
 }
 
-static gltf::ExportStats exportOne(const std::string& model, const std::vector<std::string>& clipFiles, bool companions,
-                                   const gltf::ExportOptions& opt, const std::string& out) {
-    Loaded l = loadForExport(model, clipFiles, companions);
+static gltf::ExportStats exportOne(const Input& in, const GameMount& base, const std::vector<std::string>& clipFiles,
+                                   bool companions, const gltf::ExportOptions& opt, const std::string& out) {
+    Loaded l = loadForExport(in, base, clipFiles, companions);
     std::vector<const Clip*> clips;
     for (auto& c : l.clips)
         clips.push_back(c.get());
-    gltf::FolderTextureLookup textures(model);
+    // The viewer's order (export/texture_lookup.h): the game's lookup through the table first for an archive entry
+    // or when --game/--mod are given, else the folders around the file first.
+    gltf::MountTextureLookup textures(in.table, in.key, std::make_unique<gltf::FolderTextureLookup>(in.label),
+                                      !in.onDisk || base.table != nullptr);
     return gltf::exportModel(*l.model.model, clips, opt, &textures, out);
 }
 
-static int batch(const std::string& source, const std::string& outDir) {
+static bool isModelName(const std::string& name) {
+    const std::string ext = toLower(fs::path(name).extension().string());
+    return ext == ".alo" || ext == ".w3d" || ext == ".bwm";
+}
+
+// One batch item: a file under the source folder, or an entry of the source archive.
+struct BatchItem {
+    std::string rel;  // relative output path (before .glb)
+    Input input;
+};
+
+static int batch(const std::string& source, const std::string& outDir, const GameMount& base) {
     std::error_code ec;
-    if (!fs::is_directory(source, ec)) throw UsageError{"--batch needs a folder: " + source};
     if (!fs::is_directory(outDir, ec)) throw UsageError{"-o must be an existing folder with --batch: " + outDir};
-    std::vector<fs::path> files;
-    for (fs::recursive_directory_iterator it(source, ec), end; !ec && it != end; it.increment(ec)) {
-        if (!it->is_regular_file(ec)) continue;
-        const std::string ext = toLower(it->path().extension().string());
-        if (ext == ".alo" || ext == ".w3d" || ext == ".bwm") files.push_back(it->path());
-    }
-    std::sort(files.begin(), files.end());
-    const bool tty = isatty(2);
+    std::vector<BatchItem> items;
     std::vector<std::string> failed, skipped;
+    if (fs::is_directory(source, ec)) {
+        std::vector<fs::path> files;
+        for (fs::recursive_directory_iterator it(source, ec), end; !ec && it != end; it.increment(ec))
+            if (it->is_regular_file(ec) && isModelName(it->path().string())) files.push_back(it->path());
+        std::sort(files.begin(), files.end());
+        for (const fs::path& f : files)
+            items.push_back({f.lexically_relative(source).string(), Input{}});
+    } else if (fs::is_regular_file(source, ec)) {
+        // An archive: its models (entries named *.alo/*.w3d/*.bwm) with references found in it and the mounts.
+        auto table = std::make_shared<vfs::MountTable>(vfs::mountSingle(source));
+        if (base.table)
+            for (const vfs::Mount& mt : base.table->mounts())
+                table->add(mt.source, mt.role);
+        const vfs::Source& src = *table->mounts()[0].source;
+        for (const std::string& w : src.warnings())
+            std::cerr << "rigscope-cli: warning: " << w << "\n";
+        std::vector<const vfs::Entry*> entries;
+        for (const vfs::Entry& e : src.entries())
+            if (isModelName(e.key) && src.find(e.key) == &e) entries.push_back(&e); // first of duplicate names
+        std::sort(entries.begin(), entries.end(), [](const auto* a, const auto* b) { return a->key < b->key; });
+        for (const vfs::Entry* e : entries) {
+            const std::string rel = safeRelativePath(e->name);
+            if (rel.empty()) {
+                failed.push_back(source + ":" + e->name + ": its name would write outside " + outDir);
+                continue;
+            }
+            items.push_back({rel, Input{table, e->key, source + ":" + e->name, false}});
+        }
+    } else {
+        throw UsageError{"--batch needs a folder or a .meg/.big archive: " + source};
+    }
+    const bool tty = isatty(2);
     size_t written = 0;
-    for (size_t i = 0; i < files.size(); ++i) {
-        const fs::path& f = files[i];
-        const fs::path rel = f.lexically_relative(source);
+    for (size_t i = 0; i < items.size(); ++i) {
+        const std::string& rel = items[i].rel;
         if (tty) {
-            const int width = 30, done = int(width * (i + 1) / files.size());
+            const int width = 30, done = int(width * (i + 1) / items.size());
             std::fprintf(stderr, "\r[%s%s] %zu/%zu %-40.40s", std::string(size_t(done), '#').c_str(),
-                         std::string(size_t(width - done), ' ').c_str(), i + 1, files.size(), rel.string().c_str());
+                         std::string(size_t(width - done), ' ').c_str(), i + 1, items.size(), rel.c_str());
         }
         std::string status;
         try {
-            const std::vector<uint8_t> bytes = readFileBytes(f.string());
-            const std::string format = detectFormat(ByteSpan(bytes), f.string());
+            Input in = items[i].input.table ? items[i].input : mountModel((fs::path(source) / rel).string(), base);
+            const vfs::EntryBytes bytes = in.table->read(*in.table->find(in.key));
+            const std::string format = detectFormat(bytes.span, in.label);
             Document d = format == "w3d" || format == "bwm" || format == "alo"
-                             ? loadDocument(ByteSpan(bytes), f.string())
+                             ? vfs::loadDocument(*in.table, bytes.span, in.label, in.key)
                              : Document{};
             bool isModel = false;
             if (d.model)
                 for (const Mesh& m : d.model->meshes)
                     isModel |= !m.subMeshes.empty();
             if (!isModel) {
-                skipped.push_back(rel.string() +
-                                  (format == "alo-particle"
-                                       ? " (particle system, not a model)"
-                                       : " (" + (format.empty() ? std::string("unknown") : format) + ", no mesh)"));
+                skipped.push_back(rel + (format == "alo-particle"
+                                             ? " (particle system, not a model)"
+                                             : " (" + (format.empty() ? std::string("unknown") : format) + ", no mesh)"));
                 status = "skipped";
             } else {
                 fs::path out = fs::path(outDir) / rel;
                 out.replace_extension(".glb");
                 fs::create_directories(out.parent_path(), ec);
-                const gltf::ExportStats st = exportOne(f.string(), {}, true, gltf::ExportOptions{}, out.string());
+                const gltf::ExportStats st = exportOne(in, base, {}, true, gltf::ExportOptions{}, out.string());
                 ++written;
                 status = "ok " + std::to_string(st.vertices) + " vertices, " + std::to_string(st.animations) +
                          " clips, " + std::to_string(st.images) + " textures";
@@ -158,7 +245,7 @@ static int batch(const std::string& source, const std::string& outDir) {
             failed.push_back(e.what());
             status = "FAILED";
         }
-        if (!tty) std::printf("%zu/%zu %s: %s\n", i + 1, files.size(), rel.string().c_str(), status.c_str());
+        if (!tty) std::printf("%zu/%zu %s: %s\n", i + 1, items.size(), rel.c_str(), status.c_str());
     }
     if (tty) std::fprintf(stderr, "\n");
     std::printf("%zu exported, %zu skipped, %zu failed\n", written, skipped.size(), failed.size());
@@ -169,7 +256,10 @@ static int batch(const std::string& source, const std::string& outDir) {
     return failed.empty() ? 0 : 1;
 }
 
-int cmdExport(const std::vector<std::string>& args) {
+int cmdExport(std::vector<std::string> args) {
+    if (wantsHelp(args)) return std::cout << kExportUsage, 0;
+    GameMount base;
+    takeMountOptions(args, base);
     gltf::ExportOptions opt;
     std::string model, out, batchSource;
     std::vector<std::string> clipFiles;
@@ -209,12 +299,13 @@ int cmdExport(const std::vector<std::string>& args) {
     if (out.empty()) throw UsageError{"export needs -o OUT"};
     if (!batchSource.empty()) {
         if (!model.empty() || !clipFiles.empty()) throw UsageError{"--batch takes no MODEL or --clip"};
-        return batch(batchSource, out);
+        return batch(batchSource, out, base);
     }
     if (model.empty()) throw UsageError{"export needs a MODEL"};
     const std::string ext = toLower(fs::path(out).extension().string());
     if (ext != ".glb" && ext != ".gltf") throw UsageError{"output must end in .glb or .gltf: " + out};
-    const gltf::ExportStats st = exportOne(model, clipFiles, clipFiles.empty() || allClips, opt, out);
+    const gltf::ExportStats st =
+        exportOne(mountModel(model, base), base, clipFiles, clipFiles.empty() || allClips, opt, out);
     for (const auto& w : st.warnings)
         std::cerr << "rigscope-cli: warning: " << w << "\n";
     std::cout << out << ": " << st.scenes << " scene(s), " << st.meshes << " meshes, " << st.vertices << " vertices, "

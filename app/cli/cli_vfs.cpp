@@ -51,15 +51,10 @@ void takeMountOptions(std::vector<std::string>& args, GameMount& m) {
 
 // ARCHIVE:PATH when a prefix ending before a ':' is an existing file.
 static bool splitArchivePath(const std::string& arg, std::string& archive, std::string& inner) {
-    for (size_t c = arg.find(':'); c != std::string::npos; c = arg.find(':', c + 1)) {
-        std::error_code ec;
-        if (c > 0 && fs::is_regular_file(arg.substr(0, c), ec)) {
-            archive = arg.substr(0, c);
-            inner = arg.substr(c + 1);
-            return true;
-        }
-    }
-    return false;
+    archive = vfs::archiveOf(arg);
+    if (archive.empty()) return false;
+    inner = arg.substr(archive.size() + 1);
+    return true;
 }
 
 bool isArchivePath(const std::string& arg) {
@@ -85,7 +80,7 @@ std::vector<uint8_t> readInputBytes(const std::string& path) {
     return readFileBytes(path);
 }
 
-Document loadInput(const std::string& arg, GameMount& m, std::string* keyOut) {
+std::shared_ptr<vfs::MountTable> mountInput(const std::string& arg, GameMount& m, std::string* keyOut) {
     std::string archive, inner;
     auto table = std::make_shared<vfs::MountTable>();
     std::string key;
@@ -110,6 +105,13 @@ Document loadInput(const std::string& arg, GameMount& m, std::string* keyOut) {
             table->add(mt.source, mt.role);
     m.table = table;
     gLastTable = table;
+    if (keyOut) *keyOut = key;
+    return table;
+}
+
+Document loadInput(const std::string& arg, GameMount& m, std::string* keyOut) {
+    std::string key;
+    const auto table = mountInput(arg, m, &key);
     if (keyOut) *keyOut = key;
     return vfs::loadDocument(*table, key);
 }

@@ -48,6 +48,9 @@ void takeMountOptions(std::vector<std::string>& args, GameMount& m);
 // Loads a file on disk, ARCHIVE:PATH, or a game path inside the mounted folders; m.table becomes the table
 // the input's references are looked up in, *key its game path.
 Document loadInput(const std::string& arg, GameMount& m, std::string* key = nullptr);
+// The table loadInput loads from (also m.table): the input's own archive or folder over m's mounts. Nothing is
+// parsed; a loose file is refused by name first when missing, not a regular file, or over its format's cap.
+std::shared_ptr<vfs::MountTable> mountInput(const std::string& arg, GameMount& m, std::string* key = nullptr);
 // The bytes of a document loaded by loadInput (a file, or "<archive>:<entry>" as Document::path names it).
 std::vector<uint8_t> readInputBytes(const std::string& path);
 // {"textures":[{name,found,source,role,overrides}],"clips":[...],"hierarchy":...,"warnings":[...]}
@@ -61,7 +64,7 @@ void infoParticlesText(const Document& doc, std::string& text);
 // rigscope-cli particles --json FILE --time T [--seed N] [--no-skip] [--max N]
 int cmdParticles(const std::vector<std::string>& args);
 // rigscope-cli export ... (cli_export.cpp)
-int cmdExport(const std::vector<std::string>& args);
+int cmdExport(std::vector<std::string> args);
 
 // `info` of a .dds/.tga texture (info_texture.cpp): false when the file is not one.
 bool infoTexture(ByteSpan bytes, const std::string& path, bool json, std::string& out);

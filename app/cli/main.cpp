@@ -66,14 +66,16 @@ static const Command kCommands[] = {
      "  --no-skip   ignore the emitters' skip time (0x33) instead of pre-simulating it\n"
      "  --max N     write at most N particles (default 1000000); \"live\" still counts all\n"},
     {"export", runExport,
-     "export MODEL [--clip FILE]... [--all-clips] [--lod N] [--alt N] [--all-variants] [--faction-color #RRGGBB] "
-     "-o OUT.glb|OUT.gltf\n  rigscope-cli export --batch SOURCE -o DIR",
+     "export [--game DIR]... [--mod DIR]... MODEL [--clip FILE]... [--all-clips] [--lod N] [--alt N] "
+     "[--all-variants] [--faction-color #RRGGBB] -o OUT.glb|OUT.gltf\n"
+     "  rigscope-cli export [--game DIR]... [--mod DIR]... --batch SOURCE -o DIR",
      "Writes the model's skeleton, meshes (skinned and rigid), materials with PNG textures, lights, proxies,\n"
      "dazzles and clips as glTF 2.0 (Y up: game (x, y, z) -> glTF (x, z, -y), 1 unit = 1 m).\n"
      "Without --clip every clip beside the model and inside the file is exported; --all-clips adds them to\n"
      "the --clip files. --all-variants writes one scene per LOD/ALT combination (scene 0 = --lod/--alt).\n"
-     "--batch exports every model under SOURCE to DIR/<relative path>.glb, carrying on past broken files and\n"
-     "listing them at the end (exit 1 if any failed).\n"},
+     "A .bwm gets the first animation library (.al) beside it whose armature fits.\n"
+     "--batch exports every model under SOURCE (a folder or a .meg/.big archive) to DIR/<relative path>.glb,\n"
+     "carrying on past broken files and listing them at the end (exit 1 if any failed).\n"},
     {"amal", runAmal,
      "amal --json FILE (--movement N [--backward] | --program N) [--ticks T] [--x X --y Y --a A] [--set NAME=VALUE]",
      "Runs AMAL movement N (recorded PLay data) or program N of an AMAL bank for T ticks (1/50 s) and prints\n"

@@ -14,6 +14,11 @@ const std::vector<OptionSpec>& optionSpecs() {
         {"version", nullptr, Both, "Print the version and exit."},
         {"size", "WxH", Both, "Window size, or image size with --screenshot (default 800x600)."},
         {"frame", "N", Both, "Frame of the clip to show (stored frame N)."},
+        {"game", "DIR", Both,
+         "Mount an installed game folder (repeatable): FILE may then be a game path or ARCHIVE:PATH, and textures, "
+         "clips, hierarchies and animation libraries are found the way the game finds them.",
+         true},
+        {"mod", "DIR", Both, "Mount a mod folder over the --game folders (repeatable; the first one wins).", true},
         {"window-screenshot", "OUT.png", Viewer,
          "Open FILE (or the demo) as File > Open does, grab the whole window to OUT.png and exit."},
         {"select-bone", "NAME", Viewer, "With --window-screenshot: select this bone first."},
@@ -117,6 +122,8 @@ std::string helpText() {
     std::string s =
         "Usage: rigscope [OPTIONS] [FILE...]\n"
         "       rigscope --screenshot OUT.png [OPTIONS] [MODEL]\n"
+        "FILE and MODEL: a path, ARCHIVE:PATH inside a .meg/.big (Models.meg:DATA/ART/MODELS/X.ALO), or a game path\n"
+        "inside the --game/--mod folders.\n"
         "\n"
         "Viewer for the models and animations of classic games: Petroglyph Alamo (.alo, .ala), Westwood/EA W3D\n"
         "(.w3d), Black & White 2 (.bwm, .al) and AMOS AMAL banks (.abk, .amos). With no FILE the window shows the\n"

@@ -77,6 +77,10 @@ int toScreenshotArgs(const rs::app::CommandLine& cl, rs::render::ScreenshotArgs&
     a.options.grid = !cl.has("no-grid");
     a.options.labels = !cl.has("no-labels");
     a.options.particles = !cl.has("no-particles");
+    for (const char* o : {"game", "mod"})
+        if (cl.has(o))
+            for (const std::string& d : cl.values.at(o))
+                (o[0] == 'g' ? a.games : a.mods) << QString::fromLocal8Bit(d.c_str());
     if (cl.has("texture-dir"))
         for (const std::string& d : cl.values.at("texture-dir"))
             a.options.textureDirs << QString::fromLocal8Bit(d.c_str());
@@ -100,6 +104,10 @@ int toViewerArgs(const rs::app::CommandLine& cl, rs::ui::ViewerArgs& a) {
     if (cl.has("frame") && !toFloat(cl.value("frame"), a.frame)) return usage("--frame needs a number");
     a.selectBone = QString::fromUtf8(cl.value("select-bone").c_str());
     a.play = cl.has("play");
+    for (const char* o : {"game", "mod"})
+        if (cl.has(o))
+            for (const std::string& d : cl.values.at(o))
+                (o[0] == 'g' ? a.games : a.mods) << QString::fromLocal8Bit(d.c_str());
     if (a.windowScreenshot.isEmpty() && (cl.has("select-bone") || cl.has("play") || cl.has("frame")))
         return usage("--frame, --select-bone and --play go with --window-screenshot (or --frame with --screenshot)");
     return 0;

@@ -1,5 +1,7 @@
 #include "bw2/al.h"
 
+#include "vfs/lookup.h"
+
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -411,7 +413,24 @@ Model applyLibrary(const Model& skin, const Skeleton& armature) {
 std::vector<std::string> findMatchingLibraries(const std::string& bwmPath, size_t boneCount) {
     namespace fs = std::filesystem;
     std::vector<std::string> out;
+    try {
+        std::string key;
+        if (const auto t = vfs::tableFor(bwmPath, &key))
+            for (const std::string& k : vfs::animationLibraries(*t, key)) {
+                const vfs::Hit* h = t->find(k);
+                try {
+                    const vfs::EntryBytes b = t->read(*h);
+                    if (peekAlBoneCount(b.span, t->describe(*h)) == boneCount) out.push_back(t->describe(*h));
+                } catch (const std::exception&) {
+                }
+            }
+    } catch (const std::exception&) { // the model's archive cannot be opened: nothing found through it
+    }
     std::error_code ec;
+    if (!fs::is_regular_file(bwmPath, ec)) {
+        std::sort(out.begin(), out.end());
+        return out;
+    }
     fs::path p(bwmPath);
     fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
     std::vector<fs::path> dirs{dir};

@@ -141,8 +141,10 @@ bool libraryFits(const Model& skin, const Skeleton& armature, std::string* why =
 // frames): bindLocal = inverse(bindWorld[parent]) * bindWorld[i]. Throws std::invalid_argument when the
 // library does not fit. Clips from the library then bind by index and name.
 Model applyLibrary(const Model& skin, const Skeleton& armature);
-// .al files next to a .bwm (same folder, and sibling folders named like "binary_anim_libs") whose
-// armature has boneCount bones. Sorted; unreadable files are skipped.
+// .al libraries whose armature has boneCount bones, for a .bwm at bwmPath (a file or "<archive>:<entry>"):
+// through its archive or folder and the session's game/mod folders (vfs::animationLibraries: the .al entries in
+// the model's folder, as loadDocument paths), and for a file on disk also sibling folders named like
+// "binary_anim_libs". Sorted; unreadable ones are skipped.
 std::vector<std::string> findMatchingLibraries(const std::string& bwmPath, size_t boneCount);
 
 } // namespace rs::bw2

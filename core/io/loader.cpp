@@ -150,7 +150,18 @@ std::string findW3dHierarchyFile(const std::string& modelPath, const std::string
 }
 
 std::string w3dExternalHierarchy(const std::string& path) {
-    const w3d::HeaderScan scan = w3d::scanHeaders(path);
+    w3d::HeaderScan scan;
+    std::error_code ec;
+    if (fs::is_regular_file(path, ec)) {
+        scan = w3d::scanHeaders(path);
+    } else { // "<archive>:<entry>" or a game path of the session mount
+        try {
+            std::string key;
+            if (const auto t = vfs::tableFor(path, &key))
+                if (const vfs::Hit* h = t->find(key)) scan = w3d::scanHeaders(t->read(*h).span);
+        } catch (const std::exception&) {
+        }
+    }
     std::string need = scan.modelHierarchy;
     if (need.empty() && scan.hierarchies.empty() && !scan.clipHierarchies.empty()) need = scan.clipHierarchies.front();
     for (const std::string& h : scan.hierarchies)

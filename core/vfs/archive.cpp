@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
 #include <cstring>
 #include <filesystem>
 
@@ -94,10 +95,38 @@ static bool looksCompressed(ByteSpan s) {
     return s.size >= 5 && (s.data[0] & 0x3E) == 0x10 && s.data[1] == 0xFB;
 }
 
+EntryBytes Archive::readFromFile(const Entry& e) const {
+    // Extents were checked against the archive's size when the index was read; the file may have shrunk since.
+    auto buf = std::make_shared<std::vector<uint8_t>>(size_t(e.size));
+    size_t done = 0;
+    while (done < buf->size()) {
+        const ssize_t n = ::pread(*fd_, buf->data() + done, buf->size() - done, off_t(e.offset + done));
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) throw ParseError(label_, e.name, e.offset, std::string("cannot read entry: ") + std::strerror(errno));
+        if (n == 0) {
+            struct stat st {};
+            const long long now = ::fstat(*fd_, &st) == 0 ? (long long)st.st_size : -1;
+            throw ParseError(label_, e.name, e.offset + done,
+                             "archive is shorter than when it was opened (now " + std::to_string(now) +
+                                 " bytes; the entry needs bytes up to " + std::to_string(e.offset + e.size) + ")");
+        }
+        done += size_t(n);
+    }
+    return {buf, ByteSpan(*buf)};
+}
+
 EntryBytes Archive::read(const Entry& e) const {
     if (e.flags != 0)
         throw ParseError(label_, e.name, e.offset,
                          "entry is encrypted (MEG v3 record flags " + hex(e.flags) + "); encryption is not supported");
+    if (fd_) {
+        EntryBytes b = readFromFile(e);
+        if ((kind_ == "bigf" || kind_ == "big4") && looksCompressed(b.span))
+            throw ParseError(label_, e.name, e.offset,
+                             "entry is RefPack-compressed (archives of later EA games); compressed entries are not "
+                             "supported");
+        return b;
+    }
     // Extents were checked against the archive size when the index was read.
     ByteSpan s(bytes_.data + e.offset, size_t(e.size));
     if ((kind_ == "bigf" || kind_ == "big4") && looksCompressed(s))
@@ -187,9 +216,29 @@ std::shared_ptr<Archive> openArchive(std::shared_ptr<const void> keep, ByteSpan 
 }
 
 std::shared_ptr<Archive> openArchiveFile(const std::string& path) {
-    auto m = MappedFile::open(path);
-    const ByteSpan s = m->span();
-    return openArchive(std::move(m), s, path);
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw ParseError(path, {}, 0, std::string("cannot open: ") + std::strerror(errno));
+    std::shared_ptr<const int> handle(new int(fd), [](const int* p) {
+        ::close(*p);
+        delete p;
+    });
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) throw ParseError(path, {}, 0, "not a regular file");
+    // The map is released when the index is parsed: entries are read with pread (see top of archive.h).
+    std::shared_ptr<Archive> a;
+    if (st.st_size == 0) {
+        a = openArchive(nullptr, ByteSpan(), path);
+    } else {
+        const size_t size = size_t(st.st_size);
+        void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (p == MAP_FAILED) throw ParseError(path, {}, 0, std::string("cannot map: ") + std::strerror(errno));
+        std::shared_ptr<const void> map(p, [size](const void* q) { ::munmap(const_cast<void*>(q), size); });
+        a = openArchive(map, ByteSpan(static_cast<const uint8_t*>(p), size), path);
+    }
+    a->keep_.reset();
+    a->bytes_ = ByteSpan();
+    a->fd_ = std::move(handle);
+    return a;
 }
 
 std::shared_ptr<Archive> openArchiveCopy(ByteSpan bytes, const std::string& label) {

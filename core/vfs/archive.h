@@ -1,8 +1,13 @@
 // Game archives and folders as read-only sources of named entries (no Qt).
 //
 // A Source lists its entries once (archives: only the index is read) and reads one entry on demand (archives:
-// only that entry's bytes, through a memory map of the archive; nothing is read whole). Names are Windows game
-// paths: lookups are case-insensitive and accept '/' and '\' (see normalizePath).
+// only that entry's bytes; nothing is read whole). Names are Windows game paths: lookups are case-insensitive and
+// accept '/' and '\' (see normalizePath).
+//
+// Archive files on disk are memory-mapped only while their index is parsed (openArchiveFile); the mapping is then
+// released and entries are read with pread() on the kept descriptor. A file that shrinks after it was opened (a
+// game patcher rewriting it, a truncated copy) therefore gives a ParseError naming the archive, the entry and the
+// sizes, never SIGBUS on a page past the new end of the file.
 //
 // Archives are untrusted input. Opening throws ParseError (archive, field, byte offset) when the index is
 // malformed: counts exceeding the bytes left, name lengths past the index, name indices out of range, entries
@@ -63,16 +68,19 @@ class Source {
     std::vector<uint32_t> byKey_; // entry indices sorted by (key, index)
 };
 
-// Parsed archive index over bytes owned by `keep` (a memory map or a buffer).
+// Parsed archive index; entries come from bytes owned by `keep` (openArchive, openArchiveCopy) or from the file
+// (openArchiveFile: one pread per entry, into a buffer the EntryBytes owns).
 class Archive : public Source {
   public:
     EntryBytes read(const Entry& e) const override;
-    ByteSpan bytes() const { return bytes_; }
 
   private:
     friend std::shared_ptr<Archive> openArchive(std::shared_ptr<const void>, ByteSpan, const std::string&);
+    friend std::shared_ptr<Archive> openArchiveFile(const std::string&);
+    EntryBytes readFromFile(const Entry& e) const;
     std::shared_ptr<const void> keep_;
     ByteSpan bytes_;
+    std::shared_ptr<const int> fd_; // file-backed: the open descriptor (closed with the last reference)
 };
 
 // A folder on disk: entries are the regular files under root/sub (recursively), named relative to root.
@@ -92,7 +100,8 @@ bool looksLikeArchive(ByteSpan bytes);
 
 // Parses an archive (MEG v1/v2/v3, BIGF/BIG4) from bytes kept alive by `keep`. Throws ParseError.
 std::shared_ptr<Archive> openArchive(std::shared_ptr<const void> keep, ByteSpan bytes, const std::string& label);
-// Memory-maps the file and parses its index only. Throws ParseError when unreadable or malformed.
+// Parses the index of the archive file (through a temporary memory map) and keeps the file open for entry reads.
+// Throws ParseError when unreadable or malformed.
 std::shared_ptr<Archive> openArchiveFile(const std::string& path);
 // A copy of `bytes` as an archive (tests, fuzzers).
 std::shared_ptr<Archive> openArchiveCopy(ByteSpan bytes, const std::string& label);

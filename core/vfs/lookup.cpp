@@ -21,6 +21,13 @@ std::shared_ptr<const MountTable> sessionMount() {
     return gSession;
 }
 
+std::string archiveOf(const std::string& path) {
+    std::error_code ec;
+    for (size_t c = path.find(':'); c != std::string::npos; c = path.find(':', c + 1))
+        if (c > 0 && std::filesystem::is_regular_file(path.substr(0, c), ec)) return path.substr(0, c);
+    return {};
+}
+
 std::shared_ptr<MountTable> tableFor(const std::string& path, std::string* key) {
     namespace fs = std::filesystem;
     auto t = std::make_shared<MountTable>();
@@ -32,18 +39,60 @@ std::shared_ptr<MountTable> tableFor(const std::string& path, std::string* key) 
             "folder");
         if (key) *key = normalizePath(p.filename().string());
     } else {
-        for (size_t c = path.find(':'); c != std::string::npos; c = path.find(':', c + 1))
-            if (c > 0 && fs::is_regular_file(path.substr(0, c), ec)) {
-                t->add(openArchiveFile(path.substr(0, c)), "archive");
-                if (key) *key = normalizePath(path.substr(c + 1));
-                break;
-            }
-        if (t->mounts().empty()) return nullptr;
+        const std::string archive = archiveOf(path);
+        if (archive.empty()) {
+            // A game path ("DATA/ART/MODELS/X.ALO") inside the session's game and mod folders.
+            const auto s = sessionMount();
+            if (!s || !s->contains(path)) return nullptr;
+            if (key) *key = normalizePath(path);
+        } else {
+            t->add(openArchiveFile(archive), "archive");
+            if (key) *key = normalizePath(path.substr(archive.size() + 1));
+        }
     }
     if (const auto s = sessionMount())
         for (const Mount& m : s->mounts())
             t->add(m.source, m.role);
     return t;
+}
+
+std::string findBeside(const std::string& modelPath, std::string_view name) {
+    static std::mutex cacheMutex;
+    static std::string cachedPath, cachedKey;
+    static std::shared_ptr<const MountTable> cachedSession;
+    static std::shared_ptr<MountTable> cached;
+    std::shared_ptr<MountTable> t;
+    std::string key;
+    {
+        std::lock_guard<std::mutex> lock(cacheMutex);
+        const auto session = sessionMount();
+        if (!cached || cachedPath != modelPath || cachedSession != session) {
+            cached.reset();
+            try {
+                cached = tableFor(modelPath, &cachedKey);
+            } catch (const ParseError&) {
+            }
+            std::error_code ec;
+            const std::filesystem::path p(modelPath);
+            if (!cached && p.has_parent_path() && std::filesystem::is_directory(p.parent_path(), ec)) {
+                // A model read elsewhere but named by a path on disk: its folder, then the session mount.
+                cached = std::make_shared<MountTable>();
+                cached->add(std::make_shared<Folder>(p.parent_path().string(), std::string(), false, false), "folder");
+                if (session)
+                    for (const Mount& m : session->mounts())
+                        cached->add(m.source, m.role);
+                cachedKey = normalizePath(p.filename().string());
+            }
+            cachedPath = modelPath;
+            cachedSession = session;
+        }
+        t = cached;
+        key = cachedKey;
+    }
+    if (!t) return {};
+    const Hit* h = t->find(folderOf(key) + normalizePath(name));
+    if (!h || t->entry(*h).key == key) return {};
+    return t->describe(*h);
 }
 
 std::string folderOf(std::string_view key) {
@@ -195,7 +244,7 @@ Document loadDocument(const MountTable& t, std::string_view key) {
     return loadDocument(t, b.span, t.describe(*h), key);
 }
 
-bool globMatch(const std::string& pat, const std::string& s) {
+bool globMatch(std::string_view pat, std::string_view s) {
     size_t p = 0, i = 0, star = std::string::npos, mark = 0;
     while (i < s.size()) {
         if (p < pat.size() && (pat[p] == '?' || pat[p] == s[i]))

@@ -41,14 +41,25 @@ std::vector<std::string> companionClips(const MountTable& t, std::string_view mo
 // B&W2 animation libraries (.AL) next to a .BWM model, sorted.
 std::vector<std::string> animationLibraries(const MountTable& t, std::string_view modelKey);
 
+// The archive file of "<archive>:<entry>" (the shortest prefix ending before a ':' that is a regular file), or ""
+// when `path` is not such a path.
+std::string archiveOf(const std::string& path);
+
 // The game/mod folders a viewer session has mounted (GUI: File -> Open game or mod folder; null by default).
 // rs::loadDocument(path) and rs::findCompanionClips(path) look references up through it, below the archive or
 // folder the file itself comes from. Thread-safe.
 void setSessionMount(std::shared_ptr<const MountTable> table);
 std::shared_ptr<const MountTable> sessionMount();
 // The table a file at `path` (on disk or "<archive>:<entry>") is looked up in: its own archive or folder first,
-// then the session mount. *key receives its game path. Null when `path` is neither.
+// then the session mount; a game path held by the session mount: the session mount alone. *key receives its game
+// path. Null when `path` is none of these.
 std::shared_ptr<MountTable> tableFor(const std::string& path, std::string* key);
+
+// The loadDocument path (a file or "<archive>:<entry>") of the file `name` (any case) in the folder of the model at
+// modelPath, looked up in tableFor(modelPath): the model's own folder or archive (the folder also when the model
+// file itself does not exist), then the session's game/mod folders. "" when absent, or when it is the model itself. (Models attached to proxies, found by name.) The table
+// of the last modelPath is kept while the session mount is unchanged, so repeated calls parse no index again.
+std::string findBeside(const std::string& modelPath, std::string_view name);
 
 // Loads the entry `key` (its winner) like rs::loadDocument, finding W3D hierarchies through the table.
 // Document::path is MountTable::describe() of the entry. Throws ParseError when absent or malformed.
@@ -57,6 +68,6 @@ Document loadDocument(const MountTable& t, std::string_view key);
 Document loadDocument(const MountTable& t, ByteSpan bytes, const std::string& label, std::string_view key);
 
 // Glob over normalised (upper-case) keys: '*' any run of characters (also across '/'), '?' one character.
-bool globMatch(const std::string& pattern, const std::string& key);
+bool globMatch(std::string_view pattern, std::string_view key);
 
 } // namespace rs::vfs

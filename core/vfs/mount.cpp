@@ -272,30 +272,70 @@ static void mountArchive(MountTable& t, const std::string& path, const std::stri
     }
 }
 
+static void mountAlamoLoose(MountTable& t, const std::string& dir, const std::string& who) {
+    const std::string data = resolveOnDisk(dir, "Data");
+    if (!data.empty()) t.add(std::make_shared<Folder>(dir, fs::path(data).filename().string(), true), who + " loose");
+}
+
+// The engine's master MEG of one folder, in load order (a later one replaces an earlier one's entries): the
+// archives listed in Data/MegaFiles.xml in file order, then Data/Patch.meg, Data/Patch2.meg and Data/64Patch.meg
+// whether listed or not (a listed patch takes its patch slot). Mounted in reverse: the last loaded wins.
+static void mountAlamoArchives(MountTable& t, const std::string& dir, const std::string& who) {
+    static const char* const kPatches[] = {"Data/Patch.meg", "Data/Patch2.meg", "Data/64Patch.meg"};
+    auto isPatch = [](const std::string& rel) {
+        const std::string k = normalizePath(rel);
+        return std::any_of(std::begin(kPatches), std::end(kPatches),
+                           [&](const char* p) { return normalizePath(p) == k; });
+    };
+    std::vector<std::string> order;
+    for (const std::string& m : readMegaFilesXml(dir, &t.warnings)) {
+        if (isPatch(m)) continue;
+        const std::string p = resolveOnDisk(dir, m);
+        if (p.empty())
+            t.warnings.push_back(dir + ": " + m + " listed in Data/MegaFiles.xml is missing");
+        else if (std::find(order.begin(), order.end(), p) == order.end())
+            order.push_back(p);
+    }
+    for (const char* patch : kPatches)
+        if (const std::string p = resolveOnDisk(dir, patch); !p.empty()) order.push_back(p);
+    for (auto it = order.rbegin(); it != order.rend(); ++it)
+        mountArchive(t, *it, who + " archive");
+}
+
+// SAGE: the folder's *.big in the order of their lower-cased names, then each sub-folder's (same order, recursively);
+// an archive mounted earlier keeps a name (see top of mount.h).
+static void mountSageArchives(MountTable& t, const std::string& dir, const std::string& who, int depth) {
+    auto lower = [](std::string s) {
+        for (char& c : s)
+            if (c >= 'A' && c <= 'Z') c = char(c - 'A' + 'a');
+        return s;
+    };
+    std::vector<std::pair<std::string, std::string>> bigs, subs;
+    std::error_code ec;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        if (it->is_regular_file(ec) && normalizePath(it->path().extension().string()) == ".BIG")
+            bigs.emplace_back(lower(name), it->path().string());
+        else if (it->is_directory(ec) && !it->is_symlink(ec))
+            subs.emplace_back(lower(name), it->path().string());
+    }
+    std::sort(bigs.begin(), bigs.end());
+    std::sort(subs.begin(), subs.end());
+    for (const auto& b : bigs)
+        mountArchive(t, b.second, who + " archive");
+    if (depth < 8)
+        for (const auto& s : subs)
+            mountSageArchives(t, s.second, who, depth + 1);
+}
+
 static void mountFolder(MountTable& t, const std::string& dir, bool alamo, const std::string& who) {
     if (alamo) {
-        const std::string data = resolveOnDisk(dir, "Data");
-        if (!data.empty())
-            t.add(std::make_shared<Folder>(dir, fs::path(data).filename().string(), true), who + " loose");
-        const auto megs = readMegaFilesXml(dir, &t.warnings);
-        for (auto it = megs.rbegin(); it != megs.rend(); ++it) {
-            const std::string p = resolveOnDisk(dir, *it);
-            if (p.empty())
-                t.warnings.push_back(dir + ": " + *it + " listed in Data/MegaFiles.xml is missing");
-            else
-                mountArchive(t, p, who + " archive");
-        }
+        mountAlamoLoose(t, dir, who);
+        mountAlamoArchives(t, dir, who);
         return;
     }
     t.add(std::make_shared<Folder>(dir, std::string(), true), who + " loose");
-    std::vector<std::pair<std::string, std::string>> bigs;
-    std::error_code ec;
-    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
-        if (it->is_regular_file(ec) && normalizePath(it->path().extension().string()) == ".BIG")
-            bigs.emplace_back(normalizePath(it->path().filename().string()), it->path().string());
-    std::sort(bigs.begin(), bigs.end());
-    for (const auto& b : bigs)
-        mountArchive(t, b.second, who + " archive");
+    mountSageArchives(t, dir, who, 0);
 }
 
 MountTable mountInstall(const std::vector<std::string>& gameDirs, const std::vector<std::string>& modDirs) {
@@ -313,6 +353,16 @@ MountTable mountInstall(const std::vector<std::string>& gameDirs, const std::vec
     for (const std::string& m : modDirs) {
         const Detected d = detectGame(m);
         mountFolder(t, m, games.empty() ? d.alamoLayout : alamoGame, "mod");
+    }
+    if (alamoGame) {
+        // The expansion's loose files, every game's archives (the expansion's master MEG over the base game's),
+        // then the base game's loose files (see top of mount.h).
+        mountAlamoLoose(t, games.front().dir, "game");
+        for (const G& g : games)
+            mountAlamoArchives(t, g.dir, "game");
+        for (size_t i = 1; i < games.size(); ++i)
+            mountAlamoLoose(t, games[i].dir, "game");
+        return t;
     }
     for (const G& g : games)
         mountFolder(t, g.dir, g.d.alamoLayout, "game");

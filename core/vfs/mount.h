@@ -1,10 +1,25 @@
 // Mount table: game and mod folders stacked in each game's lookup order (no Qt).
 //
-// Alamo (Empire at War, Forces of Corruption), per folder from highest to lowest priority:
-//   loose files under Data/ > the archives listed in Data/MegaFiles.xml (a later-listed archive overrides an
-//   earlier one, so the patches listed last win)
+// Alamo (Empire at War, Forces of Corruption), from highest to lowest priority:
+//   mod loose files under Data/ > mod archives (the mod's Data/MegaFiles.xml, as below) > the game's loose files >
+//   the game's archives > (FoC given with EaW) EaW's archives > EaW's loose files.
+//   Per folder the archives form the engine's "master MEG", built in load order with later entries replacing
+//   earlier ones: the archives listed in Data/MegaFiles.xml in file order, then Data/Patch.meg, Data/Patch2.meg
+//   and Data/64Patch.meg, loaded whether listed or not; FoC loads EaW's master MEG first, then its own.
+//   Reference: AlamoEngine-Tools/ModVerify, src/PetroglyphTools/PG.StarWarsGame.Engine/IO/Repositories/
+//   FocGameRepository.cs (the constructor's load order, AddMegFiles with replaceExisting; FindFile: mods, game
+//   folder, master MEG, then the EaW "fallback" folder) and its tests MasterMeg_EawPatch2OverridesEawPatch,
+//   MasterMeg_PatchSlotsOverrideMegaFilesXml_64PatchWinsOverall, MasterMeg_FocPatchOverridesEaw64Patch.
+//   Not reproduced: there a mod's MegaFiles.xml replaces the game's and each archive it names is looked up
+//   mod-first; here a mod's own archives are mounted over the game's, which gives the same winner for the usual
+//   mod that lists the game's archives plus its own.
 // SAGE (Generals, Zero Hour, BFME, BFME2, RotWK), per folder:
-//   loose files > the folder's *.big archives in case-insensitive name order (the first one loaded keeps a name)
+//   loose files > the folder's *.big archives in the order of their lower-cased names, then those of its
+//   sub-folders (each folder's before its sub-folders'); the first archive loaded keeps a name. Reference: EA's
+//   released Generals/Zero Hour source, ArchiveFileSystem::loadIntoDirectoryTree and
+//   Win32BIGFileSystem::loadBigFilesFromDirectory (overwrite = FALSE; file names in a std::set of tolower-folded
+//   names), as OpenSAGE's loader reproduces it (GetBigFilesSage: "every archive of a directory, lower-fold-sorted,
+//   before any archive of a subdirectory").
 // Folders: mods over games (the first mod given wins), and the expansion over its base game (FoC over EaW,
 // Zero Hour over Generals, RotWK over BFME2 over BFME) whatever order the games are given in.
 //

@@ -7,8 +7,12 @@
 
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+#include <fstream>
 #include <random>
 #include <string>
+
+#include <unistd.h>
 
 using namespace rs;
 using namespace rs::vfs;
@@ -275,4 +279,44 @@ TEST_CASE("truncated, bit-flipped and overwritten archives never crash", "[vfs][
     }
     CHECK(opened > 0);
     CHECK(refused > 0);
+}
+
+TEST_CASE("an archive file truncated after it was opened gives ParseErrors, not SIGBUS", "[vfs][hostile]") {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / ("rigscope_vfs_trunc_" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    // Three 64 KiB entries: truncating to the middle of the second leaves the first readable.
+    std::vector<WriteEntry> es;
+    for (int i = 0; i < 3; ++i)
+        es.push_back({"DATA\\E" + std::to_string(i) + ".BIN", std::vector<uint8_t>(65536, uint8_t('a' + i))});
+    for (const auto& [name, bytes] : {std::pair<std::string, std::vector<uint8_t>>{"t.meg", writeMeg(2, es)},
+                                      {"t.big", writeBig(es, "BIGF")}}) {
+        INFO(name);
+        const fs::path p = dir / name;
+        std::ofstream(p, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+        const auto a = openArchiveFile(p.string());
+        const Entry* e0 = a->find("DATA/E0.BIN");
+        const Entry* e1 = a->find("DATA/E1.BIN");
+        const Entry* e2 = a->find("DATA/E2.BIN");
+        REQUIRE((e0 && e1 && e2));
+        fs::resize_file(p, e1->offset + e1->size / 2);
+        const EntryBytes b0 = a->read(*e0); // wholly before the new end
+        REQUIRE(b0.span.size == 65536);
+        CHECK(b0.span.data[0] == 'a');
+        CHECK(b0.span.data[65535] == 'a');
+        for (const Entry* e : {e1, e2}) {
+            try {
+                a->read(*e);
+                FAIL("read past the new end of the file did not throw");
+            } catch (const ParseError& err) {
+                const std::string w = err.what();
+                CHECK(w.find(p.string()) != std::string::npos);
+                CHECK(w.find(e->name) != std::string::npos);
+                CHECK(w.find("shorter than when it was opened") != std::string::npos);
+            }
+        }
+        fs::resize_file(p, 0); // emptied: every entry refused, the process lives on
+        CHECK_THROWS_AS(a->read(*e0), ParseError);
+    }
+    fs::remove_all(dir);
 }

@@ -11,14 +11,19 @@
 //                        art\w3d\te\test_skl.w3d (hierarchy), art\w3d\te\test_idla.w3d (clip of TEST_SKL)
 //          Textures.big (BIGF): art\compiledtextures\qu\quad.dds "game quad"
 //   bfme2mod/ mod.big: art\compiledtextures\qu\quad.dds "mod quad"
+// With realTextures every texture above is instead a 4x4 DDS of one colour (texColor(): "game W_TEST" red,
+// "mod W_TEST" green, "game dazzle" blue, "patched dazzle" yellow, "game quad" cyan, "mod quad" magenta,
+// "loose" white), so that exports and renders can tell which source won.
 #pragma once
 
 #include "alamo/alamo_writer.h"
 #include "alamo_fixtures.h"
+#include "texture/texture_writer.h"
 #include "vfs/archive_writer.h"
 #include "w3d/w3d_writer.h"
 #include "w3d_fixtures.h"
 
+#include <array>
 #include <atomic>
 #include <filesystem>
 #include <fstream>
@@ -29,11 +34,22 @@ namespace rs::test {
 
 inline std::vector<uint8_t> textBytes(const std::string& s) { return std::vector<uint8_t>(s.begin(), s.end()); }
 
+// RGBA of the realTextures stand-in for a text fixture (see top).
+inline std::array<uint8_t, 4> texColor(const std::string& text) {
+    if (text == "game W_TEST") return {255, 0, 0, 255};
+    if (text == "mod W_TEST") return {0, 255, 0, 255};
+    if (text == "game dazzle") return {0, 0, 255, 255};
+    if (text == "patched dazzle") return {255, 255, 0, 255};
+    if (text == "game quad") return {0, 255, 255, 255};
+    if (text == "mod quad") return {255, 0, 255, 255};
+    return {255, 255, 255, 255};
+}
+
 struct FakeInstall {
     std::filesystem::path root;
     std::string eaw, eawMod, bfme2, bfme2Mod;
 
-    FakeInstall() {
+    explicit FakeInstall(bool realTextures = false) : real_(realTextures) {
         static std::atomic<int> n{0};
         root = std::filesystem::temp_directory_path() /
                ("rigscope_vfs_" + std::to_string(::getpid()) + "_" + std::to_string(n++));
@@ -59,6 +75,19 @@ struct FakeInstall {
     }
 
   private:
+    bool real_ = false;
+
+    // A texture fixture: the text itself, or a 4x4 DDS of texColor(text).
+    std::vector<uint8_t> tex(const std::string& text) const {
+        if (!real_) return textBytes(text);
+        Image img;
+        img.width = img.height = 4;
+        const auto c = texColor(text);
+        for (int i = 0; i < 16; ++i)
+            img.rgba.insert(img.rgba.end(), c.begin(), c.end());
+        return writeDdsRgba(img);
+    }
+
     void buildAlamo() {
         const std::filesystem::path g(eaw);
         write(g / "sweaw.exe", {});
@@ -75,12 +104,12 @@ struct FakeInstall {
                                 {"DATA\\ART\\MODELS\\W_UNIT_WALK_00.ALA", ala},
                                 {"DATA\\ART\\MODELS\\W_OTHER_IDLE_00.ALA", alamo::writeClip(other)}}));
         write(g / "Data" / "Textures.meg",
-              vfs::writeMeg(2, {{"DATA\\ART\\TEXTURES\\W_TEST.DDS", textBytes("game W_TEST")},
-                                {"DATA\\ART\\TEXTURES\\W_DAZZLE.DDS", textBytes("game dazzle")}}));
+              vfs::writeMeg(2, {{"DATA\\ART\\TEXTURES\\W_TEST.DDS", tex("game W_TEST")},
+                                {"DATA\\ART\\TEXTURES\\W_DAZZLE.DDS", tex("game dazzle")}}));
         write(g / "Data" / "Patch.meg",
-              vfs::writeMeg(3, {{"DATA\\ART\\TEXTURES\\W_DAZZLE.DDS", textBytes("patched dazzle")}}));
-        write(g / "Data" / "Art" / "Textures" / "Loose.tga", textBytes("loose"));
-        write(std::filesystem::path(eawMod) / "Data" / "Art" / "Textures" / "W_TEST.dds", textBytes("mod W_TEST"));
+              vfs::writeMeg(3, {{"DATA\\ART\\TEXTURES\\W_DAZZLE.DDS", tex("patched dazzle")}}));
+        write(g / "Data" / "Art" / "Textures" / "Loose.tga", tex("loose"));
+        write(std::filesystem::path(eawMod) / "Data" / "Art" / "Textures" / "W_TEST.dds", tex("mod W_TEST"));
     }
 
     void buildSage() {
@@ -120,9 +149,9 @@ struct FakeInstall {
                                             {"art\\w3d\\te\\test_skl.w3d", skl.take()},
                                             {"art\\w3d\\te\\test_idla.w3d", clip.take()}},
                                            "BIG4"));
-        write(g / "Textures.big", vfs::writeBig({{"art\\compiledtextures\\qu\\quad.dds", textBytes("game quad")}}));
+        write(g / "Textures.big", vfs::writeBig({{"art\\compiledtextures\\qu\\quad.dds", tex("game quad")}}));
         write(std::filesystem::path(bfme2Mod) / "mod.big",
-              vfs::writeBig({{"art\\compiledtextures\\qu\\quad.dds", textBytes("mod quad")}}));
+              vfs::writeBig({{"art\\compiledtextures\\qu\\quad.dds", tex("mod quad")}}));
     }
 };
 

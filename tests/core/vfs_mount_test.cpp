@@ -228,3 +228,108 @@ TEST_CASE("rs::loadDocument and findCompanionClips take <archive>:<entry> and us
     CHECK(s.model->skeleton.bones.size() == 4);
     CHECK(clips == std::vector<std::string>{fi.bfme2 + "/W3D.big:art\\w3d\\te\\test_idla.w3d"});
 }
+
+TEST_CASE("archives truncated after mounting: lookups still work, reads of lost entries throw", "[vfs][hostile]") {
+    rs::test::FakeInstall fi;
+    const MountTable t = mountInstall({fi.eaw}, {});
+    const auto* test = t.findAll("DATA/ART/TEXTURES/W_TEST.DDS");
+    REQUIRE(test);
+    REQUIRE(t.mountOf(test->front()).source->label().find("Textures.meg") != std::string::npos);
+    std::filesystem::resize_file(fi.eaw + "/Data/Textures.meg", 30); // inside its index
+    CHECK(t.find("DATA/ART/TEXTURES/W_TEST.DDS") == &test->front()); // the index stays as read
+    CHECK_THROWS_AS(t.read(test->front()), ParseError);
+    CHECK(text(t, *t.find("DATA/ART/TEXTURES/W_DAZZLE.DDS")) == "patched dazzle"); // other archives unaffected
+    std::filesystem::resize_file(fi.eaw + "/Data/Models.meg", 0);
+    try {
+        loadDocument(t, "DATA/ART/MODELS/W_UNIT.ALO");
+        FAIL("a model in an emptied archive loaded");
+    } catch (const ParseError& e) {
+        CHECK(std::string(e.what()).find("shorter than when it was opened") != std::string::npos);
+    }
+}
+
+TEST_CASE("Alamo master MEG: Patch, Patch2, 64Patch load after MegaFiles.xml whether listed or not", "[vfs]") {
+    rs::test::FakeInstall fi;
+    using rs::test::FakeInstall;
+    using rs::test::textBytes;
+    // Patch.meg is listed (last); Patch2.meg and 64Patch.meg are not.
+    FakeInstall::write(std::filesystem::path(fi.eaw) / "Data" / "Patch2.meg",
+                       writeMeg(1, {{"DATA\\ART\\TEXTURES\\W_DAZZLE.DDS", textBytes("patch2 dazzle")},
+                                    {"DATA\\ART\\TEXTURES\\W_TEST.DDS", textBytes("patch2 W_TEST")}}));
+    FakeInstall::write(std::filesystem::path(fi.eaw) / "Data" / "64Patch.meg",
+                       writeMeg(1, {{"DATA\\ART\\TEXTURES\\W_DAZZLE.DDS", textBytes("64 dazzle")}}));
+    const MountTable t = mountInstall({fi.eaw}, {});
+    CHECK(t.warnings.empty());
+    const auto* dz = t.findAll("DATA/ART/TEXTURES/W_DAZZLE.DDS");
+    REQUIRE(dz);
+    REQUIRE(dz->size() == 4);
+    CHECK(sourceName(t, (*dz)[0]) == "64Patch.meg");
+    CHECK(sourceName(t, (*dz)[1]) == "Patch2.meg");
+    CHECK(sourceName(t, (*dz)[2]) == "Patch.meg");
+    CHECK(sourceName(t, (*dz)[3]) == "Textures.meg");
+    CHECK(text(t, *t.find("DATA/ART/TEXTURES/W_TEST.DDS")) == "patch2 W_TEST");
+}
+
+TEST_CASE("FoC over EaW: FoC loose > FoC archives > EaW archives > EaW loose", "[vfs]") {
+    rs::test::FakeInstall fi;
+    using rs::test::FakeInstall;
+    using rs::test::textBytes;
+    const auto foc = fi.root / "foc";
+    FakeInstall::write(foc / "swfoc.exe", {});
+    FakeInstall::write(foc / "Data" / "MegaFiles.xml", textBytes("<Mega_Files><File>Data\\FoC.meg</File></Mega_Files>"));
+    FakeInstall::write(foc / "Data" / "FoC.meg", writeMeg(2, {{"DATA\\ART\\TEXTURES\\X.DDS", textBytes("foc meg")}}));
+    FakeInstall::write(foc / "Data" / "Art" / "Textures" / "Y.dds", textBytes("foc loose"));
+    // EaW: a loose W_TEST.dds under the one in its Textures.meg, a loose Y.dds under FoC's.
+    FakeInstall::write(std::filesystem::path(fi.eaw) / "Data" / "Art" / "Textures" / "W_TEST.dds",
+                       textBytes("eaw loose"));
+    FakeInstall::write(std::filesystem::path(fi.eaw) / "Data" / "Art" / "Textures" / "Y.dds", textBytes("eaw loose"));
+    const MountTable t = mountInstall({fi.eaw, foc.string()}, {});
+    const auto* w = t.findAll("DATA/ART/TEXTURES/W_TEST.DDS");
+    REQUIRE(w);
+    REQUIRE(w->size() == 2);
+    CHECK(text(t, (*w)[0]) == "game W_TEST"); // EaW's Textures.meg over EaW's loose file
+    CHECK(text(t, (*w)[1]) == "eaw loose");
+    CHECK(text(t, *t.find("DATA/ART/TEXTURES/Y.DDS")) == "foc loose");
+    CHECK(text(t, *t.find("DATA/ART/TEXTURES/X.DDS")) == "foc meg");
+    CHECK(t.mounts().front().source->label() == foc.string());
+    CHECK(t.mounts().back().role == "game loose"); // EaW's loose files come last
+}
+
+TEST_CASE("SAGE archives: lower-cased name order, first loaded keeps a name, sub-folders after", "[vfs]") {
+    rs::test::FakeInstall fi;
+    using rs::test::FakeInstall;
+    using rs::test::textBytes;
+    const auto g = fi.root / "zh";
+    FakeInstall::write(g / "generals.exe", {});
+    // Upper-cased, "AB.BIG" sorts before "A_X.BIG" ('B' < '_'); lower-cased "a_x.big" comes first ('_' < 'b').
+    FakeInstall::write(g / "AB.big", writeBig({{"data\\ini\\x.ini", textBytes("ab")}}));
+    FakeInstall::write(g / "A_X.big", writeBig({{"data\\ini\\x.ini", textBytes("a_x")}}));
+    FakeInstall::write(g / "sub" / "00.big", writeBig({{"data\\ini\\x.ini", textBytes("sub")},
+                                                       {"data\\ini\\y.ini", textBytes("sub y")}}));
+    const MountTable t = mountInstall({g.string()}, {});
+    const auto* x = t.findAll("DATA/INI/X.INI");
+    REQUIRE(x);
+    REQUIRE(x->size() == 3);
+    CHECK(text(t, (*x)[0]) == "a_x");
+    CHECK(text(t, (*x)[1]) == "ab");
+    CHECK(text(t, (*x)[2]) == "sub");
+    CHECK(text(t, *t.find("DATA/INI/Y.INI")) == "sub y");
+}
+
+TEST_CASE("findBeside: a file named by a model (proxy models) in its archive or folder, then the session mount",
+          "[vfs]") {
+    rs::test::FakeInstall fi;
+    const std::string meg = fi.eaw + "/Data/Models.meg";
+    const std::string unit = meg + ":DATA\\ART\\MODELS\\W_UNIT.ALO";
+    CHECK(findBeside(unit, "w_unit_idle_00.ala") == meg + ":DATA\\ART\\MODELS\\W_UNIT_IDLE_00.ALA");
+    CHECK(findBeside(unit, "W_UNIT.ALO").empty()); // the model itself
+    CHECK(findBeside(unit, "missing.alo").empty());
+    // A model on disk: its folder (even when the model file is not there).
+    const std::string loose = fi.eaw + "/Data/Art/Textures/figure.alo";
+    CHECK(findBeside(loose, "loose.TGA") == fi.eaw + "/Data/Art/Textures/Loose.tga");
+    // Through the session mount: the mod's loose file beside the model's folder key.
+    setSessionMount(std::make_shared<MountTable>(mountInstall({fi.eaw}, {fi.eawMod})));
+    CHECK(findBeside(meg + ":DATA\\ART\\TEXTURES\\W_DAZZLE.DDS", "w_test.dds") ==
+          fi.eawMod + "/Data/Art/Textures/W_TEST.dds");
+    setSessionMount(nullptr);
+}

@@ -14,6 +14,7 @@
 #include "scene/pose.h"
 #include "texture/texture.h"
 #include "w3d/w3d_writer.h"
+#include "vfs_fixtures.h"
 #include "w3d_fixtures.h"
 
 #include <catch2/catch.hpp>
@@ -803,5 +804,152 @@ TEST_CASE("glTF export keeps broken skin data inside glTF's rules", "[export]") 
     CHECK(weights[0] == 1.0f);          // vertex 0: no weight -> the first bone
     CHECK_THROWS(gltf::exportModel(m, {}, {}, nullptr, (dir / "guard.obj").string()));
     CHECK_THROWS(gltf::exportModel(m, {}, {}, nullptr, (dir / "missing" / "guard.glb").string()));
+    fs::remove_all(dir);
+}
+
+namespace {
+
+// RGBA of the first pixel of the GLB image named `name` (decoded by tinygltf); {} when absent.
+std::vector<uint8_t> firstPixel(const tinygltf::Model& g, const std::string& name) {
+    for (const tinygltf::Image& im : g.images)
+        if (im.name == name && im.image.size() >= 4) return std::vector<uint8_t>(im.image.begin(), im.image.begin() + 4);
+    return {};
+}
+
+std::vector<uint8_t> rgbaOf(const std::string& fixtureText) {
+    const auto c = test::texColor(fixtureText);
+    return std::vector<uint8_t>(c.begin(), c.end());
+}
+
+std::set<std::string> animationNames(const tinygltf::Model& g) {
+    std::set<std::string> out;
+    for (const auto& a : g.animations)
+        out.insert(a.name);
+    return out;
+}
+
+tinygltf::Model loadGlb(const fs::path& p) {
+    tinygltf::TinyGLTF loader;
+    tinygltf::Model g;
+    std::string err, warn;
+    INFO(p.string() << ": " << err);
+    REQUIRE(loader.LoadBinaryFromFile(&g, &err, &warn, p.string()));
+    return g;
+}
+
+} // namespace
+
+TEST_CASE("rigscope-cli export from archives and game installs: the mod's texture, clips inside the archive, "
+          "SAGE hierarchy and compiled textures",
+          "[export][cli][vfs]") {
+    if (!fs::exists(RIGSCOPE_CLI)) {
+        WARN("SKIPPED: rigscope-cli not built");
+        return;
+    }
+    const std::string cli = std::string("'") + RIGSCOPE_CLI + "' ";
+    test::FakeInstall fi(true);
+    const fs::path dir = tempDir("vfs");
+    const std::string models = fi.eaw + "/Data/Models.meg";
+    const std::string unit = models + ":DATA/ART/MODELS/W_UNIT.ALO";
+    const std::string mounts = " --game '" + fi.eaw + "' --mod '" + fi.eawMod + "' ";
+
+    // ARCHIVE:PATH with the game and the mod: W_TEST.TGA resolves to the mod's loose W_TEST.dds (green), the
+    // clips beside the model inside Models.meg are exported (not W_OTHER's).
+    std::string r = run(cli + "export '" + unit + "'" + mounts + "-o '" + (dir / "unit.glb").string() + "' 2>&1");
+    INFO(r);
+    REQUIRE(r.find("EXIT=0") != std::string::npos);
+    tinygltf::Model g = loadGlb(dir / "unit.glb");
+    CHECK(firstPixel(g, "W_TEST") == rgbaOf("mod W_TEST"));
+    CHECK(animationNames(g).size() == 2);
+    CHECK(g.animations.size() == 2);
+    if (validatorAvailable()) {
+        const Validation v = validate(dir / "unit.glb");
+        INFO(v.raw);
+        CHECK(v.errors == 0);
+    }
+
+    // The same model by its game path alone, without the mod: the game's texture from Textures.meg (red).
+    r = run(cli + "export DATA/ART/MODELS/W_UNIT.ALO --game '" + fi.eaw + "' -o '" + (dir / "game.glb").string() +
+            "' 2>&1");
+    INFO(r);
+    REQUIRE(r.find("EXIT=0") != std::string::npos);
+    CHECK(firstPixel(loadGlb(dir / "game.glb"), "W_TEST") == rgbaOf("game W_TEST"));
+
+    // The archive alone (no mounts): textures are not in Models.meg, clips are.
+    r = run(cli + "export '" + unit + "' -o '" + (dir / "alone.glb").string() + "' 2>&1");
+    INFO(r);
+    REQUIRE(r.find("EXIT=0") != std::string::npos);
+    tinygltf::Model alone = loadGlb(dir / "alone.glb");
+    CHECK(alone.images.empty());
+    CHECK(alone.animations.size() == 2);
+
+    // --batch over the archive with the mounts: one GLB per model entry, the same lookups.
+    const fs::path out = dir / "batch";
+    fs::create_directories(out);
+    r = run(cli + "export --batch '" + models + "'" + mounts + "-o '" + out.string() + "' 2>&1");
+    INFO(r);
+    REQUIRE(r.find("EXIT=0") != std::string::npos);
+    CHECK(r.find("1 exported, 0 skipped, 0 failed") != std::string::npos);
+    const fs::path batchGlb = out / "DATA" / "ART" / "MODELS" / "W_UNIT.glb";
+    REQUIRE(fs::exists(batchGlb));
+    tinygltf::Model bg = loadGlb(batchGlb);
+    CHECK(firstPixel(bg, "W_TEST") == rgbaOf("mod W_TEST"));
+    CHECK(bg.animations.size() == 2);
+
+    // SAGE: the skin inside W3D.big finds its hierarchy in art/w3d/te/, its clip (same hierarchy) and the quad
+    // texture in art/compiledtextures/qu/ of the mod's mod.big (magenta) over the game's Textures.big.
+    const std::string skin = fi.bfme2 + "/W3D.big:art\\w3d\\un\\unit_skn.w3d";
+    r = run(cli + "export '" + skin + "' --game '" + fi.bfme2 + "' --mod '" + fi.bfme2Mod + "' -o '" +
+            (dir / "skn.glb").string() + "' 2>&1");
+    INFO(r);
+    REQUIRE(r.find("EXIT=0") != std::string::npos);
+    tinygltf::Model sg = loadGlb(dir / "skn.glb");
+    CHECK(firstPixel(sg, "quad") == rgbaOf("mod quad"));
+    REQUIRE(sg.animations.size() == 1);
+    CHECK(sg.animations[0].name.find("TEST_IDLA") != std::string::npos);
+    CHECK(sg.skins.size() >= 1);
+    // The hierarchy's bones are nodes (found in art/w3d/te/test_skl.w3d inside the archive).
+    const Document skl = loadDocument(fi.bfme2 + "/W3D.big:art/w3d/te/test_skl.w3d");
+    REQUIRE(skl.model);
+    size_t boneNodes = 0;
+    for (const Bone& b : skl.model->skeleton.bones)
+        for (const auto& n : sg.nodes)
+            if (n.name == b.name) {
+                ++boneNodes;
+                break;
+            }
+    CHECK(boneNodes == skl.model->skeleton.bones.size());
+    fs::remove_all(dir);
+}
+
+TEST_CASE("B&W2 skin inside an archive: its animation library found through the mount table, in core and the CLI",
+          "[export][cli][vfs]") {
+    const fs::path dir = tempDir("bw2meg");
+    const std::string meg = (dir / "Creatures.meg").string();
+    const auto lib = bw2::writeAl(test::bw2fx::library());
+    writeFile(meg, vfs::writeMeg(2, {{"DATA\\CREATURES\\CREATURE.BWM",
+                                      bw2::writeBwm(test::bw2fx::skinModel(bw2::SkinLayout::U8PerIndex))},
+                                     {"DATA\\CREATURES\\CREATURE.AL", lib},
+                                     {"DATA\\CREATURES\\OTHER.AL", bw2::writeAl(test::bw2fx::library())}}));
+    const std::string skinPath = meg + ":DATA\\CREATURES\\CREATURE.BWM";
+    const Document skin = loadDocument(skinPath);
+    REQUIRE(skin.model);
+    const auto found = bw2::findMatchingLibraries(skinPath, skin.model->skeleton.bones.size());
+    REQUIRE(found.size() == 2);
+    CHECK(found[0] == meg + ":DATA\\CREATURES\\CREATURE.AL");
+    const Document al = loadDocument(found[0]); // loadable as listed
+    REQUIRE(al.model);
+    CHECK(bw2::libraryFits(*skin.model, al.model->skeleton));
+    CHECK(bw2::findMatchingLibraries(skinPath, skin.model->skeleton.bones.size() + 1).empty());
+    if (fs::exists(RIGSCOPE_CLI)) {
+        // Without --clip, the export applies the first fitting library beside the skin inside the archive.
+        const std::string r = run(std::string("'") + RIGSCOPE_CLI + "' export '" + skinPath + "' -o '" +
+                                  (dir / "creature.glb").string() + "' 2>&1");
+        INFO(r);
+        REQUIRE(r.find("EXIT=0") != std::string::npos);
+        CHECK(r.find("CREATURE.AL applied") != std::string::npos);
+        tinygltf::Model g = loadGlb(dir / "creature.glb");
+        CHECK(g.animations.size() == al.clips.size());
+    }
     fs::remove_all(dir);
 }

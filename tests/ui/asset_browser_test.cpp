@@ -1,6 +1,9 @@
-// Asset browser over the fake game install (tests/core/vfs_fixtures.h): mount an Alamo game + mod, filter,
-// double-click a model in an archive; it opens with its clips found and the mod's texture resolved.
+// Asset browser over the fake game install (tests/core/vfs_fixtures.h): the tree by folder with sources and
+// overrides, the filter; opening an Alamo model and a SAGE skin by name through the browser with every texture,
+// clip and hierarchy found and the mods' overrides used (checked in the material data and decoded pixels); the
+// GUI export of the model opened from the archive; rigscope --screenshot --game/--mod.
 #include "asset_browser_dock.h"
+#include "export_dialog.h"
 #include "main_window.h"
 #include "material_dock.h"
 
@@ -11,61 +14,221 @@
 #include <QHeaderView>
 #include <QLineEdit>
 #include <QStandardPaths>
-#include <QTableView>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QProcess>
+#include <QTreeView>
 #include <QtTest>
 
 #include "scene_view.h"
+#include "textures.h"
+
+#include <unistd.h>
 
 using namespace rs;
+
+namespace {
+
+// Opens the asset whose name matches `filter` (exactly one) by double-clicking it in the browser's tree.
+void openThroughBrowser(ui::MainWindow& w, ui::AssetBrowserDock* dock, const QString& filter) {
+    auto* edit = dock->findChild<QLineEdit*>(QStringLiteral("assetFilter"));
+    QVERIFY(edit);
+    edit->clear();
+    QTest::keyClicks(edit, filter);
+    QCOMPARE(dock->visibleCount(), 1);
+    auto* view = dock->findChild<QTreeView*>(QStringLiteral("assetView"));
+    QVERIFY(view);
+    dock->show();
+    dock->raise();
+    QTRY_VERIFY(view->isVisible());
+    const QModelIndex idx = dock->indexAt(0);
+    QVERIFY(idx.isValid());
+    view->scrollTo(idx);
+    const QRect r = view->visualRect(idx);
+    QVERIFY(!r.isEmpty()); // its folders were expanded for the few matches
+    QSignalSpy requested(dock, &ui::AssetBrowserDock::openRequested);
+    QSignalSpy failed(&w, &ui::MainWindow::openFailed);
+    // Item views only report a double-click on the index pressed before it.
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, r.center());
+    QTest::mouseDClick(view->viewport(), Qt::LeftButton, {}, r.center());
+    QCOMPARE(requested.count(), 1);
+    QTRY_VERIFY_WITH_TIMEOUT(!w.isLoading(), 10000);
+    QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.front().at(1).toString()));
+    QTRY_VERIFY_WITH_TIMEOUT(w.model() != nullptr && !w.isLoading(), 10000);
+}
+
+// First pixel of a texture as the view decodes it (files and "<archive>:<entry>").
+QColor firstPixel(const QString& path) {
+    QString error;
+    const QImage img = render::decodeTextureFile(path, &error);
+    if (img.isNull()) qWarning() << error;
+    return img.isNull() ? QColor() : img.pixelColor(0, 0);
+}
+
+QColor fixtureColor(const char* text) {
+    const auto c = test::texColor(text);
+    return QColor(c[0], c[1], c[2], c[3]);
+}
+
+int greenPixels(const QImage& img) { // clearly green: the mod's W_TEST on the model
+    int n = 0;
+    for (int y = 0; y < img.height(); ++y)
+        for (int x = 0; x < img.width(); ++x) {
+            const QColor c = img.pixelColor(x, y);
+            n += c.green() > c.red() + 40 && c.green() > c.blue() + 40;
+        }
+    return n;
+}
+
+} // namespace
 
 class AssetBrowserTest : public QObject {
     Q_OBJECT
   private slots:
-    void opensModelFromArchiveThroughBrowser() {
+    void cleanup() { vfs::setSessionMount(nullptr); }
+
+    void treeByFolderWithSourcesAndOverrides() {
         test::FakeInstall fi;
         ui::MainWindow w;
-        w.setErrorReporter([](const QString& t, const QString& m) { QFAIL(qPrintable(t + ": " + m)); });
-        w.show();
         auto* dock = w.findChild<ui::AssetBrowserDock*>();
         QVERIFY(dock);
-        dock->mountFolders({QString::fromStdString(fi.eaw)}, {QString::fromStdString(fi.eawMod)});
-        QVERIFY(vfs::sessionMount());
+        dock->mountFolders({QString::fromStdString(fi.eaw)}, {QString::fromStdString(fi.eawMod)}, false);
         // Assets only: 4 in Models.meg, W_TEST (mod + game), W_DAZZLE, Loose.tga -> 7 names.
         QCOMPARE(dock->visibleCount(), 7);
+        auto* view = dock->findChild<QTreeView*>(QStringLiteral("assetView"));
+        QAbstractItemModel* m = view->model();
+        // One top folder DATA > ART > {MODELS, TEXTURES}.
+        QCOMPARE(m->rowCount(), 1);
+        const QModelIndex data = m->index(0, 0);
+        QCOMPARE(data.data().toString(), QStringLiteral("DATA"));
+        const QModelIndex art = m->index(0, 0, data);
+        QCOMPARE(art.data().toString(), QStringLiteral("ART"));
+        QCOMPARE(m->rowCount(art), 2);
+        const QModelIndex models = m->index(0, 0, art), textures = m->index(1, 0, art);
+        QCOMPARE(models.data().toString(), QStringLiteral("MODELS"));
+        QCOMPARE(m->rowCount(models), 4);
+        QCOMPARE(m->rowCount(textures), 3);
+        // W_TEST.dds: from the mod's loose files, overriding the game's Textures.meg.
+        bool seen = false;
+        for (int r = 0; r < m->rowCount(textures); ++r) {
+            const QModelIndex n = m->index(r, 0, textures);
+            if (n.data().toString().compare(QStringLiteral("W_TEST.dds"), Qt::CaseInsensitive) != 0) continue;
+            seen = true;
+            QVERIFY(m->index(r, 2, textures).data().toString().startsWith(QStringLiteral("mod loose: ")));
+            const QString over = m->index(r, 3, textures).data().toString();
+            QVERIFY2(over.contains(QStringLiteral("Textures.meg:DATA\\ART\\TEXTURES\\W_TEST.DDS")), qPrintable(over));
+        }
+        QVERIFY(seen);
+        // Filters: glob over the file name, substring, no match.
         auto* filter = dock->findChild<QLineEdit*>(QStringLiteral("assetFilter"));
         QTest::keyClicks(filter, QStringLiteral("w_unit*.alo"));
         QCOMPARE(dock->visibleCount(), 1);
         QVERIFY(dock->pathAt(0).endsWith(QStringLiteral("Models.meg:DATA\\ART\\MODELS\\W_UNIT.ALO")));
+        QCOMPARE(m->rowCount(m->index(0, 0, m->index(0, 0, m->index(0, 0)))), 1); // only MODELS/W_UNIT.ALO left
         filter->clear();
         QTest::keyClicks(filter, QStringLiteral("idle"));
-        QCOMPARE(dock->visibleCount(), 2); // substring
+        QCOMPARE(dock->visibleCount(), 2);
         filter->clear();
-        QTest::keyClicks(filter, QStringLiteral("w_unit.alo"));
-        QCOMPARE(dock->visibleCount(), 1);
+        QTest::keyClicks(filter, QStringLiteral("nothing*like*this"));
+        QCOMPARE(dock->visibleCount(), 0);
+        QCOMPARE(m->rowCount(), 0);
+        filter->clear();
+        QCOMPARE(dock->visibleCount(), 7);
+    }
 
-        auto* view = dock->findChild<QTableView*>(QStringLiteral("assetView"));
-        dock->show();
-        dock->raise();
-        QSignalSpy requested(dock, &ui::AssetBrowserDock::openRequested);
-        QSignalSpy failed(&w, &ui::MainWindow::openFailed);
-        QTRY_VERIFY(view->isVisible());
-        const QRect r = view->visualRect(view->model()->index(0, 0));
-        // Item views only report a double-click on the index pressed before it.
-        QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, r.center());
-        QTest::mouseDClick(view->viewport(), Qt::LeftButton, {}, r.center());
-        QCOMPARE(requested.count(), 1);
-        QTRY_VERIFY_WITH_TIMEOUT(!w.isLoading(), 10000);
-        QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.front().at(1).toString()));
-        QTRY_VERIFY_WITH_TIMEOUT(w.model() != nullptr && !w.isLoading(), 10000);
-        QVERIFY(w.currentPath().endsWith(QStringLiteral("W_UNIT.ALO")));
+    void opensAlamoModelByNameWithModTextureAndClips() {
+        test::FakeInstall fi(true);
+        ui::MainWindow w;
+        w.setErrorReporter([](const QString& t, const QString& m) { QFAIL(qPrintable(t + ": " + m)); });
+        w.show();
+        auto* dock = w.findChild<ui::AssetBrowserDock*>();
+        dock->mountFolders({QString::fromStdString(fi.eaw)}, {QString::fromStdString(fi.eawMod)}, false);
+        QVERIFY(vfs::sessionMount());
+        openThroughBrowser(w, dock, QStringLiteral("w_unit.alo"));
+        QVERIFY(w.currentPath().endsWith(QStringLiteral("Models.meg:DATA\\ART\\MODELS\\W_UNIT.ALO")));
         QCOMPARE(int(w.model()->skeleton.bones.size()), 3);
+        // The clips beside the model inside Models.meg (W_OTHER's is not this model's).
         QCOMPARE(w.clipEntries().size(), 2);
-        // The model's texture resolves to the mod's loose override, read through the session mount.
-        const QString tex = render::resolveTexture(QStringLiteral("W_TEST.TGA"), w.currentPath(), {});
+        QVERIFY(w.clip() != nullptr);
+        // Material data: W_TEST.TGA resolved to the mod's loose W_TEST.dds, decoded green (the game's is red).
+        auto* mats = w.findChild<ui::MaterialDock*>();
+        QVERIFY(mats);
+        const QString tex = mats->resolvedTextures().value(QStringLiteral("W_TEST.TGA"));
         QCOMPARE(tex, QString::fromStdString(fi.eawMod + "/Data/Art/Textures/W_TEST.dds"));
+        QCOMPARE(mats->missingTextureCount(), 0);
+        QCOMPARE(firstPixel(tex), fixtureColor("mod W_TEST"));
+        // The dazzle's texture from Patch.meg, which overrides Textures.meg.
         const QString dz = render::resolveTexture(QStringLiteral("W_Dazzle.dds"), w.currentPath(), {});
         QVERIFY(dz.endsWith(QStringLiteral("Patch.meg:DATA\\ART\\TEXTURES\\W_DAZZLE.DDS")));
-        vfs::setSessionMount(nullptr);
+        QCOMPARE(firstPixel(dz), fixtureColor("patched dazzle"));
+
+        // File -> Export of the model opened from the archive: the same clips and the mod's texture.
+        const QString out = QDir::temp().filePath(QStringLiteral("rigscope_asset_export_%1.glb").arg(getpid()));
+        gltf::ExportOptions opt;
+        const gltf::ExportStats st = ui::exportOpenModel(&w, opt, false, out);
+        QCOMPARE(int(st.animations), 2);
+        QVERIFY(st.images >= 1);
+        for (const std::string& warn : st.warnings)
+            QVERIFY2(warn.find("not found") == std::string::npos, warn.c_str());
+        QVERIFY(ui::defaultExportPath(w.currentPath()).endsWith(QStringLiteral("/Data/W_UNIT.glb")));
+        QFile::remove(out);
+    }
+
+    void opensSageSkinByNameWithHierarchyClipAndModTexture() {
+        test::FakeInstall fi(true);
+        ui::MainWindow w;
+        w.setErrorReporter([](const QString& t, const QString& m) { QFAIL(qPrintable(t + ": " + m)); });
+        w.show();
+        auto* dock = w.findChild<ui::AssetBrowserDock*>();
+        dock->mountFolders({QString::fromStdString(fi.bfme2)}, {QString::fromStdString(fi.bfme2Mod)}, false);
+        openThroughBrowser(w, dock, QStringLiteral("unit_skn"));
+        QVERIFY(w.currentPath().endsWith(QStringLiteral("W3D.big:art\\w3d\\un\\unit_skn.w3d")));
+        // The skeleton from art/w3d/te/test_skl.w3d inside W3D.big.
+        const Document skl = loadDocument(fi.bfme2 + "/W3D.big:art/w3d/te/test_skl.w3d");
+        QVERIFY(skl.model);
+        QCOMPARE(QString::fromStdString(w.model()->skeleton.name).toUpper(), QStringLiteral("TEST_SKL"));
+        QCOMPARE(w.model()->skeleton.bones.size(), skl.model->skeleton.bones.size());
+        for (size_t i = 0; i < skl.model->skeleton.bones.size(); ++i)
+            QCOMPARE(w.model()->skeleton.bones[i].name, skl.model->skeleton.bones[i].name);
+        // Its clip (same hierarchy) beside the skeleton.
+        const QStringList clips = w.clipEntries();
+        QVERIFY2(clips.join(' ').contains(QStringLiteral("idla"), Qt::CaseInsensitive), qPrintable(clips.join(", ")));
+        QVERIFY(w.clip() != nullptr);
+        // quad.tga: art/compiledtextures/qu/quad.dds of the mod's mod.big (magenta) over the game's (cyan).
+        auto* mats = w.findChild<ui::MaterialDock*>();
+        const QString tex = mats->resolvedTextures().value(QStringLiteral("quad.tga"));
+        QVERIFY2(tex.endsWith(QStringLiteral("mod.big:art\\compiledtextures\\qu\\quad.dds")), qPrintable(tex));
+        QCOMPARE(mats->missingTextureCount(), 0);
+        QCOMPARE(firstPixel(tex), fixtureColor("mod quad"));
+    }
+
+    void screenshotWithGameAndMod() {
+        test::FakeInstall fi(true);
+        const QString model = QString::fromStdString(fi.eaw + "/Data/Models.meg:DATA/ART/MODELS/W_UNIT.ALO");
+        auto shoot = [&](bool withMod) {
+            const QString out = QDir::temp().filePath(QStringLiteral("rigscope_vfs_shot_%1_%2.png").arg(getpid()).arg(withMod));
+            QStringList args{QStringLiteral("--screenshot"), out, QStringLiteral("--size"), QStringLiteral("400x300"),
+                             QStringLiteral("--no-grid"), QStringLiteral("--game"), QString::fromStdString(fi.eaw)};
+            if (withMod) args << QStringLiteral("--mod") << QString::fromStdString(fi.eawMod);
+            args << model;
+            QProcess p;
+            p.start(QStringLiteral(RIGSCOPE_BIN), args);
+            p.waitForFinished(60000);
+            const QString err = QString::fromLocal8Bit(p.readAllStandardError());
+            if (p.exitCode() != 0) qWarning() << err;
+            QImage img(out);
+            QFile::remove(out);
+            return img;
+        };
+        if (!QFileInfo::exists(QStringLiteral(RIGSCOPE_BIN))) QSKIP("rigscope not built");
+        const QImage mod = shoot(true), game = shoot(false);
+        if (mod.isNull() && game.isNull()) QSKIP("rigscope --screenshot needs OpenGL (none here)");
+        QVERIFY(!mod.isNull());
+        QVERIFY(!game.isNull());
+        // The mod's green W_TEST is drawn on the model; without the mod the game's red one is.
+        QVERIFY2(greenPixels(mod) > 100, qPrintable(QString::number(greenPixels(mod))));
+        QCOMPARE(greenPixels(game), 0);
     }
 };
 
