@@ -203,6 +203,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), view_(createModel
             statusBar()->showMessage(tr("%1 shown %2 ms after it was read").arg(QFileInfo(path_).fileName()).arg(ms),
                                      5000);
             emit modelShown(ms);
+            // Then what waited for it: the notices (may resize the view) and the texture thumbnails.
+            releaseAfterShown_.stop();
+            notices_->hold(false);
+            materialDock_->holdThumbnails(false);
         }
     });
     connect(&watcher_, &QFutureWatcher<LoadResult>::finished, this, &MainWindow::finishLoad);
@@ -218,6 +222,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), view_(createModel
     });
     fpsTimer_.start();
 
+    releaseAfterShown_.setSingleShot(true);
+    releaseAfterShown_.setInterval(2000); // no frame (e.g. a hidden window): release what waits for one
+    connect(&releaseAfterShown_, &QTimer::timeout, this, [this] {
+        materialDock_->holdThumbnails(false);
+        notices_->hold(false);
+    });
     progressDelay_.setSingleShot(true);
     progressDelay_.setInterval(300);
     connect(&progressDelay_, &QTimer::timeout, this, [this] {
@@ -383,6 +393,11 @@ void MainWindow::applyDocument(const LoadResult& r) {
     path_ = r.path;
     clip_.reset();
     clips_.clear();
+    // Until the view has shown the new model its size stays (notices come after, see NoticeBar::hold) and no
+    // thumbnail is decoded (MaterialDock::holdThumbnails); releaseAfterShown_ ends both if no frame comes.
+    notices_->hold(true);
+    materialDock_->holdThumbnails(true);
+    releaseAfterShown_.start();
     notices_->clearNotices();
     for (int i = 0; i < r.companionClips.size(); ++i) {
         const QString& c = r.companionClips[i];

@@ -41,6 +41,8 @@
 #include <QToolButton>
 #include <QWindow>
 
+#include <functional>
+
 using namespace rs;
 using namespace rs::ui;
 
@@ -503,7 +505,7 @@ class FirstUseTest : public QObject {
         // Said in the window (not only in the status bar): how many of the clip's tracks match.
         const QString text = w->notices()->noticeText(QStringLiteral("clip"));
         QVERIFY2(text.contains(QStringLiteral("0 of its %1 tracks match").arg(total)), qPrintable(text));
-        QVERIFY(w->notices()->isVisible());
+        QTRY_VERIFY(w->notices()->isVisible());
         // A fitting clip removes the notice.
         QVERIFY(w->selectClip(1));
         QVERIFY(w->notices()->noticeText(QStringLiteral("clip")).isEmpty());
@@ -561,6 +563,51 @@ class FirstUseTest : public QObject {
         QCOMPARE(w->currentPath(), QFileInfo(other.isEmpty() ? demoB : other).absoluteFilePath());
     }
 
+    void viewKeepsItsSizeUntilTheNewModelIsShown() {
+        // A notice appearing with the new model (here: missing textures) must not resize the 3D view before the
+        // model's first frame: resizing the OpenGL window then made the software rasterizer reallocate its
+        // buffers in the middle of the first frames (measured by bench/gui/model_switch).
+        Model m = demo::demoModelSource();
+        for (Mesh& mesh : m.meshes)
+            for (SubMesh& sm : mesh.subMeshes) {
+                MaterialParam p;
+                p.name = "BaseTexture";
+                p.type = ParamType::Texture;
+                p.texture = "NOWHERE.DDS";
+                sm.material.params.push_back(p);
+            }
+        const QString model = writeFile(QStringLiteral("resize/NOTEX.ALO"), alamo::writeModel(m));
+        QVERIFY(open(demoA));
+        QTRY_VERIFY(w->notices()->isHidden());
+        QTest::qWait(100);
+        QWidget* vw = w->view()->widget();
+        const int height0 = vw->height();
+        qInfo("view %dx%d before", vw->width(), vw->height());
+        bool shown = false;
+        QList<bool> resizes; // per resize of the view: had the new model been shown?
+        connect(w.get(), &MainWindow::modelShown, this, [&] { shown = true; });
+        struct Filter : QObject {
+            std::function<void()> onResize;
+            bool eventFilter(QObject*, QEvent* e) override {
+                if (e->type() == QEvent::Resize) onResize();
+                return false;
+            }
+        } filter;
+        filter.onResize = [&] {
+            resizes << shown;
+            qInfo("view resized to %dx%d (new model shown: %d)", vw->width(), vw->height(), int(shown));
+        };
+        vw->installEventFilter(&filter);
+        QVERIFY(open(model));
+        QTRY_VERIFY_WITH_TIMEOUT(shown, 10000);
+        QTRY_VERIFY(w->notices()->isVisible()); // the notice comes once the model is on screen
+        vw->removeEventFilter(&filter);
+        disconnect(w.get(), &MainWindow::modelShown, this, nullptr);
+        QVERIFY(vw->height() < height0);
+        QVERIFY(!resizes.isEmpty());
+        QVERIFY2(!resizes.contains(false), "the view was resized before the new model was shown");
+    }
+
     // --- 10. Missing textures -----------------------------------------------------------------------------
     void missingTexturesNeutralAndOneNotice() {
         // The demo with two textures that are nowhere (and one of them later found in an added folder).
@@ -579,15 +626,6 @@ class FirstUseTest : public QObject {
         s.grid = false;
         w->scene()->setSettings(s);
         QVERIFY(open(model));
-        const int missing = w->materials()->missingTextureCount();
-        QCOMPARE(missing, 2);
-        // One notice with the count and a button to add texture folders.
-        const QString text = w->notices()->noticeText(QStringLiteral("textures"));
-        QVERIFY2(text.startsWith(QStringLiteral("2 texture(s) not found")), qPrintable(text));
-        bool hasButton = false;
-        for (QPushButton* b : w->notices()->noticeWidget(QStringLiteral("textures"))->findChildren<QPushButton*>())
-            hasButton = hasButton || b->text().startsWith(QStringLiteral("Add texture folder"));
-        QVERIFY(hasButton);
         // The view draws those meshes in a neutral shade: no magenta checker.
         if (w->view()->labelsShown() >= 0) {
             const QImage img = captureImage();
@@ -599,6 +637,15 @@ class FirstUseTest : public QObject {
                 }
             QVERIFY2(magenta == 0, qPrintable(QString::number(magenta)));
         }
+        const int missing = w->materials()->missingTextureCount();
+        QCOMPARE(missing, 2);
+        // One notice with the count and a button to add texture folders.
+        const QString text = w->notices()->noticeText(QStringLiteral("textures"));
+        QVERIFY2(text.startsWith(QStringLiteral("2 texture(s) not found")), qPrintable(text));
+        bool hasButton = false;
+        for (QPushButton* b : w->notices()->noticeWidget(QStringLiteral("textures"))->findChildren<QPushButton*>())
+            hasButton = hasButton || b->text().startsWith(QStringLiteral("Add texture folder"));
+        QVERIFY(hasButton);
         // What the button does after its folder dialog: one texture found, the notice counts one.
         const QString dir = tmp.filePath(QStringLiteral("texfolder"));
         QDir().mkpath(dir);
@@ -653,13 +700,24 @@ class FirstUseTest : public QObject {
             }
         }
         if (model.isEmpty()) QSKIP("no corpus model with a found texture");
+        // The same window size for every build, so that only the panel's own layout is compared.
+        const QSize old = w->size();
+        w->resize(QGuiApplication::primaryScreen()->availableGeometry().size() * 9 / 10);
+        QTest::qWait(200);
+        w->materials()->selectFirstFoundTexture();
         QLabel* preview = w->materials()->preview();
         const QPixmap pm = preview->pixmap();
         QVERIFY(!pm.isNull());
         qInfo("%s: preview %dx%d in a %dx%d label, panel %dx%d", qPrintable(QFileInfo(model).fileName()), pm.width(),
               pm.height(), preview->width(), preview->height(), w->materials()->width(), w->materials()->height());
-        QVERIFY(preview->height() >= w->materials()->height() / 3);
-        QVERIFY(std::max(pm.width(), pm.height()) >= std::min(preview->width(), preview->height()) * 8 / 10);
+        // The preview takes a good part of the panel (it was a 70-96 px strip), and the image fills the label.
+        const int shown = std::max(pm.width(), pm.height());
+        const int panel = w->materials()->height(), label = preview->height();
+        const int labelSide = std::min(preview->width(), preview->height());
+        w->resize(old);
+        QVERIFY2(shown >= panel / 3, qPrintable(QString::number(shown)));
+        QVERIFY(label >= panel / 3);
+        QVERIFY(shown >= labelSide * 8 / 10);
     }
 
     // --- 11. AMAL stage -------------------------------------------------------------------------------------
