@@ -222,9 +222,8 @@ AmalView::AmalView(QWidget* parent) : QWidget(parent) {
     listing_->setReadOnly(true);
     listing_->setFont(QFont("Monospace"));
     new AmalHighlighter(listing_->document());
-    env_ = new QLabel(this);
-    env_->setWordWrap(true);
-    env_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    env_ = new QPlainTextEdit(this); // one environment line per row; scrolls when long
+    env_->setReadOnly(true);
     status_ = new QLabel(this);
     status_->setWordWrap(true);
     backward_ = new QCheckBox(tr("Play movement backwards"), this);
@@ -248,12 +247,15 @@ AmalView::AmalView(QWidget* parent) : QWidget(parent) {
     auto* bv = new QVBoxLayout(bottom);
     bv->setContentsMargins(0, 0, 0, 0);
     bv->addWidget(status_);
-    bv->addWidget(listing_, 1);
+    bv->addWidget(listing_, 2);
     bv->addWidget(new QLabel(tr("Environment:"), bottom));
-    bv->addWidget(env_);
+    bv->addWidget(env_, 1);
     side->addWidget(top);
     side->addWidget(bottom);
+    side->setStretchFactor(0, 2);
+    side->setStretchFactor(1, 3);
     side->setMinimumWidth(240);
+    list_->setMinimumHeight(150); // about eight entries
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(stage_);
     split->addWidget(side);
@@ -331,7 +333,7 @@ bool AmalView::openFile(const QString& path) {
         }
     }
     stage_->setImages(images);
-    env_->setText(QString::fromStdString(bank_->environment).replace('~', QStringLiteral("  |  ")));
+    env_->setPlainText(QString::fromStdString(bank_->environment).replace('~', QLatin1Char('\n')));
     QString other = QString::fromStdString(amal::describeOtherBanks(*file_));
     QString st = other.isEmpty() ? QString() : tr("Other banks: ") + other;
     if (!imageSource_.isEmpty()) st += (st.isEmpty() ? "" : "   ") + tr("Images from ") + imageSource_;

@@ -939,19 +939,24 @@ void MainWindow::showEvent(QShowEvent* e) {
 }
 
 void MainWindow::setDocksFor3D(bool on) {
-    const std::initializer_list<QDockWidget*> docks = {boneDock_, materialDock_, sceneDock_};
+    // The Assets panel (tabbed with Bones) goes too while it lists nothing: the stage gets the room.
+    auto* assets = findChild<AssetBrowserDock*>();
+    const bool assetsEmpty = assets && assets->visibleCount() == 0 && assets->games().isEmpty();
+    const std::initializer_list<QDockWidget*> docks = {boneDock_, materialDock_, sceneDock_, assets};
     if (!on) {
         if (!hiddenFor2D_.isEmpty()) return;
         for (QDockWidget* d : docks)
-            if (d->isVisible()) {
+            if (d && d->isVisible() && (d != assets || assetsEmpty)) {
                 hiddenFor2D_ << d;
                 d->hide();
             }
         return;
     }
+    if (hiddenFor2D_.isEmpty()) return;
     for (QDockWidget* d : docks)
-        if (hiddenFor2D_.contains(d)) d->show();
+        if (d && hiddenFor2D_.contains(d)) d->show();
     hiddenFor2D_.clear();
+    boneDock_->raise(); // back from 2D: Bones, not Assets, in front of their tab group
 }
 
 void MainWindow::closeEvent(QCloseEvent* e) {
