@@ -200,8 +200,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), view_(createModel
             // The first frame presented after a model was applied shows it.
             awaitingFirstFrame_ = false;
             const qint64 ms = readDone_.elapsed();
-            statusBar()->showMessage(tr("%1 shown %2 ms after it was read").arg(QFileInfo(path_).fileName()).arg(ms),
-                                     5000);
+            const QString name = path_.isEmpty() ? tr("The built-in demo") : QFileInfo(path_).fileName();
+            statusBar()->showMessage(tr("%1 shown %2 ms after it was read").arg(name).arg(ms), 5000);
             emit modelShown(ms);
             // Then what waited for it: the notices (may resize the view) and the texture thumbnails.
             releaseAfterShown_.stop();
