@@ -1,5 +1,6 @@
 #include "amal_view.h"
 
+#include "amal/amal_env.h"
 #include "common/bytes.h"
 
 #include <QCheckBox>
@@ -221,9 +222,8 @@ AmalView::AmalView(QWidget* parent) : QWidget(parent) {
     listing_->setReadOnly(true);
     listing_->setFont(QFont("Monospace"));
     new AmalHighlighter(listing_->document());
-    env_ = new QLabel(this);
-    env_->setWordWrap(true);
-    env_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    env_ = new QPlainTextEdit(this); // one environment line per row; scrolls when long
+    env_->setReadOnly(true);
     status_ = new QLabel(this);
     status_->setWordWrap(true);
     backward_ = new QCheckBox(tr("Play movement backwards"), this);
@@ -232,33 +232,39 @@ AmalView::AmalView(QWidget* parent) : QWidget(parent) {
     inputEdit_->setToolTip(tr("Values for the functions that read the hardware (XM YM J0 J1 K1 K2 C SC BC V), "
                               "registers (R0-R9, RA-RZ) and the start position/image (X Y A)"));
 
-    auto* left = new QWidget(this);
-    auto* lv = new QVBoxLayout(left);
-    lv->setContentsMargins(0, 0, 0, 0);
-    lv->addWidget(new QLabel(tr("Movements and programs"), left));
-    lv->addWidget(list_, 1);
-    lv->addWidget(backward_);
-    lv->addWidget(new QLabel(tr("Inputs and registers:"), left));
-    lv->addWidget(inputEdit_);
-    auto* right = new QSplitter(Qt::Vertical, this);
-    right->addWidget(stage_);
-    auto* bottom = new QWidget(right);
+    // The stage takes the room the 3D view had; the list, the inputs, the listing and the environment share
+    // a column beside it.
+    auto* side = new QSplitter(Qt::Vertical, this);
+    auto* top = new QWidget(side);
+    auto* tv = new QVBoxLayout(top);
+    tv->setContentsMargins(0, 0, 0, 0);
+    tv->addWidget(new QLabel(tr("Movements and programs"), top));
+    tv->addWidget(list_, 1);
+    tv->addWidget(backward_);
+    tv->addWidget(new QLabel(tr("Inputs and registers:"), top));
+    tv->addWidget(inputEdit_);
+    auto* bottom = new QWidget(side);
     auto* bv = new QVBoxLayout(bottom);
     bv->setContentsMargins(0, 0, 0, 0);
     bv->addWidget(status_);
-    bv->addWidget(listing_, 1);
+    bv->addWidget(listing_, 2);
     bv->addWidget(new QLabel(tr("Environment:"), bottom));
-    bv->addWidget(env_);
-    right->addWidget(bottom);
-    right->setStretchFactor(0, 3);
-    right->setStretchFactor(1, 2);
+    bv->addWidget(env_, 1);
+    side->addWidget(top);
+    side->addWidget(bottom);
+    side->setStretchFactor(0, 2);
+    side->setStretchFactor(1, 3);
+    side->setMinimumWidth(240);
+    list_->setMinimumHeight(150); // about eight entries
     auto* split = new QSplitter(Qt::Horizontal, this);
-    split->addWidget(left);
-    split->addWidget(right);
-    split->setStretchFactor(1, 4);
-    auto* top = new QHBoxLayout(this);
-    top->setContentsMargins(0, 0, 0, 0);
-    top->addWidget(split);
+    split->addWidget(stage_);
+    split->addWidget(side);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+    split->setCollapsible(0, false);
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(split);
 
     connect(list_, &QListWidget::currentRowChanged, this, &AmalView::selectEntry);
     connect(backward_, &QCheckBox::toggled, this, [this] { rebuildTrack(); });
@@ -327,7 +333,7 @@ bool AmalView::openFile(const QString& path) {
         }
     }
     stage_->setImages(images);
-    env_->setText(QString::fromStdString(bank_->environment).replace('~', QStringLiteral("  |  ")));
+    env_->setPlainText(QString::fromStdString(bank_->environment).replace('~', QLatin1Char('\n')));
     QString other = QString::fromStdString(amal::describeOtherBanks(*file_));
     QString st = other.isEmpty() ? QString() : tr("Other banks: ") + other;
     if (!imageSource_.isEmpty()) st += (st.isEmpty() ? "" : "   ") + tr("Images from ") + imageSource_;
@@ -383,6 +389,16 @@ void AmalView::rebuildTrack() {
     } else {
         amal::SimOptions o = inputs_;
         o.ticks = programTicks_;
+        // No start values typed: the object the environment gives this channel (program n runs on channel n,
+        // as in the AMAL editor's test), with its position and image until the program changes them.
+        if (inputEdit_->text().trimmed().isEmpty()) {
+            const auto objects = amal::environmentObjects(bank_->environment);
+            if (auto it = objects.find(e.index); it != objects.end()) {
+                o.x = int16_t(it->second.x);
+                o.y = int16_t(it->second.y);
+                o.a = int16_t(it->second.image);
+            }
+        }
         track_ = amal::programTrack(*bank_, e.index, o);
     }
     stage_->setTrack(track_);

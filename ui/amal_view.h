@@ -100,7 +100,7 @@ class AmalView : public QWidget {
     QListWidget* list_;
     AmalStage* stage_;
     QPlainTextEdit* listing_;
-    QLabel* env_;
+    QPlainTextEdit* env_;
     QLabel* status_;
     QCheckBox* backward_;
     QLineEdit* inputEdit_;

@@ -204,9 +204,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), view_(createModel
             // The first frame presented after a model was applied shows it.
             awaitingFirstFrame_ = false;
             const qint64 ms = readDone_.elapsed();
-            statusBar()->showMessage(tr("%1 shown %2 ms after it was read").arg(QFileInfo(path_).fileName()).arg(ms),
-                                     5000);
+            const QString name = path_.isEmpty() ? tr("The built-in demo") : QFileInfo(path_).fileName();
+            statusBar()->showMessage(tr("%1 shown %2 ms after it was read").arg(name).arg(ms), 5000);
             emit modelShown(ms);
+            // Then what waited for it: the notices (may resize the view) and the texture thumbnails.
+            releaseAfterShown_.stop();
+            notices_->hold(false);
+            materialDock_->holdThumbnails(false);
         }
     });
     connect(&watcher_, &QFutureWatcher<LoadResult>::finished, this, &MainWindow::finishLoad);
@@ -222,6 +226,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), view_(createModel
     });
     fpsTimer_.start();
 
+    releaseAfterShown_.setSingleShot(true);
+    releaseAfterShown_.setInterval(2000); // no frame (e.g. a hidden window): release what waits for one
+    connect(&releaseAfterShown_, &QTimer::timeout, this, [this] {
+        materialDock_->holdThumbnails(false);
+        notices_->hold(false);
+    });
     progressDelay_.setSingleShot(true);
     progressDelay_.setInterval(300);
     connect(&progressDelay_, &QTimer::timeout, this, [this] {
@@ -385,6 +395,11 @@ void MainWindow::applyDocument(const LoadResult& r) {
     path_ = r.path;
     clip_.reset();
     clips_.clear();
+    // Until the view has shown the new model its size stays (notices come after, see NoticeBar::hold) and no
+    // thumbnail is decoded (MaterialDock::holdThumbnails); releaseAfterShown_ ends both if no frame comes.
+    notices_->hold(true);
+    materialDock_->holdThumbnails(true);
+    releaseAfterShown_.start();
     notices_->clearNotices();
     for (int i = 0; i < r.companionClips.size(); ++i) {
         const QString& c = r.companionClips[i];
@@ -998,19 +1013,24 @@ void MainWindow::showEvent(QShowEvent* e) {
 }
 
 void MainWindow::setDocksFor3D(bool on) {
-    const std::initializer_list<QDockWidget*> docks = {boneDock_, materialDock_, sceneDock_};
+    // The Assets panel (tabbed with Bones) goes too while it lists nothing: the stage gets the room.
+    auto* assets = findChild<AssetBrowserDock*>();
+    const bool assetsEmpty = assets && assets->visibleCount() == 0 && assets->games().isEmpty();
+    const std::initializer_list<QDockWidget*> docks = {boneDock_, materialDock_, sceneDock_, assets};
     if (!on) {
         if (!hiddenFor2D_.isEmpty()) return;
         for (QDockWidget* d : docks)
-            if (d->isVisible()) {
+            if (d && d->isVisible() && (d != assets || assetsEmpty)) {
                 hiddenFor2D_ << d;
                 d->hide();
             }
         return;
     }
+    if (hiddenFor2D_.isEmpty()) return;
     for (QDockWidget* d : docks)
-        if (hiddenFor2D_.contains(d)) d->show();
+        if (d && hiddenFor2D_.contains(d)) d->show();
     hiddenFor2D_.clear();
+    boneDock_->raise(); // back from 2D: Bones, not Assets, in front of their tab group
 }
 
 void MainWindow::closeEvent(QCloseEvent* e) {

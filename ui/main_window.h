@@ -199,7 +199,8 @@ class MainWindow : public QMainWindow {
     QString reselectClip_;                  // clip label to restore after Reload
     QStringList textureDirs_;
 
-    QElapsedTimer readDone_; // started when a read finishes
+    QElapsedTimer readDone_;   // started when a read finishes
+    QTimer releaseAfterShown_; // fallback end of the notice/thumbnail hold when no frame follows a load
     bool awaitingFirstFrame_ = false;
     QTimer fpsTimer_;
     int framesThisSecond_ = 0;

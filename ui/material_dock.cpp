@@ -106,6 +106,7 @@ void MaterialDock::setModel(std::shared_ptr<const Model> model, const QStringLis
     preview_->setPixmap({});
     preview_->setText(tr("Select a texture to preview it"));
     thumbnailsReady_ = true;
+    heldDecode_.clear();
     if (!model_) return;
     const QString modelPath = QString::fromStdString(model_->sourcePath);
     QStringList toDecode;
@@ -178,6 +179,24 @@ void MaterialDock::setModel(std::shared_ptr<const Model> model, const QStringLis
         }
     }
     tree_->expandToDepth(model_->meshes.size() > 12 ? -1 : 0);
+    thumbnailsReady_ = false;
+    heldDecode_.clear();
+    if (holdThumbnails_)
+        heldDecode_ = toDecode.isEmpty() ? QStringList{QString()} : toDecode; // {""}: nothing to decode, still held
+    else
+        startDecode(toDecode);
+}
+
+void MaterialDock::holdThumbnails(bool hold) {
+    holdThumbnails_ = hold;
+    if (hold || heldDecode_.isEmpty()) return;
+    QStringList files = heldDecode_;
+    heldDecode_.clear();
+    files.removeAll(QString());
+    startDecode(files);
+}
+
+void MaterialDock::startDecode(const QStringList& toDecode) {
     watcher_.setProperty("generation", generation_);
     thumbnailsReady_ = false;
     watcher_.setFuture(QtConcurrent::run(&pool_, [toDecode] {

@@ -31,6 +31,10 @@ class MaterialDock : public QDockWidget {
     int missingTextureCount() const;
     // True once every thumbnail of the current model has been decoded and applied.
     bool thumbnailsReady() const { return thumbnailsReady_; }
+    // While held, setModel() lists the model at once but decodes no thumbnail: the main window holds them
+    // until the 3D view has presented the new model (decoding them competes with the view's first frames for
+    // the CPU). Releasing starts the decode that was held.
+    void holdThumbnails(bool hold);
     // Selects (and previews) the first texture that was found; false when there is none.
     bool selectFirstFoundTexture();
     // Selects (and previews) the first texture parameter naming storedName; false when there is none.
@@ -55,6 +59,9 @@ class MaterialDock : public QDockWidget {
     QFutureWatcher<QHash<QString, QImage>> watcher_;
     int generation_ = 0;
     bool thumbnailsReady_ = true;
+    bool holdThumbnails_ = false;
+    QStringList heldDecode_; // files to decode once released (empty: nothing held)
+    void startDecode(const QStringList& files);
 };
 
 } // namespace rs::ui

@@ -51,7 +51,7 @@ void NoticeBar::showNotice(const QString& key, const QString& text, const QList<
     row->addWidget(close);
     layout_->addWidget(frame);
     notices_.insert(key, frame);
-    setVisible(true);
+    updateVisibility();
 }
 
 void NoticeBar::removeNotice(const QString& key) {
@@ -59,7 +59,23 @@ void NoticeBar::removeNotice(const QString& key) {
         w->hide();
         w->deleteLater();
     }
-    setVisible(!notices_.isEmpty());
+    updateVisibility();
+}
+
+void NoticeBar::hold(bool on) {
+    if (on == held_) return;
+    held_ = on;
+    if (on) {
+        if (!isHidden()) setFixedHeight(height());
+        return;
+    }
+    setMinimumHeight(0);
+    setMaximumHeight(QWIDGETSIZE_MAX);
+    updateVisibility();
+}
+
+void NoticeBar::updateVisibility() {
+    if (!held_) setVisible(!notices_.isEmpty());
 }
 
 void NoticeBar::clearNotices() {

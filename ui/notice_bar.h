@@ -30,8 +30,18 @@ class NoticeBar : public QWidget {
     // The widget showing key's notice (buttons are its QPushButton children), or null.
     QWidget* noticeWidget(const QString& key) const { return notices_.value(key); }
 
+    // While held the bar keeps its size (hidden stays hidden, shown keeps its height): notices change inside
+    // it, the view below is not resized. The main window holds it from applying a model to the model's first
+    // frame, since resizing the OpenGL view then costs the first frames (a software rasterizer reallocates
+    // its buffers). Releasing shows or hides the bar for the notices it has.
+    void hold(bool on);
+    bool held() const { return held_; }
+
   private:
+    void updateVisibility();
+
     QVBoxLayout* layout_;
+    bool held_ = false;
     QMap<QString, QWidget*> notices_;
 };
 

@@ -118,6 +118,35 @@ std::vector<uint8_t> writeImageBank(int images, int height, bool icons) {
     return w.buf;
 }
 
+ImageSpec solidImage(int widthWords, int height, int depth, int colour) {
+    ImageSpec im;
+    im.widthWords = widthWords;
+    im.height = height;
+    im.depth = depth;
+    for (int plane = 0; plane < depth; ++plane)
+        im.planes.insert(im.planes.end(), size_t(height * widthWords * 2),
+                         uint8_t((colour >> plane) & 1 ? 0xFF : 0x00));
+    return im;
+}
+
+std::vector<uint8_t> writeImageBank(const std::vector<ImageSpec>& images, const std::array<uint16_t, 32>& palette,
+                                    bool icons) {
+    ByteWriter w;
+    w.bytes(icons ? "AmIc" : "AmSp", 4);
+    w.u16be(uint16_t(images.size()));
+    for (const ImageSpec& im : images) {
+        w.u16be(uint16_t(im.widthWords));
+        w.u16be(uint16_t(im.height));
+        w.u16be(uint16_t(im.depth));
+        w.u16be(uint16_t(im.hotX));
+        w.u16be(uint16_t(im.hotY));
+        w.bytes(im.planes.data(), im.planes.size());
+    }
+    for (const uint16_t c : palette)
+        w.u16be(c);
+    return w.buf;
+}
+
 std::vector<uint8_t> writeAmosSource(const std::vector<std::vector<uint8_t>>& banks, size_t codeBytes) {
     ByteWriter w;
     w.bytes("AMOS Basic V134 ", 16);

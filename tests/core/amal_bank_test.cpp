@@ -426,3 +426,29 @@ TEST_CASE("amal bank: sprite/icon images decoded plane by plane", "[amal][bank]"
     CHECK(ib.images[1].colorAt(5, 0) == 2);
     CHECK(ib.palette[1] == 0x111);
 }
+
+TEST_CASE("amal writer: image bank with a palette reads back pixel for pixel") {
+    std::array<uint16_t, 32> palette{};
+    palette[1] = 0x0F0;
+    palette[3] = 0x00F;
+    ImageSpec a = solidImage(1, 4, 2, 3);
+    a.hotX = 5;
+    a.hotY = 2;
+    const ImageSpec b = solidImage(2, 3, 1, 1);
+    const std::vector<uint8_t> bytes = writeAmosSource({writeAmalBank(BankSpec{}), writeImageBank({a, b}, palette)});
+    const BankFile f = readBankFile(rs::ByteSpan(bytes), "written.AMOS");
+    REQUIRE(f.imageBanks.size() == 1);
+    const ImageBank& bank = f.imageBanks[0];
+    REQUIRE(bank.images.size() == 2);
+    CHECK(bank.palette[1] == 0x0F0);
+    CHECK(bank.palette[3] == 0x00F);
+    CHECK(bank.images[0].width() == 16);
+    CHECK(bank.images[0].height == 4);
+    CHECK(bank.images[0].hotX == 5);
+    CHECK(bank.images[0].hotY == 2);
+    CHECK(bank.images[0].colorAt(0, 0) == 3);
+    CHECK(bank.images[0].colorAt(15, 3) == 3);
+    CHECK(bank.images[1].width() == 32);
+    CHECK(bank.images[1].colorAt(31, 2) == 1);
+    CHECK(bank.images[1].colorAt(32, 2) == 0); // outside
+}

@@ -13,6 +13,9 @@
 #include "timeline_dock.h"
 
 #include "alamo/alamo_writer.h"
+#include "amal/amal_bank.h"
+#include "amal/amal_env.h"
+#include "amal/amal_track.h"
 #include "amal/amal_writer.h"
 #include "demo/demo_model.h"
 #include "io/loader.h"
@@ -27,6 +30,7 @@
 #include <QFileDialog>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QMouseEvent>
 #include <QProgressDialog>
 #include <QPushButton>
@@ -40,6 +44,10 @@
 #include <QTimer>
 #include <QToolButton>
 #include <QWindow>
+
+#include <array>
+#include <functional>
+#include <map>
 
 using namespace rs;
 using namespace rs::ui;
@@ -503,7 +511,7 @@ class FirstUseTest : public QObject {
         // Said in the window (not only in the status bar): how many of the clip's tracks match.
         const QString text = w->notices()->noticeText(QStringLiteral("clip"));
         QVERIFY2(text.contains(QStringLiteral("0 of its %1 tracks match").arg(total)), qPrintable(text));
-        QVERIFY(w->notices()->isVisible());
+        QTRY_VERIFY(w->notices()->isVisible());
         // A fitting clip removes the notice.
         QVERIFY(w->selectClip(1));
         QVERIFY(w->notices()->noticeText(QStringLiteral("clip")).isEmpty());
@@ -561,6 +569,51 @@ class FirstUseTest : public QObject {
         QCOMPARE(w->currentPath(), QFileInfo(other.isEmpty() ? demoB : other).absoluteFilePath());
     }
 
+    void viewKeepsItsSizeUntilTheNewModelIsShown() {
+        // A notice appearing with the new model (here: missing textures) must not resize the 3D view before the
+        // model's first frame: resizing the OpenGL window then made the software rasterizer reallocate its
+        // buffers in the middle of the first frames (measured by bench/gui/model_switch).
+        Model m = demo::demoModelSource();
+        for (Mesh& mesh : m.meshes)
+            for (SubMesh& sm : mesh.subMeshes) {
+                MaterialParam p;
+                p.name = "BaseTexture";
+                p.type = ParamType::Texture;
+                p.texture = "NOWHERE.DDS";
+                sm.material.params.push_back(p);
+            }
+        const QString model = writeFile(QStringLiteral("resize/NOTEX.ALO"), alamo::writeModel(m));
+        QVERIFY(open(demoA));
+        QTRY_VERIFY(w->notices()->isHidden());
+        QTest::qWait(100);
+        QWidget* vw = w->view()->widget();
+        const int height0 = vw->height();
+        qInfo("view %dx%d before", vw->width(), vw->height());
+        bool shown = false;
+        QList<bool> resizes; // per resize of the view: had the new model been shown?
+        connect(w.get(), &MainWindow::modelShown, this, [&] { shown = true; });
+        struct Filter : QObject {
+            std::function<void()> onResize;
+            bool eventFilter(QObject*, QEvent* e) override {
+                if (e->type() == QEvent::Resize) onResize();
+                return false;
+            }
+        } filter;
+        filter.onResize = [&] {
+            resizes << shown;
+            qInfo("view resized to %dx%d (new model shown: %d)", vw->width(), vw->height(), int(shown));
+        };
+        vw->installEventFilter(&filter);
+        QVERIFY(open(model));
+        QTRY_VERIFY_WITH_TIMEOUT(shown, 10000);
+        QTRY_VERIFY(w->notices()->isVisible()); // the notice comes once the model is on screen
+        vw->removeEventFilter(&filter);
+        disconnect(w.get(), &MainWindow::modelShown, this, nullptr);
+        QVERIFY(vw->height() < height0);
+        QVERIFY(!resizes.isEmpty());
+        QVERIFY2(!resizes.contains(false), "the view was resized before the new model was shown");
+    }
+
     // --- 10. Missing textures -----------------------------------------------------------------------------
     void missingTexturesNeutralAndOneNotice() {
         // The demo with two textures that are nowhere (and one of them later found in an added folder).
@@ -579,15 +632,6 @@ class FirstUseTest : public QObject {
         s.grid = false;
         w->scene()->setSettings(s);
         QVERIFY(open(model));
-        const int missing = w->materials()->missingTextureCount();
-        QCOMPARE(missing, 2);
-        // One notice with the count and a button to add texture folders.
-        const QString text = w->notices()->noticeText(QStringLiteral("textures"));
-        QVERIFY2(text.startsWith(QStringLiteral("2 texture(s) not found")), qPrintable(text));
-        bool hasButton = false;
-        for (QPushButton* b : w->notices()->noticeWidget(QStringLiteral("textures"))->findChildren<QPushButton*>())
-            hasButton = hasButton || b->text().startsWith(QStringLiteral("Add texture folder"));
-        QVERIFY(hasButton);
         // The view draws those meshes in a neutral shade: no magenta checker.
         if (w->view()->labelsShown() >= 0) {
             const QImage img = captureImage();
@@ -599,6 +643,15 @@ class FirstUseTest : public QObject {
                 }
             QVERIFY2(magenta == 0, qPrintable(QString::number(magenta)));
         }
+        const int missing = w->materials()->missingTextureCount();
+        QCOMPARE(missing, 2);
+        // One notice with the count and a button to add texture folders.
+        const QString text = w->notices()->noticeText(QStringLiteral("textures"));
+        QVERIFY2(text.startsWith(QStringLiteral("2 texture(s) not found")), qPrintable(text));
+        bool hasButton = false;
+        for (QPushButton* b : w->notices()->noticeWidget(QStringLiteral("textures"))->findChildren<QPushButton*>())
+            hasButton = hasButton || b->text().startsWith(QStringLiteral("Add texture folder"));
+        QVERIFY(hasButton);
         // What the button does after its folder dialog: one texture found, the notice counts one.
         const QString dir = tmp.filePath(QStringLiteral("texfolder"));
         QDir().mkpath(dir);
@@ -653,13 +706,24 @@ class FirstUseTest : public QObject {
             }
         }
         if (model.isEmpty()) QSKIP("no corpus model with a found texture");
+        // The same window size for every build, so that only the panel's own layout is compared.
+        const QSize old = w->size();
+        w->resize(QGuiApplication::primaryScreen()->availableGeometry().size() * 9 / 10);
+        QTest::qWait(200);
+        w->materials()->selectFirstFoundTexture();
         QLabel* preview = w->materials()->preview();
         const QPixmap pm = preview->pixmap();
         QVERIFY(!pm.isNull());
         qInfo("%s: preview %dx%d in a %dx%d label, panel %dx%d", qPrintable(QFileInfo(model).fileName()), pm.width(),
               pm.height(), preview->width(), preview->height(), w->materials()->width(), w->materials()->height());
-        QVERIFY(preview->height() >= w->materials()->height() / 3);
-        QVERIFY(std::max(pm.width(), pm.height()) >= std::min(preview->width(), preview->height()) * 8 / 10);
+        // The preview takes a good part of the panel (it was a 70-96 px strip), and the image fills the label.
+        const int shown = std::max(pm.width(), pm.height());
+        const int panel = w->materials()->height(), label = preview->height();
+        const int labelSide = std::min(preview->width(), preview->height());
+        w->resize(old);
+        QVERIFY2(shown >= panel / 3, qPrintable(QString::number(shown)));
+        QVERIFY(label >= panel / 3);
+        QVERIFY(shown >= labelSide * 8 / 10);
     }
 
     // --- 11. AMAL stage -------------------------------------------------------------------------------------
@@ -688,6 +752,116 @@ class FirstUseTest : public QObject {
         for (size_t i = 0; i < rects.size(); ++i)
             for (size_t j = i + 1; j < rects.size(); ++j)
                 QVERIFY2(!rects[i].intersects(rects[j]), qPrintable(QStringLiteral("labels %1 and %2").arg(i).arg(j)));
+        QVERIFY(open(demoA));
+    }
+
+    // Pixels of the stage with exactly this colour.
+    static int countColour(const QImage& img, QRgb c) {
+        int n = 0;
+        for (int y = 0; y < img.height(); ++y)
+            for (int x = 0; x < img.width(); ++x)
+                n += (img.pixel(x, y) & 0xFFFFFF) == (c & 0xFFFFFF);
+        return n;
+    }
+
+    void amalStageDrawsTheSpriteImage() {
+        // A source with its own sprite bank: image 1 solid green, image 2 solid blue (32x16, depth 2).
+        // Program 0 sets its image (L A=2); program 1 does not: its object is the environment's sprite 5
+        // (image 1 at 60,40) driven by channel 1.
+        std::array<uint16_t, 32> palette{};
+        palette[1] = 0x0F0;
+        palette[2] = 0x00F;
+        amal::BankSpec spec;
+        spec.programs = {"L A=2~M 40,0,20", "M 40,0,20"};
+        spec.environment = "Screen 0~sprite 5,60,40,1~channel to sprite 1,5";
+        const QString file = writeFile(
+            QStringLiteral("sprites/STAGE.AMOS"),
+            amal::writeAmosSource(
+                {amal::writeAmalBank(spec),
+                 amal::writeImageBank({amal::solidImage(2, 16, 2, 1), amal::solidImage(2, 16, 2, 2)}, palette)}));
+        QVERIFY(open(file));
+        QVERIFY(w->showingAmal());
+        QListWidget* list = w->amalView()->findChild<QListWidget*>();
+        QVERIFY(list);
+        QCOMPARE(list->count(), 2);
+        AmalStage* stage = w->amalView()->stage();
+        const QRgb green = qRgb(0, 255, 0), blue = qRgb(0, 0, 255);
+        auto grabAt = [&](int tick) {
+            w->amalView()->setTick(tick);
+            QTest::qWait(20);
+            return stage->grab().toImage().convertToFormat(QImage::Format_RGB32);
+        };
+        // The image scaled to the stage: at least half of its 32x16 Amiga pixels' area in stage pixels.
+        auto enough = [&](int n) {
+            const double s = std::min((stage->width() - 20) / 336.0, (stage->height() - 38) / 272.0);
+            return n >= int(32 * 16 * s * s / 2);
+        };
+        list->setCurrentRow(0);
+        QImage img = grabAt(5);
+        qInfo("program 0 at tick 5: %d blue, %d green pixels on a %dx%d stage", countColour(img, blue),
+              countColour(img, green), img.width(), img.height());
+        QVERIFY(enough(countColour(img, blue)));
+        QCOMPARE(countColour(img, green), 0);
+        list->setCurrentRow(1);
+        img = grabAt(5);
+        qInfo("program 1 at tick 5: %d blue, %d green pixels", countColour(img, blue), countColour(img, green));
+        QVERIFY(enough(countColour(img, green)));
+        QCOMPARE(countColour(img, blue), 0);
+        // The stage, not the listing, has the room: most of the view's width.
+        qInfo("stage %dx%d in a view of %dx%d", stage->width(), stage->height(), w->amalView()->width(),
+              w->amalView()->height());
+        QVERIFY(stage->width() >= w->amalView()->width() * 3 / 5);
+        QVERIFY(stage->height() >= w->amalView()->height() * 9 / 10);
+        QVERIFY(open(demoA));
+    }
+
+    void amalCorpusSpriteImages() {
+        // LightSpeed.AMOS (AMOSPro Turbo examples) holds 48 sprites; its program 8 animates images 31-42.
+        const QString file = corpusFile(QStringLiteral("amal"), QStringLiteral("LightSpeed.AMOS"));
+        if (file.isEmpty()) QSKIP("corpus file LightSpeed.AMOS not found");
+        QVERIFY(open(file));
+        QListWidget* list = w->amalView()->findChild<QListWidget*>();
+        int row = -1;
+        for (int i = 0; i < list->count(); ++i)
+            if (list->item(i)->text().startsWith(QStringLiteral("Program 8 "))) row = i;
+        QVERIFY(row >= 0);
+        list->setCurrentRow(row);
+        // The image program 8 shows at tick 20, decoded by core: its most frequent colour must be on the stage.
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray bytes = f.readAll();
+        const amal::BankFile bank = amal::readBankFile(
+            ByteSpan(reinterpret_cast<const uint8_t*>(bytes.constData()), size_t(bytes.size())), file.toStdString());
+        QVERIFY(!bank.imageBanks.empty());
+        amal::SimOptions opt;
+        opt.ticks = 20;
+        const auto objects = amal::environmentObjects(amal::requireAmalBank(bank).environment);
+        if (auto it = objects.find(8); it != objects.end()) {
+            opt.x = int16_t(it->second.x);
+            opt.y = int16_t(it->second.y);
+            opt.a = int16_t(it->second.image);
+        }
+        const amal::Track track = amal::programTrack(amal::requireAmalBank(bank), 8, opt);
+        QVERIFY(track.points.size() > 20);
+        const int a = track.points[20].a;
+        QVERIFY(a >= 1 && a <= int(bank.imageBanks[0].images.size()));
+        const amal::AmosImage& im = bank.imageBanks[0].images[size_t(a - 1)];
+        std::map<int, int> freq;
+        for (int y = 0; y < im.height; ++y)
+            for (int x = 0; x < im.width(); ++x)
+                if (const int c = im.colorAt(x, y)) ++freq[c];
+        QVERIFY(!freq.empty());
+        int colour = freq.begin()->first;
+        for (const auto& [c, n] : freq)
+            if (n > freq[colour]) colour = c;
+        const uint16_t v = bank.imageBanks[0].palette[size_t(colour & 31)];
+        const QRgb rgb = qRgb(((v >> 8) & 15) * 17, ((v >> 4) & 15) * 17, (v & 15) * 17);
+        w->amalView()->setTick(20);
+        QTest::qWait(20);
+        const QImage img = w->amalView()->stage()->grab().toImage().convertToFormat(QImage::Format_RGB32);
+        const int n = countColour(img, rgb);
+        qInfo("LightSpeed program 8, tick 20: image %d, colour %d (#%03x) on %d stage pixels", a, colour, v, n);
+        QVERIFY(n > 0);
         QVERIFY(open(demoA));
     }
 
