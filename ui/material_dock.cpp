@@ -4,6 +4,7 @@
 #include "textures.h"
 
 #include <QEvent>
+#include <QResizeEvent>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPainter>
@@ -75,6 +76,11 @@ MaterialDock::MaterialDock(QWidget* parent) : QDockWidget(tr("Materials"), paren
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
     setWidget(split);
+    // QSplitter keeps the sizes it first gave (the preview at its 140 px minimum in a small dock) when the panel
+    // grows; until the user moves the handle, every resize gives the preview 2/5 of the panel.
+    split_ = split;
+    split->installEventFilter(this);
+    connect(split, &QSplitter::splitterMoved, this, [this] { splitMoved_ = true; });
     pool_.setMaxThreadCount(1);
     connect(tree_, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem* it) { showPreview(it); });
     connect(&watcher_, &QFutureWatcher<QHash<QString, QImage>>::finished, this, [this] {
@@ -238,6 +244,16 @@ bool MaterialDock::selectTexture(const QString& storedName) {
 bool MaterialDock::eventFilter(QObject* watched, QEvent* e) {
     // The preview uses the room the panel gives it: rescale when it is resized.
     if (watched == preview_ && e->type() == QEvent::Resize && tree_->currentItem()) showPreview(tree_->currentItem());
+    if (watched == split_ && e->type() == QEvent::Resize && !splitMoved_) {
+        // After the splitter's own resize handling, which would otherwise redistribute the sizes again.
+        QMetaObject::invokeMethod(
+            this,
+            [this] {
+                const int h = split_->height();
+                if (!splitMoved_) split_->setSizes({h - h * 2 / 5, h * 2 / 5});
+            },
+            Qt::QueuedConnection);
+    }
     return QDockWidget::eventFilter(watched, e);
 }
 

@@ -12,6 +12,7 @@
 
 #include <memory>
 
+class QSplitter;
 class QLabel;
 class QTreeWidget;
 class QTreeWidgetItem;
@@ -52,6 +53,8 @@ class MaterialDock : public QDockWidget {
 
     QTreeWidget* tree_;
     QLabel* preview_;
+    QSplitter* split_ = nullptr;
+    bool splitMoved_ = false; // the user dragged the handle: keep their sizes
     std::shared_ptr<const Model> model_;
     QHash<QString, QString> resolved_;
     QHash<QString, QImage> thumbs_;
