@@ -11,6 +11,7 @@
 #define RIGSCOPE_HAVE_DEMO 1
 #endif
 
+#include <QDateTime>
 #include <QElapsedTimer>
 #include <QGuiApplication>
 #include <QTimer>
@@ -86,8 +87,20 @@ int runScreenshot(const ScreenshotArgs& a, int argc, char** argv) {
     }
 
     const qint64 loadMs = startClock.elapsed();
+    // RIGSCOPE_TIMING: a timeline of the start-up on stderr (ms since runScreenshot began; the wall clock in ms
+    // lets a caller measure the time before main and after the process ends).
+    const bool timing = qEnvironmentVariableIsSet("RIGSCOPE_TIMING");
+    auto mark = [&](const char* what) {
+        if (timing)
+            std::fprintf(stderr, "rigscope: timing %6lld ms %s (clock %lld ms)\n", (long long)startClock.elapsed(),
+                         what, (long long)QDateTime::currentMSecsSinceEpoch());
+    };
+    mark("model loaded");
     QGuiApplication app(argc, argv);
+    mark("app");
     SceneView view;
+    mark("view");
+    QObject::connect(&view, &SceneView::frameSwapped, &app, [&] { mark("frame"); });
     auto* window = view.window();
     window->resize(a.width, a.height);
     window->show();
@@ -95,6 +108,7 @@ int runScreenshot(const ScreenshotArgs& a, int argc, char** argv) {
     const qint64 sceneStart = startClock.elapsed();
     view.setModel(model, a.model);
     const qint64 sceneMs = startClock.elapsed() - sceneStart;
+    mark("setModel");
     view.setClip(clip);
     view.setCameraAngles(a.yaw, a.pitch);
     if (a.frame)
@@ -117,6 +131,7 @@ int runScreenshot(const ScreenshotArgs& a, int argc, char** argv) {
             app.exit(rc);
             return;
         }
+        mark("captured");
         if (!img.save(a.out, "PNG")) {
             rc = fail("cannot write " + a.out.toStdString());
             app.exit(rc);
@@ -133,8 +148,9 @@ int runScreenshot(const ScreenshotArgs& a, int argc, char** argv) {
                 std::fprintf(stderr, "rigscope: warning: texture %s: %s\n", qPrintable(t.path), qPrintable(t.error));
         }
         if (qEnvironmentVariableIsSet("RIGSCOPE_TIMING"))
-            std::fprintf(stderr, "rigscope: first frame captured after %lld ms (file read+parse %lld ms, scene build %lld ms)\n",
-                         (long long)startClock.elapsed(), (long long)loadMs, (long long)sceneMs);
+            std::fprintf(
+                stderr, "rigscope: first frame captured after %lld ms (file read+parse %lld ms, scene build %lld ms)\n",
+                (long long)startClock.elapsed(), (long long)loadMs, (long long)sceneMs);
         if (a.benchSeconds <= 0.0f) {
             app.exit(0);
             return;
@@ -164,7 +180,10 @@ int runScreenshot(const ScreenshotArgs& a, int argc, char** argv) {
     auto start = [&] {
         if (started) return;
         started = true;
-        view.capture([&](const QImage&) { view.capture(finish); });
+        view.capture([&](const QImage&) {
+            mark("first capture");
+            view.capture(finish);
+        });
     };
     if (view.texturesPending()) {
         QObject::connect(&view, &SceneView::texturesResolved, &app, start, Qt::SingleShotConnection);
@@ -175,6 +194,16 @@ int runScreenshot(const ScreenshotArgs& a, int argc, char** argv) {
         QTimer::singleShot(0, &app, start);
     }
     const int exec = app.exec();
+    mark("event loop done");
+    // The PNG is written and closed. Tearing down Qt3D (aspect threads, GL resources, the render context) costs
+    // llvmpipe 0.3-0.5 s of wall time and produces nothing: end the process here unless the caller asked to
+    // get control back (tests and embedders). Mesa's shader-cache writes happen right after each compile, long
+    // before this point.
+    if (a.exitWhenDone) {
+        std::fflush(stdout);
+        std::fflush(stderr);
+        std::_Exit(rc ? rc : exec);
+    }
     return rc ? rc : exec;
 }
 

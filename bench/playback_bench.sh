@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Playback cost of the viewer in a real X window (Xvfb, Mesa llvmpipe): the clip advances every frame while
+# Qt3D renders continuously (`rigscope --screenshot ... --bench-fps SECONDS`, window shown on the X server).
+#
+#   bench/playback_bench.sh [BUILD_DIR] [MODEL CLIP] [SECONDS]        (runs itself under xvfb-run without DISPLAY)
+#   PLAYBACK_SIZES="640x360 1280x720"  sizes to measure (default both)
+#   PLAYBACK_VARIANTS="base:  nofill:LP_PERF=no_shade ..."  extra runs as NAME:ENV=VALUE[,ENV=VALUE] (default:
+#       "current" = no extra environment); used to measure what each rendering step brings in the same run
+#
+# Default model: EB_LIGHTFACTORY.ALO with EB_LIGHTFACTORY_BUILD_00.ala (the corpus' largest Alamo model).
+# Per size and variant prints fps (wall clock, depends on the machine's load), CPU milliseconds per frame summed
+# over all threads (Mesa's rasterizer threads included: the robust figure on a shared machine), and that CPU
+# time per megapixel of framebuffer (the fill anchor: cost that scales with the window size). One JSON object.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+build=$(cd "${1:-$here/../build}" && pwd)
+corpus=${RIGSCOPE_CORPUS:-$here/../../shared/corpus}
+m=$corpus/alamo/Delta730+Imperial_Civil_War/Data/Art/Models
+model=${2:-$m/EB_LIGHTFACTORY.ALO}
+clip=${3:-$m/EB_LIGHTFACTORY_BUILD_00.ala}
+seconds=${4:-6}
+sizes=${PLAYBACK_SIZES:-640x360 1280x720}
+variants=${PLAYBACK_VARIANTS:-current:}
+
+if [ -z "${DISPLAY:-}" ]; then
+  exec xvfb-run -a -s "-screen 0 1400x900x24" "$0" "$build" "$model" "$clip" "$seconds"
+fi
+[ -x "$build/bin/rigscope" ] || { echo "playback_bench: $build/bin/rigscope not built" >&2; exit 2; }
+[ -f "$model" ] || { echo "playback_bench: no model $model" >&2; exit 2; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+rows=()
+for size in $sizes; do
+  for v in $variants; do
+    name=${v%%:*}
+    envs=${v#*:}
+    # shellcheck disable=SC2046
+    line=$(env $(echo "$envs" | tr ',' ' ') "$build/bin/rigscope" --screenshot "$tmp/p.png" --size "$size" \
+             --bench-fps "$seconds" ${clip:+--clip "$clip"} "$model" 2>/dev/null | grep '^bench:' || true)
+    read -r frames fps cpu < <(echo "$line" |
+      sed -n 's/^bench: \([0-9]*\) frames in [0-9.]* s = \([0-9.]*\) fps at [0-9x]*, \([0-9.]*\) ms CPU.*/\1 \2 \3/p')
+    px=$(( ${size%x*} * ${size#*x} ))
+    echo "playback_bench: $name $size: ${fps:-?} fps, ${cpu:-?} ms CPU/frame" >&2
+    rows+=("$(jq -n --arg v "$name" --arg env "$envs" --arg size "$size" --argjson px "$px" \
+      --argjson frames "${frames:-null}" --argjson fps "${fps:-null}" --argjson cpu "${cpu:-null}" \
+      '{variant: $v, env: $env, size: $size, pixels: $px, frames: $frames, fps: $fps,
+        cpu_ms_per_frame: $cpu,
+        cpu_ms_per_megapixel: (if $cpu == null then null else ($cpu / ($px / 1e6) * 100 | round / 100) end)}')")
+  done
+done
+printf '%s\n' "${rows[@]}" | jq -s --arg model "$model" --arg clip "$clip" --arg load "$(cut -d' ' -f1-3 /proc/loadavg)" \
+  --argjson cores "$(nproc)" '{model: $model, clip: $clip, load_average: $load, cores: $cores, runs: .}'
