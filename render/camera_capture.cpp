@@ -1,0 +1,107 @@
+#include "camera_capture.h"
+
+#include <Qt3DExtras/QOrbitCameraController>
+#include <Qt3DExtras/Qt3DWindow>
+#include <Qt3DRender/QCamera>
+#include <Qt3DRender/QRenderCapture>
+#include <Qt3DRender/QRenderSettings>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace rs::render {
+
+float CameraFraming::radius() const { return std::max(glm::length(hi - lo) * 0.5f, 1e-3f); }
+
+void CameraFraming::clear() {
+    lo = glm::vec3(std::numeric_limits<float>::max());
+    hi = -lo;
+    points.clear();
+}
+
+void CameraFraming::finish(const std::vector<glm::vec3>& fallback) {
+    if (lo.x > hi.x) { // nothing drawn: use the fallback points
+        for (const glm::vec3& p : fallback) {
+            lo = glm::min(lo, p);
+            hi = glm::max(hi, p);
+        }
+    }
+    if (lo.x > hi.x) lo = hi = glm::vec3(0.0f);
+}
+
+void placeCamera(const CameraFraming& f, float aspect, Qt3DRender::QCamera* camera,
+                 Qt3DExtras::QOrbitCameraController* controller) {
+    const float fovV = 40.0f;
+    const float radius = f.radius();
+    const float tanV = std::tan(glm::radians(fovV) * 0.5f), tanH = tanV * aspect;
+    const float y = glm::radians(f.yaw), p = glm::radians(f.pitch);
+    glm::vec3 dir;
+    if (f.zUp)
+        dir = glm::vec3(std::sin(y) * std::cos(p), std::cos(y) * std::cos(p), std::sin(p)); // yaw 0: camera on +Y
+    else
+        dir = glm::vec3(std::sin(y) * std::cos(p), std::sin(p), std::cos(y) * std::cos(p));
+    const glm::vec3 worldUp = f.zUp ? glm::vec3(0, 0, 1) : glm::vec3(0, 1, 0);
+    glm::vec3 right = glm::cross(-dir, worldUp);
+    if (glm::length(right) < 1e-6f) right = glm::vec3(1, 0, 0);
+    right = glm::normalize(right);
+    const glm::vec3 upv = glm::normalize(glm::cross(right, -dir));
+    // Fit the drawn points (sampled vertices of the visible meshes at the current pose; the bounds' corners
+    // when there are none): centre their extent across the view, then take the distance at which every
+    // point is inside the frustum.
+    std::vector<glm::vec3> corners;
+    if (f.points.empty())
+        for (int c = 0; c < 8; ++c)
+            corners.emplace_back((c & 1) ? f.hi.x : f.lo.x, (c & 2) ? f.hi.y : f.lo.y, (c & 4) ? f.hi.z : f.lo.z);
+    const std::vector<glm::vec3>& pts = f.points.empty() ? corners : f.points;
+    glm::vec3 look = f.center(); // the bounds centre, moved to the middle of the drawn extent across the view
+    float rLo = std::numeric_limits<float>::max(), rHi = -rLo, uLo = rLo, uHi = -rLo;
+    for (const glm::vec3& pt : pts) {
+        const glm::vec3 q = pt - look;
+        rLo = std::min(rLo, glm::dot(q, right));
+        rHi = std::max(rHi, glm::dot(q, right));
+        uLo = std::min(uLo, glm::dot(q, upv));
+        uHi = std::max(uHi, glm::dot(q, upv));
+    }
+    if (rLo <= rHi) look += right * ((rLo + rHi) * 0.5f) + upv * ((uLo + uHi) * 0.5f);
+    float dist = 0.0f;
+    for (const glm::vec3& pt : pts) {
+        const glm::vec3 q = pt - look;
+        const float along = glm::dot(q, dir);
+        dist = std::max({dist, along + std::abs(glm::dot(q, right)) / tanH, along + std::abs(glm::dot(q, upv)) / tanV});
+    }
+    dist = std::max(dist * 1.04f, radius * 0.5f);
+    camera->lens()->setPerspectiveProjection(fovV, aspect, std::max(dist - radius * 4.0f, dist * 0.01f),
+                                             dist + radius * 8.0f);
+    const glm::vec3 pos = look + dir * dist;
+    camera->setUpVector(QVector3D(worldUp.x, worldUp.y, worldUp.z));
+    camera->setPosition(QVector3D(pos.x, pos.y, pos.z));
+    camera->setViewCenter(QVector3D(look.x, look.y, look.z));
+    if (controller) {
+        controller->setLinearSpeed(radius * 2.0f);
+        controller->setLookSpeed(180.0f);
+    }
+}
+
+void captureFrame(Qt3DExtras::Qt3DWindow* window, Qt3DRender::QRenderCapture* captureNode, QObject* context,
+                  const std::function<bool()>& keepAlways, std::function<void(const QImage&)> done) {
+    if (!window) {
+        done(QImage());
+        return;
+    }
+    Qt3DRender::QRenderCaptureReply* reply = captureNode->requestCapture();
+    if (!reply) {
+        done(QImage());
+        return;
+    }
+    auto* settings = window->renderSettings();
+    settings->setRenderPolicy(Qt3DRender::QRenderSettings::Always);
+    QObject::connect(reply, &Qt3DRender::QRenderCaptureReply::completed, context, [reply, done, settings, keepAlways] {
+        if (!keepAlways()) settings->setRenderPolicy(Qt3DRender::QRenderSettings::OnDemand);
+        QImage img = reply->image();
+        reply->deleteLater();
+        done(img.convertToFormat(QImage::Format_RGB32));
+    });
+}
+
+} // namespace rs::render

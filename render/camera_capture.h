@@ -1,0 +1,49 @@
+// Camera framing (orbit angles around the drawn model, distance fitted to what is drawn) and asynchronous
+// frame capture.
+#pragma once
+
+#include <QImage>
+
+#include <glm/glm.hpp>
+
+#include <functional>
+#include <vector>
+
+class QObject;
+namespace Qt3DExtras {
+class QOrbitCameraController;
+class Qt3DWindow;
+} // namespace Qt3DExtras
+namespace Qt3DRender {
+class QCamera;
+class QRenderCapture;
+} // namespace Qt3DRender
+
+namespace rs::render {
+
+struct CameraFraming {
+    float yaw = 35.0f, pitch = 20.0f; // degrees; yaw 0: camera on +Y (z-up) / +Z (y-up)
+    bool zUp = true;
+    // What is drawn, world space: bounds and sampled points (the bounds' corners are fitted when empty).
+    glm::vec3 lo{-1.0f}, hi{1.0f};
+    std::vector<glm::vec3> points;
+    glm::vec3 center() const { return (lo + hi) * 0.5f; }
+    float radius() const; // half the bounds' diagonal, at least 1e-3
+
+    // Empties the bounds (lo > hi) and points, ready to grow.
+    void clear();
+    // When nothing grew the bounds: fall back to the given points (bone positions), else to the origin.
+    void finish(const std::vector<glm::vec3>& fallback);
+};
+
+// Places camera on a sphere around the framing's centre, at the distance where every point is inside the view
+// frustum (with a small margin); sets the projection for the window's aspect and the controller's speeds.
+void placeCamera(const CameraFraming& f, float aspect, Qt3DRender::QCamera* camera,
+                 Qt3DExtras::QOrbitCameraController* controller);
+
+// Requests one frame from captureNode; done(image) is called on the GUI thread (a null image on failure). The
+// window renders continuously until the image arrives, then goes back to on-demand unless keepAlways().
+void captureFrame(Qt3DExtras::Qt3DWindow* window, Qt3DRender::QRenderCapture* captureNode, QObject* context,
+                  const std::function<bool()>& keepAlways, std::function<void(const QImage&)> done);
+
+} // namespace rs::render

@@ -1,0 +1,65 @@
+#include "frame_graph.h"
+
+#include <Qt3DExtras/Qt3DWindow>
+#include <Qt3DRender/QCamera>
+#include <Qt3DRender/QCameraSelector>
+#include <Qt3DRender/QClearBuffers>
+#include <Qt3DRender/QFilterKey>
+#include <Qt3DRender/QNoDraw>
+#include <Qt3DRender/QParameter>
+#include <Qt3DRender/QRenderCapture>
+#include <Qt3DRender/QRenderPassFilter>
+#include <Qt3DRender/QRenderSurfaceSelector>
+#include <Qt3DRender/QSortPolicy>
+#include <Qt3DRender/QViewport>
+
+namespace rs::render {
+
+FrameGraph::FrameGraph(Qt3DExtras::Qt3DWindow* window, Qt3DRender::QCamera* camera) {
+    GlobalParam* gs[] = {&u_.bones,   &u_.lightPosition, &u_.lightColor, &u_.lightCount,
+                         &u_.ambient, &u_.faction,       &u_.highlight,  &u_.viewportSize};
+    const char* names[] = {"BonePalette",  "lightPosition[0]", "lightColor[0]", "lightCount",
+                           "ambientColor", "factionColor",     "highlightBone", "viewportSize"};
+    auto passFilter = [&](Qt3DCore::QNode* parent, const char* key) {
+        auto* f = new Qt3DRender::QRenderPassFilter(parent);
+        auto* fk = new Qt3DRender::QFilterKey(f);
+        fk->setName("pass");
+        fk->setValue(QString::fromLatin1(key));
+        f->addMatch(fk);
+        for (int i = 0; i < 8; ++i) {
+            auto* p = new Qt3DRender::QParameter(f);
+            p->setName(QString::fromLatin1(names[i]));
+            gs[i]->ps.push_back(p);
+            f->addParameter(p);
+        }
+        return f;
+    };
+    auto* surface = new Qt3DRender::QRenderSurfaceSelector;
+    surface->setSurface(window);
+    auto* viewport = new Qt3DRender::QViewport(surface);
+    viewport->setNormalizedRect(QRectF(0, 0, 1, 1));
+    auto* camSel = new Qt3DRender::QCameraSelector(viewport);
+    camSel->setCamera(camera);
+    clear_ = new Qt3DRender::QClearBuffers(camSel);
+    clear_->setBuffers(Qt3DRender::QClearBuffers::ColorDepthBuffer);
+    new Qt3DRender::QNoDraw(clear_);
+    auto* opaque = passFilter(camSel, "opaque");
+    // Front to back: early depth rejection saves most of the fragment work on software GL.
+    auto* opaqueSort = new Qt3DRender::QSortPolicy(opaque);
+    opaqueSort->setSortTypes(QList<Qt3DRender::QSortPolicy::SortType>{Qt3DRender::QSortPolicy::FrontToBack});
+    auto* wire = passFilter(camSel, "wire");
+    wireOff_ = new Qt3DRender::QNoDraw(wire);
+    auto* trans = passFilter(camSel, "transparent");
+    auto* sort = new Qt3DRender::QSortPolicy(trans);
+    sort->setSortTypes(QList<Qt3DRender::QSortPolicy::SortType>{Qt3DRender::QSortPolicy::BackToFront});
+    auto* overlay = passFilter(camSel, "overlay");
+    auto* clearDepth = new Qt3DRender::QClearBuffers(overlay);
+    clearDepth->setBuffers(Qt3DRender::QClearBuffers::DepthBuffer);
+    capture_ = new Qt3DRender::QRenderCapture(clearDepth);
+    window->setActiveFrameGraph(surface);
+}
+
+void FrameGraph::setBackground(const QColor& c) { clear_->setClearColor(c); }
+void FrameGraph::setWireframe(bool on) { wireOff_->setEnabled(!on); }
+
+} // namespace rs::render

@@ -1,0 +1,51 @@
+// FrameGraph: the Qt3D frame graph of a SceneView and the uniforms every pass sees.
+//
+// Order of drawing: clear, "opaque" passes (front to back), "wire" (off unless wireframe), "transparent"
+// (back to front), then "overlay" after a depth clear. Entities choose a step through their passes' filter key
+// "pass" (fx::pass). The shared uniforms below are parameters of every pass filter: set once, seen by all.
+#pragma once
+
+#include "qt3d_helpers.h"
+
+#include <QColor>
+
+namespace Qt3DCore {
+class QEntity;
+}
+namespace Qt3DExtras {
+class Qt3DWindow;
+}
+namespace Qt3DRender {
+class QCamera;
+class QClearBuffers;
+class QNoDraw;
+class QRenderCapture;
+} // namespace Qt3DRender
+
+namespace rs::render {
+
+struct SharedUniforms {
+    GlobalParam bones;         // "BonePalette" uniform block (a QBuffer, see SkinPalette)
+    GlobalParam lightPosition; // "lightPosition[0]"
+    GlobalParam lightColor;    // "lightColor[0]"
+    GlobalParam lightCount, ambient, faction, highlight, viewportSize;
+};
+
+class FrameGraph {
+  public:
+    // Builds the graph for window seen through camera and makes it the window's active frame graph.
+    FrameGraph(Qt3DExtras::Qt3DWindow* window, Qt3DRender::QCamera* camera);
+
+    SharedUniforms& uniforms() { return u_; }
+    void setBackground(const QColor& c);
+    void setWireframe(bool on);
+    Qt3DRender::QRenderCapture* captureNode() const { return capture_; }
+
+  private:
+    SharedUniforms u_;
+    Qt3DRender::QClearBuffers* clear_ = nullptr;
+    Qt3DRender::QNoDraw* wireOff_ = nullptr;
+    Qt3DRender::QRenderCapture* capture_ = nullptr;
+};
+
+} // namespace rs::render

@@ -1,0 +1,327 @@
+#include "mesh_materials.h"
+
+#include "qt3d_helpers.h"
+#include "scene_view.h"
+#include "shaders.h"
+#include "texture_cache.h"
+
+#include <Qt3DCore/QBuffer>
+#include <Qt3DCore/QEntity>
+#include <Qt3DCore/QGeometry>
+#include <Qt3DRender/QCullFace>
+#include <Qt3DRender/QEffect>
+#include <Qt3DRender/QGeometryRenderer>
+#include <Qt3DRender/QMaterial>
+#include <Qt3DRender/QParameter>
+#include <Qt3DRender/QRenderPass>
+#include <Qt3DRender/QShaderProgram>
+#include <Qt3DRender/QTexture>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+
+namespace rs::render {
+
+namespace {
+
+std::vector<glm::vec3> computeNormals(const rs::SubMesh& sm) {
+    std::vector<glm::vec3> n(sm.positions.size(), glm::vec3(0.0f));
+    for (size_t t = 0; t + 2 < sm.indices.size(); t += 3) {
+        uint32_t a = sm.indices[t], b = sm.indices[t + 1], c = sm.indices[t + 2];
+        if (a >= n.size() || b >= n.size() || c >= n.size()) continue;
+        glm::vec3 f = glm::cross(sm.positions[b] - sm.positions[a], sm.positions[c] - sm.positions[a]);
+        n[a] += f;
+        n[b] += f;
+        n[c] += f;
+    }
+    for (auto& v : n) {
+        float l = glm::length(v);
+        v = l > 1e-12f ? v / l : glm::vec3(0, 0, 1);
+    }
+    return n;
+}
+
+} // namespace
+
+MeshMaterials::MeshMaterials(Qt3DCore::QNode* root) : root_(root) {}
+
+void MeshMaterials::reset() { items_.clear(); }
+
+// Mesh effect for a family and a fragment variant (bit 0 BUMP, bit 1 SPECULAR, bit 2 UNLIT), shared by
+// every entity that needs it.
+// cullBack: opaque meshes of formats whose outward faces are counter-clockwise in our (right-handed) view
+// skip back faces (Alamo: checked against no culling on corpus models; front culling shows the insides).
+Qt3DRender::QEffect* MeshMaterials::meshEffect(Family family, int variant, bool cullBack) {
+    using BA = Qt3DRender::QBlendEquationArguments;
+    using DT = Qt3DRender::QDepthTest;
+    cullBack = cullBack && family == Family::Opaque;
+    const int key = int(family) * 16 + (cullBack ? 8 : 0) + variant;
+    if (auto it = effects_.find(key); it != effects_.end()) return it->second;
+    Qt3DRender::QShaderProgram*& prog = programs_[variant];
+    if (!prog) {
+        QByteArray fs("#version 330 core\n");
+        if (variant & 1) fs += "#define BUMP\n";
+        if (variant & 2) fs += "#define SPECULAR\n";
+        if (variant & 4) fs += "#define UNLIT\n";
+        fs += shaders::meshFragment;
+        prog = fx::program(root_, shaders::meshVertex, fs.constData());
+    }
+    if (!wireProgram_)
+        wireProgram_ = fx::program(root_, shaders::meshVertex, shaders::wireFragment, shaders::wireGeometry);
+    auto* wire = fx::pass(wireProgram_, "wire");
+    fx::depth(wire, DT::LessOrEqual, false);
+    Qt3DRender::QRenderPass* main = nullptr;
+    switch (family) {
+    case Family::Opaque:
+        main = fx::pass(prog, "opaque");
+        fx::depth(main, DT::Less, true);
+        if (cullBack)
+            for (auto* st : main->renderStates())
+                if (auto* cf = qobject_cast<Qt3DRender::QCullFace*>(st)) cf->setMode(Qt3DRender::QCullFace::Back);
+        break;
+    case Family::Alpha:
+        main = fx::pass(prog, "transparent");
+        fx::depth(main, DT::Less, false);
+        fx::blend(main, BA::SourceAlpha, BA::OneMinusSourceAlpha);
+        break;
+    case Family::Additive:
+        main = fx::pass(prog, "transparent");
+        fx::depth(main, DT::Less, false);
+        fx::blend(main, BA::One, BA::One);
+        break;
+    }
+    auto* e = fx::effect(root_, {main, wire});
+    effects_[key] = e;
+    return e;
+}
+
+void MeshMaterials::build(Qt3DCore::QEntity* parent, const std::vector<Part>& parts, int boneCount,
+                          TextureCache& textures) {
+    for (size_t pi = 0; pi < parts.size(); ++pi) {
+        const rs::Model& pm = *parts[pi].model;
+        for (size_t mi = 0; mi < pm.meshes.size(); ++mi)
+            for (size_t si = 0; si < pm.meshes[mi].subMeshes.size(); ++si)
+                buildSubMesh(parent, parts, int(pi), int(mi), int(si), boneCount, textures);
+    }
+    for (DrawItem& it : items_)
+        it.enabled = true;
+}
+
+void MeshMaterials::buildSubMesh(Qt3DCore::QEntity* parent, const std::vector<Part>& parts, int partIndex,
+                                 int meshIndex, int subIndex, int N, TextureCache& textures) {
+    using Qt3DCore::QAttribute;
+    using Qt3DRender::QParameter;
+    const Part& part = parts[size_t(partIndex)];
+    const rs::Mesh& mesh = part.model->meshes[size_t(meshIndex)];
+    const rs::SubMesh& sm = mesh.subMeshes[size_t(subIndex)];
+    const uint32_t n = uint32_t(sm.positions.size());
+    if (n == 0 || sm.indices.size() < 3) return;
+    const MaterialStyle style = classifyMaterial(mesh, sm.material);
+    const int boneCount = int(part.model->skeleton.bones.size());
+    const int identitySlot = N * 2;
+
+    // Vertex data: one buffer, attribute blocks one after another.
+    QByteArray data;
+    data.reserve(int(n) * 96);
+    auto* entity = new Qt3DCore::QEntity(parent);
+    auto* geom = new Qt3DCore::QGeometry(entity);
+    auto* buf = new Qt3DCore::QBuffer(geom);
+    using VT = QAttribute::VertexBaseType;
+    struct Pending {
+        const char* name;
+        VT type;
+        uint size, offset, stride;
+    };
+    std::vector<Pending> attrs;
+    auto block = [&](const char* name, VT type, uint size, uint stride, const void* p) {
+        attrs.push_back({name, type, size, uint(data.size()), stride});
+        appendBytes(data, p, size_t(stride) * n);
+    };
+    block("vertexPosition", VT::Float, 3, 12, sm.positions.data());
+    std::vector<glm::vec3> normals = sm.normals.size() == n ? sm.normals : computeNormals(sm);
+    block("vertexNormal", VT::Float, 3, 12, normals.data());
+    if (sm.uv0.size() == n) block("vertexTexCoord", VT::Float, 2, 8, sm.uv0.data());
+    const bool tangents = sm.tangents.size() == n && sm.binormals.size() == n;
+    if (tangents) {
+        block("vertexTangent", VT::Float, 3, 12, sm.tangents.data());
+        block("vertexBinormal", VT::Float, 3, 12, sm.binormals.data());
+    }
+    const bool alamoFormat = rs::istartsWith(sm.vertexFormat, "alD3dVert");
+    const bool useColors = sm.colors.size() == n &&
+                           (!alamoFormat || (!sm.vertexFormat.empty() && std::toupper(sm.vertexFormat.back()) == 'C'));
+    if (useColors) block("vertexColor", VT::Float, 4, 16, sm.colors.data());
+
+    int skinMode = 0;
+    int rigidSlot = identitySlot;
+    if (mesh.bone >= 0 && mesh.bone < boneCount)
+        rigidSlot = mesh.bone + part.boneOffset;
+    else if (part.attachBone >= 0)
+        rigidSlot = part.attachBone;
+    if (sm.skinned() && sm.boneIndices.size() == n) {
+        skinMode = (sm.positions2.size() == n && sm.normals2.size() == n) ? 2 : 1;
+        std::vector<glm::vec4> weights(n, glm::vec4(1, 0, 0, 0));
+        if (sm.boneWeights.size() == n) weights = sm.boneWeights;
+        std::vector<glm::u16vec4> slotIndex(n);
+        const int spaceBase = sm.space == rs::VertexSpace::Model ? N : 0;
+        for (uint32_t v = 0; v < n; ++v)
+            for (int k = 0; k < 4; ++k) {
+                const unsigned idx = sm.boneIndices[v][k];
+                int slot = identitySlot;
+                if (idx < sm.boneMap.size() && sm.boneMap[idx] >= 0 && sm.boneMap[idx] < boneCount)
+                    slot = spaceBase + part.boneOffset + sm.boneMap[idx];
+                if (slot >= shaders::kMaxPalette) slot = 0;
+                slotIndex[v][k] = uint16_t(slot);
+            }
+        block("boneWeight", VT::Float, 4, 16, weights.data());
+        block("boneIndex", VT::UnsignedShort, 4, 8, slotIndex.data());
+        if (skinMode == 2) {
+            block("vertexPosition2", VT::Float, 3, 12, sm.positions2.data());
+            block("vertexNormal2", VT::Float, 3, 12, sm.normals2.data());
+        }
+    }
+    if (rigidSlot >= shaders::kMaxPalette) rigidSlot = 0;
+    // Index buffer (triangles referencing missing vertices are dropped).
+    const uint32_t indexOffset = uint32_t(data.size());
+    uint32_t indexCount = 0;
+    const bool small = n <= 65535;
+    for (size_t t = 0; t + 2 < sm.indices.size(); t += 3) {
+        if (sm.indices[t] >= n || sm.indices[t + 1] >= n || sm.indices[t + 2] >= n) continue;
+        for (int k = 0; k < 3; ++k) {
+            if (small) {
+                const uint16_t s = uint16_t(sm.indices[t + size_t(k)]);
+                appendBytes(data, &s, 2);
+            } else {
+                appendBytes(data, &sm.indices[t + size_t(k)], 4);
+            }
+        }
+        indexCount += 3;
+    }
+    buf->setData(data);
+    for (const Pending& a : attrs)
+        addAttribute(geom, buf, a.name, a.type, a.size, a.offset, a.stride, n);
+    auto* ia = new QAttribute(geom);
+    ia->setAttributeType(QAttribute::IndexAttribute);
+    ia->setVertexBaseType(small ? VT::UnsignedShort : VT::UnsignedInt);
+    ia->setVertexSize(1);
+    ia->setBuffer(buf);
+    ia->setByteOffset(indexOffset);
+    ia->setCount(indexCount);
+    geom->addAttribute(ia);
+    auto* gr = new Qt3DRender::QGeometryRenderer(entity);
+    gr->setGeometry(geom);
+    gr->setPrimitiveType(Qt3DRender::QGeometryRenderer::Triangles);
+    gr->setVertexCount(int(indexCount));
+
+    auto* mat = new Qt3DRender::QMaterial(entity);
+    const rs::Material& m = sm.material;
+    auto vec4Param = [&](const char* name, glm::vec4 def) {
+        const rs::MaterialParam* p = m.find(name);
+        if (!p) return def;
+        if (p->type == rs::ParamType::Float3) return glm::vec4(glm::vec3(p->value), def.w);
+        if (p->type == rs::ParamType::Float4) return p->value;
+        return def;
+    };
+    auto floatParam = [&](const char* name, float def) {
+        const rs::MaterialParam* p = m.find(name);
+        return p && p->type == rs::ParamType::Float ? p->value.x : def;
+    };
+    const QString meshName = QString::fromStdString(mesh.name);
+    auto texParam = [&](const char* uniform, const char* paramName, Qt3DRender::QAbstractTexture* fallback) {
+        QParameter* p = addParam(mat, uniform, QVariant());
+        const rs::MaterialParam* mp = m.find(paramName);
+        Qt3DRender::QAbstractTexture* t = fallback;
+        if (mp && mp->type == rs::ParamType::Texture && !mp->texture.empty())
+            t = textures.get(mp->texture, meshName, subIndex, QString::fromLatin1(paramName), mat);
+        p->setValue(QVariant::fromValue(t));
+        return t;
+    };
+    const bool placeholder = texParam("baseTexture", "BaseTexture", textures.white()) == textures.checker();
+    // Bump only with tangents and a normal map that was found (a missing one is not a checker normal map).
+    bool bump = style.bump && tangents;
+    if (bump && texParam("normalTexture", "NormalTexture", textures.flatNormal()) == textures.checker()) {
+        bump = false;
+        if (auto* p = mat->parameters().constLast()) p->setValue(QVariant::fromValue(textures.flatNormal()));
+    }
+    const int gloss = !bump && style.glossSource == 2 ? 0 : style.glossSource;
+    addParam(mat, "glossSource", gloss);
+    const int variant = (bump ? 1 : 0) | (gloss != 0 ? 2 : 0) | (style.unlit ? 4 : 0);
+    mat->setEffect(meshEffect(style.family, style.unlit ? 4 : variant, part.model->format == "alo"));
+    addParam(mat, "colorize", style.colorize && !placeholder ? 1 : 0);
+    addParam(mat, "factionColorParam", style.factionColorParam ? 1 : 0);
+    addParam(mat, "blendMode", int(style.family));
+    addParam(mat, "diffuseColor", toQ4(vec4Param("Diffuse", glm::vec4(1.0f))));
+    addParam(mat, "specularColor", toQ4(vec4Param("Specular", glm::vec4(0.6f, 0.6f, 0.6f, 1.0f))));
+    addParam(mat, "emissiveColor", toQ4(vec4Param("Emissive", glm::vec4(0.0f))));
+    addParam(mat, "colorParam", toQ4(vec4Param("Color", glm::vec4(1.0f))));
+    addParam(mat, "shininess", floatParam("Shininess", 32.0f));
+    addParam(mat, "skinMode", skinMode);
+    addParam(mat, "rigidSlot", rigidSlot);
+    addParam(mat, "hasVertexColor", useColors ? 1 : 0);
+    entity->addComponent(gr);
+    entity->addComponent(mat);
+
+    DrawItem item;
+    item.entity = entity;
+    item.part = partIndex;
+    item.mesh = meshIndex;
+    item.sub = subIndex;
+    item.attachBone = mesh.bone >= 0 && mesh.bone < boneCount ? mesh.bone + part.boneOffset : part.attachBone;
+    item.flagHidden = mesh.hidden;
+    item.shadowHidden = style.hiddenByDefault;
+    items_.push_back(item);
+}
+
+void MeshMaterials::selectLodAlt(std::vector<Part>& parts, int lod, int alt) {
+    for (Part& p : parts)
+        p.meshSelected = rs::selectLodAlt(*p.model, lod, alt);
+    for (DrawItem& it : items_)
+        it.selected = parts[size_t(it.part)].meshSelected[size_t(it.mesh)];
+}
+
+void MeshMaterials::updateVisibility(const std::vector<Part>& parts, const std::vector<uint8_t>& visible,
+                                     bool showHidden, const std::function<bool(int proxy)>& proxyShown) {
+    for (DrawItem& it : items_) {
+        bool on = it.selected && (showHidden || (!it.flagHidden && !it.shadowHidden));
+        if (on && it.attachBone >= 0 && size_t(it.attachBone) < visible.size()) on = visible[size_t(it.attachBone)];
+        if (on && it.part > 0) on = proxyShown(parts[size_t(it.part)].proxy);
+        if (on != it.enabled) {
+            it.entity->setEnabled(on);
+            it.enabled = on;
+        }
+    }
+}
+
+void MeshMaterials::samplePoints(const std::vector<Part>& parts, const std::vector<glm::mat4>& world,
+                                 const std::vector<glm::mat4>& inverseBind, size_t maxPoints,
+                                 std::vector<glm::vec3>& out, glm::vec3& lo, glm::vec3& hi) const {
+    const size_t N = world.size();
+    for (const DrawItem& it : items_) {
+        if (!it.enabled) continue;
+        const Part& part = parts[size_t(it.part)];
+        const rs::Mesh& mesh = part.model->meshes[size_t(it.mesh)];
+        const rs::SubMesh& sm = mesh.subMeshes[size_t(it.sub)];
+        const size_t n = sm.positions.size();
+        const size_t stride = std::max<size_t>(1, n / 4000);
+        const int boneCount = int(part.model->skeleton.bones.size());
+        for (size_t v = 0; v < n; v += stride) {
+            glm::mat4 m(1.0f);
+            if (sm.skinned() && sm.boneIndices.size() == n) {
+                const unsigned idx = sm.boneIndices[v][0];
+                if (idx < sm.boneMap.size() && sm.boneMap[idx] >= 0 && sm.boneMap[idx] < boneCount) {
+                    const size_t b = size_t(sm.boneMap[idx] + part.boneOffset);
+                    m = sm.space == rs::VertexSpace::Model ? world[b] * inverseBind[b] : world[b];
+                }
+            } else if (it.attachBone >= 0 && size_t(it.attachBone) < N) {
+                m = world[size_t(it.attachBone)];
+            }
+            const glm::vec3 p(m * glm::vec4(sm.positions[v], 1.0f));
+            if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) continue;
+            lo = glm::min(lo, p);
+            hi = glm::max(hi, p);
+            if (out.size() < maxPoints) out.push_back(p);
+        }
+    }
+}
+
+} // namespace rs::render

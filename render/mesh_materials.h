@@ -1,0 +1,70 @@
+// MeshMaterials: one Qt3D entity per drawable sub-mesh of the model parts (vertex buffers, skinning attributes,
+// material parameters), the shader variants they share (one QEffect per family x fragment variant x culling),
+// and which entities are enabled (LOD/ALT choice, hidden flags, bone visibility, proxy rules).
+#pragma once
+
+#include "materials.h"
+#include "proxy_parts.h"
+
+#include <functional>
+#include <map>
+#include <vector>
+
+namespace Qt3DCore {
+class QEntity;
+class QNode;
+} // namespace Qt3DCore
+namespace Qt3DRender {
+class QEffect;
+class QShaderProgram;
+} // namespace Qt3DRender
+
+namespace rs::render {
+
+class TextureCache;
+struct ViewOptions;
+
+class MeshMaterials {
+  public:
+    explicit MeshMaterials(Qt3DCore::QNode* root); // effects and programs are created under root, on demand
+
+    // Builds every sub-mesh of every part under parent. boneCount: the combined skeleton's size (palette layout,
+    // see SkinPalette); textures resolves material textures.
+    void build(Qt3DCore::QEntity* parent, const std::vector<Part>& parts, int boneCount, TextureCache& textures);
+    void reset(); // the entities went with their parent
+    bool empty() const { return items_.empty(); }
+
+    // LOD/ALT choice per mesh of every part (rs::selectLodAlt), stored in parts[i].meshSelected.
+    void selectLodAlt(std::vector<Part>& parts, int lod, int alt);
+    // Enables the entities: selected, not hidden (unless showHidden), attach bone visible, proxy shown.
+    void updateVisibility(const std::vector<Part>& parts, const std::vector<uint8_t>& visible, bool showHidden,
+                          const std::function<bool(int proxy)>& proxyShown);
+
+    // Appends up to maxPoints world positions sampled from the enabled sub-meshes at the pose (about 4000 per
+    // sub-mesh) to out and grows lo/hi over them.
+    void samplePoints(const std::vector<Part>& parts, const std::vector<glm::mat4>& world,
+                      const std::vector<glm::mat4>& inverseBind, size_t maxPoints, std::vector<glm::vec3>& out,
+                      glm::vec3& lo, glm::vec3& hi) const;
+
+  private:
+    struct DrawItem {
+        Qt3DCore::QEntity* entity = nullptr;
+        int part = 0; // 0 = main model, i > 0 = parts[i] (attached proxy model)
+        int mesh = 0, sub = 0;
+        int attachBone = -1; // combined bone whose visibility controls this item
+        bool flagHidden = false, shadowHidden = false;
+        bool selected = true; // LOD/ALT choice
+        bool enabled = true;
+    };
+    void buildSubMesh(Qt3DCore::QEntity* parent, const std::vector<Part>& parts, int partIndex, int meshIndex,
+                      int subIndex, int boneCount, TextureCache& textures);
+    Qt3DRender::QEffect* meshEffect(Family family, int variant, bool cullBack);
+
+    Qt3DCore::QNode* root_ = nullptr;
+    std::vector<DrawItem> items_;
+    std::map<int, Qt3DRender::QEffect*> effects_;
+    Qt3DRender::QShaderProgram* programs_[8] = {};
+    Qt3DRender::QShaderProgram* wireProgram_ = nullptr;
+};
+
+} // namespace rs::render

@@ -1,0 +1,53 @@
+#include "texture_cache.h"
+
+#include "textures.h"
+
+#include <Qt3DRender/QTexture>
+
+namespace rs::render {
+
+TextureCache::TextureCache(Qt3DCore::QNode* root) {
+    // Missing textures: a neutral shade in the view (the material inspector shows what is missing).
+    checker_ = solidTexture(0xA8A8A8FFu, root);
+    white_ = solidTexture(0xFFFFFFFFu, root);
+    flatNormal_ = solidTexture(0x8080FFFFu, root);
+}
+
+void TextureCache::reset(const QString& modelPath, const QStringList& extraDirs) {
+    cache_.clear();
+    infos_.clear();
+    modelPath_ = modelPath;
+    dirs_ = extraDirs;
+}
+
+Qt3DRender::QAbstractTexture* TextureCache::get(const std::string& name, const QString& mesh, int subMesh,
+                                                const QString& parameter, Qt3DCore::QNode* owner) {
+    TextureInfo info;
+    info.mesh = mesh;
+    info.subMesh = subMesh;
+    info.parameter = parameter;
+    info.name = QString::fromStdString(name);
+    info.path = resolveTexture(info.name, modelPath_, dirs_);
+    if (info.path.isEmpty()) {
+        infos_.push_back(info);
+        return checker_;
+    }
+    const QString key = info.path.toLower();
+    auto it = cache_.find(key);
+    if (it == cache_.end()) {
+        Use use;
+        QString error;
+        const QImage img = decodeTextureFile(info.path, &error, gpuMaxTextureSize());
+        // Parented to the first material using it: a texture node created under modelRoot and referenced only
+        // by a material built later (the dazzle draw) was never uploaded by Qt3D 6.4 (sampled as the default).
+        use.texture = img.isNull() ? nullptr : makeTexture(img, owner);
+        use.error = error;
+        it = cache_.insert(key, use);
+    }
+    info.loaded = it->texture != nullptr;
+    info.error = it->error;
+    infos_.push_back(info);
+    return it->texture ? it->texture : checker_;
+}
+
+} // namespace rs::render

@@ -1,0 +1,53 @@
+// TextureCache: the textures of the model being shown, each file decoded once, and the record of every texture
+// use (found, missing, unreadable) that SceneView::textures() reports.
+#pragma once
+
+#include "scene_view.h"
+
+#include <QHash>
+#include <QList>
+#include <QString>
+
+#include <string>
+
+namespace Qt3DCore {
+class QNode;
+}
+namespace Qt3DRender {
+class QAbstractTexture;
+}
+
+namespace rs::render {
+
+class TextureCache {
+  public:
+    // Creates the stand-in textures (owned by root).
+    explicit TextureCache(Qt3DCore::QNode* root);
+
+    // Forgets every texture and record; lookups are then relative to modelPath and extraDirs.
+    void reset(const QString& modelPath, const QStringList& extraDirs);
+
+    // Texture for name used by (mesh, subMesh, parameter): resolved with resolveTexture, decoded once per file,
+    // recorded in infos(). Returns checker() when not found or not decodable. owner: the node that owns a newly
+    // made texture (the first material using it).
+    Qt3DRender::QAbstractTexture* get(const std::string& name, const QString& mesh, int subMesh,
+                                      const QString& parameter, Qt3DCore::QNode* owner);
+    const QList<TextureInfo>& infos() const { return infos_; }
+
+    Qt3DRender::QAbstractTexture* checker() const { return checker_; } // neutral grey: texture missing
+    Qt3DRender::QAbstractTexture* white() const { return white_; }     // material names no texture
+    Qt3DRender::QAbstractTexture* flatNormal() const { return flatNormal_; }
+
+  private:
+    struct Use {
+        Qt3DRender::QAbstractTexture* texture = nullptr; // null when the file could not be decoded
+        QString error;
+    };
+    QHash<QString, Use> cache_; // by resolved path (lower-case)
+    QList<TextureInfo> infos_;
+    QString modelPath_;
+    QStringList dirs_;
+    Qt3DRender::QAbstractTexture *checker_ = nullptr, *white_ = nullptr, *flatNormal_ = nullptr;
+};
+
+} // namespace rs::render
