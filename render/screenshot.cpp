@@ -37,6 +37,13 @@ double processCpuSeconds() {
     return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1e-6;
 }
 
+// Ends the process without destructors (see ScreenshotArgs::exitWhenDone): the PNG is written and closed.
+[[noreturn]] void exitNow(int rc) {
+    std::fflush(stdout);
+    std::fflush(stderr);
+    std::_Exit(rc);
+}
+
 int fail(const std::string& msg) {
     std::fprintf(stderr, "rigscope: %s\n", msg.c_str());
     return 1;
@@ -100,7 +107,10 @@ int runScreenshot(const ScreenshotArgs& a, int argc, char** argv) {
     mark("app");
     SceneView view;
     mark("view");
-    QObject::connect(&view, &SceneView::frameSwapped, &app, [&] { mark("frame"); });
+    int framesMarked = 0;
+    QObject::connect(&view, &SceneView::frameSwapped, &app, [&] {
+        if (++framesMarked <= 8) mark("frame");
+    });
     auto* window = view.window();
     window->resize(a.width, a.height);
     window->show();
@@ -152,6 +162,9 @@ int runScreenshot(const ScreenshotArgs& a, int argc, char** argv) {
                 stderr, "rigscope: first frame captured after %lld ms (file read+parse %lld ms, scene build %lld ms)\n",
                 (long long)startClock.elapsed(), (long long)loadMs, (long long)sceneMs);
         if (a.benchSeconds <= 0.0f) {
+            // Called from inside Qt3D's frame processing, which would render one more frame before the event
+            // loop sees the exit request: end here when the caller does not need control back.
+            if (a.exitWhenDone) exitNow(0);
             app.exit(0);
             return;
         }
@@ -174,16 +187,13 @@ int runScreenshot(const ScreenshotArgs& a, int argc, char** argv) {
             }
         });
     };
-    // Capture once textures are resolved (or after 10 s), twice: the first frame after a scene change can
-    // still be in flight.
+    // Capture once textures are resolved (or after 10 s): the first frame that draws the whole scene
+    // (SceneView::capture waits for the shaders and textures to be ready).
     bool started = false;
     auto start = [&] {
         if (started) return;
         started = true;
-        view.capture([&](const QImage&) {
-            mark("first capture");
-            view.capture(finish);
-        });
+        view.capture(finish);
     };
     if (view.texturesPending()) {
         QObject::connect(&view, &SceneView::texturesResolved, &app, start, Qt::SingleShotConnection);
@@ -199,11 +209,7 @@ int runScreenshot(const ScreenshotArgs& a, int argc, char** argv) {
     // llvmpipe 0.3-0.5 s of wall time and produces nothing: end the process here unless the caller asked to
     // get control back (tests and embedders). Mesa's shader-cache writes happen right after each compile, long
     // before this point.
-    if (a.exitWhenDone) {
-        std::fflush(stdout);
-        std::fflush(stderr);
-        std::_Exit(rc ? rc : exec);
-    }
+    if (a.exitWhenDone) exitNow(rc ? rc : exec);
     return rc ? rc : exec;
 }
 
