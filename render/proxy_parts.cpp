@@ -3,6 +3,7 @@
 #include "scene_view.h"
 
 #include "io/loader.h"
+#include "vfs/lookup.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -54,6 +55,93 @@ void attachProxyModels(const rs::Model& m, const QString& path, std::vector<Part
         }
         parts.push_back(part);
     }
+}
+
+namespace {
+
+// filename (any case) inside dir, empty when absent.
+QString childFileCI(const QDir& dir, const QString& fileName) {
+    if (!dir.exists()) return {};
+    for (const QString& f : dir.entryList(QDir::Files))
+        if (f.compare(fileName, Qt::CaseInsensitive) == 0) return dir.filePath(f);
+    return {};
+}
+
+} // namespace
+
+std::vector<ParticleAttachment> findProxyParticles(const rs::Model& m, const QString& path,
+                                                   const QStringList& extraDirs) {
+    std::vector<ParticleAttachment> out;
+    struct Found {
+        QString file, error;
+        std::shared_ptr<const rs::ParticleSystem> system;
+        bool model = false; // the name is a proxy model (attachProxyModels), not a particle system
+    };
+    QHash<QString, Found> cache; // by lower-case file name
+    std::shared_ptr<const rs::vfs::MountTable> table;
+    std::string modelKey;
+    bool tableTried = false;
+    const QFileInfo self(path);
+    for (size_t pi = 0; pi < m.proxies.size() && out.size() < 256; ++pi) {
+        const rs::Proxy& px = m.proxies[pi];
+        if (px.bone < 0 || size_t(px.bone) >= m.skeleton.bones.size()) continue;
+        std::string base;
+        int lod = -1, alt = -1;
+        rs::parseLodAlt(px.name, base, lod, alt);
+        const QString want = QString::fromStdString(base) + ".alo";
+        auto it = cache.find(want.toLower());
+        if (it == cache.end()) {
+            Found f;
+            // Disk: beside the model, then the extra folders.
+            QString file;
+            if (!path.isEmpty()) file = childFileCI(self.absoluteDir(), want);
+            for (int d = 0; file.isEmpty() && d < extraDirs.size(); ++d)
+                file = childFileCI(QDir(extraDirs[d]), want);
+            try {
+                if (!file.isEmpty() && QFileInfo(file) != self) {
+                    const rs::Document doc = rs::loadDocument(file.toStdString());
+                    f.file = file;
+                    f.system = doc.particles;
+                    f.model = doc.model != nullptr;
+                } else if (!path.isEmpty()) {
+                    if (!tableTried) {
+                        tableTried = true;
+                        try {
+                            table = rs::vfs::tableFor(path.toStdString(), &modelKey);
+                        } catch (const std::exception&) {
+                        }
+                        if (!table) table = rs::vfs::sessionMount(); // a model path that is not a file
+                    }
+                    if (table) {
+                        const std::string name = want.toUpper().toStdString();
+                        for (const std::string& key : {rs::vfs::folderOf(modelKey) + name, "DATA/ART/MODELS/" + name}) {
+                            const rs::vfs::Hit* h = table->find(key);
+                            if (!h) continue;
+                            f.file = QString::fromStdString(table->describe(*h));
+                            const rs::Document doc = rs::vfs::loadDocument(*table, key);
+                            f.system = doc.particles;
+                            f.model = doc.model != nullptr;
+                            break;
+                        }
+                    }
+                }
+            } catch (const std::exception& e) {
+                f.error = QString::fromUtf8(e.what());
+                if (f.file.isEmpty()) f.file = file;
+            }
+            it = cache.insert(want.toLower(), f);
+        }
+        if (it->model) continue;
+        ParticleAttachment a;
+        a.proxy = int(pi);
+        a.bone = px.bone;
+        a.name = QString::fromStdString(px.name);
+        a.file = it->file;
+        a.error = it->error;
+        a.system = it->system;
+        out.push_back(std::move(a));
+    }
+    return out;
 }
 
 bool proxyShown(const rs::Model& main, int proxy, const ViewOptions& options, bool altDecreased) {

@@ -2,9 +2,11 @@
 // rule that says whether a proxy is shown (options, hidden flag, ALT level, altDecreaseStayHidden).
 #pragma once
 
+#include "particles.h"
 #include "scene/model.h"
 
 #include <QString>
+#include <QStringList>
 
 #include <memory>
 #include <vector>
@@ -27,6 +29,14 @@ struct Part {
 // skeleton (which holds the main skeleton), parented to the proxy bone. Unreadable files and particle systems
 // stay markers.
 void attachProxyModels(const rs::Model& main, const QString& path, std::vector<Part>& parts, rs::Skeleton& skeleton);
+
+// The particle systems main's proxies name (<proxy base name>.alo, the _LOD/_ALT suffix stripped), one attachment
+// per proxy on a valid bone, in proxy order: a file starting with the particle chunk (0x900) found beside path
+// (case-insensitive), else in extraDirs, else through the mount table of path (vfs::tableFor: its archive or
+// folder, then the session's game folders) as <folder of the model>/<name> or DATA/ART/MODELS/<name>. A proxy
+// whose file is a model, or none, gets an attachment without system and file; an unreadable file records error.
+std::vector<ParticleAttachment> findProxyParticles(const rs::Model& main, const QString& path,
+                                                   const QStringList& extraDirs);
 
 // Whether main's proxy (index) and what hangs from it are shown. altDecreased: the ALT level was last lowered.
 bool proxyShown(const rs::Model& main, int proxy, const ViewOptions& options, bool altDecreased);

@@ -3,7 +3,7 @@
 //   mesh_materials meshes, materials, shader variants      texture_cache   texture lookup/decoding records
 //   proxy_parts   proxy models on bones, proxy visibility  dazzles         dazzles and billboarded bones
 //   overlays      skeleton, markers, grid, labels          lights          light rig
-//   camera_capture framing and frame capture
+//   particles     particle systems (proxies or alone)      camera_capture  framing and frame capture
 #include "scene_view.h"
 
 #include "camera_capture.h"
@@ -12,6 +12,7 @@
 #include "lights.h"
 #include "mesh_materials.h"
 #include "overlays.h"
+#include "particles.h"
 #include "proxy_parts.h"
 #include "skin_palette.h"
 #include "texture_cache.h"
@@ -19,6 +20,7 @@
 
 #include "scene/clip.h"
 #include "scene/model.h"
+#include "scene/pose.h"
 
 #include <QElapsedTimer>
 #include <QMouseEvent>
@@ -38,6 +40,8 @@
 #include <glm/gtc/type_ptr.hpp>
 
 #include <algorithm>
+#include <cmath>
+#include <map>
 #include <optional>
 
 namespace rs::render {
@@ -64,6 +68,7 @@ struct SceneView::Impl {
     std::optional<MeshMaterials> meshes;
     std::optional<Dazzles> dazzles;
     std::optional<Overlays> overlays;
+    std::optional<Particles> particles;
 
     // Model state
     std::shared_ptr<const rs::Model> model;
@@ -72,6 +77,9 @@ struct SceneView::Impl {
     rs::ClipBinding binding;
     QStringList problems;
     std::vector<Part> parts;
+    std::shared_ptr<const rs::ParticleSystem> alone;     // the system shown alone (model is then a one-bone stand-in)
+    std::map<int64_t, std::vector<glm::mat4>> boneCache; // clip frame -> bone world matrices (births in the past)
+    rs::PoseBuffers cachePose;
     bool zUp = true;
     float frame = 0.0f, time = 0.0f;
     int highlightBone = -1;
@@ -91,6 +99,8 @@ struct SceneView::Impl {
         overlays->reset();
         dazzles->reset();
         meshes->reset();
+        particles->reset();
+        boneCache.clear();
         parts.clear();
         textures->reset(QString(), {});
         texPending = 0;
@@ -107,11 +117,45 @@ struct SceneView::Impl {
             highlightBone);
     }
 
+    // World matrix of a main-model bone at a time (particle births): the clip evaluated at that time, cached per
+    // clip frame; the current pose without a clip.
+    glm::mat4 boneWorldAt(int bone, double t) {
+        const auto& world = palette->pose().world;
+        if (bone < 0 || size_t(bone) >= world.size()) return glm::mat4(1.0f);
+        const rs::Clip* c = clip.get();
+        if (!c || !std::isfinite(t)) return world[size_t(bone)];
+        const double fps = c->fps > 0.0f ? c->fps : 30.0;
+        const int64_t f = int64_t(std::llround(std::clamp(t * fps, -1e9, 1e9)));
+        auto it = boneCache.find(f);
+        if (it == boneCache.end()) {
+            if (boneCache.size() > 1024) boneCache.clear();
+            const rs::Skeleton& sk = palette->skeleton();
+            cachePose.resize(sk.bones.size());
+            rs::evaluatePose(sk, c, &binding, float(f), rs::LoopMode::Loop, cachePose.view());
+            it = boneCache.emplace(f, cachePose.world).first;
+        }
+        return it->second[size_t(bone)];
+    }
+
+    // Attachment a of the particle layer is drawn: particles on, its bone visible, its proxy shown by the ALT and
+    // hidden rules (the proxy marker toggle does not apply).
+    bool particlesShown(size_t a) const {
+        if (!options.particles) return false;
+        const ParticleAttachment& at = particles->attachments()[a];
+        const auto& vis = palette->visible();
+        if (at.bone >= 0 && (size_t(at.bone) >= vis.size() || !vis[size_t(at.bone)])) return false;
+        if (at.proxy < 0 || !model) return true;
+        ViewOptions o = options;
+        o.proxies = true;
+        return proxyShown(*model, at.proxy, o, altDecreased);
+    }
+
     void updateVisibility() {
         meshes->updateVisibility(parts, palette->visible(), options.showHidden,
                                  [this](int proxy) { return shown(proxy); });
-        overlays->setEnabled(options, meshes->empty());
+        overlays->setEnabled(options, meshes->empty() && !alone);
         dazzles->setEnabled(options.dazzles);
+        particles->setEnabled(options.particles);
         graph->setWireframe(options.wireframe);
         meshes->setWireframe(options.wireframe);
     }
@@ -139,6 +183,9 @@ struct SceneView::Impl {
         dazzles->update(*model, palette->pose().world, palette->visible(), time, options.night, options.showHidden);
         updateLabels();
         updateVisibility();
+        particles->update(
+            time, [this](int bone, double t) { return boneWorldAt(bone, t); },
+            [this](size_t a) { return particlesShown(a); });
         emit q->poseChanged();
     }
 
@@ -147,6 +194,15 @@ struct SceneView::Impl {
         framing.clear();
         meshes->samplePoints(parts, palette->pose().world, palette->inverseBind(), 200000, framing.points, framing.lo,
                              framing.hi);
+        if (alone && meshes->empty()) { // a system alone: what its particles cover over one loop
+            std::vector<glm::vec3> pts;
+            particles->samplePoints(
+                particleLoopSeconds(*alone), [this](int bone, double t) { return boneWorldAt(bone, t); }, pts);
+            for (const glm::vec3& p : pts) {
+                framing.lo = glm::min(framing.lo, p);
+                framing.hi = glm::max(framing.hi, p);
+            }
+        }
         std::vector<glm::vec3> bones;
         if (framing.lo.x > framing.hi.x)
             for (const glm::mat4& w : palette->pose().world)
@@ -177,6 +233,7 @@ SceneView::SceneView(QObject* parent) : QObject(parent), d(std::make_unique<Impl
     d->camera->lens()->setPerspectiveProjection(40.0f, 16.0f / 9.0f, 0.1f, 1000.0f);
     d->overlays.emplace(d->root);
     d->dazzles.emplace(d->root);
+    d->particles.emplace(d->root);
     d->graph.emplace(d->window, d->camera);
     d->palette.emplace(d->root, d->graph->uniforms().bones);
     d->textures.emplace(d->root);
@@ -222,6 +279,26 @@ Qt3DExtras::Qt3DWindow* SceneView::window() const { return d->window; }
 
 void SceneView::setModel(std::shared_ptr<const rs::Model> model, const QString& path) {
     if (!d->window) return; // window already destroyed by its container
+    d->alone.reset();
+    buildScene(std::move(model), path);
+}
+
+void SceneView::setParticleSystem(std::shared_ptr<const rs::ParticleSystem> system, const QString& path) {
+    if (!d->window) return; // window already destroyed by its container
+    d->alone = std::move(system);
+    std::shared_ptr<rs::Model> standIn;
+    if (d->alone) {
+        standIn = std::make_shared<rs::Model>();
+        standIn->format = "alo";
+        standIn->sourcePath = path.toStdString();
+        rs::Bone root;
+        root.name = "Root";
+        standIn->skeleton.bones.push_back(root);
+    }
+    buildScene(std::move(standIn), path);
+}
+
+void SceneView::buildScene(std::shared_ptr<const rs::Model> model, const QString& path) {
     d->clearModel();
     d->model = std::move(model);
     d->path = path;
@@ -242,6 +319,16 @@ void SceneView::setModel(std::shared_ptr<const rs::Model> model, const QString& 
     const int N = int(skeleton.bones.size());
     d->meshes->build(d->modelRoot, d->parts, N, *d->textures);
     d->meshes->selectLodAlt(d->parts, d->options.lod, d->options.alt);
+    if (d->alone) {
+        ParticleAttachment a;
+        a.bone = 0;
+        a.name = QString::fromStdString(d->alone->name);
+        a.file = path;
+        a.system = d->alone;
+        d->particles->build(d->modelRoot, {a}, *d->textures);
+    } else {
+        d->particles->build(d->modelRoot, findProxyParticles(m, path, d->options.textureDirs), *d->textures);
+    }
     d->frame = 0.0f;
     d->time = 0.0f;
     d->lightsDirty = true;
@@ -262,6 +349,7 @@ std::shared_ptr<const rs::Model> SceneView::model() const { return d->model; }
 void SceneView::setClip(std::shared_ptr<const rs::Clip> clip) {
     if (!d->window) return; // window already destroyed by its container
     d->clip = std::move(clip);
+    d->boneCache.clear();
     d->problems.clear();
     d->binding = rs::ClipBinding();
     if (d->clip && d->model) {
@@ -312,7 +400,10 @@ void SceneView::setOptions(const ViewOptions& options) {
             auto c = d->clip;
             const float t = d->time;
             const QString p = d->path;
-            setModel(m, p);
+            if (auto sys = d->alone)
+                setParticleSystem(sys, p);
+            else
+                setModel(m, p);
             setClip(c);
             setTime(t);
             return;
@@ -430,6 +521,26 @@ void SceneView::setContinuousRendering(bool on) {
     d->window->renderSettings()->setRenderPolicy(on ? Qt3DRender::QRenderSettings::Always
                                                     : Qt3DRender::QRenderSettings::OnDemand);
 }
+
+QList<ParticleInfo> SceneView::particleSystems() const {
+    QList<ParticleInfo> out;
+    for (const ParticleAttachment& a : d->particles->attachments()) {
+        ParticleInfo i;
+        i.proxy = a.proxy;
+        i.bone = a.bone;
+        i.name = a.name;
+        i.file = a.file;
+        i.error = a.error;
+        i.emitters = a.system ? int(a.system->emitters.size()) : 0;
+        const QString prefix = a.system ? QString::fromStdString(a.system->name) + "/" : QString();
+        for (const QString& n : d->particles->notDrawn())
+            if (!prefix.isEmpty() && n.startsWith(prefix)) i.notDrawn << n;
+        out << i;
+    }
+    return out;
+}
+
+int SceneView::particlesDrawn() const { return int(d->particles->drawn()); }
 
 QList<TextureInfo> SceneView::textures() const { return d->textures->infos(); }
 bool SceneView::texturesPending() const { return d->texPending > 0; }

@@ -31,6 +31,7 @@ class Qt3DWindow;
 namespace rs {
 struct Model;
 struct Clip;
+struct ParticleSystem;
 } // namespace rs
 
 namespace rs::render {
@@ -49,6 +50,7 @@ struct ViewOptions {
     bool markers = true;   // rs::Marker boxes/nulls
     bool labels = false;   // names of all proxies and markers; off: only the selected bone's and the hovered one
     bool pointSets = true; // rs::PointSet overlays (B&W2 collision footprint, unknown points)
+    bool particles = true; // particle systems on proxies (and a system shown alone)
     bool grid = true;
     bool showHidden = false; // also draw meshes hidden by flag, shadow and collision meshes
     QColor background{48, 52, 60};
@@ -68,6 +70,17 @@ struct TextureInfo {
     QString error;       // why a found file could not be used
 };
 
+// A particle system named by a proxy (or shown alone) and where it was found.
+struct ParticleInfo {
+    int proxy = -1;       // main model's proxy index; -1 = the system shown alone
+    int bone = -1;        // bone it follows
+    QString name;         // proxy name (the system's name when alone)
+    QString file;         // resolved file; empty = not found
+    QString error;        // why the found file could not be read
+    int emitters = 0;     // emitters of the system (0 when not found)
+    QStringList notDrawn; // emitters the view does not draw, with the reason
+};
+
 class SceneView : public QObject {
     Q_OBJECT
   public:
@@ -80,6 +93,14 @@ class SceneView : public QObject {
     // Resets the clip to the bind pose and frames the camera.
     void setModel(std::shared_ptr<const rs::Model> model, const QString& path);
     std::shared_ptr<const rs::Model> model() const;
+
+    // Shows a particle system alone (nullptr clears): a one-bone model at the origin carrying it. Its time is
+    // the pose time (setTime/setFrame); a clip without tracks of particleLoopSeconds() drives looping playback.
+    // path: where its textures are looked up.
+    void setParticleSystem(std::shared_ptr<const rs::ParticleSystem> system, const QString& path);
+    // Particle systems of the model's proxies (found or not) or the system shown alone, in proxy order.
+    QList<ParticleInfo> particleSystems() const;
+    int particlesDrawn() const; // live particles drawn at the current time
 
     // nullptr = bind pose. The clip is bound with rs::bindClip (problems() lists binding issues).
     void setClip(std::shared_ptr<const rs::Clip> clip);
@@ -136,6 +157,7 @@ class SceneView : public QObject {
     bool eventFilter(QObject* watched, QEvent* e) override;
 
   private:
+    void buildScene(std::shared_ptr<const rs::Model> model, const QString& path);
     struct Impl;
     std::unique_ptr<Impl> d;
 };

@@ -59,6 +59,7 @@ int runScreenshot(const ScreenshotArgs& a, int argc, char** argv) {
     // Load before creating the GUI so bad input fails fast with one line.
     std::shared_ptr<rs::Model> model;
     std::shared_ptr<rs::Clip> clip;
+    std::shared_ptr<const rs::ParticleSystem> particles; // a particle system file: drawn alone at the time
     try {
         if (a.model.isEmpty()) {
 #ifdef RIGSCOPE_HAVE_DEMO
@@ -70,10 +71,11 @@ int runScreenshot(const ScreenshotArgs& a, int argc, char** argv) {
 #endif
         } else {
             rs::Document doc = rs::loadDocument(a.model.toStdString());
-            if (!doc.model) return fail(a.model.toStdString() + ": holds no model (clip-only file)");
+            if (doc.particles) particles = doc.particles;
+            if (!doc.model && !particles) return fail(a.model.toStdString() + ": holds no model (clip-only file)");
             model = doc.model;
-            if (!doc.clips.empty() && (a.frame || a.time)) clip = doc.clips.front();
-            if (!clip && a.clip.isEmpty() && (a.frame || a.time)) {
+            if (!particles && !doc.clips.empty() && (a.frame || a.time)) clip = doc.clips.front();
+            if (!particles && !clip && a.clip.isEmpty() && (a.frame || a.time)) {
                 const auto companions = rs::findCompanionClips(a.model.toStdString());
                 if (!companions.empty()) {
                     rs::Document cd = rs::loadDocument(companions.front());
@@ -116,7 +118,10 @@ int runScreenshot(const ScreenshotArgs& a, int argc, char** argv) {
     window->show();
     view.setOptions(a.options);
     const qint64 sceneStart = startClock.elapsed();
-    view.setModel(model, a.model);
+    if (particles)
+        view.setParticleSystem(particles, a.model);
+    else
+        view.setModel(model, a.model);
     const qint64 sceneMs = startClock.elapsed() - sceneStart;
     mark("setModel");
     view.setClip(clip);

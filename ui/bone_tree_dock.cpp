@@ -1,5 +1,7 @@
 #include "bone_tree_dock.h"
 
+#include <QDir>
+#include <QFileInfo>
 #include <QHeaderView>
 #include <QPlainTextEdit>
 #include <QSplitter>
@@ -95,6 +97,7 @@ void BoneTreeDock::setModel(std::shared_ptr<const Model> model) {
     QSignalBlocker block(tree_);
     tree_->clear();
     boneItems_.clear();
+    proxyItems_.clear();
     if (!model_) {
         refreshDetails();
         return;
@@ -117,8 +120,12 @@ void BoneTreeDock::setModel(std::shared_ptr<const Model> model) {
     }
     for (const Light& l : model_->lights)
         attach(l.bone, tr("light"), l.name);
-    for (const Proxy& p : model_->proxies)
+    std::vector<std::pair<int, size_t>> proxyAt; // (bone, index among its children) per proxy
+    for (const Proxy& p : model_->proxies) {
+        const bool ok = p.bone >= 0 && size_t(p.bone) < bones.size();
+        proxyAt.emplace_back(ok ? p.bone : -1, ok ? children[size_t(p.bone)].size() : 0);
         attach(p.bone, tr("proxy"), p.name);
+    }
     for (const Dazzle& d : model_->dazzles)
         attach(d.bone, tr("dazzle"), d.name);
     for (const Marker& mk : model_->markers)
@@ -151,6 +158,13 @@ void BoneTreeDock::setModel(std::shared_ptr<const Model> model) {
         else
             tree_->addTopLevelItem(item);
     }
+    proxyItems_.assign(proxyAt.size(), nullptr);
+    for (size_t i = 0; i < proxyAt.size(); ++i) {
+        const auto [bone, child] = proxyAt[i];
+        QTreeWidgetItem* b = bone >= 0 ? boneItems_[size_t(bone)] : nullptr;
+        // Children of a bone item: its attachments first (in attach order), then child bones.
+        if (b && int(child) < b->childCount()) proxyItems_[i] = b->child(int(child));
+    }
     tree_->expandToDepth(bones.size() > 60 ? 1 : 8);
     setFrame(0.0f, LoopMode::Loop);
     refreshDetails();
@@ -168,6 +182,31 @@ void BoneTreeDock::setFrame(float position, LoopMode mode) {
     if (!model_) return;
     // Only evaluated when someone looks at the values.
     if (selected_ >= 0 && isVisible()) refreshDetails();
+}
+
+void BoneTreeDock::setProxyParticles(const std::vector<ProxyParticles>& systems) {
+    QSignalBlocker block(tree_);
+    for (const ProxyParticles& p : systems) {
+        QTreeWidgetItem* item = itemForProxy(p.proxy);
+        if (!item) continue;
+        if (p.emitters > 0) {
+            item->setText(1, tr("proxy: particles %1 (%n emitter(s))", nullptr, p.emitters)
+                                 .arg(QFileInfo(p.file.section(QLatin1Char(':'), -1)).fileName()));
+            item->setToolTip(1, QDir::toNativeSeparators(p.file));
+            item->setForeground(1, QColor(120, 200, 120));
+        } else {
+            item->setText(1, p.error.isEmpty() ? tr("proxy: particle system not found")
+                                               : tr("proxy: particle system unreadable"));
+            item->setToolTip(1, p.error.isEmpty() ? tr("Not found beside the model, in the texture folders or the "
+                                                       "mounted game folders")
+                                                  : p.error);
+            item->setForeground(1, QColor(220, 120, 90));
+        }
+    }
+}
+
+QTreeWidgetItem* BoneTreeDock::itemForProxy(int proxy) const {
+    return proxy >= 0 && size_t(proxy) < proxyItems_.size() ? proxyItems_[size_t(proxy)] : nullptr;
 }
 
 QTreeWidgetItem* BoneTreeDock::itemForBone(int bone) const {

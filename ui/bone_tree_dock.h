@@ -6,6 +6,7 @@
 #include "scene/clip.h"
 #include "scene/model.h"
 #include "scene/pose.h"
+#include "view_settings.h"
 
 #include <QDockWidget>
 
@@ -25,6 +26,9 @@ class BoneTreeDock : public QDockWidget {
 
     void setModel(std::shared_ptr<const Model> model);
     void setClip(std::shared_ptr<const Clip> clip);
+    // Marks each proxy's entry with the particle system it names and whether the view found it.
+    void setProxyParticles(const std::vector<ProxyParticles>& systems);
+    QTreeWidgetItem* itemForProxy(int proxy) const;
     // Updates the details of the selected bone for this (continuous) frame position.
     void setFrame(float position, LoopMode mode);
 
@@ -50,6 +54,7 @@ class BoneTreeDock : public QDockWidget {
     ClipBinding binding_;
     PoseBuffers pose_;
     std::vector<QTreeWidgetItem*> boneItems_;
+    std::vector<QTreeWidgetItem*> proxyItems_; // per Model::proxies entry (null: proxy on no valid bone)
     float position_ = 0.0f;
     LoopMode mode_ = LoopMode::Loop;
     int selected_ = -1;

@@ -11,6 +11,8 @@
 #include "scene_dock.h"
 #include "timeline_dock.h"
 
+#include "particles.h"
+
 #include "bw2/al.h"
 #include "common/error.h"
 #include "demo/demo_model.h"
@@ -358,13 +360,7 @@ void MainWindow::finishLoad() {
     } else if (!r.doc.clips.empty()) {
         applyClipDocument(r);
     } else if (r.doc.particles) {
-        // Read and validated by core; drawing particle systems is not implemented yet (issue 16).
-        const QString msg = tr("%1: Alamo particle system \"%2\" (%3 emitters) read without error; drawing particle "
-                               "systems comes later (rigscope-cli info shows its emitters)")
-                                .arg(r.path, QString::fromStdString(r.doc.particles->name))
-                                .arg(r.doc.particles->emitters.size());
-        reportError(tr("Cannot show %1 yet").arg(QFileInfo(r.path).fileName()), msg);
-        emit openFailed(r.path, msg);
+        applyParticles(r);
     } else {
         const QString msg = tr("%1: the file holds neither a model nor a clip").arg(r.path);
         reportError(tr("Cannot open %1").arg(QFileInfo(r.path).fileName()), msg);
@@ -404,8 +400,12 @@ void MainWindow::applyDocument(const LoadResult& r) {
         }
     stack_->setCurrentWidget(view_->widget());
     setDocksFor3D(true);
-    view_->setModel(model_);
+    if (r.doc.particles)
+        view_->setParticleSystem(r.doc.particles, model_);
+    else
+        view_->setModel(model_);
     boneDock_->setModel(model_);
+    boneDock_->setProxyParticles(view_->proxyParticles());
     materialDock_->setModel(model_, textureDirs_);
     sceneDock_->setLevels(model_->lodLevels(), model_->altLevels());
     view_->setSettings(sceneDock_->settings());
@@ -428,6 +428,7 @@ void MainWindow::applyDocument(const LoadResult& r) {
     view_->frameModel(); // what is drawn at the current LOD/ALT, in the clip's first pose
 
     updateTextureNotice();
+    updateParticleNotice();
     if (!r.missingHierarchy.isEmpty()) {
         const QString chosen = w3dHierarchyFile(r.path);
         const QString text =
@@ -543,6 +544,57 @@ void MainWindow::applyClipDocument(const LoadResult& r) {
     addRecent(r.path);
     selectClip(first);
     emit documentOpened(r.path);
+}
+
+void MainWindow::applyParticles(const LoadResult& r) {
+    const ParticleSystem& sys = *r.doc.particles;
+    auto standIn = std::make_shared<Model>();
+    standIn->format = "alo";
+    standIn->sourcePath = r.path.toStdString();
+    Bone root;
+    root.name = "Root";
+    standIn->skeleton.bones.push_back(root);
+    auto clip = std::make_shared<Clip>();
+    clip->format = "alo-particle";
+    clip->name = sys.name;
+    clip->fps = 30.0f;
+    const float loop = render::particleLoopSeconds(sys);
+    clip->frameCount = uint32_t(std::lround(loop * clip->fps)) + 1;
+    LoadResult lr;
+    lr.path = r.path;
+    lr.doc.format = r.doc.format;
+    lr.doc.model = standIn;
+    lr.doc.particles = r.doc.particles;
+    lr.doc.clips = {clip};
+    applyDocument(lr);
+    clips_.front().label = tr("particle system %1 (%2 emitters, %3 s loop)")
+                               .arg(QString::fromStdString(sys.name))
+                               .arg(sys.emitters.size())
+                               .arg(double(loop), 0, 'g', 3);
+    refreshClipSelector(1);
+    selectClip(1);
+    timeline_->setLoopMode(LoopMode::Loop);
+    timeline_->play();
+}
+
+void MainWindow::updateParticleNotice() {
+    const QStringList missing = model_ ? view_->missingParticleTextures() : QStringList();
+    if (missing.isEmpty()) {
+        notices_->removeNotice(QStringLiteral("particleTextures"));
+        return;
+    }
+    notices_->showNotice(
+        QStringLiteral("particleTextures"),
+        tr("%n particle texture(s) not found (%1): particles drawn as soft round sprites. Most particle textures "
+           "ship inside the game's archives (File → Open game or mod folder…).",
+           nullptr, int(missing.size()))
+            .arg(missing.join(QStringLiteral(", "))),
+        {{tr("Add texture folder…"), [this] {
+              const QString dir = QFileDialog::getExistingDirectory(
+                  this, tr("Add a texture folder"),
+                  textureDirs_.isEmpty() ? QFileInfo(path_).absolutePath() : textureDirs_.last());
+              if (!dir.isEmpty() && !textureDirs_.contains(dir)) setTextureDirs(textureDirs_ + QStringList{dir});
+          }}});
 }
 
 bool MainWindow::showingAmal() const { return stack_->currentWidget() == amal_; }
@@ -665,6 +717,8 @@ void MainWindow::setTextureDirs(const QStringList& dirs) {
     if (model_) materialDock_->setModel(model_, textureDirs_);
     QSettings().setValue(QStringLiteral("textureDirs"), textureDirs_);
     updateTextureNotice();
+    updateParticleNotice();
+    boneDock_->setProxyParticles(view_->proxyParticles());
 }
 
 void MainWindow::updateTextureNotice() {
@@ -843,6 +897,7 @@ void MainWindow::loadSettings() {
     v.wireframe = s.value(QStringLiteral("view/wireframe"), v.wireframe).toBool();
     v.lights = s.value(QStringLiteral("view/lights"), v.lights).toBool();
     v.dazzles = s.value(QStringLiteral("view/dazzles"), v.dazzles).toBool();
+    v.particles = s.value(QStringLiteral("view/particles"), v.particles).toBool();
     v.proxies = s.value(QStringLiteral("view/proxies"), v.proxies).toBool();
     v.grid = s.value(QStringLiteral("view/grid"), v.grid).toBool();
     v.night = s.value(QStringLiteral("view/night"), v.night).toBool();
@@ -864,6 +919,7 @@ void MainWindow::saveSettings() {
     s.setValue(QStringLiteral("view/wireframe"), v.wireframe);
     s.setValue(QStringLiteral("view/lights"), v.lights);
     s.setValue(QStringLiteral("view/dazzles"), v.dazzles);
+    s.setValue(QStringLiteral("view/particles"), v.particles);
     s.setValue(QStringLiteral("view/proxies"), v.proxies);
     s.setValue(QStringLiteral("view/grid"), v.grid);
     s.setValue(QStringLiteral("view/night"), v.night);

@@ -148,6 +148,9 @@ class MainWindow : public QMainWindow {
     void finishLoad();
     void applyDocument(const LoadResult& r);
     void applyClipDocument(const LoadResult& r);
+    // A particle system file: shown alone on a one-bone stand-in, with a track-less clip of one loop that plays.
+    void applyParticles(const LoadResult& r);
+    void updateParticleNotice();
     void applyAmal(const LoadResult& r);
     void setAmalClip(int ticks);
     void refreshClipSelector(int current);

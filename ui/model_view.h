@@ -5,6 +5,7 @@
 
 #include "view_settings.h"
 
+#include "particles/particle_system.h"
 #include "scene/clip.h"
 #include "scene/model.h"
 #include "scene/pose.h"
@@ -33,6 +34,16 @@ class ModelView : public QObject {
 
     // model may be null (empty scene). Resets the clip, hidden bones and highlight.
     virtual void setModel(std::shared_ptr<const Model> model) = 0;
+    // Shows a particle system alone; standIn is the one-bone model the docks and the timeline see (the view's
+    // model() afterwards). Views that cannot draw particles show the stand-in.
+    virtual void setParticleSystem(std::shared_ptr<const ParticleSystem> system, std::shared_ptr<const Model> standIn) {
+        (void)system;
+        setModel(std::move(standIn));
+    }
+    // The particle systems the current model's proxies name, as found (empty when the view draws none).
+    virtual std::vector<ProxyParticles> proxyParticles() const { return {}; }
+    // Names of particle textures that were not found (each once; drawn as soft round sprites).
+    virtual QStringList missingParticleTextures() const { return {}; }
     // clip may be null (bind pose).
     virtual void setClip(std::shared_ptr<const Clip> clip) = 0;
     // Continuous frame position; wrapped with rs::wrapFrame(frame, frameCount, mode).

@@ -62,6 +62,8 @@ SceneDock::SceneDock(QWidget* parent) : QDockWidget(tr("Scene"), parent) {
     wireframe_ = new QCheckBox(tr("Wireframe"), w);
     lights_ = new QCheckBox(tr("Lights"), w);
     dazzles_ = new QCheckBox(tr("Dazzles"), w);
+    particles_ = new QCheckBox(tr("Particles"), w);
+    particles_->setToolTip(tr("Particle systems named by the model's proxies (engines, fire, smoke, sparks)"));
     proxies_ = new QCheckBox(tr("Proxies"), w);
     grid_ = new QCheckBox(tr("Grid"), w);
     pointSets_ = new QCheckBox(tr("Collision / points"), w);
@@ -69,8 +71,8 @@ SceneDock::SceneDock(QWidget* parent) : QDockWidget(tr("Scene"), parent) {
     allLabels_ = new QCheckBox(tr("All labels"), w);
     allLabels_->setToolTip(tr("Names of every proxy and marker; otherwise only those of the selected bone and the "
                               "one under the mouse"));
-    const QList<QCheckBox*> boxes{night_,   skeleton_,  wireframe_, lights_,   dazzles_,
-                                  proxies_, allLabels_, grid_,      pointSets_};
+    const QList<QCheckBox*> boxes{night_,     skeleton_, wireframe_, lights_, dazzles_,
+                                  particles_, proxies_,  allLabels_, grid_,   pointSets_};
     for (int i = 0; i < boxes.size(); ++i)
         grid->addWidget(boxes[i], i / 2, i % 2);
     v->addLayout(grid);
@@ -90,6 +92,7 @@ SceneDock::SceneDock(QWidget* parent) : QDockWidget(tr("Scene"), parent) {
     connect(wireframe_, &QCheckBox::toggled, this, toggled(&ViewSettings::wireframe));
     connect(lights_, &QCheckBox::toggled, this, toggled(&ViewSettings::lights));
     connect(dazzles_, &QCheckBox::toggled, this, toggled(&ViewSettings::dazzles));
+    connect(particles_, &QCheckBox::toggled, this, toggled(&ViewSettings::particles));
     connect(proxies_, &QCheckBox::toggled, this, toggled(&ViewSettings::proxies));
     connect(grid_, &QCheckBox::toggled, this, toggled(&ViewSettings::grid));
     connect(pointSets_, &QCheckBox::toggled, this, toggled(&ViewSettings::pointSets));
@@ -173,6 +176,7 @@ void SceneDock::syncWidgets() {
     wireframe_->setChecked(settings_.wireframe);
     lights_->setChecked(settings_.lights);
     dazzles_->setChecked(settings_.dazzles);
+    particles_->setChecked(settings_.particles);
     proxies_->setChecked(settings_.proxies);
     grid_->setChecked(settings_.grid);
     pointSets_->setChecked(settings_.pointSets);

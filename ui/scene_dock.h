@@ -38,7 +38,8 @@ class SceneDock : public QDockWidget {
     ViewSettings settings_;
     QComboBox *lod_, *alt_, *faction_;
     QPushButton *pickColor_, *background_;
-    QCheckBox *night_, *skeleton_, *wireframe_, *lights_, *dazzles_, *proxies_, *grid_, *pointSets_, *allLabels_;
+    QCheckBox *night_, *skeleton_, *wireframe_, *lights_, *dazzles_, *particles_, *proxies_, *grid_, *pointSets_,
+        *allLabels_;
     bool syncing_ = false;
 };
 

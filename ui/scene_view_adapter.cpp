@@ -42,6 +42,27 @@ class SceneViewAdapter : public ModelView {
         highlight_ = -1;
         view_->setModel(std::move(model), path);
     }
+    void setParticleSystem(std::shared_ptr<const ParticleSystem> system,
+                           std::shared_ptr<const Model> standIn) override {
+        const QString path = standIn ? QString::fromStdString(standIn->sourcePath) : QString();
+        clip_.reset();
+        highlight_ = -1;
+        view_->setParticleSystem(std::move(system), path);
+    }
+    std::vector<ProxyParticles> proxyParticles() const override {
+        std::vector<ProxyParticles> out;
+        for (const render::ParticleInfo& i : view_->particleSystems())
+            if (i.proxy >= 0) out.push_back({i.proxy, i.file, i.error, i.emitters});
+        return out;
+    }
+    QStringList missingParticleTextures() const override {
+        QStringList out;
+        for (const render::TextureInfo& t : view_->textures())
+            if (t.parameter == QLatin1String("ParticleTexture") && !t.loaded &&
+                !out.contains(t.name, Qt::CaseInsensitive))
+                out << t.name;
+        return out;
+    }
     void setClip(std::shared_ptr<const Clip> clip) override {
         clip_ = clip;
         view_->setClip(std::move(clip));
@@ -63,6 +84,7 @@ class SceneViewAdapter : public ModelView {
         o.wireframe = s.wireframe;
         o.lights = s.lights;
         o.dazzles = s.dazzles;
+        o.particles = s.particles;
         o.proxies = s.proxies;
         o.grid = s.grid;
         o.pointSets = s.pointSets;

@@ -17,6 +17,7 @@ struct ViewSettings {
     bool wireframe = false;
     bool lights = true;
     bool dazzles = true;
+    bool particles = true; // particle systems on proxies and a particle file shown alone
     bool proxies = true;
     bool grid = true;
     bool pointSets = true;  // collision footprint / point overlays (B&W2)
@@ -26,10 +27,18 @@ struct ViewSettings {
     bool operator==(const ViewSettings& o) const {
         return lod == o.lod && alt == o.alt && factionColor == o.factionColor && night == o.night &&
                skeleton == o.skeleton && wireframe == o.wireframe && lights == o.lights && dazzles == o.dazzles &&
-               proxies == o.proxies && grid == o.grid && pointSets == o.pointSets && allLabels == o.allLabels &&
-               background == o.background;
+               particles == o.particles && proxies == o.proxies && grid == o.grid && pointSets == o.pointSets &&
+               allLabels == o.allLabels && background == o.background;
     }
     bool operator!=(const ViewSettings& o) const { return !(*this == o); }
+};
+
+// A particle system named by a model's proxy, as the view found it (the bone tree shows it).
+struct ProxyParticles {
+    int proxy = -1;   // index into Model::proxies
+    QString file;     // where the system was found; empty = not found
+    QString error;    // why the found file could not be read
+    int emitters = 0; // emitters of the system (0 when not found)
 };
 
 struct FactionPreset {

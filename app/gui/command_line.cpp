@@ -31,6 +31,7 @@ const std::vector<OptionSpec>& optionSpecs() {
         {"texture-dir", "DIR", Screenshot, "Extra folder searched for textures (repeatable).", true},
         {"no-grid", nullptr, Screenshot, "Do not draw the ground grid."},
         {"no-labels", nullptr, Screenshot, "Do not draw proxy and marker labels."},
+        {"no-particles", nullptr, Screenshot, "Do not draw the particle systems named by the model's proxies."},
         {"yaw", "DEGREES", Screenshot, "Camera yaw around the model (default 35)."},
         {"pitch", "DEGREES", Screenshot, "Camera pitch (default 20)."},
         {"bench-fps", "SECONDS", Screenshot, "After the capture, play the clip for SECONDS and print the frame rate."},

@@ -76,6 +76,7 @@ int toScreenshotArgs(const rs::app::CommandLine& cl, rs::render::ScreenshotArgs&
     a.options.wireframe = cl.has("wireframe");
     a.options.grid = !cl.has("no-grid");
     a.options.labels = !cl.has("no-labels");
+    a.options.particles = !cl.has("no-particles");
     if (cl.has("texture-dir"))
         for (const std::string& d : cl.values.at("texture-dir"))
             a.options.textureDirs << QString::fromLocal8Bit(d.c_str());

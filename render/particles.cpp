@@ -1,0 +1,334 @@
+#include "particles.h"
+
+#include "qt3d_helpers.h"
+#include "texture_cache.h"
+
+#include <Qt3DCore/QAttribute>
+#include <Qt3DCore/QBuffer>
+#include <Qt3DCore/QEntity>
+#include <Qt3DCore/QGeometry>
+#include <Qt3DRender/QEffect>
+#include <Qt3DRender/QGeometryRenderer>
+#include <Qt3DRender/QMaterial>
+#include <Qt3DRender/QRenderPass>
+#include <Qt3DRender/QShaderProgram>
+#include <Qt3DRender/QTexture>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+namespace rs::render {
+
+namespace {
+
+// Per instance: centre xyz + size (full quad width), colour rgba, atlas rect (u0, v0, w, h; D3D convention, v down
+// from the image top), rotation (radians).
+constexpr uint kFloats = 16, kStride = kFloats * 4;
+
+const char* const particleVertex = R"(#version 330 core
+in vec2 corner;                  // (-1,-1) .. (1,1)
+in vec4 particleCenter;          // xyz world, w size
+in vec4 particleColor;
+in vec4 particleRect;            // u0, v0, w, h (v down from the image top)
+in vec4 particleSpin;            // x = rotation, radians
+uniform mat4 viewMatrix;
+uniform mat4 projectionMatrix;
+uniform mat4 viewProjectionMatrix;
+uniform int worldOriented;
+out vec2 uv;
+out vec2 cornerPos;
+out vec4 vColor;
+void main() {
+    float c = cos(particleSpin.x), s = sin(particleSpin.x);
+    vec2 q = vec2(c * corner.x - s * corner.y, s * corner.x + c * corner.y) * (particleCenter.w * 0.5);
+    cornerPos = corner;
+    vec2 t = corner * 0.5 + 0.5;
+    // Uploads put the image top at v = 1.
+    uv = vec2(particleRect.x + t.x * particleRect.z, 1.0 - (particleRect.y + (1.0 - t.y) * particleRect.w));
+    vColor = particleColor;
+    if (worldOriented != 0) {
+        gl_Position = viewProjectionMatrix * vec4(particleCenter.xyz + vec3(q, 0.0), 1.0);
+    } else {
+        vec4 v = viewMatrix * vec4(particleCenter.xyz, 1.0);
+        v.xy += q;
+        gl_Position = projectionMatrix * v;
+    }
+}
+)";
+
+const char* const particleFragment = R"(#version 330 core
+in vec2 uv;
+in vec2 cornerPos;
+in vec4 vColor;
+uniform sampler2D particleTexture;
+uniform int hasTexture;
+uniform int blendKind;           // 0 opaque, 1 additive, 2 alpha, 3 modulate
+out vec4 fragColor;
+void main() {
+    vec4 tex;
+    if (hasTexture != 0) {
+        tex = texture(particleTexture, uv);
+    } else {
+        float g = clamp(1.0 - length(cornerPos), 0.0, 1.0); // soft round sprite
+        tex = vec4(1.0, 1.0, 1.0, g * g);
+    }
+    vec4 c = tex * vColor;
+    if (c.a < 0.004) discard; // nothing to add or blend: skip the framebuffer read and write
+    if (blendKind == 1) {
+        fragColor = vec4(c.rgb * c.a, 1.0);
+    } else if (blendKind == 3) {
+        fragColor = vec4(mix(vec3(1.0), c.rgb, c.a), 1.0);
+    } else {
+        if (blendKind == 0 && c.a < 0.5) discard;
+        fragColor = c;
+    }
+}
+)";
+
+// Blend kind of the shader and the effect; -1 = not drawn.
+int blendKind(rs::ParticleBlend b) {
+    using B = rs::ParticleBlend;
+    switch (b) {
+    case B::Opaque:
+        return 0;
+    case B::Additive:
+    case B::DepthAdditive:
+        return 1;
+    case B::Alpha:
+    case B::DepthAlpha:
+    case B::DiffuseAlpha:
+    case B::AlphaScanlines:
+        return 2;
+    case B::Modulate:
+    case B::DepthModulate:
+    case B::StencilDarken:
+    case B::StencilDarkenBlur:
+        return 3;
+    default:
+        return -1; // heat, bump, decal bump: screen distortion; unknown values
+    }
+}
+
+constexpr size_t kCapacity = 16384; // particles per system and frame (more are counted, not drawn)
+
+} // namespace
+
+float particleLoopSeconds(const rs::ParticleSystem& sys) {
+    const rs::ParticleSimulator sim(sys);
+    double longest = 0.0, end = 0.0;
+    for (size_t e = 0; e < sys.emitters.size(); ++e)
+        if (std::isfinite(sim.maxLife(e))) longest = std::max(longest, sim.maxLife(e));
+    for (size_t e = 0; e < sys.emitters.size(); ++e) {
+        if (!sim.topLevel(e)) continue;
+        const rs::ParticleEmitterParams& p = sys.emitters[e].params;
+        const double delay = std::isfinite(p.initialDelay) ? std::max(0.0, double(p.initialDelay)) : 0.0;
+        if (p.useBursts && p.burstCount > 0 && std::isfinite(p.burstDelay))
+            end = std::max(end, delay + double(p.burstCount - 1) * std::max(0.0, double(p.burstDelay)) + longest);
+        else
+            end = std::max(end, delay + 2.0 * longest);
+    }
+    return float(std::clamp(end, 1.0, 20.0));
+}
+
+Particles::Particles(Qt3DCore::QNode* root) : root_(root) {}
+
+Qt3DRender::QEffect* Particles::effect(int kind, bool noDepthTest) {
+    using BA = Qt3DRender::QBlendEquationArguments;
+    using DT = Qt3DRender::QDepthTest;
+    const int key = kind * 2 + (noDepthTest ? 1 : 0);
+    if (auto it = effects_.find(key); it != effects_.end()) return it->second;
+    auto* prog = fx::program(root_, particleVertex, particleFragment);
+    auto* p = fx::pass(prog, kind == 0 ? "opaque" : "transparent");
+    fx::depth(p, noDepthTest ? DT::Always : DT::LessOrEqual, kind == 0);
+    switch (kind) {
+    case 1:
+        fx::blend(p, BA::One, BA::One);
+        break;
+    case 2:
+        fx::blend(p, BA::SourceAlpha, BA::OneMinusSourceAlpha);
+        break;
+    case 3:
+        fx::blend(p, BA::DestinationColor, BA::Zero);
+        break;
+    default:
+        break;
+    }
+    auto* e = fx::effect(root_, {p});
+    effects_[key] = e;
+    return e;
+}
+
+void Particles::reset() {
+    attachments_.clear();
+    systems_.clear();
+    emitters_.clear();
+    notDrawn_.clear();
+    drawn_ = 0;
+}
+
+void Particles::build(Qt3DCore::QEntity* parent, std::vector<ParticleAttachment> attachments, TextureCache& textures) {
+    reset();
+    attachments_ = std::move(attachments);
+    systems_.resize(attachments_.size());
+    using VT = Qt3DCore::QAttribute::VertexBaseType;
+    for (size_t a = 0; a < attachments_.size(); ++a) {
+        const ParticleAttachment& at = attachments_[a];
+        if (!at.system) continue;
+        const rs::ParticleSystem& sys = *at.system;
+        System& s = systems_[a];
+        s.sim = std::make_unique<rs::ParticleSimulator>(sys);
+        s.buffer = rs::ParticleBuffer(kCapacity, sys.emitters.size());
+        s.seed = uint64_t(a) + 1;
+        for (size_t ei = 0; ei < sys.emitters.size(); ++ei) {
+            const rs::ParticleEmitter& em = sys.emitters[ei];
+            const QString label = QString::fromStdString(sys.name) + "/" + QString::fromStdString(em.name);
+            const int kind = blendKind(em.blend);
+            if (kind < 0) {
+                notDrawn_ << QStringLiteral("%1: blend mode %2 (%3) is not drawn")
+                                 .arg(label, QString::fromLatin1(rs::particleBlendName(em.blend)))
+                                 .arg(em.params.blendMode);
+                continue;
+            }
+            Emitter e;
+            e.attachment = a;
+            e.emitter = ei;
+            e.entity = new Qt3DCore::QEntity(parent);
+            auto* g = new Qt3DCore::QGeometry(e.entity);
+            auto* corners = new Qt3DCore::QBuffer(g);
+            const float c[8] = {-1, -1, 1, -1, -1, 1, 1, 1};
+            corners->setData(QByteArray(reinterpret_cast<const char*>(c), sizeof(c)));
+            e.capacity = 64;
+            e.buffer = new Qt3DCore::QBuffer(g);
+            e.buffer->setUsage(Qt3DCore::QBuffer::StreamDraw);
+            e.data = QByteArray(int(e.capacity * kStride), '\0');
+            e.buffer->setData(e.data);
+            addAttribute(g, corners, "corner", VT::Float, 2, 0, 8, 4);
+            const char* names[4] = {"particleCenter", "particleColor", "particleRect", "particleSpin"};
+            for (uint k = 0; k < 4; ++k)
+                e.attributes.push_back(
+                    addAttribute(g, e.buffer, names[k], VT::Float, 4, k * 16, kStride, e.capacity, 1));
+            e.renderer = new Qt3DRender::QGeometryRenderer(e.entity);
+            e.renderer->setGeometry(g);
+            e.renderer->setPrimitiveType(Qt3DRender::QGeometryRenderer::TriangleStrip);
+            e.renderer->setVertexCount(4);
+            e.renderer->setInstanceCount(0);
+            auto* mat = new Qt3DRender::QMaterial(e.entity);
+            mat->setEffect(effect(kind, em.params.noDepthTest));
+            Qt3DRender::QAbstractTexture* tex = nullptr;
+            if (!em.colorTexture.empty()) {
+                Qt3DRender::QAbstractTexture* t =
+                    textures.get(em.colorTexture, label, 0, QStringLiteral("ParticleTexture"), mat);
+                if (t != textures.checker()) tex = t;
+            }
+            addParam(mat, "particleTexture", QVariant::fromValue(tex ? tex : textures.white()));
+            addParam(mat, "hasTexture", tex ? 1 : 0);
+            addParam(mat, "blendKind", kind);
+            addParam(mat, "worldOriented", em.params.worldOriented ? 1 : 0);
+            e.entity->addComponent(e.renderer);
+            e.entity->addComponent(mat);
+            e.entity->setEnabled(false);
+            e.enabled = false;
+            emitters_.push_back(std::move(e));
+        }
+    }
+}
+
+void Particles::upload(Emitter& e, const rs::ParticleBuffer& buf, uint32_t grid) {
+    const rs::ParticleBuffer::Range r =
+        e.emitter < buf.emitters.size() ? buf.emitters[e.emitter] : rs::ParticleBuffer::Range{};
+    const uint n = std::min<uint>(r.count, uint(buf.count > r.begin ? buf.count - r.begin : 0));
+    if (n > e.capacity) {
+        while (e.capacity < n)
+            e.capacity *= 2;
+        e.data = QByteArray(int(e.capacity * kStride), '\0');
+        for (Qt3DCore::QAttribute* a : e.attributes)
+            a->setCount(e.capacity);
+    }
+    float* f = reinterpret_cast<float*>(e.data.data());
+    for (uint i = 0; i < n; ++i, f += kFloats) {
+        const rs::SimParticle& p = buf.particles[r.begin + i];
+        const glm::vec4 rect = rs::atlasRect(p.frame, grid);
+        const float v[kFloats] = {p.position.x, p.position.y, p.position.z, p.size, p.color.r, p.color.g,
+                                  p.color.b,    p.color.a,    rect.x,       rect.y, rect.z,    rect.w,
+                                  p.rotation,   0.0f,         0.0f,         0.0f};
+        std::memcpy(f, v, sizeof(v));
+    }
+    if (n > 0) {
+        if (e.data.size() != e.buffer->data().size())
+            e.buffer->setData(e.data);
+        else
+            e.buffer->updateData(0, e.data.left(int(n * kStride)));
+    }
+    e.renderer->setInstanceCount(int(n));
+    const bool on = n > 0 && enabled_;
+    if (on != e.enabled) {
+        e.entity->setEnabled(on);
+        e.enabled = on;
+    }
+    drawn_ += n;
+}
+
+void Particles::update(double time, const BoneWorld& boneWorld, const std::function<bool(size_t)>& shown) {
+    drawn_ = 0;
+    std::vector<bool> live(attachments_.size(), false);
+    for (size_t a = 0; a < attachments_.size(); ++a) {
+        System& s = systems_[a];
+        if (!s.sim || !enabled_ || !shown(a)) continue;
+        rs::ParticleSimOptions o;
+        o.seed = s.seed;
+        const int bone = attachments_[a].bone;
+        o.emitterTransform = [&boneWorld, bone](double t) { return boneWorld(bone, t); };
+        s.sim->evaluate(time, o, s.buffer);
+        live[a] = true;
+    }
+    for (Emitter& e : emitters_) {
+        if (!live[e.attachment]) {
+            if (e.enabled) {
+                e.entity->setEnabled(false);
+                e.enabled = false;
+            }
+            continue;
+        }
+        const System& s = systems_[e.attachment];
+        upload(e, s.buffer, s.sim->atlasGrid(e.emitter));
+    }
+}
+
+void Particles::setEnabled(bool on) {
+    enabled_ = on;
+    if (on) return;
+    for (Emitter& e : emitters_)
+        if (e.enabled) {
+            e.entity->setEnabled(false);
+            e.enabled = false;
+        }
+}
+
+QStringList Particles::notDrawn() const { return notDrawn_; }
+
+void Particles::samplePoints(double seconds, const BoneWorld& boneWorld, std::vector<glm::vec3>& out) const {
+    for (size_t a = 0; a < attachments_.size(); ++a) {
+        const System& s = systems_[a];
+        if (!s.sim) continue;
+        rs::ParticleBuffer buf(4096, attachments_[a].system->emitters.size());
+        rs::ParticleSimOptions o;
+        o.seed = s.seed;
+        const int bone = attachments_[a].bone;
+        o.emitterTransform = [&boneWorld, bone](double t) { return boneWorld(bone, t); };
+        for (int k = 1; k <= 8; ++k) {
+            s.sim->evaluate(seconds * k / 8.0, o, buf);
+            for (size_t i = 0; i < buf.count; i += std::max<size_t>(1, buf.count / 256)) {
+                const rs::SimParticle& p = buf.particles[i];
+                if (!std::isfinite(p.position.x) || !std::isfinite(p.position.y) || !std::isfinite(p.position.z) ||
+                    !std::isfinite(p.size))
+                    continue;
+                const float h = std::min(std::abs(p.size) * 0.5f, 1e6f);
+                out.push_back(p.position - glm::vec3(h));
+                out.push_back(p.position + glm::vec3(h));
+            }
+        }
+    }
+}
+
+} // namespace rs::render

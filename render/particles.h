@@ -1,0 +1,107 @@
+// Particles: Alamo particle systems drawn from core's deterministic simulation (particles/particle_sim.h).
+//
+// Contract
+// - One entity per emitter: camera-facing quads (world-XY quads for world-oriented emitters), one instanced draw
+//   (per-instance attributes, divisor 1) whose buffer and instance count are rewritten by update().
+// - Blend per emitter (rs::ParticleBlend): additive (and depth-additive) add colour * alpha; alpha, depth-alpha,
+//   diffuse-alpha and alpha-scanlines blend over; modulate, depth-modulate and the stencil-darken modes
+//   multiply; opaque writes depth. Heat, bump and decal-bump emitters (screen distortion) and unknown blend
+//   values are not drawn and are listed in notDrawn().
+// - The emitter's colour texture is looked up like model textures (TextureCache: recorded once per use, so
+//   missing ones are reported with the model's); where it is not found the quad is a soft round sprite.
+// - A system follows its bone: births use the bone's world transform at the birth time (boneWorldAt).
+#pragma once
+
+#include "particles/particle_sim.h"
+#include "particles/particle_system.h"
+
+#include <QByteArray>
+#include <QString>
+#include <QStringList>
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <vector>
+
+namespace Qt3DCore {
+class QAttribute;
+class QBuffer;
+class QEntity;
+class QNode;
+} // namespace Qt3DCore
+namespace Qt3DRender {
+class QEffect;
+class QGeometryRenderer;
+} // namespace Qt3DRender
+
+namespace rs::render {
+
+class TextureCache;
+
+// Length of one loop when the system plays alone, seconds (1..20): the last burst of its finite emitters plus the
+// longest life, or two of the longest lives after the start for emitters that never stop.
+float particleLoopSeconds(const rs::ParticleSystem& system);
+
+// A particle system placed in the scene: on a proxy of the model, or shown alone.
+struct ParticleAttachment {
+    int proxy = -1; // index into the main model's proxies; -1 = the system shown alone
+    int bone = -1;  // main-model bone it follows; -1 = the model origin
+    QString name;   // the proxy's name (or the system's name when alone)
+    QString file;   // where the system was found (a path or "<archive>:<entry>"); empty = not found
+    QString error;  // why a found file could not be read
+    std::shared_ptr<const rs::ParticleSystem> system; // null when not found or unreadable
+};
+
+class Particles {
+  public:
+    explicit Particles(Qt3DCore::QNode* root); // effects are created under root on demand, shared by emitters
+
+    // Builds one entity per emitter of every attachment with a system, under parent.
+    void build(Qt3DCore::QEntity* parent, std::vector<ParticleAttachment> attachments, TextureCache& textures);
+    void reset(); // the entities went with their parent
+    const std::vector<ParticleAttachment>& attachments() const { return attachments_; }
+
+    // World transform of a main-model bone (-1: identity) at a time in seconds.
+    using BoneWorld = std::function<glm::mat4(int bone, double time)>;
+    // Simulates every shown attachment at time and uploads its particles; shown(i): attachment i is drawn.
+    void update(double time, const BoneWorld& boneWorld, const std::function<bool(size_t)>& shown);
+    void setEnabled(bool on);
+
+    size_t drawn() const { return drawn_; } // particles drawn after the last update()
+    QStringList notDrawn() const;           // "<system>/<emitter>: <why>" for emitters drawn by nobody
+
+    // World positions of the particles of every attachment at a few times in [0, seconds] (framing a system
+    // shown alone), each grown by half its size along the axes.
+    void samplePoints(double seconds, const BoneWorld& boneWorld, std::vector<glm::vec3>& out) const;
+
+  private:
+    struct Emitter {
+        size_t attachment = 0, emitter = 0;
+        Qt3DCore::QEntity* entity = nullptr;
+        Qt3DCore::QBuffer* buffer = nullptr;
+        std::vector<Qt3DCore::QAttribute*> attributes;
+        Qt3DRender::QGeometryRenderer* renderer = nullptr;
+        QByteArray data;
+        uint capacity = 0;
+        bool enabled = true;
+    };
+    struct System {
+        std::unique_ptr<rs::ParticleSimulator> sim;
+        rs::ParticleBuffer buffer;
+        uint64_t seed = 1;
+    };
+    Qt3DRender::QEffect* effect(int kind, bool noDepthTest);
+    void upload(Emitter& e, const rs::ParticleBuffer& buf, uint32_t grid);
+
+    Qt3DCore::QNode* root_ = nullptr;
+    std::map<int, Qt3DRender::QEffect*> effects_;
+    std::vector<ParticleAttachment> attachments_;
+    std::vector<System> systems_; // per attachment (sim null when it has no system)
+    std::vector<Emitter> emitters_;
+    QStringList notDrawn_;
+    size_t drawn_ = 0;
+    bool enabled_ = true;
+};
+
+} // namespace rs::render

@@ -1,0 +1,356 @@
+// Particle systems in the view: a corpus system alone is drawn and changes over time, blend modes differ, systems
+// named by proxies follow the ALT rules and the proxy bone's animation, and the Particles toggle removes them.
+#include "render_harness.h"
+#include "test_models.h"
+
+#include "alamo/alamo_writer.h"
+#include "alamo/particle_writer.h"
+#include "io/loader.h"
+#include "particle_fixtures.h"
+#include "particles.h"
+#include "vfs/archive_writer.h"
+#include "vfs/lookup.h"
+
+#include <catch2/catch.hpp>
+
+#include <QFile>
+#include <QFileInfo>
+#include <QTemporaryDir>
+
+using namespace rs::test;
+
+namespace {
+
+const QColor kBg(48, 52, 60);
+
+rs::render::ViewOptions plainOptions() {
+    rs::render::ViewOptions o;
+    o.grid = false;
+    o.dazzles = false;
+    o.labels = false;
+    o.background = kBg;
+    return o;
+}
+
+// Writes system with the project's writer and reads it back like the viewer does.
+std::shared_ptr<const rs::ParticleSystem> writeAndLoad(const rs::ParticleSystem& s, const QString& file) {
+    const std::vector<uint8_t> bytes = rs::alamo::writeParticleSystem(s);
+    QFile f(file);
+    REQUIRE(f.open(QIODevice::WriteOnly));
+    f.write(reinterpret_cast<const char*>(bytes.data()), qint64(bytes.size()));
+    f.close();
+    rs::Document doc = rs::loadDocument(file.toStdString());
+    REQUIRE(doc.particles);
+    return doc.particles;
+}
+
+// A steady cloud: 40 particles a second living 1 s, born in a 2-unit box, size 0.8, colour c with alpha a.
+rs::ParticleSystem cloud(rs::ParticleBlend blend, glm::vec3 c, float a) {
+    rs::ParticleSystem s;
+    s.name = "p_test_cloud";
+    rs::ParticleEmitter e = continuousEmitter("cloud", 40, 1.0f);
+    e.colorTexture = "p_test_missing_texture.tga";
+    e.blend = blend;
+    e.params.blendMode = uint32_t(blend);
+    e.position.shape = rs::ParticleVolume::Shape::Box;
+    e.position.rawShape = 1;
+    e.position.min = {-1.0f, -1.0f, -1.0f};
+    e.position.max = {1.0f, 1.0f, 1.0f};
+    e.size = constantTrack(0.8f);
+    e.red = constantTrack(c.r);
+    e.green = constantTrack(c.g);
+    e.blue = constantTrack(c.b);
+    e.alpha = constantTrack(a);
+    s.emitters = {e};
+    return s;
+}
+
+QImage shotAlone(std::shared_ptr<const rs::ParticleSystem> s, const QString& path, float t,
+                 rs::render::ViewOptions o = plainOptions()) {
+    auto& v = view();
+    v.setOptions(o);
+    v.setParticleSystem(std::move(s), path);
+    v.setCameraAngles(30.0f, 20.0f);
+    v.setTime(t);
+    return grab();
+}
+
+} // namespace
+
+TEST_CASE("a corpus particle system alone is visible and changes over time", "[render][particles][corpus]") {
+    const std::string root = corpusRoot();
+    const QString file =
+        QString::fromStdString(root) + "/alamo/Delta730+Imperial_Civil_War/Data/Art/Models/P_ELECTRICALSTATIC.ALO";
+    if (root.empty() || !QFileInfo::exists(file)) {
+        WARN("SKIPPED: P_ELECTRICALSTATIC.ALO not in the corpus");
+        return;
+    }
+    rs::Document doc = rs::loadDocument(file.toStdString());
+    REQUIRE(doc.particles);
+    const QImage a = shotAlone(doc.particles, file, 0.5f);
+    const int drawnA = view().particlesDrawn();
+    const QImage b = shotAlone(doc.particles, file, 1.5f);
+    const int drawnB = view().particlesDrawn();
+    REQUIRE_FALSE(a.isNull());
+    REQUIRE_FALSE(b.isNull());
+    INFO("drawn " << drawnA << " / " << drawnB << ", lit " << countDifferent(a, kBg) << " / " << countDifferent(b, kBg)
+                  << ", changed " << countChanged(a, b));
+    CHECK(drawnA > 0);
+    CHECK(drawnB > 0);
+    CHECK(countDifferent(a, kBg) > 150);
+    CHECK(countDifferent(b, kBg) > 150);
+    CHECK(countChanged(a, b) > 100);
+    // Same time, same picture (the simulation is deterministic).
+    const QImage a2 = shotAlone(doc.particles, file, 0.5f);
+    CHECK(countChanged(a, a2, 8) == 0);
+    // The texture lives in the game's archives: soft sprites drawn, the texture reported as missing.
+    bool reported = false;
+    for (const rs::render::TextureInfo& t : view().textures())
+        if (t.parameter == "ParticleTexture" && t.path.isEmpty()) reported = true;
+    CHECK(reported);
+    // The Particles toggle removes them.
+    rs::render::ViewOptions off = plainOptions();
+    off.particles = false;
+    const QImage none = shotAlone(doc.particles, file, 0.5f, off);
+    CHECK(countDifferent(none, kBg) < 40);
+    CHECK(view().particlesDrawn() == 0);
+}
+
+TEST_CASE("additive particles differ from alpha-blended ones", "[render][particles]") {
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    const glm::vec3 c(0.9f, 0.5f, 0.1f);
+    auto additive = writeAndLoad(cloud(rs::ParticleBlend::Additive, c, 0.5f), dir.filePath("p_add.alo"));
+    auto alpha = writeAndLoad(cloud(rs::ParticleBlend::Alpha, c, 0.5f), dir.filePath("p_alpha.alo"));
+    REQUIRE(additive->emitters[0].blend == rs::ParticleBlend::Additive);
+    REQUIRE(alpha->emitters[0].blend == rs::ParticleBlend::Alpha);
+    const QImage add = shotAlone(additive, dir.filePath("p_add.alo"), 2.0f);
+    const QImage blend = shotAlone(alpha, dir.filePath("p_alpha.alo"), 2.0f);
+    REQUIRE_FALSE(add.isNull());
+    REQUIRE_FALSE(blend.isNull());
+    const int changed = countChanged(add, blend, 16);
+    INFO("lit " << countDifferent(add, kBg) << " / " << countDifferent(blend, kBg) << ", changed " << changed);
+    CHECK(countDifferent(add, kBg) > 300);
+    CHECK(countDifferent(blend, kBg) > 300);
+    CHECK(changed > 200);
+    // Additive only adds light: overlapping sprites saturate towards white; alpha blending never exceeds the
+    // particle colour (blue 0.1 * 255 over a background of blue 60 stays at or below 60).
+    int addMaxB = 0, blendMaxB = 0, addMaxR = 0;
+    for (int y = 0; y < add.height(); ++y)
+        for (int x = 0; x < add.width(); ++x) {
+            addMaxB = std::max(addMaxB, qBlue(add.pixel(x, y)));
+            addMaxR = std::max(addMaxR, qRed(add.pixel(x, y)));
+            blendMaxB = std::max(blendMaxB, qBlue(blend.pixel(x, y)));
+        }
+    INFO("max blue additive " << addMaxB << ", alpha " << blendMaxB << "; max red additive " << addMaxR);
+    CHECK(blendMaxB <= kBg.blue() + 4);
+    CHECK(addMaxB > kBg.blue() + 10);
+    CHECK(addMaxR > 200);
+}
+
+TEST_CASE("ALT level with particle proxies differs from ALT0 where the proxies are", "[render][particles][corpus]") {
+    const std::string root = corpusRoot();
+    const QString file =
+        QString::fromStdString(root) + "/alamo/Delta730+Imperial_Civil_War/Data/Art/Models/RV_T2BTANK.ALO";
+    if (root.empty() || !QFileInfo::exists(file)) {
+        WARN("SKIPPED: RV_T2BTANK.ALO not in the corpus");
+        return;
+    }
+    rs::Document doc = rs::loadDocument(file.toStdString());
+    REQUIRE(doc.model);
+    auto& v = view();
+    auto shot = [&](int alt, bool particles) {
+        rs::render::ViewOptions o = plainOptions();
+        o.proxies = false; // no markers or labels: only particles differ
+        o.alt = alt;
+        o.particles = particles;
+        v.setOptions(o);
+        v.setModel(doc.model, file);
+        v.setCameraAngles(30.0f, 20.0f);
+        v.setTime(1.0f);
+        return grab();
+    };
+    // The tank names p_electricalstatic (ALT1, ALT2) and p_electricalstatic2 (ALT2), found beside it.
+    int found = 0;
+    for (const rs::render::ParticleInfo& p : v.particleSystems())
+        found += p.emitters > 0 ? 1 : 0;
+    const QImage alt1 = shot(1, true);
+    found = 0;
+    for (const rs::render::ParticleInfo& p : v.particleSystems())
+        if (p.name.startsWith("p_electricalstatic", Qt::CaseInsensitive)) {
+            CHECK_FALSE(p.file.isEmpty());
+            CHECK(p.emitters > 0);
+            ++found;
+        }
+    CHECK(found == 3);
+    const int drawnAlt1 = v.particlesDrawn();
+    const QImage alt1Off = shot(1, false);
+    const QImage alt0 = shot(0, true);
+    const int drawnAlt0 = v.particlesDrawn();
+    const QImage alt0Off = shot(0, false);
+    REQUIRE_FALSE(alt1.isNull());
+    INFO("drawn ALT1 " << drawnAlt1 << ", ALT0 " << drawnAlt0 << "; changed ALT1 " << countChanged(alt1, alt1Off)
+                       << ", ALT0 " << countChanged(alt0, alt0Off));
+    CHECK(drawnAlt1 > 0);
+    CHECK(drawnAlt0 == 0); // ALT0 has no particle proxies
+    CHECK(countChanged(alt1, alt1Off, 16) > 30);
+    CHECK(countChanged(alt0, alt0Off, 16) == 0);
+    // Where ALT1 differs from ALT0 includes where its particles are.
+    const QRect sparks = changedBox(alt1, alt1Off, 16);
+    const QRect altDiff = changedBox(alt1, alt0, 16);
+    CHECK(altDiff.intersects(sparks));
+}
+
+TEST_CASE("particles on a proxy follow the bone's animation and the ALT rules", "[render][particles]") {
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    // makeFigure's proxy p_smoke_ALT1 (Head) names P_SMOKE.ALO; add p_follow on the arm, whose clip swings it up.
+    rs::ParticleSystem smoke = cloud(rs::ParticleBlend::Additive, {0.2f, 1.0f, 0.3f}, 1.0f);
+    smoke.name = "p_smoke";
+    smoke.emitters[0].position.min = {-0.3f, -0.3f, -0.3f};
+    smoke.emitters[0].position.max = {0.3f, 0.3f, 0.3f};
+    writeAndLoad(smoke, dir.filePath("P_SMOKE.ALO"));
+    rs::ParticleSystem follow = cloud(rs::ParticleBlend::Additive, {1.0f, 0.2f, 1.0f}, 1.0f);
+    follow.name = "p_follow";
+    follow.emitters[0].params.lifetime = 0.05f;
+    follow.emitters[0].params.particlesPerSecond = 400;
+    follow.emitters[0].position.shape = rs::ParticleVolume::Shape::Point;
+    follow.emitters[0].position.rawShape = 0;
+    follow.emitters[0].position.point = {1.6f, 0.0f, 0.0f}; // towards the arm's tip
+    writeAndLoad(follow, dir.filePath("p_follow.alo"));
+
+    auto model = makeFigure();
+    int arm = -1;
+    for (size_t b = 0; b < model->skeleton.bones.size(); ++b)
+        if (model->skeleton.bones[b].name == "Arm") arm = int(b);
+    REQUIRE(arm >= 0);
+    rs::Proxy px;
+    px.name = "p_follow";
+    px.bone = arm;
+    model->proxies.push_back(px);
+    const QString path = dir.filePath("figure.alo");
+    auto& v = view();
+    auto shot = [&](int alt, bool particles, float t) {
+        rs::render::ViewOptions o = plainOptions();
+        o.proxies = false;
+        o.alt = alt;
+        o.particles = particles;
+        v.setOptions(o);
+        v.setModel(model, path);
+        v.setClip(makeArmClip());
+        v.setCameraAngles(0.0f, 0.0f);
+        v.setTime(t);
+        return grab();
+    };
+    const QList<rs::render::ParticleInfo> infos = v.particleSystems();
+    // Arm down (t = 0) and up (t = 1 s): the p_follow particles move up with the arm's tip.
+    const QImage down = shot(0, true, 0.0f), downOff = shot(0, false, 0.0f);
+    const QImage up = shot(0, true, 0.99f), upOff = shot(0, false, 0.99f);
+    const QRect boxDown = changedBox(down, downOff, 16), boxUp = changedBox(up, upOff, 16);
+    INFO("particles down " << boxDown.x() << "," << boxDown.y() << " " << boxDown.width() << "x" << boxDown.height()
+                           << "; up " << boxUp.x() << "," << boxUp.y() << " " << boxUp.width() << "x"
+                           << boxUp.height());
+    REQUIRE_FALSE(boxDown.isEmpty());
+    REQUIRE_FALSE(boxUp.isEmpty());
+    CHECK(boxUp.center().y() < boxDown.center().y() - 20);
+    // p_smoke_ALT1 draws at ALT1 only, above the head.
+    const QImage alt1 = shot(1, true, 0.0f), alt1Off = shot(1, false, 0.0f);
+    const int greenAlt1 = countChanged(alt1, alt1Off, 16) - countChanged(down, downOff, 16);
+    INFO("extra changed pixels at ALT1 " << greenAlt1);
+    CHECK(greenAlt1 > 50);
+    // The bone tree's facts: which proxy carries which system, and whether it was found.
+    bool smokeFound = false, followFound = false;
+    for (const rs::render::ParticleInfo& p : v.particleSystems()) {
+        if (p.name == "p_smoke_ALT1") smokeFound = !p.file.isEmpty() && p.emitters == 1;
+        if (p.name == "p_follow") followFound = !p.file.isEmpty() && p.bone == arm;
+    }
+    CHECK(smokeFound);
+    CHECK(followFound);
+}
+
+TEST_CASE("particle loop length covers bursts and lifetimes", "[render][particles]") {
+    rs::ParticleSystem s;
+    s.emitters = {burstEmitter("b", 3, 0.5f, 4, 1.0f)}; // last burst at 1.5 s, lives 1 s
+    CHECK(rs::render::particleLoopSeconds(s) == Approx(2.5f));
+    s.emitters = {continuousEmitter("c", 10, 3.0f)};
+    CHECK(rs::render::particleLoopSeconds(s) == Approx(6.0f));
+    s.emitters = {continuousEmitter("c", 10, 1e30f)};
+    CHECK(rs::render::particleLoopSeconds(s) == Approx(20.0f));
+}
+
+TEST_CASE("particle proxies follow the hidden and altDecreaseStayHidden rules", "[render][particles]") {
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    rs::ParticleSystem smoke = cloud(rs::ParticleBlend::Additive, {0.2f, 1.0f, 0.3f}, 1.0f);
+    smoke.name = "p_smoke";
+    writeAndLoad(smoke, dir.filePath("p_smoke.alo"));
+    const QString path = dir.filePath("figure.alo");
+    auto& v = view();
+    auto drawnAt = [&](const std::shared_ptr<rs::Model>& m, std::initializer_list<int> alts, bool showHidden) {
+        rs::render::ViewOptions o = plainOptions();
+        o.showHidden = showHidden;
+        o.alt = 0;
+        v.setOptions(o);
+        v.setModel(m, path);
+        for (int alt : alts) {
+            o.alt = alt;
+            v.setOptions(o);
+        }
+        v.setTime(1.0f);
+        return v.particlesDrawn();
+    };
+    auto model = makeFigure(); // proxy p_smoke_ALT1 on Head
+    REQUIRE(model->proxies.size() == 1);
+    CHECK(drawnAt(model, {1}, false) > 10);
+    CHECK(drawnAt(model, {0}, false) == 0);
+    CHECK(drawnAt(model, {2}, false) == 0);
+    CHECK(drawnAt(model, {2, 1}, false) > 10); // lowering the level shows it again...
+    model->proxies[0].altDecreaseStayHidden = true;
+    CHECK(drawnAt(model, {1}, false) > 10);
+    CHECK(drawnAt(model, {2, 1}, false) == 0); // ...unless it stays hidden when the level decreases
+    model->proxies[0].altDecreaseStayHidden = false;
+    model->proxies[0].hidden = true;
+    CHECK(drawnAt(model, {1}, false) == 0);
+    CHECK(drawnAt(model, {1}, true) > 10);
+}
+
+TEST_CASE("a proxy's particle system is found through the mounted game archives", "[render][particles][vfs]") {
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    rs::ParticleSystem smoke = cloud(rs::ParticleBlend::Additive, {0.2f, 1.0f, 0.3f}, 1.0f);
+    smoke.name = "p_smoke";
+    const std::vector<uint8_t> bytes = rs::alamo::writeParticleSystem(smoke);
+    const std::vector<uint8_t> meg = rs::vfs::writeMeg(2, {{"DATA\\ART\\MODELS\\P_SMOKE.ALO", bytes}});
+    const QString megPath = dir.filePath("Particles.meg");
+    {
+        QFile f(megPath);
+        REQUIRE(f.open(QIODevice::WriteOnly));
+        f.write(reinterpret_cast<const char*>(meg.data()), qint64(meg.size()));
+    }
+    QDir(dir.path()).mkpath("models");
+    const QString path = dir.filePath("models/figure.alo"); // nothing beside it
+    {
+        const std::vector<uint8_t> model = rs::alamo::writeModel(*makeFigure());
+        QFile f(path);
+        REQUIRE(f.open(QIODevice::WriteOnly));
+        f.write(reinterpret_cast<const char*>(model.data()), qint64(model.size()));
+    }
+    auto& v = view();
+    rs::render::ViewOptions o = plainOptions();
+    o.alt = 1;
+    v.setOptions(o);
+    v.setModel(makeFigure(), path);
+    REQUIRE(v.particleSystems().size() == 1);
+    CHECK(v.particleSystems()[0].file.isEmpty()); // not mounted yet: not found
+    CHECK(v.particlesDrawn() == 0);
+    rs::vfs::setSessionMount(std::make_shared<const rs::vfs::MountTable>(rs::vfs::mountSingle(megPath.toStdString())));
+    v.setModel(makeFigure(), path);
+    v.setTime(1.0f);
+    const QList<rs::render::ParticleInfo> infos = v.particleSystems();
+    rs::vfs::setSessionMount(nullptr);
+    REQUIRE(infos.size() == 1);
+    INFO(infos[0].file.toStdString() << " " << infos[0].error.toStdString());
+    CHECK(infos[0].file.contains("Particles.meg", Qt::CaseInsensitive));
+    CHECK(infos[0].emitters == 1);
+    CHECK(v.particlesDrawn() > 10);
+}
