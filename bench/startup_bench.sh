@@ -12,6 +12,7 @@
 #   f3d --output OUT.png --resolution 640,480 MODEL.glb
 # are timed (wall: process start to exit, PNG written; CPU: user + system of the process and its threads).
 # Prints one JSON object: medians, minimums and the ratio rigscope / F3D of the medians, all from the same run.
+# STARTUP_BASELINE=OTHER_BUILD_DIR adds a third contender (e.g. a build of an older commit) to the same rotation.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "${1:-$here/../build}" && pwd)
@@ -47,11 +48,13 @@ one_run() {
   awk -v w=$(( (e - s) / 1000000 )) '{printf "%d %d\n", w, ($1 + $2) * 1000}' "$tmp/time.txt" >>"$tmp/$name"
 }
 rs() { one_run "$1" "$build/bin/rigscope" --screenshot "$tmp/rs.png" --size "$size" --no-grid "$model"; }
+baseline=${STARTUP_BASELINE:-}
+bl() { [ -z "$baseline" ] || one_run "$1" "$baseline/bin/rigscope" --screenshot "$tmp/bl.png" --size "$size" --no-grid "$model"; }
 f3() { one_run "$1" f3d --output="$tmp/f3d.png" --resolution="${size/x/,}" "$tmp/model.glb"; }
 
-rs warm; f3 warm
+rs warm; f3 warm; bl warm
 for i in $(seq "$runs"); do
-  if [ $((i % 2)) -eq 1 ]; then rs rigscope; f3 f3d; else f3 f3d; rs rigscope; fi
+  if [ $((i % 2)) -eq 1 ]; then rs rigscope; f3 f3d; bl baseline; else bl baseline; f3 f3d; rs rigscope; fi
 done
 
 median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
@@ -61,8 +64,13 @@ stat_of() { # file column
 jq -n --arg model "$model" --arg size "$size" --argjson runs "$runs" --argjson tri "${triangles:-null}" \
   --argjson rw "$(stat_of rigscope 1)" --argjson rc "$(stat_of rigscope 2)" \
   --argjson fw "$(stat_of f3d 1)" --argjson fc "$(stat_of f3d 2)" \
+  --argjson bw "$([ -n "$baseline" ] && stat_of baseline 1 || echo null)" \
+  --argjson bc "$([ -n "$baseline" ] && stat_of baseline 2 || echo null)" --arg bdir "$baseline" \
   --arg load "$(cut -d' ' -f1-3 /proc/loadavg)" --arg f3dv "$(f3d --version 2>&1 | head -1)" '
   {model: $model, size: $size, triangles: $tri, runs: $runs, load_average: $load, f3d: $f3dv,
    rigscope: {wall_ms: $rw, cpu_ms: $rc}, f3d_run: {wall_ms: $fw, cpu_ms: $fc},
    ratio_wall_median: (($rw.median / $fw.median) * 1000 | round / 1000),
-   ratio_cpu_median: (($rc.median / $fc.median) * 1000 | round / 1000)}'
+   ratio_cpu_median: (($rc.median / $fc.median) * 1000 | round / 1000)}
+  + (if $bw == null then {} else {baseline: {build: $bdir, wall_ms: $bw, cpu_ms: $bc,
+       ratio_wall_median: (($bw.median / $fw.median) * 1000 | round / 1000),
+       ratio_cpu_median: (($bc.median / $fc.median) * 1000 | round / 1000)}} end)'
