@@ -6,7 +6,8 @@
 #   PLAYBACK_SIZES="640x360 1280x720"  sizes to measure (default both)
 #   PLAYBACK_VARIANTS="NAME:[VAR=VALUE[;VAR=VALUE]] ..."  runs, each with its environment (default "current:",
 #       none); e.g. "none:RIGSCOPE_FILL_OFF=prepass,notexture,lightcount all: noshade:LP_PERF=no_shade" measures
-#       what the fill-rate steps (render/mesh_materials.h) bring, and what shading costs, in the same run
+#       what the fill-rate steps (render/mesh_materials.h) bring, and what shading costs, in the same run;
+#       BENCH_BUILD=DIR in a variant runs DIR/bin/rigscope instead (a build of another commit, same rotation)
 #
 # Default model: EB_LIGHTFACTORY.ALO with EB_LIGHTFACTORY_BUILD_00.ala (the corpus' largest Alamo model).
 # Per size and variant: fps (wall clock, depends on the machine's load), CPU milliseconds per frame summed over
@@ -42,7 +43,9 @@ for r in $(seq "$repeat"); do
       name=${v%%:*}
       envs=${v#*:}
       IFS=';' read -r -a assignments <<<"$envs"
-      line=$(env "${assignments[@]}" "$build/bin/rigscope" --screenshot "$tmp/p.png" --size "$size" \
+      bin=$build/bin/rigscope
+      for a in "${assignments[@]}"; do case $a in BENCH_BUILD=*) bin=${a#BENCH_BUILD=}/bin/rigscope ;; esac; done
+      line=$(env "${assignments[@]}" "$bin" --screenshot "$tmp/p.png" --size "$size" \
                --bench-fps "$seconds" ${clip:+--clip "$clip"} "$model" 2>/dev/null | grep '^bench:' || true)
       frames='' fps='' cpu=''
       read -r frames fps cpu < <(echo "$line" |

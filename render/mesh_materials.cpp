@@ -65,12 +65,13 @@ MeshMaterials::~MeshMaterials() = default;
 
 MeshMaterials::FillSteps MeshMaterials::fillStepsFromEnvironment() {
     FillSteps s;
-    const QByteArray off = qgetenv("RIGSCOPE_FILL_OFF");
-    for (const QByteArray& step : off.split(',')) {
+    for (const QByteArray& step : qgetenv("RIGSCOPE_FILL_OFF").split(',')) {
         if (step == "prepass") s.depthPrepass = false;
         if (step == "notexture") s.noTextureVariant = false;
         if (step == "lightcount") s.lightCount = false;
     }
+    for (const QByteArray& step : qgetenv("RIGSCOPE_FILL_ON").split(','))
+        if (step == "prepass") s.depthPrepass = true;
     return s;
 }
 
@@ -81,8 +82,9 @@ void MeshMaterials::setWireframe(bool on) {
 }
 
 // Mesh effect for a family and a fragment variant (kBump, kSpecular, kUnlit, kNoTexture bits), shared by every
-// entity that needs it. Opaque effects first draw depth only ("depth" pass, before every "opaque" pass), then
-// shade with depth test LessOrEqual and no depth writes: each covered pixel is shaded once, whatever the order.
+// entity that needs it. With the depth pre-pass step, opaque effects first draw depth only ("depth" pass, before
+// every "opaque" pass), then shade with depth test LessOrEqual and no depth writes: each covered pixel is shaded
+// once, whatever the order.
 // cullBack: opaque meshes of formats whose outward faces are counter-clockwise in our (right-handed) view
 // skip back faces (Alamo: checked against no culling on corpus models; front culling shows the insides).
 Qt3DRender::QEffect* MeshMaterials::meshEffect(Family family, int variant, bool cullBack) {

@@ -34,13 +34,17 @@ class MeshMaterials {
     explicit MeshMaterials(Qt3DCore::QNode* root); // effects and programs are created under root, on demand
     ~MeshMaterials();
 
-    // Fill-rate steps (software GL spends most of a frame shading pixels), all on by default. For measuring
-    // what each brings, RIGSCOPE_FILL_OFF=step[,step...] turns steps off (read once, at construction):
-    //   prepass    opaque meshes draw depth only first, then shade only the nearest surface of each pixel
-    //   notexture  materials whose base texture has no image (none named or not found) skip the texture fetch
-    //   lightcount the light loop stops at the lights in use instead of running all four slots
+    // Fill-rate steps (software GL spends most of a frame shading pixels). For measuring what each brings
+    // (bench/playback_bench.sh), read once at construction: RIGSCOPE_FILL_OFF=step[,step] turns steps off,
+    // RIGSCOPE_FILL_ON=step[,step] turns opt-in steps on.
+    //   notexture  (on)  materials whose base texture has no image (none named or not found) skip the fetch
+    //   lightcount (on)  the light loop stops at the lights in use instead of running all four slots
+    //   prepass    (off) opaque meshes draw depth only first, then shade only the nearest surface of each pixel.
+    //                    Off by default: on llvmpipe the depth-only pass of every hidden fragment costs about what
+    //                    it saves (EB_LIGHTFACTORY, 2.2 fragments per pixel at 720p: no gain, see
+    //                    docs/PERFORMANCE.md), and its program adds to the start-up.
     struct FillSteps {
-        bool depthPrepass = true, noTextureVariant = true, lightCount = true;
+        bool depthPrepass = false, noTextureVariant = true, lightCount = true;
     };
     const FillSteps& fillSteps() const { return steps_; }
 
