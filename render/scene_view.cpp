@@ -36,6 +36,7 @@
 #include <Qt3DRender/QCamera>
 #include <Qt3DRender/QRenderCapabilities>
 #include <Qt3DRender/QRenderSettings>
+#include <Qt3DRender/QShaderProgram>
 
 #include <glm/gtc/type_ptr.hpp>
 
@@ -541,6 +542,8 @@ QList<ParticleInfo> SceneView::particleSystems() const {
 }
 
 int SceneView::particlesDrawn() const { return int(d->particles->drawn()); }
+
+int SceneView::shaderProgramCount() const { return int(d->root->findChildren<Qt3DRender::QShaderProgram*>().size()); }
 
 QList<TextureInfo> SceneView::textures() const { return d->textures->infos(); }
 bool SceneView::texturesPending() const { return d->texPending > 0; }

@@ -136,6 +136,9 @@ class SceneView : public QObject {
     // after it returns; kept for callers that wait on texturesResolved()).
     bool texturesPending() const;
 
+    // Shader programs Qt3D was given so far (each is compiled, and translated by a software GL, even if unused).
+    int shaderProgramCount() const;
+
     // Always = render continuously (benchmarks, playback); default OnDemand renders only after changes.
     void setContinuousRendering(bool on);
 

@@ -146,7 +146,7 @@ int runScreenshot(const ScreenshotArgs& a, int argc, char** argv) {
             app.exit(rc);
             return;
         }
-        mark("captured");
+        mark(("captured (" + std::to_string(view.shaderProgramCount()) + " shader programs)").c_str());
         if (!img.save(a.out, "PNG")) {
             rc = fail("cannot write " + a.out.toStdString());
             app.exit(rc);
