@@ -110,7 +110,8 @@ int blendKind(rs::ParticleBlend b) {
     }
 }
 
-constexpr size_t kCapacity = 16384; // particles per system and frame (more are counted, not drawn)
+constexpr size_t kCapacity = 16384;   // particles per system and frame (more are counted, not drawn)
+constexpr size_t kMaxEmitters = 1024; // emitter entities per scene (a hostile file cannot make millions)
 
 } // namespace
 
@@ -184,10 +185,16 @@ void Particles::build(Qt3DCore::QEntity* parent, std::vector<ParticleAttachment>
             const rs::ParticleEmitter& em = sys.emitters[ei];
             const QString label = QString::fromStdString(sys.name) + "/" + QString::fromStdString(em.name);
             const int kind = blendKind(em.blend);
+            if (emitters_.size() >= kMaxEmitters) {
+                if (notDrawn_.size() < 64)
+                    notDrawn_ << QStringLiteral("%1: more than %2 emitters in the scene").arg(label).arg(kMaxEmitters);
+                continue;
+            }
             if (kind < 0) {
-                notDrawn_ << QStringLiteral("%1: blend mode %2 (%3) is not drawn")
-                                 .arg(label, QString::fromLatin1(rs::particleBlendName(em.blend)))
-                                 .arg(em.params.blendMode);
+                if (notDrawn_.size() < 64)
+                    notDrawn_ << QStringLiteral("%1: blend mode %2 (%3) is not drawn")
+                                     .arg(label, QString::fromLatin1(rs::particleBlendName(em.blend)))
+                                     .arg(em.params.blendMode);
                 continue;
             }
             Emitter e;

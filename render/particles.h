@@ -6,7 +6,7 @@
 // - Blend per emitter (rs::ParticleBlend): additive (and depth-additive) add colour * alpha; alpha, depth-alpha,
 //   diffuse-alpha and alpha-scanlines blend over; modulate, depth-modulate and the stencil-darken modes
 //   multiply; opaque writes depth. Heat, bump and decal-bump emitters (screen distortion) and unknown blend
-//   values are not drawn and are listed in notDrawn().
+//   values are not drawn and are listed in notDrawn(), as are emitters past 1024 in the scene.
 // - The emitter's colour texture is looked up like model textures (TextureCache: recorded once per use, so
 //   missing ones are reported with the model's); where it is not found the quad is a soft round sprite.
 // - A system follows its bone: births use the bone's world transform at the birth time (boneWorldAt).

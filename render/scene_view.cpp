@@ -86,6 +86,10 @@ struct SceneView::Impl {
     int highlightBone = -1;
     bool altDecreased = false;
     CameraFraming framing;
+    // Particle time: the pose time, except that playback across the end of a clip keeps it running (a model's
+    // smoke does not restart with its idle clip); any jump (scrub, new model) sets it to the pose time again.
+    double particleClock = 0.0;
+    float lastTime = 0.0f;
     int texPending = 0;
     bool lightsDirty = true; // rig must be re-sent (options or model changed)
 
@@ -185,9 +189,21 @@ struct SceneView::Impl {
         updateLabels();
         updateVisibility();
         particles->update(
-            time, [this](int bone, double t) { return boneWorldAt(bone, t); },
+            particleTime(), [this](int bone, double t) { return boneWorldAt(bone, t); },
             [this](size_t a) { return particlesShown(a); });
         emit q->poseChanged();
+    }
+
+    double particleTime() {
+        double delta = double(time) - double(lastTime);
+        lastTime = time;
+        const float duration = clip ? clip->duration() : 0.0f;
+        if (!alone && duration > 0.0f && delta < -0.5 * duration) delta += duration; // the clip looped
+        if (alone || delta < 0.0 || delta > 0.5 || !std::isfinite(particleClock + delta))
+            particleClock = time;
+        else
+            particleClock += delta;
+        return particleClock;
     }
 
     // Bounds and sampled points of what is drawn at the current pose.
@@ -332,6 +348,8 @@ void SceneView::buildScene(std::shared_ptr<const rs::Model> model, const QString
     }
     d->frame = 0.0f;
     d->time = 0.0f;
+    d->lastTime = 0.0f;
+    d->particleClock = 0.0;
     d->lightsDirty = true;
     d->updatePose();
     // Frame first (radius is needed to size the overlays), then build overlays.

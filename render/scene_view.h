@@ -101,6 +101,8 @@ class SceneView : public QObject {
     // Particle systems of the model's proxies (found or not) or the system shown alone, in proxy order.
     QList<ParticleInfo> particleSystems() const;
     int particlesDrawn() const; // live particles drawn at the current time
+    // Particles run at the pose time; while playing (steps under 0.5 s) across the end of the clip they keep
+    // running instead of restarting; a jump sets them to the pose time again. Alone, they loop with the clip.
 
     // nullptr = bind pose. The clip is bound with rs::bindClip (problems() lists binding issues).
     void setClip(std::shared_ptr<const rs::Clip> clip);

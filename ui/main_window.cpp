@@ -405,7 +405,19 @@ void MainWindow::applyDocument(const LoadResult& r) {
     else
         view_->setModel(model_);
     boneDock_->setModel(model_);
-    boneDock_->setProxyParticles(view_->proxyParticles());
+    const std::vector<ProxyParticles> systems = view_->proxyParticles();
+    boneDock_->setProxyParticles(systems);
+    if (clips_.empty() && !r.doc.particles &&
+        std::any_of(systems.begin(), systems.end(), [](const ProxyParticles& p) { return p.emitters > 0; })) {
+        // Nothing to play the particles with: a track-less clip of the bind pose (particles keep running across
+        // its end).
+        auto c = std::make_shared<Clip>();
+        c->format = "alo-particle";
+        c->name = "particles";
+        c->fps = 30.0f;
+        c->frameCount = 301;
+        clips_.push_back({tr("particles on the bind pose (10 s)"), r.path, 0, c, true});
+    }
     materialDock_->setModel(model_, textureDirs_);
     sceneDock_->setLevels(model_->lodLevels(), model_->altLevels());
     view_->setSettings(sceneDock_->settings());

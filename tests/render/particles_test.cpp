@@ -354,3 +354,61 @@ TEST_CASE("a proxy's particle system is found through the mounted game archives"
     CHECK(infos[0].emitters == 1);
     CHECK(v.particlesDrawn() > 10);
 }
+
+TEST_CASE("particles keep running when the model's clip loops during playback", "[render][particles]") {
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    rs::ParticleSystem smoke = cloud(rs::ParticleBlend::Additive, {0.2f, 1.0f, 0.3f}, 1.0f);
+    smoke.name = "p_smoke";
+    smoke.emitters[0].params.particlesPerSecond = 20;
+    smoke.emitters[0].params.lifetime = 5.0f;
+    writeAndLoad(smoke, dir.filePath("p_smoke.alo"));
+    auto& v = view();
+    rs::render::ViewOptions o = plainOptions();
+    o.alt = 1; // p_smoke_ALT1
+    v.setOptions(o);
+    v.setModel(makeFigure(), dir.filePath("figure.alo"));
+    v.setClip(makeArmClip()); // 1 s loop (frames 0..10 at 10 fps)
+    // Playback as the timeline drives it: small steps of the wrapped frame position, 1.5 s in all.
+    int drawnEarly = 0;
+    for (int step = 0; step <= 30; ++step) {
+        v.setFrame(std::fmod(float(step) * 0.5f, 10.0f));
+        if (step == 10) drawnEarly = v.particlesDrawn(); // 0.5 s
+    }
+    const int drawnAfterLoop = v.particlesDrawn(); // pose at 0.5 s of its second loop, particles at 1.5 s
+    INFO("drawn at 0.5 s " << drawnEarly << ", after the loop " << drawnAfterLoop);
+    CHECK(drawnAfterLoop >= drawnEarly + 15);
+    // A jump (scrub) puts the particles back on the pose time.
+    v.setFrame(5.0f);
+    v.setFrame(2.0f);
+    const int drawnScrub = v.particlesDrawn();
+    v.setModel(makeFigure(), dir.filePath("figure.alo"));
+    v.setClip(makeArmClip());
+    v.setFrame(2.0f);
+    CHECK(drawnScrub == v.particlesDrawn());
+}
+
+TEST_CASE("heat-distortion emitters are listed as not drawn", "[render][particles]") {
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    rs::ParticleSystem s = cloud(rs::ParticleBlend::Additive, {1.0f, 1.0f, 1.0f}, 1.0f);
+    rs::ParticleEmitter heat = s.emitters[0];
+    heat.name = "shimmer";
+    heat.blend = rs::ParticleBlend::Heat;
+    heat.params.blendMode = 10;
+    s.emitters.push_back(heat);
+    auto sys = writeAndLoad(s, dir.filePath("p_heat.alo"));
+    auto& v = view();
+    v.setOptions(plainOptions());
+    v.setParticleSystem(sys, dir.filePath("p_heat.alo"));
+    v.setTime(1.0f);
+    const QList<rs::render::ParticleInfo> infos = v.particleSystems();
+    REQUIRE(infos.size() == 1);
+    CHECK(infos[0].emitters == 2);
+    REQUIRE(infos[0].notDrawn.size() == 1);
+    CHECK(infos[0].notDrawn[0].contains("shimmer"));
+    CHECK(infos[0].notDrawn[0].contains("heat"));
+    // Only the additive emitter's particles are drawn (40 a second, 1 s lives).
+    CHECK(v.particlesDrawn() > 30);
+    CHECK(v.particlesDrawn() <= 41);
+}

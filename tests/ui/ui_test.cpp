@@ -11,6 +11,7 @@
 #include "scene_dock.h"
 #include "timeline_dock.h"
 
+#include "alamo/alamo_writer.h"
 #include "alamo/particle_writer.h"
 #include "amal/amal_writer.h"
 #include "bw2_fixtures.h" // tests/core: .bwm/.al made by the project's own writers
@@ -37,6 +38,7 @@
 #include <QTimer>
 #include <QTreeWidget>
 #include <QUrl>
+#include <glm/gtc/matrix_transform.hpp>
 
 #include <atomic>
 #include <chrono>
@@ -735,6 +737,44 @@ class UiTest : public QObject {
             s.particles = true;
             w->scene()->setSettings(s);
         }
+    }
+
+    void boneTreeShowsProxyParticles() {
+        // A model whose proxies name a particle system written beside it and one that exists nowhere.
+        ParticleSystem sys;
+        sys.name = "p_beside";
+        sys.emitters = {test::continuousEmitter("glow", 20, 0.5f)};
+        writeFile(QStringLiteral("P_BESIDE.ALO"), alamo::writeParticleSystem(sys));
+        Model m;
+        m.format = "alo";
+        Bone root;
+        root.name = "Root";
+        Bone top;
+        top.name = "Top";
+        top.parent = 0;
+        top.bindLocal = glm::translate(glm::mat4(1.0f), glm::vec3(0.0f, 0.0f, 1.0f));
+        m.skeleton.bones = {root, top};
+        Proxy a;
+        a.name = "p_beside_ALT1";
+        a.bone = 1;
+        a.alt = 1;
+        Proxy b;
+        b.name = "p_nowhere";
+        b.bone = 1;
+        m.proxies = {a, b};
+        const QString path = writeFile(QStringLiteral("proxy_owner.alo"), alamo::writeModel(m));
+        QVERIFY(open(path));
+        QCOMPARE(w->model()->proxies.size(), size_t(2));
+        QTreeWidgetItem* found = w->boneTree()->itemForProxy(0);
+        QTreeWidgetItem* missing = w->boneTree()->itemForProxy(1);
+        QVERIFY(found && missing);
+        QCOMPARE(found->text(0), QStringLiteral("p_beside_ALT1"));
+        QCOMPARE(missing->text(0), QStringLiteral("p_nowhere"));
+        if (!w->view()->backendName().contains(QStringLiteral("Qt3D"))) return; // the preview draws no particles
+        qInfo("bone tree: %s | %s", qPrintable(found->text(1)), qPrintable(missing->text(1)));
+        QVERIFY(found->text(1).contains(QStringLiteral("P_BESIDE.ALO"), Qt::CaseInsensitive));
+        QVERIFY(found->text(1).contains(QStringLiteral("1 emitter")));
+        QVERIFY(missing->text(1).contains(QStringLiteral("not found")));
     }
 
     void screenshotOfView() {
