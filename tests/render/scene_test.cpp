@@ -342,7 +342,7 @@ TEST_CASE("shader programs are made only for what is drawn", "[render][programs]
     o.grid = true;
     v.setOptions(o);
     CHECK(v.shaderProgramCount() == meshOnly + 2); // the line program
-    o.showSkeleton = true; // lines too: same program
+    o.showSkeleton = true;                         // lines too: same program
     v.setOptions(o);
     CHECK(v.shaderProgramCount() == meshOnly + 2);
     o.wireframe = o.grid = o.showSkeleton = false;
