@@ -205,6 +205,7 @@ void Particles::build(Qt3DCore::QEntity* parent, std::vector<ParticleAttachment>
             auto* corners = new Qt3DCore::QBuffer(g);
             const float c[8] = {-1, -1, 1, -1, -1, 1, 1, 1};
             corners->setData(QByteArray(reinterpret_cast<const char*>(c), sizeof(c)));
+            e.sortBackToFront = kind == 2;
             e.capacity = 64;
             e.buffer = new Qt3DCore::QBuffer(g);
             e.buffer->setUsage(Qt3DCore::QBuffer::StreamDraw);
@@ -241,7 +242,7 @@ void Particles::build(Qt3DCore::QEntity* parent, std::vector<ParticleAttachment>
     }
 }
 
-void Particles::upload(Emitter& e, const rs::ParticleBuffer& buf, uint32_t grid) {
+void Particles::upload(Emitter& e, const rs::ParticleBuffer& buf, uint32_t grid, const glm::vec3& eye) {
     const rs::ParticleBuffer::Range r =
         e.emitter < buf.emitters.size() ? buf.emitters[e.emitter] : rs::ParticleBuffer::Range{};
     const uint n = std::min<uint>(r.count, uint(buf.count > r.begin ? buf.count - r.begin : 0));
@@ -252,9 +253,17 @@ void Particles::upload(Emitter& e, const rs::ParticleBuffer& buf, uint32_t grid)
         for (Qt3DCore::QAttribute* a : e.attributes)
             a->setCount(e.capacity);
     }
+    order_.resize(n);
+    for (uint i = 0; i < n; ++i) {
+        const glm::vec3 d = buf.particles[r.begin + i].position - eye;
+        const float d2 = glm::dot(d, d);
+        order_[i] = {std::isfinite(d2) ? d2 : 0.0f, i};
+    }
+    if (e.sortBackToFront)
+        std::sort(order_.begin(), order_.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
     float* f = reinterpret_cast<float*>(e.data.data());
     for (uint i = 0; i < n; ++i, f += kFloats) {
-        const rs::SimParticle& p = buf.particles[r.begin + i];
+        const rs::SimParticle& p = buf.particles[r.begin + order_[i].second];
         const glm::vec4 rect = rs::atlasRect(p.frame, grid);
         const float v[kFloats] = {p.position.x, p.position.y, p.position.z, p.size, p.color.r, p.color.g,
                                   p.color.b,    p.color.a,    rect.x,       rect.y, rect.z,    rect.w,
@@ -276,7 +285,8 @@ void Particles::upload(Emitter& e, const rs::ParticleBuffer& buf, uint32_t grid)
     drawn_ += n;
 }
 
-void Particles::update(double time, const BoneWorld& boneWorld, const std::function<bool(size_t)>& shown) {
+void Particles::update(double time, const BoneWorld& boneWorld, const std::function<bool(size_t)>& shown,
+                       const glm::vec3& eye) {
     drawn_ = 0;
     std::vector<bool> live(attachments_.size(), false);
     for (size_t a = 0; a < attachments_.size(); ++a) {
@@ -298,7 +308,7 @@ void Particles::update(double time, const BoneWorld& boneWorld, const std::funct
             continue;
         }
         const System& s = systems_[e.attachment];
-        upload(e, s.buffer, s.sim->atlasGrid(e.emitter));
+        upload(e, s.buffer, s.sim->atlasGrid(e.emitter), eye);
     }
 }
 
@@ -313,6 +323,12 @@ void Particles::setEnabled(bool on) {
 }
 
 QStringList Particles::notDrawn() const { return notDrawn_; }
+
+bool Particles::sortsByView() const {
+    for (const Emitter& e : emitters_)
+        if (e.sortBackToFront && e.enabled) return true;
+    return false;
+}
 
 void Particles::samplePoints(double seconds, const BoneWorld& boneWorld, std::vector<glm::vec3>& out) const {
     for (size_t a = 0; a < attachments_.size(); ++a) {

@@ -64,11 +64,14 @@ class Particles {
 
     // World transform of a main-model bone (-1: identity) at a time in seconds.
     using BoneWorld = std::function<glm::mat4(int bone, double time)>;
-    // Simulates every shown attachment at time and uploads its particles; shown(i): attachment i is drawn.
-    void update(double time, const BoneWorld& boneWorld, const std::function<bool(size_t)>& shown);
+    // Simulates every shown attachment at time and uploads its particles; shown(i): attachment i is drawn. The
+    // particles of alpha-blended emitters are uploaded farthest from eye first.
+    void update(double time, const BoneWorld& boneWorld, const std::function<bool(size_t)>& shown,
+                const glm::vec3& eye);
     void setEnabled(bool on);
 
     size_t drawn() const { return drawn_; } // particles drawn after the last update()
+    bool sortsByView() const;               // some drawn emitter's order depends on the eye (update again)
     QStringList notDrawn() const;           // "<system>/<emitter>: <why>" for emitters drawn by nobody
 
     // World positions of the particles of every attachment at a few times in [0, seconds] (framing a system
@@ -85,6 +88,7 @@ class Particles {
         QByteArray data;
         uint capacity = 0;
         bool enabled = true;
+        bool sortBackToFront = false; // alpha blending: order matters
     };
     struct System {
         std::unique_ptr<rs::ParticleSimulator> sim;
@@ -92,13 +96,14 @@ class Particles {
         uint64_t seed = 1;
     };
     Qt3DRender::QEffect* effect(int kind, bool noDepthTest);
-    void upload(Emitter& e, const rs::ParticleBuffer& buf, uint32_t grid);
+    void upload(Emitter& e, const rs::ParticleBuffer& buf, uint32_t grid, const glm::vec3& eye);
 
     Qt3DCore::QNode* root_ = nullptr;
     std::map<int, Qt3DRender::QEffect*> effects_;
     std::vector<ParticleAttachment> attachments_;
     std::vector<System> systems_; // per attachment (sim null when it has no system)
     std::vector<Emitter> emitters_;
+    std::vector<std::pair<float, uint32_t>> order_; // (distance², index) scratch for sorting
     QStringList notDrawn_;
     size_t drawn_ = 0;
     bool enabled_ = true;

@@ -190,7 +190,8 @@ struct SceneView::Impl {
         updateVisibility();
         particles->update(
             particleTime(), [this](int bone, double t) { return boneWorldAt(bone, t); },
-            [this](size_t a) { return particlesShown(a); });
+            [this](size_t a) { return particlesShown(a); },
+            glm::vec3(camera->position().x(), camera->position().y(), camera->position().z()));
         emit q->poseChanged();
     }
 
@@ -264,8 +265,12 @@ SceneView::SceneView(QObject* parent) : QObject(parent), d(std::make_unique<Impl
     d->window->installEventFilter(this);
     d->window->renderSettings()->setRenderPolicy(Qt3DRender::QRenderSettings::OnDemand);
     QObject::connect(d->camera, &Qt3DRender::QCamera::viewMatrixChanged, this, [this] {
-        // Billboarded bones depend on the camera.
+        // Billboarded bones and the order of alpha-blended particles depend on the camera.
         if (!d->model) return;
+        if (d->particles->sortsByView()) {
+            d->updatePose();
+            return;
+        }
         for (const rs::Bone& b : d->palette->skeleton().bones)
             if (b.billboard != 0) {
                 d->updatePose();
