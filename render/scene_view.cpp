@@ -499,6 +499,11 @@ void SceneView::capture(std::function<void(const QImage&)> done) {
     wait->seen = sceneResources(d->root);
     wait->since.start();
     wait->connection = QObject::connect(this, &SceneView::frameSwapped, this, [this, wait, grab, done]() mutable {
+        if (!d->window) { // destroyed by its container while waiting
+            QObject::disconnect(wait->connection);
+            done(QImage());
+            return;
+        }
         std::vector<quint64> now = sceneResources(d->root);
         // A window not exposed yet does not render: its frames load nothing.
         if (now != wait->seen || !d->window->isExposed()) {
