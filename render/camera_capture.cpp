@@ -5,6 +5,8 @@
 #include <Qt3DRender/QCamera>
 #include <Qt3DRender/QRenderCapture>
 #include <Qt3DRender/QRenderSettings>
+#include <Qt3DRender/QShaderProgram>
+#include <Qt3DRender/QTexture>
 
 #include <algorithm>
 #include <cmath>
@@ -81,6 +83,17 @@ void placeCamera(const CameraFraming& f, float aspect, Qt3DRender::QCamera* came
         controller->setLinearSpeed(radius * 2.0f);
         controller->setLookSpeed(180.0f);
     }
+}
+
+std::vector<quint64> sceneResources(Qt3DCore::QNode* root) {
+    std::vector<quint64> ids;
+    if (!root) return ids;
+    for (const auto* p : root->findChildren<Qt3DRender::QShaderProgram*>())
+        ids.push_back(p->id().id());
+    for (const auto* t : root->findChildren<Qt3DRender::QAbstractTexture*>())
+        ids.push_back(t->id().id());
+    std::sort(ids.begin(), ids.end());
+    return ids;
 }
 
 void captureFrame(Qt3DExtras::Qt3DWindow* window, Qt3DRender::QRenderCapture* captureNode, QObject* context,

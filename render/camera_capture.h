@@ -3,6 +3,7 @@
 #pragma once
 
 #include <QImage>
+#include <QtGlobal>
 
 #include <glm/glm.hpp>
 
@@ -10,6 +11,9 @@
 #include <vector>
 
 class QObject;
+namespace Qt3DCore {
+class QNode;
+}
 namespace Qt3DExtras {
 class QOrbitCameraController;
 class Qt3DWindow;
@@ -40,6 +44,12 @@ struct CameraFraming {
 // frustum (with a small margin); sets the projection for the window's aspect and the controller's speeds.
 void placeCamera(const CameraFraming& f, float aspect, Qt3DRender::QCamera* camera,
                  Qt3DExtras::QOrbitCameraController* controller);
+
+// The shader programs and textures under root (node ids, sorted). Qt3D (6.4, OpenGL renderer) compiles the
+// programs and uploads the textures that exist when a frame starts during that frame's rendering, and draws with
+// them from the next frame on. (Their status properties are not a reliable signal: the last batch compiled is
+// reported only when some later shader changes.)
+std::vector<quint64> sceneResources(Qt3DCore::QNode* root);
 
 // Requests one frame from captureNode; done(image) is called on the GUI thread (a null image on failure). The
 // window renders continuously until the image arrives, then goes back to on-demand unless keepAlways().

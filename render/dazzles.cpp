@@ -62,9 +62,9 @@ float dazzleBlink(const rs::Dazzle& dz, float t) {
     return a <= bias ? std::sin(a * float(M_PI)) : 0.0f;
 }
 
-Dazzles::Dazzles(Qt3DCore::QNode* root) {
+Dazzles::Dazzles(Qt3DCore::QNode* root) : program_(root, shaders::dazzleVertex, shaders::dazzleFragment) {
     using BA = Qt3DRender::QBlendEquationArguments;
-    auto* dz = fx::pass(fx::program(root, shaders::dazzleVertex, shaders::dazzleFragment), "transparent");
+    auto* dz = program_.pass("transparent");
     fx::depth(dz, Qt3DRender::QDepthTest::LessOrEqual, false);
     fx::blend(dz, BA::One, BA::One);
     effect_ = fx::effect(root, {dz});
@@ -166,6 +166,7 @@ void Dazzles::update(const rs::Model& m, const std::vector<glm::mat4>& world, co
 
 void Dazzles::setEnabled(bool on) {
     if (entity_) entity_->setEnabled(on);
+    if (on && buffer_) program_.require(); // a model without dazzles draws none
 }
 
 } // namespace rs::render

@@ -2,6 +2,8 @@
 // face the camera, the light or the wind).
 #pragma once
 
+#include "qt3d_helpers.h"
+
 #include "scene/model.h"
 
 #include <QByteArray>
@@ -35,7 +37,7 @@ float dazzleBlink(const rs::Dazzle& dz, float t);
 
 class Dazzles {
   public:
-    explicit Dazzles(Qt3DCore::QNode* root); // builds the shared dazzle effect
+    explicit Dazzles(Qt3DCore::QNode* root); // builds the shared dazzle effect (program on demand)
 
     // Builds the instanced draw of model's dazzles under parent (one texture: the first that resolves; a round
     // glow when none does). Forget the previous one first with reset().
@@ -48,6 +50,7 @@ class Dazzles {
     void setEnabled(bool on);
 
   private:
+    fx::OnDemandProgram program_;
     Qt3DRender::QEffect* effect_ = nullptr;
     Qt3DCore::QEntity* entity_ = nullptr;
     Qt3DCore::QBuffer* buffer_ = nullptr;

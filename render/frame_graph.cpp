@@ -18,7 +18,7 @@ namespace rs::render {
 FrameGraph::FrameGraph(Qt3DExtras::Qt3DWindow* window, Qt3DRender::QCamera* camera) {
     GlobalParam* gs[] = {&u_.bones,   &u_.lightPosition, &u_.lightColor, &u_.lightCount,
                          &u_.ambient, &u_.faction,       &u_.highlight,  &u_.viewportSize};
-    const char* names[] = {"BonePalette",  "lightPosition[0]", "lightColor[0]", "lightCount",
+    const char* names[] = {"BonePalette",  "lightPosition[0]", "lightColor[0]", "rigLightCount",
                            "ambientColor", "factionColor",     "highlightBone", "viewportSize"};
     auto passFilter = [&](Qt3DCore::QNode* parent, const char* key) {
         auto* f = new Qt3DRender::QRenderPassFilter(parent);
@@ -43,6 +43,10 @@ FrameGraph::FrameGraph(Qt3DExtras::Qt3DWindow* window, Qt3DRender::QCamera* came
     clear_ = new Qt3DRender::QClearBuffers(camSel);
     clear_->setBuffers(Qt3DRender::QClearBuffers::ColorDepthBuffer);
     new Qt3DRender::QNoDraw(clear_);
+    // Depth pre-pass of the opaque meshes, then their shading: only the nearest surface of a pixel is shaded.
+    auto* depthOnly = passFilter(camSel, "depth");
+    auto* depthSort = new Qt3DRender::QSortPolicy(depthOnly);
+    depthSort->setSortTypes(QList<Qt3DRender::QSortPolicy::SortType>{Qt3DRender::QSortPolicy::FrontToBack});
     auto* opaque = passFilter(camSel, "opaque");
     // Front to back: early depth rejection saves most of the fragment work on software GL.
     auto* opaqueSort = new Qt3DRender::QSortPolicy(opaque);

@@ -1,8 +1,9 @@
 // FrameGraph: the Qt3D frame graph of a SceneView and the uniforms every pass sees.
 //
-// Order of drawing: clear, "opaque" passes (front to back), "wire" (off unless wireframe), "transparent"
-// (back to front), then "overlay" after a depth clear. Entities choose a step through their passes' filter key
-// "pass" (fx::pass). The shared uniforms below are parameters of every pass filter: set once, seen by all.
+// Order of drawing: clear, "depth" passes (depth-only pre-pass of opaque meshes), "opaque" passes (front to back),
+// "wire" (off unless wireframe), "transparent" (back to front), then "overlay" after a depth clear. Entities choose a
+// step through their passes' filter key "pass" (fx::pass). The shared uniforms below are parameters of every pass
+// filter: set once, seen by all.
 #pragma once
 
 #include "qt3d_helpers.h"
@@ -28,7 +29,7 @@ struct SharedUniforms {
     GlobalParam bones;         // "BonePalette" uniform block (a QBuffer, see SkinPalette)
     GlobalParam lightPosition; // "lightPosition[0]"
     GlobalParam lightColor;    // "lightColor[0]"
-    GlobalParam lightCount, ambient, faction, highlight, viewportSize;
+    GlobalParam lightCount /* "rigLightCount" */, ambient, faction, highlight, viewportSize;
 };
 
 class FrameGraph {

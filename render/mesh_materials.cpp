@@ -44,54 +44,96 @@ std::vector<glm::vec3> computeNormals(const rs::SubMesh& sm) {
 
 } // namespace
 
-MeshMaterials::MeshMaterials(Qt3DCore::QNode* root) : root_(root) {}
+MeshMaterials::MeshMaterials(Qt3DCore::QNode* root) : root_(root), steps_(fillStepsFromEnvironment()) {
+    QByteArray common("#version 330 core\n");
+    if (!steps_.lightCount) common += "#define LIGHT_LOOP 4\n";
+    for (int v = 0; v < kVariants; ++v) {
+        QByteArray fs = common;
+        if (v & kBump) fs += "#define BUMP\n";
+        if (v & kSpecular) fs += "#define SPECULAR\n";
+        if (v & kUnlit) fs += "#define UNLIT\n";
+        if (v & kNoTexture) fs += "#define NO_BASE_TEXTURE\n";
+        fs += shaders::meshFragment;
+        programs_[size_t(v)] = std::make_unique<fx::OnDemandProgram>(root, shaders::meshVertex, fs);
+    }
+    depthProgram_ = std::make_unique<fx::OnDemandProgram>(root, shaders::meshVertex, shaders::depthFragment);
+    wireProgram_ =
+        std::make_unique<fx::OnDemandProgram>(root, shaders::meshVertex, shaders::wireFragment, shaders::wireGeometry);
+}
+
+MeshMaterials::~MeshMaterials() = default;
+
+MeshMaterials::FillSteps MeshMaterials::fillStepsFromEnvironment() {
+    FillSteps s;
+    for (const QByteArray& step : qgetenv("RIGSCOPE_FILL_OFF").split(',')) {
+        if (step == "prepass") s.depthPrepass = false;
+        if (step == "notexture") s.noTextureVariant = false;
+        if (step == "lightcount") s.lightCount = false;
+    }
+    for (const QByteArray& step : qgetenv("RIGSCOPE_FILL_ON").split(','))
+        if (step == "prepass") s.depthPrepass = true;
+    return s;
+}
 
 void MeshMaterials::reset() { items_.clear(); }
 
-// Mesh effect for a family and a fragment variant (bit 0 BUMP, bit 1 SPECULAR, bit 2 UNLIT), shared by
-// every entity that needs it.
+void MeshMaterials::setWireframe(bool on) {
+    if (on) wireProgram_->require();
+}
+
+// Mesh effect for a family and a fragment variant (kBump, kSpecular, kUnlit, kNoTexture bits), shared by every
+// entity that needs it. With the depth pre-pass step, opaque effects first draw depth only ("depth" pass, before
+// every "opaque" pass), then shade with depth test LessOrEqual and no depth writes: each covered pixel is shaded
+// once, whatever the order.
 // cullBack: opaque meshes of formats whose outward faces are counter-clockwise in our (right-handed) view
 // skip back faces (Alamo: checked against no culling on corpus models; front culling shows the insides).
 Qt3DRender::QEffect* MeshMaterials::meshEffect(Family family, int variant, bool cullBack) {
     using BA = Qt3DRender::QBlendEquationArguments;
     using DT = Qt3DRender::QDepthTest;
     cullBack = cullBack && family == Family::Opaque;
-    const int key = int(family) * 16 + (cullBack ? 8 : 0) + variant;
+    const int key = (int(family) * 2 + (cullBack ? 1 : 0)) * kVariants + variant;
     if (auto it = effects_.find(key); it != effects_.end()) return it->second;
-    Qt3DRender::QShaderProgram*& prog = programs_[variant];
-    if (!prog) {
-        QByteArray fs("#version 330 core\n");
-        if (variant & 1) fs += "#define BUMP\n";
-        if (variant & 2) fs += "#define SPECULAR\n";
-        if (variant & 4) fs += "#define UNLIT\n";
-        fs += shaders::meshFragment;
-        prog = fx::program(root_, shaders::meshVertex, fs.constData());
-    }
-    if (!wireProgram_)
-        wireProgram_ = fx::program(root_, shaders::meshVertex, shaders::wireFragment, shaders::wireGeometry);
-    auto* wire = fx::pass(wireProgram_, "wire");
-    fx::depth(wire, DT::LessOrEqual, false);
-    Qt3DRender::QRenderPass* main = nullptr;
-    switch (family) {
-    case Family::Opaque:
-        main = fx::pass(prog, "opaque");
-        fx::depth(main, DT::Less, true);
+    auto cull = [&](Qt3DRender::QRenderPass* rp) {
         if (cullBack)
-            for (auto* st : main->renderStates())
+            for (auto* st : rp->renderStates())
                 if (auto* cf = qobject_cast<Qt3DRender::QCullFace*>(st)) cf->setMode(Qt3DRender::QCullFace::Back);
+    };
+    fx::OnDemandProgram& prog = *programs_[size_t(variant)];
+    auto* wire = wireProgram_->pass("wire");
+    fx::depth(wire, DT::LessOrEqual, false);
+    Qt3DRender::QEffect* e = nullptr;
+    switch (family) {
+    case Family::Opaque: {
+        auto* main = prog.pass("opaque");
+        cull(main);
+        if (steps_.depthPrepass) {
+            auto* pre = depthProgram_->pass("depth");
+            fx::depth(pre, DT::Less, true);
+            pre->addRenderState(fx::noColorWrites(pre));
+            cull(pre);
+            fx::depth(main, DT::LessOrEqual, false);
+            e = fx::effect(root_, {pre, main, wire});
+        } else {
+            fx::depth(main, DT::Less, true);
+            e = fx::effect(root_, {main, wire});
+        }
         break;
-    case Family::Alpha:
-        main = fx::pass(prog, "transparent");
+    }
+    case Family::Alpha: {
+        auto* main = prog.pass("transparent");
         fx::depth(main, DT::Less, false);
         fx::blend(main, BA::SourceAlpha, BA::OneMinusSourceAlpha);
-        break;
-    case Family::Additive:
-        main = fx::pass(prog, "transparent");
-        fx::depth(main, DT::Less, false);
-        fx::blend(main, BA::One, BA::One);
+        e = fx::effect(root_, {main, wire});
         break;
     }
-    auto* e = fx::effect(root_, {main, wire});
+    case Family::Additive: {
+        auto* main = prog.pass("transparent");
+        fx::depth(main, DT::Less, false);
+        fx::blend(main, BA::One, BA::One);
+        e = fx::effect(root_, {main, wire});
+        break;
+    }
+    }
     effects_[key] = e;
     return e;
 }
@@ -236,7 +278,8 @@ void MeshMaterials::buildSubMesh(Qt3DCore::QEntity* parent, const std::vector<Pa
         p->setValue(QVariant::fromValue(t));
         return t;
     };
-    const bool placeholder = texParam("baseTexture", "BaseTexture", textures.white()) == textures.checker();
+    Qt3DRender::QAbstractTexture* baseTex = texParam("baseTexture", "BaseTexture", textures.white());
+    const bool placeholder = baseTex == textures.checker();
     // Bump only with tangents and a normal map that was found (a missing one is not a checker normal map).
     bool bump = style.bump && tangents;
     if (bump && texParam("normalTexture", "NormalTexture", textures.flatNormal()) == textures.checker()) {
@@ -245,8 +288,13 @@ void MeshMaterials::buildSubMesh(Qt3DCore::QEntity* parent, const std::vector<Pa
     }
     const int gloss = !bump && style.glossSource == 2 ? 0 : style.glossSource;
     addParam(mat, "glossSource", gloss);
-    const int variant = (bump ? 1 : 0) | (gloss != 0 ? 2 : 0) | (style.unlit ? 4 : 0);
-    mat->setEffect(meshEffect(style.family, style.unlit ? 4 : variant, part.model->format == "alo"));
+    // No image for the base texture (none named, or not found): the variant without the texture fetch reads the
+    // stand-in's colour (TextureCache::white / checker) from a uniform instead.
+    const bool noTexture = steps_.noTextureVariant && (baseTex == textures.white() || placeholder);
+    addParam(mat, "baseColor", placeholder ? TextureCache::checkerColor() : QVector4D(1, 1, 1, 1));
+    int variant = style.unlit ? kUnlit : (bump ? kBump : 0) | (gloss != 0 ? kSpecular : 0);
+    if (noTexture) variant |= kNoTexture;
+    mat->setEffect(meshEffect(style.family, variant, part.model->format == "alo"));
     addParam(mat, "colorize", style.colorize && !placeholder ? 1 : 0);
     addParam(mat, "factionColorParam", style.factionColorParam ? 1 : 0);
     addParam(mat, "blendMode", int(style.family));
@@ -263,6 +311,8 @@ void MeshMaterials::buildSubMesh(Qt3DCore::QEntity* parent, const std::vector<Pa
 
     DrawItem item;
     item.entity = entity;
+    item.variant = variant;
+    item.opaque = style.family == Family::Opaque;
     item.part = partIndex;
     item.mesh = meshIndex;
     item.sub = subIndex;
@@ -285,6 +335,10 @@ void MeshMaterials::updateVisibility(const std::vector<Part>& parts, const std::
         bool on = it.selected && (showHidden || (!it.flagHidden && !it.shadowHidden));
         if (on && it.attachBone >= 0 && size_t(it.attachBone) < visible.size()) on = visible[size_t(it.attachBone)];
         if (on && it.part > 0) on = proxyShown(parts[size_t(it.part)].proxy);
+        if (on) { // programs of what is drawn only (hidden LODs, ALTs and shadow meshes compile nothing)
+            programs_[size_t(it.variant)]->require();
+            if (it.opaque && steps_.depthPrepass) depthProgram_->require();
+        }
         if (on != it.enabled) {
             it.entity->setEnabled(on);
             it.enabled = on;

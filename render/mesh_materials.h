@@ -6,8 +6,10 @@
 #include "materials.h"
 #include "proxy_parts.h"
 
+#include <array>
 #include <functional>
 #include <map>
+#include <memory>
 #include <vector>
 
 namespace Qt3DCore {
@@ -21,12 +23,30 @@ class QShaderProgram;
 
 namespace rs::render {
 
+namespace fx {
+class OnDemandProgram;
+}
 class TextureCache;
 struct ViewOptions;
 
 class MeshMaterials {
   public:
     explicit MeshMaterials(Qt3DCore::QNode* root); // effects and programs are created under root, on demand
+    ~MeshMaterials();
+
+    // Fill-rate steps (software GL spends most of a frame shading pixels). For measuring what each brings
+    // (bench/playback_bench.sh), read once at construction: RIGSCOPE_FILL_OFF=step[,step] turns steps off,
+    // RIGSCOPE_FILL_ON=step[,step] turns opt-in steps on.
+    //   notexture  (on)  materials whose base texture has no image (none named or not found) skip the fetch
+    //   lightcount (on)  the light loop stops at the lights in use instead of running all four slots
+    //   prepass    (off) opaque meshes draw depth only first, then shade only the nearest surface of each pixel.
+    //                    Off by default: on llvmpipe the depth-only pass of every hidden fragment costs about what
+    //                    it saves (EB_LIGHTFACTORY, 2.2 fragments per pixel at 720p: no gain, see
+    //                    docs/PERFORMANCE.md), and its program adds to the start-up.
+    struct FillSteps {
+        bool depthPrepass = false, noTextureVariant = true, lightCount = true;
+    };
+    const FillSteps& fillSteps() const { return steps_; }
 
     // Builds every sub-mesh of every part under parent. boneCount: the combined skeleton's size (palette layout,
     // see SkinPalette); textures resolves material textures.
@@ -36,7 +56,9 @@ class MeshMaterials {
 
     // LOD/ALT choice per mesh of every part (rs::selectLodAlt), stored in parts[i].meshSelected.
     void selectLodAlt(std::vector<Part>& parts, int lod, int alt);
-    // Enables the entities: selected, not hidden (unless showHidden), attach bone visible, proxy shown.
+    void setWireframe(bool on); // the wire program is made when first shown
+    // Enables the entities: selected, not hidden (unless showHidden), attach bone visible, proxy shown. Only the
+    // shader programs of enabled entities exist (Qt3D compiles every program it is given).
     void updateVisibility(const std::vector<Part>& parts, const std::vector<uint8_t>& visible, bool showHidden,
                           const std::function<bool(int proxy)>& proxyShown);
 
@@ -55,16 +77,21 @@ class MeshMaterials {
         bool flagHidden = false, shadowHidden = false;
         bool selected = true; // LOD/ALT choice
         bool enabled = true;
+        int variant = 0;     // fragment variant (k* bits)
+        bool opaque = false; // draws in the depth pre-pass too
     };
+    enum : int { kBump = 1, kSpecular = 2, kUnlit = 4, kNoTexture = 8, kVariants = 16 };
+    static FillSteps fillStepsFromEnvironment();
     void buildSubMesh(Qt3DCore::QEntity* parent, const std::vector<Part>& parts, int partIndex, int meshIndex,
                       int subIndex, int boneCount, TextureCache& textures);
     Qt3DRender::QEffect* meshEffect(Family family, int variant, bool cullBack);
 
     Qt3DCore::QNode* root_ = nullptr;
     std::vector<DrawItem> items_;
+    FillSteps steps_;
     std::map<int, Qt3DRender::QEffect*> effects_;
-    Qt3DRender::QShaderProgram* programs_[8] = {};
-    Qt3DRender::QShaderProgram* wireProgram_ = nullptr;
+    std::array<std::unique_ptr<fx::OnDemandProgram>, kVariants> programs_;
+    std::unique_ptr<fx::OnDemandProgram> depthProgram_, wireProgram_;
 };
 
 } // namespace rs::render

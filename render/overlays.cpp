@@ -32,17 +32,18 @@ struct Overlays::LineVertex {
     uint16_t slot, bone;
 };
 
-Overlays::Overlays(Qt3DCore::QNode* root) {
+Overlays::Overlays(Qt3DCore::QNode* root)
+    : lineProgram_(root, shaders::lineVertex, shaders::lineFragment),
+      labelProgram_(root, shaders::labelVertex, shaders::labelFragment) {
     using BA = Qt3DRender::QBlendEquationArguments;
     using DT = Qt3DRender::QDepthTest;
-    auto* lineProg = fx::program(root, shaders::lineVertex, shaders::lineFragment);
-    auto* ln = fx::pass(lineProg, "opaque");
+    auto* ln = lineProgram_.pass("opaque");
     fx::depth(ln, DT::Less, true);
     fxLines_ = fx::effect(root, {ln});
-    auto* ov = fx::pass(lineProg, "overlay");
+    auto* ov = lineProgram_.pass("overlay");
     fx::depth(ov, DT::Always, false);
     fxOverlayLines_ = fx::effect(root, {ov});
-    auto* lb = fx::pass(fx::program(root, shaders::labelVertex, shaders::labelFragment), "overlay");
+    auto* lb = labelProgram_.pass("overlay");
     fx::depth(lb, DT::Always, false);
     fx::blend(lb, BA::SourceAlpha, BA::OneMinusSourceAlpha);
     fxLabels_ = fx::effect(root, {lb});
@@ -295,6 +296,7 @@ void Overlays::updateLabels(const std::vector<glm::mat4>& world, const std::vect
         std::memcpy(f, a, sizeof(a));
     }
     labelBuffer_->updateData(0, labelData_);
+    showLabels();
 }
 
 int Overlays::labelAt(const QPoint& pos, const QMatrix4x4& vp, float w, float h, const std::vector<glm::mat4>& world,
@@ -321,11 +323,26 @@ int Overlays::labelAt(const QPoint& pos, const QMatrix4x4& vp, float w, float h,
 
 void Overlays::setEnabled(const ViewOptions& options, bool noMeshes) {
     // A model without drawable meshes (a W3D hierarchy or clip file, an .al armature) shows its bones.
-    if (skeleton_) skeleton_->setEnabled(options.showSkeleton || noMeshes);
-    if (pointSets_) pointSets_->setEnabled(options.pointSets);
-    if (markers_) markers_->setEnabled(options.proxies || options.markers);
-    if (grid_) grid_->setEnabled(options.grid);
-    if (labelEntity_) labelEntity_->setEnabled(options.proxies || options.markers);
+    // Entities without vertices (lineEntity) draw nothing and need no program.
+    auto enable = [&](Qt3DCore::QEntity* e, bool on) {
+        if (!e) return;
+        e->setEnabled(on);
+        if (on && !e->components().isEmpty()) lineProgram_.require();
+    };
+    enable(skeleton_, options.showSkeleton || noMeshes);
+    enable(pointSets_, options.pointSets);
+    enable(markers_, options.proxies || options.markers);
+    enable(grid_, options.grid);
+    labelsEnabled_ = options.proxies || options.markers;
+    showLabels();
+}
+
+void Overlays::showLabels() {
+    // Nothing to draw while no label is shown (labels are hidden by a zero anchor w, not by the entity).
+    if (!labelEntity_) return;
+    const bool on = labelsEnabled_ && labelsShown_ > 0;
+    labelEntity_->setEnabled(on);
+    if (on) labelProgram_.require();
 }
 
 } // namespace rs::render

@@ -2,6 +2,8 @@
 // sets, ground grid) and the name labels of proxies and markers (constant pixel size, one instanced draw).
 #pragma once
 
+#include "qt3d_helpers.h"
+
 #include "scene/model.h"
 
 #include <QByteArray>
@@ -26,7 +28,7 @@ struct ViewOptions;
 
 class Overlays {
   public:
-    explicit Overlays(Qt3DCore::QNode* root); // builds the shared line and label effects
+    explicit Overlays(Qt3DCore::QNode* root); // builds the shared line and label effects (programs on demand)
 
     // Builds every overlay of main under parent. skeleton: the combined skeleton (main bones first, proxy model
     // bones drawn orange); identitySlot: the palette's identity slot; radius sizes crosses and the grid, which
@@ -55,6 +57,10 @@ class Overlays {
   private:
     struct LineVertex;
     Qt3DCore::QEntity* lineEntity(Qt3DCore::QEntity* parent, const std::vector<LineVertex>& v, Qt3DRender::QEffect* fx);
+    void showLabels(); // label entity enabled only while some label is shown
+
+    fx::OnDemandProgram lineProgram_, labelProgram_;
+    bool labelsEnabled_ = false;
 
     Qt3DRender::QEffect *fxLines_ = nullptr, *fxOverlayLines_ = nullptr, *fxLabels_ = nullptr;
     Qt3DCore::QEntity *skeleton_ = nullptr, *markers_ = nullptr, *grid_ = nullptr, *pointSets_ = nullptr;

@@ -3,6 +3,7 @@
 #include <Qt3DCore/QBuffer>
 #include <Qt3DCore/QGeometry>
 #include <Qt3DRender/QBlendEquation>
+#include <Qt3DRender/QColorMask>
 #include <Qt3DRender/QCullFace>
 #include <Qt3DRender/QEffect>
 #include <Qt3DRender/QFilterKey>
@@ -13,6 +14,8 @@
 #include <Qt3DRender/QRenderPass>
 #include <Qt3DRender/QShaderProgram>
 #include <Qt3DRender/QTechnique>
+
+#include <utility>
 
 namespace rs::render {
 
@@ -76,6 +79,15 @@ void depth(Qt3DRender::QRenderPass* rp, Qt3DRender::QDepthTest::DepthFunction f,
     if (!write) rp->addRenderState(new Qt3DRender::QNoDepthMask(rp));
 }
 
+Qt3DRender::QRenderState* noColorWrites(Qt3DCore::QNode* parent) {
+    auto* m = new Qt3DRender::QColorMask(parent);
+    m->setRedMasked(false);
+    m->setGreenMasked(false);
+    m->setBlueMasked(false);
+    m->setAlphaMasked(false);
+    return m;
+}
+
 void blend(Qt3DRender::QRenderPass* rp, Qt3DRender::QBlendEquationArguments::Blending src,
            Qt3DRender::QBlendEquationArguments::Blending dst) {
     auto* eq = new Qt3DRender::QBlendEquation(rp);
@@ -98,6 +110,22 @@ Qt3DRender::QEffect* effect(Qt3DCore::QNode* parent, std::initializer_list<Qt3DR
         tech->addRenderPass(p);
     e->addTechnique(tech);
     return e;
+}
+
+OnDemandProgram::OnDemandProgram(Qt3DCore::QNode* parent, QByteArray vs, QByteArray fs, QByteArray gs)
+    : parent_(parent), vs_(std::move(vs)), fs_(std::move(fs)), gs_(std::move(gs)) {}
+
+Qt3DRender::QRenderPass* OnDemandProgram::pass(const char* key) {
+    Qt3DRender::QRenderPass* rp = fx::pass(program_, key);
+    passes_.push_back(rp);
+    return rp;
+}
+
+void OnDemandProgram::require() {
+    if (program_) return;
+    program_ = fx::program(parent_, vs_.constData(), fs_.constData(), gs_.isEmpty() ? nullptr : gs_.constData());
+    for (Qt3DRender::QRenderPass* rp : passes_)
+        rp->setShaderProgram(program_);
 }
 
 } // namespace fx

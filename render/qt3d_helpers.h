@@ -25,6 +25,7 @@ class QEffect;
 class QMaterial;
 class QParameter;
 class QRenderPass;
+class QRenderState;
 class QShaderProgram;
 } // namespace Qt3DRender
 
@@ -54,10 +55,30 @@ Qt3DRender::QShaderProgram* program(Qt3DCore::QNode* parent, const char* vs, con
 // Pass with filter key pass=key (matched by the frame graph's pass filters), no face culling.
 Qt3DRender::QRenderPass* pass(Qt3DRender::QShaderProgram* prog, const char* key);
 void depth(Qt3DRender::QRenderPass* rp, Qt3DRender::QDepthTest::DepthFunction f, bool write);
+// Render state masking every colour channel (depth-only passes), owned by parent.
+Qt3DRender::QRenderState* noColorWrites(Qt3DCore::QNode* parent);
 void blend(Qt3DRender::QRenderPass* rp, Qt3DRender::QBlendEquationArguments::Blending src,
            Qt3DRender::QBlendEquationArguments::Blending dst);
 // OpenGL 3.3 core effect of one technique holding passes, owned by parent.
 Qt3DRender::QEffect* effect(Qt3DCore::QNode* parent, std::initializer_list<Qt3DRender::QRenderPass*> passes);
+
+// A shader program made only when something drawn needs it. Qt3D compiles (and llvmpipe translates) the program
+// of every pass of every effect that exists, drawn or not: passes get their program from here, and they keep
+// none (Qt3D skips them) until require() is called, by whoever enables an entity that draws with them.
+class OnDemandProgram {
+  public:
+    OnDemandProgram(Qt3DCore::QNode* parent, QByteArray vs, QByteArray fs, QByteArray gs = QByteArray());
+    // Pass with filter key pass=key using this program (without one until required), like fx::pass.
+    Qt3DRender::QRenderPass* pass(const char* key);
+    void require(); // creates the program (once) and sets it on every pass made so far and later
+    Qt3DRender::QShaderProgram* program() const { return program_; } // null until required
+
+  private:
+    Qt3DCore::QNode* parent_;
+    QByteArray vs_, fs_, gs_;
+    Qt3DRender::QShaderProgram* program_ = nullptr;
+    std::vector<Qt3DRender::QRenderPass*> passes_;
+};
 } // namespace fx
 
 } // namespace rs::render

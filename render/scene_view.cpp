@@ -16,11 +16,13 @@
 #include "proxy_parts.h"
 #include "skin_palette.h"
 #include "texture_cache.h"
+#include "textures.h"
 
 #include "scene/clip.h"
 #include "scene/model.h"
 #include "scene/pose.h"
 
+#include <QElapsedTimer>
 #include <QMouseEvent>
 #include <QPointer>
 #include <QSurfaceFormat>
@@ -32,7 +34,9 @@
 #include <Qt3DExtras/Qt3DWindow>
 #include <Qt3DLogic/QFrameAction>
 #include <Qt3DRender/QCamera>
+#include <Qt3DRender/QRenderCapabilities>
 #include <Qt3DRender/QRenderSettings>
+#include <Qt3DRender/QShaderProgram>
 
 #include <glm/gtc/type_ptr.hpp>
 
@@ -158,6 +162,7 @@ struct SceneView::Impl {
         dazzles->setEnabled(options.dazzles);
         particles->setEnabled(options.particles);
         graph->setWireframe(options.wireframe);
+        meshes->setWireframe(options.wireframe);
     }
 
     void updatePose() {
@@ -239,6 +244,8 @@ SceneView::SceneView(QObject* parent) : QObject(parent), d(std::make_unique<Impl
         f.setSamples(qEnvironmentVariableIntValue("RIGSCOPE_MSAA"));
         d->window->setFormat(f);
     }
+    // Qt3D queried the GL limits with a context of its own already; texture decoding needs the size limit.
+    setGpuMaxTextureSize(d->window->renderSettings()->renderCapabilities()->maxTextureSize());
     d->root = new Qt3DCore::QEntity;
     d->camera = d->window->camera();
     d->camera->lens()->setPerspectiveProjection(40.0f, 16.0f / 9.0f, 0.1f, 1000.0f);
@@ -464,9 +471,51 @@ void SceneView::setCameraAngles(float yawDegrees, float pitchDegrees) {
 }
 
 void SceneView::capture(std::function<void(const QImage&)> done) {
-    captureFrame(
-        d->window, d->window ? d->graph->captureNode() : nullptr, this,
-        [this] { return d->continuous || d->texPending != 0; }, std::move(done));
+    auto grab = [this](std::function<void(const QImage&)> cb) {
+        captureFrame(
+            d->window, d->window ? d->graph->captureNode() : nullptr, this,
+            [this] { return d->continuous || d->texPending != 0; }, std::move(cb));
+    };
+    if (!d->window) {
+        grab(std::move(done));
+        return;
+    }
+    // Qt3D 6.4 (OpenGL renderer) compiles the programs and uploads the textures that exist when a frame starts
+    // during that frame's rendering; the next frame still skips draws with a program loaded in the previous one
+    // (its material caches are rebuilt then); the frame after that draws everything. frameSwapped comes once per
+    // frame, after the frame took the scene changes and before it renders: once the programs and textures have
+    // been the same at the request and two frames in a row, they were all loaded by the first of those frames,
+    // and the frame a request made now is captured from (the next one) is complete. (Status properties are no
+    // signal: Qt3D reports the last programs compiled only when some later shader changes.) Bounded: after 10 s
+    // the next frame is captured as it is.
+    d->window->renderSettings()->setRenderPolicy(Qt3DRender::QRenderSettings::Always);
+    struct Wait {
+        QMetaObject::Connection connection;
+        QElapsedTimer since;
+        std::vector<quint64> seen;
+        int stable = 0; // frames in a row that started with the same programs and textures
+    };
+    auto wait = std::make_shared<Wait>();
+    wait->seen = sceneResources(d->root);
+    wait->since.start();
+    wait->connection = QObject::connect(this, &SceneView::frameSwapped, this, [this, wait, grab, done]() mutable {
+        if (!d->window) { // destroyed by its container while waiting
+            QObject::disconnect(wait->connection);
+            done(QImage());
+            return;
+        }
+        std::vector<quint64> now = sceneResources(d->root);
+        // A window not exposed yet does not render: its frames load nothing.
+        if (now != wait->seen || !d->window->isExposed()) {
+            wait->seen = std::move(now);
+            wait->stable = 0;
+        } else {
+            ++wait->stable;
+        }
+        if (wait->stable < 2 && wait->since.elapsed() < 10000) return;
+        QObject::disconnect(wait->connection);
+        grab(std::move(done));
+    });
 }
 
 bool SceneView::eventFilter(QObject* watched, QEvent* e) {
@@ -521,6 +570,8 @@ QList<ParticleInfo> SceneView::particleSystems() const {
 }
 
 int SceneView::particlesDrawn() const { return int(d->particles->drawn()); }
+
+int SceneView::shaderProgramCount() const { return int(d->root->findChildren<Qt3DRender::QShaderProgram*>().size()); }
 
 QList<TextureInfo> SceneView::textures() const { return d->textures->infos(); }
 bool SceneView::texturesPending() const { return d->texPending > 0; }

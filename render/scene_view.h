@@ -127,8 +127,9 @@ class SceneView : public QObject {
     void frameModel();                                          // fits the visible model (current LOD/ALT) in view
     void setCameraAngles(float yawDegrees, float pitchDegrees); // orbit around the model centre
 
-    // Asynchronous frame grab of the window; done() is called on the GUI thread with the image
-    // (a null image if the capture failed).
+    // Asynchronous frame grab of the window: the first frame drawn once every shader program and texture of the
+    // scene is ready (Qt3D compiles and uploads them during a frame that does not draw them yet; bounded wait of
+    // 10 s). done() is called on the GUI thread with the image (a null image if the capture failed).
     void capture(std::function<void(const QImage&)> done);
 
     // Per material texture parameter and the dazzle texture: where it was found (empty = placeholder).
@@ -136,6 +137,9 @@ class SceneView : public QObject {
     // True while some found texture is still being decoded (textures are decoded in setModel: always false
     // after it returns; kept for callers that wait on texturesResolved()).
     bool texturesPending() const;
+
+    // Shader programs Qt3D was given so far (each is compiled, and translated by a software GL, even if unused).
+    int shaderProgramCount() const;
 
     // Always = render continuously (benchmarks, playback); default OnDemand renders only after changes.
     void setContinuousRendering(bool on);

@@ -18,6 +18,7 @@ struct ScreenshotArgs {
     std::optional<float> frame, time;
     float yaw = 35.0f, pitch = 20.0f;
     float benchSeconds = 0.0f; // > 0: play for that long after the capture and print the frame rate
+    bool exitWhenDone = false; // end the process (std::_Exit, streams flushed) once the GUI ran: no teardown
     ViewOptions options;
     // --game / --mod: mounted as the session's game folders (core vfs::setSessionMount) before anything is read;
     // model and clip may then be game paths, and every reference is found through them.
@@ -25,7 +26,8 @@ struct ScreenshotArgs {
 };
 
 // Renders one frame and writes the PNG. Returns 0 ok, 1 bad input (one-line error on stderr).
-// Creates its own QGuiApplication from argc/argv.
+// Creates its own QGuiApplication from argc/argv. With exitWhenDone, returns only for errors found before the
+// GUI starts; afterwards the process exits with the same code without destroying the scene, Qt3D or GL.
 int runScreenshot(const ScreenshotArgs& args, int argc, char** argv);
 
 } // namespace rs::render

@@ -28,6 +28,7 @@ out vec3 wTangent;
 out vec3 wBinormal;
 out vec2 uv;
 out vec4 vColor;
+invariant gl_Position; // the depth pre-pass and the shading pass must produce the same depths
 
 void main() {
     vec4 p;
@@ -62,8 +63,9 @@ void main() {
 )";
 
 // Compiled in variants (prepended defines): BUMP (normal map), SPECULAR (Blinn-Phong with a gloss mask),
-// UNLIT (no lighting). Software GL runs both sides of every branch, so features are compile-time switches
-// and the light loop is branch-free (unused lights have zero colour).
+// UNLIT (no lighting), NO_BASE_TEXTURE (the base texture has no image: baseColor stands for its one texel).
+// Software GL runs both sides of every branch, so features are compile-time switches. The light loop runs
+// LIGHT_LOOP times (default: rigLightCount, the slots in use; a uniform bound, the same for every fragment).
 const char* const meshFragment = R"(
 in vec3 wPos;
 in vec3 wNormal;
@@ -73,6 +75,7 @@ in vec2 uv;
 in vec4 vColor;
 
 uniform sampler2D baseTexture;
+uniform vec4 baseColor;         // NO_BASE_TEXTURE: the stand-in texture's colour
 uniform sampler2D normalTexture;
 uniform int glossSource;        // 1 base alpha, 2 normal-map alpha
 uniform int colorize;
@@ -88,11 +91,19 @@ uniform vec3 eyePosition;
 uniform vec4 lightPosition[4];  // w = 0: xyz = direction of travel; w = 1: position
 uniform vec4 lightColor[4];     // a = 1 / range (0 = infinite)
 uniform vec3 ambientColor;
+uniform int rigLightCount;  // lights in use (not "lightCount": Qt3D sets that one to its own light count)
+#ifndef LIGHT_LOOP
+#define LIGHT_LOOP min(rigLightCount, 4)
+#endif
 
 out vec4 fragColor;
 
 void main() {
+#ifdef NO_BASE_TEXTURE
+    vec4 base = baseColor;
+#else
     vec4 base = texture(baseTexture, uv);
+#endif
     vec3 surface = mix(base.rgb, mix(base.rgb, factionColor.rgb * base.rgb, base.a), float(colorize));
     vec4 cparam = mix(colorParam, vec4(factionColor.rgb, colorParam.a), float(factionColorParam));
     surface *= diffuseColor.rgb * vColor.rgb;
@@ -115,7 +126,7 @@ void main() {
     vec3 V = normalize(eyePosition - wPos);
     vec3 spec = vec3(0.0);
 #endif
-    for (int i = 0; i < 4; ++i) {
+    for (int i = 0; i < LIGHT_LOOP; ++i) {
         vec3 d = lightPosition[i].xyz - wPos * lightPosition[i].w;
         float dist = length(d);
         vec3 L = lightPosition[i].w == 0.0 ? -d / max(dist, 1e-6) : d / max(dist, 1e-6);
@@ -138,6 +149,11 @@ void main() {
     float alpha = blendMode == 1 ? base.a * diffuseColor.a * cparam.a * vColor.a : 1.0;
     fragColor = vec4(color, alpha);
 }
+)";
+
+// Depth pre-pass of opaque meshes (with meshVertex): depth only, no colour.
+const char* const depthFragment = R"(#version 330 core
+void main() {}
 )";
 
 // Wireframe pass: triangle edges as lines, slightly pulled towards the viewer.

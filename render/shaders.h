@@ -5,7 +5,8 @@
 //                             palette: [0,N) bone world, [N,2N) world*inverseBind, 2N identity
 //   vec4 lightPosition[4]     xyz = position (w=1) or direction the light travels (w=0)
 //   vec4 lightColor[4]        rgb * intensity, a = 1 / range (0 = infinite); unused lights are black
-//   int lightCount; vec3 ambientColor; vec4 factionColor; int highlightBone
+//   int rigLightCount (lights in use, the first slots; Qt3D owns "lightCount"); vec3 ambientColor; vec4 factionColor;
+//   int highlightBone
 #pragma once
 
 namespace rs::render::shaders {
@@ -13,7 +14,8 @@ namespace rs::render::shaders {
 constexpr int kMaxPalette = 512; // mat4 entries; keep in sync with the GLSL below
 
 extern const char* const meshVertex;
-extern const char* const meshFragment; // body without #version: prepend "#version 330 core" + defines
+extern const char* const meshFragment;  // body without #version: prepend "#version 330 core" + defines
+extern const char* const depthFragment; // depth-only pre-pass (meshVertex)
 extern const char* const wireGeometry;
 extern const char* const wireFragment;
 extern const char* const lineVertex;

@@ -6,9 +6,18 @@
 
 namespace rs::render {
 
+namespace {
+constexpr unsigned kCheckerRgba = 0xA8A8A8FFu;
+}
+
+QVector4D TextureCache::checkerColor() {
+    return QVector4D(float((kCheckerRgba >> 24) & 255u) / 255.0f, float((kCheckerRgba >> 16) & 255u) / 255.0f,
+                     float((kCheckerRgba >> 8) & 255u) / 255.0f, float(kCheckerRgba & 255u) / 255.0f);
+}
+
 TextureCache::TextureCache(Qt3DCore::QNode* root) {
     // Missing textures: a neutral shade in the view (the material inspector shows what is missing).
-    checker_ = solidTexture(0xA8A8A8FFu, root);
+    checker_ = solidTexture(kCheckerRgba, root);
     white_ = solidTexture(0xFFFFFFFFu, root);
     flatNormal_ = solidTexture(0x8080FFFFu, root);
 }

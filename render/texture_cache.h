@@ -7,6 +7,7 @@
 #include <QHash>
 #include <QList>
 #include <QString>
+#include <QVector4D>
 
 #include <string>
 
@@ -35,6 +36,7 @@ class TextureCache {
     const QList<TextureInfo>& infos() const { return infos_; }
 
     Qt3DRender::QAbstractTexture* checker() const { return checker_; } // neutral grey: texture missing
+    static QVector4D checkerColor();                                   // its one texel, RGBA 0..1
     Qt3DRender::QAbstractTexture* white() const { return white_; }     // material names no texture
     Qt3DRender::QAbstractTexture* flatNormal() const { return flatNormal_; }
 

@@ -6,6 +6,8 @@
 
 #include "vfs/lookup.h"
 
+#include <algorithm>
+#include <atomic>
 #include <mutex>
 
 #include <QDir>
@@ -255,18 +257,28 @@ QImage decodeTextureFile(const QString& path, QString* error, int maxDim) {
     return img.convertToFormat(QImage::Format_ARGB32);
 }
 
+namespace {
+std::atomic<int> knownMaxTextureSize{0};
+}
+
+void setGpuMaxTextureSize(int size) {
+    if (size > 0) knownMaxTextureSize.store(size);
+}
+
 int gpuMaxTextureSize() {
     static const int size = [] {
         bool ok = false;
         const int forced = qEnvironmentVariableIntValue("RIGSCOPE_GL_MAX_TEXTURE_SIZE", &ok);
         if (ok && forced > 0) return forced;
-        QOpenGLContext ctx;
-        QOffscreenSurface surface;
-        surface.create();
-        GLint v = 0;
-        if (ctx.create() && ctx.makeCurrent(&surface)) {
-            ctx.functions()->glGetIntegerv(GL_MAX_TEXTURE_SIZE, &v);
-            ctx.doneCurrent();
+        GLint v = knownMaxTextureSize.load();
+        if (v <= 0) {
+            QOpenGLContext ctx;
+            QOffscreenSurface surface;
+            surface.create();
+            if (ctx.create() && ctx.makeCurrent(&surface)) {
+                ctx.functions()->glGetIntegerv(GL_MAX_TEXTURE_SIZE, &v);
+                ctx.doneCurrent();
+            }
         }
         return v > 0 ? std::min<int>(v, rs::kMaxTextureDim) : rs::kMaxTextureDim;
     }();

@@ -34,6 +34,9 @@ QImage decodeTextureFile(const QString& path, QString* error, int maxDim = 0);
 // GL_MAX_TEXTURE_SIZE of this machine's OpenGL (queried once, on the first call, with an offscreen context; call it
 // from the GUI thread). RIGSCOPE_GL_MAX_TEXTURE_SIZE overrides it (tests). rs::kMaxTextureDim when unknown.
 int gpuMaxTextureSize();
+// Tells gpuMaxTextureSize the value when it is known already (Qt3D's render capabilities queried it with their
+// own context), so that it makes no GL context of its own. Only before gpuMaxTextureSize's first call.
+void setGpuMaxTextureSize(int size);
 
 // GPU texture (RGBA8, mipmapped) for a decoded image; uploaded bottom row first so that the image top is at
 // v = 1, matching core's uv0 convention.

@@ -11,7 +11,11 @@
 #           poses/s for 1,000 instances
 #   startup (when build/bin/rigscope exists): cold start of `rigscope --screenshot` for the largest corpus
 #           model (wall time and in-process time to the first captured frame), its peak RSS, the parse-only
-#           peak RSS (rigscope-cli info), and playback fps at 1280x720 (render layer's --bench-fps) under Xvfb
+#           peak RSS (rigscope-cli info)
+#   startup_vs_f3d (build/bin/rigscope and f3d): bench/startup_bench.sh, the ATPT walker at 640x480 against F3D
+#           on the same triangles, ratio of the medians
+#   playback (build/bin/rigscope): bench/playback_bench.sh, EB_LIGHTFACTORY + BUILD clip, CPU ms per frame and
+#           per megapixel at 640x360 and 1280x720 under Xvfb
 # Rates use CPU time of the benchmark thread (robust on a shared machine); progress goes to stderr.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,7 +33,7 @@ trap 'rm -rf "$tmp"' EXIT
 build-bench/bin/bench_parse --benchmark_min_time=$mintime --benchmark_format=json >"$tmp/parse.json" 2>/dev/null
 build-bench/bin/bench_pose --benchmark_min_time=$mintime --benchmark_format=json >"$tmp/pose.json" 2>/dev/null
 
-startup='null'
+startup='null' startup_f3d='null' playback='null'
 largest=$(find "$RIGSCOPE_CORPUS" -type f \( -iname '*.alo' -o -iname '*.w3d' -o -iname '*.bwm' \) -printf '%s %p\n' \
   2>/dev/null | sort -n | tail -1 | cut -d' ' -f2- || true)
 if [ -x build/bin/rigscope ] && [ -n "$largest" ] && command -v xvfb-run >/dev/null; then
@@ -53,21 +57,22 @@ if [ -x build/bin/rigscope ] && [ -n "$largest" ] && command -v xvfb-run >/dev/n
   # Parse-only peak RSS of the same file (rigscope-cli info).
   /usr/bin/time -v -o "$tmp/cli.txt" build-bench/bin/rigscope-cli info "$largest" >/dev/null
   clirss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$tmp/cli.txt")
-  # Playback at 1280x720 with the first clip named after the model (Alamo convention), if any.
-  stem=$(basename "${largest%.*}")
-  clip=$(find "$(dirname "$largest")" -maxdepth 1 -iname "${stem}_*.ala" | sort | head -1)
-  fps=$(xvfb build/bin/rigscope --screenshot "$tmp/fps.png" --size 1280x720 --bench-fps 6 ${clip:+--clip "$clip"} \
-        "$largest" 2>/dev/null | sed -n 's/^bench: .* = \([0-9.]*\) fps at 1280x720, \([0-9.]*\) ms CPU.*/\1 \2/p')
-  startup=$(jq -n --arg f "$largest" --arg clip "$clip" --argjson b "$(stat -c %s "$largest")" \
+  startup=$(jq -n --arg f "$largest" --argjson b "$(stat -c %s "$largest")" \
     --argjson wall "${wall:-null}" --argjson first "${first:-null}" --argjson rss "$rss" --argjson clirss "${clirss:-null}" \
-    --argjson fps "$(echo "${fps:-}" | awk '{print ($1 == "" ? "null" : $1)}')" \
-    --argjson cpums "$(echo "${fps:-}" | awk '{print ($2 == "" ? "null" : $2)}')" \
     '{model: $f, size_bytes: $b, cold_start_wall_s_median: $wall, first_frame_ms_median: $first,
-      peak_rss_kib: $rss, parse_only_peak_rss_kib: $clirss,
-      playback: {clip: $clip, fps_1280x720: $fps, cpu_ms_per_frame_all_threads: $cpums}}')
+      peak_rss_kib: $rss, parse_only_peak_rss_kib: $clirss}')
+  # Start-up against F3D on the same triangles (the issue 17 anchor), when F3D is installed (tools/bootstrap.sh).
+  if command -v f3d >/dev/null; then
+    echo "bench: start-up against F3D (bench/startup_bench.sh)" >&2
+    startup_f3d=$(bench/startup_bench.sh build "" "$([ "$mintime" = 1 ] && echo 9 || echo 5)" || echo null)
+  fi
+  # Playback of EB_LIGHTFACTORY + BUILD at 640x360 and 1280x720: CPU ms per frame and per megapixel.
+  echo "bench: playback (bench/playback_bench.sh)" >&2
+  playback=$(PLAYBACK_REPEAT=$([ "$mintime" = 1 ] && echo 3 || echo 1) bench/playback_bench.sh build "" "" 4 || echo null)
 fi
 
-jq -n --slurpfile p "$tmp/parse.json" --slurpfile q "$tmp/pose.json" --argjson startup "$startup" '
+jq -n --slurpfile p "$tmp/parse.json" --slurpfile q "$tmp/pose.json" --argjson startup "$startup" \
+  --argjson startup_f3d "$startup_f3d" --argjson playback "$playback" '
   def rate(n): ($p[0].benchmarks[] | select(.name == n) | .bytes_per_second);
   {
     machine: {cpus: $p[0].context.num_cpus, mhz: $p[0].context.mhz_per_cpu, date: $p[0].context.date},
@@ -100,5 +105,7 @@ jq -n --slurpfile p "$tmp/parse.json" --slurpfile q "$tmp/pose.json" --argjson s
     instances1000: [ $q[0].benchmarks[] | select(.name | startswith("Instances1000/")) |
       { rig: (.name | ltrimstr("Instances1000/")), bones: .bones, poses_per_s: (.items_per_second | round),
         ns_per_bone: (.ns_per_bone * 10 | round / 10) } ],
-    startup: $startup
+    startup: $startup,
+    startup_vs_f3d: $startup_f3d,
+    playback: $playback
   }'

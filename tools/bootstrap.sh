@@ -17,6 +17,7 @@ packages=(
   nlohmann-json3-dev libegl-dev libglu1-mesa-dev
   qt6-qpa-plugins libxcursor1 libgl1-mesa-dri libglx-mesa0 libegl-mesa0
   catch2 xvfb xauth clang libclang-rt-14-dev imagemagick libbenchmark-dev
+  f3d  # bench/startup_bench.sh: the start-up anchor (F3D renders the same triangles, exported to .glb)
   libstb-dev nodejs npm desktop-file-utils appstream shared-mime-info libxml2-utils xdg-utils
 )
 missing=()

@@ -132,6 +132,7 @@ int main(int argc, char** argv) {
     if (cl.screenshot) {
         rs::render::ScreenshotArgs a;
         if (int rc = toScreenshotArgs(cl, a)) return rc;
+        a.exitWhenDone = true; // a one-shot process: skip the Qt3D/GL teardown
         return rs::render::runScreenshot(a, argc, argv);
     }
     rs::ui::ViewerArgs a;

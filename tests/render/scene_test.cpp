@@ -6,9 +6,11 @@
 #include <catch2/catch.hpp>
 
 #include <QDir>
+#include <QEventLoop>
 #include <QFile>
 #include <QPainter>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <Qt3DExtras/Qt3DWindow>
 
 using rs::render::ViewOptions;
@@ -318,4 +320,60 @@ TEST_CASE("a view whose window was destroyed by its owner stays safe", "[render]
     v->capture([&](const QImage& img) { called = img.isNull(); });
     CHECK(called);
     delete v;
+}
+
+// A fresh view of its own: the shared one keeps the programs of earlier tests.
+TEST_CASE("shader programs are made only for what is drawn", "[render][programs]") {
+    rs::render::SceneView v;
+    v.window()->resize(320, 240);
+    v.window()->show();
+    ViewOptions o = plain();
+    o.labels = false;
+    o.dazzles = false;
+    o.proxies = o.markers = o.pointSets = false; // line overlays
+    v.setOptions(o);
+    v.setModel(makeFigure(), {});
+    const int meshOnly = v.shaderProgramCount();
+    CHECK(meshOnly >= 1); // the figure's visible mesh variants; no wire, line, label or dazzle program
+    CHECK(meshOnly <= 3);
+    o.wireframe = true;
+    v.setOptions(o);
+    CHECK(v.shaderProgramCount() == meshOnly + 1); // the wire program
+    o.grid = true;
+    v.setOptions(o);
+    CHECK(v.shaderProgramCount() == meshOnly + 2); // the line program
+    o.showSkeleton = true;                         // lines too: same program
+    v.setOptions(o);
+    CHECK(v.shaderProgramCount() == meshOnly + 2);
+    o.wireframe = o.grid = o.showSkeleton = false;
+    v.setOptions(o);
+    CHECK(v.shaderProgramCount() == meshOnly + 2); // made once, kept
+}
+
+TEST_CASE("one capture right after setModel returns the complete first frame", "[render][capture]") {
+    rs::render::SceneView v;
+    v.window()->resize(320, 240);
+    v.window()->show();
+    v.setOptions(plain());
+    v.setModel(makeFigure(), {});
+    v.setCameraAngles(20.0f, 10.0f);
+    auto captureOnce = [&] {
+        QImage out;
+        bool done = false;
+        QEventLoop loop;
+        QTimer::singleShot(20000, &loop, &QEventLoop::quit);
+        v.capture([&](const QImage& img) {
+            out = img;
+            done = true;
+            loop.quit();
+        });
+        if (!done) loop.exec();
+        return out;
+    };
+    const QImage first = captureOnce(); // programs compiled in this wait: Qt3D draws with them two frames later
+    REQUIRE_FALSE(first.isNull());
+    CHECK(countDifferent(first, kBg) > 500);
+    const QImage again = captureOnce();
+    REQUIRE_FALSE(again.isNull());
+    CHECK(countChanged(first, again) < first.width() * first.height() / 200);
 }
