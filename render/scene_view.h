@@ -5,8 +5,9 @@
 //   attributes need Qt3D's OpenGL backend.
 // - setModel() builds one entity per drawable sub-mesh, sharing one QEffect per (shader family, fragment
 //   variant), decodes textures on the CPU (own DDS/TGA decoders) and frames the camera. Proxy models
-//   (<proxy base name>.alo, found like particle systems: ProxyFileLookup) are attached to their bone. setClip()/setFrame()/setTime() only update
-//   uniforms (bone palette, dazzle instances, visibility): no geometry is rebuilt while playing.
+//   (<proxy base name>.alo, found like particle systems: ProxyFileLookup) are attached to their bone.
+//   setClip()/setFrame()/setTime() only update uniforms (bone palette, dazzle instances, visibility): no geometry
+//   is rebuilt while playing.
 // - Texture problems (missing, unreadable) never fail: the mesh is drawn in a neutral grey and textures()
 //   reports them.
 // - The window is created by the view. Embed it with QWidget::createWindowContainer(window()); when the
