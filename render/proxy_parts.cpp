@@ -7,37 +7,80 @@
 
 #include <QDir>
 #include <QFileInfo>
-#include <QHash>
 
 namespace rs::render {
 
-void attachProxyModels(const rs::Model& m, const QString& path, std::vector<Part>& parts, rs::Skeleton& skeleton) {
-    if (path.isEmpty()) return;
-    QHash<QString, std::shared_ptr<const rs::Model>> cache;
+namespace {
+
+// filename (any case) inside dir, empty when absent.
+QString childFileCI(const QDir& dir, const QString& fileName) {
+    if (!dir.exists()) return {};
+    for (const QString& f : dir.entryList(QDir::Files))
+        if (f.compare(fileName, Qt::CaseInsensitive) == 0) return dir.filePath(f);
+    return {};
+}
+
+} // namespace
+
+ProxyFileLookup::ProxyFileLookup(const QString& path, const QStringList& extraDirs)
+    : path_(path), extraDirs_(extraDirs) {}
+
+const ProxyFileLookup::Entry& ProxyFileLookup::find(const std::string& proxyName) {
+    std::string base;
+    int lod = -1, alt = -1;
+    rs::parseLodAlt(proxyName, base, lod, alt);
+    const QString want = QString::fromStdString(base) + ".alo";
+    auto it = cache_.find(want.toLower());
+    if (it != cache_.end()) return it->second;
+    Entry f;
+    const QFileInfo self(path_);
+    // Disk: beside the model, then the extra folders.
+    QString file;
+    if (!path_.isEmpty()) file = childFileCI(self.absoluteDir(), want);
+    for (int d = 0; file.isEmpty() && d < extraDirs_.size(); ++d)
+        file = childFileCI(QDir(extraDirs_[d]), want);
+    if (!file.isEmpty() && !path_.isEmpty() && QFileInfo(file) == self) file.clear(); // the model itself
+    try {
+        if (!file.isEmpty()) {
+            f.file = file;
+            const rs::Document doc = rs::loadDocument(file.toStdString());
+            f.model = doc.model;
+            f.system = doc.particles;
+        } else if (!path_.isEmpty()) {
+            if (!tableTried_) {
+                tableTried_ = true;
+                try {
+                    table_ = rs::vfs::tableFor(path_.toStdString(), &modelKey_);
+                } catch (const std::exception&) {
+                }
+                if (!table_) table_ = rs::vfs::sessionMount(); // a model path that is not a file
+            }
+            if (table_) {
+                const std::string name = want.toUpper().toStdString();
+                for (const std::string& key : {rs::vfs::folderOf(modelKey_) + name, "DATA/ART/MODELS/" + name}) {
+                    if (!modelKey_.empty() && key == modelKey_) continue; // the model itself
+                    const rs::vfs::Hit* h = table_->find(key);
+                    if (!h) continue;
+                    f.file = QString::fromStdString(table_->describe(*h));
+                    const rs::Document doc = rs::vfs::loadDocument(*table_, key);
+                    f.model = doc.model;
+                    f.system = doc.particles;
+                    break;
+                }
+            }
+        }
+    } catch (const std::exception& e) {
+        f.error = QString::fromUtf8(e.what());
+    }
+    return cache_.emplace(want.toLower(), std::move(f)).first->second;
+}
+
+void attachProxyModels(const rs::Model& m, ProxyFileLookup& files, std::vector<Part>& parts, rs::Skeleton& skeleton) {
     for (size_t pi = 0; pi < m.proxies.size() && parts.size() < 33; ++pi) {
         const rs::Proxy& px = m.proxies[pi];
         if (px.bone < 0 || size_t(px.bone) >= m.skeleton.bones.size()) continue;
-        std::string base;
-        int lod = -1, alt = -1;
-        rs::parseLodAlt(px.name, base, lod, alt);
-        const QString want = QString::fromStdString(base).toLower() + ".alo";
-        std::shared_ptr<const rs::Model> pm;
-        if (cache.contains(want)) {
-            pm = cache.value(want);
-        } else {
-            // Beside the model in its folder or archive, then in the mounted game/mod folders (core vfs).
-            const std::string full = rs::vfs::findBeside(path.toStdString(), want.toStdString());
-            if (!full.empty()) { // never the model itself
-                try {
-                    rs::Document doc = rs::loadDocument(full);
-                    if (doc.model) pm = doc.model;
-                } catch (const std::exception&) {
-                    // particle systems and unreadable files stay markers
-                }
-            }
-            cache.insert(want, pm);
-        }
-        if (!pm) continue;
+        const std::shared_ptr<const rs::Model> pm = files.find(px.name).model;
+        if (!pm) continue; // particle systems, unreadable files and names not found stay markers
         Part part;
         part.model = pm;
         part.boneOffset = int(skeleton.bones.size());
@@ -53,88 +96,20 @@ void attachProxyModels(const rs::Model& m, const QString& path, std::vector<Part
     }
 }
 
-namespace {
-
-// filename (any case) inside dir, empty when absent.
-QString childFileCI(const QDir& dir, const QString& fileName) {
-    if (!dir.exists()) return {};
-    for (const QString& f : dir.entryList(QDir::Files))
-        if (f.compare(fileName, Qt::CaseInsensitive) == 0) return dir.filePath(f);
-    return {};
-}
-
-} // namespace
-
-std::vector<ParticleAttachment> findProxyParticles(const rs::Model& m, const QString& path,
-                                                   const QStringList& extraDirs) {
+std::vector<ParticleAttachment> findProxyParticles(const rs::Model& m, ProxyFileLookup& files) {
     std::vector<ParticleAttachment> out;
-    struct Found {
-        QString file, error;
-        std::shared_ptr<const rs::ParticleSystem> system;
-        bool model = false; // the name is a proxy model (attachProxyModels), not a particle system
-    };
-    QHash<QString, Found> cache; // by lower-case file name
-    std::shared_ptr<const rs::vfs::MountTable> table;
-    std::string modelKey;
-    bool tableTried = false;
-    const QFileInfo self(path);
     for (size_t pi = 0; pi < m.proxies.size() && out.size() < 256; ++pi) {
         const rs::Proxy& px = m.proxies[pi];
         if (px.bone < 0 || size_t(px.bone) >= m.skeleton.bones.size()) continue;
-        std::string base;
-        int lod = -1, alt = -1;
-        rs::parseLodAlt(px.name, base, lod, alt);
-        const QString want = QString::fromStdString(base) + ".alo";
-        auto it = cache.find(want.toLower());
-        if (it == cache.end()) {
-            Found f;
-            // Disk: beside the model, then the extra folders.
-            QString file;
-            if (!path.isEmpty()) file = childFileCI(self.absoluteDir(), want);
-            for (int d = 0; file.isEmpty() && d < extraDirs.size(); ++d)
-                file = childFileCI(QDir(extraDirs[d]), want);
-            try {
-                if (!file.isEmpty() && QFileInfo(file) != self) {
-                    const rs::Document doc = rs::loadDocument(file.toStdString());
-                    f.file = file;
-                    f.system = doc.particles;
-                    f.model = doc.model != nullptr;
-                } else if (!path.isEmpty()) {
-                    if (!tableTried) {
-                        tableTried = true;
-                        try {
-                            table = rs::vfs::tableFor(path.toStdString(), &modelKey);
-                        } catch (const std::exception&) {
-                        }
-                        if (!table) table = rs::vfs::sessionMount(); // a model path that is not a file
-                    }
-                    if (table) {
-                        const std::string name = want.toUpper().toStdString();
-                        for (const std::string& key : {rs::vfs::folderOf(modelKey) + name, "DATA/ART/MODELS/" + name}) {
-                            const rs::vfs::Hit* h = table->find(key);
-                            if (!h) continue;
-                            f.file = QString::fromStdString(table->describe(*h));
-                            const rs::Document doc = rs::vfs::loadDocument(*table, key);
-                            f.system = doc.particles;
-                            f.model = doc.model != nullptr;
-                            break;
-                        }
-                    }
-                }
-            } catch (const std::exception& e) {
-                f.error = QString::fromUtf8(e.what());
-                if (f.file.isEmpty()) f.file = file;
-            }
-            it = cache.insert(want.toLower(), f);
-        }
-        if (it->model) continue;
+        const ProxyFileLookup::Entry& f = files.find(px.name);
+        if (f.model) continue; // a proxy model (attachProxyModels)
         ParticleAttachment a;
         a.proxy = int(pi);
         a.bone = px.bone;
         a.name = QString::fromStdString(px.name);
-        a.file = it->file;
-        a.error = it->error;
-        a.system = it->system;
+        a.file = f.file;
+        a.error = f.error;
+        a.system = f.system;
         out.push_back(std::move(a));
     }
     return out;

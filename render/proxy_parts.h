@@ -8,8 +8,13 @@
 #include <QString>
 #include <QStringList>
 
+#include <map>
 #include <memory>
 #include <vector>
+
+namespace rs::vfs {
+class MountTable;
+}
 
 namespace rs::render {
 
@@ -24,19 +29,40 @@ struct Part {
     std::vector<bool> meshSelected; // LOD/ALT choice per mesh
 };
 
-// Appends to parts (which holds the main model) the proxy models named by main's proxies, found next to path as
-// <proxy base name>.alo (case-insensitive; the file itself excluded; at most 32), and appends their bones to
-// skeleton (which holds the main skeleton), parented to the proxy bone. Unreadable files and particle systems
-// stay markers.
-void attachProxyModels(const rs::Model& main, const QString& path, std::vector<Part>& parts, rs::Skeleton& skeleton);
+// The file a proxy names (<proxy base name>.alo, the _LOD/_ALT suffix stripped), the same lookup for proxy models
+// and particle systems: beside path (case-insensitive), else in extraDirs (the texture/asset folders), else through
+// the mount table of path (vfs::tableFor: its archive or folder, then the session's game folders) as <folder of the
+// model>/<name> or DATA/ART/MODELS/<name>. The model's own file is never its proxy. Each name is looked up and
+// loaded once (cached by lower-case name); the mount table is built on first need.
+class ProxyFileLookup {
+  public:
+    struct Entry {
+        QString file;  // where it was found (disk path or the table's description); empty = not found
+        QString error; // the load error of a file found but unreadable
+        std::shared_ptr<const rs::Model> model;
+        std::shared_ptr<const rs::ParticleSystem> system;
+    };
+    ProxyFileLookup(const QString& path, const QStringList& extraDirs);
+    const Entry& find(const std::string& proxyName);
 
-// The particle systems main's proxies name (<proxy base name>.alo, the _LOD/_ALT suffix stripped), one attachment
-// per proxy on a valid bone, in proxy order: a file starting with the particle chunk (0x900) found beside path
-// (case-insensitive), else in extraDirs, else through the mount table of path (vfs::tableFor: its archive or
-// folder, then the session's game folders) as <folder of the model>/<name> or DATA/ART/MODELS/<name>. A proxy
-// whose file is a model, or none, gets an attachment without system and file; an unreadable file records error.
-std::vector<ParticleAttachment> findProxyParticles(const rs::Model& main, const QString& path,
-                                                   const QStringList& extraDirs);
+  private:
+    QString path_;
+    QStringList extraDirs_;
+    std::map<QString, Entry> cache_; // node-based: references stay valid
+    std::shared_ptr<const rs::vfs::MountTable> table_;
+    std::string modelKey_;
+    bool tableTried_ = false;
+};
+
+// Appends to parts (which holds the main model) the proxy models named by main's proxies, found by files (at most
+// 32), and appends their bones to skeleton (which holds the main skeleton), parented to the proxy bone. Unreadable
+// files and particle systems stay markers.
+void attachProxyModels(const rs::Model& main, ProxyFileLookup& files, std::vector<Part>& parts, rs::Skeleton& skeleton);
+
+// The particle systems main's proxies name, found by files, one attachment per proxy on a valid bone, in proxy
+// order. A proxy whose file is a model, or none, gets an attachment without system and file; an unreadable file
+// records error.
+std::vector<ParticleAttachment> findProxyParticles(const rs::Model& main, ProxyFileLookup& files);
 
 // Whether main's proxy (index) and what hangs from it are shown. altDecreased: the ALT level was last lowered.
 bool proxyShown(const rs::Model& main, int proxy, const ViewOptions& options, bool altDecreased);

@@ -336,7 +336,8 @@ void SceneView::buildScene(std::shared_ptr<const rs::Model> model, const QString
     Part main;
     main.model = d->model;
     d->parts.push_back(main);
-    attachProxyModels(m, path, d->parts, skeleton);
+    ProxyFileLookup proxyFiles(path, d->options.textureDirs);
+    attachProxyModels(m, proxyFiles, d->parts, skeleton);
     d->palette->setSkeleton(skeleton);
     const int N = int(skeleton.bones.size());
     d->meshes->build(d->modelRoot, d->parts, N, *d->textures);
@@ -349,7 +350,7 @@ void SceneView::buildScene(std::shared_ptr<const rs::Model> model, const QString
         a.system = d->alone;
         d->particles->build(d->modelRoot, {a}, *d->textures);
     } else {
-        d->particles->build(d->modelRoot, findProxyParticles(m, path, d->options.textureDirs), *d->textures);
+        d->particles->build(d->modelRoot, findProxyParticles(m, proxyFiles), *d->textures);
     }
     d->frame = 0.0f;
     d->time = 0.0f;

@@ -4,9 +4,10 @@
 // - Set QT3D_RENDERER=opengl before constructing (the app's main does): skinning and integer vertex
 //   attributes need Qt3D's OpenGL backend.
 // - setModel() builds one entity per drawable sub-mesh, sharing one QEffect per (shader family, fragment
-//   variant), decodes textures on the CPU (own DDS/TGA decoders) and frames the camera. Proxy models found
-//   next to the file (<proxy base name>.alo) are attached to their bone. setClip()/setFrame()/setTime() only update
-//   uniforms (bone palette, dazzle instances, visibility): no geometry is rebuilt while playing.
+//   variant), decodes textures on the CPU (own DDS/TGA decoders) and frames the camera. Proxy models
+//   (<proxy base name>.alo, found like particle systems: ProxyFileLookup) are attached to their bone.
+//   setClip()/setFrame()/setTime() only update uniforms (bone palette, dazzle instances, visibility): no geometry
+//   is rebuilt while playing.
 // - Texture problems (missing, unreadable) never fail: the mesh is drawn in a neutral grey and textures()
 //   reports them.
 // - The window is created by the view. Embed it with QWidget::createWindowContainer(window()); when the
@@ -89,7 +90,7 @@ class SceneView : public QObject {
 
     Qt3DExtras::Qt3DWindow* window() const;
 
-    // Shows model (nullptr clears). path is used to resolve textures and proxy models next to the file.
+    // Shows model (nullptr clears). path is used to resolve textures, proxy models and particle systems.
     // Resets the clip to the bind pose and frames the camera.
     void setModel(std::shared_ptr<const rs::Model> model, const QString& path);
     std::shared_ptr<const rs::Model> model() const;

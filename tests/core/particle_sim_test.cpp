@@ -343,3 +343,33 @@ TEST_CASE("corpus: every particle system simulates to finite particles", "[parti
     }
     REQUIRE(systems >= 18);
 }
+
+TEST_CASE("particle sim: size is the size track's world-unit full width, varied by random_scale", "[particles][sim]") {
+    // alo-viewer (src/RenderEngine/Particles/ParticleSystem.cpp, SizeModifierPlugins.cpp, DirectX9/
+    // ParticleRenderers.cpp): half-extent = key / 2 / (1 + v) * (1 + U(-v, v)), v = random_scale / 2; the quad spans
+    // -half..+half. Full width: key * (1 + U(-v, v)) / (1 + v), in [key (1 - v) / (1 + v), key]; no other scale.
+    ParticleEmitter e = test::burstEmitter("puffs", 400, 1.0f, 1, 10.0f);
+    e.size = test::constantTrack(10.0f);
+    e.params.randomScale = 0.5f; // v = 0.25: widths in [6, 10]
+    const ParticleSystem s = single(e);
+    ParticleSimulator sim(s);
+    ParticleBuffer buf(1000, 1);
+    sim.evaluate(1.0, {}, buf);
+    REQUIRE(buf.count == 400);
+    float lo = 1e9f, hi = 0.0f;
+    for (size_t i = 0; i < buf.count; ++i) {
+        lo = std::min(lo, buf.particles[i].size);
+        hi = std::max(hi, buf.particles[i].size);
+    }
+    CHECK(lo >= 6.0f - 1e-4f);
+    CHECK(hi <= 10.0f + 1e-4f);
+    CHECK(lo < 6.2f); // the whole range is reached
+    CHECK(hi > 9.8f);
+    e.params.randomScale = 0.0f;
+    const ParticleSystem fixed = single(e);
+    ParticleSimulator fixedSim(fixed);
+    fixedSim.evaluate(1.0, {}, buf);
+    REQUIRE(buf.count == 400);
+    CHECK(buf.particles[0].size == Approx(10.0f));
+    CHECK(buf.particles[399].size == Approx(10.0f));
+}

@@ -412,3 +412,51 @@ TEST_CASE("heat-distortion emitters are listed as not drawn", "[render][particle
     CHECK(v.particlesDrawn() > 30);
     CHECK(v.particlesDrawn() <= 41);
 }
+
+TEST_CASE("alpha-blended particles are drawn far to near", "[render][particles]") {
+    // A stream along +Y: 4 particles a second living 1 s at 3 units a second, size 2, alpha 0.85; blue when born,
+    // red when old. Seen along the stream from +Y, the old (red) particles are nearest; from -Y the young (blue)
+    // ones. Drawn far to near, the nearest colour covers the middle of the image from either side; any fixed
+    // order (e.g. birth order) puts the far colour on top from one of the two sides.
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    rs::ParticleSystem s;
+    s.name = "p_test_stream";
+    rs::ParticleEmitter e = continuousEmitter("stream", 4, 1.0f);
+    e.colorTexture = "p_test_missing_texture.tga";
+    e.blend = rs::ParticleBlend::Alpha;
+    e.params.blendMode = uint32_t(rs::ParticleBlend::Alpha);
+    e.velocity.point = {0.0f, 3.0f, 0.0f};
+    e.size = constantTrack(2.0f);
+    e.red.keys = {{0.0f, 0.0f}, {1.0f, 1.0f}};
+    e.green = constantTrack(0.0f);
+    e.blue.keys = {{0.0f, 1.0f}, {1.0f, 0.0f}};
+    e.alpha = constantTrack(0.85f);
+    s.emitters = {e};
+    const QString path = dir.filePath("p_test_stream.alo");
+    auto sys = writeAndLoad(s, path);
+    auto& v = view();
+    auto middle = [&](float yaw) {
+        v.setOptions(plainOptions());
+        v.setParticleSystem(sys, path);
+        v.setCameraAngles(yaw, 0.0f);
+        v.setTime(2.1f);
+        const QImage img = grab();
+        REQUIRE_FALSE(img.isNull());
+        REQUIRE(v.particlesDrawn() >= 3);
+        // Mean colour of the middle 9x9 pixels.
+        long r = 0, b = 0;
+        for (int y = img.height() / 2 - 4; y <= img.height() / 2 + 4; ++y)
+            for (int x = img.width() / 2 - 4; x <= img.width() / 2 + 4; ++x) {
+                r += qRed(img.pixel(x, y));
+                b += qBlue(img.pixel(x, y));
+            }
+        return std::make_pair(r / 81, b / 81);
+    };
+    const auto fromPlusY = middle(0.0f);    // old (red) particles nearest
+    const auto fromMinusY = middle(180.0f); // young (blue) particles nearest
+    INFO("from +Y r " << fromPlusY.first << " b " << fromPlusY.second << "; from -Y r " << fromMinusY.first << " b "
+                      << fromMinusY.second);
+    CHECK(fromPlusY.first > fromPlusY.second + 40);
+    CHECK(fromMinusY.second > fromMinusY.first + 40);
+}

@@ -1,20 +1,25 @@
-// Proxy models found next to the file are drawn attached to their bone and follow the ALT rules.
+// Proxy models are drawn attached to their bone and follow the ALT rules; they are found like particle systems:
+// beside the file, in the texture/asset folders, through the mounted game archives.
 #include "render_harness.h"
 #include "test_models.h"
 
 #include "alamo/alamo_writer.h"
+#include "vfs/archive_writer.h"
+#include "vfs/lookup.h"
 
 #include <catch2/catch.hpp>
 
+#include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
 
 using namespace rs::test;
 
-TEST_CASE("proxy model next to the file is attached to its bone", "[render][proxy]") {
-    QTemporaryDir dir;
-    REQUIRE(dir.isValid());
-    // The proxy "p_smoke_ALT1" refers to p_smoke.alo: a single bright box written with the project's writer.
+namespace {
+
+// The proxy "p_smoke_ALT1" of makeFigure() refers to p_smoke.alo: here a single bright box written with the
+// project's writer.
+std::vector<uint8_t> boxProxyBytes() {
     rs::Model proxy;
     proxy.format = "alo";
     rs::Bone root;
@@ -36,11 +41,45 @@ TEST_CASE("proxy model next to the file is attached to its bone", "[render][prox
                   2, 3, 7, 2, 7, 6, 0, 2, 6, 0, 6, 4, 1, 5, 7, 1, 7, 3};
     m.subMeshes.push_back(sm);
     proxy.meshes.push_back(m);
-    const std::vector<uint8_t> bytes = rs::alamo::writeModel(proxy);
-    QFile f(dir.filePath("P_SMOKE.ALO"));
+    return rs::alamo::writeModel(proxy);
+}
+
+void writeFile(const QString& path, const std::vector<uint8_t>& bytes) {
+    QFile f(path);
     REQUIRE(f.open(QIODevice::WriteOnly));
-    f.write(reinterpret_cast<const char*>(bytes.data()), qint64(bytes.size()));
-    f.close();
+    REQUIRE(f.write(reinterpret_cast<const char*>(bytes.data()), qint64(bytes.size())) == qint64(bytes.size()));
+}
+
+// Pixels the ALT1 proxy model adds: the figure with its proxies shown minus with them hidden (options o, alt 1).
+int proxyPixels(const QString& path, rs::render::ViewOptions o) {
+    auto& v = view();
+    auto shot = [&](bool proxies) {
+        o.proxies = proxies;
+        v.setOptions(o);
+        v.setModel(makeFigure(), path);
+        v.setCameraAngles(20.0f, 10.0f);
+        return grab();
+    };
+    const QImage with = shot(true);
+    const QImage without = shot(false);
+    REQUIRE_FALSE(with.isNull());
+    return countChanged(with, without);
+}
+
+rs::render::ViewOptions proxyOptions() {
+    rs::render::ViewOptions o;
+    o.grid = false;
+    o.dazzles = false;
+    o.alt = 1;
+    return o;
+}
+
+} // namespace
+
+TEST_CASE("proxy model next to the file is attached to its bone", "[render][proxy]") {
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    writeFile(dir.filePath("P_SMOKE.ALO"), boxProxyBytes());
 
     const QString path = dir.filePath("figure.alo");
     rs::render::ViewOptions o;
@@ -69,4 +108,41 @@ TEST_CASE("proxy model next to the file is attached to its bone", "[render][prox
     o.proxies = false;
     const QImage alt0NoProxy = shotWith(o);
     CHECK(countChanged(alt0, alt0NoProxy) < 60); // only the small proxy marker cross differs
+}
+
+TEST_CASE("proxy model is found in the texture folders", "[render][proxy]") {
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    QDir(dir.path()).mkpath("models");
+    QDir(dir.path()).mkpath("assets");
+    writeFile(dir.filePath("assets/p_smoke.alo"), boxProxyBytes());
+    const QString path = dir.filePath("models/figure.alo"); // nothing beside it
+    rs::render::ViewOptions o = proxyOptions();
+    const int without = proxyPixels(path, o);
+    INFO("without the folder " << without);
+    CHECK(without < 60); // only the proxy marker cross
+    o.textureDirs = QStringList{dir.filePath("assets")};
+    const int with = proxyPixels(path, o);
+    INFO("with the folder " << with);
+    CHECK(with > 300);
+}
+
+TEST_CASE("proxy model is found through the mounted game archives", "[render][proxy][vfs]") {
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    const std::vector<uint8_t> meg = rs::vfs::writeMeg(2, {{"DATA\\ART\\MODELS\\P_SMOKE.ALO", boxProxyBytes()}});
+    const QString megPath = dir.filePath("Models.meg");
+    writeFile(megPath, meg);
+    QDir(dir.path()).mkpath("models");
+    const QString path = dir.filePath("models/figure.alo"); // nothing beside it
+    writeFile(path, rs::alamo::writeModel(*makeFigure()));
+    const rs::render::ViewOptions o = proxyOptions();
+    const int without = proxyPixels(path, o);
+    INFO("not mounted " << without);
+    CHECK(without < 60);
+    rs::vfs::setSessionMount(std::make_shared<const rs::vfs::MountTable>(rs::vfs::mountSingle(megPath.toStdString())));
+    const int with = proxyPixels(path, o);
+    rs::vfs::setSessionMount(nullptr);
+    INFO("mounted " << with);
+    CHECK(with > 300);
 }
