@@ -10,9 +10,11 @@
 #include <atomic>
 #include <mutex>
 
+#include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QHash>
 #include <QOffscreenSurface>
 #include <QOpenGLContext>
 #include <QOpenGLFunctions>
@@ -28,18 +30,48 @@
 
 namespace rs::render {
 
-// Child of dir whose name equals name case-insensitively; empty when none.
+namespace {
+// Case-insensitive index of one folder's files and sub-folders (lower-case name -> name as stored), rebuilt when
+// the folder's modification time changes; a listing taken within a second of the folder's last change is not
+// reused (the clock's resolution could hide a change made right after it). Every texture of a model asks the same few
+// folders for several candidate names; listing a folder for each question was most of the CPU of switching models.
+struct DirIndex {
+    QDateTime modified;
+    bool settled = false; // listed more than a second after the folder's last change
+    QHash<QString, QString> files, dirs;
+};
+std::mutex gDirMutex;
+QHash<QString, DirIndex> gDirs; // by folder path as given
+constexpr int kMaxIndexedDirs = 4096;
+} // namespace
+
+// Child of dir whose name equals name case-insensitively; empty when none. Only what the filter asks for: a
+// texture named "." or ".." is not the folder itself.
 static QString childCI(const QString& dir, const QString& name, QDir::Filters filter) {
-    QDir d(dir);
-    if (!d.exists()) return {};
-    // Only what the filter asks for: a texture named "." or ".." is not the folder itself.
+    if (name.isEmpty() || name == QLatin1String(".") || name == QLatin1String("..")) return {};
+    const QFileInfo dinfo(dir);
+    if (!dinfo.isDir()) return {};
+    const bool files = filter & QDir::Files;
+    const QDir d(dir);
     const QFileInfo direct(d.filePath(name));
-    if (name != "." && name != ".." && (filter & QDir::Files ? direct.isFile() : direct.isDir()))
-        return d.filePath(name);
-    const QStringList entries = d.entryList(filter | QDir::NoDotAndDotDot);
-    for (const QString& e : entries)
-        if (e.compare(name, Qt::CaseInsensitive) == 0) return d.filePath(e);
-    return {};
+    if (files ? direct.isFile() : direct.isDir()) return d.filePath(name);
+    const QDateTime modified = dinfo.lastModified();
+    std::lock_guard<std::mutex> lock(gDirMutex);
+    auto it = gDirs.find(dir);
+    if (it == gDirs.end() || it->modified != modified || !it->settled) {
+        if (gDirs.size() >= kMaxIndexedDirs) gDirs.clear();
+        DirIndex idx;
+        idx.modified = modified;
+        idx.settled = modified.msecsTo(QDateTime::currentDateTimeUtc()) > 1000;
+        for (const QString& e : d.entryList(QDir::Files | QDir::NoDotAndDotDot))
+            idx.files.insert(e.toLower(), e);
+        for (const QString& e : d.entryList(QDir::Dirs | QDir::NoDotAndDotDot))
+            idx.dirs.insert(e.toLower(), e);
+        it = gDirs.insert(dir, std::move(idx));
+    }
+    const QHash<QString, QString>& names = files ? it->files : it->dirs;
+    const auto hit = names.constFind(name.toLower());
+    return hit == names.constEnd() ? QString() : d.filePath(*hit);
 }
 
 static QString subdirCI(const QString& dir, const QStringList& path) {
