@@ -235,12 +235,9 @@ void Overlays::buildLabels(Qt3DCore::QEntity* parent, const rs::Model& m) {
         }
     }
     labelEntity_ = new Qt3DCore::QEntity(parent);
-    auto* g = new Qt3DCore::QGeometry(labelEntity_);
-    auto* corners = new Qt3DCore::QBuffer(g);
-    const float c[8] = {0, 0, 1, 0, 0, 1, 1, 1};
-    corners->setData(QByteArray(reinterpret_cast<const char*>(c), sizeof(c)));
-    labelBuffer_ = new Qt3DCore::QBuffer(g);
     const uint n = uint(labels_.size());
+    const InstancedQuad quad = makeInstancedQuad(labelEntity_, {"labelAnchor", "labelSize", "labelRect"}, n, 0.0f);
+    labelBuffer_ = quad.instances;
     labelData_ = QByteArray(int(n) * 48, '\0');
     float* f = reinterpret_cast<float*>(labelData_.data());
     for (uint i = 0; i < n; ++i, f += 12) {
@@ -257,16 +254,7 @@ void Overlays::buildLabels(Qt3DCore::QEntity* parent, const rs::Model& m) {
         std::memcpy(f + 4, vals, sizeof(vals));
     }
     labelBuffer_->setData(labelData_);
-    using VT = Qt3DCore::QAttribute::VertexBaseType;
-    addAttribute(g, corners, "corner", VT::Float, 2, 0, 8, 4);
-    addAttribute(g, labelBuffer_, "labelAnchor", VT::Float, 4, 0, 48, n, 1);
-    addAttribute(g, labelBuffer_, "labelSize", VT::Float, 4, 16, 48, n, 1);
-    addAttribute(g, labelBuffer_, "labelRect", VT::Float, 4, 32, 48, n, 1);
-    auto* gr = new Qt3DRender::QGeometryRenderer(labelEntity_);
-    gr->setGeometry(g);
-    gr->setPrimitiveType(Qt3DRender::QGeometryRenderer::TriangleStrip);
-    gr->setVertexCount(4);
-    gr->setInstanceCount(int(n));
+    Qt3DRender::QGeometryRenderer* gr = quad.renderer;
     auto* mat = new Qt3DRender::QMaterial(labelEntity_);
     mat->setEffect(fxLabels_);
     auto* tex = makeTexture(atlas, labelEntity_);

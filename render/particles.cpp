@@ -172,7 +172,6 @@ void Particles::build(Qt3DCore::QEntity* parent, std::vector<ParticleAttachment>
     reset();
     attachments_ = std::move(attachments);
     systems_.resize(attachments_.size());
-    using VT = Qt3DCore::QAttribute::VertexBaseType;
     for (size_t a = 0; a < attachments_.size(); ++a) {
         const ParticleAttachment& at = attachments_[a];
         if (!at.system) continue;
@@ -201,25 +200,16 @@ void Particles::build(Qt3DCore::QEntity* parent, std::vector<ParticleAttachment>
             e.attachment = a;
             e.emitter = ei;
             e.entity = new Qt3DCore::QEntity(parent);
-            auto* g = new Qt3DCore::QGeometry(e.entity);
-            auto* corners = new Qt3DCore::QBuffer(g);
-            const float c[8] = {-1, -1, 1, -1, -1, 1, 1, 1};
-            corners->setData(QByteArray(reinterpret_cast<const char*>(c), sizeof(c)));
             e.sortBackToFront = kind == 2;
             e.capacity = 64;
-            e.buffer = new Qt3DCore::QBuffer(g);
+            InstancedQuad quad = makeInstancedQuad(
+                e.entity, {"particleCenter", "particleColor", "particleRect", "particleSpin"}, e.capacity);
+            e.buffer = quad.instances;
             e.buffer->setUsage(Qt3DCore::QBuffer::StreamDraw);
             e.data = QByteArray(int(e.capacity * kStride), '\0');
             e.buffer->setData(e.data);
-            addAttribute(g, corners, "corner", VT::Float, 2, 0, 8, 4);
-            const char* names[4] = {"particleCenter", "particleColor", "particleRect", "particleSpin"};
-            for (uint k = 0; k < 4; ++k)
-                e.attributes.push_back(
-                    addAttribute(g, e.buffer, names[k], VT::Float, 4, k * 16, kStride, e.capacity, 1));
-            e.renderer = new Qt3DRender::QGeometryRenderer(e.entity);
-            e.renderer->setGeometry(g);
-            e.renderer->setPrimitiveType(Qt3DRender::QGeometryRenderer::TriangleStrip);
-            e.renderer->setVertexCount(4);
+            e.attributes = std::move(quad.attributes);
+            e.renderer = quad.renderer;
             e.renderer->setInstanceCount(0);
             auto* mat = new Qt3DRender::QMaterial(e.entity);
             mat->setEffect(effect(kind, em.params.noDepthTest));

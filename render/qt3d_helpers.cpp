@@ -1,12 +1,14 @@
 #include "qt3d_helpers.h"
 
 #include <Qt3DCore/QBuffer>
+#include <Qt3DCore/QEntity>
 #include <Qt3DCore/QGeometry>
 #include <Qt3DRender/QBlendEquation>
 #include <Qt3DRender/QColorMask>
 #include <Qt3DRender/QCullFace>
 #include <Qt3DRender/QEffect>
 #include <Qt3DRender/QFilterKey>
+#include <Qt3DRender/QGeometryRenderer>
 #include <Qt3DRender/QGraphicsApiFilter>
 #include <Qt3DRender/QMaterial>
 #include <Qt3DRender/QNoDepthMask>
@@ -41,6 +43,28 @@ Qt3DCore::QAttribute* addAttribute(Qt3DCore::QGeometry* g, Qt3DCore::QBuffer* bu
     a->setDivisor(divisor);
     g->addAttribute(a);
     return a;
+}
+
+InstancedQuad makeInstancedQuad(Qt3DCore::QEntity* entity, std::initializer_list<const char*> names, uint capacity,
+                                float lo) {
+    using VT = Qt3DCore::QAttribute::VertexBaseType;
+    InstancedQuad q;
+    auto* g = new Qt3DCore::QGeometry(entity);
+    auto* corners = new Qt3DCore::QBuffer(g);
+    const float c[8] = {lo, lo, 1, lo, lo, 1, 1, 1};
+    corners->setData(QByteArray(reinterpret_cast<const char*>(c), sizeof(c)));
+    addAttribute(g, corners, "corner", VT::Float, 2, 0, 8, 4);
+    q.instances = new Qt3DCore::QBuffer(g);
+    const uint stride = uint(16 * names.size());
+    uint k = 0;
+    for (const char* name : names)
+        q.attributes.push_back(addAttribute(g, q.instances, name, VT::Float, 4, 16 * k++, stride, capacity, 1));
+    q.renderer = new Qt3DRender::QGeometryRenderer(entity);
+    q.renderer->setGeometry(g);
+    q.renderer->setPrimitiveType(Qt3DRender::QGeometryRenderer::TriangleStrip);
+    q.renderer->setVertexCount(4);
+    q.renderer->setInstanceCount(int(capacity));
+    return q;
 }
 
 Qt3DRender::QParameter* addParam(Qt3DRender::QMaterial* m, const char* name, const QVariant& v) {

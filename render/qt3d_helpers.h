@@ -17,11 +17,13 @@
 
 namespace Qt3DCore {
 class QBuffer;
+class QEntity;
 class QGeometry;
 class QNode;
 } // namespace Qt3DCore
 namespace Qt3DRender {
 class QEffect;
+class QGeometryRenderer;
 class QMaterial;
 class QParameter;
 class QRenderPass;
@@ -45,6 +47,17 @@ void appendBytes(QByteArray& out, const void* p, size_t n);
 Qt3DCore::QAttribute* addAttribute(Qt3DCore::QGeometry* g, Qt3DCore::QBuffer* buf, const char* name,
                                    Qt3DCore::QAttribute::VertexBaseType type, uint size, uint offset, uint stride,
                                    uint count, uint divisor = 0);
+
+// A quad drawn once per instance (one draw): a 4-vertex triangle strip whose vec2 attribute "corner" runs over
+// (lo, lo)..(1, 1), and per instance one vec4 attribute per name, names[k] at byte 16·k of `instances` (stride
+// 16·names.size(), room for `capacity` instances; the caller fills the buffer and adds `renderer` to entity).
+struct InstancedQuad {
+    Qt3DCore::QBuffer* instances = nullptr;
+    Qt3DRender::QGeometryRenderer* renderer = nullptr;
+    std::vector<Qt3DCore::QAttribute*> attributes; // one per name
+};
+InstancedQuad makeInstancedQuad(Qt3DCore::QEntity* entity, std::initializer_list<const char*> names, uint capacity,
+                                float lo = -1.0f);
 
 // Adds a parameter named name with value v to the material (owned by it).
 Qt3DRender::QParameter* addParam(Qt3DRender::QMaterial* m, const char* name, const QVariant& v);
