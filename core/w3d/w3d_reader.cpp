@@ -1183,23 +1183,31 @@ static bool siblingCached(const std::string& label) {
 }
 
 // The hierarchies in `bytes`, read from `label` (a file: cached while its time and size are unchanged; an
-// archive entry: parsed each time). Empty `bytes` naming a file on disk (siblingHierarchyLookup when the file is
-// cached): the cached hierarchies, or the file read now when it changed since. Throws ParseError.
+// archive entry: parsed each time). Empty `bytes` naming a file on disk: siblingHierarchyLookup found its
+// hierarchies cached and unchanged (siblingCached) and did not read it: the cached hierarchies (the file is read
+// when the entry was dropped since; `label` not a file: the empty bytes are parsed). Throws ParseError.
 static std::vector<Hierarchy> siblingHierarchies(const std::string& label, const std::vector<uint8_t>& given) {
+    std::vector<uint8_t> read;
+    if (given.empty()) {
+        {
+            std::lock_guard<std::mutex> lock(gCacheMutex);
+            auto it = gSiblings.find(label);
+            if (it != gSiblings.end()) return it->second.hierarchies;
+        }
+        std::error_code ec;
+        if (fs::is_regular_file(label, ec)) read = readFileBytes(label); // else: an empty archive entry
+    }
     std::error_code ec1, ec2;
     const fs::file_time_type mtime = fs::last_write_time(label, ec1);
     const uintmax_t size = fs::file_size(label, ec2);
-    const bool cacheable = !ec1 && !ec2 && (size == given.size() || given.empty());
+    const std::vector<uint8_t>& bytes = given.empty() ? read : given;
+    const bool cacheable = !ec1 && !ec2 && size == bytes.size();
     if (cacheable) {
         std::lock_guard<std::mutex> lock(gCacheMutex);
         auto it = gSiblings.find(label);
         if (it != gSiblings.end() && it->second.mtime == mtime && it->second.size == size)
             return it->second.hierarchies;
     }
-    std::vector<uint8_t> read;
-    if (cacheable && given.empty() && size > 0) read = readFileBytes(label); // changed since the lookup
-    const std::vector<uint8_t>& bytes = read.empty() ? given : read;
-    if (bytes.size() != size) return readFile(ByteSpan(bytes), label).hierarchies; // changed while read: no cache
     std::vector<Hierarchy> hs = readFile(ByteSpan(bytes), label).hierarchies;
     if (cacheable) {
         std::lock_guard<std::mutex> lock(gCacheMutex);
