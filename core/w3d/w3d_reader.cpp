@@ -6,6 +6,7 @@
 #include <glm/gtc/matrix_transform.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstddef>
 #include <cstring>
@@ -1240,9 +1241,9 @@ static bool locateHierarchy(const File& f, const std::string& path, const std::s
         warnings.push_back("hierarchy file unreadable: " + std::string(e.what()));
         return false;
     }
-    for (const Hierarchy& h : hs)
+    for (Hierarchy& h : hs)
         if (iequals(h.name, name)) {
-            out = h;
+            out = std::move(h);
             return true;
         }
     warnings.push_back(label + " holds no hierarchy named " + name);
@@ -1277,6 +1278,20 @@ HierarchyLookup siblingHierarchyLookup(const std::string& path) {
         label = sib;
         return true;
     };
+}
+
+// iequals(m.fullName(), s) || iequals(m.name, s), without building the full name.
+static bool namesMesh(const RawMesh& m, const std::string& s) {
+    auto ieq = [](const char* a, const char* b, size_t n) {
+        for (size_t i = 0; i < n; ++i)
+            if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i])))
+                return false;
+        return true;
+    };
+    if (s.size() == m.name.size() && ieq(s.data(), m.name.data(), s.size())) return true;
+    const size_t c = m.container.size();
+    return c > 0 && s.size() == c + 1 + m.name.size() && s[c] == '.' && ieq(s.data(), m.container.data(), c) &&
+           ieq(s.data() + c + 1, m.name.data(), m.name.size());
 }
 
 static int checkedBone(const SubObject& o, const Skeleton& sk, const std::string& what, const std::string& file) {
@@ -1354,7 +1369,7 @@ Document loadSet(ByteSpan bytes, const std::string& path, const HierarchyLookup&
     auto place = [&](const SubObject& o, int lod, const std::string& owner) {
         bool found = false;
         for (size_t i = 0; i < f.meshes.size(); ++i) {
-            if (!iequals(f.meshes[i].fullName(), o.name) && !iequals(f.meshes[i].name, o.name)) continue;
+            if (!namesMesh(f.meshes[i], o.name)) continue;
             int bone = checkedBone(o, sk, owner + " sub-object " + o.name, path);
             Mesh m;
             if (madeAt[i] == SIZE_MAX) {
@@ -1424,7 +1439,7 @@ Document loadSet(ByteSpan bytes, const std::string& path, const HierarchyLookup&
             o.name = name;
             bool known = false;
             for (size_t i = 0; i < f.meshes.size(); ++i)
-                if (iequals(f.meshes[i].fullName(), name) || iequals(f.meshes[i].name, name)) {
+                if (namesMesh(f.meshes[i], name)) {
                     if (!used[i]) {
                         model->meshes.push_back(toMesh(std::move(f.meshes[i]), &sk, -1, path));
                         used[i] = 1;
