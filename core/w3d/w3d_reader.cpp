@@ -1121,6 +1121,7 @@ namespace {
 struct DirListing {
     fs::file_time_type mtime;
     std::map<std::string, std::string> byLowerName; // lower-case file name -> smallest matching file name's path
+    std::map<std::string, std::string> subdirs;     // lower-case subdirectory name -> smallest matching one's path
 };
 struct SiblingHierarchies {
     fs::file_time_type mtime;
@@ -1132,44 +1133,56 @@ std::mutex gCacheMutex;
 std::map<std::string, DirListing> gDirs;
 std::map<std::string, SiblingHierarchies> gSiblings;
 
-std::string findSiblingUncached(const std::string& dir, const std::string& want, DirListing* fill) {
+// Lists `dir`: the .w3d files and subdirectories by lower-case name (into `fill` when given); returns the path
+// of the smallest-named .w3d file (subdir: subdirectory) whose lower-case name is `want`, or empty.
+std::string listUncached(const std::string& dir, const std::string& want, bool subdir, DirListing* fill) {
     std::error_code ec;
     std::string found;
+    auto keep = [](std::string& slot, const fs::path& p, const std::string& fn) {
+        if (slot.empty() || fn < fs::path(slot).filename().string()) slot = p.string();
+    };
     for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
         const std::string fn = it->path().filename().string();
         const std::string lower = toLower(fn);
-        if (lower.size() < 4 || lower.compare(lower.size() - 4, 4, ".w3d") != 0 || !it->is_regular_file(ec)) continue;
-        if (fill) {
-            std::string& slot = fill->byLowerName[lower];
-            if (slot.empty() || fn < fs::path(slot).filename().string()) slot = it->path().string();
+        std::error_code tec;
+        if (lower.size() >= 4 && lower.compare(lower.size() - 4, 4, ".w3d") == 0 && it->is_regular_file(tec)) {
+            if (fill) keep(fill->byLowerName[lower], it->path(), fn);
+            if (!subdir && lower == want) keep(found, it->path(), fn);
+        } else if (it->is_directory(tec)) {
+            if (fill) keep(fill->subdirs[lower], it->path(), fn);
+            if (subdir && lower == want) keep(found, it->path(), fn);
         }
-        if (lower == want && (found.empty() || fn < fs::path(found).filename().string())) found = it->path().string();
     }
+    return found;
+}
+
+// listUncached through the listing cache (valid while the directory's modification time is unchanged).
+std::string listCached(const std::string& dir, const std::string& want, bool subdir) {
+    std::error_code ec;
+    const fs::file_time_type mtime = fs::last_write_time(dir, ec);
+    if (ec) return listUncached(dir, want, subdir, nullptr);
+    {
+        std::lock_guard<std::mutex> lock(gCacheMutex);
+        auto it = gDirs.find(dir);
+        if (it != gDirs.end() && it->second.mtime == mtime) {
+            const auto& names = subdir ? it->second.subdirs : it->second.byLowerName;
+            auto f = names.find(want);
+            return f == names.end() ? std::string() : f->second;
+        }
+    }
+    DirListing listing;
+    listing.mtime = mtime;
+    std::string found = listUncached(dir, want, subdir, &listing);
+    std::lock_guard<std::mutex> lock(gCacheMutex);
+    if (gDirs.size() >= kCacheEntries) gDirs.clear();
+    gDirs[dir] = std::move(listing);
     return found;
 }
 } // namespace
 
 std::string findSibling(const std::string& dir, const std::string& name) {
     if (name.empty()) return {};
-    const std::string want = toLower(name) + ".w3d";
-    std::error_code ec;
-    const fs::file_time_type mtime = fs::last_write_time(dir, ec);
-    if (ec) return findSiblingUncached(dir, want, nullptr);
-    {
-        std::lock_guard<std::mutex> lock(gCacheMutex);
-        auto it = gDirs.find(dir);
-        if (it != gDirs.end() && it->second.mtime == mtime) {
-            auto f = it->second.byLowerName.find(want);
-            return f == it->second.byLowerName.end() ? std::string() : f->second;
-        }
-    }
-    DirListing listing;
-    listing.mtime = mtime;
-    std::string found = findSiblingUncached(dir, want, &listing);
-    std::lock_guard<std::mutex> lock(gCacheMutex);
-    if (gDirs.size() >= kCacheEntries) gDirs.clear();
-    gDirs[dir] = std::move(listing);
-    return found;
+    return listCached(dir, toLower(name) + ".w3d", false);
 }
 
 // True when the hierarchies of file `label` are cached and the file's time and size are unchanged.
@@ -1257,12 +1270,8 @@ HierarchyLookup siblingHierarchyLookup(const std::string& path) {
         // SAGE layout on disk: skins in art/w3d/<xx>/, skeletons in art/w3d/<first two letters of the name>/.
         const fs::path folder = fs::path(directoryOf(path));
         if (sib.empty() && name.size() >= 2 && toLower(folder.parent_path().filename().string()) == "w3d") {
-            const std::string two = toLower(name.substr(0, 2));
-            for (fs::directory_iterator it(folder.parent_path(), ec), end; !ec && it != end; it.increment(ec))
-                if (toLower(it->path().filename().string()) == two && it->is_directory(ec)) {
-                    sib = findSibling(it->path().string(), name);
-                    break;
-                }
+            const std::string two = listCached(folder.parent_path().string(), toLower(name.substr(0, 2)), true);
+            if (!two.empty()) sib = findSibling(two, name);
         }
         if (sib.empty() || fs::equivalent(fs::path(sib), fs::path(path), ec)) return false;
         if (siblingCached(sib)) { // parsed before and unchanged: not read again (siblingHierarchies)
