@@ -6,7 +6,9 @@
 #include <glm/gtc/matrix_transform.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <cstddef>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -37,64 +39,88 @@ static glm::u8vec4 rgba(ByteReader& r) {
     return {c0, c1, c2, c3};
 }
 
-// Reads `count` items of `size` bytes after checking the chunk holds them.
-template <class T, class F>
-static std::vector<T> readArray(ByteReader& r, uint64_t count, size_t size, const char* what, F&& one) {
-    r.needCount(count, size, what);
-    std::vector<T> out;
-    out.reserve(size_t(count));
-    for (uint64_t i = 0; i < count; ++i)
-        out.push_back(one(r));
-    return out;
-}
-
-// Random-access iterator decoding N little-endian floats per element straight from the file bytes, so that
-// vector(first, last) allocates once and constructs each element once (no value-initialising pass first).
-template <class V, int N> struct FloatsIt {
+// Random-access iterator decoding one little-endian T (floats, u32s, u16s or bytes, no padding) from every
+// `Stride` bytes of the file, so that vector(first, last) allocates once and constructs each element once (no
+// value-initialising pass first). Little-endian host (x86/ARM LE), as everywhere in core/.
+template <class T, size_t Stride = sizeof(T)> struct PodIt {
     using iterator_category = std::random_access_iterator_tag;
-    using value_type = V;
+    using value_type = T;
     using difference_type = std::ptrdiff_t;
-    using pointer = const V*;
-    using reference = V;
+    using pointer = const T*;
+    using reference = T;
     const uint8_t* p;
-    V operator*() const {
-        V v;
-        std::memcpy(static_cast<void*>(&v[0]), p, sizeof(float) * N); // little-endian host (x86/ARM LE)
+    T operator*() const {
+        T v;
+        std::memcpy(static_cast<void*>(&v), p, sizeof(T));
         return v;
     }
-    FloatsIt& operator++() { return p += 4 * N, *this; }
-    FloatsIt operator++(int) {
-        FloatsIt t = *this;
-        p += 4 * N;
+    PodIt& operator++() { return p += Stride, *this; }
+    PodIt& operator--() { return p -= Stride, *this; }
+    PodIt operator++(int) {
+        PodIt t = *this;
+        p += Stride;
         return t;
     }
-    FloatsIt& operator+=(difference_type n) { return p += 4 * N * n, *this; }
-    FloatsIt operator+(difference_type n) const { return {p + 4 * N * n}; }
-    difference_type operator-(const FloatsIt& o) const { return (p - o.p) / (4 * N); }
-    bool operator==(const FloatsIt& o) const { return p == o.p; }
-    bool operator!=(const FloatsIt& o) const { return p != o.p; }
-    bool operator<(const FloatsIt& o) const { return p < o.p; }
+    PodIt& operator+=(difference_type n) { return p += difference_type(Stride) * n, *this; }
+    PodIt operator+(difference_type n) const { return {p + difference_type(Stride) * n}; }
+    difference_type operator-(const PodIt& o) const { return (p - o.p) / difference_type(Stride); }
+    bool operator==(const PodIt& o) const { return p == o.p; }
+    bool operator!=(const PodIt& o) const { return p != o.p; }
+    bool operator<(const PodIt& o) const { return p < o.p; }
 };
-static_assert(sizeof(glm::vec3) == 12 && sizeof(glm::vec2) == 8, "packed GLM vectors");
+static_assert(sizeof(glm::vec3) == 12 && sizeof(glm::vec2) == 8 && sizeof(glm::u8vec4) == 4, "packed GLM vectors");
+static_assert(sizeof(VertexInfluence) == 8 && offsetof(VertexInfluence, bone2) == 2 &&
+                  offsetof(VertexInfluence, weight) == 4 && offsetof(VertexInfluence, weight2) == 6,
+              "VertexInfluence mirrors W3dVertInfStruct's first 8 bytes");
 
-template <class V, int N> static std::vector<V> readFloatVecs(ByteReader& r, uint64_t count, const char* what) {
-    r.needCount(count, 4 * N, what);
+// `count` items of `size` bytes on disk (checked against the chunk first), each decoded into T from its first
+// sizeof(T) bytes.
+template <class T, size_t Size = sizeof(T)>
+static std::vector<T> readPods(ByteReader& r, uint64_t count, const char* what) {
+    static_assert(sizeof(T) <= Size, "element larger than its record");
+    r.needCount(count, Size, what);
     const uint8_t* p = r.cur();
-    r.skip(size_t(count) * 4 * N);
-    return std::vector<V>(FloatsIt<V, N>{p}, FloatsIt<V, N>{p + size_t(count) * 4 * N});
+    r.skip(size_t(count) * Size);
+    return std::vector<T>(PodIt<T, Size>{p}, PodIt<T, Size>{p + size_t(count) * Size});
 }
 
+// The vertex indices of W3dTriStruct records (32 bytes: u32 vindex[3], u32 attributes, vec3 normal, f32
+// distance) at `p`, as one flat sequence (element i = vindex[i % 3] of triangle i / 3).
+struct TriIndexIt {
+    using iterator_category = std::random_access_iterator_tag;
+    using value_type = uint32_t;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const uint32_t*;
+    using reference = uint32_t;
+    const uint8_t* p;
+    size_t i;
+    uint32_t operator*() const {
+        uint32_t v;
+        std::memcpy(&v, p + (i / 3) * 32 + 4 * (i % 3), 4);
+        return v;
+    }
+    TriIndexIt& operator++() { return ++i, *this; }
+    TriIndexIt& operator--() { return --i, *this; }
+    TriIndexIt operator++(int) { return {p, i++}; }
+    TriIndexIt& operator+=(difference_type n) { return i += size_t(n), *this; }
+    TriIndexIt operator+(difference_type n) const { return {p, i + size_t(n)}; }
+    difference_type operator-(const TriIndexIt& o) const { return difference_type(i) - difference_type(o.i); }
+    bool operator==(const TriIndexIt& o) const { return i == o.i; }
+    bool operator!=(const TriIndexIt& o) const { return i != o.i; }
+    bool operator<(const TriIndexIt& o) const { return i < o.i; }
+};
+
 static std::vector<glm::vec3> readVec3s(ByteReader& r, uint64_t count, const char* what) {
-    return readFloatVecs<glm::vec3, 3>(r, count, what);
+    return readPods<glm::vec3>(r, count, what);
 }
 
 static std::vector<glm::vec2> readVec2s(ByteReader& r, uint64_t count, const char* what) {
-    return readFloatVecs<glm::vec2, 2>(r, count, what);
+    return readPods<glm::vec2>(r, count, what);
 }
 
 static std::vector<uint32_t> readU32List(ByteReader& r) {
     if (r.remaining() % 4 != 0) r.fail("list of u32 with " + std::to_string(r.remaining()) + " bytes");
-    return readArray<uint32_t>(r, r.remaining() / 4, 4, "u32", [](ByteReader& b) { return b.u32le(); });
+    return readPods<uint32_t>(r, r.remaining() / 4, "u32");
 }
 
 // "one for the whole mesh" or "one per item" lists (vertex material / shader / texture ids).
@@ -355,7 +381,7 @@ static void readMaterialPass(const Cursor& parent, const Chunk& c, RawMesh& m) {
             checkIdList(r, pass.shaderMaterialIds, m.numTris, "shader material ids");
             break;
         case id::Dcg:
-            pass.dcg = readArray<glm::u8vec4>(r, m.numVertices, 4, "vertex colour", rgba);
+            pass.dcg = readPods<glm::u8vec4>(r, m.numVertices, "vertex colour");
             break;
         case id::StageTexcoords:
             pass.uv = readVec2s(r, m.numVertices, "texture coordinate");
@@ -442,11 +468,13 @@ static bool readMesh(const Cursor& parent, const Chunk& c, RawMesh& m, std::vect
     Cursor cur = parent.children(c);
     Chunk k;
     bool haveHeader = false;
-    std::vector<RawMesh> prelit(4);
+    std::vector<RawMesh> prelit; // 4 wrappers (unlit, vertex, multi-pass, multi-texture), made when one is present
     while (cur.next(k)) {
         if (k.truncated && !isContainer(k.id)) continue;
         ByteReader r = cur.data(k);
         if (k.id == id::MeshHeader3) {
+            // One header: every per-vertex array and index is read and checked against its counts.
+            if (haveHeader) r.fail("second mesh header 0x1F");
             m.version = r.u32le();
             m.attributes = r.u32le();
             m.name = r.fixedString(kNameLen);
@@ -485,42 +513,25 @@ static bool readMesh(const Cursor& parent, const Chunk& c, RawMesh& m, std::vect
         case id::Triangles: {
             // W3dTriStruct (32 bytes): u32 vindex[3], u32 attributes, vec3 normal, f32 distance.
             r.needCount(m.numTris, 32, "triangle");
-            m.indices.resize(size_t(m.numTris) * 3);
             const uint8_t* p = r.cur();
-            for (uint32_t t = 0; t < m.numTris; ++t, p += 32) {
-                for (int j = 0; j < 3; ++j) {
-                    const uint8_t* q = p + 4 * j;
-                    const uint32_t v =
-                        uint32_t(q[0]) | uint32_t(q[1]) << 8 | uint32_t(q[2]) << 16 | uint32_t(q[3]) << 24;
-                    if (v >= m.numVertices)
-                        r.failAt(r.pos() + size_t(t) * 32 + 4 * j, "triangle " + std::to_string(t) + " uses vertex " +
-                                                                       std::to_string(v) + " of " +
-                                                                       std::to_string(m.numVertices));
-                    m.indices[size_t(t) * 3 + j] = v;
-                }
-            }
+            m.indices.assign(TriIndexIt{p, 0}, TriIndexIt{p, size_t(m.numTris) * 3});
+            for (size_t i = 0; i < m.indices.size(); ++i)
+                if (m.indices[i] >= m.numVertices)
+                    r.failAt(r.pos() + (i / 3) * 32 + 4 * (i % 3), "triangle " + std::to_string(i / 3) +
+                                                                       " uses vertex " + std::to_string(m.indices[i]) +
+                                                                       " of " + std::to_string(m.numVertices));
             r.skip(size_t(m.numTris) * 32);
             break;
         }
-        case id::VertexInfluences: {
+        case id::VertexInfluences:
             // W3dVertInfStruct (8 bytes): u16 bone, u16 bone2, u16 weight, u16 weight2 (BFME; pad before).
-            r.needCount(m.numVertices, 8, "vertex influence");
-            m.influences.resize(m.numVertices);
-            const uint8_t* p = r.cur();
-            for (uint32_t v = 0; v < m.numVertices; ++v, p += 8) {
-                VertexInfluence& vi = m.influences[v];
-                vi.bone = uint16_t(p[0] | p[1] << 8);
-                vi.bone2 = uint16_t(p[2] | p[3] << 8);
-                vi.weight = uint16_t(p[4] | p[5] << 8);
-                vi.weight2 = uint16_t(p[6] | p[7] << 8);
-            }
-            r.skip(size_t(m.numVertices) * 8);
+            m.influences = readPods<VertexInfluence>(r, m.numVertices, "vertex influence");
             break;
-        }
         case id::PrelitUnlit:
         case id::PrelitVertex:
         case id::PrelitLightmapMultiPass:
         case id::PrelitLightmapMultiTexture: {
+            if (prelit.empty()) prelit.resize(4);
             RawMesh& pm = prelit[k.id - id::PrelitUnlit];
             pm.numVertices = m.numVertices;
             pm.numTris = m.numTris;
@@ -543,7 +554,7 @@ static bool readMesh(const Cursor& parent, const Chunk& c, RawMesh& m, std::vect
         if (!c.truncated) throw ParseError(parent.fileName(), m.chunkPath, c.offset, "mesh without header 0x1F");
         return false;
     }
-    if (m.passes.empty()) { // Renegade prelit meshes keep their materials in a wrapper
+    if (m.passes.empty() && !prelit.empty()) { // Renegade prelit meshes keep their materials in a wrapper
         for (int pick : {1, 0, 2, 3}) {
             if (prelit[pick].passes.empty()) continue;
             m.vertexMaterials = std::move(prelit[pick].vertexMaterials);
@@ -675,21 +686,23 @@ Material passMaterial(const RawMesh& m, uint32_t shaderId, uint32_t textureId, u
     return mat;
 }
 
+// dst = src[remap[i]] for every i (remap empty and `identity`: dst = src, moved when `take`, src then left
+// empty). Each element is written once (no value-initialising pass).
 template <class T>
-static void gather(const std::vector<T>& src, const std::vector<uint32_t>& remap, std::vector<T>& dst) {
+static void gather(std::vector<T>& src, bool identity, bool take, const std::vector<uint32_t>& remap,
+                   std::vector<T>& dst) {
     if (src.empty()) return;
-    dst.resize(remap.size());
-    for (size_t i = 0; i < remap.size(); ++i)
-        dst[i] = src[remap[i]];
-}
-
-// gather() through the identity remap: moves src when `take` (src then left empty), else copies.
-template <class T>
-static void gatherAll(std::vector<T>& src, bool take, const std::vector<uint32_t>& remap, std::vector<T>& dst) {
-    if (take && src.size() == remap.size())
-        dst = std::move(src);
-    else
-        gather(src, remap, dst);
+    if (identity) {
+        if (take)
+            dst = std::move(src);
+        else
+            dst = src;
+        return;
+    }
+    dst.clear();
+    dst.reserve(remap.size());
+    for (uint32_t v : remap)
+        dst.push_back(src[v]);
 }
 
 static uint32_t pick(const std::vector<uint32_t>& ids, size_t i) {
@@ -747,7 +760,11 @@ static Mesh buildMesh(RawMesh& m, bool take, const Skeleton* skeleton, int bone,
     const size_t nTris = m.indices.size() / 3;
     Key lastKey{};
     size_t lastGroup = SIZE_MAX;
-    for (size_t t = 0; t < nTris; ++t) {
+    // No per-triangle or per-vertex id list: every triangle has the key of triangle 0 (one group, no scan).
+    const bool uniform = !pass || (pass->shaderIds.size() <= 1 && pass->vertexMaterialIds.size() <= 1 &&
+                                   pass->shaderMaterialIds.size() <= 1 &&
+                                   (pass->stages.empty() || pass->stages[0].textureIds.size() <= 1));
+    for (size_t t = 0; t < (uniform ? std::min<size_t>(nTris, 1) : nTris); ++t) {
         Key key{0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu};
         if (pass) {
             key.shader = pick(pass->shaderIds, t);
@@ -766,7 +783,7 @@ static Mesh buildMesh(RawMesh& m, bool take, const Skeleton* skeleton, int bone,
             lastKey = key;
             lastGroup = it->second;
         }
-        groupTris[lastGroup].push_back(uint32_t(t));
+        if (!uniform) groupTris[lastGroup].push_back(uint32_t(t));
     }
     const bool single = keys.size() <= 1;
     if (single) groupTris.clear(); // one group: every triangle in order, no per-triangle list needed
@@ -789,22 +806,21 @@ static Mesh buildMesh(RawMesh& m, bool take, const Skeleton* skeleton, int bone,
     }
     std::vector<glm::vec4> colors;
     if (pass && !pass->dcg.empty()) {
-        colors.resize(pass->dcg.size());
-        for (size_t i = 0; i < colors.size(); ++i)
-            colors[i] = glm::vec4(pass->dcg[i]) / 255.0f;
+        colors.reserve(pass->dcg.size());
+        for (const glm::u8vec4& c : pass->dcg)
+            colors.push_back(glm::vec4(c) / 255.0f);
     }
 
+    // One group: every vertex in order (identity remap, no per-vertex map built); several: each group's vertices
+    // in first-use order, remap[new] = old.
     std::vector<int> slot(skin ? skeleton->bones.size() : 0, -1);
-    std::vector<uint32_t> remap, local(m.positions.size(), 0xFFFFFFFFu);
+    std::vector<uint32_t> remap, local(single ? 0 : m.positions.size(), 0xFFFFFFFFu);
     for (size_t g = 0; g < keys.size(); ++g) {
         SubMesh sm;
         sm.material = passMaterial(m, keys[g].shader, keys[g].texture, keys[g].vmat, keys[g].sm);
         sm.vertexFormat = skin ? (m.positions2.empty() ? "w3d:skin" : "w3d:skin2") : "w3d:rigid";
         remap.clear();
         if (single) {
-            remap.resize(m.positions.size());
-            for (size_t i = 0; i < remap.size(); ++i)
-                remap[i] = uint32_t(i);
             if (take)
                 sm.indices = std::move(m.indices);
             else
@@ -822,13 +838,14 @@ static Mesh buildMesh(RawMesh& m, bool take, const Skeleton* skeleton, int bone,
                     sm.indices.push_back(local[v]);
                 }
         }
+        const size_t nOut = single ? m.positions.size() : remap.size();
         const bool all = single && take;
         // Positions/normals of dual-bone skins are still read below (positions2 fallback): moved last.
-        gatherAll(m.tangents, all, remap, sm.tangents);
-        gatherAll(m.bitangents, all, remap, sm.binormals);
-        gatherAll(colors, single, remap, sm.colors);
-        if (uv0) gatherAll(*uv0, all, remap, sm.uv0); // stored in OpenGL convention (EA flips V on load for D3D)
-        if (uv1) gatherAll(*uv1, all, remap, sm.uv1);
+        gather(m.tangents, single, all, remap, sm.tangents);
+        gather(m.bitangents, single, all, remap, sm.binormals);
+        gather(colors, single, single, remap, sm.colors);
+        if (uv0) gather(*uv0, single, all, remap, sm.uv0); // stored in OpenGL convention (EA flips V on load for D3D)
+        if (uv1) gather(*uv1, single, all, remap, sm.uv1);
         if (skin) {
             sm.space = VertexSpace::Bone;
             std::fill(slot.begin(), slot.end(), -1);
@@ -840,10 +857,10 @@ static Mesh buildMesh(RawMesh& m, bool take, const Skeleton* skeleton, int bone,
                 return uint16_t(slot[b]);
             };
             bool dual = false;
-            sm.boneIndices.resize(remap.size());
-            sm.boneWeights.resize(remap.size());
-            for (size_t i = 0; i < remap.size(); ++i) {
-                const VertexInfluence& vi = m.influences[remap[i]];
+            sm.boneIndices.reserve(nOut);
+            sm.boneWeights.reserve(nOut);
+            for (size_t i = 0; i < nOut; ++i) {
+                const VertexInfluence& vi = m.influences[single ? i : remap[i]];
                 float w0 = vi.weight / 100.0f, w1 = vi.weight2 / 100.0f;
                 if (vi.weight == 0 && vi.weight2 == 0) w0 = 1.0f; // single-bone skin
                 const float sum = w0 + w1;
@@ -852,22 +869,22 @@ static Mesh buildMesh(RawMesh& m, bool take, const Skeleton* skeleton, int bone,
                 const uint16_t s0 = slotOf(vi.bone);
                 const uint16_t s1 = w1 > 0.0f ? slotOf(vi.bone2) : s0;
                 dual = dual || w1 > 0.0f;
-                sm.boneIndices[i] = glm::u16vec4(s0, s1, 0, 0);
-                sm.boneWeights[i] = glm::vec4(w0, w1, 0.0f, 0.0f);
+                sm.boneIndices.push_back(glm::u16vec4(s0, s1, 0, 0));
+                sm.boneWeights.push_back(glm::vec4(w0, w1, 0.0f, 0.0f));
             }
             if (dual) {
                 if (m.positions2.empty())
-                    gather(m.positions, remap, sm.positions2);
+                    gather(m.positions, single, false, remap, sm.positions2);
                 else
-                    gatherAll(m.positions2, all, remap, sm.positions2);
+                    gather(m.positions2, single, all, remap, sm.positions2);
                 if (m.normals2.empty())
-                    gather(m.normals, remap, sm.normals2);
+                    gather(m.normals, single, false, remap, sm.normals2);
                 else
-                    gatherAll(m.normals2, all, remap, sm.normals2);
+                    gather(m.normals2, single, all, remap, sm.normals2);
             }
         }
-        gatherAll(m.positions, all, remap, sm.positions);
-        gatherAll(m.normals, all, remap, sm.normals);
+        gather(m.positions, single, all, remap, sm.positions);
+        gather(m.normals, single, all, remap, sm.normals);
         out.subMeshes.push_back(std::move(sm));
     }
     return out;
@@ -1104,6 +1121,7 @@ namespace {
 struct DirListing {
     fs::file_time_type mtime;
     std::map<std::string, std::string> byLowerName; // lower-case file name -> smallest matching file name's path
+    std::map<std::string, std::string> subdirs;     // lower-case subdirectory name -> smallest matching one's path
 };
 struct SiblingHierarchies {
     fs::file_time_type mtime;
@@ -1115,52 +1133,88 @@ std::mutex gCacheMutex;
 std::map<std::string, DirListing> gDirs;
 std::map<std::string, SiblingHierarchies> gSiblings;
 
-std::string findSiblingUncached(const std::string& dir, const std::string& want, DirListing* fill) {
+// Lists `dir`: the .w3d files and subdirectories by lower-case name (into `fill` when given); returns the path
+// of the smallest-named .w3d file (subdir: subdirectory) whose lower-case name is `want`, or empty.
+std::string listUncached(const std::string& dir, const std::string& want, bool subdir, DirListing* fill) {
     std::error_code ec;
     std::string found;
+    auto keep = [](std::string& slot, const fs::path& p, const std::string& fn) {
+        if (slot.empty() || fn < fs::path(slot).filename().string()) slot = p.string();
+    };
     for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
         const std::string fn = it->path().filename().string();
         const std::string lower = toLower(fn);
-        if (lower.size() < 4 || lower.compare(lower.size() - 4, 4, ".w3d") != 0 || !it->is_regular_file(ec)) continue;
-        if (fill) {
-            std::string& slot = fill->byLowerName[lower];
-            if (slot.empty() || fn < fs::path(slot).filename().string()) slot = it->path().string();
+        std::error_code tec;
+        if (lower.size() >= 4 && lower.compare(lower.size() - 4, 4, ".w3d") == 0 && it->is_regular_file(tec)) {
+            if (fill) keep(fill->byLowerName[lower], it->path(), fn);
+            if (!subdir && lower == want) keep(found, it->path(), fn);
+        } else if (it->is_directory(tec)) {
+            if (fill) keep(fill->subdirs[lower], it->path(), fn);
+            if (subdir && lower == want) keep(found, it->path(), fn);
         }
-        if (lower == want && (found.empty() || fn < fs::path(found).filename().string())) found = it->path().string();
     }
+    return found;
+}
+
+// listUncached through the listing cache (valid while the directory's modification time is unchanged).
+std::string listCached(const std::string& dir, const std::string& want, bool subdir) {
+    std::error_code ec;
+    const fs::file_time_type mtime = fs::last_write_time(dir, ec);
+    if (ec) return listUncached(dir, want, subdir, nullptr);
+    {
+        std::lock_guard<std::mutex> lock(gCacheMutex);
+        auto it = gDirs.find(dir);
+        if (it != gDirs.end() && it->second.mtime == mtime) {
+            const auto& names = subdir ? it->second.subdirs : it->second.byLowerName;
+            auto f = names.find(want);
+            return f == names.end() ? std::string() : f->second;
+        }
+    }
+    DirListing listing;
+    listing.mtime = mtime;
+    std::string found = listUncached(dir, want, subdir, &listing);
+    std::lock_guard<std::mutex> lock(gCacheMutex);
+    if (gDirs.size() >= kCacheEntries) gDirs.clear();
+    gDirs[dir] = std::move(listing);
     return found;
 }
 } // namespace
 
 std::string findSibling(const std::string& dir, const std::string& name) {
     if (name.empty()) return {};
-    const std::string want = toLower(name) + ".w3d";
-    std::error_code ec;
-    const fs::file_time_type mtime = fs::last_write_time(dir, ec);
-    if (ec) return findSiblingUncached(dir, want, nullptr);
-    {
-        std::lock_guard<std::mutex> lock(gCacheMutex);
-        auto it = gDirs.find(dir);
-        if (it != gDirs.end() && it->second.mtime == mtime) {
-            auto f = it->second.byLowerName.find(want);
-            return f == it->second.byLowerName.end() ? std::string() : f->second;
-        }
-    }
-    DirListing listing;
-    listing.mtime = mtime;
-    std::string found = findSiblingUncached(dir, want, &listing);
-    std::lock_guard<std::mutex> lock(gCacheMutex);
-    if (gDirs.size() >= kCacheEntries) gDirs.clear();
-    gDirs[dir] = std::move(listing);
-    return found;
+    return listCached(dir, toLower(name) + ".w3d", false);
 }
 
-// The hierarchies in `bytes`, read from `label` (a file: cached while its time and size are unchanged; an
-// archive entry: parsed each time). Throws ParseError.
-static std::vector<Hierarchy> siblingHierarchies(const std::string& label, const std::vector<uint8_t>& bytes) {
+// True when the hierarchies of file `label` are cached and the file's time and size are unchanged.
+static bool siblingCached(const std::string& label) {
     std::error_code ec1, ec2;
     const fs::file_time_type mtime = fs::last_write_time(label, ec1);
     const uintmax_t size = fs::file_size(label, ec2);
+    if (ec1 || ec2) return false;
+    std::lock_guard<std::mutex> lock(gCacheMutex);
+    auto it = gSiblings.find(label);
+    return it != gSiblings.end() && it->second.mtime == mtime && it->second.size == size;
+}
+
+// The hierarchies in `bytes`, read from `label` (a file: cached while its time and size are unchanged; an
+// archive entry: parsed each time). Empty `bytes` naming a file on disk: siblingHierarchyLookup found its
+// hierarchies cached and unchanged (siblingCached) and did not read it: the cached hierarchies (the file is read
+// when the entry was dropped since; `label` not a file: the empty bytes are parsed). Throws ParseError.
+static std::vector<Hierarchy> siblingHierarchies(const std::string& label, const std::vector<uint8_t>& given) {
+    std::vector<uint8_t> read;
+    if (given.empty()) {
+        {
+            std::lock_guard<std::mutex> lock(gCacheMutex);
+            auto it = gSiblings.find(label);
+            if (it != gSiblings.end()) return it->second.hierarchies;
+        }
+        std::error_code ec;
+        if (fs::is_regular_file(label, ec)) read = readFileBytes(label); // else: an empty archive entry
+    }
+    std::error_code ec1, ec2;
+    const fs::file_time_type mtime = fs::last_write_time(label, ec1);
+    const uintmax_t size = fs::file_size(label, ec2);
+    const std::vector<uint8_t>& bytes = given.empty() ? read : given;
     const bool cacheable = !ec1 && !ec2 && size == bytes.size();
     if (cacheable) {
         std::lock_guard<std::mutex> lock(gCacheMutex);
@@ -1200,9 +1254,9 @@ static bool locateHierarchy(const File& f, const std::string& path, const std::s
         warnings.push_back("hierarchy file unreadable: " + std::string(e.what()));
         return false;
     }
-    for (const Hierarchy& h : hs)
+    for (Hierarchy& h : hs)
         if (iequals(h.name, name)) {
-            out = h;
+            out = std::move(h);
             return true;
         }
     warnings.push_back(label + " holds no hierarchy named " + name);
@@ -1216,14 +1270,15 @@ HierarchyLookup siblingHierarchyLookup(const std::string& path) {
         // SAGE layout on disk: skins in art/w3d/<xx>/, skeletons in art/w3d/<first two letters of the name>/.
         const fs::path folder = fs::path(directoryOf(path));
         if (sib.empty() && name.size() >= 2 && toLower(folder.parent_path().filename().string()) == "w3d") {
-            const std::string two = toLower(name.substr(0, 2));
-            for (fs::directory_iterator it(folder.parent_path(), ec), end; !ec && it != end; it.increment(ec))
-                if (toLower(it->path().filename().string()) == two && it->is_directory(ec)) {
-                    sib = findSibling(it->path().string(), name);
-                    break;
-                }
+            const std::string two = listCached(folder.parent_path().string(), toLower(name.substr(0, 2)), true);
+            if (!two.empty()) sib = findSibling(two, name);
         }
         if (sib.empty() || fs::equivalent(fs::path(sib), fs::path(path), ec)) return false;
+        if (siblingCached(sib)) { // parsed before and unchanged: not read again (siblingHierarchies)
+            bytes.clear();
+            label = sib;
+            return true;
+        }
         try {
             bytes = readFileBytes(sib);
         } catch (const ParseError&) {
@@ -1232,6 +1287,20 @@ HierarchyLookup siblingHierarchyLookup(const std::string& path) {
         label = sib;
         return true;
     };
+}
+
+// iequals(m.fullName(), s) || iequals(m.name, s), without building the full name.
+static bool namesMesh(const RawMesh& m, const std::string& s) {
+    auto ieq = [](const char* a, const char* b, size_t n) {
+        for (size_t i = 0; i < n; ++i)
+            if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i])))
+                return false;
+        return true;
+    };
+    if (s.size() == m.name.size() && ieq(s.data(), m.name.data(), s.size())) return true;
+    const size_t c = m.container.size();
+    return c > 0 && s.size() == c + 1 + m.name.size() && s[c] == '.' && ieq(s.data(), m.container.data(), c) &&
+           ieq(s.data() + c + 1, m.name.data(), m.name.size());
 }
 
 static int checkedBone(const SubObject& o, const Skeleton& sk, const std::string& what, const std::string& file) {
@@ -1253,8 +1322,8 @@ Document loadSet(ByteSpan bytes, const std::string& path) { return loadSet(bytes
 
 Document loadSet(ByteSpan bytes, const std::string& path, const std::string& hierarchyFile) {
     if (hierarchyFile.empty()) return loadSet(bytes, path);
-    return loadSet(bytes, path, HierarchyLookup([hierarchyFile](const std::string&, std::vector<uint8_t>& out,
-                                                                std::string& label) {
+    return loadSet(bytes, path,
+                   HierarchyLookup([hierarchyFile](const std::string&, std::vector<uint8_t>& out, std::string& label) {
                        try {
                            out = readFileBytes(hierarchyFile);
                        } catch (const ParseError&) {
@@ -1309,7 +1378,7 @@ Document loadSet(ByteSpan bytes, const std::string& path, const HierarchyLookup&
     auto place = [&](const SubObject& o, int lod, const std::string& owner) {
         bool found = false;
         for (size_t i = 0; i < f.meshes.size(); ++i) {
-            if (!iequals(f.meshes[i].fullName(), o.name) && !iequals(f.meshes[i].name, o.name)) continue;
+            if (!namesMesh(f.meshes[i], o.name)) continue;
             int bone = checkedBone(o, sk, owner + " sub-object " + o.name, path);
             Mesh m;
             if (madeAt[i] == SIZE_MAX) {
@@ -1379,7 +1448,7 @@ Document loadSet(ByteSpan bytes, const std::string& path, const HierarchyLookup&
             o.name = name;
             bool known = false;
             for (size_t i = 0; i < f.meshes.size(); ++i)
-                if (iequals(f.meshes[i].fullName(), name) || iequals(f.meshes[i].name, name)) {
+                if (namesMesh(f.meshes[i], name)) {
                     if (!used[i]) {
                         model->meshes.push_back(toMesh(std::move(f.meshes[i]), &sk, -1, path));
                         used[i] = 1;

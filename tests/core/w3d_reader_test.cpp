@@ -1,10 +1,10 @@
 // W3D reader: writer -> reader round trips for every model chunk, placement, pairing, hostile input.
+#include "hostile.h"
 #include "io/loader.h"
 #include "scene/pose.h"
 #include "w3d/w3d_chunks.h"
 #include "w3d/w3d_reader.h"
 #include "w3d/w3d_writer.h"
-#include "hostile.h"
 #include "w3d_fixtures.h"
 
 #include <catch2/catch.hpp>
@@ -434,6 +434,19 @@ TEST_CASE("W3D hostile meshes, skins, HLOD bones and clips", "[w3d]") {
         patchU32(b, findChunk(b, id::MeshHeader3) + 8 + 4 + 4 + 32 + 4, 0x7FFFFFFF);
         ParseError e = expectParseError(b);
         REQUIRE(e.chunkPath() == "0x0/0x2");
+    }
+    SECTION("second mesh header (its counts would not match the arrays read before it)") {
+        ChunkWriter cw;
+        writeMesh(cw, testQuad("Q", ""));
+        auto b = cw.take();
+        const size_t header = findChunk(b, id::MeshHeader3);
+        const size_t verts = findChunk(b, id::Vertices, header + 8);
+        REQUIRE(verts > header);
+        patchU32(b, verts, id::MeshHeader3); // the vertex chunk now reads as a second header
+        ParseError e = expectParseError(b);
+        REQUIRE(e.message().find("second mesh header") != std::string::npos);
+        REQUIRE(e.offset() >= verts);
+        REQUIRE(e.offset() <= verts + 8);
     }
     SECTION("triangle index out of range") {
         RawMesh q = testQuad("Q", "");
