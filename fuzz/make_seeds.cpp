@@ -4,13 +4,13 @@
 #include "alamo/alamo_writer.h"
 #include "alamo/particle_writer.h"
 #include "alamo_fixtures.h"
-#include "particle_fixtures.h"
 #include "amal/amal_writer.h"
 #include "bw2_fixtures.h"
 #include "common/bytes.h"
 #include "demo/demo_model.h"
-#include "vfs/archive_writer.h"
+#include "particle_fixtures.h"
 #include "texture/texture_writer.h"
+#include "vfs/archive_writer.h"
 #include "w3d_fixtures.h"
 
 #include <cstdio>
@@ -62,6 +62,48 @@ int main(int argc, char** argv) {
     put(dir, "bwm", "skin_u8.bwm", bw2::writeBwm(test::bw2fx::skinModel(bw2::SkinLayout::U8PerIndex)));
     put(dir, "bwm", "skin_u32.bwm", bw2::writeBwm(test::bw2fx::skinModel(bw2::SkinLayout::U32PerIndex)));
     put(dir, "al", "library.al", bw2::writeAl(test::bw2fx::library()));
+    {
+        // Library variants, so that the .al target does not start from one shape (the corpus holds no .al):
+        // each animation alone, none (armature only), no events, and a 40-bone rig with a 30-frame walk.
+        const bw2::AlFile base = test::bw2fx::library();
+        bw2::AlFile walk = base, idle = base, armature = base, quiet = base, big = base;
+        walk.animations.resize(1);
+        idle.animations.erase(idle.animations.begin());
+        armature.animations.clear();
+        for (bw2::AlAnimation& a : quiet.animations)
+            a.events.clear();
+        big.bones.clear();
+        for (int b = 0; b < 40; ++b)
+            big.bones.push_back({"Bone" + std::to_string(b), b == 0 ? -1 : (b - 1) / 2});
+        bw2::AlAnimation w = base.animations[0];
+        w.header.frameCount = 30;
+        w.header.duration = 1.0f;
+        w.meta = w.header;
+        w.rotationsPerFrame = 40;
+        w.frameOffsets.clear();
+        w.frameZeroRotations.clear();
+        w.frameZeroPositions.clear();
+        w.first.clear();
+        w.second.clear();
+        for (uint32_t fr = 0; fr < 30; ++fr)
+            w.frameOffsets.push_back({fr * 240, fr});
+        for (size_t b = 0; b < 40; ++b) {
+            w.frameZeroRotations.push_back(test::bw2fx::walkRotation(b, 0));
+            w.frameZeroPositions.push_back(glm::vec3(0, 0.1f * float(b), 0));
+        }
+        for (size_t fr = 1; fr < 30; ++fr) {
+            for (size_t b = 0; b < 40; ++b)
+                w.first.push_back(bw2::compressRotation(test::bw2fx::walkRotation(b, fr)));
+            w.second.push_back(glm::i16vec3(int16_t(fr), 0, int16_t(-int(fr))));
+        }
+        w.events.clear();
+        big.animations = {w};
+        put(dir, "al", "walk.al", bw2::writeAl(walk));
+        put(dir, "al", "idle.al", bw2::writeAl(idle));
+        put(dir, "al", "armature.al", bw2::writeAl(armature));
+        put(dir, "al", "no_events.al", bw2::writeAl(quiet));
+        put(dir, "al", "rig40.al", bw2::writeAl(big));
+    }
 
     {
         w3d::ChunkWriter cw;
