@@ -1,5 +1,7 @@
 #include "proxy_parts.h"
 
+#include "textures.h"
+
 #include "scene_view.h"
 
 #include "io/loader.h"
@@ -9,18 +11,6 @@
 #include <QFileInfo>
 
 namespace rs::render {
-
-namespace {
-
-// filename (any case) inside dir, empty when absent.
-QString childFileCI(const QDir& dir, const QString& fileName) {
-    if (!dir.exists()) return {};
-    for (const QString& f : dir.entryList(QDir::Files))
-        if (f.compare(fileName, Qt::CaseInsensitive) == 0) return dir.filePath(f);
-    return {};
-}
-
-} // namespace
 
 ProxyFileLookup::ProxyFileLookup(const QString& path, const QStringList& extraDirs)
     : path_(path), extraDirs_(extraDirs) {}
@@ -36,9 +26,9 @@ const ProxyFileLookup::Entry& ProxyFileLookup::find(const std::string& proxyName
     const QFileInfo self(path_);
     // Disk: beside the model, then the extra folders.
     QString file;
-    if (!path_.isEmpty()) file = childFileCI(self.absoluteDir(), want);
+    if (!path_.isEmpty()) file = childCI(self.absolutePath(), want, QDir::Files);
     for (int d = 0; file.isEmpty() && d < extraDirs_.size(); ++d)
-        file = childFileCI(QDir(extraDirs_[d]), want);
+        file = childCI(extraDirs_[d], want, QDir::Files);
     if (!file.isEmpty() && !path_.isEmpty() && QFileInfo(file) == self) file.clear(); // the model itself
     try {
         if (!file.isEmpty()) {

@@ -47,7 +47,7 @@ constexpr int kMaxIndexedDirs = 4096;
 
 // Child of dir whose name equals name case-insensitively; empty when none. Only what the filter asks for: a
 // texture named "." or ".." is not the folder itself.
-static QString childCI(const QString& dir, const QString& name, QDir::Filters filter) {
+QString childCI(const QString& dir, const QString& name, QDir::Filters filter) {
     if (name.isEmpty() || name == QLatin1String(".") || name == QLatin1String("..")) return {};
     const QFileInfo dinfo(dir);
     if (!dinfo.isDir()) return {};

@@ -1,6 +1,8 @@
 // Texture lookup and loading for the render layer.
 #pragma once
 
+#include <QDir>
+
 #include <QImage>
 #include <QString>
 #include <QStringList>
@@ -24,6 +26,10 @@ namespace rs::render {
 // ancestor (up to four levels): Textures/, Art/Textures/, Data/Art/Textures/, compiledtextures/<xx>/ and
 // art/compiledtextures/<xx>/ (W3D: xx = first two letters of the texture name). Sub-folder names match
 // case-insensitively; folders that do not exist are left out.
+// The file (Files) or folder (Dirs) `name` inside dir, compared case-insensitively; empty when none. Folder listings
+// are cached per folder while it is unchanged.
+QString childCI(const QString& dir, const QString& name, QDir::Filters filter);
+
 QStringList textureSearchDirs(const QString& textureName, const QString& modelPath, const QStringList& extraDirs);
 
 // Decodes a texture file on the CPU: DDS and TGA with core's decoders (dds.h, tga.h), anything else through
