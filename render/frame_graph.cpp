@@ -15,6 +15,13 @@
 
 namespace rs::render {
 
+int viewSamples(const QString& glRenderer) {
+    if (qEnvironmentVariableIsSet("RIGSCOPE_MSAA")) return qMax(0, qEnvironmentVariableIntValue("RIGSCOPE_MSAA"));
+    for (const char* sw : {"llvmpipe", "softpipe", "swrast", "swiftshader", "microsoft basic render", "gdi generic"})
+        if (glRenderer.contains(QLatin1String(sw), Qt::CaseInsensitive)) return 0;
+    return 4;
+}
+
 FrameGraph::FrameGraph(Qt3DExtras::Qt3DWindow* window, Qt3DRender::QCamera* camera) {
     GlobalParam* gs[] = {&u_.bones,   &u_.lightPosition, &u_.lightColor, &u_.lightCount,
                          &u_.ambient, &u_.faction,       &u_.highlight,  &u_.viewportSize};

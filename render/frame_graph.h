@@ -9,6 +9,7 @@
 #include "qt3d_helpers.h"
 
 #include <QColor>
+#include <QString>
 
 namespace Qt3DCore {
 class QEntity;
@@ -24,6 +25,11 @@ class QRenderCapture;
 } // namespace Qt3DRender
 
 namespace rs::render {
+
+// Samples per pixel for the view's framebuffer on the OpenGL implementation named glRenderer (GL_RENDERER):
+// 0 on software rasterizers (llvmpipe, softpipe, swrast, SwiftShader, Microsoft's), where 4x MSAA triples the CPU
+// time of a frame; 4 on hardware. A set RIGSCOPE_MSAA=N environment variable overrides both.
+int viewSamples(const QString& glRenderer);
 
 struct SharedUniforms {
     GlobalParam bones;         // "BonePalette" uniform block (a QBuffer, see SkinPalette)

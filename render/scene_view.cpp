@@ -239,10 +239,15 @@ SceneView::SceneView(QObject* parent) : QObject(parent), d(std::make_unique<Impl
     d->q = this;
     d->window = new Qt3DExtras::Qt3DWindow(nullptr, Qt3DRender::API::OpenGL);
     {
-        // Qt3DWindow asks for 4x MSAA; on software OpenGL that quadruples the fill cost.
+        // Qt3DWindow asks for 4x MSAA and makes that the default format, from which Qt3D's renderer creates its
+        // GL context: both must change, or the window's buffers stay multisampled (see viewSamples).
+        const int samples = viewSamples(d->window->renderSettings()->renderCapabilities()->renderer());
         QSurfaceFormat f = d->window->format();
-        f.setSamples(qEnvironmentVariableIntValue("RIGSCOPE_MSAA"));
+        f.setSamples(samples);
         d->window->setFormat(f);
+        QSurfaceFormat def = QSurfaceFormat::defaultFormat();
+        def.setSamples(samples);
+        QSurfaceFormat::setDefaultFormat(def);
     }
     // Qt3D queried the GL limits with a context of its own already; texture decoding needs the size limit.
     setGpuMaxTextureSize(d->window->renderSettings()->renderCapabilities()->maxTextureSize());

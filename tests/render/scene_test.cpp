@@ -1,6 +1,7 @@
 // Pixel tests of the scene built from in-code models (see test_models.h).
 #include "render_harness.h"
 #include "test_models.h"
+#include "frame_graph.h"
 #include "textures.h"
 
 #include <catch2/catch.hpp>
@@ -11,7 +12,10 @@
 #include <QPainter>
 #include <QTemporaryDir>
 #include <QTimer>
+#include <QSurfaceFormat>
 #include <Qt3DExtras/Qt3DWindow>
+#include <Qt3DRender/QRenderCapabilities>
+#include <Qt3DRender/QRenderSettings>
 
 using rs::render::ViewOptions;
 using namespace rs::test;
@@ -376,4 +380,26 @@ TEST_CASE("one capture right after setModel returns the complete first frame", "
     const QImage again = captureOnce();
     REQUIRE_FALSE(again.isNull());
     CHECK(countChanged(first, again) < first.width() * first.height() / 200);
+}
+
+TEST_CASE("the view is multisampled on hardware only", "[render][msaa]") {
+    qunsetenv("RIGSCOPE_MSAA");
+    CHECK(rs::render::viewSamples("llvmpipe (LLVM 15.0.6, 256 bits)") == 0);
+    CHECK(rs::render::viewSamples("softpipe") == 0);
+    CHECK(rs::render::viewSamples("Google SwiftShader") == 0);
+    CHECK(rs::render::viewSamples("AMD Radeon RX 6600 (navi23, LLVM 15.0.6, DRM 3.49, 6.1.0-13-amd64)") == 4);
+    CHECK(rs::render::viewSamples("Mesa Intel(R) UHD Graphics 620 (KBL GT2)") == 4);
+    qputenv("RIGSCOPE_MSAA", "2");
+    CHECK(rs::render::viewSamples("llvmpipe (LLVM 15.0.6, 256 bits)") == 2);
+    qunsetenv("RIGSCOPE_MSAA");
+
+    // This machine renders with llvmpipe: the window and the format Qt3D makes its GL context from have no
+    // samples (a multisampled window triples the CPU time of a frame here).
+    auto& v = view();
+    const QString renderer = v.window()->renderSettings()->renderCapabilities()->renderer();
+    INFO("GL_RENDERER " << renderer.toStdString());
+    const int want = rs::render::viewSamples(renderer);
+    CHECK(v.window()->format().samples() == want);
+    CHECK(QSurfaceFormat::defaultFormat().samples() == want);
+    if (renderer.contains("llvmpipe")) CHECK(want == 0);
 }
