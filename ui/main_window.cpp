@@ -145,6 +145,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), view_(createModel
     stack_->addWidget(amal_);
     centreLayout->addWidget(notices_);
     centreLayout->addWidget(stack_, 1);
+    notices_->setSummary(hint3D());
     setCentralWidget(centre);
 
     timeline_ = new TimelineDock(this);
@@ -207,9 +208,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), view_(createModel
             const QString name = path_.isEmpty() ? tr("The built-in demo") : QFileInfo(path_).fileName();
             statusBar()->showMessage(tr("%1 shown %2 ms after it was read").arg(name).arg(ms), 5000);
             emit modelShown(ms);
-            // Then what waited for it: the notices (may resize the view) and the texture thumbnails.
+            // Then what waited for it: the texture thumbnails.
             releaseAfterShown_.stop();
-            notices_->hold(false);
             materialDock_->holdThumbnails(false);
         }
     });
@@ -228,10 +228,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), view_(createModel
 
     releaseAfterShown_.setSingleShot(true);
     releaseAfterShown_.setInterval(2000); // no frame (e.g. a hidden window): release what waits for one
-    connect(&releaseAfterShown_, &QTimer::timeout, this, [this] {
-        materialDock_->holdThumbnails(false);
-        notices_->hold(false);
-    });
+    connect(&releaseAfterShown_, &QTimer::timeout, this, [this] { materialDock_->holdThumbnails(false); });
     progressDelay_.setSingleShot(true);
     progressDelay_.setInterval(300);
     connect(&progressDelay_, &QTimer::timeout, this, [this] {
@@ -395,9 +392,8 @@ void MainWindow::applyDocument(const LoadResult& r) {
     path_ = r.path;
     clip_.reset();
     clips_.clear();
-    // Until the view has shown the new model its size stays (notices come after, see NoticeBar::hold) and no
-    // thumbnail is decoded (MaterialDock::holdThumbnails); releaseAfterShown_ ends both if no frame comes.
-    notices_->hold(true);
+    // Until the view has shown the new model no thumbnail is decoded (MaterialDock::holdThumbnails);
+    // releaseAfterShown_ ends that if no frame comes. (Notices never resize the view: NoticeBar.)
     materialDock_->holdThumbnails(true);
     releaseAfterShown_.start();
     notices_->clearNotices();
@@ -419,6 +415,7 @@ void MainWindow::applyDocument(const LoadResult& r) {
             e.matches = m.fits();
             if (!e.matches) e.label += tr(" — does not match (%1 of %2 tracks)").arg(m.matched).arg(m.total);
         }
+    notices_->setSummary(hint3D());
     stack_->setCurrentWidget(view_->widget());
     setDocksFor3D(true);
     if (r.doc.particles)
@@ -630,6 +627,11 @@ void MainWindow::updateParticleNotice() {
           }}});
 }
 
+QString MainWindow::hint3D() const {
+    return tr("Drag: orbit · right/middle-drag: pan · wheel: zoom · F: frame the model · Space: play · drop a "
+              "model or clip here to open it");
+}
+
 bool MainWindow::showingAmal() const { return stack_->currentWidget() == amal_; }
 
 void MainWindow::setAmalClip(int ticks) {
@@ -661,6 +663,9 @@ void MainWindow::applyAmal(const LoadResult& r) {
     boneDock_->setModel(nullptr);
     materialDock_->setModel(nullptr, textureDirs_);
     sceneDock_->setLevels({}, {});
+    notices_->clearNotices();
+    notices_->setSummary(tr("AMAL bank on the 2D stage: Space plays, Home / End and the arrows step; the Timeline "
+                            "shows 50 ticks a second."));
     stack_->setCurrentWidget(amal_);
     setDocksFor3D(false); // 3D-only panels make way for the stage
     setAmalClip(amal_->durationTicks());

@@ -94,6 +94,7 @@ class MainWindow : public QMainWindow {
     AmalView* amalView() const { return amal_; }
     // True when the centre shows the 2D AMAL stage (an .abk/.AMOS file is open) instead of the 3D view.
     bool showingAmal() const;
+    QString hint3D() const; // the notice bar's line while a 3D file has no notice
     TimelineDock* timeline() const { return timeline_; }
     BoneTreeDock* boneTree() const { return boneDock_; }
     MaterialDock* materials() const { return materialDock_; }

@@ -4,33 +4,67 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QResizeEvent>
 #include <QStyle>
 #include <QToolButton>
-#include <QVBoxLayout>
 
 namespace rs::ui {
 
-NoticeBar::NoticeBar(QWidget* parent) : QWidget(parent), layout_(new QVBoxLayout(this)) {
+// A one-line label that elides its text to its width; the whole text is its tooltip.
+class ElidedLabel : public QLabel {
+  public:
+    ElidedLabel(const QString& text, QWidget* parent) : QLabel(parent) {
+        setTextFormat(Qt::PlainText);
+        setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+        setMinimumWidth(fontMetrics().horizontalAdvance(QStringLiteral("MMMM…")));
+        setFullText(text);
+    }
+    void setFullText(const QString& text) {
+        full_ = text;
+        setToolTip(text);
+        QLabel::setText(fontMetrics().elidedText(full_, Qt::ElideRight, contentsRect().width()));
+    }
+    const QString& fullText() const { return full_; }
+    QSize sizeHint() const override {
+        return {fontMetrics().horizontalAdvance(full_) + 4, QLabel::sizeHint().height()};
+    }
+
+  protected:
+    void resizeEvent(QResizeEvent* e) override {
+        QLabel::resizeEvent(e);
+        QLabel::setText(fontMetrics().elidedText(full_, Qt::ElideRight, contentsRect().width()));
+    }
+
+  private:
+    QString full_;
+};
+
+NoticeBar::NoticeBar(QWidget* parent)
+    : QWidget(parent), layout_(new QHBoxLayout(this)), summary_(new ElidedLabel(QString(), this)) {
     layout_->setContentsMargins(0, 0, 0, 0);
     layout_->setSpacing(1);
-    setVisible(false);
+    summary_->setObjectName(QStringLiteral("summary"));
+    summary_->setContentsMargins(8, 0, 8, 0);
+    summary_->setStyleSheet(QStringLiteral("QLabel { color: palette(mid); }"));
+    layout_->addWidget(summary_, 1);
+    // One row tall whatever it shows: the height of a notice with a button.
+    QPushButton probe(QStringLiteral("Xg"));
+    setFixedHeight(std::max(probe.sizeHint().height(), fontMetrics().height()) + 8);
 }
 
 void NoticeBar::showNotice(const QString& key, const QString& text, const QList<Action>& actions) {
     removeNotice(key);
     auto* frame = new QFrame(this);
     frame->setObjectName(QStringLiteral("notice_") + key);
+    frame->setProperty("noticeText", text);
     frame->setAutoFillBackground(true);
-    frame->setStyleSheet(QStringLiteral("QFrame#notice_%1 { background: #4a4222; border-bottom: 1px solid #8a7a30; }"
+    frame->setStyleSheet(QStringLiteral("QFrame#notice_%1 { background: #4a4222; border: 1px solid #8a7a30; }"
                                         "QLabel { color: #f4e6b0; }")
                              .arg(key));
     auto* row = new QHBoxLayout(frame);
-    row->setContentsMargins(8, 4, 4, 4);
-    auto* label = new QLabel(text, frame);
+    row->setContentsMargins(8, 2, 2, 2);
+    auto* label = new ElidedLabel(text, frame);
     label->setObjectName(QStringLiteral("text"));
-    label->setWordWrap(true);
-    label->setTextFormat(Qt::PlainText);
-    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
     row->addWidget(label, 1);
     for (const Action& a : actions) {
         auto* b = new QPushButton(a.first, frame);
@@ -49,9 +83,9 @@ void NoticeBar::showNotice(const QString& key, const QString& text, const QList<
     close->setToolTip(tr("Dismiss"));
     connect(close, &QToolButton::clicked, this, [this, key] { removeNotice(key); });
     row->addWidget(close);
-    layout_->addWidget(frame);
+    layout_->addWidget(frame, 1);
     notices_.insert(key, frame);
-    updateVisibility();
+    updateSummary();
 }
 
 void NoticeBar::removeNotice(const QString& key) {
@@ -59,23 +93,7 @@ void NoticeBar::removeNotice(const QString& key) {
         w->hide();
         w->deleteLater();
     }
-    updateVisibility();
-}
-
-void NoticeBar::hold(bool on) {
-    if (on == held_) return;
-    held_ = on;
-    if (on) {
-        if (!isHidden()) setFixedHeight(height());
-        return;
-    }
-    setMinimumHeight(0);
-    setMaximumHeight(QWIDGETSIZE_MAX);
-    updateVisibility();
-}
-
-void NoticeBar::updateVisibility() {
-    if (!held_) setVisible(!notices_.isEmpty());
+    updateSummary();
 }
 
 void NoticeBar::clearNotices() {
@@ -85,8 +103,13 @@ void NoticeBar::clearNotices() {
 
 QString NoticeBar::noticeText(const QString& key) const {
     const QWidget* w = notices_.value(key);
-    const QLabel* l = w ? w->findChild<QLabel*>(QStringLiteral("text")) : nullptr;
-    return l ? l->text() : QString();
+    return w ? w->property("noticeText").toString() : QString();
 }
+
+void NoticeBar::setSummary(const QString& text) { summary_->setFullText(text); }
+
+QString NoticeBar::summary() const { return summary_->fullText(); }
+
+void NoticeBar::updateSummary() { summary_->setVisible(notices_.isEmpty()); }
 
 } // namespace rs::ui

@@ -1,7 +1,7 @@
 // Pixel tests of the scene built from in-code models (see test_models.h).
+#include "frame_graph.h"
 #include "render_harness.h"
 #include "test_models.h"
-#include "frame_graph.h"
 #include "textures.h"
 
 #include <catch2/catch.hpp>
@@ -10,9 +10,9 @@
 #include <QEventLoop>
 #include <QFile>
 #include <QPainter>
+#include <QSurfaceFormat>
 #include <QTemporaryDir>
 #include <QTimer>
-#include <QSurfaceFormat>
 #include <Qt3DExtras/Qt3DWindow>
 #include <Qt3DRender/QRenderCapabilities>
 #include <Qt3DRender/QRenderSettings>
