@@ -1,5 +1,7 @@
 #include "frame_graph.h"
 
+#include <algorithm>
+
 #include <Qt3DExtras/Qt3DWindow>
 #include <Qt3DRender/QCamera>
 #include <Qt3DRender/QCameraSelector>
@@ -10,7 +12,11 @@
 #include <Qt3DRender/QRenderCapture>
 #include <Qt3DRender/QRenderPassFilter>
 #include <Qt3DRender/QRenderSurfaceSelector>
+#include <Qt3DRender/QRenderTarget>
+#include <Qt3DRender/QRenderTargetOutput>
+#include <Qt3DRender/QRenderTargetSelector>
 #include <Qt3DRender/QSortPolicy>
+#include <Qt3DRender/QTexture>
 #include <Qt3DRender/QViewport>
 
 namespace rs::render {
@@ -60,9 +66,45 @@ FrameGraph::FrameGraph(Qt3DExtras::Qt3DWindow* window, Qt3DRender::QCamera* came
     opaqueSort->setSortTypes(QList<Qt3DRender::QSortPolicy::SortType>{Qt3DRender::QSortPolicy::FrontToBack});
     auto* wire = passFilter(camSel, "wire");
     wireOff_ = new Qt3DRender::QNoDraw(wire);
+    {
+        auto texture = [&](Qt3DRender::QAbstractTexture::TextureFormat format) {
+            auto* t = new Qt3DRender::QTexture2D(surface);
+            t->setFormat(format);
+            t->setSize(64, 64);
+            t->setGenerateMipMaps(false);
+            t->setMinificationFilter(Qt3DRender::QAbstractTexture::Linear);
+            t->setMagnificationFilter(Qt3DRender::QAbstractTexture::Linear);
+            t->wrapMode()->setX(Qt3DRender::QTextureWrapMode::ClampToEdge);
+            t->wrapMode()->setY(Qt3DRender::QTextureWrapMode::ClampToEdge);
+            return t;
+        };
+        lowColor_ = texture(Qt3DRender::QAbstractTexture::RGBA8_UNorm);
+        lowDepth_ = texture(Qt3DRender::QAbstractTexture::D32F);
+        auto* target = new Qt3DRender::QRenderTarget(surface);
+        auto output = [&](Qt3DRender::QRenderTargetOutput::AttachmentPoint at, Qt3DRender::QTexture2D* t) {
+            auto* o = new Qt3DRender::QRenderTargetOutput(target);
+            o->setAttachmentPoint(at);
+            o->setTexture(t);
+            target->addOutput(o);
+        };
+        output(Qt3DRender::QRenderTargetOutput::Color0, lowColor_);
+        output(Qt3DRender::QRenderTargetOutput::Depth, lowDepth_);
+        auto* select = new Qt3DRender::QRenderTargetSelector(camSel);
+        select->setTarget(target);
+        lowOff_ = new Qt3DRender::QNoDraw(select); // on: nothing below draws
+        auto* lowClear = new Qt3DRender::QClearBuffers(lowOff_);
+        lowClear->setBuffers(Qt3DRender::QClearBuffers::ColorDepthBuffer);
+        lowClear->setClearColor(QColor(0, 0, 0, 0));
+        new Qt3DRender::QNoDraw(lowClear);
+        passFilter(lowOff_, "lowdepth");
+        auto* lowParticles = passFilter(lowOff_, "particlesLow");
+        auto* lowSort = new Qt3DRender::QSortPolicy(lowParticles);
+        lowSort->setSortTypes(QList<Qt3DRender::QSortPolicy::SortType>{Qt3DRender::QSortPolicy::BackToFront});
+    }
     auto* trans = passFilter(camSel, "transparent");
     auto* sort = new Qt3DRender::QSortPolicy(trans);
     sort->setSortTypes(QList<Qt3DRender::QSortPolicy::SortType>{Qt3DRender::QSortPolicy::BackToFront});
+    passFilter(camSel, "composite");
     auto* overlay = passFilter(camSel, "overlay");
     auto* clearDepth = new Qt3DRender::QClearBuffers(overlay);
     clearDepth->setBuffers(Qt3DRender::QClearBuffers::DepthBuffer);
@@ -71,6 +113,14 @@ FrameGraph::FrameGraph(Qt3DExtras::Qt3DWindow* window, Qt3DRender::QCamera* came
 }
 
 void FrameGraph::setBackground(const QColor& c) { clear_->setClearColor(c); }
+void FrameGraph::setLowResEnabled(bool on) { lowOff_->setEnabled(!on); }
+bool FrameGraph::lowResEnabled() const { return !lowOff_->isEnabled(); }
+void FrameGraph::setWindowSize(int width, int height) {
+    const int w = std::max(1, (width + kLowResDivisor - 1) / kLowResDivisor);
+    const int h = std::max(1, (height + kLowResDivisor - 1) / kLowResDivisor);
+    lowColor_->setSize(w, h);
+    lowDepth_->setSize(w, h);
+}
 void FrameGraph::setWireframe(bool on) { wireOff_->setEnabled(!on); }
 
 } // namespace rs::render

@@ -1,9 +1,15 @@
 // FrameGraph: the Qt3D frame graph of a SceneView and the uniforms every pass sees.
 //
 // Order of drawing: clear, "depth" passes (depth-only pre-pass of opaque meshes), "opaque" passes (front to back),
-// "wire" (off unless wireframe), "transparent" (back to front), then "overlay" after a depth clear. Entities choose a
-// step through their passes' filter key "pass" (fx::pass). The shared uniforms below are parameters of every pass
-// filter: set once, seen by all.
+// "wire" (off unless wireframe), then the low-resolution target (see below), "transparent" (back to front),
+// "composite", then "overlay" after a depth clear. Entities choose a step through their passes' filter key "pass"
+// (fx::pass). The shared uniforms below are parameters of every pass filter: set once, seen by all.
+//
+// Low-resolution target (off-screen particles, as GPU Gems 3 ch. 23 describes): a colour + depth texture of a quarter
+// of the window's width and height. While it is on, it is cleared to transparent black, the opaque meshes' "lowdepth"
+// passes write its depth, and "particlesLow" passes (large particles, back to front) accumulate premultiplied colour
+// into it; a "composite" pass then blends it over the window. Large particles cover the window many times over (an
+// explosion's smoke: ~25 window-sized layers), which a software rasterizer cannot fill at full size 60 times a second.
 #pragma once
 
 #include "qt3d_helpers.h"
@@ -22,6 +28,7 @@ class QCamera;
 class QClearBuffers;
 class QNoDraw;
 class QRenderCapture;
+class QTexture2D;
 } // namespace Qt3DRender
 
 namespace rs::render {
@@ -48,11 +55,20 @@ class FrameGraph {
     void setWireframe(bool on);
     Qt3DRender::QRenderCapture* captureNode() const { return capture_; }
 
+    // The low-resolution target: drawn into only while on; sized from the window (a quarter in each direction).
+    void setLowResEnabled(bool on);
+    bool lowResEnabled() const;
+    void setWindowSize(int width, int height);
+    Qt3DRender::QTexture2D* lowResColor() const { return lowColor_; }
+    static constexpr int kLowResDivisor = 4;
+
   private:
     SharedUniforms u_;
     Qt3DRender::QClearBuffers* clear_ = nullptr;
     Qt3DRender::QNoDraw* wireOff_ = nullptr;
     Qt3DRender::QRenderCapture* capture_ = nullptr;
+    Qt3DRender::QNoDraw* lowOff_ = nullptr;
+    Qt3DRender::QTexture2D *lowColor_ = nullptr, *lowDepth_ = nullptr;
 };
 
 } // namespace rs::render

@@ -77,6 +77,8 @@ MeshMaterials::FillSteps MeshMaterials::fillStepsFromEnvironment() {
 
 void MeshMaterials::reset() { items_.clear(); }
 
+void MeshMaterials::requireLowResDepth() { depthProgram_->require(); }
+
 void MeshMaterials::setWireframe(bool on) {
     if (on) wireProgram_->require();
 }
@@ -106,16 +108,21 @@ Qt3DRender::QEffect* MeshMaterials::meshEffect(Family family, int variant, bool 
     case Family::Opaque: {
         auto* main = prog.pass("opaque");
         cull(main);
+        // The depth of the low-resolution target that large particles are drawn into (FrameGraph).
+        auto* low = depthProgram_->pass("lowdepth");
+        fx::depth(low, DT::Less, true);
+        low->addRenderState(fx::noColorWrites(low));
+        cull(low);
         if (steps_.depthPrepass) {
             auto* pre = depthProgram_->pass("depth");
             fx::depth(pre, DT::Less, true);
             pre->addRenderState(fx::noColorWrites(pre));
             cull(pre);
             fx::depth(main, DT::LessOrEqual, false);
-            e = fx::effect(root_, {pre, main, wire});
+            e = fx::effect(root_, {pre, main, wire, low});
         } else {
             fx::depth(main, DT::Less, true);
-            e = fx::effect(root_, {main, wire});
+            e = fx::effect(root_, {main, wire, low});
         }
         break;
     }

@@ -56,6 +56,9 @@ class MeshMaterials {
 
     // LOD/ALT choice per mesh of every part (rs::selectLodAlt), stored in parts[i].meshSelected.
     void selectLodAlt(std::vector<Part>& parts, int lod, int alt);
+    // Compiles the depth-only program of the opaque meshes' "lowdepth" passes (FrameGraph's low-resolution
+    // target), which draw nothing until then.
+    void requireLowResDepth();
     void setWireframe(bool on); // the wire program is made when first shown
     // Enables the entities: selected, not hidden (unless showHidden), attach bone visible, proxy shown. Only the
     // shader programs of enabled entities exist (Qt3D compiles every program it is given).

@@ -10,6 +10,7 @@
 #include <Qt3DRender/QEffect>
 #include <Qt3DRender/QGeometryRenderer>
 #include <Qt3DRender/QMaterial>
+#include <Qt3DRender/QParameter>
 #include <Qt3DRender/QRenderPass>
 #include <Qt3DRender/QShaderProgram>
 #include <Qt3DRender/QTexture>
@@ -17,6 +18,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 namespace rs::render {
 
@@ -35,11 +37,25 @@ in vec4 particleSpin;            // x = rotation, radians
 uniform mat4 viewMatrix;
 uniform mat4 projectionMatrix;
 uniform mat4 viewProjectionMatrix;
+uniform vec2 viewportSize;
 uniform int worldOriented;
+uniform int lowPass;             // 1: the pass into the low-resolution target (FrameGraph)
+uniform float lowResMinPixels;   // particles at least this tall on screen go to the low-resolution target
 out vec2 uv;
 out vec2 cornerPos;
 out vec4 vColor;
 void main() {
+    // Size on screen, the same formula as Particles::update: the full-size pass skips large particles, the
+    // low-resolution pass draws only them.
+    vec4 eyePos = viewMatrix * vec4(particleCenter.xyz, 1.0);
+    float pixels = particleCenter.w * projectionMatrix[1][1] * 0.5 * viewportSize.y / max(-eyePos.z, 1e-3);
+    if ((pixels >= lowResMinPixels) != (lowPass != 0)) {
+        gl_Position = vec4(2.0, 2.0, 2.0, 1.0); // outside the clip volume: nothing drawn
+        uv = vec2(0.0);
+        cornerPos = vec2(0.0);
+        vColor = vec4(0.0);
+        return;
+    }
     float c = cos(particleSpin.x), s = sin(particleSpin.x);
     vec2 q = vec2(c * corner.x - s * corner.y, s * corner.x + c * corner.y) * (particleCenter.w * 0.5);
     cornerPos = corner;
@@ -50,9 +66,8 @@ void main() {
     if (worldOriented != 0) {
         gl_Position = viewProjectionMatrix * vec4(particleCenter.xyz + vec3(q, 0.0), 1.0);
     } else {
-        vec4 v = viewMatrix * vec4(particleCenter.xyz, 1.0);
-        v.xy += q;
-        gl_Position = projectionMatrix * v;
+        eyePos.xy += q;
+        gl_Position = projectionMatrix * eyePos;
     }
 }
 )";
@@ -64,6 +79,7 @@ in vec4 vColor;
 uniform sampler2D particleTexture;
 uniform int hasTexture;
 uniform int blendKind;           // 0 opaque, 1 additive, 2 alpha, 3 modulate
+uniform int lowPass;
 out vec4 fragColor;
 void main() {
     vec4 tex;
@@ -75,7 +91,9 @@ void main() {
     }
     vec4 c = tex * vColor;
     if (c.a < 0.004) discard; // nothing to add or blend: skip the framebuffer read and write
-    if (blendKind == 1) {
+    if (lowPass != 0) { // premultiplied into the low-resolution target: additive leaves its alpha alone
+        fragColor = vec4(c.rgb * c.a, blendKind == 1 ? 0.0 : c.a);
+    } else if (blendKind == 1) {
         fragColor = vec4(c.rgb * c.a, 1.0);
     } else if (blendKind == 3) {
         fragColor = vec4(mix(vec3(1.0), c.rgb, c.a), 1.0);
@@ -83,6 +101,26 @@ void main() {
         if (blendKind == 0 && c.a < 0.5) discard;
         fragColor = c;
     }
+}
+)";
+
+// The low-resolution target blended over the window (premultiplied colour).
+const char* const compositeVertex = R"(#version 330 core
+in vec2 corner;
+in vec4 unused;
+out vec2 uv;
+void main() {
+    uv = corner * 0.5 + 0.5;
+    gl_Position = vec4(corner, 0.0, 1.0);
+}
+)";
+
+const char* const compositeFragment = R"(#version 330 core
+in vec2 uv;
+uniform sampler2D lowResColor;
+out vec4 fragColor;
+void main() {
+    fragColor = texture(lowResColor, uv);
 }
 )";
 
@@ -139,9 +177,11 @@ Qt3DRender::QEffect* Particles::effect(int kind, bool noDepthTest) {
     using DT = Qt3DRender::QDepthTest;
     const int key = kind * 2 + (noDepthTest ? 1 : 0);
     if (auto it = effects_.find(key); it != effects_.end()) return it->second;
-    auto* prog = fx::program(root_, particleVertex, particleFragment);
-    auto* p = fx::pass(prog, kind == 0 ? "opaque" : "transparent");
+    if (!program_) program_ = fx::program(root_, particleVertex, particleFragment);
+    auto* p = fx::pass(program_, kind == 0 ? "opaque" : "transparent");
     fx::depth(p, noDepthTest ? DT::Always : DT::LessOrEqual, kind == 0);
+    p->addParameter(new Qt3DRender::QParameter(QStringLiteral("lowPass"), 0, p));
+    Qt3DRender::QRenderPass* low = nullptr;
     switch (kind) {
     case 1:
         fx::blend(p, BA::One, BA::One);
@@ -155,9 +195,40 @@ Qt3DRender::QEffect* Particles::effect(int kind, bool noDepthTest) {
     default:
         break;
     }
-    auto* e = fx::effect(root_, {p});
+    if (kind == 1 || kind == 2) { // additive and alpha: large particles go to the low-resolution target
+        low = fx::pass(program_, "particlesLow");
+        fx::depth(low, noDepthTest ? DT::Always : DT::LessOrEqual, false);
+        fx::blend(low, BA::One, kind == 1 ? BA::One : BA::OneMinusSourceAlpha);
+        low->addParameter(new Qt3DRender::QParameter(QStringLiteral("lowPass"), 1, low));
+    }
+    auto* e = low ? fx::effect(root_, {p, low}) : fx::effect(root_, {p});
+    auto* threshold = new Qt3DRender::QParameter(QStringLiteral("lowResMinPixels"), lowResMinPixels_, e);
+    e->addParameter(threshold);
+    thresholds_.push_back(threshold);
     effects_[key] = e;
     return e;
+}
+
+void Particles::setLowResTarget(Qt3DCore::QEntity* parent, Qt3DRender::QAbstractTexture* color) {
+    using BA = Qt3DRender::QBlendEquationArguments;
+    composite_ = new Qt3DCore::QEntity(parent);
+    InstancedQuad quad = makeInstancedQuad(composite_, {"unused"}, 1);
+    quad.instances->setData(QByteArray(16, '\0'));
+    composite_->addComponent(quad.renderer);
+    auto* p = fx::pass(fx::program(root_, compositeVertex, compositeFragment), "composite");
+    fx::depth(p, Qt3DRender::QDepthTest::Always, false);
+    fx::blend(p, BA::One, BA::OneMinusSourceAlpha);
+    auto* mat = new Qt3DRender::QMaterial(composite_);
+    mat->setEffect(fx::effect(root_, {p}));
+    addParam(mat, "lowResColor", QVariant::fromValue(color));
+    composite_->addComponent(mat);
+    composite_->setEnabled(false);
+}
+
+void Particles::setView(const glm::vec3& forward, float pixelsAtUnitDepth, float lowResMinPixels) {
+    forward_ = forward;
+    pixelsAtUnitDepth_ = pixelsAtUnitDepth;
+    lowResMinPixels_ = lowResMinPixels;
 }
 
 void Particles::reset() {
@@ -201,6 +272,7 @@ void Particles::build(Qt3DCore::QEntity* parent, std::vector<ParticleAttachment>
             e.emitter = ei;
             e.entity = new Qt3DCore::QEntity(parent);
             e.sortBackToFront = kind == 2;
+            e.lowResCapable = kind == 1 || kind == 2;
             e.capacity = 64;
             InstancedQuad quad = makeInstancedQuad(
                 e.entity, {"particleCenter", "particleColor", "particleRect", "particleSpin"}, e.capacity);
@@ -254,6 +326,10 @@ void Particles::upload(Emitter& e, const rs::ParticleBuffer& buf, uint32_t grid,
     float* f = reinterpret_cast<float*>(e.data.data());
     for (uint i = 0; i < n; ++i, f += kFloats) {
         const rs::SimParticle& p = buf.particles[r.begin + order_[i].second];
+        // The vertex shader's test, in the same terms: does this particle go to the low-resolution target?
+        if (e.lowResCapable && enabled_ &&
+            p.size * pixelsAtUnitDepth_ / std::max(glm::dot(p.position - eye, forward_), 1e-3f) >= lowResMinPixels_)
+            lowResUsed_ = true;
         const glm::vec4 rect = rs::atlasRect(p.frame, grid);
         const float v[kFloats] = {p.position.x, p.position.y, p.position.z, p.size, p.color.r, p.color.g,
                                   p.color.b,    p.color.a,    rect.x,       rect.y, rect.z,    rect.w,
@@ -278,6 +354,7 @@ void Particles::upload(Emitter& e, const rs::ParticleBuffer& buf, uint32_t grid,
 void Particles::update(double time, const BoneWorld& boneWorld, const std::function<bool(size_t)>& shown,
                        const glm::vec3& eye) {
     drawn_ = 0;
+    lowResUsed_ = false;
     std::vector<bool> live(attachments_.size(), false);
     for (size_t a = 0; a < attachments_.size(); ++a) {
         System& s = systems_[a];
@@ -300,11 +377,18 @@ void Particles::update(double time, const BoneWorld& boneWorld, const std::funct
         const System& s = systems_[e.attachment];
         upload(e, s.buffer, s.sim->atlasGrid(e.emitter), eye);
     }
+    // Without large particles every particle is drawn at full size and the low-resolution target is off.
+    const float threshold = lowResUsed_ ? lowResMinPixels_ : std::numeric_limits<float>::max();
+    for (Qt3DRender::QParameter* p : thresholds_)
+        if (p->value().toFloat() != threshold) p->setValue(threshold);
+    if (composite_ && composite_->isEnabled() != lowResUsed_) composite_->setEnabled(lowResUsed_);
 }
 
 void Particles::setEnabled(bool on) {
     enabled_ = on;
     if (on) return;
+    lowResUsed_ = false;
+    if (composite_) composite_->setEnabled(false);
     for (Emitter& e : emitters_)
         if (e.enabled) {
             e.entity->setEnabled(false);

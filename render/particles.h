@@ -10,6 +10,10 @@
 // - The emitter's colour texture is looked up like model textures (TextureCache: recorded once per use, so
 //   missing ones are reported with the model's); where it is not found the quad is a soft round sprite.
 // - A system follows its bone: births use the bone's world transform at the birth time (boneWorldAt).
+// - Additive and alpha particles at least lowResMinPixels tall on screen are drawn into the frame graph's
+//   low-resolution target instead (premultiplied, one pass per effect, "particlesLow"), which a full-window quad
+//   composites; lowResUsed() says whether any was drawn at the last update (the caller turns the target on). The
+//   vertex shader and update() decide with the same formula, so no particle is drawn twice or lost.
 #pragma once
 
 #include "particles/particle_sim.h"
@@ -20,6 +24,7 @@
 #include <QStringList>
 
 #include <functional>
+#include <limits>
 #include <map>
 #include <memory>
 #include <vector>
@@ -31,8 +36,11 @@ class QEntity;
 class QNode;
 } // namespace Qt3DCore
 namespace Qt3DRender {
+class QAbstractTexture;
 class QEffect;
 class QGeometryRenderer;
+class QParameter;
+class QShaderProgram;
 } // namespace Qt3DRender
 
 namespace rs::render {
@@ -70,6 +78,13 @@ class Particles {
                 const glm::vec3& eye);
     void setEnabled(bool on);
 
+    // The composite of the low-resolution colour texture, an entity under parent (once, before build).
+    void setLowResTarget(Qt3DCore::QEntity* parent, Qt3DRender::QAbstractTexture* color);
+    // Camera for the next update(): view direction (unit), pixels per world unit at depth 1 (projection[1][1] *
+    // viewport height / 2), and the screen height from which a particle goes to the low-resolution target.
+    void setView(const glm::vec3& forward, float pixelsAtUnitDepth, float lowResMinPixels);
+    bool lowResUsed() const { return lowResUsed_; }
+
     size_t drawn() const { return drawn_; } // particles drawn after the last update()
     bool sortsByView() const;               // some drawn emitter's order depends on the eye (update again)
     QStringList notDrawn() const;           // "<system>/<emitter>: <why>" for emitters drawn by nobody
@@ -89,6 +104,7 @@ class Particles {
         uint capacity = 0;
         bool enabled = true;
         bool sortBackToFront = false; // alpha blending: order matters
+        bool lowResCapable = false;   // additive or alpha: large particles go to the low-resolution target
     };
     struct System {
         std::unique_ptr<rs::ParticleSimulator> sim;
@@ -107,6 +123,12 @@ class Particles {
     QStringList notDrawn_;
     size_t drawn_ = 0;
     bool enabled_ = true;
+    Qt3DRender::QShaderProgram* program_ = nullptr;   // shared by every particle effect
+    std::vector<Qt3DRender::QParameter*> thresholds_; // "lowResMinPixels" of every effect
+    Qt3DCore::QEntity* composite_ = nullptr;
+    glm::vec3 forward_{0.0f, 0.0f, -1.0f};
+    float pixelsAtUnitDepth_ = 0.0f, lowResMinPixels_ = std::numeric_limits<float>::max();
+    bool lowResUsed_ = false;
 };
 
 } // namespace rs::render

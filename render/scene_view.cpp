@@ -37,15 +37,23 @@
 #include <Qt3DRender/QRenderCapabilities>
 #include <Qt3DRender/QRenderSettings>
 #include <Qt3DRender/QShaderProgram>
+#include <Qt3DRender/QTexture>
 
 #include <glm/gtc/type_ptr.hpp>
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <optional>
 
 namespace rs::render {
+
+namespace {
+// Particles at least this fraction of the window's height tall are drawn at a quarter of the resolution (see
+// FrameGraph): soft smoke and glow look the same, and their fill costs a sixteenth.
+constexpr float kLowResMinFraction = 1.0f / 6.0f;
+} // namespace
 
 QList<QPair<QString, QColor>> factionPresets() {
     return {{"Blue", QColor(40, 110, 255)},   {"Red", QColor(220, 40, 30)},     {"Green", QColor(40, 190, 60)},
@@ -188,10 +196,17 @@ struct SceneView::Impl {
         dazzles->update(*model, palette->pose().world, palette->visible(), time, options.night, options.showHidden);
         updateLabels();
         updateVisibility();
+        const QVector3D forward = (camera->viewCenter() - camera->position()).normalized();
+        const float height = float(std::max(1, window ? window->height() : 1));
+        particles->setView(glm::vec3(forward.x(), forward.y(), forward.z()),
+                           camera->projectionMatrix()(1, 1) * 0.5f * height,
+                           options.lowResParticles ? height * kLowResMinFraction : std::numeric_limits<float>::max());
         particles->update(
             particleTime(), [this](int bone, double t) { return boneWorldAt(bone, t); },
             [this](size_t a) { return particlesShown(a); },
             glm::vec3(camera->position().x(), camera->position().y(), camera->position().z()));
+        if (particles->lowResUsed()) meshes->requireLowResDepth();
+        graph->setLowResEnabled(particles->lowResUsed());
         emit q->poseChanged();
     }
 
@@ -282,8 +297,10 @@ SceneView::SceneView(QObject* parent) : QObject(parent), d(std::make_unique<Impl
                 break;
             }
     });
+    d->particles->setLowResTarget(d->root, d->graph->lowResColor());
     auto viewport = [this] {
         d->graph->uniforms().viewportSize.set(QVector2D(float(d->window->width()), float(d->window->height())));
+        d->graph->setWindowSize(d->window->width(), d->window->height());
     };
     QObject::connect(d->window, &QWindow::widthChanged, this, viewport);
     QObject::connect(d->window, &QWindow::heightChanged, this, viewport);
@@ -576,6 +593,7 @@ QList<ParticleInfo> SceneView::particleSystems() const {
 }
 
 int SceneView::particlesDrawn() const { return int(d->particles->drawn()); }
+bool SceneView::particlesLowRes() const { return d->particles->lowResUsed(); }
 
 int SceneView::shaderProgramCount() const { return int(d->root->findChildren<Qt3DRender::QShaderProgram*>().size()); }
 

@@ -52,6 +52,9 @@ struct ViewOptions {
     bool labels = false;   // names of all proxies and markers; off: only the selected bone's and the hovered one
     bool pointSets = true; // rs::PointSet overlays (B&W2 collision footprint, unknown points)
     bool particles = true; // particle systems on proxies (and a system shown alone)
+    // Particles taller than a sixth of the view drawn at a quarter of its resolution and blended over it (see
+    // FrameGraph); off: every particle at full resolution.
+    bool lowResParticles = true;
     bool grid = true;
     bool showHidden = false; // also draw meshes hidden by flag, shadow and collision meshes
     QColor background{48, 52, 60};
@@ -101,7 +104,8 @@ class SceneView : public QObject {
     void setParticleSystem(std::shared_ptr<const rs::ParticleSystem> system, const QString& path);
     // Particle systems of the model's proxies (found or not) or the system shown alone, in proxy order.
     QList<ParticleInfo> particleSystems() const;
-    int particlesDrawn() const; // live particles drawn at the current time
+    int particlesDrawn() const;   // live particles drawn at the current time
+    bool particlesLowRes() const; // some were large enough for the low-resolution target at the current time
     // Particles run at the pose time; while playing (steps under 0.5 s) across the end of the clip they keep
     // running instead of restarting; a jump sets them to the pose time again. Alone, they loop with the clip.
 

@@ -460,3 +460,69 @@ TEST_CASE("alpha-blended particles are drawn far to near", "[render][particles]"
     CHECK(fromPlusY.first > fromPlusY.second + 40);
     CHECK(fromMinusY.second > fromMinusY.first + 40);
 }
+
+TEST_CASE("large particles are drawn at low resolution, behind the model where it hides them",
+          "[render][particles][lowres]") {
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    auto model = makeFigure();
+    rs::Proxy px;
+    px.name = "p_big";
+    px.bone = 0;
+    model->proxies.push_back(px);
+    const QString path = dir.filePath("figure.alo");
+    auto& v = view();
+    auto shot = [&](bool lowRes, bool particles) {
+        rs::render::ViewOptions o = plainOptions();
+        o.proxies = false;
+        o.particles = particles;
+        o.lowResParticles = lowRes;
+        v.setOptions(o);
+        v.setModel(model, path);
+        v.setClip(nullptr);
+        v.setCameraAngles(0.0f, 0.0f);
+        v.setTime(2.0f);
+        return grab();
+    };
+    for (rs::ParticleBlend blend : {rs::ParticleBlend::Additive, rs::ParticleBlend::Alpha}) {
+        // A cloud of particles as tall as the figure around it: some in front of it, some behind.
+        rs::ParticleSystem big = cloud(blend, {0.9f, 0.6f, 0.2f}, 0.35f);
+        big.name = "p_big";
+        big.emitters[0].size = constantTrack(3.0f);
+        big.emitters[0].position.min = {-2.0f, -2.0f, 0.0f};
+        big.emitters[0].position.max = {2.0f, 2.0f, 4.0f};
+        writeAndLoad(big, dir.filePath("P_BIG.ALO"));
+        const QImage none = shot(true, false);
+        const QImage full = shot(false, true);
+        CHECK_FALSE(v.particlesLowRes());
+        const QImage low = shot(true, true);
+        CHECK(v.particlesLowRes());
+        REQUIRE_FALSE(none.isNull());
+        REQUIRE_FALSE(full.isNull());
+        REQUIRE_FALSE(low.isNull());
+        // The same picture within the blur of a quarter resolution: particles visible, the figure in front of
+        // those behind it (a low-resolution target without the figure's depth would cover it).
+        const int lit = countChanged(full, none, 16);
+        const int differ = countChanged(low, full, 40);
+        double sum = 0.0;
+        for (int y = 0; y < low.height(); ++y)
+            for (int x = 0; x < low.width(); ++x) {
+                const QRgb a = low.pixel(x, y), b = full.pixel(x, y);
+                sum += std::abs(qRed(a) - qRed(b)) + std::abs(qGreen(a) - qGreen(b)) + std::abs(qBlue(a) - qBlue(b));
+            }
+        const double mean = sum / (3.0 * low.width() * low.height());
+        INFO("blend " << int(blend) << ": particles change " << lit << " px; low vs full: " << differ
+                      << " px off by > 40, mean difference " << mean);
+        CHECK(lit > low.width() * low.height() / 10);
+        CHECK(differ < lit / 20);
+        CHECK(mean < 3.0);
+    }
+    // Small particles stay at full resolution.
+    rs::ParticleSystem small = cloud(rs::ParticleBlend::Additive, {0.9f, 0.6f, 0.2f}, 0.35f);
+    small.name = "p_big";
+    small.emitters[0].size = constantTrack(0.3f);
+    writeAndLoad(small, dir.filePath("P_BIG.ALO"));
+    shot(true, true);
+    CHECK(v.particlesDrawn() > 0);
+    CHECK_FALSE(v.particlesLowRes());
+}
