@@ -116,10 +116,18 @@ void FrameGraph::setBackground(const QColor& c) { clear_->setClearColor(c); }
 void FrameGraph::setLowResEnabled(bool on) { lowOff_->setEnabled(!on); }
 bool FrameGraph::lowResEnabled() const { return !lowOff_->isEnabled(); }
 void FrameGraph::setWindowSize(int width, int height) {
-    const int w = std::max(1, (width + kLowResDivisor - 1) / kLowResDivisor);
-    const int h = std::max(1, (height + kLowResDivisor - 1) / kLowResDivisor);
+    width_ = std::max(1, width);
+    height_ = std::max(1, height);
+    const int w = std::max(1, (width_ + divisor_ - 1) / divisor_), h = std::max(1, (height_ + divisor_ - 1) / divisor_);
     lowColor_->setSize(w, h);
     lowDepth_->setSize(w, h);
+}
+
+void FrameGraph::setLowResDivisor(int divisor) {
+    divisor = std::clamp(divisor, 1, kMaxLowResDivisor);
+    if (divisor == divisor_) return;
+    divisor_ = divisor;
+    setWindowSize(width_, height_);
 }
 void FrameGraph::setWireframe(bool on) { wireOff_->setEnabled(!on); }
 

@@ -55,12 +55,15 @@ class FrameGraph {
     void setWireframe(bool on);
     Qt3DRender::QRenderCapture* captureNode() const { return capture_; }
 
-    // The low-resolution target: drawn into only while on; sized from the window (a quarter in each direction).
+    // The low-resolution target: drawn into only while on; sized from the window divided by the divisor in each
+    // direction (kLowResDivisor, or up to kMaxLowResDivisor when the particles would cover the window many times).
     void setLowResEnabled(bool on);
     bool lowResEnabled() const;
     void setWindowSize(int width, int height);
+    void setLowResDivisor(int divisor);
+    int lowResDivisor() const { return divisor_; }
     Qt3DRender::QTexture2D* lowResColor() const { return lowColor_; }
-    static constexpr int kLowResDivisor = 4;
+    static constexpr int kLowResDivisor = 4, kMaxLowResDivisor = 8;
 
   private:
     SharedUniforms u_;
@@ -69,6 +72,7 @@ class FrameGraph {
     Qt3DRender::QRenderCapture* capture_ = nullptr;
     Qt3DRender::QNoDraw* lowOff_ = nullptr;
     Qt3DRender::QTexture2D *lowColor_ = nullptr, *lowDepth_ = nullptr;
+    int divisor_ = kLowResDivisor, width_ = 1, height_ = 1;
 };
 
 } // namespace rs::render

@@ -1,8 +1,11 @@
 #include "particles.h"
 
+#include "frame_graph.h"
+
 #include "qt3d_helpers.h"
 #include "texture_cache.h"
 
+#include <QVector4D>
 #include <Qt3DCore/QAttribute>
 #include <Qt3DCore/QBuffer>
 #include <Qt3DCore/QEntity>
@@ -108,10 +111,12 @@ void main() {
 const char* const compositeVertex = R"(#version 330 core
 in vec2 corner;
 in vec4 unused;
+uniform vec4 compositeRect; // x0, y0, x1, y1 in normalized device coordinates
 out vec2 uv;
 void main() {
-    uv = corner * 0.5 + 0.5;
-    gl_Position = vec4(corner, 0.0, 1.0);
+    vec2 p = mix(compositeRect.xy, compositeRect.zw, corner * 0.5 + 0.5);
+    uv = p * 0.5 + 0.5;
+    gl_Position = vec4(p, 0.0, 1.0);
 }
 )";
 
@@ -202,9 +207,11 @@ Qt3DRender::QEffect* Particles::effect(int kind, bool noDepthTest) {
         low->addParameter(new Qt3DRender::QParameter(QStringLiteral("lowPass"), 1, low));
     }
     auto* e = low ? fx::effect(root_, {p, low}) : fx::effect(root_, {p});
-    auto* threshold = new Qt3DRender::QParameter(QStringLiteral("lowResMinPixels"), lowResMinPixels_, e);
+    // Opaque and modulate particles have no low-resolution pass: their threshold stays out of reach.
+    auto* threshold =
+        new Qt3DRender::QParameter(QStringLiteral("lowResMinPixels"), std::numeric_limits<float>::max(), e);
     e->addParameter(threshold);
-    thresholds_.push_back(threshold);
+    if (low) thresholds_.push_back(threshold);
     effects_[key] = e;
     return e;
 }
@@ -221,13 +228,19 @@ void Particles::setLowResTarget(Qt3DCore::QEntity* parent, Qt3DRender::QAbstract
     auto* mat = new Qt3DRender::QMaterial(composite_);
     mat->setEffect(fx::effect(root_, {p}));
     addParam(mat, "lowResColor", QVariant::fromValue(color));
+    compositeRect_ = addParam(mat, "compositeRect", QVector4D(-1.0f, -1.0f, 1.0f, 1.0f));
     composite_->addComponent(mat);
     composite_->setEnabled(false);
 }
 
-void Particles::setView(const glm::vec3& forward, float pixelsAtUnitDepth, float lowResMinPixels) {
-    forward_ = forward;
-    pixelsAtUnitDepth_ = pixelsAtUnitDepth;
+void Particles::setView(const glm::mat4& view, const glm::mat4& projection, int width, int height,
+                        float lowResMinPixels) {
+    viewProjection_ = projection * view;
+    forward_ = -glm::vec3(view[0][2], view[1][2], view[2][2]); // the camera's -z in world space
+    p00_ = projection[0][0];
+    p11_ = projection[1][1];
+    width_ = float(std::max(1, width));
+    height_ = float(std::max(1, height));
     lowResMinPixels_ = lowResMinPixels;
 }
 
@@ -273,6 +286,7 @@ void Particles::build(Qt3DCore::QEntity* parent, std::vector<ParticleAttachment>
             e.entity = new Qt3DCore::QEntity(parent);
             e.sortBackToFront = kind == 2;
             e.lowResCapable = kind == 1 || kind == 2;
+            e.worldOriented = em.params.worldOriented;
             e.capacity = 64;
             InstancedQuad quad = makeInstancedQuad(
                 e.entity, {"particleCenter", "particleColor", "particleRect", "particleSpin"}, e.capacity);
@@ -326,10 +340,26 @@ void Particles::upload(Emitter& e, const rs::ParticleBuffer& buf, uint32_t grid,
     float* f = reinterpret_cast<float*>(e.data.data());
     for (uint i = 0; i < n; ++i, f += kFloats) {
         const rs::SimParticle& p = buf.particles[r.begin + order_[i].second];
-        // The vertex shader's test, in the same terms: does this particle go to the low-resolution target?
-        if (e.lowResCapable && enabled_ &&
-            p.size * pixelsAtUnitDepth_ / std::max(glm::dot(p.position - eye, forward_), 1e-3f) >= lowResMinPixels_)
-            lowResUsed_ = true;
+        // The vertex shader's test, in the same terms: does this particle go to the low-resolution target? If so
+        // the composite must cover its quad (a circle of radius size / sqrt(2) around any rotation).
+        if (e.lowResCapable && enabled_) {
+            const float depth = glm::dot(p.position - eye, forward_);
+            if (p.size * p11_ * 0.5f * height_ / std::max(depth, 1e-3f) >= lowResMinPixels_) {
+                lowResUsed_ = true;
+                const float w = std::abs(p.size) * p00_ * 0.5f * width_ / std::max(depth, 1e-3f);
+                const float h = std::abs(p.size) * p11_ * 0.5f * height_ / std::max(depth, 1e-3f);
+                lowFill_ += std::min(w * h, width_ * height_) / (width_ * height_);
+                const glm::vec4 c = viewProjection_ * glm::vec4(p.position, 1.0f);
+                if (e.worldOriented || !(c.w > 1e-3f) || !std::isfinite(c.x) || !std::isfinite(c.y)) {
+                    lowRect_ = {-1.0f, -1.0f, 1.0f, 1.0f};
+                } else {
+                    const float r = std::abs(p.size) * 0.7072f / c.w;
+                    const glm::vec2 ndc(c.x / c.w, c.y / c.w), h(r * p00_, r * p11_);
+                    lowRect_ = {std::min(lowRect_.x, ndc.x - h.x), std::min(lowRect_.y, ndc.y - h.y),
+                                std::max(lowRect_.z, ndc.x + h.x), std::max(lowRect_.w, ndc.y + h.y)};
+                }
+            }
+        }
         const glm::vec4 rect = rs::atlasRect(p.frame, grid);
         const float v[kFloats] = {p.position.x, p.position.y, p.position.z, p.size, p.color.r, p.color.g,
                                   p.color.b,    p.color.a,    rect.x,       rect.y, rect.z,    rect.w,
@@ -355,6 +385,8 @@ void Particles::update(double time, const BoneWorld& boneWorld, const std::funct
                        const glm::vec3& eye) {
     drawn_ = 0;
     lowResUsed_ = false;
+    lowRect_ = {1.0f, 1.0f, -1.0f, -1.0f}; // empty
+    lowFill_ = 0.0f;
     std::vector<bool> live(attachments_.size(), false);
     for (size_t a = 0; a < attachments_.size(); ++a) {
         System& s = systems_[a];
@@ -382,6 +414,15 @@ void Particles::update(double time, const BoneWorld& boneWorld, const std::funct
     for (Qt3DRender::QParameter* p : thresholds_)
         if (p->value().toFloat() != threshold) p->setValue(threshold);
     if (composite_ && composite_->isEnabled() != lowResUsed_) composite_->setEnabled(lowResUsed_);
+    if (lowResUsed_) {
+        // What the low-resolution quads cover, grown by a low-resolution texel (bilinear upsampling reads one
+        // beyond), clipped to the window: the composite shades only there.
+        const float mx = 2.0f * 2.0f * float(FrameGraph::kMaxLowResDivisor) / width_;
+        const float my = 2.0f * 2.0f * float(FrameGraph::kMaxLowResDivisor) / height_;
+        const QVector4D rect(std::clamp(lowRect_.x - mx, -1.0f, 1.0f), std::clamp(lowRect_.y - my, -1.0f, 1.0f),
+                             std::clamp(lowRect_.z + mx, -1.0f, 1.0f), std::clamp(lowRect_.w + my, -1.0f, 1.0f));
+        if (compositeRect_->value().value<QVector4D>() != rect) compositeRect_->setValue(rect);
+    }
 }
 
 void Particles::setEnabled(bool on) {

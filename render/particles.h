@@ -80,10 +80,13 @@ class Particles {
 
     // The composite of the low-resolution colour texture, an entity under parent (once, before build).
     void setLowResTarget(Qt3DCore::QEntity* parent, Qt3DRender::QAbstractTexture* color);
-    // Camera for the next update(): view direction (unit), pixels per world unit at depth 1 (projection[1][1] *
-    // viewport height / 2), and the screen height from which a particle goes to the low-resolution target.
-    void setView(const glm::vec3& forward, float pixelsAtUnitDepth, float lowResMinPixels);
+    // Camera for the next update(): view and projection matrices, the window's size in pixels, and the screen
+    // height in pixels from which a particle goes to the low-resolution target (float max: never).
+    void setView(const glm::mat4& view, const glm::mat4& projection, int width, int height, float lowResMinPixels);
     bool lowResUsed() const { return lowResUsed_; }
+    // How many times the low-resolution particles of the last update() cover the window (each particle's quad on
+    // screen, at most the window, summed).
+    float lowResFill() const { return lowFill_; }
 
     size_t drawn() const { return drawn_; } // particles drawn after the last update()
     bool sortsByView() const;               // some drawn emitter's order depends on the eye (update again)
@@ -105,6 +108,7 @@ class Particles {
         bool enabled = true;
         bool sortBackToFront = false; // alpha blending: order matters
         bool lowResCapable = false;   // additive or alpha: large particles go to the low-resolution target
+        bool worldOriented = false;
     };
     struct System {
         std::unique_ptr<rs::ParticleSimulator> sim;
@@ -126,9 +130,14 @@ class Particles {
     Qt3DRender::QShaderProgram* program_ = nullptr;   // shared by every particle effect
     std::vector<Qt3DRender::QParameter*> thresholds_; // "lowResMinPixels" of every effect
     Qt3DCore::QEntity* composite_ = nullptr;
+    Qt3DRender::QParameter* compositeRect_ = nullptr;
+    glm::mat4 viewProjection_{1.0f};
     glm::vec3 forward_{0.0f, 0.0f, -1.0f};
-    float pixelsAtUnitDepth_ = 0.0f, lowResMinPixels_ = std::numeric_limits<float>::max();
+    float p00_ = 1.0f, p11_ = 1.0f, width_ = 1.0f, height_ = 1.0f;
+    float lowResMinPixels_ = std::numeric_limits<float>::max();
+    glm::vec4 lowRect_{1.0f, 1.0f, -1.0f, -1.0f}; // NDC x0, y0, x1, y1 of the low-resolution quads (empty)
     bool lowResUsed_ = false;
+    float lowFill_ = 0.0f;
 };
 
 } // namespace rs::render

@@ -53,6 +53,7 @@ namespace {
 // Particles at least this fraction of the window's height tall are drawn at a quarter of the resolution (see
 // FrameGraph): soft smoke and glow look the same, and their fill costs a sixteenth.
 constexpr float kLowResMinFraction = 1.0f / 6.0f;
+constexpr float kCoarserFill = 32.0f; // windows' worth of low-resolution particles beyond which a coarser target
 } // namespace
 
 QList<QPair<QString, QColor>> factionPresets() {
@@ -196,17 +197,23 @@ struct SceneView::Impl {
         dazzles->update(*model, palette->pose().world, palette->visible(), time, options.night, options.showHidden);
         updateLabels();
         updateVisibility();
-        const QVector3D forward = (camera->viewCenter() - camera->position()).normalized();
-        const float height = float(std::max(1, window ? window->height() : 1));
-        particles->setView(glm::vec3(forward.x(), forward.y(), forward.z()),
-                           camera->projectionMatrix()(1, 1) * 0.5f * height,
-                           options.lowResParticles ? height * kLowResMinFraction : std::numeric_limits<float>::max());
+        const int width = window ? window->width() : 1, height = window ? window->height() : 1;
+        particles->setView(glm::make_mat4(camera->viewMatrix().constData()),
+                           glm::make_mat4(camera->projectionMatrix().constData()), width, height,
+                           options.lowResParticles ? float(height) * kLowResMinFraction
+                                                   : std::numeric_limits<float>::max());
         particles->update(
             particleTime(), [this](int bone, double t) { return boneWorldAt(bone, t); },
             [this](size_t a) { return particlesShown(a); },
             glm::vec3(camera->position().x(), camera->position().y(), camera->position().z()));
         if (particles->lowResUsed()) meshes->requireLowResDepth();
         graph->setLowResEnabled(particles->lowResUsed());
+        // Particles covering the window many times over (an explosion's smoke seen from close by) go down to an
+        // eighth of the resolution; hysteresis keeps the target from being reallocated back and forth.
+        if (particles->lowResFill() > kCoarserFill)
+            graph->setLowResDivisor(FrameGraph::kMaxLowResDivisor);
+        else if (particles->lowResFill() < kCoarserFill / 2)
+            graph->setLowResDivisor(FrameGraph::kLowResDivisor);
         emit q->poseChanged();
     }
 
@@ -594,6 +601,7 @@ QList<ParticleInfo> SceneView::particleSystems() const {
 
 int SceneView::particlesDrawn() const { return int(d->particles->drawn()); }
 bool SceneView::particlesLowRes() const { return d->particles->lowResUsed(); }
+int SceneView::particlesLowResDivisor() const { return d->graph->lowResDivisor(); }
 
 int SceneView::shaderProgramCount() const { return int(d->root->findChildren<Qt3DRender::QShaderProgram*>().size()); }
 

@@ -104,8 +104,9 @@ class SceneView : public QObject {
     void setParticleSystem(std::shared_ptr<const rs::ParticleSystem> system, const QString& path);
     // Particle systems of the model's proxies (found or not) or the system shown alone, in proxy order.
     QList<ParticleInfo> particleSystems() const;
-    int particlesDrawn() const;   // live particles drawn at the current time
-    bool particlesLowRes() const; // some were large enough for the low-resolution target at the current time
+    int particlesDrawn() const;         // live particles drawn at the current time
+    bool particlesLowRes() const;       // some were large enough for the low-resolution target at the current time
+    int particlesLowResDivisor() const; // that target's size is the view's divided by this (4, or 8 when crowded)
     // Particles run at the pose time; while playing (steps under 0.5 s) across the end of the clip they keep
     // running instead of restarting; a jump sets them to the pose time again. Alone, they loop with the clip.
 

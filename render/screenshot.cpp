@@ -3,9 +3,9 @@
 #include "scene_view.h"
 
 #include "io/loader.h"
-#include "vfs/lookup.h"
 #include "scene/clip.h"
 #include "scene/model.h"
+#include "vfs/lookup.h"
 
 #if __has_include("demo/demo_model.h")
 #include "demo/demo_model.h"

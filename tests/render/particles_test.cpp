@@ -484,11 +484,20 @@ TEST_CASE("large particles are drawn at low resolution, behind the model where i
         v.setTime(2.0f);
         return grab();
     };
-    for (rs::ParticleBlend blend : {rs::ParticleBlend::Additive, rs::ParticleBlend::Alpha}) {
-        // A cloud of particles as tall as the figure around it: some in front of it, some behind.
-        rs::ParticleSystem big = cloud(blend, {0.9f, 0.6f, 0.2f}, 0.35f);
+    struct Case {
+        rs::ParticleBlend blend;
+        float size, alpha;
+        int divisor;
+    };
+    // Particles as tall as the figure around it (some in front of it, some behind), then particles covering the
+    // whole view many times over, drawn at an eighth of the resolution.
+    for (const Case& k :
+         {Case{rs::ParticleBlend::Additive, 3.0f, 0.35f, 4}, Case{rs::ParticleBlend::Alpha, 3.0f, 0.35f, 4},
+          Case{rs::ParticleBlend::Alpha, 40.0f, 0.05f, 8}}) {
+        const rs::ParticleBlend blend = k.blend;
+        rs::ParticleSystem big = cloud(blend, {0.9f, 0.6f, 0.2f}, k.alpha);
         big.name = "p_big";
-        big.emitters[0].size = constantTrack(3.0f);
+        big.emitters[0].size = constantTrack(k.size);
         big.emitters[0].position.min = {-2.0f, -2.0f, 0.0f};
         big.emitters[0].position.max = {2.0f, 2.0f, 4.0f};
         writeAndLoad(big, dir.filePath("P_BIG.ALO"));
@@ -497,6 +506,7 @@ TEST_CASE("large particles are drawn at low resolution, behind the model where i
         CHECK_FALSE(v.particlesLowRes());
         const QImage low = shot(true, true);
         CHECK(v.particlesLowRes());
+        CHECK(v.particlesLowResDivisor() == k.divisor);
         REQUIRE_FALSE(none.isNull());
         REQUIRE_FALSE(full.isNull());
         REQUIRE_FALSE(low.isNull());
@@ -511,8 +521,8 @@ TEST_CASE("large particles are drawn at low resolution, behind the model where i
                 sum += std::abs(qRed(a) - qRed(b)) + std::abs(qGreen(a) - qGreen(b)) + std::abs(qBlue(a) - qBlue(b));
             }
         const double mean = sum / (3.0 * low.width() * low.height());
-        INFO("blend " << int(blend) << ": particles change " << lit << " px; low vs full: " << differ
-                      << " px off by > 40, mean difference " << mean);
+        INFO("blend " << int(blend) << " size " << k.size << ": particles change " << lit
+                      << " px; low vs full: " << differ << " px off by > 40, mean difference " << mean);
         CHECK(lit > low.width() * low.height() / 10);
         CHECK(differ < lit / 20);
         CHECK(mean < 3.0);
