@@ -10,6 +10,8 @@
 // passes write its depth, and "particlesLow" passes (large particles, back to front) accumulate premultiplied colour
 // into it; a "composite" pass then blends it over the window. Large particles cover the window many times over (an
 // explosion's smoke: ~25 window-sized layers), which a software rasterizer cannot fill at full size 60 times a second.
+// The price: those particles are blended after every full-size transparent draw (not sorted among them), and
+// their edges against nearer geometry are as coarse as the target.
 #pragma once
 
 #include "qt3d_helpers.h"

@@ -527,6 +527,28 @@ TEST_CASE("large particles are drawn at low resolution, behind the model where i
         CHECK(differ < lit / 20);
         CHECK(mean < 3.0);
     }
+    // A large modulating emitter beside a large alpha one: modulate has no low-resolution pass, so it stays at full
+    // size while the alpha particles go to the low-resolution target (it must not be dropped by both passes).
+    {
+        rs::ParticleSystem one = cloud(rs::ParticleBlend::Alpha, {0.9f, 0.6f, 0.2f}, 0.35f);
+        one.name = "p_big";
+        one.emitters[0].size = constantTrack(3.0f);
+        writeAndLoad(one, dir.filePath("P_BIG.ALO"));
+        const QImage alphaOnly = shot(true, true);
+        rs::ParticleSystem two = one;
+        rs::ParticleSystem dark = cloud(rs::ParticleBlend::Modulate, {0.1f, 0.1f, 0.1f}, 1.0f);
+        dark.emitters[0].name = "dark";
+        dark.emitters[0].size = constantTrack(3.0f);
+        two.emitters.push_back(dark.emitters[0]);
+        writeAndLoad(two, dir.filePath("P_BIG.ALO"));
+        // (Not compared with the full-size picture: the low-resolution particles are composited after every
+        // full-size transparent draw, so the order of the two emitters differs; see FrameGraph.)
+        const QImage low = shot(true, true);
+        CHECK(v.particlesLowRes());
+        const int darkened = countChanged(low, alphaOnly, 24);
+        INFO("alpha + modulate: darkened " << darkened << " px");
+        CHECK(darkened > low.width() * low.height() / 20);
+    }
     // Small particles stay at full resolution.
     rs::ParticleSystem small = cloud(rs::ParticleBlend::Additive, {0.9f, 0.6f, 0.2f}, 0.35f);
     small.name = "p_big";
