@@ -36,12 +36,15 @@ in vec2 corner;                  // (-1,-1) .. (1,1)
 in vec4 particleCenter;          // xyz world, w size
 in vec4 particleColor;
 in vec4 particleRect;            // u0, v0, w, h (v down from the image top)
-in vec4 particleSpin;            // x = rotation, radians
+in vec4 particleSpin;            // x = rotation, radians; yzw = velocity (kites)
 uniform mat4 viewMatrix;
 uniform mat4 projectionMatrix;
 uniform mat4 viewProjectionMatrix;
 uniform vec2 viewportSize;
+uniform vec3 eyePosition;
 uniform int worldOriented;
+uniform int kite;                // velocity-aligned "kite" quads (emitter 0x41)
+uniform float tailSize;          // 0x42: how far the kite's rear corner reaches beyond the quad
 uniform int lowPass;             // 1: the pass into the low-resolution target (FrameGraph)
 uniform float lowResMinPixels;   // particles at least this tall on screen go to the low-resolution target
 out vec2 uv;
@@ -66,7 +69,19 @@ void main() {
     // Uploads put the image top at v = 1.
     uv = vec2(particleRect.x + t.x * particleRect.z, 1.0 - (particleRect.y + (1.0 - t.y) * particleRect.w));
     vColor = particleColor;
-    if (worldOriented != 0) {
+    if (kite != 0) {
+        // The quad turned 135 degrees (a diamond), its corner (-1, 1) pulled out by tailSize / 2 on both axes so
+        // that it trails behind along the velocity, in the plane through the velocity facing the camera.
+        float speed = length(particleSpin.yzw);
+        vec3 along = speed > 1e-6 ? particleSpin.yzw / speed : vec3(0.0, 0.0, 1.0);
+        vec3 across = cross(along, eyePosition - particleCenter.xyz);
+        if (length(across) < 1e-6) across = cross(along, abs(along.x) < 0.9 ? vec3(1.0, 0.0, 0.0) : vec3(0.0, 1.0, 0.0));
+        across = normalize(across);
+        float h = particleCenter.w * 0.5 + (corner.x < 0.0 && corner.y > 0.0 ? tailSize * 0.5 : 0.0);
+        const float a = 2.35619449; // 3 pi / 4
+        vec2 k = vec2(cos(a) * corner.x - sin(a) * corner.y, sin(a) * corner.x + cos(a) * corner.y) * h;
+        gl_Position = viewProjectionMatrix * vec4(particleCenter.xyz + across * k.x + along * k.y, 1.0);
+    } else if (worldOriented != 0) {
         gl_Position = viewProjectionMatrix * vec4(particleCenter.xyz + vec3(q, 0.0), 1.0);
     } else {
         eyePos.xy += q;
@@ -287,6 +302,9 @@ void Particles::build(Qt3DCore::QEntity* parent, std::vector<ParticleAttachment>
             e.sortBackToFront = kind == 2;
             e.lowResCapable = kind == 1 || kind == 2;
             e.worldOriented = em.params.worldOriented;
+            e.tail = em.params.hasTail && !em.params.worldOriented && std::isfinite(em.params.tailSize)
+                         ? std::clamp(em.params.tailSize, 0.0f, 1e6f)
+                         : 0.0f;
             e.capacity = 64;
             InstancedQuad quad = makeInstancedQuad(
                 e.entity, {"particleCenter", "particleColor", "particleRect", "particleSpin"}, e.capacity);
@@ -309,6 +327,11 @@ void Particles::build(Qt3DCore::QEntity* parent, std::vector<ParticleAttachment>
             addParam(mat, "hasTexture", tex ? 1 : 0);
             addParam(mat, "blendKind", kind);
             addParam(mat, "worldOriented", em.params.worldOriented ? 1 : 0);
+            // Renderer precedence of the engine (alo-viewer ParticleSystem.cpp): heat, then world-oriented, then
+            // kites, then camera-facing quads.
+            addParam(mat, "kite", em.params.hasTail && !em.params.worldOriented ? 1 : 0);
+            addParam(mat, "tailSize",
+                     std::isfinite(em.params.tailSize) ? std::clamp(em.params.tailSize, 0.0f, 1e6f) : 0.0f);
             e.entity->addComponent(e.renderer);
             e.entity->addComponent(mat);
             e.entity->setEnabled(false);
@@ -353,7 +376,7 @@ void Particles::upload(Emitter& e, const rs::ParticleBuffer& buf, uint32_t grid,
                 if (e.worldOriented || !(c.w > 1e-3f) || !std::isfinite(c.x) || !std::isfinite(c.y)) {
                     lowRect_ = {-1.0f, -1.0f, 1.0f, 1.0f};
                 } else {
-                    const float r = std::abs(p.size) * 0.7072f / c.w;
+                    const float r = (std::abs(p.size) + e.tail) * 0.7072f / c.w;
                     const glm::vec2 ndc(c.x / c.w, c.y / c.w), h(r * p00_, r * p11_);
                     lowRect_ = {std::min(lowRect_.x, ndc.x - h.x), std::min(lowRect_.y, ndc.y - h.y),
                                 std::max(lowRect_.z, ndc.x + h.x), std::max(lowRect_.w, ndc.y + h.y)};
@@ -361,9 +384,9 @@ void Particles::upload(Emitter& e, const rs::ParticleBuffer& buf, uint32_t grid,
             }
         }
         const glm::vec4 rect = rs::atlasRect(p.frame, grid);
-        const float v[kFloats] = {p.position.x, p.position.y, p.position.z, p.size, p.color.r, p.color.g,
-                                  p.color.b,    p.color.a,    rect.x,       rect.y, rect.z,    rect.w,
-                                  p.rotation,   0.0f,         0.0f,         0.0f};
+        const float v[kFloats] = {p.position.x, p.position.y, p.position.z, p.size,      p.color.r, p.color.g,
+                                  p.color.b,    p.color.a,    rect.x,       rect.y,      rect.z,    rect.w,
+                                  p.rotation,   p.velocity.x, p.velocity.y, p.velocity.z};
         std::memcpy(f, v, sizeof(v));
     }
     if (n > 0) {

@@ -7,6 +7,9 @@
 //   diffuse-alpha and alpha-scanlines blend over; modulate, depth-modulate and the stencil-darken modes
 //   multiply; opaque writes depth. Heat, bump and decal-bump emitters (screen distortion) and unknown blend
 //   values are not drawn and are listed in notDrawn(), as are emitters past 1024 in the scene.
+// - Emitters with a tail (0x41, not world-oriented) draw "kites" as the engine does: the quad turned into a
+//   diamond in the plane through the particle's velocity that faces the camera, its rear corner pulled out by the
+//   tail size (0x42) so that it trails behind the particle.
 // - The emitter's colour texture is looked up like model textures (TextureCache: recorded once per use, so
 //   missing ones are reported with the model's); where it is not found the quad is a soft round sprite.
 // - A system follows its bone: births use the bone's world transform at the birth time (boneWorldAt).
@@ -109,6 +112,7 @@ class Particles {
         bool sortBackToFront = false; // alpha blending: order matters
         bool lowResCapable = false;   // additive or alpha: large particles go to the low-resolution target
         bool worldOriented = false;
+        float tail = 0.0f; // kites: tail size (0x42), else 0
     };
     struct System {
         std::unique_ptr<rs::ParticleSimulator> sim;

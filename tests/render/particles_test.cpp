@@ -558,3 +558,53 @@ TEST_CASE("large particles are drawn at low resolution, behind the model where i
     CHECK(v.particlesDrawn() > 0);
     CHECK_FALSE(v.particlesLowRes());
 }
+
+TEST_CASE("emitters with a tail draw kites trailing behind the particle", "[render][particles][kites]") {
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    // One particle moving at 2 units/s, size 1; the same with a tail of 6 units.
+    auto system = [&](bool tail) {
+        rs::ParticleSystem s;
+        s.name = "p_kite";
+        rs::ParticleEmitter e = burstEmitter("spark", 1, 10.0f, 1, 5.0f);
+        e.colorTexture = "p_test_missing_texture.tga";
+        e.velocity.shape = rs::ParticleVolume::Shape::Point;
+        e.velocity.point = {2.0f, 0.0f, 0.0f};
+        e.params.hasTail = tail;
+        e.params.tailSize = 6.0f;
+        s.emitters = {e};
+        return writeAndLoad(s, dir.filePath(tail ? "p_kite.alo" : "p_dot.alo"));
+    };
+    auto dot = system(false), kite = system(true);
+    REQUIRE(kite->emitters[0].params.hasTail);
+    // Lit pixels' centre (the background is kBg).
+    auto centroid = [](const QImage& img) {
+        double sx = 0, sy = 0, n = 0;
+        for (int y = 0; y < img.height(); ++y)
+            for (int x = 0; x < img.width(); ++x) {
+                const QColor c = img.pixelColor(x, y);
+                if (std::abs(c.red() - kBg.red()) + std::abs(c.green() - kBg.green()) +
+                        std::abs(c.blue() - kBg.blue()) >
+                    30) {
+                    sx += x;
+                    sy += y;
+                    ++n;
+                }
+            }
+        return std::make_pair(QPointF(n > 0 ? sx / n : -1, n > 0 ? sy / n : -1), int(n));
+    };
+    const auto [a, na] = centroid(shotAlone(dot, dir.filePath("p_dot.alo"), 0.5f));
+    const auto [b, nb] = centroid(shotAlone(dot, dir.filePath("p_dot.alo"), 1.0f));
+    const auto [t, nt] = centroid(shotAlone(kite, dir.filePath("p_kite.alo"), 1.0f));
+    INFO("dot at 0.5 s " << a.x() << "," << a.y() << " (" << na << " px), at 1 s " << b.x() << "," << b.y() << " ("
+                         << nb << " px); kite at 1 s " << t.x() << "," << t.y() << " (" << nt << " px)");
+    REQUIRE(na > 0);
+    REQUIRE(nb > 0);
+    REQUIRE(nt > 0);
+    const QPointF motion = b - a, shift = t - b;
+    REQUIRE(std::hypot(motion.x(), motion.y()) > 3.0);
+    CHECK(nt > 2 * nb); // the tail adds area
+    // The kite's mass lies behind the particle: opposite to its motion on screen.
+    CHECK(QPointF::dotProduct(shift, motion) < 0.0);
+    CHECK(std::hypot(shift.x(), shift.y()) > 3.0);
+}
