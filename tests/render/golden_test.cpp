@@ -56,13 +56,7 @@ TEST_CASE("demo model matches the golden images", "[render][golden]") {
         got = got.convertToFormat(QImage::Format_RGB32);
         want = want.convertToFormat(QImage::Format_RGB32);
         const int changed = rs::test::countChanged(got, want, 40);
-        double sum = 0.0;
-        for (int y = 0; y < got.height(); ++y)
-            for (int x = 0; x < got.width(); ++x) {
-                const QRgb a = got.pixel(x, y), b = want.pixel(x, y);
-                sum += std::abs(qRed(a) - qRed(b)) + std::abs(qGreen(a) - qGreen(b)) + std::abs(qBlue(a) - qBlue(b));
-            }
-        const double mean = sum / (3.0 * got.width() * got.height());
+        const double mean = rs::test::meanDifference(got, want);
         INFO("pixels off by > 40: " << changed << ", mean abs difference " << mean);
         CHECK(changed < got.width() * got.height() / 100);
         CHECK(mean < 2.0);

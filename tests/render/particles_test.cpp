@@ -514,13 +514,7 @@ TEST_CASE("large particles are drawn at low resolution, behind the model where i
         // those behind it (a low-resolution target without the figure's depth would cover it).
         const int lit = countChanged(full, none, 16);
         const int differ = countChanged(low, full, 40);
-        double sum = 0.0;
-        for (int y = 0; y < low.height(); ++y)
-            for (int x = 0; x < low.width(); ++x) {
-                const QRgb a = low.pixel(x, y), b = full.pixel(x, y);
-                sum += std::abs(qRed(a) - qRed(b)) + std::abs(qGreen(a) - qGreen(b)) + std::abs(qBlue(a) - qBlue(b));
-            }
-        const double mean = sum / (3.0 * low.width() * low.height());
+        const double mean = meanDifference(low, full);
         INFO("blend " << int(blend) << " size " << k.size << ": particles change " << lit
                       << " px; low vs full: " << differ << " px off by > 40, mean difference " << mean);
         CHECK(lit > low.width() * low.height() / 10);

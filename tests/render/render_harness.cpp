@@ -83,6 +83,17 @@ int countChanged(const QImage& a, const QImage& b, int tol) {
     return n;
 }
 
+double meanDifference(const QImage& a, const QImage& b) {
+    if (a.size() != b.size() || a.isNull()) return -1.0;
+    double sum = 0.0;
+    for (int y = 0; y < a.height(); ++y)
+        for (int x = 0; x < a.width(); ++x) {
+            const QRgb p = a.pixel(x, y), q = b.pixel(x, y);
+            sum += std::abs(qRed(p) - qRed(q)) + std::abs(qGreen(p) - qGreen(q)) + std::abs(qBlue(p) - qBlue(q));
+        }
+    return sum / (3.0 * a.width() * a.height());
+}
+
 QRect changedBox(const QImage& a, const QImage& b, int tol) {
     QRect r;
     if (a.size() != b.size()) return r;

@@ -23,6 +23,8 @@ QRect foreground(const QImage& img, QColor bg, int tol = 12);
 // Pixels that differ between two images of the same size by more than tol.
 int countChanged(const QImage& a, const QImage& b, int tol = 24);
 QRect changedBox(const QImage& a, const QImage& b, int tol = 24);
+// Mean absolute difference per channel (0..255) of two images of the same size; -1 when the sizes differ.
+double meanDifference(const QImage& a, const QImage& b);
 
 std::string goldenDir();
 std::string corpusRoot();
