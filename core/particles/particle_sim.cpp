@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 namespace rs {
@@ -195,7 +196,41 @@ ParticleSimulator::Birth ParticleSimulator::makeBirth(int ei, const Instance& in
     return b;
 }
 
-glm::vec3 ParticleSimulator::positionAt(int ei, const Birth& b, double time, const ParticleSimOptions& o) const {
+namespace {
+
+// Folds the bit patterns of n floats into h, two at a time.
+uint64_t hashFloats(uint64_t h, const float* f, size_t n) {
+    for (size_t i = 0; i < n; i += 2) {
+        uint32_t a = 0, b = 0;
+        std::memcpy(&a, f + i, 4);
+        if (i + 1 < n) std::memcpy(&b, f + i + 1, 4);
+        h = mix(h ^ (uint64_t(a) << 32 | b));
+    }
+    return h;
+}
+
+// The entry for key (found: same key) or a free one to fill (key differs), or null when the probed slots are taken.
+AttractionCache::Entry* cacheSlot(AttractionCache& c, uint64_t key, size_t capacity) {
+    if (c.entries.empty()) {
+        size_t n = AttractionCache::kMinEntries;
+        while (n < 2 * capacity && n < AttractionCache::kMaxEntries)
+            n *= 2;
+        c.entries.resize(n);
+    }
+    const size_t mask = c.entries.size() - 1;
+    AttractionCache::Entry* free = nullptr;
+    for (int i = 0; i < AttractionCache::kProbes; ++i) {
+        AttractionCache::Entry& e = c.entries[(size_t(mix(key)) + size_t(i)) & mask];
+        if (e.generation != 0 && e.key == key) return &e;
+        if (!free && (e.generation == 0 || e.generation + 2 <= c.generation)) free = &e;
+    }
+    return free;
+}
+
+} // namespace
+
+glm::vec3 ParticleSimulator::positionAt(int ei, const Birth& b, double time, const ParticleSimOptions& o,
+                                        AttractionCache* cache) const {
     const ParticleEmitterParams& p = sys_.emitters[ei].params;
     const double a = std::clamp(time - b.t, 0.0, b.life);
     glm::vec3 pos;
@@ -205,10 +240,43 @@ glm::vec3 ParticleSimulator::positionAt(int ei, const Birth& b, double time, con
     } else {
         // Attraction depends on the position: semi-implicit Euler with a fixed step from birth (deterministic).
         double h = o.attractionStep > 0.0f && std::isfinite(o.attractionStep) ? o.attractionStep : 1.0 / 30.0;
-        if (a / h > double(kMaxIntegrationSteps)) h = a / double(kMaxIntegrationSteps);
+        bool grid = true; // steps fall on the grid h, 2h, ... from birth (else h depends on the age: no cache)
+        if (a / h > double(kMaxIntegrationSteps)) {
+            h = a / double(kMaxIntegrationSteps);
+            grid = false;
+        }
         const int64_t steps = std::min<int64_t>(static_cast<int64_t>(a / h), kMaxIntegrationSteps);
         pos = b.pos0;
         glm::vec3 vel = b.vel0;
+        int64_t done = 0;
+        AttractionCache::Entry* slot = nullptr;
+        uint64_t key = 0;
+        if (cache && grid) {
+            const float birth[14] = {b.pos0.x,
+                                     b.pos0.y,
+                                     b.pos0.z,
+                                     b.vel0.x,
+                                     b.vel0.y,
+                                     b.vel0.z,
+                                     b.acc.x,
+                                     b.acc.y,
+                                     b.acc.z,
+                                     b.origin.x,
+                                     b.origin.y,
+                                     b.origin.z,
+                                     p.inwardAcceleration,
+                                     0.0f};
+            uint64_t bt = 0, bh = 0;
+            std::memcpy(&bt, &b.t, 8);
+            std::memcpy(&bh, &h, 8);
+            key = hashFloats(mix(b.rng ^ mix(uint64_t(ei) + 1) ^ mix(bt ^ mix(bh))), birth, 14);
+            slot = cacheSlot(*cache, key, cache->capacity);
+            if (slot && slot->key == key && slot->steps <= steps) {
+                pos = slot->pos;
+                vel = slot->vel;
+                done = slot->steps;
+            }
+        }
         auto step = [&](float dt) {
             glm::vec3 acc = b.acc;
             const glm::vec3 d = pos - b.origin;
@@ -217,22 +285,29 @@ glm::vec3 ParticleSimulator::positionAt(int ei, const Birth& b, double time, con
             vel += acc * dt;
             pos += vel * dt;
         };
-        for (int64_t i = 0; i < steps; ++i)
+        for (int64_t i = done; i < steps; ++i)
             step(static_cast<float>(h));
+        if (slot) {
+            slot->key = key;
+            slot->generation = cache->generation;
+            slot->steps = static_cast<int32_t>(steps);
+            slot->pos = pos;
+            slot->vel = vel;
+        }
         step(static_cast<float>(a - double(steps) * h));
     }
     if (p.linkToSystem && o.emitterTransform) pos += glm::vec3(o.emitterTransform(time)[3]) - b.origin;
     return pos;
 }
 
-void ParticleSimulator::shade(int ei, const Birth& b, double time, const ParticleSimOptions& o,
-                              SimParticle& out) const {
+void ParticleSimulator::shade(int ei, const Birth& b, double time, const ParticleSimOptions& o, SimParticle& out,
+                              AttractionCache* cache) const {
     const ParticleEmitter& e = sys_.emitters[ei];
     const ParticleEmitterParams& p = e.params;
     const Plan& pl = plans_[ei];
     const double age = time - b.t;
     const float t = b.life > 0 ? static_cast<float>(age / b.life) : 0.0f;
-    out.position = positionAt(ei, b, time, o);
+    out.position = positionAt(ei, b, time, o, cache);
     out.velocity = b.vel0 + b.acc * static_cast<float>(age);
     out.age = static_cast<float>(age);
     out.life = static_cast<float>(b.life);
@@ -372,13 +447,18 @@ void ParticleSimulator::evaluate(double time, const ParticleSimOptions& o, Parti
     out.live = 0;
     out.truncated = false;
     if (!std::isfinite(time)) return;
+    out.attraction.capacity = out.particles.size();
+    if (++out.attraction.generation == 0) { // wrapped: forget every entry rather than mistake old ones for fresh
+        out.attraction.entries.assign(out.attraction.entries.size(), AttractionCache::Entry{});
+        out.attraction.generation = 1;
+    }
     Budget budget;
     for (int ei = 0; ei < static_cast<int>(plans_.size()); ++ei) {
         const size_t begin = out.count;
         auto onBirth = [&](const Birth& b) {
             if (!(b.t <= time && time < b.t + b.life)) return;
             ++out.live;
-            if (out.count < out.particles.size()) shade(ei, b, time, o, out.particles[out.count++]);
+            if (out.count < out.particles.size()) shade(ei, b, time, o, out.particles[out.count++], &out.attraction);
         };
         const BirthSink birthSink{&onBirth,
                                   [](void* ctx, const Birth& b) { (*static_cast<decltype(onBirth)*>(ctx))(b); }};

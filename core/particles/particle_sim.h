@@ -6,7 +6,8 @@
 // - Every particle is identified by (emitter instance, spawn event k, member j of a burst); its randomness comes
 //   from a hash of those and the seed, its motion from its birth values (p(a) = p0 + v0 a + acc a^2 / 2), so
 //   evaluating time T costs O(particles alive at T), not O(T).
-// - evaluate() does not allocate: it writes into a caller-owned ParticleBuffer sized once.
+// - evaluate() does not allocate: it writes into a caller-owned ParticleBuffer sized once (whose AttractionCache is
+//   allocated once, by the first evaluation that integrates an inward-accelerated particle).
 // Model (docs/formats/alamo-particles.md has the derivation and what is not simulated):
 // - a top-level emitter starts at time -skipTime (option) and spawns `particles_per_second` particles a second, or
 //   `particles_per_burst` every `burst_delay` seconds for `burst_count` bursts, after `initial_delay`;
@@ -49,6 +50,27 @@ inline glm::vec4 atlasRect(uint32_t frame, uint32_t grid) {
     return {static_cast<float>(frame % n) * step, static_cast<float>((frame / n) % n) * step, step, step};
 }
 
+// Integration states of inward-accelerated particles kept from one evaluate() to the next (inside the caller-owned
+// ParticleBuffer): a particle's position and velocity at its last whole integration step, so that the next frame
+// continues from there instead of integrating again from birth. Exact: the steps lie on the same grid from birth,
+// and an entry is found only for the same particle born with the same values (a hash of its birth state), so the
+// output stays bit-identical to an evaluation with an empty cache.
+struct AttractionCache {
+    struct Entry {
+        uint64_t key = 0;        // hash of the emitter, the particle's identity, its birth state and the step
+        uint32_t generation = 0; // evaluation that last used it (0: never)
+        int32_t steps = 0;       // whole steps integrated
+        glm::vec3 pos{0.0f}, vel{0.0f};
+    };
+    // A power of two, twice the buffer's capacity within these bounds (1.3 MB at most: it stays in cache; beyond
+    // ~16,000 integrated particles the rest are integrated from birth), allocated at the first integration.
+    static constexpr size_t kMinEntries = 1024, kMaxEntries = 32768;
+    static constexpr int kProbes = 8;
+    std::vector<Entry> entries;
+    uint32_t generation = 0; // evaluations so far; entries unused for two of them are free
+    size_t capacity = 0;     // the buffer's particle capacity (set by evaluate)
+};
+
 // Caller-owned output: allocated once (capacity particles), reused every frame.
 struct ParticleBuffer {
     struct Range {
@@ -59,6 +81,7 @@ struct ParticleBuffer {
     size_t count = 0;                   // particles written
     size_t live = 0;                    // particles alive at the time (> count when the capacity was too small)
     bool truncated = false; // a work bound was hit (kMaxEventsPerInstance, kMaxBirthsPerEvaluate): output incomplete
+    AttractionCache attraction; // see AttractionCache (allocated once, the first time a particle is integrated)
 
     ParticleBuffer() = default;
     ParticleBuffer(size_t capacity, size_t emitterCount) : particles(capacity), emitters(emitterCount) {}
@@ -125,8 +148,10 @@ class ParticleSimulator {
     void forEachBirth(int e, const Instance& inst, double time, double window, const ParticleSimOptions& o,
                       Budget& budget, const BirthSink& sink) const;
     Birth makeBirth(int e, const Instance& inst, int64_t k, uint32_t j, const ParticleSimOptions& o) const;
-    glm::vec3 positionAt(int e, const Birth& b, double time, const ParticleSimOptions& o) const;
-    void shade(int e, const Birth& b, double time, const ParticleSimOptions& o, SimParticle& p) const;
+    glm::vec3 positionAt(int e, const Birth& b, double time, const ParticleSimOptions& o,
+                         AttractionCache* cache = nullptr) const;
+    void shade(int e, const Birth& b, double time, const ParticleSimOptions& o, SimParticle& p,
+               AttractionCache* cache) const;
 
     const ParticleSystem& sys_;
     std::vector<Plan> plans_;

@@ -100,6 +100,38 @@ TEST_CASE("particle sim: scrubbing back and forth equals straight evaluation", "
     }
 }
 
+TEST_CASE("particle sim: integration states kept between frames give the output of a cold evaluation",
+          "[particles][sim][attraction]") {
+    const ParticleSystem s = randomised(); // emitter 0 has inward acceleration: integrated motion
+    ParticleSimulator sim(s);
+    ParticleBuffer warm(4096, 2);
+    ParticleSimOptions o;
+    // Playback at 60 fps, then a different emitter transform at the same times (another clip: other births).
+    for (int pass = 0; pass < 2; ++pass) {
+        if (pass == 1)
+            o.emitterTransform = [](double t) {
+                glm::mat4 m(1.0f);
+                m[3] = glm::vec4(float(t), 2.0f, 0.5f * float(t), 1.0f);
+                return m;
+            };
+        for (int f = 0; f <= 180; ++f) {
+            const double t = f / 60.0;
+            INFO("pass " << pass << ", t = " << t);
+            sim.evaluate(t, o, warm);
+            ParticleBuffer cold(4096, 2); // nothing kept: integrated from birth
+            sim.evaluate(t, o, cold);
+            REQUIRE(cold.attraction.generation == 1);
+            REQUIRE(sameParticles(warm, cold));
+        }
+    }
+    // The warm buffer did keep states (the fast path ran): entries from the last frame with whole steps.
+    REQUIRE(warm.attraction.entries.size() == 8192); // a power of two >= 2 x 4096
+    int kept = 0;
+    for (const AttractionCache::Entry& e : warm.attraction.entries)
+        kept += e.generation == warm.attraction.generation && e.steps > 0;
+    CHECK(kept > 20);
+}
+
 TEST_CASE("particle sim: the live count follows rate x time, lifetime and delay", "[particles][sim]") {
     ParticleEmitter e = test::continuousEmitter("rate", 10, 2.0f);
     const ParticleSystem s = single(e);
