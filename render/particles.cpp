@@ -367,8 +367,11 @@ void Particles::upload(Emitter& e, const rs::ParticleBuffer& buf, uint32_t grid,
         // the composite must cover its quad (a circle of radius size / sqrt(2) around any rotation).
         if (e.lowResCapable && enabled_) {
             const float depth = glm::dot(p.position - eye, forward_);
-            if (p.size * p11_ * 0.5f * height_ / std::max(depth, 1e-3f) >= lowResMinPixels_) {
-                lowResUsed_ = true;
+            const float pixels = p.size * p11_ * 0.5f * height_ / std::max(depth, 1e-3f);
+            // (Within 2 % of the threshold the particle is counted too: the shader's float arithmetic may round
+            // the other way, and then the composite must still cover it.)
+            if (pixels >= lowResMinPixels_ * 0.98f) {
+                lowResUsed_ = lowResUsed_ || pixels >= lowResMinPixels_;
                 const float w = std::abs(p.size) * p00_ * 0.5f * width_ / std::max(depth, 1e-3f);
                 const float h = std::abs(p.size) * p11_ * 0.5f * height_ / std::max(depth, 1e-3f);
                 lowFill_ += std::min(w * h, width_ * height_) / (width_ * height_);
@@ -377,9 +380,9 @@ void Particles::upload(Emitter& e, const rs::ParticleBuffer& buf, uint32_t grid,
                     lowRect_ = {-1.0f, -1.0f, 1.0f, 1.0f};
                 } else {
                     const float r = (std::abs(p.size) + e.tail) * 0.7072f / c.w;
-                    const glm::vec2 ndc(c.x / c.w, c.y / c.w), h(r * p00_, r * p11_);
-                    lowRect_ = {std::min(lowRect_.x, ndc.x - h.x), std::min(lowRect_.y, ndc.y - h.y),
-                                std::max(lowRect_.z, ndc.x + h.x), std::max(lowRect_.w, ndc.y + h.y)};
+                    const glm::vec2 ndc(c.x / c.w, c.y / c.w), half(r * p00_, r * p11_);
+                    lowRect_ = {std::min(lowRect_.x, ndc.x - half.x), std::min(lowRect_.y, ndc.y - half.y),
+                                std::max(lowRect_.z, ndc.x + half.x), std::max(lowRect_.w, ndc.y + half.y)};
                 }
             }
         }
