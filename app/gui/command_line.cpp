@@ -137,7 +137,8 @@ std::string helpText() {
     appendOptions(s, Screenshot);
     s += "\n"
          "Exit status: 0 success, 1 unreadable or invalid file (one-line error), 2 usage error.\n"
-         "Environment: RIGSCOPE_VIEW=preview replaces the OpenGL view by a software preview.\n"
+         "Environment: RIGSCOPE_VIEW=preview replaces the OpenGL view by a software preview; RIGSCOPE_MSAA=N sets\n"
+         "the view's samples per pixel (default 4 on graphics hardware, 0 on software OpenGL).\n"
          "See also: rigscope-cli(1).\n";
     return s;
 }
