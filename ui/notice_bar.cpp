@@ -43,6 +43,10 @@ NoticeBar::NoticeBar(QWidget* parent)
     : QWidget(parent), layout_(new QHBoxLayout(this)), summary_(new ElidedLabel(QString(), this)) {
     layout_->setContentsMargins(0, 0, 0, 0);
     layout_->setSpacing(1);
+    // The row never asks for width: the view below sets it (notices are elided, and clipped when even that is too
+    // narrow), so notices cannot widen the centre either.
+    layout_->setSizeConstraint(QLayout::SetNoConstraint);
+    setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
     summary_->setObjectName(QStringLiteral("summary"));
     summary_->setContentsMargins(8, 0, 8, 0);
     summary_->setStyleSheet(QStringLiteral("QLabel { color: palette(mid); }"));
