@@ -302,9 +302,10 @@ void Particles::build(Qt3DCore::QEntity* parent, std::vector<ParticleAttachment>
             e.sortBackToFront = kind == 2;
             e.lowResCapable = kind == 1 || kind == 2;
             e.worldOriented = em.params.worldOriented;
-            e.tail = em.params.hasTail && !em.params.worldOriented && std::isfinite(em.params.tailSize)
-                         ? std::clamp(em.params.tailSize, 0.0f, 1e6f)
-                         : 0.0f;
+            // Renderer precedence of the engine (alo-viewer ParticleSystem.cpp): heat, then world-oriented, then
+            // kites, then camera-facing quads.
+            const bool kite = em.params.hasTail && !em.params.worldOriented;
+            e.tail = kite && std::isfinite(em.params.tailSize) ? std::clamp(em.params.tailSize, 0.0f, 1e6f) : 0.0f;
             e.capacity = 64;
             InstancedQuad quad = makeInstancedQuad(
                 e.entity, {"particleCenter", "particleColor", "particleRect", "particleSpin"}, e.capacity);
@@ -327,11 +328,8 @@ void Particles::build(Qt3DCore::QEntity* parent, std::vector<ParticleAttachment>
             addParam(mat, "hasTexture", tex ? 1 : 0);
             addParam(mat, "blendKind", kind);
             addParam(mat, "worldOriented", em.params.worldOriented ? 1 : 0);
-            // Renderer precedence of the engine (alo-viewer ParticleSystem.cpp): heat, then world-oriented, then
-            // kites, then camera-facing quads.
-            addParam(mat, "kite", em.params.hasTail && !em.params.worldOriented ? 1 : 0);
-            addParam(mat, "tailSize",
-                     std::isfinite(em.params.tailSize) ? std::clamp(em.params.tailSize, 0.0f, 1e6f) : 0.0f);
+            addParam(mat, "kite", kite ? 1 : 0);
+            addParam(mat, "tailSize", e.tail);
             e.entity->addComponent(e.renderer);
             e.entity->addComponent(mat);
             e.entity->setEnabled(false);
@@ -367,13 +365,13 @@ void Particles::upload(Emitter& e, const rs::ParticleBuffer& buf, uint32_t grid,
         // the composite must cover its quad (a circle of radius size / sqrt(2) around any rotation).
         if (e.lowResCapable && enabled_) {
             const float depth = glm::dot(p.position - eye, forward_);
-            const float pixels = p.size * p11_ * 0.5f * height_ / std::max(depth, 1e-3f);
+            const float perDepth = 1.0f / std::max(depth, 1e-3f);
+            const float pixels = p.size * p11_ * 0.5f * height_ * perDepth;
             // (Within 2 % of the threshold the particle is counted too: the shader's float arithmetic may round
             // the other way, and then the composite must still cover it.)
             if (pixels >= lowResMinPixels_ * 0.98f) {
                 lowResUsed_ = lowResUsed_ || pixels >= lowResMinPixels_;
-                const float w = std::abs(p.size) * p00_ * 0.5f * width_ / std::max(depth, 1e-3f);
-                const float h = std::abs(p.size) * p11_ * 0.5f * height_ / std::max(depth, 1e-3f);
+                const float w = std::abs(p.size) * p00_ * 0.5f * width_ * perDepth, h = std::abs(pixels);
                 lowFill_ += std::min(w * h, width_ * height_) / (width_ * height_);
                 const glm::vec4 c = viewProjection_ * glm::vec4(p.position, 1.0f);
                 if (e.worldOriented || !(c.w > 1e-3f) || !std::isfinite(c.x) || !std::isfinite(c.y)) {

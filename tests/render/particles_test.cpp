@@ -75,6 +75,19 @@ QImage shotAlone(std::shared_ptr<const rs::ParticleSystem> s, const QString& pat
     return grab();
 }
 
+// model (a figure with particle proxies) with options, proxy markers off, and clip, seen from the front at t.
+QImage shotFigure(std::shared_ptr<rs::Model> model, const QString& path, rs::render::ViewOptions o,
+                  std::shared_ptr<rs::Clip> clip, float t) {
+    auto& v = view();
+    o.proxies = false;
+    v.setOptions(o);
+    v.setModel(std::move(model), path);
+    v.setClip(std::move(clip));
+    v.setCameraAngles(0.0f, 0.0f);
+    v.setTime(t);
+    return grab();
+}
+
 } // namespace
 
 TEST_CASE("a corpus particle system alone is visible and changes over time", "[render][particles][corpus]") {
@@ -232,15 +245,9 @@ TEST_CASE("particles on a proxy follow the bone's animation and the ALT rules", 
     auto& v = view();
     auto shot = [&](int alt, bool particles, float t) {
         rs::render::ViewOptions o = plainOptions();
-        o.proxies = false;
         o.alt = alt;
         o.particles = particles;
-        v.setOptions(o);
-        v.setModel(model, path);
-        v.setClip(makeArmClip());
-        v.setCameraAngles(0.0f, 0.0f);
-        v.setTime(t);
-        return grab();
+        return shotFigure(model, path, o, makeArmClip(), t);
     };
     const QList<rs::render::ParticleInfo> infos = v.particleSystems();
     // Arm down (t = 0) and up (t = 1 s): the p_follow particles move up with the arm's tip.
@@ -474,15 +481,9 @@ TEST_CASE("large particles are drawn at low resolution, behind the model where i
     auto& v = view();
     auto shot = [&](bool lowRes, bool particles) {
         rs::render::ViewOptions o = plainOptions();
-        o.proxies = false;
         o.particles = particles;
         o.lowResParticles = lowRes;
-        v.setOptions(o);
-        v.setModel(model, path);
-        v.setClip(nullptr);
-        v.setCameraAngles(0.0f, 0.0f);
-        v.setTime(2.0f);
-        return grab();
+        return shotFigure(model, path, o, nullptr, 2.0f);
     };
     struct Case {
         rs::ParticleBlend blend;
