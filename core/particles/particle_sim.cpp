@@ -453,6 +453,7 @@ void ParticleSimulator::evaluate(double time, const ParticleSimOptions& o, Parti
         out.attraction.generation = 1;
     }
     Budget budget;
+    budget.births = std::clamp<int64_t>(o.maxBirths, 0, kMaxBirthsPerEvaluate);
     for (int ei = 0; ei < static_cast<int>(plans_.size()); ++ei) {
         const size_t begin = out.count;
         auto onBirth = [&](const Birth& b) {

@@ -25,6 +25,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <vector>
 
 namespace rs {
@@ -94,6 +95,9 @@ struct ParticleSimOptions {
     // evaluated time for link_to_system emitters).
     std::function<glm::mat4(double)> emitterTransform;
     float attractionStep = 1.0f / 30.0f; // fixed integration step for inward acceleration (0x0B), seconds
+    // Births one evaluate() may make (clamped to [0, ParticleSimulator::kMaxBirthsPerEvaluate]); beyond it the rest
+    // are skipped and out.truncated is set. Lower it to bound the cost of a frame more tightly (the fuzz target).
+    int64_t maxBirths = std::numeric_limits<int64_t>::max();
 };
 
 class ParticleSimulator {
@@ -139,7 +143,7 @@ class ParticleSimulator {
     struct InstanceSink;
     struct BirthSink;
     struct Budget {
-        int64_t births = kMaxBirthsPerEvaluate;
+        int64_t births = kMaxBirthsPerEvaluate; // set from ParticleSimOptions::maxBirths
         bool truncated = false;
     };
 

@@ -316,6 +316,29 @@ TEST_CASE("particle sim: the caller's buffer bounds the output; evaluate does no
     }
 }
 
+TEST_CASE("particle sim: maxBirths bounds the births of one evaluation and says so", "[particles][sim]") {
+    const ParticleSystem s = single(test::continuousEmitter("many", 100, 1.0f));
+    ParticleSimulator sim(s);
+    ParticleBuffer all(200, 1), capped(200, 1);
+    sim.evaluate(5.005, {}, all);
+    REQUIRE(all.live == 100);
+    REQUIRE_FALSE(all.truncated);
+    ParticleSimOptions o;
+    o.maxBirths = 40; // the window holds ~100 births (one lifetime at 100/s, plus the events around it)
+    sim.evaluate(5.005, o, capped);
+    REQUIRE(capped.truncated);
+    REQUIRE(capped.live <= 40);
+    REQUIRE(capped.live > 30);
+    REQUIRE(capped.count == capped.live);
+    // The births made are the same particles as without the bound (the first in the window, in order).
+    for (size_t i = 0; i < capped.count; ++i)
+        REQUIRE(capped.particles[i].position == all.particles[i].position);
+    o.maxBirths = -5; // clamped to none
+    sim.evaluate(5.005, o, capped);
+    REQUIRE(capped.count == 0);
+    REQUIRE(capped.truncated);
+}
+
 TEST_CASE("particle sim: hostile parameters stay bounded (huge rates, NaN lifetimes, zero delays)",
           "[particles][sim]") {
     ParticleEmitter e = test::continuousEmitter("flood", 4000000000u, 1.0e30f);
