@@ -7,9 +7,12 @@
 //                 part (findSibling + readFileBytes + readFile) for the same files; sibling_bytes = bytes it parses.
 //   PerFile/<lo>-<hi>  files of that size bucket (bytes): us_per_file, avg_bytes (time per file against size);
 //   PerFile/smallest-ala  the smallest corpus .ala alone (per-file constant).
+//   Decode/<dds|tga>  bytes_per_second = texture file bytes decoded to RGBA per second (decodeTexture), with
+//                 pixels_per_second; Memcpy/<dds|tga> the same bytes copied (the anchor).
 #include "bench_common.h"
 
 #include "io/loader.h"
+#include "texture/texture.h"
 #include "w3d/w3d_reader.h"
 
 #include <benchmark/benchmark.h>
@@ -118,6 +121,19 @@ void bucket(benchmark::State& state, const Set* set) {
         benchmark::Counter(files * 1e-6, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 
+void decode(benchmark::State& state, const Set* set) {
+    uint64_t pixels = 0;
+    for (auto _ : state)
+        for (const FileBytes& f : set->files) {
+            const Image img = decodeTexture(ByteSpan(f.bytes), f.path);
+            pixels += uint64_t(img.width) * uint64_t(img.height);
+            benchmark::DoNotOptimize(img.rgba.data());
+        }
+    state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * set->total));
+    state.counters["files"] = static_cast<double>(set->files.size());
+    state.counters["pixels_per_second"] = benchmark::Counter(double(pixels), benchmark::Counter::kIsRate);
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -178,6 +194,27 @@ int main(int argc, char** argv) {
     }
     for (const Set& b : buckets)
         benchmark::RegisterBenchmark(("PerFile/" + b.name).c_str(), bucket, &b)->Unit(benchmark::kMicrosecond);
+    // Textures: every corpus .dds and .tga that decodes, by format.
+    static std::vector<Set> textures;
+    for (const char* ext : {".dds", ".tga"}) {
+        Set s{ext + 1, {}, 0, 0};
+        for (const std::string& p : bench::corpusFiles("", {ext})) {
+            FileBytes f{p, readFileBytes(p)};
+            try {
+                decodeTexture(ByteSpan(f.bytes), f.path);
+            } catch (const std::exception&) {
+                ++s.refused;
+                continue;
+            }
+            s.total += f.bytes.size();
+            s.files.push_back(std::move(f));
+        }
+        if (!s.files.empty()) textures.push_back(std::move(s));
+    }
+    for (const Set& t : textures) {
+        benchmark::RegisterBenchmark(("Decode/" + t.name).c_str(), decode, &t)->Unit(benchmark::kMillisecond);
+        benchmark::RegisterBenchmark(("Memcpy/" + t.name).c_str(), copy, &t)->Unit(benchmark::kMillisecond);
+    }
     if (sets.empty()) std::fprintf(stderr, "bench_parse: no corpus file parses (corpus absent or readers missing)\n");
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();

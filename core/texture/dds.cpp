@@ -36,8 +36,9 @@ Rgba rgb565(uint16_t c) {
     return {uint8_t((r << 3) | (r >> 2)), uint8_t((g << 2) | (g >> 4)), uint8_t((b << 3) | (b >> 2)), 255};
 }
 
-// Colour block (8 bytes); dxt1 enables the 3-colour + transparent mode.
-void colorBlock(const uint8_t* b, bool dxt1, Rgba out[16]) {
+// Colour block (8 bytes) into the rgb (and, for DXT1, alpha) of 16 RGBA texels; dxt1 enables the 3-colour +
+// transparent mode.
+void colorBlock(const uint8_t* b, bool dxt1, uint8_t out[64]) {
     const uint16_t c0 = u16at(b), c1 = u16at(b + 2);
     Rgba pal[4];
     pal[0] = rgb565(c0);
@@ -55,25 +56,83 @@ void colorBlock(const uint8_t* b, bool dxt1, Rgba out[16]) {
     }
     const uint32_t bits = u32at(b + 4);
     for (int i = 0; i < 16; ++i)
-        out[i] = pal[(bits >> (2 * i)) & 3];
+        std::memcpy(out + 4 * i, &pal[(bits >> (2 * i)) & 3], 4);
 }
 
-int maskShift(uint32_t m) {
-    int s = 0;
-    while (m && !(m & 1)) {
-        m >>= 1;
-        ++s;
+// One 4x4 block (kind 1: 8 bytes, 3 and 5: 16 bytes) into 16 RGBA texels, row by row.
+void decodeBlock(const uint8_t* blk, int kind, uint8_t out[64]) {
+    if (kind == 1) {
+        colorBlock(blk, true, out);
+        return;
     }
-    return s;
+    colorBlock(blk + 8, false, out);
+    if (kind == 3) {
+        for (int i = 0; i < 16; ++i)
+            out[4 * i + 3] = uint8_t(((blk[i / 2] >> ((i & 1) * 4)) & 15) * 17);
+        return;
+    }
+    const int a0 = blk[0], a1 = blk[1];
+    int pal[8] = {a0, a1};
+    if (a0 > a1) {
+        for (int i = 2; i < 8; ++i)
+            pal[i] = ((8 - i) * a0 + (i - 1) * a1) / 7;
+    } else {
+        for (int i = 2; i < 6; ++i)
+            pal[i] = ((6 - i) * a0 + (i - 1) * a1) / 5;
+        pal[6] = 0;
+        pal[7] = 255;
+    }
+    uint64_t bits = 0;
+    for (int i = 0; i < 6; ++i)
+        bits |= uint64_t(blk[2 + i]) << (8 * i);
+    for (int i = 0; i < 16; ++i)
+        out[4 * i + 3] = uint8_t(pal[(bits >> (3 * i)) & 7]);
 }
 
-// Channel value scaled to 0..255; -1 when the mask is empty.
-int channel(uint32_t v, uint32_t mask) {
-    if (!mask) return -1;
-    const int s = maskShift(mask);
-    const uint64_t x = (v & mask) >> s;
-    const uint64_t max = uint64_t(mask) >> s;
-    return int((x * 255 + max / 2) / max);
+// A pixel-format mask's channel scaled to 0..255: (x * 255 + max / 2) / max with x = (v & mask) >> shift and
+// max = mask >> shift; `empty` when the mask is empty. Shift, range and (for channels of up to 8 bits) the scaled
+// values are worked out once per texture, not per pixel.
+class Channel {
+  public:
+    Channel(uint32_t mask, uint8_t empty) : mask_(mask), empty_(empty) {
+        if (!mask) return;
+        while (!(mask & 1)) {
+            mask >>= 1;
+            ++shift_;
+        }
+        max_ = mask;
+        if (max_ <= 255)
+            for (uint64_t x = 0; x <= max_; ++x)
+                lut_[x] = uint8_t((x * 255 + max_ / 2) / max_);
+    }
+    uint8_t operator()(uint32_t v) const {
+        if (!mask_) return empty_;
+        const uint64_t x = (v & mask_) >> shift_;
+        return max_ <= 255 ? lut_[x] : uint8_t((x * 255 + max_ / 2) / max_);
+    }
+
+  private:
+    uint32_t mask_;
+    uint8_t empty_;
+    int shift_ = 0;
+    uint64_t max_ = 0;
+    uint8_t lut_[256] = {};
+};
+
+// Uncompressed rows of B bytes a pixel (little-endian) into RGBA; returns the AND of the alpha bytes written.
+template <int B>
+uint8_t decodeRows(const uint8_t* data, uint64_t width, uint64_t height, const Channel (&ch)[4], uint8_t* out) {
+    uint8_t alphaAnd = 255;
+    const uint8_t* p = data;
+    for (uint64_t i = 0, n = width * height; i < n; ++i, p += B, out += 4) {
+        uint32_t v = p[0];
+        if constexpr (B > 1) v |= uint32_t(p[1]) << 8;
+        if constexpr (B > 2) v |= uint32_t(p[2]) << 16;
+        if constexpr (B > 3) v |= uint32_t(p[3]) << 24;
+        out[0] = ch[0](v), out[1] = ch[1](v), out[2] = ch[2](v), out[3] = ch[3](v);
+        alphaAnd &= out[3];
+    }
+    return alphaAnd;
 }
 
 std::string fourCCText(uint32_t cc) {
@@ -192,8 +251,7 @@ bool dxt1UsesTransparency(const uint8_t* data, uint64_t blocks) {
         const uint8_t* b = data + i * 8;
         if (u16at(b) > u16at(b + 2)) continue;
         const uint32_t bits = u32at(b + 4);
-        for (int k = 0; k < 16; ++k)
-            if (((bits >> (2 * k)) & 3) == 3) return true;
+        if (bits & (bits >> 1) & 0x55555555u) return true; // some texel's 2-bit index is 3 (transparent)
     }
     return false;
 }
@@ -222,78 +280,52 @@ Image decodeDds(ByteSpan bytes, const std::string& name) {
     img.rgba.assign(size_t(h.width) * h.height * 4, 0);
     uint8_t* out = img.rgba.data();
     const uint8_t* data = bytes.data + 128;
-    auto put = [&](uint64_t x, uint64_t y, Rgba c) {
-        uint8_t* p = out + (y * h.width + x) * 4;
-        p[0] = c.r, p[1] = c.g, p[2] = c.b, p[3] = c.a;
-    };
+    const uint64_t W = h.width, H = h.height;
+    uint8_t alphaAnd = 255; // AND of every alpha written: 255 exactly when the image is opaque
     if (h.kind) {
-        const uint64_t bw = (h.width + 3) / 4, bh = (h.height + 3) / 4;
+        const uint64_t bw = (W + 3) / 4, bh = (H + 3) / 4;
         const uint64_t blockBytes = h.kind == 1 ? 8 : 16;
-        Rgba px[16];
+        uint8_t tex[64];
         for (uint64_t by = 0; by < bh; ++by)
             for (uint64_t bx = 0; bx < bw; ++bx) {
-                const uint8_t* blk = data + (by * bw + bx) * blockBytes;
-                int alpha[16];
-                std::fill(alpha, alpha + 16, 255);
-                if (h.kind == 3) {
+                decodeBlock(data + (by * bw + bx) * blockBytes, h.kind, tex);
+                const uint64_t x0 = bx * 4, y0 = by * 4;
+                uint8_t* o = out + (y0 * W + x0) * 4;
+                if (x0 + 4 <= W && y0 + 4 <= H) {
+                    for (int r = 0; r < 4; ++r)
+                        std::memcpy(o + r * W * 4, tex + 16 * r, 16);
                     for (int i = 0; i < 16; ++i)
-                        alpha[i] = ((blk[i / 2] >> ((i & 1) * 4)) & 15) * 17;
-                    blk += 8;
-                } else if (h.kind == 5) {
-                    const int a0 = blk[0], a1 = blk[1];
-                    int pal[8] = {a0, a1};
-                    if (a0 > a1) {
-                        for (int i = 2; i < 8; ++i)
-                            pal[i] = ((8 - i) * a0 + (i - 1) * a1) / 7;
-                    } else {
-                        for (int i = 2; i < 6; ++i)
-                            pal[i] = ((6 - i) * a0 + (i - 1) * a1) / 5;
-                        pal[6] = 0;
-                        pal[7] = 255;
+                        alphaAnd &= tex[4 * i + 3];
+                } else { // the right or bottom edge of an image whose size is not a multiple of 4
+                    const uint64_t cols = std::min<uint64_t>(4, W - x0), rows = std::min<uint64_t>(4, H - y0);
+                    for (uint64_t r = 0; r < rows; ++r) {
+                        std::memcpy(o + r * W * 4, tex + 16 * r, cols * 4);
+                        for (uint64_t c = 0; c < cols; ++c)
+                            alphaAnd &= tex[16 * r + 4 * c + 3];
                     }
-                    uint64_t bits = 0;
-                    for (int i = 0; i < 6; ++i)
-                        bits |= uint64_t(blk[2 + i]) << (8 * i);
-                    for (int i = 0; i < 16; ++i)
-                        alpha[i] = pal[(bits >> (3 * i)) & 7];
-                    blk += 8;
-                }
-                colorBlock(blk, h.kind == 1, px);
-                for (int i = 0; i < 16; ++i) {
-                    const uint64_t x = bx * 4 + (i & 3), y = by * 4 + (i >> 2);
-                    if (x >= h.width || y >= h.height) continue;
-                    Rgba c = px[i];
-                    if (h.kind != 1) c.a = uint8_t(alpha[i]);
-                    put(x, y, c);
                 }
             }
     } else {
-        const uint64_t bpp = h.bitCount / 8;
-        const uint64_t pitch = uint64_t(h.width) * bpp;
         const bool lum = h.pfFlags & kPfLuminance;
-        for (uint64_t y = 0; y < h.height; ++y) {
-            const uint8_t* row = data + y * pitch;
-            for (uint64_t x = 0; x < h.width; ++x) {
-                uint32_t v = 0;
-                for (uint64_t k = 0; k < bpp; ++k)
-                    v |= uint32_t(row[x * bpp + k]) << (8 * k);
-                const int a = h.am ? channel(v, h.am) : 255;
-                if (lum) {
-                    const int l = channel(v, h.rm ? h.rm : 0xFF);
-                    put(x, y, Rgba{uint8_t(l), uint8_t(l), uint8_t(l), uint8_t(a)});
-                } else {
-                    const int r = channel(v, h.rm), g = channel(v, h.gm), b = channel(v, h.bm);
-                    put(x, y,
-                        Rgba{uint8_t(std::max(r, 0)), uint8_t(std::max(g, 0)), uint8_t(std::max(b, 0)), uint8_t(a)});
-                }
-            }
-        }
-    }
-    for (size_t i = 3; i < img.rgba.size(); i += 4)
-        if (img.rgba[i] != 255) {
-            img.hasAlpha = true;
+        const Channel l(h.rm ? h.rm : 0xFF, 0);
+        const Channel ch[4] = {lum ? l : Channel(h.rm, 0), lum ? l : Channel(h.gm, 0), lum ? l : Channel(h.bm, 0),
+                               Channel(h.am, 255)};
+        switch (h.bitCount / 8) {
+        case 1:
+            alphaAnd = decodeRows<1>(data, W, H, ch, out);
+            break;
+        case 2:
+            alphaAnd = decodeRows<2>(data, W, H, ch, out);
+            break;
+        case 3:
+            alphaAnd = decodeRows<3>(data, W, H, ch, out);
+            break;
+        default:
+            alphaAnd = decodeRows<4>(data, W, H, ch, out);
             break;
         }
+    }
+    img.hasAlpha = alphaAnd != 255;
     return img;
 }
 

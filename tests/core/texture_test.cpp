@@ -137,6 +137,28 @@ TEST_CASE("uncompressed DDS uses the channel masks", "[texture]") {
     std::vector<uint8_t> l = ddsHeader(1, 1, nullptr, 0x20000, 8, 0xFF);
     append(l, {77});
     CHECK(px(decodeDds(ByteSpan(l), "c.dds"), 0, 0) == std::array<int, 4>{77, 77, 77, 255});
+    // Luminance 16: a channel wider than 8 bits is scaled by (x * 255 + max / 2) / max.
+    std::vector<uint8_t> w = ddsHeader(3, 1, nullptr, 0x20000, 16, 0xFFFF);
+    append(w, {0x00, 0x80, 0xFF, 0xFF, 0x01, 0x01});
+    img = decodeDds(ByteSpan(w), "d.dds");
+    CHECK(px(img, 0, 0) == std::array<int, 4>{128, 128, 128, 255});
+    CHECK(px(img, 1, 0) == std::array<int, 4>{255, 255, 255, 255});
+    CHECK(px(img, 2, 0)[0] == 1); // 257 * 255 / 65535
+    CHECK_FALSE(img.hasAlpha);
+}
+
+TEST_CASE("DXT blocks on the right and bottom edges are cut to the image; hidden texels do not count", "[texture]") {
+    std::vector<uint8_t> d = ddsHeader(5, 3, "DXT1");
+    append(d, {0x00, 0xF8, 0x1F, 0x00, 0, 0, 0, 0}); // block (0,0): c0 red > c1 blue, every texel index 0
+    // Block (1,0): c0 blue < c1 red (three-colour mode); column 0 index 0, columns 1-3 index 3 (transparent),
+    // which lie outside the 5-pixel width.
+    append(d, {0x1F, 0x00, 0x00, 0xF8, 0xFC, 0xFC, 0xFC, 0xFC});
+    const Image img = decodeDds(ByteSpan(d), "e.dds");
+    REQUIRE(img.rgba.size() == 5 * 3 * 4);
+    CHECK(px(img, 3, 2) == std::array<int, 4>{255, 0, 0, 255});
+    CHECK(px(img, 4, 0) == std::array<int, 4>{0, 0, 255, 255});
+    CHECK(px(img, 4, 2) == std::array<int, 4>{0, 0, 255, 255});
+    CHECK_FALSE(img.hasAlpha);
 }
 
 TEST_CASE("DDS writer output round-trips with its mip chain", "[texture]") {
