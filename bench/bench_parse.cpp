@@ -37,6 +37,24 @@ struct Set {
     int refused = 0;
 };
 
+// The corpus files of a folder and extensions that `use` accepts (does not throw on); the others are counted.
+template <class Use>
+Set readSet(const std::string& name, const std::string& sub, const std::vector<std::string>& exts, Use&& use) {
+    Set s{name, {}, 0, 0};
+    for (const std::string& p : bench::corpusFiles(sub, exts)) {
+        FileBytes f{p, readFileBytes(p)};
+        try {
+            use(f);
+        } catch (const std::exception&) {
+            ++s.refused;
+            continue;
+        }
+        s.total += f.bytes.size();
+        s.files.push_back(std::move(f));
+    }
+    return s;
+}
+
 void parse(benchmark::State& state, const Set* set) {
     for (auto _ : state)
         for (const FileBytes& f : set->files) {
@@ -143,18 +161,7 @@ int main(int argc, char** argv) {
     std::vector<Set> sets;
     Set all{"all", {}, 0, 0};
     for (const auto& [sub, exts] : groups) {
-        Set s{sub, {}, 0, 0};
-        for (const std::string& p : bench::corpusFiles(sub, exts)) {
-            FileBytes f{p, readFileBytes(p)};
-            try {
-                loadDocument(ByteSpan(f.bytes), f.path);
-            } catch (const std::exception&) {
-                ++s.refused;
-                continue;
-            }
-            s.total += f.bytes.size();
-            s.files.push_back(std::move(f));
-        }
+        Set s = readSet(sub, sub, exts, [](const FileBytes& f) { loadDocument(ByteSpan(f.bytes), f.path); });
         if (s.files.empty()) continue;
         all.files.insert(all.files.end(), s.files.begin(), s.files.end());
         all.total += s.total;
@@ -197,18 +204,7 @@ int main(int argc, char** argv) {
     // Textures: every corpus .dds and .tga that decodes, by format.
     static std::vector<Set> textures;
     for (const char* ext : {".dds", ".tga"}) {
-        Set s{ext + 1, {}, 0, 0};
-        for (const std::string& p : bench::corpusFiles("", {ext})) {
-            FileBytes f{p, readFileBytes(p)};
-            try {
-                decodeTexture(ByteSpan(f.bytes), f.path);
-            } catch (const std::exception&) {
-                ++s.refused;
-                continue;
-            }
-            s.total += f.bytes.size();
-            s.files.push_back(std::move(f));
-        }
+        Set s = readSet(ext + 1, "", {ext}, [](const FileBytes& f) { decodeTexture(ByteSpan(f.bytes), f.path); });
         if (!s.files.empty()) textures.push_back(std::move(s));
     }
     for (const Set& t : textures) {
