@@ -19,6 +19,7 @@ packages=(
   catch2 xvfb xauth clang libclang-rt-14-dev imagemagick libbenchmark-dev
   f3d  # bench/startup_bench.sh: the start-up anchor (F3D renders the same triangles, exported to .glb)
   libstb-dev nodejs npm desktop-file-utils appstream shared-mime-info libxml2-utils xdg-utils
+  xdotool  # tools/gui_user.sh: drives the real window (keys, clicks) the way a user does
 )
 missing=()
 for p in "${packages[@]}"; do

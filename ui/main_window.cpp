@@ -7,6 +7,7 @@
 #include "amal_view.h"
 #include "asset_browser_dock.h"
 #include "bone_tree_dock.h"
+#include "elided_label.h"
 #include "material_dock.h"
 #include "notice_bar.h"
 #include "preferences_dialog.h"
@@ -167,7 +168,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), view_(createModel
     sceneDock_->setMinimumWidth(260);
     materialDock_->setMinimumWidth(260);
 
-    fileLabel_ = new QLabel(this);
+    // The path is elided in the middle (its tooltip has it whole) so that the counts beside it are never cut.
+    fileLabel_ = new ElidedLabel(QString(), this, Qt::ElideMiddle);
     countsLabel_ = new QLabel(this);
     fpsLabel_ = new QLabel(this);
     fpsLabel_->setMinimumWidth(90);
@@ -458,7 +460,6 @@ void MainWindow::applyDocument(const LoadResult& r) {
     view_->frameModel(); // what is drawn at the current LOD/ALT, in the clip's first pose
 
     updateTextureNotice();
-    updateParticleNotice();
     if (!r.missingHierarchy.isEmpty()) {
         const QString chosen = w3dHierarchyFile(r.path);
         const QString text =
@@ -607,26 +608,6 @@ void MainWindow::applyParticles(const LoadResult& r) {
     timeline_->play();
 }
 
-void MainWindow::updateParticleNotice() {
-    const QStringList missing = model_ ? view_->missingParticleTextures() : QStringList();
-    if (missing.isEmpty()) {
-        notices_->removeNotice(QStringLiteral("particleTextures"));
-        return;
-    }
-    notices_->showNotice(
-        QStringLiteral("particleTextures"),
-        tr("%n particle texture(s) not found (%1): particles drawn as soft round sprites. Most particle textures "
-           "ship inside the game's archives (File → Open game or mod folder…).",
-           nullptr, int(missing.size()))
-            .arg(missing.join(QStringLiteral(", "))),
-        {{tr("Add texture folder…"), [this] {
-              const QString dir = QFileDialog::getExistingDirectory(
-                  this, tr("Add a texture folder"),
-                  textureDirs_.isEmpty() ? QFileInfo(path_).absolutePath() : textureDirs_.last());
-              if (!dir.isEmpty() && !textureDirs_.contains(dir)) setTextureDirs(textureDirs_ + QStringList{dir});
-          }}});
-}
-
 QString MainWindow::hint3D() const {
     return tr("Drag: orbit · right/middle-drag: pan · wheel: zoom · F: frame the model · Space: play · drop a "
               "model or clip here to open it");
@@ -755,27 +736,41 @@ void MainWindow::setTextureDirs(const QStringList& dirs) {
     if (model_) materialDock_->setModel(model_, textureDirs_);
     QSettings().setValue(QStringLiteral("textureDirs"), textureDirs_);
     updateTextureNotice();
-    updateParticleNotice();
     boneDock_->setProxyParticles(view_->proxyParticles());
 }
 
 void MainWindow::updateTextureNotice() {
     const int missing = model_ ? materialDock_->missingTextureCount() : 0;
-    if (missing == 0) {
+    const QStringList particles = model_ ? view_->missingParticleTextures() : QStringList();
+    if (missing == 0 && particles.isEmpty()) {
         notices_->removeNotice(QStringLiteral("textures"));
         return;
     }
-    notices_->showNotice(
-        QStringLiteral("textures"),
-        tr("%n texture(s) not found next to the model, in the Data/Art/Textures layout or the texture folders: drawn "
-           "in a neutral grey (the Materials panel lists them).",
-           nullptr, missing),
-        {{tr("Add texture folder…"), [this] {
-              const QString dir = QFileDialog::getExistingDirectory(
-                  this, tr("Add a texture folder"),
-                  textureDirs_.isEmpty() ? QFileInfo(path_).absolutePath() : textureDirs_.last());
-              if (!dir.isEmpty() && !textureDirs_.contains(dir)) setTextureDirs(textureDirs_ + QStringList{dir});
-          }}});
+    // One notice for both kinds, with one button: the same folder search finds both.
+    const QString particleText =
+        tr("%n particle texture(s) not found (%1): particles drawn as soft round sprites. Most particle textures "
+           "ship inside the game's archives (File → Open game or mod folder…).",
+           nullptr, int(particles.size()))
+            .arg(particles.join(QStringLiteral(", ")));
+    QString text;
+    if (missing > 0)
+        text = tr("%n texture(s) not found next to the model, in the Data/Art/Textures layout or the texture folders: "
+                  "drawn in a neutral grey (the Materials panel lists them).",
+                  nullptr, missing);
+    if (!particles.isEmpty()) {
+        if (!text.isEmpty()) // the counts first: the row elides the rest
+            text = tr("%1 texture(s) and %2 particle texture(s) not found. ").arg(missing).arg(particles.size()) +
+                   text + QLatin1Char(' ');
+        text += particleText;
+    }
+    notices_->showNotice(QStringLiteral("textures"), text,
+                         {{tr("Add texture folder…"), [this] {
+                               const QString dir = QFileDialog::getExistingDirectory(
+                                   this, tr("Add a texture folder"),
+                                   textureDirs_.isEmpty() ? QFileInfo(path_).absolutePath() : textureDirs_.last());
+                               if (!dir.isEmpty() && !textureDirs_.contains(dir))
+                                   setTextureDirs(textureDirs_ + QStringList{dir});
+                           }}});
 }
 
 QStringList MainWindow::recentFiles() const { return QSettings().value(QStringLiteral("recentFiles")).toStringList(); }
@@ -807,12 +802,12 @@ void MainWindow::rebuildRecentMenu() {
 
 void MainWindow::updateStatus() {
     if (showingAmal()) {
-        fileLabel_->setText(tr("%1 [AMAL bank]").arg(QDir::toNativeSeparators(path_)));
+        fileLabel_->setFullText(tr("%1 [AMAL bank]").arg(QDir::toNativeSeparators(path_)));
         countsLabel_->setText(tr("2D stage: 50 ticks per second"));
         return;
     }
     if (!model_) {
-        fileLabel_->setText(tr("no file"));
+        fileLabel_->setFullText(tr("no file"));
         countsLabel_->clear();
         return;
     }
@@ -822,7 +817,7 @@ void MainWindow::updateStatus() {
             tris += sm.triangleCount();
             ++subs;
         }
-    fileLabel_->setText(
+    fileLabel_->setFullText(
         path_.isEmpty() ? tr("built-in demo model")
                         : tr("%1 [%2]").arg(QDir::toNativeSeparators(path_), QString::fromStdString(model_->format)));
     countsLabel_->setText(

@@ -30,6 +30,7 @@ namespace rs::ui {
 class AmalView;
 class BoneTreeDock;
 class MaterialDock;
+class ElidedLabel;
 class NoticeBar;
 class SceneDock;
 class TimelineDock;
@@ -140,7 +141,8 @@ class MainWindow : public QMainWindow {
 
     void buildMenus();
     void applyDefaultDockSizes();
-    void updateTextureNotice(); // one notice: how many textures are missing, with "Add texture folder…"
+    // One notice: how many model and particle textures are missing, with "Add texture folder…".
+    void updateTextureNotice();
     // A line edit the user has typed into (spin boxes included), or an editable text area.
     static bool isTextBeingEdited(const QWidget* w);
     // false: hides the 3D-only docks (bones, materials, scene) that are open; true: shows them again.
@@ -151,7 +153,6 @@ class MainWindow : public QMainWindow {
     void applyClipDocument(const LoadResult& r);
     // A particle system file: shown alone on a one-bone stand-in, with a track-less clip of one loop that plays.
     void applyParticles(const LoadResult& r);
-    void updateParticleNotice();
     void applyAmal(const LoadResult& r);
     void setAmalClip(int ticks);
     void refreshClipSelector(int current);
@@ -177,7 +178,8 @@ class MainWindow : public QMainWindow {
     MaterialDock* materialDock_ = nullptr;
     SceneDock* sceneDock_ = nullptr;
     QMenu* recentMenu_ = nullptr;
-    QLabel *fileLabel_ = nullptr, *countsLabel_ = nullptr, *fpsLabel_ = nullptr;
+    ElidedLabel* fileLabel_ = nullptr;
+    QLabel *countsLabel_ = nullptr, *fpsLabel_ = nullptr;
     QPointer<QProgressDialog> progress_;
     QTimer progressDelay_;
 

@@ -1,43 +1,15 @@
 #include "notice_bar.h"
 
+#include "elided_label.h"
+
 #include <QFrame>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
-#include <QResizeEvent>
 #include <QStyle>
 #include <QToolButton>
 
 namespace rs::ui {
-
-// A one-line label that elides its text to its width; the whole text is its tooltip.
-class ElidedLabel : public QLabel {
-  public:
-    ElidedLabel(const QString& text, QWidget* parent) : QLabel(parent) {
-        setTextFormat(Qt::PlainText);
-        setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-        setMinimumWidth(fontMetrics().horizontalAdvance(QStringLiteral("MMMM…")));
-        setFullText(text);
-    }
-    void setFullText(const QString& text) {
-        full_ = text;
-        setToolTip(text);
-        QLabel::setText(fontMetrics().elidedText(full_, Qt::ElideRight, contentsRect().width()));
-    }
-    const QString& fullText() const { return full_; }
-    QSize sizeHint() const override {
-        return {fontMetrics().horizontalAdvance(full_) + 4, QLabel::sizeHint().height()};
-    }
-
-  protected:
-    void resizeEvent(QResizeEvent* e) override {
-        QLabel::resizeEvent(e);
-        QLabel::setText(fontMetrics().elidedText(full_, Qt::ElideRight, contentsRect().width()));
-    }
-
-  private:
-    QString full_;
-};
 
 NoticeBar::NoticeBar(QWidget* parent)
     : QWidget(parent), layout_(new QHBoxLayout(this)), summary_(new ElidedLabel(QString(), this)) {

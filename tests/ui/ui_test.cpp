@@ -8,6 +8,7 @@
 #include "export_dialog.h"
 #include "main_window.h"
 #include "material_dock.h"
+#include "notice_bar.h"
 #include "scene_dock.h"
 #include "timeline_dock.h"
 
@@ -29,6 +30,7 @@
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -792,6 +794,60 @@ class UiTest : public QObject {
         QVERIFY(found->text(1).contains(QStringLiteral("P_BESIDE.ALO"), Qt::CaseInsensitive));
         QVERIFY(found->text(1).contains(QStringLiteral("1 emitter")));
         QVERIFY(missing->text(1).contains(QStringLiteral("not found")));
+    }
+
+    void statusBarAndTextureNoticeFit() {
+        // A model under a long path, naming a texture that is nowhere, with a proxy particle system beside it whose
+        // texture is nowhere either.
+        const QString deep = QStringLiteral("a_folder_with_a_long_name_for_the_status_bar/").repeated(6);
+        QVERIFY(QDir(tmp.path()).mkpath(deep));
+        ParticleSystem sys;
+        sys.name = "p_smoke";
+        sys.emitters = {test::continuousEmitter("smoke", 20, 0.5f)}; // texture p_particle_master.tga
+        writeFile(deep + QStringLiteral("P_SMOKE.ALO"), alamo::writeParticleSystem(sys));
+        Model m = demo::demoModelSource();
+        for (Mesh& mesh : m.meshes)
+            for (SubMesh& sm : mesh.subMeshes) {
+                MaterialParam p;
+                p.name = "BaseTexture";
+                p.type = ParamType::Texture;
+                p.texture = "NOWHERE.DDS";
+                sm.material.params.push_back(p);
+            }
+        Proxy smoke;
+        smoke.name = "p_smoke";
+        smoke.bone = 1;
+        m.proxies.push_back(smoke);
+        const QString path = writeFile(deep + QStringLiteral("LONGPATH.ALO"), alamo::writeModel(m));
+        QVERIFY(open(path));
+        // The status bar: the path elided in the middle (whole in the tooltip), the counts beside it never cut.
+        QLabel* file = nullptr;
+        QLabel* counts = nullptr;
+        for (QLabel* l : w->statusBar()->findChildren<QLabel*>()) {
+            if (l->toolTip().startsWith(QDir::toNativeSeparators(w->currentPath()))) file = l;
+            if (l->text().contains(QStringLiteral(" bones · "))) counts = l;
+        }
+        QVERIFY(file && counts);
+        QTRY_VERIFY_WITH_TIMEOUT(counts->width() >= counts->sizeHint().width(), 3000); // after the layout runs
+        qInfo("status bar %d px: \"%s\" | \"%s\"", w->statusBar()->width(), qPrintable(file->text()),
+              qPrintable(counts->text()));
+        QVERIFY(file->text().contains(QChar(0x2026)));
+        QVERIFY(file->text().endsWith(QStringLiteral("LONGPATH.ALO [") + QString::fromStdString(w->model()->format) +
+                                      QLatin1Char(']')));
+        QVERIFY(file->fontMetrics().horizontalAdvance(file->text()) <= file->contentsRect().width());
+        QVERIFY(counts->geometry().right() < w->statusBar()->width());
+        // One notice counts both kinds of missing texture, with one "Add texture folder…" button.
+        const QString text = w->notices()->noticeText(QStringLiteral("textures"));
+        const bool particles = w->view()->backendName().contains(QStringLiteral("Qt3D")); // the preview draws none
+        QVERIFY2(text.startsWith(particles ? QStringLiteral("1 texture(s) and 1 particle texture(s) not found. ")
+                                           : QStringLiteral("1 texture(s) not found")),
+                 qPrintable(text));
+        int buttons = 0;
+        for (const QString& key : w->notices()->keys())
+            for (QPushButton* b : w->notices()->noticeWidget(key)->findChildren<QPushButton*>())
+                buttons += b->text().startsWith(QStringLiteral("Add texture folder")) ? 1 : 0;
+        QCOMPARE(buttons, 1);
+        QCOMPARE(text.contains(QStringLiteral("1 particle texture(s) not found (p_particle_master.tga)")), particles);
     }
 
     void screenshotOfView() {

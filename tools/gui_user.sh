@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Tries the viewer the way a user does: the real rigscope window on its own Xvfb screen, driven by xdotool
+# (real X input events), screenshots of the whole screen to look at.
+#   tools/gui_user.sh [-s WxH] [-b BUILD] OUTDIR [RIGSCOPE ARGS...] < STEPS
+# STEPS, one a line (# comments): `click X Y` (screen pixels), `drag X1 Y1 X2 Y2`, `key KEYS` (xdotool names,
+# e.g. space, ctrl+o), `type TEXT`, `wait SECONDS`, `shot NAME` (OUTDIR/NAME.png). The screen defaults to
+# 1280x800 (a laptop); there is no window manager, so the window keeps the size and place rigscope gives it.
+# Exit status: rigscope's if it exited early, else 0. Needs Xvfb, xdotool and ImageMagick (tools/bootstrap.sh).
+set -euo pipefail
+size=1280x800
+build=build
+while [ $# -gt 0 ]; do
+  case $1 in
+    -s) size=$2; shift 2 ;;
+    -b) build=$2; shift 2 ;;
+    *) break ;;
+  esac
+done
+[ $# -ge 1 ] || { sed -n 2,8p "$0"; exit 2; }
+out=$1; shift
+mkdir -p "$out"
+display=:$((90 + RANDOM % 400))
+Xvfb "$display" -screen 0 "${size}x24" -nolisten tcp >/dev/null 2>&1 &
+xvfb=$!
+export DISPLAY=$display
+"$build/bin/rigscope" "$@" >"$out/rigscope.log" 2>&1 &
+app=$!
+trap 'kill $app $xvfb 2>/dev/null || true' EXIT
+for _ in $(seq 100); do
+  xdotool search --onlyvisible --name rigscope >/dev/null 2>&1 && break
+  kill -0 $app 2>/dev/null || { wait $app; exit $?; }
+  sleep 0.1
+done
+sleep 1 # the first frames
+while read -r cmd a b c d; do
+  case $cmd in
+    '' | '#'*) ;;
+    click) xdotool mousemove "$a" "$b" click 1 ;;
+    drag) xdotool mousemove "$a" "$b" mousedown 1 mousemove "$c" "$d" mouseup 1 ;;
+    key) xdotool key "$a" ;;
+    type) xdotool type -- "$a${b:+ $b}${c:+ $c}${d:+ $d}" ;;
+    wait) sleep "$a" ;;
+    shot) import -window root "$out/$a.png"; echo "$out/$a.png" ;;
+    *) echo "gui_user: unknown step '$cmd'" >&2; exit 2 ;;
+  esac
+  kill -0 $app 2>/dev/null || { echo "gui_user: rigscope exited (log: $out/rigscope.log)" >&2; wait $app; exit $?; }
+done
