@@ -4,7 +4,8 @@
 #   tools/gui_user.sh [-s WxH] [-b BUILD] OUTDIR [RIGSCOPE ARGS...] < STEPS
 # STEPS, one a line (# comments): `click X Y` (screen pixels), `drag X1 Y1 X2 Y2`, `key KEYS` (xdotool names,
 # e.g. space, ctrl+o), `type TEXT`, `wait SECONDS`, `shot NAME` (OUTDIR/NAME.png). The screen defaults to
-# 1280x800 (a laptop); there is no window manager, so the window keeps the size and place rigscope gives it.
+# 1280x800 (a laptop); there is no window manager, so the window keeps the size and place rigscope gives it, and
+# it takes keys only after a click into it (nothing activates it before).
 # Exit status: rigscope's if it exited early, else 0. Needs Xvfb, xdotool and ImageMagick (tools/bootstrap.sh).
 set -euo pipefail
 size=1280x800
