@@ -3,11 +3,15 @@
 # SECONDS (default 60), seeded with the project's synthetic fixtures (fuzz/make_seeds) and, when present, the
 # corpus files of that format (../shared/corpus, linked, never copied into the repository).
 #   tools/fuzz.sh [SECONDS] [TARGET...]      targets: alamo_model alamo_clip alamo_particles w3d bwm al amal amal_program meg big dds tga (default: all)
-#   tools/fuzz.sh --long [EXECS] [TARGET...] long mode (not for CI): each target runs until it has executed EXECS
-#                                            inputs (default 10,000,000; FUZZ_LONG_SECONDS caps the time per target),
-#                                            its work corpus is minimised into fuzz-out/<target>/min, and a table of
-#                                            executions, coverage, corpus size and findings is printed and written to
+#   tools/fuzz.sh --long [EXECS] [TARGET...] long mode (not for CI): each target runs until its executions over
+#                                            all runs reach EXECS (default 10,000,000; FUZZ_LONG_SECONDS caps the
+#                                            time per target), its work corpus is minimised into
+#                                            fuzz-out/<target>/min, and a table of executions (this run and in
+#                                            total), coverage, corpus size and findings is printed and written to
 #                                            fuzz-out/long-run.md (docs/HARDENING.md records the last long run).
+# Every run (both modes) appends its executions to fuzz-out/<target>/ledger.tsv (UTC time, commit, executions,
+# findings); long mode runs a target only for what the ledger says it still owes, so interrupted or time-capped
+# runs are continued by the next `--long`. A run that is killed adds nothing (its executions are not counted).
 # Work corpora and crash artifacts go to fuzz-out/<target>/ (git-ignored). Exit status 1 when a target crashed;
 # every crash input found must become a tests/core/regress_*_test.cpp case.
 # Environment: FUZZ_MAX_LEN (default 262144; long mode: the largest seed, at most 4 MiB, so that large real seeds
@@ -59,14 +63,23 @@ corpus_glob() {
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 status=0
-table="| target | executions | seconds | exec/s | coverage (cov / ft) | corpus (min) | max_len | findings |
-|---|---:|---:|---:|---|---:|---:|---|"
+table="| target | executions | seconds | exec/s | coverage (cov / ft) | corpus (min) | max_len | findings | total (ledger) |
+|---|---:|---:|---:|---|---:|---:|---|---:|"
+# Executions recorded for a target over all runs (third column of its ledger).
+ledger_total() { awk -F'\t' '$3 ~ /^[0-9]+$/ { s += $3 } END { print s + 0 }' "$out/$1/ledger.tsv" 2>/dev/null || echo 0; }
 
 for t in "${targets[@]}"; do
   bin=build-fuzz/bin/fuzz_$t
   [ -x "$bin" ] || { echo "fuzz: no target fuzz_$t" >&2; status=1; continue; }
   work=$out/$t/corpus; seeds=$out/$t/seeds
   mkdir -p "$work" "$seeds"
+  prior=$(ledger_total "$t")
+  if [ $long = 1 ] && [ "$prior" -ge "$execs" ]; then
+    echo "== fuzz_$t: $prior executions recorded in $out/$t/ledger.tsv, nothing owed"
+    table+="
+| $t | 0 | 0 | - | - | - | - | 0 | $prior |"
+    continue
+  fi
   rm -f "$seeds"/*
   [ -d "$out/seeds/$t" ] && cp -f "$out/seeds/$t"/* "$seeds"/ 2>/dev/null || true
   read -r sub exts <<<"$(corpus_glob "$t")"
@@ -83,7 +96,7 @@ for t in "${targets[@]}"; do
     maxlen=${FUZZ_MAX_LEN:-$(( ${biggest:-4096} < 4194304 ? ${biggest:-4096} : 4194304 ))}
     [ "$maxlen" -lt 4096 ] && maxlen=4096
     limit=()  # set per round below
-    echo "== fuzz_$t: until $execs executions, $(ls "$seeds" | wc -l) seeds, $(ls "$work" | wc -l) in work corpus, max_len $maxlen"
+    echo "== fuzz_$t: $(( execs - prior )) executions owed ($prior of $execs recorded), $(ls "$seeds" | wc -l) seeds, $(ls "$work" | wc -l) in work corpus, max_len $maxlen"
   else
     limit=(-max_total_time="$seconds")
     echo "== fuzz_$t: ${seconds}s, $(ls "$seeds" | wc -l) seeds, $(ls "$work" | wc -l) in work corpus"
@@ -98,7 +111,7 @@ for t in "${targets[@]}"; do
   while :; do
     round=$((round + 1))
     if [ $long = 1 ]; then
-      owed=$(( execs - runs ))
+      owed=$(( execs - prior - runs ))
       limit=(-runs="$owed" -max_total_time="$(( ${FUZZ_LONG_SECONDS:-0} > 0 ? ${FUZZ_LONG_SECONDS:-0} - ($(date +%s) - start) : 0 ))")
     fi
     rc=0
@@ -118,7 +131,7 @@ for t in "${targets[@]}"; do
         fi
       done
     fi
-    if [ $spurious = 1 ] && [ $round -lt 20 ] && [ $runs -lt $execs ] &&
+    if [ $spurious = 1 ] && [ $round -lt 20 ] && [ $(( prior + runs )) -lt $execs ] &&
        { [ "${FUZZ_LONG_SECONDS:-0}" = 0 ] || [ $(( $(date +%s) - start )) -lt "${FUZZ_LONG_SECONDS:-0}" ]; }; then
       continue
     fi
@@ -130,7 +143,10 @@ for t in "${targets[@]}"; do
     break
   done
   elapsed=$(( $(date +%s) - start ))
-  echo "executions: $runs ($round round(s))"; grep -E "^stat::peak_rss_mb" "$out/$t/log.txt" | tail -1
+  found=$(( $(ls "$out/$t" | grep -cE '^(crash|timeout|oom|leak)-' || true) - before ))
+  printf '%s\t%s\t%s\t%s\t%s\n' "$(date -u '+%Y-%m-%d %H:%M')" "$(git rev-parse --short HEAD)" "$runs" "$found" \
+    "$([ $long = 1 ] && echo long || echo "${seconds}s")" >>"$out/$t/ledger.tsv"
+  echo "executions: $runs ($round round(s)); $(ledger_total "$t") in total"; grep -E "^stat::peak_rss_mb" "$out/$t/log.txt" | tail -1
   tail -n 20 "$out/$t/log.txt" | grep -E "^#[0-9]+.*(DONE|cov:)" | tail -1 || true
   if [ $long = 1 ]; then
     mkdir -p "$out/$t/min"
@@ -138,10 +154,9 @@ for t in "${targets[@]}"; do
     last=$(grep -E "^#[0-9]+.*cov:" "$out/$t/log.txt" | tail -1)
     cov=$(echo "$last" | grep -oP 'cov: \K[0-9]+' || echo ?)
     ft=$(echo "$last" | grep -oP 'ft: \K[0-9]+' || echo ?)
-    found=$(( $(ls "$out/$t" | grep -cE '^(crash|timeout|oom|leak)-' || true) - before ))
     rate=$(( elapsed > 0 ? runs / elapsed : runs ))
     table+="
-| $t | $runs | $elapsed | $rate | $cov / $ft | $(ls "$out/$t/min" | wc -l) | $maxlen | $found |"
+| $t | $runs | $elapsed | $rate | $cov / $ft | $(ls "$out/$t/min" | wc -l) | $maxlen | $found | $(ledger_total "$t") |"
   fi
 done
 if [ $long = 1 ]; then
