@@ -277,7 +277,7 @@ Image decodeDds(ByteSpan bytes, const std::string& name) {
     Image img;
     img.width = int(h.width);
     img.height = int(h.height);
-    img.rgba.assign(size_t(h.width) * h.height * 4, 0);
+    img.rgba.resize(size_t(h.width) * h.height * 4); // every pixel is written below
     uint8_t* out = img.rgba.data();
     const uint8_t* data = bytes.data + 128;
     const uint64_t W = h.width, H = h.height;

@@ -12,7 +12,10 @@
 #include "common/bytes.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace rs {
@@ -24,10 +27,26 @@ constexpr uint64_t kDdsDecodedBytesPerByte = 8, kTgaDecodedBytesPerByte = 256;
 // Largest width or height accepted (the renderer further refuses textures above the GPU's maximum).
 constexpr int kMaxTextureDim = 16384;
 
+// An allocator that leaves new elements of a resize() uninitialised (copies and explicit values are constructed as
+// usual): the decoders write every byte of the image they size, so zero-filling it first would be a wasted pass.
+template <class T> struct UninitAllocator : std::allocator<T> {
+    template <class U> struct rebind { using other = UninitAllocator<U>; };
+    UninitAllocator() = default;
+    template <class U> UninitAllocator(const UninitAllocator<U>&) noexcept {}
+    template <class U> void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>) {
+        ::new (static_cast<void*>(p)) U;
+    }
+    template <class U, class... Args> void construct(U* p, Args&&... args) {
+        ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+    }
+};
+using PixelBytes = std::vector<std::uint8_t, UninitAllocator<std::uint8_t>>;
+
 // RGBA8, 4 bytes per pixel, rows top to bottom (row 0 = image top). hasAlpha: some pixel has alpha < 255.
+// Whoever resizes rgba writes every byte of it (resize leaves new bytes uninitialised; see PixelBytes).
 struct Image {
     int width = 0, height = 0;
-    std::vector<std::uint8_t> rgba;
+    PixelBytes rgba;
     bool hasAlpha = false;
 };
 

@@ -161,8 +161,8 @@ Image decodeTga(ByteSpan bytes, const std::string& name) {
     img.width = h.width;
     img.height = h.height;
     const uint64_t total = uint64_t(h.width) * uint64_t(h.height);
-    img.rgba.assign(size_t(total) * 4, 0);
-    uint64_t n = 0; // pixels stored so far, in file order
+    img.rgba.resize(size_t(total) * 4); // every pixel is written below (or the decode throws)
+    uint64_t n = 0;                     // pixels stored so far, in file order
     const uint64_t W = uint64_t(h.width);
     // Stores `count` pixels from file order position n on, one row span at a time (one division per span, not
     // per pixel); pixelAt(k) gives the k-th of them.
