@@ -4,6 +4,7 @@
 
 #include "vfs/lookup.h"
 
+#include <QEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHeaderView>
@@ -35,7 +36,16 @@ AssetBrowserDock::AssetBrowserDock(QWidget* parent) : QDockWidget(tr("Assets"), 
     view_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     view_->setUniformRowHeights(true); // no per-row size queries: large folders stay fast
     view_->header()->setStretchLastSection(true);
+    // Names fit the panel: the Name column follows the visible width (size, source and overrides are scrolled
+    // to), and a name too long for it keeps its end (EB_LIGHT…BUILD_00.ALA), which tells clips apart. Once the
+    // user drags the column it keeps that width.
+    view_->setIndentation(12);
+    view_->setTextElideMode(Qt::ElideMiddle);
     view_->setColumnWidth(AssetTreeModel::NameColumn, 220);
+    view_->viewport()->installEventFilter(this);
+    connect(view_->header(), &QHeaderView::sectionResized, this, [this](int section) {
+        if (section == AssetTreeModel::NameColumn && !fittingName_) nameSized_ = true;
+    });
     status_ = new QLabel(tr("No game folder mounted (File → Open game or mod folder…)"), w);
     status_->setWordWrap(true);
     layout->addWidget(filter_);
@@ -132,5 +142,14 @@ void AssetBrowserDock::expandSmallResults() {
 int AssetBrowserDock::visibleCount() const { return int(model_->visibleFiles()); }
 QString AssetBrowserDock::pathAt(int row) const { return model_->visiblePath(size_t(row)); }
 QModelIndex AssetBrowserDock::indexAt(int row) const { return model_->visibleIndex(size_t(row)); }
+
+bool AssetBrowserDock::eventFilter(QObject* watched, QEvent* e) {
+    if (watched == view_->viewport() && e->type() == QEvent::Resize && !nameSized_) {
+        fittingName_ = true;
+        view_->setColumnWidth(AssetTreeModel::NameColumn, std::max(120, view_->viewport()->width()));
+        fittingName_ = false;
+    }
+    return QDockWidget::eventFilter(watched, e);
+}
 
 } // namespace rs::ui

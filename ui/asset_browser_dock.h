@@ -49,6 +49,9 @@ class AssetBrowserDock : public QDockWidget {
     // A model or clip was double-clicked: open it with MainWindow::openFile.
     void openRequested(const QString& path);
 
+  protected:
+    bool eventFilter(QObject* watched, QEvent* e) override;
+
   private:
     void setTable(std::shared_ptr<const vfs::MountTable> table, const QString& title);
     void expandSmallResults();
@@ -58,6 +61,8 @@ class AssetBrowserDock : public QDockWidget {
     QLineEdit* filter_;
     QLabel* status_;
     QStringList games_, mods_;
+    bool nameSized_ = false;   // the user resized the Name column: it no longer follows the panel's width
+    bool fittingName_ = false; // a resize of the Name column by eventFilter, not by the user
 };
 
 } // namespace rs::ui

@@ -11,13 +11,13 @@
 #include "vfs_fixtures.h"
 
 #include <QApplication>
-#include <QHeaderView>
-#include <QLineEdit>
-#include <QStandardPaths>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QHeaderView>
+#include <QLineEdit>
 #include <QProcess>
+#include <QStandardPaths>
 #include <QTreeView>
 #include <QtTest>
 
@@ -137,6 +137,31 @@ class AssetBrowserTest : public QObject {
         QCOMPARE(dock->visibleCount(), 7);
     }
 
+    void namesFitThePanel() {
+        // At a laptop's window size the panel is ~200 px wide: the Name column follows the visible width, long
+        // names keep their end, and a column the user dragged keeps its width.
+        test::FakeInstall fi;
+        ui::MainWindow w;
+        w.resize(1280, 800);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto* dock = w.findChild<ui::AssetBrowserDock*>();
+        dock->mountFolders({QString::fromStdString(fi.eaw)}, {QString::fromStdString(fi.eawMod)}, false);
+        dock->raise();
+        auto* view = dock->findChild<QTreeView*>(QStringLiteral("assetView"));
+        QTRY_VERIFY(view->isVisible());
+        QCOMPARE(view->textElideMode(), Qt::ElideMiddle);
+        QTRY_COMPARE(view->columnWidth(0), std::max(120, view->viewport()->width()));
+        w.resizeDocks({dock}, {360}, Qt::Horizontal);
+        QTRY_VERIFY(view->viewport()->width() > 300);
+        QTRY_COMPARE(view->columnWidth(0), view->viewport()->width());
+        view->header()->resizeSection(0, 500); // as a drag of the header's handle does
+        w.resizeDocks({dock}, {240}, Qt::Horizontal);
+        QTRY_VERIFY(view->viewport()->width() < 300);
+        QTest::qWait(50);
+        QCOMPARE(view->columnWidth(0), 500);
+    }
+
     void opensAlamoModelByNameWithModTextureAndClips() {
         test::FakeInstall fi(true);
         ui::MainWindow w;
@@ -207,9 +232,12 @@ class AssetBrowserTest : public QObject {
         test::FakeInstall fi(true);
         const QString model = QString::fromStdString(fi.eaw + "/Data/Models.meg:DATA/ART/MODELS/W_UNIT.ALO");
         auto shoot = [&](bool withMod) {
-            const QString out = QDir::temp().filePath(QStringLiteral("rigscope_vfs_shot_%1_%2.png").arg(getpid()).arg(withMod));
-            QStringList args{QStringLiteral("--screenshot"), out, QStringLiteral("--size"), QStringLiteral("400x300"),
-                             QStringLiteral("--no-grid"), QStringLiteral("--game"), QString::fromStdString(fi.eaw)};
+            const QString out =
+                QDir::temp().filePath(QStringLiteral("rigscope_vfs_shot_%1_%2.png").arg(getpid()).arg(withMod));
+            QStringList args{QStringLiteral("--screenshot"), out,
+                             QStringLiteral("--size"),       QStringLiteral("400x300"),
+                             QStringLiteral("--no-grid"),    QStringLiteral("--game"),
+                             QString::fromStdString(fi.eaw)};
             if (withMod) args << QStringLiteral("--mod") << QString::fromStdString(fi.eawMod);
             args << model;
             QProcess p;
