@@ -3,6 +3,7 @@
 // drives the real main window; fixtures are written by the project's own writers, corpus files are used
 // when present (tests needing them skip with a message otherwise).
 #include "first_use_test.h"
+#include "ui_fixtures.h"
 
 #include "amal_view.h"
 #include "bone_tree_dock.h"
@@ -573,15 +574,7 @@ class FirstUseTest : public QObject {
         // Notices come and go with models (here: missing textures), but the 3D view keeps its size: resizing the
         // OpenGL window makes the software rasterizer reallocate and clear its buffers in the middle of the new
         // model's first frames (measured by bench/gui/model_switch). The bar is one row of constant height.
-        Model m = demo::demoModelSource();
-        for (Mesh& mesh : m.meshes)
-            for (SubMesh& sm : mesh.subMeshes) {
-                MaterialParam p;
-                p.name = "BaseTexture";
-                p.type = ParamType::Texture;
-                p.texture = "NOWHERE.DDS";
-                sm.material.params.push_back(p);
-            }
+        Model m = test::demoNamingTextures([](int) { return "NOWHERE.DDS"; });
         const QString model = writeFile(QStringLiteral("resize/NOTEX.ALO"), alamo::writeModel(m));
         QVERIFY(open(demoA));
         QVERIFY(w->notices()->keys().isEmpty());
@@ -639,16 +632,7 @@ class FirstUseTest : public QObject {
     // --- 10. Missing textures -----------------------------------------------------------------------------
     void missingTexturesNeutralAndOneNotice() {
         // The demo with two textures that are nowhere (and one of them later found in an added folder).
-        Model m = demo::demoModelSource();
-        int named = 0;
-        for (Mesh& mesh : m.meshes)
-            for (SubMesh& sm : mesh.subMeshes) {
-                MaterialParam p;
-                p.name = "BaseTexture";
-                p.type = ParamType::Texture;
-                p.texture = named++ % 2 ? "MISSING_B.TGA" : "RED_LATER.DDS";
-                sm.material.params.push_back(p);
-            }
+        Model m = test::demoNamingTextures([](int i) { return i % 2 ? "MISSING_B.TGA" : "RED_LATER.DDS"; });
         const QString model = writeFile(QStringLiteral("tex/TEXDEMO.ALO"), alamo::writeModel(m));
         ViewSettings s = w->scene()->settings();
         s.grid = false;

@@ -2,6 +2,7 @@
 // drop, recent files and the command line use), pick a clip, scrub, step, toggle LOD/ALT and faction
 // colour, select a bone, open broken files. Images come from the view's own capture.
 #include "first_use_test.h"
+#include "ui_fixtures.h"
 
 #include "amal_view.h"
 #include "bone_tree_dock.h"
@@ -805,15 +806,7 @@ class UiTest : public QObject {
         sys.name = "p_smoke";
         sys.emitters = {test::continuousEmitter("smoke", 20, 0.5f)}; // texture p_particle_master.tga
         writeFile(deep + QStringLiteral("P_SMOKE.ALO"), alamo::writeParticleSystem(sys));
-        Model m = demo::demoModelSource();
-        for (Mesh& mesh : m.meshes)
-            for (SubMesh& sm : mesh.subMeshes) {
-                MaterialParam p;
-                p.name = "BaseTexture";
-                p.type = ParamType::Texture;
-                p.texture = "NOWHERE.DDS";
-                sm.material.params.push_back(p);
-            }
+        Model m = test::demoNamingTextures([](int) { return "NOWHERE.DDS"; });
         Proxy smoke;
         smoke.name = "p_smoke";
         smoke.bone = 1;
