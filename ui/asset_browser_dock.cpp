@@ -47,6 +47,7 @@ AssetBrowserDock::AssetBrowserDock(QWidget* parent) : QDockWidget(tr("Assets"), 
         if (section == AssetTreeModel::NameColumn && !fittingName_) nameSized_ = true;
     });
     status_ = new QLabel(tr("No game folder mounted (File → Open game or mod folder…)"), w);
+    status_->setObjectName(QStringLiteral("assetStatus"));
     status_->setWordWrap(true);
     layout->addWidget(filter_);
     layout->addWidget(view_, 1);
@@ -62,6 +63,12 @@ void AssetBrowserDock::setTable(std::shared_ptr<const vfs::MountTable> table, co
     model_->setTable(table);
     if (model_->visibleFiles() <= kExpandLimit) view_->expandAll();
     QString text = tr("%1: %2 assets").arg(title).arg(model_->total());
+    // Archives hold more than models, clips and textures: say so, or "0 assets" reads as an empty archive.
+    if (table && table->size() > model_->total())
+        text = tr("%1: %2 assets (models, clips, textures) of %3 files")
+                   .arg(title)
+                   .arg(model_->total())
+                   .arg(table->size());
     if (table && !table->warnings.empty())
         text += tr(" (%1 warnings; first: %2)")
                     .arg(table->warnings.size())

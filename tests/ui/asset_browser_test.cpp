@@ -15,15 +15,18 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QHeaderView>
+#include <QLabel>
 #include <QLineEdit>
 #include <QProcess>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTreeView>
 #include <QtTest>
 
 #include "scene_view.h"
 #include "textures.h"
 
+#include <fstream>
 #include <unistd.h>
 
 using namespace rs;
@@ -160,6 +163,25 @@ class AssetBrowserTest : public QObject {
         QTRY_VERIFY(view->viewport()->width() < 300);
         QTest::qWait(50);
         QCOMPARE(view->columnWidth(0), 500);
+    }
+
+    void archiveStatusCountsFilesBesideAssets() {
+        // An archive holding one model and two other files: "1 assets" alone would read as a nearly empty archive.
+        QTemporaryDir tmp;
+        const std::string path = tmp.filePath(QStringLiteral("Mixed.meg")).toStdString();
+        const std::vector<uint8_t> meg =
+            vfs::writeMeg(2, {{"DATA\\ART\\MODELS\\W_UNIT.ALO", alamo::writeModel(test::syntheticModel())},
+                              {"DATA\\XML\\UNITS.XML", {'<', 'x', '/', '>'}},
+                              {"DATA\\AUDIO\\SFX.WAV", {0, 1, 2, 3}}});
+        std::ofstream(path, std::ios::binary)
+            .write(reinterpret_cast<const char*>(meg.data()), std::streamsize(meg.size()));
+        ui::MainWindow w;
+        auto* dock = w.findChild<ui::AssetBrowserDock*>();
+        dock->showArchive(QString::fromStdString(path));
+        QCOMPARE(dock->visibleCount(), 1);
+        auto* status = dock->findChild<QLabel*>(QStringLiteral("assetStatus"));
+        QVERIFY(status);
+        QCOMPARE(status->text(), QStringLiteral("Mixed.meg: 1 assets (models, clips, textures) of 3 files"));
     }
 
     void opensAlamoModelByNameWithModTextureAndClips() {
