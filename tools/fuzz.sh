@@ -15,7 +15,8 @@
 # Work corpora and crash artifacts go to fuzz-out/<target>/ (git-ignored). Exit status 1 when a target crashed;
 # every crash input found must become a tests/core/regress_*_test.cpp case.
 # Environment: FUZZ_MAX_LEN (default 262144; long mode: the largest seed, at most 4 MiB, so that large real seeds
-# are fuzzed whole), RIGSCOPE_CORPUS.
+# are fuzzed whole), FUZZ_JOBS (fuzzer processes per target, default 1: one per core for one slow target),
+# RIGSCOPE_CORPUS. A fuzzer stopped with SIGINT ends its target's run, and what it executed is counted.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=60
@@ -33,6 +34,7 @@ corpus=${RIGSCOPE_CORPUS:-$(cd .. && pwd)/shared/corpus}  # as CMake: ../shared/
 maxlen_default=262144
 # Per-input time limit: 10 s; long runs share the machine, 60 s (FUZZ_TIMEOUT overrides).
 timeout=${FUZZ_TIMEOUT:-$([ $long = 1 ] && echo 60 || echo 10)}
+jobs=${FUZZ_JOBS:-1} # fuzzer processes per target
 
 cmake -S . -B build-fuzz -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRIGSCOPE_FUZZ=ON \
   -DRIGSCOPE_GUI=OFF -DRIGSCOPE_TESTS=OFF >/dev/null
@@ -110,17 +112,32 @@ for t in "${targets[@]}"; do
   : >"$out/$t/log.txt"
   while :; do
     round=$((round + 1))
-    if [ $long = 1 ]; then
-      owed=$(( execs - prior - runs ))
-      limit=(-runs="$owed" -max_total_time="$(( ${FUZZ_LONG_SECONDS:-0} > 0 ? ${FUZZ_LONG_SECONDS:-0} - ($(date +%s) - start) : 0 ))")
-    fi
-    rc=0
-    "$bin" "$work" "$seeds" "${limit[@]}" -max_len="$maxlen" -timeout="$timeout" -rss_limit_mb=2048 \
-      -malloc_limit_mb=512 -artifact_prefix="$out/$t/" -print_final_stats=1 >"$out/$t/log.$round.txt" 2>&1 || rc=$?
+    # FUZZ_JOBS processes share the work corpus (libFuzzer picks up each other's new inputs); in long mode they
+    # split the executions owed.
+    rc=0; pids=()
+    for j in $(seq "$jobs"); do
+      if [ $long = 1 ]; then
+        owed=$(( execs - prior - runs ))
+        share=$(( owed / jobs + (j == 1 ? owed % jobs : 0) ))
+        limit=(-runs="$share" -max_total_time="$(( ${FUZZ_LONG_SECONDS:-0} > 0 ? ${FUZZ_LONG_SECONDS:-0} - ($(date +%s) - start) : 0 ))")
+      fi
+      "$bin" "$work" "$seeds" "${limit[@]}" -max_len="$maxlen" -timeout="$timeout" -rss_limit_mb=2048 \
+        -malloc_limit_mb=512 -artifact_prefix="$out/$t/" -print_final_stats=1 >"$out/$t/log.$round.$j.txt" 2>&1 &
+      pids+=($!)
+    done
+    for pid in "${pids[@]}"; do wait "$pid" || rc=$?; done
+    for j in $(seq "$jobs"); do
+      r=$(grep -oP '^stat::number_of_executed_units:\s*\K[0-9]+' "$out/$t/log.$round.$j.txt" || echo 0)
+      runs=$(( runs + r ))
+      cat "$out/$t/log.$round.$j.txt"
+      rm -f "$out/$t/log.$round.$j.txt"
+    done >"$out/$t/log.$round.txt"
     cat "$out/$t/log.$round.txt" >>"$out/$t/log.txt"
-    r=$(grep -oP '^stat::number_of_executed_units:\s*\K[0-9]+' "$out/$t/log.$round.txt" || echo 0)
-    runs=$(( runs + r ))
     [ $rc = 0 ] && break
+    # SIGINT to a fuzzer (libFuzzer's exit code 72): stopped by hand; what it ran counts, nothing was found.
+    if [ $rc = 72 ] && grep -q "libFuzzer: run interrupted" "$out/$t/log.$round.txt"; then
+      echo "fuzz_$t: interrupted"; break
+    fi
     spurious=0
     if [ $long = 1 ] && grep -q "ERROR: libFuzzer: timeout" "$out/$t/log.$round.txt"; then
       for tf in "$out/$t"/timeout-*; do
