@@ -115,9 +115,9 @@ for t in "${targets[@]}"; do
     # FUZZ_JOBS processes share the work corpus (libFuzzer picks up each other's new inputs); in long mode they
     # split the executions owed.
     rc=0; pids=()
+    owed=$(( execs - prior - runs ))
     for j in $(seq "$jobs"); do
       if [ $long = 1 ]; then
-        owed=$(( execs - prior - runs ))
         share=$(( owed / jobs + (j == 1 ? owed % jobs : 0) ))
         limit=(-runs="$share" -max_total_time="$(( ${FUZZ_LONG_SECONDS:-0} > 0 ? ${FUZZ_LONG_SECONDS:-0} - ($(date +%s) - start) : 0 ))")
       fi

@@ -747,11 +747,6 @@ void MainWindow::updateTextureNotice() {
         return;
     }
     // One notice for both kinds, with one button: the same folder search finds both.
-    const QString particleText =
-        tr("%n particle texture(s) not found (%1): particles drawn as soft round sprites. Most particle textures "
-           "ship inside the game's archives (File → Open game or mod folder…).",
-           nullptr, int(particles.size()))
-            .arg(particles.join(QStringLiteral(", ")));
     QString text;
     if (missing > 0)
         text = tr("%n texture(s) not found next to the model, in the Data/Art/Textures layout or the texture folders: "
@@ -761,7 +756,10 @@ void MainWindow::updateTextureNotice() {
         if (!text.isEmpty()) // the counts first: the row elides the rest
             text = tr("%1 texture(s) and %2 particle texture(s) not found. ").arg(missing).arg(particles.size()) +
                    text + QLatin1Char(' ');
-        text += particleText;
+        text += tr("%n particle texture(s) not found (%1): particles drawn as soft round sprites. Most particle "
+                   "textures ship inside the game's archives (File → Open game or mod folder…).",
+                   nullptr, int(particles.size()))
+                    .arg(particles.join(QStringLiteral(", ")));
     }
     notices_->showNotice(QStringLiteral("textures"), text,
                          {{tr("Add texture folder…"), [this] {
