@@ -115,12 +115,12 @@ for t in "${targets[@]}"; do
     # FUZZ_JOBS processes share the work corpus (libFuzzer picks up each other's new inputs); in long mode they
     # split the executions owed.
     rc=0; pids=()
-    owed=$(( execs - prior - runs ))
+    if [ $long = 1 ]; then
+      owed=$(( execs - prior - runs ))
+      left=$(( ${FUZZ_LONG_SECONDS:-0} > 0 ? ${FUZZ_LONG_SECONDS:-0} - ($(date +%s) - start) : 0 ))
+    fi
     for j in $(seq "$jobs"); do
-      if [ $long = 1 ]; then
-        share=$(( owed / jobs + (j == 1 ? owed % jobs : 0) ))
-        limit=(-runs="$share" -max_total_time="$(( ${FUZZ_LONG_SECONDS:-0} > 0 ? ${FUZZ_LONG_SECONDS:-0} - ($(date +%s) - start) : 0 ))")
-      fi
+      [ $long = 1 ] && limit=(-runs="$(( owed / jobs + (j == 1 ? owed % jobs : 0) ))" -max_total_time="$left")
       "$bin" "$work" "$seeds" "${limit[@]}" -max_len="$maxlen" -timeout="$timeout" -rss_limit_mb=2048 \
         -malloc_limit_mb=512 -artifact_prefix="$out/$t/" -print_final_stats=1 >"$out/$t/log.$round.$j.txt" 2>&1 &
       pids+=($!)
