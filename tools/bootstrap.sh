@@ -1,39 +1,127 @@
 #!/usr/bin/env bash
-# Set-up for a fresh Debian 12 machine: installs missing packages (sudo when not root), builds, then
+# Set-up for Debian 12: installs what is missing (sudo when not root), builds, then
 #   tools/bootstrap.sh run [ARGS...]   runs the viewer (the built-in demo model when no file is given)
 #   tools/bootstrap.sh test            runs every test (main build under xvfb-run, core tests under ASan+UBSan)
+#   tools/bootstrap.sh deps run|test   only installs what `run` or `test` needs, builds nothing
+#
+# `run` installs what building and running the viewer needs; `test` adds what the tests need (a user who only wants
+# the viewer gets no clang, f3d, npm or validators). Libraries and headers are judged by their Debian package being
+# installed. Programs that may come from elsewhere (node and npm from NodeSource, say) are judged by the command
+# being there and working; only when one is missing is its Debian package installed. When apt cannot install the
+# list, the script names which package conflicts with which installed one before apt's own message.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-run}
 [ $# -gt 0 ] && shift
-
-# Every Debian package the build, the tests and the programs need, by line: build; run (Qt platform plugins, the
-# X cursor library the xcb plugin loads, Mesa's software OpenGL for GLX and EGL); tests (Catch2, a virtual X
-# server, sanitizers and fuzzing, images, benchmarks, desktop-integration validators). tools/depcheck.sh, run by
-# `test`, fails when the build or the programs use a package that is neither here nor in the closure of these
-# without recommends.
-packages=(
-  build-essential cmake pkg-config qt6-base-dev libqt6opengl6-dev qt6-3d-dev libglm-dev libtinygltf-dev
-  nlohmann-json3-dev libegl-dev libglu1-mesa-dev
-  qt6-qpa-plugins libxcursor1 libgl1-mesa-dri libglx-mesa0 libegl-mesa0
-  catch2 xvfb xauth clang libclang-rt-14-dev imagemagick libbenchmark-dev
-  f3d  # bench/startup_bench.sh: the start-up anchor (F3D renders the same triangles, exported to .glb)
-  libstb-dev nodejs npm desktop-file-utils appstream shared-mime-info libxml2-utils xdg-utils
-  xdotool  # tools/gui_user.sh: drives the real window (keys, clicks) the way a user does
-)
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "bootstrap: installing ${missing[*]}"
-  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO=sudo
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+deps_only=0
+if [ "$mode" = deps ]; then
+  deps_only=1
+  mode=${1:-}
+  [ $# -gt 0 ] && shift
 fi
+case "$mode" in
+  run | test) ;;
+  *)
+    echo "usage: tools/bootstrap.sh run [ARGS...] |test| test | deps run" >&2
+    exit 2
+    ;;
+esac
+
+# --- what is needed ---------------------------------------------------------------------------------------------
+# Debian packages judged by dpkg: build (compiler, CMake, Qt 6, Qt3D, GLM, tinygltf, JSON; dpkg-dev's
+# dpkg-shlibdeps works out the .deb's Depends) and run (Qt platform plugins, the X cursor library the xcb plugin
+# loads, Mesa's software OpenGL for GLX and EGL).
+# tools/depcheck.sh, run by `test`, reads every `*packages=(...)` list below and fails when the build or the
+# programs use a package that is neither listed nor in the closure of the lists without recommends.
+run_packages=(
+  build-essential dpkg-dev cmake pkg-config qt6-base-dev libqt6opengl6-dev qt6-3d-dev libglm-dev libtinygltf-dev
+  nlohmann-json3-dev libstb-dev libegl-dev libglu1-mesa-dev
+  qt6-qpa-plugins libxcursor1 libgl1-mesa-dri libglx-mesa0 libegl-mesa0
+  xvfb xauth  # `run` without a display renders the demo headless
+)
+# Libraries and headers the tests build against.
+test_packages=(catch2 libclang-rt-14-dev libbenchmark-dev)
+# Programs the tests call, as "command|package|probe": the probe must succeed for the program to count as there
+# (`convert` may be a stand-in that is not ImageMagick). npm is probed on its own: a node from NodeSource brings
+# its own npm, and Debian's npm conflicts with that node.
+test_tools=(
+  "clang|clang|clang --version"
+  "convert|imagemagick|convert -version 2>/dev/null | grep -q '^Version: ImageMagick'"
+  "f3d|f3d|f3d --version" # bench/startup_bench.sh: the start-up anchor
+  "node|nodejs|node --version"
+  "npm|npm|npm --version" # the Khronos glTF validator (npm package gltf-validator) for export_tests
+  "desktop-file-validate|desktop-file-utils|desktop-file-validate --help"
+  "appstreamcli|appstream|appstreamcli --version"
+  "update-mime-database|shared-mime-info|update-mime-database -v"
+  "xmllint|libxml2-utils|xmllint --version"
+  "xdg-mime|xdg-utils|xdg-mime --version"
+  "xdotool|xdotool|xdotool --version" # tools/gui_user.sh drives the real window
+  "lintian|lintian|lintian --version" # the .deb is checked as Debian checks packages
+  "dpkg-shlibdeps|dpkg-dev|dpkg-shlibdeps --version"
+)
+
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO=sudo
+
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+
+# Names, from the installed packages and from the candidates of the packages asked for, every Conflicts/Breaks
+# that stands between them: "npm conflicts with the installed nodejs 20.20.2-1nodesource1 (its Conflicts: npm)".
+explain_conflicts() {
+  local want=" $* " p name rel field
+  dpkg-query -W -f='${db:Status-Status}\t${Package}\t${Version}\t${Conflicts}, ${Breaks}\n' 2>/dev/null |
+    awk -F'\t' '$1 == "installed"' | while IFS=$'\t' read -r _ ip iv rels; do
+    IFS=',' read -ra parts <<<"$rels"
+    for rel in "${parts[@]}"; do
+      name=$(sed -E 's/^[[:space:]]*//; s/[[:space:](:].*//' <<<"$rel")
+      [ -n "$name" ] && [ "${want#* "$name" }" != "$want" ] &&
+        echo "bootstrap:   $name conflicts with the installed $ip $iv (its Conflicts/Breaks: $(sed -E 's/^[[:space:]]*//' <<<"$rel"))"
+    done
+  done
+  for p in "$@"; do
+    apt-cache show --no-all-versions "$p" 2>/dev/null | grep -E '^(Conflicts|Breaks):' | while IFS= read -r field; do
+      IFS=',' read -ra parts <<<"${field#*:}"
+      for rel in "${parts[@]}"; do
+        name=$(sed -E 's/^[[:space:]]*//; s/[[:space:](:|].*//' <<<"$rel")
+        if [ -n "$name" ] && installed "$name"; then
+          echo "bootstrap:   $p conflicts with the installed $name $(dpkg-query -W -f='${Version}' "$name") ($p's ${field%%:*}: $(sed -E 's/^[[:space:]]*//' <<<"$rel"))"
+        fi
+      done
+    done
+  done
+}
+
+missing=()
+for p in "${run_packages[@]}"; do installed "$p" || missing+=("$p"); done
+if [ "$mode" = test ]; then
+  for p in "${test_packages[@]}"; do installed "$p" || missing+=("$p"); done
+  for t in "${test_tools[@]}"; do
+    IFS='|' read -r cmd pkg probe <<<"$t"
+    if ! { command -v "$cmd" >/dev/null 2>&1 && bash -c "$probe" >/dev/null 2>&1; }; then
+      echo "bootstrap: $cmd is missing or does not work; installing Debian's $pkg"
+      missing+=("$pkg")
+    fi
+  done
+fi
+if [ ${#missing[@]} -gt 0 ]; then
+  mapfile -t missing < <(printf '%s\n' "${missing[@]}" | awk '!seen[$0]++')
+  echo "bootstrap: installing ${missing[*]}"
+  $SUDO apt-get update -qq
+  log=$(mktemp)
+  if ! DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >"$log" 2>&1; then
+    cat "$log" >&2
+    echo "bootstrap: apt could not install the list. What stands in the way:" >&2
+    why=$(explain_conflicts "${missing[@]}")
+    if [ -n "$why" ]; then echo "$why" >&2; else echo "bootstrap:   no Conflicts/Breaks with installed packages; see apt's message above" >&2; fi
+    rm -f "$log"
+    exit 1
+  fi
+  rm -f "$log"
+fi
+[ "$deps_only" = 1 ] && { echo "bootstrap: everything $mode needs is installed"; exit 0; }
 
 jobs=$(nproc)
-cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRIGSCOPE_TESTS=$([ "$mode" = test ] && echo ON || echo OFF) >/dev/null
 cmake --build build -j"$jobs"
 
 case "$mode" in
@@ -56,9 +144,5 @@ case "$mode" in
     tools/depcheck.sh --build build
     echo "== all tests =="
     xvfb-run -a -s "-screen 0 1280x800x24" ctest --test-dir build --output-on-failure
-    ;;
-  *)
-    echo "usage: tools/bootstrap.sh run [ARGS...] | test" >&2
-    exit 2
     ;;
 esac
