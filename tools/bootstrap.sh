@@ -57,7 +57,10 @@ test_tools=(
   "xdg-mime|xdg-utils|xdg-mime --version"
   "xdotool|xdotool|xdotool --version" # tools/gui_user.sh drives the real window
   "lintian|lintian|lintian --version" # the .deb is checked as Debian checks packages
-  "dpkg-shlibdeps|dpkg-dev|dpkg-shlibdeps --version"
+  "dpkg-shlibdeps|dpkg-dev|dpkg-shlibdeps --version" # cpack works out the .deb's Depends
+  "file|file|file --version" # the .deb test checks that the binaries are stripped
+  "man|man-db|man --version" # install_test checks the man pages with man --warnings
+  "python3|python3|python3 --version" # tools/blender_check.py's comparison is tested with plain python3
 )
 
 SUDO=""
@@ -89,6 +92,7 @@ explain_conflicts() {
       done
     done
   done
+  return 0
 }
 
 missing=()
@@ -111,7 +115,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   if ! DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >"$log" 2>&1; then
     cat "$log" >&2
     echo "bootstrap: apt could not install the list. What stands in the way:" >&2
-    why=$(explain_conflicts "${missing[@]}")
+    why=$(explain_conflicts "${missing[@]}" || true)
     if [ -n "$why" ]; then echo "$why" >&2; else echo "bootstrap:   no Conflicts/Breaks with installed packages; see apt's message above" >&2; fi
     rm -f "$log"
     exit 1

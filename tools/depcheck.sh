@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Dependency check: every Debian package that owns a file the build or the programs use must be installed by
-# tools/bootstrap.sh, i.e. be in its package list or in that list's dependency closure without recommends.
+# tools/bootstrap.sh, i.e. be in its package lists (`*packages=(...)` and the packages of its "command|package|probe"
+# entries) or in their dependency closure without recommends.
 #
 #   tools/depcheck.sh [--build DIR] [--list SCRIPT] [--no-run]
 #
@@ -38,14 +39,27 @@ trap 'rm -rf "$tmp"' EXIT
 # Every word inside a `packages=(...)` or `packages+=(...)` array of the set-up script.
 sed 's/#.*//' "$list" | awk '/^[[:space:]]*[a-z_]*packages\+?=\(/{on=1} on{print} on&&/\)/{on=0}' |
   sed -E 's/[a-z_]*packages\+?=\(//; s/\)//' | tr ' \t' '\n\n' | grep -E '^[a-z0-9][a-z0-9.+-]+$' | sort -u > "$tmp/list"
+# Programs judged by their command: the package of every "command|package|probe" entry.
+grep -oE '^[[:space:]]*"[^"|]+\|[a-z0-9][a-z0-9.+-]+\|' "$list" | sed -E 's/^[^|]*\|//; s/\|$//' >> "$tmp/list"
+sort -u -o "$tmp/list" "$tmp/list"
 [ -s "$tmp/list" ] || { echo "depcheck: no packages=(...) list in $list" >&2; exit 2; }
-apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts --no-breaks --no-replaces --no-enhances \
-  $(cat "$tmp/list") 2>/dev/null | grep -v '^ ' | grep -v '^<' | sed 's/:.*//' > "$tmp/closure"
+closure() {
+  apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts --no-breaks --no-replaces --no-enhances \
+    $(cat "$tmp/list") 2>/dev/null | grep -v '^ ' | grep -v '^<' | sed 's/:.*//' > "$tmp/closure"
+}
+closure
+# Without apt's package lists (a new machine, or `apt-get clean` + lists removed) the closure is empty: refresh them.
+if [ "$(wc -l < "$tmp/closure")" -le 20 ]; then
+  echo "depcheck: apt's package lists are missing; running apt-get update" >&2
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO=sudo
+  $SUDO apt-get update -qq >&2 || { echo "depcheck: apt-get update failed" >&2; exit 2; }
+  closure
+fi
 # Essential packages are on every Debian system without being depended on.
 dpkg-query -W -f='${Package} ${Essential}\n' 2>/dev/null | awk '$2 == "yes" {print $1}' >> "$tmp/closure"
 cat "$tmp/list" >> "$tmp/closure"
 sort -u -o "$tmp/closure" "$tmp/closure"
-[ "$(wc -l < "$tmp/closure")" -gt 20 ] || { echo "depcheck: apt-cache gave no dependency closure (run apt-get update)" >&2; exit 2; }
+[ "$(wc -l < "$tmp/closure")" -gt 20 ] || { echo "depcheck: apt-cache gave no dependency closure even after apt-get update" >&2; exit 2; }
 
 # --- files used, as "file<TAB>why" ---------------------------------------------------------------------------
 cache=$build/CMakeCache.txt

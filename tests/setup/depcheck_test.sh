@@ -14,4 +14,13 @@ echo "$out" | grep -Eq '^  libqt6opengl6-dev: needed by /usr/[^ ]*QtOpenGL' || f
 out=$("$src/tools/depcheck.sh" --build "$build" --no-run); rc=$?
 echo "$out"
 [ $rc -eq 0 ] || fail "depcheck exited $rc with the real list"
-echo "1 passed, 0 failed"
+# Without apt's package lists depcheck refreshes them (apt-cache stubbed to know nothing until apt-get update ran).
+mkdir -p "$tmp/bin"
+printf '#!/bin/sh\n[ -f %s/updated ] || exit 0\nexec %s "$@"\n' "$tmp" "$(command -v apt-cache)" > "$tmp/bin/apt-cache"
+printf '#!/bin/sh\n[ "$1" = update ] || [ "$2" = update ] && touch %s/updated\nexit 0\n' "$tmp" > "$tmp/bin/apt-get"
+chmod +x "$tmp/bin/apt-cache" "$tmp/bin/apt-get"
+out=$(PATH="$tmp/bin:$PATH" "$src/tools/depcheck.sh" --build "$build" --no-run 2>&1); rc=$?
+echo "$out"
+[ -f "$tmp/updated" ] || fail "depcheck did not run apt-get update when the package lists were missing"
+[ $rc -eq 0 ] || fail "depcheck exited $rc after refreshing the package lists"
+echo "2 passed, 0 failed"

@@ -1,0 +1,26 @@
+# CPack pre-build script: runs on the staging tree before the .deb is made. Compresses the man pages and installs
+# the Debian changelog and copyright file under usr/share/doc/rigscope, as Debian policy asks.
+set(root "${CPACK_TEMPORARY_INSTALL_DIRECTORY}")
+if(NOT EXISTS "${root}/usr/bin/rigscope-cli")
+  # The DEB generator stages per component or into a sub-folder named after the package on some versions.
+  file(GLOB_RECURSE clis "${CPACK_TEMPORARY_INSTALL_DIRECTORY}/*/usr/bin/rigscope-cli")
+  list(GET clis 0 cli)
+  get_filename_component(root "${cli}" DIRECTORY)
+  get_filename_component(root "${root}/../.." ABSOLUTE)
+endif()
+file(GLOB pages "${root}/usr/share/man/man1/*.1")
+foreach(p ${pages})
+  execute_process(COMMAND gzip -9nf "${p}" RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "gzip ${p} failed")
+  endif()
+endforeach()
+set(doc "${root}/usr/share/doc/rigscope")
+file(MAKE_DIRECTORY "${doc}")
+file(COPY "${CPACK_RIGSCOPE_PACKAGING_DIR}/copyright" DESTINATION "${doc}"
+     FILE_PERMISSIONS OWNER_READ OWNER_WRITE GROUP_READ WORLD_READ)
+configure_file("${CPACK_RIGSCOPE_PACKAGING_DIR}/changelog.in" "${doc}/changelog" @ONLY)
+execute_process(COMMAND gzip -9nf "${doc}/changelog" RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "gzip changelog failed")
+endif()
