@@ -1,6 +1,7 @@
 #include "alamo/particle_reader.h"
 
 #include "alamo/alamo_chunks.h"
+#include "common/warnings.h"
 
 #include <cmath>
 #include <cstring>
@@ -149,6 +150,8 @@ class ParticleReader {
             }
         if (!minis.empty())
             sys.warnings.push_back("emitter property mini-chunks not understood (kept raw, see \"unknown\"): " + minis);
+        for (std::string& w : repeats_.lines())
+            sys.warnings.push_back(std::move(w));
         for (size_t i = 0; i < sys.emitters.size(); ++i)
             for (const std::string& n : sys.emitters[i].notSimulated)
                 sys.warnings.push_back("emitter " + std::to_string(i) + " \"" + sys.emitters[i].name + "\": " + n);
@@ -156,6 +159,8 @@ class ParticleReader {
     }
 
   private:
+    WarningLog repeats_; // property mini-chunks given twice in one emitter
+
     void once(const ChunkCursor& cur, const Chunk& c, bool& seen) {
         if (seen) cur.fail(c, "chunk " + hex(c.type) + " appears twice");
         seen = true;
@@ -214,6 +219,9 @@ class ParticleReader {
         return e;
     }
 
+    // Mini-chunks are applied in file order, so a property given twice keeps its last value: the engine's reader
+    // (as alo-viewer's ReadProperties reproduces it) assigns each mini-chunk's value as it meets it. Each repeat
+    // is reported (file, chunk path, offset of the repeated mini-chunk's payload).
     void readProperties(const ChunkCursor& cur, const Chunk& c, ParticleEmitter& e) {
         const auto& table = particlePropertyTable();
         std::vector<bool> seen(256, false);
@@ -222,7 +230,10 @@ class ParticleReader {
         ByteReader m(ByteSpan(), file_);
         auto* base = reinterpret_cast<unsigned char*>(&e.params);
         while (mc.next(id, m)) {
-            if (seen[id]) m.fail("property mini-chunk " + hex(id) + " appears twice");
+            if (seen[id])
+                repeats_.add(file_ + ": property mini-chunk repeated; its last value is used, as the engine reads "
+                                     "mini-chunks in order:",
+                             hex(id) + " in chunk " + c.path.str() + " at offset " + std::to_string(m.absOffset()));
             seen[id] = true;
             const ParticlePropertyDef* def = nullptr;
             for (const auto& d : table)

@@ -21,7 +21,8 @@
 //         0x45   optional bump texture name
 //     0x0002  optional u8 leave particles
 //
-// Format 2 (0x1500) is refused with a clear message (no sample is known). Unknown minis and chunks are kept as
+// A property mini-chunk given twice keeps its last value (warning). Format 2 (0x1500) is refused with a clear
+// message (no sample is known). Unknown minis and chunks are kept as
 // ParticleUnknown; malformed input throws ParseError (file, chunk path, byte offset).
 #pragma once
 

@@ -21,6 +21,10 @@ namespace rs {
 
 namespace fs = std::filesystem;
 
+static const char* const kShockwaveRefusal =
+    "this .w3d is a Shockwave 3D (Macromedia Director / Intel IFX) scene, not a Westwood W3D model; "
+    "Shockwave 3D files are not supported";
+
 static std::string extensionLower(const std::string& path) { return toLower(fs::path(path).extension().string()); }
 
 std::string detectFormat(ByteSpan bytes, const std::string& path) {
@@ -77,6 +81,8 @@ std::vector<uint8_t> readInputFile(const std::string& path) {
     const ByteSpan h(head);
     const std::string format = isTexture(h, path) ? "texture" : detectFormat(h, path);
     if (format.empty()) throw ParseError(path, {}, 0, "unrecognised file format");
+    // Known from its first bytes: say what the file is rather than refuse it by its size.
+    if (format == "w3d-shockwave") throw ParseError(path, {}, 0, kShockwaveRefusal);
     static const std::map<std::string, std::string> names = {
         {"alo", "Alamo model"}, {"alo-particle", "Alamo file"},   {"ala", "Alamo clip"}, {"w3d", "W3D file"},
         {"bwm", "B&W2 model"},  {"al", "B&W2 animation library"}, {"amal", "AMOS file"}, {"texture", "texture"}};
@@ -183,10 +189,7 @@ static Document loadDocumentUnguarded(ByteSpan bytes, const std::string& path, c
         d = options.w3dHierarchyFile.empty() ? w3d::loadSet(bytes, path)
                                              : w3d::loadSet(bytes, path, options.w3dHierarchyFile);
     } else if (d.format == "w3d-shockwave") {
-        throw ParseError(
-            path, {}, 0,
-            "this .w3d is a Shockwave 3D (Macromedia Director / Intel IFX) scene, not a Westwood W3D model; "
-            "Shockwave 3D files are not supported");
+        throw ParseError(path, {}, 0, kShockwaveRefusal);
     } else if (d.format == "ala") {
         d.clips.push_back(std::make_shared<Clip>(alamo::readClip(bytes, path)));
     } else if (d.format == "amal") {

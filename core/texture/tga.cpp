@@ -11,6 +11,7 @@
 #include "texture/texture.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace rs {
 
@@ -43,8 +44,16 @@ Header readHeader(ByteSpan bytes, const std::string& name) {
     h.desc = d[17];
     h.base = h.type & 7;
     h.rle = h.type & 8;
-    if (h.base < 1 || h.base > 3 || (h.type & ~0xB))
+    if (h.base < 1 || h.base > 3 || (h.type & ~0xB)) {
+        // TGA has no magic: say what a misnamed file is when its first bytes tell (a SAGE map: RefPack "EAR\0"
+        // or plain "CkMp" chunks).
+        if (std::memcmp(d, "EAR", 4) == 0 || std::memcmp(d, "CkMp", 4) == 0)
+            throw ParseError(name, "imageType", 2,
+                             std::string("not a TGA image: a SAGE map (") +
+                                 (d[0] == 'E' ? "EA RefPack-compressed, \"EAR\" magic" : "\"CkMp\" magic") +
+                                 ") named .tga; unsupported image type " + std::to_string(h.type));
         throw ParseError(name, "imageType", 2, "unsupported image type " + std::to_string(h.type));
+    }
     if (h.cmapType > 1) throw ParseError(name, "colorMapType", 1, "colour map type " + std::to_string(h.cmapType));
     if (h.width == 0 || h.width > kMaxTextureDim)
         throw ParseError(name, "width", 12,

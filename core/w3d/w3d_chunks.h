@@ -9,13 +9,22 @@
 // payload holds sub-chunks is decided by the chunk id and the parent (see isContainer()).
 //
 // Truncation: a chunk whose payload runs past the end of the FILE is clipped to the bytes present and
-// marked truncated (the reader keeps what is whole and reports the rest). A chunk that runs past the
-// end of its parent while the parent itself is complete is corruption: ParseError.
+// marked truncated (the reader keeps what is whole and reports the rest).
+//
+// A chunk that runs past the end of its complete parent is read as the engine reads it (ww3d2 chunkio.cpp,
+// ChunkLoadClass): by its own size, from the bytes that follow. The engine ends a parent only when the sizes of
+// the children it closed add up to exactly the parent's size, and otherwise reads the next child header from
+// wherever the file position is; so after such a child the parent goes on reading chunks, past its declared end,
+// until they add up or the file ends, and every enclosing chunk resumes at that file position. Each such read
+// gives a warning (file, chunk path, offset; at most kOverrunWarnings, then one summary). A child that runs past
+// the end of the FILE as well stays a ParseError ("chunk size N exceeds the M bytes left in its parent"): the
+// engine's read of it fails.
 #pragma once
 
 #include "common/bytes.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -137,6 +146,8 @@ struct Chunk {
 // Iterates the chunks of one payload. `warnings` (may be null) receives truncation reports.
 class Cursor {
   public:
+    static constexpr size_t kOverrunWarnings = 3; // chunks read past their parent's end reported one by one
+
     // `file` is not copied: it must outlive the cursor and the readers it hands out.
     Cursor(ByteSpan range, uint64_t rangeOffset, bool endsAtFileEnd, const std::string& file,
            const ChunkPath& parentPath, std::vector<std::string>* warnings);
@@ -157,10 +168,25 @@ class Cursor {
     const ChunkPath& parentPath() const { return parentPath_; }
 
   private:
+    // The file as one stream, shared by a cursor and every cursor made from it by children().
+    struct Stream {
+        ByteSpan file;
+        uint64_t resumeAt = 0; // where the engine's file position is after a chunk read past its parent's end
+        int resumeDepth = 0;   // depth of the cursor that moved it: only cursors above that depth resume there
+        size_t overruns = 0;   // chunks read past their parent's end so far
+    };
+    bool nextPastEnd(Chunk& out); // next chunk header read at the stream position (engine semantics)
+    void noteOverrun(const Chunk& c, const std::string& what);
+    // The engine's file position moved to `to` by a read of this cursor past its range: the cursors above
+    // this one resume there.
+    void moveStream(uint64_t to);
+
     ByteSpan range_;
     uint64_t base_;
     bool endsAtFileEnd_;
-    size_t pos_ = 0;
+    uint64_t pos_ = 0;               // sum of the declared sizes (header included) of the chunks returned so far
+    std::shared_ptr<Stream> stream_; // null for a cursor made by the constructor: no reads past the range
+    int depth_ = 0;                  // 0 for the file's cursor, its children's 1, ...
     const std::string* file_;
     ChunkPath parentPath_;
     std::vector<std::string>* warnings_;

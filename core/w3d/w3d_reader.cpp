@@ -1,5 +1,6 @@
 #include "w3d/w3d_reader.h"
 
+#include "common/warnings.h"
 #include "w3d/w3d_anim.h"
 #include "w3d/w3d_chunks.h"
 
@@ -711,17 +712,22 @@ static uint32_t pick(const std::vector<uint32_t>& ids, size_t i) {
 }
 
 // take = true: geometry arrays of m may be moved into the result (m's names and attributes stay).
-static Mesh buildMesh(RawMesh& m, bool take, const Skeleton* skeleton, int bone, const std::string& file);
+static Mesh buildMesh(RawMesh& m, bool take, const Skeleton* skeleton, int bone, const std::string& file,
+                      std::vector<std::string>* warnings);
 
-Mesh toMesh(const RawMesh& raw, const Skeleton* skeleton, int bone, const std::string& file) {
-    return buildMesh(const_cast<RawMesh&>(raw), false, skeleton, bone, file); // take = false: raw is only read
+Mesh toMesh(const RawMesh& raw, const Skeleton* skeleton, int bone, const std::string& file,
+            std::vector<std::string>* warnings) {
+    // take = false: raw is only read
+    return buildMesh(const_cast<RawMesh&>(raw), false, skeleton, bone, file, warnings);
 }
 
-Mesh toMesh(RawMesh&& raw, const Skeleton* skeleton, int bone, const std::string& file) {
-    return buildMesh(raw, true, skeleton, bone, file);
+Mesh toMesh(RawMesh&& raw, const Skeleton* skeleton, int bone, const std::string& file,
+            std::vector<std::string>* warnings) {
+    return buildMesh(raw, true, skeleton, bone, file, warnings);
 }
 
-static Mesh buildMesh(RawMesh& m, bool take, const Skeleton* skeleton, int bone, const std::string& file) {
+static Mesh buildMesh(RawMesh& m, bool take, const Skeleton* skeleton, int bone, const std::string& file,
+                      std::vector<std::string>* warnings) {
     Mesh out;
     out.name = m.name;
     out.baseName = m.name;
@@ -733,16 +739,31 @@ static Mesh buildMesh(RawMesh& m, bool take, const Skeleton* skeleton, int bone,
     out.boundsMax = m.boundsMax;
     out.bone = bone;
     const bool skin = m.skin() && skeleton && !skeleton->bones.empty();
+    // A pivot past the hierarchy: the engine indexes its pivot array unchecked (meshgeometry.cpp
+    // get_deformed_vertices); with `warnings` such vertices follow pivot 0, the root, as hlod.cpp Add_Lod_Model
+    // places a sub-object whose bone the skeleton lacks.
+    const size_t nBones = skin ? skeleton->bones.size() : 0;
+    auto pivotOf = [nBones](uint16_t b) { return b < nBones ? b : uint16_t(0); };
     if (skin) {
+        size_t bad = 0, first = 0;
+        uint16_t firstPivot = 0;
         for (size_t v = 0; v < m.influences.size(); ++v) {
             const VertexInfluence& vi = m.influences[v];
             const bool second = vi.weight2 > 0;
-            if (vi.bone >= skeleton->bones.size() || (second && vi.bone2 >= skeleton->bones.size()))
-                throw ParseError(file, m.chunkPath, m.offset,
-                                 "skin " + m.fullName() + " vertex " + std::to_string(v) + " uses pivot " +
-                                     std::to_string(second && vi.bone2 >= skeleton->bones.size() ? vi.bone2 : vi.bone) +
-                                     " but hierarchy " + skeleton->name + " has " +
-                                     std::to_string(skeleton->bones.size()));
+            if (vi.bone < nBones && (!second || vi.bone2 < nBones)) continue;
+            if (bad++ == 0) {
+                first = v;
+                firstPivot = second && vi.bone2 >= nBones ? vi.bone2 : vi.bone;
+            }
+        }
+        if (bad) {
+            std::string msg = "skin " + m.fullName() + " vertex " + std::to_string(first) + " uses pivot " +
+                              std::to_string(firstPivot) + " but hierarchy " + skeleton->name + " has " +
+                              std::to_string(nBones);
+            if (!warnings) throw ParseError(file, m.chunkPath, m.offset, msg);
+            warnings->push_back(file + ": chunk " + m.chunkPath.str() + " at offset " + std::to_string(m.offset) +
+                                ": " + msg + " (" + std::to_string(bad) + " of " + std::to_string(m.influences.size()) +
+                                " vertices past the hierarchy); they follow pivot 0, the root");
         }
     }
 
@@ -866,8 +887,8 @@ static Mesh buildMesh(RawMesh& m, bool take, const Skeleton* skeleton, int bone,
                 const float sum = w0 + w1;
                 w0 /= sum;
                 w1 /= sum;
-                const uint16_t s0 = slotOf(vi.bone);
-                const uint16_t s1 = w1 > 0.0f ? slotOf(vi.bone2) : s0;
+                const uint16_t s0 = slotOf(pivotOf(vi.bone));
+                const uint16_t s1 = w1 > 0.0f ? slotOf(pivotOf(vi.bone2)) : s0;
                 dual = dual || w1 > 0.0f;
                 sm.boneIndices.push_back(glm::u16vec4(s0, s1, 0, 0));
                 sm.boneWeights.push_back(glm::vec4(w0, w1, 0.0f, 0.0f));
@@ -913,6 +934,7 @@ static std::vector<SubObject> readSubObjectArray(const Cursor& parent, const Chu
             if (objs.size() >= count) r.fail("more sub-objects than the " + std::to_string(count) + " declared");
             SubObject o;
             o.boneAt = r.absOffset();
+            o.chunkPath = cur.pathOf(k).str();
             o.bone = r.u32le();
             o.name = r.fixedString(2 * kNameLen);
             objs.push_back(o);
@@ -1303,14 +1325,36 @@ static bool namesMesh(const RawMesh& m, const std::string& s) {
            ieq(s.data() + c + 1, m.name.data(), m.name.size());
 }
 
+static std::string pastPivots(const SubObject& o, const Skeleton& sk, const std::string& what) {
+    return what + " is attached to pivot " + std::to_string(o.bone) + " but hierarchy " + sk.name + " has " +
+           std::to_string(sk.bones.size()) + " pivots";
+}
+
+// The pivot o is attached to; -1 without a skeleton. A pivot past the skeleton is a ParseError.
 static int checkedBone(const SubObject& o, const Skeleton& sk, const std::string& what, const std::string& file) {
-    const uint32_t bone = o.bone;
     if (sk.bones.empty()) return -1;
-    if (bone >= sk.bones.size())
-        throw ParseError(file, "bone", o.boneAt,
-                         what + " is attached to pivot " + std::to_string(bone) + " but hierarchy " + sk.name +
-                             " has " + std::to_string(sk.bones.size()) + " pivots");
-    return int(bone);
+    if (o.bone >= sk.bones.size()) throw ParseError(file, "bone", o.boneAt, pastPivots(o, sk, what));
+    return int(o.bone);
+}
+
+// Where the engine reports a pivot past the skeleton and goes on (hlod.cpp): one line per outcome in `log`
+// (kind: file, hierarchy and what the engine does; details: the sub-object, its chunk and its bone field's offset).
+static void warnPastPivots(WarningLog& log, const SubObject& o, const Skeleton& sk, const std::string& what,
+                           const std::string& file, const std::string& outcome) {
+    log.add(file + ": HLOD " + what + " attached to a pivot past the " + std::to_string(sk.bones.size()) +
+                " of hierarchy " + sk.name + " " + outcome + ", as the engine does:",
+            o.name + " (pivot " + std::to_string(o.bone) + ") in " +
+                (o.chunkPath.empty() ? std::string("field bone") : "chunk " + o.chunkPath) + " at offset " +
+                std::to_string(o.boneAt));
+}
+
+// Pivot of an HLOD LOD sub-object: one past the skeleton is pivot 0, the root, as HLodClass::Add_Lod_Model
+// places it ("Please re-export!").
+static int lodBone(const SubObject& o, const Skeleton& sk, const std::string& file, WarningLog& log) {
+    if (sk.bones.empty()) return -1;
+    if (o.bone < sk.bones.size()) return int(o.bone);
+    warnPastPivots(log, o, sk, "sub-objects", file, "are placed at pivot 0, the root");
+    return 0;
 }
 
 static std::string afterDot(const std::string& s) {
@@ -1375,14 +1419,19 @@ Document loadSet(ByteSpan bytes, const std::string& path, const HierarchyLookup&
     // (toMesh depends on the bone only through Mesh::bone).
     std::vector<size_t> madeAt(f.meshes.size(), SIZE_MAX);
     model->meshes.reserve(f.meshes.size());
-    auto place = [&](const SubObject& o, int lod, const std::string& owner) {
+    WarningLog pastPivots; // HLOD sub-objects and aggregates attached to a pivot the skeleton lacks
+    // hlod: an HLOD LOD sub-object (a pivot past the skeleton is the root, with a warning); else an HModel node.
+    auto place = [&](const SubObject& o, int lod, const std::string& owner, bool hlod) {
+        auto boneOf = [&](const std::string& what) {
+            return hlod ? lodBone(o, sk, path, pastPivots) : checkedBone(o, sk, what, path);
+        };
         bool found = false;
         for (size_t i = 0; i < f.meshes.size(); ++i) {
             if (!namesMesh(f.meshes[i], o.name)) continue;
-            int bone = checkedBone(o, sk, owner + " sub-object " + o.name, path);
+            int bone = boneOf(owner + " sub-object " + o.name);
             Mesh m;
             if (madeAt[i] == SIZE_MAX) {
-                m = toMesh(std::move(f.meshes[i]), &sk, bone, path);
+                m = toMesh(std::move(f.meshes[i]), &sk, bone, path, &warnings);
                 madeAt[i] = model->meshes.size();
             } else {
                 m = model->meshes[madeAt[i]];
@@ -1400,7 +1449,7 @@ Document loadSet(ByteSpan bytes, const std::string& path, const HierarchyLookup&
                 Marker mk;
                 mk.name = afterDot(f.boxes[i].name);
                 mk.kind = "box";
-                mk.bone = checkedBone(o, sk, owner + " box " + o.name, path);
+                mk.bone = boneOf(owner + " box " + o.name);
                 mk.transform = glm::translate(glm::mat4(1.0f), f.boxes[i].center);
                 mk.extent = f.boxes[i].extent;
                 model->markers.push_back(mk);
@@ -1412,7 +1461,7 @@ Document loadSet(ByteSpan bytes, const std::string& path, const HierarchyLookup&
                 Marker mk;
                 mk.name = afterDot(f.nulls[i].name);
                 mk.kind = "null";
-                mk.bone = checkedBone(o, sk, owner + " null " + o.name, path);
+                mk.bone = boneOf(owner + " null " + o.name);
                 model->markers.push_back(mk);
                 usedNull[i] = 1;
                 found = true;
@@ -1423,8 +1472,13 @@ Document loadSet(ByteSpan bytes, const std::string& path, const HierarchyLookup&
         const int n = int(h.lods.size());
         for (int a = 0; a < n; ++a)
             for (const SubObject& o : h.lods[a].objects)
-                place(o, n > 1 ? n - 1 - a : -1, "HLOD " + h.name);
+                place(o, n > 1 ? n - 1 - a : -1, "HLOD " + h.name, true);
         for (const SubObject& o : h.aggregates) {
+            // HLodClass::Add_Sub_Object_To_Bone adds no aggregate whose pivot the skeleton lacks.
+            if (!sk.bones.empty() && o.bone >= sk.bones.size()) {
+                warnPastPivots(pastPivots, o, sk, "aggregates", path, "are left out");
+                continue;
+            }
             Marker mk;
             mk.name = o.name;
             mk.kind = "aggregate";
@@ -1440,7 +1494,7 @@ Document loadSet(ByteSpan bytes, const std::string& path, const HierarchyLookup&
     }
     for (const HModel& h : f.hmodels)
         for (const SubObject& o : h.nodes)
-            place(o, -1, "HModel " + h.name);
+            place(o, -1, "HModel " + h.name, false);
     for (const Collection& c : f.collections) {
         for (const std::string& name : c.objects) {
             SubObject o;
@@ -1450,7 +1504,7 @@ Document loadSet(ByteSpan bytes, const std::string& path, const HierarchyLookup&
             for (size_t i = 0; i < f.meshes.size(); ++i)
                 if (namesMesh(f.meshes[i], name)) {
                     if (!used[i]) {
-                        model->meshes.push_back(toMesh(std::move(f.meshes[i]), &sk, -1, path));
+                        model->meshes.push_back(toMesh(std::move(f.meshes[i]), &sk, -1, path, &warnings));
                         used[i] = 1;
                     }
                     known = true;
@@ -1471,7 +1525,7 @@ Document loadSet(ByteSpan bytes, const std::string& path, const HierarchyLookup&
     // Meshes and boxes no HLOD places are shown in model space.
     for (size_t i = 0; i < f.meshes.size(); ++i)
         if (!used[i]) {
-            model->meshes.push_back(toMesh(std::move(f.meshes[i]), &sk, -1, path));
+            model->meshes.push_back(toMesh(std::move(f.meshes[i]), &sk, -1, path, &warnings));
             skinsDropped = skinsDropped || (f.meshes[i].skin() && sk.bones.empty());
         }
     for (size_t i = 0; i < f.boxes.size(); ++i)
@@ -1490,6 +1544,8 @@ Document loadSet(ByteSpan bytes, const std::string& path, const HierarchyLookup&
             mk.kind = "null";
             model->markers.push_back(mk);
         }
+    for (std::string& w : pastPivots.lines())
+        warnings.push_back(std::move(w));
     if (skinsDropped)
         warnings.push_back("skinned meshes are shown unskinned (vertices in bone space at the origin): their hierarchy "
                            "was not found");

@@ -135,6 +135,7 @@ struct SubObject {
     uint32_t bone = 0;
     std::string name;           // "CONTAINER.OBJECT"
     uint64_t boneAt = ~0ull;    // absolute offset of the bone field (~0: not stored in the file)
+    std::string chunkPath = {}; // "0x700/0x702/0x704" (empty: not stored in the file)
 };
 
 struct LodArray {
@@ -205,12 +206,15 @@ File readFile(ByteSpan bytes, const std::string& path);
 Skeleton toSkeleton(const Hierarchy& h);
 
 // Format-neutral mesh. Skins (skeleton required) get VertexSpace::Bone, boneMap = pivots used,
-// boneIndices into boneMap; rigid meshes get Mesh::bone = `bone`. Throws ParseError on bone indices
-// outside the skeleton.
-Mesh toMesh(const RawMesh& raw, const Skeleton* skeleton, int bone, const std::string& file);
+// boneIndices into boneMap; rigid meshes get Mesh::bone = `bone`. Skin vertices naming a pivot the skeleton
+// lacks: without `warnings` a ParseError; with it they are bound to pivot 0 (the root) and one line per mesh
+// (file, chunk path, offset, how many vertices) is added to *warnings.
+Mesh toMesh(const RawMesh& raw, const Skeleton* skeleton, int bone, const std::string& file,
+            std::vector<std::string>* warnings = nullptr);
 // Same result; moves raw's vertex/index arrays into the mesh instead of copying them (raw keeps its names,
 // attributes and materials, its geometry is left unspecified).
-Mesh toMesh(RawMesh&& raw, const Skeleton* skeleton, int bone, const std::string& file);
+Mesh toMesh(RawMesh&& raw, const Skeleton* skeleton, int bone, const std::string& file,
+            std::vector<std::string>* warnings = nullptr);
 
 // Descriptive material of pass 0: shader "w3d:opaque", "w3d:alpha", "w3d:additive", ... (or
 // "w3d:fx:<name>" for BFME shader materials), params Diffuse/Ambient/Specular/Emissive/Opacity/

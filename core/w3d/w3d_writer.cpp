@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <stdexcept>
 
 namespace rs::w3d {
 
@@ -59,6 +60,15 @@ static void stringChunk(ChunkWriter& cw, uint32_t id, const std::string& s) {
     cw.begin(id);
     cw.w.cstr(s);
     cw.end();
+}
+
+void setStoredSize(std::vector<uint8_t>& file, size_t chunkOffset, uint32_t payloadSize) {
+    if (chunkOffset + 8 > file.size() || payloadSize > 0x7FFFFFFFu)
+        throw std::invalid_argument("setStoredSize: no chunk header at that offset, or a size over 31 bits");
+    uint8_t* p = file.data() + chunkOffset + 4;
+    const uint32_t stored = (uint32_t(p[3] & 0x80u) << 24) | payloadSize;
+    for (int i = 0; i < 4; ++i)
+        p[i] = uint8_t(stored >> (8 * i));
 }
 
 void writeHierarchy(ChunkWriter& cw, const Hierarchy& h) {

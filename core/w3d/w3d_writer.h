@@ -31,6 +31,11 @@ class ChunkWriter {
     bool containerBit_;
 };
 
+// Stores `payloadSize` as the size of the chunk whose header is at `chunkOffset` of `file` (bit 31 kept). Makes
+// the files of exporters that grew a child and left the parent's size as it was (BFME II mod HLODs whose 0x700
+// is shorter than its 0x702).
+void setStoredSize(std::vector<uint8_t>& file, size_t chunkOffset, uint32_t payloadSize);
+
 void writeHierarchy(ChunkWriter& cw, const Hierarchy& h);
 // Counts are taken from the arrays. materialWrapper != 0 (0x23-0x26) puts the material chunks inside a
 // Renegade prelit wrapper.
