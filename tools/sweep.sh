@@ -15,7 +15,8 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
-cli="$here/build-core/bin/rigscope-cli"
+cli="$here/build/bin/rigscope-cli" # the README's build; a core-only build (build-core) when that is all there is
+[ -x "$cli" ] || [ ! -x "$here/build-core/bin/rigscope-cli" ] || cli="$here/build-core/bin/rigscope-cli"
 jobs=2
 timeout_s=120
 keep=""

@@ -1,5 +1,7 @@
-// Access to the third-party corpus (../shared/corpus). Tests that need it skip with a message when absent.
+// Access to the third-party corpus (../shared/corpus). Tests that need it skip (skip.h) when absent.
 #pragma once
+
+#include "skip.h"
 
 #include <filesystem>
 #include <string>
@@ -15,13 +17,10 @@ std::vector<std::string> corpusFiles(const std::string& sub, const std::vector<s
 
 } // namespace rs::test
 
-// Use at the top of a corpus test: returns (passing, with a printed note) when the corpus is absent.
-#define RIGSCOPE_REQUIRE_CORPUS(sub)                                                                   \
-    do {                                                                                               \
-        if (rs::test::corpusDir().empty() ||                                                           \
-            !std::filesystem::is_directory(rs::test::corpusDir() + "/" + (sub))) {                     \
-            WARN("SKIPPED: corpus folder " << (sub) << " not found (set RIGSCOPE_CORPUS or place "      \
-                 "../shared/corpus beside the checkout)");                                             \
-            return;                                                                                    \
-        }                                                                                              \
+// Use at the top of a corpus test: skips the case (reported as skipped by ctest) when the corpus is absent.
+#define RIGSCOPE_REQUIRE_CORPUS(sub)                                                                                   \
+    do {                                                                                                               \
+        if (rs::test::corpusDir().empty() || !std::filesystem::is_directory(rs::test::corpusDir() + "/" + (sub)))      \
+            RIGSCOPE_SKIP("corpus folder " << (sub) << " not found (set RIGSCOPE_CORPUS or place ../shared/corpus "    \
+                                           "beside the checkout)");                                                    \
     } while (0)

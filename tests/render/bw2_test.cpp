@@ -5,6 +5,7 @@
 #include "bw2_fixtures.h" // tests/core: the project's own .bwm writer fixtures
 #include "io/loader.h"
 
+#include "skip.h"
 #include <catch2/catch.hpp>
 
 #include <QFileInfo>
@@ -73,8 +74,7 @@ TEST_CASE("corpus .bwm renders framed with its footprint", "[render][bw2][corpus
     const QString file =
         QString::fromStdString(root) + "/bw2/WilliamESE+bw2ModelEditor/Models/m_norse_chieftains_grave.bwm";
     if (root.empty() || !QFileInfo::exists(file)) {
-        WARN("SKIPPED: m_norse_chieftains_grave.bwm not in the corpus");
-        return;
+        RIGSCOPE_SKIP("m_norse_chieftains_grave.bwm not in the corpus");
     }
     rs::Document doc = rs::loadDocument(file.toStdString());
     REQUIRE(doc.model);

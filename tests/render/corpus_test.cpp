@@ -4,6 +4,7 @@
 
 #include "io/loader.h"
 
+#include "skip.h"
 #include <catch2/catch.hpp>
 
 #include <QDirIterator>
@@ -48,8 +49,7 @@ QImage render(const std::shared_ptr<rs::Model>& m, const QString& path, std::sha
 TEST_CASE("corpus Alamo models render framed", "[render][corpus]") {
     const QStringList models = corpusModels();
     if (models.isEmpty()) {
-        WARN("SKIPPED: corpus alamo folder not found (set RIGSCOPE_CORPUS)");
-        return;
+        RIGSCOPE_SKIP("corpus alamo folder not found (set RIGSCOPE_CORPUS)");
     }
     int rendered = 0;
     for (const QString& f : models) {
@@ -76,8 +76,7 @@ TEST_CASE("corpus clip moves the model", "[render][corpus]") {
     const QString model =
         QString::fromStdString(root) + "/alamo/Delta730+Imperial_Civil_War/Data/Art/Models/EI_STORMTROOPER.ALO";
     if (root.empty() || !QFileInfo::exists(model)) {
-        WARN("SKIPPED: EI_STORMTROOPER.ALO not in the corpus");
-        return;
+        RIGSCOPE_SKIP("EI_STORMTROOPER.ALO not in the corpus");
     }
     rs::Document doc = rs::loadDocument(model.toStdString());
     const auto clips = rs::findCompanionClips(model.toStdString());
@@ -107,8 +106,7 @@ QString w3dDir(const char* sub) {
 TEST_CASE("corpus W3D skin renders and its clip moves it", "[render][corpus][w3d]") {
     const QString dir = w3dDir("DarkAtra+bfme2-modding-utils/w3d/src/test/resources/models");
     if (dir.isEmpty() || !QFileInfo::exists(dir + "/guaragorn_skn.w3d")) {
-        WARN("SKIPPED: guaragorn_skn.w3d not in the corpus");
-        return;
+        RIGSCOPE_SKIP("guaragorn_skn.w3d not in the corpus");
     }
     const QString model = dir + "/guaragorn_skn.w3d";
     rs::Document doc = rs::loadDocument(model.toStdString());
@@ -138,8 +136,7 @@ TEST_CASE("corpus W3D skin renders and its clip moves it", "[render][corpus][w3d
 TEST_CASE("corpus W3D building finds its compiled .dds textures", "[render][corpus][w3d]") {
     const QString dir = w3dDir("FuryslavBoytcov+rotwk_evilmod/mod/asis/art/w3d/eb");
     if (dir.isEmpty() || !QFileInfo::exists(dir + "/ebstables_skn.W3D")) {
-        WARN("SKIPPED: ebstables_skn.W3D not in the corpus");
-        return;
+        RIGSCOPE_SKIP("ebstables_skn.W3D not in the corpus");
     }
     const QString model = dir + "/ebstables_skn.W3D";
     rs::Document doc = rs::loadDocument(model.toStdString());
@@ -171,8 +168,7 @@ TEST_CASE("corpus W3D building finds its compiled .dds textures", "[render][corp
 TEST_CASE("corpus W3D clip file alone shows its hierarchy animated", "[render][corpus][w3d]") {
     const QString dir = w3dDir("DarkAtra+bfme2-modding-utils/w3d/src/test/resources/models");
     if (dir.isEmpty() || !QFileInfo::exists(dir + "/guaragorn_idla.w3d")) {
-        WARN("SKIPPED: guaragorn_idla.w3d not in the corpus");
-        return;
+        RIGSCOPE_SKIP("guaragorn_idla.w3d not in the corpus");
     }
     const QString file = dir + "/guaragorn_idla.w3d";
     rs::Document doc = rs::loadDocument(file.toStdString());

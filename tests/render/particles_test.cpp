@@ -11,6 +11,7 @@
 #include "vfs/archive_writer.h"
 #include "vfs/lookup.h"
 
+#include "skip.h"
 #include <catch2/catch.hpp>
 
 #include <QFile>
@@ -95,8 +96,7 @@ TEST_CASE("a corpus particle system alone is visible and changes over time", "[r
     const QString file =
         QString::fromStdString(root) + "/alamo/Delta730+Imperial_Civil_War/Data/Art/Models/P_ELECTRICALSTATIC.ALO";
     if (root.empty() || !QFileInfo::exists(file)) {
-        WARN("SKIPPED: P_ELECTRICALSTATIC.ALO not in the corpus");
-        return;
+        RIGSCOPE_SKIP("P_ELECTRICALSTATIC.ALO not in the corpus");
     }
     rs::Document doc = rs::loadDocument(file.toStdString());
     REQUIRE(doc.particles);
@@ -166,8 +166,7 @@ TEST_CASE("ALT level with particle proxies differs from ALT0 where the proxies a
     const QString file =
         QString::fromStdString(root) + "/alamo/Delta730+Imperial_Civil_War/Data/Art/Models/RV_T2BTANK.ALO";
     if (root.empty() || !QFileInfo::exists(file)) {
-        WARN("SKIPPED: RV_T2BTANK.ALO not in the corpus");
-        return;
+        RIGSCOPE_SKIP("RV_T2BTANK.ALO not in the corpus");
     }
     rs::Document doc = rs::loadDocument(file.toStdString());
     REQUIRE(doc.model);

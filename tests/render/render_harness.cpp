@@ -1,5 +1,7 @@
 #include "render_harness.h"
 
+#include <catch2/catch.hpp>
+
 #include <QCoreApplication>
 #include <QEventLoop>
 #include <QTimer>
@@ -74,8 +76,18 @@ QRect foreground(const QImage& img, QColor bg, int tol) {
     return r;
 }
 
+// Fails the running case when a capture failed (null image) or the two differ in size: a comparison of two failed
+// captures must never pass.
+void requireComparable(const QImage& a, const QImage& b) {
+    if (a.isNull() || b.isNull())
+        FAIL("image comparison with a failed capture (" << (a.isNull() ? "first" : "second") << " image is null)");
+    if (a.size() != b.size())
+        FAIL("image comparison of different sizes: " << a.width() << "x" << a.height() << " and " << b.width() << "x"
+                                                     << b.height());
+}
+
 int countChanged(const QImage& a, const QImage& b, int tol) {
-    if (a.size() != b.size()) return -1;
+    requireComparable(a, b);
     int n = 0;
     for (int y = 0; y < a.height(); ++y)
         for (int x = 0; x < a.width(); ++x)
@@ -84,7 +96,7 @@ int countChanged(const QImage& a, const QImage& b, int tol) {
 }
 
 double meanDifference(const QImage& a, const QImage& b) {
-    if (a.size() != b.size() || a.isNull()) return -1.0;
+    requireComparable(a, b);
     double sum = 0.0;
     for (int y = 0; y < a.height(); ++y)
         for (int x = 0; x < a.width(); ++x) {
@@ -95,8 +107,8 @@ double meanDifference(const QImage& a, const QImage& b) {
 }
 
 QRect changedBox(const QImage& a, const QImage& b, int tol) {
+    requireComparable(a, b);
     QRect r;
-    if (a.size() != b.size()) return r;
     for (int y = 0; y < a.height(); ++y)
         for (int x = 0; x < a.width(); ++x)
             if (maxDiff(a.pixel(x, y), b.pixel(x, y)) > tol) r |= QRect(x, y, 1, 1);

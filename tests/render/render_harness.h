@@ -20,10 +20,11 @@ QImage grab(int timeoutMs = 20000);
 int countDifferent(const QImage& img, QColor bg, int tol = 12);
 // Bounding box of those pixels (empty when none).
 QRect foreground(const QImage& img, QColor bg, int tol = 12);
+// Comparisons of two captures fail the running case when either is null (a failed capture) or their sizes differ.
 // Pixels that differ between two images of the same size by more than tol.
 int countChanged(const QImage& a, const QImage& b, int tol = 24);
 QRect changedBox(const QImage& a, const QImage& b, int tol = 24);
-// Mean absolute difference per channel (0..255) of two images of the same size; -1 when the sizes differ.
+// Mean absolute difference per channel (0..255) of two images of the same size.
 double meanDifference(const QImage& a, const QImage& b);
 
 std::string goldenDir();

@@ -271,9 +271,8 @@ class AssetBrowserTest : public QObject {
             QFile::remove(out);
             return img;
         };
-        if (!QFileInfo::exists(QStringLiteral(RIGSCOPE_BIN))) QSKIP("rigscope not built");
+        QVERIFY2(QFileInfo::exists(QStringLiteral(RIGSCOPE_BIN)), "rigscope not built");
         const QImage mod = shoot(true), game = shoot(false);
-        if (mod.isNull() && game.isNull()) QSKIP("rigscope --screenshot needs OpenGL (none here)");
         QVERIFY(!mod.isNull());
         QVERIFY(!game.isNull());
         // The mod's green W_TEST is drawn on the model; without the mod the game's red one is.
