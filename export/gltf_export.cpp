@@ -21,8 +21,9 @@ namespace fs = std::filesystem;
 
 namespace rs::gltf {
 
-glm::mat4 axisChange() {
+glm::mat4 axisChange(UpAxis up) {
     glm::mat4 c(1.0f);
+    if (up == UpAxis::Y) return c;
     c[1] = glm::vec4(0, 0, -1, 0); // game +Y -> glTF -Z
     c[2] = glm::vec4(0, 1, 0, 0);  // game +Z -> glTF +Y
     return c;
@@ -35,8 +36,6 @@ std::vector<bool> selectVariant(const Model& m, int lodWanted, int altWanted) {
 namespace {
 
 using tinygltf::Value;
-
-glm::vec3 cv(const glm::vec3& v) { return {v.x, v.z, -v.y}; }
 
 struct TRS {
     glm::vec3 t{0.0f};
@@ -58,11 +57,6 @@ TRS decompose(const glm::mat4& m) {
         o.r = glm::normalize(glm::quat_cast(rot));
     }
     return o;
-}
-
-glm::mat4 toGltf(const glm::mat4& m) {
-    static const glm::mat4 c = axisChange(), ci = glm::transpose(axisChange());
-    return c * m * ci;
 }
 
 Value num(double d) { return Value(d); }
@@ -107,7 +101,8 @@ Value paramValue(const MaterialParam& p) {
 class Exporter {
   public:
     Exporter(const Model& model, const ExportOptions& opt, TextureLookup* textures, const std::string& outPath)
-        : m_(model), opt_(opt), textures_(textures), out_(outPath) {
+        : m_(model), opt_(opt), textures_(textures), out_(outPath), axes_(axisChange(upAxisOf(model.format))),
+          axesInverse_(glm::transpose(axes_)) {
         const std::string ext = toLower(fs::path(outPath).extension().string());
         if (ext == ".glb")
             binary_ = true;
@@ -140,6 +135,8 @@ class Exporter {
         std::vector<std::pair<int, int>> attached; // (bone, node) of rigid attachments
     };
 
+    glm::vec3 cv(const glm::vec3& v) const { return glm::vec3(axes_ * glm::vec4(v, 0.0f)); }
+    glm::mat4 toGltf(const glm::mat4& m) const { return axes_ * m * axesInverse_; }
     int addView(const void* data, size_t bytes, int target);
     int addAccessor(const void* data, size_t count, int componentType, int type, size_t elemBytes, int target,
                     const float* mn = nullptr, const float* mx = nullptr, int comps = 0);
@@ -158,6 +155,7 @@ class Exporter {
     ExportOptions opt_;
     TextureLookup* textures_;
     std::string out_, name_;
+    glm::mat4 axes_, axesInverse_; // axisChange of the model's format and its inverse
     bool binary_ = true;
     tinygltf::Model g_;
     ExportStats stats_;
@@ -645,7 +643,7 @@ void Exporter::buildScene(int lod, int alt, const std::string& sceneName) {
         g_.lights.push_back(gl);
         // The light shines along its bone's game -Z; a glTF light along its node's -Z: rotate by the axis change.
         const int node = addNode(l.name, parentOf(l.bone));
-        const glm::quat q = glm::quat_cast(glm::mat3(axisChange()));
+        const glm::quat q = glm::quat_cast(glm::mat3(axes_));
         g_.nodes[size_t(node)].rotation = {q.x, q.y, q.z, q.w};
         Value::Object le;
         le["light"] = Value(int(g_.lights.size() - 1));
@@ -938,7 +936,9 @@ ExportStats Exporter::run(const std::vector<const Clip*>& clips) {
     Value::Object ex;
     ex["sourceFormat"] = str(m_.format);
     ex["source"] = str(fs::path(m_.sourcePath).filename().string());
-    ex["axes"] = str("game Z-up -> glTF Y-up: (x, y, z) -> (x, z, -y); 1 game unit = 1 m");
+    ex["axes"] =
+        str(upAxisOf(m_.format) == UpAxis::Z ? "game Z-up -> glTF Y-up: (x, y, z) -> (x, z, -y); 1 game unit = 1 m"
+                                             : "game Y-up = glTF Y-up: (x, y, z) kept; 1 game unit = 1 m");
     g_.asset.extras = Value(ex);
     write();
     stats_.scenes = g_.scenes.size();

@@ -70,7 +70,8 @@ static const Command kCommands[] = {
      "[--all-variants] [--faction-color #RRGGBB] -o OUT.glb|OUT.gltf\n"
      "  rigscope-cli export [--game DIR]... [--mod DIR]... --batch SOURCE -o DIR",
      "Writes the model's skeleton, meshes (skinned and rigid), materials with PNG textures, lights, proxies,\n"
-     "dazzles and clips as glTF 2.0 (Y up: game (x, y, z) -> glTF (x, z, -y), 1 unit = 1 m).\n"
+     "dazzles and clips as glTF 2.0 (Y up: Z-up Alamo and W3D (x, y, z) -> glTF (x, z, -y), Y-up B&W2 kept;\n"
+     "1 unit = 1 m).\n"
      "Without --clip every clip beside the model and inside the file is exported; --all-clips adds them to\n"
      "the --clip files. --all-variants writes one scene per LOD/ALT combination (scene 0 = --lod/--alt).\n"
      "A .bwm gets the first animation library (.al) beside it whose armature fits.\n"
