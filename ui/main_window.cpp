@@ -21,6 +21,7 @@
 #include "bw2/al.h"
 #include "common/error.h"
 #include "demo/demo_model.h"
+#include "scene/clip_choice.h"
 
 #include <QAbstractSpinBox>
 #include <QAction>
@@ -444,17 +445,24 @@ void MainWindow::applyDocument(const LoadResult& r) {
     view_->setSettings(sceneDock_->settings());
     timeline_->setClip(nullptr);
 
-    // Restore the clip after Reload, else start on an idle clip that fits the skeleton, else the first clip
-    // that fits; a model none of whose clips fit starts in the bind pose.
+    // Restore the clip after Reload, else pickInitialClip: an idle clip that fits the skeleton, else the first
+    // clip that fits; a model none of whose clips fit starts in the bind pose. A clip not read yet is named by
+    // its file.
     int pick = 0;
-    for (size_t i = 0; i < clips_.size(); ++i) {
-        if (!reselectClip_.isEmpty() && clips_[i].label == reselectClip_) pick = int(i) + 1;
-        if (reselectClip_.isEmpty() && pick == 0 && clips_[i].matches &&
-            clips_[i].label.contains(QLatin1String("idle"), Qt::CaseInsensitive))
-            pick = int(i) + 1;
+    if (!reselectClip_.isEmpty()) {
+        for (size_t i = 0; i < clips_.size(); ++i)
+            if (clips_[i].label == reselectClip_) pick = int(i) + 1;
+    } else {
+        std::vector<std::string> names;
+        std::vector<bool> fits;
+        for (const ClipEntry& e : clips_) {
+            names.push_back(e.clip && !e.clip->name.empty()
+                                ? e.clip->name
+                                : QFile::encodeName(QFileInfo(e.path).fileName()).toStdString());
+            fits.push_back(e.matches);
+        }
+        pick = pickInitialClip(names, fits) + 1;
     }
-    for (size_t i = 0; i < clips_.size() && pick == 0 && reselectClip_.isEmpty(); ++i)
-        if (clips_[i].matches) pick = int(i) + 1;
     reselectClip_.clear();
     refreshClipSelector(0);
     if (pick > 0) selectClip(pick);
