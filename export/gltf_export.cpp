@@ -1,5 +1,6 @@
 #include "gltf_export.h"
 
+#include "common/cp1252.h"
 #include "common/error.h"
 #include "scene/pose.h"
 #include "texture/texture.h"
@@ -10,6 +11,7 @@
 #include <tiny_gltf.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -21,8 +23,9 @@ namespace fs = std::filesystem;
 
 namespace rs::gltf {
 
-glm::mat4 axisChange() {
+glm::mat4 axisChange(UpAxis up) {
     glm::mat4 c(1.0f);
+    if (up == UpAxis::Y) return c;
     c[1] = glm::vec4(0, 0, -1, 0); // game +Y -> glTF -Z
     c[2] = glm::vec4(0, 1, 0, 0);  // game +Z -> glTF +Y
     return c;
@@ -35,8 +38,6 @@ std::vector<bool> selectVariant(const Model& m, int lodWanted, int altWanted) {
 namespace {
 
 using tinygltf::Value;
-
-glm::vec3 cv(const glm::vec3& v) { return {v.x, v.z, -v.y}; }
 
 struct TRS {
     glm::vec3 t{0.0f};
@@ -60,13 +61,29 @@ TRS decompose(const glm::mat4& m) {
     return o;
 }
 
-glm::mat4 toGltf(const glm::mat4& m) {
-    static const glm::mat4 c = axisChange(), ci = glm::transpose(axisChange());
-    return c * m * ci;
-}
-
 Value num(double d) { return Value(d); }
 Value str(const std::string& s) { return Value(s); }
+// A name from the game's file (CP-1252 bytes) as glTF's UTF-8.
+std::string u8(const std::string& s) { return cp1252ToUtf8(s); }
+Value name(const std::string& s) { return Value(u8(s)); }
+
+// s as a URI reference (RFC 3986): unreserved characters kept, every other byte of its UTF-8 percent-encoded.
+std::string uriEncode(const std::string& s) {
+    static const char* const kHex = "0123456789ABCDEF";
+    std::string out;
+    for (unsigned char c : s) {
+        if (std::isalnum(c) && c < 0x80) {
+            out += char(c);
+        } else if (c == '-' || c == '.' || c == '_' || c == '~') {
+            out += char(c);
+        } else {
+            out += '%';
+            out += kHex[c >> 4];
+            out += kHex[c & 15];
+        }
+    }
+    return out;
+}
 Value arr(std::initializer_list<double> v) {
     Value::Array a;
     for (double d : v)
@@ -99,7 +116,7 @@ Value paramValue(const MaterialParam& p) {
     case ParamType::Float4:
         return arr({p.value.x, p.value.y, p.value.z, p.value.w});
     case ParamType::Texture:
-        return str(p.texture);
+        return name(p.texture);
     }
     return Value();
 }
@@ -107,7 +124,8 @@ Value paramValue(const MaterialParam& p) {
 class Exporter {
   public:
     Exporter(const Model& model, const ExportOptions& opt, TextureLookup* textures, const std::string& outPath)
-        : m_(model), opt_(opt), textures_(textures), out_(outPath) {
+        : m_(model), opt_(opt), textures_(textures), out_(outPath), axes_(axisChange(upAxisOf(model.format))),
+          axesInverse_(glm::transpose(axes_)) {
         const std::string ext = toLower(fs::path(outPath).extension().string());
         if (ext == ".glb")
             binary_ = true;
@@ -118,7 +136,7 @@ class Exporter {
         g_.asset.version = "2.0";
         g_.asset.generator = "rigscope";
         g_.buffers.emplace_back();
-        name_ = m_.sourcePath.empty() ? std::string("model") : stemOf(m_.sourcePath);
+        name_ = m_.sourcePath.empty() ? std::string("model") : pathToUtf8(stemOf(m_.sourcePath));
         const size_t nb = m_.skeleton.bones.size();
         bindWorld_.resize(nb);
         if (nb) m_.skeleton.bindWorld(bindWorld_.data());
@@ -140,6 +158,8 @@ class Exporter {
         std::vector<std::pair<int, int>> attached; // (bone, node) of rigid attachments
     };
 
+    glm::vec3 cv(const glm::vec3& v) const { return glm::vec3(axes_ * glm::vec4(v, 0.0f)); }
+    glm::mat4 toGltf(const glm::mat4& m) const { return axes_ * m * axesInverse_; }
     int addView(const void* data, size_t bytes, int target);
     int addAccessor(const void* data, size_t count, int componentType, int type, size_t elemBytes, int target,
                     const float* mn = nullptr, const float* mx = nullptr, int comps = 0);
@@ -158,6 +178,7 @@ class Exporter {
     ExportOptions opt_;
     TextureLookup* textures_;
     std::string out_, name_;
+    glm::mat4 axes_, axesInverse_; // axisChange of the model's format and its inverse
     bool binary_ = true;
     tinygltf::Model g_;
     ExportStats stats_;
@@ -278,18 +299,19 @@ int Exporter::texture(const std::string& name, bool bake) {
         return -1;
     }
     tinygltf::Image gi;
-    gi.name = stemOf(name) + (bake ? "_faction" : "");
+    gi.name = u8(stemOf(name)) + (bake ? "_faction" : "");
     gi.mimeType = "image/png";
     Value::Object ex;
-    ex["source"] = str(name);
+    ex["source"] = Value(u8(name));
     const size_t cut = path.find_last_of("/\\"); // a file, or "<archive>:<game path>" with either separator
-    ex["resolved"] = str(cut == std::string::npos ? path : path.substr(cut + 1));
+    ex["resolved"] = str(pathToUtf8(cut == std::string::npos ? path : path.substr(cut + 1)));
     gi.extras = Value(ex);
     if (binary_) {
         gi.bufferView = addView(png.data(), png.size(), 0);
     } else {
-        const std::string file = stemOf(out_) + "_" + std::to_string(g_.images.size()) + "_" + gi.name + ".png";
-        gi.uri = file;
+        const std::string file =
+            pathToUtf8(stemOf(out_)) + "_" + std::to_string(g_.images.size()) + "_" + gi.name + ".png";
+        gi.uri = uriEncode(file);
         pngFiles_.emplace_back(file, std::move(png));
     }
     g_.images.push_back(gi);
@@ -313,7 +335,7 @@ int Exporter::texture(const std::string& name, bool bake) {
 int Exporter::material(const Mesh& mesh, const SubMesh& sm) {
     const Material& mat = sm.material;
     tinygltf::Material gm;
-    gm.name = mesh.name + (mat.shader.empty() ? std::string() : " " + mat.shader);
+    gm.name = u8(mesh.name + (mat.shader.empty() ? std::string() : " " + mat.shader));
     const Family fam = familyOf(mat);
     const std::string ls = toLower(mat.shader);
     auto vec4Param = [&](const char* n, glm::vec4 def) {
@@ -338,8 +360,8 @@ int Exporter::material(const Mesh& mesh, const SubMesh& sm) {
     gm.emissiveFactor = {em.r, em.g, em.b};
     Value::Object ex, params;
     for (const MaterialParam& p : mat.params)
-        params[p.name] = paramValue(p);
-    ex["shader"] = str(mat.shader);
+        params[u8(p.name)] = paramValue(p);
+    ex["shader"] = name(mat.shader);
     ex["params"] = Value(params);
     Value::Array missing;
     const bool bake = colorize && opt_.haveFactionColor;
@@ -352,7 +374,7 @@ int Exporter::material(const Mesh& mesh, const SubMesh& sm) {
         if (!isBase && !isNormal && !isEmissive) continue;
         const int t = texture(p.texture, isBase && bake);
         if (t < 0) {
-            missing.push_back(str(p.texture));
+            missing.push_back(name(p.texture));
             continue;
         }
         const int uvSet = 0;
@@ -552,7 +574,7 @@ void Exporter::buildMesh(size_t mi) {
     }
     auto add = [&](tinygltf::Mesh& gm, const char* suffix) {
         if (gm.primitives.empty()) return -1;
-        gm.name = mesh.name + suffix;
+        gm.name = u8(mesh.name) + suffix;
         g_.meshes.push_back(gm);
         stats_.meshes++;
         return int(g_.meshes.size() - 1);
@@ -573,7 +595,7 @@ void Exporter::buildScene(int lod, int alt, const std::string& sceneName) {
     for (size_t i = 0; i < bones.size(); ++i) {
         const int parent =
             bones[i].parent >= 0 && size_t(bones[i].parent) < i ? sc.boneNode[size_t(bones[i].parent)] : root;
-        sc.boneNode[i] = addNode(bones[i].name, parent);
+        sc.boneNode[i] = addNode(u8(bones[i].name), parent);
         setTRS(g_.nodes[size_t(sc.boneNode[i])], decompose(toGltf(bones[i].bindLocal)));
     }
     auto parentOf = [&](int bone) {
@@ -592,13 +614,13 @@ void Exporter::buildScene(int lod, int alt, const std::string& sceneName) {
         const Mesh& mesh = m_.meshes[mi];
         if (!sel[mi]) continue;
         if (mesh.hidden || mesh.shadowOrCollision) {
-            skipped.push_back(str(mesh.name));
+            skipped.push_back(name(mesh.name));
             continue;
         }
         buildMesh(mi);
         const MeshOut& mo = meshOut_[mi];
         if (mo.rigid >= 0) {
-            const int node = addNode(mesh.name, parentOf(mesh.bone));
+            const int node = addNode(u8(mesh.name), parentOf(mesh.bone));
             g_.nodes[size_t(node)].mesh = mo.rigid;
             attach(mesh.bone, node);
         }
@@ -612,7 +634,7 @@ void Exporter::buildScene(int lod, int alt, const std::string& sceneName) {
                 g_.skins.push_back(s);
                 skin = int(g_.skins.size() - 1);
             }
-            const int node = addNode(mesh.name + (mo.rigid >= 0 ? "_skin" : ""), -1);
+            const int node = addNode(u8(mesh.name) + (mo.rigid >= 0 ? "_skin" : ""), -1);
             g_.nodes[size_t(node)].mesh = mo.skinned;
             g_.nodes[size_t(node)].skin = skin;
             skinnedNodes.push_back(node);
@@ -620,7 +642,7 @@ void Exporter::buildScene(int lod, int alt, const std::string& sceneName) {
     }
     for (const Light& l : m_.lights) {
         tinygltf::Light gl;
-        gl.name = l.name;
+        gl.name = u8(l.name);
         gl.color = {l.color.r, l.color.g, l.color.b};
         for (double& c : gl.color)
             c = std::clamp(c, 0.0, 1.0);
@@ -644,8 +666,8 @@ void Exporter::buildScene(int lod, int alt, const std::string& sceneName) {
         gl.extras = Value(ex);
         g_.lights.push_back(gl);
         // The light shines along its bone's game -Z; a glTF light along its node's -Z: rotate by the axis change.
-        const int node = addNode(l.name, parentOf(l.bone));
-        const glm::quat q = glm::quat_cast(glm::mat3(axisChange()));
+        const int node = addNode(u8(l.name), parentOf(l.bone));
+        const glm::quat q = glm::quat_cast(glm::mat3(axes_));
         g_.nodes[size_t(node)].rotation = {q.x, q.y, q.z, q.w};
         Value::Object le;
         le["light"] = Value(int(g_.lights.size() - 1));
@@ -654,7 +676,7 @@ void Exporter::buildScene(int lod, int alt, const std::string& sceneName) {
     }
     for (const Proxy& p : m_.proxies) {
         if (p.alt >= 0 && p.alt != alt) continue;
-        const int node = addNode(p.name, parentOf(p.bone));
+        const int node = addNode(u8(p.name), parentOf(p.bone));
         Value::Object ex;
         ex["kind"] = str("proxy");
         ex["hidden"] = Value(p.hidden);
@@ -664,14 +686,14 @@ void Exporter::buildScene(int lod, int alt, const std::string& sceneName) {
         attach(p.bone, node);
     }
     for (const Dazzle& d : m_.dazzles) {
-        const int node = addNode(d.name, parentOf(d.bone));
+        const int node = addNode(u8(d.name), parentOf(d.bone));
         const glm::vec3 t = cv(d.position);
         if (t != glm::vec3(0.0f)) g_.nodes[size_t(node)].translation = {t.x, t.y, t.z};
         Value::Object ex;
         ex["kind"] = str("dazzle");
         ex["color"] = vec(d.color);
         ex["radius"] = num(d.radius);
-        ex["texture"] = str(d.texture);
+        ex["texture"] = name(d.texture);
         ex["texX"] = Value(d.texX);
         ex["texY"] = Value(d.texY);
         ex["texSize"] = Value(d.texSize);
@@ -685,10 +707,10 @@ void Exporter::buildScene(int lod, int alt, const std::string& sceneName) {
         attach(d.bone, node);
     }
     for (const Marker& mk : m_.markers) {
-        const int node = addNode(mk.name, parentOf(mk.bone));
+        const int node = addNode(u8(mk.name), parentOf(mk.bone));
         setTRS(g_.nodes[size_t(node)], decompose(toGltf(mk.transform)));
         Value::Object ex;
-        ex["kind"] = str(mk.kind.empty() ? std::string("marker") : mk.kind);
+        ex["kind"] = name(mk.kind.empty() ? std::string("marker") : mk.kind);
         if (mk.extent != glm::vec3(0.0f)) ex["extent"] = vec(glm::abs(cv(mk.extent)));
         g_.nodes[size_t(node)].extras = Value(ex);
         attach(mk.bone, node);
@@ -706,7 +728,7 @@ void Exporter::buildScene(int lod, int alt, const std::string& sceneName) {
 void Exporter::buildAnimation(const Clip& clip) {
     const Skeleton& sk = m_.skeleton;
     const size_t nb = sk.bones.size();
-    const std::string clipName = clip.name.empty() ? "clip" + std::to_string(g_.animations.size()) : clip.name;
+    const std::string clipName = clip.name.empty() ? "clip" + std::to_string(g_.animations.size()) : u8(clip.name);
     if (nb == 0 || clip.frameCount == 0) {
         stats_.warnings.push_back("clip " + clipName + ": nothing to animate");
         return;
@@ -856,13 +878,13 @@ void Exporter::buildAnimation(const Clip& clip) {
     Value::Object ex;
     ex["fps"] = num(fps);
     ex["frameCount"] = Value(int(nf));
-    ex["format"] = str(clip.format);
-    if (!clip.codec.empty()) ex["codec"] = str(clip.codec);
+    ex["format"] = name(clip.format);
+    if (!clip.codec.empty()) ex["codec"] = name(clip.codec);
     Value::Array events;
     for (const ClipEvent& e : clip.events) {
         Value::Object eo;
-        eo["name"] = str(e.name);
-        if (!e.boneName.empty()) eo["bone"] = str(e.boneName);
+        eo["name"] = name(e.name);
+        if (!e.boneName.empty()) eo["bone"] = name(e.boneName);
         if (e.frameKnown) eo["frame"] = num(e.frame);
         events.push_back(Value(eo));
     }
@@ -937,8 +959,10 @@ ExportStats Exporter::run(const std::vector<const Clip*>& clips) {
         if (c) buildAnimation(*c);
     Value::Object ex;
     ex["sourceFormat"] = str(m_.format);
-    ex["source"] = str(fs::path(m_.sourcePath).filename().string());
-    ex["axes"] = str("game Z-up -> glTF Y-up: (x, y, z) -> (x, z, -y); 1 game unit = 1 m");
+    ex["source"] = str(pathToUtf8(fs::path(m_.sourcePath).filename().string()));
+    ex["axes"] =
+        str(upAxisOf(m_.format) == UpAxis::Z ? "game Z-up -> glTF Y-up: (x, y, z) -> (x, z, -y); 1 game unit = 1 m"
+                                             : "game Y-up = glTF Y-up: (x, y, z) kept; 1 game unit = 1 m");
     g_.asset.extras = Value(ex);
     write();
     stats_.scenes = g_.scenes.size();

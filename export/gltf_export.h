@@ -7,13 +7,15 @@
 //                      empty nodes, parameters in extras)
 //   <mesh>             skinned meshes, at the scene root (glTF ignores a skinned node's transform), skin = all
 //                      bones of that scene, inverse bind matrices = inverse(bind world)
-// Axes: game space is Z up; glTF is Y up. Every position, direction and transform is re-expressed with
-// axisChange(): (x, y, z) -> (x, z, -y), matrices M -> C M C^-1. Lengths are kept (1 game unit = 1 metre).
+// Axes: glTF is Y up; the game's up axis is upAxisOf(model.format) (core/scene/up_axis.h). Every position,
+// direction and transform is re-expressed with axisChange(up): Z up (Alamo, W3D): (x, y, z) -> (x, z, -y);
+// Y up (B&W2): unchanged. Matrices M -> C M C^-1. Lengths are kept (1 game unit = 1 metre).
 // Clips become animations sampled at every stored frame (time = frame / fps).
 #pragma once
 
 #include "scene/clip.h"
 #include "scene/model.h"
+#include "scene/up_axis.h"
 #include "texture_lookup.h"
 
 #include <glm/glm.hpp>
@@ -37,8 +39,8 @@ struct ExportStats {
     std::vector<std::string> warnings; // textures not found or not decodable, clips skipped, ...
 };
 
-// Matrix of the axis change from game space to glTF space.
-glm::mat4 axisChange();
+// Matrix of the axis change from the space of a format whose up axis is `up` to glTF space (a rotation).
+glm::mat4 axisChange(UpAxis up);
 
 // Writes `outPath` (.glb: one binary file with every buffer and PNG inside; .gltf: JSON plus <stem>.bin and
 // <stem>_<n>.png beside it). Clips that do not bind to the skeleton are skipped with a warning. Throws

@@ -1,5 +1,7 @@
 #include "overlays.h"
 
+#include "game_text.h"
+
 #include "qt3d_helpers.h"
 #include "scene_view.h"
 #include "shaders.h"
@@ -204,13 +206,13 @@ void Overlays::buildLabels(Qt3DCore::QEntity* parent, const rs::Model& m) {
     for (size_t i = 0; i < m.proxies.size() && labels_.size() < 256; ++i) {
         const rs::Proxy& px = m.proxies[i];
         labels_.push_back({px.bone >= 0 && px.bone < mainBones ? px.bone : -1, glm::vec3(0.0f), int(i)});
-        texts << QString::fromStdString(px.name);
+        texts << rs::gameText(px.name);
         colors.push_back(QColor(255, 170, 60));
     }
     for (const rs::Marker& mk : m.markers) {
         if (labels_.size() >= 256) break;
         labels_.push_back({mk.bone >= 0 && mk.bone < mainBones ? mk.bone : -1, glm::vec3(mk.transform[3]), -1});
-        texts << QString::fromStdString(mk.name);
+        texts << rs::gameText(mk.name);
         colors.push_back(QColor(90, 230, 255));
     }
     if (labels_.empty()) return;

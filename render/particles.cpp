@@ -1,5 +1,7 @@
 #include "particles.h"
 
+#include "game_text.h"
+
 #include "frame_graph.h"
 
 #include "qt3d_helpers.h"
@@ -281,7 +283,7 @@ void Particles::build(Qt3DCore::QEntity* parent, std::vector<ParticleAttachment>
         s.seed = uint64_t(a) + 1;
         for (size_t ei = 0; ei < sys.emitters.size(); ++ei) {
             const rs::ParticleEmitter& em = sys.emitters[ei];
-            const QString label = QString::fromStdString(sys.name) + "/" + QString::fromStdString(em.name);
+            const QString label = rs::gameText(sys.name) + "/" + rs::gameText(em.name);
             const int kind = blendKind(em.blend);
             if (emitters_.size() >= kMaxEmitters) {
                 if (notDrawn_.size() < 64)

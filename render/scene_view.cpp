@@ -21,6 +21,7 @@
 #include "scene/clip.h"
 #include "scene/model.h"
 #include "scene/pose.h"
+#include "scene/up_axis.h"
 
 #include <QElapsedTimer>
 #include <QMouseEvent>
@@ -358,7 +359,7 @@ void SceneView::buildScene(std::shared_ptr<const rs::Model> model, const QString
         return;
     }
     const rs::Model& m = *d->model;
-    d->zUp = m.format != "bwm" && m.format != "al";
+    d->zUp = rs::upAxisOf(m.format) == rs::UpAxis::Z;
     d->modelRoot = new Qt3DCore::QEntity(d->root);
     d->textures->reset(path, d->options.textureDirs);
     rs::Skeleton skeleton = m.skeleton;

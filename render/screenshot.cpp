@@ -4,7 +4,9 @@
 
 #include "io/loader.h"
 #include "scene/clip.h"
+#include "scene/clip_choice.h"
 #include "scene/model.h"
+#include "scene/pose.h"
 #include "vfs/lookup.h"
 
 #if __has_include("demo/demo_model.h")
@@ -92,13 +94,25 @@ int runScreenshot(const ScreenshotArgs& a, int argc, char** argv) {
             if (doc.particles) particles = doc.particles;
             if (!doc.model && !particles) return fail(a.model.toStdString() + ": holds no model (clip-only file)");
             model = doc.model;
-            if (!particles && !doc.clips.empty() && (a.frame || a.time)) clip = doc.clips.front();
-            if (!particles && !clip && a.clip.isEmpty() && (a.frame || a.time)) {
-                const auto companions = rs::findCompanionClips(a.model.toStdString());
-                if (!companions.empty()) {
-                    rs::Document cd = rs::loadDocument(companions.front());
-                    if (!cd.clips.empty()) clip = cd.clips.front();
+            if (!particles && model && a.clip.isEmpty() && (a.frame || a.time)) {
+                // The viewer's first clip (pickInitialClip) among the file's clips and the companion clips beside
+                // it; a companion that cannot be read is left out.
+                std::vector<std::shared_ptr<rs::Clip>> candidates = doc.clips;
+                for (const std::string& c : rs::findCompanionClips(a.model.toStdString())) {
+                    try {
+                        rs::Document cd = rs::loadDocument(c);
+                        if (!cd.clips.empty()) candidates.push_back(cd.clips.front());
+                    } catch (const std::exception&) {
+                    }
                 }
+                std::vector<std::string> names;
+                std::vector<bool> fits;
+                for (const auto& c : candidates) {
+                    names.push_back(c->name);
+                    fits.push_back(rs::bindClip(model->skeleton, *c).ok());
+                }
+                const int pick = rs::pickInitialClip(names, fits);
+                if (pick >= 0) clip = candidates[size_t(pick)];
             }
         }
         if (!a.clip.isEmpty()) {

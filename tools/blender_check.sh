@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Exports MODEL with CLIP, imports the .glb into Blender (Debian's blender, headless, its own glTF importer) and
-# compares every bone's head position at the first, middle and last frame with `rigscope-cli pose`.
+# compares every bone's head position at the first, middle and last frame with `rigscope-cli pose`, joint by
+# joint index (tools/blender_compare.py: real rigs repeat bone names).
 # Blender's axes are the games' (glTF Y-up is converted back to Z-up by the importer), so positions compare as is.
 #   tools/blender_check.sh MODEL CLIP        (needs build/bin/rigscope-cli, blender and python3-numpy)
 set -euo pipefail
@@ -18,24 +19,21 @@ print(c["frames"], c["fps"])')
 last=$((frames - 1))
 list="0,$((last / 2)),$last"
 for f in ${list//,/ }; do "$cli" pose --json "$model" --clip "$clip" --frame "$f" >"$tmp/pose_$f.json"; done
-blender -b --factory-startup --python tools/blender_check.py -- "$tmp/out.glb" "$fps" "$list" >"$tmp/blender.log" 2>&1 ||
+# Joints are compared by index (names repeat in real rigs): the imported copy names joint k "J<k> <name>".
+python3 -c 'import sys; sys.path.insert(0, "tools"); import blender_compare as c
+open(sys.argv[2], "wb").write(c.tag_joints(open(sys.argv[1], "rb").read()))' "$tmp/out.glb" "$tmp/tagged.glb"
+blender -b --factory-startup --python tools/blender_check.py -- "$tmp/tagged.glb" "$fps" "$list" >"$tmp/blender.log" 2>&1 ||
   { tail -20 "$tmp/blender.log"; exit 1; }
 python3 - "$tmp" "$list" <<'PY'
 import json, sys
+sys.path.insert(0, "tools")
+from blender_compare import compare
 tmp, frames = sys.argv[1], sys.argv[2].split(",")
 bl = json.loads(open(tmp + "/blender.log").read().split("RESULT", 1)[1].splitlines()[0])
 worst_all = 0.0
 for f in frames:
     pose = json.load(open("%s/pose_%s.json" % (tmp, f)))
-    worst, n, size = 0.0, 0, 1.0
-    for b in pose["bones"]:
-        h = bl["frames"][f].get(b["name"])
-        if h is None:
-            continue
-        t = b["world"][12:15]
-        worst = max(worst, max(abs(x - y) for x, y in zip(t, h)))
-        size = max(size, max(abs(x) for x in t))
-        n += 1
+    n, worst, size = compare(pose["bones"], bl["frames"][f])
     worst_all = max(worst_all, worst / size)
     print("frame %s: %d bones, largest head difference %.2e (%.1e of the largest coordinate %.1f)"
           % (f, n, worst, worst / size, size))

@@ -1,5 +1,7 @@
 #include "bone_tree_dock.h"
 
+#include "game_text.h"
+
 #include <QDir>
 #include <QFileInfo>
 #include <QHeaderView>
@@ -110,7 +112,7 @@ void BoneTreeDock::setModel(std::shared_ptr<const Model> model) {
     auto attach = [&](int bone, const QString& kind, const std::string& name) {
         if (bone < 0 || size_t(bone) >= bones.size()) return;
         attached[size_t(bone)] << kind;
-        children[size_t(bone)].emplace_back(kind, QString::fromStdString(name));
+        children[size_t(bone)].emplace_back(kind, rs::gameText(name));
     };
     for (const Mesh& m : model_->meshes) {
         QString kind = tr("mesh");
@@ -129,12 +131,12 @@ void BoneTreeDock::setModel(std::shared_ptr<const Model> model) {
     for (const Dazzle& d : model_->dazzles)
         attach(d.bone, tr("dazzle"), d.name);
     for (const Marker& mk : model_->markers)
-        attach(mk.bone, mk.kind.empty() ? tr("marker") : QString::fromStdString(mk.kind), mk.name);
+        attach(mk.bone, mk.kind.empty() ? tr("marker") : rs::gameText(mk.kind), mk.name);
 
     for (size_t b = 0; b < bones.size(); ++b) {
         const Bone& bone = bones[b];
         auto* item = new QTreeWidgetItem;
-        item->setText(0, QString::fromStdString(bone.name));
+        item->setText(0, rs::gameText(bone.name));
         item->setData(0, kBoneRole, int(b));
         item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
         item->setCheckState(0, Qt::Checked);
@@ -235,7 +237,7 @@ void BoneTreeDock::refreshDetails() {
     const size_t b = size_t(selected_);
     const Bone& bone = model_->skeleton.bones[b];
     QString s = QStringLiteral("%1  (index %2, parent %3%4)\n")
-                    .arg(QString::fromStdString(bone.name))
+                    .arg(rs::gameText(bone.name))
                     .arg(b)
                     .arg(bone.parent)
                     .arg(bone.billboard ? QStringLiteral(", billboard %1").arg(bone.billboard) : QString());

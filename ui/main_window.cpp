@@ -1,5 +1,7 @@
 #include "main_window.h"
 
+#include "game_text.h"
+
 #include "vfs/lookup.h"
 
 #include "export_dialog.h"
@@ -19,6 +21,7 @@
 #include "bw2/al.h"
 #include "common/error.h"
 #include "demo/demo_model.h"
+#include "scene/clip_choice.h"
 
 #include <QAbstractSpinBox>
 #include <QAction>
@@ -406,9 +409,8 @@ void MainWindow::applyDocument(const LoadResult& r) {
     }
     for (size_t i = 0; i < r.doc.clips.size(); ++i) {
         const Clip& c = *r.doc.clips[i];
-        clips_.push_back(
-            {c.name.empty() ? tr("clip %1 in file").arg(i) : QString::fromStdString(c.name) + tr(" (in file)"), r.path,
-             int(i), r.doc.clips[i]});
+        clips_.push_back({c.name.empty() ? tr("clip %1 in file").arg(i) : rs::gameText(c.name) + tr(" (in file)"),
+                          r.path, int(i), r.doc.clips[i]});
     }
     // Clips whose tracks do not fit this skeleton stay listed, marked.
     for (ClipEntry& e : clips_)
@@ -443,17 +445,24 @@ void MainWindow::applyDocument(const LoadResult& r) {
     view_->setSettings(sceneDock_->settings());
     timeline_->setClip(nullptr);
 
-    // Restore the clip after Reload, else start on an idle clip that fits the skeleton, else the first clip
-    // that fits; a model none of whose clips fit starts in the bind pose.
+    // Restore the clip after Reload, else pickInitialClip: an idle clip that fits the skeleton, else the first
+    // clip that fits; a model none of whose clips fit starts in the bind pose. A clip not read yet is named by
+    // its file.
     int pick = 0;
-    for (size_t i = 0; i < clips_.size(); ++i) {
-        if (!reselectClip_.isEmpty() && clips_[i].label == reselectClip_) pick = int(i) + 1;
-        if (reselectClip_.isEmpty() && pick == 0 && clips_[i].matches &&
-            clips_[i].label.contains(QLatin1String("idle"), Qt::CaseInsensitive))
-            pick = int(i) + 1;
+    if (!reselectClip_.isEmpty()) {
+        for (size_t i = 0; i < clips_.size(); ++i)
+            if (clips_[i].label == reselectClip_) pick = int(i) + 1;
+    } else {
+        std::vector<std::string> names;
+        std::vector<bool> fits;
+        for (const ClipEntry& e : clips_) {
+            names.push_back(e.clip && !e.clip->name.empty()
+                                ? e.clip->name
+                                : QFile::encodeName(QFileInfo(e.path).fileName()).toStdString());
+            fits.push_back(e.matches);
+        }
+        pick = pickInitialClip(names, fits) + 1;
     }
-    for (size_t i = 0; i < clips_.size() && pick == 0 && reselectClip_.isEmpty(); ++i)
-        if (clips_[i].matches) pick = int(i) + 1;
     reselectClip_.clear();
     refreshClipSelector(0);
     if (pick > 0) selectClip(pick);
@@ -567,7 +576,7 @@ void MainWindow::applyClipDocument(const LoadResult& r) {
         const Clip& c = *r.doc.clips[i];
         QString label = QFileInfo(r.path).fileName();
         if (r.doc.clips.size() > 1)
-            label += QStringLiteral(" / ") + (c.name.empty() ? QString::number(i) : QString::fromStdString(c.name));
+            label += QStringLiteral(" / ") + (c.name.empty() ? QString::number(i) : rs::gameText(c.name));
         const TrackMatch m = matchTracks(model_->skeleton, c);
         if (!m.fits()) label += tr(" — does not match (%1 of %2 tracks)").arg(m.matched).arg(m.total);
         clips_.push_back({label, r.path, int(i), r.doc.clips[i], m.fits()});
@@ -599,7 +608,7 @@ void MainWindow::applyParticles(const LoadResult& r) {
     lr.doc.clips = {clip};
     applyDocument(lr);
     clips_.front().label = tr("particle system %1 (%2 emitters, %3 s loop)")
-                               .arg(QString::fromStdString(sys.name))
+                               .arg(rs::gameText(sys.name))
                                .arg(sys.emitters.size())
                                .arg(double(loop), 0, 'g', 3);
     refreshClipSelector(1);
@@ -699,8 +708,7 @@ bool MainWindow::selectClip(int entry) {
     if (clip_) {
         const TrackMatch m = matchTracks(model_->skeleton, *clip_);
         if (!m.fits()) {
-            const QString clipName =
-                clip_->name.empty() ? clips_[size_t(entry - 1)].label : QString::fromStdString(clip_->name);
+            const QString clipName = clip_->name.empty() ? clips_[size_t(entry - 1)].label : rs::gameText(clip_->name);
             const QString model = path_.isEmpty() ? tr("this model") : QFileInfo(path_).fileName();
             QString text = tr("Clip %1 is not made for %2: %3 of its %4 tracks match bones of this skeleton%5.")
                                .arg(clipName, model)

@@ -1,5 +1,7 @@
 #include "material_dock.h"
 
+#include "game_text.h"
+
 #include "scene_view.h"
 #include "textures.h"
 
@@ -119,7 +121,7 @@ void MaterialDock::setModel(std::shared_ptr<const Model> model, const QStringLis
     const QFont mono(QStringLiteral("monospace"));
     for (const Mesh& m : model_->meshes) {
         auto* mi = new QTreeWidgetItem(tree_);
-        mi->setText(0, QString::fromStdString(m.name));
+        mi->setText(0, rs::gameText(m.name));
         QStringList tags;
         if (m.lod >= 0) tags << QStringLiteral("LOD%1").arg(m.lod);
         if (m.alt >= 0) tags << QStringLiteral("ALT%1").arg(m.alt);
@@ -131,16 +133,16 @@ void MaterialDock::setModel(std::shared_ptr<const Model> model, const QStringLis
         for (size_t si = 0; si < m.subMeshes.size(); ++si) {
             const SubMesh& sm = m.subMeshes[si];
             auto* s = new QTreeWidgetItem(mi);
-            s->setText(0, tr("sub-mesh %1: %2").arg(si).arg(QString::fromStdString(sm.material.shader)));
+            s->setText(0, tr("sub-mesh %1: %2").arg(si).arg(rs::gameText(sm.material.shader)));
             s->setText(1, QString::fromStdString(sm.vertexFormat));
             s->setText(2, tr("%1 vertices, %2 triangles%3")
                               .arg(sm.vertexCount())
                               .arg(sm.triangleCount())
                               .arg(sm.skinned() ? tr(", skinned (%1 bones)").arg(sm.boneMap.size()) : QString()));
-            s->setToolTip(0, tr("shader %1").arg(QString::fromStdString(sm.material.shader)));
+            s->setToolTip(0, tr("shader %1").arg(rs::gameText(sm.material.shader)));
             for (const MaterialParam& p : sm.material.params) {
                 auto* pi = new QTreeWidgetItem(s);
-                pi->setText(0, QString::fromStdString(p.name));
+                pi->setText(0, rs::gameText(p.name));
                 pi->setText(1, QLatin1String(typeName(p.type)));
                 pi->setFont(2, mono);
                 switch (p.type) {

@@ -1,5 +1,7 @@
 #include "preview_view.h"
 
+#include "game_text.h"
+
 #include <QMouseEvent>
 #include <QPainter>
 #include <QTimer>
@@ -365,7 +367,7 @@ void PreviewView::paint(QPainter& p, QSize size) {
             p.setPen(QPen(QColor(120, 230, 255), 1.5));
             p.drawLine(c - QPointF(5, 0), c + QPointF(5, 0));
             p.drawLine(c - QPointF(0, 5), c + QPointF(0, 5));
-            p.drawText(c + QPointF(7, -4), QString::fromStdString(pr.name));
+            p.drawText(c + QPointF(7, -4), rs::gameText(pr.name));
         }
     if (settings_.pointSets)
         for (const PointSet& ps : model_->pointSets) {
@@ -391,7 +393,7 @@ void PreviewView::paint(QPainter& p, QSize size) {
             if (parent >= 0 && size_t(parent) < b) p.drawLine(project(boneOrigin(parent), nullptr), c);
             p.setBrush(hi ? QColor(255, 220, 0) : QColor(90, 255, 140));
             p.drawEllipse(c, hi ? 5 : 2.5, hi ? 5 : 2.5);
-            if (hi) p.drawText(c + QPointF(8, -6), QString::fromStdString(bones[b].name));
+            if (hi) p.drawText(c + QPointF(8, -6), rs::gameText(bones[b].name));
         }
     }
 }

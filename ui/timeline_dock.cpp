@@ -1,5 +1,7 @@
 #include "timeline_dock.h"
 
+#include "game_text.h"
+
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
@@ -80,9 +82,9 @@ QString clipNotes(const Clip& clip) {
     QStringList untimed;
     for (const ClipEvent& ev : clip.events)
         if (!ev.frameKnown)
-            untimed << (ev.boneName.empty() ? QString::fromStdString(ev.name)
-                                            : QStringLiteral("%1 (%2)").arg(QString::fromStdString(ev.name),
-                                                                            QString::fromStdString(ev.boneName)));
+            untimed << (ev.boneName.empty()
+                            ? rs::gameText(ev.name)
+                            : QStringLiteral("%1 (%2)").arg(rs::gameText(ev.name), rs::gameText(ev.boneName)));
     if (!untimed.isEmpty())
         parts << QObject::tr("Events, time not stored in the file: %1").arg(untimed.join(QStringLiteral(", ")));
     for (const std::string& w : clip.warnings)

@@ -148,15 +148,19 @@ static Loaded loadForExport(const Input& in, const GameMount& base, const std::v
 
 static gltf::ExportStats exportOne(const Input& in, const GameMount& base, const std::vector<std::string>& clipFiles,
                                    bool companions, const gltf::ExportOptions& opt, const std::string& out) {
-    Loaded l = loadForExport(in, base, clipFiles, companions);
-    std::vector<const Clip*> clips;
-    for (auto& c : l.clips)
-        clips.push_back(c.get());
-    // The viewer's order (export/texture_lookup.h): the game's lookup through the table first for an archive entry
-    // or when --game/--mod are given, else the folders around the file first.
-    gltf::MountTextureLookup textures(in.table, in.key, std::make_unique<gltf::FolderTextureLookup>(in.label),
-                                      !in.onDisk || base.table != nullptr);
-    return gltf::exportModel(*l.model.model, clips, opt, &textures, out);
+    try {
+        Loaded l = loadForExport(in, base, clipFiles, companions);
+        std::vector<const Clip*> clips;
+        for (auto& c : l.clips)
+            clips.push_back(c.get());
+        // The viewer's order (export/texture_lookup.h): the game's lookup through the table first for an archive entry
+        // or when --game/--mod are given, else the folders around the file first.
+        gltf::MountTextureLookup textures(in.table, in.key, std::make_unique<gltf::FolderTextureLookup>(in.label),
+                                          !in.onDisk || base.table != nullptr);
+        return gltf::exportModel(*l.model.model, clips, opt, &textures, out);
+    } catch (...) {
+        rethrowNamingFile(in.label);
+    }
 }
 
 static bool isModelName(const std::string& name) {

@@ -117,7 +117,7 @@ Document loadInput(const std::string& arg, GameMount& m, std::string* keyOut) {
 }
 
 static void writeHit(Json& j, const vfs::MountTable& t, const vfs::Hit& h) {
-    j.beginObject().kv("source", t.describe(h)).kv("role", t.mountOf(h).role).endObject();
+    j.beginObject().kv("source", Json::Path{t.describe(h)}).kv("role", t.mountOf(h).role).endObject();
 }
 
 void writeResolved(const Document& doc, const std::string& key, const GameMount& m, Json& j) {
@@ -141,7 +141,7 @@ void writeResolved(const Document& doc, const std::string& key, const GameMount&
         j.kv("found", h != nullptr);
         if (h) {
             const auto* all = t.findAll(t.entry(*h).key);
-            j.kv("source", t.describe(*h)).kv("role", t.mountOf(*h).role).key("overrides").beginArray();
+            j.kv("source", Json::Path{t.describe(*h)}).kv("role", t.mountOf(*h).role).key("overrides").beginArray();
             for (size_t i = 1; i < all->size(); ++i)
                 writeHit(j, t, (*all)[i]);
             j.endArray();
@@ -150,13 +150,13 @@ void writeResolved(const Document& doc, const std::string& key, const GameMount&
     }
     j.endArray().key("clips").beginArray();
     for (const std::string& c : vfs::companionClips(t, key))
-        j.value(t.describe(*t.find(c)));
+        j.value(Json::Path{t.describe(*t.find(c))});
     j.endArray();
     if (doc.model && !doc.model->skeleton.name.empty() && doc.format == "w3d") {
         const vfs::Hit* h = vfs::findW3dHierarchy(t, doc.model->skeleton.name, key);
         j.key("hierarchy");
         if (h)
-            j.value(t.describe(*h));
+            j.value(Json::Path{t.describe(*h)});
         else
             j.null();
     }
@@ -231,7 +231,7 @@ int cmdLs(std::vector<std::string> args) {
             j.beginObject()
                 .kv("name", e.name)
                 .kv("size", uint64_t(e.size))
-                .kv("source", table.mountOf(h).source->label());
+                .kv("source", Json::Path{table.mountOf(h).source->label()});
             j.kv("role", table.mountOf(h).role).key("overridden_by").beginArray();
             for (size_t i = 0; i < r.self; ++i)
                 writeHit(j, table, (*r.hits)[i]);

@@ -16,6 +16,11 @@ struct UsageError {
     std::string message;
 };
 
+// Rethrows the exception being handled so that its message names `file`: ParseError and UsageError unchanged
+// (they name their file or need none), std::bad_alloc unchanged (main names the file), any other std::exception
+// as std::runtime_error("FILE: what()") unless what() already starts with "FILE:". Call only inside a catch.
+[[noreturn]] void rethrowNamingFile(const std::string& file);
+
 // info writers: fill `j` (one JSON object) or `text` (readable summary). Throw ParseError on bad input.
 void infoAlamo(const Document& doc, Json& j);
 void infoW3d(const Document& doc, Json& j);

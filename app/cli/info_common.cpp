@@ -1,8 +1,28 @@
 #include "commands.h"
 
+#include "common/error.h"
+
+#include <new>
 #include <sstream>
+#include <stdexcept>
 
 namespace rs::cli {
+
+void rethrowNamingFile(const std::string& file) {
+    try {
+        throw;
+    } catch (const ParseError&) {
+        throw;
+    } catch (const UsageError&) {
+        throw;
+    } catch (const std::bad_alloc&) {
+        throw;
+    } catch (const std::exception& e) {
+        const std::string what = e.what(), label = printable(file);
+        if (what.rfind(file + ":", 0) == 0 || what.rfind(label + ":", 0) == 0) throw;
+        throw std::runtime_error(label + ": " + printable(what));
+    }
+}
 
 void writeParamValue(Json& j, const MaterialParam& p) {
     switch (p.type) {

@@ -1,5 +1,10 @@
 // Minimal streaming JSON writer for rigscope-cli (no Qt). Non-finite numbers are written as null.
+// Output is UTF-8: strings (keys and values) are names from the games' files, CP-1252 bytes converted with
+// cp1252ToUtf8; paths from the system go through Json::Path (pathToUtf8). Control characters (C0, DEL, C1)
+// are written as \u escapes.
 #pragma once
+
+#include "common/cp1252.h"
 
 #include <cmath>
 #include <cstdint>
@@ -11,6 +16,10 @@ namespace rs::cli {
 
 class Json {
 public:
+    // A file or archive path: kept when valid UTF-8, else read as CP-1252.
+    struct Path {
+        std::string text;
+    };
     std::string out;
 
     Json& beginObject() { sep(); out += '{'; first_.push_back(true); return *this; }
@@ -19,12 +28,13 @@ public:
     Json& endArray() { out += ']'; first_.pop_back(); return *this; }
     Json& key(const std::string& k) {
         sep();
-        str(k);
+        str(cp1252ToUtf8(k));
         out += ':';
         afterKey_ = true;
         return *this;
     }
-    Json& value(const std::string& s) { sep(); str(s); return *this; }
+    Json& value(const std::string& s) { sep(); str(cp1252ToUtf8(s)); return *this; }
+    Json& value(const Path& p) { sep(); str(pathToUtf8(p.text)); return *this; }
     Json& value(const char* s) { return value(std::string(s)); }
     Json& value(bool b) { sep(); out += b ? "true" : "false"; return *this; }
     Json& value(int v) { return value(static_cast<int64_t>(v)); }
@@ -63,9 +73,18 @@ private:
             first_.back() = false;
         }
     }
+    // s: valid UTF-8.
     void str(const std::string& s) {
         out += '"';
-        for (unsigned char c : s) {
+        for (size_t i = 0; i < s.size(); ++i) {
+            const unsigned char c = static_cast<unsigned char>(s[i]);
+            if (c == 0xC2 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) < 0xA0) {
+                // U+0080..U+009F (C1 controls)
+                char b[8];
+                std::snprintf(b, sizeof b, "\\u%04x", static_cast<unsigned char>(s[++i]));
+                out += b;
+                continue;
+            }
             switch (c) {
             case '"': out += "\\\""; break;
             case '\\': out += "\\\\"; break;
@@ -73,8 +92,7 @@ private:
             case '\r': out += "\\r"; break;
             case '\t': out += "\\t"; break;
             default:
-                if (c < 0x20 || c >= 0x7F) {
-                    // Keep output ASCII: file strings are not guaranteed to be UTF-8.
+                if (c < 0x20 || c == 0x7F) {
                     char b[8];
                     std::snprintf(b, sizeof b, "\\u%04x", c);
                     out += b;

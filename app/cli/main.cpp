@@ -70,7 +70,8 @@ static const Command kCommands[] = {
      "[--all-variants] [--faction-color #RRGGBB] -o OUT.glb|OUT.gltf\n"
      "  rigscope-cli export [--game DIR]... [--mod DIR]... --batch SOURCE -o DIR",
      "Writes the model's skeleton, meshes (skinned and rigid), materials with PNG textures, lights, proxies,\n"
-     "dazzles and clips as glTF 2.0 (Y up: game (x, y, z) -> glTF (x, z, -y), 1 unit = 1 m).\n"
+     "dazzles and clips as glTF 2.0 (Y up: Z-up Alamo and W3D (x, y, z) -> glTF (x, z, -y), Y-up B&W2 kept;\n"
+     "1 unit = 1 m).\n"
      "Without --clip every clip beside the model and inside the file is exported; --all-clips adds them to\n"
      "the --clip files. --all-variants writes one scene per LOD/ALT combination (scene 0 = --lod/--alt).\n"
      "A .bwm gets the first animation library (.al) beside it whose armature fits.\n"
@@ -125,50 +126,60 @@ static int cmdInfo(std::vector<std::string> args) {
         else throw UsageError{"more than one file given"};
     }
     if (file.empty()) throw UsageError{"info needs a FILE"};
-    std::string out, key;
-    Document doc;
-    std::error_code ec;
-    if (!gm.table && !isArchivePath(file)) {
-        std::vector<uint8_t> bytes = readInputFile(file);
-        if (infoTexture(ByteSpan(bytes), file, json, out)) {
-            std::cout << terminalText(out) << "\n";
-            return 0;
+    try {
+        std::string out, key;
+        Document doc;
+        std::error_code ec;
+        if (!gm.table && !isArchivePath(file)) {
+            std::vector<uint8_t> bytes = readInputFile(file);
+            if (infoTexture(ByteSpan(bytes), file, json, out)) {
+                std::cout << terminalText(out) << "\n";
+                return 0;
+            }
+            const std::string format = detectFormat(ByteSpan(bytes), file);
+            if (infoSpecial(format, file, json, out)) {
+                std::cout << terminalText(out) << "\n";
+                return 0;
+            }
+            doc = loadDocument(ByteSpan(bytes), file);
+        } else {
+            doc = loadInput(file, gm, &key);
         }
-        const std::string format = detectFormat(ByteSpan(bytes), file);
-        if (infoSpecial(format, file, json, out)) {
-            std::cout << terminalText(out) << "\n";
-            return 0;
+        if (json) {
+            Json j;
+            if (doc.format == "alo" || doc.format == "ala")
+                infoAlamo(doc, j);
+            else if (doc.format == "w3d")
+                infoW3d(doc, j);
+            else if (doc.format == "bwm")
+                infoBwm(doc, j);
+            else if (doc.format == "al")
+                infoAl(doc, j);
+            else if (doc.particles)
+                infoParticles(doc, j);
+            else
+                throw ParseError(file, {}, ParseError::kNoOffset, "no info writer for format " + doc.format);
+            if (gm.table) { // what the model refers to, found through the mounted folders / archive
+                Json r;
+                writeResolved(doc, key, gm, r);
+                j.out.pop_back();
+                j.out += ",\"resolved\":" + r.out + "}";
+            }
+            std::cout << j.out << "\n";
+        } else if (doc.format == "alo" || doc.format == "ala") {
+            infoAlamoText(doc, out);
+            std::cout << terminalText(out);
+        } else if (doc.particles) {
+            infoParticlesText(doc, out);
+            std::cout << terminalText(out);
+        } else {
+            infoGenericText(doc, out);
+            std::cout << terminalText(out);
         }
-        doc = loadDocument(ByteSpan(bytes), file);
-    } else {
-        doc = loadInput(file, gm, &key);
+        return 0;
+    } catch (...) {
+        rethrowNamingFile(file);
     }
-    if (json) {
-        Json j;
-        if (doc.format == "alo" || doc.format == "ala") infoAlamo(doc, j);
-        else if (doc.format == "w3d") infoW3d(doc, j);
-        else if (doc.format == "bwm") infoBwm(doc, j);
-        else if (doc.format == "al") infoAl(doc, j);
-        else if (doc.particles) infoParticles(doc, j);
-        else throw ParseError(file, {}, ParseError::kNoOffset, "no info writer for format " + doc.format);
-        if (gm.table) { // what the model refers to, found through the mounted folders / archive
-            Json r;
-            writeResolved(doc, key, gm, r);
-            j.out.pop_back();
-            j.out += ",\"resolved\":" + r.out + "}";
-        }
-        std::cout << j.out << "\n";
-    } else if (doc.format == "alo" || doc.format == "ala") {
-        infoAlamoText(doc, out);
-        std::cout << terminalText(out);
-    } else if (doc.particles) {
-        infoParticlesText(doc, out);
-        std::cout << terminalText(out);
-    } else {
-        infoGenericText(doc, out);
-        std::cout << terminalText(out);
-    }
-    return 0;
 }
 
 static std::shared_ptr<Clip> firstClip(const Document& d) {
@@ -200,53 +211,60 @@ static int cmdPose(std::vector<std::string> args) {
     if (!json) throw UsageError{"pose supports --json output only"};
     if (model.empty()) throw UsageError{"pose needs a MODEL"};
     if (haveFrame && haveTime) throw UsageError{"give --frame or --time, not both"};
+    try {
 
-    Document md = loadInput(model, gm);
-    if (!md.model) throw ParseError(model, {}, ParseError::kNoOffset, "file holds no model or skeleton");
-    std::shared_ptr<Clip> clip;
-    if (!clipPath.empty()) {
-        Document cd = loadInput(clipPath, gm);
-        clip = firstClip(cd);
-        // A B&W2 animation library names the skin's bones: apply its armature to a .bwm first.
-        if (cd.format == "al" && md.format == "bwm" && cd.model) {
-            std::string why;
-            if (!bw2::libraryFits(*md.model, cd.model->skeleton, &why))
-                throw ParseError(clipPath, {}, ParseError::kNoOffset,
-                                 "animation library does not fit the model " + model + ": " + why);
-            md.model = std::make_shared<Model>(bw2::applyLibrary(*md.model, cd.model->skeleton));
+        Document md = loadInput(model, gm);
+        if (!md.model) throw ParseError(model, {}, ParseError::kNoOffset, "file holds no model or skeleton");
+        std::shared_ptr<Clip> clip;
+        if (!clipPath.empty()) {
+            Document cd = loadInput(clipPath, gm);
+            clip = firstClip(cd);
+            // A B&W2 animation library names the skin's bones: apply its armature to a .bwm first.
+            if (cd.format == "al" && md.format == "bwm" && cd.model) {
+                std::string why;
+                if (!bw2::libraryFits(*md.model, cd.model->skeleton, &why))
+                    throw ParseError(clipPath, {}, ParseError::kNoOffset,
+                                     "animation library does not fit the model " + model + ": " + why);
+                md.model = std::make_shared<Model>(bw2::applyLibrary(*md.model, cd.model->skeleton));
+            }
+        } else if (md.format == "al") {
+            // An .al holds its own armature and clips: without --clip, pose its first animation.
+            clip = firstClip(md);
+            clipPath = model;
         }
-    } else if (md.format == "al") {
-        // An .al holds its own armature and clips: without --clip, pose its first animation.
-        clip = firstClip(md);
-        clipPath = model;
+        const Skeleton& sk = md.model->skeleton;
+        ClipBinding binding;
+        float f = 0.0f;
+        if (clip) {
+            binding = bindClip(sk, *clip);
+            if (!binding.ok())
+                throw ParseError(clipPath, {}, ParseError::kNoOffset,
+                                 "clip does not fit model " + model + ": " + binding.problems.front());
+            if (haveTime)
+                f = static_cast<float>(time * clip->fps);
+            else
+                f = static_cast<float>(frame);
+            if (haveFrame && (frame < 0 || frame > double(clip->frameCount) - 1))
+                throw UsageError{"frame " + std::to_string(frame) + " outside 0.." +
+                                 std::to_string(int(clip->frameCount) - 1)};
+        }
+        PoseBuffers buf(sk.bones.size());
+        // --frame N is the stored frame N: evaluate without wrapping (Once clamps only).
+        evaluatePose(sk, clip.get(), clip ? &binding : nullptr, f, haveFrame ? LoopMode::Once : LoopMode::Loop,
+                     buf.view());
+        Json j;
+        j.beginObject().key("bones").beginArray();
+        for (size_t i = 0; i < sk.bones.size(); ++i) {
+            j.beginObject().kv("name", sk.bones[i].name).key("world");
+            j.floats(&buf.world[i][0][0], 16);
+            j.endObject();
+        }
+        j.endArray().endObject();
+        std::cout << j.out << "\n";
+        return 0;
+    } catch (...) {
+        rethrowNamingFile(model);
     }
-    const Skeleton& sk = md.model->skeleton;
-    ClipBinding binding;
-    float f = 0.0f;
-    if (clip) {
-        binding = bindClip(sk, *clip);
-        if (!binding.ok())
-            throw ParseError(clipPath, {}, ParseError::kNoOffset,
-                             "clip does not fit model " + model + ": " + binding.problems.front());
-        if (haveTime) f = static_cast<float>(time * clip->fps);
-        else f = static_cast<float>(frame);
-        if (haveFrame && (frame < 0 || frame > double(clip->frameCount) - 1))
-            throw UsageError{"frame " + std::to_string(frame) + " outside 0.." + std::to_string(int(clip->frameCount) - 1)};
-    }
-    PoseBuffers buf(sk.bones.size());
-    // --frame N is the stored frame N: evaluate without wrapping (Once clamps only).
-    evaluatePose(sk, clip.get(), clip ? &binding : nullptr, f, haveFrame ? LoopMode::Once : LoopMode::Loop,
-                 buf.view());
-    Json j;
-    j.beginObject().key("bones").beginArray();
-    for (size_t i = 0; i < sk.bones.size(); ++i) {
-        j.beginObject().kv("name", sk.bones[i].name).key("world");
-        j.floats(&buf.world[i][0][0], 16);
-        j.endObject();
-    }
-    j.endArray().endObject();
-    std::cout << j.out << "\n";
-    return 0;
 }
 
 int main(int argc, char** argv) {

@@ -12,6 +12,7 @@
 #include "bw2_fixtures.h"
 #include "io/loader.h"
 #include "scene/pose.h"
+#include "scene/up_axis.h"
 #include "texture/texture.h"
 #include "vfs_fixtures.h"
 #include "w3d/w3d_writer.h"
@@ -209,7 +210,9 @@ std::vector<NodeTRS> animatedTRS(const tinygltf::Model& g, const tinygltf::Anima
     return local;
 }
 
-glm::mat4 toGltf(const glm::mat4& m) { return gltf::axisChange() * m * glm::transpose(gltf::axisChange()); }
+glm::mat4 toGltf(const glm::mat4& m, UpAxis up) {
+    return gltf::axisChange(up) * m * glm::transpose(gltf::axisChange(up));
+}
 
 // Tolerance of the joint comparisons. glTF rotations are unit quaternions, while the engines (and core's pose,
 // issue 15) build bone matrices from the decoded quaternion as stored: int16/32767 for Alamo, adaptive-delta W3D
@@ -328,7 +331,8 @@ Checked exportAndCheck(const Model& model, const std::vector<const Clip*>& clips
         std::vector<glm::mat4> bind(nb);
         if (nb) sk.bindWorld(bind.data());
         for (size_t i = 0; i < nb; ++i)
-            requireSameMatrix(w[size_t(boneNode[i])], toGltf(bind[i]), "bind " + sk.bones[i].name);
+            requireSameMatrix(w[size_t(boneNode[i])], toGltf(bind[i], upAxisOf(model.format)),
+                              "bind " + sk.bones[i].name);
     }
     // Clips: animation k is the k-th clip that binds and animates a bone.
     size_t k = 0;
@@ -358,7 +362,7 @@ Checked exportAndCheck(const Model& model, const std::vector<const Clip*>& clips
             const std::vector<NodeTRS> local = animatedTRS(g, a, f / fps);
             const std::vector<glm::mat4> w = worlds(g, local);
             for (size_t i = 0; i < nb; ++i)
-                requireSameMatrix(w[size_t(boneNode[i])], toGltf(pose.world[i]),
+                requireSameMatrix(w[size_t(boneNode[i])], toGltf(pose.world[i], upAxisOf(model.format)),
                                   "frame " + std::to_string(f) + " bone " + sk.bones[i].name);
             // Visibility: attachments animated by scale are 0 exactly while their bone is hidden.
             for (const auto& c : a.channels) {
@@ -585,7 +589,7 @@ TEST_CASE("glTF export of a W3D writer's unit: dual-bone skin in bind space, tim
                 const glm::vec3 p = k == 1 ? src->positions2[v] : src->positions[v];
                 want += wt[k] * glm::vec3(pose.world[size_t(bone)] * glm::vec4(p, 1));
             }
-            want = glm::vec3(gltf::axisChange() * glm::vec4(want, 1));
+            want = glm::vec3(gltf::axisChange(UpAxis::Z) * glm::vec4(want, 1));
             INFO("vertex " << v << " frame " << frame);
             if (v == 3 && frame >= 0) continue; // dual vertex with inconsistent second position: bind pose only
             CHECK(glm::length(got - want) < 1e-4f);
@@ -719,7 +723,7 @@ TEST_CASE("rigscope-cli export joints equal rigscope-cli pose at first, middle a
                 }
                 const size_t node = size_t(root) + 1 + bone;
                 REQUIRE(node < g.nodes.size());
-                requireSameMatrix(w[node], toGltf(m), "bone " + g.nodes[node].name);
+                requireSameMatrix(w[node], toGltf(m, UpAxis::Z), "bone " + g.nodes[node].name);
                 ++bone;
             }
             REQUIRE(bone > 0);
