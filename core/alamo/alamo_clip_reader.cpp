@@ -63,7 +63,7 @@ class AlaReader {
     AlaReader(ByteSpan bytes, const std::string& file) : bytes_(bytes), file_(file) {}
 
     Clip read() {
-        clip_.format = "ala";
+        clip_.format = Format::AlamoClip;
         clip_.name = std::filesystem::path(file_).stem().string();
         ChunkCursor top(bytes_, file_, 0, bytes_.size, {});
         Chunk root;

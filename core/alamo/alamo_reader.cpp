@@ -105,7 +105,7 @@ class AloReader {
     AloReader(ByteSpan bytes, const std::string& file) : bytes_(bytes), file_(file) {}
 
     Model read() {
-        model_.format = "alo";
+        model_.format = Format::AlamoModel;
         model_.sourcePath = file_;
         if (bytes_.size >= 4) { // checked before any size so that a damaged particle file is named as such
             const uint32_t id =

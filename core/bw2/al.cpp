@@ -1,10 +1,8 @@
 #include "bw2/al.h"
 
-#include "vfs/lookup.h"
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
 #include <stdexcept>
 
 namespace rs::bw2 {
@@ -285,7 +283,7 @@ AlDecodeStatus decodeStatus(const AlAnimation& a, size_t armatureBones, bool int
 
 Model armatureModel(const AlFile& f, const std::string& file) {
     Model m;
-    m.format = "al";
+    m.format = Format::Bw2Library;
     m.sourcePath = file;
     for (const auto& b : f.bones) {
         Bone bone;
@@ -303,7 +301,7 @@ Clip toClip(const AlFile& f, size_t ai, const AlReadOptions& opt) {
     const AlAnimation& a = f.animations.at(ai);
     const AlAnimHeader& h = a.header;
     Clip c;
-    c.format = "al";
+    c.format = Format::Bw2Library;
     c.name = h.name;
     c.hierarchyName = f.name;
     c.version = int(h.version);
@@ -408,51 +406,6 @@ Model applyLibrary(const Model& skin, const Skeleton& armature) {
         b.bindLocal = b.parent >= 0 ? glm::inverse(world[size_t(b.parent)]) * world[i] : world[i];
     }
     return m;
-}
-
-std::vector<std::string> findMatchingLibraries(const std::string& bwmPath, size_t boneCount) {
-    namespace fs = std::filesystem;
-    std::vector<std::string> out;
-    try {
-        std::string key;
-        if (const auto t = vfs::tableFor(bwmPath, &key))
-            for (const std::string& k : vfs::animationLibraries(*t, key)) {
-                const vfs::Hit* h = t->find(k);
-                try {
-                    const vfs::EntryBytes b = t->read(*h);
-                    if (peekAlBoneCount(b.span, t->describe(*h)) == boneCount) out.push_back(t->describe(*h));
-                } catch (const std::exception&) {
-                }
-            }
-    } catch (const std::exception&) { // the model's archive cannot be opened: nothing found through it
-    }
-    std::error_code ec;
-    if (!fs::is_regular_file(bwmPath, ec)) {
-        std::sort(out.begin(), out.end());
-        return out;
-    }
-    fs::path p(bwmPath);
-    fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
-    std::vector<fs::path> dirs{dir};
-    for (fs::directory_iterator it(dir.has_parent_path() ? dir.parent_path() : fs::path(".."), ec), end;
-         !ec && it != end; it.increment(ec)) {
-        if (it->is_directory(ec) && toLower(it->path().filename().string()).find("anim") != std::string::npos)
-            dirs.push_back(it->path());
-    }
-    for (const auto& d : dirs) {
-        for (fs::directory_iterator it(d, ec), end; !ec && it != end; it.increment(ec)) {
-            if (!it->is_regular_file(ec) || toLower(it->path().extension().string()) != ".al") continue;
-            try {
-                std::vector<uint8_t> bytes = readFileBytes(it->path().string());
-                if (peekAlBoneCount(ByteSpan(bytes), it->path().string()) == boneCount)
-                    out.push_back(it->path().string());
-            } catch (const std::exception&) {
-            }
-        }
-    }
-    std::sort(out.begin(), out.end());
-    out.erase(std::unique(out.begin(), out.end()), out.end());
-    return out;
 }
 
 } // namespace rs::bw2

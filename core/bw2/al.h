@@ -120,10 +120,10 @@ struct AlReadOptions {
     bool interpretCompressed = true; // see the header comment; false holds frame 0 for every frame
 };
 
-// Skeleton-only model (format "al"): names and parents as stored; the file stores no bind pose, so
+// Skeleton-only model (Format::Bw2Library): names and parents as stored; the file stores no bind pose, so
 // bindLocal is identity (a warning says so).
 Model armatureModel(const AlFile& f, const std::string& file);
-// One clip per animation (format "al"): tracks per bone in Replace mode, events with frameKnown = false.
+// One clip per animation (Format::Bw2Library): tracks per bone in Replace mode, events with frameKnown = false.
 Clip toClip(const AlFile& f, size_t animation, const AlReadOptions& opt = {});
 
 // Quaternion from a compressed (x, y, z) triple: components / 32767, w = sqrt(max(0, 1 - |xyz|^2)).
@@ -141,10 +141,5 @@ bool libraryFits(const Model& skin, const Skeleton& armature, std::string* why =
 // frames): bindLocal = inverse(bindWorld[parent]) * bindWorld[i]. Throws std::invalid_argument when the
 // library does not fit. Clips from the library then bind by index and name.
 Model applyLibrary(const Model& skin, const Skeleton& armature);
-// .al libraries whose armature has boneCount bones, for a .bwm at bwmPath (a file or "<archive>:<entry>"):
-// through its archive or folder and the session's game/mod folders (vfs::animationLibraries: the .al entries in
-// the model's folder, as loadDocument paths), and for a file on disk also sibling folders named like
-// "binary_anim_libs". Sorted; unreadable ones are skipped.
-std::vector<std::string> findMatchingLibraries(const std::string& bwmPath, size_t boneCount);
 
 } // namespace rs::bw2

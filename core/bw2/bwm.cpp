@@ -638,7 +638,7 @@ static std::string vertexFormatName(const BwmFile& f) {
 
 Model toModel(const BwmFile& f, const std::string& file) {
     Model m;
-    m.format = "bwm";
+    m.format = Format::Bw2Model;
     m.sourcePath = file;
     m.warnings = f.warnings;
     const uint64_t indexDataOffset = [&] {

@@ -146,7 +146,7 @@ const glm::vec3 kBind[BoneCount] = {{0, 0, 0},         {0, 0, 1.0f},        {0, 
 
 Model demoModelSource() {
     Model m;
-    m.format = "alo";
+    m.format = Format::AlamoModel;
     const char* names[BoneCount] = {"Root", "Body", "Turret", "Barrel", "Arm_L", "Arm_R", "Lamp", "Antenna", "Beacon"};
     const int parents[BoneCount] = {-1, Root, Body, Turret, Body, Body, Turret, Turret, Antenna};
     for (int i = 0; i < BoneCount; ++i)
@@ -281,7 +281,7 @@ Model demoModelSource() {
 
 Clip demoClipSource() {
     Clip c;
-    c.format = "ala";
+    c.format = Format::AlamoClip;
     c.name = "RIGSCOPE_DEMO_IDLE_00";
     c.frameCount = 31;
     c.fps = 15.0f;
@@ -331,7 +331,7 @@ std::vector<uint8_t> demoAlaBytes() { return alamo::writeClip(demoClipSource());
 Document loadDemo() {
     Document d;
     d.path = "rigscope-demo.alo";
-    d.format = "alo";
+    d.format = Format::AlamoModel;
     const std::vector<uint8_t> alo = demoAloBytes(), ala = demoAlaBytes();
     d.model = std::make_shared<Model>(alamo::readModel(ByteSpan(alo), d.path));
     d.model->sourcePath.clear();

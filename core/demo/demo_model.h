@@ -9,7 +9,7 @@
 // visibility and step tracks.
 #pragma once
 
-#include "io/loader.h"
+#include "scene/document.h"
 
 #include <cstdint>
 #include <vector>
@@ -24,7 +24,7 @@ Clip demoClipSource();
 std::vector<uint8_t> demoAloBytes();
 std::vector<uint8_t> demoAlaBytes();
 
-// Both read back: Document{path "rigscope-demo.alo", format "alo", model, clips = {idle clip}}.
+// Both read back: Document{path "rigscope-demo.alo", Format::AlamoModel, model, clips = {idle clip}}.
 Document loadDemo();
 
 } // namespace rs::demo

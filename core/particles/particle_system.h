@@ -7,6 +7,8 @@
 // typed field. `ParticleEmitter::notSimulated` lists the features of an emitter that the simulation ignores.
 #pragma once
 
+#include "common/format_id.h"
+
 #include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
@@ -144,7 +146,7 @@ struct ParticleEmitter {
 
 struct ParticleSystem {
     std::string sourcePath;
-    std::string format = "alo-particle";
+    Format format = Format::AlamoParticles;
     std::string name;           // 0x0000
     uint32_t id = 0;            // 0x0001 (every corpus file: 0)
     bool leaveParticles = true; // 0x0002: particles outlive a removed system

@@ -13,6 +13,7 @@
 // with the 1 - 2(y^2 + z^2) form, which for a quaternion off unit length is not a pure rotation.
 #pragma once
 
+#include "common/format_id.h"
 #include "common/movable.h"
 #include <glm/glm.hpp>
 #include <glm/gtc/quaternion.hpp>
@@ -56,7 +57,7 @@ struct ClipEvent {
 };
 
 struct Clip {
-    std::string format;        // "ala", "w3d", "al", ...
+    Format format = Format::Unknown; // the format of the file it was read from
     std::string name;
     std::string hierarchyName; // skeleton the clip was made for, when the format names it
     std::string codec;         // e.g. "ala1", "ala2", "uncompressed", "timecoded", "adaptive-delta"

@@ -10,6 +10,7 @@
 //   for vertices stored in bone space (W3D). Rigid sub-meshes (empty boneMap) follow Mesh::bone.
 #pragma once
 
+#include "common/format_id.h"
 #include "common/movable.h"
 #include <glm/glm.hpp>
 #include <glm/gtc/quaternion.hpp>
@@ -186,7 +187,7 @@ struct PointSet {
 };
 
 struct Model {
-    std::string format;     // "alo", "w3d", "bwm", ...
+    Format format = Format::Unknown; // the format of the file it was read from
     std::string sourcePath; // file it was read from (may be empty)
     Skeleton skeleton;
     std::vector<Mesh> meshes;

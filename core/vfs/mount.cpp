@@ -379,4 +379,21 @@ MountTable mountSingle(const std::string& path) {
     return t;
 }
 
+bool globMatch(std::string_view pat, std::string_view s) {
+    size_t p = 0, i = 0, star = std::string::npos, mark = 0;
+    while (i < s.size()) {
+        if (p < pat.size() && (pat[p] == '?' || pat[p] == s[i]))
+            ++p, ++i;
+        else if (p < pat.size() && pat[p] == '*')
+            star = p++, mark = i;
+        else if (star != std::string::npos)
+            p = star + 1, i = ++mark;
+        else
+            return false;
+    }
+    while (p < pat.size() && pat[p] == '*')
+        ++p;
+    return p == pat.size();
+}
+
 } // namespace rs::vfs

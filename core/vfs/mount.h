@@ -114,4 +114,7 @@ MountTable mountInstall(const std::vector<std::string>& gameDirs, const std::vec
 // A single archive (.meg/.big) or folder as a mount table of one source.
 MountTable mountSingle(const std::string& path);
 
+// Glob over normalised (upper-case) keys: '*' any run of characters (also across '/'), '?' one character.
+bool globMatch(std::string_view pattern, std::string_view key);
+
 } // namespace rs::vfs

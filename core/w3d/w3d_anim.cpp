@@ -384,7 +384,7 @@ void decodeAdaptiveDelta(ByteReader& r, uint32_t numFrames, int vectorLen, int b
 
 Clip readAnimation(const Cursor& parent, const Chunk& c) {
     Builder b;
-    b.clip.format = "w3d";
+    b.clip.format = Format::W3d;
     b.chunkBytes = c.payload.size;
     b.storedFrames = storedFrames(parent, c);
     Cursor cur = parent.children(c);
@@ -456,7 +456,7 @@ Clip readAnimation(const Cursor& parent, const Chunk& c) {
 
 Clip readCompressedAnimation(const Cursor& parent, const Chunk& c) {
     Builder b;
-    b.clip.format = "w3d";
+    b.clip.format = Format::W3d;
     b.chunkBytes = c.payload.size;
     b.storedFrames = storedFrames(parent, c);
     Cursor cur = parent.children(c);

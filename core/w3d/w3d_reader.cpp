@@ -11,15 +11,11 @@
 #include <cmath>
 #include <cstddef>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <iterator>
 #include <map>
-#include <mutex>
 
 namespace rs::w3d {
 
-namespace fs = std::filesystem;
 
 // Vertex arrays are copied straight from the file: W3dVectorStruct / W3dTexCoordStruct layouts.
 static_assert(sizeof(glm::vec3) == 12 && sizeof(glm::vec2) == 8, "packed float vectors expected");
@@ -1131,184 +1127,34 @@ File readFile(ByteSpan bytes, const std::string& path) {
 // ---------------------------------------------------------------------------------------------
 // Assembly
 
-static std::string directoryOf(const std::string& path) {
-    fs::path p(path);
-    return p.has_parent_path() ? p.parent_path().string() : std::string(".");
-}
-
-namespace {
-// Directory listings and sibling hierarchies are cached (a set of clips next to one skeleton would otherwise list
-// the directory and read and parse the skeleton once per clip). An entry is valid while the directory's / the
-// file's modification time (and the file's size) are unchanged; both caches are bounded and shared by threads.
-struct DirListing {
-    fs::file_time_type mtime;
-    std::map<std::string, std::string> byLowerName; // lower-case file name -> smallest matching file name's path
-    std::map<std::string, std::string> subdirs;     // lower-case subdirectory name -> smallest matching one's path
-};
-struct SiblingHierarchies {
-    fs::file_time_type mtime;
-    uintmax_t size = 0;
-    std::vector<Hierarchy> hierarchies;
-};
-constexpr size_t kCacheEntries = 64;
-std::mutex gCacheMutex;
-std::map<std::string, DirListing> gDirs;
-std::map<std::string, SiblingHierarchies> gSiblings;
-
-// Lists `dir`: the .w3d files and subdirectories by lower-case name (into `fill` when given); returns the path
-// of the smallest-named .w3d file (subdir: subdirectory) whose lower-case name is `want`, or empty.
-std::string listUncached(const std::string& dir, const std::string& want, bool subdir, DirListing* fill) {
-    std::error_code ec;
-    std::string found;
-    auto keep = [](std::string& slot, const fs::path& p, const std::string& fn) {
-        if (slot.empty() || fn < fs::path(slot).filename().string()) slot = p.string();
-    };
-    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-        const std::string fn = it->path().filename().string();
-        const std::string lower = toLower(fn);
-        std::error_code tec;
-        if (lower.size() >= 4 && lower.compare(lower.size() - 4, 4, ".w3d") == 0 && it->is_regular_file(tec)) {
-            if (fill) keep(fill->byLowerName[lower], it->path(), fn);
-            if (!subdir && lower == want) keep(found, it->path(), fn);
-        } else if (it->is_directory(tec)) {
-            if (fill) keep(fill->subdirs[lower], it->path(), fn);
-            if (subdir && lower == want) keep(found, it->path(), fn);
-        }
-    }
-    return found;
-}
-
-// listUncached through the listing cache (valid while the directory's modification time is unchanged).
-std::string listCached(const std::string& dir, const std::string& want, bool subdir) {
-    std::error_code ec;
-    const fs::file_time_type mtime = fs::last_write_time(dir, ec);
-    if (ec) return listUncached(dir, want, subdir, nullptr);
-    {
-        std::lock_guard<std::mutex> lock(gCacheMutex);
-        auto it = gDirs.find(dir);
-        if (it != gDirs.end() && it->second.mtime == mtime) {
-            const auto& names = subdir ? it->second.subdirs : it->second.byLowerName;
-            auto f = names.find(want);
-            return f == names.end() ? std::string() : f->second;
-        }
-    }
-    DirListing listing;
-    listing.mtime = mtime;
-    std::string found = listUncached(dir, want, subdir, &listing);
-    std::lock_guard<std::mutex> lock(gCacheMutex);
-    if (gDirs.size() >= kCacheEntries) gDirs.clear();
-    gDirs[dir] = std::move(listing);
-    return found;
-}
-} // namespace
-
-std::string findSibling(const std::string& dir, const std::string& name) {
-    if (name.empty()) return {};
-    return listCached(dir, toLower(name) + ".w3d", false);
-}
-
-// True when the hierarchies of file `label` are cached and the file's time and size are unchanged.
-static bool siblingCached(const std::string& label) {
-    std::error_code ec1, ec2;
-    const fs::file_time_type mtime = fs::last_write_time(label, ec1);
-    const uintmax_t size = fs::file_size(label, ec2);
-    if (ec1 || ec2) return false;
-    std::lock_guard<std::mutex> lock(gCacheMutex);
-    auto it = gSiblings.find(label);
-    return it != gSiblings.end() && it->second.mtime == mtime && it->second.size == size;
-}
-
-// The hierarchies in `bytes`, read from `label` (a file: cached while its time and size are unchanged; an
-// archive entry: parsed each time). Empty `bytes` naming a file on disk: siblingHierarchyLookup found its
-// hierarchies cached and unchanged (siblingCached) and did not read it: the cached hierarchies (the file is read
-// when the entry was dropped since; `label` not a file: the empty bytes are parsed). Throws ParseError.
-static std::vector<Hierarchy> siblingHierarchies(const std::string& label, const std::vector<uint8_t>& given) {
-    std::vector<uint8_t> read;
-    if (given.empty()) {
-        {
-            std::lock_guard<std::mutex> lock(gCacheMutex);
-            auto it = gSiblings.find(label);
-            if (it != gSiblings.end()) return it->second.hierarchies;
-        }
-        std::error_code ec;
-        if (fs::is_regular_file(label, ec)) read = readFileBytes(label); // else: an empty archive entry
-    }
-    std::error_code ec1, ec2;
-    const fs::file_time_type mtime = fs::last_write_time(label, ec1);
-    const uintmax_t size = fs::file_size(label, ec2);
-    const std::vector<uint8_t>& bytes = given.empty() ? read : given;
-    const bool cacheable = !ec1 && !ec2 && size == bytes.size();
-    if (cacheable) {
-        std::lock_guard<std::mutex> lock(gCacheMutex);
-        auto it = gSiblings.find(label);
-        if (it != gSiblings.end() && it->second.mtime == mtime && it->second.size == size)
-            return it->second.hierarchies;
-    }
-    std::vector<Hierarchy> hs = readFile(ByteSpan(bytes), label).hierarchies;
-    if (cacheable) {
-        std::lock_guard<std::mutex> lock(gCacheMutex);
-        if (gSiblings.size() >= kCacheEntries) gSiblings.clear();
-        gSiblings[label] = SiblingHierarchies{mtime, size, hs};
-    }
-    return hs;
-}
-
 // Hierarchy `name` from the file itself or from the file `lookup` supplies. False when absent.
-static bool locateHierarchy(const File& f, const std::string& path, const std::string& name, Hierarchy& out,
-                            std::vector<std::string>& warnings, const HierarchyLookup& lookup) {
+static bool locateHierarchy(const File& f, const std::string& name, Hierarchy& out, std::vector<std::string>& warnings,
+                            const HierarchyLookup& lookup) {
     for (const Hierarchy& h : f.hierarchies)
         if (name.empty() || iequals(h.name, name)) {
             out = h;
             return true;
         }
     if (name.empty()) return false;
-    std::vector<uint8_t> bytes;
-    std::string label;
-    if (!lookup || !lookup(name, bytes, label)) {
-        warnings.push_back("hierarchy " + name + " not found (looked for " + name + ".w3d next to the file" +
-                           (lookup ? std::string(" and where the mounted game keeps skeletons)") : std::string(")")));
-        return false;
-    }
-    std::vector<Hierarchy> hs;
+    std::optional<HierarchyFile> found;
     try {
-        hs = siblingHierarchies(label, bytes);
+        if (lookup) found = lookup(name);
     } catch (const ParseError& e) {
         warnings.push_back("hierarchy file unreadable: " + std::string(e.what()));
         return false;
     }
-    for (Hierarchy& h : hs)
+    if (!found || !found->hierarchies) {
+        warnings.push_back("hierarchy " + name + " not found (looked for " + name + ".w3d next to the file" +
+                           (lookup ? std::string(" and where the mounted game keeps skeletons)") : std::string(")")));
+        return false;
+    }
+    for (const Hierarchy& h : *found->hierarchies)
         if (iequals(h.name, name)) {
-            out = std::move(h);
+            out = h;
             return true;
         }
-    warnings.push_back(label + " holds no hierarchy named " + name);
+    warnings.push_back(found->label + " holds no hierarchy named " + name);
     return false;
-}
-
-HierarchyLookup siblingHierarchyLookup(const std::string& path) {
-    return [path](const std::string& name, std::vector<uint8_t>& bytes, std::string& label) {
-        std::string sib = findSibling(directoryOf(path), name);
-        std::error_code ec;
-        // SAGE layout on disk: skins in art/w3d/<xx>/, skeletons in art/w3d/<first two letters of the name>/.
-        const fs::path folder = fs::path(directoryOf(path));
-        if (sib.empty() && name.size() >= 2 && toLower(folder.parent_path().filename().string()) == "w3d") {
-            const std::string two = listCached(folder.parent_path().string(), toLower(name.substr(0, 2)), true);
-            if (!two.empty()) sib = findSibling(two, name);
-        }
-        if (sib.empty() || fs::equivalent(fs::path(sib), fs::path(path), ec)) return false;
-        if (siblingCached(sib)) { // parsed before and unchanged: not read again (siblingHierarchies)
-            bytes.clear();
-            label = sib;
-            return true;
-        }
-        try {
-            bytes = readFileBytes(sib);
-        } catch (const ParseError&) {
-            return false;
-        }
-        label = sib;
-        return true;
-    };
 }
 
 // iequals(m.fullName(), s) || iequals(m.name, s), without building the full name.
@@ -1362,33 +1208,17 @@ static std::string afterDot(const std::string& s) {
     return d == std::string::npos ? s : s.substr(d + 1);
 }
 
-Document loadSet(ByteSpan bytes, const std::string& path) { return loadSet(bytes, path, siblingHierarchyLookup(path)); }
-
-Document loadSet(ByteSpan bytes, const std::string& path, const std::string& hierarchyFile) {
-    if (hierarchyFile.empty()) return loadSet(bytes, path);
-    return loadSet(bytes, path,
-                   HierarchyLookup([hierarchyFile](const std::string&, std::vector<uint8_t>& out, std::string& label) {
-                       try {
-                           out = readFileBytes(hierarchyFile);
-                       } catch (const ParseError&) {
-                           return false;
-                       }
-                       label = hierarchyFile;
-                       return true;
-                   }));
-}
-
 Document loadSet(ByteSpan bytes, const std::string& path, const HierarchyLookup& lookup) {
     File f = readFile(bytes, path);
     Document d;
     d.path = path;
-    d.format = "w3d";
+    d.format = Format::W3d;
     for (Clip& c : f.clips)
         d.clips.push_back(std::make_shared<Clip>(std::move(c)));
     const bool hasModel = !f.meshes.empty() || !f.hlods.empty() || !f.hmodels.empty() || !f.boxes.empty() ||
                           !f.nulls.empty() || !f.hierarchies.empty() || !f.collections.empty();
     auto model = std::make_shared<Model>();
-    model->format = "w3d";
+    model->format = Format::W3d;
     model->sourcePath = path;
     std::vector<std::string>& warnings = model->warnings;
     warnings = f.warnings;
@@ -1407,7 +1237,7 @@ Document loadSet(ByteSpan bytes, const std::string& path, const HierarchyLookup&
             }
     if (!hasModel && !d.clips.empty()) hierName = d.clips.front()->hierarchyName;
     Hierarchy hier;
-    if (locateHierarchy(f, path, hierName, hier, warnings, lookup)) model->skeleton = toSkeleton(hier);
+    if (locateHierarchy(f, hierName, hier, warnings, lookup)) model->skeleton = toSkeleton(hier);
     const Skeleton& sk = model->skeleton;
     if (!hasModel && sk.bones.empty()) {
         d.warnings = std::move(warnings);
@@ -1553,11 +1383,6 @@ Document loadSet(ByteSpan bytes, const std::string& path, const HierarchyLookup&
     return d;
 }
 
-Document loadSet(const std::string& path) {
-    std::vector<uint8_t> bytes = readFileBytes(path);
-    return loadSet(ByteSpan(bytes), path);
-}
-
 // ---------------------------------------------------------------------------------------------
 // Header scan (seeks over top-level chunks; reads only the header sub-chunks)
 
@@ -1598,17 +1423,7 @@ template <class ReadAt> static HeaderScan scanWith(uint64_t size, ReadAt&& readA
     return s;
 }
 
-HeaderScan scanHeaders(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return {};
-    in.seekg(0, std::ios::end);
-    const uint64_t size = uint64_t(in.tellg());
-    return scanWith(size, [&](uint64_t at, void* dst, size_t n) {
-        if (at + n > size) return false;
-        in.seekg(std::streamoff(at));
-        return bool(in.read(static_cast<char*>(dst), std::streamsize(n)));
-    });
-}
+HeaderScan scanHeaders(uint64_t size, const ReadAt& readAt) { return scanWith(size, readAt); }
 
 HeaderScan scanHeaders(ByteSpan bytes) {
     return scanWith(bytes.size, [&](uint64_t at, void* dst, size_t n) {
@@ -1618,25 +1433,5 @@ HeaderScan scanHeaders(ByteSpan bytes) {
     });
 }
 
-std::vector<std::string> findCompanionClips(const std::string& modelPath) {
-    std::vector<std::string> out;
-    HeaderScan self = scanHeaders(modelPath);
-    std::string hier = self.modelHierarchy;
-    if (hier.empty() && !self.hierarchies.empty()) hier = self.hierarchies.front();
-    if (hier.empty()) return out;
-    std::error_code ec;
-    for (fs::directory_iterator it(directoryOf(modelPath), ec), end; !ec && it != end; it.increment(ec)) {
-        if (!it->is_regular_file(ec) || toLower(it->path().extension().string()) != ".w3d") continue;
-        if (fs::equivalent(it->path(), fs::path(modelPath), ec)) continue;
-        HeaderScan s = scanHeaders(it->path().string());
-        for (const std::string& h : s.clipHierarchies)
-            if (iequals(h, hier)) {
-                out.push_back(it->path().string());
-                break;
-            }
-    }
-    std::sort(out.begin(), out.end());
-    return out;
-}
 
 } // namespace rs::w3d

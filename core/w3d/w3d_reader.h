@@ -21,13 +21,15 @@
 
 #include "common/bytes.h"
 #include "common/movable.h"
-#include "io/loader.h"
+#include "scene/document.h"
 #include "scene/clip.h"
 #include "scene/model.h"
 
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -224,23 +226,19 @@ Material passMaterial(const RawMesh& raw, uint32_t shaderId, uint32_t textureId,
                       uint32_t shaderMaterialId);
 std::string shaderName(const Shader& s);
 
-// Loads a .w3d and what it needs to be shown: the hierarchy it names (from the file or `<name>.w3d`
-// next to it, case-insensitive), meshes placed by the HLOD/HModel, boxes/nulls as markers, and the
-// clips it contains. A clip-only file also gets its hierarchy as the model (when found).
-Document loadSet(ByteSpan bytes, const std::string& path);
-Document loadSet(const std::string& path);
-// Supplies the bytes of the file holding hierarchy `name` (fills bytes and a label naming it); false when absent.
-using HierarchyLookup = std::function<bool(const std::string& name, std::vector<uint8_t>& bytes, std::string& label)>;
-// loadSet with the hierarchy found by `lookup` (e.g. through a game's mount table) instead of next to `path`.
-Document loadSet(ByteSpan bytes, const std::string& path, const HierarchyLookup& lookup);
-// The default lookup: `<name>.w3d` next to `path` on disk.
-HierarchyLookup siblingHierarchyLookup(const std::string& path);
-// Same, with the hierarchy read from hierarchyFile (when not in the file itself) instead of the sibling
-// lookup; an empty hierarchyFile is the sibling lookup.
-Document loadSet(ByteSpan bytes, const std::string& path, const std::string& hierarchyFile);
+// The hierarchies of the file that holds hierarchy `name`, with a label naming that file (for messages).
+struct HierarchyFile {
+    std::string label;
+    std::shared_ptr<const std::vector<Hierarchy>> hierarchies;
+};
+// Finds the file holding hierarchy `name` (the resolver: beside the file, in the game's skeleton folders, or the
+// file the user chose); nullopt when there is none. Throws ParseError when that file is malformed.
+using HierarchyLookup = std::function<std::optional<HierarchyFile>(const std::string& name)>;
 
-// `<name>.w3d` in `dir`, matched case-insensitively; empty when absent.
-std::string findSibling(const std::string& dir, const std::string& name);
+// Loads a .w3d and what it needs to be shown: the hierarchy it names (from the file itself, else through
+// `lookup`), meshes placed by the HLOD/HModel, boxes/nulls as markers, and the clips it contains. A clip-only
+// file also gets its hierarchy as the model (when found). Reads no other file itself.
+Document loadSet(ByteSpan bytes, const std::string& path, const HierarchyLookup& lookup = {});
 
 // Cheap scan (reads chunk headers only): hierarchy names defined, the hierarchy the file's models use
 // (HLOD/HModel), and the hierarchy each clip names.
@@ -249,10 +247,9 @@ struct HeaderScan {
     std::string modelHierarchy;
     std::vector<std::string> clipHierarchies;
 };
-HeaderScan scanHeaders(const std::string& path);
 HeaderScan scanHeaders(ByteSpan bytes);
-
-// .w3d files next to `modelPath` holding a clip whose header names the model's hierarchy. Sorted.
-std::vector<std::string> findCompanionClips(const std::string& modelPath);
+// The same over a file that is not in memory: readAt(offset, dst, n) copies n bytes, false when they are not there.
+using ReadAt = std::function<bool(uint64_t offset, void* dst, size_t n)>;
+HeaderScan scanHeaders(uint64_t size, const ReadAt& readAt);
 
 } // namespace rs::w3d

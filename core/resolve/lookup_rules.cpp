@@ -1,0 +1,127 @@
+#include "resolve/lookup_rules.h"
+
+#include "common/error.h"
+#include "w3d/w3d_reader.h"
+
+#include <algorithm>
+
+namespace rs::resolve {
+
+using vfs::Hit;
+using vfs::MountTable;
+using vfs::normalizePath;
+
+std::string folderOf(std::string_view key) {
+    const std::string k = normalizePath(key);
+    const size_t slash = k.rfind('/');
+    return slash == std::string::npos ? std::string() : k.substr(0, slash + 1);
+}
+
+static std::string baseName(const std::string& key) {
+    const size_t slash = key.rfind('/');
+    return slash == std::string::npos ? key : key.substr(slash + 1);
+}
+
+static std::string stemOf(const std::string& file) {
+    const size_t dot = file.rfind('.');
+    return dot == std::string::npos ? file : file.substr(0, dot);
+}
+
+static std::string extOf(const std::string& file) {
+    const size_t dot = file.rfind('.');
+    return dot == std::string::npos ? std::string() : file.substr(dot);
+}
+
+std::vector<std::string> textureCandidates(std::string_view name, std::string_view modelKey) {
+    const std::string key = normalizePath(name);
+    const std::string file = baseName(key);
+    std::vector<std::string> out;
+    if (file.empty()) return out;
+    std::vector<std::string> files{file};
+    for (const char* ext : {".DDS", ".TGA", ".PNG"})
+        if (stemOf(file) + ext != file) files.push_back(stemOf(file) + ext);
+    std::vector<std::string> dirs{folderOf(modelKey), "DATA/ART/TEXTURES/", "ART/TEXTURES/"};
+    if (file.size() >= 2) {
+        const std::string two = file.substr(0, 2);
+        dirs.push_back("ART/COMPILEDTEXTURES/" + two + "/");
+        dirs.push_back("COMPILEDTEXTURES/" + two + "/");
+    }
+    for (const std::string& d : dirs)
+        for (const std::string& f : files)
+            if (std::find(out.begin(), out.end(), d + f) == out.end()) out.push_back(d + f);
+    if (key != file && std::find(out.begin(), out.end(), key) == out.end()) out.push_back(key);
+    return out;
+}
+
+const Hit* findTexture(const MountTable& t, std::string_view name, std::string_view modelKey) {
+    for (const std::string& c : textureCandidates(name, modelKey))
+        if (const Hit* h = t.find(c)) return h;
+    return nullptr;
+}
+
+const Hit* findW3dHierarchy(const MountTable& t, std::string_view name, std::string_view modelKey) {
+    const std::string file = normalizePath(name) + ".W3D";
+    std::vector<std::string> c{folderOf(modelKey) + file};
+    if (file.size() >= 6) c.push_back("ART/W3D/" + file.substr(0, 2) + "/" + file);
+    c.push_back("ART/W3D/" + file);
+    for (const std::string& k : c)
+        if (const Hit* h = t.find(k)) return h;
+    return nullptr;
+}
+
+// The header scan of an entry: a loose file's headers are read with seeks, an archive entry is mapped.
+static w3d::HeaderScan scanEntry(const MountTable& t, const Hit& h) {
+    const vfs::EntryBytes b = t.read(h);
+    return w3d::scanHeaders(b.span);
+}
+
+std::vector<std::string> companionClips(const MountTable& t, std::string_view modelKey) {
+    const std::string key = normalizePath(modelKey);
+    const std::string folder = folderOf(key), file = baseName(key), ext = extOf(file);
+    std::vector<std::string> out;
+    if (ext == ".ALO") {
+        const std::string prefix = folder + stemOf(file) + "_";
+        for (const std::string& k : t.list(folder))
+            if (k.compare(0, prefix.size(), prefix) == 0 && extOf(k) == ".ALA") out.push_back(k);
+    } else if (ext == ".W3D") {
+        const Hit* self = t.find(key);
+        if (!self) return out;
+        w3d::HeaderScan s;
+        try {
+            s = scanEntry(t, *self);
+        } catch (const ParseError&) {
+            return out;
+        }
+        std::string hier = s.modelHierarchy;
+        if (hier.empty() && !s.hierarchies.empty()) hier = s.hierarchies.front();
+        if (hier.empty()) return out;
+        std::vector<std::string> folders{folder};
+        if (hier.size() >= 2) folders.push_back("ART/W3D/" + normalizePath(hier.substr(0, 2)) + "/");
+        if (folders.size() == 2 && folders[1] == folders[0]) folders.pop_back();
+        for (const std::string& f : folders) {
+            for (const std::string& k : t.list(f)) {
+                if (k == key || extOf(k) != ".W3D") continue;
+                try {
+                    for (const std::string& h : scanEntry(t, *t.find(k)).clipHierarchies)
+                        if (normalizePath(h) == normalizePath(hier)) {
+                            out.push_back(k);
+                            break;
+                        }
+                } catch (const ParseError&) {
+                }
+            }
+        }
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+std::vector<std::string> animationLibraries(const MountTable& t, std::string_view modelKey) {
+    std::vector<std::string> out;
+    for (const std::string& k : t.list(folderOf(modelKey)))
+        if (extOf(k) == ".AL") out.push_back(k);
+    return out;
+}
+
+} // namespace rs::resolve

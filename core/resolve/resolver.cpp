@@ -1,0 +1,494 @@
+#include "resolve/resolver.h"
+
+#include "bw2/al.h"
+#include "common/error.h"
+#include "common/file_read.h"
+#include "resolve/lookup_rules.h"
+#include "texture/texture.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <set>
+
+namespace rs {
+
+namespace fs = std::filesystem;
+using vfs::Hit;
+using vfs::MountTable;
+using vfs::normalizePath;
+
+namespace {
+
+constexpr size_t kCacheEntries = 64;
+
+std::string lower(std::string s) {
+    for (char& c : s)
+        c = char(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
+bool directory(const std::string& p) {
+    struct stat st {};
+    return ::stat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+std::string parentOf(const std::string& path) {
+    const fs::path p(path);
+    return p.has_parent_path() ? p.parent_path().string() : std::string(".");
+}
+
+// The archive file of "<archive>:<entry>": the shortest prefix ending before a ':' that is a regular file.
+std::string archiveOf(const std::string& path) {
+    for (size_t c = path.find(':'); c != std::string::npos; c = path.find(':', c + 1))
+        if (c > 0 && isRegularFile(path.substr(0, c))) return path.substr(0, c);
+    return {};
+}
+
+template <class Map> void bound(Map& m) {
+    if (m.size() >= kCacheEntries) m.clear();
+}
+
+} // namespace
+
+std::string fileStamp(const std::string& path) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) return {};
+    return std::to_string(uint64_t(st.st_size)) + ":" + std::to_string(int64_t(st.st_mtim.tv_sec)) + "." +
+           std::to_string(int64_t(st.st_mtim.tv_nsec));
+}
+
+// --- case-insensitive folder search, with listings cached while the folder's stamp holds -------------------------
+
+namespace {
+struct Listing {
+    std::string stamp;
+    std::map<std::string, std::string> files, dirs; // lower-case name -> smallest matching name
+};
+std::mutex gListingMutex;
+std::map<std::string, Listing> gListings;
+} // namespace
+
+// The entry of `dir` named `name` in any case (the smallest such name); "" when none.
+static std::string childNoCase(const std::string& dir, const std::string& name, bool wantDir) {
+    const std::string stamp = fileStamp(dir);
+    if (stamp.empty()) return {};
+    const std::string want = lower(name);
+    std::lock_guard<std::mutex> lock(gListingMutex);
+    auto it = gListings.find(dir);
+    if (it == gListings.end() || it->second.stamp != stamp) {
+        Listing l;
+        l.stamp = stamp;
+        std::error_code ec;
+        for (fs::directory_iterator d(dir, ec), end; !ec && d != end; d.increment(ec)) {
+            const std::string fn = d->path().filename().string();
+            std::error_code tec;
+            const bool dir = d->is_directory(tec), file = !dir && d->is_regular_file(tec);
+            if (!dir && !file) continue;
+            std::string& slot = (dir ? l.dirs : l.files)[lower(fn)];
+            if (slot.empty() || fn < slot) slot = fn;
+        }
+        bound(gListings);
+        it = gListings.insert_or_assign(dir, std::move(l)).first;
+    }
+    const auto& names = wantDir ? it->second.dirs : it->second.files;
+    const auto f = names.find(want);
+    return f == names.end() ? std::string() : (fs::path(dir) / f->second).string();
+}
+
+// A relative folder path ("Data/Art/Textures") below `base`, each part in any case; "" when absent.
+static std::string subdirNoCase(const std::string& base, const std::string& rel) {
+    std::string cur = base;
+    size_t start = 0;
+    while (start <= rel.size() && !cur.empty()) {
+        size_t slash = rel.find('/', start);
+        if (slash == std::string::npos) slash = rel.size();
+        if (slash > start) cur = childNoCase(cur, rel.substr(start, slash - start), true);
+        start = slash + 1;
+    }
+    return cur;
+}
+
+// --- the resolver ------------------------------------------------------------------------------------------------
+
+Resolver::Resolver(std::shared_ptr<const MountTable> mounted, std::vector<std::string> textureDirs)
+    : mounted_(std::move(mounted)), textureDirs_(std::move(textureDirs)) {}
+
+std::shared_ptr<const MountTable> Resolver::tableOver(std::shared_ptr<vfs::Source> own) const {
+    auto t = std::make_shared<MountTable>();
+    const std::string role = own->kind() == "folder" ? "folder" : "archive";
+    t->add(std::move(own), role);
+    if (mounted_)
+        for (const vfs::Mount& m : mounted_->mounts())
+            t->add(m.source, m.role);
+    return t;
+}
+
+Resolver::Place Resolver::placeOf(const std::string& path) const {
+    Place p;
+    auto cached = [&](const std::string& id, const std::string& stamp, auto make) {
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            const auto it = tables_.find(id);
+            if (it != tables_.end() && it->second.stamp == stamp) return it->second.table;
+        }
+        std::shared_ptr<const MountTable> t = make();
+        std::lock_guard<std::mutex> lock(mutex_);
+        bound(tables_);
+        tables_[id] = CachedTable{stamp, t};
+        return t;
+    };
+    auto folderTable = [&](const std::string& dir) {
+        return cached("dir:" + dir, fileStamp(dir), [&] {
+            return tableOver(std::make_shared<vfs::Folder>(dir, std::string(), false, false));
+        });
+    };
+    if (isRegularFile(path)) {
+        p.diskPath = path;
+        p.key = normalizePath(fs::path(path).filename().string());
+        p.table = folderTable(parentOf(path));
+        return p;
+    }
+    if (const std::string archive = archiveOf(path); !archive.empty()) {
+        p.key = normalizePath(path.substr(archive.size() + 1));
+        p.table = cached("archive:" + archive, fileStamp(archive),
+                         [&] { return tableOver(vfs::openArchiveFile(archive)); });
+        return p;
+    }
+    if (mounted_) {
+        if (mounted_->contains(path)) {
+            p.key = normalizePath(path);
+            p.table = mounted_;
+            return p;
+        }
+        if (const vfs::Entry* e = mounted_->findDescribed(path)) {
+            p.key = e->key;
+            p.table = mounted_;
+            return p;
+        }
+    }
+    // A file named by a path on disk that is not there (read elsewhere): its folder, then the mounted folders.
+    const fs::path fp(path);
+    if (fp.has_parent_path() && directory(fp.parent_path().string())) {
+        p.key = normalizePath(fp.filename().string());
+        p.table = folderTable(fp.parent_path().string());
+    }
+    return p;
+}
+
+std::shared_ptr<const std::vector<w3d::Hierarchy>> Resolver::hierarchiesOf(const std::string& label,
+                                                                           const std::vector<uint8_t>& bytes,
+                                                                           const std::string& stamp) const {
+    auto hs = std::make_shared<const std::vector<w3d::Hierarchy>>(w3d::readFile(ByteSpan(bytes), label).hierarchies);
+    if (!stamp.empty()) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        bound(hierarchies_);
+        hierarchies_[label] = CachedHierarchies{stamp, hs};
+    }
+    return hs;
+}
+
+w3d::HierarchyLookup Resolver::hierarchyLookup(const Place& place, const OpenOptions& options) const {
+    return [this, place, chosen = options.w3dHierarchyFile](const std::string& name) -> std::optional<w3d::HierarchyFile> {
+        // Parsed hierarchies of `label` while its stamp holds, else read(bytes) parsed and kept.
+        auto fromCache = [&](const std::string& label, const std::string& stamp) {
+            std::shared_ptr<const std::vector<w3d::Hierarchy>> hs;
+            if (stamp.empty()) return hs;
+            std::lock_guard<std::mutex> lock(mutex_);
+            const auto it = hierarchies_.find(label);
+            if (it != hierarchies_.end() && it->second.stamp == stamp) hs = it->second.hierarchies;
+            return hs;
+        };
+        auto onDisk = [&](const std::string& file) -> std::optional<w3d::HierarchyFile> {
+            const std::string stamp = fileStamp(file);
+            if (auto hs = fromCache(file, stamp)) return w3d::HierarchyFile{file, hs};
+            return w3d::HierarchyFile{file, hierarchiesOf(file, readFileBytes(file), stamp)};
+        };
+        if (!chosen.empty()) return onDisk(chosen);
+        if (place.table)
+            if (const Hit* h = resolve::findW3dHierarchy(*place.table, name, place.key)) {
+                const vfs::Entry& e = place.table->entry(*h);
+                if (e.key != place.key) {
+                    if (!e.diskPath.empty()) return onDisk(e.diskPath);
+                    const std::string label = place.table->describe(*h);
+                    const std::string stamp = "entry:" + std::to_string(e.offset) + ":" + std::to_string(e.size) +
+                                              ":" + fileStamp(place.table->mountOf(*h).source->label());
+                    if (auto hs = fromCache(label, stamp)) return w3d::HierarchyFile{label, hs};
+                    const vfs::EntryBytes b = place.table->read(*h);
+                    return w3d::HierarchyFile{
+                        label, hierarchiesOf(label, std::vector<uint8_t>(b.span.data, b.span.data + b.span.size), stamp)};
+                }
+            }
+        // SAGE layout on disk: skeletons in <...>/art/w3d/<first two letters of the name>/.
+        if (!place.diskPath.empty() && name.size() >= 2) {
+            for (fs::path dir = fs::absolute(fs::path(parentOf(place.diskPath))); !dir.empty(); dir = dir.parent_path()) {
+                if (lower(dir.filename().string()) == "w3d" && lower(dir.parent_path().filename().string()) == "art") {
+                    const std::string sub = childNoCase(dir.string(), name.substr(0, 2), true);
+                    const std::string f = sub.empty() ? std::string() : childNoCase(sub, name + ".w3d", false);
+                    if (!f.empty() && fs::absolute(f) != fs::absolute(place.diskPath)) return onDisk(f);
+                    break;
+                }
+                if (dir == dir.parent_path()) break;
+            }
+        }
+        return std::nullopt;
+    };
+}
+
+// Bytes of the file at `place` (a file on disk is read bounded by its format's size cap).
+static std::vector<uint8_t> placeBytes(const Resolver::Place& place, const std::string& path) {
+    if (!place.diskPath.empty()) return readInputFile(place.diskPath);
+    const Hit* h = place.table->find(place.key);
+    if (!h)
+        throw ParseError(path, {}, ParseError::kNoOffset,
+                         place.table->mounts().size() > 1 || place.table->mounts().empty()
+                             ? "not found in the mounted game and mod folders"
+                             : "no such entry in the archive");
+    const vfs::Entry& e = place.table->entry(*h);
+    if (!e.diskPath.empty()) return readInputFile(e.diskPath);
+    const vfs::EntryBytes b = place.table->read(*h);
+    return std::vector<uint8_t>(b.span.data, b.span.data + b.span.size);
+}
+
+Document Resolver::read(ByteSpan bytes, const std::string& path, const OpenOptions& options) const {
+    const Place place = placeOf(path);
+    ReadContext c{path, hierarchyLookup(place, options)};
+    Document d = readDocument(bytes, c);
+    if (d.model) d.model->sourcePath = path;
+    return d;
+}
+
+Document Resolver::read(const std::string& path, const OpenOptions& options) const {
+    try {
+        const Place place = placeOf(path);
+        if (!place.table) throw ParseError(path, {}, ParseError::kNoOffset, "no such file");
+        const std::vector<uint8_t> bytes = placeBytes(place, path);
+        Document d = readDocument(ByteSpan(bytes), ReadContext{path, hierarchyLookup(place, options)});
+        if (d.model) d.model->sourcePath = path;
+        return d;
+    } catch (const std::bad_alloc&) {
+        throw ParseError(path, {}, ParseError::kNoOffset, "out of memory while loading the file");
+    }
+}
+
+Asset Resolver::open(const std::string& path, const OpenOptions& options) const {
+    Asset a;
+    a.document = read(path, options);
+    const Document& d = a.document;
+    const unsigned companions = formatInfo(d.format).companions;
+    if (d.format == Format::W3d) {
+        const std::string need = externalHierarchy(path);
+        if (!need.empty() && (!d.model || lower(need) != lower(d.model->skeleton.name))) {
+            a.missingHierarchy = need;
+            a.missing.push_back("hierarchy " + need);
+        }
+    }
+    if (d.model && options.companionClips && (companions & kCompanionClips))
+        for (const std::string& c : companionClips(path)) {
+            ClipFile cf{c, nullptr, {}};
+            try {
+                Document cd = read(c, OpenOptions{{}, false});
+                if (!cd.clips.empty()) cf.clip = cd.clips.front();
+            } catch (const std::exception& e) {
+                cf.error = e.what();
+            }
+            a.clips.push_back(std::move(cf));
+        }
+    if (d.model && (companions & kCompanionLibraries))
+        a.libraries = matchingLibraries(path, d.model->skeleton.bones.size());
+    if (d.model && (companions & kCompanionTextures)) {
+        std::set<std::string> seen;
+        for (const Mesh& m : d.model->meshes)
+            for (const SubMesh& s : m.subMeshes)
+                for (const MaterialParam& p : s.material.params)
+                    if (p.type == ParamType::Texture && !p.texture.empty() && seen.insert(lower(p.texture)).second) {
+                        a.textures.push_back({p.texture, findTexture(p.texture, path)});
+                        if (a.textures.back().path.empty()) a.missing.push_back("texture " + p.texture);
+                    }
+    }
+    return a;
+}
+
+std::vector<std::string> Resolver::companionClips(const std::string& modelPath) const {
+    std::vector<std::string> out;
+    Place p;
+    try {
+        p = placeOf(modelPath);
+    } catch (const ParseError&) {
+    }
+    if (!p.table) return out;
+    for (const std::string& k : resolve::companionClips(*p.table, p.key))
+        out.push_back(p.table->describe(*p.table->find(k)));
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+std::vector<std::string> Resolver::matchingLibraries(const std::string& modelPath, size_t boneCount) const {
+    std::vector<std::string> out;
+    auto consider = [&](const std::string& described, ByteSpan bytes) {
+        try {
+            if (bw2::peekAlBoneCount(bytes, described) == boneCount) out.push_back(described);
+        } catch (const std::exception&) {
+        }
+    };
+    Place p;
+    try {
+        p = placeOf(modelPath);
+    } catch (const std::exception&) { // the model's archive cannot be opened: nothing found through it
+    }
+    if (p.table)
+        for (const std::string& k : resolve::animationLibraries(*p.table, p.key)) {
+            const Hit* h = p.table->find(k);
+            try {
+                const vfs::EntryBytes b = p.table->read(*h);
+                consider(p.table->describe(*h), b.span);
+            } catch (const std::exception&) {
+            }
+        }
+    if (!p.diskPath.empty()) {
+        // B&W2 keeps libraries in sibling folders of the models' folder named *anim*.
+        const std::string dir = parentOf(p.diskPath);
+        std::error_code ec;
+        for (fs::directory_iterator it(fs::path(dir).has_parent_path() ? fs::path(dir).parent_path() : fs::path(".."), ec),
+             end;
+             !ec && it != end; it.increment(ec)) {
+            if (!it->is_directory(ec) || lower(it->path().filename().string()).find("anim") == std::string::npos)
+                continue;
+            for (fs::directory_iterator f(it->path(), ec), fend; !ec && f != fend; f.increment(ec)) {
+                if (!f->is_regular_file(ec) || lower(f->path().extension().string()) != ".al") continue;
+                try {
+                    const std::vector<uint8_t> bytes = readFileBytes(f->path().string());
+                    consider(f->path().string(), ByteSpan(bytes));
+                } catch (const std::exception&) {
+                }
+            }
+        }
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+std::string Resolver::externalHierarchy(const std::string& path) const {
+    w3d::HeaderScan scan;
+    try {
+        const Place p = placeOf(path);
+        if (!p.table) return {};
+        if (!p.diskPath.empty()) {
+            const std::vector<uint8_t> bytes = readInputFile(p.diskPath);
+            scan = w3d::scanHeaders(ByteSpan(bytes));
+        } else if (const Hit* h = p.table->find(p.key)) {
+            scan = w3d::scanHeaders(p.table->read(*h).span);
+        }
+    } catch (const std::exception&) {
+        return {};
+    }
+    std::string need = scan.modelHierarchy;
+    if (need.empty() && scan.hierarchies.empty() && !scan.clipHierarchies.empty()) need = scan.clipHierarchies.front();
+    for (const std::string& h : scan.hierarchies)
+        if (lower(h) == lower(need)) return {};
+    return need;
+}
+
+std::string Resolver::findTexture(std::string_view rawName, const std::string& modelPath) const {
+    std::string name(rawName);
+    while (!name.empty() && std::isspace(static_cast<unsigned char>(name.back())))
+        name.pop_back();
+    while (!name.empty() && std::isspace(static_cast<unsigned char>(name.front())))
+        name.erase(name.begin());
+    const size_t cut = name.find_last_of("/\\");
+    const std::string file = cut == std::string::npos ? name : name.substr(cut + 1);
+    if (file.empty()) return {};
+    Place p;
+    try {
+        p = placeOf(modelPath);
+    } catch (const std::exception&) {
+    }
+    auto fromTable = [&]() -> std::string {
+        if (!p.table) return {};
+        const Hit* h = resolve::findTexture(*p.table, name, p.key);
+        return h ? p.table->describe(*h) : std::string();
+    };
+    // The game's order (mod over game, loose over archives) first for a model inside an archive and whenever game
+    // or mod folders are mounted: a folder search on disk would find a game's loose file before the mod's override.
+    const bool tableFirst = p.diskPath.empty() || mounted_ != nullptr;
+    if (tableFirst)
+        if (std::string t = fromTable(); !t.empty()) return t;
+    // Folders on disk: the user's texture folders, the model's folder, and for it and four of its ancestors
+    // Textures/, Art/Textures/, Data/Art/Textures/, compiledtextures/<xx>/, art/compiledtextures/<xx>/.
+    std::vector<std::string> dirs;
+    auto add = [&](const std::string& d) {
+        if (d.empty() || !directory(d)) return;
+        const std::string n = fs::path(d).lexically_normal().string();
+        if (std::find(dirs.begin(), dirs.end(), n) == dirs.end()) dirs.push_back(n);
+    };
+    for (const std::string& d : textureDirs_)
+        add(d);
+    if (!modelPath.empty() && (!p.diskPath.empty() || p.table == nullptr || !tableFirst)) {
+        const std::string two = lower(file.substr(0, std::min<size_t>(2, file.size())));
+        std::error_code ec;
+        fs::path dir = fs::absolute(parentOf(modelPath), ec);
+        if (!ec) add(dir.string());
+        for (int up = 0; up <= 4 && !ec && !dir.empty(); ++up) {
+            for (const char* rel : {"Textures", "Art/Textures", "Data/Art/Textures"})
+                add(subdirNoCase(dir.string(), rel));
+            if (two.size() == 2) {
+                add(subdirNoCase(dir.string(), "compiledtextures/" + two));
+                add(subdirNoCase(dir.string(), "art/compiledtextures/" + two));
+            }
+            if (!dir.has_parent_path() || dir.parent_path() == dir) break;
+            dir = dir.parent_path();
+        }
+    }
+    std::vector<std::string> candidates{file};
+    const size_t dot = file.rfind('.');
+    const std::string stem = dot == std::string::npos ? file : file.substr(0, dot);
+    for (const char* ext : {".dds", ".tga", ".png"})
+        if (lower(stem + ext) != lower(file)) candidates.push_back(stem + ext);
+    for (const std::string& c : candidates)
+        for (const std::string& d : dirs)
+            if (std::string f = childNoCase(d, c, false); !f.empty()) return f;
+    return tableFirst ? std::string() : fromTable();
+}
+
+std::string Resolver::findBeside(const std::string& modelPath, std::string_view name) const {
+    Place p;
+    try {
+        p = placeOf(modelPath);
+    } catch (const std::exception&) {
+    }
+    if (!p.table) return {};
+    const Hit* h = p.table->find(resolve::folderOf(p.key) + normalizePath(name));
+    if (!h || p.table->entry(*h).key == p.key) return {};
+    return p.table->describe(*h);
+}
+
+bool Resolver::readBytes(const std::string& path, std::vector<uint8_t>& out, uint64_t maxBytes) const {
+    try {
+        if (isRegularFile(path)) {
+            out = readFile(path, maxBytes);
+            return true;
+        }
+        const Place p = placeOf(path);
+        if (!p.table) return false;
+        const Hit* h = p.table->find(p.key);
+        if (!h) return false;
+        const vfs::Entry& e = p.table->entry(*h);
+        if (!e.diskPath.empty()) {
+            out = readFile(e.diskPath, maxBytes);
+            return true;
+        }
+        if (e.size > maxBytes)
+            throw ParseError(path, {}, ParseError::kNoOffset,
+                             "entry of " + std::to_string(e.size) + " bytes is larger than " + std::to_string(maxBytes));
+        const vfs::EntryBytes b = p.table->read(*h);
+        out.assign(b.span.data, b.span.data + b.span.size);
+        return true;
+    } catch (const std::bad_alloc&) {
+        throw ParseError(path, {}, ParseError::kNoOffset, "out of memory while reading");
+    }
+}
+
+} // namespace rs

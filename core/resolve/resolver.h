@@ -1,0 +1,119 @@
+// One way to open an asset: a file, "<archive>:<entry>" or a game path, with everything that belongs to it, found
+// the way the game finds it (resolve/lookup_rules.h) in a file source that is passed in: the file's own folder or
+// archive, over the session's game and mod folders (a mount table; tests pass tables of in-memory files). Nothing
+// here is process-wide: caches belong to the resolver and are checked against each file's size and modification
+// time.
+#pragma once
+
+#include "formats/formats.h"
+#include "scene/document.h"
+#include "vfs/mount.h"
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rs {
+
+struct OpenOptions {
+    // W3D: the file holding the hierarchy, when the user chose it (empty: looked up).
+    std::string w3dHierarchyFile;
+    // Read the clips that belong to a model (Alamo <MODEL>_*.ala, W3D clips naming its hierarchy).
+    bool companionClips = true;
+};
+
+// A clip file that belongs to a model: read (clip set) or not readable (error set).
+struct ClipFile {
+    std::string path;
+    std::shared_ptr<const Clip> clip;
+    std::string error;
+};
+
+// A texture a model names: where the lookup found it (a path for Resolver::readBytes), or "" when missing.
+struct TextureRef {
+    std::string name;
+    std::string path;
+};
+
+// A document with what belongs to it.
+struct Asset {
+    Document document;
+    std::string missingHierarchy;     // W3D: the hierarchy the file needs and no file holds
+    std::vector<ClipFile> clips;      // companion clips, sorted by path
+    std::vector<std::string> libraries; // B&W2: .al libraries beside the model whose bone count fits it
+    std::vector<TextureRef> textures; // every texture name of the model once, in order of first use
+    std::vector<std::string> missing; // what was looked for and not found, one line each
+};
+
+class Resolver {
+  public:
+    // mounted: the session's game and mod folders (null: none). textureDirs: folders the user added, searched for
+    // textures after everything else.
+    explicit Resolver(std::shared_ptr<const vfs::MountTable> mounted = nullptr,
+                      std::vector<std::string> textureDirs = {});
+
+    const std::shared_ptr<const vfs::MountTable>& mounted() const { return mounted_; }
+    const std::vector<std::string>& textureDirs() const { return textureDirs_; }
+
+    // The asset at `path` (a file, "<archive>:<entry>", a path MountTable::describe() gave, or a game path of the
+    // mounted folders) with its companions. Throws ParseError naming the file when it cannot be read.
+    Asset open(const std::string& path, const OpenOptions& options = {}) const;
+    // One file, with the W3D hierarchy it needs, and no other companion.
+    Document read(const std::string& path, const OpenOptions& options = {}) const;
+    // Bytes read elsewhere, named by `path` (its companions are looked up around `path`).
+    Document read(ByteSpan bytes, const std::string& path, const OpenOptions& options = {}) const;
+
+    // Clip files that belong to the model at modelPath (paths for read()), sorted.
+    std::vector<std::string> companionClips(const std::string& modelPath) const;
+    // B&W2: .al libraries beside the model (and in sibling folders named *anim*) with boneCount bones, sorted.
+    std::vector<std::string> matchingLibraries(const std::string& modelPath, size_t boneCount) const;
+    // W3D: the hierarchy the file's models (or, in a clip-only file, its first clip) need and the file does not
+    // define itself; "" when it needs none or defines it.
+    std::string externalHierarchy(const std::string& path) const;
+    // The texture `name` of the model at modelPath in the engine's order, then in textureDirs; "" when missing.
+    std::string findTexture(std::string_view name, const std::string& modelPath) const;
+    // The file `name` (any case) in the folder of the model at modelPath, in its folder or archive, then the
+    // mounted folders; "" when absent or when it is the model itself (models and particles attached to proxies).
+    std::string findBeside(const std::string& modelPath, std::string_view name) const;
+    // Bytes of a path this resolver gave (or any path open() takes), at most maxBytes. False when absent.
+    bool readBytes(const std::string& path, std::vector<uint8_t>& out, uint64_t maxBytes = uint64_t(512) << 20) const;
+
+    // Where a path is looked up: its own folder or archive over the mounted folders, and its key there.
+    struct Place {
+        std::shared_ptr<const vfs::MountTable> table;
+        std::string key;
+        std::string diskPath; // the file on disk, when it is one
+    };
+    // Null table when the path is none of the kinds open() takes.
+    Place placeOf(const std::string& path) const;
+
+  private:
+    w3d::HierarchyLookup hierarchyLookup(const Place& place, const OpenOptions& options) const;
+    std::shared_ptr<const std::vector<w3d::Hierarchy>> hierarchiesOf(const std::string& label,
+                                                                     const std::vector<uint8_t>& bytes,
+                                                                     const std::string& stamp) const;
+    std::shared_ptr<const vfs::MountTable> tableOver(std::shared_ptr<vfs::Source> own) const;
+
+    std::shared_ptr<const vfs::MountTable> mounted_;
+    std::vector<std::string> textureDirs_;
+
+    struct CachedTable {
+        std::string stamp;
+        std::shared_ptr<const vfs::MountTable> table;
+    };
+    struct CachedHierarchies {
+        std::string stamp;
+        std::shared_ptr<const std::vector<w3d::Hierarchy>> hierarchies;
+    };
+    mutable std::mutex mutex_;
+    mutable std::map<std::string, CachedTable> tables_;             // by folder or archive path
+    mutable std::map<std::string, CachedHierarchies> hierarchies_; // by hierarchy file label
+};
+
+// "size:mtime" of a file on disk ("" when it cannot be read): what the resolver's caches are checked against.
+std::string fileStamp(const std::string& path);
+
+} // namespace rs
