@@ -465,6 +465,21 @@ std::string Resolver::findBeside(const std::string& modelPath, std::string_view 
     return p.table->describe(*h);
 }
 
+std::string Resolver::findProxyFile(const std::string& modelPath, std::string_view name) const {
+    Place p;
+    try {
+        p = placeOf(modelPath);
+    } catch (const std::exception&) {
+    }
+    if (p.table)
+        for (const std::string& key :
+             {resolve::folderOf(p.key) + normalizePath(name), std::string("DATA/ART/MODELS/") + normalizePath(name)})
+            if (const Hit* h = p.table->find(key); h && p.table->entry(*h).key != p.key) return p.table->describe(*h);
+    for (const std::string& d : textureDirs_)
+        if (std::string f = childNoCase(d, std::string(name), false); !f.empty() && f != modelPath) return f;
+    return {};
+}
+
 bool Resolver::readBytes(const std::string& path, std::vector<uint8_t>& out, uint64_t maxBytes) const {
     try {
         if (isRegularFile(path)) {

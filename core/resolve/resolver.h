@@ -78,6 +78,10 @@ class Resolver {
     // The file `name` (any case) in the folder of the model at modelPath, in its folder or archive, then the
     // mounted folders; "" when absent or when it is the model itself (models and particles attached to proxies).
     std::string findBeside(const std::string& modelPath, std::string_view name) const;
+    // The file a proxy names (Alamo: models and particle systems attached to proxies, `name` = "<base>.alo"): beside
+    // the model, then DATA/ART/MODELS/, through its folder or archive and the mounted folders, then in the texture
+    // folders. "" when not found; never the model itself.
+    std::string findProxyFile(const std::string& modelPath, std::string_view name) const;
     // Bytes of a path this resolver gave (or any path open() takes), at most maxBytes. False when absent.
     bool readBytes(const std::string& path, std::vector<uint8_t>& out, uint64_t maxBytes = uint64_t(512) << 20) const;
 
