@@ -254,9 +254,10 @@ static std::vector<uint8_t> placeBytes(const Resolver::Place& place, const std::
 
 Document Resolver::read(ByteSpan bytes, const std::string& path, const OpenOptions& options) const {
     const Place place = placeOf(path);
-    ReadContext c{path, hierarchyLookup(place, options)};
+    const std::string& label = options.label.empty() ? path : options.label;
+    ReadContext c{label, hierarchyLookup(place, options)};
     Document d = readDocument(bytes, c);
-    if (d.model) d.model->sourcePath = path;
+    if (d.model) d.model->sourcePath = label;
     return d;
 }
 
@@ -265,8 +266,9 @@ Document Resolver::read(const std::string& path, const OpenOptions& options) con
         const Place place = placeOf(path);
         if (!place.table) throw ParseError(path, {}, ParseError::kNoOffset, "no such file");
         const std::vector<uint8_t> bytes = placeBytes(place, path);
-        Document d = readDocument(ByteSpan(bytes), ReadContext{path, hierarchyLookup(place, options)});
-        if (d.model) d.model->sourcePath = path;
+        const std::string& label = options.label.empty() ? path : options.label;
+        Document d = readDocument(ByteSpan(bytes), ReadContext{label, hierarchyLookup(place, options)});
+        if (d.model) d.model->sourcePath = label;
         return d;
     } catch (const std::bad_alloc&) {
         throw ParseError(path, {}, ParseError::kNoOffset, "out of memory while loading the file");
@@ -289,7 +291,9 @@ Asset Resolver::open(const std::string& path, const OpenOptions& options) const 
         for (const std::string& c : companionClips(path)) {
             ClipFile cf{c, nullptr, {}};
             try {
-                Document cd = read(c, OpenOptions{{}, false});
+                OpenOptions clipOptions;
+                clipOptions.companionClips = false;
+                Document cd = read(c, clipOptions);
                 if (!cd.clips.empty()) cf.clip = cd.clips.front();
             } catch (const std::exception& e) {
                 cf.error = e.what();

@@ -23,6 +23,9 @@ struct OpenOptions {
     std::string w3dHierarchyFile;
     // Read the clips that belong to a model (Alamo <MODEL>_*.ala, W3D clips naming its hierarchy).
     bool companionClips = true;
+    // The name messages and Document::path give the file (empty: the path it is opened by), e.g. the file on disk
+    // or "<archive>:<entry>" that a game path of the mounted folders resolved to.
+    std::string label;
 };
 
 // A clip file that belongs to a model: read (clip set) or not readable (error set).
