@@ -146,10 +146,9 @@ void applySet(amal::SimOptions& o, const std::string& kv) {
 
 } // namespace
 
-bool infoSpecial(const std::string& format, const std::string& path, bool json, std::string& out) {
-    if (format != "amal") return false;
-    const std::vector<uint8_t> bytes = readFileBytes(path);
-    const amal::BankFile f = amal::readBankFile(ByteSpan(bytes), path);
+bool infoSpecial(Format format, ByteSpan bytes, const std::string& path, bool json, std::string& out) {
+    if (format != Format::Amal) return false;
+    const amal::BankFile f = amal::readBankFile(bytes, path);
     const amal::Bank& b = amal::requireAmalBank(f);
     if (json) {
         Json j;

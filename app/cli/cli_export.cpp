@@ -3,7 +3,7 @@
 //                      [--all-variants] [--faction-color #RRGGBB] -o OUT.glb|OUT.gltf
 //     MODEL and FILE: a path, ARCHIVE:PATH, or a game path inside the --game/--mod folders. Textures, clips, W3D
 //     hierarchies and B&W2 animation libraries are found through the model's archive or folder and the mounts,
-//     the way the viewer finds them (core vfs/lookup.h).
+//     the way the viewer finds them (one core Resolver, resolve/resolver.h).
 //     Clips: the files given with --clip (every clip each holds); without --clip, or with --all-clips, also the
 //     clips beside the model (naming convention) and those inside the file (W3D, .al); a .bwm gets the first
 //     animation library beside it whose armature fits.
@@ -15,7 +15,6 @@
 #include "bw2/al.h"
 #include "gltf_export.h"
 #include "scene/pose.h"
-#include "vfs/lookup.h"
 
 #include <unistd.h>
 
@@ -60,31 +59,16 @@ struct Loaded {
     std::vector<std::shared_ptr<Clip>> clips; // owned
 };
 
-// A model to export: its table (its own archive or folder over the --game/--mod mounts), its game path, and
-// the name messages use (the argument, or "<archive>:<entry>").
-struct Input {
-    std::shared_ptr<vfs::MountTable> table;
-    std::string key, label;
-    bool onDisk = false; // a file on disk (not an archive entry)
-};
-
-static Input mountModel(const std::string& model, const GameMount& base) {
-    GameMount gm = base;
-    Input in;
-    in.table = mountInput(model, gm, &in.key);
-    in.label = model;
-    std::error_code ec;
-    in.onDisk = fs::is_regular_file(model, ec);
-    return in;
-}
-
-// Applies the first animation library (.al) beside a .bwm (through the table) whose armature fits it; its
-// animations become clips. None fitting: the skin exports in its bind pose.
-static void applyLibraryBeside(const Input& in, Loaded& l) {
-    for (const std::string& k : vfs::animationLibraries(*in.table, in.key)) {
+// Applies the first animation library (.al) beside a .bwm whose armature fits it (Resolver::matchingLibraries:
+// beside the model in its folder or archive, the mounts, and B&W2's sibling *anim* folders); its animations become
+// clips. None fitting: the skin exports in its bind pose.
+static void applyLibraryBeside(const Input& in, const GameMount& base, Loaded& l) {
+    const Resolver& r = base.res();
+    for (const std::string& path : r.matchingLibraries(in.arg, l.model.model->skeleton.bones.size())) {
         try {
-            Document ld = vfs::loadDocument(*in.table, k);
-            if (ld.format != "al" || !ld.model || !bw2::libraryFits(*l.model.model, ld.model->skeleton)) continue;
+            Document ld = r.read(path);
+            if (ld.format != Format::Bw2Library || !ld.model || !bw2::libraryFits(*l.model.model, ld.model->skeleton))
+                continue;
             l.model.model = std::make_shared<Model>(bw2::applyLibrary(*l.model.model, ld.model->skeleton));
             l.clips.insert(l.clips.end(), ld.clips.begin(), ld.clips.end());
             std::cerr << "rigscope-cli: animation library " << ld.path << " applied\n";
@@ -95,29 +79,31 @@ static void applyLibraryBeside(const Input& in, Loaded& l) {
     }
 }
 
-// Loads the model and its clips. Explicit clip files (loose, ARCHIVE:PATH or game paths of the mounts) are
-// required to fit; companion clips (found through the table: beside the model inside its archive or folder and
-// the mounted game/mod folders) that do not are dropped by the exporter with a warning.
-static Loaded loadForExport(const Input& in, const GameMount& base, const std::vector<std::string>& clipFiles,
-                            bool companions) {
-    const vfs::Hit* h = in.table->find(in.key);
-    if (!h) throw ParseError(in.label, {}, 0, "not found in the archive or the mounted game and mod folders");
-    const vfs::EntryBytes bytes = in.table->read(*h);
-    const std::string format = detectFormat(bytes.span, in.label);
-    if (format == "amal")
+// Refuses what is not a model by its format, before it is parsed.
+static void refuseNonModel(const Input& in) {
+    const Format format = detectFormat(ByteSpan(in.bytes), in.label);
+    if (format == Format::Amal)
         throw ParseError(in.label, {}, 0, "AMAL banks are 2D movement programs, not models: not exported");
-    if (format == "alo-particle")
+    if (format == Format::AlamoParticles)
         throw ParseError(in.label, {}, 0,
                          "this .alo is a particle system, not a model: particle systems are not exported");
+}
+
+// Loads the model (parsed through the resolver unless `parsed` is given) and its clips. Explicit clip files
+// (loose, ARCHIVE:PATH or game paths of the mounts) are required to fit; companion clips (Resolver::companionClips:
+// beside the model inside its archive or folder and the mounted game/mod folders) that do not are dropped by the
+// exporter with a warning.
+static Loaded loadForExport(const Input& in, const GameMount& base, const std::vector<std::string>& clipFiles,
+                            bool companions, const Document* parsed = nullptr) {
+    refuseNonModel(in);
     Loaded l;
-    l.model = vfs::loadDocument(*in.table, bytes.span, in.label, in.key);
+    l.model = parsed ? *parsed : parseInput(in, base);
     if (!l.model.model) throw ParseError(in.label, {}, 0, "file holds no model or skeleton (a clip file?)");
     bool libraryGiven = false;
     for (const std::string& cf : clipFiles) {
-        GameMount cm = base;
-        Document cd = loadInput(cf, cm);
+        Document cd = loadInput(cf, base);
         if (cd.clips.empty()) throw ParseError(cf, {}, 0, "file holds no animation clip");
-        if (cd.format == "al" && l.model.format == "bwm" && cd.model) {
+        if (cd.format == Format::Bw2Library && l.model.format == Format::Bw2Model && cd.model) {
             std::string why;
             if (!bw2::libraryFits(*l.model.model, cd.model->skeleton, &why))
                 throw ParseError(cf, {}, 0, "animation library does not fit the model: " + why);
@@ -132,31 +118,37 @@ static Loaded loadForExport(const Input& in, const GameMount& base, const std::v
     }
     if (companions) {
         l.clips.insert(l.clips.end(), l.model.clips.begin(), l.model.clips.end());
-        for (const std::string& k : vfs::companionClips(*in.table, in.key)) {
-            if (k == in.key) continue;
+        // In the order of their game paths (keys), whatever folder or archive holds each.
+        std::vector<std::string> found = base.res().companionClips(in.arg);
+        if (in.place.table)
+            std::stable_sort(found.begin(), found.end(), [&](const std::string& x, const std::string& y) {
+                return in.place.table->keyFor(x) < in.place.table->keyFor(y);
+            });
+        for (const std::string& c : found) {
+            if (c == in.label) continue;
             try {
-                Document cd = vfs::loadDocument(*in.table, k);
+                Document cd = base.res().read(c);
                 l.clips.insert(l.clips.end(), cd.clips.begin(), cd.clips.end());
             } catch (const std::exception& e) {
                 std::cerr << "rigscope-cli: warning: clip skipped: " << e.what() << "\n";
             }
         }
-        if (l.model.format == "bwm" && !libraryGiven) applyLibraryBeside(in, l);
+        if (l.model.format == Format::Bw2Model && !libraryGiven) applyLibraryBeside(in, base, l);
     }
     return l;
 }
 
 static gltf::ExportStats exportOne(const Input& in, const GameMount& base, const std::vector<std::string>& clipFiles,
-                                   bool companions, const gltf::ExportOptions& opt, const std::string& out) {
+                                   bool companions, const gltf::ExportOptions& opt, const std::string& out,
+                                   const Document* parsed = nullptr) {
     try {
-        Loaded l = loadForExport(in, base, clipFiles, companions);
+        Loaded l = loadForExport(in, base, clipFiles, companions, parsed);
         std::vector<const Clip*> clips;
         for (auto& c : l.clips)
             clips.push_back(c.get());
-        // The viewer's order (export/texture_lookup.h): the game's lookup through the table first for an archive entry
+        // The viewer's order (Resolver::findTexture): the game's lookup through the table first for an archive entry
         // or when --game/--mod are given, else the folders around the file first.
-        gltf::MountTextureLookup textures(in.table, in.key, std::make_unique<gltf::FolderTextureLookup>(in.label),
-                                          !in.onDisk || base.table != nullptr);
+        gltf::ResolverTextureLookup textures(base.res(), in.arg);
         return gltf::exportModel(*l.model.model, clips, opt, &textures, out);
     } catch (...) {
         rethrowNamingFile(in.label);
@@ -171,7 +163,7 @@ static bool isModelName(const std::string& name) {
 // One batch item: a file under the source folder, or an entry of the source archive.
 struct BatchItem {
     std::string rel;  // relative output path (before .glb)
-    Input input;
+    std::string path; // what the resolver opens: the file, or "<archive>:<entry>"
 };
 
 static int batch(const std::string& source, const std::string& outDir, const GameMount& base) {
@@ -185,14 +177,11 @@ static int batch(const std::string& source, const std::string& outDir, const Gam
             if (it->is_regular_file(ec) && isModelName(it->path().string())) files.push_back(it->path());
         std::sort(files.begin(), files.end());
         for (const fs::path& f : files)
-            items.push_back({f.lexically_relative(source).string(), Input{}});
+            items.push_back({f.lexically_relative(source).string(), f.string()});
     } else if (fs::is_regular_file(source, ec)) {
         // An archive: its models (entries named *.alo/*.w3d/*.bwm) with references found in it and the mounts.
-        auto table = std::make_shared<vfs::MountTable>(vfs::mountSingle(source));
-        if (base.table)
-            for (const vfs::Mount& mt : base.table->mounts())
-                table->add(mt.source, mt.role);
-        const vfs::Source& src = *table->mounts()[0].source;
+        const vfs::MountTable single = vfs::mountSingle(source);
+        const vfs::Source& src = *single.mounts()[0].source;
         for (const std::string& w : src.warnings())
             std::cerr << "rigscope-cli: warning: " << w << "\n";
         std::vector<const vfs::Entry*> entries;
@@ -205,7 +194,7 @@ static int batch(const std::string& source, const std::string& outDir, const Gam
                 failed.push_back(source + ":" + e->name + ": its name would write outside " + outDir);
                 continue;
             }
-            items.push_back({rel, Input{table, e->key, source + ":" + e->name, false}});
+            items.push_back({rel, source + ":" + e->name});
         }
     } else {
         throw UsageError{"--batch needs a folder or a .meg/.big archive: " + source};
@@ -221,26 +210,26 @@ static int batch(const std::string& source, const std::string& outDir, const Gam
         }
         std::string status;
         try {
-            Input in = items[i].input.table ? items[i].input : mountModel((fs::path(source) / rel).string(), base);
-            const vfs::EntryBytes bytes = in.table->read(*in.table->find(in.key));
-            const std::string format = detectFormat(bytes.span, in.label);
-            Document d = format == "w3d" || format == "bwm" || format == "alo"
-                             ? vfs::loadDocument(*in.table, bytes.span, in.label, in.key)
+            const Input in = readInput(items[i].path, base);
+            const Format format = detectFormat(ByteSpan(in.bytes), in.label);
+            Document d = format == Format::W3d || format == Format::Bw2Model || format == Format::AlamoModel
+                             ? parseInput(in, base)
                              : Document{};
             bool isModel = false;
             if (d.model)
                 for (const Mesh& m : d.model->meshes)
                     isModel |= !m.subMeshes.empty();
             if (!isModel) {
-                skipped.push_back(rel + (format == "alo-particle"
-                                             ? " (particle system, not a model)"
-                                             : " (" + (format.empty() ? std::string("unknown") : format) + ", no mesh)"));
+                const std::string name = format == Format::Unknown ? std::string("unknown") : formatName(format);
+                skipped.push_back(rel + (format == Format::AlamoParticles ? " (particle system, not a model)"
+                                                                          : " (" + name + ", no mesh)"));
                 status = "skipped";
             } else {
                 fs::path out = fs::path(outDir) / rel;
                 out.replace_extension(".glb");
                 fs::create_directories(out.parent_path(), ec);
-                const gltf::ExportStats st = exportOne(in, base, {}, true, gltf::ExportOptions{}, out.string());
+                const gltf::ExportStats st =
+                    exportOne(in, base, {}, true, gltf::ExportOptions{}, out.string(), &d);
                 ++written;
                 status = "ok " + std::to_string(st.vertices) + " vertices, " + std::to_string(st.animations) +
                          " clips, " + std::to_string(st.images) + " textures";
@@ -308,8 +297,16 @@ int cmdExport(std::vector<std::string> args) {
     if (model.empty()) throw UsageError{"export needs a MODEL"};
     const std::string ext = toLower(fs::path(out).extension().string());
     if (ext != ".glb" && ext != ".gltf") throw UsageError{"output must end in .glb or .gltf: " + out};
-    const gltf::ExportStats st =
-        exportOne(mountModel(model, base), base, clipFiles, clipFiles.empty() || allClips, opt, out);
+    const gltf::ExportStats st = [&] {
+        Input in;
+        try {
+            in = readInput(model, base);
+            in.label = model; // messages name the model as given
+        } catch (...) {
+            rethrowNamingFile(model);
+        }
+        return exportOne(in, base, clipFiles, clipFiles.empty() || allClips, opt, out);
+    }();
     for (const auto& w : st.warnings)
         std::cerr << "rigscope-cli: warning: " << w << "\n";
     std::cout << out << ": " << st.scenes << " scene(s), " << st.meshes << " meshes, " << st.vertices << " vertices, "

@@ -258,8 +258,9 @@ int cmdParticles(const std::vector<std::string>& args) {
     if (!json) throw UsageError{"particles supports --json output only"};
     if (file.empty()) throw UsageError{"particles needs a FILE"};
     if (!haveTime) throw UsageError{"particles needs --time SECONDS"};
-    Document doc = loadDocument(file);
-    if (!doc.particles) throw ParseError(file, {}, 0, "not a particle system (format " + doc.format + ")");
+    Document doc = loadInput(file, GameMount{});
+    if (!doc.particles)
+        throw ParseError(file, {}, 0, std::string("not a particle system (format ") + formatName(doc.format) + ")");
     const ParticleSystem& s = *doc.particles;
     ParticleSimulator sim(s);
     ParticleSimOptions opt;

@@ -4,7 +4,8 @@
 // and, for info/pose, inputs given as ARCHIVE:PATH or as a game path inside --game/--mod folders.
 #include "commands.h"
 
-#include "vfs/lookup.h"
+#include "common/error.h"
+#include "resolve/lookup_rules.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -32,6 +33,11 @@ bool wantsHelp(const std::vector<std::string>& args) {
 
 using vfs::globMatch;
 
+const Resolver& GameMount::res() const {
+    static const Resolver none;
+    return resolver ? *resolver : none;
+}
+
 void takeMountOptions(std::vector<std::string>& args, GameMount& m) {
     std::vector<std::string> rest;
     for (size_t i = 0; i < args.size(); ++i) {
@@ -46,83 +52,82 @@ void takeMountOptions(std::vector<std::string>& args, GameMount& m) {
     }
     args = rest;
     if (!m.games.empty() || !m.mods.empty())
-        m.table = std::make_shared<vfs::MountTable>(vfs::mountInstall(m.games, m.mods));
+        m.table = std::make_shared<const vfs::MountTable>(vfs::mountInstall(m.games, m.mods));
+    m.resolver = std::make_shared<const Resolver>(m.table);
 }
 
-// ARCHIVE:PATH when a prefix ending before a ':' is an existing file.
-static bool splitArchivePath(const std::string& arg, std::string& archive, std::string& inner) {
-    archive = vfs::archiveOf(arg);
-    if (archive.empty()) return false;
-    inner = arg.substr(archive.size() + 1);
-    return true;
-}
-
-bool isArchivePath(const std::string& arg) {
-    std::string archive, inner;
-    return splitArchivePath(arg, archive, inner);
-}
-
-// The table of the last loadInput: info writers re-read the document's bytes by its path (readInputBytes).
-static std::shared_ptr<vfs::MountTable> gLastTable;
-
-std::vector<uint8_t> readInputBytes(const std::string& path) {
-    std::error_code ec;
-    if (gLastTable && !fs::is_regular_file(path, ec))
-        for (size_t m = 0; m < gLastTable->mounts().size(); ++m) {
-            const vfs::Source& src = *gLastTable->mounts()[m].source;
-            const std::string prefix = src.label() + ":";
-            if (path.compare(0, prefix.size(), prefix) != 0) continue;
-            if (const vfs::Entry* e = src.find(path.substr(prefix.size()))) {
-                const vfs::EntryBytes b = src.read(*e);
-                return std::vector<uint8_t>(b.span.data, b.span.data + b.span.size);
-            }
-        }
-    return readFileBytes(path);
-}
-
-std::shared_ptr<vfs::MountTable> mountInput(const std::string& arg, GameMount& m, std::string* keyOut) {
-    std::string archive, inner;
-    auto table = std::make_shared<vfs::MountTable>();
-    std::string key;
-    std::error_code ec;
-    if (splitArchivePath(arg, archive, inner)) {
-        table->add(vfs::openArchiveFile(archive), "archive");
-        key = vfs::normalizePath(inner);
-    } else if (!m.table || fs::exists(arg, ec)) {
-        // A loose file: refused by name first when it is missing, a folder, a FIFO, a device or over its format's
-        // cap (nothing is opened before that); then its folder on top, so that what lies next to it is found first.
-        (void)readInputFile(arg);
-        const fs::path p(arg);
-        table->add(std::make_shared<vfs::Folder>(p.has_parent_path() ? p.parent_path().string() : ".", std::string(),
-                                                 true, false),
-                   "folder");
-        key = vfs::normalizePath(p.filename().string());
-    } else {
-        key = vfs::normalizePath(arg);
+// The archive of ARCHIVE:PATH: the shortest prefix ending before a ':' that is an existing file; "" when none.
+static std::string archivePrefix(const std::string& arg) {
+    for (size_t c = arg.find(':'); c != std::string::npos; c = arg.find(':', c + 1)) {
+        std::error_code ec;
+        if (c > 0 && fs::is_regular_file(arg.substr(0, c), ec)) return arg.substr(0, c);
     }
-    if (m.table)
-        for (const vfs::Mount& mt : m.table->mounts())
-            table->add(mt.source, mt.role);
-    m.table = table;
-    gLastTable = table;
-    if (keyOut) *keyOut = key;
-    return table;
+    return {};
 }
 
-Document loadInput(const std::string& arg, GameMount& m, std::string* keyOut) {
-    std::string key;
-    const auto table = mountInput(arg, m, &key);
-    if (keyOut) *keyOut = key;
-    return vfs::loadDocument(*table, key);
+bool isArchivePath(const std::string& arg) { return !archivePrefix(arg).empty(); }
+
+// A file on disk rather than an archive entry or a game path: what exists on disk is read as a file (and refused
+// by name when it is not a regular one), and without --game/--mod every input that is not ARCHIVE:PATH is.
+static bool onDisk(const std::string& arg, const GameMount& m) {
+    if (isArchivePath(arg)) return false;
+    std::error_code ec;
+    return !m.table || fs::exists(arg, ec);
+}
+
+bool resolvesThroughTable(const std::string& arg, const GameMount& m) { return m.table || isArchivePath(arg); }
+
+Input readInput(const std::string& arg, const GameMount& m) {
+    Input in;
+    in.arg = arg;
+    in.label = arg;
+    if (onDisk(arg, m)) {
+        in.bytes = readInputFile(arg);
+        in.place = m.res().placeOf(arg);
+        return in;
+    }
+    in.place = m.res().placeOf(arg);
+    const vfs::Hit* h = in.place.table ? in.place.table->find(in.place.key) : nullptr;
+    if (!h) {
+        const std::string archive = archivePrefix(arg);
+        throw ParseError(archive.empty() ? vfs::normalizePath(arg) : arg, {}, 0,
+                         archive.empty() ? "not found in the mounted game and mod folders"
+                                         : "no such entry in the archive");
+    }
+    const vfs::MountTable& t = *in.place.table;
+    in.label = t.describe(*h);
+    const vfs::Entry& e = t.entry(*h);
+    if (!e.diskPath.empty()) {
+        in.bytes = readInputFile(e.diskPath); // a loose file of a mounted folder: refused by name like any file
+    } else {
+        const vfs::EntryBytes b = t.read(*h);
+        in.bytes.assign(b.span.data, b.span.data + b.span.size);
+    }
+    return in;
+}
+
+Document parseInput(const Input& in, const GameMount& m) {
+    // Looked up around the input as given (a game path: in the mounted folders' order), named as the file is.
+    OpenOptions o;
+    o.label = in.label;
+    return m.res().read(ByteSpan(in.bytes), in.arg, o);
+}
+
+Document loadInput(const std::string& arg, const GameMount& m, Input* read) {
+    Input in = readInput(arg, m);
+    Document d = parseInput(in, m);
+    if (read) *read = std::move(in);
+    return d;
 }
 
 static void writeHit(Json& j, const vfs::MountTable& t, const vfs::Hit& h) {
     j.beginObject().kv("source", Json::Path{t.describe(h)}).kv("role", t.mountOf(h).role).endObject();
 }
 
-void writeResolved(const Document& doc, const std::string& key, const GameMount& m, Json& j) {
-    if (!m.table) return;
-    const vfs::MountTable& t = *m.table;
+void writeResolved(const Document& doc, const Input& in, Json& j) {
+    if (!in.place.table) return;
+    const vfs::MountTable& t = *in.place.table;
+    const std::string& key = in.place.key;
     j.beginObject().key("textures").beginArray();
     std::vector<std::string> names;
     if (doc.model)
@@ -137,7 +142,7 @@ void writeResolved(const Document& doc, const std::string& key, const GameMount&
     names.erase(std::unique(names.begin(), names.end()), names.end());
     for (const std::string& n : names) {
         j.beginObject().kv("name", n);
-        const vfs::Hit* h = vfs::resolveTexture(t, n, key);
+        const vfs::Hit* h = resolve::findTexture(t, n, key);
         j.kv("found", h != nullptr);
         if (h) {
             const auto* all = t.findAll(t.entry(*h).key);
@@ -149,11 +154,11 @@ void writeResolved(const Document& doc, const std::string& key, const GameMount&
         j.endObject();
     }
     j.endArray().key("clips").beginArray();
-    for (const std::string& c : vfs::companionClips(t, key))
+    for (const std::string& c : resolve::companionClips(t, key))
         j.value(Json::Path{t.describe(*t.find(c))});
     j.endArray();
-    if (doc.model && !doc.model->skeleton.name.empty() && doc.format == "w3d") {
-        const vfs::Hit* h = vfs::findW3dHierarchy(t, doc.model->skeleton.name, key);
+    if (doc.model && !doc.model->skeleton.name.empty() && doc.format == Format::W3d) {
+        const vfs::Hit* h = resolve::findW3dHierarchy(t, doc.model->skeleton.name, key);
         j.key("hierarchy");
         if (h)
             j.value(Json::Path{t.describe(*h)});

@@ -1,8 +1,9 @@
 // rigscope-cli sub-commands. Each format contributes its `info` writer in its own file.
 #pragma once
 
-#include "io/loader.h"
+#include "formats/formats.h"
 #include "json.h"
+#include "resolve/resolver.h"
 #include "vfs/mount.h"
 
 #include <memory>
@@ -23,43 +24,56 @@ struct UsageError {
 
 // info writers: fill `j` (one JSON object) or `text` (readable summary). Throw ParseError on bad input.
 void infoAlamo(const Document& doc, Json& j);
-void infoW3d(const Document& doc, Json& j);
+// `bytes`: the file's bytes (the HLOD structure is read from them as stored).
+void infoW3d(const Document& doc, ByteSpan bytes, Json& j);
 void infoAlamoText(const Document& doc, std::string& text);
 // A material parameter as JSON: number, [x,y,z(,w)] or the texture name.
 void writeParamValue(Json& j, const MaterialParam& p);
 
 void infoGenericText(const Document& doc, std::string& text);
-// Black & White 2 (.bwm, .al): re-reads doc.path for the raw file structure (info_bw2.cpp).
-void infoBwm(const Document& doc, Json& j);
-void infoAl(const Document& doc, Json& j);
+// Black & White 2 (.bwm, .al): `bytes` are the file's bytes, read again for the raw file structure (info_bw2.cpp).
+void infoBwm(const Document& doc, ByteSpan bytes, Json& j);
+void infoAl(const Document& doc, ByteSpan bytes, Json& j);
 
-// Dispatch for formats whose info is not a plain Document (e.g. AMAL banks). Returns false when
-// the format is not one of them.
 // rigscope-cli amal --json FILE (--movement N | --program N) [--ticks T]
 int cmdAmal(const std::vector<std::string>& args);
 
 // Game folders and archives (cli_vfs.cpp): `ls`, `extract`, and --game/--mod + ARCHIVE:PATH inputs.
+// Every input is opened through one Resolver over the --game/--mod mount (core resolve/resolver.h).
 struct GameMount {
     std::vector<std::string> games, mods;
-    std::shared_ptr<vfs::MountTable> table; // null without --game/--mod until loadInput
+    std::shared_ptr<const vfs::MountTable> table; // the --game/--mod folders; null without them
+    std::shared_ptr<const Resolver> resolver;     // over `table`; set by takeMountOptions
+    const Resolver& res() const;                  // resolver, made without mounts when none was set
 };
 int cmdLs(std::vector<std::string> args);
 int cmdExtract(std::vector<std::string> args);
 bool wantsHelp(const std::vector<std::string>& args);
 // True for ARCHIVE:PATH (a prefix ending before a ':' is an existing file).
 bool isArchivePath(const std::string& arg);
-// Removes --game DIR / --mod DIR from args and mounts them.
+// Removes --game DIR / --mod DIR from args, mounts them and makes m's resolver over them.
 void takeMountOptions(std::vector<std::string>& args, GameMount& m);
-// Loads a file on disk, ARCHIVE:PATH, or a game path inside the mounted folders; m.table becomes the table
-// the input's references are looked up in, *key its game path.
-Document loadInput(const std::string& arg, GameMount& m, std::string* key = nullptr);
-// The table loadInput loads from (also m.table): the input's own archive or folder over m's mounts. Nothing is
-// parsed; a loose file is refused by name first when missing, not a regular file, or over its format's cap.
-std::shared_ptr<vfs::MountTable> mountInput(const std::string& arg, GameMount& m, std::string* key = nullptr);
-// The bytes of a document loaded by loadInput (a file, or "<archive>:<entry>" as Document::path names it).
-std::vector<uint8_t> readInputBytes(const std::string& path);
+
+// An input opened through the resolver: a file on disk, ARCHIVE:PATH, or a game path inside the mounted folders.
+struct Input {
+    std::string arg;           // as given (what the resolver is asked about)
+    std::string label;         // the file as messages name it: the path on disk or "<archive>:<entry>"
+    std::vector<uint8_t> bytes; // the whole file
+    Resolver::Place place;     // its own folder or archive over the mounts, and its game path there
+};
+// Reads an input without parsing it. A loose file is refused by name first when it is missing, a folder, a FIFO,
+// a device or over its format's cap (readInputFile); an archive entry or game path that nothing holds is refused
+// naming it.
+Input readInput(const std::string& arg, const GameMount& m);
+// Parses an input read by readInput (resolver -> reader): W3D hierarchies found through the resolver.
+Document parseInput(const Input& in, const GameMount& m);
+// readInput + parseInput.
+Document loadInput(const std::string& arg, const GameMount& m, Input* read = nullptr);
+// True when `arg` is opened through a table (an archive entry, or any input when --game/--mod are given): info
+// then writes what the input refers to ("resolved").
+bool resolvesThroughTable(const std::string& arg, const GameMount& m);
 // {"textures":[{name,found,source,role,overrides}],"clips":[...],"hierarchy":...,"warnings":[...]}
-void writeResolved(const Document& doc, const std::string& key, const GameMount& m, Json& j);
+void writeResolved(const Document& doc, const Input& in, Json& j);
 // `name` as a relative path under an output folder; "" when it would leave it (".." or a drive letter / ':').
 // A leading separator is the archive's root and anchors at the output folder.
 std::string safeRelativePath(const std::string& name);
@@ -74,6 +88,7 @@ int cmdExport(std::vector<std::string> args);
 // `info` of a .dds/.tga texture (info_texture.cpp): false when the file is not one.
 bool infoTexture(ByteSpan bytes, const std::string& path, bool json, std::string& out);
 
-bool infoSpecial(const std::string& format, const std::string& path, bool json, std::string& out);
+// `info` of formats whose info is not a plain Document (AMAL banks): false when `format` is not one of them.
+bool infoSpecial(Format format, ByteSpan bytes, const std::string& path, bool json, std::string& out);
 
 } // namespace rs::cli

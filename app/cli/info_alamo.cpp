@@ -31,7 +31,7 @@ static void warnings(Json& j, const std::vector<std::string>& w) {
 }
 
 static void modelJson(const Model& m, Json& j) {
-    j.beginObject().kv("format", m.format);
+    j.beginObject().kv("format", formatName(m.format));
     j.key("bones").beginArray();
     for (const Bone& b : m.skeleton.bones)
         j.beginObject()
@@ -141,7 +141,7 @@ static void modelJson(const Model& m, Json& j) {
 
 static void clipJson(const Clip& c, Json& j) {
     j.beginObject()
-        .kv("format", c.format)
+        .kv("format", formatName(c.format))
         .kv("name", c.name)
         .kv("version", c.version)
         .kv("frames", static_cast<uint64_t>(c.frameCount))

@@ -38,9 +38,8 @@ const char* strideTypeName(uint32_t t) {
 
 } // namespace
 
-void infoBwm(const Document& doc, Json& j) {
-    const std::vector<uint8_t> bytes = readInputBytes(doc.path);
-    const bw2::BwmFile f = bw2::parseBwm(ByteSpan(bytes), doc.path);
+void infoBwm(const Document& doc, ByteSpan bytes, Json& j) {
+    const bw2::BwmFile f = bw2::parseBwm(bytes, doc.path);
     const Model& m = *doc.model;
     j.beginObject();
     j.kv("format", "bwm").kv("version", f.version).kv("type", f.type).kv("type_name", f.skin() ? "skin" : "model");
@@ -143,9 +142,8 @@ void infoBwm(const Document& doc, Json& j) {
     j.endObject();
 }
 
-void infoAl(const Document& doc, Json& j) {
-    const std::vector<uint8_t> bytes = readInputBytes(doc.path);
-    const bw2::AlFile f = bw2::parseAl(ByteSpan(bytes), doc.path);
+void infoAl(const Document& doc, ByteSpan bytes, Json& j) {
+    const bw2::AlFile f = bw2::parseAl(bytes, doc.path);
     j.beginObject().kv("format", "al").kv("name", f.name);
     j.key("bones").beginArray();
     for (const auto& b : f.bones)

@@ -36,7 +36,7 @@ void writeParamValue(Json& j, const MaterialParam& p) {
 
 void infoGenericText(const Document& doc, std::string& text) {
     std::ostringstream s;
-    s << doc.path << ": " << doc.format << "\n";
+    s << doc.path << ": " << formatName(doc.format) << "\n";
     if (doc.model) {
         const Model& m = *doc.model;
         size_t verts = 0, tris = 0, subs = 0;

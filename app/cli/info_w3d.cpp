@@ -14,7 +14,7 @@ static void subObjects(Json& j, const std::vector<w3d::SubObject>& v) {
     j.endArray();
 }
 
-void infoW3d(const Document& doc, Json& j) {
+void infoW3d(const Document& doc, ByteSpan bytes, Json& j) {
     j.beginObject().kv("format", "w3d");
     std::vector<std::string> warnings = doc.warnings;
     if (doc.model) {
@@ -63,8 +63,7 @@ void infoW3d(const Document& doc, Json& j) {
         warnings.insert(warnings.end(), m.warnings.begin(), m.warnings.end());
     }
     // HLOD structure as stored (LOD arrays with their screen sizes).
-    std::vector<uint8_t> bytes = readInputBytes(doc.path);
-    w3d::File f = w3d::readFile(ByteSpan(bytes), doc.path);
+    w3d::File f = w3d::readFile(bytes, doc.path);
     j.key("hlods").beginArray();
     for (const w3d::Hlod& h : f.hlods) {
         j.beginObject().kv("name", h.name).kv("hierarchy", h.hierarchy).kv("truncated", h.truncated);

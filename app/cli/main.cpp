@@ -127,46 +127,45 @@ static int cmdInfo(std::vector<std::string> args) {
     }
     if (file.empty()) throw UsageError{"info needs a FILE"};
     try {
-        std::string out, key;
-        Document doc;
-        std::error_code ec;
-        if (!gm.table && !isArchivePath(file)) {
-            std::vector<uint8_t> bytes = readInputFile(file);
-            if (infoTexture(ByteSpan(bytes), file, json, out)) {
+        std::string out;
+        // Read (a file refused by name first), then textures and AMAL banks by their own writers, then the
+        // document through the resolver (resolver -> reader -> model).
+        const Input in = readInput(file, gm);
+        const bool resolved = resolvesThroughTable(file, gm);
+        if (!resolved) {
+            if (infoTexture(ByteSpan(in.bytes), file, json, out)) {
                 std::cout << terminalText(out) << "\n";
                 return 0;
             }
-            const std::string format = detectFormat(ByteSpan(bytes), file);
-            if (infoSpecial(format, file, json, out)) {
+            if (infoSpecial(detectFormat(ByteSpan(in.bytes), file), ByteSpan(in.bytes), file, json, out)) {
                 std::cout << terminalText(out) << "\n";
                 return 0;
             }
-            doc = loadDocument(ByteSpan(bytes), file);
-        } else {
-            doc = loadInput(file, gm, &key);
         }
+        const Document doc = parseInput(in, gm);
         if (json) {
             Json j;
-            if (doc.format == "alo" || doc.format == "ala")
+            if (doc.format == Format::AlamoModel || doc.format == Format::AlamoClip)
                 infoAlamo(doc, j);
-            else if (doc.format == "w3d")
-                infoW3d(doc, j);
-            else if (doc.format == "bwm")
-                infoBwm(doc, j);
-            else if (doc.format == "al")
-                infoAl(doc, j);
+            else if (doc.format == Format::W3d)
+                infoW3d(doc, ByteSpan(in.bytes), j);
+            else if (doc.format == Format::Bw2Model)
+                infoBwm(doc, ByteSpan(in.bytes), j);
+            else if (doc.format == Format::Bw2Library)
+                infoAl(doc, ByteSpan(in.bytes), j);
             else if (doc.particles)
                 infoParticles(doc, j);
             else
-                throw ParseError(file, {}, ParseError::kNoOffset, "no info writer for format " + doc.format);
-            if (gm.table) { // what the model refers to, found through the mounted folders / archive
+                throw ParseError(file, {}, ParseError::kNoOffset,
+                                 std::string("no info writer for format ") + formatName(doc.format));
+            if (resolved) { // what the model refers to, found through the mounted folders / archive
                 Json r;
-                writeResolved(doc, key, gm, r);
+                writeResolved(doc, in, r);
                 j.out.pop_back();
                 j.out += ",\"resolved\":" + r.out + "}";
             }
             std::cout << j.out << "\n";
-        } else if (doc.format == "alo" || doc.format == "ala") {
+        } else if (doc.format == Format::AlamoModel || doc.format == Format::AlamoClip) {
             infoAlamoText(doc, out);
             std::cout << terminalText(out);
         } else if (doc.particles) {
@@ -212,7 +211,6 @@ static int cmdPose(std::vector<std::string> args) {
     if (model.empty()) throw UsageError{"pose needs a MODEL"};
     if (haveFrame && haveTime) throw UsageError{"give --frame or --time, not both"};
     try {
-
         Document md = loadInput(model, gm);
         if (!md.model) throw ParseError(model, {}, ParseError::kNoOffset, "file holds no model or skeleton");
         std::shared_ptr<Clip> clip;
@@ -220,14 +218,14 @@ static int cmdPose(std::vector<std::string> args) {
             Document cd = loadInput(clipPath, gm);
             clip = firstClip(cd);
             // A B&W2 animation library names the skin's bones: apply its armature to a .bwm first.
-            if (cd.format == "al" && md.format == "bwm" && cd.model) {
+            if (cd.format == Format::Bw2Library && md.format == Format::Bw2Model && cd.model) {
                 std::string why;
                 if (!bw2::libraryFits(*md.model, cd.model->skeleton, &why))
                     throw ParseError(clipPath, {}, ParseError::kNoOffset,
                                      "animation library does not fit the model " + model + ": " + why);
                 md.model = std::make_shared<Model>(bw2::applyLibrary(*md.model, cd.model->skeleton));
             }
-        } else if (md.format == "al") {
+        } else if (md.format == Format::Bw2Library) {
             // An .al holds its own armature and clips: without --clip, pose its first animation.
             clip = firstClip(md);
             clipPath = model;
