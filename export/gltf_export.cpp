@@ -1,5 +1,7 @@
 #include "gltf_export.h"
 
+#include "formats/material_policy.h"
+
 #include "common/cp1252.h"
 #include "common/error.h"
 #include "scene/pose.h"
@@ -96,14 +98,7 @@ std::string stemOf(const std::string& path) { return fs::path(path).stem().strin
 
 bool has(const std::string& lowerShader, const char* what) { return lowerShader.find(what) != std::string::npos; }
 
-enum class Family { Opaque, Alpha, Additive };
-
-Family familyOf(const Material& m) {
-    const std::string s = toLower(m.shader);
-    if (has(s, "additive") || has(s, "shield") || has(s, "glow")) return Family::Additive;
-    if (has(s, "alpha") || has(s, "skydome") || has(s, "transparent") || has(s, "blend")) return Family::Alpha;
-    return Family::Opaque;
-}
+using Family = MaterialFamily;
 
 Value paramValue(const MaterialParam& p) {
     switch (p.type) {
@@ -336,8 +331,8 @@ int Exporter::material(const Mesh& mesh, const SubMesh& sm) {
     const Material& mat = sm.material;
     tinygltf::Material gm;
     gm.name = u8(mesh.name + (mat.shader.empty() ? std::string() : " " + mat.shader));
-    const Family fam = familyOf(mat);
-    const std::string ls = toLower(mat.shader);
+    const MaterialPolicy policy = materialPolicy(m_.format, mesh, mat);
+    const Family fam = policy.family;
     auto vec4Param = [&](const char* n, glm::vec4 def) {
         const MaterialParam* p = mat.find(n);
         if (!p) return def;
@@ -346,8 +341,7 @@ int Exporter::material(const Mesh& mesh, const SubMesh& sm) {
         return def;
     };
     // Colorize: base alpha is the faction colour mask (viewer: surface = mix(base, colour * base, base.a)).
-    const bool colorize = has(ls, "colorize") || mat.find("Colorization") || (mesh.colorize && !mat.find("Color"));
-    const bool colorParam = mesh.colorize && mat.find("Color");
+    const bool colorize = policy.colorize, colorParam = policy.factionColorParam;
     glm::vec4 base =
         fam == Family::Additive ? vec4Param("Color", glm::vec4(1.0f)) : vec4Param("Diffuse", glm::vec4(1.0f));
     if (colorParam && opt_.haveFactionColor) base = glm::vec4(opt_.factionColor, base.w);
@@ -367,10 +361,8 @@ int Exporter::material(const Mesh& mesh, const SubMesh& sm) {
     const bool bake = colorize && opt_.haveFactionColor;
     for (const MaterialParam& p : mat.params) {
         if (p.type != ParamType::Texture || p.texture.empty()) continue;
-        const std::string ln = toLower(p.name);
-        const bool isBase = ln == "basetexture" || ln == "diffusetexture";
-        const bool isNormal = ln == "normaltexture";
-        const bool isEmissive = has(ln, "glow") || has(ln, "emissive") || has(ln, "illum");
+        const bool isBase = isBaseTextureParam(p.name), isNormal = isNormalTextureParam(p.name);
+        const bool isEmissive = isEmissiveTextureParam(p.name);
         if (!isBase && !isNormal && !isEmissive) continue;
         const int t = texture(p.texture, isBase && bake);
         if (t < 0) {
@@ -399,7 +391,8 @@ int Exporter::material(const Mesh& mesh, const SubMesh& sm) {
             ex["factionColorParam"] = str("Color");
     }
     if (fam != Family::Opaque) gm.alphaMode = "BLEND";
-    if (fam == Family::Additive || has(ls, "skydome")) {
+    gm.doubleSided = !policy.cullBackFaces;
+    if (policy.unlit) {
         gm.extensions["KHR_materials_unlit"] = Value(Value::Object());
         if (std::find(g_.extensionsUsed.begin(), g_.extensionsUsed.end(), "KHR_materials_unlit") ==
             g_.extensionsUsed.end())
@@ -568,6 +561,8 @@ void Exporter::buildMesh(size_t mi) {
     const Mesh& mesh = m_.meshes[mi];
     tinygltf::Mesh rigid, skinned;
     for (const SubMesh& sm : mesh.subMeshes) {
+        // Shadow volumes and collision meshes are not drawn by the games, by sub-mesh (the shared policy).
+        if (materialPolicy(m_.format, mesh, sm.material).hiddenByDefault) continue;
         tinygltf::Primitive prim;
         if (buildPrimitive(mesh, sm, prim) < 0) continue;
         (prim.attributes.count("JOINTS_0") ? skinned : rigid).primitives.push_back(prim);
@@ -878,7 +873,7 @@ void Exporter::buildAnimation(const Clip& clip) {
     Value::Object ex;
     ex["fps"] = num(fps);
     ex["frameCount"] = Value(int(nf));
-    ex["format"] = name(clip.format);
+    ex["format"] = name(formatName(clip.format));
     if (!clip.codec.empty()) ex["codec"] = name(clip.codec);
     Value::Array events;
     for (const ClipEvent& e : clip.events) {
@@ -958,7 +953,7 @@ ExportStats Exporter::run(const std::vector<const Clip*>& clips) {
     for (const Clip* c : clips)
         if (c) buildAnimation(*c);
     Value::Object ex;
-    ex["sourceFormat"] = str(m_.format);
+    ex["sourceFormat"] = str(formatName(m_.format));
     ex["source"] = str(pathToUtf8(fs::path(m_.sourcePath).filename().string()));
     ex["axes"] =
         str(upAxisOf(m_.format) == UpAxis::Z ? "game Z-up -> glTF Y-up: (x, y, z) -> (x, z, -y); 1 game unit = 1 m"
@@ -974,8 +969,8 @@ ExportStats Exporter::run(const std::vector<const Clip*>& clips) {
 
 ExportStats exportModel(const Model& model, const std::vector<const Clip*>& clips, const ExportOptions& options,
                         TextureLookup* textures, const std::string& outPath) {
-    if (model.format == "amal") throw std::runtime_error(outPath + ": AMAL banks are 2D movement programs, not models");
-    if (model.format == "alo-particle")
+    if (model.format == Format::Amal) throw std::runtime_error(outPath + ": AMAL banks are 2D movement programs, not models");
+    if (model.format == Format::AlamoParticles)
         throw std::runtime_error(outPath + ": particle systems are not models and cannot be exported");
     Exporter e(model, options, textures, outPath);
     return e.run(clips);

@@ -7,7 +7,7 @@
 //                      empty nodes, parameters in extras)
 //   <mesh>             skinned meshes, at the scene root (glTF ignores a skinned node's transform), skin = all
 //                      bones of that scene, inverse bind matrices = inverse(bind world)
-// Axes: glTF is Y up; the game's up axis is upAxisOf(model.format) (core/scene/up_axis.h). Every position,
+// Axes: glTF is Y up; the game's up axis is upAxisOf(model.format) (core/formats/formats.h). Every position,
 // direction and transform is re-expressed with axisChange(up): Z up (Alamo, W3D): (x, y, z) -> (x, z, -y);
 // Y up (B&W2): unchanged. Matrices M -> C M C^-1. Lengths are kept (1 game unit = 1 metre).
 // Clips become animations sampled at every stored frame (time = frame / fps).
@@ -15,7 +15,7 @@
 
 #include "scene/clip.h"
 #include "scene/model.h"
-#include "scene/up_axis.h"
+#include "formats/formats.h"
 #include "texture_lookup.h"
 
 #include <glm/glm.hpp>

@@ -166,7 +166,7 @@ void MeshMaterials::buildSubMesh(Qt3DCore::QEntity* parent, const std::vector<Pa
     const rs::SubMesh& sm = mesh.subMeshes[size_t(subIndex)];
     const uint32_t n = uint32_t(sm.positions.size());
     if (n == 0 || sm.indices.size() < 3) return;
-    const MaterialStyle style = classifyMaterial(mesh, sm.material);
+    const MaterialStyle style = rs::materialPolicy(part.model->format, mesh, sm.material);
     const int boneCount = int(part.model->skeleton.bones.size());
     const int identitySlot = N * 2;
 
@@ -301,7 +301,7 @@ void MeshMaterials::buildSubMesh(Qt3DCore::QEntity* parent, const std::vector<Pa
     addParam(mat, "baseColor", placeholder ? TextureCache::checkerColor() : QVector4D(1, 1, 1, 1));
     int variant = style.unlit ? kUnlit : (bump ? kBump : 0) | (gloss != 0 ? kSpecular : 0);
     if (noTexture) variant |= kNoTexture;
-    mat->setEffect(meshEffect(style.family, variant, part.model->format == "alo"));
+    mat->setEffect(meshEffect(style.family, variant, style.cullBackFaces));
     addParam(mat, "colorize", style.colorize && !placeholder ? 1 : 0);
     addParam(mat, "factionColorParam", style.factionColorParam ? 1 : 0);
     addParam(mat, "blendMode", int(style.family));

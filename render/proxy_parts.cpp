@@ -4,16 +4,14 @@
 
 #include "scene_view.h"
 
-#include "io/loader.h"
-#include "vfs/lookup.h"
+#include "resolve/resolver.h"
 
-#include <QDir>
-#include <QFileInfo>
+#include <QFile>
 
 namespace rs::render {
 
-ProxyFileLookup::ProxyFileLookup(const QString& path, const QStringList& extraDirs)
-    : path_(path), extraDirs_(extraDirs) {}
+ProxyFileLookup::ProxyFileLookup(const QString& path, std::shared_ptr<const rs::Resolver> resolver)
+    : path_(path), resolver_(std::move(resolver)) {}
 
 const ProxyFileLookup::Entry& ProxyFileLookup::find(const std::string& proxyName) {
     std::string base;
@@ -23,41 +21,14 @@ const ProxyFileLookup::Entry& ProxyFileLookup::find(const std::string& proxyName
     auto it = cache_.find(want.toLower());
     if (it != cache_.end()) return it->second;
     Entry f;
-    const QFileInfo self(path_);
-    // Disk: beside the model, then the extra folders.
-    QString file;
-    if (!path_.isEmpty()) file = childCI(self.absolutePath(), want, QDir::Files);
-    for (int d = 0; file.isEmpty() && d < extraDirs_.size(); ++d)
-        file = childCI(extraDirs_[d], want, QDir::Files);
-    if (!file.isEmpty() && !path_.isEmpty() && QFileInfo(file) == self) file.clear(); // the model itself
     try {
-        if (!file.isEmpty()) {
-            f.file = file;
-            const rs::Document doc = rs::loadDocument(file.toStdString());
+        const std::string file =
+            path_.isEmpty() ? std::string() : resolver_->findProxyFile(QFile::encodeName(path_).toStdString(), want.toStdString());
+        if (!file.empty()) {
+            f.file = QFile::decodeName(QByteArray::fromStdString(file));
+            const rs::Document doc = resolver_->read(file);
             f.model = doc.model;
             f.system = doc.particles;
-        } else if (!path_.isEmpty()) {
-            if (!tableTried_) {
-                tableTried_ = true;
-                try {
-                    table_ = rs::vfs::tableFor(path_.toStdString(), &modelKey_);
-                } catch (const std::exception&) {
-                }
-                if (!table_) table_ = rs::vfs::sessionMount(); // a model path that is not a file
-            }
-            if (table_) {
-                const std::string name = want.toUpper().toStdString();
-                for (const std::string& key : {rs::vfs::folderOf(modelKey_) + name, "DATA/ART/MODELS/" + name}) {
-                    if (!modelKey_.empty() && key == modelKey_) continue; // the model itself
-                    const rs::vfs::Hit* h = table_->find(key);
-                    if (!h) continue;
-                    f.file = QString::fromStdString(table_->describe(*h));
-                    const rs::Document doc = rs::vfs::loadDocument(*table_, key);
-                    f.model = doc.model;
-                    f.system = doc.particles;
-                    break;
-                }
-            }
         }
     } catch (const std::exception& e) {
         f.error = QString::fromUtf8(e.what());

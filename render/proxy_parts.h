@@ -12,8 +12,8 @@
 #include <memory>
 #include <vector>
 
-namespace rs::vfs {
-class MountTable;
+namespace rs {
+class Resolver;
 }
 
 namespace rs::render {
@@ -30,10 +30,9 @@ struct Part {
 };
 
 // The file a proxy names (<proxy base name>.alo, the _LOD/_ALT suffix stripped), the same lookup for proxy models
-// and particle systems: beside path (case-insensitive), else in extraDirs (the texture/asset folders), else through
-// the mount table of path (vfs::tableFor: its archive or folder, then the session's game folders) as <folder of the
-// model>/<name> or DATA/ART/MODELS/<name>. The model's own file is never its proxy. Each name is looked up and
-// loaded once (cached by lower-case name); the mount table is built on first need.
+// and particle systems: Resolver::findProxyFile (beside the model, DATA/ART/MODELS/, through its folder or archive and
+// the mounted folders, then the texture folders), read with Resolver::read. The model's own file is never its proxy.
+// Each name is looked up and loaded once (cached by lower-case name).
 class ProxyFileLookup {
   public:
     struct Entry {
@@ -42,16 +41,13 @@ class ProxyFileLookup {
         std::shared_ptr<const rs::Model> model;
         std::shared_ptr<const rs::ParticleSystem> system;
     };
-    ProxyFileLookup(const QString& path, const QStringList& extraDirs);
+    ProxyFileLookup(const QString& path, std::shared_ptr<const rs::Resolver> resolver);
     const Entry& find(const std::string& proxyName);
 
   private:
     QString path_;
-    QStringList extraDirs_;
+    std::shared_ptr<const rs::Resolver> resolver_;
     std::map<QString, Entry> cache_; // node-based: references stay valid
-    std::shared_ptr<const rs::vfs::MountTable> table_;
-    std::string modelKey_;
-    bool tableTried_ = false;
 };
 
 // Appends to parts (which holds the main model) the proxy models named by main's proxies, found by files (at most

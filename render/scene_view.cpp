@@ -21,7 +21,8 @@
 #include "scene/clip.h"
 #include "scene/model.h"
 #include "scene/pose.h"
-#include "scene/up_axis.h"
+#include "formats/formats.h"
+#include "resolve/resolver.h"
 
 #include <QElapsedTimer>
 #include <QMouseEvent>
@@ -71,6 +72,9 @@ struct SceneView::Impl {
     QPointer<Qt3DCore::QEntity> modelRoot;
     Qt3DRender::QCamera* camera = nullptr;
     Qt3DExtras::QOrbitCameraController* controller = nullptr;
+    // options.resolver, else one with no mounted folders.
+    std::shared_ptr<const rs::Resolver> plainResolver = std::make_shared<rs::Resolver>();
+    std::shared_ptr<const rs::Resolver> resolver() const { return options.resolver ? options.resolver : plainResolver; }
 
     // Units (built in the constructor, under root)
     std::optional<FrameGraph> graph;
@@ -117,7 +121,7 @@ struct SceneView::Impl {
         particles->reset();
         boneCache.clear();
         parts.clear();
-        textures->reset(QString(), {});
+        textures->reset(QString(), resolver());
         texPending = 0;
         palette->setSkeleton(rs::Skeleton());
         clip.reset();
@@ -341,7 +345,7 @@ void SceneView::setParticleSystem(std::shared_ptr<const rs::ParticleSystem> syst
     std::shared_ptr<rs::Model> standIn;
     if (d->alone) {
         standIn = std::make_shared<rs::Model>();
-        standIn->format = "alo";
+        standIn->format = rs::Format::AlamoModel;
         standIn->sourcePath = path.toStdString();
         rs::Bone root;
         root.name = "Root";
@@ -361,12 +365,12 @@ void SceneView::buildScene(std::shared_ptr<const rs::Model> model, const QString
     const rs::Model& m = *d->model;
     d->zUp = rs::upAxisOf(m.format) == rs::UpAxis::Z;
     d->modelRoot = new Qt3DCore::QEntity(d->root);
-    d->textures->reset(path, d->options.textureDirs);
+    d->textures->reset(path, d->resolver());
     rs::Skeleton skeleton = m.skeleton;
     Part main;
     main.model = d->model;
     d->parts.push_back(main);
-    ProxyFileLookup proxyFiles(path, d->options.textureDirs);
+    ProxyFileLookup proxyFiles(path, d->resolver());
     attachProxyModels(m, proxyFiles, d->parts, skeleton);
     d->palette->setSkeleton(skeleton);
     const int N = int(skeleton.bones.size());
@@ -443,7 +447,7 @@ void SceneView::setOptions(const ViewOptions& options) {
         d->altDecreased = true;
     else if (options.alt > d->options.alt)
         d->altDecreased = false;
-    const bool dirsChanged = options.textureDirs != d->options.textureDirs;
+    const bool dirsChanged = options.resolver != d->options.resolver;
     d->options = options;
     d->graph->setBackground(options.background);
     d->graph->uniforms().faction.set(

@@ -35,6 +35,10 @@ struct Clip;
 struct ParticleSystem;
 } // namespace rs
 
+namespace rs {
+class Resolver;
+}
+
 namespace rs::render {
 
 struct ViewOptions {
@@ -58,7 +62,9 @@ struct ViewOptions {
     bool grid = true;
     bool showHidden = false; // also draw meshes hidden by flag, shadow and collision meshes
     QColor background{48, 52, 60};
-    QStringList textureDirs; // extra folders searched for textures (before the conventions)
+    // Where textures, proxy models and particle systems are found (the session's mounted folders and texture
+    // folders); null: a resolver with none. A different resolver reloads the model's materials and proxies.
+    std::shared_ptr<const rs::Resolver> resolver;
 };
 
 // Faction colour presets (name, colour) offered by the UI.

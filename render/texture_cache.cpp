@@ -2,6 +2,10 @@
 
 #include "textures.h"
 
+#include "resolve/resolver.h"
+
+#include <QFile>
+
 #include <Qt3DRender/QTexture>
 
 namespace rs::render {
@@ -22,11 +26,11 @@ TextureCache::TextureCache(Qt3DCore::QNode* root) {
     flatNormal_ = solidTexture(0x8080FFFFu, root);
 }
 
-void TextureCache::reset(const QString& modelPath, const QStringList& extraDirs) {
+void TextureCache::reset(const QString& modelPath, std::shared_ptr<const rs::Resolver> resolver) {
     cache_.clear();
     infos_.clear();
     modelPath_ = modelPath;
-    dirs_ = extraDirs;
+    resolver_ = std::move(resolver);
 }
 
 Qt3DRender::QAbstractTexture* TextureCache::get(const std::string& name, const QString& mesh, int subMesh,
@@ -36,7 +40,8 @@ Qt3DRender::QAbstractTexture* TextureCache::get(const std::string& name, const Q
     info.subMesh = subMesh;
     info.parameter = parameter;
     info.name = QString::fromStdString(name);
-    info.path = resolveTexture(info.name, modelPath_, dirs_);
+    info.path = QFile::decodeName(QByteArray::fromStdString(
+        resolver_->findTexture(info.name.toStdString(), QFile::encodeName(modelPath_).toStdString())));
     if (info.path.isEmpty()) {
         infos_.push_back(info);
         return checker_;
@@ -46,7 +51,7 @@ Qt3DRender::QAbstractTexture* TextureCache::get(const std::string& name, const Q
     if (it == cache_.end()) {
         Use use;
         QString error;
-        const QImage img = decodeTextureFile(info.path, &error, gpuMaxTextureSize());
+        const QImage img = decodeTextureFile(*resolver_, info.path, &error, gpuMaxTextureSize());
         // Parented to the first material using it: a texture node created under modelRoot and referenced only
         // by a material built later (the dazzle draw) was never uploaded by Qt3D 6.4 (sampled as the default).
         use.texture = img.isNull() ? nullptr : makeTexture(img, owner);

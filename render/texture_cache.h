@@ -9,8 +9,12 @@
 #include <QString>
 #include <QVector4D>
 
+#include <memory>
 #include <string>
 
+namespace rs {
+class Resolver;
+}
 namespace Qt3DCore {
 class QNode;
 }
@@ -26,7 +30,7 @@ class TextureCache {
     explicit TextureCache(Qt3DCore::QNode* root);
 
     // Forgets every texture and record; lookups are then relative to modelPath and extraDirs.
-    void reset(const QString& modelPath, const QStringList& extraDirs);
+    void reset(const QString& modelPath, std::shared_ptr<const rs::Resolver> resolver);
 
     // Texture for name used by (mesh, subMesh, parameter): resolved with resolveTexture, decoded once per file,
     // recorded in infos(). Returns checker() when not found or not decodable. owner: the node that owns a newly
@@ -48,7 +52,7 @@ class TextureCache {
     QHash<QString, Use> cache_; // by resolved path (lower-case)
     QList<TextureInfo> infos_;
     QString modelPath_;
-    QStringList dirs_;
+    std::shared_ptr<const rs::Resolver> resolver_;
     Qt3DRender::QAbstractTexture *checker_ = nullptr, *white_ = nullptr, *flatNormal_ = nullptr;
 };
 

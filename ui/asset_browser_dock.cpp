@@ -2,7 +2,7 @@
 
 #include "asset_tree_model.h"
 
-#include "vfs/lookup.h"
+#include "vfs/mount.h"
 
 #include <QEvent>
 #include <QFileDialog>
@@ -83,7 +83,7 @@ void AssetBrowserDock::mountFolders(const QStringList& games, const QStringList&
     for (const QString& s : mods)
         m.push_back(s.toStdString());
     auto table = std::make_shared<vfs::MountTable>(vfs::mountInstall(g, m));
-    vfs::setSessionMount(table);
+    emit mounted(table);
     games_ = games;
     mods_ = mods;
     if (remember) {

@@ -46,6 +46,8 @@ class AssetBrowserDock : public QDockWidget {
     const QStringList& mods() const { return mods_; }
 
   signals:
+    // Game and mod folders were mounted: the window opens files through them from now on.
+    void mounted(std::shared_ptr<const vfs::MountTable> table);
     // A model or clip was double-clicked: open it with MainWindow::openFile.
     void openRequested(const QString& path);
 

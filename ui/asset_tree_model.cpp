@@ -1,6 +1,6 @@
 #include "asset_tree_model.h"
 
-#include "vfs/lookup.h"
+#include "vfs/mount.h"
 
 #include <QStringList>
 

@@ -4,11 +4,12 @@
 #include "main_window.h"
 #include "scene_dock.h"
 
-#include "vfs/lookup.h"
+#include "texture_lookup.h"
 
 #include <QCheckBox>
 #include <QDialog>
 #include <QDialogButtonBox>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -24,11 +25,12 @@ namespace rs::ui {
 QString defaultExportPath(const QString& modelPath) {
     // "<archive>:<entry>": the archive's folder and the entry's stem (game paths use either separator).
     QString folder = QFileInfo(modelPath).absolutePath(), file = modelPath;
-    const std::string archive = vfs::archiveOf(modelPath.toStdString());
-    if (!archive.empty()) {
-        folder = QFileInfo(QString::fromStdString(archive)).absolutePath();
-        file = modelPath.mid(int(archive.size()) + 1);
-    }
+    for (int c = modelPath.indexOf(':'); c > 0; c = modelPath.indexOf(':', c + 1))
+        if (QFileInfo(modelPath.left(c)).isFile()) {
+            folder = QFileInfo(modelPath.left(c)).absolutePath();
+            file = modelPath.mid(c + 1);
+            break;
+        }
     file.replace('\\', '/');
     const QString stem = QFileInfo(file.mid(file.lastIndexOf('/') + 1)).completeBaseName();
     return folder + "/" + (stem.isEmpty() ? QStringLiteral("model") : stem) + ".glb";
@@ -39,29 +41,17 @@ gltf::ExportStats exportOpenModel(MainWindow* w, const gltf::ExportOptions& opt,
     std::shared_ptr<const Model> model = w->model();
     if (!model) throw std::runtime_error("no model is open");
     const QString modelPath = w->currentPath();
-    std::vector<std::shared_ptr<const Clip>> owned;
-    if (currentClipOnly && w->clip()) {
-        owned.push_back(w->clip());
-    } else if (!modelPath.isEmpty()) {
-        // Paths are files or "<archive>:<entry>"; loadDocument and findCompanionClips look them up through the
-        // model's archive or folder and the session's game/mod folders (vfs/lookup.h).
-        const std::string mp = modelPath.toStdString();
-        Document d = loadDocument(mp);
-        owned.insert(owned.end(), d.clips.begin(), d.clips.end());
-        for (const std::string& c : findCompanionClips(mp)) {
-            Document cd = loadDocument(c);
-            owned.insert(owned.end(), cd.clips.begin(), cd.clips.end());
-        }
-    }
+    // The clips the window has for the model (its own, the ones beside it, an applied animation library's): the
+    // model is not read from disk again.
+    const std::vector<std::shared_ptr<const Clip>> owned =
+        currentClipOnly && w->clip() ? std::vector<std::shared_ptr<const Clip>>{w->clip()} : w->allClips();
     std::vector<const Clip*> clips;
     for (const auto& c : owned)
         clips.push_back(c.get());
-    std::vector<std::string> dirs;
-    for (const QString& d : w->textureDirs())
-        dirs.push_back(d.toStdString());
-    // As the view finds them: the model's archive or folder and the mounted game/mod folders, then the disk.
-    const auto textures = gltf::viewerTextureLookup(modelPath.toStdString(), dirs);
-    return gltf::exportModel(*model, clips, opt, textures.get(), outPath.toStdString());
+    // As the view finds them: through the window's resolver (the model's archive or folder, the mounted game and
+    // mod folders, the texture folders).
+    gltf::ResolverTextureLookup textures(*w->resolver(), QFile::encodeName(modelPath).toStdString());
+    return gltf::exportModel(*model, clips, opt, &textures, outPath.toStdString());
 }
 
 void exportDialog(MainWindow* w) {

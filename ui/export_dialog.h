@@ -14,9 +14,9 @@ class MainWindow;
 // Modal dialog; writes the file on OK and reports the result (or the error) in a message box.
 void exportDialog(MainWindow* window);
 
-// What the dialog runs on OK: the open model with the current clip (currentClipOnly) or every clip of the model
-// (inside its file and beside it, found through its archive or folder and the mounted game/mod folders), textures
-// found as the view finds them (gltf::viewerTextureLookup with the preferences' folders). Throws std::exception.
+// What the dialog runs on OK: the open model with the current clip (currentClipOnly) or every clip the window has
+// for it (MainWindow::allClips: inside its file, beside it, an applied animation library's), textures found through
+// the window's resolver as the view finds them. Throws std::exception.
 gltf::ExportStats exportOpenModel(MainWindow* window, const gltf::ExportOptions& options, bool currentClipOnly,
                                   const QString& outPath);
 // Default output: <model stem>.glb in the model's folder; for "<archive>:<entry>" in the archive's folder.

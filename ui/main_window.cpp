@@ -2,7 +2,7 @@
 
 #include "game_text.h"
 
-#include "vfs/lookup.h"
+#include "resolve/resolver.h"
 
 #include "export_dialog.h"
 
@@ -61,14 +61,8 @@ namespace rs::ui {
 namespace {
 constexpr int kMaxRecent = 10;
 
-QString modelFilters() {
-    return QObject::tr("All supported (*.alo *.ala *.w3d *.bwm *.al *.abk *.amos);;"
-                       "Alamo models and clips (*.alo *.ala);;"
-                       "Westwood W3D (*.w3d);;"
-                       "Black & White 2 (*.bwm *.al);;"
-                       "AMOS AMAL banks (*.abk *.amos);;"
-                       "All files (*)");
-}
+// From the format registry (core/formats/formats.h).
+QString modelFilters() { return QString::fromStdString(openDialogFilter()); }
 } // namespace
 
 namespace {
@@ -93,35 +87,22 @@ TrackMatch matchTracks(const Skeleton& skeleton, const Clip& clip) {
 
 void setLoadDelayForTesting(int ms) { loadDelayMs = std::max(ms, 0); }
 
-LoadResult loadFile(const QString& path, const QString& w3dHierarchyFile) {
+LoadResult loadFile(const Resolver& resolver, const QString& path, const QString& w3dHierarchyFile) {
     LoadResult r;
     r.path = path;
     if (const int ms = loadDelayMs.load(); ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(ms));
     try {
-        LoadOptions options;
+        OpenOptions options;
         options.w3dHierarchyFile = QFile::encodeName(w3dHierarchyFile).toStdString();
-        r.doc = loadDocument(QFile::encodeName(path).toStdString(), options);
-        if (r.doc.format == "w3d" && r.doc.model) {
-            const std::string need = w3dExternalHierarchy(QFile::encodeName(path).toStdString());
-            if (!need.empty() && QString::fromStdString(need).compare(
-                                     QString::fromStdString(r.doc.model->skeleton.name), Qt::CaseInsensitive) != 0)
-                r.missingHierarchy = QString::fromStdString(need);
+        // Clips are small: the companion clips are read here so that the clip that fits the skeleton can be chosen.
+        Asset a = resolver.open(QFile::encodeName(path).toStdString(), options);
+        r.doc = std::move(a.document);
+        r.missingHierarchy = QString::fromStdString(a.missingHierarchy);
+        for (const ClipFile& c : a.clips) {
+            r.companionClips << QFile::decodeName(QByteArray::fromStdString(c.path));
+            r.companionClipData.push_back(c.clip); // null when unreadable: reported when the user picks it
         }
-        if (r.doc.model) {
-            r.doc.model->sourcePath = QFile::encodeName(path).toStdString();
-            for (const std::string& c : findCompanionClips(r.doc.model->sourcePath)) {
-                r.companionClips << QFile::decodeName(QByteArray::fromStdString(c));
-                // Clips are small: read them here so the clip that fits the skeleton can be chosen.
-                std::shared_ptr<const Clip> clip;
-                try {
-                    Document cd = loadDocument(c);
-                    if (!cd.clips.empty()) clip = cd.clips.front();
-                } catch (const std::exception&) {
-                    // Reported when the user picks it (selectClip reads it again).
-                }
-                r.companionClipData.push_back(clip);
-            }
-        }
+        r.textures = std::move(a.textures);
     } catch (const ParseError& e) {
         r.error = QString::fromStdString(e.what());
     } catch (const std::bad_alloc&) {
@@ -165,6 +146,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), view_(createModel
     tabifyDockWidget(boneDock_, assets);
     boneDock_->raise();
     connect(assets, &AssetBrowserDock::openRequested, this, &MainWindow::openFile);
+    connect(assets, &AssetBrowserDock::mounted, this, &MainWindow::setMount);
     assets->restore();
     // Panels never shrink below what keeps bone names and material values readable.
     boneDock_->setMinimumWidth(200);
@@ -259,7 +241,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), view_(createModel
     buildMenus();
     loadSettings();
     view_->setSettings(sceneDock_->settings());
-    view_->setTextureDirs(textureDirs_);
+    updateResolver();
     updateStatus();
 }
 
@@ -337,8 +319,7 @@ void MainWindow::openFile(const QString& path) {
     }
     // Files and "<archive>:<entry>" become absolute; a game path of the mounted folders stays as it is.
     const QFileInfo fi(path);
-    const bool gamePath = !fi.exists() && vfs::archiveOf(QFile::encodeName(path).toStdString()).empty() &&
-                          vfs::sessionMount() && vfs::sessionMount()->contains(path.toStdString());
+    const bool gamePath = !fi.exists() && mount_ && resolver_->placeOf(QFile::encodeName(path).toStdString()).table == mount_;
     queue_ << (gamePath ? path : fi.absoluteFilePath());
     startNextLoad();
 }
@@ -351,7 +332,8 @@ void MainWindow::startNextLoad() {
     statusBar()->showMessage(tr("Reading %1…").arg(loadingPath_));
     const QString p = loadingPath_;
     const QString hierarchy = w3dHierarchyFile(p);
-    watcher_.setFuture(QtConcurrent::run(&loadPool_, [p, hierarchy] { return loadFile(p, hierarchy); }));
+    watcher_.setFuture(
+        QtConcurrent::run(&loadPool_, [p, hierarchy, resolver = resolver_] { return loadFile(*resolver, p, hierarchy); }));
     progressDelay_.start();
 }
 
@@ -371,7 +353,7 @@ void MainWindow::finishLoad() {
         reportError(tr("Cannot open %1").arg(QFileInfo(r.path).fileName()),
                     tr("%1\n\n%2").arg(QDir::toNativeSeparators(r.path), r.error));
         emit openFailed(r.path, r.error);
-    } else if (r.doc.format == "amal") {
+    } else if (r.doc.format == Format::Amal) {
         applyAmal(r);
     } else if (r.doc.model) {
         applyDocument(r);
@@ -434,13 +416,13 @@ void MainWindow::applyDocument(const LoadResult& r) {
         // Nothing to play the particles with: a track-less clip of the bind pose (particles keep running across
         // its end).
         auto c = std::make_shared<Clip>();
-        c->format = "alo-particle";
+        c->format = Format::AlamoParticles;
         c->name = "particles";
         c->fps = 30.0f;
         c->frameCount = 301;
         clips_.push_back({tr("particles on the bind pose (10 s)"), r.path, 0, c, true});
     }
-    materialDock_->setModel(model_, textureDirs_);
+    materialDock_->setModel(model_, resolver_);
     sceneDock_->setLevels(model_->lodLevels(), model_->altLevels());
     view_->setSettings(sceneDock_->settings());
     timeline_->setClip(nullptr);
@@ -492,7 +474,7 @@ void MainWindow::applyDocument(const LoadResult& r) {
                                     : tr("%1 — rigscope").arg(QFileInfo(r.path).fileName()));
     for (const std::string& w : model_->warnings)
         statusBar()->showMessage(QString::fromStdString(w), 6000);
-    applyLibraryAction_->setEnabled(model_->format == "bwm" && !model_->skeleton.bones.empty());
+    applyLibraryAction_->setEnabled(model_->format == Format::Bw2Model && !model_->skeleton.bones.empty());
     updateStatus();
     awaitingFirstFrame_ = true;
     if (!readDone_.isValid()) readDone_.start();
@@ -500,9 +482,9 @@ void MainWindow::applyDocument(const LoadResult& r) {
 }
 
 void MainWindow::applyLibraryDialog() {
-    if (!model_ || model_->format != "bwm") return;
+    if (!model_ || model_->format != Format::Bw2Model) return;
     const std::vector<std::string> found =
-        bw2::findMatchingLibraries(model_->sourcePath, model_->skeleton.bones.size());
+        resolver_->matchingLibraries(model_->sourcePath, model_->skeleton.bones.size());
     QString pick;
     if (!found.empty()) {
         QStringList items;
@@ -524,12 +506,12 @@ void MainWindow::applyLibraryDialog() {
 }
 
 bool MainWindow::applyAnimationLibrary(const QString& alPath) {
-    if (!model_ || model_->format != "bwm" || model_->skeleton.bones.empty()) {
+    if (!model_ || model_->format != Format::Bw2Model || model_->skeleton.bones.empty()) {
         reportError(tr("Apply animation library"), tr("Open a B&W2 skin (.bwm with bones) first."));
         return false;
     }
-    const LoadResult lib = loadFile(alPath);
-    if (!lib.error.isEmpty() || lib.doc.format != "al" || !lib.doc.model) {
+    const LoadResult lib = loadFile(*resolver_, alPath);
+    if (!lib.error.isEmpty() || lib.doc.format != Format::Bw2Library || !lib.doc.model) {
         const QString why = lib.error.isEmpty() ? tr("%1 is not a B&W2 animation library").arg(alPath) : lib.error;
         reportError(tr("Cannot apply %1").arg(QFileInfo(alPath).fileName()), why);
         return false;
@@ -544,7 +526,7 @@ bool MainWindow::applyAnimationLibrary(const QString& alPath) {
     }
     LoadResult r;
     r.path = path_;
-    r.doc.format = "bwm";
+    r.doc.format = Format::Bw2Model;
     r.doc.model = std::make_shared<Model>(bw2::applyLibrary(*model_, lib.doc.model->skeleton));
     r.doc.clips = lib.doc.clips;
     applyDocument(r);
@@ -589,13 +571,13 @@ void MainWindow::applyClipDocument(const LoadResult& r) {
 void MainWindow::applyParticles(const LoadResult& r) {
     const ParticleSystem& sys = *r.doc.particles;
     auto standIn = std::make_shared<Model>();
-    standIn->format = "alo";
+    standIn->format = Format::AlamoModel;
     standIn->sourcePath = r.path.toStdString();
     Bone root;
     root.name = "Root";
     standIn->skeleton.bones.push_back(root);
     auto clip = std::make_shared<Clip>();
-    clip->format = "alo-particle";
+    clip->format = Format::AlamoParticles;
     clip->name = sys.name;
     clip->fps = 30.0f;
     const float loop = render::particleLoopSeconds(sys);
@@ -626,7 +608,7 @@ bool MainWindow::showingAmal() const { return stack_->currentWidget() == amal_; 
 
 void MainWindow::setAmalClip(int ticks) {
     auto c = std::make_shared<Clip>();
-    c->format = "amal";
+    c->format = Format::Amal;
     c->name = "AMAL";
     c->fps = 50.0f; // AMAL runs at one tick per 1/50 s
     c->frameCount = uint32_t(std::max(ticks, 0)) + 1;
@@ -651,7 +633,7 @@ void MainWindow::applyAmal(const LoadResult& r) {
     path_ = r.path;
     view_->setModel(nullptr);
     boneDock_->setModel(nullptr);
-    materialDock_->setModel(nullptr, textureDirs_);
+    materialDock_->setModel(nullptr, resolver_);
     sceneDock_->setLevels({}, {});
     notices_->clearNotices();
     notices_->setSummary(tr("AMAL bank on the 2D stage: Space plays, Home / End and the arrows step; the Timeline "
@@ -672,6 +654,21 @@ QStringList MainWindow::clipEntries() const {
     return out;
 }
 
+std::vector<std::shared_ptr<const Clip>> MainWindow::allClips() {
+    std::vector<std::shared_ptr<const Clip>> out;
+    for (ClipEntry& e : clips_) {
+        if (!e.clip) {
+            try {
+                const Document d = resolver_->read(QFile::encodeName(e.path).toStdString(), OpenOptions{{}, false});
+                if (size_t(e.indexInFile) < d.clips.size()) e.clip = d.clips[size_t(e.indexInFile)];
+            } catch (const std::exception&) {
+            }
+        }
+        if (e.clip) out.push_back(e.clip);
+    }
+    return out;
+}
+
 void MainWindow::refreshClipSelector(int current) { timeline_->setClipEntries(clipEntries(), current); }
 
 bool MainWindow::selectClip(int entry) {
@@ -686,7 +683,7 @@ bool MainWindow::selectClip(int entry) {
         if (!e.clip) {
             // Clips are small: read on the GUI thread so the selection is immediate.
             QApplication::setOverrideCursor(Qt::WaitCursor);
-            LoadResult r = loadFile(e.path);
+            LoadResult r = loadFile(*resolver_, e.path);
             QApplication::restoreOverrideCursor();
             if (r.error.isEmpty() && size_t(e.indexInFile) < r.doc.clips.size())
                 e.clip = r.doc.clips[size_t(e.indexInFile)];
@@ -738,13 +735,26 @@ void MainWindow::showDemo() {
     applyDocument(r);
 }
 
-void MainWindow::setTextureDirs(const QStringList& dirs) {
-    textureDirs_ = dirs;
-    view_->setTextureDirs(dirs);
-    if (model_) materialDock_->setModel(model_, textureDirs_);
-    QSettings().setValue(QStringLiteral("textureDirs"), textureDirs_);
+void MainWindow::updateResolver() {
+    std::vector<std::string> dirs;
+    for (const QString& d : textureDirs_)
+        dirs.push_back(QFile::encodeName(d).toStdString());
+    resolver_ = std::make_shared<Resolver>(mount_, std::move(dirs));
+    view_->setResolver(resolver_);
+    if (model_) materialDock_->setModel(model_, resolver_);
     updateTextureNotice();
     boneDock_->setProxyParticles(view_->proxyParticles());
+}
+
+void MainWindow::setTextureDirs(const QStringList& dirs) {
+    textureDirs_ = dirs;
+    QSettings().setValue(QStringLiteral("textureDirs"), textureDirs_);
+    updateResolver();
+}
+
+void MainWindow::setMount(std::shared_ptr<const vfs::MountTable> mount) {
+    mount_ = std::move(mount);
+    updateResolver();
 }
 
 void MainWindow::updateTextureNotice() {
@@ -825,7 +835,7 @@ void MainWindow::updateStatus() {
         }
     fileLabel_->setFullText(
         path_.isEmpty() ? tr("built-in demo model")
-                        : tr("%1 [%2]").arg(QDir::toNativeSeparators(path_), QString::fromStdString(model_->format)));
+                        : tr("%1 [%2]").arg(QDir::toNativeSeparators(path_), QString::fromLatin1(formatName(model_->format))));
     countsLabel_->setText(
         tr("%1 bones · %2 meshes (%3 sub-meshes) · %4 triangles%5")
             .arg(model_->skeleton.bones.size())

@@ -4,7 +4,7 @@
 
 #include "model_view.h"
 
-#include "io/loader.h"
+#include "resolve/resolver.h"
 
 #include <QElapsedTimer>
 #include <QFutureWatcher>
@@ -39,15 +39,16 @@ class TimelineDock;
 struct LoadResult {
     QString path;
     Document doc;
-    QStringList companionClips;                                 // clip files next to the model (rs::findCompanionClips)
+    QStringList companionClips;                                 // clip files that belong to the model (Asset::clips)
     std::vector<std::shared_ptr<const Clip>> companionClipData; // per companionClips entry; null if unreadable
+    std::vector<TextureRef> textures;                           // the model's textures as the resolver found them
     QString error;            // rs::ParseError::what() (or other failure); empty on success
     QString missingHierarchy; // W3D: the hierarchy the model needs and that was not found
 };
 
-// Reads and parses path (thread-safe; used on a worker thread). w3dHierarchyFile: the W3D hierarchy file
-// chosen by the user for this model (empty: looked up, rs::findW3dHierarchyFile).
-LoadResult loadFile(const QString& path, const QString& w3dHierarchyFile = QString());
+// Opens path with what belongs to it through `resolver` (thread-safe; used on a worker thread). w3dHierarchyFile:
+// the W3D hierarchy file chosen by the user for this model (empty: looked up).
+LoadResult loadFile(const Resolver& resolver, const QString& path, const QString& w3dHierarchyFile = QString());
 // How a clip's tracks fit a skeleton: tracks bound to one of its bones, of all tracks.
 struct TrackMatch {
     int matched = 0;
@@ -83,6 +84,8 @@ class MainWindow : public QMainWindow {
     std::shared_ptr<const Model> model() const { return model_; }
     QString currentPath() const { return path_; }
     QStringList clipEntries() const; // labels of the timeline's clip entries (without "(bind pose)")
+    // Every clip of the timeline's entries, read when not read yet (unreadable ones left out).
+    std::vector<std::shared_ptr<const Clip>> allClips();
     // Selects clip entry i (1-based as in the selector; 0 = bind pose). Returns false when it cannot be loaded.
     bool selectClip(int entry);
     std::shared_ptr<const Clip> clip() const { return clip_; }
@@ -102,6 +105,10 @@ class MainWindow : public QMainWindow {
     SceneDock* scene() const { return sceneDock_; }
     QStringList textureDirs() const { return textureDirs_; }
     void setTextureDirs(const QStringList& dirs);
+    // The game and mod folders mounted in the Assets panel (null: none) and the resolver every file is opened
+    // through: those folders and the texture folders. Replaced (never changed) when either changes.
+    void setMount(std::shared_ptr<const vfs::MountTable> mount);
+    std::shared_ptr<const Resolver> resolver() const { return resolver_; }
     QStringList recentFiles() const;
     // The W3D hierarchy file chosen by hand for a model (remembered per model file); setting it reloads the
     // model when it is the open one. Empty = look it up.
@@ -201,6 +208,9 @@ class MainWindow : public QMainWindow {
     QAction* applyLibraryAction_ = nullptr; // enabled while a .bwm skin is open
     QString reselectClip_;                  // clip label to restore after Reload
     QStringList textureDirs_;
+    std::shared_ptr<const vfs::MountTable> mount_;
+    std::shared_ptr<const Resolver> resolver_ = std::make_shared<Resolver>();
+    void updateResolver();
 
     QElapsedTimer readDone_;   // started when a read finishes
     QTimer releaseAfterShown_; // fallback end of the notice/thumbnail hold when no frame follows a load

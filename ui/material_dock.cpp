@@ -5,6 +5,7 @@
 #include "scene_view.h"
 #include "textures.h"
 
+#include <QFile>
 #include <QEvent>
 #include <QResizeEvent>
 #include <QHeaderView>
@@ -105,8 +106,9 @@ int MaterialDock::missingTextureCount() const {
     return int(std::count_if(resolved_.begin(), resolved_.end(), [](const QString& s) { return s.isEmpty(); }));
 }
 
-void MaterialDock::setModel(std::shared_ptr<const Model> model, const QStringList& textureDirs) {
+void MaterialDock::setModel(std::shared_ptr<const Model> model, std::shared_ptr<const Resolver> resolver) {
     model_ = std::move(model);
+    if (resolver) resolver_ = std::move(resolver);
     ++generation_;
     tree_->clear();
     resolved_.clear();
@@ -168,14 +170,14 @@ void MaterialDock::setModel(std::shared_ptr<const Model> model, const QStringLis
                     const QString name = QString::fromStdString(p.texture);
                     QString file = resolved_.value(name, QStringLiteral("\x01"));
                     if (file == QLatin1String("\x01")) {
-                        file = render::resolveTexture(name, modelPath, textureDirs);
+                        file = QFile::decodeName(QByteArray::fromStdString(
+                            resolver_->findTexture(p.texture, QFile::encodeName(modelPath).toStdString())));
                         resolved_.insert(name, file);
                         if (!file.isEmpty() && !toDecode.contains(file)) toDecode << file;
                     }
                     pi->setText(2, file.isEmpty() ? tr("%1 → missing").arg(name) : tr("%1 → %2").arg(name, file));
-                    pi->setToolTip(2, file.isEmpty() ? tr("not found in: %1")
-                                                           .arg(render::textureSearchDirs(name, modelPath, textureDirs)
-                                                                    .join(QStringLiteral("; ")))
+                    pi->setToolTip(2, file.isEmpty() ? tr("not found beside the model, in the game's texture folders "
+                                                          "(Data/Art/Textures, compiledtextures) or the texture folders")
                                                      : file);
                     if (file.isEmpty()) pi->setForeground(2, QColor(220, 70, 60));
                     pi->setData(0, kTextureRole, file);
@@ -207,12 +209,12 @@ void MaterialDock::holdThumbnails(bool hold) {
 void MaterialDock::startDecode(const QStringList& toDecode) {
     watcher_.setProperty("generation", generation_);
     thumbnailsReady_ = false;
-    watcher_.setFuture(QtConcurrent::run(&pool_, [toDecode] {
+    watcher_.setFuture(QtConcurrent::run(&pool_, [toDecode, resolver = resolver_] {
         QHash<QString, QImage> out;
         // The render layer's CPU decoders (DDS DXT1/3/5 and uncompressed, TGA, Qt formats).
         for (const QString& f : toDecode) {
             QString error;
-            QImage img = render::decodeTextureFile(f, &error);
+            QImage img = render::decodeTextureFile(*resolver, f, &error);
             if (!img.isNull() && (img.width() > 192 || img.height() > 192))
                 img = img.scaled(512, 512, Qt::KeepAspectRatio, Qt::SmoothTransformation);
             out.insert(f, img);

@@ -2,6 +2,7 @@
 // colour swatches) and textures (resolved path or "missing", thumbnail).
 #pragma once
 
+#include "resolve/resolver.h"
 #include "scene/model.h"
 
 #include <QDockWidget>
@@ -25,7 +26,8 @@ class MaterialDock : public QDockWidget {
     explicit MaterialDock(QWidget* parent = nullptr);
     ~MaterialDock() override;
 
-    void setModel(std::shared_ptr<const Model> model, const QStringList& textureDirs);
+    // resolver: where its textures are found (null: the one given before).
+    void setModel(std::shared_ptr<const Model> model, std::shared_ptr<const Resolver> resolver);
     QTreeWidget* tree() const { return tree_; }
     // Texture name as stored -> resolved file ("" when missing), for the current model.
     const QHash<QString, QString>& resolvedTextures() const { return resolved_; }
@@ -56,6 +58,7 @@ class MaterialDock : public QDockWidget {
     QSplitter* split_ = nullptr;
     bool splitMoved_ = false; // the user dragged the handle: keep their sizes
     std::shared_ptr<const Model> model_;
+    std::shared_ptr<const Resolver> resolver_ = std::make_shared<Resolver>();
     QHash<QString, QString> resolved_;
     QHash<QString, QImage> thumbs_;
     QThreadPool pool_; // thumbnails decode on their own thread

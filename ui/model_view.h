@@ -9,6 +9,7 @@
 #include "scene/clip.h"
 #include "scene/model.h"
 #include "scene/pose.h"
+#include "resolve/resolver.h"
 
 #include <QImage>
 #include <QObject>
@@ -49,7 +50,8 @@ class ModelView : public QObject {
     // Continuous frame position; wrapped with rs::wrapFrame(frame, frameCount, mode).
     virtual void setFrame(float frame, LoopMode mode) = 0;
     virtual void setSettings(const ViewSettings& settings) = 0;
-    virtual void setTextureDirs(const QStringList& dirs) = 0;
+    // Where textures, proxy models and particle systems are found.
+    virtual void setResolver(std::shared_ptr<const Resolver> resolver) = 0;
     virtual void setHighlightedBone(int bone) = 0; // -1 = none
     virtual int highlightedBone() const = 0;
     virtual void setBoneHidden(int bone, bool hidden) = 0;

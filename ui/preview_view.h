@@ -24,7 +24,7 @@ class PreviewView : public ModelView {
     void setClip(std::shared_ptr<const Clip> clip) override;
     void setFrame(float frame, LoopMode mode) override;
     void setSettings(const ViewSettings& settings) override;
-    void setTextureDirs(const QStringList&) override {}
+    void setResolver(std::shared_ptr<const Resolver>) override {}
     void setHighlightedBone(int bone) override;
     int highlightedBone() const override { return highlight_; }
     void setBoneHidden(int bone, bool hidden) override;

@@ -92,9 +92,9 @@ class SceneViewAdapter : public ModelView {
         o.background = s.background;
         view_->setOptions(o);
     }
-    void setTextureDirs(const QStringList& dirs) override {
+    void setResolver(std::shared_ptr<const Resolver> resolver) override {
         render::ViewOptions o = view_->options();
-        o.textureDirs = dirs;
+        o.resolver = std::move(resolver);
         view_->setOptions(o);
     }
     void setHighlightedBone(int bone) override {

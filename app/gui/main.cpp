@@ -40,7 +40,7 @@ bool toSize(const std::string& s, int lo, int& w, int& h) {
 }
 
 // Returns 0 when `a` is filled, else the exit code.
-int toScreenshotArgs(const rs::app::CommandLine& cl, rs::render::ScreenshotArgs& a) {
+int toScreenshotArgs(const rs::app::CommandLine& cl, rs::app::ScreenshotArgs& a) {
     a.out = QString::fromLocal8Bit(cl.value("screenshot").c_str());
     if (a.out.isEmpty()) return usage("--screenshot needs an output file");
     if (cl.files.size() > 1) return usage("--screenshot renders one MODEL");
@@ -83,7 +83,7 @@ int toScreenshotArgs(const rs::app::CommandLine& cl, rs::render::ScreenshotArgs&
                 (o[0] == 'g' ? a.games : a.mods) << QString::fromLocal8Bit(d.c_str());
     if (cl.has("texture-dir"))
         for (const std::string& d : cl.values.at("texture-dir"))
-            a.options.textureDirs << QString::fromLocal8Bit(d.c_str());
+            a.textureDirs << QString::fromLocal8Bit(d.c_str());
     if (cl.has("yaw") && !toFloat(cl.value("yaw"), a.yaw)) return usage("--yaw needs degrees");
     if (cl.has("pitch") && !toFloat(cl.value("pitch"), a.pitch)) return usage("--pitch needs degrees");
     if (cl.has("bench-fps") &&
@@ -130,10 +130,10 @@ int main(int argc, char** argv) {
     // before any Qt3D object exists.
     qputenv("QT3D_RENDERER", "opengl");
     if (cl.screenshot) {
-        rs::render::ScreenshotArgs a;
+        rs::app::ScreenshotArgs a;
         if (int rc = toScreenshotArgs(cl, a)) return rc;
         a.exitWhenDone = true; // a one-shot process: skip the Qt3D/GL teardown
-        return rs::render::runScreenshot(a, argc, argv);
+        return rs::app::runScreenshot(a, argc, argv);
     }
     rs::ui::ViewerArgs a;
     if (int rc = toViewerArgs(cl, a)) return rc;

@@ -7,7 +7,7 @@
 #include "preview_view.h"
 #include "view_settings.h"
 
-#include "io/loader.h"
+#include "resolve/resolver.h"
 #include "scene/model.h"
 
 #if __has_include("demo/demo_model.h")
@@ -90,7 +90,8 @@ int main(int argc, char** argv) {
             model = rs::demo::loadDemo().model;
 #endif
         } else {
-            model = rs::loadDocument(input).model;
+            // A thumbnail shows the file itself: no companion is read (a W3D skin's hierarchy beside it is).
+            model = rs::Resolver().read(input).model;
         }
     } catch (const std::exception& e) {
         std::fprintf(stderr, "rigscope-thumbnailer: %s\n", e.what());

@@ -3,7 +3,7 @@
 #include "render_harness.h"
 
 #include "bw2_fixtures.h" // tests/core: the project's own .bwm writer fixtures
-#include "io/loader.h"
+#include "resolve/resolver.h"
 
 #include "skip.h"
 #include <catch2/catch.hpp>
@@ -76,7 +76,7 @@ TEST_CASE("corpus .bwm renders framed with its footprint", "[render][bw2][corpus
     if (root.empty() || !QFileInfo::exists(file)) {
         RIGSCOPE_SKIP("m_norse_chieftains_grave.bwm not in the corpus");
     }
-    rs::Document doc = rs::loadDocument(file.toStdString());
+    rs::Document doc = rs::Resolver().read(file.toStdString());
     REQUIRE(doc.model);
     REQUIRE_FALSE(doc.model->pointSets.empty());
     rs::render::ViewOptions o;

@@ -2,7 +2,7 @@
 // an animated model's clip moves pixels.
 #include "render_harness.h"
 
-#include "io/loader.h"
+#include "resolve/resolver.h"
 
 #include "skip.h"
 #include <catch2/catch.hpp>
@@ -55,7 +55,7 @@ TEST_CASE("corpus Alamo models render framed", "[render][corpus]") {
     for (const QString& f : models) {
         rs::Document doc;
         try {
-            doc = rs::loadDocument(f.toStdString());
+            doc = rs::Resolver().read(f.toStdString());
         } catch (const std::exception&) {
             continue; // particle systems and broken files are the readers' tests
         }
@@ -78,12 +78,12 @@ TEST_CASE("corpus clip moves the model", "[render][corpus]") {
     if (root.empty() || !QFileInfo::exists(model)) {
         RIGSCOPE_SKIP("EI_STORMTROOPER.ALO not in the corpus");
     }
-    rs::Document doc = rs::loadDocument(model.toStdString());
-    const auto clips = rs::findCompanionClips(model.toStdString());
+    rs::Document doc = rs::Resolver().read(model.toStdString());
+    const auto clips = rs::Resolver().companionClips(model.toStdString());
     REQUIRE_FALSE(clips.empty());
     std::shared_ptr<rs::Clip> clip;
     for (const std::string& c : clips)
-        if (QString::fromStdString(c).contains("MOVE", Qt::CaseInsensitive)) clip = rs::loadDocument(c).clips.at(0);
+        if (QString::fromStdString(c).contains("MOVE", Qt::CaseInsensitive)) clip = rs::Resolver().read(c).clips.at(0);
     REQUIRE(clip);
     const QImage a = render(doc.model, model, clip, 0.0f);
     const QImage b = render(doc.model, model, clip, clip->duration() * 0.5f);
@@ -109,15 +109,15 @@ TEST_CASE("corpus W3D skin renders and its clip moves it", "[render][corpus][w3d
         RIGSCOPE_SKIP("guaragorn_skn.w3d not in the corpus");
     }
     const QString model = dir + "/guaragorn_skn.w3d";
-    rs::Document doc = rs::loadDocument(model.toStdString());
+    rs::Document doc = rs::Resolver().read(model.toStdString());
     REQUIRE(doc.model);
     REQUIRE_FALSE(doc.model->meshes.empty());
     REQUIRE(doc.model->skeleton.bones.size() > 10);
-    const auto clips = rs::findCompanionClips(model.toStdString());
+    const auto clips = rs::Resolver().companionClips(model.toStdString());
     std::shared_ptr<rs::Clip> clip;
     for (const std::string& c : clips)
         if (QString::fromStdString(c).endsWith("guaragorn_idla.w3d", Qt::CaseInsensitive))
-            clip = rs::loadDocument(c).clips.at(0);
+            clip = rs::Resolver().read(c).clips.at(0);
     REQUIRE(clip); // the idle clip names the skin's hierarchy: it is a companion
     REQUIRE(clip->frameCount > 20);
 
@@ -139,7 +139,7 @@ TEST_CASE("corpus W3D building finds its compiled .dds textures", "[render][corp
         RIGSCOPE_SKIP("ebstables_skn.W3D not in the corpus");
     }
     const QString model = dir + "/ebstables_skn.W3D";
-    rs::Document doc = rs::loadDocument(model.toStdString());
+    rs::Document doc = rs::Resolver().read(model.toStdString());
     REQUIRE(doc.model);
     const QImage img = render(doc.model, model, nullptr, 0.0f);
     REQUIRE_FALSE(img.isNull());
@@ -171,7 +171,7 @@ TEST_CASE("corpus W3D clip file alone shows its hierarchy animated", "[render][c
         RIGSCOPE_SKIP("guaragorn_idla.w3d not in the corpus");
     }
     const QString file = dir + "/guaragorn_idla.w3d";
-    rs::Document doc = rs::loadDocument(file.toStdString());
+    rs::Document doc = rs::Resolver().read(file.toStdString());
     REQUIRE(doc.model);
     REQUIRE(doc.model->meshes.empty());
     REQUIRE(doc.model->skeleton.bones.size() > 10);

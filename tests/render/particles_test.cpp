@@ -5,11 +5,12 @@
 
 #include "alamo/alamo_writer.h"
 #include "alamo/particle_writer.h"
-#include "io/loader.h"
+#include "resolve/resolver.h"
 #include "particle_fixtures.h"
 #include "particles.h"
 #include "vfs/archive_writer.h"
-#include "vfs/lookup.h"
+#include "resolve/resolver.h"
+#include "vfs/mount.h"
 
 #include "skip.h"
 #include <catch2/catch.hpp>
@@ -40,7 +41,7 @@ std::shared_ptr<const rs::ParticleSystem> writeAndLoad(const rs::ParticleSystem&
     REQUIRE(f.open(QIODevice::WriteOnly));
     f.write(reinterpret_cast<const char*>(bytes.data()), qint64(bytes.size()));
     f.close();
-    rs::Document doc = rs::loadDocument(file.toStdString());
+    rs::Document doc = rs::Resolver().read(file.toStdString());
     REQUIRE(doc.particles);
     return doc.particles;
 }
@@ -98,7 +99,7 @@ TEST_CASE("a corpus particle system alone is visible and changes over time", "[r
     if (root.empty() || !QFileInfo::exists(file)) {
         RIGSCOPE_SKIP("P_ELECTRICALSTATIC.ALO not in the corpus");
     }
-    rs::Document doc = rs::loadDocument(file.toStdString());
+    rs::Document doc = rs::Resolver().read(file.toStdString());
     REQUIRE(doc.particles);
     const QImage a = shotAlone(doc.particles, file, 0.5f);
     const int drawnA = view().particlesDrawn();
@@ -168,7 +169,7 @@ TEST_CASE("ALT level with particle proxies differs from ALT0 where the proxies a
     if (root.empty() || !QFileInfo::exists(file)) {
         RIGSCOPE_SKIP("RV_T2BTANK.ALO not in the corpus");
     }
-    rs::Document doc = rs::loadDocument(file.toStdString());
+    rs::Document doc = rs::Resolver().read(file.toStdString());
     REQUIRE(doc.model);
     auto& v = view();
     auto shot = [&](int alt, bool particles) {
@@ -349,11 +350,13 @@ TEST_CASE("a proxy's particle system is found through the mounted game archives"
     REQUIRE(v.particleSystems().size() == 1);
     CHECK(v.particleSystems()[0].file.isEmpty()); // not mounted yet: not found
     CHECK(v.particlesDrawn() == 0);
-    rs::vfs::setSessionMount(std::make_shared<const rs::vfs::MountTable>(rs::vfs::mountSingle(megPath.toStdString())));
+    o.resolver = std::make_shared<const rs::Resolver>(
+        std::make_shared<const rs::vfs::MountTable>(rs::vfs::mountSingle(megPath.toStdString())));
+    v.setOptions(o);
     v.setModel(makeFigure(), path);
     v.setTime(1.0f);
     const QList<rs::render::ParticleInfo> infos = v.particleSystems();
-    rs::vfs::setSessionMount(nullptr);
+    v.setOptions(plainOptions());
     REQUIRE(infos.size() == 1);
     INFO(infos[0].file.toStdString() << " " << infos[0].error.toStdString());
     CHECK(infos[0].file.contains("Particles.meg", Qt::CaseInsensitive));

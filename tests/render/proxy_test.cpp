@@ -5,7 +5,8 @@
 
 #include "alamo/alamo_writer.h"
 #include "vfs/archive_writer.h"
-#include "vfs/lookup.h"
+#include "resolve/resolver.h"
+#include "vfs/mount.h"
 
 #include <catch2/catch.hpp>
 
@@ -21,7 +22,7 @@ namespace {
 // project's writer.
 std::vector<uint8_t> boxProxyBytes() {
     rs::Model proxy;
-    proxy.format = "alo";
+    proxy.format = rs::Format::AlamoModel;
     rs::Bone root;
     root.name = "Root";
     proxy.skeleton.bones = {root};
@@ -121,7 +122,7 @@ TEST_CASE("proxy model is found in the texture folders", "[render][proxy]") {
     const int without = proxyPixels(path, o);
     INFO("without the folder " << without);
     CHECK(without < 60); // only the proxy marker cross
-    o.textureDirs = QStringList{dir.filePath("assets")};
+    o.resolver = std::make_shared<const rs::Resolver>(nullptr, std::vector<std::string>{dir.filePath("assets").toStdString()});
     const int with = proxyPixels(path, o);
     INFO("with the folder " << with);
     CHECK(with > 300);
@@ -136,13 +137,13 @@ TEST_CASE("proxy model is found through the mounted game archives", "[render][pr
     QDir(dir.path()).mkpath("models");
     const QString path = dir.filePath("models/figure.alo"); // nothing beside it
     writeFile(path, rs::alamo::writeModel(*makeFigure()));
-    const rs::render::ViewOptions o = proxyOptions();
+    rs::render::ViewOptions o = proxyOptions();
     const int without = proxyPixels(path, o);
     INFO("not mounted " << without);
     CHECK(without < 60);
-    rs::vfs::setSessionMount(std::make_shared<const rs::vfs::MountTable>(rs::vfs::mountSingle(megPath.toStdString())));
+    o.resolver = std::make_shared<const rs::Resolver>(
+        std::make_shared<const rs::vfs::MountTable>(rs::vfs::mountSingle(megPath.toStdString())));
     const int with = proxyPixels(path, o);
-    rs::vfs::setSessionMount(nullptr);
     INFO("mounted " << with);
     CHECK(with > 300);
 }

@@ -1,6 +1,8 @@
 // Pixel tests of the scene built from in-code models (see test_models.h).
 #include "frame_graph.h"
 #include "render_harness.h"
+
+#include "resolve/resolver.h"
 #include "test_models.h"
 #include "textures.h"
 
@@ -270,7 +272,7 @@ TEST_CASE("dazzles sample their atlas cell", "[render][dazzle]") {
     REQUIRE(writeTga(atlas, dir.filePath("atlas.tga")));
     {
         QString err;
-        const QImage back = rs::render::decodeTextureFile(dir.filePath("atlas.tga"), &err);
+        const QImage back = rs::render::decodeTextureFile(rs::Resolver(), dir.filePath("atlas.tga"), &err);
         REQUIRE_FALSE(back.isNull());
         CHECK(back.pixel(0, 0) == qRgb(255, 0, 0));
         CHECK(back.pixel(63, 0) == qRgb(0, 255, 0));

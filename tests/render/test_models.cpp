@@ -62,7 +62,7 @@ rs::Mesh mesh(const char* name, int boneIndex, const char* shader, glm::vec4 dif
 
 std::shared_ptr<rs::Model> makeFigure(const std::string& baseTexture) {
     auto m = std::make_shared<rs::Model>();
-    m->format = "alo";
+    m->format = rs::Format::AlamoModel;
     m->skeleton.bones = {bone("Root", -1, {0, 0, 0}), bone("Body", 0, {0, 0, 0}), bone("Arm", 1, {0.5f, 0, 2.0f}),
                          bone("Head", 1, {0, 0, 2.6f}), bone("Beacon", 3, {0, 0, 0.9f})};
     auto body0 = mesh("Body_LOD0", 1, "MeshGloss.fx", {0.75f, 0.75f, 0.75f, 1});
@@ -122,7 +122,7 @@ std::shared_ptr<rs::Model> makeFigure(const std::string& baseTexture) {
 
 std::shared_ptr<rs::Clip> makeArmClip() {
     auto c = std::make_shared<rs::Clip>();
-    c->format = "test";
+    c->format = rs::Format::Unknown;
     c->name = "swing";
     c->frameCount = 11;
     c->fps = 10.0f;

@@ -2,6 +2,8 @@
 #include "dds.h"
 #include "scene_view.h"
 #include "textures.h"
+
+#include "resolve/resolver.h"
 #include "tga.h"
 
 #include <catch2/catch.hpp>
@@ -137,6 +139,14 @@ TEST_CASE("TGA raw and RLE, both orientations", "[textures]") {
     CHECK(err.contains("truncated"));
 }
 
+// The view's texture lookup: the window's resolver (core/resolve/resolver.h) with the texture folders given.
+static QString findTexture(const char* name, const QString& model, const QStringList& dirs = {}) {
+    std::vector<std::string> d;
+    for (const QString& s : dirs)
+        d.push_back(s.toStdString());
+    return QString::fromStdString(rs::Resolver(nullptr, d).findTexture(name, model.toStdString()));
+}
+
 TEST_CASE("textures are found by the folder conventions, case-insensitively", "[textures]") {
     QTemporaryDir tmp;
     REQUIRE(tmp.isValid());
@@ -148,14 +158,14 @@ TEST_CASE("textures are found by the folder conventions, case-insensitively", "[
     touch(root + "/art/compiledtextures/eb/ebstables.dds");
     touch(root + "/extra/Custom.tga");
     const QString model = root + "/Data/Art/Models/unit.alo";
-    CHECK(resolveTexture("unit_body.dds", model, {}) == root + "/Data/Art/Textures/UNIT_BODY.DDS");
-    CHECK(resolveTexture("Unit_Body.tga", model, {}) == root + "/Data/Art/Textures/UNIT_BODY.DDS"); // same stem
-    CHECK(resolveTexture("LOCAL.TGA", model, {}) == root + "/Data/Art/Models/local.tga");
-    CHECK(resolveTexture("custom.tga", model, {root + "/extra"}) == root + "/extra/Custom.tga");
-    CHECK(resolveTexture("missing.dds", model, {}).isEmpty());
-    CHECK(resolveTexture("EBStables.tga", root + "/art/w3d/eb/ebstables.w3d", {}) ==
+    CHECK(findTexture("unit_body.dds", model) == root + "/Data/Art/Textures/UNIT_BODY.DDS");
+    CHECK(findTexture("Unit_Body.tga", model) == root + "/Data/Art/Textures/UNIT_BODY.DDS"); // same stem
+    CHECK(findTexture("LOCAL.TGA", model) == root + "/Data/Art/Models/local.tga");
+    CHECK(findTexture("custom.tga", model, {root + "/extra"}) == root + "/extra/Custom.tga");
+    CHECK(findTexture("missing.dds", model).isEmpty());
+    CHECK(findTexture("EBStables.tga", root + "/art/w3d/eb/ebstables.w3d") ==
           root + "/art/compiledtextures/eb/ebstables.dds");
-    CHECK(resolveTexture("", model, {}).isEmpty());
+    CHECK(findTexture("", model).isEmpty());
 }
 
 TEST_CASE("texture lookups accept only regular files", "[textures]") {
@@ -165,11 +175,11 @@ TEST_CASE("texture lookups accept only regular files", "[textures]") {
     touch(root + "/Data/Art/Models/unit.alo");
     QDir().mkpath(root + "/Data/Art/Textures/folder.dds");
     const QString model = root + "/Data/Art/Models/unit.alo";
-    CHECK(resolveTexture(".", model, {}).isEmpty());
-    CHECK(resolveTexture("..", model, {}).isEmpty());
-    CHECK(resolveTexture("folder.dds", model, {}).isEmpty());
+    CHECK(findTexture(".", model).isEmpty());
+    CHECK(findTexture("..", model).isEmpty());
+    CHECK(findTexture("folder.dds", model).isEmpty());
     QString err;
-    CHECK(decodeTextureFile(root + "/Data/Art/Textures/folder.dds", &err).isNull());
+    CHECK(decodeTextureFile(rs::Resolver(), root + "/Data/Art/Textures/folder.dds", &err).isNull());
     CHECK(err.contains("folder.dds"));
     CHECK(err.contains("not a regular file"));
 }
@@ -186,8 +196,8 @@ TEST_CASE("textures above the GPU's maximum size are refused by name before deco
         f.write(d);
     }
     QString err;
-    CHECK_FALSE(decodeTextureFile(path, &err, 64).isNull());
-    CHECK(decodeTextureFile(path, &err, 32).isNull());
+    CHECK_FALSE(decodeTextureFile(rs::Resolver(), path, &err, 64).isNull());
+    CHECK(decodeTextureFile(rs::Resolver(), path, &err, 32).isNull());
     CHECK(err.contains("wide.dds"));
     CHECK(err.contains("64x4"));
     CHECK(err.contains("maximum texture size 32"));

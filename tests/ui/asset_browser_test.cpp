@@ -7,7 +7,8 @@
 #include "main_window.h"
 #include "material_dock.h"
 
-#include "vfs/lookup.h"
+#include "resolve/resolver.h"
+#include "vfs/mount.h"
 #include "vfs_fixtures.h"
 
 #include <QApplication>
@@ -64,7 +65,7 @@ void openThroughBrowser(ui::MainWindow& w, ui::AssetBrowserDock* dock, const QSt
 // First pixel of a texture as the view decodes it (files and "<archive>:<entry>").
 QColor firstPixel(const QString& path) {
     QString error;
-    const QImage img = render::decodeTextureFile(path, &error);
+    const QImage img = render::decodeTextureFile(Resolver(), path, &error);
     if (img.isNull()) qWarning() << error;
     return img.isNull() ? QColor() : img.pixelColor(0, 0);
 }
@@ -89,7 +90,6 @@ int greenPixels(const QImage& img) { // clearly green: the mod's W_TEST on the m
 class AssetBrowserTest : public QObject {
     Q_OBJECT
   private slots:
-    void cleanup() { vfs::setSessionMount(nullptr); }
 
     void treeByFolderWithSourcesAndOverrides() {
         test::FakeInstall fi;
@@ -191,7 +191,7 @@ class AssetBrowserTest : public QObject {
         w.show();
         auto* dock = w.findChild<ui::AssetBrowserDock*>();
         dock->mountFolders({QString::fromStdString(fi.eaw)}, {QString::fromStdString(fi.eawMod)}, false);
-        QVERIFY(vfs::sessionMount());
+        QVERIFY(w.resolver()->mounted());
         openThroughBrowser(w, dock, QStringLiteral("w_unit.alo"));
         QVERIFY(w.currentPath().endsWith(QStringLiteral("Models.meg:DATA\\ART\\MODELS\\W_UNIT.ALO")));
         QCOMPARE(int(w.model()->skeleton.bones.size()), 3);
@@ -206,7 +206,7 @@ class AssetBrowserTest : public QObject {
         QCOMPARE(mats->missingTextureCount(), 0);
         QCOMPARE(firstPixel(tex), fixtureColor("mod W_TEST"));
         // The dazzle's texture from Patch.meg, which overrides Textures.meg.
-        const QString dz = render::resolveTexture(QStringLiteral("W_Dazzle.dds"), w.currentPath(), {});
+        const QString dz = QString::fromStdString(w.resolver()->findTexture("W_Dazzle.dds", w.currentPath().toStdString()));
         QVERIFY(dz.endsWith(QStringLiteral("Patch.meg:DATA\\ART\\TEXTURES\\W_DAZZLE.DDS")));
         QCOMPARE(firstPixel(dz), fixtureColor("patched dazzle"));
 
@@ -232,7 +232,7 @@ class AssetBrowserTest : public QObject {
         openThroughBrowser(w, dock, QStringLiteral("unit_skn"));
         QVERIFY(w.currentPath().endsWith(QStringLiteral("W3D.big:art\\w3d\\un\\unit_skn.w3d")));
         // The skeleton from art/w3d/te/test_skl.w3d inside W3D.big.
-        const Document skl = loadDocument(fi.bfme2 + "/W3D.big:art/w3d/te/test_skl.w3d");
+        const Document skl = Resolver().read(fi.bfme2 + "/W3D.big:art/w3d/te/test_skl.w3d");
         QVERIFY(skl.model);
         QCOMPARE(QString::fromStdString(w.model()->skeleton.name).toUpper(), QStringLiteral("TEST_SKL"));
         QCOMPARE(w.model()->skeleton.bones.size(), skl.model->skeleton.bones.size());

@@ -19,7 +19,7 @@
 #include "amal/amal_track.h"
 #include "amal/amal_writer.h"
 #include "demo/demo_model.h"
-#include "io/loader.h"
+#include "resolve/resolver.h"
 #include "w3d_fixtures.h" // tests/core: W3D made by the project's own writer
 
 #include <QAction>

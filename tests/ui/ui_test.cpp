@@ -18,7 +18,7 @@
 #include "amal/amal_writer.h"
 #include "bw2_fixtures.h" // tests/core: .bwm/.al made by the project's own writers
 #include "demo/demo_model.h"
-#include "io/loader.h"
+#include "resolve/resolver.h"
 #include "particle_fixtures.h" // tests/core: particle systems built in code
 #include "scene/pose.h"
 
@@ -221,7 +221,7 @@ class UiTest : public QObject {
                 modelPath = m;
         // Otherwise any corpus model with companion clips.
         for (const QString& m : models)
-            if (modelPath.isEmpty() && !findCompanionClips(m.toStdString()).empty()) modelPath = m;
+            if (modelPath.isEmpty() && !Resolver().companionClips(m.toStdString()).empty()) modelPath = m;
         if (modelPath.isEmpty()) {
             // No corpus: the built-in demo written by the project's Alamo writer, with its clip beside it
             // under the companion naming convention.
@@ -275,7 +275,7 @@ class UiTest : public QObject {
         // The bone tree shows every bone; the clip selector lists the companion clips.
         for (size_t b = 0; b < w->model()->skeleton.bones.size(); ++b)
             QVERIFY(w->boneTree()->itemForBone(int(b)));
-        QCOMPARE(w->clipEntries().size(), int(findCompanionClips(modelPath.toStdString()).size()));
+        QCOMPARE(w->clipEntries().size(), int(Resolver().companionClips(modelPath.toStdString()).size()));
         // Recent files remember it.
         QCOMPARE(w->recentFiles().value(0), QFileInfo(modelPath).absoluteFilePath());
     }
@@ -483,7 +483,7 @@ class UiTest : public QObject {
     }
 
     void clipFileAppliesToOpenModel() {
-        const auto companions = findCompanionClips(modelPath.toStdString());
+        const auto companions = Resolver().companionClips(modelPath.toStdString());
         QVERIFY(!companions.empty());
         const auto model = w->model();
         const int entries = w->clipEntries().size();
@@ -552,7 +552,7 @@ class UiTest : public QObject {
 
     void dropModelAndClip() {
         // Dropping a model with one of its clips: the model opens, then the clip applies to it.
-        const auto companions = findCompanionClips(modelPath.toStdString());
+        const auto companions = Resolver().companionClips(modelPath.toStdString());
         QVERIFY(!companions.empty());
         QMimeData mime;
         mime.setUrls({QUrl::fromLocalFile(QString::fromStdString(companions.back())), QUrl::fromLocalFile(modelPath)});
@@ -576,7 +576,7 @@ class UiTest : public QObject {
         const QStringList candidates = corpusModels() << modelPath;
         for (const QString& m : candidates) {
             try {
-                const Document d = loadDocument(m.toStdString());
+                const Document d = Resolver().read(m.toStdString());
                 if (d.model && d.model->altLevels().size() >= 2) {
                     altModel = m;
                     break;
@@ -766,7 +766,7 @@ class UiTest : public QObject {
         sys.emitters = {test::continuousEmitter("glow", 20, 0.5f)};
         writeFile(QStringLiteral("P_BESIDE.ALO"), alamo::writeParticleSystem(sys));
         Model m;
-        m.format = "alo";
+        m.format = rs::Format::AlamoModel;
         Bone root;
         root.name = "Root";
         Bone top;
@@ -825,7 +825,7 @@ class UiTest : public QObject {
         qInfo("status bar %d px: \"%s\" | \"%s\"", w->statusBar()->width(), qPrintable(file->text()),
               qPrintable(counts->text()));
         QVERIFY(file->text().contains(QChar(0x2026)));
-        QVERIFY(file->text().endsWith(QStringLiteral("LONGPATH.ALO [") + QString::fromStdString(w->model()->format) +
+        QVERIFY(file->text().endsWith(QStringLiteral("LONGPATH.ALO [") + QString::fromLatin1(formatName(w->model()->format)) +
                                       QLatin1Char(']')));
         QVERIFY(file->fontMetrics().horizontalAdvance(file->text()) <= file->contentsRect().width());
         QVERIFY(counts->geometry().right() < w->statusBar()->width());
@@ -886,7 +886,7 @@ class UiTest : public QObject {
         if (!QFileInfo::exists(dir + QStringLiteral("/guaragorn_skn.w3d")))
             QSKIP("guaragorn_skn.w3d not in the corpus");
         QVERIFY(open(dir + QStringLiteral("/guaragorn_skn.w3d")));
-        QCOMPARE(QString::fromStdString(w->model()->format), QStringLiteral("w3d"));
+        QCOMPARE(QString::fromLatin1(formatName(w->model()->format)), QStringLiteral("w3d"));
         // Clips next to the skin whose header names its hierarchy are in the timeline.
         QVERIFY2(
             w->clipEntries().join(QLatin1Char(' ')).contains(QStringLiteral("guaragorn_idla"), Qt::CaseInsensitive),
@@ -931,7 +931,7 @@ class UiTest : public QObject {
             writeFile(QStringLiteral("creature.bwm"), bw2::writeBwm(skinModel(bw2::SkinLayout::U8PerIndex)));
         const QString al = writeFile(QStringLiteral("creature.al"), bw2::writeAl(library()));
         QVERIFY(open(bwm));
-        QCOMPARE(QString::fromStdString(w->model()->format), QStringLiteral("bwm"));
+        QCOMPARE(QString::fromLatin1(formatName(w->model()->format)), QStringLiteral("bwm"));
         QVERIFY(w->clipEntries().isEmpty());
         // A library that does not fit is refused with both files named; the skin stays.
         bw2::AlFile small = library();

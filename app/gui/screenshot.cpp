@@ -2,12 +2,12 @@
 
 #include "scene_view.h"
 
-#include "io/loader.h"
 #include "scene/clip.h"
 #include "scene/clip_choice.h"
 #include "scene/model.h"
 #include "scene/pose.h"
-#include "vfs/lookup.h"
+#include "resolve/resolver.h"
+#include "vfs/mount.h"
 
 #if __has_include("demo/demo_model.h")
 #include "demo/demo_model.h"
@@ -16,6 +16,7 @@
 
 #include <QDateTime>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QGuiApplication>
 #include <QTimer>
 #include <Qt3DExtras/Qt3DWindow>
@@ -30,7 +31,9 @@
 #include <string>
 #include <sys/resource.h>
 
-namespace rs::render {
+namespace rs::app {
+
+using namespace rs::render;
 
 namespace {
 
@@ -60,6 +63,7 @@ int runScreenshot(const ScreenshotArgs& a, int argc, char** argv) {
     QElapsedTimer startClock;
     startClock.start();
 
+    std::shared_ptr<const rs::vfs::MountTable> mounted;
     if (!a.games.isEmpty() || !a.mods.isEmpty()) {
         std::vector<std::string> games, mods;
         for (const QString& g : a.games)
@@ -73,12 +77,18 @@ int runScreenshot(const ScreenshotArgs& a, int argc, char** argv) {
         auto table = std::make_shared<rs::vfs::MountTable>(rs::vfs::mountInstall(games, mods));
         for (const std::string& w : table->warnings)
             std::fprintf(stderr, "rigscope: warning: %s\n", w.c_str());
-        rs::vfs::setSessionMount(std::move(table));
+        mounted = std::move(table);
     }
 
+    std::vector<std::string> textureDirs;
+    for (const QString& d : a.textureDirs)
+        textureDirs.push_back(QFile::encodeName(d).toStdString());
+    const auto resolver = std::make_shared<const rs::Resolver>(mounted, textureDirs);
+    ViewOptions options = a.options;
+    options.resolver = resolver;
     // Load before creating the GUI so bad input fails fast with one line.
     std::shared_ptr<rs::Model> model;
-    std::shared_ptr<rs::Clip> clip;
+    std::shared_ptr<const rs::Clip> clip;
     std::shared_ptr<const rs::ParticleSystem> particles; // a particle system file: drawn alone at the time
     try {
         if (a.model.isEmpty()) {
@@ -90,21 +100,17 @@ int runScreenshot(const ScreenshotArgs& a, int argc, char** argv) {
             return fail("no MODEL given and this build has no built-in demo model");
 #endif
         } else {
-            rs::Document doc = rs::loadDocument(a.model.toStdString());
+            const rs::Asset asset = resolver->open(QFile::encodeName(a.model).toStdString());
+            const rs::Document& doc = asset.document;
             if (doc.particles) particles = doc.particles;
             if (!doc.model && !particles) return fail(a.model.toStdString() + ": holds no model (clip-only file)");
             model = doc.model;
             if (!particles && model && a.clip.isEmpty() && (a.frame || a.time)) {
                 // The viewer's first clip (pickInitialClip) among the file's clips and the companion clips beside
                 // it; a companion that cannot be read is left out.
-                std::vector<std::shared_ptr<rs::Clip>> candidates = doc.clips;
-                for (const std::string& c : rs::findCompanionClips(a.model.toStdString())) {
-                    try {
-                        rs::Document cd = rs::loadDocument(c);
-                        if (!cd.clips.empty()) candidates.push_back(cd.clips.front());
-                    } catch (const std::exception&) {
-                    }
-                }
+                std::vector<std::shared_ptr<const rs::Clip>> candidates(doc.clips.begin(), doc.clips.end());
+                for (const rs::ClipFile& c : asset.clips)
+                    if (c.clip) candidates.push_back(c.clip);
                 std::vector<std::string> names;
                 std::vector<bool> fits;
                 for (const auto& c : candidates) {
@@ -116,7 +122,7 @@ int runScreenshot(const ScreenshotArgs& a, int argc, char** argv) {
             }
         }
         if (!a.clip.isEmpty()) {
-            rs::Document cd = rs::loadDocument(a.clip.toStdString());
+            rs::Document cd = resolver->read(QFile::encodeName(a.clip).toStdString());
             if (cd.clips.empty()) return fail(a.clip.toStdString() + ": holds no animation clip");
             clip = cd.clips.front();
         }
@@ -148,7 +154,7 @@ int runScreenshot(const ScreenshotArgs& a, int argc, char** argv) {
     auto* window = view.window();
     window->resize(a.width, a.height);
     window->show();
-    view.setOptions(a.options);
+    view.setOptions(options);
     const qint64 sceneStart = startClock.elapsed();
     if (particles)
         view.setParticleSystem(particles, a.model);
@@ -250,4 +256,4 @@ int runScreenshot(const ScreenshotArgs& a, int argc, char** argv) {
     return rc ? rc : exec;
 }
 
-} // namespace rs::render
+} // namespace rs::app

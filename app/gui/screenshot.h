@@ -3,12 +3,16 @@
 
 #include "scene_view.h"
 
+#include "resolve/resolver.h"
+
 #include <QString>
 #include <QStringList>
 
 #include <optional>
 
-namespace rs::render {
+namespace rs::app {
+
+using rs::render::ViewOptions;
 
 struct ScreenshotArgs {
     QString out;   // PNG to write
@@ -20,9 +24,9 @@ struct ScreenshotArgs {
     float benchSeconds = 0.0f; // > 0: play for that long after the capture and print the frame rate
     bool exitWhenDone = false; // end the process (std::_Exit, streams flushed) once the GUI ran: no teardown
     ViewOptions options;
-    // --game / --mod: mounted as the session's game folders (core vfs::setSessionMount) before anything is read;
-    // model and clip may then be game paths, and every reference is found through them.
-    QStringList games, mods;
+    // --game / --mod: the game and mod folders the resolver looks in (model and clip may then be game paths, and
+    // every reference is found through them); textureDirs: the texture folders of --texture-dir.
+    QStringList games, mods, textureDirs;
 };
 
 // Renders one frame and writes the PNG. Returns 0 ok, 1 bad input (one-line error on stderr).
@@ -30,4 +34,4 @@ struct ScreenshotArgs {
 // GUI starts; afterwards the process exits with the same code without destroying the scene, Qt3D or GL.
 int runScreenshot(const ScreenshotArgs& args, int argc, char** argv);
 
-} // namespace rs::render
+} // namespace rs::app
