@@ -1,4 +1,5 @@
 #include "amal/amal_bank.h"
+#include "common/warnings.h"
 
 #include "scene/model.h"
 
@@ -123,14 +124,14 @@ Bank readAmalPayload(ByteSpan payload, const std::string& file, uint64_t payload
         m.ySteps = readStream(p, rec + size_t(yOff) + 1, "Y", m.index);
         m.defined = true;
         if (p.data()[rec + 4] != 0)
-            bank.warnings.push_back("movement " + std::to_string(m.index) +
+            pushWarning(bank.warnings, "movement " + std::to_string(m.index) +
                                     ": no 0 byte before the X steps (playing backwards would overrun)");
         if (p.data()[rec + yOff] != 0)
-            bank.warnings.push_back("movement " + std::to_string(m.index) + ": no 0 byte before the Y steps");
+            pushWarning(bank.warnings, "movement " + std::to_string(m.index) + ": no 0 byte before the Y steps");
         if (rec + 5 + m.xSteps.size() > rec + yOff)
-            bank.warnings.push_back("movement " + std::to_string(m.index) + ": X steps run into the Y steps");
+            pushWarning(bank.warnings, "movement " + std::to_string(m.index) + ": X steps run into the Y steps");
         if (m.storedLength != 0 && rec + size_t(yOff) + 2 + m.ySteps.size() > rec + m.storedLength)
-            bank.warnings.push_back("movement " + std::to_string(m.index) + ": steps run past the stored length " +
+            pushWarning(bank.warnings, "movement " + std::to_string(m.index) + ": steps run past the stored length " +
                                     std::to_string(m.storedLength));
     }
 
@@ -153,14 +154,14 @@ Bank readAmalPayload(ByteSpan payload, const std::string& file, uint64_t payload
         p.setContext("Amal/environment");
         const uint16_t len = p.u16be();
         if (len > p.remaining()) {
-            bank.warnings.push_back("environment string length " + std::to_string(len) + " exceeds the " +
+            pushWarning(bank.warnings, "environment string length " + std::to_string(len) + " exceeds the " +
                                     std::to_string(p.remaining()) + " bytes left; cut");
             bank.environment = std::string(reinterpret_cast<const char*>(p.cur()), p.remaining());
         } else {
             bank.environment = std::string(reinterpret_cast<const char*>(p.cur()), len);
         }
     } else {
-        bank.warnings.push_back("no environment string after the program table");
+        pushWarning(bank.warnings, "no environment string after the program table");
     }
     for (size_t i = 0; i < poffs.size(); ++i) {
         Program& pr = bank.programs[i];
@@ -212,7 +213,7 @@ struct Walker {
         }
         r.setContext(icons ? "AmIc/palette" : "AmSp/palette");
         if (r.remaining() < 64) {
-            out.warnings.push_back(std::string(icons ? "icon" : "sprite") + " bank at " + hexOff(at) +
+            pushWarning(out.warnings, std::string(icons ? "icon" : "sprite") + " bank at " + hexOff(at) +
                                    ": palette cut short by the end of the file");
             r.seek(r.size());
         } else {
@@ -246,7 +247,7 @@ struct Walker {
             if (!last)
                 r.failAt(at + 8, "bank length " + std::to_string(len) + " does not fit the " +
                                      std::to_string(avail + 8) + " bytes left");
-            out.warnings.push_back("bank " + std::to_string(number) + " at " + hexOff(at) + ": length field " +
+            pushWarning(out.warnings, "bank " + std::to_string(number) + " at " + hexOff(at) + ": length field " +
                                    std::to_string(len) + " disagrees with the " + std::to_string(avail + 8) +
                                    " bytes left (truncated or damaged header); using the bytes present");
             payloadLen = avail;
@@ -260,7 +261,7 @@ struct Walker {
             b.number = number;
             b.flags = flags;
             b.offset = at;
-            if (trimmed != "Amal") b.warnings.push_back("bank type field reads \"" + trimmed + "\", taken as Amal");
+            if (trimmed != "Amal") pushWarning(b.warnings, "bank type field reads \"" + trimmed + "\", taken as Amal");
             out.amalBanks.push_back(std::move(b));
         } else {
             OtherBank ob;
@@ -287,18 +288,18 @@ struct Walker {
                 at = imageBank(at, true);
             } else {
                 if (expected < 0 && seen > 0) {
-                    out.warnings.push_back(std::to_string(bytes.size - at) + " trailing bytes after the last bank at " +
+                    pushWarning(out.warnings, std::to_string(bytes.size - at) + " trailing bytes after the last bank at " +
                                            hexOff(at));
                     return;
                 }
-                out.warnings.push_back("no bank marker at " + hexOff(at) + "; scanning the rest of the file for banks");
+                pushWarning(out.warnings, "no bank marker at " + hexOff(at) + "; scanning the rest of the file for banks");
                 scan(at);
                 return;
             }
             ++seen;
         }
         if (expected >= 0 && seen < expected)
-            out.warnings.push_back("bank list announces " + std::to_string(expected) + " banks, " +
+            pushWarning(out.warnings, "bank list announces " + std::to_string(expected) + " banks, " +
                                    std::to_string(seen) + " found before the end of the file");
     }
 
@@ -347,9 +348,9 @@ BankFile readBankFile(ByteSpan bytes, const std::string& file) {
             const uint16_t n = r.u16be();
             w.walk(r.pos(), n);
         } else if (at == bytes.size) {
-            out.warnings.push_back("source ends after the program: no bank section");
+            pushWarning(out.warnings, "source ends after the program: no bank section");
         } else {
-            out.warnings.push_back("no \"AmBs\" bank section after the program at " + hex(uint32_t(at)) +
+            pushWarning(out.warnings, "no \"AmBs\" bank section after the program at " + hex(uint32_t(at)) +
                                    "; scanning for Amal banks");
             w.scan(at);
         }

@@ -1,4 +1,5 @@
 #include "bw2/al.h"
+#include "common/warnings.h"
 
 
 #include <algorithm>
@@ -100,7 +101,7 @@ AlFile parseAl(ByteSpan bytes, const std::string& file) {
     f.unknown2[0] = r.f32le();
     f.unknown2[1] = r.f32le();
     if (uint64_t(f.size) + kAlHeaderSize != bytes.size)
-        f.warnings.push_back("size field " + std::to_string(f.size) + " does not match the file size " +
+        pushWarning(f.warnings, "size field " + std::to_string(f.size) + " does not match the file size " +
                              std::to_string(bytes.size) + " - 96");
 
     const uint64_t metaAt = uint64_t(kAlHeaderSize) + f.metadataOffset;
@@ -158,13 +159,13 @@ AlFile parseAl(ByteSpan bytes, const std::string& file) {
         const AlAnimHeader& h = a.header;
         if (h.name != a.meta.name || h.frameCount != a.meta.frameCount || h.boneCount != a.meta.boneCount ||
             h.eventCount != a.meta.eventCount)
-            f.warnings.push_back("animation " + std::to_string(ai) + " (" + h.name +
+            pushWarning(f.warnings, "animation " + std::to_string(ai) + " (" + h.name +
                                  "): metadata table and animation header disagree; the animation header is used");
         if (h.version != 9)
-            f.warnings.push_back("animation " + std::to_string(ai) + ": version " + std::to_string(h.version) +
+            pushWarning(f.warnings, "animation " + std::to_string(ai) + ": version " + std::to_string(h.version) +
                                  " (9 known)");
         if (h.boneCount != f.bones.size())
-            f.warnings.push_back("animation " + std::to_string(ai) + " (" + h.name + ") has " +
+            pushWarning(f.warnings, "animation " + std::to_string(ai) + " (" + h.name + ") has " +
                                  std::to_string(h.boneCount) + " bones, the armature " +
                                  std::to_string(f.bones.size()));
 
@@ -292,7 +293,7 @@ Model armatureModel(const AlFile& f, const std::string& file) {
         m.skeleton.bones.push_back(std::move(bone));
     }
     m.warnings = f.warnings;
-    m.warnings.push_back("the armature stores no bind pose: bones sit at the origin until a clip or a .bwm skin "
+    pushWarning(m.warnings, "the armature stores no bind pose: bones sit at the origin until a clip or a .bwm skin "
                          "gives them one");
     return m;
 }
@@ -310,7 +311,7 @@ Clip toClip(const AlFile& f, size_t ai, const AlReadOptions& opt) {
         c.fps = h.samplingRate;
     } else {
         c.fps = 30.0f;
-        c.warnings.push_back("sampling rate " + std::to_string(h.samplingRate) + " is not usable; 30 fps assumed");
+        pushWarning(c.warnings, "sampling rate " + std::to_string(h.samplingRate) + " is not usable; 30 fps assumed");
     }
     AlDecodeStatus st = decodeStatus(a, f.bones.size(), opt.interpretCompressed);
     c.codec =
@@ -318,12 +319,12 @@ Clip toClip(const AlFile& f, size_t ai, const AlReadOptions& opt) {
             ? "al: frame 0 exact; frames 1..N-1 rotations interpreted, positions held at frame 0"
             : (h.frameCount > 1 ? "al: frame 0 exact; frames 1..N-1 not decoded (frame 0 held)" : "al: frame 0 exact");
     if (!h.hierarchical)
-        c.warnings.push_back("animation is not flagged hierarchical; its frame-0 transforms are applied as "
+        pushWarning(c.warnings, "animation is not flagged hierarchical; its frame-0 transforms are applied as "
                              "parent-relative anyway");
     for (const auto& s : st.interpreted)
-        c.warnings.push_back("interpretation: " + s);
+        pushWarning(c.warnings, "interpretation: " + s);
     for (const auto& s : st.notDecoded)
-        c.warnings.push_back("not decoded: " + s);
+        pushWarning(c.warnings, "not decoded: " + s);
 
     const size_t nb = std::min<size_t>(h.boneCount, f.bones.size());
     const size_t frames = h.frameCount;

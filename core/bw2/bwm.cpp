@@ -1,4 +1,5 @@
 #include "bw2/bwm.h"
+#include "common/warnings.h"
 
 #include <algorithm>
 #include <cmath>
@@ -222,10 +223,10 @@ BwmFile parseBwm(ByteSpan bytes, const std::string& file) {
     const size_t versionAt = r.pos();
     f.version = r.u32le();
     if (f.version < 5) r.failAt(versionAt, "unsupported version " + std::to_string(f.version) + " (5 and 6 known)");
-    if (f.version > 6) f.warnings.push_back("version " + std::to_string(f.version) + " is newer than 6; read as 6");
+    if (f.version > 6) pushWarning(f.warnings, "version " + std::to_string(f.version) + " is newer than 6; read as 6");
     f.metadataSize = r.u32le();
     if (uint64_t(f.size) + 0x2C != bytes.size)
-        f.warnings.push_back("size field " + std::to_string(f.size) + " does not match the file size " +
+        pushWarning(f.warnings, "size field " + std::to_string(f.size) + " does not match the file size " +
                              std::to_string(bytes.size) + " - 44");
 
     // Model header
@@ -340,10 +341,10 @@ BwmFile parseBwm(ByteSpan bytes, const std::string& file) {
         const BwmMesh& m = f.meshes[i];
         if (uint64_t(m.indexOffset) + m.indexCount > f.indexCount ||
             uint64_t(m.vertexOffset) + m.vertexCount > f.vertexCount)
-            f.warnings.push_back(
+            pushWarning(f.warnings, 
                 "mesh " + std::to_string(i) + " (" + m.name +
                 ") declares index/vertex ranges past the file's counts; its material references are used");
-        if (m.lod == 0) f.warnings.push_back("mesh " + std::to_string(i) + " has LOD level 0 (levels start at 1)");
+        if (m.lod == 0) pushWarning(f.warnings, "mesh " + std::to_string(i) + " has LOD level 0 (levels start at 1)");
     }
 
     r.setContext("bones");
@@ -390,7 +391,7 @@ BwmFile parseBwm(ByteSpan bytes, const std::string& file) {
         }
     }
     if (uint64_t(kBwmFileHeaderSize) + f.metadataSize != r.pos())
-        f.warnings.push_back("metadata size " + std::to_string(f.metadataSize) + " does not match the sections read (" +
+        pushWarning(f.warnings, "metadata size " + std::to_string(f.metadataSize) + " does not match the sections read (" +
                              std::to_string(r.pos() - kBwmFileHeaderSize) + ")");
 
     // Vertex data: stride 0 interleaved, further strides planar.
@@ -421,7 +422,7 @@ BwmFile parseBwm(ByteSpan bytes, const std::string& file) {
                 requireFormat(StrideFormat::Vec3);
                 auto& dst = e.type == 0 ? f.positions : f.normals;
                 if (!dst.empty()) {
-                    f.warnings.push_back(what + " repeats type " + std::to_string(e.type) + "; ignored");
+                    pushWarning(f.warnings, what + " repeats type " + std::to_string(e.type) + "; ignored");
                     break;
                 }
                 dst.resize(nv);
@@ -455,7 +456,7 @@ BwmFile parseBwm(ByteSpan bytes, const std::string& file) {
             default:
                 if (!skippedTypes[e.type]) {
                     skippedTypes[e.type] = true;
-                    f.warnings.push_back("stride element type " + std::to_string(e.type) + " (format " +
+                    pushWarning(f.warnings, "stride element type " + std::to_string(e.type) + " (format " +
                                          std::to_string(e.format) + ") has no known meaning; skipped");
                 }
             }
@@ -518,7 +519,7 @@ BwmFile parseBwm(ByteSpan bytes, const std::string& file) {
                                  " bones)");
         }
         if (idxEls.size() > 4 && !pick->packed)
-            f.warnings.push_back(std::to_string(idxEls.size()) + " bone index elements; the first 4 are used");
+            pushWarning(f.warnings, std::to_string(idxEls.size()) + " bone index elements; the first 4 are used");
         f.skinLayout = pick->layout;
         f.influences = uint32_t(pick->count);
         f.boneIndices.resize(nv);
@@ -554,14 +555,14 @@ BwmFile parseBwm(ByteSpan bytes, const std::string& file) {
                         std::string("; ") + skinLayoutName(c.layout) +
                         (c.res.valid() ? " also fits" : " rejected (indices out of range or weights not summing to 1)");
         }
-        f.warnings.push_back(note);
+        pushWarning(f.warnings, note);
         if (normalised)
-            f.warnings.push_back(std::to_string(normalised) + " vertices have weights not summing to 1; normalised");
+            pushWarning(f.warnings, std::to_string(normalised) + " vertices have weights not summing to 1; normalised");
         if (cleared)
-            f.warnings.push_back(std::to_string(cleared) +
+            pushWarning(f.warnings, std::to_string(cleared) +
                                  " zero-weight influences had out-of-range bone indices; set to 0");
     } else if (!wEls.empty()) {
-        f.warnings.push_back("bone weights without bone indices; ignored");
+        pushWarning(f.warnings, "bone weights without bone indices; ignored");
     }
 
     r.setContext("indices");
@@ -585,7 +586,7 @@ BwmFile parseBwm(ByteSpan bytes, const std::string& file) {
             f.trailer[i] = glm::vec3(loadF32(p), loadF32(p + 4), loadF32(p + 8));
         r.skip(size_t(n) * 12);
     }
-    if (!r.atEnd()) f.warnings.push_back(std::to_string(r.remaining()) + " bytes after the last section; ignored");
+    if (!r.atEnd()) pushWarning(f.warnings, std::to_string(r.remaining()) + " bytes after the last section; ignored");
     return f;
 }
 
@@ -695,7 +696,7 @@ Model toModel(const BwmFile& f, const std::string& file) {
                 stripToTriangles(src, ref.indexCount, tris);
             } else {
                 if (ref.indexCount % 3 != 0)
-                    m.warnings.push_back("mesh " + std::to_string(mi) + " reference " + std::to_string(ri) +
+                    pushWarning(m.warnings, "mesh " + std::to_string(mi) + " reference " + std::to_string(ri) +
                                          ": index count " + std::to_string(ref.indexCount) +
                                          " is not a multiple of 3; the remainder is dropped");
                 tris.assign(src, src + ref.indexCount - ref.indexCount % 3);

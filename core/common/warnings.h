@@ -57,4 +57,22 @@ class WarningLog {
     size_t dropped_ = 0;
 };
 
+// Appends `line` to a plain warning list, bounded: the first kMaxListedWarnings lines are kept, then one last line
+// counts the ones left out ("N further warnings not listed"), so that a damaged file repeating a problem millions
+// of times costs no more memory than that.
+constexpr size_t kMaxListedWarnings = 256;
+inline void pushWarning(std::vector<std::string>& list, std::string line) {
+    static const std::string kTail = " further warnings not listed";
+    if (list.size() < kMaxListedWarnings) {
+        list.push_back(std::move(line));
+        return;
+    }
+    if (list.size() == kMaxListedWarnings) {
+        list.push_back("1" + kTail);
+        return;
+    }
+    std::string& last = list.back();
+    last = std::to_string(std::stoull(last.substr(0, last.size() - kTail.size())) + 1) + kTail;
+}
+
 } // namespace rs

@@ -1,4 +1,5 @@
 #include "vfs/archive.h"
+#include "common/warnings.h"
 
 #include <algorithm>
 #include <array>
@@ -65,9 +66,9 @@ void Source::finishIndex(bool checkOverlaps) {
     size_t dups = 0;
     for (size_t i = 1; i < byKey_.size(); ++i)
         if (entries_[byKey_[i]].key == entries_[byKey_[i - 1]].key && ++dups <= 10)
-            warnings_.push_back(label_ + ": duplicate entry name " + entries_[byKey_[i]].name + " (entry " +
+            pushWarning(warnings_, label_ + ": duplicate entry name " + entries_[byKey_[i]].name + " (entry " +
                                 std::to_string(byKey_[i]) + "); the first one is used");
-    if (dups > 10) warnings_.push_back(label_ + ": " + std::to_string(dups) + " duplicate entry names in all");
+    if (dups > 10) pushWarning(warnings_, label_ + ": " + std::to_string(dups) + " duplicate entry names in all");
     if (!checkOverlaps) return;
     std::vector<uint32_t> byOff;
     byOff.reserve(entries_.size());
@@ -82,11 +83,11 @@ void Source::finishIndex(bool checkOverlaps) {
     for (uint32_t i : byOff) {
         const Entry& e = entries_[i];
         if (e.offset < end && ++overlaps <= 10)
-            warnings_.push_back(label_ + ": entry " + e.name + " at offset " + std::to_string(e.offset) +
+            pushWarning(warnings_, label_ + ": entry " + e.name + " at offset " + std::to_string(e.offset) +
                                 " overlaps entry " + entries_[endOwner].name);
         if (e.offset + e.size > end) end = e.offset + e.size, endOwner = i;
     }
-    if (overlaps > 10) warnings_.push_back(label_ + ": " + std::to_string(overlaps) + " overlapping entries in all");
+    if (overlaps > 10) pushWarning(warnings_, label_ + ": " + std::to_string(overlaps) + " overlapping entries in all");
 }
 
 // RefPack-compressed entries (C&C3 and later BIG archives): "EAR\0" wrapper or a bare RefPack header.

@@ -9,6 +9,7 @@
 //
 // Entries of later games may be RefPack-compressed: Archive::read refuses them.
 #include "vfs/archive.h"
+#include "common/warnings.h"
 
 #include <cstring>
 
@@ -23,7 +24,7 @@ void parseBig(ByteSpan bytes, const std::string& label, std::string& kind, std::
     const uint32_t count = r.u32be();
     r.u32be(); // indexEnd: informative only
     if (archiveSize != bytes.size)
-        warnings.push_back(label + ": header at offset 4 gives archive size " + std::to_string(archiveSize) +
+        pushWarning(warnings, label + ": header at offset 4 gives archive size " + std::to_string(archiveSize) +
                            ", the file has " + std::to_string(bytes.size) + " bytes");
     r.setContext("index");
     if (uint64_t(count) * 9 > r.remaining())

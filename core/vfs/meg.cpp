@@ -15,6 +15,7 @@
 //
 // v2 and v3 share the header id; v3 is recognised by dataStart == 24 + nameTableSize + 20 * nFiles.
 #include "vfs/archive.h"
+#include "common/warnings.h"
 
 namespace rs::vfs::detail {
 
@@ -109,12 +110,12 @@ void readRecords(ByteReader& r, int version, uint32_t nFiles, std::vector<Name>&
                                                         std::to_string(e.offset) + " + size " + std::to_string(e.size) +
                                                         " exceeds the archive size " + std::to_string(archiveSize));
         if (e.crc != names[nameIndex].crc && ++crcBad <= 10)
-            warnings.push_back(label + ": file table record " + std::to_string(i) + " at offset " + std::to_string(at) +
+            pushWarning(warnings, label + ": file table record " + std::to_string(i) + " at offset " + std::to_string(at) +
                                ": CRC " + hex(e.crc) + " does not match name " + e.name + " (CRC " +
                                hex(names[nameIndex].crc) + ")");
         out.push_back(std::move(e));
     }
-    if (crcBad > 10) warnings.push_back(label + ": " + std::to_string(crcBad) + " CRC mismatches in all");
+    if (crcBad > 10) pushWarning(warnings, label + ": " + std::to_string(crcBad) + " CRC mismatches in all");
 }
 
 } // namespace
@@ -157,7 +158,7 @@ void parseMeg(ByteSpan bytes, const std::string& label, std::string& kind, std::
         ByteReader nr = r.sub(nameTableSize, "name table");
         std::vector<Name> names = readNames(nr, nNames);
         if (!nr.atEnd())
-            warnings.push_back(label + ": name table at offset 24 has " + std::to_string(nr.remaining()) +
+            pushWarning(warnings, label + ": name table at offset 24 has " + std::to_string(nr.remaining()) +
                                " unused bytes");
         readRecords(r, 3, nFiles, names, bytes.size, label, out, warnings);
     } else {
@@ -165,7 +166,7 @@ void parseMeg(ByteSpan bytes, const std::string& label, std::string& kind, std::
         std::vector<Name> names = readNames(r, nNames);
         readRecords(r, 2, nFiles, names, bytes.size, label, out, warnings);
         if (r.pos() != dataStart)
-            warnings.push_back(label + ": file table ends at offset " + std::to_string(r.pos()) +
+            pushWarning(warnings, label + ": file table ends at offset " + std::to_string(r.pos()) +
                                " but the header says data starts at " + std::to_string(dataStart));
     }
 }

@@ -1,4 +1,5 @@
 #include "vfs/mount.h"
+#include "common/warnings.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -165,7 +166,7 @@ std::vector<std::string> readMegaFilesXml(const std::string& dir, std::vector<st
         const size_t start = at + 6;
         const size_t end = lx.find("</file>", start);
         if (end == std::string::npos) {
-            if (warnings) warnings->push_back(path + ": <File> at offset " + std::to_string(at) + " is not closed");
+            if (warnings) pushWarning(*warnings, path + ": <File> at offset " + std::to_string(at) + " is not closed");
             break;
         }
         std::string name = xml.substr(start, end - start);
@@ -179,7 +180,7 @@ std::vector<std::string> readMegaFilesXml(const std::string& dir, std::vector<st
 void MountTable::add(std::shared_ptr<Source> source, std::string role) {
     const auto m = uint32_t(mounts_.size());
     for (const std::string& w : source->warnings())
-        warnings.push_back(w);
+        pushWarning(warnings, w);
     const auto& es = source->entries();
     index_.reserve(index_.size() + es.size());
     for (uint32_t i = 0; i < es.size(); ++i) {
@@ -268,7 +269,7 @@ static void mountArchive(MountTable& t, const std::string& path, const std::stri
     try {
         t.add(openArchiveFile(path), role);
     } catch (const ParseError& e) {
-        t.warnings.push_back(std::string("archive not mounted: ") + e.what());
+        pushWarning(t.warnings, std::string("archive not mounted: ") + e.what());
     }
 }
 
@@ -292,7 +293,7 @@ static void mountAlamoArchives(MountTable& t, const std::string& dir, const std:
         if (isPatch(m)) continue;
         const std::string p = resolveOnDisk(dir, m);
         if (p.empty())
-            t.warnings.push_back(dir + ": " + m + " listed in Data/MegaFiles.xml is missing");
+            pushWarning(t.warnings, dir + ": " + m + " listed in Data/MegaFiles.xml is missing");
         else if (std::find(order.begin(), order.end(), p) == order.end())
             order.push_back(p);
     }

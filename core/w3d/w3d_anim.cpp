@@ -20,6 +20,7 @@
 // TrackMode::AdditiveToBind. Outside first..last an uncompressed channel is identity; a bit channel is its
 // default. Pivot 0 carries the object transform in the game, so channels on it are ignored (reported).
 #include "w3d/w3d_anim.h"
+#include "common/warnings.h"
 
 #include <glm/gtc/constants.hpp>
 #include <glm/gtc/quaternion.hpp>
@@ -139,11 +140,11 @@ struct Builder {
             codec += (codec.empty() ? "" : "+") + c;
         clip.codec = codec.empty() ? fallbackCodec : codec;
         if (nonFinite)
-            clip.warnings.push_back(
+            pushWarning(clip.warnings, 
                 std::to_string(nonFinite) +
                 " non-finite channel values (or zero quaternions) replaced by identity (0 / unit quaternion)");
         if (rootIgnored)
-            clip.warnings.push_back(
+            pushWarning(clip.warnings, 
                 "channels on pivot 0 (the root, which carries the object transform) are ignored, as "
                 "in the game");
         return std::move(clip);
@@ -161,7 +162,7 @@ void readHeaderCommon(ByteReader& r, Builder& b) {
 
 void setFps(Builder& b, uint32_t fps) {
     if (fps == 0) {
-        b.clip.warnings.push_back("frame rate 0 in the header; playing at 30 fps");
+        pushWarning(b.clip.warnings, "frame rate 0 in the header; playing at 30 fps");
         b.clip.fps = 30.0f;
     } else {
         b.clip.fps = float(fps);
@@ -179,7 +180,7 @@ bool channelKind(ByteReader& r, Builder& b, uint32_t type, uint32_t vectorLen, u
         return true;
     }
     if (vectorLen == 0 || vectorLen > 4) r.fail("channel vector length " + std::to_string(vectorLen));
-    b.clip.warnings.push_back("channel type " + std::to_string(type) + " on pivot " + std::to_string(pivot) +
+    pushWarning(b.clip.warnings, "channel type " + std::to_string(type) + " on pivot " + std::to_string(pivot) +
                               (type <= ZR ? " (Euler angle, unused by the game)" : " (unknown)") + " ignored");
     return false;
 }
@@ -436,7 +437,7 @@ Clip readAnimation(const Cursor& parent, const Chunk& c) {
             r.need((count + 7) / 8);
             const uint8_t* bits = r.cur();
             if (type > 1) {
-                b.clip.warnings.push_back("bit channel type " + std::to_string(type) + " on pivot " +
+                pushWarning(b.clip.warnings, "bit channel type " + std::to_string(type) + " on pivot " +
                                           std::to_string(pivot) + " ignored");
                 continue;
             }
@@ -528,7 +529,7 @@ Clip readCompressedAnimation(const Cursor& parent, const Chunk& c) {
                 if (i > 0 && times[i] < times[i - 1]) r.failAt(r.pos() - 4, "bit key frames out of order");
             }
             if (type > 1) {
-                b.clip.warnings.push_back("bit channel type " + std::to_string(type) + " on pivot " +
+                pushWarning(b.clip.warnings, "bit channel type " + std::to_string(type) + " on pivot " +
                                           std::to_string(pivot) + " ignored");
                 continue;
             }

@@ -128,7 +128,7 @@ static void checkIdList(const ByteReader& r, const std::vector<uint32_t>& ids, u
 }
 
 static void warn(std::vector<std::string>& w, const Cursor& cur, const Chunk& c, const std::string& msg) {
-    w.push_back("chunk " + cur.pathOf(c) + " at offset " + std::to_string(c.offset) + ": " + msg);
+    pushWarning(w, "chunk " + cur.pathOf(c) + " at offset " + std::to_string(c.offset) + ": " + msg);
 }
 
 bool isShockwave3D(ByteSpan b) {
@@ -194,7 +194,7 @@ static Hierarchy readHierarchy(const Cursor& parent, const Chunk& c, std::vector
                     r.failAt(at, "pivot " + std::to_string(index) + " '" + p.name + "' has non-finite values");
                 if (p.parent == 0xFFFFFFFFu) {
                     if (index != 0)
-                        warnings.push_back("hierarchy " + h.name + ": pivot " + std::to_string(index) + " '" + p.name +
+                        pushWarning(warnings, "hierarchy " + h.name + ": pivot " + std::to_string(index) + " '" + p.name +
                                            "' has no parent; treated as a second root");
                 } else if (p.parent >= index) {
                     r.failAt(at, "pivot " + std::to_string(index) + " '" + p.name + "' has parent " +
@@ -442,7 +442,7 @@ static void validateMaterialIds(RawMesh& m, std::vector<std::string>& warnings) 
     auto check = [&](std::vector<uint32_t>& ids, size_t n, const char* what) {
         for (uint32_t& v : ids)
             if (v != 0xFFFFFFFFu && v >= n) {
-                warnings.push_back("mesh " + m.fullName() + " at offset " + std::to_string(m.offset) + ": " + what +
+                pushWarning(warnings, "mesh " + m.fullName() + " at offset " + std::to_string(m.offset) + ": " + what +
                                    " " + std::to_string(v) + " names nothing (" + std::to_string(n) +
                                    " defined); default material used");
                 for (uint32_t& x : ids)
@@ -546,7 +546,7 @@ static bool readMesh(const Cursor& parent, const Chunk& c, RawMesh& m, std::vect
         }
     }
     if (!haveHeader) {
-        warnings.push_back("mesh at offset " + std::to_string(c.offset) + " has no header" +
+        pushWarning(warnings, "mesh at offset " + std::to_string(c.offset) + " has no header" +
                            (c.truncated ? " (file truncated); dropped" : "; dropped"));
         if (!c.truncated) throw ParseError(parent.fileName(), m.chunkPath, c.offset, "mesh without header 0x1F");
         return false;
@@ -566,7 +566,7 @@ static bool readMesh(const Cursor& parent, const Chunk& c, RawMesh& m, std::vect
                           std::to_string(m.numVertices) + " vertices and " + std::to_string(m.indices.size() / 3) +
                           "/" + std::to_string(m.numTris) + " triangles present";
         if (c.truncated) {
-            warnings.push_back(msg + " (file truncated); mesh dropped");
+            pushWarning(warnings, msg + " (file truncated); mesh dropped");
             return false;
         }
         if (m.numVertices > 0 || m.numTris > 0) throw ParseError(parent.fileName(), m.chunkPath, c.offset, msg);
@@ -574,7 +574,7 @@ static bool readMesh(const Cursor& parent, const Chunk& c, RawMesh& m, std::vect
     validateMaterialIds(m, warnings);
     if (m.positions2.empty() &&
         std::any_of(m.influences.begin(), m.influences.end(), [](const VertexInfluence& v) { return v.weight2 > 0; }))
-        warnings.push_back("mesh " + m.fullName() + " at offset " + std::to_string(m.offset) +
+        pushWarning(warnings, "mesh " + m.fullName() + " at offset " + std::to_string(m.offset) +
                            ": second-bone influences without second-bone vertices (0xC00); the first-bone position "
                            "is used for both");
     if (m.skin() && m.influences.size() != m.numVertices)
@@ -757,7 +757,7 @@ static Mesh buildMesh(RawMesh& m, bool take, const Skeleton* skeleton, int bone,
                               std::to_string(firstPivot) + " but hierarchy " + skeleton->name + " has " +
                               std::to_string(nBones);
             if (!warnings) throw ParseError(file, m.chunkPath, m.offset, msg);
-            warnings->push_back(file + ": chunk " + m.chunkPath.str() + " at offset " + std::to_string(m.offset) +
+            pushWarning(*warnings, file + ": chunk " + m.chunkPath.str() + " at offset " + std::to_string(m.offset) +
                                 ": " + msg + " (" + std::to_string(bad) + " of " + std::to_string(m.influences.size()) +
                                 " vertices past the hierarchy); they follow pivot 0, the root");
         }
@@ -1140,11 +1140,11 @@ static bool locateHierarchy(const File& f, const std::string& name, Hierarchy& o
     try {
         if (lookup) found = lookup(name);
     } catch (const ParseError& e) {
-        warnings.push_back("hierarchy file unreadable: " + std::string(e.what()));
+        pushWarning(warnings, "hierarchy file unreadable: " + std::string(e.what()));
         return false;
     }
     if (!found || !found->hierarchies) {
-        warnings.push_back("hierarchy " + name + " not found (looked for " + name + ".w3d next to the file" +
+        pushWarning(warnings, "hierarchy " + name + " not found (looked for " + name + ".w3d next to the file" +
                            (lookup ? std::string(" and where the mounted game keeps skeletons)") : std::string(")")));
         return false;
     }
@@ -1153,7 +1153,7 @@ static bool locateHierarchy(const File& f, const std::string& name, Hierarchy& o
             out = h;
             return true;
         }
-    warnings.push_back(found->label + " holds no hierarchy named " + name);
+    pushWarning(warnings, found->label + " holds no hierarchy named " + name);
     return false;
 }
 
@@ -1296,7 +1296,7 @@ Document loadSet(ByteSpan bytes, const std::string& path, const HierarchyLookup&
                 usedNull[i] = 1;
                 found = true;
             }
-        if (!found) warnings.push_back(owner + " references '" + o.name + "', which this file does not contain");
+        if (!found) pushWarning(warnings, owner + " references '" + o.name + "', which this file does not contain");
     };
     for (const Hlod& h : f.hlods) {
         const int n = int(h.lods.size());
@@ -1341,7 +1341,7 @@ Document loadSet(ByteSpan bytes, const std::string& path, const HierarchyLookup&
                     break;
                 }
             if (!known)
-                warnings.push_back("collection " + c.name + " references '" + name +
+                pushWarning(warnings, "collection " + c.name + " references '" + name +
                                    "', which this file does not contain");
         }
         for (const Collection::Placeholder& p : c.placeholders) {
@@ -1375,9 +1375,9 @@ Document loadSet(ByteSpan bytes, const std::string& path, const HierarchyLookup&
             model->markers.push_back(mk);
         }
     for (std::string& w : pastPivots.lines())
-        warnings.push_back(std::move(w));
+        pushWarning(warnings, std::move(w));
     if (skinsDropped)
-        warnings.push_back("skinned meshes are shown unskinned (vertices in bone space at the origin): their hierarchy "
+        pushWarning(warnings, "skinned meshes are shown unskinned (vertices in bone space at the origin): their hierarchy "
                            "was not found");
     d.model = std::move(model);
     return d;
