@@ -4,6 +4,7 @@
 #include "common/bytes.h"
 
 #include <QCheckBox>
+#include <QFile>
 #include <QFontMetricsF>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -312,20 +313,16 @@ bool AmalView::openFile(const QString& path) {
         images = std::make_shared<amal::ImageBank>(file_->imageBanks.front());
         imageSource_ = QFileInfo(path).fileName();
     } else {
-        const QFileInfo fi(path);
-        const QStringList siblings =
-            fi.dir().entryList({"*.abk", "*.Abk", "*.ABK"}, QDir::Files | QDir::Readable, QDir::Name);
         int tried = 0;
-        for (const QString& name : siblings) {
-            if (name == fi.fileName() || ++tried > 32) continue;
-            const QString sib = fi.dir().filePath(name);
-            if (QFileInfo(sib).size() > (8 << 20)) continue;
+        for (const std::string& sib : resolver_->filesBeside(QFile::encodeName(path).toStdString(), ".abk")) {
+            if (++tried > 32) break;
             try {
-                const std::vector<uint8_t> b = readFileBytes(sib.toStdString());
-                amal::BankFile g = amal::readBankFile(ByteSpan(b), sib.toStdString());
+                std::vector<uint8_t> b;
+                if (!resolver_->readBytes(sib, b, 8 << 20)) continue;
+                amal::BankFile g = amal::readBankFile(ByteSpan(b), sib);
                 if (g.imageBanks.empty()) continue;
                 images = std::make_shared<amal::ImageBank>(std::move(g.imageBanks.front()));
-                imageSource_ = name;
+                imageSource_ = QFileInfo(QFile::decodeName(QByteArray::fromStdString(sib))).fileName();
                 break;
             } catch (const std::exception&) {
                 continue;

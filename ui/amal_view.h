@@ -5,6 +5,7 @@
 // durationChanged() to size its timeline.
 #pragma once
 
+#include "resolve/resolver.h"
 #include "amal/amal_bank.h"
 #include "amal/amal_track.h"
 
@@ -55,6 +56,8 @@ class AmalStage : public QWidget {
 class AmalView : public QWidget {
     Q_OBJECT
   public:
+    // Where the object images are looked for when the file holds none (sibling banks).
+    void setResolver(std::shared_ptr<const Resolver> resolver) { resolver_ = std::move(resolver); }
     explicit AmalView(QWidget* parent = nullptr);
 
     // Reads the file's first Amal bank. On failure shows the message and returns false.
@@ -81,6 +84,7 @@ class AmalView : public QWidget {
     void tickChanged(int tick);
 
   private:
+    std::shared_ptr<const Resolver> resolver_ = std::make_shared<Resolver>();
     void rebuildTrack();
     void showListing();
 

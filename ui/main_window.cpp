@@ -741,6 +741,7 @@ void MainWindow::updateResolver() {
         dirs.push_back(QFile::encodeName(d).toStdString());
     resolver_ = std::make_shared<Resolver>(mount_, std::move(dirs));
     view_->setResolver(resolver_);
+    amal_->setResolver(resolver_);
     if (model_) materialDock_->setModel(model_, resolver_);
     updateTextureNotice();
     boneDock_->setProxyParticles(view_->proxyParticles());

@@ -264,6 +264,10 @@ Document Resolver::read(ByteSpan bytes, const std::string& path, const OpenOptio
 Document Resolver::read(const std::string& path, const OpenOptions& options) const {
     try {
         const Place place = placeOf(path);
+        // Neither a regular file, an archive entry nor a game path of the mounted folders: refused by name as
+        // readInputFile refuses it (missing, a folder, a FIFO, a device), not as an entry missing from a table.
+        if (!place.table || (place.diskPath.empty() && place.table != mounted_ && archiveOf(path).empty()))
+            (void)readInputFile(path);
         if (!place.table) throw ParseError(path, {}, ParseError::kNoOffset, "no such file");
         const std::vector<uint8_t> bytes = placeBytes(place, path);
         const std::string& label = options.label.empty() ? path : options.label;
@@ -482,6 +486,21 @@ std::string Resolver::findProxyFile(const std::string& modelPath, std::string_vi
     for (const std::string& d : textureDirs_)
         if (std::string f = childNoCase(d, std::string(name), false); !f.empty() && f != modelPath) return f;
     return {};
+}
+
+std::vector<std::string> Resolver::filesBeside(const std::string& path, std::string_view extension) const {
+    std::vector<std::string> out;
+    Place p;
+    try {
+        p = placeOf(path);
+    } catch (const std::exception&) {
+    }
+    if (!p.table) return out;
+    const std::string ext = normalizePath(extension);
+    for (const std::string& k : p.table->list(resolve::folderOf(p.key)))
+        if (k != p.key && k.size() > ext.size() && k.compare(k.size() - ext.size(), ext.size(), ext) == 0)
+            out.push_back(p.table->describe(*p.table->find(k)));
+    return out;
 }
 
 bool Resolver::readBytes(const std::string& path, std::vector<uint8_t>& out, uint64_t maxBytes) const {

@@ -85,6 +85,9 @@ class Resolver {
     // the model, then DATA/ART/MODELS/, through its folder or archive and the mounted folders, then in the texture
     // folders. "" when not found; never the model itself.
     std::string findProxyFile(const std::string& modelPath, std::string_view name) const;
+    // Files beside the one at `path` whose name ends in `extension` (any case, e.g. ".abk"), in its folder or archive
+    // and the mounted folders, sorted by key; never the file itself (AMOS: banks holding the object images).
+    std::vector<std::string> filesBeside(const std::string& path, std::string_view extension) const;
     // Bytes of a path this resolver gave (or any path open() takes), at most maxBytes. False when absent.
     bool readBytes(const std::string& path, std::vector<uint8_t>& out, uint64_t maxBytes = uint64_t(512) << 20) const;
 
