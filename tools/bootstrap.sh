@@ -142,11 +142,11 @@ case "$mode" in
     cmake --build build-asan -j"$jobs"
     export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
     echo "== core tests under ASan+UBSan =="
-    ctest --test-dir build-asan --output-on-failure
+    ctest --test-dir build-asan --output-on-failure -j"$jobs"
     unset ASAN_OPTIONS UBSAN_OPTIONS
     echo "== dependency check =="
     tools/depcheck.sh --build build
     echo "== all tests =="
-    xvfb-run -a -s "-screen 0 1280x800x24" ctest --test-dir build --output-on-failure
+    xvfb-run -a -s "-screen 0 1280x800x24" ctest --test-dir build --output-on-failure -j"$jobs"
     ;;
 esac
