@@ -3,7 +3,8 @@
 #include "corpus.h"
 
 #include "common/bytes.h"
-#include "io/loader.h"
+#include "format_catch.h"
+#include "resolve/resolver.h"
 #include "scene/pose.h"
 
 #include <catch2/catch.hpp>
@@ -71,17 +72,17 @@ TEST_CASE("corpus: every Alamo model, clip and particle system loads", "[alamo][
         const std::vector<uint8_t> bytes = readFileBytes(f);
         if (isParticle(bytes)) {
             ++particles;
-            const Document d = loadDocument(ByteSpan(bytes), f);
-            REQUIRE(d.format == "alo-particle");
+            const Document d = Resolver().read(ByteSpan(bytes), f);
+            REQUIRE(d.format == Format::AlamoParticles);
             REQUIRE(d.particles);
             REQUIRE(!d.model);
             REQUIRE(!d.particles->emitters.empty()); // details: alamo_particle_test.cpp
             continue;
         }
-        const Document d = loadDocument(ByteSpan(bytes), f);
+        const Document d = Resolver().read(ByteSpan(bytes), f);
         if (d.model) {
             ++models;
-            REQUIRE(d.format == "alo");
+            REQUIRE(d.format == Format::AlamoModel);
             REQUIRE(d.model->warnings.empty());
             REQUIRE(!d.model->skeleton.bones.empty());
             REQUIRE(d.model->skeleton.bones[0].parent == -1);
@@ -111,16 +112,16 @@ TEST_CASE("corpus: every clip matches its model by bone index and name; poses ar
         if (toLower(std::filesystem::path(f).extension().string()) != ".alo") continue;
         const std::vector<uint8_t> bytes = readFileBytes(f);
         if (isParticle(bytes)) continue;
-        const Document md = loadDocument(ByteSpan(bytes), f);
+        const Document md = Resolver().read(ByteSpan(bytes), f);
         const Skeleton& sk = md.model->skeleton;
         PoseBuffers buf(sk.bones.size());
         evaluatePose(sk, nullptr, nullptr, 0.0f, LoopMode::Once, buf.view());
         for (size_t i = 0; i < sk.bones.size(); ++i)
             requireRigid(buf.world[i], fileName(f) + " bind " + sk.bones[i].name);
-        for (const auto& cp : findCompanionClips(f)) {
+        for (const auto& cp : Resolver().companionClips(f)) {
             INFO(cp);
             clipPaired[cp] = true;
-            const Document cd = loadDocument(cp);
+            const Document cd = Resolver().read(cp);
             const Clip& c = *cd.clips.at(0);
             for (const BoneTrack& t : c.tracks) {
                 REQUIRE(t.bone > 0); // clips never list bone 0
@@ -153,12 +154,12 @@ TEST_CASE("corpus: idle clips' first and last stored frames agree", "[alamo][cor
         if (toLower(std::filesystem::path(f).extension().string()) != ".alo") continue;
         const std::vector<uint8_t> bytes = readFileBytes(f);
         if (isParticle(bytes)) continue;
-        const Document md = loadDocument(ByteSpan(bytes), f);
+        const Document md = Resolver().read(ByteSpan(bytes), f);
         const Skeleton& sk = md.model->skeleton;
-        for (const auto& cp : findCompanionClips(f)) {
+        for (const auto& cp : Resolver().companionClips(f)) {
             if (toLower(fileName(cp)).find("_idle_") == std::string::npos) continue;
             INFO(cp);
-            const Document cd = loadDocument(cp);
+            const Document cd = Resolver().read(cp);
             const Clip& c = *cd.clips.at(0);
             REQUIRE(c.frameCount >= 2);
             const ClipBinding b = bindClip(sk, c);
@@ -189,7 +190,7 @@ TEST_CASE("corpus: truncated and bit-flipped Alamo files load or throw ParseErro
         auto attempt = [&](const std::vector<uint8_t>& b) {
             ++attempts;
             try {
-                Document d = loadDocument(ByteSpan(b), f);
+                Document d = Resolver().read(ByteSpan(b), f);
                 if (d.model) { // a loaded model must be safe to pose and skin
                     PoseBuffers buf(d.model->skeleton.bones.size());
                     evaluatePose(d.model->skeleton, nullptr, nullptr, 0.0f, LoopMode::Once, buf.view());

@@ -13,7 +13,7 @@ namespace rs::test {
 // tree, a spot light, two proxies, two dazzles (with and without bias).
 inline Model syntheticModel() {
     Model m;
-    m.format = "alo";
+    m.format = Format::AlamoModel;
     Bone root;
     root.name = "Root";
     Bone arm;
@@ -141,7 +141,7 @@ inline Model syntheticModel() {
 // Clip for syntheticModel(): every track type. frames = 5 (last = first).
 inline Clip syntheticClip() {
     Clip c;
-    c.format = "ala";
+    c.format = Format::AlamoClip;
     c.frameCount = 5;
     c.fps = 10;
     BoneTrack arm;

@@ -3,7 +3,8 @@
 #include "alamo/particle_reader.h"
 #include "alamo/particle_writer.h"
 #include "corpus.h"
-#include "io/loader.h"
+#include "format_catch.h"
+#include "resolve/resolver.h"
 #include "particle_fixtures.h"
 
 #include <catch2/catch.hpp>
@@ -142,8 +143,8 @@ TEST_CASE("corpus: every particle system loads; emitters and textures match an i
     for (const std::string& f : files) {
         INFO(f);
         const std::vector<uint8_t> bytes = readFileBytes(f);
-        const Document d = loadDocument(ByteSpan(bytes), f);
-        REQUIRE(d.format == "alo-particle");
+        const Document d = Resolver().read(ByteSpan(bytes), f);
+        REQUIRE(d.format == Format::AlamoParticles);
         REQUIRE(d.particles);
         const ParticleSystem& s = *d.particles;
         const Walked w = walk(bytes);

@@ -3,7 +3,8 @@
 #include "alamo/alamo_writer.h"
 #include "alamo_fixtures.h"
 #include "demo/demo_model.h"
-#include "io/loader.h"
+#include "format_catch.h"
+#include "resolve/resolver.h"
 #include "scene/pose.h"
 
 #include <catch2/catch.hpp>
@@ -61,7 +62,7 @@ TEST_CASE("ALO round trip keeps skeleton, meshes, materials, lights, proxies, da
 
     const Model m = alamo::readModel(ByteSpan(bytes), "synthetic.alo");
     REQUIRE(m.warnings.empty());
-    REQUIRE(m.format == "alo");
+    REQUIRE(m.format == Format::AlamoModel);
     REQUIRE(m.skeleton.bones.size() == 3);
     for (size_t i = 0; i < 3; ++i) {
         const Bone &a = m.skeleton.bones[i], &b = src.skeleton.bones[i];
@@ -228,7 +229,7 @@ TEST_CASE("ALA format 1 and 2 round trip every track type", "[alamo]") {
     const auto bytes = alamo::writeClip(src, {version});
     const Clip c = alamo::readClip(ByteSpan(bytes), "dir/SYN_IDLE_00.ala");
     REQUIRE(c.warnings.empty());
-    REQUIRE(c.format == "ala");
+    REQUIRE(c.format == Format::AlamoClip);
     REQUIRE(c.name == "SYN_IDLE_00");
     REQUIRE(c.version == version);
     REQUIRE(c.codec == (version == 1 ? "ala1" : "ala2"));
@@ -479,7 +480,7 @@ TEST_CASE("the model reader refuses particle .alo files as particle systems", "[
     const std::string err = parseErrorOf(w.buf, true);
     REQUIRE(err.find("particle system") != std::string::npos);
     // loadDocument reads it with the particle reader instead (alamo_particle_test.cpp): its id chunk 0x1 is empty.
-    REQUIRE_THROWS_WITH(loadDocument(ByteSpan(w.buf), "fire.alo"), Catch::Contains("0x900/0x1 at offset 8: id chunk holds 0 bytes"));
+    REQUIRE_THROWS_WITH(Resolver().read(ByteSpan(w.buf), "fire.alo"), Catch::Contains("0x900/0x1 at offset 8: id chunk holds 0 bytes"));
     // Named as such even when damaged (here: truncated inside the first chunk header).
     const std::vector<uint8_t> cut(w.buf.begin(), w.buf.begin() + 6);
     REQUIRE(parseErrorOf(cut, true).find("particle system") != std::string::npos);
@@ -561,7 +562,7 @@ TEST_CASE("every truncation of small synthetic files throws ParseError unless it
             std::vector<uint8_t> cut(f->begin(), f->begin() + n);
             const bool boundary = std::find(boundaries.begin(), boundaries.end(), n) != boundaries.end();
             try {
-                loadDocument(ByteSpan(cut), model ? "t.alo" : "t.ala");
+                Resolver().read(ByteSpan(cut), model ? "t.alo" : "t.ala");
                 ++loaded;
                 REQUIRE(boundary); // only whole top-level chunks can make a valid file
             } catch (const ParseError&) {

@@ -5,7 +5,8 @@
 #include "amal/amal_sim.h"
 #include "amal/amal_writer.h"
 #include "corpus.h"
-#include "io/loader.h"
+#include "format_catch.h"
+#include "resolve/resolver.h"
 
 #include <catch2/catch.hpp>
 
@@ -115,9 +116,9 @@ TEST_CASE("amal bank: writer round trip (.abk)", "[amal][bank]") {
     checkSample(f.amalBanks[0]);
     CHECK(f.otherBanks.empty());
     CHECK(f.warnings.empty());
-    CHECK(detectFormat(ByteSpan(abk), "sample.abk") == "amal");
-    Document d = loadDocument(ByteSpan(abk), "sample.abk");
-    CHECK(d.format == "amal");
+    CHECK(detectFormat(ByteSpan(abk), "sample.abk") == Format::Amal);
+    Document d = Resolver().read(ByteSpan(abk), "sample.abk");
+    CHECK(d.format == Format::Amal);
     CHECK_FALSE(d.model);
 }
 
@@ -164,7 +165,7 @@ TEST_CASE("amal bank: files without an Amal bank say so", "[amal][bank]") {
     BankFile g = readBankFile(ByteSpan(bare), "plain.AMOS");
     CHECK(g.amalBanks.empty());
     CHECK_THROWS_AS(requireAmalBank(g), ParseError);
-    CHECK_THROWS_AS(loadDocument(ByteSpan(bare), "plain.AMOS"), ParseError);
+    CHECK_THROWS_AS(Resolver().read(ByteSpan(bare), "plain.AMOS"), ParseError);
     const std::vector<uint8_t> junk = {'X', 'Y', 'Z', 0, 1, 2, 3, 4};
     CHECK_THROWS_AS(readBankFile(ByteSpan(junk), "junk.abk"), ParseError);
 }
@@ -190,7 +191,7 @@ TEST_CASE("amal bank: a ripped .abk without its AmBk header is read with a warni
     CHECK(b.warnings[0].find("no AmBk header") != std::string::npos);
     b.warnings.clear();
     checkSample(b);
-    CHECK(detectFormat(ByteSpan(raw), "ripped.abk") == "amal");
+    CHECK(detectFormat(ByteSpan(raw), "ripped.abk") == Format::Amal);
     // Only .abk files get that reading, and only when it finds something.
     CHECK_THROWS_AS(readBankFile(ByteSpan(raw), "ripped.bin"), ParseError);
     std::vector<uint8_t> zeros(64, 0);
@@ -272,7 +273,7 @@ TEST_CASE("amal corpus: every Amal bank found and decoded", "[amal][corpus]") {
         INFO(path);
         const std::string name = std::filesystem::path(path).filename().string();
         std::vector<uint8_t> bytes = readFileBytes(path);
-        CHECK(detectFormat(ByteSpan(bytes), path) == "amal");
+        CHECK(detectFormat(ByteSpan(bytes), path) == Format::Amal);
         BankFile f = readBankFile(ByteSpan(bytes), path);
         auto it = expect.find(name);
         if (it == expect.end()) {

@@ -1,7 +1,8 @@
 #include "bw2_fixtures.h"
 #include "cli_run.h"
 
-#include "io/loader.h"
+#include "format_catch.h"
+#include "resolve/resolver.h"
 #include "scene/pose.h"
 
 #include <catch2/catch.hpp>
@@ -74,15 +75,15 @@ TEST_CASE("al library with two animations and events round trips", "[bw2]") {
 
 TEST_CASE("al document: armature skeleton, one clip per animation, decode status labelled", "[bw2]") {
     std::vector<uint8_t> bytes = writeAl(library());
-    Document d = loadDocument(ByteSpan(bytes), "creature.al");
-    REQUIRE(d.format == "al");
+    Document d = Resolver().read(ByteSpan(bytes), "creature.al");
+    REQUIRE(d.format == Format::Bw2Library);
     REQUIRE(d.model);
-    CHECK(d.model->format == "al");
+    CHECK(d.model->format == Format::Bw2Library);
     REQUIRE(d.model->skeleton.bones.size() == 4);
     CHECK(d.model->skeleton.bones[1].parent == 0);
     REQUIRE(d.clips.size() == 2);
     const Clip& walk = *d.clips[0];
-    CHECK(walk.format == "al");
+    CHECK(walk.format == Format::Bw2Library);
     CHECK(walk.name == "a_walk");
     CHECK(walk.frameCount == 5);
     CHECK(walk.fps == 30.0f);
@@ -129,7 +130,7 @@ TEST_CASE("al: compressed rotations decode to unit quaternions", "[bw2]") {
 
 TEST_CASE("al pairs with a .bwm skin by bone count and names", "[bw2]") {
     std::vector<uint8_t> lib = writeAl(library());
-    Document ld = loadDocument(ByteSpan(lib), "creature.al");
+    Document ld = Resolver().read(ByteSpan(lib), "creature.al");
     BwmFile skinFile = skinModel(SkinLayout::U8PerIndex);
     Model skin = toModel(skinFile, "creature.bwm");
     std::string why;
@@ -172,7 +173,7 @@ TEST_CASE("al pairs with a .bwm skin by bone count and names", "[bw2]") {
         a.first.clear();
     }
     put(dir / "binary_anim_libs" / "small.al", writeAl(other));
-    auto found = findMatchingLibraries((dir / "models" / "creature.bwm").string(), 4);
+    auto found = Resolver().matchingLibraries((dir / "models" / "creature.bwm").string(), 4);
     REQUIRE(found.size() == 1);
     CHECK(fs::path(found[0]).filename() == "creature.al");
     fs::remove_all(dir);

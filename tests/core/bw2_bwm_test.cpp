@@ -1,7 +1,8 @@
 #include "bw2_fixtures.h"
 #include "corpus.h"
 
-#include "io/loader.h"
+#include "format_catch.h"
+#include "resolve/resolver.h"
 #include "scene/pose.h"
 
 #include <catch2/catch.hpp>
@@ -57,8 +58,8 @@ TEST_CASE("bwm corpus: counts from the header and plausible geometry", "[bw2][co
         CHECK(f.strides[0].elements[0].format == 2);
         if (version >= 6) CHECK(f.trailer.size() == nVert);
 
-        Document d = loadDocument(ByteSpan(bytes), path);
-        REQUIRE(d.format == "bwm");
+        Document d = Resolver().read(ByteSpan(bytes), path);
+        REQUIRE(d.format == Format::Bw2Model);
         const Model& m = *d.model;
         REQUIRE(m.meshes.size() == nMesh);
         size_t verts = 0, listIndices = 0;
@@ -213,7 +214,7 @@ TEST_CASE("bwm skins: every bone-index layout round trips and is recognised from
             REQUIRE_FALSE(f.warnings.empty());
             CHECK(f.warnings.back().find(skinLayoutName(layout)) != std::string::npos);
 
-            Document d = loadDocument(ByteSpan(bytes), "skin.bwm");
+            Document d = Resolver().read(ByteSpan(bytes), "skin.bwm");
             const Model& m = *d.model;
             REQUIRE(m.skeleton.bones.size() == 4);
             CHECK(m.skeleton.bones[2].name == "bone_2");
@@ -259,7 +260,7 @@ TEST_CASE("bwm refuses files without the signature", "[bw2]") {
     std::vector<uint8_t> kotor = {'B', 'W', 'M', ' ', 'V', '1', '.', '0'};
     kotor.resize(200, 0);
     try {
-        loadDocument(ByteSpan(kotor), "walkmesh.bwm");
+        Resolver().read(ByteSpan(kotor), "walkmesh.bwm");
         FAIL("accepted a KotOR walkmesh");
     } catch (const ParseError& e) {
         CHECK(std::string(e.what()).find("KotOR walkmesh") != std::string::npos);
@@ -267,13 +268,13 @@ TEST_CASE("bwm refuses files without the signature", "[bw2]") {
     }
     std::vector<uint8_t> junk(64, 0x41);
     try {
-        loadDocument(ByteSpan(junk), "junk.bwm");
+        Resolver().read(ByteSpan(junk), "junk.bwm");
         FAIL("accepted junk");
     } catch (const ParseError& e) {
         CHECK(std::string(e.what()).find("LiOnHeAdMODEL") != std::string::npos);
         CHECK(e.file() == "junk.bwm");
     }
-    CHECK(detectFormat(ByteSpan(junk), "junk.bwm") == "bwm");
+    CHECK(detectFormat(ByteSpan(junk), "junk.bwm") == Format::Bw2Model);
     std::vector<uint8_t> ok = writeBwm(staticModel(6));
-    CHECK(detectFormat(ByteSpan(ok), "model.bin") == "bwm");
+    CHECK(detectFormat(ByteSpan(ok), "model.bin") == Format::Bw2Model);
 }

@@ -2,7 +2,8 @@
 #include "bw2_fixtures.h"
 #include "corpus.h"
 
-#include "io/loader.h"
+#include "format_catch.h"
+#include "resolve/resolver.h"
 
 #include <catch2/catch.hpp>
 
@@ -25,7 +26,7 @@ uint32_t u32At(const std::vector<uint8_t>& b, size_t o) {
 // Loads; returns true on success, false on ParseError. Anything else fails the test.
 bool loads(const std::vector<uint8_t>& b, const std::string& name) {
     try {
-        Document d = loadDocument(ByteSpan(b.data(), b.size()), name);
+        Document d = Resolver().read(ByteSpan(b.data(), b.size()), name);
         return true;
     } catch (const ParseError& e) {
         REQUIRE(e.file() == name);
@@ -74,7 +75,7 @@ void requireError(const std::vector<uint8_t>& b, const std::string& name, uint64
     }
 }
 
-auto loadDoc = [](const std::vector<uint8_t>& b, const std::string& name) { loadDocument(ByteSpan(b), name); };
+auto loadDoc = [](const std::vector<uint8_t>& b, const std::string& name) { Resolver().read(ByteSpan(b), name); };
 
 } // namespace
 

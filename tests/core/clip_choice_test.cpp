@@ -1,6 +1,7 @@
 // The clip a model starts on (core/scene/clip_choice.h): each game's idle naming, token boundaries, and the
 // choice for a writer-made W3D skin whose clips are [attack, idle].
-#include "io/loader.h"
+#include "format_catch.h"
+#include "resolve/resolver.h"
 #include "scene/clip_choice.h"
 #include "scene/pose.h"
 #include "w3d/w3d_writer.h"
@@ -70,7 +71,7 @@ TEST_CASE("A W3D skin with clips [attack, _IDL] starts on _IDL", "[clip_choice][
         const std::vector<uint8_t> b = cw.take();
         std::ofstream(file, std::ios::binary).write(reinterpret_cast<const char*>(b.data()), std::streamsize(b.size()));
     }
-    const Document d = loadDocument(file.string());
+    const Document d = Resolver().read(file.string());
     std::filesystem::remove(file);
     REQUIRE(d.model);
     REQUIRE(d.clips.size() == 2);

@@ -4,7 +4,8 @@
 #include "corpus.h"
 #include "engine_ref.h"
 
-#include "io/loader.h"
+#include "format_catch.h"
+#include "resolve/resolver.h"
 #include "scene/pose.h"
 
 #include <catch2/catch.hpp>
@@ -70,7 +71,7 @@ struct Loaded {
 
 Loaded loadW3dSet(const std::string& path) {
     Loaded l;
-    l.doc = loadDocument(path);
+    l.doc = Resolver().read(path);
     REQUIRE(l.doc.model);
     REQUIRE(!l.doc.clips.empty());
     l.clip = l.doc.clips.front();
@@ -219,7 +220,7 @@ TEST_CASE("W3D and Alamo corpus: every clip matches the engines at its first, mi
     for (const std::string& path : test::corpusFiles("w3d", {".w3d"})) {
         Document d;
         try {
-            d = loadDocument(path);
+            d = Resolver().read(path);
         } catch (const ParseError&) {
             continue; // refusals are covered by the W3D corpus tests
         }
@@ -243,13 +244,13 @@ TEST_CASE("W3D and Alamo corpus: every clip matches the engines at its first, mi
     for (const std::string& model : test::corpusFiles("alamo", {".alo"})) {
         Document d;
         try {
-            d = loadDocument(model);
+            d = Resolver().read(model);
         } catch (const ParseError&) {
             continue; // the particle file
         }
-        for (const std::string& clipPath : findCompanionClips(model)) {
+        for (const std::string& clipPath : Resolver().companionClips(model)) {
             INFO(model << " + " << clipPath);
-            const Document cd = loadDocument(clipPath);
+            const Document cd = Resolver().read(clipPath);
             REQUIRE(cd.clips.size() == 1);
             const Clip& clip = *cd.clips.front();
             const ClipBinding b = bindClip(d.model->skeleton, clip);

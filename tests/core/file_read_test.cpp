@@ -1,4 +1,4 @@
-// Bounded reading (common/file_read.h, io/loader.h readInputFile): folders, FIFOs, devices and oversized files
+// Bounded reading (common/file_read.h, formats/formats.h readInputFile): folders, FIFOs, devices and oversized files
 // refused by name before anything is read, in core and through rigscope-cli; counted warnings; escaped messages.
 #include "alamo/alamo_writer.h"
 #include "alamo_fixtures.h"
@@ -8,7 +8,8 @@
 
 #include "common/file_read.h"
 #include "common/warnings.h"
-#include "io/loader.h"
+#include "format_catch.h"
+#include "resolve/resolver.h"
 
 #include "skip.h"
 #include <catch2/catch.hpp>
@@ -69,23 +70,23 @@ TEST_CASE("folders, FIFOs and devices are refused by name before opening", "[io]
     fs::create_directories(t.path("dir.alo"));
     const std::string fifo = t.path("pipe.alo");
     REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
-    std::string m = refusal([&] { loadDocument(t.path("dir.alo")); });
+    std::string m = refusal([&] { Resolver().read(t.path("dir.alo")); });
     CHECK(m.find("dir.alo") != std::string::npos);
     CHECK(m.find("is a directory") != std::string::npos);
     // A FIFO with no writer would block open() forever: this returns only because it is never opened.
-    m = refusal([&] { loadDocument(fifo); });
+    m = refusal([&] { Resolver().read(fifo); });
     CHECK(m.find("pipe.alo") != std::string::npos);
     CHECK(m.find("FIFO") != std::string::npos);
     m = refusal([&] { readFileBytes("/dev/zero"); });
     CHECK(m.find("/dev/zero: is a character device") == 0);
-    m = refusal([&] { loadDocument(t.path("missing.alo")); });
+    m = refusal([&] { Resolver().read(t.path("missing.alo")); });
     CHECK(m.find("missing.alo: cannot open file: No such file or directory") != std::string::npos);
     CHECK_FALSE(isRegularFile(t.path("dir.alo")));
     CHECK_FALSE(isRegularFile(fifo));
     if (::geteuid() != 0) { // root reads anything
         writeFile(t.path("locked.alo"), {1, 2, 3});
         ::chmod(t.path("locked.alo").c_str(), 0);
-        m = refusal([&] { loadDocument(t.path("locked.alo")); });
+        m = refusal([&] { Resolver().read(t.path("locked.alo")); });
         CHECK(m.find("locked.alo: cannot open file: Permission denied") != std::string::npos);
     }
 }
@@ -97,18 +98,18 @@ TEST_CASE("a 2 GB file of zeros named x.alo is refused by its size, nothing read
         RIGSCOPE_SKIP("cannot make a sparse file in " << t.dir);
     }
     std::string m;
-    const int64_t peak = test::peakHeap([&] { m = refusal([&] { loadDocument(big); }); });
+    const int64_t peak = test::peakHeap([&] { m = refusal([&] { Resolver().read(big); }); });
     CHECK(m.find("x.alo: file of 2147483648 bytes (2048.0 MiB) is larger than any Alamo model this viewer reads "
                  "(at most 256.0 MiB)") != std::string::npos);
     CHECK(peak < 64 * 1024);
-    CHECK(maxFileBytes("alo") == uint64_t(256) << 20);
-    CHECK(maxFileBytes("amal") == uint64_t(16) << 20);
-    CHECK(maxFileBytes("") == 0);
+    CHECK(formatInfo(Format::AlamoModel).maxBytes == uint64_t(256) << 20);
+    CHECK(formatInfo(Format::Amal).maxBytes == uint64_t(16) << 20);
+    CHECK(formatInfo(Format::Unknown).maxBytes == 0);
     // Under its format's cap, a file is read whole: 1 MiB of zeros as .alo reads, then fails in the reader,
     // naming the file; the per-chunk warnings it causes on the way are counted, not stored.
     const std::string mid = t.path("mid.alo");
     REQUIRE(makeSparse(mid, 1 << 20));
-    const int64_t peakMid = test::peakHeap([&] { m = refusal([&] { loadDocument(mid); }); });
+    const int64_t peakMid = test::peakHeap([&] { m = refusal([&] { Resolver().read(mid); }); });
     CHECK(m.find("mid.alo: ") != std::string::npos);
     CHECK(m.find("no skeleton chunk 0x200") != std::string::npos);
     CHECK(peakMid < 3 * (1 << 20));
@@ -119,7 +120,7 @@ TEST_CASE("repeated reader warnings are one line per kind with a count", "[io][a
     const size_t n = 100000;
     b.resize(b.size() + 8 * n, 0); // 100,000 empty chunks of type 0
     Document d;
-    const int64_t peak = test::peakHeap([&] { d = loadDocument(ByteSpan(b), "zeros.alo"); });
+    const int64_t peak = test::peakHeap([&] { d = Resolver().read(ByteSpan(b), "zeros.alo"); });
     REQUIRE(d.model);
     size_t lines = 0;
     for (const std::string& w : d.model->warnings)

@@ -50,7 +50,7 @@ std::string tryLoad(const std::vector<uint8_t>& bytes, const std::string& path, 
             }
             return {};
         }
-        rs::Document d = rs::loadDocument(rs::ByteSpan(bytes), path);
+        rs::Document d = rs::Resolver().read(rs::ByteSpan(bytes), path);
         loaded = true;
         if (clipBytes) *clipBytes = decodedClipBytes(d);
         if (d.model) {

@@ -1,7 +1,8 @@
 // Shared by the robustness tests: load a (damaged) file and judge the outcome.
 #pragma once
 
-#include "io/loader.h"
+#include "format_catch.h"
+#include "resolve/resolver.h"
 
 #include <cstdint>
 #include <functional>

@@ -104,7 +104,7 @@ TEST_CASE("hostile W3D: the samples load as written", "[w3d][hostile]") {
     for (const test::Sample& s : samples()) {
         INFO(s.name);
         REQUIRE(test::expectLoadsOrRejects(s.bytes, s.name, "unchanged"));
-        const Document d = loadDocument(ByteSpan(s.bytes), s.name);
+        const Document d = Resolver().read(ByteSpan(s.bytes), s.name);
         REQUIRE(d.model);
         REQUIRE(d.model->skeleton.bones.size() == 4);
         if (s.name != "unit.w3d") {
@@ -128,7 +128,7 @@ TEST_CASE("hostile W3D: chunk sizes past the end of their parent are refused", "
             bool l = false;
             REQUIRE(test::tryLoad(m, s.name, l).empty());
             if (!l) continue;
-            const Document d = loadDocument(ByteSpan(m), s.name);
+            const Document d = Resolver().read(ByteSpan(m), s.name);
             std::vector<std::string> w = d.warnings;
             if (d.model) w.insert(w.end(), d.model->warnings.begin(), d.model->warnings.end());
             for (const auto& clip : d.clips)

@@ -12,7 +12,8 @@
 // memory errors on the way.
 #include "corpus.h"
 
-#include "io/loader.h"
+#include "format_catch.h"
+#include "resolve/resolver.h"
 
 #include <catch2/catch.hpp>
 

@@ -3,7 +3,8 @@
 #include "alamo/particle_reader.h"
 #include "corpus.h"
 #include "heap_meter.h"
-#include "io/loader.h"
+#include "format_catch.h"
+#include "resolve/resolver.h"
 #include "particle_fixtures.h"
 #include "particles/particle_sim.h"
 
@@ -379,7 +380,7 @@ TEST_CASE("corpus: every particle system simulates to finite particles", "[parti
         if (bytes.size() < 4 || bytes[1] != 0x09 || bytes[0] != 0) continue;
         INFO(f);
         ++systems;
-        const Document d = loadDocument(ByteSpan(bytes), f);
+        const Document d = Resolver().read(ByteSpan(bytes), f);
         ParticleSimulator sim(*d.particles);
         ParticleBuffer buf(200000, d.particles->emitters.size());
         size_t seen = 0;

@@ -1,6 +1,7 @@
 // Regression inputs found by fuzz/fuzz_w3d (tools/fuzz.sh), minimised with libFuzzer -minimize_crash.
 #include "hostile.h"
-#include "io/loader.h"
+#include "format_catch.h"
+#include "resolve/resolver.h"
 
 #include <catch2/catch.hpp>
 
@@ -112,7 +113,7 @@ const uint8_t kEmptyShaderArray[] = {
 TEST_CASE("regression: a second compressed animation header is refused, not applied", "[w3d][regress]") {
     const std::vector<uint8_t> bytes(std::begin(kSecondCompressedHeader), std::end(kSecondCompressedHeader));
     try {
-        loadDocument(ByteSpan(bytes), "fuzz-crash.w3d");
+        Resolver().read(ByteSpan(bytes), "fuzz-crash.w3d");
         FAIL("loaded");
     } catch (const ParseError& e) {
         REQUIRE(e.file() == "fuzz-crash.w3d");

@@ -4,7 +4,8 @@
 #include "alamo/particle_reader.h"
 #include "alamo/particle_writer.h"
 #include "common/error.h"
-#include "io/loader.h"
+#include "format_catch.h"
+#include "resolve/resolver.h"
 #include "particle_fixtures.h"
 #include "w3d/w3d_chunks.h"
 #include "w3d_fixtures.h"
@@ -101,7 +102,7 @@ const Mesh& meshNamed(const Model& m, const std::string& name) {
 
 TEST_CASE("W3D: an HLOD shorter than its LOD array is read by the array's size, as ww3d2 does", "[w3d][tolerance]") {
     const HlodFile f = fiveSubObjects(true);
-    const Document d = loadDocument(ByteSpan(f.bytes), "stale_hlod.w3d");
+    const Document d = Resolver().read(ByteSpan(f.bytes), "stale_hlod.w3d");
     REQUIRE(d.model);
     const Model& m = *d.model;
     INFO(joined(m.warnings));
@@ -113,7 +114,7 @@ TEST_CASE("W3D: an HLOD shorter than its LOD array is read by the array's size, 
                                     "exceeds the"}));
     // The same file with the right size reads the same, without that warning.
     const HlodFile ok = fiveSubObjects(false);
-    const Document d2 = loadDocument(ByteSpan(ok.bytes), "hlod.w3d");
+    const Document d2 = Resolver().read(ByteSpan(ok.bytes), "hlod.w3d");
     REQUIRE(d2.model->meshes.size() == 5);
     REQUIRE(meshNamed(*d2.model, "E").bone == 2);
     REQUIRE_FALSE(hasWarning(d2.model->warnings, {"exceeds the"}));
@@ -123,7 +124,7 @@ TEST_CASE("W3D: chunks after an overrun are read as the overrun parent's childre
     // ChunkLoadClass ends a parent only when its children's sizes add up to it: after the LOD array the HLOD
     // reads on to the end of the file, so the box after it is one of its (ignored) children, not an object.
     const HlodFile f = fiveSubObjects(true, true);
-    const Document d = loadDocument(ByteSpan(f.bytes), "stale_hlod_box.w3d");
+    const Document d = Resolver().read(ByteSpan(f.bytes), "stale_hlod_box.w3d");
     const Model& m = *d.model;
     INFO(joined(m.warnings));
     REQUIRE(m.meshes.size() == 5);
@@ -136,7 +137,7 @@ TEST_CASE("W3D: a chunk past its parent's end and the file's end stays refused",
     HlodFile f = fiveSubObjects(true);
     setStoredSize(f.bytes, f.lodArrayAt, uint32_t(f.bytes.size())); // the LOD array now runs past the file
     try {
-        loadDocument(ByteSpan(f.bytes), "overrun.w3d");
+        Resolver().read(ByteSpan(f.bytes), "overrun.w3d");
         FAIL("no ParseError");
     } catch (const ParseError& e) {
         REQUIRE(e.chunkPath() == "0x700/0x702");
@@ -162,7 +163,7 @@ TEST_CASE("W3D: skin vertices on a pivot past the hierarchy follow the root, wit
     writeHlod(cw, h);
     const std::vector<uint8_t> b = cw.take();
     const size_t meshAt = chunkAt(b, 0, b.size(), id::Mesh);
-    const Document d = loadDocument(ByteSpan(b), "skin_past.w3d");
+    const Document d = Resolver().read(ByteSpan(b), "skin_past.w3d");
     const Model& m = *d.model;
     INFO(joined(m.warnings));
     const SubMesh& sm = meshNamed(m, "SKIN").subMeshes.at(0);
@@ -196,7 +197,7 @@ TEST_CASE("W3D: HLOD sub-objects on a pivot past the hierarchy go to the root; a
     h.aggregates = {{9, "FX_SMOKE"}, {3, "FX_FIRE"}};
     writeHlod(cw, h);
     const std::vector<uint8_t> b = cw.take();
-    const Document d = loadDocument(ByteSpan(b), "forge.w3d");
+    const Document d = Resolver().read(ByteSpan(b), "forge.w3d");
     const Model& m = *d.model;
     INFO(joined(m.warnings));
     REQUIRE(meshNamed(m, "DOORL").bone == 0);
@@ -227,7 +228,7 @@ TEST_CASE("W3D: an HLOD proxy on a pivot past the hierarchy stays refused", "[w3
     h.proxies = {{12, "PROXY_FIRE"}};
     writeHlod(cw, h);
     const std::vector<uint8_t> b = cw.take();
-    REQUIRE_THROWS_WITH(loadDocument(ByteSpan(b), "proxy.w3d"),
+    REQUIRE_THROWS_WITH(Resolver().read(ByteSpan(b), "proxy.w3d"),
                         Catch::Contains("proxy PROXY_FIRE is attached to pivot 12 but hierarchy TEST_SKL has 4"));
 }
 

@@ -2,7 +2,8 @@
 #include "cli_run.h"
 #include "vfs_fixtures.h"
 
-#include "io/loader.h"
+#include "format_catch.h"
+#include "resolve/resolver.h"
 
 #include <catch2/catch.hpp>
 
@@ -107,7 +108,7 @@ TEST_CASE("cli extract writes entries under DIR only; the SAGE layout on disk st
     INFO(r.out);
     REQUIRE(r.status == 0);
     CHECK(r.out.find("3 written, 0 refused") != std::string::npos);
-    Document d = loadDocument((out / "art" / "w3d" / "un" / "unit_skn.w3d").string());
+    Document d = Resolver().read((out / "art" / "w3d" / "un" / "unit_skn.w3d").string());
     REQUIRE(d.model);
     CHECK(d.model->skeleton.bones.size() == 4); // from ../te/test_skl.w3d
 

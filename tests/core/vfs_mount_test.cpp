@@ -1,14 +1,20 @@
-// Mount table and lookups over a fake game install built by the project's writers (vfs_fixtures.h).
+// Mount table and lookups over a fake game install built by the project's writers (vfs_fixtures.h): the mount
+// order (vfs/mount.h), the games' lookup rules over it (resolve/lookup_rules.h) and files opened through a Resolver
+// over it (resolve/resolver.h).
 #include "vfs_fixtures.h"
 
+#include "resolve/lookup_rules.h"
+#include "resolve/resolver.h"
 #include "scene/pose.h"
-#include "vfs/lookup.h"
 #include "vfs/mount.h"
 
 #include <catch2/catch.hpp>
 
 using namespace rs;
 using namespace rs::vfs;
+using resolve::companionClips;
+using resolve::findTexture;
+using resolve::findW3dHierarchy;
 
 namespace {
 
@@ -16,6 +22,9 @@ std::string text(const MountTable& t, const Hit& h) {
     const EntryBytes b = t.read(h);
     return std::string(reinterpret_cast<const char*>(b.span.data), b.span.size);
 }
+
+// A resolver over a copy of `t` (the sources are shared) as the session's mounted folders.
+Resolver over(const MountTable& t) { return Resolver(std::make_shared<const MountTable>(t)); }
 
 std::string sourceName(const MountTable& t, const Hit& h) {
     return std::filesystem::path(t.mountOf(h).source->label()).filename().string();
@@ -92,29 +101,31 @@ TEST_CASE("an Alamo model opens by name with textures (mod override used) and cl
     rs::test::FakeInstall fi;
     MountTable t = mountInstall({fi.eaw}, {fi.eawMod});
     const std::string key = "Data\\Art\\Models\\W_Unit.alo";
-    Document d = loadDocument(t, key);
+    const Resolver r = over(t);
+    Document d = r.read(key);
     REQUIRE(d.model);
     CHECK(d.model->skeleton.bones.size() == 3);
-    CHECK(d.path.find("Models.meg:DATA\\ART\\MODELS\\W_UNIT.ALO") != std::string::npos);
+    CHECK(d.path == key); // as opened (a game path)
+    CHECK(r.placeOf(key).key == "DATA/ART/MODELS/W_UNIT.ALO");
 
-    const Hit* tex = resolveTexture(t, "W_TEST.TGA", key); // stored as .tga, shipped as .dds
+    const Hit* tex = findTexture(t, "W_TEST.TGA", key); // stored as .tga, shipped as .dds
     REQUIRE(tex);
     CHECK(text(t, *tex) == "mod W_TEST");
-    const Hit* dz = resolveTexture(t, "W_Dazzle.dds", key);
+    const Hit* dz = findTexture(t, "W_Dazzle.dds", key);
     REQUIRE(dz);
     CHECK(text(t, *dz) == "patched dazzle");
-    CHECK_FALSE(resolveTexture(t, "MISSING.TGA", key));
+    CHECK_FALSE(findTexture(t, "MISSING.TGA", key));
 
     const auto clips = companionClips(t, key);
     REQUIRE(clips ==
             std::vector<std::string>{"DATA/ART/MODELS/W_UNIT_IDLE_00.ALA", "DATA/ART/MODELS/W_UNIT_WALK_00.ALA"});
-    Document c = loadDocument(t, clips[0]);
+    Document c = r.read(clips[0]);
     REQUIRE(c.clips.size() == 1);
     CHECK(bindClip(d.model->skeleton, *c.clips[0]).ok());
 
     // Without the mod, the game's texture wins.
     MountTable g = mountInstall({fi.eaw}, {});
-    CHECK(text(g, *resolveTexture(g, "W_TEST.TGA", key)) == "game W_TEST");
+    CHECK(text(g, *findTexture(g, "W_TEST.TGA", key)) == "game W_TEST");
 }
 
 TEST_CASE("FoC mounts over EaW whatever order they are given in", "[vfs]") {
@@ -136,7 +147,7 @@ TEST_CASE("a SAGE skin opens by name with its skeleton from art/w3d/<xx>/, clips
     MountTable t = mountInstall({fi.bfme2}, {fi.bfme2Mod});
     CHECK(t.warnings.empty());
     const std::string key = "art/w3d/un/unit_skn.w3d";
-    Document d = loadDocument(t, key);
+    Document d = over(t).read(key);
     REQUIRE(d.model);
     CHECK(d.model->skeleton.name == "TEST_SKL");
     REQUIRE(d.model->skeleton.bones.size() == 4);
@@ -153,7 +164,7 @@ TEST_CASE("a SAGE skin opens by name with its skeleton from art/w3d/<xx>/, clips
     CHECK(t.entry(*h).name == "art\\w3d\\te\\test_skl.w3d");
 
     CHECK(companionClips(t, key) == std::vector<std::string>{"ART/W3D/TE/TEST_IDLA.W3D"});
-    const Hit* q = resolveTexture(t, "quad.tga", key);
+    const Hit* q = findTexture(t, "quad.tga", key);
     REQUIRE(q);
     CHECK(text(t, *q) == "mod quad");
     CHECK(t.findAll("ART/COMPILEDTEXTURES/QU/QUAD.DDS")->size() == 2);
@@ -161,7 +172,7 @@ TEST_CASE("a SAGE skin opens by name with its skeleton from art/w3d/<xx>/, clips
     // Without the mount table the skin loads without its skeleton (a warning, not an error).
     auto a = openArchiveFile(fi.bfme2 + "/W3D.big");
     const EntryBytes b = a->read(*a->find(key));
-    Document bare = rs::loadDocument(b.span, "unit_skn.w3d");
+    Document bare = Resolver().read(b.span, "unit_skn.w3d");
     CHECK(bare.model->skeleton.bones.empty());
 }
 
@@ -181,7 +192,7 @@ TEST_CASE("missing or broken archives named in MegaFiles.xml become warnings", "
     CHECK(t.find("DATA/ART/MODELS/W_UNIT.ALO"));
 }
 
-TEST_CASE("viewer helpers: texture for a model path, bytes of a described entry", "[vfs]") {
+TEST_CASE("Resolver: texture for a model path, bytes of a described entry", "[vfs][resolve]") {
     rs::test::FakeInstall fi;
     MountTable t = mountInstall({fi.eaw}, {fi.eawMod});
     const std::string model = fi.eaw + "/Data/Models.meg:DATA\\ART\\MODELS\\W_UNIT.ALO";
@@ -190,41 +201,42 @@ TEST_CASE("viewer helpers: texture for a model path, bytes of a described entry"
     const std::string loose = fi.eaw + "/Data/Art/Textures/Loose.tga";
     CHECK(t.keyFor(loose) == "DATA/ART/TEXTURES/LOOSE.TGA");
 
-    const std::string tex = resolveTextureFor(t, "W_TEST.TGA", model);
+    const Resolver r = over(t);
+    const std::string tex = r.findTexture("W_TEST.TGA", model);
     CHECK(tex == fi.eawMod + "/Data/Art/Textures/W_TEST.dds");
     std::vector<uint8_t> bytes;
-    REQUIRE(readDescribed(t, tex, bytes));
+    REQUIRE(r.readBytes(tex, bytes));
     CHECK(std::string(bytes.begin(), bytes.end()) == "mod W_TEST");
-    const std::string dz = resolveTextureFor(t, "w_dazzle.dds", model);
+    const std::string dz = r.findTexture("w_dazzle.dds", model);
     CHECK(dz == fi.eaw + "/Data/Patch.meg:DATA\\ART\\TEXTURES\\W_DAZZLE.DDS");
-    REQUIRE(readDescribed(t, dz, bytes));
+    REQUIRE(r.readBytes(dz, bytes));
     CHECK(std::string(bytes.begin(), bytes.end()) == "patched dazzle");
-    CHECK_FALSE(readDescribed(t, fi.eaw + "/Data/Patch.meg:NOPE", bytes));
-    CHECK(resolveTextureFor(t, "NOPE.TGA", model).empty());
+    CHECK_FALSE(r.readBytes(fi.eaw + "/Data/Patch.meg:NOPE", bytes));
+    CHECK(r.findTexture("NOPE.TGA", model).empty());
 }
 
-TEST_CASE("rs::loadDocument and findCompanionClips take <archive>:<entry> and use the session mount", "[vfs]") {
+TEST_CASE("Resolver::read and companionClips take <archive>:<entry> and look through the mounted folders",
+          "[vfs][resolve]") {
     rs::test::FakeInstall fi;
     const std::string model = fi.eaw + "/Data/Models.meg:Data/Art/Models/W_Unit.alo";
-    Document d = rs::loadDocument(model);
+    Document d = Resolver().read(model);
     REQUIRE(d.model);
     CHECK(d.model->skeleton.bones.size() == 3);
-    CHECK(rs::findCompanionClips(model) ==
+    CHECK(rs::Resolver().companionClips(model) ==
           std::vector<std::string>{fi.eaw + "/Data/Models.meg:DATA\\ART\\MODELS\\W_UNIT_IDLE_00.ALA",
                                    fi.eaw + "/Data/Models.meg:DATA\\ART\\MODELS\\W_UNIT_WALK_00.ALA"});
-    CHECK(rs::loadDocument(rs::findCompanionClips(model)[0]).clips.size() == 1);
-    CHECK_THROWS_WITH(rs::loadDocument(fi.eaw + "/Data/Models.meg:NOPE.ALO"), Catch::Contains("no such entry"));
+    CHECK(Resolver().read(Resolver().companionClips(model)[0]).clips.size() == 1);
+    CHECK_THROWS_WITH(Resolver().read(fi.eaw + "/Data/Models.meg:NOPE.ALO"), Catch::Contains("no such entry"));
 
-    // A SAGE skin extracted alone finds its skeleton and clip in the session's game archives.
+    // A SAGE skin extracted alone finds its skeleton and clip in the mounted game's archives.
     const std::filesystem::path alone = fi.root / "alone" / "unit_skn.w3d";
     auto w3d = openArchiveFile(fi.bfme2 + "/W3D.big");
     const EntryBytes b = w3d->read(*w3d->find("art/w3d/un/unit_skn.w3d"));
     rs::test::FakeInstall::write(alone, std::vector<uint8_t>(b.span.data, b.span.data + b.span.size));
-    CHECK(rs::loadDocument(alone.string()).model->skeleton.bones.empty());
-    setSessionMount(std::make_shared<MountTable>(mountInstall({fi.bfme2}, {})));
-    Document s = rs::loadDocument(alone.string());
-    const auto clips = rs::findCompanionClips(alone.string());
-    setSessionMount(nullptr);
+    CHECK(Resolver().read(alone.string()).model->skeleton.bones.empty());
+    const Resolver mounted = over(mountInstall({fi.bfme2}, {}));
+    Document s = mounted.read(alone.string());
+    const auto clips = mounted.companionClips(alone.string());
     CHECK(s.model->skeleton.bones.size() == 4);
     CHECK(clips == std::vector<std::string>{fi.bfme2 + "/W3D.big:art\\w3d\\te\\test_idla.w3d"});
 }
@@ -241,7 +253,7 @@ TEST_CASE("archives truncated after mounting: lookups still work, reads of lost 
     CHECK(text(t, *t.find("DATA/ART/TEXTURES/W_DAZZLE.DDS")) == "patched dazzle"); // other archives unaffected
     std::filesystem::resize_file(fi.eaw + "/Data/Models.meg", 0);
     try {
-        loadDocument(t, "DATA/ART/MODELS/W_UNIT.ALO");
+        over(t).read("DATA/ART/MODELS/W_UNIT.ALO");
         FAIL("a model in an emptied archive loaded");
     } catch (const ParseError& e) {
         CHECK(std::string(e.what()).find("shorter than when it was opened") != std::string::npos);
@@ -316,20 +328,20 @@ TEST_CASE("SAGE archives: lower-cased name order, first loaded keeps a name, sub
     CHECK(text(t, *t.find("DATA/INI/Y.INI")) == "sub y");
 }
 
-TEST_CASE("findBeside: a file named by a model (proxy models) in its archive or folder, then the session mount",
-          "[vfs]") {
+TEST_CASE("findBeside: a file named by a model (proxy models) in its archive or folder, then the mounted folders",
+          "[vfs][resolve]") {
     rs::test::FakeInstall fi;
     const std::string meg = fi.eaw + "/Data/Models.meg";
     const std::string unit = meg + ":DATA\\ART\\MODELS\\W_UNIT.ALO";
-    CHECK(findBeside(unit, "w_unit_idle_00.ala") == meg + ":DATA\\ART\\MODELS\\W_UNIT_IDLE_00.ALA");
-    CHECK(findBeside(unit, "W_UNIT.ALO").empty()); // the model itself
-    CHECK(findBeside(unit, "missing.alo").empty());
+    const Resolver alone;
+    CHECK(alone.findBeside(unit, "w_unit_idle_00.ala") == meg + ":DATA\\ART\\MODELS\\W_UNIT_IDLE_00.ALA");
+    CHECK(alone.findBeside(unit, "W_UNIT.ALO").empty()); // the model itself
+    CHECK(alone.findBeside(unit, "missing.alo").empty());
     // A model on disk: its folder (even when the model file is not there).
     const std::string loose = fi.eaw + "/Data/Art/Textures/figure.alo";
-    CHECK(findBeside(loose, "loose.TGA") == fi.eaw + "/Data/Art/Textures/Loose.tga");
-    // Through the session mount: the mod's loose file beside the model's folder key.
-    setSessionMount(std::make_shared<MountTable>(mountInstall({fi.eaw}, {fi.eawMod})));
-    CHECK(findBeside(meg + ":DATA\\ART\\TEXTURES\\W_DAZZLE.DDS", "w_test.dds") ==
+    CHECK(alone.findBeside(loose, "loose.TGA") == fi.eaw + "/Data/Art/Textures/Loose.tga");
+    // Through the mounted folders: the mod's loose file beside the model's folder key.
+    const Resolver mounted = over(mountInstall({fi.eaw}, {fi.eawMod}));
+    CHECK(mounted.findBeside(meg + ":DATA\\ART\\TEXTURES\\W_DAZZLE.DDS", "w_test.dds") ==
           fi.eawMod + "/Data/Art/Textures/W_TEST.dds");
-    setSessionMount(nullptr);
 }

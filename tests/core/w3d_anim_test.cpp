@@ -1,5 +1,6 @@
 // W3D clips: writer -> decoder round trips for every codec, bit channels, pose against hand-computed matrices.
-#include "io/loader.h"
+#include "format_catch.h"
+#include "resolve/resolver.h"
 #include "scene/pose.h"
 #include "w3d/w3d_anim.h"
 #include "w3d/w3d_reader.h"
@@ -70,7 +71,7 @@ TEST_CASE("W3D uncompressed channels: values, identity outside first..last, bit 
     s.channels = {x, q};
     s.bitChannels = {vis};
     Clip c = roundTrip(s);
-    REQUIRE(c.format == "w3d");
+    REQUIRE(c.format == Format::W3d);
     REQUIRE(c.name == "WAVE");
     REQUIRE(c.hierarchyName == "TEST_SKL");
     REQUIRE(c.codec == "uncompressed");
@@ -257,7 +258,7 @@ TEST_CASE("W3D pose: EA formula World = World[parent] * T(pivot) * R(pivot) * T(
     s.channels = {x, q, root};
     writeClip(cw, s);
     std::vector<uint8_t> bytes = cw.take();
-    Document d = loadDocument(ByteSpan(bytes), "pose.w3d");
+    Document d = Resolver().read(ByteSpan(bytes), "pose.w3d");
     REQUIRE(d.model);
     REQUIRE(d.clips.size() == 1);
     const Skeleton& sk = d.model->skeleton;

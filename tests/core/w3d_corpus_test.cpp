@@ -2,7 +2,8 @@
 // sane, and truncated / bit-flipped copies never crash.
 #include "corpus.h"
 
-#include "io/loader.h"
+#include "format_catch.h"
+#include "resolve/resolver.h"
 #include "scene/pose.h"
 #include "w3d/w3d_reader.h"
 
@@ -26,14 +27,14 @@ TEST_CASE("W3D corpus: every file loads, the truncated one says what is missing"
         INFO(path);
         Document d;
         try {
-            d = loadDocument(path);
+            d = Resolver().read(path);
         } catch (const ParseError& e) {
             // A refusal must be precise: file named, a reason given.
             REQUIRE(e.file() == path);
             REQUIRE(!e.message().empty());
             FAIL("corpus file refused: " << e.what());
         }
-        REQUIRE(d.format == "w3d");
+        REQUIRE(d.format == Format::W3d);
         if (d.model) {
             ++models;
             for (const std::string& w : d.model->warnings)
@@ -81,7 +82,7 @@ TEST_CASE("W3D corpus: skeleton / skin / clip sets pair up; other hierarchies ar
     size_t paired = 0, refused = 0, companions = 0;
     for (const std::string& path : w3dFiles()) {
         INFO(path);
-        Document d = loadDocument(path);
+        Document d = Resolver().read(path);
         if (d.model && !d.model->skeleton.bones.empty()) {
             const Skeleton& sk = d.model->skeleton;
             for (const auto& c : d.clips) { // clips that brought their hierarchy along
@@ -99,8 +100,8 @@ TEST_CASE("W3D corpus: skeleton / skin / clip sets pair up; other hierarchies ar
                     }
                 }
             }
-            for (const std::string& cp : findCompanionClips(path)) {
-                Document cd = loadDocument(cp);
+            for (const std::string& cp : Resolver().companionClips(path)) {
+                Document cd = Resolver().read(cp);
                 REQUIRE(!cd.clips.empty());
                 REQUIRE(iequals(cd.clips[0]->hierarchyName, sk.name));
                 REQUIRE(bindClip(sk, *cd.clips[0]).ok());
@@ -109,7 +110,7 @@ TEST_CASE("W3D corpus: skeleton / skin / clip sets pair up; other hierarchies ar
             // A clip for another hierarchy in the same folder is refused with both names.
             for (const std::string& other : w3dFiles()) {
                 if (std::filesystem::path(other).parent_path() != std::filesystem::path(path).parent_path()) continue;
-                w3d::HeaderScan s = w3d::scanHeaders(other);
+                w3d::HeaderScan s = w3d::scanHeaders(ByteSpan(readFileBytes(other)));
                 if (s.clipHierarchies.empty() || iequals(s.clipHierarchies[0], sk.name)) continue;
                 std::vector<uint8_t> bytes = readFileBytes(other);
                 w3d::File f = w3d::readFile(ByteSpan(bytes), other);
@@ -134,7 +135,7 @@ TEST_CASE("W3D corpus: truncated and bit-flipped copies load or fail with ParseE
         ++runs;
         try {
             // Full assembly: the hierarchy next to the file is loaded and skins are bound to it.
-            Document d = loadDocument(ByteSpan(bytes), path);
+            Document d = Resolver().read(ByteSpan(bytes), path);
             bool indicesOk = true;
             if (d.model)
                 for (const Mesh& m : d.model->meshes)

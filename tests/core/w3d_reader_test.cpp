@@ -1,6 +1,7 @@
 // W3D reader: writer -> reader round trips for every model chunk, placement, pairing, hostile input.
 #include "hostile.h"
-#include "io/loader.h"
+#include "format_catch.h"
+#include "resolve/resolver.h"
 #include "scene/pose.h"
 #include "w3d/w3d_chunks.h"
 #include "w3d/w3d_reader.h"
@@ -134,7 +135,7 @@ TEST_CASE("W3D Renegade prelit wrapper supplies the materials", "[w3d]") {
 
 TEST_CASE("W3D per-triangle texture ids split sub-meshes and compact vertices", "[w3d]") {
     RawMesh q = testQuad("QUAD", "");
-    TextureRef t2;
+    w3d::TextureRef t2;
     t2.name = "second.tga";
     q.textures.push_back(t2);
     q.passes[0].stages[0].textureIds = {0, 1};
@@ -196,8 +197,8 @@ TEST_CASE("W3D BFME shader materials, tangents and pass-level texcoords", "[w3d]
 TEST_CASE("W3D skin + HLOD + boxes/nulls/proxies assemble into the model", "[w3d]") {
     for (bool bit : {true, false}) {
         std::vector<uint8_t> bytes = skinFile(bit);
-        Document d = loadDocument(ByteSpan(bytes), "unit.w3d");
-        REQUIRE(d.format == "w3d");
+        Document d = Resolver().read(ByteSpan(bytes), "unit.w3d");
+        REQUIRE(d.format == Format::W3d);
         REQUIRE(d.model);
         const Model& m = *d.model;
         REQUIRE(m.skeleton.bones.size() == 4);
@@ -312,22 +313,22 @@ TEST_CASE("W3D pairing: skin finds <hierarchy>.w3d, clips pair by header, other 
     dir.write("other_run.w3d", clipFile("OTHER_RUN", "OTHER_SKL"));
     dir.write("notes.txt", {1, 2, 3});
 
-    Document d = loadDocument(skn);
+    Document d = Resolver().read(skn);
     REQUIRE(d.model);
     REQUIRE(d.model->skeleton.name == "TEST_SKL");
     REQUIRE(d.model->skeleton.bones.size() == 4);
     REQUIRE(d.model->meshes[2].subMeshes[0].skinned());
 
-    std::vector<std::string> clips = rs::findCompanionClips(skn);
+    std::vector<std::string> clips = Resolver().companionClips(skn);
     REQUIRE(clips.size() == 1);
     REQUIRE(clips[0] == idle);
 
-    Document c = loadDocument(idle);
+    Document c = Resolver().read(idle);
     REQUIRE(c.clips.size() == 1);
     REQUIRE(c.model); // a clip file brings its hierarchy along
     REQUIRE(bindClip(d.model->skeleton, *c.clips[0]).ok());
 
-    Document other = loadDocument((dir.path / "other_run.w3d").string());
+    Document other = Resolver().read((dir.path / "other_run.w3d").string());
     ClipBinding b = bindClip(d.model->skeleton, *other.clips[0]);
     REQUIRE(!b.ok());
     REQUIRE(b.problems[0].find("OTHER_SKL") != std::string::npos);
@@ -335,13 +336,13 @@ TEST_CASE("W3D pairing: skin finds <hierarchy>.w3d, clips pair by header, other 
     REQUIRE(!other.model);
     REQUIRE(!other.warnings.empty()); // OTHER_SKL.w3d is not there: said so
 
-    HeaderScan s = scanHeaders(skn);
+    HeaderScan s = scanHeaders(ByteSpan(readFileBytes(skn)));
     REQUIRE(s.modelHierarchy == "TEST_SKL");
 }
 
 TEST_CASE("W3D missing hierarchy: skins shown unskinned with a warning", "[w3d]") {
     std::vector<uint8_t> bytes = skinFile(true, "ABSENT_SKL", false);
-    Document d = loadDocument(ByteSpan(bytes), "/nonexistent-dir/unit.w3d");
+    Document d = Resolver().read(ByteSpan(bytes), "/nonexistent-dir/unit.w3d");
     REQUIRE(d.model);
     REQUIRE(d.model->skeleton.bones.empty());
     REQUIRE(!d.model->meshes[2].subMeshes[0].skinned());
@@ -383,7 +384,7 @@ static size_t findChunk(const std::vector<uint8_t>& b, uint32_t id, size_t from 
 
 static ParseError expectParseError(const std::vector<uint8_t>& bytes) {
     try {
-        Document d = loadDocument(ByteSpan(bytes), "hostile.w3d");
+        Document d = Resolver().read(ByteSpan(bytes), "hostile.w3d");
     } catch (const ParseError& e) {
         REQUIRE(e.file() == "hostile.w3d");
         return e;
@@ -464,7 +465,7 @@ TEST_CASE("W3D hostile meshes, skins, HLOD bones and clips", "[w3d]") {
         auto b = skinFile(true);
         const size_t inf = findChunk(b, id::VertexInfluences);
         b[inf + 8] = 40; // vertex 0 -> pivot 40
-        Document d = loadDocument(ByteSpan(b), "hostile.w3d");
+        Document d = Resolver().read(ByteSpan(b), "hostile.w3d");
         REQUIRE(std::any_of(d.model->warnings.begin(), d.model->warnings.end(), [](const std::string& w) {
             return w.find("pivot 40") != std::string::npos && w.find("follow pivot 0") != std::string::npos;
         }));
@@ -473,7 +474,7 @@ TEST_CASE("W3D hostile meshes, skins, HLOD bones and clips", "[w3d]") {
         auto b = skinFile(true);
         const size_t sub = findChunk(b, id::HlodSubObject);
         patchU32(b, sub + 8, 77);
-        Document d = loadDocument(ByteSpan(b), "hostile.w3d");
+        Document d = Resolver().read(ByteSpan(b), "hostile.w3d");
         REQUIRE(std::any_of(d.model->warnings.begin(), d.model->warnings.end(), [](const std::string& w) {
             return w.find("(pivot 77)") != std::string::npos && w.find("placed at pivot 0") != std::string::npos;
         }));
@@ -503,7 +504,7 @@ TEST_CASE("W3D hostile meshes, skins, HLOD bones and clips", "[w3d]") {
         std::vector<uint8_t> b = {'I', 'F', 'X', 0, 24, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
         ParseError e = expectParseError(b);
         REQUIRE(e.message().find("Shockwave 3D") != std::string::npos);
-        REQUIRE(detectFormat(ByteSpan(b), "x.W3D") == "w3d-shockwave");
+        REQUIRE(detectFormat(ByteSpan(b), "x.W3D") == Format::W3dShockwave);
     }
     SECTION("unknown first chunk") {
         std::vector<uint8_t> b = {0x44, 0x33, 0x22, 0x11, 0, 0, 0, 0};
@@ -517,7 +518,7 @@ TEST_CASE("W3D truncated file keeps what is whole and reports what is not", "[w3
     const size_t hlod = findChunk(full, id::Hlod);
     // Cut inside the HLOD: hierarchy, meshes, box and null are whole.
     std::vector<uint8_t> cut(full.begin(), full.begin() + std::ptrdiff_t(hlod + 8 + 48 + 30));
-    Document d = loadDocument(ByteSpan(cut), "cut.w3d");
+    Document d = Resolver().read(ByteSpan(cut), "cut.w3d");
     REQUIRE(d.model);
     REQUIRE(d.model->meshes.size() == 3);
     bool reported = false;
