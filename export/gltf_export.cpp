@@ -127,7 +127,7 @@ class Exporter {
         else if (ext == ".gltf")
             binary_ = false;
         else
-            throw std::runtime_error(outPath + ": output must end in .glb or .gltf");
+            throw ParseError(outPath, {}, ParseError::kNoOffset, "output must end in .glb or .gltf");
         g_.asset.version = "2.0";
         g_.asset.generator = "rigscope";
         g_.buffers.emplace_back();
@@ -893,13 +893,13 @@ void Exporter::write() {
     const fs::path out(out_);
     const fs::path dir = out.has_parent_path() ? out.parent_path() : fs::path(".");
     std::error_code ec;
-    if (!fs::is_directory(dir, ec)) throw std::runtime_error(out_ + ": folder does not exist");
+    if (!fs::is_directory(dir, ec)) throw ParseError(out_, {}, ParseError::kNoOffset, "folder does not exist");
     if (!binary_) {
         g_.buffers[0].uri = stemOf(out_) + ".bin";
         for (const auto& [file, bytes] : pngFiles_) {
             std::ofstream f(dir / file, std::ios::binary);
             f.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
-            if (!f) throw std::runtime_error((dir / file).string() + ": cannot write");
+            if (!f) throw ParseError((dir / file).string(), {}, ParseError::kNoOffset, "cannot write");
         }
     }
     if (g_.buffers[0].data.empty()) g_.buffers.clear();
@@ -912,14 +912,14 @@ void Exporter::write() {
         },
         nullptr);
     if (!tg.WriteGltfSceneToFile(&g_, out_, false, binary_, opt_.prettyJson || !binary_, binary_))
-        throw std::runtime_error(out_ + ": cannot write");
+        throw ParseError(out_, {}, ParseError::kNoOffset, "cannot write");
 }
 
 ExportStats Exporter::run(const std::vector<const Clip*>& clips) {
     const size_t nb = m_.skeleton.bones.size();
     for (size_t i = 0; i < nb; ++i)
         if (m_.skeleton.bones[i].parent >= int(i))
-            throw std::runtime_error(m_.sourcePath + ": bone " + m_.skeleton.bones[i].name +
+            throw ParseError(m_.sourcePath, {}, ParseError::kNoOffset, "bone " + m_.skeleton.bones[i].name +
                                      " comes before its parent");
     if (nb) {
         // Inverse bind matrices in glTF space, from the node TRS actually written (so bind pose is exact).
@@ -969,9 +969,9 @@ ExportStats Exporter::run(const std::vector<const Clip*>& clips) {
 
 ExportStats exportModel(const Model& model, const std::vector<const Clip*>& clips, const ExportOptions& options,
                         TextureLookup* textures, const std::string& outPath) {
-    if (model.format == Format::Amal) throw std::runtime_error(outPath + ": AMAL banks are 2D movement programs, not models");
+    if (model.format == Format::Amal) throw ParseError(outPath, {}, ParseError::kNoOffset, "AMAL banks are 2D movement programs, not models");
     if (model.format == Format::AlamoParticles)
-        throw std::runtime_error(outPath + ": particle systems are not models and cannot be exported");
+        throw ParseError(outPath, {}, ParseError::kNoOffset, "particle systems are not models and cannot be exported");
     Exporter e(model, options, textures, outPath);
     return e.run(clips);
 }
