@@ -10,9 +10,10 @@
 #include "bw2/al.h"
 #include "bw2/bw2_writer.h"
 #include "bw2_fixtures.h"
-#include "io/loader.h"
+#include "format_catch.h"
+#include "resolve/resolver.h"
 #include "scene/pose.h"
-#include "scene/up_axis.h"
+#include "formats/formats.h"
 #include "texture/texture.h"
 #include "vfs_fixtures.h"
 #include "w3d/w3d_writer.h"
@@ -394,10 +395,11 @@ TEST_CASE("glTF export of every corpus model with its clips: validator, counts, 
     std::vector<std::string> files = test::corpusFiles("", {".alo", ".w3d", ".bwm"});
     const fs::path dir = tempDir("corpus");
     size_t models = 0, animations = 0, frames = 0, images = 0, variants = 0;
+    const Resolver resolver; // the files' own folders, no mounts
     for (const std::string& f : files) {
         Document d;
         try {
-            d = loadDocument(f);
+            d = resolver.read(f);
         } catch (const ParseError& e) {
             // Not a model (particle systems) or refused by its reader: export refuses it the same way.
             continue;
@@ -408,10 +410,10 @@ TEST_CASE("glTF export of every corpus model with its clips: validator, counts, 
             hasMesh |= !m.subMeshes.empty();
         if (!hasMesh) continue;
         std::vector<std::shared_ptr<Clip>> owned = d.clips;
-        for (const std::string& c : findCompanionClips(f)) {
+        for (const std::string& c : resolver.companionClips(f)) {
             if (fs::equivalent(c, f)) continue;
             try {
-                Document cd = loadDocument(c);
+                Document cd = resolver.read(c);
                 owned.insert(owned.end(), cd.clips.begin(), cd.clips.end());
             } catch (const ParseError&) {
             }
@@ -419,7 +421,7 @@ TEST_CASE("glTF export of every corpus model with its clips: validator, counts, 
         std::vector<const Clip*> clips;
         for (auto& c : owned)
             clips.push_back(c.get());
-        gltf::FolderTextureLookup lookup(f);
+        gltf::ResolverTextureLookup lookup(resolver, f);
         const fs::path out = dir / (std::to_string(models) + "_" + fs::path(f).stem().string() + ".glb");
         const Checked ck = exportAndCheck(*d.model, clips, out, &lookup, false);
         models++, animations += ck.animations, frames += ck.framesChecked, images += ck.images;
@@ -530,7 +532,7 @@ TEST_CASE("glTF export of a W3D writer's unit: dual-bone skin in bind space, tim
     writeClip(cw, s);
     const fs::path dir = tempDir("w3d");
     writeFile(dir / "unit.w3d", cw.take());
-    Document d = loadDocument((dir / "unit.w3d").string());
+    Document d = Resolver().read((dir / "unit.w3d").string());
     REQUIRE(d.model);
     REQUIRE(d.clips.size() == 1);
     const Clip& clip = *d.clips[0];
@@ -602,8 +604,8 @@ TEST_CASE("glTF export of a B&W2 writer's skin with an animation library", "[exp
     const fs::path dir = tempDir("bw2");
     writeFile(dir / "creature.bwm", bw2::writeBwm(test::bw2fx::skinModel(bw2::SkinLayout::U8PerIndex)));
     writeFile(dir / "creature.al", bw2::writeAl(test::bw2fx::library()));
-    Document skin = loadDocument((dir / "creature.bwm").string());
-    Document lib = loadDocument((dir / "creature.al").string());
+    Document skin = Resolver().read((dir / "creature.bwm").string());
+    Document lib = Resolver().read((dir / "creature.al").string());
     REQUIRE(skin.model);
     REQUIRE(lib.model);
     REQUIRE(bw2::libraryFits(*skin.model, lib.model->skeleton));
@@ -680,14 +682,14 @@ TEST_CASE("rigscope-cli export joints equal rigscope-cli pose at first, middle a
     const fs::path dir = tempDir("clipose");
     size_t compared = 0;
     for (const std::string& model : test::corpusFiles("", {".alo", ".w3d"})) {
-        const std::vector<std::string> companions = findCompanionClips(model);
+        const std::vector<std::string> companions = Resolver().companionClips(model);
         std::string clipFile;
         for (const auto& c : companions)
             if (!fs::equivalent(c, model)) clipFile = c;
         if (clipFile.empty()) continue;
         Document cd;
         try {
-            cd = loadDocument(clipFile);
+            cd = Resolver().read(clipFile);
         } catch (const ParseError&) {
             continue;
         }
@@ -704,7 +706,7 @@ TEST_CASE("rigscope-cli export joints equal rigscope-cli pose at first, middle a
         const float fps = float(a.extras.Get("fps").GetNumberAsDouble());
         const uint32_t last = cd.clips[0]->frameCount - 1;
         const int root = g.scenes.at(0).nodes.at(0);
-        gTolerance = clipTolerance(*cd.clips[0], loadDocument(model).model->skeleton);
+        gTolerance = clipTolerance(*cd.clips[0], Resolver().read(model).model->skeleton);
         for (uint32_t f : {0u, last / 2, last}) {
             const std::string pose = run(cli + "pose --json '" + model + "' --clip '" + clipFile + "' --frame " +
                                          std::to_string(f) + " 2>&1");
@@ -735,37 +737,55 @@ TEST_CASE("rigscope-cli export joints equal rigscope-cli pose at first, middle a
     fs::remove_all(dir);
 }
 
-TEST_CASE("FolderTextureLookup: model folder, Data/Art/Textures, SAGE layout, any case, .tga <-> .dds", "[export]") {
+TEST_CASE("Resolver::findTexture for export: model folder, Data/Art/Textures, SAGE layout, any case, .tga <-> .dds, "
+          ".png", "[export][resolve]") {
     const fs::path dir = tempDir("lookup");
     fs::create_directories(dir / "Data" / "Art" / "textures");
     fs::create_directories(dir / "Data" / "Art" / "Models");
     fs::create_directories(dir / "art" / "compiledtextures" / "Gu");
     fs::create_directories(dir / "art" / "w3d" / "gu");
     writeFile(dir / "Data" / "Art" / "textures" / "Hull.DDS", {1, 2, 3});
+    writeFile(dir / "Data" / "Art" / "textures" / "Decal.png", {7});
     writeFile(dir / "Data" / "Art" / "Models" / "local.tga", {4});
     writeFile(dir / "art" / "compiledtextures" / "Gu" / "GUARAGORN.dds", {5, 6});
     fs::create_directories(dir / "Data" / "Art" / "Models" / "folder.tga"); // a folder is not a texture
-    gltf::FolderTextureLookup alo((dir / "Data" / "Art" / "Models" / "UNIT.ALO").string());
+    const std::string unit = (dir / "Data" / "Art" / "Models" / "UNIT.ALO").string();
+    const std::string skin = (dir / "art" / "w3d" / "gu" / "guaragorn_skn.w3d").string();
+    writeFile(unit, {0});
+    writeFile(skin, {0});
+    const Resolver resolver; // no mounted folders: the folders around the model on disk
+    gltf::ResolverTextureLookup alo(resolver, unit);
     std::string path;
     std::vector<uint8_t> bytes;
     REQUIRE(alo.find("hull.tga", path, bytes)); // other extension, other case, Data/Art/Textures of an ancestor
     CHECK(bytes == std::vector<uint8_t>{1, 2, 3});
     CHECK(fs::path(path).filename() == "Hull.DDS");
+    CHECK(resolver.findTexture("hull.tga", unit) == path);
     REQUIRE(alo.find("LOCAL.TGA", path, bytes));
     CHECK(bytes == std::vector<uint8_t>{4});
     REQUIRE(alo.find("some\\dir\\local.dds", path, bytes)); // stored folder part ignored
+    REQUIRE(alo.find("decal.tga", path, bytes));              // a texture a modder converted to .png
+    CHECK(bytes == std::vector<uint8_t>{7});
     CHECK(!alo.find("folder.tga", path, bytes));
     CHECK(!alo.find("absent.dds", path, bytes));
     CHECK(!alo.find("..", path, bytes));
-    gltf::FolderTextureLookup w3d((dir / "art" / "w3d" / "gu" / "guaragorn_skn.w3d").string());
+    CHECK(resolver.findTexture("absent.dds", unit).empty());
+    gltf::ResolverTextureLookup w3d(resolver, skin);
     REQUIRE(w3d.find("GUAragorn.tga", path, bytes)); // art/compiledtextures/<first two letters>/
     CHECK(bytes == std::vector<uint8_t>{5, 6});
+    // Folders the user added are searched too.
+    const fs::path extra = dir / "extra";
+    fs::create_directories(extra);
+    writeFile(extra / "Paint.tga", {8});
+    const Resolver withExtra(nullptr, {extra.string()});
+    CHECK(withExtra.findTexture("paint.tga", unit) == (extra / "Paint.tga").string());
+    CHECK(resolver.findTexture("paint.tga", unit).empty());
     fs::remove_all(dir);
 }
 
 TEST_CASE("glTF export keeps broken skin data inside glTF's rules", "[export]") {
     Model m;
-    m.format = "alo";
+    m.format = Format::AlamoModel;
     m.sourcePath = "guard.alo";
     Bone root;
     root.name = "Root";
@@ -810,6 +830,56 @@ TEST_CASE("glTF export keeps broken skin data inside glTF's rules", "[export]") 
     CHECK(weights[0] == 1.0f);          // vertex 0: no weight -> the first bone
     CHECK_THROWS(gltf::exportModel(m, {}, {}, nullptr, (dir / "guard.obj").string()));
     CHECK_THROWS(gltf::exportModel(m, {}, {}, nullptr, (dir / "missing" / "guard.glb").string()));
+    fs::remove_all(dir);
+}
+
+TEST_CASE("glTF materials follow the shared material policy: double-sided unless the format's engine culls back "
+          "faces, shadow volumes and collision meshes left out", "[export][materials]") {
+    auto quad = [](const std::string& shader) {
+        SubMesh sm;
+        sm.positions = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}};
+        sm.normals = {{0, 0, 1}, {0, 0, 1}, {0, 0, 1}, {0, 0, 1}};
+        sm.indices = {0, 1, 2, 1, 3, 2};
+        sm.material.shader = shader;
+        return sm;
+    };
+    Model m;
+    m.sourcePath = "policy";
+    Bone root;
+    root.name = "Root";
+    m.skeleton.bones = {root};
+    Mesh hull;
+    hull.name = "Hull";
+    hull.bone = 0;
+    hull.subMeshes = {quad("MeshGloss.fx"), quad("MeshShadowVolume.fx")}; // the shadow volume by its shader
+    Mesh box;
+    box.name = "Box";
+    box.bone = 0;
+    box.shadowOrCollision = true; // a collision mesh by its mesh
+    box.subMeshes = {quad("MeshGloss.fx")};
+    m.meshes = {hull, box};
+    const fs::path dir = tempDir("policy");
+    for (const Format f : {Format::AlamoModel, Format::W3d, Format::Bw2Model}) {
+        INFO(formatName(f));
+        m.format = f;
+        const fs::path out = dir / (std::string(formatName(f)) + ".glb");
+        const gltf::ExportStats st = gltf::exportModel(m, {}, {}, nullptr, out.string());
+        CHECK(st.triangles == 2); // only the hull's drawn sub-mesh
+        const tinygltf::Model g = [&] {
+            tinygltf::TinyGLTF loader;
+            tinygltf::Model model;
+            std::string err, warn;
+            REQUIRE(loader.LoadBinaryFromFile(&model, &err, &warn, out.string()));
+            return model;
+        }();
+        size_t primitives = 0;
+        for (const auto& mesh : g.meshes)
+            primitives += mesh.primitives.size();
+        CHECK(primitives == 1);
+        REQUIRE(g.materials.size() >= 1);
+        for (const auto& mat : g.materials)
+            CHECK(mat.doubleSided == (f != Format::AlamoModel)); // Alamo culls back faces; W3D and B&W2 do not
+    }
     fs::remove_all(dir);
 }
 
@@ -915,7 +985,7 @@ TEST_CASE("rigscope-cli export from archives and game installs: the mod's textur
     CHECK(sg.animations[0].name.find("TEST_IDLA") != std::string::npos);
     CHECK(sg.skins.size() >= 1);
     // The hierarchy's bones are nodes (found in art/w3d/te/test_skl.w3d inside the archive).
-    const Document skl = loadDocument(fi.bfme2 + "/W3D.big:art/w3d/te/test_skl.w3d");
+    const Document skl = Resolver().read(fi.bfme2 + "/W3D.big:art/w3d/te/test_skl.w3d");
     REQUIRE(skl.model);
     size_t boneNodes = 0;
     for (const Bone& b : skl.model->skeleton.bones)
@@ -938,15 +1008,15 @@ TEST_CASE("B&W2 skin inside an archive: its animation library found through the 
                                      {"DATA\\CREATURES\\CREATURE.AL", lib},
                                      {"DATA\\CREATURES\\OTHER.AL", bw2::writeAl(test::bw2fx::library())}}));
     const std::string skinPath = meg + ":DATA\\CREATURES\\CREATURE.BWM";
-    const Document skin = loadDocument(skinPath);
+    const Document skin = Resolver().read(skinPath);
     REQUIRE(skin.model);
-    const auto found = bw2::findMatchingLibraries(skinPath, skin.model->skeleton.bones.size());
+    const auto found = Resolver().matchingLibraries(skinPath, skin.model->skeleton.bones.size());
     REQUIRE(found.size() == 2);
     CHECK(found[0] == meg + ":DATA\\CREATURES\\CREATURE.AL");
-    const Document al = loadDocument(found[0]); // loadable as listed
+    const Document al = Resolver().read(found[0]); // loadable as listed
     REQUIRE(al.model);
     CHECK(bw2::libraryFits(*skin.model, al.model->skeleton));
-    CHECK(bw2::findMatchingLibraries(skinPath, skin.model->skeleton.bones.size() + 1).empty());
+    CHECK(Resolver().matchingLibraries(skinPath, skin.model->skeleton.bones.size() + 1).empty());
     if (fs::exists(RIGSCOPE_CLI)) {
         // Without --clip, the export applies the first fitting library beside the skin inside the archive.
         const std::string r = run(std::string("'") + RIGSCOPE_CLI + "' export '" + skinPath + "' -o '" +

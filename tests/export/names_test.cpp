@@ -7,7 +7,8 @@
 #include "alamo_fixtures.h"
 #include "bw2/bw2_writer.h"
 #include "bw2_fixtures.h"
-#include "io/loader.h"
+#include "format_catch.h"
+#include "resolve/resolver.h"
 #include "w3d/w3d_writer.h"
 #include "w3d_fixtures.h"
 

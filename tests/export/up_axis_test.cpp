@@ -1,4 +1,4 @@
-// Exported models stand along glTF +Y whatever their format's up axis (core/scene/up_axis.h): a writer-made
+// Exported models stand along glTF +Y whatever their format's up axis (upAxisOf in core/formats/formats.h): a writer-made
 // "totem" 20 units tall along its native up axis (Alamo and W3D +Z, B&W2 +Y) exports with its height along +Y
 // and its bounds equal to the native bounds turned the way the view turns them (Z up: (x, y, z) -> (x, z, -y)).
 #include "gltf_export.h"
@@ -7,8 +7,9 @@
 #include "alamo/alamo_writer.h"
 #include "bw2/bw2_writer.h"
 #include "bw2_fixtures.h"
-#include "io/loader.h"
-#include "scene/up_axis.h"
+#include "format_catch.h"
+#include "resolve/resolver.h"
+#include "formats/formats.h"
 #include "w3d/w3d_writer.h"
 #include "w3d_fixtures.h"
 
@@ -105,13 +106,13 @@ fs::path tempDir() {
 Document loadWritten(const fs::path& p, const std::vector<uint8_t>& bytes) {
     std::ofstream(p, std::ios::binary)
         .write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
-    return loadDocument(p.string());
+    return Resolver().read(p.string());
 }
 
 // Alamo: a rigid quad on the root bone, 20 tall along +Z.
 std::vector<uint8_t> alamoTotem() {
     Model m;
-    m.format = "alo";
+    m.format = Format::AlamoModel;
     Bone root;
     root.name = "Root";
     m.skeleton.bones = {root};
