@@ -1,0 +1,235 @@
+// The resolver (resolve/resolver.h) is the one way to open a file: the same model opened from a folder, from an
+// archive and through a mod-over-game mount gives the same document with the same companions; a W3D skin finds
+// its hierarchy, its clips and its textures through it. File sources are made with the project's writers.
+#include "format_catch.h"
+#include "resolve/resolver.h"
+#include "scene/pose.h"
+#include "vfs_fixtures.h"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <sstream>
+
+using namespace rs;
+namespace fs = std::filesystem;
+
+namespace {
+
+// Everything a document holds that a viewer or an exporter uses, as text (floats at 6 significant digits): two
+// documents are the same when their summaries are.
+std::string summary(const Document& d) {
+    std::ostringstream s;
+    s.precision(6);
+    s << "format " << formatName(d.format) << "\n";
+    if (d.model) {
+        const Model& m = *d.model;
+        s << "skeleton " << m.skeleton.name << "\n";
+        for (const Bone& b : m.skeleton.bones) {
+            s << " bone " << b.name << " " << b.parent << " " << b.visible << " " << b.billboard;
+            for (int i = 0; i < 16; ++i)
+                s << " " << (&b.bindLocal[0][0])[i];
+            s << "\n";
+        }
+        for (const Mesh& mesh : m.meshes) {
+            s << " mesh " << mesh.name << " bone " << mesh.bone << " lod " << mesh.lod << " alt " << mesh.alt
+              << " hidden " << mesh.hidden << "\n";
+            for (const SubMesh& sm : mesh.subMeshes) {
+                s << "  sub " << sm.material.shader << " " << sm.vertexFormat << " v " << sm.positions.size() << " i "
+                  << sm.indices.size() << " skinned " << sm.skinned() << "\n";
+                for (const glm::vec3& p : sm.positions)
+                    s << "   p " << p.x << " " << p.y << " " << p.z << "\n";
+                for (int b : sm.boneMap)
+                    s << "   map " << b << "\n";
+                for (const MaterialParam& p : sm.material.params)
+                    s << "   param " << p.name << " " << int(p.type) << " " << p.texture << " " << p.value.x << " "
+                      << p.value.y << " " << p.value.z << " " << p.value.w << " " << p.intValue << "\n";
+            }
+        }
+        s << " lights " << m.lights.size() << " proxies " << m.proxies.size() << " dazzles " << m.dazzles.size()
+          << " markers " << m.markers.size() << "\n";
+    }
+    for (const auto& c : d.clips)
+        s << "clip " << c->name << " " << c->frameCount << " " << c->fps << " tracks " << c->tracks.size() << "\n";
+    s << "particles " << (d.particles != nullptr) << "\n";
+    return s.str();
+}
+
+// The file name of a path, "<archive>:<entry>" or clip name (named after its file), lower case.
+std::string baseName(const std::string& path) {
+    const size_t cut = path.find_last_of("/\\:");
+    return toLower(cut == std::string::npos ? path : path.substr(cut + 1));
+}
+
+// The asset's companions by content: clips by name and summary, textures by bytes, what is missing.
+std::string companions(const Resolver& r, const Asset& a) {
+    std::string s = "missing hierarchy " + a.missingHierarchy + "\n";
+    for (const ClipFile& c : a.clips) {
+        s += "clip file " + baseName(c.path) + " error " + c.error + "\n";
+        if (c.clip) {
+            Document d;
+            d.clips.push_back(std::make_shared<Clip>(*c.clip));
+            d.clips.back()->name = baseName(d.clips.back()->name); // Alamo clips are named after their file
+            s += summary(d);
+        }
+    }
+    for (const TextureRef& t : a.textures) {
+        std::vector<uint8_t> bytes;
+        s += "texture " + t.name + (t.path.empty() ? std::string(" missing") : "") + "\n";
+        if (!t.path.empty()) {
+            REQUIRE(r.readBytes(t.path, bytes));
+            s += "  " + std::string(bytes.begin(), bytes.end()) + "\n";
+        }
+    }
+    return s;
+}
+
+void write(const fs::path& p, const std::vector<uint8_t>& bytes) { test::FakeInstall::write(p, bytes); }
+
+struct TempDir {
+    fs::path path;
+    TempDir() {
+        path = fs::temp_directory_path() / ("rigscope_resolver_" + std::to_string(::getpid()));
+        fs::remove_all(path);
+        fs::create_directories(path);
+    }
+    ~TempDir() {
+        std::error_code ec;
+        fs::remove_all(path, ec);
+    }
+};
+
+} // namespace
+
+TEST_CASE("the same Alamo model opened from a folder, a MEG and a mod-over-game mount gives the same document",
+          "[resolve][vfs]") {
+    TempDir tmp;
+    const std::vector<uint8_t> alo = alamo::writeModel(test::syntheticModel());
+    const std::vector<uint8_t> ala = alamo::writeClip(test::syntheticClip());
+    const std::vector<uint8_t> tex = test::textBytes("W_TEST texture");
+
+    // 1. A folder on disk: the model, its clip beside it, the texture in the game's Data/Art/Textures.
+    const fs::path data = tmp.path / "loose" / "Data" / "Art";
+    write(data / "Models" / "W_Unit.alo", alo);
+    write(data / "Models" / "W_Unit_Idle_00.ala", ala);
+    write(data / "Textures" / "W_TEST.dds", tex);
+    const Resolver plain;
+    const Asset fromFolder = plain.open((data / "Models" / "W_Unit.alo").string());
+
+    // 2. The same files inside a MEG, opened as "<archive>:<entry>".
+    const fs::path meg = tmp.path / "Models.meg";
+    write(meg, vfs::writeMeg(2, {{"DATA\\ART\\MODELS\\W_UNIT.ALO", alo},
+                                 {"DATA\\ART\\MODELS\\W_UNIT_IDLE_00.ALA", ala},
+                                 {"DATA\\ART\\TEXTURES\\W_TEST.DDS", tex}}));
+    const Asset fromMeg = plain.open(meg.string() + ":Data/Art/Models/W_Unit.alo");
+
+    // 3. A mod over a game, sources held in memory: the game's archive has an older model, another texture and the
+    // clip; the mod's archive has the model and the texture that win. Opened by its game path.
+    Model older = test::syntheticModel();
+    older.skeleton.bones.back().name = "OldBone";
+    auto game = vfs::openArchiveCopy(ByteSpan(vfs::writeMeg(1, {{"DATA\\ART\\MODELS\\W_UNIT.ALO", alamo::writeModel(older)},
+                                                               {"DATA\\ART\\MODELS\\W_UNIT_IDLE_00.ALA", ala},
+                                                               {"DATA\\ART\\TEXTURES\\W_TEST.DDS",
+                                                                test::textBytes("game texture")}})),
+                                     "game/Data/Models.meg");
+    auto mod = vfs::openArchiveCopy(ByteSpan(vfs::writeMeg(3, {{"DATA\\ART\\MODELS\\W_UNIT.ALO", alo},
+                                                              {"DATA\\ART\\TEXTURES\\W_TEST.DDS", tex}})),
+                                    "mod/Data/Mod.meg");
+    auto table = std::make_shared<vfs::MountTable>();
+    table->add(mod, "mod archive");
+    table->add(game, "game archive");
+    const Resolver mounted(table);
+    const Asset fromMount = mounted.open("DATA/ART/MODELS/W_UNIT.ALO");
+
+    REQUIRE(fromFolder.document.model);
+    CHECK(fromFolder.document.format == Format::AlamoModel);
+    CHECK(fromFolder.document.model->skeleton.bones.size() == 3);
+    const std::string expected = summary(fromFolder.document);
+    CHECK(summary(fromMeg.document) == expected);
+    CHECK(summary(fromMount.document) == expected); // the mod's model, not the game's older one
+    CHECK(summary(mounted.read("DATA/ART/MODELS/W_UNIT.ALO")) == expected);
+
+    // The same companions: the clip beside the model, the texture in the game's order (the mod's over the game's).
+    REQUIRE(fromFolder.clips.size() == 1);
+    REQUIRE(fromFolder.clips[0].clip);
+    const std::string expectedCompanions = companions(plain, fromFolder);
+    CHECK(expectedCompanions.find("texture W_TEST.TGA\n  W_TEST texture") != std::string::npos);
+    CHECK(companions(plain, fromMeg) == expectedCompanions);
+    CHECK(companions(mounted, fromMount) == expectedCompanions);
+    CHECK(fromMount.clips[0].path == "game/Data/Models.meg:DATA\\ART\\MODELS\\W_UNIT_IDLE_00.ALA");
+    CHECK(fromMount.textures[0].path == "mod/Data/Mod.meg:DATA\\ART\\TEXTURES\\W_TEST.DDS");
+
+    // The folder on disk opened with the mount below it: still the same document (its own folder first).
+    const Resolver both(table);
+    CHECK(summary(both.open((data / "Models" / "W_Unit.alo").string()).document) == expected);
+}
+
+TEST_CASE("a W3D skin finds its hierarchy, companion clips and textures through the resolver", "[resolve][w3d][vfs]") {
+    test::FakeInstall fi;
+    const std::string skinKey = "art/w3d/un/unit_skn.w3d";
+    auto bytesOf = [&](const std::string& entry) {
+        auto big = vfs::openArchiveFile(fi.bfme2 + "/W3D.big");
+        const vfs::EntryBytes b = big->read(*big->find(entry));
+        return std::vector<uint8_t>(b.span.data, b.span.data + b.span.size);
+    };
+
+    // Through the game and mod folders, by game path: the hierarchy from art/w3d/te/, the clip naming it, the mod's
+    // compiled texture over the game's.
+    const Resolver mounted(std::make_shared<const vfs::MountTable>(vfs::mountInstall({fi.bfme2}, {fi.bfme2Mod})));
+    const Asset a = mounted.open(skinKey);
+    REQUIRE(a.document.model);
+    CHECK(a.document.format == Format::W3d);
+    CHECK(a.document.model->skeleton.name == "TEST_SKL");
+    CHECK(a.document.model->skeleton.bones.size() == 4);
+    bool skinned = false;
+    for (const Mesh& m : a.document.model->meshes)
+        for (const SubMesh& sm : m.subMeshes)
+            skinned |= sm.skinned();
+    CHECK(skinned);
+    CHECK(a.missingHierarchy.empty());
+    CHECK(a.missing.empty());
+    REQUIRE(a.clips.size() == 1);
+    CHECK(a.clips[0].path == fi.bfme2 + "/W3D.big:art\\w3d\\te\\test_idla.w3d");
+    REQUIRE(a.clips[0].clip);
+    CHECK(a.clips[0].clip->name == "TEST_IDLA");
+    CHECK(bindClip(a.document.model->skeleton, *a.clips[0].clip).ok());
+    REQUIRE(a.textures.size() == 1);
+    CHECK(a.textures[0].name == "quad.tga");
+    CHECK(a.textures[0].path == fi.bfme2Mod + "/mod.big:art\\compiledtextures\\qu\\quad.dds");
+    std::vector<uint8_t> tex;
+    REQUIRE(mounted.readBytes(a.textures[0].path, tex));
+    CHECK(std::string(tex.begin(), tex.end()) == "mod quad");
+    CHECK(mounted.externalHierarchy(skinKey) == "TEST_SKL");
+
+    // The archive alone: hierarchy and clip inside it; the texture is in Textures.big, which is not mounted.
+    const Resolver plain;
+    const Asset inBig = plain.open(fi.bfme2 + "/W3D.big:" + skinKey);
+    CHECK(summary(inBig.document) == summary(a.document));
+    REQUIRE(inBig.clips.size() == 1);
+    CHECK(inBig.clips[0].clip);
+    REQUIRE(inBig.textures.size() == 1);
+    CHECK(inBig.textures[0].path.empty());
+    CHECK(inBig.missing == std::vector<std::string>{"texture quad.tga"});
+
+    // The three files extracted into one folder with the texture beside them: the same skin, clip and texture.
+    TempDir tmp;
+    write(tmp.path / "unit_skn.w3d", bytesOf(skinKey));
+    write(tmp.path / "TEST_SKL.W3D", bytesOf("art/w3d/te/test_skl.w3d"));
+    write(tmp.path / "test_idla.w3d", bytesOf("art/w3d/te/test_idla.w3d"));
+    write(tmp.path / "Quad.DDS", test::textBytes("loose quad"));
+    const Asset loose = plain.open((tmp.path / "unit_skn.w3d").string());
+    CHECK(summary(loose.document) == summary(a.document));
+    REQUIRE(loose.clips.size() == 1);
+    CHECK(loose.clips[0].path == (tmp.path / "test_idla.w3d").string());
+    REQUIRE(loose.textures.size() == 1);
+    CHECK(loose.textures[0].path == (tmp.path / "Quad.DDS").string());
+
+    // Without its hierarchy: the skin opens unskinned and the resolver says what is missing.
+    fs::remove(tmp.path / "TEST_SKL.W3D");
+    const Asset alone = plain.open((tmp.path / "unit_skn.w3d").string());
+    REQUIRE(alone.document.model);
+    CHECK(alone.document.model->skeleton.bones.empty());
+    CHECK(alone.missingHierarchy == "TEST_SKL");
+    CHECK(std::find(alone.missing.begin(), alone.missing.end(), "hierarchy TEST_SKL") != alone.missing.end());
+}
