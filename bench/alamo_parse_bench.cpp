@@ -3,7 +3,7 @@
 //   alamo_parse_bench [DIR] [--seconds S]
 #include "alamo/alamo_reader.h"
 #include "common/bytes.h"
-#include "io/loader.h"
+#include "resolve/resolver.h"
 #include "scene/pose.h"
 
 #include <cstdio>
@@ -53,7 +53,7 @@ int main(int argc, char** argv) {
         const std::string ext = rs::toLower(it->path().extension().string());
         if (ext != ".alo" && ext != ".ala") continue;
         Input in{it->path().string(), ext == ".alo", rs::readFileBytes(it->path().string())};
-        if (rs::detectFormat(rs::ByteSpan(in.bytes), in.path) == "alo-particle") continue;
+        if (rs::detectFormat(rs::ByteSpan(in.bytes), in.path) == rs::Format::AlamoParticles) continue;
         total += in.bytes.size();
         inputs.push_back(std::move(in));
     }
@@ -96,15 +96,16 @@ int main(int argc, char** argv) {
     // Pose: the model with the most bones that has a clip next to it.
     std::string bestModel, bestClip;
     size_t bestBones = 0;
+    const rs::Resolver resolver;
     for (const Input& in : inputs) {
         if (!in.model) continue;
-        auto clips = rs::findCompanionClips(in.path);
+        auto clips = resolver.companionClips(in.path);
         if (clips.empty()) continue;
         size_t n = rs::alamo::readModel(rs::ByteSpan(in.bytes), in.path).skeleton.bones.size();
         if (n > bestBones) bestBones = n, bestModel = in.path, bestClip = clips.front();
     }
     if (!bestModel.empty()) {
-        rs::Document md = rs::loadDocument(bestModel), cd = rs::loadDocument(bestClip);
+        rs::Document md = resolver.read(bestModel), cd = resolver.read(bestClip);
         const rs::Skeleton& sk = md.model->skeleton;
         const rs::Clip& clip = *cd.clips.front();
         rs::ClipBinding b = rs::bindClip(sk, clip);

@@ -22,8 +22,8 @@ SyntheticRig makeSyntheticRig(int bones, int frames) {
     std::mt19937 rng(1234);
     std::uniform_real_distribution<float> u(-1.0f, 1.0f);
     auto randQuat = [&] { return glm::normalize(glm::quat(1.0f + u(rng), u(rng), u(rng), u(rng))); };
-    r.model.format = "synthetic";
-    r.clip.format = "synthetic";
+    r.model.format = Format::Unknown; // synthetic: no file format
+    r.clip.format = Format::Unknown;
     r.clip.frameCount = static_cast<uint32_t>(frames);
     r.clip.fps = 30.0f;
     SubMesh sm;

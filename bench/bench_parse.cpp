@@ -1,17 +1,20 @@
 // Parse throughput over the corpus models and clips, from memory (file reading excluded), next to memcpy of the
 // same bytes in the same run. Files every reader refuses (e.g. the Alamo particle file) are left out and counted.
-//   Parse/<set>   bytes_per_second = file bytes parsed per second (loadDocument from a byte span)
+//   Parse/<set>   bytes_per_second = file bytes parsed per second (Resolver::read from a byte span, as the viewer
+//                 and the CLI read; one resolver per run, so a W3D hierarchy found beside a file is read and parsed
+//                 once and then kept while the file's size and mtime hold)
 //   Memcpy/<set>  bytes_per_second = the same bytes copied per second (cold destination per file not forced)
-//   Sibling/w3d   what Parse/w3d spends outside memory: a W3D skin or clip without its hierarchy makes loadSet find
-//                 `<hierarchy>.w3d` next to it, read it from disk (page cache) and parse it. This runs only that
-//                 part (findSibling + readFileBytes + readFile) for the same files; sibling_bytes = bytes it parses.
+//   Sibling/w3d   what a W3D skin or clip without its hierarchy costs a resolver that has not cached it: the file's
+//                 folder listed (Resolver::placeOf), `<hierarchy>.w3d` found in it (resolve::findW3dHierarchy),
+//                 read from disk (page cache) and parsed, for the same files; sibling_bytes = bytes it parses.
 //   PerFile/<lo>-<hi>  files of that size bucket (bytes): us_per_file, avg_bytes (time per file against size);
 //   PerFile/smallest-ala  the smallest corpus .ala alone (per-file constant).
 //   Decode/<dds|tga>  bytes_per_second = texture file bytes decoded to RGBA per second (decodeTexture), with
 //                 pixels_per_second; Memcpy/<dds|tga> the same bytes copied (the anchor).
 #include "bench_common.h"
 
-#include "io/loader.h"
+#include "resolve/lookup_rules.h"
+#include "resolve/resolver.h"
 #include "texture/texture.h"
 #include "w3d/w3d_reader.h"
 
@@ -56,9 +59,10 @@ Set readSet(const std::string& name, const std::string& sub, const std::vector<s
 }
 
 void parse(benchmark::State& state, const Set* set) {
+    const Resolver resolver;
     for (auto _ : state)
         for (const FileBytes& f : set->files) {
-            Document d = loadDocument(ByteSpan(f.bytes), f.path);
+            Document d = resolver.read(ByteSpan(f.bytes), f.path);
             benchmark::DoNotOptimize(d.model.get());
         }
     state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * set->total));
@@ -80,12 +84,21 @@ void copy(benchmark::State& state, const Set* set) {
     state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * set->total));
 }
 
-// Sibling hierarchy files loadSet reads for `files` (same rule: the model's hierarchy, else the clip's, when the
-// file does not define it).
+// The hierarchy file beside `path` holding hierarchy `name`, found by a new resolver (its folder listed); "" when
+// none.
+std::string findBeside(const std::string& path, const std::string& name) {
+    const Resolver::Place p = Resolver().placeOf(path);
+    if (!p.table) return {};
+    const vfs::Hit* h = resolve::findW3dHierarchy(*p.table, name, p.key);
+    return h ? p.table->entry(*h).diskPath : std::string();
+}
+
+// Hierarchy files beside `files` that reading them looks up (same rule as w3d::loadSet: the model's hierarchy, else
+// the clip's, when the file does not define it).
 std::vector<std::string> w3dSiblings(const std::vector<FileBytes>& files) {
     std::vector<std::string> out;
     for (const FileBytes& f : files) {
-        const w3d::HeaderScan h = w3d::scanHeaders(f.path);
+        const w3d::HeaderScan h = w3d::scanHeaders(ByteSpan(f.bytes));
         std::string want = h.modelHierarchy;
         const w3d::File parsed = w3d::readFile(ByteSpan(f.bytes), f.path);
         const bool hasModel = !parsed.meshes.empty() || !parsed.hlods.empty() || !parsed.hmodels.empty() ||
@@ -97,8 +110,7 @@ std::vector<std::string> w3dSiblings(const std::vector<FileBytes>& files) {
         for (const w3d::Hierarchy& x : parsed.hierarchies)
             own = own || iequals(x.name, want);
         if (own) continue;
-        const std::string dir = std::filesystem::path(f.path).parent_path().string();
-        const std::string sib = w3d::findSibling(dir, want);
+        const std::string sib = findBeside(f.path, want);
         if (!sib.empty() && sib != f.path) out.push_back(sib);
     }
     return out;
@@ -109,8 +121,7 @@ void sibling(benchmark::State& state, const std::vector<std::string>* sibs) {
     for (auto _ : state) {
         bytes = 0;
         for (const std::string& p : *sibs) {
-            const std::string found = w3d::findSibling(std::filesystem::path(p).parent_path().string(),
-                                                       std::filesystem::path(p).stem().string());
+            const std::string found = findBeside(p, std::filesystem::path(p).stem().string());
             std::vector<uint8_t> b = readFileBytes(found);
             bytes += b.size();
             w3d::File f = w3d::readFile(ByteSpan(b), found);
@@ -126,9 +137,10 @@ void sibling(benchmark::State& state, const std::vector<std::string>* sibs) {
 // avg_bytes give one point of time(size); tools/bench.sh fits time = a + b * size over the buckets (a: the
 // constant per file, b: ns per byte) and reports how far each bucket lies from the line.
 void bucket(benchmark::State& state, const Set* set) {
+    const Resolver resolver;
     for (auto _ : state)
         for (const FileBytes& f : set->files) {
-            Document d = loadDocument(ByteSpan(f.bytes), f.path);
+            Document d = resolver.read(ByteSpan(f.bytes), f.path);
             benchmark::DoNotOptimize(d.model.get());
         }
     const double files = static_cast<double>(set->files.size());
@@ -161,7 +173,7 @@ int main(int argc, char** argv) {
     std::vector<Set> sets;
     Set all{"all", {}, 0, 0};
     for (const auto& [sub, exts] : groups) {
-        Set s = readSet(sub, sub, exts, [](const FileBytes& f) { loadDocument(ByteSpan(f.bytes), f.path); });
+        Set s = readSet(sub, sub, exts, [](const FileBytes& f) { Resolver().read(ByteSpan(f.bytes), f.path); });
         if (s.files.empty()) continue;
         all.files.insert(all.files.end(), s.files.begin(), s.files.end());
         all.total += s.total;

@@ -6,7 +6,7 @@
 // Rigid mechanical rigs (no skinning: EB_LIGHTFACTORY + BUILD clip, MC80 when present) are labelled "rigid:".
 #include "bench_common.h"
 
-#include "io/loader.h"
+#include "resolve/resolver.h"
 #include "scene/pose.h"
 
 #include <benchmark/benchmark.h>
@@ -167,7 +167,8 @@ bool namedAlamoRig(const std::string& model, const std::string& clip, Rig& out) 
     }
     if (mp.empty() || cp.empty()) return false;
     try {
-        Document m = loadDocument(mp), c = loadDocument(cp);
+        const Resolver resolver;
+        Document m = resolver.read(mp), c = resolver.read(cp);
         if (!m.model || c.clips.empty() || !bindClip(m.model->skeleton, *c.clips.front()).ok()) return false;
         out.label = "rigid:" + std::filesystem::path(mp).filename().string() + "+" +
                     std::filesystem::path(cp).filename().string();
@@ -186,9 +187,10 @@ std::string stemLower(const std::string& p) { return toLower(std::filesystem::pa
 // problems, prefer skinned models, then the most animated bones, then the most bones.
 bool bestCorpusRig(const std::string& sub, const std::vector<std::string>& exts, Rig& out) {
     std::vector<Document> docs;
+    const Resolver resolver;
     for (const std::string& f : bench::corpusFiles(sub, exts)) {
         try {
-            docs.push_back(loadDocument(f));
+            docs.push_back(resolver.read(f));
         } catch (const std::exception&) {
         }
     }

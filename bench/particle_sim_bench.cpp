@@ -8,7 +8,7 @@
 //   chain            5 parents/s (2 s) each trailing 1,000/s (1 s): ~10,000 children
 //   corpus           every corpus particle system at t = 1.5 s (counts as they are, summed)
 #include "alamo/particle_reader.h"
-#include "io/loader.h"
+#include "resolve/resolver.h"
 #include "particles/particle_sim.h"
 
 #include <glm/gtc/matrix_transform.hpp>
@@ -124,11 +124,12 @@ int main(int argc, char** argv) {
     const std::string dir = std::string(env && *env ? env : RIGSCOPE_CORPUS_DIR) + "/alamo";
     std::error_code ec;
     std::vector<std::unique_ptr<ParticleSystem>> systems;
+    const Resolver resolver;
     for (auto it = std::filesystem::recursive_directory_iterator(dir, ec);
          !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
         if (!it->is_regular_file()) continue;
         try {
-            Document d = loadDocument(it->path().string());
+            Document d = resolver.read(it->path().string());
             if (d.particles) systems.push_back(std::make_unique<ParticleSystem>(*d.particles));
         } catch (const std::exception&) {
         }

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "common/error.h"
-#include "io/loader.h"
+#include "formats/formats.h"
 #include "scene/pose.h"
 #include "scene/validate.h"
 
