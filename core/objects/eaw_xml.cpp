@@ -133,6 +133,7 @@ XmlFile parseObjectXml(ByteSpan bytes, const std::string& key) {
         if (offsetsValid) lines.at(n.offset_debug(), p);
         return p;
     };
+    std::vector<ptrdiff_t> offsets; // of each object's element
     for (pugi::xml_node el : root.children()) {
         if (el.type() != pugi::node_element) continue;
         const std::string tag = upper(el.name());
@@ -166,6 +167,12 @@ XmlFile parseObjectXml(ByteSpan bytes, const std::string& key) {
             o.fields.push_back(std::move(x));
         }
         out.objects.push_back(std::move(o));
+        offsets.push_back(el.offset_debug());
+    }
+    // The object open where the fault is was cut short: dropped, and named in the error.
+    if (out.failed && !out.objects.empty() && offsetsValid && offsets.back() >= 0 && offsets.back() < r.offset) {
+        out.error += " (object " + out.objects.back().name + " dropped)";
+        out.objects.pop_back();
     }
     return out;
 }
