@@ -165,6 +165,29 @@ XmlFile parseObjectXml(ByteSpan bytes, const std::string& key) {
             x.value = trim(v);
             x.pos = posOf(f);
             o.fields.push_back(std::move(x));
+            // Nested elements (depth-first, bounded).
+            std::vector<std::pair<pugi::xml_node, int>> todo;
+            for (pugi::xml_node c : f.children())
+                if (c.type() == pugi::node_element) todo.emplace_back(c, 1);
+            std::reverse(todo.begin(), todo.end());
+            while (!todo.empty() && o.nested.size() < 100000) {
+                auto [n, depth] = todo.back();
+                todo.pop_back();
+                XmlField y;
+                y.tag = n.name();
+                y.upper = upper(y.tag);
+                std::string t;
+                textOf(n, t);
+                y.value = trim(t);
+                y.pos = posOf(n);
+                o.nested.push_back(std::move(y));
+                if (depth >= 32) continue;
+                std::vector<pugi::xml_node> kids;
+                for (pugi::xml_node c : n.children())
+                    if (c.type() == pugi::node_element) kids.push_back(c);
+                for (auto it = kids.rbegin(); it != kids.rend(); ++it)
+                    todo.emplace_back(*it, depth + 1);
+            }
         }
         out.objects.push_back(std::move(o));
         offsets.push_back(el.offset_debug());

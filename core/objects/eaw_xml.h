@@ -31,6 +31,7 @@ struct XmlObject {
     std::string name; // Name attribute, trimmed
     SourcePos pos;
     std::vector<XmlField> fields; // child elements in file order (nested elements: their text only)
+    std::vector<XmlField> nested; // elements inside the child elements (ability blocks, ...), in file order
 
     // Fields whose tag equals `upperTag` (upper case), in order.
     std::vector<const XmlField*> all(const std::string& upperTag) const;

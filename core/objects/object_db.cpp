@@ -429,6 +429,18 @@ AssembledObject ObjectDb::assemble(const std::string& name, const ModelProbe& pr
             }
         }
 
+        // Model tags inside nested blocks (abilities: Flame_Emitter_Model_Name, ...).
+        for (const XmlObject* level : rootFirst)
+            for (const XmlField& f : level->nested)
+                if (isModelTag(f.upper) && !f.value.empty()) {
+                    Part p;
+                    p.role = f.tag;
+                    p.model = f.value;
+                    p.key = a.model(f.value, f.tag + " (nested)", f.pos);
+                    p.found = !p.key.empty();
+                    out.parts.push_back(std::move(p));
+                }
+
         // Hardpoints: every <HardPoints> occurrence (any case), names in order, each once.
         std::vector<std::pair<std::string, SourcePos>> names;
         for (const XmlField* f : fields)
