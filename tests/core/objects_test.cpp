@@ -1,5 +1,6 @@
 // core/objects: object databases of writer-made fake installs (mod over game, a mod alone), state selection, and
 // malformed, truncated and cyclic definition files.
+#include "cli_run.h"
 #include "objects/eaw_xml.h"
 #include "objects/object_db.h"
 #include "objects/sage_ini.h"
@@ -428,4 +429,27 @@ TEST_CASE("objects: malformed, truncated and cyclic INI") {
         REQUIRE(d.states.size() == 1);
         CHECK(d.states[0].hidden == std::vector<std::string>{"V1"});
     }
+}
+
+TEST_CASE("objects: rigscope-cli objects and object over a fake install") {
+    REQUIRE(rs::test::cliBuilt());
+    EawObjects f;
+    const std::string mount = " --game '" + f.inst.eaw + "' --mod '" + f.inst.eawMod + "'";
+    const auto list = rs::test::runCli("objects --json" + mount, rs::test::Stderr::Drop, 60);
+    CHECK(list.status == 0);
+    CHECK_THAT(list.out, Catch::Contains("{\"name\":\"Mod_Walker\",\"type\":\"GroundVehicle\",\"parent\":"
+                                         "\"Base_Walker\",\"file\":\"DATA/XML/UNITS.XML\",\"line\":3}"));
+    const auto one = rs::test::runCli("object Mod_Walker --json" + mount, rs::test::Stderr::Drop, 60);
+    CHECK(one.status == 0);
+    CHECK_THAT(one.out, Catch::Contains("\"role\":\"hardpoint HP_Gun\",\"model\":\"W_UNIT.ALO\",\"key\":"
+                                        "\"DATA/ART/MODELS/W_UNIT.ALO\",\"found\":true,\"attachTo\":\"w_unit.alo\","
+                                        "\"bone\":\"Arm\",\"boneFound\":true"));
+    CHECK_THAT(one.out,
+               Catch::Contains("{\"kind\":\"hardpoint\",\"name\":\"HP_Missing\",\"where\":\"HardPoints\",\"key\":"
+                               "\"\",\"found\":false"));
+    const auto missing = rs::test::runCli("object Nobody" + mount, rs::test::Stderr::Merge, 60);
+    CHECK(missing.status == 1);
+    CHECK_THAT(missing.out, Catch::Contains("Nobody: no object of that name"));
+    const auto usage = rs::test::runCli("objects", rs::test::Stderr::Merge, 60);
+    CHECK(usage.status == 2);
 }
