@@ -35,7 +35,7 @@ esac
 # programs use a package that is neither listed nor in the closure of the lists without recommends.
 run_packages=(
   build-essential dpkg-dev cmake pkg-config qt6-base-dev libqt6opengl6-dev qt6-3d-dev libglm-dev libtinygltf-dev
-  nlohmann-json3-dev libstb-dev libegl-dev libglu1-mesa-dev
+  nlohmann-json3-dev libstb-dev libegl-dev libglu1-mesa-dev libpugixml-dev
   qt6-qpa-plugins libxcursor1 libgl1-mesa-dri libglx-mesa0 libegl-mesa0
   xvfb xauth  # `run` without a display renders the demo headless
 )

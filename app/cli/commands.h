@@ -85,6 +85,10 @@ int cmdParticles(const std::vector<std::string>& args);
 // rigscope-cli export ... (cli_export.cpp)
 int cmdExport(std::vector<std::string> args);
 
+// Game object databases (cli_objects.cpp): rigscope-cli objects / object NAME, with --game/--mod.
+int cmdObjects(std::vector<std::string> args);
+int cmdObject(std::vector<std::string> args);
+
 // `info` of a .dds/.tga texture (info_texture.cpp): false when the file is not one.
 bool infoTexture(ByteSpan bytes, const std::string& path, bool json, std::string& out);
 

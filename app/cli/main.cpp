@@ -60,6 +60,16 @@ static const Command kCommands[] = {
     {"extract", cmdExtract, "extract SOURCE GLOB -o DIR",
      "Writes the entries of SOURCE (a .meg/.big archive or a folder) whose names match GLOB into DIR, keeping\n"
      "their folders. Names that would leave DIR (\"..\", absolute paths, drive letters) are refused.\n"},
+    {"objects", cmdObjects, "objects [--game DIR]... [--mod DIR]... [--json]",
+     "Lists the game objects of the mounted folders: EaW/FoC objects of Data/XML/GameObjectFiles.xml and the\n"
+     "files it lists, or SAGE objects of data/ini/object/ (Object, ChildObject, ObjectReskin): name, type,\n"
+     "parent and file:line. Malformed files are reported with file, line and column; the rest is listed.\n"
+     "A mod folder alone (--mod DIR without --game) is a valid mount.\n"},
+    {"object", cmdObject, "object NAME [--game DIR]... [--mod DIR]... [--json]",
+     "Assembles object NAME: its models and the bones they attach to (hardpoints), its draw states with their\n"
+     "models, animations and hidden sub-objects (SAGE), inherited definitions, and every reference (model,\n"
+     "bone, hardpoint, clip, sub-object, object) that did not resolve. An object that inherits from itself is\n"
+     "refused by name.\n"},
     {"particles", runParticles, "particles --json FILE --time SECONDS [--seed N] [--no-skip] [--max N]",
      "Live particles of an Alamo particle system at a time (deterministic for a seed): per particle the emitter,\n"
      "position, velocity, size (full quad width), colour rgba, rotation (radians), texture frame, age and life.\n"

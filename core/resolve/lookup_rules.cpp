@@ -80,9 +80,20 @@ std::vector<std::string> companionClips(const MountTable& t, std::string_view mo
     const std::string folder = folderOf(key), file = baseName(key), ext = extOf(file);
     std::vector<std::string> out;
     if (ext == ".ALO") {
+        // <MODEL>_*.ALA, each clip kept only for the longest model name it starts with (EV_ESCORT_D_DIE_00.ALA
+        // belongs to EV_ESCORT_D.ALO, not to EV_ESCORT.ALO).
         const std::string prefix = folder + stemOf(file) + "_";
-        for (const std::string& k : t.list(folder))
-            if (k.compare(0, prefix.size(), prefix) == 0 && extOf(k) == ".ALA") out.push_back(k);
+        const std::vector<std::string> names = t.list(folder);
+        std::vector<std::string> longer; // other models of the folder whose name extends this one's, with '_'
+        for (const std::string& k : names)
+            if (extOf(k) == ".ALO" && k != key && stemOf(k).size() + 1 > prefix.size() &&
+                k.compare(0, prefix.size(), prefix) == 0)
+                longer.push_back(stemOf(k) + "_");
+        for (const std::string& k : names)
+            if (k.compare(0, prefix.size(), prefix) == 0 && extOf(k) == ".ALA" &&
+                std::none_of(longer.begin(), longer.end(),
+                             [&](const std::string& l) { return k.compare(0, l.size(), l) == 0; }))
+                out.push_back(k);
     } else if (ext == ".W3D") {
         const Hit* self = t.find(key);
         if (!self) return out;

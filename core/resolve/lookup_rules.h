@@ -24,7 +24,8 @@ const vfs::Hit* findTexture(const vfs::MountTable& t, std::string_view name, std
 // W3D hierarchy `name`: `<name>.W3D` next to the model, then ART/W3D/<first two letters>/, then ART/W3D/.
 const vfs::Hit* findW3dHierarchy(const vfs::MountTable& t, std::string_view name, std::string_view modelKey);
 
-// Clips that belong to the model, as keys, sorted: Alamo <MODEL>_*.ALA next to it; W3D .W3D files next to it (and
+// Clips that belong to the model, as keys, sorted: Alamo <MODEL>_*.ALA next to it (a clip that also starts with
+// a longer model's name beside it, <MODEL>_D_DIE_00.ALA for <MODEL>_D.ALO, is that model's); W3D .W3D files next to it (and
 // in its ART/W3D/<xx>/ folder) whose clip header names the model's hierarchy.
 std::vector<std::string> companionClips(const vfs::MountTable& t, std::string_view modelKey);
 

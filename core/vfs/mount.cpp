@@ -139,13 +139,16 @@ Detected detectGame(const std::string& dir) {
         d.game = Game::FoC, d.why = "Data/MegaFiles.xml in a folder named corruption";
     else if (megaFiles)
         d.game = Game::EaW, d.why = "Data/MegaFiles.xml";
-    d.alamoLayout = d.game == Game::Unknown ? (dataDir && !bigs) : isAlamo(d.game);
+    // A SAGE mod's working tree also has a data/ folder (data/ini/...): Data/INI without Data/XML is not Alamo.
+    const bool sageIni = !resolveOnDisk(dir, "Data/INI").empty() && resolveOnDisk(dir, "Data/XML").empty();
+    d.alamoLayout = d.game == Game::Unknown ? (dataDir && !bigs && !sageIni) : isAlamo(d.game);
     d.mod =
         d.game == Game::Unknown || (!has("SWFOC.EXE") && !has("SWEAW.EXE") && d.why.find(".exe") == std::string::npos &&
                                     d.game != Game::ZeroHour && !megaFiles);
     if (d.game == Game::Unknown)
         d.why = d.alamoLayout ? "Data/ folder without a game executable"
-                              : "no game executable, MegaFiles.xml or Data/ folder";
+                              : (sageIni ? "Data/INI/ without Data/XML/ (SAGE)"
+                                         : "no game executable, MegaFiles.xml or Data/ folder");
     return d;
 }
 
