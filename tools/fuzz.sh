@@ -14,7 +14,7 @@
 # findings); long mode runs a target only for what the ledger says it still owes, so interrupted or time-capped
 # runs are continued by the next `--long`. A run that is killed adds nothing (its executions are not counted).
 # Work corpora and crash artifacts go to fuzz-out/<target>/ (git-ignored). Exit status 1 when a target crashed;
-# every crash input found must become a tests/core/regress_*_test.cpp case.
+# every crash input found must become a tests/core/<format>/regress_*_test.cpp case.
 # Environment: FUZZ_MAX_LEN (default 262144; long mode: the largest seed, at most 4 MiB, so that large real seeds
 # are fuzzed whole), FUZZ_JOBS (fuzzer processes per target, default 1: one per core for one slow target),
 # RIGSCOPE_CORPUS. A fuzzer stopped with SIGINT ends its target's run, and what it executed is counted.
