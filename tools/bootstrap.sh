@@ -38,6 +38,7 @@ run_packages=(
   nlohmann-json3-dev libstb-dev libegl-dev libglu1-mesa-dev libpugixml-dev
   qt6-qpa-plugins libxcursor1 libgl1-mesa-dri libglx-mesa0 libegl-mesa0
   xvfb xauth  # `run` without a display renders the demo headless
+  ccache      # rebuilds after a change, and builds of other checkouts of the same tree, reuse compiled objects
 )
 # Libraries and headers the tests build against.
 test_packages=(catch2 libclang-rt-14-dev libbenchmark-dev)
@@ -125,7 +126,10 @@ fi
 [ "$deps_only" = 1 ] && { echo "bootstrap: everything $mode needs is installed"; exit 0; }
 
 jobs=$(nproc)
-cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRIGSCOPE_TESTS=$([ "$mode" = test ] && echo ON || echo OFF) >/dev/null
+export CCACHE_BASEDIR="$PWD" # objects are shared between checkouts of the tree at other paths
+launcher=()
+command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+cmake -S . -B build "${launcher[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRIGSCOPE_TESTS=$([ "$mode" = test ] && echo ON || echo OFF) >/dev/null
 cmake --build build -j"$jobs"
 
 case "$mode" in
@@ -138,7 +142,7 @@ case "$mode" in
     ;;
   test)
     # Core tests and rigscope-cli again under AddressSanitizer + UndefinedBehaviorSanitizer (no Qt).
-    cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DRIGSCOPE_GUI=OFF -DRIGSCOPE_SANITIZE=ON >/dev/null
+    cmake -S . -B build-asan "${launcher[@]}" -DCMAKE_BUILD_TYPE=Debug -DRIGSCOPE_GUI=OFF -DRIGSCOPE_SANITIZE=ON >/dev/null
     cmake --build build-asan -j"$jobs"
     export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
     echo "== core tests under ASan+UBSan =="
