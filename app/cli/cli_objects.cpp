@@ -28,14 +28,7 @@ namespace {
 std::shared_ptr<const ObjectDb> loadDb(std::vector<std::string>& args, GameMount& m, bool& json,
                                        std::vector<std::string>& pos) {
     takeMountOptions(args, m);
-    for (const auto& a : args) {
-        if (a == "--json")
-            json = true;
-        else if (!a.empty() && a[0] == '-')
-            throw UsageError{"unknown option " + a};
-        else
-            pos.push_back(a);
-    }
+    takeJsonAndPositional(args, json, pos);
     if (!m.table) throw UsageError{"needs --game DIR and/or --mod DIR"};
     auto db = ObjectDb::load(*m.table);
     if (db->family() == ObjectDb::Family::None)

@@ -38,6 +38,17 @@ const Resolver& GameMount::res() const {
     return resolver ? *resolver : none;
 }
 
+void takeJsonAndPositional(const std::vector<std::string>& args, bool& json, std::vector<std::string>& pos) {
+    for (const auto& a : args) {
+        if (a == "--json")
+            json = true;
+        else if (!a.empty() && a[0] == '-')
+            throw UsageError{"unknown option " + a};
+        else
+            pos.push_back(a);
+    }
+}
+
 void takeMountOptions(std::vector<std::string>& args, GameMount& m) {
     std::vector<std::string> rest;
     for (size_t i = 0; i < args.size(); ++i) {
@@ -177,14 +188,7 @@ int cmdLs(std::vector<std::string> args) {
     takeMountOptions(args, m);
     bool json = false;
     std::vector<std::string> pos;
-    for (const auto& a : args) {
-        if (a == "--json")
-            json = true;
-        else if (!a.empty() && a[0] == '-')
-            throw UsageError{"unknown option " + a};
-        else
-            pos.push_back(a);
-    }
+    takeJsonAndPositional(args, json, pos);
     std::string source, glob = "*";
     std::error_code ec;
     if (!pos.empty() && (fs::exists(pos[0], ec) || !m.table)) source = pos[0], pos.erase(pos.begin());
