@@ -51,6 +51,9 @@ int cmdExtract(std::vector<std::string> args);
 bool wantsHelp(const std::vector<std::string>& args);
 // True for ARCHIVE:PATH (a prefix ending before a ':' is an existing file).
 bool isArchivePath(const std::string& arg);
+// Sorts the arguments left after the command's own options: --json sets json, other options are usage errors,
+// the rest are positional.
+void takeJsonAndPositional(const std::vector<std::string>& args, bool& json, std::vector<std::string>& pos);
 // Removes --game DIR / --mod DIR from args, mounts them and makes m's resolver over them.
 void takeMountOptions(std::vector<std::string>& args, GameMount& m);
 
