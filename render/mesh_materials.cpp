@@ -371,7 +371,8 @@ void MeshMaterials::buildSubMesh(Qt3DCore::QEntity* parent, const std::vector<Pa
     // (W3D-style dual-bone skins have no Alamo shader; they keep the generic program's skinning.)
     if (alamoDefine(shader.impl) != nullptr && !steps_.genericOnly && skinMode != 2) {
         // The .fx implementation: textures and material parameters bound by name, the .fx defaults otherwise.
-        texParam("baseTexture", "BaseTexture", textures.white());
+        const bool missingBase = texParam("baseTexture", "BaseTexture", textures.white()) == textures.checker();
+        addParam(mat, "mMaskScale", missingBase ? 0.0f : 1.0f);
         texParam("normalTexture", "NormalTexture", textures.flatNormal());
         texParam("glossTexture", "GlossTexture", textures.white());
         texParam("cloudTexture", "CloudTexture", textures.clear());

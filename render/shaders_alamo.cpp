@@ -160,6 +160,7 @@ uniform vec4 mDiffuse;
 uniform vec3 mSpecular;
 uniform vec4 mAtmosphere;
 uniform vec3 mCityColor;
+uniform float mMaskScale;         // 0 when the base texture is missing (the grey stand-in is not a colorization mask)
 
 out vec4 fragColor;
 
@@ -167,7 +168,7 @@ void main() {
     vec4 base = texture(baseTexture, uv0);
 #if defined(BUMP_COLORIZE)
     vec4 nt = texture(normalTexture, uv1);
-    vec3 surface = mix(base.rgb, factionColor.rgb * base.rgb, base.a);
+    vec3 surface = mix(base.rgb, factionColor.rgb * base.rgb, base.a * mMaskScale);
     vec3 n = 2.0 * (nt.rgb - 0.5);
     float ndotl = clamp(dot(n, lightVec), 0.0, 1.0);
     float ndoth = clamp(dot(n, halfVec), 0.0, 1.0);
@@ -178,7 +179,7 @@ void main() {
     fragColor = vec4(diff.rgb * base.rgb * 2.0 + spec.rgb * base.a, diff.a);
 #elif defined(GLOSS_COLORIZE)
     vec4 g = texture(glossTexture, uv1);
-    vec3 surface = mix(base.rgb, factionColor.rgb * base.rgb, base.a);
+    vec3 surface = mix(base.rgb, factionColor.rgb * base.rgb, base.a * mMaskScale);
     fragColor = vec4(surface * diff.rgb * 2.0 + spec.rgb * g.r, diff.a);
 #elif defined(DEFAULT)
     fragColor = vec4(diff.rgb * base.rgb * 2.0, diff.a);
