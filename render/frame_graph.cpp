@@ -29,17 +29,20 @@ int viewSamples(const QString& glRenderer) {
 }
 
 FrameGraph::FrameGraph(Qt3DExtras::Qt3DWindow* window, Qt3DRender::QCamera* camera) {
-    GlobalParam* gs[] = {&u_.bones,   &u_.lightPosition, &u_.lightColor, &u_.lightCount,
-                         &u_.ambient, &u_.faction,       &u_.highlight,  &u_.viewportSize};
-    const char* names[] = {"BonePalette",  "lightPosition[0]", "lightColor[0]", "rigLightCount",
-                           "ambientColor", "factionColor",     "highlightBone", "viewportSize"};
+    GlobalParam* gs[] = {&u_.bones,     &u_.lightPosition, &u_.lightColor,  &u_.lightCount, &u_.ambient,
+                         &u_.faction,   &u_.highlight,     &u_.viewportSize, &u_.sunToward,  &u_.sunDiffuse,
+                         &u_.sunSpecular, &u_.sphAll,      &u_.sphFill,     &u_.time};
+    const char* names[] = {"BonePalette",  "lightPosition[0]", "lightColor[0]", "rigLightCount", "ambientColor",
+                           "factionColor", "highlightBone",    "viewportSize",  "sunToward",     "sunDiffuse",
+                           "sunSpecular",  "sphAll[0]",        "sphFill[0]",    "alamoTime"};
+    constexpr int kShared = int(sizeof(names) / sizeof(names[0]));
     auto passFilter = [&](Qt3DCore::QNode* parent, const char* key) {
         auto* f = new Qt3DRender::QRenderPassFilter(parent);
         auto* fk = new Qt3DRender::QFilterKey(f);
         fk->setName("pass");
         fk->setValue(QString::fromLatin1(key));
         f->addMatch(fk);
-        for (int i = 0; i < 8; ++i) {
+        for (int i = 0; i < kShared; ++i) {
             auto* p = new Qt3DRender::QParameter(f);
             p->setName(QString::fromLatin1(names[i]));
             gs[i]->ps.push_back(p);

@@ -45,6 +45,8 @@ struct SharedUniforms {
     GlobalParam lightPosition; // "lightPosition[0]"
     GlobalParam lightColor;    // "lightColor[0]"
     GlobalParam lightCount /* "rigLightCount" */, ambient, faction, highlight, viewportSize;
+    // The Alamo light set-up (lights.h AlamoLightRig) and the timeline's time in seconds ("alamoTime").
+    GlobalParam sunToward, sunDiffuse, sunSpecular, sphAll /* "sphAll[0]": 12 vec4 */, sphFill, time;
 };
 
 class FrameGraph {

@@ -6,6 +6,7 @@
 
 #include <glm/glm.hpp>
 
+#include <array>
 #include <vector>
 
 namespace rs::render {
@@ -18,5 +19,32 @@ glm::vec3 keyLightDirection(bool zUp);
 // model may be null. world/visible: the pose of the model's bones. useModelLights: the "lights" view option.
 void uploadLights(SharedUniforms& u, const rs::Model* model, const std::vector<glm::mat4>& world,
                   const std::vector<uint8_t>& visible, bool useModelLights, bool zUp);
+
+// The Alamo engine's light set-up (AlamoEngine.fxh; alo-viewer's environment): a directional sun (DIR_LIGHT_*_0,
+// per pixel in the bump shaders), two directional fill lights and an ambient colour, which reach the shaders only
+// as spherical-harmonic irradiance matrices (SPH_LIGHT_FILL: fills + ambient; SPH_LIGHT_ALL: sun + fills + ambient;
+// Ramamoorthi & Hanrahan 2001, E(n) = (n,1)^T M (n,1) per colour channel).
+enum class LightPreset { Land = 0, Space = 1 };
+struct AlamoLight {
+    glm::vec3 toward{0, 0, 1}; // unit vector from the surface towards the light
+    glm::vec3 color{0.0f};     // colour * intensity
+};
+struct AlamoLightRig {
+    AlamoLight sun, fill1, fill2;
+    glm::vec3 ambient{0.0f};
+    glm::vec3 specular{1.0f}; // DIR_LIGHT_SPECULAR_0
+    std::array<glm::mat4, 3> sphAll{}, sphFill{}; // per channel r, g, b (symmetric)
+};
+// Direction towards a light at a compass angle (degrees; 0 = the light stands on -Y, 90 = on +X) and an elevation
+// above the horizon (degrees), Z up: the angles of alo-viewer's environment dialog.
+glm::vec3 alamoLightToward(float azimuthDegrees, float elevationDegrees);
+// The rig of a preset with the sun at the given angles. Land: alo-viewer's default environment (sun white x 0.5,
+// blue fills x 0.5 at 210 and 120 degrees, 10 degrees below the horizon, ambient 0.1). Space: a brighter sun,
+// dimmer fills and ambient (the game takes each map's values from its environment; these are rigscope's).
+AlamoLightRig alamoLightRig(LightPreset preset, float sunAzimuthDegrees, float sunElevationDegrees);
+// Irradiance matrices of directional lights plus an ambient colour (added to the constant term).
+std::array<glm::mat4, 3> shIrradianceMatrices(const AlamoLight* lights, int count, glm::vec3 ambient);
+// Writes the rig to the shared uniforms (sunToward, sunDiffuse, sunSpecular, sphAll[0], sphFill[0]).
+void uploadAlamoLights(SharedUniforms& u, const AlamoLightRig& rig);
 
 } // namespace rs::render

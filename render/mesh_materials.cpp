@@ -70,6 +70,7 @@ MeshMaterials::FillSteps MeshMaterials::fillStepsFromEnvironment() {
         if (step == "notexture") s.noTextureVariant = false;
         if (step == "lightcount") s.lightCount = false;
     }
+    s.genericOnly = qEnvironmentVariableIntValue("RIGSCOPE_GENERIC_SHADING") != 0;
     for (const QByteArray& step : qgetenv("RIGSCOPE_FILL_ON").split(','))
         if (step == "prepass") s.depthPrepass = true;
     return s;
@@ -142,6 +143,87 @@ Qt3DRender::QEffect* MeshMaterials::meshEffect(Family family, int variant, bool 
     }
     }
     effects_[key] = e;
+    return e;
+}
+
+namespace {
+const char* alamoDefine(rs::ShaderImpl impl) {
+    switch (impl) {
+    case rs::ShaderImpl::AlamoBumpColorize: return "BUMP_COLORIZE";
+    case rs::ShaderImpl::AlamoGloss: return "GLOSS";
+    case rs::ShaderImpl::AlamoGlossColorize: return "GLOSS_COLORIZE";
+    case rs::ShaderImpl::AlamoAlpha: return "ALPHA";
+    case rs::ShaderImpl::AlamoAdditive: return "ADDITIVE";
+    case rs::ShaderImpl::AlamoShield: return "SHIELD";
+    case rs::ShaderImpl::AlamoSkydome: return "SKYDOME";
+    case rs::ShaderImpl::AlamoPlanet: return "PLANET";
+    case rs::ShaderImpl::AlamoDefault: return "DEFAULT";
+    default: return nullptr;
+    }
+}
+} // namespace
+
+fx::OnDemandProgram& MeshMaterials::alamoProgram(rs::ShaderImpl impl) {
+    auto& p = alamoPrograms_[int(impl)];
+    if (!p) {
+        const QByteArray defs = QByteArray("#version 330 core\n#define ") + alamoDefine(impl) + "\n";
+        p = std::make_unique<fx::OnDemandProgram>(root_, defs + shaders::alamoVertex, defs + shaders::alamoFragment);
+    }
+    return *p;
+}
+
+// Render states of the .fx techniques: opaque shaders write depth (ZFunc LESSEQUAL); MeshAlpha blends
+// SRCALPHA/INVSRCALPHA, MeshAdditive and MeshShield ONE/ONE, without depth writes; Skydome is opaque without depth
+// writes; MeshShield draws both faces (CullMode NONE).
+Qt3DRender::QEffect* MeshMaterials::alamoEffect(rs::ShaderImpl impl, bool cullBack) {
+    using BA = Qt3DRender::QBlendEquationArguments;
+    using DT = Qt3DRender::QDepthTest;
+    if (impl == rs::ShaderImpl::AlamoShield) cullBack = false;
+    const int key = int(impl) * 2 + (cullBack ? 1 : 0);
+    if (auto it = alamoEffects_.find(key); it != alamoEffects_.end()) return it->second;
+    fx::OnDemandProgram& prog = alamoProgram(impl);
+    auto cull = [&](Qt3DRender::QRenderPass* rp) {
+        for (auto* st : rp->renderStates())
+            if (auto* cf = qobject_cast<Qt3DRender::QCullFace*>(st))
+                cf->setMode(cullBack ? Qt3DRender::QCullFace::Back : Qt3DRender::QCullFace::NoCulling);
+    };
+    auto* wire = wireProgram_->pass("wire");
+    fx::depth(wire, DT::LessOrEqual, false);
+    Qt3DRender::QEffect* e = nullptr;
+    switch (impl) {
+    case rs::ShaderImpl::AlamoAlpha:
+    case rs::ShaderImpl::AlamoAdditive:
+    case rs::ShaderImpl::AlamoShield: {
+        auto* main = prog.pass("transparent");
+        cull(main);
+        fx::depth(main, DT::LessOrEqual, false);
+        if (impl == rs::ShaderImpl::AlamoAlpha)
+            fx::blend(main, BA::SourceAlpha, BA::OneMinusSourceAlpha);
+        else
+            fx::blend(main, BA::One, BA::One);
+        e = fx::effect(root_, {main, wire});
+        break;
+    }
+    case rs::ShaderImpl::AlamoSkydome: {
+        auto* main = prog.pass("opaque");
+        cull(main);
+        fx::depth(main, DT::LessOrEqual, false);
+        e = fx::effect(root_, {main, wire});
+        break;
+    }
+    default: {
+        auto* main = prog.pass("opaque");
+        cull(main);
+        fx::depth(main, DT::LessOrEqual, true);
+        auto* low = depthProgram_->pass("lowdepth");
+        fx::depth(low, DT::Less, true);
+        low->addRenderState(fx::noColorWrites(low));
+        cull(low);
+        e = fx::effect(root_, {main, wire, low});
+        break;
+    }
+    }
+    alamoEffects_[key] = e;
     return e;
 }
 
@@ -285,6 +367,69 @@ void MeshMaterials::buildSubMesh(Qt3DCore::QEntity* parent, const std::vector<Pa
         p->setValue(QVariant::fromValue(t));
         return t;
     };
+    const rs::ShaderInfo shader = rs::shaderInfo(part.model->format, mesh, m);
+    // (W3D-style dual-bone skins have no Alamo shader; they keep the generic program's skinning.)
+    if (alamoDefine(shader.impl) != nullptr && !steps_.genericOnly && skinMode != 2) {
+        // The .fx implementation: textures and material parameters bound by name, the .fx defaults otherwise.
+        const bool missingBase = texParam("baseTexture", "BaseTexture", textures.white()) == textures.checker();
+        addParam(mat, "mMaskScale", missingBase ? 0.0f : 1.0f);
+        texParam("normalTexture", "NormalTexture", textures.flatNormal());
+        texParam("glossTexture", "GlossTexture", textures.white());
+        texParam("cloudTexture", "CloudTexture", textures.clear());
+        texParam("cloudNormalTexture", "CloudNormalTexture", textures.flatNormal());
+        texParam("waveTexture", "WaveTexture", textures.white());
+        texParam("distortTexture", "DistortionTexture", textures.clear());
+        for (QParameter* p : mat->parameters())
+            if (p->value().value<Qt3DRender::QAbstractTexture*>() == textures.checker() &&
+                p->name() != QLatin1String("baseTexture"))
+                p->setValue(QVariant::fromValue(p->name().contains(QLatin1String("ormal")) ? textures.flatNormal()
+                                                                                           : textures.clear()));
+        const glm::vec4 diffuse = vec4Param("Diffuse", glm::vec4(1.0f));
+        addParam(mat, "mDiffuse", toQ4(diffuse));
+        const glm::vec4 specular = vec4Param("Specular", glm::vec4(1.0f));
+        addParam(mat, "mSpecular", QVector3D(specular.x, specular.y, specular.z));
+        const glm::vec4 emissive = vec4Param("Emissive", glm::vec4(0.0f));
+        addParam(mat, "mEmissive", QVector3D(emissive.x, emissive.y, emissive.z));
+        glm::vec4 color = vec4Param("Color", glm::vec4(1.0f));
+        if (mesh.colorize && m.find("Color") != nullptr) // FC_ mesh: the player's colour
+            color = glm::vec4(-1.0f);
+        addParam(mat, "mColor", toQ4(color));
+        const glm::vec4 uvOffset = vec4Param("UVOffset", glm::vec4(0.0f));
+        addParam(mat, "mUVOffset", QVector2D(uvOffset.x, uvOffset.y));
+        const glm::vec4 scroll = vec4Param("UVScrollRate", glm::vec4(0.0f));
+        addParam(mat, "mUVScrollRate", QVector2D(scroll.x, scroll.y));
+        addParam(mat, "mShieldUV",
+                 QVector4D(floatParam("BaseUVScale", 20.0f), floatParam("WaveUVScale", 1.0f),
+                           floatParam("DistortUVScale", 1.0f), floatParam("EdgeBrightness", 0.5f)));
+        addParam(mat, "mShieldScroll",
+                 QVector3D(floatParam("BaseUVScrollRate", 1.0f), floatParam("WaveUVScrollRate", 1.0f),
+                           floatParam("DistortUVScrollRate", 1.0f)));
+        addParam(mat, "mCloud", QVector2D(floatParam("CloudScrollRate", 0.0025f),
+                                          floatParam("CloudScale", shader.impl == rs::ShaderImpl::AlamoSkydome ? 0.0025f
+                                                                                                              : 1.0f)));
+        addParam(mat, "mAtmosphere", toQ4(vec4Param("Atmosphere", glm::vec4(0, 0, 0, 1))));
+        addParam(mat, "mAtmospherePower", floatParam("AtmospherePower", 4.5f));
+        const glm::vec4 city = vec4Param("CityColor", glm::vec4(1.0f));
+        addParam(mat, "mCityColor", QVector3D(city.x, city.y, city.z));
+        addParam(mat, "skinMode", skinMode);
+        addParam(mat, "rigidSlot", rigidSlot);
+        addParam(mat, "hasVertexColor", useColors ? 1 : 0);
+        mat->setEffect(alamoEffect(shader.impl, style.cullBackFaces));
+        entity->addComponent(gr);
+        entity->addComponent(mat);
+        DrawItem item;
+        item.entity = entity;
+        item.alamo = int(shader.impl);
+        item.opaque = false;
+        item.part = partIndex;
+        item.mesh = meshIndex;
+        item.sub = subIndex;
+        item.attachBone = mesh.bone >= 0 && mesh.bone < boneCount ? mesh.bone + part.boneOffset : part.attachBone;
+        item.flagHidden = mesh.hidden;
+        item.shadowHidden = style.hiddenByDefault;
+        items_.push_back(item);
+        return;
+    }
     Qt3DRender::QAbstractTexture* baseTex = texParam("baseTexture", "BaseTexture", textures.white());
     const bool placeholder = baseTex == textures.checker();
     // Bump only with tangents and a normal map that was found (a missing one is not a checker normal map).
@@ -343,7 +488,10 @@ void MeshMaterials::updateVisibility(const std::vector<Part>& parts, const std::
         if (on && it.attachBone >= 0 && size_t(it.attachBone) < visible.size()) on = visible[size_t(it.attachBone)];
         if (on && it.part > 0) on = proxyShown(parts[size_t(it.part)].proxy);
         if (on) { // programs of what is drawn only (hidden LODs, ALTs and shadow meshes compile nothing)
-            programs_[size_t(it.variant)]->require();
+            if (it.alamo >= 0)
+                alamoProgram(rs::ShaderImpl(it.alamo)).require();
+            else
+                programs_[size_t(it.variant)]->require();
             if (it.opaque && steps_.depthPrepass) depthProgram_->require();
         }
         if (on != it.enabled) {

@@ -3,6 +3,7 @@
 // and which entities are enabled (LOD/ALT choice, hidden flags, bone visibility, proxy rules).
 #pragma once
 
+#include "formats/shader_registry.h"
 #include "materials.h"
 #include "proxy_parts.h"
 
@@ -45,6 +46,9 @@ class MeshMaterials {
     //                    docs/PERFORMANCE.md), and its program adds to the start-up.
     struct FillSteps {
         bool depthPrepass = false, noTextureVariant = true, lightCount = true;
+        // RIGSCOPE_GENERIC_SHADING=1: every material through the generic program (the look before the .fx
+        // implementations; for comparisons and benchmarks).
+        bool genericOnly = false;
     };
     const FillSteps& fillSteps() const { return steps_; }
 
@@ -81,6 +85,7 @@ class MeshMaterials {
         bool selected = true; // LOD/ALT choice
         bool enabled = true;
         int variant = 0;     // fragment variant (k* bits)
+        int alamo = -1;      // Alamo implementation (rs::ShaderImpl) when drawn by its .fx program, else -1
         bool opaque = false; // draws in the depth pre-pass too
     };
     enum : int { kBump = 1, kSpecular = 2, kUnlit = 4, kNoTexture = 8, kVariants = 16 };
@@ -88,6 +93,10 @@ class MeshMaterials {
     void buildSubMesh(Qt3DCore::QEntity* parent, const std::vector<Part>& parts, int partIndex, int meshIndex,
                       int subIndex, int boneCount, TextureCache& textures);
     Qt3DRender::QEffect* meshEffect(Family family, int variant, bool cullBack);
+    // The effect of an Alamo .fx implementation: its program and the .fx file's render states (blend, depth
+    // writes, culling), shared by every entity drawn with it.
+    Qt3DRender::QEffect* alamoEffect(rs::ShaderImpl impl, bool cullBack);
+    fx::OnDemandProgram& alamoProgram(rs::ShaderImpl impl);
 
     Qt3DCore::QNode* root_ = nullptr;
     std::vector<DrawItem> items_;
@@ -95,6 +104,8 @@ class MeshMaterials {
     std::map<int, Qt3DRender::QEffect*> effects_;
     std::array<std::unique_ptr<fx::OnDemandProgram>, kVariants> programs_;
     std::unique_ptr<fx::OnDemandProgram> depthProgram_, wireProgram_;
+    std::map<int, std::unique_ptr<fx::OnDemandProgram>> alamoPrograms_;
+    std::map<int, Qt3DRender::QEffect*> alamoEffects_;
 };
 
 } // namespace rs::render

@@ -199,6 +199,7 @@ struct SceneView::Impl {
             uploadLights(graph->uniforms(), model.get(), palette->pose().world, palette->visible(), options.lights,
                          zUp);
         lightsDirty = modelLights;
+        graph->uniforms().time.set(time); // time-driven .fx parameters (scrolling, shields, clouds)
         dazzles->update(*model, palette->pose().world, palette->visible(), time, options.night, options.showHidden);
         updateLabels();
         updateVisibility();
@@ -322,6 +323,9 @@ SceneView::SceneView(QObject* parent) : QObject(parent), d(std::make_unique<Impl
     d->graph->uniforms().highlight.set(-1);
     d->updatePose();
     uploadLights(d->graph->uniforms(), nullptr, {}, {}, d->options.lights, d->zUp);
+    uploadAlamoLights(d->graph->uniforms(), alamoLightRig(LightPreset(d->options.lightPreset), d->options.sunAzimuth,
+                                                          d->options.sunElevation));
+    d->graph->uniforms().time.set(0.0f);
 }
 
 SceneView::~SceneView() {
@@ -450,6 +454,8 @@ void SceneView::setOptions(const ViewOptions& options) {
     const bool dirsChanged = options.resolver != d->options.resolver;
     d->options = options;
     d->graph->setBackground(options.background);
+    uploadAlamoLights(d->graph->uniforms(),
+                      alamoLightRig(LightPreset(options.lightPreset), options.sunAzimuth, options.sunElevation));
     d->graph->uniforms().faction.set(
         QVector4D(options.factionColor.redF(), options.factionColor.greenF(), options.factionColor.blueF(), 1.0f));
     if (d->model) {

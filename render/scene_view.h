@@ -62,6 +62,10 @@ struct ViewOptions {
     bool grid = true;
     bool showHidden = false; // also draw meshes hidden by flag, shadow and collision meshes
     QColor background{48, 52, 60};
+    // The Alamo engine's light set-up (lights.h AlamoLightRig): preset 0 land, 1 space; the sun's compass angle
+    // and elevation in degrees.
+    int lightPreset = 0;
+    float sunAzimuth = 0.0f, sunElevation = 45.0f;
     // Where textures, proxy models and particle systems are found (the session's mounted folders and texture
     // folders); null: a resolver with none. A different resolver reloads the model's materials and proxies.
     std::shared_ptr<const rs::Resolver> resolver;

@@ -18,6 +18,11 @@ extern const char* const meshFragment;  // body without #version: prepend "#vers
 extern const char* const depthFragment; // depth-only pre-pass (meshVertex)
 extern const char* const wireGeometry;
 extern const char* const wireFragment;
+// Alamo .fx implementations (shaders_alamo.cpp): bodies without #version; prepend "#version 330 core" and one of
+// BUMP_COLORIZE, GLOSS, GLOSS_COLORIZE, ALPHA, ADDITIVE, SHIELD, SKYDOME, PLANET, DEFAULT.
+// Extra shared uniforms: vec3 sunToward, sunDiffuse, sunSpecular; vec4 sphAll[12], sphFill[12]; float alamoTime.
+extern const char* const alamoVertex;
+extern const char* const alamoFragment;
 extern const char* const lineVertex;
 extern const char* const lineFragment;
 extern const char* const dazzleVertex;

@@ -24,6 +24,7 @@ TextureCache::TextureCache(Qt3DCore::QNode* root) {
     checker_ = solidTexture(kCheckerRgba, root);
     white_ = solidTexture(0xFFFFFFFFu, root);
     flatNormal_ = solidTexture(0x8080FFFFu, root);
+    clear_ = solidTexture(0x00000000u, root);
 }
 
 void TextureCache::reset(const QString& modelPath, std::shared_ptr<const rs::Resolver> resolver) {

@@ -43,6 +43,7 @@ class TextureCache {
     static QVector4D checkerColor();                                   // its one texel, RGBA 0..1
     Qt3DRender::QAbstractTexture* white() const { return white_; }     // material names no texture
     Qt3DRender::QAbstractTexture* flatNormal() const { return flatNormal_; }
+    Qt3DRender::QAbstractTexture* clear() const { return clear_; } // transparent black: optional layer absent
 
   private:
     struct Use {
@@ -53,7 +54,7 @@ class TextureCache {
     QList<TextureInfo> infos_;
     QString modelPath_;
     std::shared_ptr<const rs::Resolver> resolver_;
-    Qt3DRender::QAbstractTexture *checker_ = nullptr, *white_ = nullptr, *flatNormal_ = nullptr;
+    Qt3DRender::QAbstractTexture *checker_ = nullptr, *white_ = nullptr, *flatNormal_ = nullptr, *clear_ = nullptr;
 };
 
 } // namespace rs::render

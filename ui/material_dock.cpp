@@ -1,5 +1,7 @@
 #include "material_dock.h"
 
+#include "formats/shader_registry.h"
+
 #include "game_text.h"
 
 #include "scene_view.h"
@@ -142,6 +144,18 @@ void MaterialDock::setModel(std::shared_ptr<const Model> model, std::shared_ptr<
                               .arg(sm.triangleCount())
                               .arg(sm.skinned() ? tr(", skinned (%1 bones)").arg(sm.boneMap.size()) : QString()));
             s->setToolTip(0, tr("shader %1").arg(rs::gameText(sm.material.shader)));
+            {
+                // Which implementation draws it and how close that is to the game (core/formats/shader_registry.h).
+                const rs::ShaderInfo info = rs::shaderInfo(model_->format, m, sm.material);
+                auto* di = new QTreeWidgetItem(s);
+                di->setText(0, tr("drawn by"));
+                di->setText(1, QString::fromLatin1(rs::fidelityName(info.fidelity)));
+                di->setText(2, QString::fromStdString(info.implementation +
+                                                      (info.note.empty() ? std::string() : " — " + info.note)));
+                di->setToolTip(2, QString::fromStdString(rs::fidelityText(info)));
+                if (info.fidelity == rs::ShaderFidelity::Approximation) di->setForeground(1, QColor(220, 160, 40));
+                if (info.fidelity == rs::ShaderFidelity::NotDrawn) di->setForeground(1, QColor(150, 150, 150));
+            }
             for (const MaterialParam& p : sm.material.params) {
                 auto* pi = new QTreeWidgetItem(s);
                 pi->setText(0, rs::gameText(p.name));

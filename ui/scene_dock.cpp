@@ -1,6 +1,7 @@
 #include "scene_dock.h"
 
 #include <QCheckBox>
+#include <QSpinBox>
 #include <QColorDialog>
 #include <QComboBox>
 #include <QFormLayout>
@@ -55,6 +56,25 @@ SceneDock::SceneDock(QWidget* parent) : QDockWidget(tr("Scene"), parent) {
     form->addRow(tr("ALT"), alt_);
     form->addRow(tr("Faction"), fc);
     form->addRow(tr("Background"), background_);
+    // The Alamo engine's lights: sun, two fill lights and ambient (render/lights.h), as a land or a space map.
+    lightPreset_ = new QComboBox(w);
+    lightPreset_->addItem(tr("Land"), 0);
+    lightPreset_->addItem(tr("Space"), 1);
+    lightPreset_->setToolTip(tr("Light set-up of the Alamo shaders: sun, two fill lights and ambient"));
+    sunAzimuth_ = new QSpinBox(w);
+    sunAzimuth_->setRange(0, 359);
+    sunAzimuth_->setWrapping(true);
+    sunAzimuth_->setSuffix(QStringLiteral("°"));
+    sunAzimuth_->setToolTip(tr("Sun direction (compass angle)"));
+    sunElevation_ = new QSpinBox(w);
+    sunElevation_->setRange(-90, 90);
+    sunElevation_->setSuffix(QStringLiteral("°"));
+    sunElevation_->setToolTip(tr("Sun elevation above the horizon"));
+    auto* sun = new QHBoxLayout;
+    sun->addWidget(lightPreset_, 1);
+    sun->addWidget(sunAzimuth_);
+    sun->addWidget(sunElevation_);
+    form->addRow(tr("Sun"), sun);
     v->addLayout(form);
     auto* grid = new QGridLayout;
     night_ = new QCheckBox(tr("Night"), w);
@@ -88,6 +108,22 @@ SceneDock::SceneDock(QWidget* parent) : QDockWidget(tr("Scene"), parent) {
         };
     };
     connect(night_, &QCheckBox::toggled, this, toggled(&ViewSettings::night));
+    connect(lightPreset_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this](int i) {
+        if (syncing_ || i < 0) return;
+        ViewSettings s = settings_;
+        s.lightPreset = lightPreset_->itemData(i).toInt();
+        apply(s);
+    });
+    auto angle = [this](int ViewSettings::*field) {
+        return [this, field](int v) {
+            if (syncing_) return;
+            ViewSettings s = settings_;
+            s.*field = v;
+            apply(s);
+        };
+    };
+    connect(sunAzimuth_, qOverload<int>(&QSpinBox::valueChanged), this, angle(&ViewSettings::sunAzimuth));
+    connect(sunElevation_, qOverload<int>(&QSpinBox::valueChanged), this, angle(&ViewSettings::sunElevation));
     connect(skeleton_, &QCheckBox::toggled, this, toggled(&ViewSettings::skeleton));
     connect(wireframe_, &QCheckBox::toggled, this, toggled(&ViewSettings::wireframe));
     connect(lights_, &QCheckBox::toggled, this, toggled(&ViewSettings::lights));
@@ -181,6 +217,9 @@ void SceneDock::syncWidgets() {
     grid_->setChecked(settings_.grid);
     pointSets_->setChecked(settings_.pointSets);
     allLabels_->setChecked(settings_.allLabels);
+    lightPreset_->setCurrentIndex(qBound(0, settings_.lightPreset, 1));
+    sunAzimuth_->setValue(settings_.sunAzimuth);
+    sunElevation_->setValue(settings_.sunElevation);
     syncing_ = false;
 }
 

@@ -11,6 +11,7 @@
 class QCheckBox;
 class QComboBox;
 class QPushButton;
+class QSpinBox;
 
 namespace rs::ui {
 
@@ -36,7 +37,8 @@ class SceneDock : public QDockWidget {
     void apply(ViewSettings s);
 
     ViewSettings settings_;
-    QComboBox *lod_, *alt_, *faction_;
+    QComboBox *lod_, *alt_, *faction_, *lightPreset_ = nullptr;
+    QSpinBox *sunAzimuth_ = nullptr, *sunElevation_ = nullptr;
     QPushButton *pickColor_, *background_;
     QCheckBox *night_, *skeleton_, *wireframe_, *lights_, *dazzles_, *particles_, *proxies_, *grid_, *pointSets_,
         *allLabels_;

@@ -83,6 +83,9 @@ class SceneViewAdapter : public ModelView {
         o.showSkeleton = s.skeleton;
         o.wireframe = s.wireframe;
         o.lights = s.lights;
+        o.lightPreset = s.lightPreset;
+        o.sunAzimuth = float(s.sunAzimuth);
+        o.sunElevation = float(s.sunElevation);
         o.dazzles = s.dazzles;
         o.particles = s.particles;
         o.proxies = s.proxies;

@@ -23,12 +23,16 @@ struct ViewSettings {
     bool pointSets = true;  // collision footprint / point overlays (B&W2)
     bool allLabels = false; // names of every proxy/marker; off: the selected bone's and the hovered one
     QColor background{58, 62, 70};
+    // The Alamo engine's light set-up: preset (0 land, 1 space) and the sun's compass angle and elevation (degrees).
+    int lightPreset = 0;
+    int sunAzimuth = 0, sunElevation = 45;
 
     bool operator==(const ViewSettings& o) const {
         return lod == o.lod && alt == o.alt && factionColor == o.factionColor && night == o.night &&
                skeleton == o.skeleton && wireframe == o.wireframe && lights == o.lights && dazzles == o.dazzles &&
                particles == o.particles && proxies == o.proxies && grid == o.grid && pointSets == o.pointSets &&
-               allLabels == o.allLabels && background == o.background;
+               allLabels == o.allLabels && background == o.background && lightPreset == o.lightPreset &&
+               sunAzimuth == o.sunAzimuth && sunElevation == o.sunElevation;
     }
     bool operator!=(const ViewSettings& o) const { return !(*this == o); }
 };

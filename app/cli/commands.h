@@ -29,6 +29,9 @@ void infoW3d(const Document& doc, ByteSpan bytes, Json& j);
 void infoAlamoText(const Document& doc, std::string& text);
 // A material parameter as JSON: number, [x,y,z(,w)] or the texture name.
 void writeParamValue(Json& j, const MaterialParam& p);
+// "drawn_by": {"implementation", "fidelity" ("engine formula" | "approximation" | "not drawn"), "note"}: which of
+// the render layer's implementations draws the sub-mesh (core/formats/shader_registry.h), as the material inspector.
+void drawnBy(Json& j, Format format, const Mesh& mesh, const Material& material);
 
 void infoGenericText(const Document& doc, std::string& text);
 // Black & White 2 (.bwm, .al): `bytes` are the file's bytes, read again for the raw file structure (info_bw2.cpp).

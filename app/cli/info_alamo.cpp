@@ -13,6 +13,7 @@
 // Clip JSON: {"format":"ala","name","version","frames","fps","tracks":[{bone_index,bone_name,translation,rotation,
 //   scale,visibility,step}],"warnings":[...]}
 #include "commands.h"
+#include "formats/shader_registry.h"
 
 #include <sstream>
 
@@ -63,6 +64,7 @@ static void modelJson(const Model& m, Json& j) {
                 .kv("vertex_format", sm.vertexFormat)
                 .kv("vertices", static_cast<uint64_t>(sm.vertexCount()))
                 .kv("triangles", static_cast<uint64_t>(sm.triangleCount()));
+            drawnBy(j, m.format, mesh, sm.material);
             j.key("bone_map").beginArray();
             for (int b : sm.boneMap)
                 j.value(b);
@@ -196,7 +198,8 @@ void infoAlamoText(const Document& doc, std::string& text) {
                 s << "      " << sm.material.shader << " " << sm.vertexFormat << ": " << sm.vertexCount()
                   << " vertices, " << sm.triangleCount() << " triangles";
                 if (sm.skinned()) s << ", skinned to " << sm.boneMap.size() << " bones";
-                s << "\n";
+                s << "\n        drawn by " << shaderInfo(m.format, mesh, sm.material).implementation << " ("
+                  << fidelityText(shaderInfo(m.format, mesh, sm.material)) << ")\n";
                 for (const MaterialParam& p : sm.material.params) {
                     s << "        " << p.name << " = ";
                     switch (p.type) {

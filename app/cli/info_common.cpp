@@ -1,6 +1,7 @@
 #include "commands.h"
 
 #include "common/error.h"
+#include "formats/shader_registry.h"
 
 #include <new>
 #include <sstream>
@@ -32,6 +33,13 @@ void writeParamValue(Json& j, const MaterialParam& p) {
     case ParamType::Float4: j.floats(&p.value.x, 4); break;
     case ParamType::Texture: j.value(p.texture); break;
     }
+}
+
+void drawnBy(Json& j, Format format, const Mesh& mesh, const Material& material) {
+    const ShaderInfo info = shaderInfo(format, mesh, material);
+    j.key("drawn_by").beginObject();
+    j.kv("implementation", info.implementation).kv("fidelity", std::string(fidelityName(info.fidelity)));
+    j.kv("note", info.note).endObject();
 }
 
 void infoGenericText(const Document& doc, std::string& text) {

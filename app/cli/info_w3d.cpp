@@ -35,6 +35,7 @@ void infoW3d(const Document& doc, ByteSpan bytes, Json& j) {
             for (const SubMesh& sm : mesh.subMeshes) {
                 j.beginObject().kv("shader", sm.material.shader).kv("vertex_format", sm.vertexFormat);
                 j.kv("vertices", uint64_t(sm.vertexCount())).kv("triangles", uint64_t(sm.triangleCount()));
+                drawnBy(j, m.format, mesh, sm.material);
                 j.kv("dual_bone", !sm.positions2.empty());
                 j.key("bone_map").beginArray();
                 for (int b : sm.boneMap)

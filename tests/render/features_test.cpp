@@ -135,8 +135,11 @@ TEST_CASE("ALT proxies with altDecreaseStayHidden stay hidden when the ALT decre
     }
 }
 
+// The generic program (W3D, B&W2, shaders without an implementation) adds the model's own lights; the Alamo .fx
+// implementations light with the engine's sun, fill lights and ambient only, as their .fx files do.
 TEST_CASE("model lights light the model", "[render][features]") {
     auto m = makeFigure();
+    m->format = rs::Format::W3d; // z up like Alamo; drawn by the generic program
     rs::Light l;
     l.name = "RedLamp";
     l.type = int(rs::LightType::Omni);
@@ -159,4 +162,9 @@ TEST_CASE("model lights light the model", "[render][features]") {
             greenGain += qGreen(lit.pixel(x, y)) - qGreen(rig.pixel(x, y));
         }
     CHECK(redGain > greenGain + 5000);
+    m->format = rs::Format::AlamoModel;
+    o.lights = true;
+    const QImage alamoLit = render(m, o);
+    o.lights = false;
+    CHECK(countChanged(alamoLit, render(m, o)) == 0);
 }

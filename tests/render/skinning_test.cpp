@@ -66,6 +66,7 @@ TEST_CASE("dual-bone skin blends the second position", "[render][skinning]") {
     // Same geometry through two influences: weights 0.5/0.5 on the same bone and identical second positions.
     auto dual = makeFigure();
     toBoneSpace(*dual);
+    base->format = dual->format = rs::Format::W3d; // dual-bone skins are W3D's: both through the generic program
     rs::SubMesh& arm = armOf(*dual);
     arm.positions2 = arm.positions;
     arm.normals2 = arm.normals;

@@ -88,8 +88,8 @@ std::shared_ptr<rs::Model> makeFigure(const std::string& baseTexture) {
     addBox(hat0.subMeshes[0], {-0.35f, -0.35f, 0.0f}, {0.35f, 0.35f, 0.6f});
     auto hat1 = mesh("Hat_ALT1", 3, "MeshGloss.fx", {0.9f, 0.15f, 0.1f, 1});
     addBox(hat1.subMeshes[0], {-0.6f, -0.6f, 0.0f}, {0.6f, 0.6f, 0.2f});
-    auto flag = mesh("FC_Flag", 1, "MeshGloss.fx", {1, 1, 1, 1});
-    flag.subMeshes[0].material.params.push_back(float4("Color", {1, 1, 1, 1}));
+    // Colorized as the game does it: MeshGlossColorize, mask = base alpha (no texture: white, fully colorized).
+    auto flag = mesh("FC_Flag", 1, "MeshGlossColorize.fx", {1, 1, 1, 1});
     addBox(flag.subMeshes[0], {-1.6f, -0.05f, 1.2f}, {-0.4f, 0.05f, 2.0f});
     m->meshes = {body0, body1, arm, hat0, hat1, flag};
 

@@ -1,0 +1,113 @@
+#include "formats/shader_registry.h"
+
+#include "formats/formats.h"
+#include "scene/model.h"
+
+namespace rs {
+
+namespace {
+
+std::string stem(const std::string& shader) {
+    std::string s = toLower(shader);
+    for (const char* ext : {".fxo", ".fx"}) {
+        const std::string e(ext);
+        if (s.size() > e.size() && s.compare(s.size() - e.size(), e.size(), e) == 0) {
+            s.resize(s.size() - e.size());
+            break;
+        }
+    }
+    return s;
+}
+
+ShaderInfo make(ShaderImpl impl, ShaderFidelity f, std::string implementation, std::string note = {}) {
+    ShaderInfo i;
+    i.impl = impl;
+    i.fidelity = f;
+    i.implementation = std::move(implementation);
+    i.note = std::move(note);
+    return i;
+}
+
+} // namespace
+
+ShaderInfo alamoShaderInfo(const std::string& shaderName) {
+    std::string s = stem(shaderName);
+    bool skinned = false;
+    if (s.rfind("rskin", 0) == 0) {
+        skinned = true;
+        s = "mesh" + s.substr(5);
+    }
+    using I = ShaderImpl;
+    using F = ShaderFidelity;
+    const F E = F::EngineFormula;
+    ShaderInfo r;
+    const std::string name = skinned ? "RSkin" : "Mesh";
+    if (s == "meshbumpcolorize")
+        r = make(I::AlamoBumpColorize, E, name + "BumpColorize (sph_t2)");
+    else if (s == "meshbumpreflectcolorize")
+        r = make(I::AlamoBumpColorize, F::Approximation, name + "BumpReflectColorize as BumpColorize",
+                 "the sky cube-map reflection (SKY_CUBE_TEXTURE) is left out");
+    else if (s == "meshgloss")
+        r = make(I::AlamoGloss, E, name + "Gloss (sph_t0)");
+    else if (s == "meshglosscolorize")
+        r = make(I::AlamoGlossColorize, E, name + "GlossColorize (sph_t0)");
+    else if (s == "meshalpha")
+        r = make(I::AlamoAlpha, E, name + "Alpha (sph_t1)");
+    else if (s == "meshalphagloss")
+        r = make(I::AlamoAlpha, F::Approximation, name + "AlphaGloss as Alpha", "no gloss texture term");
+    else if (s == "meshadditive")
+        r = make(I::AlamoAdditive, E, name + "Additive (t0)");
+    else if (s == "meshadditivevcolor" || s == "meshadditiveoffset")
+        r = make(I::AlamoAdditive, F::Approximation, name + s.substr(4) + " as Additive",
+                 "vertex colour / depth offset of this variant not applied");
+    else if (s == "meshshield")
+        r = make(I::AlamoShield, E, "MeshShield (distort_ps)");
+    else if (s == "skydome")
+        r = make(I::AlamoSkydome, E, "Skydome (sph_t0)");
+    else if (s == "planet")
+        r = make(I::AlamoPlanet, E, "Planet (bump_spec)");
+    else if (s == "aldefault")
+        r = make(I::AlamoDefault, F::Approximation, "alDefault as 2x diffuse (Gloss without specular)",
+                 "alDefault.fx is built into the engine and its source is not public");
+    else if (s == "meshshadowvolume" || s == "meshcollision" || s == "meshlightvisualize")
+        r = make(I::Hidden, F::NotDrawn, "hidden", "the game does not draw " + name + s.substr(4) + " meshes");
+    else if (s == "meshheat")
+        r = make(I::AlamoAdditive, F::Approximation, name + "Heat as Additive",
+                 "no distortion of a copy of the scene behind it");
+    else
+        r = make(I::Generic, F::Approximation, "generic lit", "no implementation of this shader's .fx formula");
+    r.skinnedVariant = skinned;
+    return r;
+}
+
+ShaderInfo shaderInfo(Format format, const Mesh& mesh, const Material& material) {
+    if (format == Format::AlamoModel) {
+        ShaderInfo r = alamoShaderInfo(material.shader);
+        if (mesh.shadowOrCollision && r.impl != ShaderImpl::Hidden)
+            r = make(ShaderImpl::Hidden, ShaderFidelity::NotDrawn, "hidden", "shadow or collision mesh");
+        return r;
+    }
+    if (mesh.shadowOrCollision)
+        return make(ShaderImpl::Hidden, ShaderFidelity::NotDrawn, "hidden", "shadow or collision mesh");
+    if (format == Format::W3d)
+        return make(ShaderImpl::Generic, ShaderFidelity::Approximation, "generic lit",
+                    "W3D shader blend, alpha test, vertex-material lighting and texture mappers not emulated");
+    return make(ShaderImpl::Generic, ShaderFidelity::Approximation, "generic lit", "the format's own shading not emulated");
+}
+
+const char* fidelityName(ShaderFidelity f) {
+    switch (f) {
+    case ShaderFidelity::EngineFormula: return "engine formula";
+    case ShaderFidelity::Approximation: return "approximation";
+    case ShaderFidelity::NotDrawn: return "not drawn";
+    }
+    return "approximation";
+}
+
+std::string fidelityText(const ShaderInfo& info) {
+    std::string s = fidelityName(info.fidelity);
+    if (!info.note.empty() && info.fidelity != ShaderFidelity::EngineFormula) s += ": " + info.note;
+    return s;
+}
+
+} // namespace rs

@@ -1,0 +1,53 @@
+// Which implementation draws a sub-mesh, and how faithful it is to the game. One table for the render layer (which
+// program it builds), the material inspector and `rigscope-cli info --json` (what they report).
+//
+// Alamo: the shader name (case-insensitive, ".fx"/".fxo" dropped, "RSkin" = the skinned variant of "Mesh") picks
+// the implementation of that .fx file's formula (the public FoC shader sources, Data/Shaders/*.fx). W3D and B&W2
+// materials are drawn by the generic lit program for now.
+#pragma once
+
+#include "common/format_id.h"
+
+#include <string>
+
+namespace rs {
+
+struct Mesh;
+struct Material;
+
+// Implementations of the render layer (render/mesh_materials.cpp builds one program per value it draws).
+enum class ShaderImpl {
+    Generic,          // the generic lit program (W3D, B&W2, unknown Alamo shaders)
+    AlamoBumpColorize,
+    AlamoGloss,
+    AlamoGlossColorize,
+    AlamoAlpha,
+    AlamoAdditive,
+    AlamoShield,
+    AlamoSkydome,
+    AlamoPlanet,
+    AlamoDefault,
+    Hidden,           // shadow volumes, collision and light-visualize meshes: not drawn by the game
+};
+
+enum class ShaderFidelity { EngineFormula, Approximation, NotDrawn };
+
+struct ShaderInfo {
+    ShaderImpl impl = ShaderImpl::Generic;
+    ShaderFidelity fidelity = ShaderFidelity::Approximation;
+    std::string implementation; // what draws it, e.g. "MeshBumpColorize (sph_t2)", "generic lit"
+    std::string note;           // for approximations: what differs; for not drawn: why
+    bool skinnedVariant = false; // RSkin* name
+};
+
+// The implementation for a sub-mesh material of `mesh` read from a file of format `format`.
+ShaderInfo shaderInfo(Format format, const Mesh& mesh, const Material& material);
+// Same, from the shader name alone (the mesh's shadow/collision flag not considered).
+ShaderInfo alamoShaderInfo(const std::string& shaderName);
+
+// "engine formula", "approximation", "not drawn".
+const char* fidelityName(ShaderFidelity f);
+// "engine formula", "approximation: <note>", "not drawn: <note>".
+std::string fidelityText(const ShaderInfo& info);
+
+} // namespace rs

@@ -1,0 +1,219 @@
+// GLSL of the Alamo shaders: one source, one program per implementation (a define picks it), each following the
+// formula of its .fx file in the game's public shader sources (Data/Shaders/*.fx, *.fxh of Star Wars: Empire at
+// War - Forces of Corruption), written for OpenGL 3.3 here. What the engine computes per vertex (the fill and
+// ambient light through the spherical-harmonic matrices, the vertex specular, the tangent-space light and half
+// vectors) is computed per vertex here too, and the colours a vs_1_1 shader writes (COLOR0/COLOR1) are clamped to
+// [0, 1] as Direct3D 9 does.
+//
+// Implementations (exactly one defined): BUMP_COLORIZE (MeshBumpColorize/RSkinBumpColorize, technique sph_t2),
+// GLOSS (MeshGloss/RSkinGloss), GLOSS_COLORIZE (MeshGlossColorize/RSkinGlossColorize), ALPHA (MeshAlpha/RSkinAlpha),
+// ADDITIVE (MeshAdditive/RSkinAdditive), SHIELD (MeshShield), SKYDOME (Skydome), PLANET (Planet), DEFAULT (alDefault:
+// its source is not public; 2x diffuse lighting like Gloss without the specular term).
+//
+// Texture coordinates: the model stores V flipped for OpenGL (v' = 1 - v); the vertex stage converts back to the
+// engine's (u, v), applies the .fx formula (offsets, scales, scrolling) and flips again for sampling.
+#include "shaders.h"
+
+namespace rs::render::shaders {
+
+const char* const alamoVertex = R"(
+in vec3 vertexPosition;
+in vec3 vertexNormal;
+in vec2 vertexTexCoord;
+in vec3 vertexTangent;
+in vec3 vertexBinormal;
+in vec4 vertexColor;
+in vec4 boneWeight;
+in uvec4 boneIndex;
+
+layout(std140) uniform BonePalette { mat4 bones[512]; };
+uniform int skinMode;
+uniform int rigidSlot;
+uniform int hasVertexColor;
+uniform mat4 viewProjectionMatrix;
+uniform vec3 eyePosition;
+uniform float alamoTime;
+uniform vec4 factionColor;
+
+uniform vec3 sunToward;     // DIR_LIGHT_VEC_0 (towards the sun)
+uniform vec3 sunSpecular;   // DIR_LIGHT_SPECULAR_0
+uniform vec4 sphAll[12];    // SPH_LIGHT_ALL: 3 symmetric matrices (r, g, b), 4 rows each
+uniform vec4 sphFill[12];   // SPH_LIGHT_FILL
+
+// Material parameters (bound by name; the .fx defaults when the file has none)
+uniform vec4 mDiffuse;      // Diffuse (rgb; a: MeshAlpha's float4 Diffuse)
+uniform vec3 mSpecular;     // Specular
+uniform vec3 mEmissive;     // Emissive
+uniform vec4 mColor;        // Color (Additive, Shield); r < 0: the player's colour (FC_ mesh)
+uniform vec2 mUVOffset;     // UVOffset (BumpColorize)
+uniform vec2 mUVScrollRate; // UVScrollRate (Additive)
+uniform vec4 mShieldUV;     // Shield: BaseUVScale, WaveUVScale, DistortUVScale, EdgeBrightness
+uniform vec3 mShieldScroll; // Shield: BaseUVScrollRate, WaveUVScrollRate, DistortUVScrollRate
+uniform vec2 mCloud;        // CloudScrollRate, CloudScale (Skydome, Planet)
+uniform vec4 mAtmosphere;   // Planet: Atmosphere
+uniform float mAtmospherePower;
+
+out vec2 uv0;
+out vec2 uv1;
+out vec2 uv2;
+out vec4 diff;              // COLOR0
+out vec4 spec;              // COLOR1
+out vec3 lightVec;          // tangent-space light vector (not renormalized per pixel, as in the engine)
+out vec3 halfVec;           // tangent-space half vector
+out vec2 factors;           // Planet: x atmosphere, y city lights
+
+vec3 irradiance(vec4 m[12], vec3 n) {
+    vec4 v = vec4(n, 1.0);
+    return vec3(dot(v, mat4(m[0], m[1], m[2], m[3]) * v), dot(v, mat4(m[4], m[5], m[6], m[7]) * v),
+                dot(v, mat4(m[8], m[9], m[10], m[11]) * v));
+}
+vec2 glUV(vec2 e) { return vec2(e.x, 1.0 - e.y); } // engine (u, v) <-> the flipped V of the model
+
+void main() {
+    mat4 m;
+    if (skinMode == 0) {
+        m = bones[rigidSlot];
+    } else {
+        m = bones[boneIndex.x] * boneWeight.x;
+        if (boneWeight.y > 0.0) m += bones[boneIndex.y] * boneWeight.y;
+        if (boneWeight.z > 0.0) m += bones[boneIndex.z] * boneWeight.z;
+        if (boneWeight.w > 0.0) m += bones[boneIndex.w] * boneWeight.w;
+    }
+    vec4 p = m * vec4(vertexPosition, 1.0);
+    vec3 P = p.xyz / max(p.w, 1e-6);
+    mat3 r = mat3(m);
+    vec3 N = normalize(r * vertexNormal);
+    vec3 T = r * vertexTangent, B = r * vertexBinormal, Nraw = r * vertexNormal;
+    vec4 vc = hasVertexColor != 0 ? vertexColor : vec4(1.0);
+    vec2 tex = glUV(vertexTexCoord);
+    vec4 color = mColor.r < 0.0 ? vec4(factionColor.rgb, 1.0) : mColor;
+    vec3 E = normalize(eyePosition - P);
+    vec3 H = normalize(E + sunToward);
+    uv0 = vertexTexCoord; uv1 = vertexTexCoord; uv2 = vertexTexCoord;
+    diff = vec4(1.0); spec = vec4(0.0, 0.0, 0.0, 1.0);
+    lightVec = vec3(0.0, 0.0, 1.0); halfVec = vec3(0.0, 0.0, 1.0); factors = vec2(0.0);
+#if defined(BUMP_COLORIZE) || defined(PLANET)
+    // to-tangent: rows T, B, N; v * to_tangent = (v.T, v.B, v.N)
+    lightVec = normalize(vec3(dot(sunToward, T), dot(sunToward, B), dot(sunToward, Nraw)));
+    halfVec = normalize(vec3(dot(H, T), dot(H, B), dot(H, Nraw)));
+    diff = clamp(vec4(irradiance(sphFill, N) * mDiffuse.rgb + mEmissive, 1.0), 0.0, 1.0);
+#endif
+#if defined(BUMP_COLORIZE)
+    uv0 = glUV(tex + mUVOffset); uv1 = uv0;
+#endif
+#if defined(PLANET)
+    uv2 = glUV(tex + vec2(alamoTime * mCloud.x, 0.0));
+    float vdotn = dot(N, E);
+    factors.x = pow(max(1.0 - vdotn, 0.0), mAtmospherePower) * 2.0 * mAtmosphere.a;
+    factors.y = clamp(dot(Nraw, -32.0 * sunToward), 0.0, 1.0);
+#endif
+#if defined(GLOSS) || defined(GLOSS_COLORIZE) || defined(ALPHA) || defined(DEFAULT)
+    vec3 sl = pow(max(dot(N, H), 0.0), 16.0) * sunSpecular;
+    float a = 1.0;
+#ifdef ALPHA
+    a = mDiffuse.a;
+#endif
+    diff = clamp(vec4(mDiffuse.rgb * irradiance(sphAll, N) + mEmissive, a), 0.0, 1.0);
+    spec = clamp(vec4(mSpecular * sl, 1.0), 0.0, 1.0);
+#endif
+#if defined(ADDITIVE)
+    uv0 = glUV(tex + alamoTime * mUVScrollRate);
+    diff = clamp(vec4(color.rgb, 1.0), 0.0, 1.0);
+#endif
+#if defined(SHIELD)
+    vec2 t0 = mShieldUV.x * tex, t1 = mShieldUV.z * tex, t2 = mShieldUV.y * tex;
+    t0.y += alamoTime * mShieldScroll.x;
+    t1.y += alamoTime * mShieldScroll.z;
+    t2.y += alamoTime * mShieldScroll.y;
+    uv0 = glUV(t0); uv1 = glUV(t1); uv2 = glUV(t2);
+    diff = clamp(vc * clamp(vertexNormal.z + mShieldUV.w, 0.0, 1.0) * color, 0.0, 1.0);
+#endif
+#if defined(SKYDOME)
+    uv1 = glUV((tex + vec2(alamoTime * mCloud.x, 0.0)) * mCloud.y);
+    diff = clamp(vec4(irradiance(sphAll, -N) * vc.rgb + mEmissive, vc.a), 0.0, 1.0);
+#endif
+    gl_Position = viewProjectionMatrix * vec4(P, 1.0);
+}
+)";
+
+const char* const alamoFragment = R"(
+in vec2 uv0;
+in vec2 uv1;
+in vec2 uv2;
+in vec4 diff;
+in vec4 spec;
+in vec3 lightVec;
+in vec3 halfVec;
+in vec2 factors;
+
+uniform sampler2D baseTexture;
+uniform sampler2D normalTexture;  // NormalTexture
+uniform sampler2D glossTexture;   // GlossTexture
+uniform sampler2D cloudTexture;   // CloudTexture
+uniform sampler2D cloudNormalTexture;
+uniform sampler2D waveTexture;    // Shield: WaveTexture
+uniform sampler2D distortTexture; // Shield: DistortionTexture
+uniform vec4 factionColor;        // Colorization (the player's colour)
+uniform vec3 sunDiffuse;          // DIR_LIGHT_DIFFUSE_0
+uniform vec3 sunSpecular;
+uniform vec4 mDiffuse;
+uniform vec3 mSpecular;
+uniform vec4 mAtmosphere;
+uniform vec3 mCityColor;
+uniform float mMaskScale;         // 0 when the base texture is missing (the grey stand-in is not a colorization mask)
+
+out vec4 fragColor;
+
+void main() {
+    vec4 base = texture(baseTexture, uv0);
+#if defined(BUMP_COLORIZE)
+    vec4 nt = texture(normalTexture, uv1);
+    vec3 surface = mix(base.rgb, factionColor.rgb * base.rgb, base.a * mMaskScale);
+    vec3 n = 2.0 * (nt.rgb - 0.5);
+    float ndotl = clamp(dot(n, lightVec), 0.0, 1.0);
+    float ndoth = clamp(dot(n, halfVec), 0.0, 1.0);
+    vec3 c = surface * (ndotl * mDiffuse.rgb * sunDiffuse + diff.rgb) * 2.0;
+    c += sunSpecular * mSpecular * pow(ndoth, 16.0) * nt.a;
+    fragColor = vec4(c, diff.a);
+#elif defined(GLOSS)
+    fragColor = vec4(diff.rgb * base.rgb * 2.0 + spec.rgb * base.a, diff.a);
+#elif defined(GLOSS_COLORIZE)
+    vec4 g = texture(glossTexture, uv1);
+    vec3 surface = mix(base.rgb, factionColor.rgb * base.rgb, base.a * mMaskScale);
+    fragColor = vec4(surface * diff.rgb * 2.0 + spec.rgb * g.r, diff.a);
+#elif defined(DEFAULT)
+    fragColor = vec4(diff.rgb * base.rgb * 2.0, diff.a);
+#elif defined(ALPHA)
+    fragColor = vec4(base.rgb * diff.rgb * 2.0 + spec.rgb, base.a * diff.a);
+#elif defined(ADDITIVE)
+    fragColor = vec4((base * diff).rgb, 1.0);
+#elif defined(SHIELD)
+    vec4 d = texture(distortTexture, uv2);
+    vec4 t = texture(baseTexture, uv0 + vec2(d.x, -d.y) * 0.25);
+    vec4 w = texture(waveTexture, uv1);
+    fragColor = vec4((t * w * diff).rgb, 1.0);
+#elif defined(SKYDOME)
+    vec4 cl = texture(cloudTexture, uv1);
+    vec3 surface = mix(base.rgb, cl.rgb, cl.a * diff.a);
+    fragColor = vec4(surface * diff.rgb * 2.0, diff.a);
+#elif defined(PLANET)
+    vec4 nt = texture(normalTexture, uv0);
+    vec4 cl = texture(cloudTexture, uv2);
+    vec4 cn = texture(cloudNormalTexture, uv2);
+    vec3 n = 2.0 * (nt.rgb - 0.5);
+    vec3 cnv = 2.0 * (cn.rgb - 0.5);
+    float cloudNdotl = clamp(dot(cnv, lightVec), 0.0, 1.0);
+    vec3 cloud = (cl.rgb * cloudNdotl * sunDiffuse + diff.rgb) * 2.0;
+    vec3 surface = base.rgb + mAtmosphere.rgb * factors.x;
+    float ndotl = clamp(dot(n, lightVec), 0.0, 1.0);
+    float ndoth = clamp(dot(n, halfVec), 0.0, 1.0);
+    vec3 c = surface * (ndotl * mDiffuse.rgb * sunDiffuse + diff.rgb) * 2.0;
+    vec3 s = sunSpecular * mSpecular * pow(ndoth, 16.0) * nt.a;
+    c += base.a * factors.y * (1.0 - cl.a) * mCityColor;
+    c = mix(c + s, cloud, cl.a);
+    fragColor = vec4(c, diff.a);
+#endif
+}
+)";
+
+} // namespace rs::render::shaders
