@@ -145,7 +145,6 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), view_(createModel
     auto* assets = new AssetBrowserDock(this); // game folders and archives (asset_browser_dock.h)
     addDockWidget(Qt::LeftDockWidgetArea, assets);
     tabifyDockWidget(boneDock_, assets);
-    boneDock_->raise();
     connect(assets, &AssetBrowserDock::openRequested, this, &MainWindow::openFile);
     connect(assets, &AssetBrowserDock::mounted, this, &MainWindow::setMount);
     objectsDock_ = new ObjectsDock(this); // the game objects of the same folders (objects_dock.h)
@@ -154,6 +153,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), view_(createModel
     connect(assets, &AssetBrowserDock::mounted, objectsDock_, &ObjectsDock::setMount);
     connect(objectsDock_, &ObjectsDock::objectRequested, this, &MainWindow::openObject);
     connect(&objectWatcher_, &QFutureWatcher<ObjectOpen>::finished, this, &MainWindow::finishObjectOpen);
+    boneDock_->raise();
     assets->restore();
     // Panels never shrink below what keeps bone names and material values readable.
     boneDock_->setMinimumWidth(200);

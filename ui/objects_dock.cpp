@@ -34,7 +34,9 @@ ObjectsDock::ObjectsDock(QWidget* parent) : QDockWidget(tr("Objects"), parent) {
     view_->setSortingEnabled(true);
     view_->sortByColumn(-1, Qt::AscendingOrder);
     view_->header()->setSectionResizeMode(QHeaderView::Interactive);
-    view_->setColumnWidth(0, 200);
+    view_->setColumnWidth(0, 170);
+    view_->setColumnWidth(1, 90);
+    view_->setColumnWidth(2, 70);
     status_ = new QLabel(tr("Open a game or mod folder (File → Open game or mod folder…) to list its objects."), w);
     status_->setWordWrap(true);
     v->addWidget(filter_);
