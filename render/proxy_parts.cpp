@@ -57,6 +57,28 @@ void attachProxyModels(const rs::Model& m, ProxyFileLookup& files, std::vector<P
     }
 }
 
+void attachModels(const rs::Model& m, const std::vector<Attachment>& attachments, std::vector<Part>& parts,
+                  rs::Skeleton& skeleton) {
+    int added = 0;
+    for (size_t ai = 0; ai < attachments.size() && added < 64; ++ai) {
+        const Attachment& a = attachments[ai];
+        if (!a.model || a.bone < 0 || size_t(a.bone) >= m.skeleton.bones.size()) continue;
+        Part part;
+        part.model = a.model;
+        part.boneOffset = int(skeleton.bones.size());
+        part.attachBone = a.bone;
+        part.attachment = int(ai);
+        for (const rs::Bone& b : a.model->skeleton.bones) {
+            rs::Bone nb = b;
+            nb.parent =
+                (b.parent >= 0 && b.parent < int(a.model->skeleton.bones.size())) ? b.parent + part.boneOffset : a.bone;
+            skeleton.bones.push_back(nb);
+        }
+        parts.push_back(part);
+        ++added;
+    }
+}
+
 std::vector<ParticleAttachment> findProxyParticles(const rs::Model& m, ProxyFileLookup& files) {
     std::vector<ParticleAttachment> out;
     for (size_t pi = 0; pi < m.proxies.size() && out.size() < 256; ++pi) {

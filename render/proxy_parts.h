@@ -25,7 +25,8 @@ struct Part {
     std::shared_ptr<const rs::Model> model;
     int boneOffset = 0;             // first combined bone of this model
     int attachBone = -1;            // combined bone index the part hangs from (-1 for the main model)
-    int proxy = -1;                 // index into the main model's proxies
+    int proxy = -1;                 // index into the main model's proxies (-1: main model or object attachment)
+    int attachment = -1;            // index into the object attachments (attachModels), -1 otherwise
     std::vector<bool> meshSelected; // LOD/ALT choice per mesh
 };
 
@@ -54,6 +55,18 @@ class ProxyFileLookup {
 // 32), and appends their bones to skeleton (which holds the main skeleton), parented to the proxy bone. Unreadable
 // files and particle systems stay markers.
 void attachProxyModels(const rs::Model& main, ProxyFileLookup& files, std::vector<Part>& parts, rs::Skeleton& skeleton);
+
+// A model a game object definition hangs at a bone of the main model (an EaW hardpoint's Model_To_Attach at its
+// Attachment_Bone; a SAGE object's other draw modules at the root): drawn like an attached proxy model.
+struct Attachment {
+    std::shared_ptr<const rs::Model> model;
+    int bone = -1; // bone of the main model
+};
+
+// Appends to parts the attachments whose model is non-null and bone is a bone of main (at most 64), their bones to
+// skeleton (parented to that bone), like attachProxyModels. Part::attachment is the index in `attachments`.
+void attachModels(const rs::Model& main, const std::vector<Attachment>& attachments, std::vector<Part>& parts,
+                  rs::Skeleton& skeleton);
 
 // The particle systems main's proxies name, found by files, one attachment per proxy on a valid bone, in proxy
 // order. A proxy whose file is a model, or none, gets an attachment without system and file; an unreadable file

@@ -92,6 +92,7 @@ struct SceneView::Impl {
     rs::ClipBinding binding;
     QStringList problems;
     std::vector<Part> parts;
+    std::vector<Attachment> attachments;                 // object attachments of the model shown (setModel)
     std::shared_ptr<const rs::ParticleSystem> alone;     // the system shown alone (model is then a one-bone stand-in)
     std::map<int64_t, std::vector<glm::mat4>> boneCache; // clip frame -> bone world matrices (births in the past)
     rs::PoseBuffers cachePose;
@@ -337,15 +338,31 @@ SceneView::~SceneView() {
 
 Qt3DExtras::Qt3DWindow* SceneView::window() const { return d->window; }
 
-void SceneView::setModel(std::shared_ptr<const rs::Model> model, const QString& path) {
+void SceneView::setModel(std::shared_ptr<const rs::Model> model, const QString& path,
+                         std::vector<Attachment> attachments) {
     if (!d->window) return; // window already destroyed by its container
     d->alone.reset();
+    d->attachments = std::move(attachments);
     buildScene(std::move(model), path);
+}
+
+int SceneView::attachmentsDrawn() const {
+    int n = 0;
+    for (const Part& p : d->parts)
+        if (p.attachment >= 0) ++n;
+    return n;
+}
+
+int SceneView::attachmentBoneOffset(int attachment) const {
+    for (const Part& p : d->parts)
+        if (p.attachment == attachment) return p.boneOffset;
+    return -1;
 }
 
 void SceneView::setParticleSystem(std::shared_ptr<const rs::ParticleSystem> system, const QString& path) {
     if (!d->window) return; // window already destroyed by its container
     d->alone = std::move(system);
+    d->attachments.clear();
     std::shared_ptr<rs::Model> standIn;
     if (d->alone) {
         standIn = std::make_shared<rs::Model>();
@@ -376,6 +393,7 @@ void SceneView::buildScene(std::shared_ptr<const rs::Model> model, const QString
     d->parts.push_back(main);
     ProxyFileLookup proxyFiles(path, d->resolver());
     attachProxyModels(m, proxyFiles, d->parts, skeleton);
+    attachModels(m, d->attachments, d->parts, skeleton);
     d->palette->setSkeleton(skeleton);
     const int N = int(skeleton.bones.size());
     d->meshes->build(d->modelRoot, d->parts, N, *d->textures);
@@ -468,7 +486,7 @@ void SceneView::setOptions(const ViewOptions& options) {
             if (auto sys = d->alone)
                 setParticleSystem(sys, p);
             else
-                setModel(m, p);
+                setModel(m, p, d->attachments);
             setClip(c);
             setTime(t);
             return;

@@ -14,6 +14,8 @@
 //   container deletes it first, the view's methods become no-ops (capture() reports a null image).
 #pragma once
 
+#include "proxy_parts.h"
+
 #include <QColor>
 #include <QImage>
 #include <QList>
@@ -24,6 +26,7 @@
 
 #include <functional>
 #include <memory>
+#include <vector>
 
 namespace Qt3DExtras {
 class Qt3DWindow;
@@ -104,8 +107,14 @@ class SceneView : public QObject {
     Qt3DExtras::Qt3DWindow* window() const;
 
     // Shows model (nullptr clears). path is used to resolve textures, proxy models and particle systems.
-    // Resets the clip to the bind pose and frames the camera.
-    void setModel(std::shared_ptr<const rs::Model> model, const QString& path);
+    // Resets the clip to the bind pose and frames the camera. attachments: models a game object hangs at bones of
+    // model (attachModels), drawn and posed with it; a clip's tracks for their bones play too.
+    void setModel(std::shared_ptr<const rs::Model> model, const QString& path,
+                  std::vector<Attachment> attachments = {});
+    // Object attachments drawn (those with a model and a valid bone), and the first combined bone of one (the
+    // index of its root bone for setBoneHidden/boneVisibility; -1 when it is not drawn).
+    int attachmentsDrawn() const;
+    int attachmentBoneOffset(int attachment) const;
     std::shared_ptr<const rs::Model> model() const;
 
     // Shows a particle system alone (nullptr clears): a one-bone model at the origin carrying it. Its time is

@@ -100,6 +100,7 @@ void BoneTreeDock::setModel(std::shared_ptr<const Model> model) {
     tree_->clear();
     boneItems_.clear();
     proxyItems_.clear();
+    attachmentTexts_.clear();
     if (!model_) {
         refreshDetails();
         return;
@@ -204,6 +205,25 @@ void BoneTreeDock::setProxyParticles(const std::vector<ProxyParticles>& systems)
                                                   : p.error);
             item->setForeground(1, QColor(220, 120, 90));
         }
+    }
+}
+
+void BoneTreeDock::setObjectAttachments(const std::vector<std::pair<int, QString>>& boneLabels) {
+    QSignalBlocker block(tree_);
+    for (const auto& [bone, label] : boneLabels) {
+        QTreeWidgetItem* b = itemForBone(bone);
+        if (!b) continue;
+        const QString text = QStringLiteral("\u2190 ") + label;
+        attachmentTexts_ << text;
+        b->setText(1, b->text(1).isEmpty() ? text : text + QStringLiteral(", ") + b->text(1));
+        b->setToolTip(1, tr("The game object attaches %1 at this bone").arg(label));
+        auto* c = new QTreeWidgetItem;
+        c->setText(0, text);
+        c->setText(1, tr("object attachment"));
+        c->setForeground(0, QColor(220, 180, 90));
+        c->setFlags(c->flags() & ~Qt::ItemIsUserCheckable);
+        b->insertChild(0, c);
+        b->setExpanded(true);
     }
 }
 

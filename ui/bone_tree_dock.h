@@ -29,6 +29,11 @@ class BoneTreeDock : public QDockWidget {
     // Marks each proxy's entry with the particle system it names and whether the view found it.
     void setProxyParticles(const std::vector<ProxyParticles>& systems);
     QTreeWidgetItem* itemForProxy(int proxy) const;
+    // Marks the bones a game object hangs models at (call after setModel): the bone's "Attached" column starts with
+    // "← LABEL" and a child row names it (label: "HP_Escort_Turbo_FC (EV_ESCORTTURRET1.ALO)").
+    void setObjectAttachments(const std::vector<std::pair<int, QString>>& boneLabels);
+    // The "← LABEL" texts shown, in call order.
+    QStringList objectAttachmentTexts() const { return attachmentTexts_; }
     // Updates the details of the selected bone for this (continuous) frame position.
     void setFrame(float position, LoopMode mode);
 
@@ -54,7 +59,8 @@ class BoneTreeDock : public QDockWidget {
     ClipBinding binding_;
     PoseBuffers pose_;
     std::vector<QTreeWidgetItem*> boneItems_;
-    std::vector<QTreeWidgetItem*> proxyItems_; // per Model::proxies entry (null: proxy on no valid bone)
+    std::vector<QTreeWidgetItem*> proxyItems_;
+    QStringList attachmentTexts_; // per Model::proxies entry (null: proxy on no valid bone)
     float position_ = 0.0f;
     LoopMode mode_ = LoopMode::Loop;
     int selected_ = -1;

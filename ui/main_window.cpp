@@ -12,6 +12,7 @@
 #include "elided_label.h"
 #include "material_dock.h"
 #include "notice_bar.h"
+#include "objects_dock.h"
 #include "preferences_dialog.h"
 #include "scene_dock.h"
 #include "timeline_dock.h"
@@ -144,9 +145,15 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), view_(createModel
     auto* assets = new AssetBrowserDock(this); // game folders and archives (asset_browser_dock.h)
     addDockWidget(Qt::LeftDockWidgetArea, assets);
     tabifyDockWidget(boneDock_, assets);
-    boneDock_->raise();
     connect(assets, &AssetBrowserDock::openRequested, this, &MainWindow::openFile);
     connect(assets, &AssetBrowserDock::mounted, this, &MainWindow::setMount);
+    objectsDock_ = new ObjectsDock(this); // the game objects of the same folders (objects_dock.h)
+    addDockWidget(Qt::LeftDockWidgetArea, objectsDock_);
+    tabifyDockWidget(assets, objectsDock_);
+    connect(assets, &AssetBrowserDock::mounted, objectsDock_, &ObjectsDock::setMount);
+    connect(objectsDock_, &ObjectsDock::objectRequested, this, &MainWindow::openObject);
+    connect(&objectWatcher_, &QFutureWatcher<ObjectOpen>::finished, this, &MainWindow::finishObjectOpen);
+    boneDock_->raise();
     assets->restore();
     // Panels never shrink below what keeps bone names and material values readable.
     boneDock_->setMinimumWidth(200);
@@ -186,6 +193,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), view_(createModel
     connect(boneDock_, &BoneTreeDock::boneHiddenChanged, this,
             [this](int b, bool hidden) { view_->setBoneHidden(b, hidden); });
     connect(sceneDock_, &SceneDock::settingsChanged, this, [this](const ViewSettings& s) { view_->setSettings(s); });
+    connect(sceneDock_, &SceneDock::stateChosen, this, [this](int i) { selectObjectState(i); });
     connect(view_.get(), &ModelView::framePresented, this, [this] {
         ++framesThisSecond_;
         if (awaitingFirstFrame_) {
@@ -245,7 +253,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), view_(createModel
     updateStatus();
 }
 
-MainWindow::~MainWindow() { watcher_.waitForFinished(); }
+MainWindow::~MainWindow() {
+    watcher_.waitForFinished();
+    objectWatcher_.waitForFinished();
+}
 
 void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
@@ -279,9 +290,10 @@ void MainWindow::buildMenus() {
     QAction* frame = viewMenu->addAction(tr("&Frame model"), this, [this] { view_->frameModel(); });
     frame->setShortcut(Qt::Key_F);
     viewMenu->addSeparator();
-    for (QDockWidget* d : {static_cast<QDockWidget*>(timeline_), static_cast<QDockWidget*>(boneDock_),
-                           static_cast<QDockWidget*>(materialDock_), static_cast<QDockWidget*>(sceneDock_),
-                           static_cast<QDockWidget*>(findChild<AssetBrowserDock*>())})
+    for (QDockWidget* d :
+         {static_cast<QDockWidget*>(timeline_), static_cast<QDockWidget*>(boneDock_),
+          static_cast<QDockWidget*>(materialDock_), static_cast<QDockWidget*>(sceneDock_),
+          static_cast<QDockWidget*>(findChild<AssetBrowserDock*>()), static_cast<QDockWidget*>(objectsDock_)})
         viewMenu->addAction(d->toggleViewAction());
 
     QMenu* play = menuBar()->addMenu(tr("&Playback"));
@@ -404,10 +416,23 @@ void MainWindow::applyDocument(const LoadResult& r) {
     notices_->setSummary(hint3D());
     stack_->setCurrentWidget(view_->widget());
     setDocksFor3D(true);
-    if (r.doc.particles)
+    if (!applyingObject_) {
+        objectName_.clear();
+        objectState_ = -1;
+        objectStates_.clear();
+        attachments_.clear();
+        sceneDock_->setStates({}, {}, -1);
+    }
+    if (r.doc.particles) {
         view_->setParticleSystem(r.doc.particles, model_);
-    else
+    } else if (applyingObject_) {
+        std::vector<ModelAttachment> a;
+        for (const objects::LoadedAttachment& l : attachments_)
+            a.push_back({l.model, l.bone});
+        view_->setObjectModel(model_, std::move(a));
+    } else {
         view_->setModel(model_);
+    }
     boneDock_->setModel(model_);
     const std::vector<ProxyParticles> systems = view_->proxyParticles();
     boneDock_->setProxyParticles(systems);
@@ -469,9 +494,10 @@ void MainWindow::applyDocument(const LoadResult& r) {
                                    if (!f.isEmpty()) setW3dHierarchyFile(modelPath, f);
                                }}});
     }
-    if (!r.path.isEmpty()) addRecent(r.path);
-    setWindowTitle(r.path.isEmpty() ? tr("built-in demo — rigscope")
-                                    : tr("%1 — rigscope").arg(QFileInfo(r.path).fileName()));
+    if (!r.path.isEmpty() && !applyingObject_) addRecent(r.path);
+    setWindowTitle(applyingObject_    ? tr("%1 — rigscope").arg(objectName_)
+                   : r.path.isEmpty() ? tr("built-in demo — rigscope")
+                                      : tr("%1 — rigscope").arg(QFileInfo(r.path).fileName()));
     for (const std::string& w : model_->warnings)
         statusBar()->showMessage(QString::fromStdString(w), 6000);
     applyLibraryAction_->setEnabled(model_->format == Format::Bw2Model && !model_->skeleton.bones.empty());
@@ -719,6 +745,134 @@ bool MainWindow::selectClip(int entry) {
     updateStatus();
     emit clipChanged();
     return true;
+}
+
+void MainWindow::openObject(const QString& name) {
+    const std::shared_ptr<const objects::ObjectDb> db = objectsDock_->database();
+    const std::shared_ptr<const vfs::MountTable> table = objectsDock_->table();
+    if (!db || !table) {
+        notices_->showNotice(QStringLiteral("object"),
+                             tr("Cannot open object %1: no game or mod folder is indexed yet (File → Open game or "
+                                "mod folder…).")
+                                 .arg(name));
+        emit objectShown(name, -1);
+        return;
+    }
+    if (objectWatcher_.isRunning()) objectWatcher_.waitForFinished(); // one object at a time: the last one wins
+    statusBar()->showMessage(tr("Opening object %1…").arg(name));
+    objectWatcher_.setFuture(QtConcurrent::run(&loadPool_, [db, table, resolver = resolver_, name] {
+        ObjectOpen o;
+        o.name = name;
+        try {
+            const objects::ModelProbe probe = objects::documentProbe(*table);
+            const objects::AssembledObject a = db->assemble(name.toStdString(), probe);
+            o.name = QString::fromStdString(a.name);
+            for (const objects::Ref* r : a.unresolved())
+                o.unresolved << QStringLiteral("%1 %2 (%3)")
+                                    .arg(QString::fromStdString(r->kind), QString::fromStdString(r->name),
+                                         QString::fromStdString(r->where));
+            o.states = objects::objectStates(*db, *table, a, probe);
+            o.first = objects::loadState(*resolver, o.states.front());
+        } catch (const std::exception& e) {
+            o.error = QString::fromStdString(e.what());
+        }
+        return o;
+    }));
+}
+
+void MainWindow::finishObjectOpen() {
+    const ObjectOpen o = objectWatcher_.result();
+    statusBar()->clearMessage();
+    if (!o.error.isEmpty() || o.states.empty()) {
+        notices_->showNotice(QStringLiteral("object"), tr("Cannot open object %1: %2").arg(o.name, o.error));
+        emit objectShown(o.name, -1);
+        return;
+    }
+    objectStates_ = o.states;
+    objectProblems_ = o.unresolved;
+    applyObjectState(o.name, 0, o.first);
+}
+
+bool MainWindow::selectObjectState(int i) {
+    if (objectName_.isEmpty() || i < 0 || size_t(i) >= objectStates_.size()) return false;
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    const objects::LoadedState s = objects::loadState(*resolver_, objectStates_[size_t(i)]);
+    QApplication::restoreOverrideCursor();
+    applyObjectState(objectName_, i, s);
+    return objectState_ == i;
+}
+
+QStringList MainWindow::objectStateLabels() const {
+    QStringList out;
+    for (const objects::ObjectState& s : objectStates_)
+        out << QString::fromStdString(s.label);
+    return out;
+}
+
+void MainWindow::applyObjectState(const QString& name, int index, const objects::LoadedState& s) {
+    const objects::ObjectState& state = objectStates_[size_t(index)];
+    QStringList problems;
+    for (const std::string& m : s.missing)
+        if (!problems.contains(QString::fromStdString(m))) problems << QString::fromStdString(m);
+    for (const QString& u : objectProblems_)
+        if (!problems.contains(u)) problems << u;
+    if (!s.model) {
+        notices_->showNotice(QStringLiteral("object"),
+                             tr("%1, state %2: no model to show. %3")
+                                 .arg(name, QString::fromStdString(state.label), problems.join(QStringLiteral("; "))));
+        sceneDock_->setStates(objectStateLabels(), {}, objectState_ >= 0 ? objectState_ : index);
+        emit objectShown(name, -1);
+        return;
+    }
+    objectName_ = name;
+    objectState_ = index;
+    attachments_ = s.attachments;
+    LoadResult r;
+    r.path = QString::fromStdString(s.path);
+    r.doc.format = s.model->format;
+    r.doc.model = s.model;
+    for (const objects::LoadedClip& c : s.clips) {
+        r.companionClips << QString::fromStdString(c.path);
+        r.companionClipData.push_back(c.clip);
+    }
+    applyingObject_ = true;
+    applyDocument(r);
+    applyingObject_ = false;
+    if (!s.clips.empty() && !clips_.empty() && timeline_->currentClipEntry() != 1) selectClip(1); // the state's own
+    if (state.highestAlt && !model_->altLevels().empty()) {
+        ViewSettings v = sceneDock_->settings();
+        v.alt = model_->altLevels().back();
+        sceneDock_->setSettings(v);
+    }
+    std::vector<std::pair<int, QString>> labels;
+    for (const objects::LoadedAttachment& a : attachments_)
+        labels.emplace_back(a.bone, QString::fromStdString(a.label));
+    boneDock_->setObjectAttachments(labels);
+    QStringList tips;
+    for (const objects::ObjectState& st : objectStates_) {
+        QString t = st.flags.empty() ? QString::fromStdString(st.label)
+                                     : tr("condition flags: %1").arg(QString::fromStdString([&] {
+                                           std::string f;
+                                           for (const std::string& x : st.flags)
+                                               f += (f.empty() ? "" : " ") + x;
+                                           return f;
+                                       }()));
+        t += tr("\nmodel %1 (%2)").arg(QString::fromStdString(st.main.model), QString::fromStdString(st.object));
+        if (!st.attachments.empty()) t += tr(", %n attachment(s)", nullptr, int(st.attachments.size()));
+        if (!st.clips.empty()) t += tr(", %n clip file(s)", nullptr, int(st.clips.size()));
+        tips << t;
+    }
+    sceneDock_->setStates(objectStateLabels(), tips, index);
+    if (problems.isEmpty())
+        notices_->removeNotice(QStringLiteral("object"));
+    else
+        notices_->showNotice(QStringLiteral("object"),
+                             tr("%1 (%2): %n reference(s) not found: %3", nullptr, int(problems.size()))
+                                 .arg(name, QString::fromStdString(state.label), problems.join(QStringLiteral("; "))));
+    statusBar()->showMessage(tr("Object %1, state %2: %n attachment(s)", nullptr, int(attachments_.size()))
+                                 .arg(name, QString::fromStdString(state.label)),
+                             6000);
+    emit objectShown(name, index);
 }
 
 void MainWindow::showDemo() {

@@ -4,6 +4,7 @@
 
 #include "model_view.h"
 
+#include "objects/object_states.h"
 #include "resolve/resolver.h"
 
 #include <QElapsedTimer>
@@ -32,6 +33,7 @@ class BoneTreeDock;
 class MaterialDock;
 class ElidedLabel;
 class NoticeBar;
+class ObjectsDock;
 class SceneDock;
 class TimelineDock;
 
@@ -118,6 +120,21 @@ class MainWindow : public QMainWindow {
     QString openDialogDir() const;
     NoticeBar* notices() const { return notices_; }
 
+    // Game objects (Objects panel). Opens the object of the Objects panel's database on a worker thread: its
+    // states (objects/object_states.h), then the first state: the main model through the window's resolver, the
+    // attachments hung at their bones, the state's clips on the timeline. What is not found is listed in the
+    // "object" notice (never a dialog).
+    void openObject(const QString& name);
+    // Shows state i of the open object (models swapped, sub-objects hidden/shown, its clips on the timeline);
+    // synchronous. False when no object is open or i is out of range.
+    bool selectObjectState(int i);
+    bool isOpeningObject() const { return objectWatcher_.isRunning(); }
+    QString objectName() const { return objectName_; } // empty when the open model is not a game object
+    int objectState() const { return objectState_; }
+    QStringList objectStateLabels() const;
+    const std::vector<objects::LoadedAttachment>& objectAttachments() const { return attachments_; }
+    ObjectsDock* objectsPanel() const { return objectsDock_; }
+
     // Grabs the whole window with the 3D view composited in (QWidget::grab misses GL windows).
     void grabWindowImage(std::function<void(const QImage&)> done);
     // Writes a capture of the 3D view to path; done(ok) is called on the GUI thread.
@@ -129,6 +146,8 @@ class MainWindow : public QMainWindow {
     void clipChanged();
     // The view presented its first frame of the model just opened, ms after the worker finished reading it.
     void modelShown(qint64 ms);
+    // An object state was shown (openObject, selectObjectState), or opening an object failed (state -1).
+    void objectShown(const QString& name, int state);
 
   protected:
     void closeEvent(QCloseEvent* e) override;
@@ -157,6 +176,15 @@ class MainWindow : public QMainWindow {
     void startNextLoad();
     void finishLoad();
     void applyDocument(const LoadResult& r);
+    struct ObjectOpen {
+        QString name;
+        std::vector<objects::ObjectState> states;
+        objects::LoadedState first;
+        QStringList unresolved; // the object's references that were not found (AssembledObject::unresolved)
+        QString error;
+    };
+    void finishObjectOpen();
+    void applyObjectState(const QString& name, int index, const objects::LoadedState& s);
     void applyClipDocument(const LoadResult& r);
     // A particle system file: shown alone on a one-bone stand-in, with a track-less clip of one loop that plays.
     void applyParticles(const LoadResult& r);
@@ -184,6 +212,14 @@ class MainWindow : public QMainWindow {
     BoneTreeDock* boneDock_ = nullptr;
     MaterialDock* materialDock_ = nullptr;
     SceneDock* sceneDock_ = nullptr;
+    ObjectsDock* objectsDock_ = nullptr;
+    QFutureWatcher<ObjectOpen> objectWatcher_;
+    QString objectName_;
+    int objectState_ = -1;
+    std::vector<objects::ObjectState> objectStates_;
+    std::vector<objects::LoadedAttachment> attachments_;
+    QStringList objectProblems_;  // the open object's unresolved references (shown with every state's)
+    bool applyingObject_ = false; // applyDocument is showing an object state (attachments, no recent entry)
     QMenu* recentMenu_ = nullptr;
     ElidedLabel* fileLabel_ = nullptr;
     QLabel *countsLabel_ = nullptr, *fpsLabel_ = nullptr;

@@ -18,10 +18,17 @@
 
 #include <functional>
 #include <memory>
+#include <vector>
 
 class QWidget;
 
 namespace rs::ui {
+
+// A model a game object hangs at a bone of its main model (objects/object_states.h LoadedAttachment).
+struct ModelAttachment {
+    std::shared_ptr<const Model> model;
+    int bone = -1; // bone of the main model
+};
 
 class ModelView : public QObject {
     Q_OBJECT
@@ -35,6 +42,19 @@ class ModelView : public QObject {
 
     // model may be null (empty scene). Resets the clip, hidden bones and highlight.
     virtual void setModel(std::shared_ptr<const Model> model) = 0;
+    // Shows a game object: model with attachments hung at its bones, drawn and posed with it. Views that cannot
+    // attach models show model alone.
+    virtual void setObjectModel(std::shared_ptr<const Model> model, std::vector<ModelAttachment> attachments) {
+        (void)attachments;
+        setModel(std::move(model));
+    }
+    // Attachments drawn now (0 when the view draws none), and the first bone of one in the view's combined
+    // skeleton (for setBoneHidden; -1 when not drawn).
+    virtual int attachmentsDrawn() const { return 0; }
+    virtual int attachmentBoneOffset(int attachment) const {
+        (void)attachment;
+        return -1;
+    }
     // Shows a particle system alone; standIn is the one-bone model the docks and the timeline see (the view's
     // model() afterwards). Views that cannot draw particles show the stand-in.
     virtual void setParticleSystem(std::shared_ptr<const ParticleSystem> system, std::shared_ptr<const Model> standIn) {

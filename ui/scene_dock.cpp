@@ -8,7 +8,10 @@
 #include <QGridLayout>
 #include <QPainter>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace rs::ui {
 
@@ -42,6 +45,13 @@ SceneDock::SceneDock(QWidget* parent) : QDockWidget(tr("Scene"), parent) {
     lod_->setToolTip(tr("Level of detail (meshes named *_LOD<n>)"));
     alt_ = new QComboBox(w);
     alt_->setToolTip(tr("Alternative / damage state (meshes named *_ALT<n>)"));
+    state_ = new QComboBox(w);
+    state_->setToolTip(tr("State of the game object opened from the Objects panel (hardpoints destroyed, damaged, "
+                          "dying; SAGE condition states)"));
+    state_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    state_->setMinimumContentsLength(12);
+    setStates({}, {}, -1);
+    connect(state_, &QComboBox::activated, this, [this](int i) { emit stateChosen(i); });
     faction_ = new QComboBox(w);
     for (const FactionPreset& p : factionPresets())
         faction_->addItem(colorIcon(p.color), p.name, p.color);
@@ -54,6 +64,7 @@ SceneDock::SceneDock(QWidget* parent) : QDockWidget(tr("Scene"), parent) {
     background_ = new QPushButton(tr("Background…"), w);
     form->addRow(tr("LOD"), lod_);
     form->addRow(tr("ALT"), alt_);
+    form->addRow(tr("State"), state_);
     form->addRow(tr("Faction"), fc);
     form->addRow(tr("Background"), background_);
     // The Alamo engine's lights: sun, two fill lights and ambient (render/lights.h), as a land or a space map.
@@ -221,6 +232,22 @@ void SceneDock::syncWidgets() {
     sunAzimuth_->setValue(settings_.sunAzimuth);
     sunElevation_->setValue(settings_.sunElevation);
     syncing_ = false;
+}
+
+void SceneDock::setStates(const QStringList& labels, const QStringList& tooltips, int current) {
+    QSignalBlocker block(state_);
+    state_->clear();
+    if (labels.isEmpty()) {
+        state_->addItem(tr("(no game object)"));
+        state_->setEnabled(false);
+        return;
+    }
+    for (int i = 0; i < labels.size(); ++i) {
+        state_->addItem(labels[i]);
+        if (i < tooltips.size()) state_->setItemData(i, tooltips[i], Qt::ToolTipRole);
+    }
+    state_->setEnabled(true);
+    state_->setCurrentIndex(std::clamp(current, 0, int(labels.size()) - 1));
 }
 
 } // namespace rs::ui

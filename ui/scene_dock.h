@@ -1,5 +1,6 @@
-// Scene panel: LOD and ALT selectors (levels present in the model), faction colour presets and picker,
-// night mode, overlay toggles (skeleton, wireframe, lights, dazzles, proxies, grid), background colour.
+// Scene panel: LOD and ALT selectors (levels present in the model), the open game object's state, faction colour
+// presets and picker, night mode, overlay toggles (skeleton, wireframe, lights, dazzles, proxies, grid), background
+// colour.
 #pragma once
 
 #include "view_settings.h"
@@ -28,16 +29,22 @@ class SceneDock : public QDockWidget {
     QComboBox* lodCombo() const { return lod_; }
     QComboBox* altCombo() const { return alt_; }
     QComboBox* factionCombo() const { return faction_; }
+    // The state selector of a game object (Objects panel): labels with a tooltip each (flags, what changes);
+    // empty = no object open (the selector is disabled). Does not emit stateChosen.
+    void setStates(const QStringList& labels, const QStringList& tooltips, int current);
+    QComboBox* stateCombo() const { return state_; }
 
   signals:
     void settingsChanged(const rs::ui::ViewSettings& settings);
+    // The user picked state i of the open object.
+    void stateChosen(int i);
 
   private:
     void syncWidgets();
     void apply(ViewSettings s);
 
     ViewSettings settings_;
-    QComboBox *lod_, *alt_, *faction_, *lightPreset_ = nullptr;
+    QComboBox *lod_, *alt_, *faction_, *state_, *lightPreset_ = nullptr;
     QSpinBox *sunAzimuth_ = nullptr, *sunElevation_ = nullptr;
     QPushButton *pickColor_, *background_;
     QCheckBox *night_, *skeleton_, *wireframe_, *lights_, *dazzles_, *particles_, *proxies_, *grid_, *pointSets_,

@@ -42,6 +42,17 @@ class SceneViewAdapter : public ModelView {
         highlight_ = -1;
         view_->setModel(std::move(model), path);
     }
+    void setObjectModel(std::shared_ptr<const Model> model, std::vector<ModelAttachment> attachments) override {
+        const QString path = model ? QString::fromStdString(model->sourcePath) : QString();
+        clip_.reset();
+        highlight_ = -1;
+        std::vector<render::Attachment> a;
+        for (ModelAttachment& m : attachments)
+            a.push_back({std::move(m.model), m.bone});
+        view_->setModel(std::move(model), path, std::move(a));
+    }
+    int attachmentsDrawn() const override { return view_->attachmentsDrawn(); }
+    int attachmentBoneOffset(int attachment) const override { return view_->attachmentBoneOffset(attachment); }
     void setParticleSystem(std::shared_ptr<const ParticleSystem> system,
                            std::shared_ptr<const Model> standIn) override {
         const QString path = standIn ? QString::fromStdString(standIn->sourcePath) : QString();

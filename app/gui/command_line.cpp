@@ -26,6 +26,12 @@ const std::vector<OptionSpec>& optionSpecs() {
         {"screenshot", "OUT.png", Screenshot,
          "Headless mode: render one frame of MODEL (default: the built-in demo) to OUT.png and exit."},
         {"clip", "FILE", Screenshot, "Clip file to apply (default: the model's own or first companion clip)."},
+        {"object", "NAME", Screenshot,
+         "Render the game object NAME of the --game/--mod folders instead of a MODEL: its main model with the "
+         "models it attaches at bones (EaW hardpoints), as the Objects panel opens it."},
+        {"state", "S", Screenshot,
+         "With --object: the state to show, as the Scene panel lists it (intact, \"HP_X destroyed\", damaged, "
+         "\"dying: ...\"; SAGE condition flags such as DAMAGED), or its number from 0 (default: the first)."},
         {"time", "SECONDS", Screenshot, "Time in the clip (exclusive with --frame)."},
         {"lod", "N", Screenshot, "LOD level (default: the most detailed)."},
         {"alt", "N", Screenshot, "ALT (damage) level, 0 = intact."},

@@ -46,6 +46,11 @@ int toScreenshotArgs(const rs::app::CommandLine& cl, rs::app::ScreenshotArgs& a)
     if (cl.files.size() > 1) return usage("--screenshot renders one MODEL");
     if (!cl.files.empty()) a.model = QString::fromLocal8Bit(cl.files.front().c_str());
     a.clip = QString::fromLocal8Bit(cl.value("clip").c_str());
+    a.object = QString::fromLocal8Bit(cl.value("object").c_str());
+    a.state = QString::fromLocal8Bit(cl.value("state").c_str());
+    if (cl.has("state") && !cl.has("object")) return usage("--state goes with --object");
+    if (cl.has("object") && !cl.files.empty()) return usage("--object renders an object, not a MODEL");
+    if (cl.has("object") && !cl.has("game") && !cl.has("mod")) return usage("--object needs --game and/or --mod");
     float f = 0.0f;
     int n = 0;
     if (cl.has("size") && !toSize(cl.value("size"), 16, a.width, a.height)) return usage("--size needs WxH (16..8192)");

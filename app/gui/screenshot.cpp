@@ -2,11 +2,13 @@
 
 #include "scene_view.h"
 
+#include "objects/object_db.h"
+#include "objects/object_states.h"
+#include "resolve/resolver.h"
 #include "scene/clip.h"
 #include "scene/clip_choice.h"
 #include "scene/model.h"
 #include "scene/pose.h"
-#include "resolve/resolver.h"
 #include "vfs/mount.h"
 
 #if __has_include("demo/demo_model.h")
@@ -90,8 +92,43 @@ int runScreenshot(const ScreenshotArgs& a, int argc, char** argv) {
     std::shared_ptr<rs::Model> model;
     std::shared_ptr<const rs::Clip> clip;
     std::shared_ptr<const rs::ParticleSystem> particles; // a particle system file: drawn alone at the time
+    QString modelPath = a.model;
+    std::vector<Attachment> attachments; // --object: the models it hangs at bones
     try {
-        if (a.model.isEmpty()) {
+        if (!a.object.isEmpty()) {
+            if (!mounted) return fail("--object needs --game and/or --mod");
+            const auto db = rs::objects::ObjectDb::load(*mounted);
+            if (db->family() == rs::objects::ObjectDb::Family::None)
+                return fail("no object database in the --game/--mod folders");
+            const rs::objects::ModelProbe probe = rs::objects::documentProbe(*mounted);
+            const rs::objects::AssembledObject o = db->assemble(a.object.toStdString(), probe);
+            const std::vector<rs::objects::ObjectState> states = rs::objects::objectStates(*db, *mounted, o, probe);
+            size_t pick = 0;
+            if (!a.state.isEmpty()) {
+                bool number = false;
+                const int n = a.state.toInt(&number);
+                pick = states.size();
+                if (number && n >= 0) pick = size_t(n);
+                for (size_t i = 0; i < states.size() && pick == states.size(); ++i)
+                    if (QString::fromStdString(states[i].label).compare(a.state, Qt::CaseInsensitive) == 0) pick = i;
+                if (pick >= states.size()) {
+                    std::string list;
+                    for (const auto& st : states)
+                        list += (list.empty() ? "" : ", ") + st.label;
+                    return fail(o.name + " has no state " + a.state.toStdString() + " (states: " + list + ")");
+                }
+            }
+            const rs::objects::LoadedState ls = rs::objects::loadState(*resolver, states[pick]);
+            for (const std::string& m : ls.missing)
+                std::fprintf(stderr, "rigscope: warning: %s: %s\n", o.name.c_str(), m.c_str());
+            if (!ls.model) return fail(o.name + ", state " + states[pick].label + ": no model to show");
+            model = ls.model;
+            modelPath = QString::fromStdString(ls.path);
+            for (const auto& at : ls.attachments)
+                attachments.push_back({at.model, at.bone});
+            if (a.clip.isEmpty() && !ls.clips.empty()) clip = ls.clips.front().clip;
+            if (states[pick].highestAlt && !model->altLevels().empty()) options.alt = model->altLevels().back();
+        } else if (a.model.isEmpty()) {
 #ifdef RIGSCOPE_HAVE_DEMO
             rs::Document demo = rs::demo::loadDemo();
             model = demo.model;
@@ -159,7 +196,7 @@ int runScreenshot(const ScreenshotArgs& a, int argc, char** argv) {
     if (particles)
         view.setParticleSystem(particles, a.model);
     else
-        view.setModel(model, a.model);
+        view.setModel(model, modelPath, attachments);
     const qint64 sceneMs = startClock.elapsed() - sceneStart;
     mark("setModel");
     view.setClip(clip);

@@ -17,6 +17,8 @@ using rs::render::ViewOptions;
 struct ScreenshotArgs {
     QString out;   // PNG to write
     QString model; // empty: the built-in demo model
+    QString object; // a game object of the --game/--mod folders to render instead of model (objects/object_states.h)
+    QString state;  // with object: a state label (case-insensitive) or its index; empty: the first state
     QString clip;  // empty: the model's own clip or its first companion clip (when a frame/time is asked)
     int width = 800, height = 600;
     std::optional<float> frame, time;

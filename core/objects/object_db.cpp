@@ -178,6 +178,7 @@ std::shared_ptr<const ObjectDb> ObjectDb::load(const vfs::MountTable& table) {
                 s.type = o.type;
                 s.pos = o.pos;
                 if (const XmlField* v = o.last("VARIANT_OF_EXISTING_TYPE")) s.parent = v->value;
+                if (const XmlField* v = o.last("AFFILIATION")) s.side = v->value;
                 if (addObject(std::move(s))) db->impl_->xmlObjects.push_back(std::move(o));
             }
         });
@@ -213,6 +214,8 @@ std::shared_ptr<const ObjectDb> ObjectDb::load(const vfs::MountTable& table) {
                 so.summary.pos = n.pos;
                 if (!n.values.empty()) so.summary.name = n.values[0];
                 if (!keyIs(n, "Object") && n.values.size() > 1) so.summary.parent = n.values[1];
+                for (const IniNode& c : n.children)
+                    if (keyIs(c, "Side") && !c.values.empty()) so.summary.side = c.values[0];
                 if (!keyIs(n, "Object") && n.values.size() < 2)
                     ctx.error(errorAt(n.pos, n.key + " " + so.summary.name + " names no parent"));
                 so.node = std::move(n);

@@ -33,6 +33,7 @@ struct ObjectSummary {
     std::string name;   // as written
     std::string type;   // SpaceUnit, GroundVehicle, ... / Object, ChildObject, ObjectReskin
     std::string parent; // Variant_Of_Existing_Type / ChildObject parent, "" when none
+    std::string side;   // <Affiliation> (EaW, as written) / `Side = X` (SAGE); "" when the definition names none
     SourcePos pos;
 };
 

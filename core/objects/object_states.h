@@ -1,0 +1,81 @@
+// The states a viewer offers for an assembled object, and a state loaded into models (no Qt).
+//
+// Empire at War / Forces of Corruption (hardpoints attach their Model_To_Attach at their Attachment_Bone):
+//   "intact"                     the hull with every attached hardpoint model, the hull's clips
+//   "HP_X destroyed"             one per hardpoint with a model: that attachment hidden
+//   "damaged"                    every attachment hidden and the hull at its highest ALT level
+//   "dying: DAMAGE → CLONE"      one per Death_Clone: the clone object's model with its clips (its DIE clip)
+// SAGE (every Draw module draws at once): one state per flag set of the modules' DefaultModelConditionState /
+// ModelConditionState / IdleAnimationState / AnimationState, in definition order, each flag set once. For a state's
+// flags each module shows the model state selectState() picks (its model, hidden and shown sub-objects) and the
+// animations of the animation state it picks (else of the model state). The first module with a model is the main
+// model; the other modules' models hang at its root.
+#pragma once
+
+#include "objects/model_probe.h"
+#include "objects/object_model.h"
+#include "scene/clip.h"
+#include "scene/model.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace rs {
+class Resolver;
+}
+namespace rs::vfs {
+class MountTable;
+}
+
+namespace rs::objects {
+
+class ObjectDb;
+
+struct StateModel {
+    std::string role;  // "hardpoint HP_X", "ModuleTag_Bib", ...
+    std::string model; // as written
+    std::string key;   // game path, "" when not found
+    std::string bone;  // bone of the main model it hangs from; "" = the root
+};
+
+struct ObjectState {
+    std::string label;              // shown in the state selector
+    std::vector<std::string> flags; // SAGE condition flags (upper case); empty for EaW states
+    std::string object;             // the object whose model is shown (the death clone for "dying")
+    StateModel main;                // the main model (key "" when none was found)
+    std::vector<StateModel> attachments;
+    std::vector<std::string> hidden, shown; // sub-objects (mesh names, "SUB" matches "MODEL.SUB")
+    std::vector<std::string> clips;         // clip keys on the timeline, the state's animation first
+    bool highestAlt = false;                // show the main model's highest ALT level (EaW "damaged")
+    std::vector<std::string> missing;       // one line per reference of this state that was not found
+};
+
+// The states of `o` (assembled from `db` over `table`, with `probe`). Never throws: a death clone that cannot be
+// assembled gives a state with its reason in `missing`. At least one state (the first is the intact/default one).
+std::vector<ObjectState> objectStates(const ObjectDb& db, const vfs::MountTable& table, const AssembledObject& o,
+                                      const ModelProbe& probe);
+
+struct LoadedAttachment {
+    std::shared_ptr<const Model> model;
+    int bone = -1;     // bone of the main model (0 for the root)
+    std::string label; // "HP_Escort_Turbo_FC (EV_ESCORTTURRET1.ALO)"
+};
+
+struct LoadedClip {
+    std::string path; // game path of the clip file
+    std::shared_ptr<const Clip> clip;
+};
+
+struct LoadedState {
+    std::shared_ptr<Model> model; // the main model, hidden/shown sub-objects applied; null when not loadable
+    std::string path;             // its game path (what the view resolves textures and proxies from)
+    std::vector<LoadedAttachment> attachments;
+    std::vector<LoadedClip> clips;
+    std::vector<std::string> missing; // the state's missing references and every load problem, one line each
+};
+
+// Loads a state's models and clips through `resolver` (thread-safe: a worker may call it). Never throws.
+LoadedState loadState(const Resolver& resolver, const ObjectState& state);
+
+} // namespace rs::objects

@@ -1,0 +1,201 @@
+// Fake game installs with object definitions for the viewer's object tests, written with the project's own writers.
+//
+// EawObjectInstall (an EaW mod folder, valid mounted alone):
+//   Data/XML/GameObjectFiles.xml -> Ships.xml; Data/XML/HardPointDataFiles.xml -> HardPoints.xml
+//   Ships.xml: SpaceUnit Test_Cruiser (Affiliation Empire): Space_Model_Name TEST_HULL.ALO, HardPoints HP_Turret,
+//              Death_Clone Damage_Normal, Test_Cruiser_Death
+//              SpaceUnit Test_Cruiser_Death: Space_Model_Name TEST_HULL_D.ALO (+ TEST_HULL_D_DIE_00.ALA)
+//              SpaceUnit Broken_Ship: Space_Model_Name MISSING.ALO, HardPoints HP_Nowhere
+//   HardPoints.xml: HP_Turret (Model_To_Attach TEST_TURRET.ALO, Attachment_Bone HP_Bone),
+//                   HP_Nowhere (Model_To_Attach TEST_TURRET.ALO, Attachment_Bone No_Such_Bone)
+//   Data/Art/Models: TEST_HULL.ALO (bones Root, HP_Bone at (0, 3, 0); a grey box at the root),
+//                    TEST_TURRET.ALO (bone Root; a red box, kTurretRed), TEST_HULL_D.ALO (a grey box).
+// addSageObjects(FakeInstall::bfme2): data/ini/object/test.ini with Object TestUnit: one W3DScriptedModelDraw with
+//   DefaultModelConditionState (Model UNIT_SKN, HideSubObject QUAD, Animation TEST_SKL.TEST_IDLA) and
+//   ModelConditionState DAMAGED (Model UNIT_D, HideSubObject SKIN (and QUAD, copied from the default state),
+//   Animation TEST_SKL.TEST_DIE), and the files
+//   art/w3d/un/unit_d.w3d (meshes UNIT_D.QUAD, UNIT_D.SKIN on TEST_SKL) and art/w3d/te/test_die.w3d (a clip).
+#pragma once
+
+#include "alamo/alamo_writer.h"
+#include "vfs_fixtures.h"
+#include "w3d_fixtures.h"
+
+#include <glm/gtc/matrix_transform.hpp>
+
+#include <filesystem>
+#include <string>
+
+namespace rs::test {
+
+inline constexpr glm::vec4 kTurretRed{0.95f, 0.08f, 0.05f, 1.0f};
+
+// A box mesh lo..hi on `bone` with one MeshGloss sub-mesh of that diffuse colour.
+inline Mesh objectBox(const std::string& name, int bone, glm::vec3 lo, glm::vec3 hi, glm::vec4 diffuse) {
+    Mesh m;
+    m.name = name;
+    m.baseName = name;
+    m.bone = bone;
+    SubMesh sm;
+    sm.material.shader = "MeshGloss.fx";
+    sm.vertexFormat = "alD3dVertN";
+    MaterialParam p;
+    p.name = "Diffuse";
+    p.type = ParamType::Float4;
+    p.value = diffuse;
+    sm.material.params.push_back(p);
+    const glm::vec3 c[8] = {{lo.x, lo.y, lo.z}, {hi.x, lo.y, lo.z}, {hi.x, hi.y, lo.z}, {lo.x, hi.y, lo.z},
+                            {lo.x, lo.y, hi.z}, {hi.x, lo.y, hi.z}, {hi.x, hi.y, hi.z}, {lo.x, hi.y, hi.z}};
+    const int faces[6][4] = {{0, 3, 2, 1}, {4, 5, 6, 7}, {0, 1, 5, 4}, {2, 3, 7, 6}, {1, 2, 6, 5}, {3, 0, 4, 7}};
+    const glm::vec3 normals[6] = {{0, 0, -1}, {0, 0, 1}, {0, -1, 0}, {0, 1, 0}, {1, 0, 0}, {-1, 0, 0}};
+    for (int f = 0; f < 6; ++f) {
+        const uint32_t base = uint32_t(sm.positions.size());
+        for (int k = 0; k < 4; ++k) {
+            sm.positions.push_back(c[faces[f][k]]);
+            sm.normals.push_back(normals[f]);
+            sm.uv0.push_back({0, 0});
+        }
+        for (uint32_t i : {0u, 1u, 2u, 0u, 2u, 3u})
+            sm.indices.push_back(base + i);
+    }
+    m.subMeshes.push_back(sm);
+    return m;
+}
+
+// The hull: Root and HP_Bone (0, 3, 0), a grey box at the root. withTurretAtBone: the turret's box baked in on
+// HP_Bone (the reference picture of "the turret at its bone").
+inline Model objectHull(bool withTurretAtBone = false) {
+    Model m;
+    m.format = Format::AlamoModel;
+    Bone root;
+    root.name = "Root";
+    Bone hp;
+    hp.name = "HP_Bone";
+    hp.parent = 0;
+    hp.bindLocal = glm::translate(glm::mat4(1.0f), glm::vec3(0, 3, 0));
+    m.skeleton.bones = {root, hp};
+    m.meshes.push_back(objectBox("Hull", 0, {-1.2f, -1.2f, -0.4f}, {1.2f, 1.2f, 0.4f}, {0.6f, 0.6f, 0.6f, 1}));
+    if (withTurretAtBone)
+        m.meshes.push_back(objectBox("Turret", 1, {-0.6f, -0.6f, -0.6f}, {0.6f, 0.6f, 0.6f}, kTurretRed));
+    return m;
+}
+
+inline Model objectTurret() {
+    Model m;
+    m.format = Format::AlamoModel;
+    Bone root;
+    root.name = "Root";
+    m.skeleton.bones = {root};
+    m.meshes.push_back(objectBox("Turret", 0, {-0.6f, -0.6f, -0.6f}, {0.6f, 0.6f, 0.6f}, kTurretRed));
+    return m;
+}
+
+struct EawObjectInstall {
+    std::filesystem::path dir;
+    std::string root() const { return dir.string(); }
+    EawObjectInstall(const EawObjectInstall&) = delete;
+    EawObjectInstall& operator=(const EawObjectInstall&) = delete;
+    ~EawObjectInstall() {
+        std::error_code ec;
+        std::filesystem::remove_all(dir, ec);
+    }
+    EawObjectInstall() {
+        static std::atomic<int> n{0};
+        dir = std::filesystem::temp_directory_path() /
+              ("rigscope_objects_" + std::to_string(::getpid()) + "_" + std::to_string(n++));
+        std::filesystem::remove_all(dir);
+        const std::filesystem::path r(dir);
+        FakeInstall::write(r / "Data/XML/GameObjectFiles.xml",
+                           textBytes("<Game_Object_Files><File>Ships.xml</File></Game_Object_Files>"));
+        FakeInstall::write(r / "Data/XML/HardPointDataFiles.xml",
+                           textBytes("<Hard_Point_Files><File>HardPoints.xml</File></Hard_Point_Files>"));
+        FakeInstall::write(r / "Data/XML/Ships.xml",
+                           textBytes("<Ships>\n"
+                                     " <SpaceUnit Name=\"Test_Cruiser\">\n"
+                                     "  <Affiliation>Empire</Affiliation>\n"
+                                     "  <Space_Model_Name>TEST_HULL.ALO</Space_Model_Name>\n"
+                                     "  <HardPoints>HP_Turret</HardPoints>\n"
+                                     "  <Death_Clone>Damage_Normal, Test_Cruiser_Death</Death_Clone>\n"
+                                     " </SpaceUnit>\n"
+                                     " <SpaceUnit Name=\"Test_Cruiser_Death\">\n"
+                                     "  <Space_Model_Name>TEST_HULL_D.ALO</Space_Model_Name>\n"
+                                     " </SpaceUnit>\n"
+                                     " <SpaceUnit Name=\"Broken_Ship\">\n"
+                                     "  <Space_Model_Name>MISSING.ALO</Space_Model_Name>\n"
+                                     "  <HardPoints>HP_Nowhere</HardPoints>\n"
+                                     " </SpaceUnit>\n"
+                                     "</Ships>\n"));
+        FakeInstall::write(r / "Data/XML/HardPoints.xml",
+                           textBytes("<HardPoints>\n"
+                                     " <HardPoint Name=\"HP_Turret\">\n"
+                                     "  <Type>HARD_POINT_WEAPON_LASER</Type>\n"
+                                     "  <Model_To_Attach>TEST_TURRET.ALO</Model_To_Attach>\n"
+                                     "  <Attachment_Bone>HP_Bone</Attachment_Bone>\n"
+                                     " </HardPoint>\n"
+                                     " <HardPoint Name=\"HP_Nowhere\">\n"
+                                     "  <Model_To_Attach>TEST_TURRET.ALO</Model_To_Attach>\n"
+                                     "  <Attachment_Bone>No_Such_Bone</Attachment_Bone>\n"
+                                     " </HardPoint>\n"
+                                     "</HardPoints>\n"));
+        const std::filesystem::path models = r / "Data/Art/Models";
+        FakeInstall::write(models / "TEST_HULL.ALO", alamo::writeModel(objectHull()));
+        FakeInstall::write(models / "TEST_TURRET.ALO", alamo::writeModel(objectTurret()));
+        FakeInstall::write(models / "TEST_HULL_D.ALO", alamo::writeModel(objectHull()));
+        Clip die = syntheticClip();
+        die.name = "TEST_HULL_D_DIE_00";
+        for (auto& t : die.tracks)
+            t.boneName = "Root";
+        die.tracks.resize(1);
+        FakeInstall::write(models / "TEST_HULL_D_DIE_00.ALA", alamo::writeClip(die));
+    }
+};
+
+inline void addSageObjects(const std::string& bfme2) {
+    const std::filesystem::path g(bfme2);
+    FakeInstall::write(g / "data/ini/object/test.ini", textBytes(R"(Object TestUnit
+  Side = Mordor
+  Draw = W3DScriptedModelDraw ModuleTag_Draw
+    DefaultModelConditionState
+      Model = UNIT_SKN
+      HideSubObject = QUAD
+      Animation = IDLE
+        AnimationName = TEST_SKL.TEST_IDLA
+      End
+    End
+    ModelConditionState = DAMAGED
+      Model = UNIT_D
+      HideSubObject = SKIN
+      Animation = DIE
+        AnimationName = TEST_SKL.TEST_DIE
+      End
+    End
+  End
+End
+)"));
+    w3d::ChunkWriter skin;
+    w3d::writeMesh(skin, testQuad("QUAD", "UNIT_D"));
+    w3d::writeMesh(skin, testQuad("SKIN", "UNIT_D"));
+    w3d::Hlod h;
+    h.name = "UNIT_D";
+    h.hierarchy = "TEST_SKL";
+    w3d::LodArray lod;
+    lod.maxScreenSize = 3.0e38f;
+    lod.objects = {{1, "UNIT_D.QUAD"}, {2, "UNIT_D.SKIN"}};
+    h.lods = {lod};
+    w3d::writeHlod(skin, h);
+    FakeInstall::write(g / "art/w3d/un/unit_d.w3d", skin.take());
+    w3d::ChunkWriter clip;
+    w3d::ClipSpec c;
+    c.name = "TEST_DIE";
+    c.hierarchy = "TEST_SKL";
+    c.frames = 5;
+    w3d::ChannelSpec x;
+    x.pivot = 1;
+    x.type = 0;
+    x.values = {0, 1, 2, 3, 4};
+    c.channels = {x};
+    w3d::writeClip(clip, c);
+    FakeInstall::write(g / "art/w3d/te/test_die.w3d", clip.take());
+}
+
+} // namespace rs::test

@@ -1,0 +1,258 @@
+// Game objects in the window: the Objects panel lists the objects of the mounted folders (indexed on a worker
+// thread), a double-click opens one with its hardpoint attachments at their bones, the Scene panel's state selector
+// swaps models, hidden sub-objects and clips, missing references are notices; `rigscope --screenshot --object`;
+// the corpus's Combat_Escort_Carrier with its two turrets.
+#include "asset_browser_dock.h"
+#include "bone_tree_dock.h"
+#include "main_window.h"
+#include "notice_bar.h"
+#include "object_fixtures.h"
+#include "objects_dock.h"
+#include "scene_dock.h"
+#include "timeline_dock.h"
+
+#include <QApplication>
+#include <QComboBox>
+#include <QDir>
+#include <QFileInfo>
+#include <QImage>
+#include <QLineEdit>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTest>
+#include <QTreeView>
+
+#include <unistd.h>
+
+using namespace rs;
+
+namespace {
+
+int redPixels(const QImage& img) {
+    int n = 0;
+    for (int y = 0; y < img.height(); ++y)
+        for (int x = 0; x < img.width(); ++x) {
+            const QColor c = img.pixelColor(x, y);
+            if (c.red() > 120 && c.green() < 70 && c.blue() < 70 && c.red() > 2 * c.green()) ++n;
+        }
+    return n;
+}
+
+// Mounts folders through the Assets panel and waits for the Objects panel to list them.
+void mountAndIndex(ui::MainWindow& w, const QStringList& games, const QStringList& mods) {
+    auto* assets = w.findChild<ui::AssetBrowserDock*>();
+    QVERIFY(assets);
+    QSignalSpy indexed(w.objectsPanel(), &ui::ObjectsDock::indexed);
+    assets->mountFolders(games, mods, false);
+    QTRY_VERIFY_WITH_TIMEOUT(indexed.count() >= 1 && !w.objectsPanel()->indexing(), 30000);
+}
+
+// Double-clicks the one object the filter leaves in the Objects panel and waits for it to be shown.
+void openThroughPanel(ui::MainWindow& w, const QString& name) {
+    ui::ObjectsDock* dock = w.objectsPanel();
+    dock->setFilter(name);
+    QVERIFY(dock->visibleCount() >= 1);
+    int row = -1;
+    for (int i = 0; i < dock->visibleCount(); ++i)
+        if (dock->nameAt(i) == name) row = i;
+    QVERIFY(row >= 0);
+    dock->show();
+    dock->raise();
+    auto* view = dock->findChild<QTreeView*>();
+    QTRY_VERIFY(view->isVisible());
+    const QModelIndex idx = view->model()->index(row, 0);
+    view->scrollTo(idx);
+    const QRect r = view->visualRect(idx);
+    QVERIFY(!r.isEmpty());
+    QSignalSpy shown(&w, &ui::MainWindow::objectShown);
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, r.center());
+    QTest::mouseDClick(view->viewport(), Qt::LeftButton, {}, r.center());
+    QTRY_VERIFY_WITH_TIMEOUT(shown.count() >= 1, 30000);
+}
+
+// Whether the mesh `name` ("MODEL.SUB" or "SUB") is hidden; fails the test when the model has no such mesh.
+bool meshHidden(const Model& m, const std::string& name) {
+    std::string names;
+    for (const Mesh& mesh : m.meshes) {
+        const size_t dot = mesh.name.find('.');
+        if (iequals(mesh.name, name) || (dot != std::string::npos && iequals(mesh.name.substr(dot + 1), name)))
+            return mesh.hidden;
+        names += mesh.name + " ";
+    }
+    qWarning("no mesh %s among %s", name.c_str(), names.c_str());
+    return false;
+}
+
+void chooseState(ui::MainWindow& w, const QString& label) {
+    QComboBox* c = w.scene()->stateCombo();
+    const int i = c->findText(label);
+    QVERIFY2(i >= 0, qPrintable(label));
+    c->setCurrentIndex(i);
+    emit c->activated(i); // what a click on the item does
+    QCOMPARE(w.objectState(), i);
+}
+
+} // namespace
+
+class ObjectsTest : public QObject {
+    Q_OBJECT
+  private slots:
+    void eawObjectOpensWithHardpointAttachment() {
+        test::EawObjectInstall inst;
+        ui::MainWindow w;
+        QStringList errors;
+        w.setErrorReporter([&](const QString& t, const QString& m) { errors << t + ": " + m; });
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        mountAndIndex(w, {}, {QString::fromStdString(inst.root())});
+        QCOMPARE(w.objectsPanel()->visibleCount(), 3);
+        w.objectsPanel()->setFilter(QStringLiteral("empire")); // the side column filters too
+        QCOMPARE(w.objectsPanel()->visibleCount(), 1);
+        QCOMPARE(w.objectsPanel()->nameAt(0), QStringLiteral("Test_Cruiser"));
+
+        openThroughPanel(w, QStringLiteral("Test_Cruiser"));
+        QCOMPARE(w.objectName(), QStringLiteral("Test_Cruiser"));
+        QVERIFY(w.model());
+        QCOMPARE(w.objectAttachments().size(), size_t(1));
+        QCOMPARE(w.objectAttachments()[0].bone, 1); // HP_Bone
+        if (qgetenv("RIGSCOPE_VIEW") != "preview") QCOMPARE(w.view()->attachmentsDrawn(), 1);
+        QCOMPARE(w.boneTree()->objectAttachmentTexts(),
+                 QStringList{QStringLiteral("\u2190 HP_Turret (TEST_TURRET.ALO)")});
+        const QStringList states = w.objectStateLabels();
+        QVERIFY2(states.contains(QStringLiteral("HP_Turret destroyed")), qPrintable(states.join(", ")));
+        QVERIFY(w.scene()->stateCombo()->isEnabled());
+        QCOMPARE(w.scene()->stateCombo()->count(), int(states.size()));
+
+        chooseState(w, QStringLiteral("HP_Turret destroyed"));
+        QVERIFY(w.objectAttachments().empty());
+        if (qgetenv("RIGSCOPE_VIEW") != "preview") QCOMPARE(w.view()->attachmentsDrawn(), 0);
+        QVERIFY(w.boneTree()->objectAttachmentTexts().isEmpty());
+
+        // Dying: the death clone's model with its DIE clip on the timeline.
+        chooseState(w, QStringLiteral("dying: Damage_Normal \u2192 Test_Cruiser_Death"));
+        QVERIFY(QString::fromStdString(w.model()->sourcePath)
+                    .contains(QStringLiteral("TEST_HULL_D.ALO"), Qt::CaseInsensitive));
+        QVERIFY(w.clip());
+        QVERIFY(w.clipEntries().join(",").contains(QStringLiteral("TEST_HULL_D_DIE_00"), Qt::CaseInsensitive));
+
+        // A missing model and bone: a notice, no dialog.
+        QSignalSpy shown(&w, &ui::MainWindow::objectShown);
+        w.openObject(QStringLiteral("Broken_Ship"));
+        QTRY_VERIFY_WITH_TIMEOUT(shown.count() >= 1, 30000);
+        const QString notice = w.notices()->noticeText(QStringLiteral("object"));
+        QVERIFY2(notice.contains(QStringLiteral("MISSING.ALO")), qPrintable(notice));
+        QVERIFY2(notice.contains(QStringLiteral("No_Such_Bone")), qPrintable(notice));
+        QVERIFY2(errors.isEmpty(), qPrintable(errors.join("\n")));
+    }
+
+    void sageStatesSwapModelSubObjectsAndClip() {
+        test::FakeInstall fi;
+        test::addSageObjects(fi.bfme2);
+        ui::MainWindow w;
+        QStringList errors;
+        w.setErrorReporter([&](const QString& t, const QString& m) { errors << t + ": " + m; });
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        mountAndIndex(w, {QString::fromStdString(fi.bfme2)}, {});
+        openThroughPanel(w, QStringLiteral("TestUnit"));
+        QCOMPARE(w.objectName(), QStringLiteral("TestUnit"));
+        QCOMPARE(w.objectStateLabels(), (QStringList{QStringLiteral("default"), QStringLiteral("DAMAGED")}));
+
+        // default: UNIT_SKN with QUAD hidden, the idle clip.
+        QVERIFY(w.model());
+        QVERIFY(
+            QString::fromStdString(w.model()->sourcePath).contains(QStringLiteral("unit_skn"), Qt::CaseInsensitive));
+        QVERIFY(meshHidden(*w.model(), "QUAD"));
+        QVERIFY(!meshHidden(*w.model(), "SKIN"));
+        QVERIFY(w.clip());
+        QCOMPARE(QString::fromStdString(w.clip()->name).toUpper(), QStringLiteral("TEST_IDLA"));
+
+        // DAMAGED: UNIT_D with SKIN hidden too, the DIE clip.
+        chooseState(w, QStringLiteral("DAMAGED"));
+        QVERIFY(QString::fromStdString(w.model()->sourcePath).contains(QStringLiteral("unit_d"), Qt::CaseInsensitive));
+        QVERIFY(meshHidden(*w.model(), "QUAD")); // a ModelConditionState starts as a copy of the default state
+        QVERIFY(meshHidden(*w.model(), "SKIN"));
+        QVERIFY(w.clip());
+        QCOMPARE(QString::fromStdString(w.clip()->name).toUpper(), QStringLiteral("TEST_DIE"));
+        QCOMPARE(w.timeline()->clipCombo()->currentIndex(), 1);
+
+        chooseState(w, QStringLiteral("default"));
+        QVERIFY(meshHidden(*w.model(), "QUAD"));
+        QVERIFY(!meshHidden(*w.model(), "SKIN"));
+        QCOMPARE(QString::fromStdString(w.clip()->name).toUpper(), QStringLiteral("TEST_IDLA"));
+        QVERIFY2(errors.isEmpty(), qPrintable(errors.join("\n")));
+    }
+
+    void screenshotObjectDrawsItsAttachment() {
+        QVERIFY2(QFileInfo::exists(QStringLiteral(RIGSCOPE_BIN)), "rigscope not built");
+        test::EawObjectInstall inst;
+        auto shoot = [&](const QString& state) {
+            const QString out = QDir::temp().filePath(
+                QStringLiteral("rigscope_object_shot_%1_%2.png").arg(getpid()).arg(state.isEmpty() ? 0 : 1));
+            QStringList args{QStringLiteral("--screenshot"),
+                             out,
+                             QStringLiteral("--size"),
+                             QStringLiteral("400x300"),
+                             QStringLiteral("--no-grid"),
+                             QStringLiteral("--mod"),
+                             QString::fromStdString(inst.root()),
+                             QStringLiteral("--object"),
+                             QStringLiteral("Test_Cruiser")};
+            if (!state.isEmpty()) args << QStringLiteral("--state") << state;
+            QProcess p;
+            p.start(QStringLiteral(RIGSCOPE_BIN), args);
+            p.waitForFinished(60000);
+            const QString err = QString::fromLocal8Bit(p.readAllStandardError());
+            if (p.exitCode() != 0) qWarning() << err;
+            QImage img(out);
+            QFile::remove(out);
+            return img;
+        };
+        const QImage intact = shoot(QString());
+        const QImage destroyed = shoot(QStringLiteral("hp_turret destroyed"));
+        QVERIFY(!intact.isNull());
+        QVERIFY(!destroyed.isNull());
+        QVERIFY2(redPixels(intact) > 200, qPrintable(QString::number(redPixels(intact))));
+        QCOMPARE(redPixels(destroyed), 0);
+    }
+
+    void corpusEscortCarrierShowsTwoTurrets() {
+        QString corpus = qEnvironmentVariable("RIGSCOPE_CORPUS");
+        if (corpus.isEmpty()) corpus = QStringLiteral(RIGSCOPE_CORPUS_DIR);
+        const QString mod = corpus + QStringLiteral("/games/Delta730+Imperial_Civil_War");
+        if (!QFileInfo(mod).isDir()) {
+            if (qEnvironmentVariableIsSet("RIGSCOPE_REQUIRE_CORPUS")) QFAIL("corpus required but absent");
+            QSKIP("SKIPPED: corpus games/Delta730+Imperial_Civil_War absent");
+        }
+        ui::MainWindow w;
+        QStringList errors;
+        w.setErrorReporter([&](const QString& t, const QString& m) { errors << t + ": " + m; });
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        mountAndIndex(w, {}, {mod});
+        openThroughPanel(w, QStringLiteral("Combat_Escort_Carrier"));
+        QCOMPARE(w.objectName(), QStringLiteral("Combat_Escort_Carrier"));
+        QCOMPARE(w.objectAttachments().size(), size_t(2));
+        if (qgetenv("RIGSCOPE_VIEW") != "preview") QCOMPARE(w.view()->attachmentsDrawn(), 2);
+        const QString texts = w.boneTree()->objectAttachmentTexts().join(QLatin1Char('\n'));
+        QVERIFY2(texts.contains(QStringLiteral("HP_Escort_Turbo_FC (EV_ESCORTTURRET1.ALO)"), Qt::CaseInsensitive),
+                 qPrintable(texts));
+        QVERIFY2(texts.contains(QStringLiteral("HP_Escort_Turbo_MC (EV_ESCORTTURRET2.ALO)"), Qt::CaseInsensitive),
+                 qPrintable(texts));
+        QVERIFY(w.objectStateLabels().contains(QStringLiteral("HP_Escort_Turbo_FC destroyed")));
+        QVERIFY2(errors.isEmpty(), qPrintable(errors.join("\n")));
+    }
+};
+
+int main(int argc, char** argv) {
+    qputenv("QT3D_RENDERER", "opengl");
+    QStandardPaths::setTestModeEnabled(true);
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("rigscope-tests"));
+    QApplication::setApplicationName(QStringLiteral("objects_ui_tests"));
+    ObjectsTest t;
+    return QTest::qExec(&t, argc, argv);
+}
+
+#include "objects_test.moc"
