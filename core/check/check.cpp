@@ -259,7 +259,10 @@ bool shaderInMount(const Ctx& c, const std::string& shader) {
 
 // Open edges of a shadow volume: positions welded exactly; each edge of a non-degenerate triangle must be shared by
 // exactly two triangles.
-size_t openEdges(const SubMesh& sm) {
+struct EdgeCount {
+    size_t open = 0, shared = 0; // edges of one triangle; edges of more than two
+};
+EdgeCount openEdges(const SubMesh& sm) {
     std::map<std::tuple<float, float, float>, uint32_t> weld;
     std::vector<uint32_t> id(sm.positions.size());
     for (size_t i = 0; i < sm.positions.size(); ++i) {
@@ -275,10 +278,12 @@ size_t openEdges(const SubMesh& sm) {
             ++edges[k];
         }
     }
-    size_t open = 0;
-    for (const auto& [k, n] : edges)
-        if (n != 2) ++open;
-    return open;
+    EdgeCount e;
+    for (const auto& [k, n] : edges) {
+        if (n == 1) ++e.open;
+        if (n > 2) ++e.shared;
+    }
+    return e;
 }
 
 constexpr size_t kMaxAlamoVertices = 65536;
@@ -310,10 +315,12 @@ void checkLimits(const Item& it, const Model& m, Out& out) {
                                             l));
             if (isShadowShader(sm.material.shader)) {
                 shadow = true;
-                if (const size_t open = openEdges(sm))
+                const EdgeCount e = openEdges(sm);
+                if (e.open || e.shared)
                     out.findings.push_back(make("limit.shadow-not-closed", it,
-                                                "shadow volume has " + std::to_string(open) +
-                                                    " edges not shared by exactly two triangles",
+                                                "shadow volume has " + std::to_string(e.open) +
+                                                    " open edges (one triangle) and " + std::to_string(e.shared) +
+                                                    " edges shared by more than two triangles",
                                                 l));
             }
         }
@@ -669,8 +676,8 @@ void checkObjects(const Ctx& c, std::vector<Finding>& out, std::vector<std::stri
                 continue;
             }
             if (r.optional) continue;
-            // A bone of a model that was not found is that model's finding, not another one.
-            if (r.kind == "bone" && r.where.find("(model not found)") != std::string::npos) continue;
+            // A bone or sub-object of a model that was not found is that model's finding, not another one.
+            if (r.kind != "model" && r.where.find("(model not found)") != std::string::npos) continue;
             const std::string id = refId(r);
             if (!seen.insert({id, r.pos.file, r.pos.line, r.pos.column, upper(r.name)}).second) continue;
             Finding f;

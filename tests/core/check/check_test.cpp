@@ -153,7 +153,7 @@ TEST_CASE("check: limit.shadow-not-closed") {
     CheckMod m(Defect::ShadowOpen);
     const check::Finding f = only(checkMod(m), "limit.shadow-not-closed");
     CHECK(f.where.mesh == "Shadow");
-    CHECK_THAT(f.message, Catch::Contains("3 edges"));
+    CHECK_THAT(f.message, Catch::Contains("3 open edges"));
 }
 
 TEST_CASE("check: limit.shadow-materials") {
