@@ -50,7 +50,7 @@ test_tools=(
   "convert|imagemagick|convert -version 2>/dev/null | grep -q '^Version: ImageMagick'"
   "f3d|f3d|f3d --version" # bench/startup_bench.sh: the start-up anchor
   "node|nodejs|node --version"
-  "npm|npm|npm --version" # the Khronos glTF validator (npm package gltf-validator) for export_tests
+  "npm|npm|npm --version" # npm packages of the tests: gltf-validator (export_tests); @microsoft/jest-sarif and ajv (SARIF schema, app_tests)
   "desktop-file-validate|desktop-file-utils|desktop-file-validate --help"
   "appstreamcli|appstream|appstreamcli --version"
   "update-mime-database|shared-mime-info|update-mime-database -v"

@@ -11,6 +11,7 @@
 #include "bone_tree_dock.h"
 #include "elided_label.h"
 #include "material_dock.h"
+#include "problems_dock.h"
 #include "notice_bar.h"
 #include "objects_dock.h"
 #include "preferences_dialog.h"
@@ -153,6 +154,25 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), view_(createModel
     connect(assets, &AssetBrowserDock::mounted, objectsDock_, &ObjectsDock::setMount);
     connect(objectsDock_, &ObjectsDock::objectRequested, this, &MainWindow::openObject);
     connect(&objectWatcher_, &QFutureWatcher<ObjectOpen>::finished, this, &MainWindow::finishObjectOpen);
+    problems_ = new ProblemsDock(this); // View -> Problems (problems_dock.h)
+    addDockWidget(Qt::BottomDockWidgetArea, problems_);
+    tabifyDockWidget(timeline_, problems_);
+    timeline_->raise();
+    problems_->hide();
+    problems_->setResolver(resolver_);
+    connect(problems_, &ProblemsDock::openRequested, this,
+            [this](const QString& file, const QString& bone, const QString& material) {
+                pendingBone_ = bone;
+                pendingMaterial_ = material;
+                if (file == path_) { // already open: select at once
+                    if (model_ && !bone.isEmpty()) boneDock_->selectBone(model_->skeleton.find(bone.toStdString()));
+                    if (!material.isEmpty()) materialDock_->selectTexture(material);
+                    pendingBone_.clear();
+                    pendingMaterial_.clear();
+                    return;
+                }
+                openFile(file);
+            });
     boneDock_->raise();
     assets->restore();
     // Panels never shrink below what keeps bone names and material values readable.
@@ -293,7 +313,8 @@ void MainWindow::buildMenus() {
     for (QDockWidget* d :
          {static_cast<QDockWidget*>(timeline_), static_cast<QDockWidget*>(boneDock_),
           static_cast<QDockWidget*>(materialDock_), static_cast<QDockWidget*>(sceneDock_),
-          static_cast<QDockWidget*>(findChild<AssetBrowserDock*>()), static_cast<QDockWidget*>(objectsDock_)})
+          static_cast<QDockWidget*>(findChild<AssetBrowserDock*>()), static_cast<QDockWidget*>(objectsDock_),
+          static_cast<QDockWidget*>(problems_)})
         viewMenu->addAction(d->toggleViewAction());
 
     QMenu* play = menuBar()->addMenu(tr("&Playback"));
@@ -448,6 +469,11 @@ void MainWindow::applyDocument(const LoadResult& r) {
         clips_.push_back({tr("particles on the bind pose (10 s)"), r.path, 0, c, true});
     }
     materialDock_->setModel(model_, resolver_);
+    problems_->setCurrentFile(r.path);
+    if (!pendingBone_.isEmpty()) boneDock_->selectBone(model_->skeleton.find(pendingBone_.toStdString()));
+    if (!pendingMaterial_.isEmpty()) materialDock_->selectTexture(pendingMaterial_);
+    pendingBone_.clear();
+    pendingMaterial_.clear();
     sceneDock_->setLevels(model_->lodLevels(), model_->altLevels());
     view_->setSettings(sceneDock_->settings());
     timeline_->setClip(nullptr);
@@ -896,6 +922,7 @@ void MainWindow::updateResolver() {
     resolver_ = std::make_shared<Resolver>(mount_, std::move(dirs));
     view_->setResolver(resolver_);
     amal_->setResolver(resolver_);
+    if (problems_) problems_->setResolver(resolver_);
     if (model_) materialDock_->setModel(model_, resolver_);
     updateTextureNotice();
     boneDock_->setProxyParticles(view_->proxyParticles());

@@ -31,6 +31,7 @@ namespace rs::ui {
 class AmalView;
 class BoneTreeDock;
 class MaterialDock;
+class ProblemsDock;
 class ElidedLabel;
 class NoticeBar;
 class ObjectsDock;
@@ -111,6 +112,7 @@ class MainWindow : public QMainWindow {
     // through: those folders and the texture folders. Replaced (never changed) when either changes.
     void setMount(std::shared_ptr<const vfs::MountTable> mount);
     std::shared_ptr<const Resolver> resolver() const { return resolver_; }
+    ProblemsDock* problemsDock() const { return problems_; }
     QStringList recentFiles() const;
     // The W3D hierarchy file chosen by hand for a model (remembered per model file); setting it reloads the
     // model when it is the open one. Empty = look it up.
@@ -211,6 +213,8 @@ class MainWindow : public QMainWindow {
     TimelineDock* timeline_ = nullptr;
     BoneTreeDock* boneDock_ = nullptr;
     MaterialDock* materialDock_ = nullptr;
+    ProblemsDock* problems_ = nullptr; // View -> Problems
+    QString pendingBone_, pendingMaterial_; // selected once the file a problem names is open
     SceneDock* sceneDock_ = nullptr;
     ObjectsDock* objectsDock_ = nullptr;
     QFutureWatcher<ObjectOpen> objectWatcher_;

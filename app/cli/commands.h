@@ -95,6 +95,9 @@ int cmdExport(std::vector<std::string> args);
 int cmdObjects(std::vector<std::string> args);
 int cmdObject(std::vector<std::string> args);
 
+// rigscope-cli check (cli_check.cpp): the asset checker over --game/--mod or the PATHs given.
+int cmdCheck(std::vector<std::string> args);
+
 // `info` of a .dds/.tga texture (info_texture.cpp): false when the file is not one.
 bool infoTexture(ByteSpan bytes, const std::string& path, bool json, std::string& out);
 

@@ -4,6 +4,7 @@
 //   rigscope-cli particles --json FILE --time T [--seed N]   (cli_particles.cpp)
 //   rigscope-cli amal --json FILE (--movement N | --program N) [--ticks T]   (cli_amal.cpp)
 //   rigscope-cli ls / extract                                                 (cli_vfs.cpp)
+//   rigscope-cli check                                                        (cli_check.cpp)
 //     info and pose take FILE as a path on disk, ARCHIVE:PATH (Models.meg:DATA/ART/MODELS/X.ALO) or a game path
 //     inside --game DIR / --mod DIR; references (textures, clips, W3D hierarchies) are found through them.
 //     MODEL may be a B&W2 .al: without --clip its first animation is posed (frame 0 is exact).
@@ -70,6 +71,20 @@ static const Command kCommands[] = {
      "models, animations and hidden sub-objects (SAGE), inherited definitions, and every reference (model,\n"
      "bone, hardpoint, clip, sub-object, object) that did not resolve. An object that inherits from itself is\n"
      "refused by name.\n"},
+    {"check", cmdCheck,
+     "check [--game DIR]... [--mod DIR]... [PATH...] [--json | --sarif FILE] [--fail-on error|warning|info] "
+     "[--threads N] [--no-unreferenced]",
+     "Checks every asset the mounted folders resolve (or the files and folders PATH, each opened through the\n"
+     "mount): read errors and warnings, textures, shaders, proxies, W3D hierarchies and clips that do not\n"
+     "resolve or fit, engine limits (vertices, triangles, skin bones and weights, shadow and collision meshes,\n"
+     "texture sizes), archive names and CRCs, objects (EaW XML, SAGE INI) whose models, bones, clips, textures\n"
+     "or parents do not resolve, and files nothing refers to. One line per finding: LEVEL ID FILE: WHERE: TEXT.\n"
+     "  --json          one JSON document (schema rigscope-check/1, docs/CHECKS.md) on stdout\n"
+     "  --sarif FILE    also write SARIF 2.1.0 to FILE (for CI services)\n"
+     "  --fail-on L     exit 1 when a finding is at level L or above (default error)\n"
+     "  --threads N     worker threads (default: every core)\n"
+     "Runs on every core; on a terminal a progress line is shown after a second.\n"
+     "Exit status: 0 nothing reaches --fail-on, 1 something does, 2 usage error.\n"},
     {"particles", runParticles, "particles --json FILE --time SECONDS [--seed N] [--no-skip] [--max N]",
      "Live particles of an Alamo particle system at a time (deterministic for a seed): per particle the emitter,\n"
      "position, velocity, size (full quad width), colour rgba, rotation (radians), texture frame, age and life.\n"

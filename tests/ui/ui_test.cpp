@@ -20,6 +20,8 @@
 #include "demo/demo_model.h"
 #include "resolve/resolver.h"
 #include "particle_fixtures.h" // tests/core: particle systems built in code
+#include "check/check_fixtures.h" // tests/core: a writer-made mod with one planted defect
+#include "problems_dock.h"
 #include "scene/pose.h"
 
 #include <QApplication>
@@ -1049,6 +1051,45 @@ class UiTest : public QObject {
         if (peakBefore > 0 && peakAfter > 0)
             QVERIFY2(peakAfter - peakBefore <= 64 * 1024,
                      qPrintable(QStringLiteral("peak RSS grew by %1 KiB").arg(peakAfter - peakBefore)));
+    }
+
+    // View -> Problems: the mounted mod checked in the background (the window keeps handling events), grouped by
+    // file, filtered by level; double-clicking a finding opens its model and selects the bone it names.
+    void problemsPanelOpensFinding() {
+        rs::test::CheckMod mod(rs::test::CheckMod::Defect::ProxyMissing);
+        w->setMount(std::make_shared<const vfs::MountTable>(vfs::mountInstall({}, {mod.mod})));
+        ProblemsDock* p = w->problemsDock();
+        QVERIFY(p);
+        p->show();
+        p->raise();
+        QSignalSpy done(p, &ProblemsDock::finished);
+        p->runCheck(true);
+        int ticks = 0; // the GUI thread keeps running while the check runs on the pool
+        QTimer tick;
+        connect(&tick, &QTimer::timeout, this, [&] { ++ticks; });
+        tick.start(1);
+        QVERIFY(QTest::qWaitFor([&] { return !done.isEmpty(); }, 60000));
+        tick.stop();
+        QVERIFY(ticks > 0);
+        QCOMPARE(p->report().count(check::Level::Warning), size_t(1));
+        QTreeWidget* tree = p->tree();
+        QCOMPARE(tree->topLevelItemCount(), 1); // one file (CLEAN.ALO); the level filter shows all by default
+        QTreeWidgetItem* file = tree->topLevelItem(0);
+        QVERIFY(file->text(0).endsWith(QStringLiteral("CLEAN.ALO")));
+        QCOMPARE(file->childCount(), 1);
+        QTreeWidgetItem* finding = file->child(0);
+        QCOMPARE(finding->text(1), QStringLiteral("model.proxy-missing"));
+        p->levelFilter()->setCurrentIndex(2); // errors only: nothing
+        QCOMPARE(tree->topLevelItemCount(), 0);
+        p->levelFilter()->setCurrentIndex(0);
+        finding = tree->topLevelItem(0)->child(0);
+        QSignalSpy ok(w.get(), &MainWindow::documentOpened);
+        emit tree->itemDoubleClicked(finding, 0);
+        QVERIFY(QTest::qWaitFor([&] { return !ok.isEmpty(); }, 60000));
+        QVERIFY(w->currentPath().endsWith(QStringLiteral("CLEAN.ALO")));
+        QCOMPARE(w->boneTree()->selectedBone(), w->model()->skeleton.find("Hand"));
+        w->setMount(nullptr);
+        p->hide();
     }
 
     void cleanupTestCase() {

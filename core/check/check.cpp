@@ -1,0 +1,899 @@
+// The asset checker: see check.h. One work item per file (a thread pool over an atomic index), then the object
+// database and the files nothing refers to on the calling thread.
+#include "check/check.h"
+
+#include "common/error.h"
+#include "objects/object_db.h"
+#include "resolve/lookup_rules.h"
+#include "scene/pose.h"
+#include "texture/texture.h"
+#include "vfs/archive.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cctype>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <set>
+#include <thread>
+#include <tuple>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace rs::check {
+
+namespace {
+
+// Sources of the rules (docs/CHECKS.md cites the same).
+constexpr const char* kSrcReaders = "rigscope's readers (docs/formats/tolerance.md)";
+constexpr const char* kSrcLookup =
+    "rigscope's lookup rules (core/resolve/lookup_rules.h), the engines' order as ModVerify's TextureRepository and "
+    "EA's Generals source find textures";
+constexpr const char* kSrcShaders =
+    "ModVerify EffectsRepository (DATA/ART/SHADERS, .../TERRAIN, .../ENGINE; .fx/.fxo/.fxh) and the shader list of "
+    "the Blender ALAMO plugin (settings.py material_parameter_dict)";
+constexpr const char* kSrcProxy = "ModVerify SingleModelVerifier (\"Proxy particle ... not found\", FILE00)";
+constexpr const char* kSrcW3dHier = "EA's Generals source (W3D skins bind to the hierarchy their HLOD names)";
+constexpr const char* kSrcClip = "rigscope's clip binding (core/scene/pose.h bindClip: tracks by bone name/index)";
+constexpr const char* kSrcFaces =
+    "Blender ALAMO plugin export_alo.py checkFaceNumber: faces per object must not exceed 65535 (unsigned short)";
+constexpr const char* kSrcVerts =
+    "Blender ALAMO plugin export_alo.py create_index_buffer: indices are written as unsigned shorts (0x10004), so a "
+    "sub-mesh addresses at most 65536 vertices";
+constexpr const char* kSrcSkinBones =
+    "Petroglyph's Alamo skinning shaders (alSkinMinimal.fx: MAX_BONES = 26 skin matrices per draw); a sub-mesh's "
+    "bone map (0x10006) is one draw's palette";
+constexpr const char* kSrcShadowClosed =
+    "Blender ALAMO plugin export_alo.py checkShadowMesh: \"Non manifold geometry shadow mesh\" (every edge of "
+    "MeshShadowVolume.fx/RSkinShadowVolume.fx meshes needs two faces)";
+constexpr const char* kSrcShadowMat =
+    "Blender ALAMO plugin export_alo.py checkUV: \"Multiple materials on shadow volume\"";
+constexpr const char* kSrcCollisionMat =
+    "Blender ALAMO plugin export_alo.py checkUV: \"Multiple submeshes/materials on collision mesh\"";
+constexpr const char* kSrcPow2 =
+    "EA's W3D exporter (max2w3d.rc: \"Width and height must be a power of 2\")";
+constexpr const char* kSrcArchiveDup = "ModVerify DuplicateVerifier (DUP00); the engines use the first entry";
+constexpr const char* kSrcCrc =
+    "ModVerify GameRepository.GetFileInfoFromMasterMeg: MEG entries are found by the CRC-32 of the path";
+constexpr const char* kSrcName =
+    "ModVerify GameRepository.GetFileInfoFromMasterMeg / PGConstants.MaxMegEntryPathLength (259): the path is "
+    "normalised to upper-case ASCII and looked up by its CRC-32; longer paths are not looked up";
+constexpr const char* kSrcObjects =
+    "ModVerify GameObjectTypeVerifier (XREF00, FILE00) and rigscope's object database (core/objects)";
+constexpr const char* kSrcUnref = "rigscope: references collected from models, clips and objects";
+
+const std::vector<CheckInfo> kCatalog = {
+    {"read.error", Level::Error, "a file the reader refuses", kSrcReaders},
+    {"read.warning", Level::Warning, "a reader's warning (file read, something skipped or repaired)", kSrcReaders},
+    {"model.texture-missing", Level::Warning, "a texture the model names is not found in the engine's lookup order",
+     kSrcLookup},
+    {"model.shader-unknown", Level::Warning, "an Alamo shader that is neither a stock shader nor in the mount",
+     kSrcShaders},
+    {"model.proxy-missing", Level::Warning, "an Alamo proxy whose particle system or model is missing", kSrcProxy},
+    {"model.hierarchy-missing", Level::Error, "a W3D skin whose hierarchy no file holds", kSrcW3dHier},
+    {"model.clip-mismatch", Level::Error, "a clip beside a model that does not fit its skeleton", kSrcClip},
+    {"limit.vertices", Level::Error, "an Alamo sub-mesh with more than 65536 vertices", kSrcVerts},
+    {"limit.triangles", Level::Error, "an Alamo mesh with more than 65535 triangles", kSrcFaces},
+    {"limit.skin-bones", Level::Warning, "an Alamo skinned sub-mesh with more than 26 bones", kSrcSkinBones},
+    {"limit.shadow-not-closed", Level::Error, "a shadow volume mesh that is not closed", kSrcShadowClosed},
+    {"limit.shadow-materials", Level::Error, "a shadow volume mesh with more than one material", kSrcShadowMat},
+    {"limit.collision-materials", Level::Warning, "a collision mesh with more than one material", kSrcCollisionMat},
+    {"limit.texture-size", Level::Warning, "a texture whose width or height is not a power of two", kSrcPow2},
+    {"archive.duplicate-name", Level::Warning, "an archive holding a name twice (the first is used)",
+     kSrcArchiveDup},
+    {"archive.crc-mismatch", Level::Error, "a MEG record whose CRC is not that of its name", kSrcCrc},
+    {"archive.name-unreachable", Level::Error, "an archive name the engine cannot look up", kSrcName},
+    {"object.definition-error", Level::Error, "a malformed object definition file or a refused reference",
+     kSrcObjects},
+    {"object.file-missing", Level::Warning, "a definition file an index lists that no folder holds", kSrcObjects},
+    {"object.parent-missing", Level::Error, "an object inheriting from an object that does not exist", kSrcObjects},
+    {"object.object-missing", Level::Warning, "an object naming another object that does not exist", kSrcObjects},
+    {"object.model-missing", Level::Error, "an object's model that does not resolve", kSrcObjects},
+    {"object.bone-missing", Level::Error, "an attachment bone the model does not have", kSrcObjects},
+    {"object.clip-missing", Level::Error, "an animation clip that does not resolve", kSrcObjects},
+    {"object.hardpoint-missing", Level::Error, "a hardpoint no hardpoint file defines", kSrcObjects},
+    {"object.subobject-missing", Level::Warning, "a sub-object the model does not have", kSrcObjects},
+    {"object.texture-missing", Level::Warning, "a texture an object swaps in that does not resolve", kSrcObjects},
+    {"unref.file", Level::Info, "a model, clip or texture nothing refers to", kSrcUnref},
+};
+
+// Stock Alamo shaders (the Blender ALAMO plugin's list, settings.py), lower-case.
+const std::unordered_set<std::string>& stockShaders() {
+    static const std::unordered_set<std::string> s = {
+        "aldefault.fx",          "batchmeshalpha.fx",        "batchmeshgloss.fx",       "grass.fx",
+        "meshadditive.fx",       "meshalpha.fx",             "meshalphascroll.fx",      "meshbumpcolorize.fx",
+        "meshbumpcolorizevertex.fx", "meshbumpcolorizedetail.fx", "meshbumplight.fx",   "meshcollision.fx",
+        "meshgloss.fx",          "meshglosscolorize.fx",     "meshshadowvolume.fx",     "meshshield.fx",
+        "nebula.fx",             "planet.fx",                "rskinadditive.fx",        "rskinalpha.fx",
+        "rskinbumpcolorize.fx",  "rskingloss.fx",            "rskinglosscolorize.fx",   "rskinshadowvolume.fx",
+        "skydome.fx",            "terrainmeshbump.fx",       "terrainmeshgloss.fx",     "tree.fx",
+        "lightproxy.fx"};
+    return s;
+}
+
+bool isShadowShader(const std::string& shader) {
+    return iequals(shader, "MeshShadowVolume.fx") || iequals(shader, "RSkinShadowVolume.fx");
+}
+
+std::string upper(std::string s) {
+    for (char& c : s)
+        if (c >= 'a' && c <= 'z') c = char(c - 32);
+    return s;
+}
+
+std::string extOf(const std::string& key) {
+    const size_t slash = key.find_last_of("/\\:");
+    const size_t dot = key.rfind('.');
+    if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return {};
+    return upper(key.substr(dot));
+}
+
+enum class Kind { Model, Clip, Texture, Archive, Other };
+
+Kind kindOf(const std::string& name) {
+    const std::string e = extOf(name);
+    if (e == ".ALO" || e == ".W3D" || e == ".BWM") return Kind::Model;
+    if (e == ".ALA" || e == ".AL") return Kind::Clip;
+    if (e == ".DDS" || e == ".TGA") return Kind::Texture;
+    if (e == ".MEG" || e == ".BIG") return Kind::Archive;
+    return Kind::Other;
+}
+
+struct Item {
+    std::string path; // for the resolver (a file, "<archive>:<entry>", a describe() string)
+    std::string key;  // game path in the mount, "" when none
+    uint64_t size = 0;
+    Kind kind = Kind::Other;
+    std::shared_ptr<const vfs::Source> archive; // Kind::Archive from a mount
+};
+
+// Findings and references of one item (merged under the lock).
+struct Out {
+    std::vector<Finding> findings;
+    std::vector<std::string> referenced; // paths or keys the item refers to (resolver paths)
+};
+
+const CheckInfo& info(std::string_view id) {
+    const CheckInfo* c = findCheck(id);
+    return c ? *c : kCatalog.front();
+}
+
+Finding make(std::string_view id, const Item& it, std::string message, Location where = {}) {
+    Finding f;
+    f.id = std::string(id);
+    f.level = info(id).level;
+    f.file = it.path;
+    f.key = it.key;
+    f.where = std::move(where);
+    f.message = std::move(message);
+    return f;
+}
+
+// "0x400/0x10000" and "offset N" inside a warning line.
+Location locationOfWarning(const std::string& w) {
+    Location l;
+    for (size_t i = 0; i + 2 < w.size(); ++i) {
+        if (w[i] == '0' && w[i + 1] == 'x' && (i == 0 || !std::isalnum(static_cast<unsigned char>(w[i - 1])))) {
+            size_t j = i;
+            while (j < w.size() && (std::isxdigit(static_cast<unsigned char>(w[j])) || w[j] == 'x' || w[j] == '/'))
+                ++j;
+            l.chunk = w.substr(i, j - i);
+            while (!l.chunk.empty() && l.chunk.back() == '/')
+                l.chunk.pop_back();
+            break;
+        }
+    }
+    const size_t at = w.find("offset ");
+    if (at != std::string::npos) {
+        size_t j = at + 7;
+        uint64_t v = 0;
+        bool any = false;
+        while (j < w.size() && std::isdigit(static_cast<unsigned char>(w[j])))
+            v = v * 10 + uint64_t(w[j++] - '0'), any = true;
+        if (any) l.offset = v;
+    }
+    return l;
+}
+
+Location locationOf(const ParseError& e) {
+    Location l;
+    l.chunk = e.chunkPath();
+    l.offset = e.offset();
+    if (l.chunk.rfind("line ", 0) == 0) { // text files: "line L, column C"
+        int line = 0, col = 0;
+        if (std::sscanf(l.chunk.c_str(), "line %d, column %d", &line, &col) >= 1) {
+            l.line = line;
+            l.column = col;
+            l.chunk.clear();
+        }
+    }
+    return l;
+}
+
+void readError(const Item& it, Out& out, const std::exception& e) {
+    if (const auto* pe = dynamic_cast<const ParseError*>(&e))
+        out.findings.push_back(make("read.error", it, pe->message(), locationOf(*pe)));
+    else
+        out.findings.push_back(make("read.error", it, e.what()));
+}
+
+void readWarnings(const Item& it, const std::vector<std::string>& warnings, Out& out,
+                  std::set<std::string>& seen) {
+    for (const std::string& w : warnings)
+        if (seen.insert(w).second) out.findings.push_back(make("read.warning", it, w, locationOfWarning(w)));
+}
+
+struct Ctx {
+    const Resolver& resolver;
+    const vfs::MountTable* table; // mounted folders, or null
+};
+
+// Where a material of the model uses texture `name`.
+Location textureUse(const Model& m, const std::string& name) {
+    Location l;
+    l.material = name;
+    for (const Mesh& mesh : m.meshes)
+        for (size_t s = 0; s < mesh.subMeshes.size(); ++s)
+            for (const MaterialParam& p : mesh.subMeshes[s].material.params)
+                if (p.type == ParamType::Texture && iequals(p.texture, name)) {
+                    l.mesh = mesh.name;
+                    l.subMesh = int(s);
+                    return l;
+                }
+    return l;
+}
+
+bool shaderInMount(const Ctx& c, const std::string& shader) {
+    if (!c.table) return false;
+    std::string base = upper(shader);
+    const size_t dot = base.rfind('.');
+    if (dot != std::string::npos) base.resize(dot);
+    for (const char* ext : {".FX", ".FXO", ".FXH"})
+        for (const char* dir : {"", "DATA/ART/SHADERS/", "DATA/ART/SHADERS/TERRAIN/", "DATA/ART/SHADERS/ENGINE/"})
+            if (c.table->contains(std::string(dir) + base + ext)) return true;
+    return false;
+}
+
+// Open edges of a shadow volume: positions welded exactly; each edge of a non-degenerate triangle must be shared by
+// exactly two triangles.
+struct EdgeCount {
+    size_t open = 0, shared = 0; // edges of one triangle; edges of more than two
+};
+EdgeCount openEdges(const SubMesh& sm) {
+    std::map<std::tuple<float, float, float>, uint32_t> weld;
+    std::vector<uint32_t> id(sm.positions.size());
+    for (size_t i = 0; i < sm.positions.size(); ++i) {
+        const glm::vec3& p = sm.positions[i];
+        id[i] = weld.emplace(std::make_tuple(p.x, p.y, p.z), uint32_t(weld.size())).first->second;
+    }
+    std::unordered_map<uint64_t, int> edges;
+    for (size_t t = 0; t + 2 < sm.indices.size(); t += 3) {
+        const uint32_t a = id[sm.indices[t]], b = id[sm.indices[t + 1]], c = id[sm.indices[t + 2]];
+        if (a == b || b == c || a == c) continue;
+        for (auto [u, v] : {std::pair{a, b}, std::pair{b, c}, std::pair{c, a}}) {
+            const uint64_t k = (uint64_t(std::min(u, v)) << 32) | std::max(u, v);
+            ++edges[k];
+        }
+    }
+    EdgeCount e;
+    for (const auto& [k, n] : edges) {
+        if (n == 1) ++e.open;
+        if (n > 2) ++e.shared;
+    }
+    return e;
+}
+
+constexpr size_t kMaxAlamoVertices = 65536;
+constexpr size_t kMaxAlamoTriangles = 65535;
+constexpr size_t kMaxSkinBones = 26;
+
+void checkLimits(const Item& it, const Model& m, Out& out) {
+    if (m.format != Format::AlamoModel) return;
+    for (const Mesh& mesh : m.meshes) {
+        size_t tris = 0;
+        bool shadow = false;
+        for (size_t s = 0; s < mesh.subMeshes.size(); ++s) {
+            const SubMesh& sm = mesh.subMeshes[s];
+            tris += sm.triangleCount();
+            Location l;
+            l.mesh = mesh.name;
+            l.subMesh = int(s);
+            l.material = sm.material.shader;
+            if (sm.vertexCount() > kMaxAlamoVertices)
+                out.findings.push_back(make("limit.vertices", it,
+                                            "sub-mesh has " + std::to_string(sm.vertexCount()) +
+                                                " vertices; 16-bit indices reach " +
+                                                std::to_string(kMaxAlamoVertices),
+                                            l));
+            if (sm.boneMap.size() > kMaxSkinBones)
+                out.findings.push_back(make("limit.skin-bones", it,
+                                            "skinned sub-mesh uses " + std::to_string(sm.boneMap.size()) +
+                                                " bones; the skinning shaders take " + std::to_string(kMaxSkinBones),
+                                            l));
+            if (isShadowShader(sm.material.shader)) {
+                shadow = true;
+                const EdgeCount e = openEdges(sm);
+                if (e.open || e.shared)
+                    out.findings.push_back(make("limit.shadow-not-closed", it,
+                                                "shadow volume has " + std::to_string(e.open) +
+                                                    " open edges (one triangle) and " + std::to_string(e.shared) +
+                                                    " edges shared by more than two triangles",
+                                                l));
+            }
+        }
+        Location ml;
+        ml.mesh = mesh.name;
+        if (tris > kMaxAlamoTriangles)
+            out.findings.push_back(make("limit.triangles", it,
+                                        "mesh has " + std::to_string(tris) + " triangles; at most " +
+                                            std::to_string(kMaxAlamoTriangles),
+                                        ml));
+        if (shadow && mesh.subMeshes.size() > 1)
+            out.findings.push_back(make("limit.shadow-materials", it,
+                                        "shadow volume mesh has " + std::to_string(mesh.subMeshes.size()) +
+                                            " materials",
+                                        ml));
+        if (mesh.collisionEnabled && !shadow && mesh.subMeshes.size() > 1)
+            out.findings.push_back(make("limit.collision-materials", it,
+                                        "collision mesh has " + std::to_string(mesh.subMeshes.size()) +
+                                            " materials",
+                                        ml));
+    }
+}
+
+void checkModelItem(const Ctx& c, const Item& it, Out& out) {
+    Asset a;
+    try {
+        a = c.resolver.open(it.path);
+    } catch (const std::bad_alloc&) {
+        out.findings.push_back(make("read.error", it, "out of memory"));
+        return;
+    } catch (const std::exception& e) {
+        readError(it, out, e);
+        return;
+    }
+    const Document& d = a.document;
+    std::set<std::string> seen;
+    if (!a.missingHierarchy.empty()) // the reader's lines about the same missing hierarchy: one finding below
+        for (const auto* list : {&d.warnings, d.model ? &d.model->warnings : &d.warnings})
+            for (const std::string& w : *list)
+            if (toLower(w).find(toLower(a.missingHierarchy)) != std::string::npos ||
+                w.find("hierarchy was not found") != std::string::npos)
+                seen.insert(w);
+    readWarnings(it, d.warnings, out, seen);
+    for (const auto& clip : d.clips)
+        readWarnings(it, clip->warnings, out, seen);
+    if (!d.model) return;
+    const Model& m = *d.model;
+    readWarnings(it, m.warnings, out, seen);
+
+    for (const TextureRef& t : a.textures) {
+        if (!t.path.empty())
+            out.referenced.push_back(t.path);
+        else
+            out.findings.push_back(make("model.texture-missing", it,
+                                        "texture " + t.name + " not found in the engine's lookup order",
+                                        textureUse(m, t.name)));
+    }
+    if (d.format == Format::AlamoModel) {
+        std::set<std::string> shaders;
+        for (const Mesh& mesh : m.meshes)
+            for (size_t s = 0; s < mesh.subMeshes.size(); ++s) {
+                const std::string& sh = mesh.subMeshes[s].material.shader;
+                if (sh.empty() || !shaders.insert(toLower(sh)).second) continue;
+                // The engine strips the extension and tries .fx, .fxo and .fxh (ModVerify EffectsRepository).
+                std::string base = toLower(sh);
+                if (const size_t dot = base.rfind('.'); dot != std::string::npos) base.resize(dot);
+                if (stockShaders().count(base + ".fx") || shaderInMount(c, sh)) continue;
+                Location l;
+                l.mesh = mesh.name;
+                l.subMesh = int(s);
+                l.material = sh;
+                out.findings.push_back(make("model.shader-unknown", it,
+                                            "shader " + sh + " is no stock shader and not in DATA/ART/SHADERS/", l));
+            }
+        std::set<std::string> proxies;
+        for (const Proxy& p : m.proxies) {
+            std::string base;
+            int lod = -1, alt = -1;
+            parseLodAlt(p.name, base, lod, alt);
+            if (base.empty() || !proxies.insert(toLower(base)).second) continue;
+            const std::string file = c.resolver.findProxyFile(it.path, base + ".alo");
+            if (!file.empty()) {
+                out.referenced.push_back(file);
+                continue;
+            }
+            Location l;
+            l.bone = p.bone >= 0 && size_t(p.bone) < m.skeleton.bones.size() ? m.skeleton.bones[p.bone].name : "";
+            out.findings.push_back(make("model.proxy-missing", it,
+                                        "proxy " + p.name + ": no particle system or model " + base + ".ALO", l));
+        }
+    }
+    if (!a.missingHierarchy.empty())
+        out.findings.push_back(make("model.hierarchy-missing", it,
+                                    "W3D skin needs hierarchy " + a.missingHierarchy + ", which no file holds"));
+    else if (d.format == Format::W3d && c.table && !m.skeleton.name.empty())
+        if (const vfs::Hit* h = resolve::findW3dHierarchy(*c.table, m.skeleton.name, it.key))
+            out.referenced.push_back(c.table->describe(*h));
+    for (const ClipFile& cf : a.clips) {
+        out.referenced.push_back(cf.path);
+        if (!cf.clip) continue;
+        const ClipBinding b = bindClip(m.skeleton, *cf.clip);
+        if (b.ok()) continue;
+        Item ci;
+        ci.path = cf.path;
+        ci.key = c.table ? c.table->keyFor(cf.path) : std::string();
+        out.findings.push_back(make("model.clip-mismatch", ci,
+                                    "does not fit the skeleton of " + it.path + ": " + b.problems.front() +
+                                        (b.problems.size() > 1
+                                             ? " (and " + std::to_string(b.problems.size() - 1) + " more)"
+                                             : std::string())));
+    }
+    checkLimits(it, m, out);
+}
+
+void checkClipItem(const Ctx& c, const Item& it, Out& out) {
+    try {
+        const Document d = c.resolver.read(it.path);
+        std::set<std::string> seen;
+        readWarnings(it, d.warnings, out, seen);
+        for (const auto& clip : d.clips)
+            readWarnings(it, clip->warnings, out, seen);
+    } catch (const std::bad_alloc&) {
+        out.findings.push_back(make("read.error", it, "out of memory"));
+    } catch (const std::exception& e) {
+        readError(it, out, e);
+    }
+}
+
+bool pow2(int v) { return v > 0 && (v & (v - 1)) == 0; }
+
+void checkTextureItem(const Ctx& c, const Item& it, Out& out) {
+    std::vector<uint8_t> bytes;
+    if (!c.resolver.readBytes(it.path, bytes)) {
+        out.findings.push_back(make("read.error", it, "cannot be read"));
+        return;
+    }
+    try {
+        // probeTexture judges the data size from the header; read whole when the head alone is refused.
+        TextureInfo ti;
+        try {
+            ti = probeTexture(ByteSpan(bytes), it.path);
+        } catch (const ParseError&) {
+            if (it.size <= bytes.size()) throw;
+            c.resolver.readBytes(it.path, bytes);
+            ti = probeTexture(ByteSpan(bytes), it.path);
+        }
+        if (!pow2(ti.width) || !pow2(ti.height)) {
+            Location l;
+            l.chunk = extOf(it.path) == ".DDS" ? "DDS_HEADER.width" : "TGA header";
+            out.findings.push_back(make("limit.texture-size", it,
+                                        std::to_string(ti.width) + "x" + std::to_string(ti.height) +
+                                            " is not a power of two in each dimension",
+                                        l));
+        }
+    } catch (const std::exception& e) {
+        readError(it, out, e);
+    }
+}
+
+// Latin-1 bytes of a UTF-8 name (false when a character is past U+00FF).
+bool latin1Of(const std::string& utf8, std::string& out) {
+    out.clear();
+    for (size_t i = 0; i < utf8.size(); ++i) {
+        const unsigned char b = static_cast<unsigned char>(utf8[i]);
+        if (b < 0x80) {
+            out += char(b);
+        } else if ((b == 0xC2 || b == 0xC3) && i + 1 < utf8.size()) {
+            out += char(((b & 0x03) << 6) | (static_cast<unsigned char>(utf8[++i]) & 0x3F));
+        } else {
+            return false;
+        }
+    }
+    return true;
+}
+
+void checkArchiveItem(const Item& it, Out& out) {
+    std::shared_ptr<const vfs::Source> src = it.archive;
+    if (!src) {
+        try {
+            src = vfs::openArchiveFile(it.path);
+        } catch (const std::exception& e) {
+            readError(it, out, e);
+            return;
+        }
+    }
+    const auto& entries = src->entries();
+    const bool meg = src->kind().rfind("meg", 0) == 0;
+    std::unordered_map<std::string, size_t> firstOf;
+    for (size_t i = 0; i < entries.size(); ++i) {
+        const vfs::Entry& e = entries[i];
+        Location l;
+        l.chunk = "file table record " + std::to_string(i);
+        auto [at, fresh] = firstOf.emplace(e.key, i);
+        if (!fresh)
+            out.findings.push_back(make("archive.duplicate-name", it,
+                                        "entry " + e.name + " has the name of record " + std::to_string(at->second) +
+                                            " (the first is used)",
+                                        l));
+        std::string raw;
+        const bool ascii = std::all_of(e.name.begin(), e.name.end(),
+                                       [](char ch) { return static_cast<unsigned char>(ch) < 0x80; });
+        if (meg && latin1Of(e.name, raw) && e.crc != vfs::crc32(raw.data(), raw.size())) {
+            char b[64];
+            std::snprintf(b, sizeof b, "stored CRC 0x%08X, name CRC 0x%08X", e.crc,
+                          vfs::crc32(raw.data(), raw.size()));
+            out.findings.push_back(make("archive.crc-mismatch", it, "entry " + e.name + ": " + b, l));
+        }
+        std::string why;
+        if (e.name.size() > 259)
+            why = "longer than 259 characters";
+        else if (!ascii)
+            why = "not ASCII";
+        else if (meg && upper(e.name) != e.name)
+            why = "not upper case (the engine looks up the CRC of the upper-cased path)";
+        else if (e.name.empty())
+            why = "empty";
+        if (!why.empty())
+            out.findings.push_back(make("archive.name-unreachable", it, "entry " + e.name + ": " + why, l));
+    }
+}
+
+void checkItem(const Ctx& c, const Item& it, Out& out) {
+    switch (it.kind) {
+    case Kind::Model: checkModelItem(c, it, out); break;
+    case Kind::Clip: checkClipItem(c, it, out); break;
+    case Kind::Texture: checkTextureItem(c, it, out); break;
+    case Kind::Archive: checkArchiveItem(it, out); break;
+    case Kind::Other: break;
+    }
+}
+
+// "<file>: field line L, column C: message" (objects::errorAt) or any ParseError line.
+Finding objectError(const std::string& text, const vfs::MountTable& table) {
+    Finding f;
+    f.id = "object.definition-error";
+    f.level = info(f.id).level;
+    const size_t field = text.find(": field line ");
+    if (field != std::string::npos) {
+        f.key = text.substr(0, field);
+        int line = 0, col = 0;
+        std::sscanf(text.c_str() + field, ": field line %d, column %d", &line, &col);
+        f.where.line = line;
+        f.where.column = col;
+        const size_t msg = text.find(": ", field + 2);
+        f.message = msg == std::string::npos ? text : text.substr(msg + 2);
+    } else {
+        const size_t colon = text.find(": ");
+        f.key = colon == std::string::npos ? std::string() : text.substr(0, colon);
+        f.message = colon == std::string::npos ? text : text.substr(colon + 2);
+    }
+    const vfs::Hit* h = f.key.empty() ? nullptr : table.find(f.key);
+    f.file = h ? table.describe(*h) : f.key;
+    return f;
+}
+
+std::string refId(const objects::Ref& r) {
+    if (r.kind == "model" || r.kind == "lod-model") return "object.model-missing";
+    if (r.kind == "bone") return "object.bone-missing";
+    if (r.kind == "clip") return "object.clip-missing";
+    if (r.kind == "hardpoint") return "object.hardpoint-missing";
+    if (r.kind == "sub-object") return "object.subobject-missing";
+    if (r.kind == "texture") return "object.texture-missing";
+    if (r.kind == "object")
+        return r.where.rfind("Variant_Of_Existing_Type", 0) == 0 || r.where.rfind("parent of", 0) == 0
+                   ? "object.parent-missing"
+                   : "object.object-missing";
+    return "object.file-missing";
+}
+
+void checkObjects(const Ctx& c, std::vector<Finding>& out, std::vector<std::string>& referenced,
+                  const std::atomic<bool>* cancel) {
+    const vfs::MountTable& t = *c.table;
+    auto db = objects::ObjectDb::load(t);
+    if (db->family() == objects::ObjectDb::Family::None) return;
+    for (const std::string& f : db->filesRead()) {
+        const vfs::Hit* h = t.find(f);
+        referenced.push_back(h ? t.describe(*h) : f);
+    }
+    for (const std::string& e : db->errors())
+        out.push_back(objectError(e, t));
+    for (const std::string& k : db->filesMissing()) {
+        Finding f;
+        f.id = "object.file-missing";
+        f.level = info(f.id).level;
+        f.file = f.key = k;
+        f.message = "listed by the object index, but no mounted folder holds it";
+        out.push_back(std::move(f));
+    }
+    const objects::ModelProbe probe = objects::documentProbe(t);
+    std::set<std::tuple<std::string, std::string, int, int, std::string>> seen;
+    auto texturesOf = [&](const objects::AssembledObject& o, std::vector<objects::Ref>& refs) {
+        auto add = [&](const std::string& name, const objects::SourcePos& pos, const std::string& where) {
+            if (name.empty()) return;
+            objects::Ref r;
+            r.kind = "texture";
+            r.name = name;
+            r.where = where;
+            r.pos = pos;
+            const vfs::Hit* h = resolve::findTexture(t, name, "ART/W3D/" + upper(name.substr(0, 2)) + "/X.W3D");
+            r.found = h != nullptr;
+            if (h) r.key = t.entry(*h).key;
+            refs.push_back(std::move(r));
+        };
+        for (const auto& d : o.draws)
+            for (const auto& s : d.states)
+                for (const auto& [from, to] : s.textureSwaps)
+                    add(to, s.pos, "Texture " + from + " " + to);
+        for (const auto& [from, to] : o.upgradeTextures)
+            add(to, o.pos, "UpgradeTexture " + from + " " + to);
+    };
+    for (const objects::ObjectSummary& s : db->objects()) {
+        if (cancel && cancel->load()) return;
+        objects::AssembledObject o;
+        try {
+            o = db->assemble(s.name, probe);
+        } catch (const ParseError& e) {
+            Finding f = objectError(e.what(), t);
+            if (f.key.empty() || !t.find(f.key)) {
+                f.key = s.pos.file;
+                f.where.line = s.pos.line;
+                f.where.column = s.pos.column;
+                const vfs::Hit* h = t.find(s.pos.file);
+                f.file = h ? t.describe(*h) : s.pos.file;
+            }
+            out.push_back(std::move(f));
+            continue;
+        }
+        std::vector<objects::Ref> refs = o.refs;
+        texturesOf(o, refs);
+        for (const objects::Part& p : o.parts) {
+            if (!p.key.empty()) {
+                const vfs::Hit* h = t.find(p.key);
+                referenced.push_back(h ? t.describe(*h) : p.key);
+            }
+            for (const std::string& clip : p.clips) {
+                const vfs::Hit* h = t.find(clip);
+                referenced.push_back(h ? t.describe(*h) : clip);
+            }
+        }
+        for (const auto& d : o.draws)
+            for (const auto& st : d.states)
+                for (const auto& an : st.animations)
+                    if (!an.clipKey.empty()) {
+                        const vfs::Hit* h = t.find(an.clipKey);
+                        referenced.push_back(h ? t.describe(*h) : an.clipKey);
+                    }
+        for (const objects::Ref& r : refs) {
+            if (r.found) {
+                if (!r.key.empty()) {
+                    const vfs::Hit* h = t.find(r.key);
+                    referenced.push_back(h ? t.describe(*h) : r.key);
+                }
+                continue;
+            }
+            if (r.optional) continue;
+            // A bone or sub-object of a model that was not found is that model's finding, not another one.
+            if (r.kind != "model" && r.where.find("(model not found)") != std::string::npos) continue;
+            const std::string id = refId(r);
+            if (!seen.insert({id, r.pos.file, r.pos.line, r.pos.column, upper(r.name)}).second) continue;
+            Finding f;
+            f.id = id;
+            f.level = info(id).level;
+            f.key = r.pos.file;
+            const vfs::Hit* h = t.find(r.pos.file);
+            f.file = h ? t.describe(*h) : r.pos.file;
+            f.where.line = r.pos.line;
+            f.where.column = r.pos.column;
+            if (r.kind == "bone") f.where.bone = r.name;
+            f.message = o.name + ": " + r.kind + " " + r.name + " (" + r.where + ") does not resolve";
+            out.push_back(std::move(f));
+        }
+    }
+}
+
+Report run(const Resolver& resolver, std::vector<Item> items, const Options& options, bool whole) {
+    const auto t0 = std::chrono::steady_clock::now();
+    Report rep;
+    const Ctx c{resolver, resolver.mounted().get()};
+    unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+    threads = std::max(1u, std::min<unsigned>(threads, unsigned(std::max<size_t>(1, items.size()))));
+    rep.threads = threads;
+    for (const Item& it : items)
+        rep.bytes += it.size;
+    rep.files = items.size();
+    const size_t total = items.size() + ((whole && options.objects && c.table) ? 1 : 0);
+
+    std::mutex mu;
+    std::atomic<size_t> next{0};
+    size_t done = 0;
+    std::vector<std::string> referenced;
+    auto worker = [&] {
+        for (;;) {
+            if (options.cancel && options.cancel->load()) return;
+            const size_t i = next.fetch_add(1);
+            if (i >= items.size()) return;
+            Out out;
+            try {
+                checkItem(c, items[i], out);
+            } catch (const std::exception& e) { // whatever a check did not expect: the file's finding, not a crash
+                readError(items[i], out, e);
+            }
+            std::lock_guard<std::mutex> lock(mu);
+            for (Finding& f : out.findings)
+                rep.findings.push_back(std::move(f));
+            for (std::string& r : out.referenced)
+                referenced.push_back(std::move(r));
+            ++done;
+            if (options.progress) options.progress(done, total);
+        }
+    };
+    std::vector<std::thread> pool;
+    for (unsigned i = 1; i < threads; ++i)
+        pool.emplace_back(worker);
+    worker();
+    for (auto& th : pool)
+        th.join();
+
+    if (whole && c.table && !(options.cancel && options.cancel->load())) {
+        if (options.objects) {
+            checkObjects(c, rep.findings, referenced, options.cancel);
+            if (options.progress) options.progress(total, total);
+        }
+        if (options.unreferenced) {
+            std::unordered_set<std::string> refs;
+            for (const std::string& r : referenced) {
+                refs.insert(r);
+                refs.insert(c.table->keyFor(r));
+            }
+            for (const Item& it : items) {
+                if (it.kind != Kind::Model && it.kind != Kind::Clip && it.kind != Kind::Texture) continue;
+                if (refs.count(it.path) || refs.count(it.key)) continue;
+                rep.findings.push_back(make("unref.file", it, "no model, clip or object refers to this file"));
+            }
+        }
+    }
+    rep.cancelled = options.cancel && options.cancel->load();
+    std::sort(rep.findings.begin(), rep.findings.end(), [](const Finding& a, const Finding& b) {
+        return std::tie(a.file, a.where.line, a.where.offset, a.where.mesh, a.where.subMesh, a.id, a.message) <
+               std::tie(b.file, b.where.line, b.where.offset, b.where.mesh, b.where.subMesh, b.id, b.message);
+    });
+    rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return rep;
+}
+
+} // namespace
+
+const char* levelName(Level l) {
+    switch (l) {
+    case Level::Info: return "info";
+    case Level::Warning: return "warning";
+    case Level::Error: return "error";
+    }
+    return "info";
+}
+
+bool parseLevel(std::string_view s, Level& out) {
+    if (s == "info" || s == "note") out = Level::Info;
+    else if (s == "warning") out = Level::Warning;
+    else if (s == "error") out = Level::Error;
+    else return false;
+    return true;
+}
+
+std::string Location::str() const {
+    std::string s;
+    auto add = [&](const std::string& part) { s += (s.empty() ? "" : ", ") + part; };
+    if (!chunk.empty()) add((chunk.rfind("0x", 0) == 0 ? "chunk " : "") + chunk);
+    if (hasOffset()) add("offset " + std::to_string(offset));
+    if (line) add("line " + std::to_string(line) + (column ? ", column " + std::to_string(column) : ""));
+    if (!mesh.empty()) add("mesh " + mesh + (subMesh >= 0 ? " sub-mesh " + std::to_string(subMesh) : ""));
+    if (!bone.empty()) add("bone " + bone);
+    if (!material.empty()) add("material " + material);
+    return s;
+}
+
+const std::vector<CheckInfo>& catalog() { return kCatalog; }
+
+const CheckInfo* findCheck(std::string_view id) {
+    for (const CheckInfo& c : kCatalog)
+        if (id == c.id) return &c;
+    return nullptr;
+}
+
+size_t Report::count(Level l) const {
+    return size_t(std::count_if(findings.begin(), findings.end(), [&](const Finding& f) { return f.level == l; }));
+}
+
+bool Report::reaches(Level l) const {
+    return std::any_of(findings.begin(), findings.end(), [&](const Finding& f) { return f.level >= l; });
+}
+
+Report checkMount(const Resolver& resolver, const Options& options) {
+    const auto& table = resolver.mounted();
+    if (!table) return {};
+    std::vector<Item> items;
+    table->forEach([&](const std::string& key, const std::vector<vfs::Hit>& hits) {
+        const Kind k = kindOf(key);
+        if (k == Kind::Other || k == Kind::Archive || hits.empty()) return;
+        Item it;
+        it.path = table->describe(hits.front());
+        it.key = key;
+        it.size = table->entry(hits.front()).size;
+        it.kind = k;
+        items.push_back(std::move(it));
+    });
+    for (const vfs::Mount& m : table->mounts()) {
+        if (m.source->kind() == "folder") continue;
+        Item it;
+        it.path = m.source->label();
+        it.kind = Kind::Archive;
+        it.archive = m.source;
+        std::error_code ec;
+        it.size = std::filesystem::file_size(it.path, ec);
+        items.push_back(std::move(it));
+    }
+    std::sort(items.begin(), items.end(), [](const Item& a, const Item& b) { return a.path < b.path; });
+    return run(resolver, std::move(items), options, true);
+}
+
+Report checkPaths(const Resolver& resolver, const std::vector<std::string>& paths, const Options& options) {
+    std::vector<Item> items;
+    auto keyOf = [&](const std::string& p) {
+        const Resolver::Place pl = resolver.placeOf(p);
+        return pl.table ? pl.key : std::string();
+    };
+    auto addFile = [&](const std::string& p, uint64_t size) {
+        Item it;
+        it.path = p;
+        it.kind = kindOf(p);
+        it.size = size;
+        if (it.kind == Kind::Other) return;
+        if (it.kind == Kind::Archive) {
+            items.push_back(it);
+            try { // and its entries
+                auto a = vfs::openArchiveFile(p);
+                for (const vfs::Entry& e : a->entries()) {
+                    Item ei;
+                    ei.path = p + ":" + e.name;
+                    ei.kind = kindOf(e.key);
+                    ei.size = e.size;
+                    ei.key = e.key;
+                    if (ei.kind != Kind::Other && ei.kind != Kind::Archive) items.push_back(std::move(ei));
+                }
+            } catch (const std::exception&) {
+                // reported by the archive item
+            }
+            return;
+        }
+        it.key = keyOf(p);
+        items.push_back(std::move(it));
+    };
+    for (const std::string& p : paths) {
+        std::error_code ec;
+        if (std::filesystem::is_directory(p, ec)) {
+            std::vector<std::string> files;
+            for (auto i = std::filesystem::recursive_directory_iterator(p, ec);
+                 !ec && i != std::filesystem::recursive_directory_iterator(); i.increment(ec))
+                if (i->is_regular_file(ec)) files.push_back(i->path().string());
+            std::sort(files.begin(), files.end());
+            for (const std::string& f : files)
+                addFile(f, std::filesystem::file_size(f, ec));
+        } else if (std::filesystem::is_regular_file(p, ec)) {
+            addFile(p, std::filesystem::file_size(p, ec));
+        } else {
+            Item it; // an archive entry or a game path: opened through the resolver
+            it.path = p;
+            it.kind = kindOf(p);
+            if (it.kind == Kind::Other) it.kind = Kind::Model;
+            it.key = keyOf(p);
+            items.push_back(std::move(it));
+        }
+    }
+    return run(resolver, std::move(items), options, false);
+}
+
+} // namespace rs::check

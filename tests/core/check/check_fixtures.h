@@ -1,0 +1,279 @@
+// A writer-made Empire at War mod for the checker's tests, clean or with one planted defect (CheckMod::Defect).
+//
+//   Data/Art/Models/CLEAN.ALO        bones Root/Arm/Hand; mesh Hull (MeshGloss.fx, BaseTexture CLEAN.TGA), mesh
+//                                    Shadow (a closed tetrahedron, MeshShadowVolume.fx); proxy P_CLEAN on Arm
+//   Data/Art/Models/P_CLEAN.ALO      a particle system
+//   Data/Art/Textures/CLEAN.DDS      4x4
+//   Data/Clips.meg (MegaFiles.xml)   DATA\ART\MODELS\CLEAN_IDLE_00.ALA (syntheticClip: fits CLEAN.ALO)
+//   Data/XML/GameObjectFiles.xml -> Units.xml: SpaceUnit Clean (CLEAN.ALO, hardpoint HP_A, death clone Clean_Dead)
+//                                   and SpaceUnit Clean_Dead (Variant_Of_Existing_Type Clean)
+//   Data/XML/HardPointDataFiles.xml -> HardPoints.xml: HP_A (Model_To_Attach CLEAN.ALO, Attachment_Bone Arm)
+#pragma once
+
+#include "alamo/alamo_writer.h"
+#include "alamo/particle_writer.h"
+#include "alamo_fixtures.h"
+#include "particle_fixtures.h"
+#include "texture/texture_writer.h"
+#include "vfs/archive_writer.h"
+#include "vfs_fixtures.h"
+#include "w3d/w3d_writer.h"
+#include "w3d_fixtures.h"
+
+#include <atomic>
+#include <filesystem>
+#include <string>
+#include <unistd.h>
+
+namespace rs::test {
+
+struct CheckMod {
+    enum class Defect {
+        None,
+        ReadError,          // Data/Art/Models/BROKEN.ALO truncated
+        ReadWarning,        // CLEAN.ALO ends with an unknown top-level chunk 0x7777
+        TextureMissing,     // Hull's BaseTexture GONE.TGA
+        ShaderUnknown,      // Hull's shader MeshFancy.fx
+        ProxyMissing,       // proxy P_GONE on Hand
+        HierarchyMissing,   // Data/Art/Models/UNIT_SKN.W3D: a skin whose HLOD names NOSUCH_SKL
+        ClipMismatch,       // CLEAN_WALK_00.ALA: a track for bone 7 "Tail"
+        Vertices,           // mesh Big: a sub-mesh of 65537 vertices
+        Triangles,          // mesh Dense: two sub-meshes of 33000 triangles each
+        SkinBones,          // mesh Skin: skinned sub-mesh with 27 bones (bones B0..B26 added)
+        ShadowOpen,         // Shadow: the tetrahedron misses a face
+        ShadowMaterials,    // Shadow: two sub-meshes
+        CollisionMaterials, // mesh Hull: collision enabled, two sub-meshes
+        TextureSize,        // CLEAN.DDS is 6x4
+        ArchiveDuplicate,   // Clips.meg holds CLEAN_IDLE_00.ALA twice
+        ArchiveCrc,         // Clips.meg record 0 has a wrong CRC
+        ArchiveName,        // Clips.meg also holds data\art\textures\low.dds (lower case)
+        ObjectParent,       // Clean_Dead: Variant_Of_Existing_Type Nobody
+        ObjectModel,        // Clean: Space_Model_Name GONE.ALO
+        ObjectBone,         // HP_A: Attachment_Bone NoBone
+        ObjectHardpoint,    // Clean: HardPoints HP_A, HP_Z
+        ObjectObject,       // Clean: Death_Clone Damage_Normal, Nobody_Dead
+        ObjectDefinition,   // GameObjectFiles.xml also lists Broken.xml (malformed)
+        ObjectFile,         // GameObjectFiles.xml also lists Gone.xml
+        Unreferenced,       // Data/Art/Textures/ORPHAN.DDS
+    };
+
+    std::filesystem::path root;
+    std::string mod; // the mod folder
+
+    explicit CheckMod(Defect d = Defect::None) {
+        static std::atomic<int> n{0};
+        root = std::filesystem::temp_directory_path() /
+               ("rigscope_check_" + std::to_string(::getpid()) + "_" + std::to_string(n++));
+        std::filesystem::remove_all(root);
+        mod = (root / "mod").string();
+        build(d);
+    }
+    ~CheckMod() {
+        std::error_code ec;
+        std::filesystem::remove_all(root, ec);
+    }
+    CheckMod(const CheckMod&) = delete;
+    CheckMod& operator=(const CheckMod&) = delete;
+
+    static SubMesh subMesh(const std::string& shader, const std::string& format, const std::string& texture = "") {
+        SubMesh s;
+        s.material.shader = shader;
+        s.vertexFormat = format;
+        if (!texture.empty()) {
+            MaterialParam p;
+            p.name = "BaseTexture";
+            p.type = ParamType::Texture;
+            p.texture = texture;
+            s.material.params.push_back(p);
+        }
+        return s;
+    }
+    static void quad(SubMesh& s) {
+        s.positions = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}};
+        s.normals.assign(4, {0, 0, 1});
+        s.uv0 = {{0, 0}, {1, 0}, {1, 1}, {0, 1}};
+        s.indices = {0, 1, 2, 0, 2, 3};
+    }
+    static void tetrahedron(SubMesh& s, bool closed) {
+        s.positions = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+        s.normals.assign(4, {0, 0, 1});
+        s.indices = {0, 2, 1, 0, 1, 3, 1, 2, 3};
+        if (closed) s.indices.insert(s.indices.end(), {0, 3, 2});
+    }
+
+    static Model cleanModel(Defect d) {
+        Model m;
+        m.format = Format::AlamoModel;
+        m.skeleton = syntheticModel().skeleton; // Root, Arm, Hand
+        for (Bone& b : m.skeleton.bones)
+            b.visible = true, b.billboard = 0;
+        Mesh hull;
+        hull.name = "Hull";
+        hull.bone = 0;
+        hull.boundsMax = {1, 1, 0};
+        SubMesh h = subMesh(d == Defect::ShaderUnknown ? "MeshFancy.fx" : "MeshGloss.fx", "alD3dVertNU2",
+                            d == Defect::TextureMissing ? "GONE.TGA" : "CLEAN.TGA");
+        quad(h);
+        hull.subMeshes.push_back(h);
+        if (d == Defect::CollisionMaterials) {
+            hull.collisionEnabled = true;
+            hull.subMeshes.push_back(h);
+        }
+        m.meshes.push_back(hull);
+        Mesh shadow;
+        shadow.name = "Shadow";
+        shadow.bone = 0;
+        shadow.hidden = true;
+        shadow.boundsMax = {1, 1, 1};
+        SubMesh s = subMesh("MeshShadowVolume.fx", "alD3dVertN");
+        tetrahedron(s, d != Defect::ShadowOpen);
+        shadow.subMeshes.push_back(s);
+        if (d == Defect::ShadowMaterials) shadow.subMeshes.push_back(s);
+        m.meshes.push_back(shadow);
+        if (d == Defect::Vertices || d == Defect::Triangles) {
+            Mesh big;
+            big.name = d == Defect::Vertices ? "Big" : "Dense";
+            big.bone = 0;
+            SubMesh b = subMesh("MeshGloss.fx", "alD3dVertNU2", "CLEAN.TGA");
+            quad(b);
+            if (d == Defect::Vertices) {
+                b.positions.resize(65537, glm::vec3(0.5f));
+                b.normals.resize(65537, glm::vec3(0, 0, 1));
+                b.uv0.resize(65537, glm::vec2(0));
+                big.subMeshes.push_back(b);
+            } else {
+                b.indices.clear();
+                for (int t = 0; t < 33000; ++t)
+                    b.indices.insert(b.indices.end(), {0, 1, 2});
+                big.subMeshes.push_back(b);
+                big.subMeshes.push_back(b);
+            }
+            m.meshes.push_back(big);
+        }
+        if (d == Defect::SkinBones) {
+            const int extra = d == Defect::SkinBones ? 27 : 0;
+            for (int i = 0; i < extra; ++i) {
+                Bone b;
+                b.name = "B" + std::to_string(i);
+                b.parent = 0;
+                m.skeleton.bones.push_back(b);
+            }
+            Mesh skin;
+            skin.name = "Skin";
+            skin.bone = 0;
+            SubMesh k = subMesh("RSkinGloss.fx", "alD3dVertRSkinNU2", "CLEAN.TGA");
+            quad(k);
+            if (d == Defect::SkinBones)
+                for (int i = 0; i < 27; ++i)
+                    k.boneMap.push_back(3 + i);
+            else
+                k.boneMap = {1, 2};
+            for (int v = 0; v < 4; ++v) {
+                k.boneIndices.push_back(glm::u16vec4(uint16_t(v % 2), uint16_t(v == 2 ? 1 : 0), 0, 0));
+                k.boneWeights.push_back(glm::vec4(1, 0, 0, 0));
+            }
+            skin.subMeshes.push_back(k);
+            m.meshes.push_back(skin);
+        }
+        Proxy p;
+        p.name = "P_CLEAN";
+        p.bone = 1;
+        m.proxies.push_back(p);
+        if (d == Defect::ProxyMissing) {
+            Proxy g;
+            g.name = "P_GONE";
+            g.bone = 2;
+            m.proxies.push_back(g);
+        }
+        return m;
+    }
+
+    static std::vector<uint8_t> dds(int w, int h) {
+        Image img;
+        img.width = w;
+        img.height = h;
+        img.rgba.assign(size_t(w) * size_t(h) * 4, 200);
+        return writeDdsRgba(img);
+    }
+
+    void build(Defect d) {
+        const std::filesystem::path m(mod);
+        auto W = [](const std::filesystem::path& p, const std::vector<uint8_t>& b) { FakeInstall::write(p, b); };
+        std::vector<uint8_t> model = alamo::writeModel(cleanModel(d));
+        if (d == Defect::ReadWarning) model.insert(model.end(), {0x77, 0x77, 0, 0, 0, 0, 0, 0});
+        W(m / "Data/Art/Models/CLEAN.ALO", model);
+        if (d == Defect::ReadError) {
+            std::vector<uint8_t> broken = alamo::writeModel(cleanModel(Defect::None));
+            broken.resize(broken.size() / 2);
+            W(m / "Data/Art/Models/BROKEN.ALO", broken);
+        }
+        ParticleSystem ps;
+        ps.name = "p_clean";
+        ps.emitters = {pointEmitter("spark", 1.0f)};
+        W(m / "Data/Art/Models/P_CLEAN.ALO", alamo::writeParticleSystem(ps));
+        W(m / "Data/Art/Textures/CLEAN.DDS", d == Defect::TextureSize ? dds(6, 4) : dds(4, 4));
+        if (d == Defect::Unreferenced) W(m / "Data/Art/Textures/ORPHAN.DDS", dds(4, 4));
+        if (d == Defect::HierarchyMissing) {
+            w3d::ChunkWriter skin;
+            w3d::RawMesh sk = testQuad("SKIN", "UNIT_SKN");
+            sk.textures.clear();
+            for (auto& p : sk.passes)
+                p.stages.clear();
+            sk.attributes = 0x00020000;
+            sk.influences = {{1, 0, 0, 0}, {1, 0, 0, 0}, {2, 0, 0, 0}, {2, 0, 0, 0}};
+            w3d::writeMesh(skin, sk);
+            w3d::Hlod h;
+            h.name = "UNIT_SKN";
+            h.hierarchy = "NOSUCH_SKL";
+            w3d::LodArray lod;
+            lod.maxScreenSize = 3.0e38f;
+            lod.objects = {{0, "UNIT_SKN.SKIN"}};
+            h.lods = {lod};
+            w3d::writeHlod(skin, h);
+            W(m / "Data/Art/Models/UNIT_SKN.W3D", skin.take());
+        }
+        if (d == Defect::ClipMismatch) {
+            Clip c = syntheticClip();
+            c.tracks[1].bone = 7;
+            c.tracks[1].boneName = "Tail";
+            W(m / "Data/Art/Models/CLEAN_WALK_00.ALA", alamo::writeClip(c));
+        }
+        std::vector<vfs::WriteEntry> meg = {{"DATA\\ART\\MODELS\\CLEAN_IDLE_00.ALA", alamo::writeClip(syntheticClip())}};
+        if (d == Defect::ArchiveDuplicate) meg.push_back(meg.front());
+        if (d == Defect::ArchiveName) meg.push_back({"data\\art\\textures\\low.dds", dds(4, 4)});
+        std::vector<uint8_t> megBytes = vfs::writeMeg(1, meg);
+        if (d == Defect::ArchiveCrc) {
+            // v1: u32 names, u32 files, names (u16 length + bytes), then 20-byte records starting with the CRC.
+            size_t at = 8;
+            for (size_t i = 0; i < meg.size(); ++i)
+                at += 2 + size_t(megBytes[at] | (megBytes[at + 1] << 8));
+            megBytes[at] ^= 0xFF;
+        }
+        W(m / "Data/Clips.meg", megBytes);
+        W(m / "Data/MegaFiles.xml", textBytes("<Mega_Files>\n <File>Data\\Clips.meg</File>\n</Mega_Files>\n"));
+
+        std::string files = " <File>Units.xml</File>\n";
+        if (d == Defect::ObjectDefinition) files += " <File>Broken.xml</File>\n";
+        if (d == Defect::ObjectFile) files += " <File>Gone.xml</File>\n";
+        W(m / "Data/XML/GameObjectFiles.xml", textBytes("<Game_Object_Files>\n" + files + "</Game_Object_Files>\n"));
+        if (d == Defect::ObjectDefinition)
+            W(m / "Data/XML/Broken.xml", textBytes("<R>\n<U Name=\"Broken\">\n<X></Y>\n</U></R>\n"));
+        W(m / "Data/XML/HardPointDataFiles.xml",
+          textBytes("<Hard_Point_Files><File>HardPoints.xml</File></Hard_Point_Files>\n"));
+        W(m / "Data/XML/HardPoints.xml",
+          textBytes(std::string("<HardPoints>\n <HardPoint Name=\"HP_A\">\n"
+                                "  <Model_To_Attach>CLEAN.ALO</Model_To_Attach>\n  <Attachment_Bone>") +
+                    (d == Defect::ObjectBone ? "NoBone" : "Arm") +
+                    "</Attachment_Bone>\n </HardPoint>\n</HardPoints>\n"));
+        W(m / "Data/XML/Units.xml",
+          textBytes(std::string("<Units>\n <SpaceUnit Name=\"Clean\">\n  <Space_Model_Name>") +
+                    (d == Defect::ObjectModel ? "GONE.ALO" : "CLEAN.ALO") + "</Space_Model_Name>\n" +
+                    "  <HardPoints>HP_A" + (d == Defect::ObjectHardpoint ? ", HP_Z" : "") + "</HardPoints>\n" +
+                    "  <Death_Clone>Damage_Normal, " + (d == Defect::ObjectObject ? "Nobody_Dead" : "Clean_Dead") +
+                    "</Death_Clone>\n </SpaceUnit>\n <SpaceUnit Name=\"Clean_Dead\">\n" +
+                    "  <Variant_Of_Existing_Type>" + (d == Defect::ObjectParent ? "Nobody" : "Clean") +
+                    "</Variant_Of_Existing_Type>\n </SpaceUnit>\n</Units>\n"));
+    }
+};
+
+} // namespace rs::test

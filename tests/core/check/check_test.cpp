@@ -1,0 +1,271 @@
+// The asset checker (core/check) on writer-made mods: a clean mod has no finding above information, and each
+// planted defect is found once, with the right id, file and location.
+#include "check/check.h"
+#include "check_fixtures.h"
+
+#include <catch2/catch.hpp>
+
+#include <sstream>
+
+using namespace rs;
+using namespace rs::test;
+using Defect = CheckMod::Defect;
+
+namespace {
+
+check::Report checkMod(const CheckMod& m, unsigned threads = 2) {
+    auto table = std::make_shared<const vfs::MountTable>(vfs::mountInstall({}, {m.mod}));
+    const Resolver r(table);
+    check::Options o;
+    o.threads = threads;
+    return r.mounted() ? check::checkMount(r, o) : check::Report{};
+}
+
+std::string dump(const check::Report& r) {
+    std::ostringstream s;
+    for (const auto& f : r.findings)
+        s << check::levelName(f.level) << " " << f.id << " " << f.file << " [" << f.where.str() << "] " << f.message
+          << "\n";
+    return s.str();
+}
+
+// The one finding at warning or above (or, for info-level ids, the one finding with that id); fails otherwise.
+check::Finding only(const check::Report& r, const std::string& id) {
+    const check::CheckInfo* c = check::findCheck(id);
+    REQUIRE(c);
+    std::vector<const check::Finding*> hits;
+    for (const auto& f : r.findings)
+        if (c->level == check::Level::Info ? f.id == id : f.level >= check::Level::Warning) hits.push_back(&f);
+    INFO(dump(r));
+    REQUIRE(hits.size() == 1);
+    CHECK(hits[0]->id == id);
+    CHECK(hits[0]->level == c->level);
+    return *hits[0]; // a copy: the report is often a temporary
+}
+
+bool endsWith(const std::string& s, const std::string& tail) {
+    return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+} // namespace
+
+TEST_CASE("check: a clean writer-made mod has no finding above information") {
+    CheckMod m;
+    const check::Report r = checkMod(m);
+    INFO(dump(r));
+    CHECK(r.files >= 5);
+    CHECK_FALSE(r.reaches(check::Level::Warning));
+    CHECK(r.count(check::Level::Info) == 0); // everything is referenced
+}
+
+TEST_CASE("check: one thread and two threads give the same findings") {
+    CheckMod m(Defect::TextureMissing);
+    const check::Report a = checkMod(m, 1), b = checkMod(m, 2);
+    CHECK(dump(a) == dump(b));
+    CHECK(b.threads == 2);
+}
+
+TEST_CASE("check: read.error names the chunk and offset of a truncated model") {
+    CheckMod m(Defect::ReadError);
+    const check::Finding f = only(checkMod(m), "read.error");
+    CHECK(endsWith(f.file, "Data/Art/Models/BROKEN.ALO"));
+    CHECK(f.key == "DATA/ART/MODELS/BROKEN.ALO");
+    CHECK(f.where.hasOffset());
+    CHECK_THAT(f.where.chunk, Catch::StartsWith("0x"));
+}
+
+TEST_CASE("check: read.warning names the unknown chunk") {
+    CheckMod m(Defect::ReadWarning);
+    const check::Finding f = only(checkMod(m), "read.warning");
+    CHECK(endsWith(f.file, "CLEAN.ALO"));
+    CHECK(f.where.chunk == "0x7777");
+}
+
+TEST_CASE("check: model.texture-missing names the material") {
+    CheckMod m(Defect::TextureMissing);
+    const check::Finding f = only(checkMod(m), "model.texture-missing");
+    CHECK(endsWith(f.file, "CLEAN.ALO"));
+    CHECK(f.where.mesh == "Hull");
+    CHECK(f.where.subMesh == 0);
+    CHECK(f.where.material == "GONE.TGA");
+}
+
+TEST_CASE("check: model.shader-unknown") {
+    CheckMod m(Defect::ShaderUnknown);
+    const check::Finding f = only(checkMod(m), "model.shader-unknown");
+    CHECK(f.where.mesh == "Hull");
+    CHECK(f.where.material == "MeshFancy.fx");
+}
+
+TEST_CASE("check: model.proxy-missing names the bone") {
+    CheckMod m(Defect::ProxyMissing);
+    const check::Finding f = only(checkMod(m), "model.proxy-missing");
+    CHECK(endsWith(f.file, "CLEAN.ALO"));
+    CHECK(f.where.bone == "Hand");
+    CHECK_THAT(f.message, Catch::Contains("P_GONE"));
+}
+
+TEST_CASE("check: model.hierarchy-missing for a W3D skin") {
+    CheckMod m(Defect::HierarchyMissing);
+    const check::Report r = checkMod(m);
+    const check::Finding* f = nullptr;
+    for (const auto& x : r.findings)
+        if (x.level >= check::Level::Warning) {
+            INFO(dump(r));
+            REQUIRE(f == nullptr);
+            f = &x;
+        }
+    INFO(dump(r));
+    REQUIRE(f);
+    CHECK(f->id == "model.hierarchy-missing");
+    CHECK(endsWith(f->file, "UNIT_SKN.W3D"));
+    CHECK_THAT(f->message, Catch::Contains("NOSUCH_SKL", Catch::CaseSensitive::No));
+}
+
+TEST_CASE("check: model.clip-mismatch names the clip") {
+    CheckMod m(Defect::ClipMismatch);
+    const check::Finding f = only(checkMod(m), "model.clip-mismatch");
+    CHECK(endsWith(f.file, "CLEAN_WALK_00.ALA"));
+    CHECK_THAT(f.message, Catch::Contains("CLEAN.ALO"));
+}
+
+TEST_CASE("check: limit.vertices") {
+    CheckMod m(Defect::Vertices);
+    const check::Finding f = only(checkMod(m), "limit.vertices");
+    CHECK(f.where.mesh == "Big");
+    CHECK(f.where.subMesh == 0);
+}
+
+TEST_CASE("check: limit.triangles") {
+    CheckMod m(Defect::Triangles);
+    const check::Finding f = only(checkMod(m), "limit.triangles");
+    CHECK(f.where.mesh == "Dense");
+}
+
+TEST_CASE("check: limit.skin-bones") {
+    CheckMod m(Defect::SkinBones);
+    const check::Finding f = only(checkMod(m), "limit.skin-bones");
+    CHECK(f.where.mesh == "Skin");
+    CHECK(f.where.subMesh == 0);
+}
+
+TEST_CASE("check: limit.shadow-not-closed") {
+    CheckMod m(Defect::ShadowOpen);
+    const check::Finding f = only(checkMod(m), "limit.shadow-not-closed");
+    CHECK(f.where.mesh == "Shadow");
+    CHECK_THAT(f.message, Catch::Contains("3 open edges"));
+}
+
+TEST_CASE("check: limit.shadow-materials") {
+    CheckMod m(Defect::ShadowMaterials);
+    const check::Finding f = only(checkMod(m), "limit.shadow-materials");
+    CHECK(f.where.mesh == "Shadow");
+}
+
+TEST_CASE("check: limit.collision-materials") {
+    CheckMod m(Defect::CollisionMaterials);
+    const check::Finding f = only(checkMod(m), "limit.collision-materials");
+    CHECK(f.where.mesh == "Hull");
+}
+
+TEST_CASE("check: limit.texture-size") {
+    CheckMod m(Defect::TextureSize);
+    const check::Finding f = only(checkMod(m), "limit.texture-size");
+    CHECK(endsWith(f.file, "Data/Art/Textures/CLEAN.DDS"));
+    CHECK_THAT(f.message, Catch::StartsWith("6x4"));
+}
+
+TEST_CASE("check: archive.duplicate-name") {
+    CheckMod m(Defect::ArchiveDuplicate);
+    const check::Finding f = only(checkMod(m), "archive.duplicate-name");
+    CHECK(endsWith(f.file, "Clips.meg"));
+    CHECK(f.where.chunk == "file table record 1");
+}
+
+TEST_CASE("check: archive.crc-mismatch") {
+    CheckMod m(Defect::ArchiveCrc);
+    const check::Finding f = only(checkMod(m), "archive.crc-mismatch");
+    CHECK(endsWith(f.file, "Clips.meg"));
+    CHECK(f.where.chunk == "file table record 0");
+}
+
+TEST_CASE("check: archive.name-unreachable") {
+    CheckMod m(Defect::ArchiveName);
+    const check::Finding f = only(checkMod(m), "archive.name-unreachable");
+    CHECK(endsWith(f.file, "Clips.meg"));
+    CHECK_THAT(f.message, Catch::Contains("low.dds"));
+}
+
+TEST_CASE("check: object.parent-missing") {
+    CheckMod m(Defect::ObjectParent);
+    const check::Finding f = only(checkMod(m), "object.parent-missing");
+    CHECK(endsWith(f.file, "Data/XML/Units.xml"));
+    CHECK(f.where.line == 7); // the variant's element
+}
+
+TEST_CASE("check: object.model-missing") {
+    CheckMod m(Defect::ObjectModel);
+    const check::Finding f = only(checkMod(m), "object.model-missing");
+    CHECK(endsWith(f.file, "Data/XML/Units.xml"));
+    CHECK(f.where.line == 3);
+}
+
+TEST_CASE("check: object.bone-missing") {
+    CheckMod m(Defect::ObjectBone);
+    const check::Finding f = only(checkMod(m), "object.bone-missing");
+    CHECK(endsWith(f.file, "Data/XML/HardPoints.xml"));
+    CHECK(f.where.bone == "NoBone");
+    CHECK(f.where.line > 0);
+}
+
+TEST_CASE("check: object.hardpoint-missing") {
+    CheckMod m(Defect::ObjectHardpoint);
+    const check::Finding f = only(checkMod(m), "object.hardpoint-missing");
+    CHECK(endsWith(f.file, "Data/XML/Units.xml"));
+    CHECK(f.where.line == 4);
+}
+
+TEST_CASE("check: object.object-missing") {
+    CheckMod m(Defect::ObjectObject);
+    const check::Finding f = only(checkMod(m), "object.object-missing");
+    CHECK(endsWith(f.file, "Data/XML/Units.xml"));
+    CHECK(f.where.line == 5);
+}
+
+TEST_CASE("check: object.definition-error") {
+    CheckMod m(Defect::ObjectDefinition);
+    const check::Finding f = only(checkMod(m), "object.definition-error");
+    CHECK(endsWith(f.file, "Data/XML/Broken.xml"));
+    CHECK(f.where.line == 3);
+}
+
+TEST_CASE("check: object.file-missing") {
+    CheckMod m(Defect::ObjectFile);
+    const check::Finding f = only(checkMod(m), "object.file-missing");
+    CHECK_THAT(f.file, Catch::Contains("GONE.XML", Catch::CaseSensitive::No));
+}
+
+TEST_CASE("check: unref.file") {
+    CheckMod m(Defect::Unreferenced);
+    const check::Report r = checkMod(m);
+    INFO(dump(r));
+    CHECK_FALSE(r.reaches(check::Level::Warning));
+    const check::Finding f = only(r, "unref.file");
+    CHECK(endsWith(f.file, "Data/Art/Textures/ORPHAN.DDS"));
+}
+
+TEST_CASE("check: checkPaths on one file and the catalog") {
+    CheckMod m(Defect::ShaderUnknown);
+    const Resolver r;
+    const check::Report rep = check::checkPaths(r, {m.mod + "/Data/Art/Models/CLEAN.ALO"});
+    INFO(dump(rep));
+    CHECK(rep.files == 1);
+    bool shader = false;
+    for (const auto& f : rep.findings)
+        shader |= f.id == "model.shader-unknown";
+    CHECK(shader);
+    for (const auto& c : check::catalog()) {
+        CHECK(std::string(c.source).size() > 10);
+        CHECK(check::findCheck(c.id) == &c);
+    }
+}
