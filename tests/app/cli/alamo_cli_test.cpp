@@ -75,7 +75,9 @@ TEST_CASE("rigscope-cli info --json describes an Alamo model and clip", "[alamo]
     REQUIRE(j.find("\"name\":\"Hull_LOD1_ALT2\",\"base_name\":\"Hull\",\"lod\":1,\"alt\":2,\"hidden\":true,"
                    "\"collision\":true") != std::string::npos);
     REQUIRE(j.find("\"shader\":\"RSkinBumpColorize.fx\",\"vertex_format\":\"alD3dVertB4I4NU2U3U3C\",\"vertices\":4,"
-                   "\"triangles\":2,\"bone_map\":[1,2]") != std::string::npos);
+                   "\"triangles\":2,\"drawn_by\":{\"implementation\":") != std::string::npos);
+    REQUIRE(j.find("\"fidelity\":\"engine formula\"") != std::string::npos);
+    REQUIRE(j.find("\"bone_map\":[1,2]") != std::string::npos);
     REQUIRE(j.find("\"params\":{\"Passes\":-7,\"Shininess\":32.5,\"Tint\":[0.25,0.5,0.75],\"Colorization\":[1,0,0.5,1],"
                    "\"BaseTexture\":\"W_TEST.TGA\"}") != std::string::npos);
     REQUIRE(
