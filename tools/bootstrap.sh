@@ -126,7 +126,8 @@ fi
 [ "$deps_only" = 1 ] && { echo "bootstrap: everything $mode needs is installed"; exit 0; }
 
 jobs=$(nproc)
-export CCACHE_BASEDIR="$PWD" # objects are shared between checkouts of the tree at other paths
+# Objects are shared between checkouts of the tree at other paths (debug info then names paths relative to it).
+export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=true
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 cmake -S . -B build "${launcher[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRIGSCOPE_TESTS=$([ "$mode" = test ] && echo ON || echo OFF) >/dev/null
