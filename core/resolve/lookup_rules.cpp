@@ -83,7 +83,7 @@ std::vector<std::string> companionClips(const MountTable& t, std::string_view mo
         // <MODEL>_*.ALA, each clip kept only for the longest model name it starts with (EV_ESCORT_D_DIE_00.ALA
         // belongs to EV_ESCORT_D.ALO, not to EV_ESCORT.ALO).
         const std::string prefix = folder + stemOf(file) + "_";
-        const std::vector<std::string> names = t.list(folder);
+        const std::vector<std::string> names = t.list(prefix); // O(log n + k): not the whole folder per model
         std::vector<std::string> longer; // other models of the folder whose name extends this one's, with '_'
         for (const std::string& k : names)
             if (extOf(k) == ".ALO" && k != key && stemOf(k).size() + 1 > prefix.size() &&

@@ -1,4 +1,6 @@
 #include "vfs/mount.h"
+
+#include <mutex>
 #include "common/warnings.h"
 
 #include <algorithm>
@@ -196,6 +198,7 @@ void MountTable::add(std::shared_ptr<Source> source, std::string role) {
 }
 
 std::vector<std::string> MountTable::list(std::string_view folder) const {
+    std::lock_guard<std::mutex> lock(*sortMutex_); // the sorted keys are built on first use, from any thread
     if (sorted_.size() != index_.size()) {
         sorted_.clear();
         sorted_.reserve(index_.size());

@@ -30,6 +30,7 @@
 
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -92,8 +93,9 @@ class MountTable {
     std::string keyFor(std::string_view path) const;
 
     size_t size() const { return index_.size(); }
-    // Keys of the entries directly inside `folder` (a key prefix ending in '/', or "" for the top), sorted.
-    // O(log n + k) after a one-time sort of the keys.
+    // Keys of the entries directly inside `folder` (a key prefix ending in '/', or "" for the top), sorted; any
+    // other prefix lists the entries of its folder whose names start with it. O(log n + k) after a one-time sort
+    // of the keys. Thread-safe.
     std::vector<std::string> list(std::string_view folder) const;
     // Every distinct name once (unordered), with its hits.
     void forEach(const std::function<void(const std::string& key, const std::vector<Hit>& hits)>& fn) const;
@@ -105,6 +107,7 @@ class MountTable {
     std::vector<Mount> mounts_;
     std::unordered_map<std::string, std::vector<Hit>> index_;
     mutable std::vector<const std::string*> sorted_; // keys of index_, sorted; rebuilt after add()
+    std::shared_ptr<std::mutex> sortMutex_ = std::make_shared<std::mutex>(); // guards sorted_ (list() is const)
 };
 
 // Mounts game folders and mod folders in the games' lookup order (see top). Unreadable archives become
