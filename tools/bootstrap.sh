@@ -41,7 +41,9 @@ run_packages=(
   ccache      # rebuilds after a change, and builds of other checkouts of the same tree, reuse compiled objects
 )
 # Libraries and headers the tests build against.
-test_packages=(catch2 libclang-rt-14-dev libbenchmark-dev)
+test_packages=(
+  catch2 libclang-rt-14-dev libbenchmark-dev
+)
 # Programs the tests call, as "command|package|probe": the probe must succeed for the program to count as there
 # (`convert` may be a stand-in that is not ImageMagick). npm is probed on its own: a node from NodeSource brings
 # its own npm, and Debian's npm conflicts with that node.
