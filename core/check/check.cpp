@@ -55,6 +55,9 @@ constexpr const char* kSrcCollisionMat =
     "Blender ALAMO plugin export_alo.py checkUV: \"Multiple submeshes/materials on collision mesh\"";
 constexpr const char* kSrcPow2 =
     "EA's W3D exporter (max2w3d.rc: \"Width and height must be a power of 2\")";
+constexpr const char* kSrcMegaFiles =
+    "the engine's master MEG is built from Data/MegaFiles.xml (ModVerify FocGameRepository, AddMegFiles): an archive "
+    "it lists and the folder does not hold gives the game none of the files the mod expects from it";
 constexpr const char* kSrcArchiveDup = "ModVerify DuplicateVerifier (DUP00); the engines use the first entry";
 constexpr const char* kSrcCrc =
     "ModVerify GameRepository.GetFileInfoFromMasterMeg: MEG entries are found by the CRC-32 of the path";
@@ -86,6 +89,8 @@ const std::vector<CheckInfo> kCatalog = {
      kSrcArchiveDup},
     {"archive.crc-mismatch", Level::Error, "a MEG record whose CRC is not that of its name", kSrcCrc},
     {"archive.name-unreachable", Level::Error, "an archive name the engine cannot look up", kSrcName},
+    {"archive.missing", Level::Error, "an archive Data/MegaFiles.xml lists that the folder does not hold",
+     kSrcMegaFiles},
     {"object.definition-error", Level::Error, "a malformed object definition file or a refused reference",
      kSrcObjects},
     {"object.file-missing", Level::Warning, "a definition file an index lists that no folder holds", kSrcObjects},
@@ -739,6 +744,20 @@ Report run(const Resolver& resolver, std::vector<Item> items, const Options& opt
         th.join();
 
     if (whole && c.table && !(options.cancel && options.cancel->load())) {
+        // What the mount itself found wrong: archives Data/MegaFiles.xml lists that are not there.
+        static const std::string kListedMissing = " listed in Data/MegaFiles.xml is missing";
+        for (const std::string& w : c.table->warnings) {
+            const size_t at = w.find(kListedMissing);
+            const size_t colon = w.find(": ");
+            if (at == std::string::npos || colon == std::string::npos || colon > at) continue;
+            Finding f;
+            f.id = "archive.missing";
+            f.level = info(f.id).level;
+            f.file = w.substr(0, colon) + "/Data/MegaFiles.xml";
+            f.key = "DATA/MEGAFILES.XML";
+            f.message = w.substr(colon + 2, at - colon - 2) + kListedMissing;
+            rep.findings.push_back(std::move(f));
+        }
         if (options.objects) {
             checkObjects(c, rep.findings, referenced, options.cancel);
             if (options.progress) options.progress(total, total);

@@ -47,6 +47,7 @@ struct CheckMod {
         ArchiveDuplicate,   // Clips.meg holds CLEAN_IDLE_00.ALA twice
         ArchiveCrc,         // Clips.meg record 0 has a wrong CRC
         ArchiveName,        // Clips.meg also holds data\art\textures\low.dds (lower case)
+        ArchiveMissing,     // MegaFiles.xml also lists Data\Gone.meg
         ObjectParent,       // Clean_Dead: Variant_Of_Existing_Type Nobody
         ObjectModel,        // Clean: Space_Model_Name GONE.ALO
         ObjectBone,         // HP_A: Attachment_Bone NoBone
@@ -250,7 +251,9 @@ struct CheckMod {
             megBytes[at] ^= 0xFF;
         }
         W(m / "Data/Clips.meg", megBytes);
-        W(m / "Data/MegaFiles.xml", textBytes("<Mega_Files>\n <File>Data\\Clips.meg</File>\n</Mega_Files>\n"));
+        W(m / "Data/MegaFiles.xml",
+          textBytes(std::string("<Mega_Files>\n <File>Data\\Clips.meg</File>\n") +
+                    (d == Defect::ArchiveMissing ? " <File>Data\\Gone.meg</File>\n" : "") + "</Mega_Files>\n"));
 
         std::string files = " <File>Units.xml</File>\n";
         if (d == Defect::ObjectDefinition) files += " <File>Broken.xml</File>\n";

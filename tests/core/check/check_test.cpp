@@ -189,6 +189,14 @@ TEST_CASE("check: archive.crc-mismatch") {
     CHECK(f.where.chunk == "file table record 0");
 }
 
+TEST_CASE("check: archive.missing") {
+    CheckMod m(Defect::ArchiveMissing);
+    const check::Finding f = only(checkMod(m), "archive.missing");
+    CHECK(endsWith(f.file, "Data/MegaFiles.xml"));
+    CHECK_THAT(f.message, Catch::Contains("Gone.meg"));
+    CHECK(f.level == check::Level::Error);
+}
+
 TEST_CASE("check: archive.name-unreachable") {
     CheckMod m(Defect::ArchiveName);
     const check::Finding f = only(checkMod(m), "archive.name-unreachable");
