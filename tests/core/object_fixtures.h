@@ -175,13 +175,7 @@ End
     w3d::ChunkWriter skin;
     w3d::writeMesh(skin, testQuad("QUAD", "UNIT_D"));
     w3d::writeMesh(skin, testQuad("SKIN", "UNIT_D"));
-    w3d::Hlod h;
-    h.name = "UNIT_D";
-    h.hierarchy = "TEST_SKL";
-    w3d::LodArray lod;
-    lod.maxScreenSize = 3.0e38f;
-    lod.objects = {{1, "UNIT_D.QUAD"}, {2, "UNIT_D.SKIN"}};
-    h.lods = {lod};
+    w3d::Hlod h = rs::test::oneLodHlod("UNIT_D", "TEST_SKL", {{1, "UNIT_D.QUAD"}, {2, "UNIT_D.SKIN"}});
     w3d::writeHlod(skin, h);
     FakeInstall::write(g / "art/w3d/un/unit_d.w3d", skin.take());
     w3d::ChunkWriter clip;

@@ -124,13 +124,7 @@ struct FakeInstall {
         sk.normals2 = sk.normals;
         w3d::writeMesh(skin, quad);
         w3d::writeMesh(skin, sk);
-        w3d::Hlod h;
-        h.name = "UNIT_SKN";
-        h.hierarchy = "TEST_SKL";
-        w3d::LodArray lod;
-        lod.maxScreenSize = 3.0e38f;
-        lod.objects = {{1, "UNIT_SKN.QUAD"}, {0, "UNIT_SKN.SKIN"}};
-        h.lods = {lod};
+        w3d::Hlod h = rs::test::oneLodHlod("UNIT_SKN", "TEST_SKL", {{1, "UNIT_SKN.QUAD"}, {0, "UNIT_SKN.SKIN"}});
         w3d::writeHlod(skin, h);
         w3d::ChunkWriter skl;
         w3d::writeHierarchy(skl, testHierarchy("TEST_SKL"));

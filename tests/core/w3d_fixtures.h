@@ -67,4 +67,17 @@ inline w3d::RawMesh testQuad(const std::string& name, const std::string& contain
     return m;
 }
 
+// An HLOD over `hierarchy` with one LOD (shown at every size) holding `objects` ({pivot, "CONTAINER.MESH"}).
+inline w3d::Hlod oneLodHlod(const std::string& name, const std::string& hierarchy,
+                            std::vector<w3d::SubObject> objects) {
+    w3d::Hlod h;
+    h.name = name;
+    h.hierarchy = hierarchy;
+    w3d::LodArray lod;
+    lod.maxScreenSize = 3.0e38f;
+    lod.objects = std::move(objects);
+    h.lods = {lod};
+    return h;
+}
+
 } // namespace rs::test

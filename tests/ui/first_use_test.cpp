@@ -89,13 +89,7 @@ std::vector<uint8_t> w3dSkin(const std::string& hierarchy) {
     w3d::ChunkWriter cw;
     w3d::RawMesh quad = test::testQuad("QUAD", "UNIT");
     w3d::writeMesh(cw, quad);
-    w3d::Hlod h;
-    h.name = "UNIT";
-    h.hierarchy = hierarchy;
-    w3d::LodArray lod;
-    lod.maxScreenSize = 3.0e38f;
-    lod.objects = {{1, "UNIT.QUAD"}};
-    h.lods = {lod};
+    w3d::Hlod h = rs::test::oneLodHlod("UNIT", hierarchy, {{1, "UNIT.QUAD"}});
     w3d::writeHlod(cw, h);
     return cw.take();
 }

@@ -223,13 +223,7 @@ struct CheckMod {
             sk.attributes = 0x00020000;
             sk.influences = {{1, 0, 0, 0}, {1, 0, 0, 0}, {2, 0, 0, 0}, {2, 0, 0, 0}};
             w3d::writeMesh(skin, sk);
-            w3d::Hlod h;
-            h.name = "UNIT_SKN";
-            h.hierarchy = "NOSUCH_SKL";
-            w3d::LodArray lod;
-            lod.maxScreenSize = 3.0e38f;
-            lod.objects = {{0, "UNIT_SKN.SKIN"}};
-            h.lods = {lod};
+            w3d::Hlod h = rs::test::oneLodHlod("UNIT_SKN", "NOSUCH_SKL", {{0, "UNIT_SKN.SKIN"}});
             w3d::writeHlod(skin, h);
             W(m / "Data/Art/Models/UNIT_SKN.W3D", skin.take());
         }
@@ -239,7 +233,8 @@ struct CheckMod {
             c.tracks[1].boneName = "Tail";
             W(m / "Data/Art/Models/CLEAN_WALK_00.ALA", alamo::writeClip(c));
         }
-        std::vector<vfs::WriteEntry> meg = {{"DATA\\ART\\MODELS\\CLEAN_IDLE_00.ALA", alamo::writeClip(syntheticClip())}};
+        std::vector<vfs::WriteEntry> meg = {
+            {"DATA\\ART\\MODELS\\CLEAN_IDLE_00.ALA", alamo::writeClip(syntheticClip())}};
         if (d == Defect::ArchiveDuplicate) meg.push_back(meg.front());
         if (d == Defect::ArchiveName) meg.push_back({"data\\art\\textures\\low.dds", dds(4, 4)});
         std::vector<uint8_t> megBytes = vfs::writeMeg(1, meg);
