@@ -1,9 +1,12 @@
 #include "compare_dock.h"
 
+#include <QFontMetrics>
 #include <QHeaderView>
 #include <QLabel>
 #include <QTreeWidget>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace rs::ui {
 namespace {
@@ -47,7 +50,9 @@ QString detailOf(const compare::Difference& d) {
     std::string rest = full.rfind(lead, 0) == 0 ? full.substr(lead.size()) : full;
     while (!rest.empty() && (rest.front() == ' ' || rest.front() == ':'))
         rest.erase(rest.begin());
-    return QString::fromStdString(rest).replace(QStringLiteral(" deg"), QStringLiteral("°"));
+    return QString::fromStdString(rest)
+        .replace(QStringLiteral(" deg"), QStringLiteral("°"))
+        .replace(QStringLiteral(" -> "), QStringLiteral(" → "));
 }
 
 } // namespace
@@ -61,8 +66,8 @@ DifferencesDock::DifferencesDock(QWidget* parent) : QDockWidget(tr("Differences"
     header_->setWordWrap(true);
     header_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     tree_ = new QTreeWidget(w);
-    tree_->setColumnCount(3);
-    tree_->setHeaderLabels({tr("What"), tr("Name"), tr("Difference")});
+    tree_->setColumnCount(2);
+    tree_->setHeaderLabels({tr("Name"), tr("Difference")});
     tree_->setRootIsDecorated(true);
     tree_->setUniformRowHeights(true);
     tree_->setWordWrap(false);
@@ -100,11 +105,10 @@ void DifferencesDock::setSummary(const compare::Summary& summary, const QString&
             f.setBold(true);
             section->setFont(0, f);
         }
-        auto* item = new QTreeWidgetItem(section, {QString::fromLatin1(compare::categoryName(d.category)) +
-                                                       QLatin1Char(' ') + compare::changeName(d.change),
-                                                   text(d.subject), detailOf(d)});
+        auto* item = new QTreeWidgetItem(section, {text(d.subject), detailOf(d)});
         item->setData(0, kIndexRole, int(i));
-        item->setToolTip(2, text(compare::describe(d)));
+        item->setToolTip(0, text(compare::describe(d)));
+        item->setToolTip(1, text(compare::describe(d)));
     }
     // Per section, the number of rows.
     for (int s = 0; s < tree_->topLevelItemCount(); ++s) {
@@ -140,8 +144,14 @@ void DifferencesDock::setSummary(const compare::Summary& summary, const QString&
         }
     }
     tree_->expandAll();
-    tree_->resizeColumnToContents(0);
-    tree_->resizeColumnToContents(1);
+    // The names' column as wide as the longest difference's name (section titles and notes span both columns),
+    // at most 40% of the panel, so that the differences show beside them.
+    int widest = 0;
+    const QFontMetrics fm(tree_->font());
+    for (QTreeWidgetItem* item : differenceItems())
+        widest = std::max(widest, fm.horizontalAdvance(item->text(0)));
+    tree_->setColumnWidth(
+        0, std::min(widest + tree_->indentation() + 24, std::max(120, tree_->viewport()->width() * 2 / 5)));
 }
 
 void DifferencesDock::setCaptions(const QString& labelA, const QString& labelB) {

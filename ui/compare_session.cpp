@@ -2,6 +2,7 @@
 
 #include "bone_tree_dock.h"
 #include "compare_dock.h"
+#include "material_dock.h"
 #include "scene_dock.h"
 #include "timeline_dock.h"
 
@@ -44,6 +45,7 @@ QString fileNameOf(const QString& path) {
 CompareSession::CompareSession(MainWindow* window, QSplitter* split) : QObject(window), window_(window), split_(split) {
     dock_ = new DifferencesDock(window);
     window->addDockWidget(Qt::RightDockWidgetArea, dock_);
+    window->tabifyDockWidget(window->materials(), dock_); // the materials' height: room for the list
     dock_->hide();
     closeAction_ = new QAction(tr("Close co&mparison"), this);
     closeAction_->setEnabled(false);

@@ -134,12 +134,13 @@ class CompareTest : public QObject {
         QTRY_VERIFY(dock->isVisible());
         const QList<QTreeWidgetItem*> rows = dock->differenceItems();
         QCOMPARE(rows.size(), 2);
-        QCOMPARE(rows[0]->text(0), QStringLiteral("bone moved"));
-        QCOMPARE(rows[0]->text(1), QStringLiteral("Arm"));
-        QVERIFY2(rows[0]->text(2).startsWith(QStringLiteral("moved 0.5, rotated 0°")), qPrintable(rows[0]->text(2)));
-        QCOMPARE(rows[1]->text(0), QStringLiteral("track changed"));
-        QCOMPARE(rows[1]->text(1), QStringLiteral("Arm"));
-        QVERIFY2(rows[1]->text(2).contains(QStringLiteral("(at 0.2 s)")), qPrintable(rows[1]->text(2)));
+        QCOMPARE(rows[0]->parent()->text(0), QStringLiteral("Bones (1)"));
+        QCOMPARE(rows[0]->text(0), QStringLiteral("Arm"));
+        QVERIFY2(rows[0]->text(1).startsWith(QStringLiteral("moved 0.5, rotated 0° in the bind pose")),
+                 qPrintable(rows[0]->text(1)));
+        QCOMPARE(rows[1]->parent()->text(0), QStringLiteral("Clips (1)"));
+        QCOMPARE(rows[1]->text(0), QStringLiteral("Arm"));
+        QVERIFY2(rows[1]->text(1).contains(QStringLiteral("(at 0.2 s)")), qPrintable(rows[1]->text(1)));
         QVERIFY(dock->header()->text().contains(QStringLiteral("2 difference")));
 
         // Both views draw the model: its skeleton's orange bone lines.
