@@ -687,8 +687,9 @@ Summary diff(const Side& a, const Side& b, const Tolerance& tol) {
     auto pairs = matchByName(ka, kb, "clip", out.notes);
     if (a.clips.size() == 1 && b.clips.size() == 1 && pairs.size() == 2) {
         pairs = {{0, 0}};
-        out.notes.push_back("clips \"" + a.clips[0]->name + "\" and \"" + b.clips[0]->name +
-                            "\" compared: the only clip on each side");
+        if (!iequals(a.clips[0]->name, b.clips[0]->name))
+            out.notes.push_back("clips \"" + a.clips[0]->name + "\" and \"" + b.clips[0]->name +
+                                "\" compared: the only clip on each side");
     }
     for (auto [i, j] : pairs) {
         if (j < 0) {
@@ -769,7 +770,7 @@ std::string describe(const Difference& d) {
         s += std::string(" ") + changeName(d.change);
         if (!d.a.empty() || !d.b.empty()) s += " (" + (d.a.empty() ? d.b : d.a) + ")";
         if (d.category == Category::Track && !std::isnan(d.distance))
-            s += ": largest difference to the bind pose " + motion(true);
+            s += " (not animated in the other clip): largest difference " + motion(true);
         break;
     case Change::Moved:
         s += " " + motion(false) + " in the bind pose (relative to its parent: " + num(d.localDistance) + ", " +
