@@ -46,8 +46,8 @@
 #include <QPlainTextEdit>
 #include <QProgressDialog>
 #include <QScreen>
-#include <QSplitter>
 #include <QSettings>
+#include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTextEdit>
