@@ -194,6 +194,9 @@ class AvEncoder final : public Encoder {
             const int rc = avcodec_receive_packet(cc_, pkt_);
             if (rc == AVERROR(EAGAIN) || rc == AVERROR_EOF) break;
             check(rc, "encoding failed");
+            // Every frame lasts 1/fps: without a duration the MP4 muxer's edit list ends at the last frame's
+            // start, and players drop that frame.
+            if (pkt_->duration <= 0) pkt_->duration = 1;
             av_packet_rescale_ts(pkt_, cc_->time_base, st_->time_base);
             pkt_->stream_index = st_->index;
             check(av_interleaved_write_frame(oc_, pkt_), "write error");

@@ -33,7 +33,7 @@ struct SceneRecorder::Worker {
     std::thread thread;
     QPointer<SceneRecorder> owner;
 
-    void run(int total) {
+    void run(int total, bool gif) {
         bool ok = false, wasCancelled = false;
         QString error;
         try {
@@ -54,9 +54,10 @@ struct SceneRecorder::Worker {
                 writer->abort();
                 wasCancelled = true;
             } else {
+                // Steps past the frames: the GIF's palette mapping, one per frame.
                 ok = writer->finish([&](int done, int) {
                     if (cancelled) return false;
-                    report(total + done, false);
+                    if (gif) report(total + done, false);
                     return true;
                 });
                 wasCancelled = !ok;
@@ -121,7 +122,8 @@ QString SceneRecorder::start() {
     }
     worker->owner = this;
     worker_ = std::move(worker);
-    worker_->thread = std::thread([w = worker_.get(), total = total_] { w->run(total); });
+    worker_->thread = std::thread(
+        [w = worker_.get(), total = total_, gif = *container == rs::record::Container::Gif] { w->run(total, gif); });
     next_ = 0;
     captureFrame(0);
     return {};

@@ -110,7 +110,14 @@ DecodedVideo decodeVideo(const std::string& path) {
         }
     };
     while (av_read_frame(fc, pkt) >= 0) {
-        if (pkt->stream_index == si && avcodec_send_packet(cc, pkt) >= 0) take();
+        if (pkt->stream_index == si) {
+            // A full decoder refuses the packet (EAGAIN) until its frames are taken.
+            int rc;
+            while ((rc = avcodec_send_packet(cc, pkt)) == AVERROR(EAGAIN))
+                take();
+            if (rc < 0 && out.error.empty()) out.error = path + ": decoding failed";
+            take();
+        }
         av_packet_unref(pkt);
     }
     avcodec_send_packet(cc, nullptr);
