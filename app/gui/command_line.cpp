@@ -140,7 +140,23 @@ static void appendOptions(std::string& s, unsigned modes) {
             head.resize(26, ' ');
         else
             head += "\n" + std::string(26, ' ');
-        s += head + o.help + "\n";
+        // The help wrapped at 116 columns, continuation lines under its start.
+        std::string line = head;
+        size_t pos = 0;
+        const std::string help = o.help;
+        while (pos < help.size()) {
+            size_t end = help.size();
+            const size_t nl = line.rfind('\n');
+            const size_t width = nl == std::string::npos ? line.size() : line.size() - nl - 1;
+            if (width + (end - pos) > 116) {
+                end = help.rfind(' ', pos + (116 - width));
+                if (end == std::string::npos || end <= pos) end = help.find(' ', pos);
+                if (end == std::string::npos) end = help.size();
+            }
+            s += line + help.substr(pos, end - pos) + "\n";
+            line = std::string(26, ' ');
+            pos = end < help.size() ? end + 1 : end;
+        }
     }
 }
 
