@@ -94,7 +94,7 @@ const FormatCase kFormats[] = {
 
 } // namespace
 
-TEST_CASE("frame count is round(duration x fps), at least one; frame k is at k / fps") {
+TEST_CASE("frame count is round(duration x fps) and at least one, frame k is at k / fps") {
     CHECK(frameCount(1.0, 30) == 30);
     CHECK(frameCount(2.5, 12) == 30);
     CHECK(frameCount(0.5, 25) == 13); // 12.5 rounds half away from zero
