@@ -93,9 +93,10 @@ struct Tolerance {
     double maxMeanAbs;
 };
 // Rendered frames against the PNG screenshot of the same time (what the 320x240 demo measures in brackets):
-// H.264 CRF 18 >= 33 dB [39-42; the corpus tank 35-36], VP9 CRF 30 >= 30 dB [37-40], the GIF (one 256-colour palette, no dithering) a mean
-// error <= 0.5 levels [58-61 dB, 0.04-0.06], lossless WebP >= 45 dB and a mean error <= 0.05 levels [58-84 dB, 0.0002-0.002]: a
-// fresh process and the n-th frame of a sequence rasterize a few edge pixels differently (llvmpipe).
+// H.264 CRF 18 >= 33 dB [39-42; the corpus tank 35-36], VP9 CRF 30 >= 30 dB [37-40], the GIF (one 256-colour palette,
+// no dithering) a mean error <= 0.5 levels [58-61 dB, 0.04-0.06], lossless WebP >= 45 dB and a mean error <= 0.05
+// levels [58-84 dB, 0.0002-0.002]: a fresh process and the n-th frame of a sequence rasterize a few edge pixels
+// differently (llvmpipe).
 const Tolerance kTol[] = {
     {"mp4", "h264", 33.0, 2.5},
     {"webm", "vp9", 30.0, 3.5},
