@@ -18,11 +18,11 @@
 #include "texture_cache.h"
 #include "textures.h"
 
+#include "formats/formats.h"
+#include "resolve/resolver.h"
 #include "scene/clip.h"
 #include "scene/model.h"
 #include "scene/pose.h"
-#include "formats/formats.h"
-#include "resolve/resolver.h"
 
 #include <QElapsedTimer>
 #include <QMouseEvent>
@@ -173,6 +173,7 @@ struct SceneView::Impl {
     void updateVisibility() {
         meshes->updateVisibility(parts, palette->visible(), options.showHidden,
                                  [this](int proxy) { return shown(proxy); });
+        graph->setHeatEnabled(meshes->heatShown()); // MeshHeat: the frame copy and the heat pass
         overlays->setEnabled(options, meshes->empty() && !alone);
         dazzles->setEnabled(options.dazzles);
         particles->setEnabled(options.particles);

@@ -8,7 +8,20 @@
 // Implementations (exactly one defined): BUMP_COLORIZE (MeshBumpColorize/RSkinBumpColorize, technique sph_t2),
 // GLOSS (MeshGloss/RSkinGloss), GLOSS_COLORIZE (MeshGlossColorize/RSkinGlossColorize), ALPHA (MeshAlpha/RSkinAlpha),
 // ADDITIVE (MeshAdditive/RSkinAdditive), SHIELD (MeshShield), SKYDOME (Skydome), PLANET (Planet), DEFAULT (alDefault:
-// its source is not public; 2x diffuse lighting like Gloss without the specular term).
+// its source is not public; 2x diffuse lighting like Gloss without the specular term), BUMP_REFLECT
+// (MeshBumpReflectColorize/RSkinBumpReflectColorize, sph_t2), ALPHA_GLOSS (MeshAlphaGloss/RSkinAlphaGloss, sph_t0),
+// ADDITIVE_VCOLOR (MeshAdditiveVColor/RSkinAdditiveVColor), ADDITIVE_OFFSET (MeshAdditiveOffset), SOLID_COLOR
+// (MeshSolidColor), ALPHA_SCROLL (MeshAlphaScroll: the shipped file has only its fixed-function technique sph_t1,
+// so Direct3D's fixed-function lighting of the engine's lights: material ambient = diffuse = Diffuse, emissive =
+// Emissive, the sun and the two fills as directional lights, the global ambient, no specular), HEAT (MeshHeat,
+// RSkinHeat: the .fx writes the scrolled DistortionTexture with the vertex alpha into the engine's full-screen
+// distortion buffer, and the engine displaces the frame by it in a pass whose source is not public; here the heat
+// mesh samples a copy of the frame (sceneCopy) at its pixel moved by (rg - 0.5) x 2 x alpha x kHeatStrength of the
+// view, with the texture's green running down the screen as Direct3D's v).
+//
+// The sky cube BumpReflectColorize reflects (SKY_CUBE_TEXTURE) is the map's; a model alone is shown with the
+// light set-up's irradiance (SPH_LIGHT_ALL evaluated in the reflected direction, clamped to [0, 1] as an 8-bit cube
+// texture would be) as that sky.
 //
 // Texture coordinates: the model stores V flipped for OpenGL (v' = 1 - v); the vertex stage converts back to the
 // engine's (u, v), applies the .fx formula (offsets, scales, scrolling) and flips again for sampling.
@@ -39,6 +52,7 @@ uniform vec3 sunToward;     // DIR_LIGHT_VEC_0 (towards the sun)
 uniform vec3 sunSpecular;   // DIR_LIGHT_SPECULAR_0
 uniform vec4 sphAll[12];    // SPH_LIGHT_ALL: 3 symmetric matrices (r, g, b), 4 rows each
 uniform vec4 sphFill[12];   // SPH_LIGHT_FILL
+uniform vec4 alamoLights[7];  // fixed function: towards sun, fill 1, fill 2; their colours; the ambient
 
 // Material parameters (bound by name; the .fx defaults when the file has none)
 uniform vec4 mDiffuse;      // Diffuse (rgb; a: MeshAlpha's float4 Diffuse)
@@ -61,6 +75,7 @@ out vec4 spec;              // COLOR1
 out vec3 lightVec;          // tangent-space light vector (not renormalized per pixel, as in the engine)
 out vec3 halfVec;           // tangent-space half vector
 out vec2 factors;           // Planet: x atmosphere, y city lights
+out vec3 reflVec;           // BumpReflectColorize: world-space reflection vector (per vertex, as the engine)
 
 vec3 irradiance(vec4 m[12], vec3 n) {
     vec4 v = vec4(n, 1.0);
@@ -92,14 +107,18 @@ void main() {
     uv0 = vertexTexCoord; uv1 = vertexTexCoord; uv2 = vertexTexCoord;
     diff = vec4(1.0); spec = vec4(0.0, 0.0, 0.0, 1.0);
     lightVec = vec3(0.0, 0.0, 1.0); halfVec = vec3(0.0, 0.0, 1.0); factors = vec2(0.0);
-#if defined(BUMP_COLORIZE) || defined(PLANET)
+    reflVec = vec3(0.0, 0.0, 1.0);
+#if defined(BUMP_COLORIZE) || defined(PLANET) || defined(BUMP_REFLECT)
     // to-tangent: rows T, B, N; v * to_tangent = (v.T, v.B, v.N)
     lightVec = normalize(vec3(dot(sunToward, T), dot(sunToward, B), dot(sunToward, Nraw)));
     halfVec = normalize(vec3(dot(H, T), dot(H, B), dot(H, Nraw)));
     diff = clamp(vec4(irradiance(sphFill, N) * mDiffuse.rgb + mEmissive, 1.0), 0.0, 1.0);
 #endif
-#if defined(BUMP_COLORIZE)
+#if defined(BUMP_COLORIZE) || defined(BUMP_REFLECT)
     uv0 = glUV(tex + mUVOffset); uv1 = uv0;
+#endif
+#if defined(BUMP_REFLECT)
+    reflVec = normalize(-E + 2.0 * dot(E, N) * N);
 #endif
 #if defined(PLANET)
     uv2 = glUV(tex + vec2(alamoTime * mCloud.x, 0.0));
@@ -107,10 +126,10 @@ void main() {
     factors.x = pow(max(1.0 - vdotn, 0.0), mAtmospherePower) * 2.0 * mAtmosphere.a;
     factors.y = clamp(dot(Nraw, -32.0 * sunToward), 0.0, 1.0);
 #endif
-#if defined(GLOSS) || defined(GLOSS_COLORIZE) || defined(ALPHA) || defined(DEFAULT)
+#if defined(GLOSS) || defined(GLOSS_COLORIZE) || defined(ALPHA) || defined(DEFAULT) || defined(ALPHA_GLOSS)
     vec3 sl = pow(max(dot(N, H), 0.0), 16.0) * sunSpecular;
     float a = 1.0;
-#ifdef ALPHA
+#if defined(ALPHA) || defined(ALPHA_GLOSS)
     a = mDiffuse.a;
 #endif
     diff = clamp(vec4(mDiffuse.rgb * irradiance(sphAll, N) + mEmissive, a), 0.0, 1.0);
@@ -119,6 +138,28 @@ void main() {
 #if defined(ADDITIVE)
     uv0 = glUV(tex + alamoTime * mUVScrollRate);
     diff = clamp(vec4(color.rgb, 1.0), 0.0, 1.0);
+#endif
+#if defined(ADDITIVE_VCOLOR)
+    uv0 = glUV(tex + alamoTime * mUVScrollRate);
+    diff = clamp(vec4(vc.rgb, 1.0), 0.0, 1.0);
+#endif
+#if defined(ADDITIVE_OFFSET)
+    uv0 = glUV(tex + mUVOffset);
+    diff = clamp(vec4(color.rgb, 1.0), 0.0, 1.0);
+#endif
+#if defined(SOLID_COLOR)
+    diff = clamp(color, 0.0, 1.0);
+#endif
+#if defined(HEAT)
+    uv0 = glUV(tex + alamoTime * mUVScrollRate);
+    diff = vc;
+#endif
+#if defined(ALPHA_SCROLL)
+    uv0 = glUV(tex + alamoTime * mUVScrollRate);
+    vec3 ff = mEmissive + mDiffuse.rgb * alamoLights[6].rgb;
+    for (int i = 0; i < 3; ++i)
+        ff += mDiffuse.rgb * alamoLights[3 + i].rgb * max(dot(N, alamoLights[i].xyz), 0.0);
+    diff = clamp(vec4(ff, mDiffuse.a), 0.0, 1.0);
 #endif
 #if defined(SHIELD)
     vec2 t0 = mShieldUV.x * tex, t1 = mShieldUV.z * tex, t2 = mShieldUV.y * tex;
@@ -145,6 +186,7 @@ in vec4 spec;
 in vec3 lightVec;
 in vec3 halfVec;
 in vec2 factors;
+in vec3 reflVec;
 
 uniform sampler2D baseTexture;
 uniform sampler2D normalTexture;  // NormalTexture
@@ -161,8 +203,23 @@ uniform vec3 mSpecular;
 uniform vec4 mAtmosphere;
 uniform vec3 mCityColor;
 uniform float mMaskScale;         // 0 when the base texture is missing (the grey stand-in is not a colorization mask)
+uniform vec4 sphAll[12];
+#ifdef HEAT
+uniform sampler2D sceneCopy;      // the frame drawn so far (FrameGraph heat pass)
+uniform vec2 viewportSize;
+const float kHeatStrength = 0.04;
+#endif
 
 out vec4 fragColor;
+
+// The sky a reflection sees (see the top of this file): SPH_LIGHT_ALL's irradiance towards r, clamped.
+vec3 skyCube(vec3 r) {
+    vec4 v = vec4(normalize(r), 1.0);
+    vec3 e = vec3(dot(v, mat4(sphAll[0], sphAll[1], sphAll[2], sphAll[3]) * v),
+                  dot(v, mat4(sphAll[4], sphAll[5], sphAll[6], sphAll[7]) * v),
+                  dot(v, mat4(sphAll[8], sphAll[9], sphAll[10], sphAll[11]) * v));
+    return clamp(e, 0.0, 1.0);
+}
 
 void main() {
     vec4 base = texture(baseTexture, uv0);
@@ -175,6 +232,27 @@ void main() {
     vec3 c = surface * (ndotl * mDiffuse.rgb * sunDiffuse + diff.rgb) * 2.0;
     c += sunSpecular * mSpecular * pow(ndoth, 16.0) * nt.a;
     fragColor = vec4(c, diff.a);
+#elif defined(BUMP_REFLECT)
+    vec4 nt = texture(normalTexture, uv1);
+    vec3 surface = mix(base.rgb, factionColor.rgb * base.rgb, base.a * mMaskScale);
+    vec3 n = 2.0 * (nt.rgb - 0.5);
+    float ndotl = clamp(dot(n, lightVec), 0.0, 1.0);
+    vec3 c = surface * (ndotl * mDiffuse.rgb * sunDiffuse + diff.rgb) * 2.0;
+    c += skyCube(reflVec) * mSpecular * nt.a;
+    fragColor = vec4(c, diff.a);
+#elif defined(ALPHA_GLOSS)
+    vec4 g = texture(glossTexture, uv1);
+    fragColor = vec4(diff.rgb * base.rgb * 2.0 + spec.rgb * g.r, diff.a * base.a);
+#elif defined(ADDITIVE_VCOLOR) || defined(ADDITIVE_OFFSET)
+    fragColor = vec4((base * diff).rgb, 1.0);
+#elif defined(SOLID_COLOR)
+    fragColor = diff;
+#elif defined(HEAT)
+    vec4 d = texture(distortTexture, uv0);
+    vec2 shift = vec2(d.r - 0.5, 0.5 - d.g) * 2.0 * kHeatStrength * diff.a;
+    fragColor = vec4(texture(sceneCopy, gl_FragCoord.xy / viewportSize + shift).rgb, 1.0);
+#elif defined(ALPHA_SCROLL)
+    fragColor = vec4(base.rgb * diff.rgb * 2.0, base.a * diff.a);
 #elif defined(GLOSS)
     fragColor = vec4(diff.rgb * base.rgb * 2.0 + spec.rgb * base.a, diff.a);
 #elif defined(GLOSS_COLORIZE)
