@@ -76,7 +76,12 @@ ShaderInfo alamoShaderInfo(const std::string& shaderName) {
         r = make(I::AlamoDefault, F::Approximation, "alDefault as 2x diffuse (Gloss without specular)",
                  "alDefault.fx is built into the engine and its source is not public");
     else if (s == "meshshadowvolume" || s == "meshcollision" || s == "meshlightvisualize")
-        r = make(I::Hidden, F::NotDrawn, "hidden", "the game does not draw " + name + s.substr(4) + " meshes");
+        r = make(I::Hidden, F::NotDrawn, "hidden",
+                 "the game does not draw " + name +
+                     (s == "meshshadowvolume" ? "ShadowVolume"
+                      : s == "meshcollision"  ? "Collision"
+                                              : "LightVisualize") +
+                     " meshes");
     else if (s == "meshheat")
         r = make(I::AlamoHeat, F::Approximation, name + "Heat (t0) through a copy of the scene",
                  "the distortion texture and its alpha are the .fx's; the engine's full-screen pass that turns them "
