@@ -181,6 +181,10 @@ const char* alamoDefine(rs::ShaderImpl impl) {
         return "ALPHA_SCROLL";
     case rs::ShaderImpl::AlamoHeat:
         return "HEAT";
+    case rs::ShaderImpl::AlamoTerrainBump:
+        return "TERRAIN_BUMP";
+    case rs::ShaderImpl::AlamoTerrainGloss:
+        return "TERRAIN_GLOSS";
     default:
         return nullptr;
     }

@@ -17,7 +17,9 @@
 // RSkinHeat: the .fx writes the scrolled DistortionTexture with the vertex alpha into the engine's full-screen
 // distortion buffer, and the engine displaces the frame by it in a pass whose source is not public; here the heat
 // mesh samples a copy of the frame (sceneCopy) at its pixel moved by (rg - 0.5) x 2 x alpha x kHeatStrength of the
-// view, with the texture's green running down the screen as Direct3D's v).
+// view, with the texture's green running down the screen as Direct3D's v), TERRAIN_BUMP (TerrainMeshBump, sph_t2),
+// TERRAIN_GLOSS (TerrainMeshGloss). The terrain shaders' cloud shadows and fog of war (and BatchMesh*'s fog of war)
+// are textures of the map: white (none) on a model alone, so they drop out of the formula.
 //
 // The sky cube BumpReflectColorize reflects (SKY_CUBE_TEXTURE) is the map's; a model alone is shown with the
 // light set-up's irradiance (SPH_LIGHT_ALL evaluated in the reflected direction, clamped to [0, 1] as an 8-bit cube
@@ -108,7 +110,7 @@ void main() {
     diff = vec4(1.0); spec = vec4(0.0, 0.0, 0.0, 1.0);
     lightVec = vec3(0.0, 0.0, 1.0); halfVec = vec3(0.0, 0.0, 1.0); factors = vec2(0.0);
     reflVec = vec3(0.0, 0.0, 1.0);
-#if defined(BUMP_COLORIZE) || defined(PLANET) || defined(BUMP_REFLECT)
+#if defined(BUMP_COLORIZE) || defined(PLANET) || defined(BUMP_REFLECT) || defined(TERRAIN_BUMP)
     // to-tangent: rows T, B, N; v * to_tangent = (v.T, v.B, v.N)
     lightVec = normalize(vec3(dot(sunToward, T), dot(sunToward, B), dot(sunToward, Nraw)));
     halfVec = normalize(vec3(dot(H, T), dot(H, B), dot(H, Nraw)));
@@ -126,7 +128,7 @@ void main() {
     factors.x = pow(max(1.0 - vdotn, 0.0), mAtmospherePower) * 2.0 * mAtmosphere.a;
     factors.y = clamp(dot(Nraw, -32.0 * sunToward), 0.0, 1.0);
 #endif
-#if defined(GLOSS) || defined(GLOSS_COLORIZE) || defined(ALPHA) || defined(DEFAULT) || defined(ALPHA_GLOSS)
+#if defined(GLOSS) || defined(GLOSS_COLORIZE) || defined(ALPHA) || defined(DEFAULT) || defined(ALPHA_GLOSS) || defined(TERRAIN_GLOSS)
     vec3 sl = pow(max(dot(N, H), 0.0), 16.0) * sunSpecular;
     float a = 1.0;
 #if defined(ALPHA) || defined(ALPHA_GLOSS)
@@ -240,6 +242,17 @@ void main() {
     vec3 c = surface * (ndotl * mDiffuse.rgb * sunDiffuse + diff.rgb) * 2.0;
     c += skyCube(reflVec) * mSpecular * nt.a;
     fragColor = vec4(c, diff.a);
+#elif defined(TERRAIN_BUMP)
+    vec4 nt = texture(normalTexture, uv1);
+    vec3 n = 2.0 * (nt.rgb - 0.5);
+    float ndotl = dot(n, lightVec);
+    ndotl = ndotl < 0.0 ? -0.25 * ndotl : ndotl;
+    float ndoth = clamp(dot(n, halfVec), 0.0, 1.0);
+    vec3 c = base.rgb * (ndotl * mDiffuse.rgb * sunDiffuse + diff.rgb) * 2.0;
+    c += sunSpecular * mSpecular * pow(ndoth, 16.0) * base.a * 2.0;
+    fragColor = vec4(c, diff.a);
+#elif defined(TERRAIN_GLOSS)
+    fragColor = vec4(diff.rgb * base.rgb * 2.0 + spec.rgb * base.a * 2.0, 1.0);
 #elif defined(ALPHA_GLOSS)
     vec4 g = texture(glossTexture, uv1);
     fragColor = vec4(diff.rgb * base.rgb * 2.0 + spec.rgb * g.r, diff.a * base.a);

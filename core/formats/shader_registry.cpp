@@ -64,6 +64,18 @@ ShaderInfo alamoShaderInfo(const std::string& shaderName) {
         r = make(I::AlamoAdditiveOffset, E, name + "AdditiveOffset (t0)");
     else if (s == "meshalphascroll")
         r = make(I::AlamoAlphaScroll, E, name + "AlphaScroll (sph_t1: fixed-function lighting, scrolled UV)");
+    else if (s == "batchmeshgloss")
+        r = make(I::AlamoGloss, E, "BatchMeshGloss (sph_t0)",
+                 "as MeshGloss times the fog of war (FOW_TEXTURE), which is the map's: none on a model alone");
+    else if (s == "batchmeshalpha")
+        r = make(I::AlamoAlpha, E, "BatchMeshAlpha (sph_t0)",
+                 "as MeshAlpha times the fog of war (FOW_TEXTURE), which is the map's: none on a model alone");
+    else if (s == "terrainmeshbump")
+        r = make(I::AlamoTerrainBump, E, "TerrainMeshBump (sph_t2)",
+                 "cloud shadows (CLOUD_TEXTURE) and fog of war are the map's: none on a model alone");
+    else if (s == "terrainmeshgloss")
+        r = make(I::AlamoTerrainGloss, E, "TerrainMeshGloss (sph_t0)",
+                 "cloud shadows (CLOUD_TEXTURE) and fog of war are the map's: none on a model alone");
     else if (s == "meshsolidcolor")
         r = make(I::AlamoSolidColor, E, "MeshSolidColor (t0)");
     else if (s == "meshshield")

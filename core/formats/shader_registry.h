@@ -34,6 +34,8 @@ enum class ShaderImpl {
     AlamoSolidColor,
     AlamoAlphaScroll,
     AlamoHeat,
+    AlamoTerrainBump,
+    AlamoTerrainGloss,
     Hidden, // shadow volumes, collision and light-visualize meshes: not drawn by the game
 };
 

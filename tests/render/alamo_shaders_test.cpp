@@ -206,7 +206,8 @@ TEST_CASE("every Alamo shader of the corpus has an implementation", "[render][al
                           "MeshAdditiveVColor.fx",
                           "RSkinAdditiveVColor.fx",
                           "MeshAdditiveOffset.fx",
-                          "MeshSolidColor.fx"})
+                          "MeshSolidColor.fx", "MeshAlphaScroll.fx", "BatchMeshGloss.fx", "BatchMeshAlpha.fx",
+                          "TerrainMeshBump.fx", "TerrainMeshGloss.fx"})
         CHECK(rs::alamoShaderInfo(s).fidelity == rs::ShaderFidelity::EngineFormula);
     for (const char* s : {"MeshShadowVolume.fx", "RSkinShadowVolume.fx", "MeshCollision.fx", "MeshLightVisualize.fx"})
         CHECK(rs::alamoShaderInfo(s).fidelity == rs::ShaderFidelity::NotDrawn);
@@ -625,4 +626,41 @@ TEST_CASE("MeshHeat displaces the scene behind it by the heat formula, through a
     CHECK(std::abs(float(e0 - e1) - shift) <= 1.5f);
     // Outside the heat quad nothing moves: the same row left of it is unchanged.
     CHECK(heat.img.pixelColor(still.box.left() + 3, row) == still.img.pixelColor(still.box.left() + 3, row));
+}
+
+TEST_CASE("TerrainMeshBump: dot3 sun with the back-side wrap (-0.25 x N.L), fill light", "[render][alamo]") {
+    QTemporaryDir dir;
+    // A normal-map texel facing away from the sun: N.L < 0, which the .fx turns into -0.25 x N.L.
+    const V4 base(0.6f, 0.5f, 0.3f, 0.0f), normal(0.2f, 0.1f, 0.5f, 1.0f), diffuse(0.9f, 0.9f, 0.8f, 1),
+        emissive(0.02f, 0.03f, 0.0f, 1);
+    writeTga(dir.path() + "/b.tga", base);
+    writeTga(dir.path() + "/n.tga", normal);
+    auto m = quadModel("TerrainMeshBump.fx", {tex("BaseTexture", "b.tga"), tex("NormalTexture", "n.tga"),
+                                              param("Diffuse", diffuse), param("Emissive", emissive)});
+    Rig g;
+    const V3 L = g.r.sun.toward;
+    const V3 lt = glm::normalize(V3(glm::dot(L, kT), glm::dot(L, kB), glm::dot(L, kN)));
+    float ndotl = glm::dot(2.0f * (V3(q8(normal)) - 0.5f), lt);
+    REQUIRE(ndotl < -0.1f); // the case under test
+    ndotl = -0.25f * ndotl;
+    const V3 diff = sat(sphFill(g, kN) * V3(diffuse) + V3(emissive));
+    const V3 want = V3(q8(base)) * (ndotl * V3(diffuse) * g.r.sun.color + diff) * 2.0f; // + spec x base alpha (0)
+    checkPixel(render(m, dir.path()).at(0.5f, 0.5f), want, "TerrainMeshBump");
+}
+
+TEST_CASE("TerrainMeshGloss: 2x diffuse + 2x specular x base alpha", "[render][alamo]") {
+    QTemporaryDir dir;
+    const V4 base(0.25f, 0.2f, 0.15f, 0.6f), diffuse(0.5f, 0.5f, 0.5f, 1), specular(0.5f, 0.4f, 0.3f, 1);
+    writeTga(dir.path() + "/b.tga", base);
+    auto m = quadModel("TerrainMeshGloss.fx", {tex("BaseTexture", "b.tga"), param("Diffuse", diffuse),
+                                               param("Specular", specular)});
+    const Shot s = render(m, dir.path());
+    REQUIRE(s.box.width() > 40);
+    Rig g;
+    const V3 eye = eyeOfView();
+    const V3 spec = 0.5f * (sat(V3(specular) * vertexSpecular(g, kCorner0, eye)) +
+                            sat(V3(specular) * vertexSpecular(g, kCorner2, eye)));
+    const V4 b = q8(base);
+    const V3 diff = sat(V3(diffuse) * sphAll(g, kN));
+    checkPixel(s.at(0.5f, 0.5f), diff * V3(b) * 2.0f + spec * b.a * 2.0f, "TerrainMeshGloss");
 }
