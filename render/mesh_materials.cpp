@@ -185,6 +185,8 @@ const char* alamoDefine(rs::ShaderImpl impl) {
         return "TERRAIN_BUMP";
     case rs::ShaderImpl::AlamoTerrainGloss:
         return "TERRAIN_GLOSS";
+    case rs::ShaderImpl::AlamoNebula:
+        return "NEBULA";
     default:
         return nullptr;
     }
@@ -206,7 +208,7 @@ fx::OnDemandProgram& MeshMaterials::alamoProgram(rs::ShaderImpl impl) {
 Qt3DRender::QEffect* MeshMaterials::alamoEffect(rs::ShaderImpl impl, bool cullBack) {
     using BA = Qt3DRender::QBlendEquationArguments;
     using DT = Qt3DRender::QDepthTest;
-    if (impl == rs::ShaderImpl::AlamoShield) cullBack = false;
+    if (impl == rs::ShaderImpl::AlamoShield || impl == rs::ShaderImpl::AlamoNebula) cullBack = false;
     const int key = int(impl) * 2 + (cullBack ? 1 : 0);
     if (auto it = alamoEffects_.find(key); it != alamoEffects_.end()) return it->second;
     fx::OnDemandProgram& prog = alamoProgram(impl);
@@ -225,6 +227,7 @@ Qt3DRender::QEffect* MeshMaterials::alamoEffect(rs::ShaderImpl impl, bool cullBa
     case rs::ShaderImpl::AlamoAdditive:
     case rs::ShaderImpl::AlamoAdditiveVColor:
     case rs::ShaderImpl::AlamoAdditiveOffset:
+    case rs::ShaderImpl::AlamoNebula:
     case rs::ShaderImpl::AlamoShield: {
         auto* main = prog.pass("transparent");
         cull(main);
@@ -458,6 +461,8 @@ void MeshMaterials::buildSubMesh(Qt3DCore::QEntity* parent, const std::vector<Pa
                            floatParam("CloudScale", shader.impl == rs::ShaderImpl::AlamoSkydome ? 0.0025f : 1.0f)));
         addParam(mat, "mAtmosphere", toQ4(vec4Param("Atmosphere", glm::vec4(0, 0, 0, 1))));
         addParam(mat, "mAtmospherePower", floatParam("AtmospherePower", 4.5f));
+        addParam(mat, "mNebula", QVector3D(floatParam("SFreq", 0.002f), floatParam("TFreq", 0.05f),
+                                           floatParam("DistortionScale", 25.0f)));
         const glm::vec4 city = vec4Param("CityColor", glm::vec4(1.0f));
         addParam(mat, "mCityColor", QVector3D(city.x, city.y, city.z));
         addParam(mat, "skinMode", skinMode);

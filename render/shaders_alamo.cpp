@@ -19,7 +19,9 @@
 // mesh samples a copy of the frame (sceneCopy) at its pixel moved by (rg - 0.5) x 2 x alpha x kHeatStrength of the
 // view, with the texture's green running down the screen as Direct3D's v), TERRAIN_BUMP (TerrainMeshBump, sph_t2),
 // TERRAIN_GLOSS (TerrainMeshGloss). The terrain shaders' cloud shadows and fog of war (and BatchMesh*'s fog of war)
-// are textures of the map: white (none) on a model alone, so they drop out of the formula.
+// are textures of the map: white (none) on a model alone, so they drop out of the formula. NEBULA (Nebula: vertices
+// moved by DistortionScale x sin(2 x 3.14 x frac(SFreq x world position + TFreq x time)), the texture scrolled by
+// 3 x UVScrollRate, vertex colour x (|view-space normal z|^8 x 2 + 0.1): vs_1_1's pow takes |x|).
 //
 // The sky cube BumpReflectColorize reflects (SKY_CUBE_TEXTURE) is the map's; a model alone is shown with the
 // light set-up's irradiance (SPH_LIGHT_ALL evaluated in the reflected direction, clamped to [0, 1] as an 8-bit cube
@@ -68,6 +70,8 @@ uniform vec3 mShieldScroll; // Shield: BaseUVScrollRate, WaveUVScrollRate, Disto
 uniform vec2 mCloud;        // CloudScrollRate, CloudScale (Skydome, Planet)
 uniform vec4 mAtmosphere;   // Planet: Atmosphere
 uniform float mAtmospherePower;
+uniform vec3 mNebula;       // Nebula: SFreq, TFreq, DistortionScale
+uniform mat4 viewMatrix;
 
 out vec2 uv0;
 out vec2 uv1;
@@ -151,6 +155,14 @@ void main() {
 #endif
 #if defined(SOLID_COLOR)
     diff = clamp(color, 0.0, 1.0);
+#endif
+#if defined(NEBULA)
+    vec3 wobble = sin(2.0 * 3.14 * fract(mNebula.x * P + mNebula.y * alamoTime));
+    vec4 pn = m * vec4(vertexPosition + mNebula.z * wobble, 1.0);
+    P = pn.xyz / max(pn.w, 1e-6);
+    uv0 = glUV(tex + alamoTime * mUVScrollRate * 3.0);
+    vec3 vn = normalize(mat3(viewMatrix) * Nraw);
+    diff = clamp(vc * (pow(abs(vn.z), 8.0) * 2.0 + 0.1), 0.0, 1.0);
 #endif
 #if defined(HEAT)
     uv0 = glUV(tex + alamoTime * mUVScrollRate);
@@ -256,7 +268,7 @@ void main() {
 #elif defined(ALPHA_GLOSS)
     vec4 g = texture(glossTexture, uv1);
     fragColor = vec4(diff.rgb * base.rgb * 2.0 + spec.rgb * g.r, diff.a * base.a);
-#elif defined(ADDITIVE_VCOLOR) || defined(ADDITIVE_OFFSET)
+#elif defined(ADDITIVE_VCOLOR) || defined(ADDITIVE_OFFSET) || defined(NEBULA)
     fragColor = vec4((base * diff).rgb, 1.0);
 #elif defined(SOLID_COLOR)
     fragColor = diff;

@@ -76,6 +76,8 @@ ShaderInfo alamoShaderInfo(const std::string& shaderName) {
     else if (s == "terrainmeshgloss")
         r = make(I::AlamoTerrainGloss, E, "TerrainMeshGloss (sph_t0)",
                  "cloud shadows (CLOUD_TEXTURE) and fog of war are the map's: none on a model alone");
+    else if (s == "nebula")
+        r = make(I::AlamoNebula, E, "Nebula (t0)");
     else if (s == "meshsolidcolor")
         r = make(I::AlamoSolidColor, E, "MeshSolidColor (t0)");
     else if (s == "meshshield")

@@ -36,6 +36,7 @@ enum class ShaderImpl {
     AlamoHeat,
     AlamoTerrainBump,
     AlamoTerrainGloss,
+    AlamoNebula,
     Hidden, // shadow volumes, collision and light-visualize meshes: not drawn by the game
 };
 

@@ -207,7 +207,7 @@ TEST_CASE("every Alamo shader of the corpus has an implementation", "[render][al
                           "RSkinAdditiveVColor.fx",
                           "MeshAdditiveOffset.fx",
                           "MeshSolidColor.fx", "MeshAlphaScroll.fx", "BatchMeshGloss.fx", "BatchMeshAlpha.fx",
-                          "TerrainMeshBump.fx", "TerrainMeshGloss.fx"})
+                          "TerrainMeshBump.fx", "TerrainMeshGloss.fx", "Nebula.fx"})
         CHECK(rs::alamoShaderInfo(s).fidelity == rs::ShaderFidelity::EngineFormula);
     for (const char* s : {"MeshShadowVolume.fx", "RSkinShadowVolume.fx", "MeshCollision.fx", "MeshLightVisualize.fx"})
         CHECK(rs::alamoShaderInfo(s).fidelity == rs::ShaderFidelity::NotDrawn);
@@ -663,4 +663,39 @@ TEST_CASE("TerrainMeshGloss: 2x diffuse + 2x specular x base alpha", "[render][a
     const V4 b = q8(base);
     const V3 diff = sat(V3(diffuse) * sphAll(g, kN));
     checkPixel(s.at(0.5f, 0.5f), diff * V3(b) * 2.0f + spec * b.a * 2.0f, "TerrainMeshGloss");
+}
+
+TEST_CASE("Nebula: vertex colour x view-angle term, texture scrolled by 3 x UVScrollRate, vertices wobble with time",
+          "[render][alamo]") {
+    QTemporaryDir dir;
+    const V4 left(0.6f, 0.3f, 0.2f, 1), right(0.2f, 0.4f, 0.6f, 1), vc(0.3f, 0.25f, 0.2f, 1);
+    writeTga(dir.path() + "/b.tga", left, right);
+    auto still = quadModel("Nebula.fx",
+                           {tex("BaseTexture", "b.tga"), param("UVScrollRate", V4(1.0f / 6.0f, 0, 0, 0)),
+                            param("DistortionScale", V4(0, 0, 0, 0), rs::ParamType::Float)},
+                           true, vc);
+    // The quad faces the camera: view-space normal z = 1, so the colour is saturate(vc x (1 x 2 + 0.1)).
+    const V3 diff = sat(V3(vc) * 2.1f);
+    checkPixel(render(still, dir.path(), 0.0f).at(0.25f, 0.5f), bg() + V3(q8(left)) * diff, "Nebula t=0");
+    checkPixel(render(still, dir.path(), 1.0f).at(0.25f, 0.5f), bg() + V3(q8(right)) * diff, "Nebula t=1 (u + 0.5)");
+    // Wobble: SFreq 0, TFreq 0.25: every vertex moves by DistortionScale x sin(2 x 3.14 x 0.25 t) on each axis:
+    // nothing at t = 0, about 0.2 right, 0.2 away and 0.2 up at t = 1.
+    auto wobbly = quadModel("Nebula.fx",
+                            {tex("BaseTexture", "b.tga"), param("SFreq", V4(0, 0, 0, 0), rs::ParamType::Float),
+                             param("TFreq", V4(0.25f, 0, 0, 0), rs::ParamType::Float),
+                             param("DistortionScale", V4(0.2f, 0, 0, 0), rs::ParamType::Float)},
+                            true, vc);
+    const Shot a = render(wobbly, dir.path(), 0.0f), b = render(wobbly, dir.path(), 1.0f);
+    const float s = 0.2f * std::sin(2.0f * 3.14f * 0.25f);
+    INFO("box at t=0 " << a.box.x() << "," << a.box.y() << " " << a.box.width() << "x" << a.box.height() << "; t=1 "
+                       << b.box.x() << "," << b.box.y() << " " << b.box.width() << "x" << b.box.height());
+    REQUIRE(a.box.width() > 100);
+    // At t = 1 the quad is s farther away: its pixels per world unit are its new width / 2 (the quad is 2 wide; the
+    // top may leave the window, the sides and the bottom do not). The view centre (the quad's centre at t = 0) is
+    // where world x = 0, z = 0 project at any depth.
+    const float ppu1 = float(b.box.width()) / 2.0f;
+    const float cx = float(a.box.left() + a.box.right()) / 2.0f, cy = float(a.box.top() + a.box.bottom()) / 2.0f;
+    CHECK(std::abs(float(b.box.left() + b.box.right()) / 2.0f - (cx + s * ppu1)) <= 2.0f); // moved right by s
+    CHECK(std::abs(float(b.box.bottom()) - (cy + (1.0f - s) * ppu1)) <= 2.0f);            // and up by s
+    CHECK(b.box.width() < a.box.width()); // 0.2 farther away
 }
