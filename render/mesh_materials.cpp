@@ -187,6 +187,8 @@ const char* alamoDefine(rs::ShaderImpl impl) {
         return "TERRAIN_GLOSS";
     case rs::ShaderImpl::AlamoNebula:
         return "NEBULA";
+    case rs::ShaderImpl::AlamoTree:
+        return "TREE";
     default:
         return nullptr;
     }
@@ -461,6 +463,7 @@ void MeshMaterials::buildSubMesh(Qt3DCore::QEntity* parent, const std::vector<Pa
                            floatParam("CloudScale", shader.impl == rs::ShaderImpl::AlamoSkydome ? 0.0025f : 1.0f)));
         addParam(mat, "mAtmosphere", toQ4(vec4Param("Atmosphere", glm::vec4(0, 0, 0, 1))));
         addParam(mat, "mAtmospherePower", floatParam("AtmospherePower", 4.5f));
+        addParam(mat, "mBendScale", floatParam("BendScale", 1.0f));
         addParam(mat, "mNebula", QVector3D(floatParam("SFreq", 0.002f), floatParam("TFreq", 0.05f),
                                            floatParam("DistortionScale", 25.0f)));
         const glm::vec4 city = vec4Param("CityColor", glm::vec4(1.0f));

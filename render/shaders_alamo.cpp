@@ -21,7 +21,9 @@
 // TERRAIN_GLOSS (TerrainMeshGloss). The terrain shaders' cloud shadows and fog of war (and BatchMesh*'s fog of war)
 // are textures of the map: white (none) on a model alone, so they drop out of the formula. NEBULA (Nebula: vertices
 // moved by DistortionScale x sin(2 x 3.14 x frac(SFreq x world position + TFreq x time)), the texture scrolled by
-// 3 x UVScrollRate, vertex colour x (|view-space normal z|^8 x 2 + 0.1): vs_1_1's pow takes |x|).
+// 3 x UVScrollRate, vertex colour x (|view-space normal z|^8 x 2 + 0.1): vs_1_1's pow takes |x|), TREE (Tree,
+// sph_t1: bent by BendScale x WIND_BEND_VECTOR.xyz x z^2 x .w, the engine's wind, here its .fx default (1, 0, 0,
+// 0.01); lit like MeshGloss with 2x specular x base alpha; alpha test: drawn where base alpha x 1 > 128/255).
 //
 // The sky cube BumpReflectColorize reflects (SKY_CUBE_TEXTURE) is the map's; a model alone is shown with the
 // light set-up's irradiance (SPH_LIGHT_ALL evaluated in the reflected direction, clamped to [0, 1] as an 8-bit cube
@@ -71,6 +73,7 @@ uniform vec2 mCloud;        // CloudScrollRate, CloudScale (Skydome, Planet)
 uniform vec4 mAtmosphere;   // Planet: Atmosphere
 uniform float mAtmospherePower;
 uniform vec3 mNebula;       // Nebula: SFreq, TFreq, DistortionScale
+uniform float mBendScale;   // Tree: BendScale
 uniform mat4 viewMatrix;
 
 out vec2 uv0;
@@ -132,7 +135,12 @@ void main() {
     factors.x = pow(max(1.0 - vdotn, 0.0), mAtmospherePower) * 2.0 * mAtmosphere.a;
     factors.y = clamp(dot(Nraw, -32.0 * sunToward), 0.0, 1.0);
 #endif
-#if defined(GLOSS) || defined(GLOSS_COLORIZE) || defined(ALPHA) || defined(DEFAULT) || defined(ALPHA_GLOSS) || defined(TERRAIN_GLOSS)
+#if defined(TREE)
+    P += mBendScale * vec3(1.0, 0.0, 0.0) * (vertexPosition.z * vertexPosition.z * 0.01);
+    E = normalize(eyePosition - P);
+    H = normalize(E + sunToward);
+#endif
+#if defined(GLOSS) || defined(GLOSS_COLORIZE) || defined(ALPHA) || defined(DEFAULT) || defined(ALPHA_GLOSS) || defined(TERRAIN_GLOSS) || defined(TREE)
     vec3 sl = pow(max(dot(N, H), 0.0), 16.0) * sunSpecular;
     float a = 1.0;
 #if defined(ALPHA) || defined(ALPHA_GLOSS)
@@ -263,6 +271,9 @@ void main() {
     vec3 c = base.rgb * (ndotl * mDiffuse.rgb * sunDiffuse + diff.rgb) * 2.0;
     c += sunSpecular * mSpecular * pow(ndoth, 16.0) * base.a * 2.0;
     fragColor = vec4(c, diff.a);
+#elif defined(TREE)
+    if (base.a * diff.a <= 128.0 / 255.0) discard;
+    fragColor = vec4(base.rgb * diff.rgb * 2.0 + spec.rgb * base.a * 2.0, base.a * diff.a);
 #elif defined(TERRAIN_GLOSS)
     fragColor = vec4(diff.rgb * base.rgb * 2.0 + spec.rgb * base.a * 2.0, 1.0);
 #elif defined(ALPHA_GLOSS)

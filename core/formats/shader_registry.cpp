@@ -76,6 +76,9 @@ ShaderInfo alamoShaderInfo(const std::string& shaderName) {
     else if (s == "terrainmeshgloss")
         r = make(I::AlamoTerrainGloss, E, "TerrainMeshGloss (sph_t0)",
                  "cloud shadows (CLOUD_TEXTURE) and fog of war are the map's: none on a model alone");
+    else if (s == "tree")
+        r = make(I::AlamoTree, E, "Tree (sph_t1)",
+                 "bent by WIND_BEND_VECTOR, the engine's wind: its .fx default (1, 0, 0, 0.01) on a model alone");
     else if (s == "nebula")
         r = make(I::AlamoNebula, E, "Nebula (t0)");
     else if (s == "meshsolidcolor")

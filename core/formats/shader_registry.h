@@ -37,6 +37,7 @@ enum class ShaderImpl {
     AlamoTerrainBump,
     AlamoTerrainGloss,
     AlamoNebula,
+    AlamoTree,
     Hidden, // shadow volumes, collision and light-visualize meshes: not drawn by the game
 };
 

@@ -207,7 +207,7 @@ TEST_CASE("every Alamo shader of the corpus has an implementation", "[render][al
                           "RSkinAdditiveVColor.fx",
                           "MeshAdditiveOffset.fx",
                           "MeshSolidColor.fx", "MeshAlphaScroll.fx", "BatchMeshGloss.fx", "BatchMeshAlpha.fx",
-                          "TerrainMeshBump.fx", "TerrainMeshGloss.fx", "Nebula.fx"})
+                          "TerrainMeshBump.fx", "TerrainMeshGloss.fx", "Nebula.fx", "Tree.fx"})
         CHECK(rs::alamoShaderInfo(s).fidelity == rs::ShaderFidelity::EngineFormula);
     for (const char* s : {"MeshShadowVolume.fx", "RSkinShadowVolume.fx", "MeshCollision.fx", "MeshLightVisualize.fx"})
         CHECK(rs::alamoShaderInfo(s).fidelity == rs::ShaderFidelity::NotDrawn);
@@ -698,4 +698,32 @@ TEST_CASE("Nebula: vertex colour x view-angle term, texture scrolled by 3 x UVSc
     CHECK(std::abs(float(b.box.left() + b.box.right()) / 2.0f - (cx + s * ppu1)) <= 2.0f); // moved right by s
     CHECK(std::abs(float(b.box.bottom()) - (cy + (1.0f - s) * ppu1)) <= 2.0f);            // and up by s
     CHECK(b.box.width() < a.box.width()); // 0.2 farther away
+}
+
+TEST_CASE("Tree: 2x lit texture, alpha test at 128/255, bent by BendScale x z^2 along the default wind",
+          "[render][alamo]") {
+    QTemporaryDir dir;
+    const V4 leaf(0.3f, 0.5f, 0.2f, 0.8f), gap(0.3f, 0.5f, 0.2f, 0.4f), diffuse(0.8f, 0.9f, 0.7f, 1);
+    writeTga(dir.path() + "/b.tga", leaf, gap); // right half below the alpha reference
+    auto make = [&](float bend) {
+        return quadModel("Tree.fx", {tex("BaseTexture", "b.tga"), param("Diffuse", diffuse),
+                                     param("Specular", V4(0, 0, 0, 1)),
+                                     param("BendScale", V4(bend, 0, 0, 0), rs::ParamType::Float)});
+    };
+    const Shot s = render(make(0.0f), dir.path());
+    REQUIRE(s.box.width() > 40);
+    Rig g;
+    const V3 diff = sat(V3(diffuse) * sphAll(g, kN));
+    checkPixel(s.at(0.25f, 0.5f), diff * V3(q8(leaf)) * 2.0f, "Tree, alpha 0.8 (drawn, no blending)");
+    const QColor cut = s.img.pixelColor(s.box.left() + s.box.width() * 3 / 4, s.box.center().y());
+    CHECK(near(cut, bg())); // alpha 0.4: discarded
+    // BendScale 20: every corner of the quad is at z = +-1, so the whole quad moves 20 x 1 x 0.01 = 0.2 along +X.
+    // (The sliver at the right edge is the wrapped texture filter reading the left, opaque texels.)
+    const Shot bent = render(make(20.0f), dir.path());
+    INFO("box " << s.box.x() << "," << s.box.y() << " " << s.box.width() << "x" << s.box.height() << "; bent "
+                << bent.box.x() << "," << bent.box.y() << " " << bent.box.width() << "x" << bent.box.height());
+    const float ppu = float(s.box.width()) / 2.0f; // the quad is 2 units wide
+    CHECK(std::abs(float(bent.box.left() - s.box.left()) - 0.2f * ppu) <= 1.5f);
+    CHECK(std::abs(float(bent.box.right() - s.box.right()) - 0.2f * ppu) <= 1.5f);
+    CHECK(bent.box.top() == s.box.top());
 }
