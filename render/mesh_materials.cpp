@@ -189,6 +189,8 @@ const char* alamoDefine(rs::ShaderImpl impl) {
         return "NEBULA";
     case rs::ShaderImpl::AlamoTree:
         return "TREE";
+    case rs::ShaderImpl::AlamoGrass:
+        return "GRASS";
     default:
         return nullptr;
     }
@@ -210,7 +212,11 @@ fx::OnDemandProgram& MeshMaterials::alamoProgram(rs::ShaderImpl impl) {
 Qt3DRender::QEffect* MeshMaterials::alamoEffect(rs::ShaderImpl impl, bool cullBack) {
     using BA = Qt3DRender::QBlendEquationArguments;
     using DT = Qt3DRender::QDepthTest;
-    if (impl == rs::ShaderImpl::AlamoShield || impl == rs::ShaderImpl::AlamoNebula) cullBack = false;
+    // MeshShield and Nebula: CullMode NONE. Grass: billboards turned half a turn for a camera on their front side
+    // (the .fx's turn is 180 degrees about Z there), so both faces are drawn.
+    if (impl == rs::ShaderImpl::AlamoShield || impl == rs::ShaderImpl::AlamoNebula ||
+        impl == rs::ShaderImpl::AlamoGrass)
+        cullBack = false;
     const int key = int(impl) * 2 + (cullBack ? 1 : 0);
     if (auto it = alamoEffects_.find(key); it != alamoEffects_.end()) return it->second;
     fx::OnDemandProgram& prog = alamoProgram(impl);
@@ -226,6 +232,7 @@ Qt3DRender::QEffect* MeshMaterials::alamoEffect(rs::ShaderImpl impl, bool cullBa
     case rs::ShaderImpl::AlamoAlpha:
     case rs::ShaderImpl::AlamoAlphaGloss:
     case rs::ShaderImpl::AlamoAlphaScroll:
+    case rs::ShaderImpl::AlamoGrass:
     case rs::ShaderImpl::AlamoAdditive:
     case rs::ShaderImpl::AlamoAdditiveVColor:
     case rs::ShaderImpl::AlamoAdditiveOffset:
@@ -235,7 +242,7 @@ Qt3DRender::QEffect* MeshMaterials::alamoEffect(rs::ShaderImpl impl, bool cullBa
         cull(main);
         fx::depth(main, DT::LessOrEqual, false);
         if (impl == rs::ShaderImpl::AlamoAlpha || impl == rs::ShaderImpl::AlamoAlphaGloss ||
-            impl == rs::ShaderImpl::AlamoAlphaScroll)
+            impl == rs::ShaderImpl::AlamoAlphaScroll || impl == rs::ShaderImpl::AlamoGrass)
             fx::blend(main, BA::SourceAlpha, BA::OneMinusSourceAlpha);
         else
             fx::blend(main, BA::One, BA::One);
@@ -321,6 +328,9 @@ void MeshMaterials::buildSubMesh(Qt3DCore::QEntity* parent, const std::vector<Pa
     std::vector<glm::vec3> normals = sm.normals.size() == n ? sm.normals : computeNormals(sm);
     block("vertexNormal", VT::Float, 3, 12, normals.data());
     if (sm.uv0.size() == n) block("vertexTexCoord", VT::Float, 2, 8, sm.uv0.data());
+    // Grass.fx: TEXCOORD1 is each billboard's clump centre.
+    if (sm.uv1.size() == n && rs::toLower(sm.material.shader).find("grass") != std::string::npos)
+        block("vertexTexCoord1", VT::Float, 2, 8, sm.uv1.data());
     const bool tangents = sm.tangents.size() == n && sm.binormals.size() == n;
     if (tangents) {
         block("vertexTangent", VT::Float, 3, 12, sm.tangents.data());
@@ -464,8 +474,10 @@ void MeshMaterials::buildSubMesh(Qt3DCore::QEntity* parent, const std::vector<Pa
         addParam(mat, "mAtmosphere", toQ4(vec4Param("Atmosphere", glm::vec4(0, 0, 0, 1))));
         addParam(mat, "mAtmospherePower", floatParam("AtmospherePower", 4.5f));
         addParam(mat, "mBendScale", floatParam("BendScale", 1.0f));
-        addParam(mat, "mNebula", QVector3D(floatParam("SFreq", 0.002f), floatParam("TFreq", 0.05f),
-                                           floatParam("DistortionScale", 25.0f)));
+        addParam(mat, "mDiffuse1", toQ4(vec4Param("Diffuse1", glm::vec4(1.0f))));
+        addParam(
+            mat, "mNebula",
+            QVector3D(floatParam("SFreq", 0.002f), floatParam("TFreq", 0.05f), floatParam("DistortionScale", 25.0f)));
         const glm::vec4 city = vec4Param("CityColor", glm::vec4(1.0f));
         addParam(mat, "mCityColor", QVector3D(city.x, city.y, city.z));
         addParam(mat, "skinMode", skinMode);

@@ -23,7 +23,10 @@
 // moved by DistortionScale x sin(2 x 3.14 x frac(SFreq x world position + TFreq x time)), the texture scrolled by
 // 3 x UVScrollRate, vertex colour x (|view-space normal z|^8 x 2 + 0.1): vs_1_1's pow takes |x|), TREE (Tree,
 // sph_t1: bent by BendScale x WIND_BEND_VECTOR.xyz x z^2 x .w, the engine's wind, here its .fx default (1, 0, 0,
-// 0.01); lit like MeshGloss with 2x specular x base alpha; alpha test: drawn where base alpha x 1 > 128/255).
+// 0.01); lit like MeshGloss with 2x specular x base alpha; alpha test: drawn where base alpha x 1 > 128/255), GRASS
+// (Grass, sph_t0: each billboard turned about Z around its clump centre (TEXCOORD1) to face the camera, bent and
+// coloured by the wind's oscillation; WIND_GRASS_PARAMS is the map's, here the .fx default (no wind); alpha test
+// > 8/255, blended).
 //
 // The sky cube BumpReflectColorize reflects (SKY_CUBE_TEXTURE) is the map's; a model alone is shown with the
 // light set-up's irradiance (SPH_LIGHT_ALL evaluated in the reflected direction, clamped to [0, 1] as an 8-bit cube
@@ -39,6 +42,7 @@ const char* const alamoVertex = R"(
 in vec3 vertexPosition;
 in vec3 vertexNormal;
 in vec2 vertexTexCoord;
+in vec2 vertexTexCoord1;
 in vec3 vertexTangent;
 in vec3 vertexBinormal;
 in vec4 vertexColor;
@@ -73,7 +77,9 @@ uniform vec2 mCloud;        // CloudScrollRate, CloudScale (Skydome, Planet)
 uniform vec4 mAtmosphere;   // Planet: Atmosphere
 uniform float mAtmospherePower;
 uniform vec3 mNebula;       // Nebula: SFreq, TFreq, DistortionScale
-uniform float mBendScale;   // Tree: BendScale
+uniform float mBendScale;   // Tree, Grass: BendScale
+uniform vec4 mDiffuse1;     // Grass: Diffuse1
+const vec4 kGrassWind = vec4(0.0); // WIND_GRASS_PARAMS (.fx default): direction xyz, speed w
 uniform mat4 viewMatrix;
 
 out vec2 uv0;
@@ -134,6 +140,24 @@ void main() {
     float vdotn = dot(N, E);
     factors.x = pow(max(1.0 - vdotn, 0.0), mAtmospherePower) * 2.0 * mAtmosphere.a;
     factors.y = clamp(dot(Nraw, -32.0 * sunToward), 0.0, 1.0);
+#endif
+#if defined(GRASS)
+    {
+        vec2 centre = vec2(vertexTexCoord1.x, 1.0 - vertexTexCoord1.y); // the reader flips every V
+        vec3 forward = -vec3(viewMatrix[0][2], viewMatrix[1][2], viewMatrix[2][2]); // the view direction, world
+        forward = transpose(mat3(m)) * forward;                               // object space (rigid bone)
+        vec2 xv = normalize(vec2(-forward.y, forward.x));
+        vec2 o = vertexPosition.xy - centre;
+        vec2 xy = centre + vec2(o.x * xv.x - o.y * xv.y, o.x * xv.y + o.y * xv.x);
+        float speed = mBendScale * kGrassWind.w / 10.0;
+        float anim = 0.5 + 0.5 * sin(6.28 * fract((0.125 + 0.875 * speed) * alamoTime +
+                                                 (vertexPosition.x + vertexPosition.y) / 20.0));
+        vec4 wp = m * vec4(xy, vertexPosition.z, 1.0);
+        P = wp.xyz / max(wp.w, 1e-6) + (1.0 - tex.y) * (10.0 * speed + (10.0 + 10.5 * speed) * anim) * kGrassWind.xyz;
+        vec3 up = normalize(r * vec3(0.0, 0.0, 1.0));
+        diff = clamp(vec4(irradiance(sphAll, up) * mix(mDiffuse.rgb, mDiffuse1.rgb, anim) + mEmissive, mDiffuse.a),
+                     0.0, 1.0);
+    }
 #endif
 #if defined(TREE)
     P += mBendScale * vec3(1.0, 0.0, 0.0) * (vertexPosition.z * vertexPosition.z * 0.01);
@@ -271,6 +295,9 @@ void main() {
     vec3 c = base.rgb * (ndotl * mDiffuse.rgb * sunDiffuse + diff.rgb) * 2.0;
     c += sunSpecular * mSpecular * pow(ndoth, 16.0) * base.a * 2.0;
     fragColor = vec4(c, diff.a);
+#elif defined(GRASS)
+    if (base.a * diff.a <= 8.0 / 255.0) discard;
+    fragColor = vec4(base.rgb * diff.rgb * 2.0, base.a * diff.a);
 #elif defined(TREE)
     if (base.a * diff.a <= 128.0 / 255.0) discard;
     fragColor = vec4(base.rgb * diff.rgb * 2.0 + spec.rgb * base.a * 2.0, base.a * diff.a);

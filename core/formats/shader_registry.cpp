@@ -76,6 +76,10 @@ ShaderInfo alamoShaderInfo(const std::string& shaderName) {
     else if (s == "terrainmeshgloss")
         r = make(I::AlamoTerrainGloss, E, "TerrainMeshGloss (sph_t0)",
                  "cloud shadows (CLOUD_TEXTURE) and fog of war are the map's: none on a model alone");
+    else if (s == "grass")
+        r = make(I::AlamoGrass, E, "Grass (sph_t0)",
+                 "the wind (WIND_GRASS_PARAMS) and fog of war are the map's: on a model alone the .fx default, no "
+                 "wind, so the blades sway in colour (Diffuse to Diffuse1 on the timeline) but do not bend");
     else if (s == "tree")
         r = make(I::AlamoTree, E, "Tree (sph_t1)",
                  "bent by WIND_BEND_VECTOR, the engine's wind: its .fx default (1, 0, 0, 0.01) on a model alone");

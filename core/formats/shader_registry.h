@@ -38,6 +38,7 @@ enum class ShaderImpl {
     AlamoTerrainGloss,
     AlamoNebula,
     AlamoTree,
+    AlamoGrass,
     Hidden, // shadow volumes, collision and light-visualize meshes: not drawn by the game
 };
 

@@ -206,8 +206,15 @@ TEST_CASE("every Alamo shader of the corpus has an implementation", "[render][al
                           "MeshAdditiveVColor.fx",
                           "RSkinAdditiveVColor.fx",
                           "MeshAdditiveOffset.fx",
-                          "MeshSolidColor.fx", "MeshAlphaScroll.fx", "BatchMeshGloss.fx", "BatchMeshAlpha.fx",
-                          "TerrainMeshBump.fx", "TerrainMeshGloss.fx", "Nebula.fx", "Tree.fx"})
+                          "MeshSolidColor.fx",
+                          "MeshAlphaScroll.fx",
+                          "BatchMeshGloss.fx",
+                          "BatchMeshAlpha.fx",
+                          "TerrainMeshBump.fx",
+                          "TerrainMeshGloss.fx",
+                          "Nebula.fx",
+                          "Tree.fx",
+                          "Grass.fx"})
         CHECK(rs::alamoShaderInfo(s).fidelity == rs::ShaderFidelity::EngineFormula);
     for (const char* s : {"MeshShadowVolume.fx", "RSkinShadowVolume.fx", "MeshCollision.fx", "MeshLightVisualize.fx"})
         CHECK(rs::alamoShaderInfo(s).fidelity == rs::ShaderFidelity::NotDrawn);
@@ -604,10 +611,6 @@ TEST_CASE("MeshHeat displaces the scene behind it by the heat formula, through a
     };
     const Shot still = render(make(0.0f), dir.path()); // vertex alpha 0: no displacement
     const Shot heat = render(make(1.0f), dir.path());
-    if (qEnvironmentVariableIsSet("RIGSCOPE_TEST_DUMP")) {
-        still.img.save("/tmp/heat_still.png");
-        heat.img.save("/tmp/heat_on.png");
-    }
     REQUIRE(still.img.size() == heat.img.size());
     REQUIRE(still.box.width() > 60);
     const QColor a = QColor::fromRgbF(bg().x + q8(left).x, bg().y + q8(left).y, bg().z + q8(left).z);
@@ -652,8 +655,8 @@ TEST_CASE("TerrainMeshGloss: 2x diffuse + 2x specular x base alpha", "[render][a
     QTemporaryDir dir;
     const V4 base(0.25f, 0.2f, 0.15f, 0.6f), diffuse(0.5f, 0.5f, 0.5f, 1), specular(0.5f, 0.4f, 0.3f, 1);
     writeTga(dir.path() + "/b.tga", base);
-    auto m = quadModel("TerrainMeshGloss.fx", {tex("BaseTexture", "b.tga"), param("Diffuse", diffuse),
-                                               param("Specular", specular)});
+    auto m = quadModel("TerrainMeshGloss.fx",
+                       {tex("BaseTexture", "b.tga"), param("Diffuse", diffuse), param("Specular", specular)});
     const Shot s = render(m, dir.path());
     REQUIRE(s.box.width() > 40);
     Rig g;
@@ -696,8 +699,8 @@ TEST_CASE("Nebula: vertex colour x view-angle term, texture scrolled by 3 x UVSc
     const float ppu1 = float(b.box.width()) / 2.0f;
     const float cx = float(a.box.left() + a.box.right()) / 2.0f, cy = float(a.box.top() + a.box.bottom()) / 2.0f;
     CHECK(std::abs(float(b.box.left() + b.box.right()) / 2.0f - (cx + s * ppu1)) <= 2.0f); // moved right by s
-    CHECK(std::abs(float(b.box.bottom()) - (cy + (1.0f - s) * ppu1)) <= 2.0f);            // and up by s
-    CHECK(b.box.width() < a.box.width()); // 0.2 farther away
+    CHECK(std::abs(float(b.box.bottom()) - (cy + (1.0f - s) * ppu1)) <= 2.0f);             // and up by s
+    CHECK(b.box.width() < a.box.width());                                                  // 0.2 farther away
 }
 
 TEST_CASE("Tree: 2x lit texture, alpha test at 128/255, bent by BendScale x z^2 along the default wind",
@@ -706,9 +709,9 @@ TEST_CASE("Tree: 2x lit texture, alpha test at 128/255, bent by BendScale x z^2 
     const V4 leaf(0.3f, 0.5f, 0.2f, 0.8f), gap(0.3f, 0.5f, 0.2f, 0.4f), diffuse(0.8f, 0.9f, 0.7f, 1);
     writeTga(dir.path() + "/b.tga", leaf, gap); // right half below the alpha reference
     auto make = [&](float bend) {
-        return quadModel("Tree.fx", {tex("BaseTexture", "b.tga"), param("Diffuse", diffuse),
-                                     param("Specular", V4(0, 0, 0, 1)),
-                                     param("BendScale", V4(bend, 0, 0, 0), rs::ParamType::Float)});
+        return quadModel("Tree.fx",
+                         {tex("BaseTexture", "b.tga"), param("Diffuse", diffuse), param("Specular", V4(0, 0, 0, 1)),
+                          param("BendScale", V4(bend, 0, 0, 0), rs::ParamType::Float)});
     };
     const Shot s = render(make(0.0f), dir.path());
     REQUIRE(s.box.width() > 40);
@@ -726,4 +729,41 @@ TEST_CASE("Tree: 2x lit texture, alpha test at 128/255, bent by BendScale x z^2 
     CHECK(std::abs(float(bent.box.left() - s.box.left()) - 0.2f * ppu) <= 1.5f);
     CHECK(std::abs(float(bent.box.right() - s.box.right()) - 0.2f * ppu) <= 1.5f);
     CHECK(bent.box.top() == s.box.top());
+}
+
+TEST_CASE("Grass: billboard turned to the camera about its clump centre, colour swaying with the timeline",
+          "[render][alamo]") {
+    QTemporaryDir dir;
+    const V4 left(0.5f, 0.6f, 0.4f, 1), right(0.3f, 0.3f, 0.6f, 1), d0(0.3f, 0.6f, 0.2f, 1), d1(0.6f, 0.4f, 0.1f, 1);
+    writeTga(dir.path() + "/b.tga", left, right);
+    rs::Mesh mesh = quadAt("Grass", "Grass.fx",
+                           {tex("BaseTexture", "b.tga"), param("Diffuse", d0), param("Diffuse1", d1)}, 0.0f, 1.0f);
+    mesh.subMeshes[0].vertexFormat = "alD3dVertGrass";
+    mesh.subMeshes[0].uv1.assign(4, glm::vec2(0.0f, 1.0f)); // clump centre (0, 0) (V is stored flipped)
+    auto m = modelOf({mesh});
+    REQUIRE(m->meshes.size() == 1);
+    INFO("read: " << m->meshes[0].subMeshes[0].vertexFormat << " uv1 " << m->meshes[0].subMeshes[0].uv1.size()
+                  << " positions " << m->meshes[0].subMeshes[0].positions.size() << " hidden " << m->meshes[0].hidden
+                  << " shadow " << m->meshes[0].shadowOrCollision);
+    Rig g;
+    const V3 up(0, 0, 1);
+    // anim = 0.5 + 0.5 sin(6.28 frac(0.125 t + (x + y) / 20)) per vertex (no wind: time scale 0.125); the centre
+    // pixel is the mean of corners 0 (x = -1) and 2 (x = 1).
+    auto colourAt = [&](float t) {
+        V3 sum(0.0f);
+        for (float x : {-1.0f, 1.0f}) {
+            const float ph = 0.125f * t + x / 20.0f;
+            const float anim = 0.5f + 0.5f * std::sin(6.28f * (ph - std::floor(ph)));
+            sum += sat(sphAll(g, up) * glm::mix(V3(d0), V3(d1), anim));
+        }
+        return 0.5f * sum;
+    };
+    // Billboarding: the view looks along +Y, so the quad's +X turns to world -X: the texture's right half shows on
+    // the left.
+    const Shot s0 = render(m, dir.path(), 0.0f);
+    INFO("box " << s0.box.x() << "," << s0.box.y() << " " << s0.box.width() << "x" << s0.box.height());
+    checkPixel(s0.at(0.25f, 0.5f), V3(q8(right)) * 2.0f * colourAt(0.0f), "Grass t=0, left of the view");
+    const Shot s2 = render(m, dir.path(), 2.0f);
+    checkPixel(s2.at(0.25f, 0.5f), V3(q8(right)) * 2.0f * colourAt(2.0f), "Grass t=2, left of the view");
+    checkPixel(s2.at(0.75f, 0.5f), V3(q8(left)) * 2.0f * colourAt(2.0f), "Grass t=2, right of the view");
 }
