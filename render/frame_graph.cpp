@@ -58,7 +58,7 @@ FrameGraph::FrameGraph(Qt3DExtras::Qt3DWindow* window, Qt3DRender::QCamera* came
     auto* camSel = new Qt3DRender::QCameraSelector(viewport);
     camSel->setCamera(camera);
     clear_ = new Qt3DRender::QClearBuffers(camSel);
-    clear_->setBuffers(Qt3DRender::QClearBuffers::ColorDepthBuffer);
+    clear_->setBuffers(Qt3DRender::QClearBuffers::ColorDepthStencilBuffer); // stencil: MeshOccludedUnit
     new Qt3DRender::QNoDraw(clear_);
     // Depth pre-pass of the opaque meshes, then their shading: only the nearest surface of a pixel is shaded.
     auto* depthOnly = passFilter(camSel, "depth");

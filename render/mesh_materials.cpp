@@ -15,6 +15,11 @@
 #include <Qt3DRender/QParameter>
 #include <Qt3DRender/QRenderPass>
 #include <Qt3DRender/QShaderProgram>
+#include <Qt3DRender/QStencilMask>
+#include <Qt3DRender/QStencilOperation>
+#include <Qt3DRender/QStencilOperationArguments>
+#include <Qt3DRender/QStencilTest>
+#include <Qt3DRender/QStencilTestArguments>
 #include <Qt3DRender/QTexture>
 
 #include <algorithm>
@@ -191,6 +196,8 @@ const char* alamoDefine(rs::ShaderImpl impl) {
         return "TREE";
     case rs::ShaderImpl::AlamoGrass:
         return "GRASS";
+    case rs::ShaderImpl::AlamoOccludedUnit:
+        return "OCCLUDED";
     default:
         return nullptr;
     }
@@ -246,6 +253,35 @@ Qt3DRender::QEffect* MeshMaterials::alamoEffect(rs::ShaderImpl impl, bool cullBa
             fx::blend(main, BA::SourceAlpha, BA::OneMinusSourceAlpha);
         else
             fx::blend(main, BA::One, BA::One);
+        e = fx::effect(root_, {main, wire});
+        break;
+    }
+    case rs::ShaderImpl::AlamoOccludedUnit: {
+        // MeshOccludedUnit: Color where the mesh is behind what is drawn (ZFunc GREATER, no depth writes),
+        // SRCALPHA/INVSRCALPHA, each pixel once (stencil bit 0x40: drawn where not yet set, then set).
+        auto* main = prog.pass("transparent");
+        cull(main);
+        fx::depth(main, DT::Greater, false);
+        fx::blend(main, BA::SourceAlpha, BA::OneMinusSourceAlpha);
+        auto* st = new Qt3DRender::QStencilTest(main);
+        st->front()->setStencilFunction(Qt3DRender::QStencilTestArguments::NotEqual);
+        st->front()->setReferenceValue(0x40);
+        st->front()->setComparisonMask(0x40);
+        st->back()->setStencilFunction(Qt3DRender::QStencilTestArguments::NotEqual);
+        st->back()->setReferenceValue(0x40);
+        st->back()->setComparisonMask(0x40);
+        main->addRenderState(st);
+        auto* op = new Qt3DRender::QStencilOperation(main);
+        for (auto* a : {op->front(), op->back()}) {
+            a->setAllTestsPassOperation(Qt3DRender::QStencilOperationArguments::Replace);
+            a->setDepthTestFailureOperation(Qt3DRender::QStencilOperationArguments::Keep);
+            a->setStencilTestFailureOperation(Qt3DRender::QStencilOperationArguments::Keep);
+        }
+        main->addRenderState(op);
+        auto* mask = new Qt3DRender::QStencilMask(main);
+        mask->setFrontOutputMask(0x40);
+        mask->setBackOutputMask(0x40);
+        main->addRenderState(mask);
         e = fx::effect(root_, {main, wire});
         break;
     }
@@ -452,9 +488,12 @@ void MeshMaterials::buildSubMesh(Qt3DCore::QEntity* parent, const std::vector<Pa
         addParam(mat, "mSpecular", QVector3D(specular.x, specular.y, specular.z));
         const glm::vec4 emissive = vec4Param("Emissive", glm::vec4(0.0f));
         addParam(mat, "mEmissive", QVector3D(emissive.x, emissive.y, emissive.z));
-        // Color: MeshSolidColor's .fx default is (0, 0, 1, 0.5); the additive shaders' is white.
-        glm::vec4 color = vec4Param("Color", shader.impl == rs::ShaderImpl::AlamoSolidColor ? glm::vec4(0, 0, 1, 0.5f)
-                                                                                            : glm::vec4(1.0f));
+        // Color: MeshSolidColor's .fx default is (0, 0, 1, 0.5), MeshOccludedUnit's (1, 0, 0, 0.5); the additive
+        // shaders' is white.
+        const glm::vec4 colorDefault = shader.impl == rs::ShaderImpl::AlamoSolidColor     ? glm::vec4(0, 0, 1, 0.5f)
+                                       : shader.impl == rs::ShaderImpl::AlamoOccludedUnit ? glm::vec4(1, 0, 0, 0.5f)
+                                                                                          : glm::vec4(1.0f);
+        glm::vec4 color = vec4Param("Color", colorDefault);
         if (mesh.colorize && m.find("Color") != nullptr) // FC_ mesh: the player's colour
             color = glm::vec4(-1.0f);
         addParam(mat, "mColor", toQ4(color));

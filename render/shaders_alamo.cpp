@@ -26,7 +26,8 @@
 // 0.01); lit like MeshGloss with 2x specular x base alpha; alpha test: drawn where base alpha x 1 > 128/255), GRASS
 // (Grass, sph_t0: each billboard turned about Z around its clump centre (TEXCOORD1) to face the camera, bent and
 // coloured by the wind's oscillation; WIND_GRASS_PARAMS is the map's, here the .fx default (no wind); alpha test
-// > 8/255, blended).
+// > 8/255, blended), OCCLUDED (MeshOccludedUnit/RSkinOccludedUnit: Color where the mesh is hidden behind what is
+// drawn; the depth and stencil states are the effect's).
 //
 // The sky cube BumpReflectColorize reflects (SKY_CUBE_TEXTURE) is the map's; a model alone is shown with the
 // light set-up's irradiance (SPH_LIGHT_ALL evaluated in the reflected direction, clamped to [0, 1] as an 8-bit cube
@@ -185,7 +186,7 @@ void main() {
     uv0 = glUV(tex + mUVOffset);
     diff = clamp(vec4(color.rgb, 1.0), 0.0, 1.0);
 #endif
-#if defined(SOLID_COLOR)
+#if defined(SOLID_COLOR) || defined(OCCLUDED)
     diff = clamp(color, 0.0, 1.0);
 #endif
 #if defined(NEBULA)
@@ -308,7 +309,7 @@ void main() {
     fragColor = vec4(diff.rgb * base.rgb * 2.0 + spec.rgb * g.r, diff.a * base.a);
 #elif defined(ADDITIVE_VCOLOR) || defined(ADDITIVE_OFFSET) || defined(NEBULA)
     fragColor = vec4((base * diff).rgb, 1.0);
-#elif defined(SOLID_COLOR)
+#elif defined(SOLID_COLOR) || defined(OCCLUDED)
     fragColor = diff;
 #elif defined(HEAT)
     vec4 d = texture(distortTexture, uv0);

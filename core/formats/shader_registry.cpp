@@ -76,6 +76,8 @@ ShaderInfo alamoShaderInfo(const std::string& shaderName) {
     else if (s == "terrainmeshgloss")
         r = make(I::AlamoTerrainGloss, E, "TerrainMeshGloss (sph_t0)",
                  "cloud shadows (CLOUD_TEXTURE) and fog of war are the map's: none on a model alone");
+    else if (s == "meshoccludedunit")
+        r = make(I::AlamoOccludedUnit, E, name + "OccludedUnit (sph_t0)");
     else if (s == "grass")
         r = make(I::AlamoGrass, E, "Grass (sph_t0)",
                  "the wind (WIND_GRASS_PARAMS) and fog of war are the map's: on a model alone the .fx default, no "

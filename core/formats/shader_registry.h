@@ -39,6 +39,7 @@ enum class ShaderImpl {
     AlamoNebula,
     AlamoTree,
     AlamoGrass,
+    AlamoOccludedUnit,
     Hidden, // shadow volumes, collision and light-visualize meshes: not drawn by the game
 };
 

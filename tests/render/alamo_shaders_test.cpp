@@ -767,3 +767,26 @@ TEST_CASE("Grass: billboard turned to the camera about its clump centre, colour 
     checkPixel(s2.at(0.25f, 0.5f), V3(q8(right)) * 2.0f * colourAt(2.0f), "Grass t=2, left of the view");
     checkPixel(s2.at(0.75f, 0.5f), V3(q8(left)) * 2.0f * colourAt(2.0f), "Grass t=2, right of the view");
 }
+
+TEST_CASE("MeshOccludedUnit: Color blended only where the mesh is behind what is drawn, once per pixel",
+          "[render][alamo]") {
+    QTemporaryDir dir;
+    writeTga(dir.path() + "/w.tga", V4(0.6f, 0.6f, 0.6f, 0.0f));
+    auto make = [&](V4 color) {
+        return modelOf({quadAt("Front", "MeshGloss.fx", {tex("BaseTexture", "w.tga")}, -0.5f, 0.5f),
+                        quadAt("Ghost", "MeshOccludedUnit.fx", {param("Color", color)}, 0.5f, 1.0f),
+                        quadAt("Ghost2", "MeshOccludedUnit.fx", {param("Color", color)}, 0.8f, 1.0f)});
+    };
+    const V4 color(0.9f, 0.1f, 0.2f, 0.5f);
+    const Shot plain = render(make(V4(V3(color), 0.0f)), dir.path()); // alpha 0: the front quad alone shows
+    const Shot ghost = render(make(color), dir.path());
+    REQUIRE(plain.box.width() > 60);
+    const QPoint centre = plain.box.center();
+    const QColor f = plain.img.pixelColor(centre);
+    const V3 front(f.redF(), f.greenF(), f.blueF());
+    REQUIRE(glm::length(front - bg()) > 0.2f); // the front quad is there
+    // Behind the front quad: blended once (two occluded quads overlap there; the stencil lets only one through).
+    checkPixel(ghost.img.pixelColor(centre), V3(color) * color.a + front * (1.0f - color.a), "occluded, behind");
+    // Beside the front quad nothing is nearer: nothing drawn.
+    checkPixel(ghost.img.pixelColor(plain.box.left() - 10, centre.y()), bg(), "not occluded");
+}
