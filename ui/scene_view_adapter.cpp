@@ -119,6 +119,7 @@ class SceneViewAdapter : public ModelView {
     void setBoneHidden(int bone, bool hidden) override { view_->setBoneHidden(bone, hidden); }
     bool boneHidden(int bone) const override { return view_->boneHidden(bone); }
     void frameModel() override { view_->frameModel(); }
+    QObject* camera() const override { return view_->window() ? view_->window()->camera() : nullptr; }
     bool texturesPending() const override { return view_->texturesPending(); }
     int labelsShown() const override { return view_->labelsShown(); }
     int labelAt(const QPoint& pos) const override { return view_->labelAt(pos); }
