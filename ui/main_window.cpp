@@ -5,6 +5,7 @@
 #include "resolve/resolver.h"
 
 #include "export_dialog.h"
+#include "record_dialog.h"
 
 #include "amal_view.h"
 #include "asset_browser_dock.h"
@@ -307,6 +308,7 @@ void MainWindow::buildMenus() {
     file->addAction(tr("Show &demo model"), this, &MainWindow::showDemo);
     file->addSeparator();
     file->addAction(tr("&Export glTF…"), this, [this] { exportDialog(this); });
+    file->addAction(tr("&Record…"), this, [this] { recordDialog(this); });
     QAction* shot = file->addAction(tr("Save &screenshot…"), this, &MainWindow::screenshotDialog);
     shot->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
     file->addSeparator();
