@@ -173,6 +173,7 @@ struct SceneView::Impl {
     void updateVisibility() {
         meshes->updateVisibility(parts, palette->visible(), options.showHidden,
                                  [this](int proxy) { return shown(proxy); });
+        graph->setHeatEnabled(meshes->heatShown()); // MeshHeat: the frame copy and the heat pass
         overlays->setEnabled(options, meshes->empty() && !alone);
         dazzles->setEnabled(options.dazzles);
         particles->setEnabled(options.particles);
