@@ -2,7 +2,7 @@
 //
 // Order of drawing: clear, "depth" passes (depth-only pre-pass of opaque meshes), "opaque" passes (front to back),
 // "wire" (off unless wireframe), then the low-resolution target (see below), "transparent" (back to front),
-// "composite", then "overlay" after a depth clear. Entities choose a step through their passes' filter key "pass"
+// "composite", then "overlay" (drawn with depth test Always: no depth clear before it). Entities choose a step through their passes' filter key "pass"
 // (fx::pass). The shared uniforms below are parameters of every pass filter: set once, seen by all.
 //
 // Low-resolution target (off-screen particles, as GPU Gems 3 ch. 23 describes): a colour + depth texture of a quarter
