@@ -123,18 +123,28 @@ FrameGraph::FrameGraph(Qt3DExtras::Qt3DWindow* window, Qt3DRender::QCamera* came
 void FrameGraph::setBackground(const QColor& c) { clear_->setClearColor(c); }
 void FrameGraph::setLowResEnabled(bool on) { lowOff_->setEnabled(!on); }
 bool FrameGraph::lowResEnabled() const { return !lowOff_->isEnabled(); }
+int FrameGraph::baseLowResDivisor(int width, int height) {
+    int d = kLowResDivisor;
+    const long w = std::max(1, width), h = std::max(1, height);
+    while (d < kMaxLowResDivisor / 2 && ((w + d - 1) / d) * ((h + d - 1) / d) > kLowResBudgetPixels)
+        ++d;
+    return d;
+}
+
 void FrameGraph::setWindowSize(int width, int height) {
     width_ = std::max(1, width);
     height_ = std::max(1, height);
+    divisor_ = std::min(kMaxLowResDivisor, baseLowResDivisor(width_, height_) * (coarse_ ? 2 : 1));
     const int w = std::max(1, (width_ + divisor_ - 1) / divisor_), h = std::max(1, (height_ + divisor_ - 1) / divisor_);
-    lowColor_->setSize(w, h);
-    lowDepth_->setSize(w, h);
+    if (lowColor_->width() != w || lowColor_->height() != h) {
+        lowColor_->setSize(w, h);
+        lowDepth_->setSize(w, h);
+    }
 }
 
-void FrameGraph::setLowResDivisor(int divisor) {
-    divisor = std::clamp(divisor, 1, kMaxLowResDivisor);
-    if (divisor == divisor_) return;
-    divisor_ = divisor;
+void FrameGraph::setLowResCoarse(bool coarse) {
+    if (coarse == coarse_) return;
+    coarse_ = coarse;
     setWindowSize(width_, height_);
 }
 void FrameGraph::setWireframe(bool on) { wireOff_->setEnabled(!on); }
