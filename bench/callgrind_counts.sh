@@ -13,7 +13,7 @@
 # million: malloc's paths may differ); a figure that moves is a change of the code.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-build=${1:-$here/../build-bench}
+build=$(cd "${1:-$here/../build-bench}" && pwd)
 passes=${2:-2}
 export RIGSCOPE_CORPUS=${RIGSCOPE_CORPUS:-$here/../../shared/corpus}
 command -v valgrind >/dev/null || { echo "callgrind_counts: valgrind not installed (tools/bootstrap.sh)" >&2; exit 2; }

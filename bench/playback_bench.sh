@@ -8,7 +8,8 @@
 #   PLAYBACK_VARIANTS="NAME:[VAR=VALUE[;VAR=VALUE]] ..."  runs, each with its environment (default "current:",
 #       none); e.g. "none:RIGSCOPE_FILL_OFF=prepass,notexture,lightcount all: noshade:LP_PERF=no_shade" measures
 #       what the fill-rate steps (render/mesh_materials.h) bring, and what shading costs, in the same run;
-#       BENCH_BUILD=DIR in a variant runs DIR/bin/rigscope instead (a build of another commit, same rotation)
+#       BENCH_BUILD=DIR in a variant runs DIR/bin/rigscope instead (a build of another commit, same rotation);
+#       ARGS=OPT[,OPT] adds rigscope options to that variant's runs (e.g. "none:ARGS=--no-particles")
 #
 # Default model: EB_LIGHTFACTORY.ALO with EB_LIGHTFACTORY_BUILD_00.ala (the corpus' largest Alamo model).
 # Per size and variant: fps (wall clock, depends on the machine's load), CPU milliseconds per frame summed over
@@ -47,9 +48,15 @@ for r in $(seq "$repeat"); do
       envs=${v#*:}
       IFS=';' read -r -a assignments <<<"$envs"
       bin=$build/bin/rigscope
-      for a in "${assignments[@]}"; do case $a in BENCH_BUILD=*) bin=${a#BENCH_BUILD=}/bin/rigscope ;; esac; done
+      extra=()
+      for a in "${assignments[@]}"; do
+        case $a in
+        BENCH_BUILD=*) bin=${a#BENCH_BUILD=}/bin/rigscope ;;
+        ARGS=*) IFS=',' read -r -a extra <<<"${a#ARGS=}" ;;
+        esac
+      done
       line=$(env "${assignments[@]}" "$bin" --screenshot "$tmp/p.png" --size "$size" \
-               --bench-fps "$seconds" ${clip:+--clip "$clip"} ${PLAYBACK_ARGS:-} "$model" 2>/dev/null | grep '^bench:' || true)
+               --bench-fps "$seconds" ${clip:+--clip "$clip"} ${PLAYBACK_ARGS:-} "${extra[@]}" "$model" 2>/dev/null | grep '^bench:' || true)
       frames='' fps='' cpu=''
       read -r frames fps cpu < <(echo "$line" |
         sed -n 's/^bench: \([0-9]*\) frames in [0-9.]* s = \([0-9.]*\) fps at [0-9x]*, \([0-9.]*\) ms CPU.*/\1 \2 \3/p') || true
