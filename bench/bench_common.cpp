@@ -3,11 +3,19 @@
 #include "corpus.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <random>
 
 #include <glm/gtc/matrix_transform.hpp>
+
+// Callgrind's client requests (valgrind's header): no-ops natively; absent header, no requests.
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#define RS_CALLGRIND 1
+#endif
 
 namespace rs::bench {
 
@@ -55,6 +63,37 @@ SyntheticRig makeSyntheticRig(int bones, int frames) {
     mesh.subMeshes.push_back(std::move(sm));
     r.model.meshes.push_back(std::move(mesh));
     return r;
+}
+
+} // namespace rs::bench
+
+namespace rs::bench {
+
+int countPasses(int& argc, char** argv) {
+    int passes = 0;
+    for (int i = 1; i < argc; ++i)
+        if (std::strncmp(argv[i], "--count=", 8) == 0) {
+            passes = std::max(1, std::atoi(argv[i] + 8));
+            for (int j = i; j + 1 < argc; ++j)
+                argv[j] = argv[j + 1];
+            --argc;
+            break;
+        }
+    return passes;
+}
+
+void countWorkload(const std::string& name, double unitsPerPass, int passes, const std::function<void()>& pass) {
+    pass(); // warm-up: not counted
+#ifdef RS_CALLGRIND
+    CALLGRIND_ZERO_STATS;
+#endif
+    for (int i = 0; i < passes; ++i)
+        pass();
+#ifdef RS_CALLGRIND
+    CALLGRIND_DUMP_STATS_AT(name.c_str());
+#endif
+    std::printf("count %s %.0f %d\n", name.c_str(), unitsPerPass, passes);
+    std::fflush(stdout);
 }
 
 } // namespace rs::bench

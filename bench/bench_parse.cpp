@@ -9,6 +9,7 @@
 //                 read from disk (page cache) and parsed, for the same files; sibling_bytes = bytes it parses.
 //   PerFile/<lo>-<hi>  files of that size bucket (bytes): us_per_file, avg_bytes (time per file against size);
 //   PerFile/smallest-ala  the smallest corpus .ala alone (per-file constant).
+//   --count=N     instead of timing: instructions per byte under callgrind (bench_common.h countWorkload)
 //   Decode/<dds|tga>  bytes_per_second = texture file bytes decoded to RGBA per second (decodeTexture), with
 //                 pixels_per_second; Memcpy/<dds|tga> the same bytes copied (the anchor).
 #include "bench_common.h"
@@ -167,6 +168,7 @@ void decode(benchmark::State& state, const Set* set) {
 } // namespace
 
 int main(int argc, char** argv) {
+    const int countPasses = bench::countPasses(argc, argv);
     benchmark::Initialize(&argc, argv);
     const std::vector<std::pair<std::string, std::vector<std::string>>> groups = {
         {"alamo", {".alo", ".ala"}}, {"w3d", {".w3d"}}, {"bw2", {".bwm", ".al"}}, {"amal", {".abk", ".amos"}}};
@@ -181,6 +183,18 @@ int main(int argc, char** argv) {
         sets.push_back(std::move(s));
     }
     if (!all.files.empty()) sets.push_back(std::move(all));
+    if (countPasses > 0) { // instructions per byte (bench/callgrind_counts.sh): Parse/<set> as the benchmark parses
+        for (const Set& s : sets) {
+            const Resolver resolver;
+            bench::countWorkload("Parse/" + s.name, double(s.total), countPasses, [&] {
+                for (const FileBytes& f : s.files) {
+                    Document d = resolver.read(ByteSpan(f.bytes), f.path);
+                    benchmark::DoNotOptimize(d.model.get());
+                }
+            });
+        }
+        return 0;
+    }
     static std::vector<std::string> siblings;
     for (const Set& s : sets) {
         benchmark::RegisterBenchmark(("Parse/" + s.name).c_str(), parse, &s)->Unit(benchmark::kMillisecond);

@@ -3,6 +3,7 @@
 //   ns_per_bone   time of one full pose divided by the bone count
 //   poses/s       (Instances1000) full poses per second, 1,000 instances at different times, one core
 //   NaivePose/<rig>  the anchor: a naive GLM loop (glm::slerp, mat4 products) over the same rig in the same run
+// --count=N: instructions per bone under callgrind instead of timing (bench_common.h countWorkload).
 // Rigid mechanical rigs (no skinning: EB_LIGHTFACTORY + BUILD clip, MC80 when present) are labelled "rigid:".
 #include "bench_common.h"
 
@@ -226,6 +227,7 @@ bool bestCorpusRig(const std::string& sub, const std::vector<std::string>& exts,
 } // namespace
 
 int main(int argc, char** argv) {
+    const int countPasses = bench::countPasses(argc, argv);
     benchmark::Initialize(&argc, argv);
     std::vector<Rig> rigs;
     for (int bones : {52, 128}) {
@@ -239,6 +241,25 @@ int main(int argc, char** argv) {
     if (bestCorpusRig("bw2", {".bwm", ".al"}, r)) rigs.push_back(r);
     if (namedAlamoRig("EB_LIGHTFACTORY.ALO", "EB_LIGHTFACTORY_BUILD_00.ala", r)) rigs.push_back(r);
     if (namedAlamoRig("MC80.ALO", "MC80_IDLE_00.ala", r)) rigs.push_back(r);
+    if (countPasses > 0) { // instructions per bone (bench/callgrind_counts.sh): 64 full poses a pass, as FullPose
+        for (const Rig& rig : rigs) {
+            ClipBinding binding = bindClip(rig.model->skeleton, *rig.clip);
+            Instance inst(*rig.model, *rig.clip, binding);
+            const float frames = static_cast<float>(rig.clip->frameCount);
+            constexpr int kPoses = 64;
+            bench::countWorkload("FullPose/" + rig.label, double(kPoses) * double(rig.model->skeleton.bones.size()),
+                                 countPasses, [&] {
+                                     float frame = 0.0f; // every pass poses the same frames
+                                     for (int i = 0; i < kPoses; ++i) {
+                                         inst.evaluate(frame);
+                                         benchmark::DoNotOptimize(inst.pose.world.data());
+                                         frame += 0.37f;
+                                         if (frame >= frames) frame -= frames;
+                                     }
+                                 });
+        }
+        return 0;
+    }
     for (const Rig& rig : rigs) {
         benchmark::RegisterBenchmark(("FullPose/" + rig.label).c_str(), fullPose, rig);
         benchmark::RegisterBenchmark(("NaivePose/" + rig.label).c_str(), naivePose, rig);

@@ -3,11 +3,13 @@
 # Qt3D renders continuously (`rigscope --screenshot ... --bench-fps SECONDS`, window shown on the X server).
 #
 #   bench/playback_bench.sh [BUILD_DIR] [MODEL CLIP] [SECONDS]        (runs itself under xvfb-run without DISPLAY)
-#   PLAYBACK_SIZES="640x360 1280x720"  sizes to measure (default both)
+#   PLAYBACK_SIZES="1280x720 1920x1080"  sizes to measure (default: 1280x720 1920x1080 2560x1440)
+#   PLAYBACK_ARGS="--alt 3 --texture-dir DIR"  more rigscope options for every run (CLIP "none": no clip)
 #   PLAYBACK_VARIANTS="NAME:[VAR=VALUE[;VAR=VALUE]] ..."  runs, each with its environment (default "current:",
 #       none); e.g. "none:RIGSCOPE_FILL_OFF=prepass,notexture,lightcount all: noshade:LP_PERF=no_shade" measures
 #       what the fill-rate steps (render/mesh_materials.h) bring, and what shading costs, in the same run;
-#       BENCH_BUILD=DIR in a variant runs DIR/bin/rigscope instead (a build of another commit, same rotation)
+#       BENCH_BUILD=DIR in a variant runs DIR/bin/rigscope instead (a build of another commit, same rotation);
+#       ARGS=OPT[,OPT] adds rigscope options to that variant's runs (e.g. "none:ARGS=--no-particles")
 #
 # Default model: EB_LIGHTFACTORY.ALO with EB_LIGHTFACTORY_BUILD_00.ala (the corpus' largest Alamo model).
 # Per size and variant: fps (wall clock, depends on the machine's load), CPU milliseconds per frame summed over
@@ -21,12 +23,14 @@ corpus=${RIGSCOPE_CORPUS:-$here/../../shared/corpus}
 m=$corpus/alamo/Delta730+Imperial_Civil_War/Data/Art/Models
 model=${2:-$m/EB_LIGHTFACTORY.ALO}
 clip=${3:-$m/EB_LIGHTFACTORY_BUILD_00.ala}
+[ "$clip" = none ] && clip=""
 seconds=${4:-6}
-sizes=${PLAYBACK_SIZES:-640x360 1280x720}
+sizes=${PLAYBACK_SIZES:-1280x720 1920x1080 2560x1440}
 variants=${PLAYBACK_VARIANTS:-current:}
 
 if [ -z "${DISPLAY:-}" ]; then
-  exec xvfb-run -a -s "-screen 0 1400x900x24" "$0" "$build" "$model" "$clip" "$seconds"
+  # The screen holds the largest window measured (a window larger than the screen is not what a user sees).
+  exec xvfb-run -a -s "-screen 0 2600x1500x24" "$0" "$build" "$model" "${clip:-none}" "$seconds"
 fi
 [ -x "$build/bin/rigscope" ] || { echo "playback_bench: $build/bin/rigscope not built" >&2; exit 2; }
 [ -f "$model" ] || { echo "playback_bench: no model $model" >&2; exit 2; }
@@ -44,9 +48,15 @@ for r in $(seq "$repeat"); do
       envs=${v#*:}
       IFS=';' read -r -a assignments <<<"$envs"
       bin=$build/bin/rigscope
-      for a in "${assignments[@]}"; do case $a in BENCH_BUILD=*) bin=${a#BENCH_BUILD=}/bin/rigscope ;; esac; done
+      extra=()
+      for a in "${assignments[@]}"; do
+        case $a in
+        BENCH_BUILD=*) bin=${a#BENCH_BUILD=}/bin/rigscope ;;
+        ARGS=*) IFS=',' read -r -a extra <<<"${a#ARGS=}" ;;
+        esac
+      done
       line=$(env "${assignments[@]}" "$bin" --screenshot "$tmp/p.png" --size "$size" \
-               --bench-fps "$seconds" ${clip:+--clip "$clip"} "$model" 2>/dev/null | grep '^bench:' || true)
+               --bench-fps "$seconds" ${clip:+--clip "$clip"} ${PLAYBACK_ARGS:-} "${extra[@]}" "$model" 2>/dev/null | grep '^bench:' || true)
       frames='' fps='' cpu=''
       read -r frames fps cpu < <(echo "$line" |
         sed -n 's/^bench: \([0-9]*\) frames in [0-9.]* s = \([0-9.]*\) fps at [0-9x]*, \([0-9.]*\) ms CPU.*/\1 \2 \3/p') || true

@@ -2,16 +2,17 @@
 //
 // Order of drawing: clear, "depth" passes (depth-only pre-pass of opaque meshes), "opaque" passes (front to back),
 // "wire" (off unless wireframe), then the low-resolution target (see below), "transparent" (back to front),
-// "composite", then "overlay" after a depth clear. Entities choose a step through their passes' filter key "pass"
-// (fx::pass). The shared uniforms below are parameters of every pass filter: set once, seen by all.
+// "composite", then "overlay" (drawn with depth test Always: no depth clear before it). Entities choose a step
+// through their passes' filter key "pass" (fx::pass). The shared uniforms below are parameters of every pass filter:
+// set once, seen by all.
 //
 // Low-resolution target (off-screen particles, as GPU Gems 3 ch. 23 describes): a colour + depth texture of a quarter
-// of the window's width and height. While it is on, it is cleared to transparent black, the opaque meshes' "lowdepth"
-// passes write its depth, and "particlesLow" passes (large particles, back to front) accumulate premultiplied colour
-// into it; a "composite" pass then blends it over the window. Large particles cover the window many times over (an
-// explosion's smoke: ~25 window-sized layers), which a software rasterizer cannot fill at full size 60 times a second.
-// The price: those particles are blended after every full-size transparent draw (not sorted among them), and
-// their edges against nearer geometry are as coarse as the target.
+// of the window's width and height (less on windows larger than 1280x720, see setWindowSize). While it is on, it is
+// cleared to transparent black, the opaque meshes' "lowdepth" passes write its depth, and "particlesLow" passes (large
+// particles, back to front) accumulate premultiplied colour into it; a "composite" pass then blends it over the window.
+// Large particles cover the window many times over (an explosion's smoke: ~25 window-sized layers), which a software
+// rasterizer cannot fill at full size 60 times a second. The price: those particles are blended after every full-size
+// transparent draw (not sorted among them), and their edges against nearer geometry are as coarse as the target.
 #pragma once
 
 #include "qt3d_helpers.h"
@@ -62,15 +63,21 @@ class FrameGraph {
     void setWireframe(bool on);
     Qt3DRender::QRenderCapture* captureNode() const { return capture_; }
 
-    // The low-resolution target: drawn into only while on; sized from the window divided by the divisor in each
-    // direction (kLowResDivisor, or up to kMaxLowResDivisor when the particles would cover the window many times).
+    // The low-resolution target: drawn into only while on. Its size is the window's divided by lowResDivisor() in
+    // each direction: the base divisor (kLowResDivisor, larger for windows over kLowResBudgetPixels * 16 pixels so
+    // that the target never exceeds kLowResBudgetPixels: a quarter of 1280x720, what a quarter-size target was
+    // there), doubled while coarse (particles covering the window many times over).
     void setLowResEnabled(bool on);
     bool lowResEnabled() const;
     void setWindowSize(int width, int height);
-    void setLowResDivisor(int divisor);
+    void setLowResCoarse(bool coarse);
     int lowResDivisor() const { return divisor_; }
     Qt3DRender::QTexture2D* lowResColor() const { return lowColor_; }
-    static constexpr int kLowResDivisor = 4, kMaxLowResDivisor = 8;
+    // The base divisor for a window: kLowResDivisor up to 1280x720, then the smallest whose target holds at most
+    // kLowResBudgetPixels (6 at 1920x1080, 8 at 2560x1440).
+    static int baseLowResDivisor(int width, int height);
+    static constexpr int kLowResDivisor = 4, kMaxLowResDivisor = 16;
+    static constexpr long kLowResBudgetPixels = 320L * 180L;
 
     // Heat distortion (MeshHeat): while on, the frame drawn so far is copied (blit) into a texture of the window's
     // size, bound as "sceneCopy" to the "heat" pass drawn after the transparent meshes. Off: no copy, no heat pass.
@@ -88,6 +95,7 @@ class FrameGraph {
     Qt3DRender::QNoDraw* heatOff_ = nullptr;
     Qt3DRender::QTexture2D* sceneCopy_ = nullptr;
     Qt3DRender::QBlitFramebuffer* blit_ = nullptr;
+    bool coarse_ = false;
 };
 
 } // namespace rs::render

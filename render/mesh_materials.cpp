@@ -305,12 +305,23 @@ Qt3DRender::QEffect* MeshMaterials::alamoEffect(rs::ShaderImpl impl, bool cullBa
     default: {
         auto* main = prog.pass("opaque");
         cull(main);
-        fx::depth(main, DT::LessOrEqual, true);
         auto* low = depthProgram_->pass("lowdepth");
         fx::depth(low, DT::Less, true);
         low->addRenderState(fx::noColorWrites(low));
         cull(low);
-        e = fx::effect(root_, {main, wire, low});
+        if (steps_.depthPrepass) {
+            // The pre-pass runs the implementation's own program with colour writes off, so that its depth is the
+            // one the shading pass computes, bit for bit (LESSEQUAL then passes exactly the nearest surface).
+            auto* pre = prog.pass("depth");
+            fx::depth(pre, DT::Less, true);
+            pre->addRenderState(fx::noColorWrites(pre));
+            cull(pre);
+            fx::depth(main, DT::LessOrEqual, false);
+            e = fx::effect(root_, {pre, main, wire, low});
+        } else {
+            fx::depth(main, DT::LessOrEqual, true);
+            e = fx::effect(root_, {main, wire, low});
+        }
         break;
     }
     }

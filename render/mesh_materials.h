@@ -40,7 +40,8 @@ class MeshMaterials {
     // RIGSCOPE_FILL_ON=step[,step] turns opt-in steps on.
     //   notexture  (on)  materials whose base texture has no image (none named or not found) skip the fetch
     //   lightcount (on)  the light loop stops at the lights in use instead of running all four slots
-    //   prepass    (off) opaque meshes draw depth only first, then shade only the nearest surface of each pixel.
+    //   prepass    (off) opaque meshes draw depth only first, then shade only the nearest surface of each pixel
+    //                    (Alamo .fx implementations: with their own program, colour writes off).
     //                    Off by default: on llvmpipe the depth-only pass of every hidden fragment costs about what
     //                    it saves (EB_LIGHTFACTORY, 2.2 fragments per pixel at 720p: no gain, see
     //                    docs/PERFORMANCE.md), and its program adds to the start-up.

@@ -216,12 +216,13 @@ struct SceneView::Impl {
             glm::vec3(camera->position().x(), camera->position().y(), camera->position().z()));
         if (particles->lowResUsed()) meshes->requireLowResDepth();
         graph->setLowResEnabled(particles->lowResUsed());
-        // Particles covering the window many times over (an explosion's smoke seen from close by) go down to an
-        // eighth of the resolution; hysteresis keeps the target from being reallocated back and forth.
+        // Particles covering the window many times over (an explosion's smoke seen from close by) go down to half
+        // the target's resolution (an eighth of the window's up to 1280x720); hysteresis keeps the target from being
+        // reallocated back and forth.
         if (particles->lowResFill() > kCoarserFill)
-            graph->setLowResDivisor(FrameGraph::kMaxLowResDivisor);
+            graph->setLowResCoarse(true);
         else if (particles->lowResFill() < kCoarserFill / 2)
-            graph->setLowResDivisor(FrameGraph::kLowResDivisor);
+            graph->setLowResCoarse(false);
         emit q->poseChanged();
     }
 

@@ -200,6 +200,11 @@ Qt3DRender::QAbstractTexture* solidTexture(unsigned rgba, Qt3DCore::QNode* paren
     const QColor c(int(rgba >> 24) & 255, int(rgba >> 16) & 255, int(rgba >> 8) & 255, int(rgba) & 255);
     t->addTextureImage(new CheckerImage(c, c, 1, t));
     setSampling(t);
+    // Every texel is the same: nearest sampling returns exactly what bilinear does, and a software rasterizer
+    // fetches one texel instead of four and skips the weights (the stand-ins are sampled for every pixel of
+    // every mesh whose textures the corpus does not ship).
+    t->setMinificationFilter(Qt3DRender::QAbstractTexture::Nearest);
+    t->setMagnificationFilter(Qt3DRender::QAbstractTexture::Nearest);
     return t;
 }
 

@@ -1,81 +1,153 @@
 #!/usr/bin/env bash
-# Builds the benchmarks (build-bench/, RelWithDebInfo like the default build, GUI off) and prints one JSON
-# object on stdout with every figure docs/PERFORMANCE.md reports:
-#   tools/bench.sh [--quick]
-#   parse:  MB/s per corpus folder and overall (loadDocument from memory) and the ratio to memcpy of the
-#           same bytes in the same run
-#   per_file: time per file against file size (size buckets), a least-squares line time = a + b * size (a: the
-#           constant per file, b: ns per byte, r2), and the smallest .ala alone
-#   pose:   ns per bone of a full pose (tracks + world + skin palette) per rig (rigid mechanical rigs labelled
-#           "rigid:") and the ratio to a naive GLM pose loop over the same rig in the same run;
-#           poses/s for 1,000 instances
-#   startup (when build/bin/rigscope exists): cold start of `rigscope --screenshot` for the largest corpus
-#           model (wall time and in-process time to the first captured frame), its peak RSS, the parse-only
-#           peak RSS (rigscope-cli info)
-#   startup_vs_f3d (build/bin/rigscope and f3d): bench/startup_bench.sh, the ATPT walker at 640x480 against F3D
-#           on the same triangles, ratio of the medians
-#   playback (build/bin/rigscope): bench/playback_bench.sh, EB_LIGHTFACTORY + BUILD clip, CPU ms per frame and
-#           per megapixel at 640x360 and 1280x720 under Xvfb
-# Rates use CPU time of the benchmark thread (robust on a shared machine); progress goes to stderr.
+# Every figure docs/PERFORMANCE.md reports, from one run, into one JSON file with the machine's load beside them:
+#   tools/bench.sh [--quick] [--out FILE] [--build DIR] [--gui-build DIR]
+#     --out FILE       where the JSON goes (default docs/bench-YYYY-MM-DD.json); progress goes to stderr
+#     --build DIR      a build with the benchmarks (-DRIGSCOPE_BENCH=ON or a test build); default: build-bench/,
+#                      configured and built here (RelWithDebInfo like the default build, GUI off)
+#     --gui-build DIR  the build whose bin/rigscope the start-up and playback figures run (default build/; those
+#                      blocks are null without it)
+#     --quick          tiny workloads (the JSON shape test, tests/setup/bench_json_test.sh): same keys, figures
+#                      not meant to be read
+# Blocks of the JSON:
+#   machine          nproc, CPU model, Mesa version (libgl1-mesa-dri), load average before and after the run,
+#                    date, commit; every wall-clock figure depends on that load, the instruction counts do not
+#   parse, per_file  MB/s per corpus folder and overall (loadDocument from memory) and the ratio to memcpy of the
+#                    same bytes in the same run; time per file against file size (least-squares line)
+#   pose, instances1000  ns per bone of a full pose per rig and the ratio to a naive GLM loop; poses/s for 1,000
+#   instructions     callgrind's instructions per byte parsed and per bone posed (bench/callgrind_counts.sh)
+#   startup          cold start of `rigscope --screenshot` for the largest corpus model, peak RSS
+#   startup_vs_f3d   bench/startup_bench.sh: the ATPT walker at 640x480 against F3D on the same triangles
+#   playback         bench/playback_bench.sh: EB_LIGHTFACTORY + BUILD clip at 1280x720, 1920x1080, 2560x1440
+#   particle_playback  bench/playback_bench.sh: UB_TLTower ALT3 with and without its particles, same sizes
+#   objects          bench_objects: object database indexing per corpus mod
+#   check            check_bench: rigscope-cli check's core on the largest corpus mod and a writer-made mod
+#   thumbnails       no thumbnail benchmark exists yet: {"absent": "..."}
+# Rates of core benchmarks use the CPU time of the benchmark thread; playback gives fps (wall clock, 60 Hz
+# pacing) and CPU ms per frame over all threads.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-mintime=1
-[ "${1:-}" = "--quick" ] && mintime=0.2
+root=$PWD
+quick=0 out='' bbuild='' gbuild=build
+while [ $# -gt 0 ]; do
+  case $1 in
+  --quick) quick=1 ;;
+  --out) out=$2; shift ;;
+  --build) bbuild=$2; shift ;;
+  --gui-build) gbuild=$2; shift ;;
+  *) echo "usage: tools/bench.sh [--quick] [--out FILE] [--build DIR] [--gui-build DIR]" >&2; exit 2 ;;
+  esac
+  shift
+done
+out=${out:-docs/bench-$(date +%F).json}
 export RIGSCOPE_CORPUS=${RIGSCOPE_CORPUS:-$(cd .. && pwd)/shared/corpus}
+for t in jq valgrind; do command -v $t >/dev/null || { echo "bench: $t not installed (tools/bootstrap.sh)" >&2; exit 2; }; done
+load() { cut -d' ' -f1-3 /proc/loadavg; }
+load_before=$(load)
 
-cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRIGSCOPE_GUI=OFF -DRIGSCOPE_TESTS=OFF \
-  -DRIGSCOPE_BENCH=ON >/dev/null
-# rigscope-cli too: the start-up figures below measure its parse-only peak RSS (a fresh clone has no other build).
-cmake --build build-bench -j"$(nproc)" --target bench_parse bench_pose rigscope-cli >&2
+if [ -z "$bbuild" ]; then
+  bbuild=build-bench
+  cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRIGSCOPE_GUI=OFF -DRIGSCOPE_TESTS=OFF \
+    -DRIGSCOPE_BENCH=ON >/dev/null
+  # rigscope-cli too: the start-up figures below measure its parse-only peak RSS.
+  cmake --build build-bench -j"$(nproc)" --target bench_parse bench_pose bench_objects check_bench rigscope-cli >&2
+fi
+bin=$bbuild/bin
+for b in bench_parse bench_pose bench_objects check_bench rigscope-cli; do
+  [ -x "$bin/$b" ] || { echo "bench: $bin/$b not built" >&2; exit 2; }
+done
+gui=''
+[ -x "$gbuild/bin/rigscope" ] && command -v xvfb-run >/dev/null && gui=$(cd "$gbuild" && pwd)
 
+if [ $quick = 1 ]; then
+  mintime=0.01 parse_filter='Parse/|Memcpy/|PerFile/' passes=1 secs=1 repeat=1 sizes=1280x720 runs=1
+else
+  mintime=1 parse_filter='.' passes=2 secs=6 repeat=3 sizes='1280x720 1920x1080 2560x1440' runs=9
+fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-build-bench/bin/bench_parse --benchmark_min_time=$mintime --benchmark_format=json >"$tmp/parse.json" 2>/dev/null
-build-bench/bin/bench_pose --benchmark_min_time=$mintime --benchmark_format=json >"$tmp/pose.json" 2>/dev/null
 
-startup='null' startup_f3d='null' playback='null'
+echo "bench: parse, pose (Google Benchmark)" >&2
+"$bin/bench_parse" --benchmark_min_time=$mintime --benchmark_filter="$parse_filter" --benchmark_format=json \
+  >"$tmp/parse.json" 2>/dev/null
+"$bin/bench_pose" --benchmark_min_time=$mintime --benchmark_format=json >"$tmp/pose.json" 2>/dev/null
+echo "bench: instruction counts (bench/callgrind_counts.sh, $passes pass(es))" >&2
+bench/callgrind_counts.sh "$bbuild" "$passes" >"$tmp/counts.json"
+echo "bench: object indexing (bench_objects)" >&2
+"$bin/bench_objects" --benchmark_min_time=$mintime --benchmark_format=json >"$tmp/objects.json" 2>/dev/null
+[ -s "$tmp/objects.json" ] || echo '{"benchmarks": []}' >"$tmp/objects.json"
+echo "bench: mod check (check_bench)" >&2
+if [ $quick = 1 ]; then "$bin/check_bench" --assets 200 --repeat 1; else "$bin/check_bench"; fi >"$tmp/check.txt"
+# check_bench's text: a title line per data set, then "parse", "check 1 thread", "check 2 threads" lines and a
+# "findings N; ... speed-up of 2 threads over 1: X.XXx" line.
+awk '
+  /^[^ ].*\(.*\)$/ { if (n++) printf ","; t = $0; sub(/ \(.*$/, "", t); printf "{\"set\":\"%s\",\"runs\":[", t; r = 0 }
+  /^  (parse|check 1 thread|check 2 threads) / {
+    line = $0; sub(/^  /, "", line); what = line; sub(/ +[0-9]+ files.*/, "", what)
+    split(substr(line, length(what) + 1), f, " +")
+    if (r++) printf ","
+    printf "{\"what\":\"%s\",\"files\":%s,\"mb\":%s,\"seconds\":%s,\"files_per_s\":%s,\"mb_per_s\":%s}", what, f[2], f[4], f[6], f[8], f[10]
+  }
+  /^  findings/ { match($0, /findings [0-9]+/); fi = substr($0, RSTART + 9, RLENGTH - 9)
+    match($0, /over 1: [0-9.]+x/); sp = substr($0, RSTART + 8, RLENGTH - 9)
+    printf "],\"findings\":%s,\"speedup_2_threads\":%s}", fi, sp }
+  BEGIN { printf "[" } END { printf "]" }' "$tmp/check.txt" >"$tmp/check.json"
+
+startup='null' startup_f3d='null' playback='null' particles='null'
 largest=$(find "$RIGSCOPE_CORPUS" -type f \( -iname '*.alo' -o -iname '*.w3d' -o -iname '*.bwm' \) -printf '%s %p\n' \
   2>/dev/null | sort -n | tail -1 | cut -d' ' -f2- || true)
-if [ -x build/bin/rigscope ] && [ -n "$largest" ] && command -v xvfb-run >/dev/null; then
-  echo "bench: cold start and playback of $largest" >&2
+if [ -n "$gui" ] && [ -n "$largest" ]; then
+  echo "bench: cold start of $largest" >&2
   xvfb() { xvfb-run -a -s "-screen 0 1400x900x24" "$@"; }
-  # One warm-up run (file cache, Mesa shader cache), then three timed runs of the rigscope process under
-  # Xvfb: median wall time (process start to exit, PNG written), median in-process time to the first captured
-  # frame, peak RSS.
-  walls=(); firsts=(); rss=0
-  for i in 0 1 2 3; do
-    RIGSCOPE_TIMING=1 xvfb /usr/bin/time -v -o "$tmp/time.txt" build/bin/rigscope --screenshot "$tmp/shot.png" \
+  # One warm-up run (file cache, Mesa shader cache), then timed runs of the rigscope process under Xvfb: median
+  # wall time (process start to exit, PNG written), median in-process time to the first captured frame, peak RSS.
+  walls=() firsts=() rss=0
+  for i in $(seq 0 $((quick ? 1 : 3))); do
+    RIGSCOPE_TIMING=1 xvfb /usr/bin/time -v -o "$tmp/time.txt" "$gui/bin/rigscope" --screenshot "$tmp/shot.png" \
       --size 1280x720 "$largest" >"$tmp/out.txt" 2>&1 || true
-    [ $i -eq 0 ] && continue
+    [ "$i" -eq 0 ] && continue
     walls+=("$(awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,a,":"); s=0; for(i=1;i<=n;i++) s=s*60+a[i]; print s}' "$tmp/time.txt")")
     firsts+=("$(sed -n 's/.*first frame captured after \([0-9]*\) ms.*/\1/p' "$tmp/out.txt" | head -1)")
     r=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$tmp/time.txt")
     [ "${r:-0}" -gt "$rss" ] && rss=$r
   done
-  wall=$(printf '%s\n' "${walls[@]}" | sort -n | sed -n 2p)
-  first=$(printf '%s\n' "${firsts[@]}" | sort -n | sed -n 2p)
-  # Parse-only peak RSS of the same file (rigscope-cli info).
-  /usr/bin/time -v -o "$tmp/cli.txt" build-bench/bin/rigscope-cli info "$largest" >/dev/null
+  med() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {if (NR) print a[int((NR+1)/2)]}'; }
+  wall=$(med "${walls[@]}") first=$(med "${firsts[@]}")
+  /usr/bin/time -v -o "$tmp/cli.txt" "$bin/rigscope-cli" info "$largest" >/dev/null
   clirss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$tmp/cli.txt")
   startup=$(jq -n --arg f "$largest" --argjson b "$(stat -c %s "$largest")" \
     --argjson wall "${wall:-null}" --argjson first "${first:-null}" --argjson rss "$rss" --argjson clirss "${clirss:-null}" \
     '{model: $f, size_bytes: $b, cold_start_wall_s_median: $wall, first_frame_ms_median: $first,
       peak_rss_kib: $rss, parse_only_peak_rss_kib: $clirss}')
-  # Start-up against F3D on the same triangles (the issue 17 anchor), when F3D is installed (tools/bootstrap.sh).
   if command -v f3d >/dev/null; then
     echo "bench: start-up against F3D (bench/startup_bench.sh)" >&2
-    startup_f3d=$(bench/startup_bench.sh build "" "$([ "$mintime" = 1 ] && echo 9 || echo 5)" || echo null)
+    startup_f3d=$(bench/startup_bench.sh "$gui" "" "$runs" 2>/dev/null || echo null)
   fi
-  # Playback of EB_LIGHTFACTORY + BUILD at 640x360 and 1280x720: CPU ms per frame and per megapixel.
-  echo "bench: playback (bench/playback_bench.sh)" >&2
-  playback=$(PLAYBACK_REPEAT=$([ "$mintime" = 1 ] && echo 3 || echo 1) bench/playback_bench.sh build "" "" 4 || echo null)
+  echo "bench: playback (bench/playback_bench.sh) at $sizes" >&2
+  playback=$(PLAYBACK_SIZES="$sizes" PLAYBACK_REPEAT=$repeat bench/playback_bench.sh "$gui" "" "" "$secs" || echo null)
+  models=$RIGSCOPE_CORPUS/alamo/Delta730+Imperial_Civil_War/Data/Art/Models
+  tower=$RIGSCOPE_CORPUS/alamo/cch2319+UFoCP-EAW-Campaign/Data/Art/Models/UB_TLTower.alo
+  if [ -f "$tower" ]; then
+    echo "bench: particle playback (UB_TLTower ALT3, bench/playback_bench.sh)" >&2
+    # Its systems (explosion, fire, smoke) are in the other mod's folder: found through --texture-dir.
+    particles=$(PLAYBACK_SIZES="$sizes" PLAYBACK_REPEAT=$repeat PLAYBACK_ARGS="--alt 3 --texture-dir $models" \
+      PLAYBACK_VARIANTS="particles: no_particles:ARGS=--no-particles" \
+      bench/playback_bench.sh "$gui" "$tower" none "$secs" || echo null)
+  fi
 fi
+load_after=$(load)
 
-jq -n --slurpfile p "$tmp/parse.json" --slurpfile q "$tmp/pose.json" --argjson startup "$startup" \
-  --argjson startup_f3d "$startup_f3d" --argjson playback "$playback" '
-  def rate(n): ($p[0].benchmarks[] | select(.name == n) | .bytes_per_second);
+jq -n --slurpfile p "$tmp/parse.json" --slurpfile q "$tmp/pose.json" --slurpfile counts "$tmp/counts.json" \
+  --slurpfile objects "$tmp/objects.json" --slurpfile check "$tmp/check.json" \
+  --argjson startup "$startup" --argjson startup_f3d "$startup_f3d" --argjson playback "$playback" \
+  --argjson particles "$particles" --arg before "$load_before" --arg after "$load_after" \
+  --arg cpu "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)" --argjson nproc "$(nproc)" \
+  --arg mesa "$(dpkg-query -W -f='${Version}' libgl1-mesa-dri 2>/dev/null || echo unknown)" \
+  --arg commit "$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)" \
+  --arg date "$(date -u +%FT%TZ)" --argjson quick "$([ $quick = 1 ] && echo true || echo false)" '
+  def rate(n): ([ $p[0].benchmarks[] | select(.name == n) | .bytes_per_second ][0]);
   {
-    machine: {cpus: $p[0].context.num_cpus, mhz: $p[0].context.mhz_per_cpu, date: $p[0].context.date},
+    machine: {nproc: $nproc, cpu_model: $cpu, mesa: $mesa, load_average_before: $before, load_average_after: $after,
+              date: $date, commit: $commit, quick: $quick, benchmark_mhz: $p[0].context.mhz_per_cpu},
     parse: [ $p[0].benchmarks[] | select(.name | startswith("Parse/")) | (.name | ltrimstr("Parse/")) as $set |
       { set: $set, files: .files, refused: .refused,
         mb_per_s: (.bytes_per_second / 1e6 | round),
@@ -85,8 +157,9 @@ jq -n --slurpfile p "$tmp/parse.json" --slurpfile q "$tmp/pose.json" --argjson s
         { bucket_bytes: (.name | ltrimstr("PerFile/")), files: .files, avg_bytes: (.avg_bytes | round),
           us_per_file: (.us_per_file * 100 | round / 100),
           ns_per_byte: (.us_per_file * 1000 / .avg_bytes * 1000 | round / 1000) } ]) as $b |
-      ([ $b[] | select(.bucket_bytes != "smallest-ala") ]) as $pts |
-      ($pts | length) as $n | ($pts | map(.avg_bytes) | add / $n) as $mx | ($pts | map(.us_per_file) | add / $n) as $my |
+      ([ $b[] | select(.bucket_bytes != "smallest-ala") ]) as $pts | ($pts | length) as $n |
+      if $n < 2 then {buckets: $b, fit: null} else
+      ($pts | map(.avg_bytes) | add / $n) as $mx | ($pts | map(.us_per_file) | add / $n) as $my |
       ($pts | map((.avg_bytes - $mx) * (.us_per_file - $my)) | add) as $sxy |
       ($pts | map((.avg_bytes - $mx) * (.avg_bytes - $mx)) | add) as $sxx |
       ($sxy / $sxx) as $slope | ($my - $slope * $mx) as $icept |
@@ -94,7 +167,7 @@ jq -n --slurpfile p "$tmp/parse.json" --slurpfile q "$tmp/pose.json" --argjson s
                                          else (($icept + $slope * .avg_bytes) * 100 | round / 100) end) } ],
         fit: { us_per_file_constant: ($icept * 100 | round / 100), ns_per_byte: ($slope * 1e6 | round / 1000),
                r2: (($sxy * $sxy) / ($sxx * ($pts | map((.us_per_file - $my) * (.us_per_file - $my)) | add))
-                    * 10000 | round / 10000) } }),
+                    * 10000 | round / 10000) } } end),
     pose: [ $q[0].benchmarks[] | select(.name | startswith("FullPose/")) | (.name | ltrimstr("FullPose/")) as $rig |
       { rig: $rig, bones: .bones, animated_tracks: .tracks, palette: .palette,
         ns_per_pose: (.cpu_time | round), ns_per_bone: (.ns_per_bone * 10 | round / 10),
@@ -105,7 +178,18 @@ jq -n --slurpfile p "$tmp/parse.json" --slurpfile q "$tmp/pose.json" --argjson s
     instances1000: [ $q[0].benchmarks[] | select(.name | startswith("Instances1000/")) |
       { rig: (.name | ltrimstr("Instances1000/")), bones: .bones, poses_per_s: (.items_per_second | round),
         ns_per_bone: (.ns_per_bone * 10 | round / 10) } ],
+    instructions: $counts[0],
     startup: $startup,
     startup_vs_f3d: $startup_f3d,
-    playback: $playback
-  }'
+    playback: $playback,
+    particle_playback: $particles,
+    objects: [ $objects[0].benchmarks[] | select(.name | startswith("Index/")) | (.name | ltrimstr("Index/")) as $m |
+      { mod: $m, mb_per_s: (.bytes_per_second / 1e6 * 10 | round / 10),
+        read_mb_per_s: ([ $objects[0].benchmarks[] | select(.name == "Read/" + $m) | .bytes_per_second / 1e6
+                          * 10 | round / 10 ][0]) } ],
+    check: $check[0],
+    thumbnails: {absent: "no thumbnail benchmark exists on main (bench/ has none); figure not measured"}
+  }' >"$tmp/bench.json"
+mkdir -p "$(dirname "$out")"
+cp "$tmp/bench.json" "$out.tmp" && mv "$out.tmp" "$out"
+echo "bench: wrote $out (load average $load_before -> $load_after)" >&2

@@ -65,6 +65,8 @@ test_tools=(
   "file|file|file --version" # the .deb test checks that the binaries are stripped
   "man|man-db|man --version" # install_test checks the man pages with man --warnings
   "python3|python3|python3 --version" # tools/blender_check.py's comparison is tested with plain python3
+  "valgrind|valgrind|valgrind --version" # bench/callgrind_counts.sh: instructions per byte and per bone
+  "jq|jq|jq --version" # tools/bench.sh writes its JSON with jq (tests/setup/bench_json_test.sh)
   "ffprobe|ffmpeg|ffprobe -version" # record tests: a second decoder's word on the recorded files
 )
 

@@ -78,7 +78,7 @@ qint64 medianReadMs(const QString& path) {
     for (int i = 0; i < 3; ++i) {
         QElapsedTimer t;
         t.start();
-        const LoadResult r = loadFile(path);
+        const LoadResult r = loadFile(rs::Resolver(), path);
         v.push_back(t.elapsed());
         if (!r.error.isEmpty()) std::fprintf(stderr, "model_switch: %s\n", qPrintable(r.error));
     }

@@ -5,11 +5,11 @@
 
 #include "alamo/alamo_writer.h"
 #include "alamo/particle_writer.h"
-#include "resolve/resolver.h"
+#include "frame_graph.h"
 #include "particle_fixtures.h"
 #include "particles.h"
-#include "vfs/archive_writer.h"
 #include "resolve/resolver.h"
+#include "vfs/archive_writer.h"
 #include "vfs/mount.h"
 
 #include "skip.h"
@@ -555,6 +555,27 @@ TEST_CASE("large particles are drawn at low resolution, behind the model where i
     shot(true, true);
     CHECK(v.particlesDrawn() > 0);
     CHECK_FALSE(v.particlesLowRes());
+}
+
+TEST_CASE("the low-resolution target holds at most a quarter of 1280x720 on larger windows",
+          "[render][particles][lowres]") {
+    using rs::render::FrameGraph;
+    struct Size {
+        int w, h, divisor;
+    };
+    // A quarter up to 1280x720 (what the low-resolution picture is tested against above); larger windows get the
+    // smallest divisor whose target fits the budget, so that large particles cost what they cost at 720p.
+    for (const Size& s : {Size{320, 240, 4}, Size{1280, 720, 4}, Size{1920, 1080, 6}, Size{2560, 1440, 8},
+                          Size{1920, 1200, 7}, Size{3840, 2160, 8}}) {
+        const int d = FrameGraph::baseLowResDivisor(s.w, s.h);
+        INFO(s.w << "x" << s.h << ": divisor " << d);
+        CHECK(d == s.divisor);
+        const long pixels = long((s.w + d - 1) / d) * long((s.h + d - 1) / d);
+        if (s.w * s.h <= 2560 * 1440) CHECK(pixels <= FrameGraph::kLowResBudgetPixels);
+        if (d > FrameGraph::kLowResDivisor) // the smallest such divisor: one less would not fit
+            CHECK(long((s.w + d - 2) / (d - 1)) * long((s.h + d - 2) / (d - 1)) > FrameGraph::kLowResBudgetPixels);
+        CHECK(2 * d <= FrameGraph::kMaxLowResDivisor); // the coarse target (doubled) stays within the bound
+    }
 }
 
 TEST_CASE("emitters with a tail draw kites trailing behind the particle", "[render][particles][kites]") {

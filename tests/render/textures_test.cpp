@@ -8,6 +8,11 @@
 
 #include <catch2/catch.hpp>
 
+#include <QImage>
+#include <Qt3DRender/QAbstractTexture>
+
+#include <memory>
+
 #include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
@@ -204,4 +209,24 @@ TEST_CASE("textures above the GPU's maximum size are refused by name before deco
     // The real limit is queried once from OpenGL; whatever it is, it lies in 1..rs::kMaxTextureDim.
     CHECK(gpuMaxTextureSize() >= 1);
     CHECK(gpuMaxTextureSize() <= rs::kMaxTextureDim);
+}
+
+TEST_CASE("stand-in textures are sampled nearest: one texel fetched, what bilinear gives on a uniform image",
+          "[textures]") {
+    // The stand-ins (missing texture, no texture named, flat normal) are sampled for every pixel of every mesh
+    // whose textures are absent; on software OpenGL a bilinear fetch reads four texels and weights them.
+    using F = Qt3DRender::QAbstractTexture::Filter;
+    for (unsigned rgba : {0x808080FFu, 0xFFFFFFFFu, 0x8080FFFFu, 0x00000000u}) {
+        std::unique_ptr<Qt3DRender::QAbstractTexture> t(solidTexture(rgba, nullptr));
+        INFO("stand-in 0x" << std::hex << rgba);
+        CHECK(t->minificationFilter() == F::Nearest);
+        CHECK(t->magnificationFilter() == F::Nearest);
+        CHECK_FALSE(t->generateMipMaps());
+    }
+    // A real texture keeps its filtering (mipmapped, bilinear).
+    QImage img(4, 4, QImage::Format_RGBA8888);
+    img.fill(Qt::red);
+    std::unique_ptr<Qt3DRender::QAbstractTexture> real(makeTexture(img, nullptr));
+    CHECK(real->magnificationFilter() == F::Linear);
+    CHECK(real->minificationFilter() == F::LinearMipMapNearest);
 }
