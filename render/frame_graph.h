@@ -87,6 +87,7 @@ class FrameGraph {
   private:
     SharedUniforms u_;
     Qt3DRender::QClearBuffers* clear_ = nullptr;
+    Qt3DRender::QClearBuffers* overlayClear_ = nullptr;
     Qt3DRender::QNoDraw* wireOff_ = nullptr;
     Qt3DRender::QRenderCapture* capture_ = nullptr;
     Qt3DRender::QNoDraw* lowOff_ = nullptr;
