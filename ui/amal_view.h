@@ -44,8 +44,6 @@ class AmalStage : public QWidget {
     void paintEvent(QPaintEvent*) override;
 
   private:
-    const QImage* image(int a);
-
     amal::Track track_;
     int tick_ = 0;
     std::shared_ptr<const amal::ImageBank> images_;

@@ -1,6 +1,7 @@
 #include "screenshot.h"
 
 #include "scene_view.h"
+#include "thumbnail_render.h"
 
 #include "objects/object_db.h"
 #include "objects/object_states.h"
@@ -20,6 +21,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QGuiApplication>
+#include <QPainter>
 #include <QTimer>
 #include <Qt3DExtras/Qt3DWindow>
 
@@ -56,6 +58,26 @@ double processCpuSeconds() {
 int fail(const std::string& msg) {
     std::fprintf(stderr, "rigscope: %s\n", msg.c_str());
     return 1;
+}
+
+// The picture of a file that holds no model (a clip alone, an AMAL bank, a texture), drawn by the software
+// renderer of the thumbnails, centred on the view's background at the requested size.
+int softwareScreenshot(const ScreenshotArgs& a, const rs::Resolver& resolver, const std::string& path, int argc,
+                       char** argv) {
+    QGuiApplication app(argc, argv);
+    float frame = -1.0f;
+    if (a.frame) frame = *a.frame;
+    const rs::thumbs::Picture pic =
+        rs::thumbs::renderAsset(resolver, path, std::min(a.width, a.height), frame);
+    if (pic.image.isNull()) return fail(pic.error);
+    QImage out(a.width, a.height, QImage::Format_RGB32);
+    out.fill(QColor(58, 62, 70));
+    {
+        QPainter p(&out);
+        p.drawImage((a.width - pic.image.width()) / 2, (a.height - pic.image.height()) / 2, pic.image);
+    }
+    if (!out.save(a.out, "PNG")) return fail("cannot write " + a.out.toStdString());
+    return 0;
 }
 
 } // namespace
@@ -137,10 +159,20 @@ int runScreenshot(const ScreenshotArgs& a, int argc, char** argv) {
             return fail("no MODEL given and this build has no built-in demo model");
 #endif
         } else {
-            const rs::Asset asset = resolver->open(QFile::encodeName(a.model).toStdString());
+            const std::string path = QFile::encodeName(a.model).toStdString();
+            rs::Asset asset;
+            try {
+                asset = resolver->open(path);
+            } catch (const std::exception&) {
+                // A texture is no document: its picture is the image itself.
+                if (rs::thumbs::isTextureAsset(*resolver, path)) return softwareScreenshot(a, *resolver, path, argc, argv);
+                throw;
+            }
             const rs::Document& doc = asset.document;
             if (doc.particles) particles = doc.particles;
-            if (!doc.model && !particles) return fail(a.model.toStdString() + ": holds no model (clip-only file)");
+            // A clip alone and an AMAL bank: the software picture (thumbnail_render.h), the skeleton posed by the
+            // clip or the bank's 2D stage.
+            if (!doc.model && !particles) return softwareScreenshot(a, *resolver, path, argc, argv);
             model = doc.model;
             if (!particles && model && a.clip.isEmpty() && (a.frame || a.time)) {
                 // The viewer's first clip (pickInitialClip) among the file's clips and the companion clips beside
