@@ -5,9 +5,9 @@
 // durationChanged() to size its timeline.
 #pragma once
 
-#include "resolve/resolver.h"
 #include "amal/amal_bank.h"
 #include "amal/amal_track.h"
+#include "resolve/resolver.h"
 
 #include <QImage>
 #include <QRectF>

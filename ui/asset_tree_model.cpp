@@ -198,9 +198,8 @@ std::pair<size_t, size_t> AssetTreeModel::visibleRangeWithPrefix(const std::stri
                                      [&](uint32_t f, const std::string& p) { return keyOf(files_[f]) < p; });
     auto hi = lo;
     if (!prefix.empty())
-        hi = std::partition_point(lo, visibleFiles_.end(), [&](uint32_t f) {
-            return keyOf(files_[f]).substr(0, prefix.size()) == prefix;
-        });
+        hi = std::partition_point(lo, visibleFiles_.end(),
+                                  [&](uint32_t f) { return keyOf(files_[f]).substr(0, prefix.size()) == prefix; });
     else
         hi = visibleFiles_.end();
     return {size_t(lo - visibleFiles_.begin()), size_t(hi - visibleFiles_.begin())};

@@ -5,6 +5,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QHash>
 #include <QImageReader>
 #include <QImageWriter>
 
@@ -78,6 +79,49 @@ bool makeDirs(const QString& dir) {
     }
     struct stat st {};
     return ::stat(d.constData(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+uint32_t be32(const QByteArray& b, qsizetype at) {
+    return uint32_t(uint8_t(b[at])) << 24 | uint32_t(uint8_t(b[at + 1])) << 16 | uint32_t(uint8_t(b[at + 2])) << 8 |
+           uint32_t(uint8_t(b[at + 3]));
+}
+
+// The text chunks (tEXt, zTXt, uncompressed and compressed iTXt) before the image data, by key. Read here rather
+// than through QImageReader::text, which splits "Thumb::URI" at its first ':'.
+QHash<QByteArray, QByteArray> textChunksOf(const QByteArray& png) {
+    QHash<QByteArray, QByteArray> out;
+    if (png.size() < 8 || png.left(8) != QByteArray("\x89PNG\r\n\x1a\n", 8)) return out;
+    auto inflate = [](const QByteArray& z) {
+        QByteArray withSize(4, '\0');
+        withSize[2] = 1; // expected size hint (64 KiB); qUncompress grows past it
+        return qUncompress(withSize + z);
+    };
+    for (qsizetype at = 8; at + 12 <= png.size();) {
+        const uint32_t len = be32(png, at);
+        if (len > uint32_t(png.size() - at - 12)) break;
+        const QByteArray type = png.mid(at + 4, 4);
+        if (type == "IDAT" || type == "IEND") break;
+        const QByteArray body = png.mid(at + 8, qsizetype(len));
+        const qsizetype nul = body.indexOf('\0');
+        if (nul > 0) {
+            const QByteArray key = body.left(nul);
+            if (type == "tEXt") {
+                out.insert(key, body.mid(nul + 1));
+            } else if (type == "zTXt" && body.size() > nul + 2) {
+                out.insert(key, inflate(body.mid(nul + 2)));
+            } else if (type == "iTXt" && body.size() > nul + 3) {
+                const bool compressed = body[nul + 1] != 0;
+                const qsizetype lang = body.indexOf('\0', nul + 3);
+                const qsizetype translated = lang < 0 ? -1 : body.indexOf('\0', lang + 1);
+                if (translated >= 0) {
+                    const QByteArray text = body.mid(translated + 1);
+                    out.insert(key, compressed ? inflate(text) : text);
+                }
+            }
+        }
+        at += 12 + qsizetype(len);
+    }
+    return out;
 }
 
 } // namespace
@@ -187,11 +231,7 @@ QByteArray encodeThumbnailPng(const QImage& image, const SourceId& id) {
 }
 
 QString pngText(const QByteArray& png, const char* key) {
-    QByteArray copy = png;
-    QBuffer buf(&copy);
-    buf.open(QIODevice::ReadOnly);
-    QImageReader r(&buf, "png");
-    return r.text(QString::fromLatin1(key));
+    return QString::fromUtf8(textChunksOf(png).value(QByteArray(key)));
 }
 
 ThumbnailCache::ThumbnailCache(QString root) : root_(root.isEmpty() ? defaultRoot() : std::move(root)) {}
@@ -213,26 +253,30 @@ QString ThumbnailCache::failPathFor(const QByteArray& uri) const {
 
 ThumbnailCache::State ThumbnailCache::lookup(const SourceId& id, Flavor f, QImage* image) const {
     if (!id.valid()) return State::Miss;
-    auto matches = [&](QImageReader& r) {
-        if (r.text(QStringLiteral("Thumb::URI")).toUtf8() != id.uri) return false;
+    auto read = [](const QString& path) {
+        QFile file(path);
+        // A thumbnail is small: anything over 64 MiB is not one.
+        return file.open(QIODevice::ReadOnly) && file.size() < (qint64(64) << 20) ? file.readAll() : QByteArray();
+    };
+    auto matches = [&](const QByteArray& png) {
+        if (png.isEmpty()) return false;
+        const QHash<QByteArray, QByteArray> text = textChunksOf(png);
+        if (text.value("Thumb::URI") != id.uri) return false;
         bool ok = false;
-        if (r.text(QStringLiteral("Thumb::MTime")).toLongLong(&ok) != id.mtime || !ok) return false;
-        const QString size = r.text(QStringLiteral("Thumb::Size"));
+        if (text.value("Thumb::MTime").toLongLong(&ok) != id.mtime || !ok) return false;
+        const QByteArray size = text.value("Thumb::Size");
         return size.isEmpty() || size.toLongLong() == id.size;
     };
-    {
-        QImageReader r(pathFor(id.uri, f), "png");
-        if (r.canRead() && matches(r)) {
-            if (!image) return State::Hit;
-            QImage img = r.read();
-            if (!img.isNull()) {
-                *image = std::move(img);
-                return State::Hit;
-            }
+    const QByteArray png = read(pathFor(id.uri, f));
+    if (matches(png)) {
+        if (!image) return State::Hit;
+        QImage img;
+        if (img.loadFromData(png, "PNG")) {
+            *image = std::move(img);
+            return State::Hit;
         }
     }
-    QImageReader r(failPathFor(id.uri), "png");
-    if (r.canRead() && matches(r)) return State::Failed;
+    if (matches(read(failPathFor(id.uri)))) return State::Failed;
     return State::Miss;
 }
 

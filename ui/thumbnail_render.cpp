@@ -5,6 +5,7 @@
 #include "view_settings.h"
 
 #include "amal/amal_bank.h"
+#include "common/file_read.h"
 #include "formats/formats.h"
 #include "scene/pose.h"
 #include "texture/texture.h"
@@ -14,6 +15,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <filesystem>
 
 namespace rs::thumbs {
 
@@ -124,7 +126,16 @@ QImage renderAmal(const Resolver& resolver, const std::vector<uint8_t>& bytes, c
 
 bool isTextureAsset(const Resolver& resolver, const std::string& path) {
     std::vector<uint8_t> head;
-    return resolver.readBytes(path, head, 64) && isTexture(ByteSpan(head), path);
+    try {
+        std::error_code ec;
+        if (std::filesystem::is_regular_file(path, ec))
+            head = readFileHead(path, 64);
+        else if (!resolver.readBytes(path, head, kMaxRead))
+            return false;
+    } catch (const std::exception&) {
+        return false;
+    }
+    return isTexture(ByteSpan(head), path);
 }
 
 QImage renderModel(std::shared_ptr<const Model> model, std::shared_ptr<const Clip> clip, float frame, int size,

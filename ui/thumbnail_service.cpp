@@ -39,6 +39,7 @@ void ThumbnailService::setSource(std::shared_ptr<const Resolver> resolver) {
         state_.clear();
         rowIndex_.clear();
         results_.clear();
+        starts_.clear();
     }
     images_.clear();
     errors_.clear();
@@ -111,9 +112,38 @@ int ThumbnailService::pending() const {
     return int(std::count_if(state_.begin(), state_.end(), [](uint8_t s) { return s == Pending || s == Working; }));
 }
 
+bool ThumbnailService::busy() const {
+    std::lock_guard<std::mutex> lk(mutex_);
+    return !working_.empty() || !results_.empty() || deliverQueued_;
+}
+
+QString ThumbnailService::summary() const {
+    std::lock_guard<std::mutex> lk(mutex_);
+    int n[5] = {};
+    for (uint8_t s : state_)
+        ++n[s < 5 ? s : 0];
+    return QStringLiteral("pending %1 working %2 done %3 failed %4 dropped %5 in-flight %6 results %7 paused %8 "
+                          "visible %9..%10")
+        .arg(n[0])
+        .arg(n[1])
+        .arg(n[2])
+        .arg(n[3])
+        .arg(n[4])
+        .arg(working_.size())
+        .arg(results_.size())
+        .arg(paused_)
+        .arg(first_)
+        .arg(last_);
+}
+
+std::vector<int> ThumbnailService::startOrder() const {
+    std::lock_guard<std::mutex> lk(mutex_);
+    return starts_;
+}
+
 int ThumbnailService::pickLocked() const {
     const int n = int(state_.size());
-    if (n == 0) return -1;
+    if (n == 0 || !resolver_) return -1;
     int first = std::clamp(first_, 0, n - 1), last = std::clamp(last_, -1, n - 1);
     if (last < first) last = first - 1;
     // The visible rows top to bottom, then outwards one row below, one above; pictures dropped from memory are
@@ -138,6 +168,7 @@ void ThumbnailService::workerLoop() {
         wake_.wait(lk, [&] { return stop_ || (!paused_ && (row = pickLocked()) >= 0); });
         if (stop_) return;
         state_[size_t(row)] = Working;
+        starts_.push_back(row);
         const std::string path = paths_[size_t(row)];
         ++working_[path];
         const uint64_t generation = generation_;

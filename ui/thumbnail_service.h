@@ -60,7 +60,13 @@ class ThumbnailService : public QObject {
     QString error(int row) const;
     // Rows whose picture arrived, in order of arrival since the last setSource (for tests and benchmarks).
     const std::vector<int>& arrivalOrder() const { return arrivals_; }
+    // Rows in the order the workers started them since the last setSource.
+    std::vector<int> startOrder() const;
     int pending() const; // items not made yet (queued or being made)
+    // Some item is being made or made and not delivered yet (false once paused and drained).
+    bool busy() const;
+    // "pending P working W done D failed F dropped R in-flight I results Q" (test messages).
+    QString summary() const;
 
   signals:
     // Pictures of these rows arrived (one signal per batch).
@@ -95,6 +101,7 @@ class ThumbnailService : public QObject {
     std::unordered_map<std::string, int> rowIndex_; // path -> row
     int first_ = 0, last_ = -1;
     std::vector<Result> results_;
+    std::vector<int> starts_;
     std::atomic<bool> deliverQueued_{false};
 
     // GUI thread only.

@@ -67,8 +67,7 @@ int softwareScreenshot(const ScreenshotArgs& a, const rs::Resolver& resolver, co
     QGuiApplication app(argc, argv);
     float frame = -1.0f;
     if (a.frame) frame = *a.frame;
-    const rs::thumbs::Picture pic =
-        rs::thumbs::renderAsset(resolver, path, std::min(a.width, a.height), frame);
+    const rs::thumbs::Picture pic = rs::thumbs::renderAsset(resolver, path, std::min(a.width, a.height), frame);
     if (pic.image.isNull()) return fail(pic.error);
     QImage out(a.width, a.height, QImage::Format_RGB32);
     out.fill(QColor(58, 62, 70));
@@ -165,7 +164,8 @@ int runScreenshot(const ScreenshotArgs& a, int argc, char** argv) {
                 asset = resolver->open(path);
             } catch (const std::exception&) {
                 // A texture is no document: its picture is the image itself.
-                if (rs::thumbs::isTextureAsset(*resolver, path)) return softwareScreenshot(a, *resolver, path, argc, argv);
+                if (rs::thumbs::isTextureAsset(*resolver, path))
+                    return softwareScreenshot(a, *resolver, path, argc, argv);
                 throw;
             }
             const rs::Document& doc = asset.document;
