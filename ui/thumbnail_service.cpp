@@ -6,6 +6,8 @@
 #include <QMetaObject>
 
 #include <algorithm>
+#include <pthread.h>
+#include <sched.h>
 
 namespace rs::ui {
 
@@ -162,6 +164,12 @@ int ThumbnailService::pickLocked() const {
 }
 
 void ThumbnailService::workerLoop() {
+#ifdef SCHED_IDLE
+    // Background work: the GUI thread (and everything else) runs first, so that the window stays responsive while
+    // both cores make pictures.
+    sched_param none{};
+    pthread_setschedparam(pthread_self(), SCHED_IDLE, &none);
+#endif
     std::unique_lock<std::mutex> lk(mutex_);
     for (;;) {
         int row = -1;
