@@ -100,6 +100,8 @@ int cmdCheck(std::vector<std::string> args);
 
 // rigscope-cli thumbnails (cli_thumbnails.cpp): pictures of every asset of a folder, archive or mount.
 int cmdThumbnails(std::vector<std::string> args);
+// rigscope-cli diff A B (cli_diff.cpp): exit 0 identical, 1 different, 2 usage or read error.
+int cmdDiff(std::vector<std::string> args);
 
 // `info` of a .dds/.tga texture (info_texture.cpp): false when the file is not one.
 bool infoTexture(ByteSpan bytes, const std::string& path, bool json, std::string& out);
