@@ -92,6 +92,9 @@ struct SceneInputs {
     std::shared_ptr<const rs::ParticleSystem> particles; // a particle system file: drawn alone at the time
     QString modelPath;
     std::vector<Attachment> attachments; // --object: the models it hangs at bones
+    // A file without a model (a clip alone, an AMAL bank, a texture): drawn by softwareScreenshot, not the scene.
+    std::string softwarePath;
+    std::shared_ptr<const rs::Resolver> resolver;
 };
 
 // Mounts --game/--mod, reads the model (or object, or demo) and the clip. wantClip: without --clip, pick the
@@ -177,15 +180,20 @@ static int loadScene(const ScreenshotArgs& a, bool wantClip, SceneInputs& s) {
                 asset = resolver->open(path);
             } catch (const std::exception&) {
                 // A texture is no document: its picture is the image itself.
-                if (rs::thumbs::isTextureAsset(*resolver, path))
-                    return softwareScreenshot(a, *resolver, path, argc, argv);
-                throw;
+                if (!rs::thumbs::isTextureAsset(*resolver, path)) throw;
+                s.softwarePath = path;
+                s.resolver = resolver;
+                return 0;
             }
             const rs::Document& doc = asset.document;
             if (doc.particles) particles = doc.particles;
             // A clip alone and an AMAL bank: the software picture (thumbnail_render.h), the skeleton posed by the
             // clip or the bank's 2D stage.
-            if (!doc.model && !particles) return softwareScreenshot(a, *resolver, path, argc, argv);
+            if (!doc.model && !particles) {
+                s.softwarePath = path;
+                s.resolver = resolver;
+                return 0;
+            }
             model = doc.model;
             if (!particles && model && a.clip.isEmpty() && wantClip) {
                 // The viewer's first clip (pickInitialClip) among the file's clips and the companion clips beside
@@ -238,6 +246,7 @@ int runScreenshot(const ScreenshotArgs& a, int argc, char** argv) {
 
     SceneInputs scene;
     if (const int rc = loadScene(a, a.frame || a.time, scene)) return rc;
+    if (!scene.softwarePath.empty()) return softwareScreenshot(a, *scene.resolver, scene.softwarePath, argc, argv);
 
     const qint64 loadMs = startClock.elapsed();
     // RIGSCOPE_TIMING: a timeline of the start-up on stderr (ms since runScreenshot began; the wall clock in ms
@@ -362,6 +371,7 @@ int runRecord(const ScreenshotArgs& a, int argc, char** argv) {
     qputenv("QT3D_RENDERER", "opengl");
     SceneInputs scene;
     if (const int rc = loadScene(a, true, scene)) return rc;
+    if (!scene.softwarePath.empty()) return fail(a.model.toStdString() + ": holds no model to record");
     const double clipSeconds = scene.clip ? double(scene.clip->duration()) : 0.0;
     if (a.turntable <= 0.0 && clipSeconds <= 0.0)
         return fail((a.model.isEmpty() ? std::string("the model") : a.model.toStdString()) +
