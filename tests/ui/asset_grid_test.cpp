@@ -103,26 +103,18 @@ class AssetGridTest : public QObject {
             QCOMPARE(starts[started + shown], last + 1);
             QCOMPARE(starts[started + shown + 1], first - 1);
             QCOMPARE(starts[started + shown + 2], last + 2);
-            // Arrived: every visible row among the first |visible| + 8 (two workers finish out of order; on a
-            // loaded machine one may stall on an item while the other finishes several).
+            // Arrived: workers finish their rows in the order they took them and each holds one row at a time,
+            // so of the first |visible| arrivals at most one (held by the other worker) is not a visible row,
+            // however the scheduler runs the two workers.
             const auto& order = service->arrivalOrder();
-            // Every visible row arrived among the first |visible| + 2 (two workers may finish out of order).
-            std::set<int> early(order.begin() + ptrdiff_t(before), order.begin() + ptrdiff_t(before + shown + 8));
+            int visible = 0;
             QString got;
-            for (size_t k = before; k < before + shown + 8; ++k)
+            for (size_t k = before; k < before + shown; ++k) {
+                visible += order[k] >= first && order[k] <= last;
                 got += QString::number(order[k]) + " ";
-            for (int r = first; r <= last; ++r)
-                QVERIFY2(early.count(r), qPrintable(QString("row %1 not among the first arrivals (%2..%3): %4")
-                                                        .arg(r)
-                                                        .arg(first)
-                                                        .arg(last)
-                                                        .arg(got)));
-            // Then outwards: the next ones are next to the visible rows.
-            for (size_t k = before + shown + 8; k < before + shown + 12; ++k) {
-                const int r = order[k];
-                const int d = r < first ? first - r : r - last;
-                QVERIFY2(d > 0 && d <= 16, qPrintable(QString("row %1 arrived at %2").arg(r).arg(k)));
             }
+            QVERIFY2(visible >= int(shown) - 1,
+                     qPrintable(QString("visible %1..%2, arrived %3").arg(first).arg(last).arg(got)));
         }
         // Pictures are drawn in the cells: the boxes' red.
         QTRY_VERIFY_WITH_TIMEOUT(countColour(grid->viewport()->grab().toImage(), true) > 500, 10000);
@@ -144,19 +136,18 @@ class AssetGridTest : public QObject {
                 return true;
             }(),
             30000);
-        const auto& order = service->arrivalOrder();
-        size_t lastVisibleArrival = 0;
-        for (size_t k = at; k < order.size(); ++k)
-            if (order[k] >= first2 && order[k] <= last2) lastVisibleArrival = k;
         const std::vector<int> starts = service->startOrder();
         for (int k = 0; k <= last2 - first2; ++k)
             QCOMPARE(starts[startedAt + size_t(k)], first2 + k);
-        // They are the first to arrive (two workers may finish out of order).
-        QVERIFY2(lastVisibleArrival < at + size_t(last2 - first2 + 1) + 8,
-                 qPrintable(QString("last visible arrival %1, scroll at %2").arg(lastVisibleArrival).arg(at)));
+        const auto& order = service->arrivalOrder();
+        int visible = 0;
+        for (size_t k = at; k < at + size_t(last2 - first2 + 1); ++k)
+            visible += order[k] >= first2 && order[k] <= last2;
+        QVERIFY2(visible >= last2 - first2,
+                 qPrintable(QString("%1 of %2 first arrivals visible").arg(visible).arg(last2 - first2 + 1)));
         // Everything is made in the end (600 models).
         QSignalSpy idle(service, &ui::ThumbnailService::idle);
-        QTRY_VERIFY2_WITH_TIMEOUT(service->pending() == 0 && !service->busy(), qPrintable(service->summary()), 20000);
+        QTRY_VERIFY2_WITH_TIMEOUT(service->pending() == 0 && !service->busy(), qPrintable(service->summary()), 120000);
         for (int r = 0; r < 600; ++r)
             QVERIFY2(!service->image(r).isNull(), qPrintable(QString("row %1: %2").arg(r).arg(service->error(r))));
     }
