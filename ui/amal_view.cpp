@@ -1,5 +1,7 @@
 #include "amal_view.h"
 
+#include "amal_stage_painter.h"
+
 #include "amal/amal_env.h"
 #include "common/bytes.h"
 
@@ -102,23 +104,6 @@ void AmalStage::setImages(std::shared_ptr<const amal::ImageBank> images) {
     update();
 }
 
-const QImage* AmalStage::image(int a) {
-    if (!images_ || a < 1 || a > int(images_->images.size())) return nullptr;
-    auto it = imageCache_.find(a);
-    if (it != imageCache_.end()) return &it->second;
-    const amal::AmosImage& im = images_->images[size_t(a - 1)];
-    QImage q(std::max(1, im.width()), std::max(1, im.height), QImage::Format_ARGB32);
-    q.fill(Qt::transparent);
-    for (int y = 0; y < im.height; ++y)
-        for (int x = 0; x < im.width(); ++x) {
-            const int c = im.colorAt(x, y);
-            if (c == 0) continue;
-            const uint16_t v = images_->palette[size_t(c & 31)];
-            q.setPixel(x, y, qRgb(((v >> 8) & 15) * 17, ((v >> 4) & 15) * 17, (v & 15) * 17));
-        }
-    return &imageCache_.emplace(a, std::move(q)).first->second;
-}
-
 void AmalStage::setTick(int t) {
     tick_ = std::max(0, t);
     update();
@@ -126,94 +111,13 @@ void AmalStage::setTick(int t) {
 
 void AmalStage::paintEvent(QPaintEvent*) {
     QPainter p(this);
-    p.setRenderHint(QPainter::Antialiasing);
-    p.fillRect(rect(), QColor(0x20, 0x22, 0x2a));
-    // World bounds: the track and a 320x256 lowres screen at (0,0).
-    QRectF world(0, 0, 320, 256);
-    for (const auto& q : track_.points)
-        world |= QRectF(q.x, q.y, 1, 1);
-    world.adjust(-8, -8, 8, 8);
-    const QRectF view = QRectF(rect()).adjusted(10, 10, -10, -28);
-    const double s = std::min(view.width() / world.width(), view.height() / world.height());
-    const QPointF off(view.left() + (view.width() - world.width() * s) / 2 - world.left() * s,
-                      view.top() + (view.height() - world.height() * s) / 2 - world.top() * s);
-    auto map = [&](double x, double y) { return QPointF(off.x() + x * s, off.y() + y * s); };
-
-    p.setPen(QPen(QColor(0x55, 0x5a, 0x6a), 1, Qt::DashLine));
-    p.drawRect(QRectF(map(0, 0), map(320, 256)));
-    p.setPen(QColor(0x80, 0x85, 0x95));
-    p.drawText(map(2, -2), "screen 320x256");
-
-    if (!track_.points.empty()) {
-        QPainterPath path(map(track_.points[0].x, track_.points[0].y));
-        for (const auto& q : track_.points)
-            path.lineTo(map(q.x, q.y));
-        p.setPen(QPen(QColor(0x5c, 0xc8, 0xff), 1.5));
-        p.setBrush(Qt::NoBrush);
-        p.drawPath(path);
-        // Held ticks (pauses) and one-second marks.
-        p.setPen(Qt::NoPen);
-        p.setBrush(QColor(0xff, 0xa5, 0x30));
-        for (const auto& q : track_.points)
-            if (q.held) p.drawEllipse(map(q.x, q.y), 3.0, 3.0);
-        p.setBrush(QColor(0xf0, 0xf0, 0xf0));
-        QFont f = p.font();
-        f.setPointSizeF(std::max(6.0, f.pointSizeF() - 2));
-        p.setFont(f);
-        // One-second marks; a label that would overlap one already drawn is left out (the mark stays).
-        labelRects_.clear();
-        const QFontMetricsF fm(f);
-        for (const auto& q : track_.points) {
-            if (q.t == 0 || q.t % 50 != 0) continue;
-            const QPointF c = map(q.x, q.y);
-            p.setPen(Qt::NoPen);
-            p.drawRect(QRectF(c.x() - 2, c.y() - 2, 4, 4));
-            const QString text = QString::number(q.t / 50) + "s";
-            const QPointF at = c + QPointF(4, -4);
-            const QRectF r(at.x(), at.y() - fm.ascent(), fm.horizontalAdvance(text), fm.height());
-            bool overlaps = false;
-            for (const QRectF& o : labelRects_)
-                overlaps = overlaps || o.intersects(r);
-            if (overlaps) continue;
-            labelRects_.push_back(r);
-            p.setPen(QColor(0xd0, 0xd0, 0xd0));
-            p.drawText(at, text);
-        }
-        // Start, end and the current position.
-        const auto& a = track_.points.front();
-        p.setPen(QPen(QColor(0x60, 0xe0, 0x60), 2));
-        p.setBrush(Qt::NoBrush);
-        p.drawEllipse(map(a.x, a.y), 5.0, 5.0);
-        const size_t i = std::min<size_t>(size_t(tick_), track_.points.size() - 1);
-        const auto& c = track_.points[i];
-        if (const QImage* img = image(c.a)) {
-            const amal::AmosImage& im = images_->images[size_t(c.a - 1)];
-            const QPointF tl = map(c.x - (im.hotX & 0x3FFF), c.y - (im.hotY & 0x3FFF));
-            p.drawImage(QRectF(tl, QSizeF(img->width() * s, img->height() * s)), *img);
-            p.setPen(QPen(QColor(0xff, 0x40, 0x40), 1.5));
-            p.setBrush(Qt::NoBrush);
-            p.drawEllipse(map(c.x, c.y), 3.0, 3.0);
-        } else {
-            p.setPen(QPen(Qt::white, 1.5));
-            p.setBrush(QColor(0xff, 0x40, 0x40));
-            p.drawEllipse(map(c.x, c.y), 6.0, 6.0);
-        }
-        p.setPen(QColor(0xf0, 0xf0, 0xf0));
-        p.setFont(font());
-        p.drawText(QRectF(rect()).adjusted(10, 0, -10, -6), Qt::AlignBottom | Qt::AlignLeft,
-                   QString("%1   t=%2 (%3 s)   x=%4  y=%5  image=%6%7")
-                       .arg(QString::fromStdString(track_.label))
-                       .arg(tick_)
-                       .arg(tick_ / 50.0, 0, 'f', 2)
-                       .arg(c.x)
-                       .arg(c.y)
-                       .arg(c.a)
-                       .arg(c.held ? "  (held)" : ""));
-    } else {
-        p.setPen(QColor(0xff, 0x90, 0x90));
-        p.drawText(rect(), Qt::AlignCenter | Qt::TextWordWrap,
-                   QString::fromStdString(track_.error.empty() ? "nothing to show" : track_.error));
-    }
+    AmalStageOptions o;
+    o.tick = tick_;
+    o.images = images_.get();
+    o.imageCache = &imageCache_;
+    o.font = font();
+    o.labelRects = &labelRects_;
+    paintAmalStage(p, QRectF(rect()), track_, o);
 }
 
 AmalView::AmalView(QWidget* parent) : QWidget(parent) {

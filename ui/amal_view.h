@@ -5,9 +5,9 @@
 // durationChanged() to size its timeline.
 #pragma once
 
-#include "resolve/resolver.h"
 #include "amal/amal_bank.h"
 #include "amal/amal_track.h"
+#include "resolve/resolver.h"
 
 #include <QImage>
 #include <QRectF>
@@ -44,8 +44,6 @@ class AmalStage : public QWidget {
     void paintEvent(QPaintEvent*) override;
 
   private:
-    const QImage* image(int a);
-
     amal::Track track_;
     int tick_ = 0;
     std::shared_ptr<const amal::ImageBank> images_;

@@ -1,17 +1,23 @@
 #include "asset_browser_dock.h"
 
+#include "asset_grid_view.h"
 #include "asset_tree_model.h"
+#include "thumbnail_service.h"
 
 #include "vfs/mount.h"
 
 #include <QEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QHBoxLayout>
 #include <QHeaderView>
+#include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QSettings>
+#include <QSplitter>
+#include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -49,9 +55,23 @@ AssetBrowserDock::AssetBrowserDock(QWidget* parent) : QDockWidget(tr("Assets"), 
     status_ = new QLabel(tr("No game folder mounted (File → Open game or mod folder…)"), w);
     status_->setObjectName(QStringLiteral("assetStatus"));
     status_->setWordWrap(true);
-    layout->addWidget(filter_);
-    layout->addWidget(view_, 1);
+    gridButton_ = new QToolButton(w);
+    gridButton_->setObjectName(QStringLiteral("assetGridButton"));
+    gridButton_->setText(tr("Grid"));
+    gridButton_->setCheckable(true);
+    gridButton_->setToolTip(tr("Show pictures of the assets (made in the background, kept in ~/.cache/thumbnails)"));
+    auto* row = new QHBoxLayout;
+    row->setContentsMargins(0, 0, 0, 0);
+    row->addWidget(filter_, 1);
+    row->addWidget(gridButton_);
+    split_ = new QSplitter(Qt::Vertical, w);
+    split_->addWidget(view_);
+    split_->setChildrenCollapsible(false);
+    layout->addLayout(row);
+    layout->addWidget(split_, 1);
     layout->addWidget(status_);
+    connect(gridButton_, &QToolButton::toggled, this, &AssetBrowserDock::setGridMode);
+    if (QSettings().value(QStringLiteral("assetGrid")).toBool()) setGridMode(true);
     setWidget(w);
     connect(filter_, &QLineEdit::textChanged, this, &AssetBrowserDock::setFilter);
     connect(view_, &QTreeView::doubleClicked, this, [this](const QModelIndex& i) {
@@ -60,6 +80,8 @@ AssetBrowserDock::AssetBrowserDock(QWidget* parent) : QDockWidget(tr("Assets"), 
 }
 
 void AssetBrowserDock::setTable(std::shared_ptr<const vfs::MountTable> table, const QString& title) {
+    table_ = table;
+    if (grid_) grid_->setTable(table);
     model_->setTable(table);
     if (model_->visibleFiles() <= kExpandLimit) view_->expandAll();
     QString text = tr("%1: %2 assets").arg(title).arg(model_->total());
@@ -145,6 +167,31 @@ void AssetBrowserDock::expandSmallResults() {
     // Few matches: show them all; many: keep folders collapsed (expanding thousands of rows is what costs).
     if (!filter_->text().trimmed().isEmpty() && model_->visibleFiles() <= kExpandLimit) view_->expandAll();
 }
+
+void AssetBrowserDock::setGridMode(bool on) {
+    if (gridButton_->isChecked() != on) {
+        gridButton_->setChecked(on); // re-enters through toggled
+        return;
+    }
+    QSettings().setValue(QStringLiteral("assetGrid"), on);
+    if (on && !grid_) {
+        grid_ = new AssetGridView(model_, split_);
+        split_->addWidget(grid_);
+        split_->setStretchFactor(0, 1);
+        split_->setStretchFactor(1, 3);
+        grid_->setTable(table_);
+        connect(grid_, &AssetGridView::openRequested, this, &AssetBrowserDock::openRequested);
+        // The folder chosen in the tree (or the folder of the file chosen) scopes the grid.
+        connect(view_->selectionModel(), &QItemSelectionModel::currentChanged, grid_,
+                [this](const QModelIndex& current) { grid_->setScope(model_->folderPrefix(current)); });
+    }
+    if (grid_) {
+        grid_->setVisible(on);
+        grid_->service()->setPaused(!on);
+    }
+}
+
+bool AssetBrowserDock::gridMode() const { return gridButton_->isChecked(); }
 
 int AssetBrowserDock::visibleCount() const { return int(model_->visibleFiles()); }
 QString AssetBrowserDock::pathAt(int row) const { return model_->visiblePath(size_t(row)); }

@@ -1,7 +1,8 @@
 // Asset browser: every model, clip and texture of the mounted game and mod folders (core vfs) as a tree by folder,
 // with the source that provides it and the sources it overrides (asset_tree_model.h); a filter box (substring, or
 // a glob with * and ?) that filters without creating widgets or items; double-click opens a model or clip.
-// File -> Open game or mod folder... mounts folders (remembered between runs).
+// File -> Open game or mod folder... mounts folders (remembered between runs). The grid button shows a picture of
+// every asset passing the filter, under the folder chosen in the tree (asset_grid_view.h).
 #pragma once
 
 #include "vfs/mount.h"
@@ -15,10 +16,13 @@
 class QLineEdit;
 class QTreeView;
 class QLabel;
+class QSplitter;
+class QToolButton;
 
 namespace rs::ui {
 
 class AssetTreeModel;
+class AssetGridView;
 
 class AssetBrowserDock : public QDockWidget {
     Q_OBJECT
@@ -42,6 +46,10 @@ class AssetBrowserDock : public QDockWidget {
     // order, and its index in the tree view's model.
     QString pathAt(int row) const;
     QModelIndex indexAt(int row) const;
+    // Grid mode: the tree (which scopes the grid to a folder) above the grid of pictures. Remembered.
+    void setGridMode(bool on);
+    bool gridMode() const;
+    AssetGridView* grid() const { return grid_; } // null until grid mode is first used
     const QStringList& games() const { return games_; }
     const QStringList& mods() const { return mods_; }
 
@@ -62,6 +70,10 @@ class AssetBrowserDock : public QDockWidget {
     QTreeView* view_;
     QLineEdit* filter_;
     QLabel* status_;
+    QSplitter* split_;
+    QToolButton* gridButton_;
+    AssetGridView* grid_ = nullptr;
+    std::shared_ptr<const vfs::MountTable> table_;
     QStringList games_, mods_;
     bool nameSized_ = false;   // the user resized the Name column: it no longer follows the panel's width
     bool fittingName_ = false; // a resize of the Name column by eventFilter, not by the user

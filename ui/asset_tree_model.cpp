@@ -178,6 +178,33 @@ QString AssetTreeModel::visiblePath(size_t i) const {
     return QString::fromStdString(table_->describe(files_[visibleFiles_[i]].hits->front()));
 }
 
+QString AssetTreeModel::visibleName(size_t i) const {
+    if (i >= visibleFiles_.size()) return {};
+    return fileNameOf(table_->entry(files_[visibleFiles_[i]].hits->front()).name);
+}
+
+std::string AssetTreeModel::folderPrefix(const QModelIndex& index) const {
+    if (!index.isValid()) return {};
+    const Node& n = nodes_[size_t(index.internalId())];
+    if (n.file >= 0) return std::string(keyOf(files_[size_t(n.file)]).substr(0, files_[size_t(n.file)].nameStart));
+    std::string prefix;
+    for (int32_t c = int32_t(index.internalId()); c >= 0; c = nodes_[size_t(c)].parent)
+        prefix = nodes_[size_t(c)].folderName + "/" + prefix;
+    return prefix;
+}
+
+std::pair<size_t, size_t> AssetTreeModel::visibleRangeWithPrefix(const std::string& prefix) const {
+    const auto lo = std::lower_bound(visibleFiles_.begin(), visibleFiles_.end(), prefix,
+                                     [&](uint32_t f, const std::string& p) { return keyOf(files_[f]) < p; });
+    auto hi = lo;
+    if (!prefix.empty())
+        hi = std::partition_point(lo, visibleFiles_.end(),
+                                  [&](uint32_t f) { return keyOf(files_[f]).substr(0, prefix.size()) == prefix; });
+    else
+        hi = visibleFiles_.end();
+    return {size_t(lo - visibleFiles_.begin()), size_t(hi - visibleFiles_.begin())};
+}
+
 QModelIndex AssetTreeModel::visibleIndex(size_t i) const {
     if (i >= visibleFiles_.size()) return {};
     return indexOfNode(files_[visibleFiles_[i]].node, 0);

@@ -18,6 +18,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace rs::ui {
@@ -37,7 +38,12 @@ class AssetTreeModel : public QAbstractItemModel {
     size_t visibleFiles() const { return visibleFiles_.size(); } // assets passing the filter
     // The loadable path ("<archive>:<entry>" or a file on disk) of the i-th visible asset in path order.
     QString visiblePath(size_t i) const;
-    QModelIndex visibleIndex(size_t i) const;        // its index in the tree (column 0)
+    QModelIndex visibleIndex(size_t i) const; // its index in the tree (column 0)
+    QString visibleName(size_t i) const;      // its file name as stored (original case)
+    // The folder a tree index stands for as a key prefix ("DATA/ART/MODELS/"; a file: its folder; invalid: "").
+    std::string folderPrefix(const QModelIndex& index) const;
+    // The visible assets whose key starts with `prefix`: [first, last) in visible order (keys sort by folder).
+    std::pair<size_t, size_t> visibleRangeWithPrefix(const std::string& prefix) const;
     bool isOpenable(const QModelIndex& index) const; // a model or clip (not a folder or texture)
     QString pathOf(const QModelIndex& index) const;  // "" for folders
 

@@ -45,13 +45,21 @@ class PreviewWidget : public QWidget {
     QPointF last_;
 };
 
-PreviewView::PreviewView(QObject* parent) : ModelView(parent), widget_(new PreviewWidget(this)) {}
+// The widget is made on first use: a view that only paints into images (thumbnails) may live on any thread.
+PreviewView::PreviewView(QObject* parent) : ModelView(parent) {}
 
 PreviewView::~PreviewView() {
     if (widget_ && !widget_->parent()) delete widget_;
 }
 
-QWidget* PreviewView::widget() { return widget_; }
+QWidget* PreviewView::widget() {
+    if (!widget_) widget_ = new PreviewWidget(this);
+    return widget_;
+}
+
+void PreviewView::requestUpdate() {
+    if (widget_) widget_->update();
+}
 
 void PreviewView::setModel(std::shared_ptr<const Model> model) {
     model_ = std::move(model);
@@ -82,30 +90,30 @@ void PreviewView::setClip(std::shared_ptr<const Clip> clip) {
     binding_ = (clip_ && model_) ? bindClip(model_->skeleton, *clip_) : ClipBinding{};
     frame_ = 0.0f;
     updatePose();
-    widget_->update();
+    requestUpdate();
 }
 
 void PreviewView::setFrame(float frame, LoopMode mode) {
     frame_ = frame;
     mode_ = mode;
     updatePose();
-    widget_->update();
+    requestUpdate();
 }
 
 void PreviewView::setSettings(const ViewSettings& settings) {
     settings_ = settings;
-    widget_->update();
+    requestUpdate();
 }
 
 void PreviewView::setHighlightedBone(int bone) {
     highlight_ = (model_ && bone >= 0 && size_t(bone) < model_->skeleton.bones.size()) ? bone : -1;
-    widget_->update();
+    requestUpdate();
 }
 
 void PreviewView::setBoneHidden(int bone, bool hidden) {
     if (bone < 0 || size_t(bone) >= userHidden_.size()) return;
     userHidden_[size_t(bone)] = hidden ? 1 : 0;
-    widget_->update();
+    requestUpdate();
 }
 
 bool PreviewView::boneHidden(int bone) const {
@@ -149,7 +157,7 @@ void PreviewView::frameModel() {
     if (!model_) {
         target_ = glm::vec3(0.0f);
         distance_ = 10.0f;
-        widget_->update();
+        requestUpdate();
         return;
     }
     glm::vec3 lo(1e30f), hi(-1e30f);
@@ -189,33 +197,33 @@ void PreviewView::frameModel() {
     target_ = (lo + hi) * 0.5f;
     radius_ = std::max(glm::length(hi - lo) * 0.5f, 0.01f);
     distance_ = radius_ / std::sin(glm::radians(20.0f)) * 1.1f;
-    widget_->update();
+    requestUpdate();
 }
 
 void PreviewView::orbit(float dYaw, float dPitch) {
     yaw_ += dYaw;
     pitch_ = std::clamp(pitch_ + dPitch, -1.5f, 1.5f);
-    widget_->update();
+    requestUpdate();
 }
 
 void PreviewView::pan(float dx, float dy) {
     glm::vec3 eye;
-    viewProj(widget_->size(), &eye);
+    viewProj(widget_ ? widget_->size() : QSize(640, 480), &eye);
     const glm::vec3 fwd = glm::normalize(target_ - eye);
     const glm::vec3 right = glm::normalize(glm::cross(fwd, glm::vec3(0, 0, 1)));
     const glm::vec3 up = glm::cross(right, fwd);
     const float s = distance_ * 0.0015f;
     target_ += (-right * dx + up * dy) * s;
-    widget_->update();
+    requestUpdate();
 }
 
 void PreviewView::zoom(float factor) {
     distance_ = std::clamp(distance_ * factor, radius_ * 0.05f, radius_ * 200.0f);
-    widget_->update();
+    requestUpdate();
 }
 
 void PreviewView::capture(std::function<void(const QImage&)> done) {
-    QSize size = widget_->size();
+    QSize size = widget_ ? widget_->size() : QSize();
     if (size.width() < 16 || size.height() < 16) size = QSize(640, 480);
     auto img = std::make_shared<QImage>(size, QImage::Format_RGB32);
     {
@@ -389,10 +397,10 @@ void PreviewView::paint(QPainter& p, QSize size) {
             const bool hi = int(b) == highlight_;
             const QPointF c = project(boneOrigin(int(b)), nullptr);
             const int parent = bones[b].parent;
-            p.setPen(QPen(hi ? QColor(255, 220, 0) : QColor(90, 255, 140), hi ? 3.0 : 1.2));
+            p.setPen(QPen(hi ? QColor(255, 220, 0) : QColor(90, 255, 140), (hi ? 3.0 : 1.2) * overlayScale_));
             if (parent >= 0 && size_t(parent) < b) p.drawLine(project(boneOrigin(parent), nullptr), c);
             p.setBrush(hi ? QColor(255, 220, 0) : QColor(90, 255, 140));
-            p.drawEllipse(c, hi ? 5 : 2.5, hi ? 5 : 2.5);
+            p.drawEllipse(c, (hi ? 5 : 2.5) * overlayScale_, (hi ? 5 : 2.5) * overlayScale_);
             if (hi) p.drawText(c + QPointF(8, -6), rs::gameText(bones[b].name));
         }
     }

@@ -37,6 +37,8 @@ class PreviewView : public ModelView {
     void orbit(float dYaw, float dPitch);
     void pan(float dx, float dy);
     void zoom(float factor);
+    // Width of the skeleton's lines and dots relative to the window's (thumbnails drawn at twice their size).
+    void setOverlayScale(float s) { overlayScale_ = s; }
 
   private:
     struct Tri {
@@ -45,6 +47,7 @@ class PreviewView : public ModelView {
         QColor color;
     };
     void updatePose();
+    void requestUpdate(); // repaints the widget, when there is one
     bool meshShown(const Mesh& m) const;
     glm::mat4 viewProj(QSize size, glm::vec3* eye) const;
 
@@ -62,6 +65,7 @@ class PreviewView : public ModelView {
     ViewSettings settings_;
     int highlight_ = -1;
     float frame_ = 0.0f;
+    float overlayScale_ = 1.0f;
     LoopMode mode_ = LoopMode::Loop;
     glm::vec3 target_{0.0f};
     float distance_ = 10.0f, yaw_ = 0.8f, pitch_ = 0.35f, radius_ = 1.0f;

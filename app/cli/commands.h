@@ -98,6 +98,8 @@ int cmdObject(std::vector<std::string> args);
 // rigscope-cli check (cli_check.cpp): the asset checker over --game/--mod or the PATHs given.
 int cmdCheck(std::vector<std::string> args);
 
+// rigscope-cli thumbnails (cli_thumbnails.cpp): pictures of every asset of a folder, archive or mount.
+int cmdThumbnails(std::vector<std::string> args);
 // rigscope-cli diff A B (cli_diff.cpp): exit 0 identical, 1 different, 2 usage or read error.
 int cmdDiff(std::vector<std::string> args);
 

@@ -5,6 +5,7 @@
 //   rigscope-cli amal --json FILE (--movement N | --program N) [--ticks T]   (cli_amal.cpp)
 //   rigscope-cli ls / extract                                                 (cli_vfs.cpp)
 //   rigscope-cli check                                                        (cli_check.cpp)
+//   rigscope-cli thumbnails SOURCE -o DIR [--size N] [--sheet FILE.png]        (cli_thumbnails.cpp)
 //   rigscope-cli diff A B [--json]                                            (cli_diff.cpp)
 //     info and pose take FILE as a path on disk, ARCHIVE:PATH (Models.meg:DATA/ART/MODELS/X.ALO) or a game path
 //     inside --game DIR / --mod DIR; references (textures, clips, W3D hierarchies) are found through them.
@@ -86,6 +87,14 @@ static const Command kCommands[] = {
      "  --threads N     worker threads (default: every core)\n"
      "Runs on every core; on a terminal a progress line is shown after a second.\n"
      "Exit status: 0 nothing reaches --fail-on, 1 something does, 2 usage error.\n"},
+    {"thumbnails", cmdThumbnails,
+     "thumbnails [SOURCE] -o DIR [--size N] [--sheet FILE.png] [--threads N] [--game DIR]... [--mod DIR]...",
+     "Writes a picture of every model (bind pose), clip (its skeleton posed mid-clip), AMAL bank (its 2D stage)\n"
+     "and texture of SOURCE (a folder or a .meg/.big archive) or of the --game/--mod folders to\n"
+     "DIR/<path inside the source>.png, at most N x N pixels (default 256), in software (no display needed).\n"
+     "  --sheet FILE  also write a contact sheet: every picture in a grid with its name\n"
+     "  --threads N   worker threads (default: every core)\n"
+     "Carries on past files that cannot be drawn, lists them and exits 1; a progress line on a terminal.\n"},
     {"diff", cmdDiff, "diff [--json] [--game DIR]... [--mod DIR]... A B",
      "Lists what differs between two models or clips (any format the viewer opens; a model's clips come\n"
      "along and are paired by name): bones added, removed, moved (bind-pose distance and angle) or reparented;\n"

@@ -2,6 +2,7 @@
 
 #include "scene_recorder.h"
 #include "scene_view.h"
+#include "thumbnail_render.h"
 
 #include "objects/object_db.h"
 #include "objects/object_states.h"
@@ -21,6 +22,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QGuiApplication>
+#include <QPainter>
 #include <QTimer>
 #include <Qt3DExtras/Qt3DWindow>
 
@@ -61,6 +63,25 @@ int fail(const std::string& msg) {
     return 1;
 }
 
+// The picture of a file that holds no model (a clip alone, an AMAL bank, a texture), drawn by the software
+// renderer of the thumbnails, centred on the view's background at the requested size.
+int softwareScreenshot(const ScreenshotArgs& a, const rs::Resolver& resolver, const std::string& path, int argc,
+                       char** argv) {
+    QGuiApplication app(argc, argv);
+    float frame = -1.0f;
+    if (a.frame) frame = *a.frame;
+    const rs::thumbs::Picture pic = rs::thumbs::renderAsset(resolver, path, std::min(a.width, a.height), frame);
+    if (pic.image.isNull()) return fail(pic.error);
+    QImage out(a.width, a.height, QImage::Format_RGB32);
+    out.fill(QColor(58, 62, 70));
+    {
+        QPainter p(&out);
+        p.drawImage((a.width - pic.image.width()) / 2, (a.height - pic.image.height()) / 2, pic.image);
+    }
+    if (!out.save(a.out, "PNG")) return fail("cannot write " + a.out.toStdString());
+    return 0;
+}
+
 } // namespace
 
 // What a headless mode draws, read before any Qt object exists so that bad input fails fast with one line.
@@ -71,6 +92,9 @@ struct SceneInputs {
     std::shared_ptr<const rs::ParticleSystem> particles; // a particle system file: drawn alone at the time
     QString modelPath;
     std::vector<Attachment> attachments; // --object: the models it hangs at bones
+    // A file without a model (a clip alone, an AMAL bank, a texture): drawn by softwareScreenshot, not the scene.
+    std::string softwarePath;
+    std::shared_ptr<const rs::Resolver> resolver;
 };
 
 // Mounts --game/--mod, reads the model (or object, or demo) and the clip. wantClip: without --clip, pick the
@@ -150,10 +174,26 @@ static int loadScene(const ScreenshotArgs& a, bool wantClip, SceneInputs& s) {
             return fail("no MODEL given and this build has no built-in demo model");
 #endif
         } else {
-            const rs::Asset asset = resolver->open(QFile::encodeName(a.model).toStdString());
+            const std::string path = QFile::encodeName(a.model).toStdString();
+            rs::Asset asset;
+            try {
+                asset = resolver->open(path);
+            } catch (const std::exception&) {
+                // A texture is no document: its picture is the image itself.
+                if (!rs::thumbs::isTextureAsset(*resolver, path)) throw;
+                s.softwarePath = path;
+                s.resolver = resolver;
+                return 0;
+            }
             const rs::Document& doc = asset.document;
             if (doc.particles) particles = doc.particles;
-            if (!doc.model && !particles) return fail(a.model.toStdString() + ": holds no model (clip-only file)");
+            // A clip alone and an AMAL bank: the software picture (thumbnail_render.h), the skeleton posed by the
+            // clip or the bank's 2D stage.
+            if (!doc.model && !particles) {
+                s.softwarePath = path;
+                s.resolver = resolver;
+                return 0;
+            }
             model = doc.model;
             if (!particles && model && a.clip.isEmpty() && wantClip) {
                 // The viewer's first clip (pickInitialClip) among the file's clips and the companion clips beside
@@ -206,6 +246,7 @@ int runScreenshot(const ScreenshotArgs& a, int argc, char** argv) {
 
     SceneInputs scene;
     if (const int rc = loadScene(a, a.frame || a.time, scene)) return rc;
+    if (!scene.softwarePath.empty()) return softwareScreenshot(a, *scene.resolver, scene.softwarePath, argc, argv);
 
     const qint64 loadMs = startClock.elapsed();
     // RIGSCOPE_TIMING: a timeline of the start-up on stderr (ms since runScreenshot began; the wall clock in ms
@@ -330,6 +371,7 @@ int runRecord(const ScreenshotArgs& a, int argc, char** argv) {
     qputenv("QT3D_RENDERER", "opengl");
     SceneInputs scene;
     if (const int rc = loadScene(a, true, scene)) return rc;
+    if (!scene.softwarePath.empty()) return fail(a.model.toStdString() + ": holds no model to record");
     const double clipSeconds = scene.clip ? double(scene.clip->duration()) : 0.0;
     if (a.turntable <= 0.0 && clipSeconds <= 0.0)
         return fail((a.model.isEmpty() ? std::string("the model") : a.model.toStdString()) +

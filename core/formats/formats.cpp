@@ -89,7 +89,7 @@ std::vector<FormatInfo> makeTable() {
     t.push_back({Format::AlamoClip, "ala", "Alamo clip", "Alamo models and clips", {".ala"},
                  {{"application/x-alamo-animation", "Petroglyph Alamo animation", {"*.ala"},
                    {{"little32", 0, "0x00001000"}}, 40}},
-                 256 * MiB, UpAxis::Z, false, 0, false, readAlamoClip});
+                 256 * MiB, UpAxis::Z, false, 0, true, readAlamoClip});
     t.push_back({Format::W3d, "w3d", "W3D file", "Westwood W3D", {".w3d"},
                  {{"model/x-w3d", "Westwood W3D model or animation", {"*.w3d"}, {}, 50, "image-x-generic"}}, 256 * MiB,
                  UpAxis::Z, false, clips | textures | kCompanionHierarchy, true, readW3d});
@@ -101,13 +101,13 @@ std::vector<FormatInfo> makeTable() {
                  256 * MiB, UpAxis::Y, false, textures | kCompanionLibraries, true, readBwm});
     t.push_back({Format::Bw2Library, "al", "B&W2 animation library", "Black & White 2", {".al"},
                  {{"application/x-bw2-animation-library", "Black & White 2 animation library", {"*.al"}, {}, 50}},
-                 256 * MiB, UpAxis::Y, false, 0, false, readAl});
+                 256 * MiB, UpAxis::Y, false, 0, true, readAl});
     t.push_back({Format::Amal, "amal", "AMOS file", "AMOS AMAL banks", {".abk", ".amos"},
                  {{"application/x-amos-bank", "AMOS bank", {"*.abk"},
                    {{"string", 0, "AmBk"}, {"string", 0, "AmSp"}, {"string", 0, "AmIc"}}, 60},
                   {"application/x-amos-source", "AMOS Basic program", {"*.amos"},
                    {{"string", 0, "AMOS Basic"}, {"string", 0, "AMOS Pro"}}, 60}},
-                 16 * MiB, UpAxis::Z, false, 0, false, readAmal});
+                 16 * MiB, UpAxis::Z, false, 0, true, readAmal});
     // 16384^2 DXT5 with its mips is 341 MiB.
     t.push_back({Format::Texture, "texture", "texture", "", {".dds", ".tga"}, {}, 512 * MiB, UpAxis::Z, false, 0,
                  false, nullptr});

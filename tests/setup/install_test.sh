@@ -4,6 +4,8 @@
 set -uo pipefail
 src=$1 build=$2 mimeq=$3 corpus=$4
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+# The thumbnailer stores into the freedesktop cache: the test's own, never the user's.
+export XDG_CACHE_HOME="$tmp/cache"
 pass=0 failed=0
 ok() { pass=$((pass + 1)); echo "ok: $*"; }
 bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
