@@ -107,6 +107,9 @@ FrameGraph::FrameGraph(Qt3DExtras::Qt3DWindow* window, Qt3DRender::QCamera* came
     auto* trans = passFilter(camSel, "transparent");
     auto* sort = new Qt3DRender::QSortPolicy(trans);
     sort->setSortTypes(QList<Qt3DRender::QSortPolicy::SortType>{Qt3DRender::QSortPolicy::BackToFront});
+    // Later passes of W3D materials, in pass order after the layers of their first pass.
+    for (const char* key : {"w3dpass1", "w3dpass2", "w3dpass3"})
+        passFilter(camSel, key);
     passFilter(camSel, "composite");
     auto* overlay = passFilter(camSel, "overlay");
     auto* clearDepth = new Qt3DRender::QClearBuffers(overlay);
