@@ -13,6 +13,7 @@
 #include "formats/shader_registry.h"
 #include "lights.h"
 #include "w3d/w3d_chunks.h"
+#include "w3d/w3d_mapper.h"
 #include "w3d/w3d_reader.h"
 #include "w3d/w3d_writer.h"
 
