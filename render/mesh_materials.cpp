@@ -291,8 +291,8 @@ void MeshMaterials::buildSubMesh(Qt3DCore::QEntity* parent, const std::vector<Pa
     if (w3dDrawn) {
         for (const rs::W3dPassState& ps : sm.material.w3dPasses)
             for (int src : ps.uvSource)
-                if (src >= 0 && size_t(src) < sm.w3dUv.size() && sm.w3dUv[size_t(src)].size() == n &&
-                    src != uvSel[0] && uvSel[1] < 0)
+                if (src >= 0 && size_t(src) < sm.w3dUv.size() && sm.w3dUv[size_t(src)].size() == n && src != uvSel[0] &&
+                    uvSel[1] < 0)
                     (uvSel[0] < 0 ? uvSel[0] : uvSel[1]) = src;
         if (uvSel[0] >= 0) block("w3dUv0", VT::Float, 2, 8, sm.w3dUv[size_t(uvSel[0])].data());
         if (uvSel[1] >= 0) block("w3dUv1", VT::Float, 2, 8, sm.w3dUv[size_t(uvSel[1])].data());

@@ -102,11 +102,27 @@ ShaderInfo w3dShaderInfo(const Material& material) {
         return make(ShaderImpl::Generic, ShaderFidelity::Approximation, "generic lit",
                     "no W3D material pass in the file");
     }
-    static const char* const mapperNames[] = {"UV", "Environment", "CheapEnvironment", "Screen", "LinearOffset",
-                                              "Silhouette", "Scale", "Grid", "Rotate", "SineLinearOffset",
-                                              "StepLinearOffset", "ZigzagLinearOffset", "WSClassicEnv",
-                                              "WSEnvironment", "GridClassicEnv", "GridEnvironment", "Random", "Edge",
-                                              "BumpEnv", "GridWSClassicEnv", "GridWSEnvironment"};
+    static const char* const mapperNames[] = {"UV",
+                                              "Environment",
+                                              "CheapEnvironment",
+                                              "Screen",
+                                              "LinearOffset",
+                                              "Silhouette",
+                                              "Scale",
+                                              "Grid",
+                                              "Rotate",
+                                              "SineLinearOffset",
+                                              "StepLinearOffset",
+                                              "ZigzagLinearOffset",
+                                              "WSClassicEnv",
+                                              "WSEnvironment",
+                                              "GridClassicEnv",
+                                              "GridEnvironment",
+                                              "Random",
+                                              "Edge",
+                                              "BumpEnv",
+                                              "GridWSClassicEnv",
+                                              "GridWSEnvironment"};
     std::string impl = "ww3d2 " + std::to_string(passes.size()) + (passes.size() == 1 ? " pass" : " passes");
     std::vector<std::string> notes;
     auto note = [&](const std::string& n) {

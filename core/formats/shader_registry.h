@@ -18,7 +18,7 @@ struct Material;
 
 // Implementations of the render layer (render/mesh_materials.cpp builds one program per value it draws).
 enum class ShaderImpl {
-    Generic,          // the generic lit program (W3D, B&W2, unknown Alamo shaders)
+    Generic, // the generic lit program (W3D, B&W2, unknown Alamo shaders)
     AlamoBumpColorize,
     AlamoGloss,
     AlamoGlossColorize,
@@ -28,8 +28,8 @@ enum class ShaderImpl {
     AlamoSkydome,
     AlamoPlanet,
     AlamoDefault,
-    W3d,              // ww3d2's passes: shader state, vertex material lighting, stages and mappers
-    Hidden,           // shadow volumes, collision and light-visualize meshes: not drawn by the game
+    W3d,    // ww3d2's passes: shader state, vertex material lighting, stages and mappers
+    Hidden, // shadow volumes, collision and light-visualize meshes: not drawn by the game
 };
 
 enum class ShaderFidelity { EngineFormula, Approximation, NotDrawn };

@@ -78,30 +78,47 @@ struct W3dShaderBits {
 // Texture mapper of one stage (W3DVERTMAT_STAGEn_MAPPING_*), with its argument text as stored and the arguments
 // ww3d2 reads from it (mapper.cpp defaults where the text has none; see w3d::parseMapperArgs).
 enum class W3dMapperType : int {
-    UV = 0, Environment = 1, CheapEnvironment = 2, Screen = 3, LinearOffset = 4, Silhouette = 5, Scale = 6, Grid = 7,
-    Rotate = 8, SineLinearOffset = 9, StepLinearOffset = 10, ZigzagLinearOffset = 11, WsClassicEnv = 12,
-    WsEnvironment = 13, GridClassicEnv = 14, GridEnvironment = 15, Random = 16, Edge = 17, BumpEnv = 18,
-    GridWsClassicEnv = 19, GridWsEnvironment = 20,
+    UV = 0,
+    Environment = 1,
+    CheapEnvironment = 2,
+    Screen = 3,
+    LinearOffset = 4,
+    Silhouette = 5,
+    Scale = 6,
+    Grid = 7,
+    Rotate = 8,
+    SineLinearOffset = 9,
+    StepLinearOffset = 10,
+    ZigzagLinearOffset = 11,
+    WsClassicEnv = 12,
+    WsEnvironment = 13,
+    GridClassicEnv = 14,
+    GridEnvironment = 15,
+    Random = 16,
+    Edge = 17,
+    BumpEnv = 18,
+    GridWsClassicEnv = 19,
+    GridWsEnvironment = 20,
 };
 struct W3dMapper {
-    int type = 0;           // W3dMapperType value as stored (unknown values kept)
-    std::string args;       // the stored key=value text
-    glm::vec2 scale{1.0f};  // UScale, VScale
-    glm::vec2 perSec{0.0f}; // UPerSec, VPerSec
-    glm::vec2 offset{0.0f}; // UOffset, VOffset (linear offset start)
-    bool clampFix = false;  // ClampFix
-    float fps = 1.0f;       // FPS (grid: 1, random: 0)
-    int log2Width = 1, last = 0, frameOffset = 0; // Log2Width, Last, Offset (grid)
-    float speed = 0.1f;     // Speed (rotate, Hz)
-    glm::vec2 center{0.0f}; // UCenter, VCenter
+    int type = 0;                                             // W3dMapperType value as stored (unknown values kept)
+    std::string args;                                         // the stored key=value text
+    glm::vec2 scale{1.0f};                                    // UScale, VScale
+    glm::vec2 perSec{0.0f};                                   // UPerSec, VPerSec
+    glm::vec2 offset{0.0f};                                   // UOffset, VOffset (linear offset start)
+    bool clampFix = false;                                    // ClampFix
+    float fps = 1.0f;                                         // FPS (grid: 1, random: 0)
+    int log2Width = 1, last = 0, frameOffset = 0;             // Log2Width, Last, Offset (grid)
+    float speed = 0.1f;                                       // Speed (rotate, Hz)
+    glm::vec2 center{0.0f};                                   // UCenter, VCenter
     glm::vec3 uafp{1.0f, 1.0f, 0.0f}, vafp{1.0f, 1.0f, 0.0f}; // UAmp/UFreq/UPhase, VAmp/VFreq/VPhase
-    glm::vec2 step{0.0f};   // UStep, VStep
-    float sps = 0.0f;       // SPS
-    float period = 0.0f;    // Period (zigzag, seconds)
-    float vStart = 0.0f;    // VStart (edge)
-    bool useReflect = false; // UseReflect (edge)
-    int axis = 2;           // Axis (WS environment: 0 X, 1 Y, 2 Z)
-    float bumpRotation = 0.0f, bumpScale = 1.0f; // BumpRotation (Hz), BumpScale
+    glm::vec2 step{0.0f};                                     // UStep, VStep
+    float sps = 0.0f;                                         // SPS
+    float period = 0.0f;                                      // Period (zigzag, seconds)
+    float vStart = 0.0f;                                      // VStart (edge)
+    bool useReflect = false;                                  // UseReflect (edge)
+    int axis = 2;                                             // Axis (WS environment: 0 X, 1 Y, 2 Z)
+    float bumpRotation = 0.0f, bumpScale = 1.0f;              // BumpRotation (Hz), BumpScale
 };
 
 struct W3dPassState {
@@ -111,10 +128,10 @@ struct W3dPassState {
     glm::vec3 ambient{1.0f}, diffuse{1.0f}, specular{0.0f}, emissive{0.0f};
     float shininess = 1.0f, opacity = 1.0f, translucency = 0.0f;
     uint32_t vmatAttributes = 0;
-    bool lighting = true;            // D3DRS_LIGHTING (off for vertex-prelit meshes)
-    std::string textures[2];         // stage 0 and 1 texture names (empty: none)
-    W3dMapper mappers[2];            // stage 0 and 1
-    int uvSource[2] = {0, 1};        // UV array per stage (SubMesh::w3dUv index; -1 none)
+    bool lighting = true;                // D3DRS_LIGHTING (off for vertex-prelit meshes)
+    std::string textures[2];             // stage 0 and 1 texture names (empty: none)
+    W3dMapper mappers[2];                // stage 0 and 1
+    int uvSource[2] = {0, 1};            // UV array per stage (SubMesh::w3dUv index; -1 none)
     bool hasDcg = false, hasDig = false; // the pass has per-vertex DCG / DIG arrays (SubMesh::w3dColors)
 };
 

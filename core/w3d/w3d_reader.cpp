@@ -825,7 +825,7 @@ static Mesh buildMesh(RawMesh& m, bool take, const Skeleton* skeleton, int bone,
     struct Key {
         uint32_t shader, texture, vmat, sm;
         std::array<uint32_t, 4 * (kMaxPasses - 1) + 1> more; // passes 1..3: shader, texture 0, vmat, texture 1;
-                                                            // then pass 0's stage-1 texture
+                                                             // then pass 0's stage-1 texture
         bool operator<(const Key& o) const {
             return std::tie(shader, texture, vmat, sm, more) < std::tie(o.shader, o.texture, o.vmat, o.sm, o.more);
         }
@@ -842,7 +842,8 @@ static Mesh buildMesh(RawMesh& m, bool take, const Skeleton* skeleton, int bone,
         key.more.fill(0xFFFFFFFFu);
         for (size_t p = 1; p < nPasses; ++p) {
             const MaterialPass& mp = m.passes[p];
-            key.more[(p - 1) * 4 + 0] = t < nTrisAll || mp.shaderIds.size() <= 1 ? pick(mp.shaderIds, t) : mp.shaderIds[0];
+            key.more[(p - 1) * 4 + 0] =
+                t < nTrisAll || mp.shaderIds.size() <= 1 ? pick(mp.shaderIds, t) : mp.shaderIds[0];
             key.more[(p - 1) * 4 + 1] = stageTexture(mp, 0, t);
             key.more[(p - 1) * 4 + 2] = t < nTrisAll ? vmatOf(mp, t) : pick(mp.vertexMaterialIds, 0);
             key.more[(p - 1) * 4 + 3] = stageTexture(mp, 1, t);
@@ -859,8 +860,8 @@ static Mesh buildMesh(RawMesh& m, bool take, const Skeleton* skeleton, int bone,
     bool uniform = true;
     for (size_t p = 0; p < std::max<size_t>(nPasses, pass ? 1 : 0); ++p) {
         const MaterialPass& mp = m.passes[p];
-        uniform = uniform && mp.shaderIds.size() <= 1 && mp.vertexMaterialIds.size() <= 1 &&
-                  mp.shaderMaterialIds.size() <= 1;
+        uniform =
+            uniform && mp.shaderIds.size() <= 1 && mp.vertexMaterialIds.size() <= 1 && mp.shaderMaterialIds.size() <= 1;
         for (size_t st = 0; st < std::min<size_t>(mp.stages.size(), 2); ++st)
             uniform = uniform && mp.stages[st].textureIds.size() <= 1;
     }
@@ -891,7 +892,8 @@ static Mesh buildMesh(RawMesh& m, bool take, const Skeleton* skeleton, int bone,
         keys.push_back(Key{pass ? pick(pass->shaderIds, 0) : 0xFFFFFFFFu,
                            pass && !pass->stages.empty() ? pick(pass->stages[0].textureIds, 0) : 0xFFFFFFFFu,
                            pass ? pick(pass->vertexMaterialIds, 0) : 0xFFFFFFFFu,
-                           pass ? pick(pass->shaderMaterialIds, 0) : 0xFFFFFFFFu, {}});
+                           pass ? pick(pass->shaderMaterialIds, 0) : 0xFFFFFFFFu,
+                           {}});
         fillMore(keys.back(), nTrisAll);
         groupTris.emplace_back();
     }
@@ -970,8 +972,8 @@ static Mesh buildMesh(RawMesh& m, bool take, const Skeleton* skeleton, int bone,
                                          : passState(m, k.more[(p - 1) * 4], k.more[(p - 1) * 4 + 2],
                                                      k.more[(p - 1) * 4 + 1], k.more[(p - 1) * 4 + 3]);
                 for (int stage = 0; stage < 2; ++stage) // no array of its own: the first (UVSource -1 -> 0)
-                    st.uvSource[stage] = uvSource[p][size_t(stage)] >= 0 ? uvSource[p][size_t(stage)]
-                                                                         : (uvArrays.empty() ? -1 : 0);
+                    st.uvSource[stage] =
+                        uvSource[p][size_t(stage)] >= 0 ? uvSource[p][size_t(stage)] : (uvArrays.empty() ? -1 : 0);
                 st.hasDcg = !dcgs[p].empty();
                 st.hasDig = !digs[p].empty();
                 sm.material.w3dPasses.push_back(std::move(st));
