@@ -281,11 +281,11 @@ void MeshMaterials::buildSubMesh(Qt3DCore::QEntity* parent, const std::vector<Pa
     const bool alamoFormat = rs::istartsWith(sm.vertexFormat, "alD3dVert");
     const bool useColors = sm.colors.size() == n &&
                            (!alamoFormat || (!sm.vertexFormat.empty() && std::toupper(sm.vertexFormat.back()) == 'C'));
-    if (useColors) block("vertexColor", VT::Float, 4, 16, sm.colors.data());
     // W3D passes: the (up to) two UV arrays the stages read and the colour array (first DCG, DIG multiplied in,
-    // as ww3d2 keeps one array per mesh).
+    // as ww3d2 keeps one array per mesh) instead of the generic colour attribute.
     const rs::ShaderInfo shader = rs::shaderInfo(part.model->format, mesh, sm.material);
     const bool w3dDrawn = shader.impl == rs::ShaderImpl::W3d && !steps_.genericOnly;
+    if (useColors && !w3dDrawn) block("vertexColor", VT::Float, 4, 16, sm.colors.data());
     int uvSel[2] = {-1, -1};
     std::vector<glm::vec4> w3dColor;
     if (w3dDrawn) {

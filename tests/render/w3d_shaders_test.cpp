@@ -567,3 +567,47 @@ TEST_CASE("W3D two-pass material: opaque base, then multiply and additive passes
         checkPixel(render(m, dir.path()).at(0.5f, 0.5f), glm::clamp(a * b + c, 0.0f, 1.0f), "three passes in order");
     }
 }
+
+TEST_CASE("W3D mappers: edge (V scrolling), grid environment and world-space environment", "[render][w3d]") {
+    // Edge: u from the camera-space normal's z (facing the camera: 0.5 * -1 + 0.5 = 0), v = frac(VStart + VPerSec
+    // * t) (EdgeMapperClass); a texture of three horizontal bands (colour by engine v only) shows the band of v.
+    for (float t : {0.2f, 1.3f}) {
+        QTemporaryDir dir;
+        writeTga(dir.path() + "/s.tga", 48, 48, [](float, float v) { return gridColor(0, int(v * 3)); });
+        rs::w3d::VertexMaterial vm = emissiveMaterial(V3(1));
+        vm.attributes = 17u << 16;
+        vm.mapperArgs[0] = "VPerSec=0.5\nVStart=0.1";
+        const Shot shot = render(quadModel({PassSpec{shader(1, 0, true), vm, "s.tga", "", {}, {}, false}}, dir.path()),
+                                 dir.path(), t);
+        const float v = fr(0.1f + 0.5f * t);
+        V4 want;
+        REQUIRE(gridAt(V2(0.15f, v), want)); // column 0: the bands are column 0 of the grid
+        checkPixel(shot.at(0.5f, 0.5f), V3(want), "edge t=" + std::to_string(t));
+    }
+    // GridClassicEnvironment, 2x2 frames at 4 fps: (del * n.xy + offset + del), del = 0.25; n.xy = 0 here.
+    for (float t : {0.1f, 0.6f}) {
+        QTemporaryDir dir;
+        gridTga(dir.path() + "/g.tga");
+        rs::w3d::VertexMaterial vm = emissiveMaterial(V3(1));
+        vm.attributes = 14u << 16;
+        vm.mapperArgs[0] = "FPS=4\nLog2Width=1";
+        const Shot shot = render(quadModel({PassSpec{shader(1, 0, true), vm, "g.tga", "", {}, {}, false}}, dir.path()),
+                                 dir.path(), t);
+        const int frame = int(std::floor(t * 1000.0f / 250.0f)) % 4;
+        V4 want;
+        REQUIRE(gridAt(V2(float(frame & 1), float(frame >> 1)) * 0.5f + 0.25f, want));
+        checkPixel(shot.at(0.5f, 0.5f), V3(want), "grid environment t=" + std::to_string(t));
+    }
+    // World-space environment, Axis=Y: (0.5 * r.x + 0.5, 0.5 * r.z + 0.5) of the world reflection vector, which at
+    // the centre points back at the camera along -Y: the middle cell.
+    for (int type : {12, 13}) {
+        QTemporaryDir dir;
+        gridTga(dir.path() + "/g.tga");
+        rs::w3d::VertexMaterial vm = emissiveMaterial(V3(1));
+        vm.attributes = uint32_t(type) << 16;
+        vm.mapperArgs[0] = "Axis=Y";
+        const Shot shot =
+            render(quadModel({PassSpec{shader(1, 0, true), vm, "g.tga", "", {}, {}, false}}, dir.path()), dir.path());
+        checkPixel(shot.at(0.5f, 0.5f), V3(gridColor(1, 1)), rs::w3d::mapperName(type));
+    }
+}

@@ -10,6 +10,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <cmath>
+
 using namespace rs;
 using namespace rs::w3d;
 
@@ -224,4 +226,24 @@ TEST_CASE("W3D shader registry: random mappers and bump environment passes are a
     REQUIRE(shaderInfo(Format::W3d, mesh, m).impl == ShaderImpl::Generic);
     mesh.shadowOrCollision = true;
     REQUIRE(shaderInfo(Format::W3d, mesh, m).fidelity == ShaderFidelity::NotDrawn);
+}
+
+TEST_CASE("W3D DIG arrays shorter than the vertex count and unterminated mapper text are handled", "[w3d]") {
+    RawMesh m = twoPassQuad();
+    m.passes[1].dig.pop_back(); // 3 of 4 vertices
+    m.vertexMaterials[0].mapperArgs[0] = std::string("UPerSec=") + std::string(300, '9'); // huge number, no newline
+    ChunkWriter cw(false);
+    writeMesh(cw, m);
+    std::vector<uint8_t> bytes = cw.take();
+    // A short per-vertex array is malformed: the reader names the file (no read past the chunk).
+    REQUIRE_THROWS_AS(readFile(ByteSpan(bytes), "short.w3d"), ParseError);
+    m.passes[1].dig.clear();
+    ChunkWriter cw2(false);
+    writeMesh(cw2, m);
+    bytes = cw2.take();
+    File f = readFile(ByteSpan(bytes), "long.w3d");
+    Mesh mesh = toMesh(f.meshes[0], nullptr, -1, "long.w3d");
+    const W3dMapper& lin = mesh.subMeshes[0].material.w3dPasses[0].mappers[0];
+    REQUIRE(std::isinf(lin.perSec.x)); // strtod's overflow, as atof would read it
+    REQUIRE(!mesh.subMeshes[0].material.w3dPasses[1].hasDig);
 }
