@@ -69,6 +69,8 @@ class MeshMaterials {
     // shader programs of enabled entities exist (Qt3D compiles every program it is given).
     void updateVisibility(const std::vector<Part>& parts, const std::vector<uint8_t>& visible, bool showHidden,
                           const std::function<bool(int proxy)>& proxyShown);
+    // Some heat mesh (MeshHeat) is drawn after the last updateVisibility: the frame graph's heat pass is needed.
+    bool heatShown() const { return heatShown_; }
 
     // Appends up to maxPoints world positions sampled from the enabled sub-meshes at the pose (about 4000 per
     // sub-mesh) to out and grows lo/hi over them.
@@ -118,6 +120,7 @@ class MeshMaterials {
     std::map<int, Qt3DRender::QEffect*> alamoEffects_;
     std::map<int, std::unique_ptr<fx::OnDemandProgram>> w3dPrograms_;
     std::map<long long, Qt3DRender::QEffect*> w3dEffects_;
+    bool heatShown_ = false;
 };
 
 } // namespace rs::render

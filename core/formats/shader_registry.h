@@ -28,6 +28,19 @@ enum class ShaderImpl {
     AlamoSkydome,
     AlamoPlanet,
     AlamoDefault,
+    AlamoBumpReflectColorize,
+    AlamoAlphaGloss,
+    AlamoAdditiveVColor,
+    AlamoAdditiveOffset,
+    AlamoSolidColor,
+    AlamoAlphaScroll,
+    AlamoHeat,
+    AlamoTerrainBump,
+    AlamoTerrainGloss,
+    AlamoNebula,
+    AlamoTree,
+    AlamoGrass,
+    AlamoOccludedUnit,
     W3d,    // ww3d2's passes: shader state, vertex material lighting, stages and mappers
     Hidden, // shadow volumes, collision and light-visualize meshes: not drawn by the game
 };
@@ -37,8 +50,8 @@ enum class ShaderFidelity { EngineFormula, Approximation, NotDrawn };
 struct ShaderInfo {
     ShaderImpl impl = ShaderImpl::Generic;
     ShaderFidelity fidelity = ShaderFidelity::Approximation;
-    std::string implementation; // what draws it, e.g. "MeshBumpColorize (sph_t2)", "generic lit"
-    std::string note;           // for approximations: what differs; for not drawn: why
+    std::string implementation;  // what draws it, e.g. "MeshBumpColorize (sph_t2)", "generic lit"
+    std::string note;            // for approximations: what differs; for not drawn: why
     bool skinnedVariant = false; // RSkin* name
 };
 
