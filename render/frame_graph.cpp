@@ -111,6 +111,9 @@ FrameGraph::FrameGraph(Qt3DExtras::Qt3DWindow* window, Qt3DRender::QCamera* came
     auto* trans = passFilter(camSel, "transparent");
     auto* sort = new Qt3DRender::QSortPolicy(trans);
     sort->setSortTypes(QList<Qt3DRender::QSortPolicy::SortType>{Qt3DRender::QSortPolicy::BackToFront});
+    // Later passes of W3D materials, in pass order after the layers of their first pass.
+    for (const char* key : {"w3dpass1", "w3dpass2", "w3dpass3"})
+        passFilter(camSel, key);
     {
         // Heat: a copy of what is drawn so far, then the heat meshes sampling it displaced.
         sceneCopy_ = new Qt3DRender::QTexture2D(surface);

@@ -386,7 +386,36 @@ void MeshMaterials::buildSubMesh(Qt3DCore::QEntity* parent, const std::vector<Pa
     const bool alamoFormat = rs::istartsWith(sm.vertexFormat, "alD3dVert");
     const bool useColors = sm.colors.size() == n &&
                            (!alamoFormat || (!sm.vertexFormat.empty() && std::toupper(sm.vertexFormat.back()) == 'C'));
-    if (useColors) block("vertexColor", VT::Float, 4, 16, sm.colors.data());
+    // W3D passes: the (up to) two UV arrays the stages read and the colour array (first DCG, DIG multiplied in,
+    // as ww3d2 keeps one array per mesh) instead of the generic colour attribute.
+    const rs::ShaderInfo shader = rs::shaderInfo(part.model->format, mesh, sm.material);
+    const bool w3dDrawn = shader.impl == rs::ShaderImpl::W3d && !steps_.genericOnly;
+    if (useColors && !w3dDrawn) block("vertexColor", VT::Float, 4, 16, sm.colors.data());
+    int uvSel[2] = {-1, -1};
+    std::vector<glm::vec4> w3dColor;
+    if (w3dDrawn) {
+        for (const rs::W3dPassState& ps : sm.material.w3dPasses)
+            for (int src : ps.uvSource)
+                if (src >= 0 && size_t(src) < sm.w3dUv.size() && sm.w3dUv[size_t(src)].size() == n && src != uvSel[0] &&
+                    uvSel[1] < 0)
+                    (uvSel[0] < 0 ? uvSel[0] : uvSel[1]) = src;
+        if (uvSel[0] >= 0) block("w3dUv0", VT::Float, 2, 8, sm.w3dUv[size_t(uvSel[0])].data());
+        if (uvSel[1] >= 0) block("w3dUv1", VT::Float, 2, 8, sm.w3dUv[size_t(uvSel[1])].data());
+        const std::vector<glm::vec4>* dcg = nullptr;
+        const std::vector<glm::vec4>* dig = nullptr;
+        for (const auto& a : sm.w3dDcg)
+            if (!dcg && a.size() == n) dcg = &a;
+        for (const auto& a : sm.w3dDig)
+            if (!dig && a.size() == n) dig = &a;
+        if (dcg || dig) {
+            w3dColor.assign(n, glm::vec4(1.0f));
+            for (uint32_t v = 0; v < n; ++v) {
+                if (dcg) w3dColor[v] = (*dcg)[v];
+                if (dig) w3dColor[v] *= glm::vec4(glm::vec3((*dig)[v]), 1.0f);
+            }
+            block("w3dColor", VT::Float, 4, 16, w3dColor.data());
+        }
+    }
 
     int skinMode = 0;
     int rigidSlot = identitySlot;
@@ -449,6 +478,21 @@ void MeshMaterials::buildSubMesh(Qt3DCore::QEntity* parent, const std::vector<Pa
     gr->setPrimitiveType(Qt3DRender::QGeometryRenderer::Triangles);
     gr->setVertexCount(int(indexCount));
 
+    if (w3dDrawn) {
+        entity->addComponent(gr);
+        DrawItem item;
+        item.entity = entity;
+        buildW3dPasses(entity, gr, mesh, sm, subIndex, skinMode, rigidSlot, style.cullBackFaces, uvSel, textures,
+                       item.w3d);
+        item.part = partIndex;
+        item.mesh = meshIndex;
+        item.sub = subIndex;
+        item.attachBone = mesh.bone >= 0 && mesh.bone < boneCount ? mesh.bone + part.boneOffset : part.attachBone;
+        item.flagHidden = mesh.hidden;
+        item.shadowHidden = style.hiddenByDefault;
+        items_.push_back(item);
+        return;
+    }
     auto* mat = new Qt3DRender::QMaterial(entity);
     const rs::Material& m = sm.material;
     auto vec4Param = [&](const char* name, glm::vec4 def) {
@@ -472,7 +516,6 @@ void MeshMaterials::buildSubMesh(Qt3DCore::QEntity* parent, const std::vector<Pa
         p->setValue(QVariant::fromValue(t));
         return t;
     };
-    const rs::ShaderInfo shader = rs::shaderInfo(part.model->format, mesh, m);
     // (W3D-style dual-bone skins have no Alamo shader; they keep the generic program's skinning.)
     if (alamoDefine(shader.impl) != nullptr && !steps_.genericOnly && skinMode != 2) {
         // The .fx implementation: textures and material parameters bound by name, the .fx defaults otherwise.
@@ -609,7 +652,10 @@ void MeshMaterials::updateVisibility(const std::vector<Part>& parts, const std::
         if (on && it.attachBone >= 0 && size_t(it.attachBone) < visible.size()) on = visible[size_t(it.attachBone)];
         if (on && it.part > 0) on = proxyShown(parts[size_t(it.part)].proxy);
         if (on) { // programs of what is drawn only (hidden LODs, ALTs and shadow meshes compile nothing)
-            if (it.alamo >= 0)
+            if (!it.w3d.empty())
+                for (int k : it.w3d)
+                    w3dProgram(k).require();
+            else if (it.alamo >= 0)
                 alamoProgram(rs::ShaderImpl(it.alamo)).require();
             else
                 programs_[size_t(it.variant)]->require();

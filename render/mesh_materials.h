@@ -19,6 +19,7 @@ class QNode;
 } // namespace Qt3DCore
 namespace Qt3DRender {
 class QEffect;
+class QGeometryRenderer;
 class QShaderProgram;
 } // namespace Qt3DRender
 
@@ -89,6 +90,7 @@ class MeshMaterials {
         bool enabled = true;
         int variant = 0;     // fragment variant (k* bits)
         int alamo = -1;      // Alamo implementation (rs::ShaderImpl) when drawn by its .fx program, else -1
+        std::vector<int> w3d; // W3D program keys of its passes (drawn by the W3D program), else empty
         bool opaque = false; // draws in the depth pre-pass too
     };
     enum : int { kBump = 1, kSpecular = 2, kUnlit = 4, kNoTexture = 8, kVariants = 16 };
@@ -100,6 +102,14 @@ class MeshMaterials {
     // writes, culling), shared by every entity drawn with it.
     Qt3DRender::QEffect* alamoEffect(rs::ShaderImpl impl, bool cullBack);
     fx::OnDemandProgram& alamoProgram(rs::ShaderImpl impl);
+    // W3D (w3d_materials.cpp): one program per combination of compile-time switches, one effect per program and
+    // render state; the passes of a sub-mesh as entities sharing its geometry (pass 0 = entity itself).
+    static int w3dProgramKey(const rs::W3dShaderBits& b);
+    fx::OnDemandProgram& w3dProgram(int key);
+    Qt3DRender::QEffect* w3dEffect(const rs::W3dShaderBits& b, int passIndex, bool cullBack);
+    void buildW3dPasses(Qt3DCore::QEntity* entity, Qt3DRender::QGeometryRenderer* gr, const rs::Mesh& mesh,
+                        const rs::SubMesh& sm, int subIndex, int skinMode, int rigidSlot, bool cullBack,
+                        const int uvSel[2], TextureCache& textures, std::vector<int>& programKeys);
 
     Qt3DCore::QNode* root_ = nullptr;
     std::vector<DrawItem> items_;
@@ -109,6 +119,8 @@ class MeshMaterials {
     std::unique_ptr<fx::OnDemandProgram> depthProgram_, wireProgram_;
     std::map<int, std::unique_ptr<fx::OnDemandProgram>> alamoPrograms_;
     std::map<int, Qt3DRender::QEffect*> alamoEffects_;
+    std::map<int, std::unique_ptr<fx::OnDemandProgram>> w3dPrograms_;
+    std::map<long long, Qt3DRender::QEffect*> w3dEffects_;
     bool heatShown_ = false;
 };
 

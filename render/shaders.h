@@ -23,6 +23,9 @@ extern const char* const wireFragment;
 // Extra shared uniforms: vec3 sunToward, sunDiffuse, sunSpecular; vec4 sphAll[12], sphFill[12]; float alamoTime.
 extern const char* const alamoVertex;
 extern const char* const alamoFragment;
+// W3D passes (shaders_w3d.cpp): bodies without #version; prepend "#version 330 core" and the switches listed there.
+extern const char* const w3dVertex;
+extern const char* const w3dFragment;
 extern const char* const lineVertex;
 extern const char* const lineFragment;
 extern const char* const dazzleVertex;

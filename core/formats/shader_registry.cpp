@@ -124,11 +124,81 @@ ShaderInfo shaderInfo(Format format, const Mesh& mesh, const Material& material)
     }
     if (mesh.shadowOrCollision)
         return make(ShaderImpl::Hidden, ShaderFidelity::NotDrawn, "hidden", "shadow or collision mesh");
-    if (format == Format::W3d)
-        return make(ShaderImpl::Generic, ShaderFidelity::Approximation, "generic lit",
-                    "W3D shader blend, alpha test, vertex-material lighting and texture mappers not emulated");
+    if (format == Format::W3d) return w3dShaderInfo(material);
     return make(ShaderImpl::Generic, ShaderFidelity::Approximation, "generic lit",
                 "the format's own shading not emulated");
+}
+
+ShaderInfo w3dShaderInfo(const Material& material) {
+    const std::vector<W3dPassState>& passes = material.w3dPasses;
+    if (passes.empty()) {
+        if (istartsWith(material.shader, "w3d:fx:"))
+            return make(ShaderImpl::Generic, ShaderFidelity::Approximation, "generic lit",
+                        "BFME shader material " + material.shader.substr(7) + ": its .fx formula is not emulated");
+        return make(ShaderImpl::Generic, ShaderFidelity::Approximation, "generic lit",
+                    "no W3D material pass in the file");
+    }
+    static const char* const mapperNames[] = {"UV",
+                                              "Environment",
+                                              "CheapEnvironment",
+                                              "Screen",
+                                              "LinearOffset",
+                                              "Silhouette",
+                                              "Scale",
+                                              "Grid",
+                                              "Rotate",
+                                              "SineLinearOffset",
+                                              "StepLinearOffset",
+                                              "ZigzagLinearOffset",
+                                              "WSClassicEnv",
+                                              "WSEnvironment",
+                                              "GridClassicEnv",
+                                              "GridEnvironment",
+                                              "Random",
+                                              "Edge",
+                                              "BumpEnv",
+                                              "GridWSClassicEnv",
+                                              "GridWSEnvironment"};
+    std::string impl = "ww3d2 " + std::to_string(passes.size()) + (passes.size() == 1 ? " pass" : " passes");
+    std::vector<std::string> notes;
+    auto note = [&](const std::string& n) {
+        for (const std::string& x : notes)
+            if (x == n) return;
+        notes.push_back(n);
+    };
+    for (size_t p = 0; p < passes.size(); ++p) {
+        const W3dPassState& s = passes[p];
+        const W3dShaderBits& b = s.shader;
+        impl += p == 0 ? " (" : "; ";
+        static const char* const src[] = {"zero", "one", "srcalpha", "destcolor"};
+        static const char* const dst[] = {"zero", "one", "srccolor", "invsrccolor", "srcalpha", "invsrcalpha"};
+        impl += std::string(b.srcBlend < 4 ? src[b.srcBlend] : "?") + "/" + (b.destBlend < 6 ? dst[b.destBlend] : "?");
+        if (b.alphaTest) impl += " alphatest";
+        for (int st = 0; st < 2; ++st) {
+            const int t = s.mappers[st].type;
+            if (t != 0 && (st == 0 || b.postDetailColorFunc || b.postDetailAlphaFunc))
+                impl += std::string(" ") + (st == 0 ? "s0:" : "s1:") +
+                        (t >= 0 && t <= 20 ? mapperNames[t] : ("mapper" + std::to_string(t)).c_str());
+        }
+        if (b.srcBlend > 3 || b.destBlend > 5) note("blend function out of range (drawn as one/zero)");
+        if (b.priGradient == 3 || b.priGradient == 4)
+            note("bump environment mapping reads the du/dv texture as unsigned (texture formats are decoded to RGBA)");
+        if (b.priGradient > 5 || b.postDetailColorFunc > 12 || b.postDetailAlphaFunc > 3)
+            note("texture stage function out of range (treated as disabled)");
+        for (int st = 0; st < 2; ++st) {
+            const int t = s.mappers[st].type;
+            if (t == 16) note("Random mapper: ww3d2's random angles and centres come from its own generator");
+            if (t == 5) note("Silhouette mapper: not supported by ww3d2 either (plain UVs)");
+            if (t > 20) note("unknown mapper type " + std::to_string(t) + " (plain UVs)");
+        }
+    }
+    impl += ")";
+    if (passes.size() > 4) note("passes beyond the fourth are not drawn");
+    if (notes.empty()) return make(ShaderImpl::W3d, ShaderFidelity::EngineFormula, impl);
+    std::string n;
+    for (const std::string& x : notes)
+        n += (n.empty() ? "" : "; ") + x;
+    return make(ShaderImpl::W3d, ShaderFidelity::Approximation, impl, n);
 }
 
 const char* fidelityName(ShaderFidelity f) {

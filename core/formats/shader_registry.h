@@ -2,8 +2,9 @@
 // program it builds), the material inspector and `rigscope-cli info --json` (what they report).
 //
 // Alamo: the shader name (case-insensitive, ".fx"/".fxo" dropped, "RSkin" = the skinned variant of "Mesh") picks
-// the implementation of that .fx file's formula (the public FoC shader sources, Data/Shaders/*.fx). W3D and B&W2
-// materials are drawn by the generic lit program for now.
+// the implementation of that .fx file's formula (the public FoC shader sources, Data/Shaders/*.fx). W3D materials
+// with ww3d2 passes are drawn by the W3D program (every pass, ww3d2's shader state, lighting and mappers); BFME
+// shader materials (.fx) and B&W2 materials by the generic lit program.
 #pragma once
 
 #include "common/format_id.h"
@@ -40,6 +41,7 @@ enum class ShaderImpl {
     AlamoTree,
     AlamoGrass,
     AlamoOccludedUnit,
+    W3d,    // ww3d2's passes: shader state, vertex material lighting, stages and mappers
     Hidden, // shadow volumes, collision and light-visualize meshes: not drawn by the game
 };
 
@@ -57,6 +59,8 @@ struct ShaderInfo {
 ShaderInfo shaderInfo(Format format, const Mesh& mesh, const Material& material);
 // Same, from the shader name alone (the mesh's shadow/collision flag not considered).
 ShaderInfo alamoShaderInfo(const std::string& shaderName);
+// W3D: the passes of a material (Material::w3dPasses) with what of them is approximated. Empty passes: generic.
+ShaderInfo w3dShaderInfo(const Material& material);
 
 // "engine formula", "approximation", "not drawn".
 const char* fidelityName(ShaderFidelity f);

@@ -60,9 +60,85 @@ struct MaterialParam {
     std::string texture;       // Texture: file name as stored
 };
 
+// W3D material state of one pass, as ww3d2 uses it (ShaderClass, VertexMaterialClass, TextureMapperClass).
+// Enumerations keep the file's values (see w3d_file.h / shader.h of EA's released ww3d2):
+//   depthCompare 0 never, 1 less, 2 equal, 3 lequal, 4 greater, 5 notequal, 6 gequal, 7 always
+//   srcBlend 0 zero, 1 one, 2 src alpha, 3 (ONE_MINUS_SRC_ALPHA in the enum; Generals' table sets DESTCOLOR)
+//   destBlend 0 zero, 1 one, 2 src colour, 3 1-src colour, 4 src alpha, 5 1-src alpha
+//   priGradient 0 disable (decal), 1 modulate, 2 add, 3 bumpenvmap, 4 bumpenvmap luminance, 5 modulate2x
+//   detailColorFunc 0 disable, 1 detail, 2 scale, 3 invscale, 4 add, 5 sub, 6 subr, 7 blend, 8 detailblend,
+//                   9 addsigned, 10 addsigned2x, 11 scale2x, 12 modalphaaddcolor
+//   detailAlphaFunc 0 disable, 1 detail, 2 scale, 3 invscale
+struct W3dShaderBits {
+    uint8_t depthCompare = 3, depthMask = 1, colorMask = 1, srcBlend = 1, destBlend = 0, fogFunc = 0, priGradient = 1,
+            secGradient = 0, texturing = 0, detailColorFunc = 0, detailAlphaFunc = 0, alphaTest = 0,
+            postDetailColorFunc = 0, postDetailAlphaFunc = 0;
+};
+
+// Texture mapper of one stage (W3DVERTMAT_STAGEn_MAPPING_*), with its argument text as stored and the arguments
+// ww3d2 reads from it (mapper.cpp defaults where the text has none; see w3d::parseMapperArgs).
+enum class W3dMapperType : int {
+    UV = 0,
+    Environment = 1,
+    CheapEnvironment = 2,
+    Screen = 3,
+    LinearOffset = 4,
+    Silhouette = 5,
+    Scale = 6,
+    Grid = 7,
+    Rotate = 8,
+    SineLinearOffset = 9,
+    StepLinearOffset = 10,
+    ZigzagLinearOffset = 11,
+    WsClassicEnv = 12,
+    WsEnvironment = 13,
+    GridClassicEnv = 14,
+    GridEnvironment = 15,
+    Random = 16,
+    Edge = 17,
+    BumpEnv = 18,
+    GridWsClassicEnv = 19,
+    GridWsEnvironment = 20,
+};
+struct W3dMapper {
+    int type = 0;                                             // W3dMapperType value as stored (unknown values kept)
+    std::string args;                                         // the stored key=value text
+    glm::vec2 scale{1.0f};                                    // UScale, VScale
+    glm::vec2 perSec{0.0f};                                   // UPerSec, VPerSec
+    glm::vec2 offset{0.0f};                                   // UOffset, VOffset (linear offset start)
+    bool clampFix = false;                                    // ClampFix
+    float fps = 1.0f;                                         // FPS (grid: 1, random: 0)
+    int log2Width = 1, last = 0, frameOffset = 0;             // Log2Width, Last, Offset (grid)
+    float speed = 0.1f;                                       // Speed (rotate, Hz)
+    glm::vec2 center{0.0f};                                   // UCenter, VCenter
+    glm::vec3 uafp{1.0f, 1.0f, 0.0f}, vafp{1.0f, 1.0f, 0.0f}; // UAmp/UFreq/UPhase, VAmp/VFreq/VPhase
+    glm::vec2 step{0.0f};                                     // UStep, VStep
+    float sps = 0.0f;                                         // SPS
+    float period = 0.0f;                                      // Period (zigzag, seconds)
+    float vStart = 0.0f;                                      // VStart (edge)
+    bool useReflect = false;                                  // UseReflect (edge)
+    int axis = 2;                                             // Axis (WS environment: 0 X, 1 Y, 2 Z)
+    float bumpRotation = 0.0f, bumpScale = 1.0f;              // BumpRotation (Hz), BumpScale
+};
+
+struct W3dPassState {
+    W3dShaderBits shader;
+    // Vertex material (VertexMaterialClass): colours 0..1; opacity is the diffuse alpha.
+    bool hasVertexMaterial = false;
+    glm::vec3 ambient{1.0f}, diffuse{1.0f}, specular{0.0f}, emissive{0.0f};
+    float shininess = 1.0f, opacity = 1.0f, translucency = 0.0f;
+    uint32_t vmatAttributes = 0;
+    bool lighting = true;                // D3DRS_LIGHTING (off for vertex-prelit meshes)
+    std::string textures[2];             // stage 0 and 1 texture names (empty: none)
+    W3dMapper mappers[2];                // stage 0 and 1
+    int uvSource[2] = {0, 1};            // UV array per stage (SubMesh::w3dUv index; -1 none)
+    bool hasDcg = false, hasDig = false; // the pass has per-vertex DCG / DIG arrays (SubMesh::w3dColors)
+};
+
 struct Material {
     std::string shader; // e.g. "MeshBumpColorize.fx", W3D/B&W2 readers synthesise a descriptive name
     std::vector<MaterialParam> params;
+    std::vector<W3dPassState> w3dPasses; // W3D: every pass (up to 4) of the sub-mesh, in drawing order
     const MaterialParam* find(const std::string& name) const; // case-insensitive
 };
 
@@ -91,6 +167,10 @@ struct SubMesh {
     std::vector<glm::vec3> tangents;     // optional
     std::vector<glm::vec3> binormals;    // optional
     std::vector<glm::vec4> colors;       // optional, RGBA 0..1
+    // W3D: per-stage UV arrays (V in OpenGL convention) named by W3dPassState::uvSource, and per pass the vertex
+    // colours DCG (rgba) and DIG (rgb, a = 1), empty when the pass has none. Sizes are 0 or the vertex count.
+    std::vector<std::vector<glm::vec2>> w3dUv;
+    std::vector<std::vector<glm::vec4>> w3dDcg, w3dDig;
     std::vector<glm::u16vec4> boneIndices; // indices into boneMap; empty when rigid
     std::vector<glm::vec4> boneWeights;    // sums to 1; empty when rigid
     // Optional second-influence position/normal (W3D BFME dual-bone skins: in bone space of influence 1).

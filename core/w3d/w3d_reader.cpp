@@ -1,4 +1,5 @@
 #include "w3d/w3d_reader.h"
+#include "w3d/w3d_mapper.h"
 
 #include "common/warnings.h"
 #include "w3d/w3d_anim.h"
@@ -268,6 +269,10 @@ static void readVertexMaterials(const Cursor& parent, const Chunk& c, RawMesh& m
                 vm.shininess = r.f32le();
                 vm.opacity = r.f32le();
                 vm.translucency = r.f32le();
+            } else if (v.id == id::VertexMapperArgs0) {
+                vm.mapperArgs[0] = r.restAsCString();
+            } else if (v.id == id::VertexMapperArgs1) {
+                vm.mapperArgs[1] = r.restAsCString();
             }
         }
         m.vertexMaterials.push_back(vm);
@@ -379,6 +384,9 @@ static void readMaterialPass(const Cursor& parent, const Chunk& c, RawMesh& m) {
             break;
         case id::Dcg:
             pass.dcg = readPods<glm::u8vec4>(r, m.numVertices, "vertex colour");
+            break;
+        case id::Dig:
+            pass.dig = readPods<glm::u8vec4>(r, m.numVertices, "vertex illumination");
             break;
         case id::StageTexcoords:
             pass.uv = readVec2s(r, m.numVertices, "texture coordinate");
@@ -558,6 +566,7 @@ static bool readMesh(const Cursor& parent, const Chunk& c, RawMesh& m, std::vect
             m.shaders = std::move(prelit[pick].shaders);
             m.textures = std::move(prelit[pick].textures);
             m.passes = std::move(prelit[pick].passes);
+            m.prelitVertex = pick == 1;
             break;
         }
     }
@@ -683,6 +692,51 @@ Material passMaterial(const RawMesh& m, uint32_t shaderId, uint32_t textureId, u
     return mat;
 }
 
+W3dPassState passState(const RawMesh& m, uint32_t shaderId, uint32_t vmatId, uint32_t texture0, uint32_t texture1) {
+    W3dPassState st;
+    if (shaderId < m.shaders.size()) {
+        const Shader& f = m.shaders[shaderId];
+        W3dShaderBits& b = st.shader;
+        b.depthCompare = f.depthCompare;
+        b.depthMask = f.depthMask;
+        b.colorMask = 1; // COLOR_WRITE_ENABLE whatever the file says (Convert_Shader)
+        b.srcBlend = f.srcBlend;
+        b.destBlend = f.destBlend;
+        b.fogFunc = f.fogFunc;
+        b.priGradient = f.priGradient;
+        b.secGradient = f.secGradient;
+        b.texturing = f.texturing;
+        b.detailColorFunc = f.detailColorFunc;
+        b.detailAlphaFunc = f.detailAlphaFunc;
+        b.alphaTest = f.alphaTest;
+        // The tools write the detail functions; ww3d2 copies them into the post-detail ones it draws with.
+        b.postDetailColorFunc = f.detailColorFunc;
+        b.postDetailAlphaFunc = f.detailAlphaFunc;
+    }
+    if (vmatId < m.vertexMaterials.size()) {
+        const VertexMaterial& vm = m.vertexMaterials[vmatId];
+        st.hasVertexMaterial = true;
+        auto c3 = [](glm::u8vec4 c) { return glm::vec3(c.r, c.g, c.b) / 255.0f; };
+        st.ambient = c3(vm.ambient);
+        st.diffuse = c3(vm.diffuse);
+        st.specular = c3(vm.specular);
+        st.emissive = c3(vm.emissive);
+        st.shininess = vm.shininess;
+        st.opacity = vm.opacity;
+        st.translucency = vm.translucency;
+        st.vmatAttributes = vm.attributes;
+        st.mappers[0] = parseMapper(int((vm.attributes >> 16) & 0xFFu), vm.mapperArgs[0]);
+        st.mappers[1] = parseMapper(int((vm.attributes >> 8) & 0xFFu), vm.mapperArgs[1]);
+    } else {
+        // No vertex material: VertexMaterialClass defaults (white ambient/diffuse, black specular/emissive).
+        st.ambient = st.diffuse = glm::vec3(1.0f);
+    }
+    st.lighting = !m.prelitVertex;
+    if (texture0 < m.textures.size()) st.textures[0] = m.textures[texture0].name;
+    if (texture1 < m.textures.size()) st.textures[1] = m.textures[texture1].name;
+    return st;
+}
+
 // dst = src[remap[i]] for every i (remap empty and `identity`: dst = src, moved when `take`, src then left
 // empty). Each element is written once (no value-initialising pass).
 template <class T>
@@ -763,13 +817,38 @@ static Mesh buildMesh(RawMesh& m, bool take, const Skeleton* skeleton, int bone,
         }
     }
 
-    // Group triangles by the material of pass 0 (shader/texture ids may be per triangle).
+    // Group triangles by their material in every pass (shader/texture ids may be per triangle, vertex material
+    // ids per vertex: a triangle takes its first vertex's).
     MaterialPass* pass = m.passes.empty() ? nullptr : &m.passes[0];
+    const size_t nPasses = std::min<size_t>(m.passes.size(), kMaxPasses);
+    const size_t nTrisAll = m.indices.size() / 3; // fillMore(key, nTrisAll): the per-mesh ids only
     struct Key {
         uint32_t shader, texture, vmat, sm;
+        std::array<uint32_t, 4 * (kMaxPasses - 1) + 1> more; // passes 1..3: shader, texture 0, vmat, texture 1;
+                                                             // then pass 0's stage-1 texture
         bool operator<(const Key& o) const {
-            return std::tie(shader, texture, vmat, sm) < std::tie(o.shader, o.texture, o.vmat, o.sm);
+            return std::tie(shader, texture, vmat, sm, more) < std::tie(o.shader, o.texture, o.vmat, o.sm, o.more);
         }
+    };
+    auto stageTexture = [&](const MaterialPass& p, size_t stage, size_t t) {
+        if (p.stages.size() <= stage) return 0xFFFFFFFFu;
+        const std::vector<uint32_t>& ids = p.stages[stage].textureIds;
+        return t < nTrisAll || ids.size() <= 1 ? pick(ids, t) : ids[0];
+    };
+    auto vmatOf = [&](const MaterialPass& p, size_t t) {
+        return p.vertexMaterialIds.size() > 1 ? p.vertexMaterialIds[m.indices[t * 3]] : pick(p.vertexMaterialIds, 0);
+    };
+    auto fillMore = [&](Key& key, size_t t) {
+        key.more.fill(0xFFFFFFFFu);
+        for (size_t p = 1; p < nPasses; ++p) {
+            const MaterialPass& mp = m.passes[p];
+            key.more[(p - 1) * 4 + 0] =
+                t < nTrisAll || mp.shaderIds.size() <= 1 ? pick(mp.shaderIds, t) : mp.shaderIds[0];
+            key.more[(p - 1) * 4 + 1] = stageTexture(mp, 0, t);
+            key.more[(p - 1) * 4 + 2] = t < nTrisAll ? vmatOf(mp, t) : pick(mp.vertexMaterialIds, 0);
+            key.more[(p - 1) * 4 + 3] = stageTexture(mp, 1, t);
+        }
+        if (pass) key.more.back() = stageTexture(*pass, 1, t);
     };
     std::map<Key, size_t> groupOf;
     std::vector<Key> keys;
@@ -778,18 +857,23 @@ static Mesh buildMesh(RawMesh& m, bool take, const Skeleton* skeleton, int bone,
     Key lastKey{};
     size_t lastGroup = SIZE_MAX;
     // No per-triangle or per-vertex id list: every triangle has the key of triangle 0 (one group, no scan).
-    const bool uniform = !pass || (pass->shaderIds.size() <= 1 && pass->vertexMaterialIds.size() <= 1 &&
-                                   pass->shaderMaterialIds.size() <= 1 &&
-                                   (pass->stages.empty() || pass->stages[0].textureIds.size() <= 1));
+    bool uniform = true;
+    for (size_t p = 0; p < std::max<size_t>(nPasses, pass ? 1 : 0); ++p) {
+        const MaterialPass& mp = m.passes[p];
+        uniform =
+            uniform && mp.shaderIds.size() <= 1 && mp.vertexMaterialIds.size() <= 1 && mp.shaderMaterialIds.size() <= 1;
+        for (size_t st = 0; st < std::min<size_t>(mp.stages.size(), 2); ++st)
+            uniform = uniform && mp.stages[st].textureIds.size() <= 1;
+    }
     for (size_t t = 0; t < (uniform ? std::min<size_t>(nTris, 1) : nTris); ++t) {
-        Key key{0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu};
+        Key key{0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu, {}};
         if (pass) {
             key.shader = pick(pass->shaderIds, t);
             key.texture = pass->stages.empty() ? 0xFFFFFFFFu : pick(pass->stages[0].textureIds, t);
-            key.vmat = pass->vertexMaterialIds.size() > 1 ? pass->vertexMaterialIds[m.indices[t * 3]]
-                                                          : pick(pass->vertexMaterialIds, 0);
+            key.vmat = vmatOf(*pass, t);
             key.sm = pick(pass->shaderMaterialIds, t);
         }
+        fillMore(key, t);
         if (lastGroup == SIZE_MAX || key < lastKey || lastKey < key) {
             auto it = groupOf.find(key);
             if (it == groupOf.end()) {
@@ -808,7 +892,9 @@ static Mesh buildMesh(RawMesh& m, bool take, const Skeleton* skeleton, int bone,
         keys.push_back(Key{pass ? pick(pass->shaderIds, 0) : 0xFFFFFFFFu,
                            pass && !pass->stages.empty() ? pick(pass->stages[0].textureIds, 0) : 0xFFFFFFFFu,
                            pass ? pick(pass->vertexMaterialIds, 0) : 0xFFFFFFFFu,
-                           pass ? pick(pass->shaderMaterialIds, 0) : 0xFFFFFFFFu});
+                           pass ? pick(pass->shaderMaterialIds, 0) : 0xFFFFFFFFu,
+                           {}});
+        fillMore(keys.back(), nTrisAll);
         groupTris.emplace_back();
     }
 
@@ -820,6 +906,28 @@ static Mesh buildMesh(RawMesh& m, bool take, const Skeleton* skeleton, int bone,
         else if (!pass->uv.empty())
             uv0 = &pass->uv;
         if (pass->stages.size() > 1 && !pass->stages[1].uv.empty()) uv1 = &pass->stages[1].uv;
+    }
+    // W3D pass state: the UV arrays the stages name (each stored array once), per-pass DCG/DIG as colours.
+    std::vector<std::vector<glm::vec2>*> uvArrays;
+    std::vector<std::array<int, 2>> uvSource(nPasses, std::array<int, 2>{-1, -1});
+    std::vector<std::vector<glm::vec4>> dcgs(nPasses), digs(nPasses);
+    for (size_t p = 0; p < nPasses; ++p) {
+        MaterialPass& mp = m.passes[p];
+        for (size_t st = 0; st < 2; ++st) {
+            std::vector<glm::vec2>* a = nullptr;
+            if (mp.stages.size() > st && !mp.stages[st].uv.empty())
+                a = &mp.stages[st].uv;
+            else if (st == 0 && !mp.uv.empty())
+                a = &mp.uv;
+            if (!a) continue;
+            auto it = std::find(uvArrays.begin(), uvArrays.end(), a);
+            uvSource[p][st] = int(it - uvArrays.begin());
+            if (it == uvArrays.end()) uvArrays.push_back(a);
+        }
+        for (const glm::u8vec4& c : mp.dcg)
+            dcgs[p].push_back(glm::vec4(c) / 255.0f);
+        for (const glm::u8vec4& c : mp.dig)
+            digs[p].push_back(glm::vec4(glm::vec3(c.r, c.g, c.b) / 255.0f, 1.0f));
     }
     std::vector<glm::vec4> colors;
     if (pass && !pass->dcg.empty()) {
@@ -857,6 +965,29 @@ static Mesh buildMesh(RawMesh& m, bool take, const Skeleton* skeleton, int bone,
         }
         const size_t nOut = single ? m.positions.size() : remap.size();
         const bool all = single && take;
+        if (keys[g].sm >= m.shaderMaterials.size()) { // W3D passes (not a BFME shader material)
+            const Key& k = keys[g];
+            for (size_t p = 0; p < nPasses; ++p) {
+                W3dPassState st = p == 0 ? passState(m, k.shader, k.vmat, k.texture, k.more.back())
+                                         : passState(m, k.more[(p - 1) * 4], k.more[(p - 1) * 4 + 2],
+                                                     k.more[(p - 1) * 4 + 1], k.more[(p - 1) * 4 + 3]);
+                for (int stage = 0; stage < 2; ++stage) // no array of its own: the first (UVSource -1 -> 0)
+                    st.uvSource[stage] =
+                        uvSource[p][size_t(stage)] >= 0 ? uvSource[p][size_t(stage)] : (uvArrays.empty() ? -1 : 0);
+                st.hasDcg = !dcgs[p].empty();
+                st.hasDig = !digs[p].empty();
+                sm.material.w3dPasses.push_back(std::move(st));
+            }
+            sm.w3dUv.resize(uvArrays.size());
+            for (size_t i = 0; i < uvArrays.size(); ++i)
+                gather(*uvArrays[i], single, false, remap, sm.w3dUv[i]);
+            sm.w3dDcg.resize(nPasses);
+            sm.w3dDig.resize(nPasses);
+            for (size_t p = 0; p < nPasses; ++p) {
+                gather(dcgs[p], single, false, remap, sm.w3dDcg[p]);
+                gather(digs[p], single, false, remap, sm.w3dDig[p]);
+            }
+        }
         // Positions/normals of dual-bone skins are still read below (positions2 fallback): moved last.
         gather(m.tangents, single, all, remap, sm.tangents);
         gather(m.bitangents, single, all, remap, sm.binormals);

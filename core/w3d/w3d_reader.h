@@ -36,6 +36,7 @@
 namespace rs::w3d {
 
 constexpr size_t kNameLen = 16;
+constexpr size_t kMaxPasses = 4; // MeshMatDescClass::MAX_PASSES; further passes are not drawn
 
 struct Pivot {
     RS_NOEXCEPT_MOVABLE(Pivot)
@@ -61,6 +62,7 @@ struct VertexMaterial {
     uint32_t attributes = 0;
     glm::u8vec4 ambient{255}, diffuse{255}, specular{0}, emissive{0}; // rgb + pad as stored
     float shininess = 1.0f, opacity = 1.0f, translucency = 0.0f;
+    std::string mapperArgs[2]; // 0x2E / 0x2F: stage 0 / stage 1 mapper arguments (key=value lines)
 };
 
 // W3dShaderStruct, 16 bytes as stored.
@@ -103,6 +105,7 @@ struct MaterialPass {
     std::vector<uint32_t> shaderIds;         // 1 or per triangle
     std::vector<uint32_t> shaderMaterialIds; // BFME: 1 or per triangle
     std::vector<glm::u8vec4> dcg;            // per-vertex RGBA
+    std::vector<glm::u8vec4> dig;            // per-vertex RGB + pad (0x3C)
     std::vector<TextureStage> stages;
     std::vector<glm::vec2> uv; // BFME: texcoords directly in the pass (with shader materials)
 };
@@ -128,6 +131,7 @@ struct RawMesh {
     std::vector<ShaderMaterial> shaderMaterials;
     uint64_t offset = 0;
     ChunkPath chunkPath;
+    bool prelitVertex = false; // materials from the vertex-lit wrapper (0x24): drawn without lighting
 
     bool skin() const { return (attributes & 0x00FF0000u) == 0x00020000u; }
     std::string fullName() const { return container.empty() ? name : container + "." + name; }
@@ -225,6 +229,10 @@ Mesh toMesh(RawMesh&& raw, const Skeleton* skeleton, int bone, const std::string
 Material passMaterial(const RawMesh& raw, uint32_t shaderId, uint32_t textureId, uint32_t vmatId,
                       uint32_t shaderMaterialId);
 std::string shaderName(const Shader& s);
+// The ww3d2 state of pass `pass` for a triangle group: shader bits (W3dUtilityClass::Convert_Shader: the file's
+// detail functions become the post-detail ones), vertex material and its mappers, stage textures. uvSource and
+// hasDcg/hasDig are left for the caller (they depend on the sub-mesh's arrays).
+W3dPassState passState(const RawMesh& raw, uint32_t shaderId, uint32_t vmatId, uint32_t texture0, uint32_t texture1);
 
 // The hierarchies of the file that holds hierarchy `name`, with a label naming that file (for messages).
 struct HierarchyFile {

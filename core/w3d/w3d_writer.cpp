@@ -164,6 +164,8 @@ void writeMesh(ChunkWriter& cw, const RawMesh& m, uint32_t materialWrapper) {
             w.f32le(vm.opacity);
             w.f32le(vm.translucency);
             cw.end();
+            if (!vm.mapperArgs[0].empty()) stringChunk(cw, id::VertexMapperArgs0, vm.mapperArgs[0]);
+            if (!vm.mapperArgs[1].empty()) stringChunk(cw, id::VertexMapperArgs1, vm.mapperArgs[1]);
             cw.end();
         }
         cw.end();
@@ -236,6 +238,12 @@ void writeMesh(ChunkWriter& cw, const RawMesh& m, uint32_t materialWrapper) {
         if (!p.dcg.empty()) {
             cw.begin(id::Dcg);
             for (const auto& c : p.dcg)
+                w.bytes(&c[0], 4);
+            cw.end();
+        }
+        if (!p.dig.empty()) {
+            cw.begin(id::Dig);
+            for (const auto& c : p.dig)
                 w.bytes(&c[0], 4);
             cw.end();
         }

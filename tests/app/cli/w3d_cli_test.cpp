@@ -1,7 +1,7 @@
 // rigscope-cli on written W3D fixtures: info --json fields, pose matrices through the generic code, refusals.
+#include "cli_run.h"
 #include "w3d/w3d_writer.h"
 #include "w3d_fixtures.h"
-#include "cli_run.h"
 
 #include <catch2/catch.hpp>
 
@@ -134,4 +134,25 @@ TEST_CASE("rigscope-cli on W3D: info --json and pose --json through a skeleton +
     CliRun swr = cli("info " + sw);
     REQUIRE(swr.status == 1);
     REQUIRE(swr.out.find("Shockwave 3D") != std::string::npos);
+}
+
+TEST_CASE("rigscope-cli info --json: W3D sub-meshes are drawn by ww3d2's passes, random mappers approximated",
+          "[w3d][cli]") {
+    Dir d;
+    RawMesh q = rs::test::testQuad("QUAD", "");
+    ChunkWriter cw(false);
+    writeMesh(cw, q);
+    const std::string plain = d.put("plain.w3d", cw.take());
+    CliRun r = cli("info --json '" + plain + "'");
+    REQUIRE(r.status == 0);
+    REQUIRE(r.out.find("\"drawn_by\":{\"implementation\":\"ww3d2 1 pass (srcalpha/invsrcalpha)\","
+                       "\"fidelity\":\"engine formula\",\"note\":\"\"}") != std::string::npos);
+    q.vertexMaterials[0].attributes = 0x00100000u; // stage 0: random mapper
+    ChunkWriter cw2(false);
+    writeMesh(cw2, q);
+    const std::string random = d.put("random.w3d", cw2.take());
+    r = cli("info --json '" + random + "'");
+    REQUIRE(r.status == 0);
+    REQUIRE(r.out.find("\"implementation\":\"ww3d2 1 pass (srcalpha/invsrcalpha s0:Random)\","
+                       "\"fidelity\":\"approximation\",\"note\":\"Random mapper") != std::string::npos);
 }
