@@ -92,7 +92,7 @@ std::vector<FormatInfo> makeTable() {
                  256 * MiB, UpAxis::Z, false, 0, true, readAlamoClip});
     t.push_back({Format::W3d, "w3d", "W3D file", "Westwood W3D", {".w3d"},
                  {{"model/x-w3d", "Westwood W3D model or animation", {"*.w3d"}, {}, 50, "image-x-generic"}}, 256 * MiB,
-                 UpAxis::Z, false, clips | textures | kCompanionHierarchy, true, readW3d});
+                 UpAxis::Z, true, clips | textures | kCompanionHierarchy, true, readW3d});
     t.push_back({Format::W3dShockwave, "w3d-shockwave", "Shockwave 3D file", "", {".w3d"}, {}, 64, UpAxis::Z, false,
                  0, false, refuseShockwave});
     t.push_back({Format::Bw2Model, "bwm", "B&W2 model", "Black & White 2", {".bwm"},

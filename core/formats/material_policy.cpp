@@ -11,7 +11,7 @@ MaterialPolicy materialPolicy(Format format, const Mesh& mesh, const Material& m
     MaterialPolicy st;
     const std::string s = toLower(material.shader);
     st.hiddenByDefault = mesh.shadowOrCollision || has(s, "shadowvolume") || has(s, "collision");
-    st.cullBackFaces = formatInfo(format).cullBackFaces;
+    st.cullBackFaces = formatInfo(format).cullBackFaces && !mesh.twoSided;
     st.skinnedShader = has(s, "rskin");
     if (has(s, "additive") || has(s, "shield") || has(s, "glow"))
         st.family = MaterialFamily::Additive;

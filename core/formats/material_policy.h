@@ -16,7 +16,7 @@ enum class MaterialFamily { Opaque, Alpha, Additive };
 struct MaterialPolicy {
     MaterialFamily family = MaterialFamily::Opaque;
     bool hiddenByDefault = false;   // shadow volumes and collision meshes: not drawn, not exported (as in the game)
-    bool cullBackFaces = false;     // the format's engine culls back faces (glTF: doubleSided = !cullBackFaces)
+    bool cullBackFaces = false;     // the engine culls this mesh's back faces (glTF: doubleSided = !cullBackFaces)
     bool unlit = false;             // additive and skydome shaders take no lighting
     bool colorize = false;          // faction colour through the base texture's alpha: mix(rgb, colour * rgb, a)
     bool factionColorParam = false; // FC_ mesh: the "Color" parameter takes the faction colour

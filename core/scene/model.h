@@ -196,6 +196,7 @@ struct Mesh {
     bool collisionEnabled = false;
     bool shadowOrCollision = false; // not drawn in game (shadow volumes, collision meshes)
     bool colorize = false;  // FC_ name or a Colorization parameter
+    bool twoSided = false;  // both faces drawn although the format culls back faces (W3D_MESH_FLAG_TWO_SIDED)
     glm::vec3 boundsMin{0.0f}, boundsMax{0.0f};
     int bone = -1;          // bone this mesh is connected to (-1: root / model space)
     std::vector<SubMesh> subMeshes;

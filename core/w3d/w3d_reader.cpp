@@ -17,7 +17,6 @@
 
 namespace rs::w3d {
 
-
 // Vertex arrays are copied straight from the file: W3dVectorStruct / W3dTexCoordStruct layouts.
 static_assert(sizeof(glm::vec3) == 12 && sizeof(glm::vec2) == 8, "packed float vectors expected");
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
@@ -195,8 +194,8 @@ static Hierarchy readHierarchy(const Cursor& parent, const Chunk& c, std::vector
                     r.failAt(at, "pivot " + std::to_string(index) + " '" + p.name + "' has non-finite values");
                 if (p.parent == 0xFFFFFFFFu) {
                     if (index != 0)
-                        pushWarning(warnings, "hierarchy " + h.name + ": pivot " + std::to_string(index) + " '" + p.name +
-                                           "' has no parent; treated as a second root");
+                        pushWarning(warnings, "hierarchy " + h.name + ": pivot " + std::to_string(index) + " '" +
+                                                  p.name + "' has no parent; treated as a second root");
                 } else if (p.parent >= index) {
                     r.failAt(at, "pivot " + std::to_string(index) + " '" + p.name + "' has parent " +
                                      std::to_string(p.parent) + (p.parent == index ? " (itself)" : "") +
@@ -451,8 +450,8 @@ static void validateMaterialIds(RawMesh& m, std::vector<std::string>& warnings) 
         for (uint32_t& v : ids)
             if (v != 0xFFFFFFFFu && v >= n) {
                 pushWarning(warnings, "mesh " + m.fullName() + " at offset " + std::to_string(m.offset) + ": " + what +
-                                   " " + std::to_string(v) + " names nothing (" + std::to_string(n) +
-                                   " defined); default material used");
+                                          " " + std::to_string(v) + " names nothing (" + std::to_string(n) +
+                                          " defined); default material used");
                 for (uint32_t& x : ids)
                     if (x >= n) x = 0xFFFFFFFFu;
                 return;
@@ -555,7 +554,7 @@ static bool readMesh(const Cursor& parent, const Chunk& c, RawMesh& m, std::vect
     }
     if (!haveHeader) {
         pushWarning(warnings, "mesh at offset " + std::to_string(c.offset) + " has no header" +
-                           (c.truncated ? " (file truncated); dropped" : "; dropped"));
+                                  (c.truncated ? " (file truncated); dropped" : "; dropped"));
         if (!c.truncated) throw ParseError(parent.fileName(), m.chunkPath, c.offset, "mesh without header 0x1F");
         return false;
     }
@@ -583,9 +582,10 @@ static bool readMesh(const Cursor& parent, const Chunk& c, RawMesh& m, std::vect
     validateMaterialIds(m, warnings);
     if (m.positions2.empty() &&
         std::any_of(m.influences.begin(), m.influences.end(), [](const VertexInfluence& v) { return v.weight2 > 0; }))
-        pushWarning(warnings, "mesh " + m.fullName() + " at offset " + std::to_string(m.offset) +
-                           ": second-bone influences without second-bone vertices (0xC00); the first-bone position "
-                           "is used for both");
+        pushWarning(warnings,
+                    "mesh " + m.fullName() + " at offset " + std::to_string(m.offset) +
+                        ": second-bone influences without second-bone vertices (0xC00); the first-bone position "
+                        "is used for both");
     if (m.skin() && m.influences.size() != m.numVertices)
         throw ParseError(parent.fileName(), m.chunkPath, c.offset,
                          "skin mesh " + m.fullName() + " has no vertex influences (0xE) for its vertices");
@@ -782,6 +782,7 @@ static Mesh buildMesh(RawMesh& m, bool take, const Skeleton* skeleton, int bone,
     out.name = m.name;
     out.baseName = m.name;
     out.hidden = (m.attributes & 0x1000u) != 0;
+    out.twoSided = (m.attributes & 0x2000u) != 0; // ww3d2: MeshMatDescClass::Disable_Backface_Culling
     out.collisionEnabled = (m.attributes & 0xFF0u) != 0;
     const uint32_t geometry = m.attributes & 0x00FF0000u;
     out.shadowOrCollision = geometry == 0x00030000u || geometry == 0x00040000u || geometry == 0x00050000u;
@@ -812,8 +813,9 @@ static Mesh buildMesh(RawMesh& m, bool take, const Skeleton* skeleton, int bone,
                               std::to_string(nBones);
             if (!warnings) throw ParseError(file, m.chunkPath, m.offset, msg);
             pushWarning(*warnings, file + ": chunk " + m.chunkPath.str() + " at offset " + std::to_string(m.offset) +
-                                ": " + msg + " (" + std::to_string(bad) + " of " + std::to_string(m.influences.size()) +
-                                " vertices past the hierarchy); they follow pivot 0, the root");
+                                       ": " + msg + " (" + std::to_string(bad) + " of " +
+                                       std::to_string(m.influences.size()) +
+                                       " vertices past the hierarchy); they follow pivot 0, the root");
         }
     }
 
@@ -1275,8 +1277,9 @@ static bool locateHierarchy(const File& f, const std::string& name, Hierarchy& o
         return false;
     }
     if (!found || !found->hierarchies) {
-        pushWarning(warnings, "hierarchy " + name + " not found (looked for " + name + ".w3d next to the file" +
-                           (lookup ? std::string(" and where the mounted game keeps skeletons)") : std::string(")")));
+        pushWarning(warnings,
+                    "hierarchy " + name + " not found (looked for " + name + ".w3d next to the file" +
+                        (lookup ? std::string(" and where the mounted game keeps skeletons)") : std::string(")")));
         return false;
     }
     for (const Hierarchy& h : *found->hierarchies)
@@ -1472,8 +1475,8 @@ Document loadSet(ByteSpan bytes, const std::string& path, const HierarchyLookup&
                     break;
                 }
             if (!known)
-                pushWarning(warnings, "collection " + c.name + " references '" + name +
-                                   "', which this file does not contain");
+                pushWarning(warnings,
+                            "collection " + c.name + " references '" + name + "', which this file does not contain");
         }
         for (const Collection::Placeholder& p : c.placeholders) {
             Marker mk;
@@ -1508,8 +1511,9 @@ Document loadSet(ByteSpan bytes, const std::string& path, const HierarchyLookup&
     for (std::string& w : pastPivots.lines())
         pushWarning(warnings, std::move(w));
     if (skinsDropped)
-        pushWarning(warnings, "skinned meshes are shown unskinned (vertices in bone space at the origin): their hierarchy "
-                           "was not found");
+        pushWarning(warnings,
+                    "skinned meshes are shown unskinned (vertices in bone space at the origin): their hierarchy "
+                    "was not found");
     d.model = std::move(model);
     return d;
 }
@@ -1563,6 +1567,5 @@ HeaderScan scanHeaders(ByteSpan bytes) {
         return true;
     });
 }
-
 
 } // namespace rs::w3d

@@ -879,8 +879,20 @@ TEST_CASE("glTF materials follow the shared material policy: double-sided unless
         CHECK(primitives == 1);
         REQUIRE(g.materials.size() >= 1);
         for (const auto& mat : g.materials)
-            CHECK(mat.doubleSided == (f != Format::AlamoModel)); // Alamo culls back faces; W3D and B&W2 do not
+            CHECK(mat.doubleSided == (f == Format::Bw2Model)); // Alamo and W3D cull back faces; B&W2 does not
     }
+    // A W3D mesh flagged two-sided is drawn from both sides by ww3d2: doubleSided.
+    m.format = Format::W3d;
+    m.meshes[0].twoSided = true;
+    const fs::path out = dir / "w3d-two-sided.glb";
+    gltf::exportModel(m, {}, {}, nullptr, out.string());
+    tinygltf::TinyGLTF loader;
+    tinygltf::Model g;
+    std::string err, warn;
+    REQUIRE(loader.LoadBinaryFromFile(&g, &err, &warn, out.string()));
+    REQUIRE(g.materials.size() >= 1);
+    for (const auto& mat : g.materials)
+        CHECK(mat.doubleSided);
     fs::remove_all(dir);
 }
 

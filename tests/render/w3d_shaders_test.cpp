@@ -611,3 +611,30 @@ TEST_CASE("W3D mappers: edge (V scrolling), grid environment and world-space env
         checkPixel(shot.at(0.5f, 0.5f), V3(gridColor(1, 1)), rs::w3d::mapperName(type));
     }
 }
+
+// ww3d2 culls back faces (D3DCULL_CW: a triangle whose corners turn clockwise on screen is not drawn) unless the
+// mesh header is W3D_MESH_FLAG_TWO_SIDED (MeshMatDescClass::Disable_Backface_Culling). The test quad's corners
+// turn clockwise seen from yaw 180 and counter-clockwise from yaw 0.
+TEST_CASE("W3D back faces: culled unless the mesh is two-sided", "[render][w3d]") {
+    QTemporaryDir dir;
+    ViewOptions o;
+    o.grid = false;
+    o.dazzles = false;
+    o.background = kBg;
+    auto seen = [&](bool twoSided, float yaw) {
+        auto m = quadModel({PassSpec{shader(1, 0), emissiveMaterial(V3(0.9f, 0.5f, 0.1f)), "", "", {}, {}, false}},
+                           dir.path());
+        m->meshes[0].twoSided = twoSided;
+        auto& v = view();
+        v.setOptions(o);
+        v.setModel(m, dir.path() + "/quad.w3d");
+        v.setCameraAngles(yaw, 0.0f);
+        const QImage img = grab();
+        REQUIRE(!img.isNull());
+        return foreground(img, kBg, 2).width() > 40;
+    };
+    CHECK(seen(true, 180.0f));
+    CHECK(seen(true, 0.0f));
+    CHECK_FALSE(seen(false, 180.0f)); // its back
+    CHECK(seen(false, 0.0f));         // its front
+}

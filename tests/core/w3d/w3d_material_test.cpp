@@ -3,6 +3,7 @@
 // vertex colour rules of meshmatdesc.cpp and what the shader registry reports.
 #include "w3d_fixtures.h"
 
+#include "formats/material_policy.h"
 #include "formats/shader_registry.h"
 #include "w3d/w3d_chunks.h"
 #include "w3d/w3d_mapper.h"
@@ -230,7 +231,7 @@ TEST_CASE("W3D shader registry: random mappers and bump environment passes are a
 
 TEST_CASE("W3D DIG arrays shorter than the vertex count and unterminated mapper text are handled", "[w3d]") {
     RawMesh m = twoPassQuad();
-    m.passes[1].dig.pop_back(); // 3 of 4 vertices
+    m.passes[1].dig.pop_back();                                                           // 3 of 4 vertices
     m.vertexMaterials[0].mapperArgs[0] = std::string("UPerSec=") + std::string(300, '9'); // huge number, no newline
     ChunkWriter cw(false);
     writeMesh(cw, m);
@@ -246,4 +247,20 @@ TEST_CASE("W3D DIG arrays shorter than the vertex count and unterminated mapper 
     const W3dMapper& lin = mesh.subMeshes[0].material.w3dPasses[0].mappers[0];
     REQUIRE(std::isinf(lin.perSec.x)); // strtod's overflow, as atof would read it
     REQUIRE(!mesh.subMeshes[0].material.w3dPasses[1].hasDig);
+}
+
+TEST_CASE("W3D back faces are culled unless the mesh is two-sided (W3D_MESH_FLAG_TWO_SIDED), as ww3d2 does", "[w3d]") {
+    for (bool two : {false, true}) {
+        RawMesh m = twoPassQuad();
+        m.attributes = two ? 0x00002000u : 0u;
+        ChunkWriter cw(false);
+        writeMesh(cw, m);
+        std::vector<uint8_t> bytes = cw.take();
+        File f = readFile(ByteSpan(bytes), "two.w3d");
+        REQUIRE(f.meshes.size() == 1);
+        const Mesh mesh = toMesh(f.meshes[0], nullptr, -1, "two.w3d");
+        CHECK(mesh.twoSided == two);
+        const MaterialPolicy p = materialPolicy(Format::W3d, mesh, mesh.subMeshes[0].material);
+        CHECK(p.cullBackFaces == !two); // glTF: doubleSided = two
+    }
 }
