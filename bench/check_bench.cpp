@@ -2,8 +2,8 @@
 //   - every corpus mod folder of games/ (Delta730+Imperial_Civil_War is the largest, SymoniusGit+TROWMod the W3D one),
 //   - a writer-made Alamo mod of 20,000 assets (5,000 models with a texture each and 5,000 clips beside them,
 //     10,000 4x4 DDS textures), and
-//   - a writer-made SAGE mod of 20,000 assets (5,000 W3D models, each with its hierarchy, and 5,000 W3D clips in
-//     100 ART/W3D/<xx>/ folders, 10,000 DDS textures in ART/COMPILEDTEXTURES/<xx>/);
+//   - a writer-made SAGE mod of 20,000 assets (4,000 W3D models, their 4,000 hierarchies and 4,000 clips in
+//     100 ART/W3D/<xx>/ folders, 8,000 DDS textures in ART/COMPILEDTEXTURES/<xx>/);
 //   both written once into a temporary folder.
 // Per data set: files and MB per second of checkMount with 1 and 2 threads (objects and unreferenced files
 // included), of "parse" (Resolver::read of every model and clip, probeTexture of every texture, one thread), of
@@ -107,13 +107,13 @@ std::string makeInstall(int assets) {
     return (root / "mod").string();
 }
 
-// The SAGE layout: model i (hierarchy, skin mesh on pivot 1, HLOD) and its clip in ART/W3D/<xx>/, xx one of 100.
+// The SAGE layout: model i (skin mesh on pivot 1, HLOD), its hierarchy and its clip in ART/W3D/<xx>/, xx one of 100.
 std::string makeSageInstall(int assets) {
-    const fs::path root = fs::temp_directory_path() / ("rigscope_check_bench_sage_" + std::to_string(assets));
+    const fs::path root = fs::temp_directory_path() / ("rigscope_check_bench_sage2_" + std::to_string(assets));
     const fs::path stamp = root / "done";
     if (fs::exists(stamp)) return (root / "mod").string();
     fs::remove_all(root);
-    const int models = assets / 4;
+    const int models = assets / 5;
     Image img;
     img.width = img.height = 4;
     img.rgba.assign(64, 128);
@@ -135,7 +135,9 @@ std::string makeSageInstall(int assets) {
         arm.parent = 0;
         arm.translation = {0, 1, 0};
         h.pivots = {rootPivot, arm};
-        w3d::writeHierarchy(m, h);
+        w3d::ChunkWriter hc;
+        w3d::writeHierarchy(hc, h);
+        write(root / "mod/art/w3d" / xx / (n + "_skl.w3d"), hc.take());
         w3d::RawMesh q;
         q.name = "BODY";
         q.container = n + "_SKN";
@@ -184,7 +186,7 @@ std::string makeSageInstall(int assets) {
         w3d::writeClip(c, cs);
         write(root / "mod/art/w3d" / xx / (n + "_idla.w3d"), c.take());
     }
-    for (int i = 0; i < assets - 2 * models; ++i) {
+    for (int i = 0; i < assets - 3 * models; ++i) {
         const std::string xx = folder(i);
         write(root / "mod/art/compiledtextures" / xx / (xx + "T" + std::to_string(i) + ".dds"), dds);
     }
