@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include <Qt3DExtras/Qt3DWindow>
+#include <Qt3DRender/QBlitFramebuffer>
 #include <Qt3DRender/QCamera>
 #include <Qt3DRender/QCameraSelector>
 #include <Qt3DRender/QClearBuffers>
@@ -29,12 +30,12 @@ int viewSamples(const QString& glRenderer) {
 }
 
 FrameGraph::FrameGraph(Qt3DExtras::Qt3DWindow* window, Qt3DRender::QCamera* camera) {
-    GlobalParam* gs[] = {&u_.bones,     &u_.lightPosition, &u_.lightColor,  &u_.lightCount, &u_.ambient,
-                         &u_.faction,   &u_.highlight,     &u_.viewportSize, &u_.sunToward,  &u_.sunDiffuse,
-                         &u_.sunSpecular, &u_.sphAll,      &u_.sphFill,     &u_.time};
+    GlobalParam* gs[] = {&u_.bones,       &u_.lightPosition, &u_.lightColor,   &u_.lightCount, &u_.ambient,
+                         &u_.faction,     &u_.highlight,     &u_.viewportSize, &u_.sunToward,  &u_.sunDiffuse,
+                         &u_.sunSpecular, &u_.sphAll,        &u_.sphFill,      &u_.time,       &u_.alamoLights};
     const char* names[] = {"BonePalette",  "lightPosition[0]", "lightColor[0]", "rigLightCount", "ambientColor",
                            "factionColor", "highlightBone",    "viewportSize",  "sunToward",     "sunDiffuse",
-                           "sunSpecular",  "sphAll[0]",        "sphFill[0]",    "alamoTime"};
+                           "sunSpecular",  "sphAll[0]",        "sphFill[0]",    "alamoTime",     "alamoLights[0]"};
     constexpr int kShared = int(sizeof(names) / sizeof(names[0]));
     auto passFilter = [&](Qt3DCore::QNode* parent, const char* key) {
         auto* f = new Qt3DRender::QRenderPassFilter(parent);
@@ -57,7 +58,7 @@ FrameGraph::FrameGraph(Qt3DExtras::Qt3DWindow* window, Qt3DRender::QCamera* came
     auto* camSel = new Qt3DRender::QCameraSelector(viewport);
     camSel->setCamera(camera);
     clear_ = new Qt3DRender::QClearBuffers(camSel);
-    clear_->setBuffers(Qt3DRender::QClearBuffers::ColorDepthBuffer);
+    clear_->setBuffers(Qt3DRender::QClearBuffers::ColorDepthStencilBuffer); // stencil: MeshOccludedUnit
     new Qt3DRender::QNoDraw(clear_);
     // Depth pre-pass of the opaque meshes, then their shading: only the nearest surface of a pixel is shaded.
     auto* depthOnly = passFilter(camSel, "depth");
@@ -107,6 +108,38 @@ FrameGraph::FrameGraph(Qt3DExtras::Qt3DWindow* window, Qt3DRender::QCamera* came
     auto* trans = passFilter(camSel, "transparent");
     auto* sort = new Qt3DRender::QSortPolicy(trans);
     sort->setSortTypes(QList<Qt3DRender::QSortPolicy::SortType>{Qt3DRender::QSortPolicy::BackToFront});
+    {
+        // Heat: a copy of what is drawn so far, then the heat meshes sampling it displaced.
+        sceneCopy_ = new Qt3DRender::QTexture2D(surface);
+        sceneCopy_->setFormat(Qt3DRender::QAbstractTexture::RGBA8_UNorm);
+        sceneCopy_->setSize(64, 64);
+        sceneCopy_->setGenerateMipMaps(false);
+        sceneCopy_->setMinificationFilter(Qt3DRender::QAbstractTexture::Linear);
+        sceneCopy_->setMagnificationFilter(Qt3DRender::QAbstractTexture::Linear);
+        sceneCopy_->wrapMode()->setX(Qt3DRender::QTextureWrapMode::ClampToEdge);
+        sceneCopy_->wrapMode()->setY(Qt3DRender::QTextureWrapMode::ClampToEdge);
+        auto* copyTarget = new Qt3DRender::QRenderTarget(surface);
+        auto* o = new Qt3DRender::QRenderTargetOutput(copyTarget);
+        o->setAttachmentPoint(Qt3DRender::QRenderTargetOutput::Color0);
+        o->setTexture(sceneCopy_);
+        copyTarget->addOutput(o);
+        heatOff_ = new Qt3DRender::QNoDraw(camSel); // on: nothing below runs
+        blit_ = new Qt3DRender::QBlitFramebuffer(heatOff_);
+        blit_->setSource(nullptr); // the window's framebuffer
+        blit_->setDestination(copyTarget);
+        blit_->setSourceAttachmentPoint(Qt3DRender::QRenderTargetOutput::Color0);
+        blit_->setDestinationAttachmentPoint(Qt3DRender::QRenderTargetOutput::Color0);
+        // Same size, so no filtering happens either way; Qt3D's OpenGL renderer maps Linear to GL_NEAREST (and
+        // Nearest to GL_LINEAR, which glBlitFramebuffer refuses with the depth and stencil bits Qt3D always sets).
+        blit_->setInterpolationMethod(Qt3DRender::QBlitFramebuffer::Linear);
+        blit_->setEnabled(false); // a blit runs even under a QNoDraw: switched with the branch
+        new Qt3DRender::QNoDraw(blit_);
+        auto* heat = passFilter(heatOff_, "heat");
+        auto* copyParam = new Qt3DRender::QParameter(heat);
+        copyParam->setName(QStringLiteral("sceneCopy"));
+        copyParam->setValue(QVariant::fromValue(static_cast<Qt3DRender::QAbstractTexture*>(sceneCopy_)));
+        heat->addParameter(copyParam);
+    }
     passFilter(camSel, "composite");
     auto* overlay = passFilter(camSel, "overlay");
     auto* clearDepth = new Qt3DRender::QClearBuffers(overlay);
@@ -124,6 +157,9 @@ void FrameGraph::setWindowSize(int width, int height) {
     const int w = std::max(1, (width_ + divisor_ - 1) / divisor_), h = std::max(1, (height_ + divisor_ - 1) / divisor_);
     lowColor_->setSize(w, h);
     lowDepth_->setSize(w, h);
+    sceneCopy_->setSize(width_, height_);
+    blit_->setSourceRect(QRectF(0, 0, width_, height_));
+    blit_->setDestinationRect(QRectF(0, 0, width_, height_));
 }
 
 void FrameGraph::setLowResDivisor(int divisor) {
@@ -132,6 +168,11 @@ void FrameGraph::setLowResDivisor(int divisor) {
     divisor_ = divisor;
     setWindowSize(width_, height_);
 }
+void FrameGraph::setHeatEnabled(bool on) {
+    heatOff_->setEnabled(!on);
+    blit_->setEnabled(on);
+}
+bool FrameGraph::heatEnabled() const { return !heatOff_->isEnabled(); }
 void FrameGraph::setWireframe(bool on) { wireOff_->setEnabled(!on); }
 
 } // namespace rs::render

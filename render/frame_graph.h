@@ -27,6 +27,7 @@ class Qt3DWindow;
 }
 namespace Qt3DRender {
 class QCamera;
+class QBlitFramebuffer;
 class QClearBuffers;
 class QNoDraw;
 class QRenderCapture;
@@ -47,6 +48,8 @@ struct SharedUniforms {
     GlobalParam lightCount /* "rigLightCount" */, ambient, faction, highlight, viewportSize;
     // The Alamo light set-up (lights.h AlamoLightRig) and the timeline's time in seconds ("alamoTime").
     GlobalParam sunToward, sunDiffuse, sunSpecular, sphAll /* "sphAll[0]": 12 vec4 */, sphFill, time;
+    // The same lights as Direct3D fixed-function lights ("alamoLights[0]": 7 vec4, see uploadAlamoLights).
+    GlobalParam alamoLights;
 };
 
 class FrameGraph {
@@ -69,6 +72,11 @@ class FrameGraph {
     Qt3DRender::QTexture2D* lowResColor() const { return lowColor_; }
     static constexpr int kLowResDivisor = 4, kMaxLowResDivisor = 8;
 
+    // Heat distortion (MeshHeat): while on, the frame drawn so far is copied (blit) into a texture of the window's
+    // size, bound as "sceneCopy" to the "heat" pass drawn after the transparent meshes. Off: no copy, no heat pass.
+    void setHeatEnabled(bool on);
+    bool heatEnabled() const;
+
   private:
     SharedUniforms u_;
     Qt3DRender::QClearBuffers* clear_ = nullptr;
@@ -77,6 +85,9 @@ class FrameGraph {
     Qt3DRender::QNoDraw* lowOff_ = nullptr;
     Qt3DRender::QTexture2D *lowColor_ = nullptr, *lowDepth_ = nullptr;
     int divisor_ = kLowResDivisor, width_ = 1, height_ = 1;
+    Qt3DRender::QNoDraw* heatOff_ = nullptr;
+    Qt3DRender::QTexture2D* sceneCopy_ = nullptr;
+    Qt3DRender::QBlitFramebuffer* blit_ = nullptr;
 };
 
 } // namespace rs::render

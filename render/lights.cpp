@@ -131,6 +131,13 @@ void uploadAlamoLights(SharedUniforms& u, const AlamoLightRig& rig) {
     u.sunSpecular.set(QVector3D(rig.specular.x, rig.specular.y, rig.specular.z));
     u.sphAll.set(rows(rig.sphAll));
     u.sphFill.set(rows(rig.sphFill));
+    QVariantList ff;
+    for (const AlamoLight* l : {&rig.sun, &rig.fill1, &rig.fill2})
+        ff.push_back(QVector4D(l->toward.x, l->toward.y, l->toward.z, 0.0f));
+    for (const AlamoLight* l : {&rig.sun, &rig.fill1, &rig.fill2})
+        ff.push_back(QVector4D(l->color.x, l->color.y, l->color.z, 1.0f));
+    ff.push_back(QVector4D(rig.ambient.x, rig.ambient.y, rig.ambient.z, 1.0f));
+    u.alamoLights.set(ff);
 }
 
 } // namespace rs::render

@@ -32,7 +32,7 @@ struct AlamoLight {
 struct AlamoLightRig {
     AlamoLight sun, fill1, fill2;
     glm::vec3 ambient{0.0f};
-    glm::vec3 specular{1.0f}; // DIR_LIGHT_SPECULAR_0
+    glm::vec3 specular{1.0f};                     // DIR_LIGHT_SPECULAR_0
     std::array<glm::mat4, 3> sphAll{}, sphFill{}; // per channel r, g, b (symmetric)
 };
 // Direction towards a light at a compass angle (degrees; 0 = the light stands on -Y, 90 = on +X) and an elevation
@@ -44,7 +44,8 @@ glm::vec3 alamoLightToward(float azimuthDegrees, float elevationDegrees);
 AlamoLightRig alamoLightRig(LightPreset preset, float sunAzimuthDegrees, float sunElevationDegrees);
 // Irradiance matrices of directional lights plus an ambient colour (added to the constant term).
 std::array<glm::mat4, 3> shIrradianceMatrices(const AlamoLight* lights, int count, glm::vec3 ambient);
-// Writes the rig to the shared uniforms (sunToward, sunDiffuse, sunSpecular, sphAll[0], sphFill[0]).
+// Writes the rig to the shared uniforms (sunToward, sunDiffuse, sunSpecular, sphAll[0], sphFill[0]) and, for the
+// fixed-function techniques, alamoLights[0]: towards the sun, fill 1, fill 2 (xyz), their colours, the ambient.
 void uploadAlamoLights(SharedUniforms& u, const AlamoLightRig& rig);
 
 } // namespace rs::render

@@ -15,6 +15,11 @@
 #include <Qt3DRender/QParameter>
 #include <Qt3DRender/QRenderPass>
 #include <Qt3DRender/QShaderProgram>
+#include <Qt3DRender/QStencilMask>
+#include <Qt3DRender/QStencilOperation>
+#include <Qt3DRender/QStencilOperationArguments>
+#include <Qt3DRender/QStencilTest>
+#include <Qt3DRender/QStencilTestArguments>
 #include <Qt3DRender/QTexture>
 
 #include <algorithm>
@@ -149,16 +154,52 @@ Qt3DRender::QEffect* MeshMaterials::meshEffect(Family family, int variant, bool 
 namespace {
 const char* alamoDefine(rs::ShaderImpl impl) {
     switch (impl) {
-    case rs::ShaderImpl::AlamoBumpColorize: return "BUMP_COLORIZE";
-    case rs::ShaderImpl::AlamoGloss: return "GLOSS";
-    case rs::ShaderImpl::AlamoGlossColorize: return "GLOSS_COLORIZE";
-    case rs::ShaderImpl::AlamoAlpha: return "ALPHA";
-    case rs::ShaderImpl::AlamoAdditive: return "ADDITIVE";
-    case rs::ShaderImpl::AlamoShield: return "SHIELD";
-    case rs::ShaderImpl::AlamoSkydome: return "SKYDOME";
-    case rs::ShaderImpl::AlamoPlanet: return "PLANET";
-    case rs::ShaderImpl::AlamoDefault: return "DEFAULT";
-    default: return nullptr;
+    case rs::ShaderImpl::AlamoBumpColorize:
+        return "BUMP_COLORIZE";
+    case rs::ShaderImpl::AlamoGloss:
+        return "GLOSS";
+    case rs::ShaderImpl::AlamoGlossColorize:
+        return "GLOSS_COLORIZE";
+    case rs::ShaderImpl::AlamoAlpha:
+        return "ALPHA";
+    case rs::ShaderImpl::AlamoAdditive:
+        return "ADDITIVE";
+    case rs::ShaderImpl::AlamoShield:
+        return "SHIELD";
+    case rs::ShaderImpl::AlamoSkydome:
+        return "SKYDOME";
+    case rs::ShaderImpl::AlamoPlanet:
+        return "PLANET";
+    case rs::ShaderImpl::AlamoDefault:
+        return "DEFAULT";
+    case rs::ShaderImpl::AlamoBumpReflectColorize:
+        return "BUMP_REFLECT";
+    case rs::ShaderImpl::AlamoAlphaGloss:
+        return "ALPHA_GLOSS";
+    case rs::ShaderImpl::AlamoAdditiveVColor:
+        return "ADDITIVE_VCOLOR";
+    case rs::ShaderImpl::AlamoAdditiveOffset:
+        return "ADDITIVE_OFFSET";
+    case rs::ShaderImpl::AlamoSolidColor:
+        return "SOLID_COLOR";
+    case rs::ShaderImpl::AlamoAlphaScroll:
+        return "ALPHA_SCROLL";
+    case rs::ShaderImpl::AlamoHeat:
+        return "HEAT";
+    case rs::ShaderImpl::AlamoTerrainBump:
+        return "TERRAIN_BUMP";
+    case rs::ShaderImpl::AlamoTerrainGloss:
+        return "TERRAIN_GLOSS";
+    case rs::ShaderImpl::AlamoNebula:
+        return "NEBULA";
+    case rs::ShaderImpl::AlamoTree:
+        return "TREE";
+    case rs::ShaderImpl::AlamoGrass:
+        return "GRASS";
+    case rs::ShaderImpl::AlamoOccludedUnit:
+        return "OCCLUDED";
+    default:
+        return nullptr;
     }
 }
 } // namespace
@@ -172,13 +213,17 @@ fx::OnDemandProgram& MeshMaterials::alamoProgram(rs::ShaderImpl impl) {
     return *p;
 }
 
-// Render states of the .fx techniques: opaque shaders write depth (ZFunc LESSEQUAL); MeshAlpha blends
-// SRCALPHA/INVSRCALPHA, MeshAdditive and MeshShield ONE/ONE, without depth writes; Skydome is opaque without depth
-// writes; MeshShield draws both faces (CullMode NONE).
+// Render states of the .fx techniques: opaque shaders write depth (ZFunc LESSEQUAL); MeshAlpha and MeshAlphaGloss
+// blend SRCALPHA/INVSRCALPHA, MeshAdditive(VColor, Offset) and MeshShield ONE/ONE, without depth writes; Skydome and
+// MeshSolidColor are opaque without depth writes; MeshShield draws both faces (CullMode NONE).
 Qt3DRender::QEffect* MeshMaterials::alamoEffect(rs::ShaderImpl impl, bool cullBack) {
     using BA = Qt3DRender::QBlendEquationArguments;
     using DT = Qt3DRender::QDepthTest;
-    if (impl == rs::ShaderImpl::AlamoShield) cullBack = false;
+    // MeshShield and Nebula: CullMode NONE. Grass: billboards turned half a turn for a camera on their front side
+    // (the .fx's turn is 180 degrees about Z there), so both faces are drawn.
+    if (impl == rs::ShaderImpl::AlamoShield || impl == rs::ShaderImpl::AlamoNebula ||
+        impl == rs::ShaderImpl::AlamoGrass)
+        cullBack = false;
     const int key = int(impl) * 2 + (cullBack ? 1 : 0);
     if (auto it = alamoEffects_.find(key); it != alamoEffects_.end()) return it->second;
     fx::OnDemandProgram& prog = alamoProgram(impl);
@@ -192,19 +237,65 @@ Qt3DRender::QEffect* MeshMaterials::alamoEffect(rs::ShaderImpl impl, bool cullBa
     Qt3DRender::QEffect* e = nullptr;
     switch (impl) {
     case rs::ShaderImpl::AlamoAlpha:
+    case rs::ShaderImpl::AlamoAlphaGloss:
+    case rs::ShaderImpl::AlamoAlphaScroll:
+    case rs::ShaderImpl::AlamoGrass:
     case rs::ShaderImpl::AlamoAdditive:
+    case rs::ShaderImpl::AlamoAdditiveVColor:
+    case rs::ShaderImpl::AlamoAdditiveOffset:
+    case rs::ShaderImpl::AlamoNebula:
     case rs::ShaderImpl::AlamoShield: {
         auto* main = prog.pass("transparent");
         cull(main);
         fx::depth(main, DT::LessOrEqual, false);
-        if (impl == rs::ShaderImpl::AlamoAlpha)
+        if (impl == rs::ShaderImpl::AlamoAlpha || impl == rs::ShaderImpl::AlamoAlphaGloss ||
+            impl == rs::ShaderImpl::AlamoAlphaScroll || impl == rs::ShaderImpl::AlamoGrass)
             fx::blend(main, BA::SourceAlpha, BA::OneMinusSourceAlpha);
         else
             fx::blend(main, BA::One, BA::One);
         e = fx::effect(root_, {main, wire});
         break;
     }
-    case rs::ShaderImpl::AlamoSkydome: {
+    case rs::ShaderImpl::AlamoOccludedUnit: {
+        // MeshOccludedUnit: Color where the mesh is behind what is drawn (ZFunc GREATER, no depth writes),
+        // SRCALPHA/INVSRCALPHA, each pixel once (stencil bit 0x40: drawn where not yet set, then set).
+        auto* main = prog.pass("transparent");
+        cull(main);
+        fx::depth(main, DT::Greater, false);
+        fx::blend(main, BA::SourceAlpha, BA::OneMinusSourceAlpha);
+        auto* st = new Qt3DRender::QStencilTest(main);
+        st->front()->setStencilFunction(Qt3DRender::QStencilTestArguments::NotEqual);
+        st->front()->setReferenceValue(0x40);
+        st->front()->setComparisonMask(0x40);
+        st->back()->setStencilFunction(Qt3DRender::QStencilTestArguments::NotEqual);
+        st->back()->setReferenceValue(0x40);
+        st->back()->setComparisonMask(0x40);
+        main->addRenderState(st);
+        auto* op = new Qt3DRender::QStencilOperation(main);
+        for (auto* a : {op->front(), op->back()}) {
+            a->setAllTestsPassOperation(Qt3DRender::QStencilOperationArguments::Replace);
+            a->setDepthTestFailureOperation(Qt3DRender::QStencilOperationArguments::Keep);
+            a->setStencilTestFailureOperation(Qt3DRender::QStencilOperationArguments::Keep);
+        }
+        main->addRenderState(op);
+        auto* mask = new Qt3DRender::QStencilMask(main);
+        mask->setFrontOutputMask(0x40);
+        mask->setBackOutputMask(0x40);
+        main->addRenderState(mask);
+        e = fx::effect(root_, {main, wire});
+        break;
+    }
+    case rs::ShaderImpl::AlamoHeat: {
+        // MeshHeat: ZWriteEnable FALSE, ZFunc LESSEQUAL; drawn in the "heat" pass after everything else, reading
+        // the copy of the frame (FrameGraph::setHeatEnabled), so it replaces the pixel instead of blending.
+        auto* main = prog.pass("heat");
+        cull(main);
+        fx::depth(main, DT::LessOrEqual, false);
+        e = fx::effect(root_, {main, wire});
+        break;
+    }
+    case rs::ShaderImpl::AlamoSkydome:
+    case rs::ShaderImpl::AlamoSolidColor: {
         auto* main = prog.pass("opaque");
         cull(main);
         fx::depth(main, DT::LessOrEqual, false);
@@ -273,6 +364,9 @@ void MeshMaterials::buildSubMesh(Qt3DCore::QEntity* parent, const std::vector<Pa
     std::vector<glm::vec3> normals = sm.normals.size() == n ? sm.normals : computeNormals(sm);
     block("vertexNormal", VT::Float, 3, 12, normals.data());
     if (sm.uv0.size() == n) block("vertexTexCoord", VT::Float, 2, 8, sm.uv0.data());
+    // Grass.fx: TEXCOORD1 is each billboard's clump centre.
+    if (sm.uv1.size() == n && rs::toLower(sm.material.shader).find("grass") != std::string::npos)
+        block("vertexTexCoord1", VT::Float, 2, 8, sm.uv1.data());
     const bool tangents = sm.tangents.size() == n && sm.binormals.size() == n;
     if (tangents) {
         block("vertexTangent", VT::Float, 3, 12, sm.tangents.data());
@@ -378,19 +472,28 @@ void MeshMaterials::buildSubMesh(Qt3DCore::QEntity* parent, const std::vector<Pa
         texParam("cloudTexture", "CloudTexture", textures.clear());
         texParam("cloudNormalTexture", "CloudNormalTexture", textures.flatNormal());
         texParam("waveTexture", "WaveTexture", textures.white());
-        texParam("distortTexture", "DistortionTexture", textures.clear());
+        // MeshHeat without its distortion texture: the neutral value (0.5, 0.5) moves nothing.
+        const bool heat = shader.impl == rs::ShaderImpl::AlamoHeat;
+        texParam("distortTexture", "DistortionTexture", heat ? textures.flatNormal() : textures.clear());
         for (QParameter* p : mat->parameters())
             if (p->value().value<Qt3DRender::QAbstractTexture*>() == textures.checker() &&
-                p->name() != QLatin1String("baseTexture"))
-                p->setValue(QVariant::fromValue(p->name().contains(QLatin1String("ormal")) ? textures.flatNormal()
-                                                                                           : textures.clear()));
+                p->name() != QLatin1String("baseTexture")) {
+                const bool neutral = p->name().contains(QLatin1String("ormal")) ||
+                                     (heat && p->name() == QLatin1String("distortTexture"));
+                p->setValue(QVariant::fromValue(neutral ? textures.flatNormal() : textures.clear()));
+            }
         const glm::vec4 diffuse = vec4Param("Diffuse", glm::vec4(1.0f));
         addParam(mat, "mDiffuse", toQ4(diffuse));
         const glm::vec4 specular = vec4Param("Specular", glm::vec4(1.0f));
         addParam(mat, "mSpecular", QVector3D(specular.x, specular.y, specular.z));
         const glm::vec4 emissive = vec4Param("Emissive", glm::vec4(0.0f));
         addParam(mat, "mEmissive", QVector3D(emissive.x, emissive.y, emissive.z));
-        glm::vec4 color = vec4Param("Color", glm::vec4(1.0f));
+        // Color: MeshSolidColor's .fx default is (0, 0, 1, 0.5), MeshOccludedUnit's (1, 0, 0, 0.5); the additive
+        // shaders' is white.
+        const glm::vec4 colorDefault = shader.impl == rs::ShaderImpl::AlamoSolidColor     ? glm::vec4(0, 0, 1, 0.5f)
+                                       : shader.impl == rs::ShaderImpl::AlamoOccludedUnit ? glm::vec4(1, 0, 0, 0.5f)
+                                                                                          : glm::vec4(1.0f);
+        glm::vec4 color = vec4Param("Color", colorDefault);
         if (mesh.colorize && m.find("Color") != nullptr) // FC_ mesh: the player's colour
             color = glm::vec4(-1.0f);
         addParam(mat, "mColor", toQ4(color));
@@ -404,11 +507,16 @@ void MeshMaterials::buildSubMesh(Qt3DCore::QEntity* parent, const std::vector<Pa
         addParam(mat, "mShieldScroll",
                  QVector3D(floatParam("BaseUVScrollRate", 1.0f), floatParam("WaveUVScrollRate", 1.0f),
                            floatParam("DistortUVScrollRate", 1.0f)));
-        addParam(mat, "mCloud", QVector2D(floatParam("CloudScrollRate", 0.0025f),
-                                          floatParam("CloudScale", shader.impl == rs::ShaderImpl::AlamoSkydome ? 0.0025f
-                                                                                                              : 1.0f)));
+        addParam(mat, "mCloud",
+                 QVector2D(floatParam("CloudScrollRate", 0.0025f),
+                           floatParam("CloudScale", shader.impl == rs::ShaderImpl::AlamoSkydome ? 0.0025f : 1.0f)));
         addParam(mat, "mAtmosphere", toQ4(vec4Param("Atmosphere", glm::vec4(0, 0, 0, 1))));
         addParam(mat, "mAtmospherePower", floatParam("AtmospherePower", 4.5f));
+        addParam(mat, "mBendScale", floatParam("BendScale", 1.0f));
+        addParam(mat, "mDiffuse1", toQ4(vec4Param("Diffuse1", glm::vec4(1.0f))));
+        addParam(
+            mat, "mNebula",
+            QVector3D(floatParam("SFreq", 0.002f), floatParam("TFreq", 0.05f), floatParam("DistortionScale", 25.0f)));
         const glm::vec4 city = vec4Param("CityColor", glm::vec4(1.0f));
         addParam(mat, "mCityColor", QVector3D(city.x, city.y, city.z));
         addParam(mat, "skinMode", skinMode);
@@ -470,7 +578,8 @@ void MeshMaterials::buildSubMesh(Qt3DCore::QEntity* parent, const std::vector<Pa
     item.sub = subIndex;
     item.attachBone = mesh.bone >= 0 && mesh.bone < boneCount ? mesh.bone + part.boneOffset : part.attachBone;
     item.flagHidden = mesh.hidden;
-    item.shadowHidden = style.hiddenByDefault;
+    // Shadow volumes, collision and light-visualize meshes: not drawn by the game (shader_registry.h Hidden).
+    item.shadowHidden = style.hiddenByDefault || shader.impl == rs::ShaderImpl::Hidden;
     items_.push_back(item);
 }
 
@@ -483,6 +592,7 @@ void MeshMaterials::selectLodAlt(std::vector<Part>& parts, int lod, int alt) {
 
 void MeshMaterials::updateVisibility(const std::vector<Part>& parts, const std::vector<uint8_t>& visible,
                                      bool showHidden, const std::function<bool(int proxy)>& proxyShown) {
+    heatShown_ = false;
     for (DrawItem& it : items_) {
         bool on = it.selected && (showHidden || (!it.flagHidden && !it.shadowHidden));
         if (on && it.attachBone >= 0 && size_t(it.attachBone) < visible.size()) on = visible[size_t(it.attachBone)];
@@ -494,6 +604,7 @@ void MeshMaterials::updateVisibility(const std::vector<Part>& parts, const std::
                 programs_[size_t(it.variant)]->require();
             if (it.opaque && steps_.depthPrepass) depthProgram_->require();
         }
+        if (on && it.alamo == int(rs::ShaderImpl::AlamoHeat)) heatShown_ = true;
         if (on != it.enabled) {
             it.entity->setEnabled(on);
             it.enabled = on;

@@ -68,6 +68,8 @@ class MeshMaterials {
     // shader programs of enabled entities exist (Qt3D compiles every program it is given).
     void updateVisibility(const std::vector<Part>& parts, const std::vector<uint8_t>& visible, bool showHidden,
                           const std::function<bool(int proxy)>& proxyShown);
+    // Some heat mesh (MeshHeat) is drawn after the last updateVisibility: the frame graph's heat pass is needed.
+    bool heatShown() const { return heatShown_; }
 
     // Appends up to maxPoints world positions sampled from the enabled sub-meshes at the pose (about 4000 per
     // sub-mesh) to out and grows lo/hi over them.
@@ -106,6 +108,7 @@ class MeshMaterials {
     std::unique_ptr<fx::OnDemandProgram> depthProgram_, wireProgram_;
     std::map<int, std::unique_ptr<fx::OnDemandProgram>> alamoPrograms_;
     std::map<int, Qt3DRender::QEffect*> alamoEffects_;
+    bool heatShown_ = false;
 };
 
 } // namespace rs::render

@@ -18,11 +18,11 @@
 #include "texture_cache.h"
 #include "textures.h"
 
+#include "formats/formats.h"
+#include "resolve/resolver.h"
 #include "scene/clip.h"
 #include "scene/model.h"
 #include "scene/pose.h"
-#include "formats/formats.h"
-#include "resolve/resolver.h"
 
 #include <QElapsedTimer>
 #include <QMouseEvent>
@@ -173,6 +173,7 @@ struct SceneView::Impl {
     void updateVisibility() {
         meshes->updateVisibility(parts, palette->visible(), options.showHidden,
                                  [this](int proxy) { return shown(proxy); });
+        graph->setHeatEnabled(meshes->heatShown()); // MeshHeat: the frame copy and the heat pass
         overlays->setEnabled(options, meshes->empty() && !alone);
         dazzles->setEnabled(options.dazzles);
         particles->setEnabled(options.particles);
@@ -529,12 +530,14 @@ void SceneView::setCameraAngles(float yawDegrees, float pitchDegrees) {
     d->placeCamera();
 }
 
+void SceneView::captureNext(std::function<void(const QImage&)> done) {
+    captureFrame(
+        d->window, d->window ? d->graph->captureNode() : nullptr, this,
+        [this] { return d->continuous || d->texPending != 0; }, std::move(done));
+}
+
 void SceneView::capture(std::function<void(const QImage&)> done) {
-    auto grab = [this](std::function<void(const QImage&)> cb) {
-        captureFrame(
-            d->window, d->window ? d->graph->captureNode() : nullptr, this,
-            [this] { return d->continuous || d->texPending != 0; }, std::move(cb));
-    };
+    auto grab = [this](std::function<void(const QImage&)> cb) { captureNext(std::move(cb)); };
     if (!d->window) {
         grab(std::move(done));
         return;

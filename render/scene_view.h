@@ -156,6 +156,9 @@ class SceneView : public QObject {
     // scene is ready (Qt3D compiles and uploads them during a frame that does not draw them yet; bounded wait of
     // 10 s). done() is called on the GUI thread with the image (a null image if the capture failed).
     void capture(std::function<void(const QImage&)> done);
+    // The next frame as it is, without that wait: for a sequence of frames after a capture() (recording), each
+    // showing the time, camera and options set before the call.
+    void captureNext(std::function<void(const QImage&)> done);
 
     // Per material texture parameter and the dazzle texture: where it was found (empty = placeholder).
     QList<TextureInfo> textures() const;

@@ -36,6 +36,7 @@ esac
 run_packages=(
   build-essential dpkg-dev cmake pkg-config qt6-base-dev libqt6opengl6-dev qt6-3d-dev libglm-dev libtinygltf-dev
   nlohmann-json3-dev libstb-dev libegl-dev libglu1-mesa-dev libpugixml-dev
+  libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libwebp-dev # record/: video (H.264, VP9, GIF), WebP
   qt6-qpa-plugins libxcursor1 libgl1-mesa-dri libglx-mesa0 libegl-mesa0
   xvfb xauth  # `run` without a display renders the demo headless
   ccache      # rebuilds after a change, and builds of other checkouts of the same tree, reuse compiled objects
@@ -64,6 +65,7 @@ test_tools=(
   "file|file|file --version" # the .deb test checks that the binaries are stripped
   "man|man-db|man --version" # install_test checks the man pages with man --warnings
   "python3|python3|python3 --version" # tools/blender_check.py's comparison is tested with plain python3
+  "ffprobe|ffmpeg|ffprobe -version" # record tests: a second decoder's word on the recorded files
 )
 
 SUDO=""

@@ -5,10 +5,12 @@
 #include "resolve/resolver.h"
 
 #include "export_dialog.h"
+#include "record_dialog.h"
 
 #include "amal_view.h"
 #include "asset_browser_dock.h"
 #include "bone_tree_dock.h"
+#include "compare_session.h"
 #include "elided_label.h"
 #include "material_dock.h"
 #include "problems_dock.h"
@@ -46,6 +48,7 @@
 #include <QProgressDialog>
 #include <QScreen>
 #include <QSettings>
+#include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTextEdit>
@@ -127,7 +130,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), view_(createModel
     centreLayout->setSpacing(0);
     notices_ = new NoticeBar(centre);
     stack_ = new QStackedWidget(centre);
-    stack_->addWidget(view_->widget());
+    viewSplit_ = new QSplitter(Qt::Horizontal, stack_);
+    viewSplit_->setChildrenCollapsible(false);
+    viewSplit_->addWidget(view_->widget());
+    stack_->addWidget(viewSplit_);
     amal_ = new AmalView(stack_);
     stack_->addWidget(amal_);
     centreLayout->addWidget(notices_);
@@ -266,6 +272,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), view_(createModel
     // Playback keys work wherever focus is in the window, except in a text field being edited.
     qApp->installEventFilter(this);
 
+    compare_ = new CompareSession(this, viewSplit_);
+    connect(compare_, &CompareSession::failed, this, [this](const QString& m) { reportError(tr("Compare"), m); });
     buildMenus();
     loadSettings();
     view_->setSettings(sceneDock_->settings());
@@ -283,6 +291,8 @@ void MainWindow::buildMenus() {
     QAction* open = file->addAction(tr("&Open…"), this, &MainWindow::openDialog);
     open->setShortcut(QKeySequence::Open);
     file->addAction(tr("Open &clip…"), this, &MainWindow::openClipDialog);
+    file->addAction(tr("Compare &with…"), compare_, &CompareSession::chooseFile);
+    file->addAction(compare_->closeAction());
     file->addAction(tr("Open &game or mod folder…"), findChild<AssetBrowserDock*>(),
                     &AssetBrowserDock::openFolderDialog);
     recentMenu_ = file->addMenu(tr("Open &recent"));
@@ -298,6 +308,7 @@ void MainWindow::buildMenus() {
     file->addAction(tr("Show &demo model"), this, &MainWindow::showDemo);
     file->addSeparator();
     file->addAction(tr("&Export glTF…"), this, [this] { exportDialog(this); });
+    file->addAction(tr("&Record…"), this, [this] { recordDialog(this); });
     QAction* shot = file->addAction(tr("Save &screenshot…"), this, &MainWindow::screenshotDialog);
     shot->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
     file->addSeparator();
@@ -435,7 +446,7 @@ void MainWindow::applyDocument(const LoadResult& r) {
             if (!e.matches) e.label += tr(" — does not match (%1 of %2 tracks)").arg(m.matched).arg(m.total);
         }
     notices_->setSummary(hint3D());
-    stack_->setCurrentWidget(view_->widget());
+    stack_->setCurrentWidget(viewSplit_);
     setDocksFor3D(true);
     if (!applyingObject_) {
         objectName_.clear();

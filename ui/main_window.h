@@ -20,6 +20,7 @@
 
 class QLabel;
 class QMenu;
+class QSplitter;
 class QProgressDialog;
 class QStackedWidget;
 
@@ -30,6 +31,7 @@ namespace rs::ui {
 
 class AmalView;
 class BoneTreeDock;
+class CompareSession;
 class MaterialDock;
 class ProblemsDock;
 class ElidedLabel;
@@ -121,6 +123,8 @@ class MainWindow : public QMainWindow {
     // Where File → Open and Open clip start: the open file's folder, else the last folder used.
     QString openDialogDir() const;
     NoticeBar* notices() const { return notices_; }
+    // File → Compare with… (compare_session.h).
+    CompareSession* compareSession() const { return compare_; }
 
     // Game objects (Objects panel). Opens the object of the Objects panel's database on a worker thread: its
     // states (objects/object_states.h), then the first state: the main model through the window's resolver, the
@@ -207,6 +211,8 @@ class MainWindow : public QMainWindow {
 
     std::unique_ptr<ModelView> view_;
     QStackedWidget* stack_ = nullptr;
+    QSplitter* viewSplit_ = nullptr; // the view, and B's view beside it while comparing
+    CompareSession* compare_ = nullptr;
     NoticeBar* notices_ = nullptr;
     AmalView* amal_ = nullptr;
     std::shared_ptr<Clip> amalClip_; // timeline stand-in for an AMAL track: 50 frames per second, no tracks

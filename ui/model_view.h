@@ -77,6 +77,8 @@ class ModelView : public QObject {
     virtual void setBoneHidden(int bone, bool hidden) = 0;
     virtual bool boneHidden(int bone) const = 0;
     virtual void frameModel() = 0;
+    // The camera (a Qt3DRender::QCamera) when the view has one, for linking views; null otherwise.
+    virtual QObject* camera() const { return nullptr; }
 
     // Labels drawn now (-1 when the view draws none), and the label near a widget position (-1 = none).
     virtual int labelsShown() const { return -1; }

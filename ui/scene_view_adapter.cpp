@@ -4,6 +4,7 @@
 
 #ifdef RIGSCOPE_HAVE_SCENE_VIEW
 #include "scene_view.h"
+#include "view_options.h"
 
 #include <QWidget>
 #include <Qt3DExtras/Qt3DWindow>
@@ -16,6 +17,27 @@
 namespace rs::ui {
 
 #ifdef RIGSCOPE_HAVE_SCENE_VIEW
+render::ViewOptions toViewOptions(const ViewSettings& s, render::ViewOptions o) {
+    o.lod = s.lod;
+    o.alt = std::max(s.alt, 0);
+    o.factionColor = s.factionColor;
+    o.night = s.night;
+    o.showSkeleton = s.skeleton;
+    o.wireframe = s.wireframe;
+    o.lights = s.lights;
+    o.lightPreset = s.lightPreset;
+    o.sunAzimuth = float(s.sunAzimuth);
+    o.sunElevation = float(s.sunElevation);
+    o.dazzles = s.dazzles;
+    o.particles = s.particles;
+    o.proxies = s.proxies;
+    o.grid = s.grid;
+    o.pointSets = s.pointSets;
+    o.labels = s.allLabels;
+    o.background = s.background;
+    return o;
+}
+
 namespace {
 
 class SceneViewAdapter : public ModelView {
@@ -85,27 +107,7 @@ class SceneViewAdapter : public ModelView {
         if (n > 1 && f >= float(n - 1)) f = float(n - 1) - 1e-3f;
         view_->setFrame(f);
     }
-    void setSettings(const ViewSettings& s) override {
-        render::ViewOptions o = view_->options();
-        o.lod = s.lod;
-        o.alt = std::max(s.alt, 0);
-        o.factionColor = s.factionColor;
-        o.night = s.night;
-        o.showSkeleton = s.skeleton;
-        o.wireframe = s.wireframe;
-        o.lights = s.lights;
-        o.lightPreset = s.lightPreset;
-        o.sunAzimuth = float(s.sunAzimuth);
-        o.sunElevation = float(s.sunElevation);
-        o.dazzles = s.dazzles;
-        o.particles = s.particles;
-        o.proxies = s.proxies;
-        o.grid = s.grid;
-        o.pointSets = s.pointSets;
-        o.labels = s.allLabels;
-        o.background = s.background;
-        view_->setOptions(o);
-    }
+    void setSettings(const ViewSettings& s) override { view_->setOptions(toViewOptions(s, view_->options())); }
     void setResolver(std::shared_ptr<const Resolver> resolver) override {
         render::ViewOptions o = view_->options();
         o.resolver = std::move(resolver);
@@ -119,6 +121,7 @@ class SceneViewAdapter : public ModelView {
     void setBoneHidden(int bone, bool hidden) override { view_->setBoneHidden(bone, hidden); }
     bool boneHidden(int bone) const override { return view_->boneHidden(bone); }
     void frameModel() override { view_->frameModel(); }
+    QObject* camera() const override { return view_->window() ? view_->window()->camera() : nullptr; }
     bool texturesPending() const override { return view_->texturesPending(); }
     int labelsShown() const override { return view_->labelsShown(); }
     int labelAt(const QPoint& pos) const override { return view_->labelAt(pos); }

@@ -98,6 +98,9 @@ int cmdObject(std::vector<std::string> args);
 // rigscope-cli check (cli_check.cpp): the asset checker over --game/--mod or the PATHs given.
 int cmdCheck(std::vector<std::string> args);
 
+// rigscope-cli diff A B (cli_diff.cpp): exit 0 identical, 1 different, 2 usage or read error.
+int cmdDiff(std::vector<std::string> args);
+
 // `info` of a .dds/.tga texture (info_texture.cpp): false when the file is not one.
 bool infoTexture(ByteSpan bytes, const std::string& path, bool json, std::string& out);
 

@@ -5,6 +5,7 @@
 //   rigscope-cli amal --json FILE (--movement N | --program N) [--ticks T]   (cli_amal.cpp)
 //   rigscope-cli ls / extract                                                 (cli_vfs.cpp)
 //   rigscope-cli check                                                        (cli_check.cpp)
+//   rigscope-cli diff A B [--json]                                            (cli_diff.cpp)
 //     info and pose take FILE as a path on disk, ARCHIVE:PATH (Models.meg:DATA/ART/MODELS/X.ALO) or a game path
 //     inside --game DIR / --mod DIR; references (textures, clips, W3D hierarchies) are found through them.
 //     MODEL may be a B&W2 .al: without --clip its first animation is posed (frame 0 is exact).
@@ -85,6 +86,13 @@ static const Command kCommands[] = {
      "  --threads N     worker threads (default: every core)\n"
      "Runs on every core; on a terminal a progress line is shown after a second.\n"
      "Exit status: 0 nothing reaches --fail-on, 1 something does, 2 usage error.\n"},
+    {"diff", cmdDiff, "diff [--json] [--game DIR]... [--mod DIR]... A B",
+     "Lists what differs between two models or clips (any format the viewer opens; a model's clips come\n"
+     "along and are paired by name): bones added, removed, moved (bind-pose distance and angle) or reparented;\n"
+     "meshes, sub-mesh, vertex and triangle counts; shaders and material parameters; textures; lights,\n"
+     "proxies, dazzles; clip lengths, animated bones and each bone's largest difference over the clip with its\n"
+     "time. Names match case-insensitively. --json prints one object (schema rigscope-diff/1, docs/DIFF.md).\n"
+     "Exit status: 0 identical, 1 different, 2 usage error or a file that cannot be read.\n"},
     {"particles", runParticles, "particles --json FILE --time SECONDS [--seed N] [--no-skip] [--max N]",
      "Live particles of an Alamo particle system at a time (deterministic for a seed): per particle the emitter,\n"
      "position, velocity, size (full quad width), colour rgba, rotation (radians), texture frame, age and life.\n"

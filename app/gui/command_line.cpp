@@ -10,42 +10,51 @@ namespace rs::app {
 
 const std::vector<OptionSpec>& optionSpecs() {
     static const std::vector<OptionSpec> specs = {
-        {"help", nullptr, Both, "Print this help and exit."},
-        {"version", nullptr, Both, "Print the version and exit."},
-        {"size", "WxH", Both, "Window size, or image size with --screenshot (default 800x600)."},
+        {"help", nullptr, All, "Print this help and exit."},
+        {"version", nullptr, All, "Print the version and exit."},
+        {"size", "WxH", All, "Window size, or image size with --screenshot and --record (default 800x600)."},
         {"frame", "N", Both, "Frame of the clip to show (stored frame N)."},
-        {"game", "DIR", Both,
+        {"game", "DIR", All,
          "Mount an installed game folder (repeatable): FILE may then be a game path or ARCHIVE:PATH, and textures, "
          "clips, hierarchies and animation libraries are found the way the game finds them.",
          true},
-        {"mod", "DIR", Both, "Mount a mod folder over the --game folders (repeatable; the first one wins).", true},
+        {"mod", "DIR", All, "Mount a mod folder over the --game folders (repeatable; the first one wins).", true},
         {"window-screenshot", "OUT.png", Viewer,
          "Open FILE (or the demo) as File > Open does, grab the whole window to OUT.png and exit."},
         {"select-bone", "NAME", Viewer, "With --window-screenshot: select this bone first."},
         {"play", nullptr, Viewer, "With --window-screenshot: start playback before grabbing."},
         {"screenshot", "OUT.png", Screenshot,
          "Headless mode: render one frame of MODEL (default: the built-in demo) to OUT.png and exit."},
-        {"clip", "FILE", Screenshot, "Clip file to apply (default: the model's own or first companion clip)."},
-        {"object", "NAME", Screenshot,
+        {"clip", "FILE", Headless, "Clip file to apply (default: the model's own or first companion clip)."},
+        {"object", "NAME", Headless,
          "Render the game object NAME of the --game/--mod folders instead of a MODEL: its main model with the "
          "models it attaches at bones (EaW hardpoints), as the Objects panel opens it."},
-        {"state", "S", Screenshot,
+        {"state", "S", Headless,
          "With --object: the state to show, as the Scene panel lists it (intact, \"HP_X destroyed\", damaged, "
          "\"dying: ...\"; SAGE condition flags such as DAMAGED), or its number from 0 (default: the first)."},
         {"time", "SECONDS", Screenshot, "Time in the clip (exclusive with --frame)."},
-        {"lod", "N", Screenshot, "LOD level (default: the most detailed)."},
-        {"alt", "N", Screenshot, "ALT (damage) level, 0 = intact."},
-        {"faction-color", "#RRGGBB", Screenshot, "Faction colour for colorized materials."},
-        {"night", nullptr, Screenshot, "Show night-only dazzles."},
-        {"skeleton", nullptr, Screenshot, "Draw the skeleton."},
-        {"wireframe", nullptr, Screenshot, "Draw triangle edges over the shaded model."},
-        {"texture-dir", "DIR", Screenshot, "Extra folder searched for textures (repeatable).", true},
-        {"no-grid", nullptr, Screenshot, "Do not draw the ground grid."},
-        {"no-labels", nullptr, Screenshot, "Do not draw proxy and marker labels."},
-        {"no-particles", nullptr, Screenshot, "Do not draw the particle systems named by the model's proxies."},
-        {"yaw", "DEGREES", Screenshot, "Camera yaw around the model (default 35)."},
-        {"pitch", "DEGREES", Screenshot, "Camera pitch (default 20)."},
+        {"lod", "N", Headless, "LOD level (default: the most detailed)."},
+        {"alt", "N", Headless, "ALT (damage) level, 0 = intact."},
+        {"faction-color", "#RRGGBB", Headless, "Faction colour for colorized materials."},
+        {"night", nullptr, Headless, "Show night-only dazzles."},
+        {"skeleton", nullptr, Headless, "Draw the skeleton."},
+        {"wireframe", nullptr, Headless, "Draw triangle edges over the shaded model."},
+        {"texture-dir", "DIR", Headless, "Extra folder searched for textures (repeatable).", true},
+        {"no-grid", nullptr, Headless, "Do not draw the ground grid."},
+        {"no-labels", nullptr, Headless, "Do not draw proxy and marker labels."},
+        {"no-particles", nullptr, Headless, "Do not draw the particle systems named by the model's proxies."},
+        {"yaw", "DEGREES", Headless, "Camera yaw around the model (default 35; with --turntable: at the first frame)."},
+        {"pitch", "DEGREES", Headless, "Camera pitch (default 20)."},
         {"bench-fps", "SECONDS", Screenshot, "After the capture, play the clip for SECONDS and print the frame rate."},
+        {"record", "OUT", Record,
+         "Headless mode: record MODEL (default: the built-in demo) with its clip to OUT and exit. The format comes "
+         "from the name: .mp4 (H.264), .webm (VP9), .gif (one palette for the whole recording) or .webp (animated, "
+         "lossless). Frame k shows clip time k/FPS; the recording lasts the clip's duration (or --turntable), "
+         "round(duration x FPS) frames, and loops. Ctrl+C cancels; the file appears only when complete."},
+        {"fps", "N", Record, "Frames per second of the recording (1..120, default 30)."},
+        {"turntable", "SECONDS", Record,
+         "Turn the camera once around the model over SECONDS, which is then the recording's duration (the clip "
+         "loops)."},
     };
     return specs;
 }
@@ -63,10 +72,13 @@ static const OptionSpec* findSpec(const std::string& name) {
 
 std::string parseCommandLine(int argc, char** argv, CommandLine& out) {
     out = CommandLine{};
-    for (int i = 1; i < argc; ++i)
+    for (int i = 1; i < argc && std::strcmp(argv[i], "--") != 0; ++i) {
         if (std::strcmp(argv[i], "--screenshot") == 0 || std::strncmp(argv[i], "--screenshot=", 13) == 0)
             out.screenshot = true;
-    const unsigned mode = out.screenshot ? Screenshot : Viewer;
+        if (std::strcmp(argv[i], "--record") == 0 || std::strncmp(argv[i], "--record=", 9) == 0) out.record = true;
+    }
+    if (out.screenshot && out.record) return "--screenshot and --record are exclusive";
+    const unsigned mode = out.screenshot ? Screenshot : out.record ? Record : Viewer;
     bool onlyFiles = false;
     for (int i = 1; i < argc; ++i) {
         std::string arg = argv[i];
@@ -90,10 +102,17 @@ std::string parseCommandLine(int argc, char** argv, CommandLine& out) {
         }
         const OptionSpec* spec = findSpec(name);
         if (!spec) return "unknown option --" + name;
-        if (!(spec->modes & mode))
-            return "--" + name +
-                   (mode == Screenshot ? " belongs to the interactive viewer, not to --screenshot"
-                                       : " needs --screenshot (headless mode)");
+        if (!(spec->modes & mode)) {
+            const char* modeName = mode == Screenshot ? "--screenshot" : "--record";
+            if (mode == Viewer)
+                return "--" + name +
+                       ((spec->modes & Headless) == Headless ? " needs --screenshot or --record (headless modes)"
+                        : (spec->modes & Screenshot)         ? " needs --screenshot (headless mode)"
+                                                             : " needs --record (headless mode)");
+            if (spec->modes & Viewer) return "--" + name + " belongs to the interactive viewer, not to " + modeName;
+            return "--" + name + " belongs to " + (mode == Screenshot ? "--record" : "--screenshot") + ", not to " +
+                   modeName;
+        }
         if (spec->valueName) {
             if (!inlineValue) {
                 if (i + 1 >= argc) return "--" + name + " needs " + spec->valueName;
@@ -111,6 +130,7 @@ std::string parseCommandLine(int argc, char** argv, CommandLine& out) {
     return {};
 }
 
+// The options whose modes are exactly `modes`.
 static void appendOptions(std::string& s, unsigned modes) {
     for (const OptionSpec& o : optionSpecs()) {
         if (o.modes != modes) continue;
@@ -120,7 +140,23 @@ static void appendOptions(std::string& s, unsigned modes) {
             head.resize(26, ' ');
         else
             head += "\n" + std::string(26, ' ');
-        s += head + o.help + "\n";
+        // The help wrapped at 116 columns, continuation lines under its start.
+        std::string line = head;
+        size_t pos = 0;
+        const std::string help = o.help;
+        while (pos < help.size()) {
+            size_t end = help.size();
+            const size_t nl = line.rfind('\n');
+            const size_t width = nl == std::string::npos ? line.size() : line.size() - nl - 1;
+            if (width + (end - pos) > 116) {
+                end = help.rfind(' ', pos + (116 - width));
+                if (end == std::string::npos || end <= pos) end = help.find(' ', pos);
+                if (end == std::string::npos) end = help.size();
+            }
+            s += line + help.substr(pos, end - pos) + "\n";
+            line = std::string(26, ' ');
+            pos = end < help.size() ? end + 1 : end;
+        }
     }
 }
 
@@ -128,6 +164,7 @@ std::string helpText() {
     std::string s =
         "Usage: rigscope [OPTIONS] [FILE...]\n"
         "       rigscope --screenshot OUT.png [OPTIONS] [MODEL]\n"
+        "       rigscope --record OUT.mp4|.webm|.gif|.webp [OPTIONS] [MODEL]\n"
         "FILE and MODEL: a path, ARCHIVE:PATH inside a .meg/.big (Models.meg:DATA/ART/MODELS/X.ALO), or a game path\n"
         "inside the --game/--mod folders.\n"
         "\n"
@@ -135,14 +172,20 @@ std::string helpText() {
         "(.w3d), Black & White 2 (.bwm, .al) and AMOS AMAL banks (.abk, .amos). With no FILE the window shows the\n"
         "built-in demo model.\n"
         "\n"
-        "Options of both modes:\n";
-    appendOptions(s, Both);
-    s += "\nInteractive viewer:\n";
+        "Options of every mode:\n";
+    appendOptions(s, All);
+    s += "\nInteractive viewer (--frame: also --screenshot):\n";
     appendOptions(s, Viewer);
-    s += "\nHeadless screenshot (no window; needs OpenGL, e.g. under xvfb-run):\n";
+    appendOptions(s, Both);
+    s += "\nHeadless screenshot and recording (no window; need OpenGL, e.g. under xvfb-run):\n";
+    appendOptions(s, Headless);
+    s += "\nHeadless screenshot only:\n";
     appendOptions(s, Screenshot);
+    s += "\nHeadless recording only:\n";
+    appendOptions(s, Record);
     s += "\n"
-         "Exit status: 0 success, 1 unreadable or invalid file (one-line error), 2 usage error.\n"
+         "Exit status: 0 success, 1 unreadable or invalid file or failed recording (one-line error), 2 usage error,\n"
+         "130 recording cancelled.\n"
          "Environment: RIGSCOPE_VIEW=preview replaces the OpenGL view by a software preview; RIGSCOPE_MSAA=N sets\n"
          "the view's samples per pixel (default 4 on graphics hardware, 0 on software OpenGL).\n"
          "See also: rigscope-cli(1).\n";

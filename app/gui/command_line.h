@@ -1,4 +1,5 @@
-// The one command-line parser of `rigscope`, for the interactive viewer and the headless --screenshot mode.
+// The one command-line parser of `rigscope`, for the interactive viewer and the headless --screenshot and --record
+// modes.
 // It runs before any Qt application object exists, so --help and --version work without a display.
 #pragma once
 
@@ -9,7 +10,14 @@
 namespace rs::app {
 
 // Which mode an option belongs to.
-enum Mode : unsigned { Viewer = 1, Screenshot = 2, Both = 3 };
+enum Mode : unsigned {
+    Viewer = 1,
+    Screenshot = 2,
+    Record = 4,
+    Both = Viewer | Screenshot,
+    Headless = Screenshot | Record,
+    All = Viewer | Screenshot | Record
+};
 
 struct OptionSpec {
     const char* name;      // long name without "--"
@@ -26,6 +34,7 @@ struct CommandLine {
     bool help = false;
     bool version = false;
     bool screenshot = false;                                // --screenshot given
+    bool record = false;                                    // --record given
     std::map<std::string, std::vector<std::string>> values; // option name -> values (flags: one empty string)
     std::vector<std::string> files;                         // positional arguments
 
@@ -34,7 +43,7 @@ struct CommandLine {
 };
 
 // Parses argv[1..]. Returns an empty string on success, else the usage error. Options may be written
-// `--name VALUE` or `--name=VALUE`; an option of the other mode is an error naming the mode it belongs to.
+// `--name VALUE` or `--name=VALUE`; an option of another mode is an error naming the mode it belongs to.
 std::string parseCommandLine(int argc, char** argv, CommandLine& out);
 
 std::string helpText();

@@ -1,8 +1,10 @@
-// rigscope: the desktop viewer; `--screenshot OUT.png` renders one frame headless and exits.
+// rigscope: the desktop viewer; `--screenshot OUT.png` renders one frame headless and exits, `--record OUT`
+// records a video or animated image headless.
 // Options are parsed once (command_line.cpp) before any Qt object exists: --help and --version need no display.
 #include "app_entry.h"
 #include "command_line.h"
 #include "screenshot.h"
+#include "video_writer.h"
 
 #include <QByteArray>
 #include <QColor>
@@ -41,9 +43,20 @@ bool toSize(const std::string& s, int lo, int& w, int& h) {
 
 // Returns 0 when `a` is filled, else the exit code.
 int toScreenshotArgs(const rs::app::CommandLine& cl, rs::app::ScreenshotArgs& a) {
-    a.out = QString::fromLocal8Bit(cl.value("screenshot").c_str());
-    if (a.out.isEmpty()) return usage("--screenshot needs an output file");
-    if (cl.files.size() > 1) return usage("--screenshot renders one MODEL");
+    if (cl.record) {
+        a.record = QString::fromLocal8Bit(cl.value("record").c_str());
+        if (!rs::record::containerOf(cl.value("record")))
+            return usage("--record needs an output file ending in .mp4, .webm, .gif or .webp");
+        if (cl.has("fps") && !toInt(cl.value("fps"), a.fps, 1, 120)) return usage("--fps needs an integer 1..120");
+        float turn = 0.0f;
+        if (cl.has("turntable") && (!toFloat(cl.value("turntable"), turn) || turn <= 0.0f || turn > 3600.0f))
+            return usage("--turntable needs seconds (0..3600)");
+        a.turntable = turn;
+    } else {
+        a.out = QString::fromLocal8Bit(cl.value("screenshot").c_str());
+        if (a.out.isEmpty()) return usage("--screenshot needs an output file");
+    }
+    if (cl.files.size() > 1) return usage(cl.record ? "--record records one MODEL" : "--screenshot renders one MODEL");
     if (!cl.files.empty()) a.model = QString::fromLocal8Bit(cl.files.front().c_str());
     a.clip = QString::fromLocal8Bit(cl.value("clip").c_str());
     a.object = QString::fromLocal8Bit(cl.value("object").c_str());
@@ -134,11 +147,11 @@ int main(int argc, char** argv) {
     // Qt3D's RHI backend in Qt 6.4 never uploads skinning palettes: force the OpenGL renderer
     // before any Qt3D object exists.
     qputenv("QT3D_RENDERER", "opengl");
-    if (cl.screenshot) {
+    if (cl.screenshot || cl.record) {
         rs::app::ScreenshotArgs a;
         if (int rc = toScreenshotArgs(cl, a)) return rc;
         a.exitWhenDone = true; // a one-shot process: skip the Qt3D/GL teardown
-        return rs::app::runScreenshot(a, argc, argv);
+        return cl.record ? rs::app::runRecord(a, argc, argv) : rs::app::runScreenshot(a, argc, argv);
     }
     rs::ui::ViewerArgs a;
     if (int rc = toViewerArgs(cl, a)) return rc;

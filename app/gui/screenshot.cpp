@@ -1,5 +1,6 @@
 #include "screenshot.h"
 
+#include "scene_recorder.h"
 #include "scene_view.h"
 
 #include "objects/object_db.h"
@@ -25,6 +26,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -32,6 +34,7 @@
 #include <optional>
 #include <string>
 #include <sys/resource.h>
+#include <unistd.h>
 
 namespace rs::app {
 
@@ -60,11 +63,20 @@ int fail(const std::string& msg) {
 
 } // namespace
 
-int runScreenshot(const ScreenshotArgs& a, int argc, char** argv) {
-    qputenv("QT3D_RENDERER", "opengl");
-    QElapsedTimer startClock;
-    startClock.start();
+// What a headless mode draws, read before any Qt object exists so that bad input fails fast with one line.
+struct SceneInputs {
+    ViewOptions options;
+    std::shared_ptr<rs::Model> model;
+    std::shared_ptr<const rs::Clip> clip;
+    std::shared_ptr<const rs::ParticleSystem> particles; // a particle system file: drawn alone at the time
+    QString modelPath;
+    std::vector<Attachment> attachments; // --object: the models it hangs at bones
+};
 
+// Mounts --game/--mod, reads the model (or object, or demo) and the clip. wantClip: without --clip, pick the
+// viewer's first clip of the model (else only an object's or the demo's own clip is taken). Returns 0 or 1 (the
+// error printed).
+static int loadScene(const ScreenshotArgs& a, bool wantClip, SceneInputs& s) {
     std::shared_ptr<const rs::vfs::MountTable> mounted;
     if (!a.games.isEmpty() || !a.mods.isEmpty()) {
         std::vector<std::string> games, mods;
@@ -86,14 +98,15 @@ int runScreenshot(const ScreenshotArgs& a, int argc, char** argv) {
     for (const QString& d : a.textureDirs)
         textureDirs.push_back(QFile::encodeName(d).toStdString());
     const auto resolver = std::make_shared<const rs::Resolver>(mounted, textureDirs);
-    ViewOptions options = a.options;
+    ViewOptions& options = s.options;
+    options = a.options;
     options.resolver = resolver;
-    // Load before creating the GUI so bad input fails fast with one line.
-    std::shared_ptr<rs::Model> model;
-    std::shared_ptr<const rs::Clip> clip;
-    std::shared_ptr<const rs::ParticleSystem> particles; // a particle system file: drawn alone at the time
-    QString modelPath = a.model;
-    std::vector<Attachment> attachments; // --object: the models it hangs at bones
+    std::shared_ptr<rs::Model>& model = s.model;
+    std::shared_ptr<const rs::Clip>& clip = s.clip;
+    std::shared_ptr<const rs::ParticleSystem>& particles = s.particles;
+    QString& modelPath = s.modelPath;
+    modelPath = a.model;
+    std::vector<Attachment>& attachments = s.attachments;
     try {
         if (!a.object.isEmpty()) {
             if (!mounted) return fail("--object needs --game and/or --mod");
@@ -142,7 +155,7 @@ int runScreenshot(const ScreenshotArgs& a, int argc, char** argv) {
             if (doc.particles) particles = doc.particles;
             if (!doc.model && !particles) return fail(a.model.toStdString() + ": holds no model (clip-only file)");
             model = doc.model;
-            if (!particles && model && a.clip.isEmpty() && (a.frame || a.time)) {
+            if (!particles && model && a.clip.isEmpty() && wantClip) {
                 // The viewer's first clip (pickInitialClip) among the file's clips and the companion clips beside
                 // it; a companion that cannot be read is left out.
                 std::vector<std::shared_ptr<const rs::Clip>> candidates(doc.clips.begin(), doc.clips.end());
@@ -169,6 +182,30 @@ int runScreenshot(const ScreenshotArgs& a, int argc, char** argv) {
             if (c == '\n') c = ' ';
         return fail(msg);
     }
+    return 0;
+}
+
+// Sizes and shows the window and gives the view what it draws, at the args' camera angles.
+static void showScene(SceneView& view, const ScreenshotArgs& a, const SceneInputs& s) {
+    auto* window = view.window();
+    window->resize(a.width, a.height);
+    window->show();
+    view.setOptions(s.options);
+    if (s.particles)
+        view.setParticleSystem(s.particles, a.model);
+    else
+        view.setModel(s.model, s.modelPath, s.attachments);
+    view.setClip(s.clip);
+    view.setCameraAngles(a.yaw, a.pitch);
+}
+
+int runScreenshot(const ScreenshotArgs& a, int argc, char** argv) {
+    qputenv("QT3D_RENDERER", "opengl");
+    QElapsedTimer startClock;
+    startClock.start();
+
+    SceneInputs scene;
+    if (const int rc = loadScene(a, a.frame || a.time, scene)) return rc;
 
     const qint64 loadMs = startClock.elapsed();
     // RIGSCOPE_TIMING: a timeline of the start-up on stderr (ms since runScreenshot began; the wall clock in ms
@@ -188,19 +225,10 @@ int runScreenshot(const ScreenshotArgs& a, int argc, char** argv) {
     QObject::connect(&view, &SceneView::frameSwapped, &app, [&] {
         if (++framesMarked <= 8) mark("frame");
     });
-    auto* window = view.window();
-    window->resize(a.width, a.height);
-    window->show();
-    view.setOptions(options);
     const qint64 sceneStart = startClock.elapsed();
-    if (particles)
-        view.setParticleSystem(particles, a.model);
-    else
-        view.setModel(model, modelPath, attachments);
+    showScene(view, a, scene);
     const qint64 sceneMs = startClock.elapsed() - sceneStart;
     mark("setModel");
-    view.setClip(clip);
-    view.setCameraAngles(a.yaw, a.pitch);
     if (a.frame)
         view.setFrame(*a.frame);
     else
@@ -291,6 +319,85 @@ int runScreenshot(const ScreenshotArgs& a, int argc, char** argv) {
     // before this point.
     if (a.exitWhenDone) exitNow(rc ? rc : exec);
     return rc ? rc : exec;
+}
+
+namespace {
+volatile std::sig_atomic_t interrupted = 0;
+void onInterrupt(int) { interrupted = 1; }
+} // namespace
+
+int runRecord(const ScreenshotArgs& a, int argc, char** argv) {
+    qputenv("QT3D_RENDERER", "opengl");
+    SceneInputs scene;
+    if (const int rc = loadScene(a, true, scene)) return rc;
+    const double clipSeconds = scene.clip ? double(scene.clip->duration()) : 0.0;
+    if (a.turntable <= 0.0 && clipSeconds <= 0.0)
+        return fail((a.model.isEmpty() ? std::string("the model") : a.model.toStdString()) +
+                    ": nothing moves (no clip, or a clip of one frame): give --clip CLIP or --turntable SECONDS");
+
+    QGuiApplication app(argc, argv);
+    SceneView view;
+    showScene(view, a, scene);
+    rs::ui::RecordSettings rs;
+    rs.out = a.record;
+    rs.width = a.width;
+    rs.height = a.height;
+    rs.fps = a.fps;
+    rs.turntable = a.turntable;
+    rs.duration = rs::ui::recordDuration(clipSeconds, a.turntable);
+    rs.yaw = a.yaw;
+    rs.pitch = a.pitch;
+    rs::ui::SceneRecorder recorder(&view, rs);
+
+    // Ctrl+C or a termination request cancels: the temporary file is removed before the process ends.
+    std::signal(SIGINT, onInterrupt);
+    std::signal(SIGTERM, onInterrupt);
+    QTimer poll;
+    QObject::connect(&poll, &QTimer::timeout, &app, [&] {
+        if (interrupted) recorder.cancel();
+    });
+    poll.start(50);
+
+    // A progress line when stderr is a terminal and the recording takes more than a second.
+    const bool tty = ::isatty(STDERR_FILENO) == 1;
+    QElapsedTimer clock;
+    clock.start();
+    bool lineShown = false;
+    QObject::connect(&recorder, &rs::ui::SceneRecorder::progress, &app, [&](int step, int steps) {
+        if (!tty || clock.elapsed() < 1000) return;
+        lineShown = true;
+        const int frames = recorder.frameTotal();
+        if (step <= frames)
+            std::fprintf(stderr, "\rrigscope: recording %s: frame %d of %d (%d%%)   ", qPrintable(a.record), step,
+                         frames, step * 100 / std::max(steps, 1));
+        else
+            std::fprintf(stderr, "\rrigscope: recording %s: palette mapping, frame %d of %d (%d%%)   ",
+                         qPrintable(a.record), step - frames, frames, step * 100 / std::max(steps, 1));
+        std::fflush(stderr);
+    });
+    int rc = 0;
+    QObject::connect(
+        &recorder, &rs::ui::SceneRecorder::finished, &app, [&](bool ok, bool cancelled, const QString& error) {
+            if (lineShown) std::fputc('\n', stderr);
+            if (ok) {
+                if (qEnvironmentVariableIsSet("RIGSCOPE_TIMING"))
+                    std::fprintf(stderr, "rigscope: %d frames in %.2f s (%.1f ms per frame)\n", recorder.frameTotal(),
+                                 double(clock.elapsed()) / 1000.0,
+                                 double(clock.elapsed()) / std::max(recorder.frameTotal(), 1));
+                rc = 0;
+            } else if (cancelled) {
+                std::fprintf(stderr, "rigscope: recording cancelled; %s not written\n", qPrintable(a.record));
+                rc = 130;
+            } else {
+                rc = fail(error.toStdString());
+            }
+            app.exit(rc);
+        });
+    const QString err = recorder.start();
+    if (!err.isEmpty()) return fail(err.toStdString());
+    app.exec();
+    if (a.exitWhenDone) exitNow(rc);
+    return rc;
 }
 
 } // namespace rs::app

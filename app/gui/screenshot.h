@@ -15,17 +15,21 @@ namespace rs::app {
 using rs::render::ViewOptions;
 
 struct ScreenshotArgs {
-    QString out;   // PNG to write
-    QString model; // empty: the built-in demo model
+    QString out;    // PNG to write
+    QString model;  // empty: the built-in demo model
     QString object; // a game object of the --game/--mod folders to render instead of model (objects/object_states.h)
     QString state;  // with object: a state label (case-insensitive) or its index; empty: the first state
-    QString clip;  // empty: the model's own clip or its first companion clip (when a frame/time is asked)
+    QString clip;   // empty: the model's own clip or its first companion clip (when a frame/time is asked)
     int width = 800, height = 600;
     std::optional<float> frame, time;
     float yaw = 35.0f, pitch = 20.0f;
     float benchSeconds = 0.0f; // > 0: play for that long after the capture and print the frame rate
     bool exitWhenDone = false; // end the process (std::_Exit, streams flushed) once the GUI ran: no teardown
     ViewOptions options;
+    // --record: the video or animated image to write (runRecord), its frame rate and turntable period.
+    QString record;
+    int fps = 30;
+    double turntable = 0.0; // > 0: seconds per 360-degree camera turn (the recording's duration)
     // --game / --mod: the game and mod folders the resolver looks in (model and clip may then be game paths, and
     // every reference is found through them); textureDirs: the texture folders of --texture-dir.
     QStringList games, mods, textureDirs;
@@ -35,5 +39,10 @@ struct ScreenshotArgs {
 // Creates its own QGuiApplication from argc/argv. With exitWhenDone, returns only for errors found before the
 // GUI starts; afterwards the process exits with the same code without destroying the scene, Qt3D or GL.
 int runScreenshot(const ScreenshotArgs& args, int argc, char** argv);
+
+// Records args.record (rs::ui::SceneRecorder): the model's clip (the viewer's first one, or --clip) from time 0
+// over its duration, or over --turntable seconds; the same scene set-up as runScreenshot. Returns 0 ok, 1 bad input
+// or a failed recording, 130 cancelled (SIGINT/SIGTERM); the output file exists only after success.
+int runRecord(const ScreenshotArgs& args, int argc, char** argv);
 
 } // namespace rs::app

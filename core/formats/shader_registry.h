@@ -17,7 +17,7 @@ struct Material;
 
 // Implementations of the render layer (render/mesh_materials.cpp builds one program per value it draws).
 enum class ShaderImpl {
-    Generic,          // the generic lit program (W3D, B&W2, unknown Alamo shaders)
+    Generic, // the generic lit program (W3D, B&W2, unknown Alamo shaders)
     AlamoBumpColorize,
     AlamoGloss,
     AlamoGlossColorize,
@@ -27,7 +27,20 @@ enum class ShaderImpl {
     AlamoSkydome,
     AlamoPlanet,
     AlamoDefault,
-    Hidden,           // shadow volumes, collision and light-visualize meshes: not drawn by the game
+    AlamoBumpReflectColorize,
+    AlamoAlphaGloss,
+    AlamoAdditiveVColor,
+    AlamoAdditiveOffset,
+    AlamoSolidColor,
+    AlamoAlphaScroll,
+    AlamoHeat,
+    AlamoTerrainBump,
+    AlamoTerrainGloss,
+    AlamoNebula,
+    AlamoTree,
+    AlamoGrass,
+    AlamoOccludedUnit,
+    Hidden, // shadow volumes, collision and light-visualize meshes: not drawn by the game
 };
 
 enum class ShaderFidelity { EngineFormula, Approximation, NotDrawn };
@@ -35,8 +48,8 @@ enum class ShaderFidelity { EngineFormula, Approximation, NotDrawn };
 struct ShaderInfo {
     ShaderImpl impl = ShaderImpl::Generic;
     ShaderFidelity fidelity = ShaderFidelity::Approximation;
-    std::string implementation; // what draws it, e.g. "MeshBumpColorize (sph_t2)", "generic lit"
-    std::string note;           // for approximations: what differs; for not drawn: why
+    std::string implementation;  // what draws it, e.g. "MeshBumpColorize (sph_t2)", "generic lit"
+    std::string note;            // for approximations: what differs; for not drawn: why
     bool skinnedVariant = false; // RSkin* name
 };
 

@@ -1,6 +1,7 @@
 // glTF export: every corpus model with its clips through the Khronos validator and back through tinygltf
 // (joint world matrices vs evaluatePose, vertex/triangle counts, texture sizes), writer-made fixtures of each
 // format (step keys, visibility, W3D dual-bone skins), the CLI.
+#include <unistd.h>
 #include "corpus.h"
 #include "gltf_export.h"
 
@@ -39,7 +40,7 @@ using namespace rs;
 namespace {
 
 fs::path tempDir(const std::string& name) {
-    fs::path d = fs::temp_directory_path() / ("rigscope_export_test_" + name);
+    fs::path d = fs::temp_directory_path() / ("rigscope_export_test_" + name + "_" + std::to_string(::getpid()));
     fs::remove_all(d);
     fs::create_directories(d);
     return d;

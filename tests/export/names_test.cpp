@@ -1,6 +1,7 @@
 // Names stored as CP-1252 (bytes 0x80-0xFF in bone, mesh, material/texture, clip and event names) come out as
 // UTF-8 in everything rigscope writes: glTF export (validator: 0 errors) and the CLI's JSON (info, pose), made
 // from writer-made Alamo, W3D and B&W2 files.
+#include <unistd.h>
 #include "gltf_export.h"
 
 #include "alamo/alamo_writer.h"
@@ -118,7 +119,7 @@ void checkExport(const fs::path& dir, const Case& c) {
 } // namespace
 
 TEST_CASE("CP-1252 names export as UTF-8: glTF valid, CLI JSON parses", "[export][names][cli]") {
-    const fs::path dir = fs::temp_directory_path() / "rigscope_names_test";
+    const fs::path dir = fs::temp_directory_path() / ("rigscope_names_test_" + std::to_string(::getpid()));
     fs::remove_all(dir);
     fs::create_directories(dir);
     std::vector<Case> cases;

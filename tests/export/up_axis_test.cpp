@@ -1,6 +1,7 @@
 // Exported models stand along glTF +Y whatever their format's up axis (upAxisOf in core/formats/formats.h): a writer-made
 // "totem" 20 units tall along its native up axis (Alamo and W3D +Z, B&W2 +Y) exports with its height along +Y
 // and its bounds equal to the native bounds turned the way the view turns them (Z up: (x, y, z) -> (x, z, -y)).
+#include <unistd.h>
 #include "gltf_export.h"
 
 #include "alamo/alamo_reader.h"
@@ -97,7 +98,7 @@ Box exportedBounds(const fs::path& file) {
 }
 
 fs::path tempDir() {
-    const fs::path d = fs::temp_directory_path() / "rigscope_up_axis_test";
+    const fs::path d = fs::temp_directory_path() / ("rigscope_up_axis_test_" + std::to_string(::getpid()));
     fs::remove_all(d);
     fs::create_directories(d);
     return d;

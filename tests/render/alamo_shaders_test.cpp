@@ -17,6 +17,8 @@
 #include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
+#include <Qt3DExtras/Qt3DWindow>
+#include <Qt3DRender/QCamera>
 
 #include <catch2/catch.hpp>
 
@@ -36,8 +38,9 @@ const float kYaw = 180.0f; // the camera on -Y, facing the quad
 using V3 = glm::vec3;
 using V4 = glm::vec4;
 
-// A solid 8x8 TGA (uncompressed 32-bit BGRA). `right`: a second colour for the right half (u >= 0.5).
-void writeTga(const QString& path, V4 rgba, std::optional<V4> right = {}) {
+// A solid 8x8 TGA (uncompressed 32-bit BGRA). `right`: a second colour for the right half (u >= 0.5), or with
+// `rows`, for the lower half of the image.
+void writeTga(const QString& path, V4 rgba, std::optional<V4> right = {}, bool rows = false) {
     QByteArray b(18, '\0');
     b[2] = 2;
     b[12] = 8;
@@ -46,7 +49,7 @@ void writeTga(const QString& path, V4 rgba, std::optional<V4> right = {}) {
     b[17] = 8 | 0x20; // 8 alpha bits, top-left origin
     for (int y = 0; y < 8; ++y)
         for (int x = 0; x < 8; ++x) {
-            const V4 c = (right && x >= 4) ? *right : rgba;
+            const V4 c = (right && (rows ? y >= 4 : x >= 4)) ? *right : rgba;
             for (int k : {2, 1, 0, 3})
                 b.append(char(int(std::lround(glm::clamp(c[k], 0.0f, 1.0f) * 255.0f))));
         }
@@ -73,7 +76,7 @@ rs::MaterialParam tex(const char* name, const char* file) {
 
 // A 2x2 quad in the XZ plane facing -Y (towards the camera at yaw 0), tangent +X, binormal +Z.
 std::shared_ptr<rs::Model> quadModel(const std::string& shader, std::vector<rs::MaterialParam> params,
-                                     bool colors = false) {
+                                     bool colors = false, V4 vertexColor = V4(1.0f)) {
     rs::Model m;
     m.format = rs::Format::AlamoModel;
     rs::Bone root;
@@ -92,7 +95,7 @@ std::shared_ptr<rs::Model> quadModel(const std::string& shader, std::vector<rs::
     sm.tangents.assign(4, V3(1, 0, 0));
     sm.binormals.assign(4, V3(0, 0, 1));
     sm.uv0 = {{0, 0}, {1, 0}, {1, 1}, {0, 1}};
-    if (colors) sm.colors.assign(4, V4(1.0f));
+    if (colors) sm.colors.assign(4, vertexColor);
     sm.indices = {0, 1, 2, 0, 2, 3};
     mesh.boundsMin = V3(-1, 0, -1);
     mesh.boundsMax = V3(1, 0, 1);
@@ -107,7 +110,8 @@ struct Shot {
     QImage img;
     QRect box;
     QColor at(float u, float v) const { // u, v in 0..1 across the quad's box (v down)
-        return img.pixelColor(box.left() + int(u * float(box.width() - 1)), box.top() + int(v * float(box.height() - 1)));
+        return img.pixelColor(box.left() + int(u * float(box.width() - 1)),
+                              box.top() + int(v * float(box.height() - 1)));
     }
 };
 
@@ -150,7 +154,8 @@ V3 shIrradiance(const std::vector<rs::render::AlamoLight>& lights, V3 ambient, V
         y[7] = 1.092548f * d.x * d.z;
         y[8] = 0.546274f * (d.x * d.x - d.y * d.y);
     };
-    const float pi = 3.14159265f, A[9] = {pi, 2 * pi / 3, 2 * pi / 3, 2 * pi / 3, pi / 4, pi / 4, pi / 4, pi / 4, pi / 4};
+    const float pi = 3.14159265f,
+                A[9] = {pi, 2 * pi / 3, 2 * pi / 3, 2 * pi / 3, pi / 4, pi / 4, pi / 4, pi / 4, pi / 4};
     float yn[9];
     basis(n, yn);
     V3 e = ambient;
@@ -182,11 +187,36 @@ const V3 kN(0, -1, 0), kT(1, 0, 0), kB(0, 0, 1);
 } // namespace
 
 TEST_CASE("every Alamo shader of the corpus has an implementation", "[render][alamo]") {
-    for (const char* s : {"MeshBumpColorize.fx", "RSkinBumpColorize.fx", "MeshGloss.fx", "RSkinGloss.fx",
-                          "MeshGlossColorize.fx", "RSkinGlossColorize.fx", "MeshAlpha.fx", "RSkinAlpha.fx",
-                          "MeshAdditive.fx", "MeshShield.fx", "Skydome.fx", "Planet.fx"})
+    for (const char* s : {"MeshBumpColorize.fx",
+                          "RSkinBumpColorize.fx",
+                          "MeshGloss.fx",
+                          "RSkinGloss.fx",
+                          "MeshGlossColorize.fx",
+                          "RSkinGlossColorize.fx",
+                          "MeshAlpha.fx",
+                          "RSkinAlpha.fx",
+                          "MeshAdditive.fx",
+                          "MeshShield.fx",
+                          "Skydome.fx",
+                          "Planet.fx",
+                          "MeshBumpReflectColorize.fx",
+                          "RSkinBumpReflectColorize.fx",
+                          "MeshAlphaGloss.fx",
+                          "RSkinAlphaGloss.fx",
+                          "MeshAdditiveVColor.fx",
+                          "RSkinAdditiveVColor.fx",
+                          "MeshAdditiveOffset.fx",
+                          "MeshSolidColor.fx",
+                          "MeshAlphaScroll.fx",
+                          "BatchMeshGloss.fx",
+                          "BatchMeshAlpha.fx",
+                          "TerrainMeshBump.fx",
+                          "TerrainMeshGloss.fx",
+                          "Nebula.fx",
+                          "Tree.fx",
+                          "Grass.fx"})
         CHECK(rs::alamoShaderInfo(s).fidelity == rs::ShaderFidelity::EngineFormula);
-    for (const char* s : {"MeshShadowVolume.fx", "RSkinShadowVolume.fx", "MeshCollision.fx"})
+    for (const char* s : {"MeshShadowVolume.fx", "RSkinShadowVolume.fx", "MeshCollision.fx", "MeshLightVisualize.fx"})
         CHECK(rs::alamoShaderInfo(s).fidelity == rs::ShaderFidelity::NotDrawn);
 }
 
@@ -196,9 +226,9 @@ TEST_CASE("MeshBumpColorize: colorized base, dot3 sun, SH fill light", "[render]
     writeTga(dir.path() + "/b.tga", base);
     writeTga(dir.path() + "/n.tga", normal);
     const V4 diffuse(0.9f, 0.8f, 0.7f, 1), emissive(0.05f, 0.02f, 0.0f, 1);
-    auto m = quadModel("MeshBumpColorize.fx", {tex("BaseTexture", "b.tga"), tex("NormalTexture", "n.tga"),
-                                               param("Diffuse", diffuse), param("Emissive", emissive),
-                                               param("Colorization", V4(0, 1, 0, 1))});
+    auto m = quadModel("MeshBumpColorize.fx",
+                       {tex("BaseTexture", "b.tga"), tex("NormalTexture", "n.tga"), param("Diffuse", diffuse),
+                        param("Emissive", emissive), param("Colorization", V4(0, 1, 0, 1))});
     const Shot s = render(m, dir.path());
     REQUIRE(s.box.width() > 40);
     Rig g;
@@ -224,20 +254,20 @@ TEST_CASE("MeshGloss, MeshGlossColorize, alDefault, RSkinGlossColorize: 2x diffu
     Rig g;
     const V3 diff = sat(V3(diffuse) * sphAll(g, kN) + V3(emissive));
     {
-        auto m = quadModel("MeshGloss.fx", {tex("BaseTexture", "b.tga"), param("Diffuse", diffuse),
-                                            param("Emissive", emissive)});
+        auto m = quadModel("MeshGloss.fx",
+                           {tex("BaseTexture", "b.tga"), param("Diffuse", diffuse), param("Emissive", emissive)});
         checkPixel(render(m, dir.path()).at(0.5f, 0.5f), diff * V3(q8(base)) * 2.0f, "MeshGloss");
     }
     {
-        auto m = quadModel("alDefault.fx", {tex("BaseTexture", "b.tga"), param("Diffuse", diffuse),
-                                            param("Emissive", emissive)});
+        auto m = quadModel("alDefault.fx",
+                           {tex("BaseTexture", "b.tga"), param("Diffuse", diffuse), param("Emissive", emissive)});
         checkPixel(render(m, dir.path()).at(0.5f, 0.5f), diff * V3(q8(base)) * 2.0f, "alDefault");
     }
     const V4 mb = q8(masked);
     const V3 surface = glm::mix(V3(mb), faction() * V3(mb), mb.a);
     for (const char* shader : {"MeshGlossColorize.fx", "RSkinGlossColorize.fx"}) {
-        auto m = quadModel(shader, {tex("BaseTexture", "m.tga"), tex("GlossTexture", "g.tga"), param("Diffuse", diffuse),
-                                    param("Emissive", emissive)});
+        auto m = quadModel(shader, {tex("BaseTexture", "m.tga"), tex("GlossTexture", "g.tga"),
+                                    param("Diffuse", diffuse), param("Emissive", emissive)});
         checkPixel(render(m, dir.path()).at(0.5f, 0.5f), surface * diff * 2.0f, shader); // + spec * gloss.r (0)
     }
 }
@@ -246,8 +276,8 @@ TEST_CASE("MeshAlpha blends 2x lit texture by texture alpha x Diffuse alpha", "[
     QTemporaryDir dir;
     const V4 base(0.9f, 0.6f, 0.2f, 0.7f), diffuse(0.7f, 0.7f, 0.8f, 0.6f);
     writeTga(dir.path() + "/b.tga", base);
-    auto m = quadModel("MeshAlpha.fx", {tex("BaseTexture", "b.tga"), param("Diffuse", diffuse),
-                                        param("Specular", V4(0, 0, 0, 1))});
+    auto m = quadModel("MeshAlpha.fx",
+                       {tex("BaseTexture", "b.tga"), param("Diffuse", diffuse), param("Specular", V4(0, 0, 0, 1))});
     Rig g;
     const V4 b = q8(base);
     const V3 diff = sat(V3(diffuse) * sphAll(g, kN));
@@ -260,8 +290,8 @@ TEST_CASE("MeshAdditive adds texture x Color, scrolled by UVScrollRate with the 
     QTemporaryDir dir;
     const V4 left(0.8f, 0.2f, 0.1f, 1), right(0.1f, 0.3f, 0.9f, 1), color(0.5f, 0.9f, 0.7f, 1);
     writeTga(dir.path() + "/b.tga", left, right);
-    auto m = quadModel("MeshAdditive.fx", {tex("BaseTexture", "b.tga"), param("Color", color),
-                                           param("UVScrollRate", V4(0.5f, 0, 0, 0))});
+    auto m = quadModel("MeshAdditive.fx",
+                       {tex("BaseTexture", "b.tga"), param("Color", color), param("UVScrollRate", V4(0.5f, 0, 0, 0))});
     // u = 0.25 shows the left half at t = 0, the right half at t = 1 s (u + 0.5).
     checkPixel(render(m, dir.path(), 0.0f).at(0.25f, 0.5f), bg() + V3(q8(left)) * V3(color), "MeshAdditive t=0");
     checkPixel(render(m, dir.path(), 1.0f).at(0.25f, 0.5f), bg() + V3(q8(right)) * V3(color), "MeshAdditive t=1");
@@ -314,4 +344,449 @@ TEST_CASE("Planet: bump-lit surface, fill light, clouds over it", "[render][alam
     const V3 cloudLit = (V3(c) * cloudNdotl * g.r.sun.color + diff) * 2.0f;
     const V3 planet = V3(q8(base)) * (ndotl * g.r.sun.color + diff) * 2.0f; // Atmosphere.a * 0 rgb: no rim colour
     checkPixel(render(m, dir.path()).at(0.5f, 0.5f), glm::mix(planet, cloudLit, c.a), "Planet");
+}
+
+namespace {
+
+// The camera position of the last render (the view's Qt3D camera; the quad's bone is the identity, so world =
+// model space).
+V3 eyeOfView() {
+    const QVector3D e = view().window()->camera()->position();
+    return V3(e.x(), e.y(), e.z());
+}
+// The quad's corners 0 (-1, 0, -1) and 2 (1, 0, 1): the centre pixel lies on their shared diagonal, half-way (the
+// quad faces the camera, so the interpolation is linear across it), and gets the mean of their per-vertex terms.
+const V3 kCorner0(-1, 0, -1), kCorner2(1, 0, 1);
+
+// Compute_Specular_Light (AlamoEngine.fxh): pow(max(0, N.H), 16) * DIR_LIGHT_SPECULAR_0 at a vertex.
+V3 vertexSpecular(const Rig& g, V3 p, V3 eye) {
+    const V3 E = glm::normalize(eye - p), H = glm::normalize(E + g.r.sun.toward);
+    return std::pow(std::max(0.0f, glm::dot(kN, H)), 16.0f) * g.r.specular;
+}
+
+} // namespace
+
+TEST_CASE("MeshGloss specular: per-vertex Blinn term x Specular, masked by base alpha", "[render][alamo]") {
+    QTemporaryDir dir;
+    const V4 base(0.2f, 0.15f, 0.1f, 0.8f), diffuse(0.3f, 0.3f, 0.3f, 1), specular(0.9f, 0.7f, 0.5f, 1);
+    writeTga(dir.path() + "/b.tga", base);
+    auto m = quadModel("MeshGloss.fx",
+                       {tex("BaseTexture", "b.tga"), param("Diffuse", diffuse), param("Specular", specular)});
+    const Shot s = render(m, dir.path());
+    REQUIRE(s.box.width() > 40);
+    Rig g;
+    const V3 eye = eyeOfView();
+    const V3 spec0 = sat(V3(specular) * vertexSpecular(g, kCorner0, eye));
+    const V3 spec2 = sat(V3(specular) * vertexSpecular(g, kCorner2, eye));
+    const V3 specAtCentre = 0.5f * (spec0 + spec2);
+    REQUIRE(specAtCentre.x > 0.1f); // the term is visible at this sun and eye
+    const V4 b = q8(base);
+    const V3 diff = sat(V3(diffuse) * sphAll(g, kN));
+    checkPixel(s.at(0.5f, 0.5f), diff * V3(b) * 2.0f + specAtCentre * b.a, "MeshGloss specular");
+    // Without the gloss mask (base alpha 0) the same pixel has no highlight.
+    writeTga(dir.path() + "/b0.tga", V4(V3(base), 0.0f));
+    auto m0 = quadModel("MeshGloss.fx",
+                        {tex("BaseTexture", "b0.tga"), param("Diffuse", diffuse), param("Specular", specular)});
+    checkPixel(render(m0, dir.path()).at(0.5f, 0.5f), diff * V3(b) * 2.0f, "MeshGloss, gloss mask 0");
+}
+
+TEST_CASE("MeshAlphaGloss: 2x lit texture + specular x gloss texture red, blended by alpha", "[render][alamo]") {
+    QTemporaryDir dir;
+    const V4 base(0.5f, 0.4f, 0.3f, 0.7f), gloss(0.6f, 0.1f, 0.1f, 1), diffuse(0.6f, 0.6f, 0.7f, 0.8f),
+        specular(0.8f, 0.8f, 0.6f, 1);
+    writeTga(dir.path() + "/b.tga", base);
+    writeTga(dir.path() + "/g.tga", gloss);
+    auto m = quadModel("MeshAlphaGloss.fx", {tex("BaseTexture", "b.tga"), tex("GlossTexture", "g.tga"),
+                                             param("Diffuse", diffuse), param("Specular", specular)});
+    const Shot s = render(m, dir.path());
+    REQUIRE(s.box.width() > 40);
+    Rig g;
+    const V3 eye = eyeOfView();
+    const V3 spec = 0.5f * (sat(V3(specular) * vertexSpecular(g, kCorner0, eye)) +
+                            sat(V3(specular) * vertexSpecular(g, kCorner2, eye)));
+    const V4 b = q8(base);
+    const V3 diff = sat(V3(diffuse) * sphAll(g, kN));
+    const V3 src = glm::min(diff * V3(b) * 2.0f + spec * q8(gloss).r, V3(1.0f));
+    const float a = diffuse.a * b.a;
+    checkPixel(s.at(0.5f, 0.5f), src * a + bg() * (1.0f - a), "MeshAlphaGloss");
+}
+
+TEST_CASE("MeshBumpReflectColorize: dot3 sun + fill, sky reflection x Specular x normal-map alpha", "[render][alamo]") {
+    QTemporaryDir dir;
+    const V4 base(0.5f, 0.45f, 0.4f, 0.0f), normal(0.5f, 0.6f, 0.9f, 0.75f), specular(0.6f, 0.7f, 0.8f, 1);
+    writeTga(dir.path() + "/b.tga", base);
+    writeTga(dir.path() + "/n.tga", normal);
+    auto m = quadModel("MeshBumpReflectColorize.fx",
+                       {tex("BaseTexture", "b.tga"), tex("NormalTexture", "n.tga"), param("Specular", specular)});
+    const Shot s = render(m, dir.path());
+    REQUIRE(s.box.width() > 40);
+    Rig g;
+    const V3 eye = eyeOfView();
+    // Per-vertex world reflection vector -v + 2 (v.n) n, interpolated, then looked up as a cube-map direction.
+    auto refl = [&](V3 p) {
+        const V3 v = glm::normalize(eye - p);
+        return glm::normalize(-v + 2.0f * glm::dot(v, kN) * kN);
+    };
+    const V3 r = glm::normalize(0.5f * (refl(kCorner0) + refl(kCorner2)));
+    const V3 sky = sat(sphAll(g, r)); // the light set-up's irradiance stands for the map's sky cube
+    const V4 nt = q8(normal);
+    const V3 L = g.r.sun.toward;
+    const V3 lt = glm::normalize(V3(glm::dot(L, kT), glm::dot(L, kB), glm::dot(L, kN)));
+    const float ndotl = glm::clamp(glm::dot(2.0f * (V3(nt) - 0.5f), lt), 0.0f, 1.0f);
+    const V3 diff = sat(sphFill(g, kN));
+    const V3 want = V3(q8(base)) * (ndotl * g.r.sun.color + diff) * 2.0f + sky * V3(specular) * nt.a;
+    REQUIRE(glm::length(sky * V3(specular) * nt.a) > 0.1f); // the reflection is a visible part of the pixel
+    checkPixel(s.at(0.5f, 0.5f), want, "MeshBumpReflectColorize");
+}
+
+TEST_CASE("MeshAdditiveVColor adds texture x vertex colour, scrolled with the timeline", "[render][alamo]") {
+    QTemporaryDir dir;
+    const V4 left(0.7f, 0.3f, 0.2f, 1), right(0.2f, 0.4f, 0.8f, 1), vc(0.4f, 0.8f, 0.6f, 1);
+    writeTga(dir.path() + "/b.tga", left, right);
+    auto m = quadModel("MeshAdditiveVColor.fx",
+                       {tex("BaseTexture", "b.tga"), param("UVScrollRate", V4(0.25f, 0, 0, 0))}, true, vc);
+    // u = 0.25: left half at t = 0, right half at t = 2 s (u + 0.5).
+    checkPixel(render(m, dir.path(), 0.0f).at(0.25f, 0.5f), bg() + V3(q8(left)) * V3(vc), "AdditiveVColor t=0");
+    checkPixel(render(m, dir.path(), 2.0f).at(0.25f, 0.5f), bg() + V3(q8(right)) * V3(vc), "AdditiveVColor t=2");
+}
+
+TEST_CASE("MeshAdditiveOffset adds texture x Color at UV + UVOffset", "[render][alamo]") {
+    QTemporaryDir dir;
+    const V4 left(0.6f, 0.2f, 0.2f, 1), right(0.1f, 0.5f, 0.3f, 1), color(0.9f, 0.8f, 0.5f, 1);
+    writeTga(dir.path() + "/b.tga", left, right);
+    auto m = quadModel("MeshAdditiveOffset.fx",
+                       {tex("BaseTexture", "b.tga"), param("Color", color), param("UVOffset", V4(0.5f, 0, 0, 0))});
+    const Shot s = render(m, dir.path(), 3.0f); // no time term: the offset alone moves the texture
+    checkPixel(s.at(0.25f, 0.5f), bg() + V3(q8(right)) * V3(color), "AdditiveOffset u=0.25");
+    checkPixel(s.at(0.75f, 0.5f), bg() + V3(q8(left)) * V3(color), "AdditiveOffset u=0.75");
+}
+
+TEST_CASE("MeshSolidColor draws Color unlit", "[render][alamo]") {
+    QTemporaryDir dir;
+    const V4 color(0.2f, 0.6f, 0.3f, 1);
+    auto m = quadModel("MeshSolidColor.fx", {param("Color", color)});
+    checkPixel(render(m, dir.path()).at(0.5f, 0.5f), V3(color), "MeshSolidColor");
+}
+
+TEST_CASE("shadow-volume, collision and light-visualize shaders are hidden by default, by their name alone",
+          "[render][alamo]") {
+    QTemporaryDir dir;
+    writeTga(dir.path() + "/b.tga", V4(0.9f, 0.9f, 0.9f, 1));
+    for (const char* shader :
+         {"MeshShadowVolume.fx", "RSkinShadowVolume.fx", "MeshCollision.fx", "MeshLightVisualize.fx"}) {
+        INFO(shader);
+        auto m = quadModel(shader, {tex("BaseTexture", "b.tga")});
+        if (std::string(shader) == "MeshLightVisualize.fx")
+            REQUIRE_FALSE(m->meshes[0].shadowOrCollision); // the shader name, not the mesh flag, hides this one
+        const Shot hidden = render(m, dir.path());
+        CHECK(countDifferent(hidden.img, kBg, 2) == 0);
+        ViewOptions o;
+        o.showHidden = true;
+        const Shot shown = render(m, dir.path(), 0.0f, o);
+        CHECK(countDifferent(shown.img, kBg, 2) > 1000);
+    }
+}
+
+namespace {
+bool near(const QColor& got, V3 want) {
+    const V3 w = glm::clamp(want, 0.0f, 1.0f) * 255.0f;
+    return std::abs(got.red() - w.x) <= kTol && std::abs(got.green() - w.y) <= kTol &&
+           std::abs(got.blue() - w.z) <= kTol;
+}
+} // namespace
+
+TEST_CASE("MeshAlphaScroll: fixed-function lit texture, blended, scrolled by UVScrollRate with the timeline",
+          "[render][alamo]") {
+    QTemporaryDir dir;
+    const V4 left(0.8f, 0.5f, 0.3f, 0.9f), right(0.3f, 0.6f, 0.8f, 0.5f), diffuse(0.7f, 0.8f, 0.9f, 0.8f),
+        emissive(0.05f, 0.05f, 0.0f, 1);
+    writeTga(dir.path() + "/b.tga", left, right);
+    auto m = quadModel("MeshAlphaScroll.fx", {tex("BaseTexture", "b.tga"), param("Diffuse", diffuse),
+                                              param("Emissive", emissive), param("UVScrollRate", V4(0.1f, 0, 0, 0))});
+    Rig g;
+    // Direct3D lighting: emissive + ambient x material ambient + sum of diffuse x max(N.L, 0), per vertex, saturated.
+    V3 lit = V3(emissive) + V3(diffuse) * g.r.ambient;
+    for (const auto* l : {&g.r.sun, &g.r.fill1, &g.r.fill2})
+        lit += V3(diffuse) * l->color * std::max(0.0f, glm::dot(kN, l->toward));
+    lit = sat(lit);
+    auto want = [&](V4 texel) {
+        const V4 b = q8(texel);
+        const V3 src = glm::min(V3(b) * lit * 2.0f, V3(1.0f));
+        const float a = b.a * diffuse.a;
+        return src * a + bg() * (1.0f - a);
+    };
+    // u = 0.25: the left half at t = 0, the right half at t = 5 s (u + 0.5).
+    checkPixel(render(m, dir.path(), 0.0f).at(0.25f, 0.5f), want(left), "MeshAlphaScroll t=0");
+    checkPixel(render(m, dir.path(), 5.0f).at(0.25f, 0.5f), want(right), "MeshAlphaScroll t=5");
+}
+
+TEST_CASE("MeshShield scrolls its base texture by BaseUVScrollRate with the timeline", "[render][alamo]") {
+    QTemporaryDir dir;
+    const V4 top(0.7f, 0.3f, 0.2f, 1), bottom(0.2f, 0.5f, 0.7f, 1), wave(0.9f, 0.9f, 0.9f, 1), color(1, 1, 1, 1);
+    writeTga(dir.path() + "/b.tga", top, bottom, true);
+    writeTga(dir.path() + "/w.tga", wave);
+    writeTga(dir.path() + "/d.tga", V4(0, 0, 0, 1)); // no distortion
+    auto m = quadModel("MeshShield.fx",
+                       {tex("BaseTexture", "b.tga"), tex("WaveTexture", "w.tga"), tex("DistortionTexture", "d.tga"),
+                        param("Color", color), param("EdgeBrightness", V4(0.5f, 0, 0, 0), rs::ParamType::Float),
+                        param("BaseUVScale", V4(1, 0, 0, 0), rs::ParamType::Float),
+                        param("BaseUVScrollRate", V4(0.25f, 0, 0, 0), rs::ParamType::Float),
+                        param("WaveUVScrollRate", V4(0, 0, 0, 0), rs::ParamType::Float)},
+                       true);
+    auto want = [&](V4 texel) { return bg() + V3(q8(texel)) * V3(q8(wave)) * 0.5f; };
+    // The upper quarter of the quad shows one half of the texture at t = 0 and the other after 2 s (v + 0.5).
+    const QColor at0 = render(m, dir.path(), 0.0f).at(0.5f, 0.25f);
+    const QColor at2 = render(m, dir.path(), 2.0f).at(0.5f, 0.25f);
+    const QColor at4 = render(m, dir.path(), 4.0f).at(0.5f, 0.25f);
+    INFO("t=0 " << at0.red() << "," << at0.green() << "," << at0.blue() << "; t=2 " << at2.red() << "," << at2.green()
+                << "," << at2.blue());
+    const bool topFirst = near(at0, want(top));
+    CHECK((topFirst || near(at0, want(bottom))));
+    CHECK(near(at2, want(topFirst ? bottom : top)));
+    CHECK(near(at4, want(topFirst ? top : bottom))); // a whole turn of the texture later
+}
+
+namespace {
+
+// A quad of half-size h in the XZ plane at depth y (the camera looks along +Y), facing the camera.
+rs::Mesh quadAt(const char* name, const std::string& shader, std::vector<rs::MaterialParam> params, float y, float h,
+                std::optional<V4> vertexColor = {}) {
+    rs::Mesh mesh;
+    mesh.name = name;
+    mesh.baseName = name;
+    mesh.bone = 0;
+    rs::SubMesh sm;
+    sm.material.shader = shader;
+    sm.material.params = std::move(params);
+    sm.vertexFormat = vertexColor ? "alD3dVertNU2C" : "alD3dVertNU2U3U3";
+    sm.positions = {{-h, y, -h}, {h, y, -h}, {h, y, h}, {-h, y, h}};
+    sm.normals.assign(4, V3(0, -1, 0));
+    sm.tangents.assign(4, V3(1, 0, 0));
+    sm.binormals.assign(4, V3(0, 0, 1));
+    sm.uv0 = {{0, 0}, {1, 0}, {1, 1}, {0, 1}};
+    if (vertexColor) sm.colors.assign(4, *vertexColor);
+    sm.indices = {0, 1, 2, 0, 2, 3};
+    mesh.boundsMin = V3(-h, y, -h);
+    mesh.boundsMax = V3(h, y, h);
+    mesh.subMeshes.push_back(sm);
+    return mesh;
+}
+
+std::shared_ptr<rs::Model> modelOf(std::vector<rs::Mesh> meshes) {
+    rs::Model m;
+    m.format = rs::Format::AlamoModel;
+    rs::Bone root;
+    root.name = "Root";
+    m.skeleton.bones.push_back(root);
+    m.meshes = std::move(meshes);
+    const std::vector<uint8_t> bytes = rs::alamo::writeModel(m);
+    return std::make_shared<rs::Model>(rs::alamo::readModel(rs::ByteSpan(bytes.data(), bytes.size()), "quad.alo"));
+}
+
+// Column of the middle row where the picture turns from closer-to-a to closer-to-b (scanning left to right
+// inside [x0, x1)); -1 when it does not.
+int edgeColumn(const QImage& img, int row, int x0, int x1, QColor a, QColor b) {
+    auto dist = [](QColor p, QColor q) {
+        return std::abs(p.red() - q.red()) + std::abs(p.green() - q.green()) + std::abs(p.blue() - q.blue());
+    };
+    for (int x = x0; x < x1; ++x) {
+        const QColor p = img.pixelColor(x, row);
+        if (dist(p, b) < dist(p, a)) return x;
+    }
+    return -1;
+}
+
+} // namespace
+
+TEST_CASE("MeshHeat displaces the scene behind it by the heat formula, through a copy of the frame",
+          "[render][alamo]") {
+    QTemporaryDir dir;
+    const V4 left(0.9f, 0.2f, 0.1f, 1), right(0.1f, 0.3f, 0.9f, 1);
+    writeTga(dir.path() + "/b.tga", left, right);
+    writeTga(dir.path() + "/d.tga", V4(0.75f, 0.5f, 0.5f, 1)); // r - 0.5 = +0.25: the picture moves left
+    auto make = [&](float alpha) {
+        return modelOf(
+            {quadAt("Back", "MeshAdditive.fx", {tex("BaseTexture", "b.tga")}, 0.5f, 1.0f),
+             quadAt("Heat", "MeshHeat.fx", {tex("DistortionTexture", "d.tga")}, -0.5f, 0.5f, V4(1, 1, 1, alpha))});
+    };
+    const Shot still = render(make(0.0f), dir.path()); // vertex alpha 0: no displacement
+    const Shot heat = render(make(1.0f), dir.path());
+    REQUIRE(still.img.size() == heat.img.size());
+    REQUIRE(still.box.width() > 60);
+    const QColor a = QColor::fromRgbF(bg().x + q8(left).x, bg().y + q8(left).y, bg().z + q8(left).z);
+    const QColor b = QColor::fromRgbF(std::min(1.0f, bg().x + q8(right).x), std::min(1.0f, bg().y + q8(right).y),
+                                      std::min(1.0f, bg().z + q8(right).z));
+    const int row = still.box.center().y();
+    const int e0 = edgeColumn(still.img, row, still.box.left() + 2, still.box.right() - 2, a, b);
+    const int e1 = edgeColumn(heat.img, row, still.box.left() + 2, still.box.right() - 2, a, b);
+    REQUIRE(e0 > 0);
+    REQUIRE(e1 > 0);
+    // The split is at the back quad's centre, behind the heat quad, without heat.
+    CHECK(std::abs(e0 - still.box.center().x()) <= 4);
+    // (r - 0.5) x 2 x alpha x 0.04 of the view's width: each pixel shows the frame that many pixels to its right.
+    const float shift = 0.25f * 2.0f * 1.0f * 0.04f * float(heat.img.width());
+    INFO("edge without heat " << e0 << ", with heat " << e1 << ", expected shift " << shift);
+    CHECK(std::abs(float(e0 - e1) - shift) <= 1.5f);
+    // Outside the heat quad nothing moves: the same row left of it is unchanged.
+    CHECK(heat.img.pixelColor(still.box.left() + 3, row) == still.img.pixelColor(still.box.left() + 3, row));
+}
+
+TEST_CASE("TerrainMeshBump: dot3 sun with the back-side wrap (-0.25 x N.L), fill light", "[render][alamo]") {
+    QTemporaryDir dir;
+    // A normal-map texel facing away from the sun: N.L < 0, which the .fx turns into -0.25 x N.L.
+    const V4 base(0.6f, 0.5f, 0.3f, 0.0f), normal(0.2f, 0.1f, 0.5f, 1.0f), diffuse(0.9f, 0.9f, 0.8f, 1),
+        emissive(0.02f, 0.03f, 0.0f, 1);
+    writeTga(dir.path() + "/b.tga", base);
+    writeTga(dir.path() + "/n.tga", normal);
+    auto m = quadModel("TerrainMeshBump.fx", {tex("BaseTexture", "b.tga"), tex("NormalTexture", "n.tga"),
+                                              param("Diffuse", diffuse), param("Emissive", emissive)});
+    Rig g;
+    const V3 L = g.r.sun.toward;
+    const V3 lt = glm::normalize(V3(glm::dot(L, kT), glm::dot(L, kB), glm::dot(L, kN)));
+    float ndotl = glm::dot(2.0f * (V3(q8(normal)) - 0.5f), lt);
+    REQUIRE(ndotl < -0.1f); // the case under test
+    ndotl = -0.25f * ndotl;
+    const V3 diff = sat(sphFill(g, kN) * V3(diffuse) + V3(emissive));
+    const V3 want = V3(q8(base)) * (ndotl * V3(diffuse) * g.r.sun.color + diff) * 2.0f; // + spec x base alpha (0)
+    checkPixel(render(m, dir.path()).at(0.5f, 0.5f), want, "TerrainMeshBump");
+}
+
+TEST_CASE("TerrainMeshGloss: 2x diffuse + 2x specular x base alpha", "[render][alamo]") {
+    QTemporaryDir dir;
+    const V4 base(0.25f, 0.2f, 0.15f, 0.6f), diffuse(0.5f, 0.5f, 0.5f, 1), specular(0.5f, 0.4f, 0.3f, 1);
+    writeTga(dir.path() + "/b.tga", base);
+    auto m = quadModel("TerrainMeshGloss.fx",
+                       {tex("BaseTexture", "b.tga"), param("Diffuse", diffuse), param("Specular", specular)});
+    const Shot s = render(m, dir.path());
+    REQUIRE(s.box.width() > 40);
+    Rig g;
+    const V3 eye = eyeOfView();
+    const V3 spec = 0.5f * (sat(V3(specular) * vertexSpecular(g, kCorner0, eye)) +
+                            sat(V3(specular) * vertexSpecular(g, kCorner2, eye)));
+    const V4 b = q8(base);
+    const V3 diff = sat(V3(diffuse) * sphAll(g, kN));
+    checkPixel(s.at(0.5f, 0.5f), diff * V3(b) * 2.0f + spec * b.a * 2.0f, "TerrainMeshGloss");
+}
+
+TEST_CASE("Nebula: vertex colour x view-angle term, texture scrolled by 3 x UVScrollRate, vertices wobble with time",
+          "[render][alamo]") {
+    QTemporaryDir dir;
+    const V4 left(0.6f, 0.3f, 0.2f, 1), right(0.2f, 0.4f, 0.6f, 1), vc(0.3f, 0.25f, 0.2f, 1);
+    writeTga(dir.path() + "/b.tga", left, right);
+    auto still = quadModel("Nebula.fx",
+                           {tex("BaseTexture", "b.tga"), param("UVScrollRate", V4(1.0f / 6.0f, 0, 0, 0)),
+                            param("DistortionScale", V4(0, 0, 0, 0), rs::ParamType::Float)},
+                           true, vc);
+    // The quad faces the camera: view-space normal z = 1, so the colour is saturate(vc x (1 x 2 + 0.1)).
+    const V3 diff = sat(V3(vc) * 2.1f);
+    checkPixel(render(still, dir.path(), 0.0f).at(0.25f, 0.5f), bg() + V3(q8(left)) * diff, "Nebula t=0");
+    checkPixel(render(still, dir.path(), 1.0f).at(0.25f, 0.5f), bg() + V3(q8(right)) * diff, "Nebula t=1 (u + 0.5)");
+    // Wobble: SFreq 0, TFreq 0.25: every vertex moves by DistortionScale x sin(2 x 3.14 x 0.25 t) on each axis:
+    // nothing at t = 0, about 0.2 right, 0.2 away and 0.2 up at t = 1.
+    auto wobbly = quadModel("Nebula.fx",
+                            {tex("BaseTexture", "b.tga"), param("SFreq", V4(0, 0, 0, 0), rs::ParamType::Float),
+                             param("TFreq", V4(0.25f, 0, 0, 0), rs::ParamType::Float),
+                             param("DistortionScale", V4(0.2f, 0, 0, 0), rs::ParamType::Float)},
+                            true, vc);
+    const Shot a = render(wobbly, dir.path(), 0.0f), b = render(wobbly, dir.path(), 1.0f);
+    const float s = 0.2f * std::sin(2.0f * 3.14f * 0.25f);
+    INFO("box at t=0 " << a.box.x() << "," << a.box.y() << " " << a.box.width() << "x" << a.box.height() << "; t=1 "
+                       << b.box.x() << "," << b.box.y() << " " << b.box.width() << "x" << b.box.height());
+    REQUIRE(a.box.width() > 100);
+    // At t = 1 the quad is s farther away: its pixels per world unit are its new width / 2 (the quad is 2 wide; the
+    // top may leave the window, the sides and the bottom do not). The view centre (the quad's centre at t = 0) is
+    // where world x = 0, z = 0 project at any depth.
+    const float ppu1 = float(b.box.width()) / 2.0f;
+    const float cx = float(a.box.left() + a.box.right()) / 2.0f, cy = float(a.box.top() + a.box.bottom()) / 2.0f;
+    CHECK(std::abs(float(b.box.left() + b.box.right()) / 2.0f - (cx + s * ppu1)) <= 2.0f); // moved right by s
+    CHECK(std::abs(float(b.box.bottom()) - (cy + (1.0f - s) * ppu1)) <= 2.0f);             // and up by s
+    CHECK(b.box.width() < a.box.width());                                                  // 0.2 farther away
+}
+
+TEST_CASE("Tree: 2x lit texture, alpha test at 128/255, bent by BendScale x z^2 along the default wind",
+          "[render][alamo]") {
+    QTemporaryDir dir;
+    const V4 leaf(0.3f, 0.5f, 0.2f, 0.8f), gap(0.3f, 0.5f, 0.2f, 0.4f), diffuse(0.8f, 0.9f, 0.7f, 1);
+    writeTga(dir.path() + "/b.tga", leaf, gap); // right half below the alpha reference
+    auto make = [&](float bend) {
+        return quadModel("Tree.fx",
+                         {tex("BaseTexture", "b.tga"), param("Diffuse", diffuse), param("Specular", V4(0, 0, 0, 1)),
+                          param("BendScale", V4(bend, 0, 0, 0), rs::ParamType::Float)});
+    };
+    const Shot s = render(make(0.0f), dir.path());
+    REQUIRE(s.box.width() > 40);
+    Rig g;
+    const V3 diff = sat(V3(diffuse) * sphAll(g, kN));
+    checkPixel(s.at(0.25f, 0.5f), diff * V3(q8(leaf)) * 2.0f, "Tree, alpha 0.8 (drawn, no blending)");
+    const QColor cut = s.img.pixelColor(s.box.left() + s.box.width() * 3 / 4, s.box.center().y());
+    CHECK(near(cut, bg())); // alpha 0.4: discarded
+    // BendScale 20: every corner of the quad is at z = +-1, so the whole quad moves 20 x 1 x 0.01 = 0.2 along +X.
+    // (The sliver at the right edge is the wrapped texture filter reading the left, opaque texels.)
+    const Shot bent = render(make(20.0f), dir.path());
+    INFO("box " << s.box.x() << "," << s.box.y() << " " << s.box.width() << "x" << s.box.height() << "; bent "
+                << bent.box.x() << "," << bent.box.y() << " " << bent.box.width() << "x" << bent.box.height());
+    const float ppu = float(s.box.width()) / 2.0f; // the quad is 2 units wide
+    CHECK(std::abs(float(bent.box.left() - s.box.left()) - 0.2f * ppu) <= 1.5f);
+    CHECK(std::abs(float(bent.box.right() - s.box.right()) - 0.2f * ppu) <= 1.5f);
+    CHECK(bent.box.top() == s.box.top());
+}
+
+TEST_CASE("Grass: billboard turned to the camera about its clump centre, colour swaying with the timeline",
+          "[render][alamo]") {
+    QTemporaryDir dir;
+    const V4 left(0.5f, 0.6f, 0.4f, 1), right(0.3f, 0.3f, 0.6f, 1), d0(0.3f, 0.6f, 0.2f, 1), d1(0.6f, 0.4f, 0.1f, 1);
+    writeTga(dir.path() + "/b.tga", left, right);
+    rs::Mesh mesh = quadAt("Grass", "Grass.fx",
+                           {tex("BaseTexture", "b.tga"), param("Diffuse", d0), param("Diffuse1", d1)}, 0.0f, 1.0f);
+    mesh.subMeshes[0].vertexFormat = "alD3dVertGrass";
+    mesh.subMeshes[0].uv1.assign(4, glm::vec2(0.0f, 1.0f)); // clump centre (0, 0) (V is stored flipped)
+    auto m = modelOf({mesh});
+    REQUIRE(m->meshes.size() == 1);
+    INFO("read: " << m->meshes[0].subMeshes[0].vertexFormat << " uv1 " << m->meshes[0].subMeshes[0].uv1.size()
+                  << " positions " << m->meshes[0].subMeshes[0].positions.size() << " hidden " << m->meshes[0].hidden
+                  << " shadow " << m->meshes[0].shadowOrCollision);
+    Rig g;
+    const V3 up(0, 0, 1);
+    // anim = 0.5 + 0.5 sin(6.28 frac(0.125 t + (x + y) / 20)) per vertex (no wind: time scale 0.125); the centre
+    // pixel is the mean of corners 0 (x = -1) and 2 (x = 1).
+    auto colourAt = [&](float t) {
+        V3 sum(0.0f);
+        for (float x : {-1.0f, 1.0f}) {
+            const float ph = 0.125f * t + x / 20.0f;
+            const float anim = 0.5f + 0.5f * std::sin(6.28f * (ph - std::floor(ph)));
+            sum += sat(sphAll(g, up) * glm::mix(V3(d0), V3(d1), anim));
+        }
+        return 0.5f * sum;
+    };
+    // Billboarding: the view looks along +Y, so the quad's +X turns to world -X: the texture's right half shows on
+    // the left.
+    const Shot s0 = render(m, dir.path(), 0.0f);
+    INFO("box " << s0.box.x() << "," << s0.box.y() << " " << s0.box.width() << "x" << s0.box.height());
+    checkPixel(s0.at(0.25f, 0.5f), V3(q8(right)) * 2.0f * colourAt(0.0f), "Grass t=0, left of the view");
+    const Shot s2 = render(m, dir.path(), 2.0f);
+    checkPixel(s2.at(0.25f, 0.5f), V3(q8(right)) * 2.0f * colourAt(2.0f), "Grass t=2, left of the view");
+    checkPixel(s2.at(0.75f, 0.5f), V3(q8(left)) * 2.0f * colourAt(2.0f), "Grass t=2, right of the view");
+}
+
+TEST_CASE("MeshOccludedUnit: Color blended only where the mesh is behind what is drawn, once per pixel",
+          "[render][alamo]") {
+    QTemporaryDir dir;
+    writeTga(dir.path() + "/w.tga", V4(0.6f, 0.6f, 0.6f, 0.0f));
+    auto make = [&](V4 color) {
+        return modelOf({quadAt("Front", "MeshGloss.fx", {tex("BaseTexture", "w.tga")}, -0.5f, 0.5f),
+                        quadAt("Ghost", "MeshOccludedUnit.fx", {param("Color", color)}, 0.5f, 1.0f),
+                        quadAt("Ghost2", "MeshOccludedUnit.fx", {param("Color", color)}, 0.8f, 1.0f)});
+    };
+    const V4 color(0.9f, 0.1f, 0.2f, 0.5f);
+    const Shot plain = render(make(V4(V3(color), 0.0f)), dir.path()); // alpha 0: the front quad alone shows
+    const Shot ghost = render(make(color), dir.path());
+    REQUIRE(plain.box.width() > 60);
+    const QPoint centre = plain.box.center();
+    const QColor f = plain.img.pixelColor(centre);
+    const V3 front(f.redF(), f.greenF(), f.blueF());
+    REQUIRE(glm::length(front - bg()) > 0.2f); // the front quad is there
+    // Behind the front quad: blended once (two occluded quads overlap there; the stencil lets only one through).
+    checkPixel(ghost.img.pixelColor(centre), V3(color) * color.a + front * (1.0f - color.a), "occluded, behind");
+    // Beside the front quad nothing is nearer: nothing drawn.
+    checkPixel(ghost.img.pixelColor(plain.box.left() - 10, centre.y()), bg(), "not occluded");
 }

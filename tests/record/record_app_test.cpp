@@ -1,0 +1,262 @@
+// `rigscope --record`: the built viewer records writer-made models (the demo model and clip written by the
+// project's Alamo writer) and a corpus model with its clip; each output is decoded (FFmpeg's libraries, libwebp)
+// and frame k is compared with `rigscope --screenshot --time k/fps` of the same model at the same size.
+#include "corpus.h"
+#include "decode.h"
+
+#include "demo/demo_model.h"
+
+#include <catch2/catch.hpp>
+
+#include <QImage>
+#include <QProcess>
+
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+namespace fs = std::filesystem;
+using rs::test::compareRgb;
+using rs::test::decodeVideo;
+
+namespace {
+
+struct TempDir {
+    fs::path path;
+    TempDir() {
+        char tmpl[] = "/tmp/rigscope-record-app-XXXXXX";
+        path = ::mkdtemp(tmpl);
+    }
+    ~TempDir() { fs::remove_all(path); }
+    std::vector<std::string> names() const {
+        std::vector<std::string> n;
+        for (const auto& e : fs::directory_iterator(path))
+            n.push_back(e.path().filename().string());
+        std::sort(n.begin(), n.end());
+        return n;
+    }
+};
+
+void writeBytes(const fs::path& p, const std::vector<uint8_t>& b) {
+    std::ofstream(p, std::ios::binary).write(reinterpret_cast<const char*>(b.data()), std::streamsize(b.size()));
+}
+
+// DEMO.ALO with its idle clip beside it (a companion clip, as the game names them): 2 s at 30 fps.
+fs::path writeDemo(const fs::path& dir, bool withClip = true) {
+    writeBytes(dir / "DEMO.ALO", rs::demo::demoAloBytes());
+    if (withClip) writeBytes(dir / "DEMO_IDLE_00.ALA", rs::demo::demoAlaBytes());
+    return dir / "DEMO.ALO";
+}
+
+struct Run {
+    int code = -1;
+    QString err;
+};
+
+Run rigscope(const QStringList& args, int timeoutMs = 240000) {
+    QProcess p;
+    p.start(QStringLiteral(RIGSCOPE_BIN), args);
+    Run r;
+    if (!p.waitForFinished(timeoutMs)) {
+        p.kill();
+        p.waitForFinished();
+        r.err = "timed out";
+        return r;
+    }
+    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.err = QString::fromLocal8Bit(p.readAllStandardError());
+    return r;
+}
+
+std::vector<uint8_t> screenshotRgb(const QStringList& common, const QString& png, double time, double yaw) {
+    QStringList args = common;
+    args << "--screenshot" << png << "--time" << QString::number(time, 'g', 17) << "--yaw"
+         << QString::number(yaw, 'g', 17);
+    const Run r = rigscope(args);
+    INFO(r.err.toStdString());
+    REQUIRE(r.code == 0);
+    QImage img(png);
+    REQUIRE(!img.isNull());
+    img = img.convertToFormat(QImage::Format_RGB888);
+    std::vector<uint8_t> rgb;
+    for (int y = 0; y < img.height(); ++y)
+        rgb.insert(rgb.end(), img.constScanLine(y), img.constScanLine(y) + img.width() * 3);
+    return rgb;
+}
+
+struct Tolerance {
+    const char* ext;
+    const char* codec;
+    double minPsnr;
+    double maxMeanAbs;
+};
+// Rendered frames against the PNG screenshot of the same time (what the 320x240 demo measures in brackets):
+// H.264 CRF 18 >= 33 dB [39-42; the corpus tank 35-36], VP9 CRF 30 >= 30 dB [37-40], the GIF (one 256-colour palette,
+// no dithering) a mean error <= 0.5 levels [58-61 dB, 0.04-0.06], lossless WebP >= 45 dB and a mean error <= 0.05
+// levels [58-84 dB, 0.0002-0.002]: a fresh process and the n-th frame of a sequence rasterize a few edge pixels
+// differently (llvmpipe).
+const Tolerance kTol[] = {
+    {"mp4", "h264", 33.0, 2.5},
+    {"webm", "vp9", 30.0, 3.5},
+    {"gif", "gif", 40.0, 0.5},
+    {"webp", "webp", 45.0, 0.05},
+};
+
+void checkAgainstScreenshots(const rs::test::DecodedVideo& v, const Tolerance& t, const QStringList& common,
+                             const fs::path& dir, int fps, const std::vector<int>& ks, double yaw0 = 35.0,
+                             double turntable = 0.0) {
+    for (int k : ks) {
+        const double time = double(k) / fps;
+        const double yaw = turntable > 0 ? yaw0 + 360.0 * time / turntable : yaw0;
+        const auto shot = screenshotRgb(common, QString::fromStdString((dir / ("shot.png")).string()), time, yaw);
+        const auto d = compareRgb(v.frames.at(size_t(k)), shot);
+        INFO(t.ext << " frame " << k << " (t = " << time << " s): PSNR " << d.psnr << " dB, mean abs " << d.meanAbs
+                   << ", max " << d.maxAbs);
+        CHECK(d.psnr >= t.minPsnr);
+        CHECK(d.meanAbs <= t.maxMeanAbs);
+    }
+}
+
+} // namespace
+
+TEST_CASE("every format of the demo model and clip: frame count, size, and frame k = screenshot at k/fps") {
+    TempDir dir;
+    const fs::path model = writeDemo(dir.path);
+    const int fps = 10; // the demo clip lasts 2 s: 20 frames
+    const QStringList common{QString::fromStdString(model.string()), "--size", "320x240"};
+    for (const Tolerance& t : kTol) {
+        DYNAMIC_SECTION(t.ext) {
+            const fs::path out = dir.path / (std::string("demo.") + t.ext);
+            QStringList args = common;
+            args << "--record" << QString::fromStdString(out.string()) << "--fps" << QString::number(fps);
+            const Run r = rigscope(args);
+            INFO(r.err.toStdString());
+            REQUIRE(r.code == 0);
+            const auto v = decodeVideo(out.string());
+            REQUIRE(v.error.empty());
+            CHECK(v.codec == t.codec);
+            CHECK(v.width == 320);
+            CHECK(v.height == 240);
+            REQUIRE(v.frames.size() == 20);
+            // The clip moves: frames differ over time (else the comparison below proves nothing about time).
+            CHECK(compareRgb(v.frames[0], v.frames[7]).meanAbs > 0.3);
+            checkAgainstScreenshots(v, t, common, dir.path, fps, {0, 7, 13, 19});
+            // Only the asked file (and the model and clip) in the folder: no temporary file left.
+            CHECK(fs::exists(out));
+            for (const auto& n : dir.names())
+                CHECK(n.find(".part") == std::string::npos);
+        }
+    }
+}
+
+TEST_CASE("a turntable turns the camera 360 degrees over its seconds, the clip looping") {
+    TempDir dir;
+    const fs::path model = writeDemo(dir.path);
+    const QStringList common{QString::fromStdString(model.string()), "--size", "240x180", "--no-grid"};
+    const fs::path out = dir.path / "turn.webp";
+    QStringList args = common;
+    args << "--record" << QString::fromStdString(out.string()) << "--fps"
+         << "4"
+         << "--turntable"
+         << "3";
+    const Run r = rigscope(args);
+    INFO(r.err.toStdString());
+    REQUIRE(r.code == 0);
+    const auto v = decodeVideo(out.string());
+    REQUIRE(v.frames.size() == 12); // 3 s x 4 fps
+    // Frame 9: t = 2.25 s, the 2 s clip at 0.25 s, yaw 35 + 270 degrees.
+    checkAgainstScreenshots(v, kTol[3], common, dir.path, 4, {3, 9}, 35.0, 3.0);
+    const auto frontish = compareRgb(v.frames[0], v.frames[6]);
+    CHECK(frontish.meanAbs > 1.0); // half a turn later the model is seen from the other side
+}
+
+TEST_CASE("mp4 and gif as ffprobe counts them") {
+    TempDir dir;
+    const fs::path model = writeDemo(dir.path);
+    for (const char* ext : {"mp4", "gif", "webm"}) {
+        const fs::path out = dir.path / (std::string("p.") + ext);
+        const Run r = rigscope({QString::fromStdString(model.string()), "--size", "160x120", "--fps", "5", "--record",
+                                QString::fromStdString(out.string())});
+        REQUIRE(r.code == 0);
+        QProcess p;
+        p.start("ffprobe",
+                {"-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
+                 "stream=width,height,nb_read_frames", "-of", "csv=p=0", QString::fromStdString(out.string())});
+        REQUIRE(p.waitForStarted());
+        REQUIRE(p.waitForFinished(60000));
+        CHECK(QString::fromLatin1(p.readAllStandardOutput()).trimmed() == "160,120,10");
+    }
+}
+
+TEST_CASE("a failed recording says why and writes nothing") {
+    TempDir dir;
+    const fs::path model = writeDemo(dir.path);
+    const QString m = QString::fromStdString(model.string());
+    const QString blocker = QString::fromStdString((dir.path / "DEMO.ALO").string()); // a file, not a folder
+    Run r = rigscope({m, "--size", "160x120", "--record", blocker + "/x.mp4"});
+    CHECK(r.code == 1);
+    CHECK(r.err.contains(blocker + "/x.mp4"));
+    r = rigscope({m, "--size", "161x120", "--record", QString::fromStdString((dir.path / "odd.mp4").string())});
+    CHECK(r.code == 1);
+    CHECK(r.err.contains("even"));
+    r = rigscope({m, "--record", QString::fromStdString((dir.path / "x.avi").string())});
+    CHECK(r.code == 2);
+    r = rigscope({m, "--record", QString::fromStdString((dir.path / "x.gif").string()), "--time", "1"});
+    CHECK(r.code == 2);
+    CHECK(r.err.contains("--time belongs to --screenshot"));
+    TempDir still;
+    const fs::path lone = writeDemo(still.path, false);
+    r = rigscope(
+        {QString::fromStdString(lone.string()), "--record", QString::fromStdString((still.path / "x.gif").string())});
+    CHECK(r.code == 1);
+    CHECK(r.err.contains("nothing moves"));
+    CHECK(still.names() == std::vector<std::string>{"DEMO.ALO"});
+    CHECK(dir.names() == std::vector<std::string>{"DEMO.ALO", "DEMO_IDLE_00.ALA"});
+}
+
+TEST_CASE("Ctrl+C during a recording cancels it and removes the temporary file") {
+    TempDir dir;
+    const fs::path model = writeDemo(dir.path);
+    const fs::path out = dir.path / "long.mp4";
+    QProcess p;
+    p.start(QStringLiteral(RIGSCOPE_BIN), {QString::fromStdString(model.string()), "--size", "160x120", "--turntable",
+                                           "120", "--record", QString::fromStdString(out.string())});
+    REQUIRE(p.waitForStarted());
+    // Wait for the temporary file, then for it to grow (frames are being encoded).
+    bool recording = false;
+    for (int i = 0; i < 600 && !recording; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        for (const auto& e : fs::directory_iterator(dir.path))
+            if (e.path().filename().string().find(".part") != std::string::npos && fs::file_size(e.path()) > 0)
+                recording = true;
+    }
+    REQUIRE(recording);
+    ::kill(pid_t(p.processId()), SIGINT);
+    REQUIRE(p.waitForFinished(60000));
+    CHECK(p.exitCode() == 130);
+    CHECK(QString::fromLocal8Bit(p.readAllStandardError()).contains("cancelled"));
+    CHECK(dir.names() == std::vector<std::string>{"DEMO.ALO", "DEMO_IDLE_00.ALA"});
+}
+
+TEST_CASE("a corpus model with its clip (CV_Megamasertank attack) to mp4 matches its screenshots") {
+    RIGSCOPE_REQUIRE_CORPUS("games/Delta730+Imperial_Civil_War");
+    const std::string models = rs::test::corpusDir() + "/games/Delta730+Imperial_Civil_War/Data/Art/Models/";
+    TempDir dir;
+    const fs::path out = dir.path / "tank.mp4";
+    const QStringList common{QString::fromStdString(models + "CV_Megamasertank.ALO"), "--clip",
+                             QString::fromStdString(models + "CV_Megamasertank_attack_00.ala"), "--size", "320x240"};
+    QStringList args = common;
+    args << "--record" << QString::fromStdString(out.string()) << "--fps"
+         << "10";
+    const Run r = rigscope(args);
+    INFO(r.err.toStdString());
+    REQUIRE(r.code == 0);
+    const auto v = decodeVideo(out.string());
+    REQUIRE(v.error.empty());
+    REQUIRE(v.frames.size() >= 2);
+    CHECK(v.width == 320);
+    const int last = int(v.frames.size()) - 1;
+    checkAgainstScreenshots(v, kTol[0], common, dir.path, 10, {0, last / 2, last});
+}
