@@ -1,15 +1,21 @@
 // rigscope-cli check's core (core/check) against a plain parse of the same files, on
-//   - the largest corpus mod folder of games/ (by bytes), and
-//   - a writer-made mod of 20,000 assets (5,000 Alamo models with a texture each and 5,000 clips beside them,
-//     10,000 4x4 DDS textures; written once into a temporary folder).
+//   - every corpus mod folder of games/ (Delta730+Imperial_Civil_War is the largest, SymoniusGit+TROWMod the W3D one),
+//   - a writer-made Alamo mod of 20,000 assets (5,000 models with a texture each and 5,000 clips beside them,
+//     10,000 4x4 DDS textures), and
+//   - a writer-made SAGE mod of 20,000 assets (4,000 W3D models, their 4,000 hierarchies and 4,000 clips in
+//     100 ART/W3D/<xx>/ folders, 8,000 DDS textures in ART/COMPILEDTEXTURES/<xx>/);
+//   both written once into a temporary folder.
 // Per data set: files and MB per second of checkMount with 1 and 2 threads (objects and unreferenced files
-// included), of "parse" (Resolver::read of every model and clip, probeTexture of every texture, one thread), and
-// the speed-up of two threads over one. Usage: check_bench [--assets N] [--repeat R]  (best of R runs).
+// included), of "parse" (Resolver::read of every model and clip, probeTexture of every texture, one thread), of
+// checkMount on 1 thread without the run's cache (Options::runCache = false: every model rescans the W3D headers
+// beside it and rereads its clips), and the speed-up of two threads over one.
+// Usage: check_bench [--assets N] [--repeat R]  (best of R runs).
 #include "alamo/alamo_writer.h"
 #include "check/check.h"
 #include "texture/texture.h"
 #include "texture/texture_writer.h"
 #include "vfs/mount.h"
+#include "w3d/w3d_writer.h"
 
 #include <algorithm>
 #include <chrono>
@@ -101,6 +107,93 @@ std::string makeInstall(int assets) {
     return (root / "mod").string();
 }
 
+// The SAGE layout: model i (skin mesh on pivot 1, HLOD), its hierarchy and its clip in ART/W3D/<xx>/, xx one of 100.
+std::string makeSageInstall(int assets) {
+    const fs::path root = fs::temp_directory_path() / ("rigscope_check_bench_sage2_" + std::to_string(assets));
+    const fs::path stamp = root / "done";
+    if (fs::exists(stamp)) return (root / "mod").string();
+    fs::remove_all(root);
+    const int models = assets / 5;
+    Image img;
+    img.width = img.height = 4;
+    img.rgba.assign(64, 128);
+    const std::vector<uint8_t> dds = writeDdsRgba(img);
+    auto folder = [](int i) {
+        const char a = char('A' + (i % 100) / 10), b = char('A' + i % 10);
+        return std::string{a, b};
+    };
+    for (int i = 0; i < models; ++i) {
+        const std::string xx = folder(i), n = xx + std::to_string(i);
+        w3d::ChunkWriter m;
+        w3d::Hierarchy h;
+        h.version = 0x40001;
+        h.name = n + "_SKL";
+        w3d::Pivot rootPivot;
+        rootPivot.name = "RootTransform";
+        w3d::Pivot arm;
+        arm.name = "ARM";
+        arm.parent = 0;
+        arm.translation = {0, 1, 0};
+        h.pivots = {rootPivot, arm};
+        w3d::ChunkWriter hc;
+        w3d::writeHierarchy(hc, h);
+        write(root / "mod/art/w3d" / xx / (n + "_skl.w3d"), hc.take());
+        w3d::RawMesh q;
+        q.name = "BODY";
+        q.container = n + "_SKN";
+        q.positions = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}};
+        q.normals.assign(4, {0, 0, 1});
+        q.indices = {0, 1, 2, 0, 2, 3};
+        q.boundsMax = {1, 1, 0};
+        w3d::VertexMaterial vm;
+        vm.name = "mat";
+        q.vertexMaterials = {vm};
+        w3d::Shader sh;
+        sh.texturing = 1;
+        q.shaders = {sh};
+        w3d::TextureRef t;
+        t.name = xx + "T" + std::to_string(i) + ".TGA";
+        q.textures = {t};
+        w3d::MaterialPass p;
+        p.vertexMaterialIds = {0};
+        p.shaderIds = {0};
+        w3d::TextureStage st;
+        st.textureIds = {0};
+        st.uv = {{0, 0}, {1, 0}, {1, 1}, {0, 1}};
+        p.stages = {st};
+        q.passes = {p};
+        w3d::writeMesh(m, q);
+        w3d::Hlod hl;
+        hl.name = n + "_SKN";
+        hl.hierarchy = h.name;
+        w3d::LodArray lod;
+        lod.maxScreenSize = 3.0e38f;
+        lod.objects = {{1, n + "_SKN.BODY"}};
+        hl.lods = {lod};
+        w3d::writeHlod(m, hl);
+        write(root / "mod/art/w3d" / xx / (n + "_skn.w3d"), m.take());
+        w3d::ChunkWriter c;
+        w3d::ClipSpec cs;
+        cs.name = n + "_IDLA";
+        cs.hierarchy = h.name;
+        cs.frames = 10;
+        w3d::ChannelSpec x;
+        x.pivot = 1;
+        x.type = 0;
+        for (int f = 0; f < 10; ++f)
+            x.values.push_back(float(f));
+        cs.channels = {x};
+        w3d::writeClip(c, cs);
+        write(root / "mod/art/w3d" / xx / (n + "_idla.w3d"), c.take());
+    }
+    for (int i = 0; i < assets - 3 * models; ++i) {
+        const std::string xx = folder(i);
+        write(root / "mod/art/compiledtextures" / xx / (xx + "T" + std::to_string(i) + ".dds"), dds);
+    }
+    std::ofstream(stamp) << "ok\n";
+    return (root / "mod").string();
+}
+
 struct Run {
     double seconds = 1e30;
     size_t files = 0;
@@ -108,7 +201,7 @@ struct Run {
     size_t findings = 0;
 };
 
-Run checkRun(const std::string& dir, unsigned threads, int repeat) {
+Run checkRun(const std::string& dir, unsigned threads, int repeat, bool runCache = true) {
     Run best;
     for (int r = 0; r < repeat; ++r) {
         // A fresh mount and resolver each time: no cache carried over.
@@ -116,6 +209,7 @@ Run checkRun(const std::string& dir, unsigned threads, int repeat) {
         const Resolver res(table);
         check::Options o;
         o.threads = threads;
+        o.runCache = runCache;
         const double t0 = now();
         const check::Report rep = check::checkMount(res, o);
         const double s = now() - t0;
@@ -162,6 +256,7 @@ void report(const char* name, const std::string& dir, int repeat) {
     const Run p = parseRun(dir, repeat);
     const Run c1 = checkRun(dir, 1, repeat);
     const Run c2 = checkRun(dir, 2, repeat);
+    const Run c0 = checkRun(dir, 1, repeat, false);
     auto line = [](const char* what, const Run& r) {
         std::printf("  %-16s %6zu files %8.1f MB  %7.3f s  %9.0f files/s  %7.1f MB/s", what, r.files,
                     double(r.bytes) / 1e6, r.seconds, double(r.files) / r.seconds,
@@ -172,8 +267,10 @@ void report(const char* name, const std::string& dir, int repeat) {
     line("parse", p);
     line("check 1 thread", c1);
     line("check 2 threads", c2);
-    std::printf("  findings %zu; check (1 thread) / parse time %.2f; speed-up of 2 threads over 1: %.2fx\n",
-                c2.findings, c1.seconds / p.seconds, c1.seconds / c2.seconds);
+    line("check 1, no cache", c0);
+    std::printf("  findings %zu; check (1 thread) / parse time %.2f; speed-up of 2 threads over 1: %.2fx; "
+                "run cache (1 thread): %.2fx\n",
+                c2.findings, c1.seconds / p.seconds, c1.seconds / c2.seconds, c0.seconds / c1.seconds);
 }
 
 } // namespace
@@ -186,21 +283,16 @@ int main(int argc, char** argv) {
     }
     std::printf("hardware threads: %u\n", std::thread::hardware_concurrency());
     const fs::path games = fs::path(RIGSCOPE_CORPUS_DIR) / "games";
-    std::string largest;
-    uintmax_t most = 0;
+    std::vector<std::string> mods;
     std::error_code ec;
     if (fs::is_directory(games, ec))
-        for (const auto& d : fs::directory_iterator(games, ec)) {
-            if (!d.is_directory()) continue;
-            uintmax_t sum = 0;
-            for (const auto& f : fs::recursive_directory_iterator(d.path(), ec))
-                if (f.is_regular_file()) sum += f.file_size();
-            if (sum > most) most = sum, largest = d.path().string();
-        }
-    if (!largest.empty())
-        report("largest corpus mod folder", largest, repeat);
-    else
-        std::printf("corpus games/ not found: corpus run skipped\n");
-    report("writer-made mod", makeInstall(assets), repeat);
+        for (const auto& d : fs::directory_iterator(games, ec))
+            if (d.is_directory()) mods.push_back(d.path().string());
+    std::sort(mods.begin(), mods.end());
+    for (const std::string& m : mods)
+        report("corpus mod folder", m, repeat);
+    if (mods.empty()) std::printf("corpus games/ not found: corpus runs skipped\n");
+    report("writer-made Alamo mod", makeInstall(assets), repeat);
+    report("writer-made SAGE mod", makeSageInstall(assets), repeat);
     return 0;
 }

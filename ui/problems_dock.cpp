@@ -133,9 +133,11 @@ void ProblemsDock::showReport() {
         if (f.level < minLevel) continue;
         QTreeWidgetItem*& parent = files[f.file];
         if (!parent) {
-            parent = new QTreeWidgetItem(tree_, {qs(f.file)});
+            // The game path when there is one (the files of a mount share a long folder prefix), the file itself in
+            // the tooltip.
+            parent = new QTreeWidgetItem(tree_, {qs(f.key.empty() ? f.file : f.key)});
             parent->setData(0, FileRole, qs(f.file));
-            parent->setToolTip(0, qs(f.key));
+            parent->setToolTip(0, qs(f.file));
         }
         auto* item = new QTreeWidgetItem(parent, {QString::fromLatin1(check::levelName(f.level)), qs(f.id),
                                                   qs(f.where.str()), qs(f.message)});

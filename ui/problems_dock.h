@@ -36,6 +36,7 @@ class ProblemsDock : public QDockWidget {
     const check::Report& report() const { return report_; }
     QTreeWidget* tree() const { return tree_; }
     QComboBox* levelFilter() const { return level_; }
+    QProgressBar* progressBar() const { return progress_; }
 
   signals:
     // A finding was double-clicked: open `file`, then select `bone` / `material` when not empty.

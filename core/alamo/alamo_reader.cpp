@@ -337,6 +337,24 @@ class AloReader {
         return nestedGeometry;
     }
 
+    // SubMesh::weightNotes for vertex i as stored.
+    template <class DiskVertex>
+    static void noteWeights(const DiskVertex& v, uint32_t i, const FormatHints& hints, SubMesh::WeightNotes& n) {
+        if (!hints.weights) {
+            for (int k = 1; k < 4; ++k)
+                if (v.weight[k] > 0.0f && v.bone[k] != v.bone[0]) {
+                    if (n.blended++ == 0) n.firstBlended = i;
+                    break;
+                }
+            return;
+        }
+        const float sum = v.weight[0] + v.weight[1] + v.weight[2] + v.weight[3];
+        if (std::isfinite(sum) && std::fabs(sum - 1.0f) > 0.01f && n.unnormalised++ == 0) {
+            n.firstUnnormalised = i;
+            n.firstSum = sum;
+        }
+    }
+
     // Decodes n full-layout vertices. Skinned sub-meshes (non-empty boneMap) get bone indices and weights,
     // validated against the bone map; RSkin formats (no B4 weights) bind each vertex to boneIndices[0].
     template <class DiskVertex>
@@ -369,6 +387,7 @@ class AloReader {
             if (!skinned) continue;
             glm::vec4 w = hints.weights ? glm::vec4(v.weight[0], v.weight[1], v.weight[2], v.weight[3])
                                         : glm::vec4(1.0f, 0.0f, 0.0f, 0.0f);
+            noteWeights(v, i, hints, sm.weightNotes);
             glm::u16vec4 b(0);
             for (int k = 0; k < 4; ++k) {
                 if (k > 0 && w[k] == 0.0f) continue; // unused influence: index 0

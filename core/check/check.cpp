@@ -46,6 +46,11 @@ constexpr const char* kSrcVerts =
 constexpr const char* kSrcSkinBones =
     "Petroglyph's Alamo skinning shaders (alSkinMinimal.fx: MAX_BONES = 26 skin matrices per draw); a sub-mesh's "
     "bone map (0x10006) is one draw's palette";
+constexpr const char* kSrcSkinWeights =
+    "Alamo: Petroglyph's RSkin*.fx shaders (_ALAMO_VERTEX_PROC \"RSkin\", _ALAMO_BONES_PER_VERTEX = 1: the vertex's "
+    "first bone only) and the Blender ALAMO plugin's export validation (checkVertexGroups: each weight 0 or 1, "
+    "\"improper vertex groups\"); W3D: the W3D exporter (OpenSAGE io_mesh_w3d export: at most two bones per vertex, "
+    "\"both bone weights did not add up to 100%\")";
 constexpr const char* kSrcShadowClosed =
     "Blender ALAMO plugin export_alo.py checkShadowMesh: \"Non manifold geometry shadow mesh\" (every edge of "
     "MeshShadowVolume.fx/RSkinShadowVolume.fx meshes needs two faces)";
@@ -66,6 +71,9 @@ constexpr const char* kSrcName =
     "normalised to upper-case ASCII and looked up by its CRC-32; longer paths are not looked up";
 constexpr const char* kSrcObjects =
     "ModVerify GameObjectTypeVerifier (XREF00, FILE00) and rigscope's object database (core/objects)";
+constexpr const char* kSrcSageParticles =
+    "EA's Generals source (W3DModelDraw.cpp parses ParticleSysBone as bone and particle system template; "
+    "ParticleSystemManager::findTemplate looks the name up among the ParticleSystem blocks of the INI files)";
 constexpr const char* kSrcUnref = "rigscope: references collected from models, clips and objects";
 
 const std::vector<CheckInfo> kCatalog = {
@@ -81,18 +89,19 @@ const std::vector<CheckInfo> kCatalog = {
     {"limit.vertices", Level::Error, "an Alamo sub-mesh with more than 65536 vertices", kSrcVerts},
     {"limit.triangles", Level::Error, "an Alamo mesh with more than 65535 triangles", kSrcFaces},
     {"limit.skin-bones", Level::Warning, "an Alamo skinned sub-mesh with more than 26 bones", kSrcSkinBones},
+    {"limit.skin-weights", Level::Warning,
+     "skin weights the engine does not use as stored (a second bone in a one-bone format, weights not adding up to 1)",
+     kSrcSkinWeights},
     {"limit.shadow-not-closed", Level::Error, "a shadow volume mesh that is not closed", kSrcShadowClosed},
     {"limit.shadow-materials", Level::Error, "a shadow volume mesh with more than one material", kSrcShadowMat},
     {"limit.collision-materials", Level::Warning, "a collision mesh with more than one material", kSrcCollisionMat},
     {"limit.texture-size", Level::Warning, "a texture whose width or height is not a power of two", kSrcPow2},
-    {"archive.duplicate-name", Level::Warning, "an archive holding a name twice (the first is used)",
-     kSrcArchiveDup},
+    {"archive.duplicate-name", Level::Warning, "an archive holding a name twice (the first is used)", kSrcArchiveDup},
     {"archive.crc-mismatch", Level::Error, "a MEG record whose CRC is not that of its name", kSrcCrc},
     {"archive.name-unreachable", Level::Error, "an archive name the engine cannot look up", kSrcName},
     {"archive.missing", Level::Error, "an archive Data/MegaFiles.xml lists that the folder does not hold",
      kSrcMegaFiles},
-    {"object.definition-error", Level::Error, "a malformed object definition file or a refused reference",
-     kSrcObjects},
+    {"object.definition-error", Level::Error, "a malformed object definition file or a refused reference", kSrcObjects},
     {"object.file-missing", Level::Warning, "a definition file an index lists that no folder holds", kSrcObjects},
     {"object.parent-missing", Level::Error, "an object inheriting from an object that does not exist", kSrcObjects},
     {"object.object-missing", Level::Warning, "an object naming another object that does not exist", kSrcObjects},
@@ -101,6 +110,8 @@ const std::vector<CheckInfo> kCatalog = {
     {"object.clip-missing", Level::Error, "an animation clip that does not resolve", kSrcObjects},
     {"object.hardpoint-missing", Level::Error, "a hardpoint no hardpoint file defines", kSrcObjects},
     {"object.subobject-missing", Level::Warning, "a sub-object the model does not have", kSrcObjects},
+    {"object.particle-missing", Level::Error, "a particle system an object attaches that no INI file defines",
+     kSrcSageParticles},
     {"object.texture-missing", Level::Warning, "a texture an object swaps in that does not resolve", kSrcObjects},
     {"unref.file", Level::Info, "a model, clip or texture nothing refers to", kSrcUnref},
 };
@@ -159,6 +170,8 @@ struct Item {
 struct Out {
     std::vector<Finding> findings;
     std::vector<std::string> referenced; // paths or keys the item refers to (resolver paths)
+    bool hasFacts = false;               // a model: what the object pass needs to know of it
+    objects::ModelFacts facts;
 };
 
 const CheckInfo& info(std::string_view id) {
@@ -233,7 +246,8 @@ void readWarnings(const Item& it, const std::vector<std::string>& warnings, Out&
 
 struct Ctx {
     const Resolver& resolver;
-    const vfs::MountTable* table; // mounted folders, or null
+    const vfs::MountTable* table;     // mounted folders, or null
+    std::shared_ptr<OpenCache> cache; // shared by the run's open() calls (header scans, companion clips), or null
 };
 
 // Where a material of the model uses texture `name`.
@@ -295,7 +309,38 @@ constexpr size_t kMaxAlamoVertices = 65536;
 constexpr size_t kMaxAlamoTriangles = 65535;
 constexpr size_t kMaxSkinBones = 26;
 
+void checkSkinWeights(const Item& it, const Model& m, Out& out) {
+    for (const Mesh& mesh : m.meshes)
+        for (size_t s = 0; s < mesh.subMeshes.size(); ++s) {
+            const SubMesh& sm = mesh.subMeshes[s];
+            const SubMesh::WeightNotes& n = sm.weightNotes;
+            Location l;
+            l.mesh = mesh.name;
+            l.subMesh = int(s);
+            l.material = sm.material.shader;
+            const std::string of = " of " + std::to_string(sm.vertexCount()) + " vertices";
+            if (n.blended)
+                out.findings.push_back(make("limit.skin-weights", it,
+                                            std::to_string(n.blended) + of + " (first: vertex " +
+                                                std::to_string(n.firstBlended) + ") weight a second bone, but " +
+                                                sm.vertexFormat +
+                                                " binds each vertex to one bone: the engine uses the first only",
+                                            l));
+            if (n.unnormalised) {
+                char sum[32];
+                std::snprintf(sum, sizeof sum, m.format == Format::W3d ? "%.0f%%" : "%.3f", double(n.firstSum));
+                out.findings.push_back(make("limit.skin-weights", it,
+                                            std::to_string(n.unnormalised) + of + " (first: vertex " +
+                                                std::to_string(n.firstUnnormalised) + ", " + sum +
+                                                ") have bone weights that do not add up to " +
+                                                (m.format == Format::W3d ? "100%" : "1"),
+                                            l));
+            }
+        }
+}
+
 void checkLimits(const Item& it, const Model& m, Out& out) {
+    checkSkinWeights(it, m, out);
     if (m.format != Format::AlamoModel) return;
     for (const Mesh& mesh : m.meshes) {
         size_t tris = 0;
@@ -352,15 +397,32 @@ void checkLimits(const Item& it, const Model& m, Out& out) {
 void checkModelItem(const Ctx& c, const Item& it, Out& out) {
     Asset a;
     try {
-        a = c.resolver.open(it.path);
+        OpenOptions oo;
+        oo.cache = c.cache;
+        a = c.resolver.open(it.path, oo);
     } catch (const std::bad_alloc&) {
         out.findings.push_back(make("read.error", it, "out of memory"));
         return;
     } catch (const std::exception& e) {
         readError(it, out, e);
+        out.hasFacts = true;
+        out.facts.error = e.what();
         return;
     }
     const Document& d = a.document;
+    out.hasFacts = true;
+    if (d.model) {
+        out.facts.loaded = true;
+        for (const Bone& b : d.model->skeleton.bones)
+            out.facts.bones.push_back(b.name);
+        for (const Mesh& mesh : d.model->meshes)
+            out.facts.subObjects.push_back(mesh.name);
+        if (d.format == Format::AlamoModel && c.table) // SAGE states name their clips themselves
+            for (const ClipFile& cf : a.clips)
+                out.facts.clips.push_back(c.table->keyFor(cf.path));
+    } else {
+        out.facts.error = std::string("not a model (") + formatName(d.format) + ")";
+    }
     std::set<std::string> seen;
     if (!a.missingHierarchy.empty()) // the reader's lines about the same missing hierarchy: one finding below
         for (const auto* list : {&d.warnings, d.model ? &d.model->warnings : &d.warnings})
@@ -588,6 +650,7 @@ std::string refId(const objects::Ref& r) {
     if (r.kind == "hardpoint") return "object.hardpoint-missing";
     if (r.kind == "sub-object") return "object.subobject-missing";
     if (r.kind == "texture") return "object.texture-missing";
+    if (r.kind == "particle-system") return "object.particle-missing";
     if (r.kind == "object")
         return r.where.rfind("Variant_Of_Existing_Type", 0) == 0 || r.where.rfind("parent of", 0) == 0
                    ? "object.parent-missing"
@@ -595,8 +658,14 @@ std::string refId(const objects::Ref& r) {
     return "object.file-missing";
 }
 
-void checkObjects(const Ctx& c, std::vector<Finding>& out, std::vector<std::string>& referenced,
-                  const std::atomic<bool>* cancel) {
+// Model facts the file pass learnt (every model it opened), for the object pass: a model is read once per run.
+struct KnownFacts {
+    std::mutex mu;
+    std::unordered_map<std::string, objects::ModelFacts> byKey;
+};
+
+void checkObjects(const Ctx& c, unsigned threads, KnownFacts& known, std::vector<Finding>& out,
+                  std::vector<std::string>& referenced, const std::atomic<bool>* cancel) {
     const vfs::MountTable& t = *c.table;
     auto db = objects::ObjectDb::load(t);
     if (db->family() == objects::ObjectDb::Family::None) return;
@@ -614,8 +683,28 @@ void checkObjects(const Ctx& c, std::vector<Finding>& out, std::vector<std::stri
         f.message = "listed by the object index, but no mounted folder holds it";
         out.push_back(std::move(f));
     }
-    const objects::ModelProbe probe = objects::documentProbe(t);
-    std::set<std::tuple<std::string, std::string, int, int, std::string>> seen;
+    // Facts of the file pass first; models it did not open (outside the checked set) through documentProbe, which
+    // is not thread-safe: one call at a time.
+    const objects::ModelProbe fallback = objects::documentProbe(t);
+    std::mutex fallbackMu;
+    const objects::ModelProbe probe = [&](const std::string& key) -> objects::ModelFacts {
+        {
+            std::lock_guard<std::mutex> lock(known.mu);
+            const auto it = known.byKey.find(key);
+            if (it != known.byKey.end()) return it->second;
+        }
+        std::lock_guard<std::mutex> lock(fallbackMu);
+        return fallback(key);
+    };
+    // "" and the art roots of the mount (resolve::artRootOf: "ARTS/" of ARTS/ART/W3D/...), sorted.
+    std::vector<std::string> artRoots{""};
+    {
+        std::set<std::string> roots;
+        t.forEach([&](const std::string& key, const std::vector<vfs::Hit>&) {
+            if (std::string r = resolve::artRootOf(key); !r.empty()) roots.insert(std::move(r));
+        });
+        artRoots.insert(artRoots.end(), roots.begin(), roots.end());
+    }
     auto texturesOf = [&](const objects::AssembledObject& o, std::vector<objects::Ref>& refs) {
         auto add = [&](const std::string& name, const objects::SourcePos& pos, const std::string& where) {
             if (name.empty()) return;
@@ -624,7 +713,15 @@ void checkObjects(const Ctx& c, std::vector<Finding>& out, std::vector<std::stri
             r.name = name;
             r.where = where;
             r.pos = pos;
-            const vfs::Hit* h = resolve::findTexture(t, name, "ART/W3D/" + upper(name.substr(0, 2)) + "/X.W3D");
+            // Looked up as for a model of the object (its art root counts), else as for a model in each art root.
+            const vfs::Hit* h = nullptr;
+            for (const objects::Part& p : o.parts)
+                if (p.found && !resolve::artRootOf(p.key).empty()) {
+                    h = resolve::findTexture(t, name, p.key);
+                    break;
+                }
+            for (size_t i = 0; !h && i < artRoots.size(); ++i)
+                h = resolve::findTexture(t, name, artRoots[i] + "ART/W3D/" + upper(name.substr(0, 2)) + "/X.W3D");
             r.found = h != nullptr;
             if (h) r.key = t.entry(*h).key;
             refs.push_back(std::move(r));
@@ -636,55 +733,57 @@ void checkObjects(const Ctx& c, std::vector<Finding>& out, std::vector<std::stri
         for (const auto& [from, to] : o.upgradeTextures)
             add(to, o.pos, "UpgradeTexture " + from + " " + to);
     };
-    for (const objects::ObjectSummary& s : db->objects()) {
-        if (cancel && cancel->load()) return;
+    using SeenKey = std::tuple<std::string, std::string, int, int, std::string>;
+    // One object's findings (each with its de-duplication key, an empty id for none) and references, merged below
+    // in the database's object order, so that the result does not depend on the threads.
+    struct ObjOut {
+        std::vector<std::pair<SeenKey, Finding>> findings;
+        std::vector<std::string> referenced;
+    };
+    const std::vector<objects::ObjectSummary>& all = db->objects();
+    std::vector<ObjOut> outs(all.size());
+    auto atObject = [&](size_t i, Finding f) {
+        f.key = all[i].pos.file;
+        f.where.line = all[i].pos.line;
+        f.where.column = all[i].pos.column;
+        const vfs::Hit* h = t.find(all[i].pos.file);
+        f.file = h ? t.describe(*h) : all[i].pos.file;
+        return f;
+    };
+    auto one = [&](size_t i, ObjOut& oo) {
         objects::AssembledObject o;
         try {
-            o = db->assemble(s.name, probe);
+            o = db->assemble(all[i].name, probe);
         } catch (const ParseError& e) {
             Finding f = objectError(e.what(), t);
-            if (f.key.empty() || !t.find(f.key)) {
-                f.key = s.pos.file;
-                f.where.line = s.pos.line;
-                f.where.column = s.pos.column;
-                const vfs::Hit* h = t.find(s.pos.file);
-                f.file = h ? t.describe(*h) : s.pos.file;
-            }
-            out.push_back(std::move(f));
-            continue;
+            if (f.key.empty() || !t.find(f.key)) f = atObject(i, std::move(f));
+            oo.findings.emplace_back(SeenKey{}, std::move(f));
+            return;
         }
         std::vector<objects::Ref> refs = o.refs;
         texturesOf(o, refs);
+        auto refer = [&](const std::string& key) {
+            const vfs::Hit* h = t.find(key);
+            oo.referenced.push_back(h ? t.describe(*h) : key);
+        };
         for (const objects::Part& p : o.parts) {
-            if (!p.key.empty()) {
-                const vfs::Hit* h = t.find(p.key);
-                referenced.push_back(h ? t.describe(*h) : p.key);
-            }
-            for (const std::string& clip : p.clips) {
-                const vfs::Hit* h = t.find(clip);
-                referenced.push_back(h ? t.describe(*h) : clip);
-            }
+            if (!p.key.empty()) refer(p.key);
+            for (const std::string& clip : p.clips)
+                refer(clip);
         }
         for (const auto& d : o.draws)
             for (const auto& st : d.states)
                 for (const auto& an : st.animations)
-                    if (!an.clipKey.empty()) {
-                        const vfs::Hit* h = t.find(an.clipKey);
-                        referenced.push_back(h ? t.describe(*h) : an.clipKey);
-                    }
+                    if (!an.clipKey.empty()) refer(an.clipKey);
         for (const objects::Ref& r : refs) {
             if (r.found) {
-                if (!r.key.empty()) {
-                    const vfs::Hit* h = t.find(r.key);
-                    referenced.push_back(h ? t.describe(*h) : r.key);
-                }
+                if (!r.key.empty()) refer(r.key);
                 continue;
             }
             if (r.optional) continue;
             // A bone or sub-object of a model that was not found is that model's finding, not another one.
             if (r.kind != "model" && r.where.find("(model not found)") != std::string::npos) continue;
             const std::string id = refId(r);
-            if (!seen.insert({id, r.pos.file, r.pos.line, r.pos.column, upper(r.name)}).second) continue;
             Finding f;
             f.id = id;
             f.level = info(id).level;
@@ -695,15 +794,43 @@ void checkObjects(const Ctx& c, std::vector<Finding>& out, std::vector<std::stri
             f.where.column = r.pos.column;
             if (r.kind == "bone") f.where.bone = r.name;
             f.message = o.name + ": " + r.kind + " " + r.name + " (" + r.where + ") does not resolve";
-            out.push_back(std::move(f));
+            oo.findings.emplace_back(SeenKey{id, r.pos.file, r.pos.line, r.pos.column, upper(r.name)}, std::move(f));
         }
+    };
+    std::atomic<size_t> next{0};
+    auto worker = [&] {
+        for (;;) {
+            if (cancel && cancel->load()) return;
+            const size_t i = next.fetch_add(1);
+            if (i >= all.size()) return;
+            try {
+                one(i, outs[i]);
+            } catch (const std::exception& e) { // what assembling did not expect: the object's finding
+                outs[i].findings.emplace_back(SeenKey{}, atObject(i, objectError(all[i].name + ": " + e.what(), t)));
+            }
+        }
+    };
+    threads = std::max(1u, std::min<unsigned>(threads, unsigned(std::max<size_t>(1, all.size()))));
+    std::vector<std::thread> pool;
+    for (unsigned i = 1; i < threads; ++i)
+        pool.emplace_back(worker);
+    worker();
+    for (auto& th : pool)
+        th.join();
+    // References inherited by variants are reported once, where written: the first object (in order) keeps it.
+    std::set<SeenKey> seen;
+    for (ObjOut& oo : outs) {
+        for (auto& [k, f] : oo.findings)
+            if (std::get<0>(k).empty() || seen.insert(k).second) out.push_back(std::move(f));
+        for (std::string& r : oo.referenced)
+            referenced.push_back(std::move(r));
     }
 }
 
 Report run(const Resolver& resolver, std::vector<Item> items, const Options& options, bool whole) {
     const auto t0 = std::chrono::steady_clock::now();
     Report rep;
-    const Ctx c{resolver, resolver.mounted().get()};
+    const Ctx c{resolver, resolver.mounted().get(), options.runCache ? std::make_shared<OpenCache>() : nullptr};
     unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
     threads = std::max(1u, std::min<unsigned>(threads, unsigned(std::max<size_t>(1, items.size()))));
     rep.threads = threads;
@@ -716,6 +843,7 @@ Report run(const Resolver& resolver, std::vector<Item> items, const Options& opt
     std::atomic<size_t> next{0};
     size_t done = 0;
     std::vector<std::string> referenced;
+    KnownFacts known;
     auto worker = [&] {
         for (;;) {
             if (options.cancel && options.cancel->load()) return;
@@ -732,6 +860,10 @@ Report run(const Resolver& resolver, std::vector<Item> items, const Options& opt
                 rep.findings.push_back(std::move(f));
             for (std::string& r : out.referenced)
                 referenced.push_back(std::move(r));
+            if (options.runCache && out.hasFacts && !items[i].key.empty()) {
+                std::lock_guard<std::mutex> factsLock(known.mu);
+                known.byKey.emplace(items[i].key, std::move(out.facts));
+            }
             ++done;
             if (options.progress) options.progress(done, total);
         }
@@ -759,7 +891,7 @@ Report run(const Resolver& resolver, std::vector<Item> items, const Options& opt
             rep.findings.push_back(std::move(f));
         }
         if (options.objects) {
-            checkObjects(c, rep.findings, referenced, options.cancel);
+            checkObjects(c, threads, known, rep.findings, referenced, options.cancel);
             if (options.progress) options.progress(total, total);
         }
         if (options.unreferenced) {

@@ -64,9 +64,12 @@ const std::vector<CheckInfo>& catalog();
 const CheckInfo* findCheck(std::string_view id);
 
 struct Options {
-    unsigned threads = 0;      // 0: std::thread::hardware_concurrency()
-    bool unreferenced = true;  // report files nothing refers to (checkMount only)
-    bool objects = true;       // check the object database (checkMount only)
+    unsigned threads = 0;     // 0: std::thread::hardware_concurrency()
+    bool unreferenced = true; // report files nothing refers to (checkMount only)
+    bool objects = true;      // check the object database (checkMount only)
+    // Share what the files of the run have in common: W3D header scans and companion clips (Resolver OpenCache)
+    // and the models' facts for the object pass. False: each file looked at alone (for comparisons).
+    bool runCache = true;
     // Called after each file, from the worker threads, one call at a time: files done, files in all.
     std::function<void(size_t done, size_t total)> progress;
     const std::atomic<bool>* cancel = nullptr; // set to stop early (Report::cancelled)

@@ -6,9 +6,12 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <set>
+#include <sstream>
+#include <unordered_set>
 
 namespace rs::objects {
 
@@ -58,6 +61,12 @@ struct ObjectDb::Impl {
     // W3D files by upper-case file name, for names outside ART/W3D/ (built on first use).
     mutable std::once_flag w3dOnce;
     mutable std::unordered_map<std::string, std::string> w3dByName;
+    // Particle systems defined in DATA/INI/ files whose name holds PARTICLE (ParticleSystem.ini,
+    // FXParticleSystem.ini, ...): upper-case names of `ParticleSystem NAME` / `FXParticleSystem NAME` blocks; the
+    // flag says whether any such file was mounted (without one, nothing can be judged). Built on first use.
+    mutable std::once_flag particleOnce;
+    mutable std::unordered_set<std::string> particleSystems;
+    mutable bool particleFiles = false;
 };
 
 ObjectDb::ObjectDb() : impl_(std::make_unique<Impl>()) {}
@@ -386,6 +395,43 @@ AssembledObject ObjectDb::assemble(const std::string& name, const ModelProbe& pr
                 impl_->w3dByName.emplace(key.substr(key.rfind('/') + 1), key);
         });
     });
+    std::call_once(impl_->particleOnce, [&] {
+        if (family_ != Family::Sage) return;
+        table_->forEach([&](const std::string& key, const std::vector<vfs::Hit>& hits) {
+            if (key.rfind("DATA/INI/", 0) != 0 || key.find("PARTICLE") == std::string::npos || hits.empty() ||
+                key.size() < 4 || key.compare(key.size() - 4, 4, ".INI") != 0)
+                return;
+            vfs::EntryBytes b;
+            try {
+                b = table_->read(hits.front());
+            } catch (const std::exception&) {
+                return; // an unreadable file defines nothing; the INI reader reports it where it is included
+            }
+            impl_->particleFiles = true;
+            const char* p = reinterpret_cast<const char*>(b.span.data);
+            const char* end = p + b.span.size;
+            while (p < end) {
+                const char* eol = static_cast<const char*>(std::memchr(p, '\n', size_t(end - p)));
+                if (!eol) eol = end;
+                const char* q = p;
+                while (q < eol && (*q == ' ' || *q == '\t'))
+                    ++q;
+                const char* w = q;
+                while (w < eol && !std::isspace(static_cast<unsigned char>(*w)))
+                    ++w;
+                const std::string word = upper(std::string(q, w));
+                if (word == "PARTICLESYSTEM" || word == "FXPARTICLESYSTEM") {
+                    while (w < eol && (*w == ' ' || *w == '\t'))
+                        ++w;
+                    const char* n = w;
+                    while (n < eol && !std::isspace(static_cast<unsigned char>(*n)) && *n != ';')
+                        ++n;
+                    if (n > w) impl_->particleSystems.insert(upper(std::string(w, n)));
+                }
+                p = eol + 1;
+            }
+        });
+    });
     Assembler a{*table_, probe, &impl_->w3dByName, out, family_ == Family::Alamo};
 
     if (family_ == Family::Alamo) {
@@ -618,6 +664,24 @@ AssembledObject ObjectDb::assemble(const std::string& name, const ModelProbe& pr
                     // Sub-objects are looked for in the state's model, else the module's default model.
                     const std::string subModel = stKey.empty() ? defaultModel : st.model;
                     const std::string subKey = stKey.empty() ? a.modelKey(defaultModel) : stKey;
+                    // ParticleSysBone = BONE SYSTEM [FollowBone:Yes]: the bone in the state's model (NONE: at the
+                    // object's origin) and the particle system by name.
+                    for (size_t i = 0; i < st.particleSysBones.size(); ++i) {
+                        std::istringstream words(st.particleSysBones[i]);
+                        std::string boneName, system;
+                        words >> boneName >> system;
+                        const SourcePos& pp = i < st.particleSysBonePos.size() ? st.particleSysBonePos[i] : st.pos;
+                        if (!boneName.empty() && upper(boneName) != "NONE")
+                            a.bone(boneName, where + " ParticleSysBone", subModel, subKey, pp);
+                        if (system.empty()) continue;
+                        Ref& r = a.ref("particle-system", system, where + " ParticleSysBone", pp);
+                        if (!impl_->particleFiles) {
+                            r.optional = true; // no definition file mounted: cannot be judged
+                            r.where += " (no particle system file mounted)";
+                            continue;
+                        }
+                        r.found = impl_->particleSystems.count(upper(system)) > 0;
+                    }
                     for (const auto* list : {&st.hidden, &st.shown})
                         for (const std::string& so : *list) {
                             Ref& r = a.ref("sub-object", so, where + " in " + subModel, st.pos);
@@ -646,6 +710,8 @@ AssembledObject ObjectDb::assemble(const std::string& name, const ModelProbe& pr
                                         r.key = k;
                                         break;
                                     }
+                                if (!r.found && allModelKeys.empty() && !modelsChecked.empty())
+                                    r.where += " (model not found)"; // none of the object's models resolved
                             }
                         } else if (keyIs(c, "UpgradeTexture") && c.values.size() >= 3) {
                             out.upgradeTextures.emplace_back(c.values[0], c.values[2]);

@@ -24,7 +24,8 @@ ParseError errorAt(const SourcePos& pos, const std::string& message);
 
 // One reference from a definition to something else, and whether it was found.
 struct Ref {
-    std::string kind;  // "model", "bone", "object", "hardpoint", "clip", "sub-object", "file", "lod-model", "include"
+    std::string kind;  // "model", "bone", "object", "hardpoint", "clip", "sub-object", "file", "lod-model", "include",
+                       // "particle-system"
     std::string name;  // as written
     std::string where; // what refers to it ("Space_Model_Name", "hardpoint HP_X Attachment_Bone in EV_X.ALO")
     std::string key;   // the game path it resolved to (files), or "" when none
@@ -57,6 +58,7 @@ struct DrawState {
     std::vector<AnimationRef> animations;
     std::vector<std::string> hidden, shown;    // HideSubObject/ShowSubObject and CurDrawable{Hide,Show}SubObject*
     std::vector<std::string> particleSysBones; // "BONE SYSTEM ..." as written
+    std::vector<SourcePos> particleSysBonePos; // where each ParticleSysBone line is (parallel)
     std::vector<std::string> flags;            // Flags = ...
     SourcePos pos;
 };

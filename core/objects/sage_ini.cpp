@@ -493,6 +493,7 @@ void readStateBody(const IniNode& n, DrawState& s) {
                 if (std::find(list.begin(), list.end(), v) == list.end()) list.push_back(v);
         } else if (keyIs(c, "ParticleSysBone")) {
             s.particleSysBones.push_back(joined(c.values));
+            s.particleSysBonePos.push_back(c.pos);
         } else if (keyIs(c, "Flags")) {
             for (const std::string& v : c.values)
                 s.flags.push_back(upper(v));

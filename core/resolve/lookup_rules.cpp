@@ -32,6 +32,12 @@ static std::string extOf(const std::string& file) {
     return dot == std::string::npos ? std::string() : file.substr(dot);
 }
 
+std::string artRootOf(std::string_view modelKey) {
+    const std::string k = normalizePath(modelKey);
+    const size_t at = k.rfind("/ART/W3D/");
+    return at == std::string::npos ? std::string() : k.substr(0, at + 1);
+}
+
 std::vector<std::string> textureCandidates(std::string_view name, std::string_view modelKey) {
     const std::string key = normalizePath(name);
     const std::string file = baseName(key);
@@ -41,10 +47,19 @@ std::vector<std::string> textureCandidates(std::string_view name, std::string_vi
     for (const char* ext : {".DDS", ".TGA", ".PNG"})
         if (stemOf(file) + ext != file) files.push_back(stemOf(file) + ext);
     std::vector<std::string> dirs{folderOf(modelKey), "DATA/ART/TEXTURES/", "ART/TEXTURES/"};
+    const std::string root = artRootOf(modelKey);
     if (file.size() >= 2) {
         const std::string two = file.substr(0, 2);
         dirs.push_back("ART/COMPILEDTEXTURES/" + two + "/");
         dirs.push_back("COMPILEDTEXTURES/" + two + "/");
+        if (!root.empty()) {
+            dirs.push_back(root + "ART/COMPILEDTEXTURES/" + two + "/");
+            dirs.push_back(root + "ART/TEXTURES/");
+        }
+        dirs.push_back("ART/TEXTURES/" + two + "/");
+        if (!root.empty()) dirs.push_back(root + "ART/TEXTURES/" + two + "/");
+    } else if (!root.empty()) {
+        dirs.push_back(root + "ART/TEXTURES/");
     }
     for (const std::string& d : dirs)
         for (const std::string& f : files)
@@ -75,7 +90,30 @@ static w3d::HeaderScan scanEntry(const MountTable& t, const Hit& h) {
     return w3d::scanHeaders(b.span);
 }
 
-std::vector<std::string> companionClips(const MountTable& t, std::string_view modelKey) {
+std::shared_ptr<const W3dScanCache::Scan> W3dScanCache::scan(const MountTable& t, const std::string& key) {
+    const Hit* hit = t.find(key);
+    const std::string id = hit ? t.describe(*hit) : key; // the file itself, whichever table names it
+    {
+        std::lock_guard<std::mutex> lock(mu_);
+        const auto it = scans_.find(id);
+        if (it != scans_.end()) return it->second;
+    }
+    auto s = std::make_shared<Scan>();
+    if (hit) {
+        try {
+            w3d::HeaderScan hs = scanEntry(t, *hit);
+            s->ok = true;
+            s->modelHierarchy = std::move(hs.modelHierarchy);
+            s->hierarchies = std::move(hs.hierarchies);
+            s->clipHierarchies = std::move(hs.clipHierarchies);
+        } catch (const ParseError&) {
+        }
+    }
+    std::lock_guard<std::mutex> lock(mu_);
+    return scans_.emplace(id, std::move(s)).first->second; // a scan another thread kept first wins
+}
+
+std::vector<std::string> companionClips(const MountTable& t, std::string_view modelKey, W3dScanCache* cache) {
     const std::string key = normalizePath(modelKey);
     const std::string folder = folderOf(key), file = baseName(key), ext = extOf(file);
     std::vector<std::string> out;
@@ -97,14 +135,30 @@ std::vector<std::string> companionClips(const MountTable& t, std::string_view mo
     } else if (ext == ".W3D") {
         const Hit* self = t.find(key);
         if (!self) return out;
-        w3d::HeaderScan s;
-        try {
-            s = scanEntry(t, *self);
-        } catch (const ParseError&) {
-            return out;
-        }
-        std::string hier = s.modelHierarchy;
-        if (hier.empty() && !s.hierarchies.empty()) hier = s.hierarchies.front();
+        // The headers of entry k: from the run's cache, else scanned now (null when unreadable).
+        auto headers = [&](const std::string& k) -> std::shared_ptr<const W3dScanCache::Scan> {
+            if (cache) {
+                auto s = cache->scan(t, k);
+                return s->ok ? s : nullptr;
+            }
+            const Hit* h = t.find(k);
+            if (!h) return nullptr;
+            try {
+                w3d::HeaderScan hs = scanEntry(t, *h);
+                auto s = std::make_shared<W3dScanCache::Scan>();
+                s->ok = true;
+                s->modelHierarchy = std::move(hs.modelHierarchy);
+                s->hierarchies = std::move(hs.hierarchies);
+                s->clipHierarchies = std::move(hs.clipHierarchies);
+                return s;
+            } catch (const ParseError&) {
+                return nullptr;
+            }
+        };
+        const auto s = headers(key);
+        if (!s) return out;
+        std::string hier = s->modelHierarchy;
+        if (hier.empty() && !s->hierarchies.empty()) hier = s->hierarchies.front();
         if (hier.empty()) return out;
         std::vector<std::string> folders{folder};
         if (hier.size() >= 2) folders.push_back("ART/W3D/" + normalizePath(hier.substr(0, 2)) + "/");
@@ -112,14 +166,12 @@ std::vector<std::string> companionClips(const MountTable& t, std::string_view mo
         for (const std::string& f : folders) {
             for (const std::string& k : t.list(f)) {
                 if (k == key || extOf(k) != ".W3D") continue;
-                try {
-                    for (const std::string& h : scanEntry(t, *t.find(k)).clipHierarchies)
+                if (const auto ks = headers(k))
+                    for (const std::string& h : ks->clipHierarchies)
                         if (normalizePath(h) == normalizePath(hier)) {
                             out.push_back(k);
                             break;
                         }
-                } catch (const ParseError&) {
-                }
             }
         }
     }

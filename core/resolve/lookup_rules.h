@@ -4,6 +4,9 @@
 
 #include "vfs/mount.h"
 
+#include <map>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -13,9 +16,18 @@ namespace rs::resolve {
 // "DATA/ART/MODELS/" for "DATA/ART/MODELS/X.ALO"; "" for a key without folder.
 std::string folderOf(std::string_view key);
 
+// The folder a SAGE model's archive root was unpacked to in a mod's working tree: "ARTS/" for
+// "ARTS/ART/W3D/KB/X.W3D" (a top folder that a build packs into one .big whose entries start with ART/), "" when
+// the model is not under <folder>/ART/W3D/.
+std::string artRootOf(std::string_view modelKey);
+
 // Keys tried for texture `name` (a file name or game path) referenced by the model at `modelKey`, in order:
-// the model's folder, DATA/ART/TEXTURES/, ART/TEXTURES/, ART/COMPILEDTEXTURES/<first two letters>/,
-// COMPILEDTEXTURES/<xx>/, then the path as written; each with the stored extension first, then the other of
+// the model's folder; the engines' folders: DATA/ART/TEXTURES/ (Alamo), ART/TEXTURES/ (Generals W3DFileSystem
+// TGA_DIR_PATH; OpenSAGE's Generals/BFME path resolver), ART/COMPILEDTEXTURES/<first two letters>/ (BFME II and
+// RotWK, OpenSAGE's Bfme2TexturePathResolver), COMPILEDTEXTURES/<xx>/; the same below the model's art root
+// (artRootOf: <root>ART/COMPILEDTEXTURES/<xx>/, <root>ART/TEXTURES/); then ART/TEXTURES/<xx>/ and
+// <root>ART/TEXTURES/<xx>/ (the BFME II mod SDK's source layout, which its asset builder compiles into
+// ART/COMPILEDTEXTURES/<xx>/); then the path as written. Each with the stored extension first, then the other of
 // .TGA / .DDS (the games ship .dds for textures named .tga), then .PNG (textures a modder converted).
 std::vector<std::string> textureCandidates(std::string_view name, std::string_view modelKey);
 // The first candidate the table holds; null when none.
@@ -24,10 +36,29 @@ const vfs::Hit* findTexture(const vfs::MountTable& t, std::string_view name, std
 // W3D hierarchy `name`: `<name>.W3D` next to the model, then ART/W3D/<first two letters>/, then ART/W3D/.
 const vfs::Hit* findW3dHierarchy(const vfs::MountTable& t, std::string_view name, std::string_view modelKey);
 
+// W3D header scans (w3d::scanHeaders) of a table's entries, kept for the lookups of one run over files that do not
+// change meanwhile (a check): each file is scanned once instead of once per model beside it. Thread-safe.
+class W3dScanCache {
+  public:
+    struct Scan {
+        bool ok = false; // false: the headers could not be read
+        std::string modelHierarchy;
+        std::vector<std::string> hierarchies, clipHierarchies;
+    };
+    // The scan of entry `key` of table `t` (scanned on first use).
+    std::shared_ptr<const Scan> scan(const vfs::MountTable& t, const std::string& key);
+
+  private:
+    std::mutex mu_;
+    std::map<std::string, std::shared_ptr<const Scan>> scans_; // by MountTable::describe() of the entry
+};
+
 // Clips that belong to the model, as keys, sorted: Alamo <MODEL>_*.ALA next to it (a clip that also starts with
-// a longer model's name beside it, <MODEL>_D_DIE_00.ALA for <MODEL>_D.ALO, is that model's); W3D .W3D files next to it (and
-// in its ART/W3D/<xx>/ folder) whose clip header names the model's hierarchy.
-std::vector<std::string> companionClips(const vfs::MountTable& t, std::string_view modelKey);
+// a longer model's name beside it, <MODEL>_D_DIE_00.ALA for <MODEL>_D.ALO, is that model's); W3D .W3D files next to it
+// (and in its ART/W3D/<xx>/ folder) whose clip header names the model's hierarchy. `cache` (optional): header scans
+// shared with other lookups of the same run.
+std::vector<std::string> companionClips(const vfs::MountTable& t, std::string_view modelKey,
+                                        W3dScanCache* cache = nullptr);
 
 // B&W2 animation libraries (.AL) next to a .BWM model, sorted.
 std::vector<std::string> animationLibraries(const vfs::MountTable& t, std::string_view modelKey);

@@ -292,15 +292,29 @@ Asset Resolver::open(const std::string& path, const OpenOptions& options) const 
         }
     }
     if (d.model && options.companionClips && (companions & kCompanionClips))
-        for (const std::string& c : companionClips(path)) {
+        for (const std::string& c : companionClips(path, options.cache.get())) {
             ClipFile cf{c, nullptr, {}};
             try {
+                if (options.cache) {
+                    std::lock_guard<std::mutex> lock(options.cache->mu);
+                    const auto it = options.cache->clips.find(c);
+                    if (it != options.cache->clips.end()) {
+                        cf.clip = it->second.first;
+                        cf.error = it->second.second;
+                        a.clips.push_back(std::move(cf));
+                        continue;
+                    }
+                }
                 OpenOptions clipOptions;
                 clipOptions.companionClips = false;
                 Document cd = read(c, clipOptions);
                 if (!cd.clips.empty()) cf.clip = cd.clips.front();
             } catch (const std::exception& e) {
                 cf.error = e.what();
+            }
+            if (options.cache) {
+                std::lock_guard<std::mutex> lock(options.cache->mu);
+                options.cache->clips.emplace(c, std::make_pair(cf.clip, cf.error));
             }
             a.clips.push_back(std::move(cf));
         }
@@ -319,7 +333,7 @@ Asset Resolver::open(const std::string& path, const OpenOptions& options) const 
     return a;
 }
 
-std::vector<std::string> Resolver::companionClips(const std::string& modelPath) const {
+std::vector<std::string> Resolver::companionClips(const std::string& modelPath, OpenCache* cache) const {
     std::vector<std::string> out;
     Place p;
     try {
@@ -327,7 +341,12 @@ std::vector<std::string> Resolver::companionClips(const std::string& modelPath) 
     } catch (const ParseError&) {
     }
     if (!p.table) return out;
-    for (const std::string& k : resolve::companionClips(*p.table, p.key))
+    // A file of the mounted folders is looked up by its game path there (clips in the mount's archives count).
+    if (const vfs::Entry* own = mounted_ && !p.diskPath.empty() ? mounted_->findDescribed(p.diskPath) : nullptr) {
+        p.table = mounted_;
+        p.key = own->key;
+    }
+    for (const std::string& k : resolve::companionClips(*p.table, p.key, cache ? &cache->scans : nullptr))
         out.push_back(p.table->describe(*p.table->find(k)));
     std::sort(out.begin(), out.end());
     return out;
@@ -416,7 +435,10 @@ std::string Resolver::findTexture(std::string_view rawName, const std::string& m
     }
     auto fromTable = [&]() -> std::string {
         if (!p.table) return {};
-        const Hit* h = resolve::findTexture(*p.table, name, p.key);
+        // A file of the mounted folders is looked up by its game path there (its art root counts), not by its name
+        // in its own folder.
+        const vfs::Entry* own = mounted_ && !p.diskPath.empty() ? mounted_->findDescribed(p.diskPath) : nullptr;
+        const Hit* h = resolve::findTexture(*p.table, name, own ? own->key : p.key);
         return h ? p.table->describe(*h) : std::string();
     };
     // The game's order (mod over game, loose over archives) first for a model inside an archive and whenever game

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "formats/formats.h"
+#include "resolve/lookup_rules.h"
 #include "scene/document.h"
 #include "vfs/mount.h"
 
@@ -18,11 +19,21 @@
 
 namespace rs {
 
+// What the open() calls of one run over files that do not change meanwhile (a check) share: W3D header scans for
+// the companion lookups and the companion clips read, each file once. Thread-safe.
+struct OpenCache {
+    resolve::W3dScanCache scans;
+    std::mutex mu;
+    std::map<std::string, std::pair<std::shared_ptr<const Clip>, std::string>> clips; // path -> clip, error
+};
+
 struct OpenOptions {
     // W3D: the file holding the hierarchy, when the user chose it (empty: looked up).
     std::string w3dHierarchyFile;
     // Read the clips that belong to a model (Alamo <MODEL>_*.ala, W3D clips naming its hierarchy).
     bool companionClips = true;
+    // Shared by the calls of one run (null: nothing kept between calls).
+    std::shared_ptr<OpenCache> cache;
     // The name messages and Document::path give the file (empty: the path it is opened by), e.g. the file on disk
     // or "<archive>:<entry>" that a game path of the mounted folders resolved to.
     std::string label;
@@ -70,7 +81,7 @@ class Resolver {
     Document read(ByteSpan bytes, const std::string& path, const OpenOptions& options = {}) const;
 
     // Clip files that belong to the model at modelPath (paths for read()), sorted.
-    std::vector<std::string> companionClips(const std::string& modelPath) const;
+    std::vector<std::string> companionClips(const std::string& modelPath, OpenCache* cache = nullptr) const;
     // B&W2: .al libraries beside the model (and in sibling folders named *anim*) with boneCount bones, sorted.
     std::vector<std::string> matchingLibraries(const std::string& modelPath, size_t boneCount) const;
     // W3D: the hierarchy the file's models (or, in a clip-only file, its first clip) need and the file does not

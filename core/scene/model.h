@@ -177,6 +177,16 @@ struct SubMesh {
     std::vector<glm::vec3> positions2, normals2;
     std::vector<uint32_t> indices;       // triangle list, every index < vertex count
     std::vector<int> boneMap;            // skeleton bone per palette entry; empty = rigid
+    // Skin weights as the file stores them where they differ from what is drawn (boneWeights), for checks
+    // (core/check limit.skin-weights). `blended`: Alamo RSkin vertex formats (one bone per vertex, the first) whose
+    // stored weights give a second bone an influence, which the engine ignores. `unnormalised`: stored weights that
+    // do not add up to one (Alamo B4 formats: |sum - 1| > 0.01; W3D: percentages with |sum - 100| > 1, 0/0 meaning
+    // one bone), normalised on read. first*: the first such vertex of the sub-mesh (valid when its count is > 0).
+    struct WeightNotes {
+        uint32_t blended = 0, firstBlended = 0;
+        uint32_t unnormalised = 0, firstUnnormalised = 0;
+        float firstSum = 0; // the stored sum of the first unnormalised vertex (W3D: percent)
+    } weightNotes;
     VertexSpace space = VertexSpace::Model;
     bool hasCollisionTree = false;
     CollisionTree collision;

@@ -1012,6 +1012,11 @@ static Mesh buildMesh(RawMesh& m, bool take, const Skeleton* skeleton, int bone,
             for (size_t i = 0; i < nOut; ++i) {
                 const VertexInfluence& vi = m.influences[single ? i : remap[i]];
                 float w0 = vi.weight / 100.0f, w1 = vi.weight2 / 100.0f;
+                if ((vi.weight || vi.weight2) && std::abs(int(vi.weight) + int(vi.weight2) - 100) > 1 &&
+                    sm.weightNotes.unnormalised++ == 0) {
+                    sm.weightNotes.firstUnnormalised = uint32_t(i);
+                    sm.weightNotes.firstSum = float(int(vi.weight) + int(vi.weight2));
+                }
                 if (vi.weight == 0 && vi.weight2 == 0) w0 = 1.0f; // single-bone skin
                 const float sum = w0 + w1;
                 w0 /= sum;

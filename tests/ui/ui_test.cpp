@@ -33,6 +33,7 @@
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
@@ -1063,12 +1064,18 @@ class UiTest : public QObject {
         p->show();
         p->raise();
         QSignalSpy done(p, &ProblemsDock::finished);
+        QSignalSpy steps(p->progressBar(), &QProgressBar::valueChanged);
         p->runCheck(true);
+        QVERIFY(!p->progressBar()->isHidden()); // shown while the check runs
         // runCheck returns before the check ends: it runs on the pool and reports through the event loop, so the
         // window stays responsive (finished cannot arrive before control is back in the event loop).
         QVERIFY(done.isEmpty());
         QVERIFY(QTest::qWaitFor([&] { return !done.isEmpty(); }, 60000));
         QCOMPARE(p->report().count(check::Level::Warning), size_t(1));
+        // The bar went through the files to the end (files + the object pass), then was hidden.
+        QVERIFY(QTest::qWaitFor(
+            [&] { return !steps.isEmpty() && steps.last().at(0).toInt() == int(p->report().files) + 1; }, 5000));
+        QVERIFY(p->progressBar()->isHidden());
         QTreeWidget* tree = p->tree();
         QCOMPARE(tree->topLevelItemCount(), 1); // one file (CLEAN.ALO); the level filter shows all by default
         QTreeWidgetItem* file = tree->topLevelItem(0);
@@ -1085,6 +1092,31 @@ class UiTest : public QObject {
         QVERIFY(QTest::qWaitFor([&] { return !ok.isEmpty(); }, 60000));
         QVERIFY(w->currentPath().endsWith(QStringLiteral("CLEAN.ALO")));
         QCOMPARE(w->boneTree()->selectedBone(), w->model()->skeleton.find("Hand"));
+        w->setMount(nullptr);
+
+        // A missing texture: double-clicking opens the model and selects the material's texture row.
+        rs::test::CheckMod tex(rs::test::CheckMod::Defect::TextureMissing);
+        w->setMount(std::make_shared<const vfs::MountTable>(vfs::mountInstall({}, {tex.mod})));
+        done.clear();
+        p->runCheck(true);
+        QVERIFY(QTest::qWaitFor([&] { return !done.isEmpty(); }, 60000));
+        finding = nullptr; // CLEAN.ALO's finding (CLEAN.DDS, now unreferenced, is the other file)
+        for (int i = 0; i < tree->topLevelItemCount(); ++i)
+            if (tree->topLevelItem(i)->text(0).endsWith(QStringLiteral("CLEAN.ALO")))
+                finding = tree->topLevelItem(i)->child(0);
+        QVERIFY(finding);
+        QCOMPARE(finding->text(1), QStringLiteral("model.texture-missing"));
+        ok.clear();
+        emit tree->itemDoubleClicked(finding, 0);
+        QVERIFY(QTest::qWaitFor([&] { return !ok.isEmpty(); }, 60000));
+        QVERIFY(w->currentPath().endsWith(QStringLiteral("CLEAN.ALO")));
+        QTreeWidget* materials = w->materials()->findChild<QTreeWidget*>();
+        QVERIFY(materials);
+        QVERIFY(QTest::qWaitFor([&] { return materials->currentItem() != nullptr; }, 5000));
+        QCOMPARE(materials->currentItem()->text(1), QStringLiteral("texture"));
+        QVERIFY2(materials->currentItem()->text(2).contains(QStringLiteral("GONE.TGA")) ||
+                     materials->currentItem()->text(0).contains(QStringLiteral("GONE.TGA")),
+                 qPrintable(materials->currentItem()->text(0) + " | " + materials->currentItem()->text(2)));
         w->setMount(nullptr);
         p->hide();
     }

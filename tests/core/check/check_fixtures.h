@@ -40,6 +40,8 @@ struct CheckMod {
         Vertices,           // mesh Big: a sub-mesh of 65537 vertices
         Triangles,          // mesh Dense: two sub-meshes of 33000 triangles each
         SkinBones,          // mesh Skin: skinned sub-mesh with 27 bones (bones B0..B26 added)
+        SkinWeights,        // mesh Skin (alD3dVertRSkinNU2, bones Arm/Hand): vertex 2 weighs Arm 0.5 and Hand 0.5
+        SkinWeightsW3d,     // Data/Art/Models/UNIT_SKN.W3D (+ UNIT_SKL.W3D): vertex 1 weighs BODY 60% and ARM 60%
         ShadowOpen,         // Shadow: the tetrahedron misses a face
         ShadowMaterials,    // Shadow: two sub-meshes
         CollisionMaterials, // mesh Hull: collision enabled, two sub-meshes
@@ -151,7 +153,7 @@ struct CheckMod {
             }
             m.meshes.push_back(big);
         }
-        if (d == Defect::SkinBones) {
+        if (d == Defect::SkinBones || d == Defect::SkinWeights) {
             const int extra = d == Defect::SkinBones ? 27 : 0;
             for (int i = 0; i < extra; ++i) {
                 Bone b;
@@ -172,6 +174,10 @@ struct CheckMod {
             for (int v = 0; v < 4; ++v) {
                 k.boneIndices.push_back(glm::u16vec4(uint16_t(v % 2), uint16_t(v == 2 ? 1 : 0), 0, 0));
                 k.boneWeights.push_back(glm::vec4(1, 0, 0, 0));
+            }
+            if (d == Defect::SkinWeights) {
+                k.boneIndices[2] = glm::u16vec4(0, 1, 0, 0);
+                k.boneWeights[2] = glm::vec4(0.5f, 0.5f, 0, 0);
             }
             skin.subMeshes.push_back(k);
             m.meshes.push_back(skin);
@@ -227,6 +233,23 @@ struct CheckMod {
             w3d::writeHlod(skin, h);
             W(m / "Data/Art/Models/UNIT_SKN.W3D", skin.take());
         }
+        if (d == Defect::SkinWeightsW3d) {
+            w3d::ChunkWriter hier;
+            w3d::writeHierarchy(hier, testHierarchy("UNIT_SKL"));
+            W(m / "Data/Art/Models/UNIT_SKL.W3D", hier.take());
+            w3d::ChunkWriter skin;
+            w3d::RawMesh sk = testQuad("SKIN", "UNIT_SKN");
+            sk.textures.clear();
+            for (auto& p : sk.passes)
+                p.stages.clear();
+            sk.attributes = 0x00020000;
+            sk.influences = {{1, 0, 100, 0}, {1, 2, 60, 60}, {2, 0, 100, 0}, {2, 0, 100, 0}};
+            sk.positions2 = sk.positions;
+            sk.normals2 = sk.normals;
+            w3d::writeMesh(skin, sk);
+            w3d::writeHlod(skin, rs::test::oneLodHlod("UNIT_SKN", "UNIT_SKL", {{0, "UNIT_SKN.SKIN"}}));
+            W(m / "Data/Art/Models/UNIT_SKN.W3D", skin.take());
+        }
         if (d == Defect::ClipMismatch) {
             Clip c = syntheticClip();
             c.tracks[1].bone = 7;
@@ -271,6 +294,120 @@ struct CheckMod {
                     "</Death_Clone>\n </SpaceUnit>\n <SpaceUnit Name=\"Clean_Dead\">\n" +
                     "  <Variant_Of_Existing_Type>" + (d == Defect::ObjectParent ? "Nobody" : "Clean") +
                     "</Variant_Of_Existing_Type>\n </SpaceUnit>\n</Units>\n"));
+    }
+};
+
+} // namespace rs::test
+
+namespace rs::test {
+
+// A writer-made BFME II mod in a working tree's layout (art under a top folder, as TROW keeps it), clean or with
+// one planted defect in its Object INI (SageCheckMod::Defect).
+//
+//   data/ini/object/units.ini            Object KBUnit (W3DScriptedModelDraw: default state Model KBUNIT_SKN,
+//                                        ParticleSysBone ARM KBSmoke; DAMAGED state Texture kbunit.tga kbunit_d.tga;
+//                                        idle animation KBUNIT_SKL.KBUNIT_IDLA; SubObjectsUpgrade ShowSubObjects
+//                                        SKIN) and ChildObject KBUnitElite KBUnit
+//   data/ini/particlesystem.ini          ParticleSystem KBSmoke
+//   arts/art/w3d/kb/kbunit_skl.w3d       hierarchy KBUNIT_SKL (RootTransform, BODY, ARM, HAND)
+//   arts/art/w3d/kb/kbunit_skn.w3d       HLOD KBUNIT_SKN: mesh SKIN on ARM, texture kbunit.tga
+//   arts/art/w3d/kb/kbunit_idla.w3d      clip KBUNIT_IDLA of KBUNIT_SKL
+//   arts/art/textures/kb/kbunit.tga      (the mod SDK's source folder)
+//   arts/art/compiledtextures/kb/kbunit_d.dds
+struct SageCheckMod {
+    enum class Defect {
+        None,
+        Model,     // line 5: Model = KBGONE_SKN
+        Bone,      // line 6: ParticleSysBone = NOBONE KBSmoke
+        Particle,  // line 6: ParticleSysBone = ARM KBNoSmoke
+        Clip,      // line 13: AnimationName = KBUNIT_SKL.KBUNIT_GONE
+        Texture,   // line 9: Texture = kbunit.tga kbgone.tga
+        SubObject, // line 19: ShowSubObjects = NOSUCH
+        Parent,    // line 23: ChildObject KBUnitElite KBNobody
+    };
+
+    std::filesystem::path root;
+    std::string mod;
+
+    explicit SageCheckMod(Defect d = Defect::None) {
+        static std::atomic<int> n{0};
+        root = std::filesystem::temp_directory_path() /
+               ("rigscope_sagecheck_" + std::to_string(::getpid()) + "_" + std::to_string(n++));
+        std::filesystem::remove_all(root);
+        mod = (root / "mod").string();
+        build(d);
+    }
+    ~SageCheckMod() {
+        std::error_code ec;
+        std::filesystem::remove_all(root, ec);
+    }
+    SageCheckMod(const SageCheckMod&) = delete;
+    SageCheckMod& operator=(const SageCheckMod&) = delete;
+
+    void build(Defect d) {
+        const std::filesystem::path m(mod);
+        auto W = [](const std::filesystem::path& p, const std::vector<uint8_t>& b) { FakeInstall::write(p, b); };
+        auto pick = [&](Defect x, const char* bad, const char* good) { return std::string(d == x ? bad : good); };
+        W(m / "data/ini/object/units.ini",
+          textBytes("Object KBUnit\n"                                // 1
+                    "  Draw = W3DScriptedModelDraw ModuleTag_Draw\n" // 2
+                    "    DefaultModelConditionState\n"               // 3
+                    "      ; the unit\n"                             // 4
+                    "      Model = " +
+                    pick(Defect::Model, "KBGONE_SKN", "KBUNIT_SKN") + "\n" +                 // 5
+                    "      ParticleSysBone = " + pick(Defect::Bone, "NOBONE", "ARM") + " " + // 6
+                    pick(Defect::Particle, "KBNoSmoke", "KBSmoke") + " FollowBone:Yes\n" +   //
+                    "    End\n"                                                              // 7
+                    "    ModelConditionState = DAMAGED\n"                                    // 8
+                    "      Texture = kbunit.tga " +
+                    pick(Defect::Texture, "kbgone.tga", "kbunit_d.tga") + "\n" + // 9
+                    "    End\n"                                                  // 10
+                    "    IdleAnimationState\n"                                   // 11
+                    "      Animation = IDLA\n"                                   // 12
+                    "        AnimationName = KBUNIT_SKL." +                      // 13
+                    pick(Defect::Clip, "KBUNIT_GONE", "KBUNIT_IDLA") +
+                    "\n" +                                          //
+                    "      End\n"                                   // 14
+                    "    End\n"                                     // 15
+                    "  End\n"                                       // 16
+                    "  Behavior = SubObjectsUpgrade ModuleTag_Up\n" // 17
+                    "    TriggeredBy = Upgrade_Elite\n"             // 18
+                    "    ShowSubObjects = " +
+                    pick(Defect::SubObject, "NOSUCH", "SKIN") + "\n" + // 19
+                    "  End\n"                                          // 20
+                    "End\n"                                            // 21
+                    "\n"                                               // 22
+                    "ChildObject KBUnitElite " +
+                    pick(Defect::Parent, "KBNobody", "KBUnit") + "\n" + // 23
+                    "End\n"));
+        W(m / "data/ini/particlesystem.ini",
+          textBytes("ParticleSystem KBSmoke\n  Priority = WEAPON_EXPLOSION\n  Lifetime = 10 10\nEnd\n"));
+        w3d::ChunkWriter hier;
+        w3d::writeHierarchy(hier, testHierarchy("KBUNIT_SKL"));
+        W(m / "arts/art/w3d/kb/kbunit_skl.w3d", hier.take());
+        w3d::ChunkWriter skin;
+        w3d::RawMesh q = testQuad("SKIN", "KBUNIT_SKN");
+        q.textures[0].name = "kbunit.tga";
+        w3d::writeMesh(skin, q);
+        w3d::writeHlod(skin, oneLodHlod("KBUNIT_SKN", "KBUNIT_SKL", {{2, "KBUNIT_SKN.SKIN"}}));
+        W(m / "arts/art/w3d/kb/kbunit_skn.w3d", skin.take());
+        w3d::ChunkWriter clip;
+        w3d::ClipSpec c;
+        c.name = "KBUNIT_IDLA";
+        c.hierarchy = "KBUNIT_SKL";
+        c.frames = 3;
+        w3d::ChannelSpec x;
+        x.pivot = 2;
+        x.type = 0;
+        x.values = {0, 1, 2};
+        c.channels = {x};
+        w3d::writeClip(clip, c);
+        W(m / "arts/art/w3d/kb/kbunit_idla.w3d", clip.take());
+        Image img;
+        img.width = img.height = 4;
+        img.rgba.assign(64, 200);
+        W(m / "arts/art/textures/kb/kbunit.tga", writeTga(img, TgaKind::TrueColour32, false));
+        W(m / "arts/art/compiledtextures/kb/kbunit_d.dds", writeDdsRgba(img));
     }
 };
 

@@ -149,6 +149,25 @@ TEST_CASE("check: limit.skin-bones") {
     CHECK(f.where.subMesh == 0);
 }
 
+TEST_CASE("check: limit.skin-weights of an Alamo RSkin sub-mesh that weights a second bone") {
+    CheckMod m(Defect::SkinWeights);
+    const check::Finding f = only(checkMod(m), "limit.skin-weights");
+    CHECK(endsWith(f.file, "CLEAN.ALO"));
+    CHECK(f.where.mesh == "Skin");
+    CHECK(f.where.subMesh == 0);
+    CHECK_THAT(f.message, Catch::StartsWith("1 of 4 vertices (first: vertex 2) weight a second bone"));
+    CHECK_THAT(f.message, Catch::Contains("alD3dVertRSkinNU2"));
+}
+
+TEST_CASE("check: limit.skin-weights of a W3D skin whose weights do not add up to 100%") {
+    CheckMod m(Defect::SkinWeightsW3d);
+    const check::Finding f = only(checkMod(m), "limit.skin-weights");
+    CHECK(endsWith(f.file, "Data/Art/Models/UNIT_SKN.W3D"));
+    CHECK(f.key == "DATA/ART/MODELS/UNIT_SKN.W3D");
+    CHECK(f.where.subMesh == 0);
+    CHECK_THAT(f.message, Catch::StartsWith("1 of 4 vertices (first: vertex 1, 120%)"));
+}
+
 TEST_CASE("check: limit.shadow-not-closed") {
     CheckMod m(Defect::ShadowOpen);
     const check::Finding f = only(checkMod(m), "limit.shadow-not-closed");
@@ -276,4 +295,97 @@ TEST_CASE("check: checkPaths on one file and the catalog") {
         CHECK(std::string(c.source).size() > 10);
         CHECK(check::findCheck(c.id) == &c);
     }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// SAGE: a writer-made BFME II mod with its art under a working tree's top folder (arts/art/...).
+
+namespace {
+
+using SageDefect = SageCheckMod::Defect;
+
+check::Report checkSage(const SageCheckMod& m, unsigned threads = 2) {
+    auto table = std::make_shared<const vfs::MountTable>(vfs::mountInstall({}, {m.mod}));
+    const Resolver r(table);
+    check::Options o;
+    o.threads = threads;
+    return r.mounted() ? check::checkMount(r, o) : check::Report{};
+}
+
+void sageAt(const check::Finding& f, int line, int column) {
+    CHECK(endsWith(f.file, "data/ini/object/units.ini"));
+    CHECK(f.key == "DATA/INI/OBJECT/UNITS.INI");
+    CHECK(f.where.line == line);
+    CHECK(f.where.column == column);
+}
+
+} // namespace
+
+TEST_CASE("check: a clean SAGE mod in arts/art/... has no finding, its textures found in the engine's folders") {
+    SageCheckMod m;
+    const check::Report r = checkSage(m);
+    INFO(dump(r));
+    CHECK(r.files == 5);
+    CHECK(r.findings.empty()); // kbunit.tga in arts/art/textures/kb/, kbunit_d.dds in .../compiledtextures/kb/
+}
+
+TEST_CASE("check: SAGE object.model-missing") {
+    SageCheckMod m(SageDefect::Model);
+    const check::Report r = checkSage(m);
+    std::vector<check::Finding> hits;
+    for (const auto& f : r.findings)
+        if (f.level >= check::Level::Warning) hits.push_back(f);
+    INFO(dump(r));
+    // The model's finding; the bone, sub-object and texture lookups in it are left out (no cascade).
+    REQUIRE(hits.size() == 1);
+    CHECK(hits[0].id == "object.model-missing");
+    CHECK_THAT(hits[0].message, Catch::Contains("KBGONE_SKN"));
+    sageAt(hits[0], 3, 5); // the state that names it
+}
+
+TEST_CASE("check: SAGE object.bone-missing for a ParticleSysBone") {
+    SageCheckMod m(SageDefect::Bone);
+    const check::Finding f = only(checkSage(m), "object.bone-missing");
+    sageAt(f, 6, 7);
+    CHECK(f.where.bone == "NOBONE");
+}
+
+TEST_CASE("check: SAGE object.particle-missing") {
+    SageCheckMod m(SageDefect::Particle);
+    const check::Finding f = only(checkSage(m), "object.particle-missing");
+    sageAt(f, 6, 7);
+    CHECK_THAT(f.message, Catch::Contains("KBNoSmoke"));
+}
+
+TEST_CASE("check: SAGE object.clip-missing") {
+    SageCheckMod m(SageDefect::Clip);
+    const check::Finding f = only(checkSage(m), "object.clip-missing");
+    sageAt(f, 12, 7); // the Animation block that names it
+    CHECK_THAT(f.message, Catch::Contains("KBUNIT_SKL.KBUNIT_GONE"));
+}
+
+TEST_CASE("check: SAGE object.texture-missing") {
+    SageCheckMod m(SageDefect::Texture);
+    const check::Finding f = only(checkSage(m), "object.texture-missing");
+    sageAt(f, 8, 5);
+    CHECK_THAT(f.message, Catch::Contains("kbgone.tga"));
+}
+
+TEST_CASE("check: SAGE object.subobject-missing") {
+    SageCheckMod m(SageDefect::SubObject);
+    const check::Finding f = only(checkSage(m), "object.subobject-missing");
+    sageAt(f, 19, 5);
+    CHECK_THAT(f.message, Catch::Contains("NOSUCH"));
+}
+
+TEST_CASE("check: SAGE object.parent-missing of a ChildObject") {
+    SageCheckMod m(SageDefect::Parent);
+    const check::Finding f = only(checkSage(m), "object.parent-missing");
+    sageAt(f, 23, 1);
+    CHECK_THAT(f.message, Catch::Contains("KBNobody"));
+}
+
+TEST_CASE("check: one and two threads give the same SAGE findings") {
+    SageCheckMod m(SageDefect::Clip);
+    CHECK(dump(checkSage(m, 1)) == dump(checkSage(m, 2)));
 }
