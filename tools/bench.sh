@@ -21,7 +21,8 @@
 #   particle_playback  bench/playback_bench.sh: UB_TLTower ALT3 with and without its particles, same sizes
 #   objects          bench_objects: object database indexing per corpus mod
 #   check            check_bench: rigscope-cli check's core on the largest corpus mod and a writer-made mod
-#   thumbnails       no thumbnail benchmark exists yet: {"absent": "..."}
+#   thumbnails       bench/thumbnail_bench: pictures per second over every corpus model (1 and 2 threads) and
+#                    frame times scrolling a 20,000-entry grid while pictures are made
 # Rates of core benchmarks use the CPU time of the benchmark thread; playback gives fps (wall clock, 60 Hz
 # pacing) and CPU ms per frame over all threads.
 set -euo pipefail
@@ -93,6 +94,7 @@ awk '
   BEGIN { printf "[" } END { printf "]" }' "$tmp/check.txt" >"$tmp/check.json"
 
 startup='null' startup_f3d='null' playback='null' particles='null'
+thumbnails='{"absent": "needs a GUI build with thumbnail_bench and xvfb-run"}'
 largest=$(find "$RIGSCOPE_CORPUS" -type f \( -iname '*.alo' -o -iname '*.w3d' -o -iname '*.bwm' \) -printf '%s %p\n' \
   2>/dev/null | sort -n | tail -1 | cut -d' ' -f2- || true)
 if [ -n "$gui" ] && [ -n "$largest" ]; then
@@ -126,6 +128,21 @@ if [ -n "$gui" ] && [ -n "$largest" ]; then
   playback=$(PLAYBACK_SIZES="$sizes" PLAYBACK_REPEAT=$repeat bench/playback_bench.sh "$gui" "" "" "$secs" || echo null)
   models=$RIGSCOPE_CORPUS/alamo/Delta730+Imperial_Civil_War/Data/Art/Models
   tower=$RIGSCOPE_CORPUS/alamo/cch2319+UFoCP-EAW-Campaign/Data/Art/Models/UB_TLTower.alo
+  if [ -x "$gui/bin/thumbnail_bench" ]; then
+    echo "bench: thumbnails (thumbnail_bench)" >&2
+    xvfb-run -a -s "-screen 0 1920x1080x24" "$gui/bin/thumbnail_bench" --repeat "$repeat" \
+      --frames $((quick ? 60 : 600)) >"$tmp/thumbs.txt" 2>/dev/null || true
+    # "  N thread(s): LO - HI pictures/s (D drawn, F cannot be drawn), R runs" and
+    # "  run K making pictures|workers paused : frame ms p50 A p95 B p99 C max D, O of F frames over 16.7 ms, ..."
+    thumbnails=$(awk '
+      /^  [0-9]+ threads?:/ { n=$1; printf "%s{\"threads\": %s, \"pictures_per_s_min\": %s, \"pictures_per_s_max\": %s}", (t++ ? "," : ""), n, $3, $5 }
+      /^  run [0-9]+ / { w = ($0 ~ /making pictures/); sub(/.*frame ms /, ""); gsub(/,/, "");
+        g = g sprintf("%s{\"workers\": %s, \"p50_ms\": %s, \"p95_ms\": %s, \"p99_ms\": %s, \"max_ms\": %s, \"frames_over_16_7_ms\": %s, \"frames\": %s}",
+                      (r++ ? "," : ""), (w ? "true" : "false"), $2, $4, $6, $8, $9, $11) }
+      END { printf "], \"grid_scroll\": [%s]", g }' "$tmp/thumbs.txt")
+    thumbnails="{\"corpus_models\": [$thumbnails}"
+    echo "$thumbnails" | jq -e . >/dev/null 2>&1 || thumbnails='{"absent": "thumbnail_bench output not understood"}'
+  fi
   if [ -f "$tower" ]; then
     echo "bench: particle playback (UB_TLTower ALT3, bench/playback_bench.sh)" >&2
     # Its systems (explosion, fire, smoke) are in the other mod's folder: found through --texture-dir.
@@ -139,7 +156,7 @@ load_after=$(load)
 jq -n --slurpfile p "$tmp/parse.json" --slurpfile q "$tmp/pose.json" --slurpfile counts "$tmp/counts.json" \
   --slurpfile objects "$tmp/objects.json" --slurpfile check "$tmp/check.json" \
   --argjson startup "$startup" --argjson startup_f3d "$startup_f3d" --argjson playback "$playback" \
-  --argjson particles "$particles" --arg before "$load_before" --arg after "$load_after" \
+  --argjson particles "$particles" --argjson thumbnails "$thumbnails" --arg before "$load_before" --arg after "$load_after" \
   --arg cpu "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)" --argjson nproc "$(nproc)" \
   --arg mesa "$(dpkg-query -W -f='${Version}' libgl1-mesa-dri 2>/dev/null || echo unknown)" \
   --arg commit "$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)" \
@@ -188,7 +205,7 @@ jq -n --slurpfile p "$tmp/parse.json" --slurpfile q "$tmp/pose.json" --slurpfile
         read_mb_per_s: ([ $objects[0].benchmarks[] | select(.name == "Read/" + $m) | .bytes_per_second / 1e6
                           * 10 | round / 10 ][0]) } ],
     check: $check[0],
-    thumbnails: {absent: "no thumbnail benchmark exists on main (bench/ has none); figure not measured"}
+    thumbnails: $thumbnails
   }' >"$tmp/bench.json"
 mkdir -p "$(dirname "$out")"
 cp "$tmp/bench.json" "$out.tmp" && mv "$out.tmp" "$out"

@@ -43,9 +43,12 @@ check "instructions per byte parsed for every parse set" \
 check "parse sets with MB/s and the memcpy anchor (when the corpus is there)" \
   '($corpus | not) or ((.parse | length) >= 1 and all(.parse[]; .mb_per_s > 0 and .ratio_to_memcpy > 0))'
 check "mod check on the writer-made mod: parse and two check runs" \
-  'any(.check[]; .set == "writer-made mod" and (.runs | map(.what)) == ["parse", "check 1 thread", "check 2 threads"]
+  'any(.check[]; .set == "writer-made Alamo mod" and (.runs | map(.what)) == ["parse", "check 1 thread", "check 2 threads"]
    and all(.runs[]; .files > 0) and .speedup_2_threads > 0)'
-check "thumbnails marked absent" '.thumbnails.absent | type == "string" and length > 0'
+check "thumbnails: pictures/s on 1 and 2 threads and grid-scroll frame times (absent without the corpus)" \
+  'if $corpus then (.thumbnails.corpus_models | length) == 2 and all(.thumbnails.corpus_models[]; .pictures_per_s_min > 0)
+     and (.thumbnails.grid_scroll | length) >= 2 and all(.thumbnails.grid_scroll[]; .frames > 0 and .p50_ms > 0)
+   else (.thumbnails.absent | type == "string" and length > 0) end'
 check "playback rows per size with fps and CPU ms per frame (when the corpus is there)" \
   '($corpus | not) or (.playback.runs | length >= 1 and all(.[]; .size == "1280x720" and .fps_median > 0 and .cpu_ms_per_frame_median > 0))'
 check "particle playback with and without particles (when the corpus is there)" \
