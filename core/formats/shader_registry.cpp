@@ -2,6 +2,7 @@
 
 #include "formats/formats.h"
 #include "scene/model.h"
+#include "w3d/w3d_mapper.h"
 
 namespace rs {
 
@@ -138,27 +139,6 @@ ShaderInfo w3dShaderInfo(const Material& material) {
         return make(ShaderImpl::Generic, ShaderFidelity::Approximation, "generic lit",
                     "no W3D material pass in the file");
     }
-    static const char* const mapperNames[] = {"UV",
-                                              "Environment",
-                                              "CheapEnvironment",
-                                              "Screen",
-                                              "LinearOffset",
-                                              "Silhouette",
-                                              "Scale",
-                                              "Grid",
-                                              "Rotate",
-                                              "SineLinearOffset",
-                                              "StepLinearOffset",
-                                              "ZigzagLinearOffset",
-                                              "WSClassicEnv",
-                                              "WSEnvironment",
-                                              "GridClassicEnv",
-                                              "GridEnvironment",
-                                              "Random",
-                                              "Edge",
-                                              "BumpEnv",
-                                              "GridWSClassicEnv",
-                                              "GridWSEnvironment"};
     std::string impl = "ww3d2 " + std::to_string(passes.size()) + (passes.size() == 1 ? " pass" : " passes");
     std::vector<std::string> notes;
     auto note = [&](const std::string& n) {
@@ -178,7 +158,7 @@ ShaderInfo w3dShaderInfo(const Material& material) {
             const int t = s.mappers[st].type;
             if (t != 0 && (st == 0 || b.postDetailColorFunc || b.postDetailAlphaFunc))
                 impl += std::string(" ") + (st == 0 ? "s0:" : "s1:") +
-                        (t >= 0 && t <= 20 ? mapperNames[t] : ("mapper" + std::to_string(t)).c_str());
+                        (t >= 0 && t <= 20 ? std::string(w3d::mapperName(t)) : "mapper" + std::to_string(t));
         }
         if (b.srcBlend > 3 || b.destBlend > 5) note("blend function out of range (drawn as one/zero)");
         if (b.priGradient == 3 || b.priGradient == 4)
