@@ -7,12 +7,12 @@
 #include "scene_view.h"
 #include "textures.h"
 
-#include <QFile>
 #include <QEvent>
-#include <QResizeEvent>
+#include <QFile>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPainter>
+#include <QResizeEvent>
 #include <QSplitter>
 #include <QTreeWidget>
 #include <QtConcurrent/QtConcurrentRun>
@@ -24,22 +24,6 @@ namespace rs::ui {
 namespace {
 constexpr int kTextureRole = Qt::UserRole + 2;     // resolved file
 constexpr int kTextureNameRole = Qt::UserRole + 3; // name as stored
-
-const char* typeName(ParamType t) {
-    switch (t) {
-    case ParamType::Int:
-        return "int";
-    case ParamType::Float:
-        return "float";
-    case ParamType::Float3:
-        return "float3";
-    case ParamType::Float4:
-        return "float4";
-    case ParamType::Texture:
-        return "texture";
-    }
-    return "?";
-}
 
 QIcon swatch(const glm::vec4& v, bool alpha) {
     QPixmap pm(16, 16);
@@ -159,7 +143,7 @@ void MaterialDock::setModel(std::shared_ptr<const Model> model, std::shared_ptr<
             for (const MaterialParam& p : sm.material.params) {
                 auto* pi = new QTreeWidgetItem(s);
                 pi->setText(0, rs::gameText(p.name));
-                pi->setText(1, QLatin1String(typeName(p.type)));
+                pi->setText(1, QLatin1String(rs::paramTypeName(p.type)));
                 pi->setFont(2, mono);
                 switch (p.type) {
                 case ParamType::Int:
@@ -190,9 +174,10 @@ void MaterialDock::setModel(std::shared_ptr<const Model> model, std::shared_ptr<
                         if (!file.isEmpty() && !toDecode.contains(file)) toDecode << file;
                     }
                     pi->setText(2, file.isEmpty() ? tr("%1 → missing").arg(name) : tr("%1 → %2").arg(name, file));
-                    pi->setToolTip(2, file.isEmpty() ? tr("not found beside the model, in the game's texture folders "
-                                                          "(Data/Art/Textures, compiledtextures) or the texture folders")
-                                                     : file);
+                    pi->setToolTip(2, file.isEmpty()
+                                          ? tr("not found beside the model, in the game's texture folders "
+                                               "(Data/Art/Textures, compiledtextures) or the texture folders")
+                                          : file);
                     if (file.isEmpty()) pi->setForeground(2, QColor(220, 70, 60));
                     pi->setData(0, kTextureRole, file);
                     pi->setData(0, kTextureNameRole, name);

@@ -195,22 +195,6 @@ std::string paramValue(const MaterialParam& p) {
     return {};
 }
 
-const char* paramTypeName(ParamType t) {
-    switch (t) {
-    case ParamType::Int:
-        return "int";
-    case ParamType::Float:
-        return "float";
-    case ParamType::Float3:
-        return "float3";
-    case ParamType::Float4:
-        return "float4";
-    case ParamType::Texture:
-        return "texture";
-    }
-    return "?";
-}
-
 void diffMaterial(const std::string& where, const Material& a, const Material& b, const Tolerance& tol, Summary& out) {
     if (!iequals(a.shader, b.shader))
         out.differences.push_back(row(Category::Material, Change::Changed, where, "shader", a.shader, b.shader));

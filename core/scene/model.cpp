@@ -113,4 +113,20 @@ void parseLodAlt(const std::string& name, std::string& baseName, int& lod, int& 
     alt = stripTag(baseName, "alt");
 }
 
+const char* paramTypeName(ParamType t) {
+    switch (t) {
+    case ParamType::Int:
+        return "int";
+    case ParamType::Float:
+        return "float";
+    case ParamType::Float3:
+        return "float3";
+    case ParamType::Float4:
+        return "float4";
+    case ParamType::Texture:
+        return "texture";
+    }
+    return "?";
+}
+
 } // namespace rs

@@ -51,13 +51,16 @@ struct Skeleton {
 
 enum class ParamType { Int, Float, Float3, Float4, Texture };
 
+// "int", "float", "float3", "float4", "texture" (as the CLI, the inspector and the diff print it).
+const char* paramTypeName(ParamType t);
+
 struct MaterialParam {
     RS_NOEXCEPT_MOVABLE(MaterialParam)
     std::string name;
     ParamType type = ParamType::Float;
-    int32_t intValue = 0;      // Int
-    glm::vec4 value{0.0f};     // Float (x), Float3 (xyz), Float4
-    std::string texture;       // Texture: file name as stored
+    int32_t intValue = 0;  // Int
+    glm::vec4 value{0.0f}; // Float (x), Float3 (xyz), Float4
+    std::string texture;   // Texture: file name as stored
 };
 
 // W3D material state of one pass, as ww3d2 uses it (ShaderClass, VertexMaterialClass, TextureMapperClass).
@@ -159,14 +162,14 @@ enum class VertexSpace { Model, Bone };
 struct SubMesh {
     RS_NOEXCEPT_MOVABLE(SubMesh)
     Material material;
-    std::string vertexFormat;            // e.g. "alD3dVertRSkinNU2"
-    std::vector<glm::vec3> positions;    // required; size = vertex count
-    std::vector<glm::vec3> normals;      // empty or vertex count
-    std::vector<glm::vec2> uv0;          // empty or vertex count; V already in OpenGL convention (v' = 1 - v)
-    std::vector<glm::vec2> uv1;          // second set (optional)
-    std::vector<glm::vec3> tangents;     // optional
-    std::vector<glm::vec3> binormals;    // optional
-    std::vector<glm::vec4> colors;       // optional, RGBA 0..1
+    std::string vertexFormat;         // e.g. "alD3dVertRSkinNU2"
+    std::vector<glm::vec3> positions; // required; size = vertex count
+    std::vector<glm::vec3> normals;   // empty or vertex count
+    std::vector<glm::vec2> uv0;       // empty or vertex count; V already in OpenGL convention (v' = 1 - v)
+    std::vector<glm::vec2> uv1;       // second set (optional)
+    std::vector<glm::vec3> tangents;  // optional
+    std::vector<glm::vec3> binormals; // optional
+    std::vector<glm::vec4> colors;    // optional, RGBA 0..1
     // W3D: per-stage UV arrays (V in OpenGL convention) named by W3dPassState::uvSource, and per pass the vertex
     // colours DCG (rgba) and DIG (rgb, a = 1), empty when the pass has none. Sizes are 0 or the vertex count.
     std::vector<std::vector<glm::vec2>> w3dUv;
@@ -175,8 +178,8 @@ struct SubMesh {
     std::vector<glm::vec4> boneWeights;    // sums to 1; empty when rigid
     // Optional second-influence position/normal (W3D BFME dual-bone skins: in bone space of influence 1).
     std::vector<glm::vec3> positions2, normals2;
-    std::vector<uint32_t> indices;       // triangle list, every index < vertex count
-    std::vector<int> boneMap;            // skeleton bone per palette entry; empty = rigid
+    std::vector<uint32_t> indices; // triangle list, every index < vertex count
+    std::vector<int> boneMap;      // skeleton bone per palette entry; empty = rigid
     // Skin weights as the file stores them where they differ from what is drawn (boneWeights), for checks
     // (core/check limit.skin-weights). `blended`: Alamo RSkin vertex formats (one bone per vertex, the first) whose
     // stored weights give a second bone an influence, which the engine ignores. `unnormalised`: stored weights that
@@ -199,16 +202,16 @@ struct SubMesh {
 struct Mesh {
     RS_NOEXCEPT_MOVABLE(Mesh)
     std::string name;
-    std::string baseName;   // name with _LOD<n>/_ALT<n> removed (Alamo) or HLOD base
-    int lod = -1;           // -1 when the name/HLOD carries none
-    int alt = -1;           // -1 when none
+    std::string baseName; // name with _LOD<n>/_ALT<n> removed (Alamo) or HLOD base
+    int lod = -1;         // -1 when the name/HLOD carries none
+    int alt = -1;         // -1 when none
     bool hidden = false;
     bool collisionEnabled = false;
     bool shadowOrCollision = false; // not drawn in game (shadow volumes, collision meshes)
-    bool colorize = false;  // FC_ name or a Colorization parameter
-    bool twoSided = false;  // both faces drawn although the format culls back faces (W3D_MESH_FLAG_TWO_SIDED)
+    bool colorize = false;          // FC_ name or a Colorization parameter
+    bool twoSided = false;          // both faces drawn although the format culls back faces (W3D_MESH_FLAG_TWO_SIDED)
     glm::vec3 boundsMin{0.0f}, boundsMax{0.0f};
-    int bone = -1;          // bone this mesh is connected to (-1: root / model space)
+    int bone = -1; // bone this mesh is connected to (-1: root / model space)
     std::vector<SubMesh> subMeshes;
 };
 
@@ -217,7 +220,7 @@ enum class LightType { Omni = 0, Directional = 1, Spot = 2 };
 struct Light {
     RS_NOEXCEPT_MOVABLE(Light)
     std::string name;
-    int type = 0;            // LightType value as stored
+    int type = 0; // LightType value as stored
     glm::vec3 color{1.0f};
     float intensity = 1.0f;
     float farAttenuationEnd = 0.0f;
@@ -257,7 +260,7 @@ struct Dazzle {
 struct Marker {
     RS_NOEXCEPT_MOVABLE(Marker)
     std::string name;
-    std::string kind;          // "box", "null", "entity", ...
+    std::string kind; // "box", "null", "entity", ...
     int bone = -1;
     glm::mat4 transform{1.0f}; // relative to bone
     glm::vec3 extent{0.0f};    // half size for boxes
@@ -271,15 +274,15 @@ struct Connection {
 
 // A set of points kept from a file for display as an overlay (B&W2 collision footprint and unknown points).
 struct PointSet {
-    std::string name;               // e.g. "collision"
-    std::string kind;               // "collision", "points"
-    bool closedLoop = false;        // points form a closed outline (draw as a loop)
-    std::vector<glm::vec3> points;  // model space
+    std::string name;              // e.g. "collision"
+    std::string kind;              // "collision", "points"
+    bool closedLoop = false;       // points form a closed outline (draw as a loop)
+    std::vector<glm::vec3> points; // model space
 };
 
 struct Model {
     Format format = Format::Unknown; // the format of the file it was read from
-    std::string sourcePath; // file it was read from (may be empty)
+    std::string sourcePath;          // file it was read from (may be empty)
     Skeleton skeleton;
     std::vector<Mesh> meshes;
     std::vector<Light> lights;
@@ -287,7 +290,7 @@ struct Model {
     std::vector<Dazzle> dazzles;
     std::vector<Marker> markers;
     std::vector<Connection> connections;
-    std::vector<PointSet> pointSets;    // overlays (may be empty)
+    std::vector<PointSet> pointSets;   // overlays (may be empty)
     std::vector<std::string> warnings; // non-fatal problems found while reading
 
     std::vector<int> lodLevels() const; // sorted distinct Mesh::lod values >= 0

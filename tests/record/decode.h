@@ -3,9 +3,13 @@
 // range the file is tagged with.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <filesystem>
 #include <string>
 #include <vector>
+
+#include <stdlib.h>
 
 namespace rs::test {
 
@@ -26,5 +30,22 @@ struct ImageDiff {
     double psnr = 0.0; // dB; 1e9 when identical
 };
 ImageDiff compareRgb(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b);
+
+// A folder of its own per test under /tmp, removed afterwards; names() lists what it holds, sorted.
+struct TempDir {
+    std::filesystem::path path;
+    TempDir() {
+        char tmpl[] = "/tmp/rigscope-record-XXXXXX";
+        path = ::mkdtemp(tmpl);
+    }
+    ~TempDir() { std::filesystem::remove_all(path); }
+    std::vector<std::string> names() const {
+        std::vector<std::string> n;
+        for (const auto& e : std::filesystem::directory_iterator(path))
+            n.push_back(e.path().filename().string());
+        std::sort(n.begin(), n.end());
+        return n;
+    }
+};
 
 } // namespace rs::test

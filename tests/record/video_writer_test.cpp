@@ -17,24 +17,9 @@ namespace fs = std::filesystem;
 using namespace rs::record;
 using rs::test::compareRgb;
 using rs::test::decodeVideo;
+using rs::test::TempDir;
 
 namespace {
-
-// A folder of its own per test, removed afterwards.
-struct TempDir {
-    fs::path path;
-    TempDir() {
-        char tmpl[] = "/tmp/rigscope-record-XXXXXX";
-        path = ::mkdtemp(tmpl);
-    }
-    ~TempDir() { fs::remove_all(path); }
-    std::vector<std::string> names() const {
-        std::vector<std::string> n;
-        for (const auto& e : fs::directory_iterator(path))
-            n.push_back(e.path().filename().string());
-        return n;
-    }
-};
 
 // Frame k of a moving picture: a smooth gradient background (many colours) with a red square travelling across
 // it and a blue bar whose height changes; flat = a few flat colours only.
