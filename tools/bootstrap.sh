@@ -158,6 +158,6 @@ case "$mode" in
     echo "== dependency check =="
     tools/depcheck.sh --build build
     echo "== all tests =="
-    xvfb-run -a -s "-screen 0 1280x800x24" ctest --test-dir build --output-on-failure -j"$jobs"
+    xvfb-run -a -s "-screen 0 1280x800x24 -noreset" ctest --test-dir build --output-on-failure -j"$jobs"
     ;;
 esac
