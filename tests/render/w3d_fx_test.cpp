@@ -86,7 +86,11 @@ struct Fx {
     float exponent = 50.0f;
     bool alphaTest = false;
     bool storeFrame = true; // write chunks 0x60/0x61
+    bool skinned = false;   // a skin on a bone turned 90 degrees about Z, its vertices in that bone's space
 };
+
+// Rz(-90 degrees): world to the skin bone's space.
+V3 toBone(V3 w) { return V3(w.y, -w.x, w.z); }
 
 rs::w3d::ShaderMaterialProperty prop(const char* name, uint32_t type) {
     rs::w3d::ShaderMaterialProperty p;
@@ -142,7 +146,37 @@ std::shared_ptr<rs::Model> quadModel(const Fx& fx, const QString& dir) {
         p.uv.push_back(V2(e.x, 1.0f - e.y));
     m.passes = {p};
     rs::w3d::ChunkWriter cw(false);
-    rs::w3d::writeMesh(cw, m);
+    if (fx.skinned) {
+        rs::w3d::Hierarchy h;
+        h.version = 0x40001;
+        h.name = "QUAD_SKL";
+        rs::w3d::Pivot root, bone;
+        root.name = "RootTransform";
+        bone.name = "TURNED";
+        bone.parent = 0;
+        bone.rotation = glm::angleAxis(glm::radians(90.0f), V3(0, 0, 1));
+        h.pivots = {root, bone};
+        rs::w3d::writeHierarchy(cw, h);
+        m.container = "UNIT";
+        m.attributes |= 0x00020000u; // skin
+        m.influences.assign(m.positions.size(), rs::w3d::VertexInfluence{1, 0, 0, 0});
+        for (auto* a : {&m.positions, &m.normals, &m.tangents, &m.bitangents})
+            for (V3& v : *a)
+                v = toBone(v);
+        m.boundsMin = glm::min(toBone(V3(-1, 0, -1)), toBone(V3(1, 0, 1)));
+        m.boundsMax = glm::max(toBone(V3(-1, 0, -1)), toBone(V3(1, 0, 1)));
+        rs::w3d::writeMesh(cw, m);
+        rs::w3d::Hlod hlod;
+        hlod.name = "UNIT";
+        hlod.hierarchy = "QUAD_SKL";
+        rs::w3d::LodArray lod;
+        lod.maxScreenSize = 3.0e38f;
+        lod.objects = {{0, "UNIT.QUAD"}};
+        hlod.lods = {lod};
+        rs::w3d::writeHlod(cw, hlod);
+    } else {
+        rs::w3d::writeMesh(cw, m);
+    }
     const std::vector<uint8_t> bytes = cw.take();
     QFile f(dir + "/quad.w3d");
     REQUIRE(f.open(QIODevice::WriteOnly));
@@ -154,6 +188,7 @@ std::shared_ptr<rs::Model> quadModel(const Fx& fx, const QString& dir) {
     const rs::Mesh& mesh = d.model->meshes[0];
     REQUIRE(mesh.subMeshes.size() == 1);
     REQUIRE(mesh.subMeshes[0].tangents.size() == (fx.storeFrame ? 5u : 0u));
+    REQUIRE(mesh.subMeshes[0].skinned() == fx.skinned);
     return d.model;
 }
 
@@ -209,17 +244,25 @@ const V3 kSceneAmbient(0.22f, 0.22f, 0.25f);
 // Unit half vector of light l and the eye at vertex p, in the frame.
 V3 halfAt(const Light& l, V3 p, V3 eye) { return glm::normalize(toFrame(glm::normalize(eye - p) + l.toward)); }
 
-// The formula at the quad's centre (its centre vertex's half vectors), or with `towardsCorner0` half-way to corner 0,
-// where the half vector is the mean of the two vertices' unit ones, not renormalised (the quad faces the camera:
-// the interpolation is linear across it).
-V3 normalMapped(const Fx& fx, V4 texel, V3 n, V3 eye, bool towardsCorner0 = false) {
+// A point of the quad as the vertices it is interpolated from: (weight, vertex position).
+using Blend = std::vector<std::pair<float, V3>>;
+const Blend kAtCentre = {{1.0f, kCentre}};
+const Blend kHalfwayToCorner0 = {{0.5f, kCentre}, {0.5f, kCorner0}};
+// Engine (0.25, 0.5) and (0.75, 0.5): half-way from the centre to the middle of the left and right edges.
+const Blend kLeftMiddle = {{0.5f, kCentre}, {0.25f, V3(-1, 0, 1)}, {0.25f, V3(-1, 0, -1)}};
+const Blend kRightMiddle = {{0.5f, kCentre}, {0.25f, V3(1, 0, 1)}, {0.25f, V3(1, 0, -1)}};
+
+// The formula at a point of the quad: the per-vertex unit half vectors blended there, not renormalised (the quad
+// faces the camera: the interpolation is linear across it).
+V3 normalMapped(const Fx& fx, V4 texel, V3 n, V3 eye, const Blend& at = kAtCentre) {
     const V3 tex = V3(q8(texel));
     V3 c = tex * glm::clamp(kSceneAmbient * fx.ambient * 0.5f, 0.0f, 1.0f) * 2.0f;
     for (const Light& l : rig()) {
         const float ndl = glm::dot(n, toFrame(l.toward));
         if (ndl <= 0.0f) continue;
-        const V3 h =
-            towardsCorner0 ? 0.5f * (halfAt(l, kCentre, eye) + halfAt(l, kCorner0, eye)) : halfAt(l, kCentre, eye);
+        V3 h(0.0f);
+        for (const auto& [w, p] : at)
+            h += w * halfAt(l, p, eye);
         const float ndh = glm::dot(n, h);
         const float s = ndh > 0.0f ? std::pow(ndh, fx.exponent) : 0.0f;
         c += l.colour * (tex * fx.diffuse * ndl + fx.specular * s);
@@ -326,7 +369,7 @@ TEST_CASE("NormalMapped.fx: specular highlight at the mirror direction, falling 
     checkPixel(atMirror.at(0.5f, 0.5f), peak, "normal at the mirror direction");
     // Half-way to a corner the interpolated half vector is shorter than 1 and the highlight dimmer than a per-pixel
     // half vector would make it.
-    const V3 between = normalMapped(at, kTex, decoded(nm, 1.0f), eye, true);
+    const V3 between = normalMapped(at, kTex, decoded(nm, 1.0f), eye, kHalfwayToCorner0);
     REQUIRE(between.x < 0.9f * peak.x);
     checkPixel(atMirror.at(0.25f, 0.25f), between, "half-way to corner 0, interpolated half vector");
     Fx away = fx;
@@ -375,4 +418,22 @@ TEST_CASE("NormalMapped.fx without a stored tangent frame: derived from the UVs,
     const V3 eye = eyeOfView();
     checkPixel(s.at(0.25f, 0.5f), normalMapped(fx, kTex, decoded(nl, 1.0f), eye), "derived frame, left half");
     checkPixel(s.at(0.75f, 0.5f), normalMapped(fx, kTex, decoded(nr, 1.0f), eye), "derived frame, right half");
+}
+
+TEST_CASE("NormalMapped.fx on a skin: the tangent frame turns with its bone", "[render][w3d][fx]") {
+    // The skin's vertices, normals, tangents and binormals are stored in the space of a bone turned 90 degrees
+    // about Z; posed, the quad and its frame are the rigid quad's, and so is the lighting. A frame left in bone
+    // space would light the tilted halves differently.
+    QTemporaryDir dir;
+    halvesTga(dir.path() + "/d.tga", kTex, kTex);
+    const V4 nl = normalTexel(kTiltLeft), nr = normalTexel(kTiltRight);
+    halvesTga(dir.path() + "/n.tga", nl, nr);
+    Fx fx;
+    fx.skinned = true;
+    fx.specular = V3(0.3f);
+    fx.exponent = 8.0f;
+    const Shot s = render(quadModel(fx, dir.path()), dir.path());
+    const V3 eye = eyeOfView();
+    checkPixel(s.at(0.25f, 0.5f), normalMapped(fx, kTex, decoded(nl, 1.0f), eye, kLeftMiddle), "skin, left half");
+    checkPixel(s.at(0.75f, 0.5f), normalMapped(fx, kTex, decoded(nr, 1.0f), eye, kRightMiddle), "skin, right half");
 }
