@@ -19,6 +19,7 @@
 //   vertex shader and update() decide with the same formula, so no particle is drawn twice or lost.
 #pragma once
 
+#include "particles/particle_preview.h"
 #include "particles/particle_sim.h"
 #include "particles/particle_system.h"
 
@@ -50,9 +51,7 @@ namespace rs::render {
 
 class TextureCache;
 
-// Length of one loop when the system plays alone, seconds (1..20): the last burst of its finite emitters plus the
-// longest life, or two of the longest lives after the start for emitters that never stop.
-float particleLoopSeconds(const rs::ParticleSystem& system);
+using rs::particleLoopSeconds; // core/particles/particle_preview.h
 
 // A particle system placed in the scene: on a proxy of the model, or shown alone.
 struct ParticleAttachment {
