@@ -2,7 +2,7 @@
 // thumbs::renderAsset (the thumbnailer, `rigscope-cli thumbnails`, the asset grid).
 //
 // What it draws: the system simulated as the view simulates it (seed 1, at the origin) at particlePreviewTime
-// (1 s after its start, when anything is alive then), seen from the view's default angles (yaw 35, pitch 20,
+// (the moment of its first loop at which it shows most), seen from the view's default angles (yaw 35, pitch 20,
 // z up) through a parallel projection framed on the particles drawn. Each particle is a camera-facing square of
 // its size, turned by its rotation, showing its atlas frame of the emitter's colour texture (found like the view
 // finds it: Resolver::findTexture from the system's path) or, without one, the view's soft round sprite; tinted

@@ -8,7 +8,7 @@
 //                             model its name starts with (EV_ESCORT_IDLE_00.ALA -> EV_ESCORT.ALO, found like
 //                             companions), else its tracks' bones unparented; a W3D clip on its hierarchy; a
 //                             B&W2 .al on its armature (first animation)
-//   particle system (.alo)    the system alone about 1 s after its start (particle_thumbnail.h)
+//   particle system (.alo)    the system alone at the moment it shows most (particle_thumbnail.h)
 //   AMAL bank (.abk .amos)    the 2D stage of its first movement or program at tick 0, as the AMAL view draws it
 //   texture (.dds .tga)       the image itself, scaled down to fit (never up)
 #pragma once

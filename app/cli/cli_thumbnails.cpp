@@ -37,7 +37,7 @@ namespace rs::cli {
 static const char* const kThumbnailsHelp =
     "Usage: rigscope-cli thumbnails [SOURCE] -o DIR [--size N] [--sheet FILE.png] [--threads N] [--game DIR]... "
     "[--mod DIR]...\n"
-    "Writes a picture of every model (bind pose), particle system (alone, 1 s after its start), clip (its skeleton\n"
+    "Writes a picture of every model (bind pose), particle system (alone, when it shows most), clip (its skeleton\n"
     "posed mid-clip), AMAL bank (its 2D stage) and texture of SOURCE (a folder or a .meg/.big archive) or, without\n"
     "SOURCE, of the --game/--mod folders, to DIR/<path inside the source>.png, at most N x N pixels (default 256).\n"
     "Drawn in software: no display needed.\n"

@@ -34,7 +34,7 @@ const std::vector<OptionSpec>& optionSpecs() {
          "\"dying: ...\"; SAGE condition flags such as DAMAGED), or its number from 0 (default: the first)."},
         {"time", "SECONDS", Screenshot,
          "Time in the clip (exclusive with --frame; default 0, for a particle system shown alone the moment its "
-         "thumbnail shows: 1 s after its start when anything is alive then)."},
+         "thumbnail shows: when its particles show most)."},
         {"lod", "N", Headless, "LOD level (default: the most detailed)."},
         {"alt", "N", Headless, "ALT (damage) level, 0 = intact."},
         {"faction-color", "#RRGGBB", Headless, "Faction colour for colorized materials."},

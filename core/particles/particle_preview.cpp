@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace rs {
 
@@ -50,21 +51,32 @@ float particleLoopSeconds(const ParticleSystem& sys) {
 double particlePreviewTime(const ParticleSystem& sys) {
     if (sys.emitters.empty()) return 0.0;
     const ParticleSimulator sim(sys);
-    // Counting needs no particle written: live counts every particle alive, whatever the capacity.
-    ParticleBuffer buf(0, sys.emitters.size());
+    ParticleBuffer buf(4096, sys.emitters.size());
     ParticleSimOptions o;
     o.seed = 1;
-    o.maxBirths = 1 << 18; // a count, not a picture: bound the work of hostile rates
-    sim.evaluate(1.0, o, buf);
-    if (buf.live > 0) return 1.0;
-    const double loop = particleLoopSeconds(sys);
-    double best = 0.0;
-    size_t most = 0;
-    for (int k = 0; k < 32; ++k) {
-        const double t = loop * k / 32.0;
+    o.maxBirths = 1 << 16; // a measure, not a picture: bound the work of hostile rates
+    auto shows = [&](double t) {
         sim.evaluate(t, o, buf);
-        if (buf.live > most) {
-            most = buf.live;
+        double sum = 0.0;
+        for (size_t i = 0; i < buf.count; ++i) {
+            const SimParticle& p = buf.particles[i];
+            const double a = std::clamp(double(p.color.a), 0.0, 1.0);
+            const double c = std::clamp(double(std::max({p.color.r, p.color.g, p.color.b})), 0.0, 1.0);
+            const double s = std::min(std::abs(double(p.size)), 1e6);
+            if (std::isfinite(a * c * s)) sum += s * s * a * c;
+        }
+        return sum;
+    };
+    const double loop = particleLoopSeconds(sys);
+    std::vector<double> times{1.0};
+    for (int k = 1; k <= 32; ++k)
+        times.push_back(loop * k / 32.0);
+    std::sort(times.begin(), times.end());
+    double best = 0.0, most = 0.0;
+    for (double t : times) {
+        const double v = shows(t);
+        if (v > most) {
+            most = v;
             best = t;
         }
     }

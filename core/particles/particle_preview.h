@@ -16,9 +16,9 @@ ParticleDraw particleDrawOf(ParticleBlend blend);
 // longest life, or two of the longest lives after the start for emitters that never stop.
 float particleLoopSeconds(const ParticleSystem& system);
 
-// The time of a still picture of the system alone (simulated with seed 1, as the view draws it), seconds: 1 s after
-// its start when particles are alive then; else, of 32 times spread over its first loop, the first one with the
-// most live particles; 0 when none has any.
+// The time of a still picture of the system alone (simulated with seed 1, as the view draws it), seconds: of 1 s
+// and 32 times spread over its first loop, the one at which its particles show most (the sum over the live
+// particles of size^2 x alpha x their brightest channel; the earliest on a tie); 0 when nothing shows at any.
 double particlePreviewTime(const ParticleSystem& system);
 
 } // namespace rs

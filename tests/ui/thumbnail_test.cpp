@@ -505,7 +505,7 @@ bool fountainGreen(const QColor& c) {
 
 } // namespace
 
-TEST_CASE("render: a particle system alone is its particles 1 s after its start - in its emitter's colour") {
+TEST_CASE("render: a particle system alone is its particles when they show most - in its emitter's colour") {
     TempDir t;
     const fs::path file = t.path() / "P_FOUNTAIN.ALO";
     test::writeFile(file, alamo::writeParticleSystem(fountain()));
@@ -529,7 +529,7 @@ TEST_CASE("render: a particle system alone is its particles 1 s after its start 
     CHECK(std::abs(any.centroid.y() - 64.0) < 20.0);
 }
 
-TEST_CASE("render: a particle system dead after 1 s is shown when most of it is alive") {
+TEST_CASE("render: a burst gone after 0.5 s is shown while it lives - an explosion at its biggest") {
     ParticleSystem s = fountain(ParticleBlend::Alpha);
     ParticleEmitter& e = s.emitters[0];
     e.params.particlesPerSecond = 0;
@@ -537,9 +537,10 @@ TEST_CASE("render: a particle system dead after 1 s is shown when most of it is 
     e.params.particlesPerBurst = 30;
     e.params.burstDelay = 1.0f;
     e.params.burstCount = 1;
-    e.params.lifetime = 0.5f; // one burst at 0, gone at 0.5 s
-    const double t = particlePreviewTime(s);
-    CHECK(t >= 0.0);
+    e.params.lifetime = 0.5f;                   // one burst at 0, gone at 0.5 s
+    e.size.keys = {{0.0f, 0.2f}, {1.0f, 2.0f}}; // growing to 10 times its birth size
+    const double t = particlePreviewTime(s);    // of 1 s and k/32 s (the loop is 1 s): 15/32 s
+    CHECK(t > 0.4);
     CHECK(t < 0.5);
     TempDir dir;
     const fs::path file = dir.path() / "P_BURST.ALO";
