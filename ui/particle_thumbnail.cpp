@@ -12,6 +12,7 @@
 #include <cmath>
 #include <exception>
 #include <map>
+#include <tuple>
 #include <vector>
 
 namespace rs::thumbs {
@@ -145,8 +146,9 @@ ParticlePicture renderParticleSystem(const Resolver& resolver, const std::string
         out.why = path + ": no particle is alive at " + std::to_string(out.time) + " s";
         return out;
     }
-    // Drawn at twice the size and scaled down (as models are), the particles' extent filling 90% of it.
-    const int big = size * 2;
+    // Drawn at the picture's size (soft, smoothly scaled sprites need no supersampling; fill rate is the cost),
+    // the particles' extent filling 90% of it.
+    const int big = size;
     const float extent = std::max({hi[0] - lo[0], hi[1] - lo[1], 1e-6f});
     const float scale = float(big) * 0.9f / extent;
     const float cx = (lo[0] + hi[0]) * 0.5f, cy = (lo[1] + hi[1]) * 0.5f;
@@ -178,6 +180,20 @@ ParticlePicture renderParticleSystem(const Resolver& resolver, const std::string
         return frames.emplace(std::make_pair(e, f), std::move(cut)).first->second;
     };
 
+    // Tinted sprites by (emitter, frame, size, colour in 8 bits a channel): particles of one emitter often share
+    // them (a constant colour track); the cache is emptied when it grows past kMaxTinted.
+    constexpr size_t kMaxTinted = 2048;
+    std::map<std::tuple<uint32_t, uint32_t, int, uint32_t>, QImage> tintedCache;
+    auto tintedSprite = [&](const Item& it, int m) -> const QImage& {
+        const glm::uvec4 q = glm::uvec4(glm::round(it.color * 255.0f));
+        const glm::vec4 c = glm::vec4(q) / 255.0f;
+        const auto key = std::make_tuple(it.emitter, it.frame, m, q.r << 24 | q.g << 16 | q.b << 8 | q.a);
+        auto found = tintedCache.find(key);
+        if (found != tintedCache.end()) return found->second;
+        if (tintedCache.size() >= kMaxTinted) tintedCache.clear();
+        return tintedCache.emplace(key, tinted(frameImage(it.emitter, it.frame), m, c)).first->second;
+    };
+
     QImage img(big, big, QImage::Format_ARGB32_Premultiplied);
     img.fill(Qt::transparent);
     {
@@ -201,11 +217,11 @@ ParticlePicture renderParticleSystem(const Resolver& resolver, const std::string
             p.translate(double(big) * 0.5 + double((it.x - cx) * scale),
                         double(big) * 0.5 + double((it.y - cy) * scale));
             if (it.rotation != 0.0f) p.rotate(-double(glm::degrees(it.rotation))); // counter-clockwise on screen
-            p.drawImage(QRectF(-n * 0.5, -n * 0.5, n, n), tinted(frameImage(it.emitter, it.frame), m, it.color));
+            p.drawImage(QRectF(-n * 0.5, -n * 0.5, n, n), tintedSprite(it, m));
             p.restore();
         }
     }
-    out.image = img.scaled(size, size, Qt::KeepAspectRatio, Qt::SmoothTransformation);
+    out.image = std::move(img);
     return out;
 }
 
