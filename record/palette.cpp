@@ -22,6 +22,11 @@ void ColourHistogram::add(const uint8_t* pixels, int width, int height, size_t s
 
 namespace {
 
+// Dithering partners: at most this far from the nearest colour (RGB levels), and the cost of a partner is its
+// segment's distance to the colour (squared) plus this times the segment's length (squared).
+constexpr double kMaxStep = 64.0;
+constexpr double kLengthWeight = 0.1;
+
 struct Entry {
     uint32_t bin;
     uint64_t count;
@@ -108,6 +113,7 @@ Palette medianCutPalette(const ColourHistogram& histogram, int maxColours) {
             colour[size_t(c)] = uint8_t(std::clamp(sum[c] / double(box.count) + 0.5, 0.0, 255.0));
         pal.colours.push_back(colour);
     }
+    pal.partnerOfBin.assign(ColourHistogram::kBins, 0);
     for (const Entry& e : entries) {
         double best = std::numeric_limits<double>::max();
         for (size_t i = 0; i < pal.colours.size(); ++i) {
@@ -121,8 +127,77 @@ Palette medianCutPalette(const ColourHistogram& histogram, int maxColours) {
                 pal.indexOfBin[e.bin] = uint8_t(i);
             }
         }
+        // The partner: a colour q on the far side of the mean from p (positive projection on p->q), at most
+        // kMaxStep away, whose segment p->q passes closest to the mean, short segments preferred (a distant
+        // colour sprinkled over an area shows as noise even where it makes the mean right).
+        const uint8_t near = pal.indexOfBin[e.bin];
+        const auto& p = pal.colours[near];
+        double c[3];
+        for (int ch = 0; ch < 3; ++ch)
+            c[ch] = e.mean[ch] - double(p[size_t(ch)]);
+        double bestPartner = std::numeric_limits<double>::max();
+        pal.partnerOfBin[e.bin] = near;
+        for (size_t i = 0; i < pal.colours.size(); ++i) {
+            if (i == near) continue;
+            double d[3], dot = 0.0, len = 0.0;
+            for (int ch = 0; ch < 3; ++ch) {
+                d[ch] = double(pal.colours[i][size_t(ch)]) - double(p[size_t(ch)]);
+                dot += c[ch] * d[ch];
+                len += d[ch] * d[ch];
+            }
+            if (dot <= 0.0 || len <= 0.0 || len > kMaxStep * kMaxStep) continue;
+            const double t = std::min(dot / len, 1.0);
+            double off = 0.0;
+            for (int ch = 0; ch < 3; ++ch) {
+                const double v = c[ch] - t * d[ch];
+                off += v * v;
+            }
+            off += kLengthWeight * len;
+            if (off < bestPartner) {
+                bestPartner = off;
+                pal.partnerOfBin[e.bin] = uint8_t(i);
+            }
+        }
     }
+    pal.binHasColour.assign(ColourHistogram::kBins, 0);
+    for (size_t i = 0; i < pal.colours.size(); ++i) {
+        const auto& c = pal.colours[i];
+        pal.exact.emplace_back(uint32_t(c[0]) << 16 | uint32_t(c[1]) << 8 | c[2], uint8_t(i));
+        pal.binHasColour[ColourHistogram::binOf(c[0], c[1], c[2])] = 1;
+    }
+    std::sort(pal.exact.begin(), pal.exact.end());
     return pal;
+}
+
+int bayer8(int x, int y) {
+    // Interleaves the bits of x ^ y and y (the recursive definition M(2n) = [4M, 4M+2; 4M+3, 4M+1]).
+    const int a = (x ^ y) & 7, b = y & 7;
+    int v = 0;
+    for (int bit = 0; bit < 3; ++bit)
+        v |= ((a >> bit & 1) << (2 * (2 - bit) + 1)) | ((b >> bit & 1) << (2 * (2 - bit)));
+    return v;
+}
+
+uint8_t Palette::ditheredIndexOf(uint8_t r, uint8_t g, uint8_t b, int x, int y) const {
+    const uint32_t bin = ColourHistogram::binOf(r, g, b);
+    if (binHasColour[bin]) {
+        const uint32_t key = uint32_t(r) << 16 | uint32_t(g) << 8 | b;
+        const auto it = std::lower_bound(exact.begin(), exact.end(), std::make_pair(key, uint8_t(0)));
+        if (it != exact.end() && it->first == key) return it->second;
+    }
+    const uint8_t i = indexOfBin[bin], j = partnerOfBin[bin];
+    if (i == j) return i;
+    const auto& p = colours[i];
+    const auto& q = colours[j];
+    const int px[3] = {r, g, b};
+    int64_t dot = 0, len = 0;
+    for (int c = 0; c < 3; ++c) {
+        const int d = int(q[size_t(c)]) - int(p[size_t(c)]);
+        dot += int64_t(px[c] - int(p[size_t(c)])) * d;
+        len += int64_t(d) * d;
+    }
+    // q when dot / len > (bayer + 0.5) / 64.
+    return dot * 128 > int64_t(2 * bayer8(x, y) + 1) * len ? j : i;
 }
 
 } // namespace rs::record

@@ -36,14 +36,31 @@ class ColourHistogram {
 struct Palette {
     std::vector<std::array<uint8_t, 3>> colours; // 1..256 entries
     std::vector<uint8_t> indexOfBin;             // ColourHistogram::kBins entries: the nearest colour of each bin
+    // ColourHistogram::kBins entries: the colour to mix with indexOfBin's for ordered dithering (the one whose
+    // segment from the nearest colour passes closest to the bin's mean, on its far side; the nearest colour itself
+    // when there is none).
+    std::vector<uint8_t> partnerOfBin;
+    // The palette's colours as 0xRRGGBB with their index, sorted; binHasColour[bin]: some colour lies in that bin.
+    std::vector<std::pair<uint32_t, uint8_t>> exact;
+    std::vector<uint8_t> binHasColour;
+
     uint8_t indexOf(uint8_t r, uint8_t g, uint8_t b) const { return indexOfBin[ColourHistogram::binOf(r, g, b)]; }
+
+    // Ordered dithering (8x8 Bayer matrix, the threshold depending on x, y only, so a still area stays the same
+    // from frame to frame): a pixel that is a palette colour maps to it exactly; any other mixes its bin's nearest
+    // colour p and partner q, taking q where the pixel's position along p->q (0 at p, 1 at q) exceeds the
+    // threshold, so that the mean of an area approaches its colour.
+    uint8_t ditheredIndexOf(uint8_t r, uint8_t g, uint8_t b, int x, int y) const;
 };
+
+// The 8x8 Bayer matrix (0..63; the threshold of pixel (x, y) is (bayer8(x, y) + 0.5) / 64).
+int bayer8(int x, int y);
 
 // Median cut over the non-empty bins: the box whose population times longest side is largest is split at the
 // population median of that side, until maxColours boxes (1..256) or no box can be split. Each colour is its
 // box's population-weighted mean; each non-empty bin maps to the colour nearest its mean (squared RGB distance).
 // A histogram with at most maxColours non-empty bins thus keeps every bin's mean colour exactly. An empty
-// histogram gives one black entry.
+// histogram gives one black entry. Fills the dithering tables (partnerOfBin, exact, binHasColour) too.
 Palette medianCutPalette(const ColourHistogram& histogram, int maxColours = 256);
 
 } // namespace rs::record

@@ -420,8 +420,8 @@ bool VideoWriter::finish(const std::function<bool(int, int)>& progress) {
                         throw RecordError(d->path + ": cannot read back the GIF's frames");
                     uint8_t* out = indices.data() + size_t(y) * size_t(w);
                     for (int x = 0; x < w; ++x)
-                        out[x] =
-                            pal.indexOf(d->row[size_t(x) * 3], d->row[size_t(x) * 3 + 1], d->row[size_t(x) * 3 + 2]);
+                        out[x] = pal.ditheredIndexOf(d->row[size_t(x) * 3], d->row[size_t(x) * 3 + 1],
+                                                     d->row[size_t(x) * 3 + 2], x, y);
                 }
                 d->encoder->add(indices.data(), size_t(w));
             }

@@ -2,8 +2,9 @@
 //
 // Containers, chosen by the output's extension: .mp4 (H.264, libx264 through libavcodec, yuv420p BT.709 limited
 // range, CRF 18), .webm (VP9, libvpx through libavcodec, yuv420p BT.709, CRF 30), .gif (one palette of 256 colours
-// for the whole recording, made by median cut over every frame's colours, no dithering; libavcodec's GIF encoder,
-// looping forever) and .webp (animated, lossless, libwebp's WebPAnimEncoder, looping forever).
+// for the whole recording, made by median cut over every frame's colours, ordered (8x8 Bayer) dithering that keeps
+// palette colours exact and still areas the same in every frame; libavcodec's GIF encoder, looping forever) and .webp
+// (animated, lossless, libwebp's WebPAnimEncoder, looping forever).
 //
 // The file is written under a temporary name in the destination folder (".NAME.XXXXXX.part") and renamed to the
 // asked name only by finish(); a writer destroyed or aborted before that removes the temporary file, so a

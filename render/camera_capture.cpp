@@ -57,20 +57,39 @@ void placeCamera(const CameraFraming& f, float aspect, Qt3DRender::QCamera* came
             corners.emplace_back((c & 1) ? f.hi.x : f.lo.x, (c & 2) ? f.hi.y : f.lo.y, (c & 4) ? f.hi.z : f.lo.z);
     const std::vector<glm::vec3>& pts = f.points.empty() ? corners : f.points;
     glm::vec3 look = f.center(); // the bounds centre, moved to the middle of the drawn extent across the view
-    float rLo = std::numeric_limits<float>::max(), rHi = -rLo, uLo = rLo, uHi = -rLo;
-    for (const glm::vec3& pt : pts) {
-        const glm::vec3 q = pt - look;
-        rLo = std::min(rLo, glm::dot(q, right));
-        rHi = std::max(rHi, glm::dot(q, right));
-        uLo = std::min(uLo, glm::dot(q, upv));
-        uHi = std::max(uHi, glm::dot(q, upv));
-    }
-    if (rLo <= rHi) look += right * ((rLo + rHi) * 0.5f) + upv * ((uLo + uHi) * 0.5f);
     float dist = 0.0f;
-    for (const glm::vec3& pt : pts) {
-        const glm::vec3 q = pt - look;
-        const float along = glm::dot(q, dir);
-        dist = std::max({dist, along + std::abs(glm::dot(q, right)) / tanH, along + std::abs(glm::dot(q, upv)) / tanV});
+    if (f.orbit) {
+        // A point at horizontal distance rho from the vertical axis through look and height h above it, seen
+        // from yaw angle theta away from its own azimuth, is at along = rho cos(theta) cos(p) + h sin(p),
+        // right = rho sin(theta), up = h cos(p) - rho cos(theta) sin(p). The largest of along + |right| / tanH over
+        // theta is h sin(p) + rho sqrt(cos^2(p) + 1 / tanH^2); along + |up| / tanV is piecewise linear in
+        // cos(theta), largest at cos(theta) = +-1. So this distance fits the point at every yaw.
+        const float cp = std::cos(p), sp = std::sin(p);
+        const float side = std::sqrt(cp * cp + 1.0f / (tanH * tanH));
+        for (const glm::vec3& pt : pts) {
+            const glm::vec3 q = pt - look;
+            const float h = glm::dot(q, worldUp);
+            const float rho = glm::length(q - worldUp * h);
+            dist = std::max(dist, h * sp + rho * side);
+            for (const float s : {1.0f, -1.0f})
+                dist = std::max(dist, s * rho * cp + h * sp + std::abs(h * cp - s * rho * sp) / tanV);
+        }
+    } else {
+        float rLo = std::numeric_limits<float>::max(), rHi = -rLo, uLo = rLo, uHi = -rLo;
+        for (const glm::vec3& pt : pts) {
+            const glm::vec3 q = pt - look;
+            rLo = std::min(rLo, glm::dot(q, right));
+            rHi = std::max(rHi, glm::dot(q, right));
+            uLo = std::min(uLo, glm::dot(q, upv));
+            uHi = std::max(uHi, glm::dot(q, upv));
+        }
+        if (rLo <= rHi) look += right * ((rLo + rHi) * 0.5f) + upv * ((uLo + uHi) * 0.5f);
+        for (const glm::vec3& pt : pts) {
+            const glm::vec3 q = pt - look;
+            const float along = glm::dot(q, dir);
+            dist = std::max(
+                {dist, along + std::abs(glm::dot(q, right)) / tanH, along + std::abs(glm::dot(q, upv)) / tanV});
+        }
     }
     dist = std::max(dist * 1.04f, radius * 0.5f);
     camera->lens()->setPerspectiveProjection(fovV, aspect, std::max(dist - radius * 4.0f, dist * 0.01f),

@@ -31,6 +31,10 @@ struct CameraFraming {
     // What is drawn, world space: bounds and sampled points (the bounds' corners are fitted when empty).
     glm::vec3 lo{-1.0f}, hi{1.0f};
     std::vector<glm::vec3> points;
+    // Fixed orbit (turntables): the camera looks at the bounds' centre from the distance at which every point is
+    // inside the view at every yaw (at this pitch), so that only the yaw changes from one yaw to the next. Off:
+    // the view is fitted to the points as seen from this yaw.
+    bool orbit = false;
     glm::vec3 center() const { return (lo + hi) * 0.5f; }
     float radius() const; // half the bounds' diagonal, at least 1e-3
 
@@ -41,7 +45,8 @@ struct CameraFraming {
 };
 
 // Places camera on a sphere around the framing's centre, at the distance where every point is inside the view
-// frustum (with a small margin); sets the projection for the window's aspect and the controller's speeds.
+// frustum (with a small margin; with f.orbit, at every yaw); sets the projection for the window's aspect and the
+// controller's speeds.
 void placeCamera(const CameraFraming& f, float aspect, Qt3DRender::QCamera* camera,
                  Qt3DExtras::QOrbitCameraController* controller);
 

@@ -145,51 +145,13 @@ void main() {
 }
 )";
 
-// Blend kind of the shader and the effect; -1 = not drawn.
-int blendKind(rs::ParticleBlend b) {
-    using B = rs::ParticleBlend;
-    switch (b) {
-    case B::Opaque:
-        return 0;
-    case B::Additive:
-    case B::DepthAdditive:
-        return 1;
-    case B::Alpha:
-    case B::DepthAlpha:
-    case B::DiffuseAlpha:
-    case B::AlphaScanlines:
-        return 2;
-    case B::Modulate:
-    case B::DepthModulate:
-    case B::StencilDarken:
-    case B::StencilDarkenBlur:
-        return 3;
-    default:
-        return -1; // heat, bump, decal bump: screen distortion; unknown values
-    }
-}
+// Blend kind of the shader and the effect (0 opaque, 1 additive, 2 alpha, 3 modulate); -1 = not drawn.
+int blendKind(rs::ParticleBlend b) { return int(rs::particleDrawOf(b)); }
 
 constexpr size_t kCapacity = 16384;   // particles per system and frame (more are counted, not drawn)
 constexpr size_t kMaxEmitters = 1024; // emitter entities per scene (a hostile file cannot make millions)
 
 } // namespace
-
-float particleLoopSeconds(const rs::ParticleSystem& sys) {
-    const rs::ParticleSimulator sim(sys);
-    double longest = 0.0, end = 0.0;
-    for (size_t e = 0; e < sys.emitters.size(); ++e)
-        if (std::isfinite(sim.maxLife(e))) longest = std::max(longest, sim.maxLife(e));
-    for (size_t e = 0; e < sys.emitters.size(); ++e) {
-        if (!sim.topLevel(e)) continue;
-        const rs::ParticleEmitterParams& p = sys.emitters[e].params;
-        const double delay = std::isfinite(p.initialDelay) ? std::max(0.0, double(p.initialDelay)) : 0.0;
-        if (p.useBursts && p.burstCount > 0 && std::isfinite(p.burstDelay))
-            end = std::max(end, delay + double(p.burstCount - 1) * std::max(0.0, double(p.burstDelay)) + longest);
-        else
-            end = std::max(end, delay + 2.0 * longest);
-    }
-    return float(std::clamp(end, 1.0, 20.0));
-}
 
 Particles::Particles(Qt3DCore::QNode* root) : root_(root) {}
 

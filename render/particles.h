@@ -20,6 +20,7 @@
 #pragma once
 
 #include "composite_tiles.h"
+#include "particles/particle_preview.h"
 #include "particles/particle_sim.h"
 #include "particles/particle_system.h"
 
@@ -51,9 +52,7 @@ namespace rs::render {
 
 class TextureCache;
 
-// Length of one loop when the system plays alone, seconds (1..20): the last burst of its finite emitters plus the
-// longest life, or two of the longest lives after the start for emitters that never stop.
-float particleLoopSeconds(const rs::ParticleSystem& system);
+using rs::particleLoopSeconds; // core/particles/particle_preview.h
 
 // A particle system placed in the scene: on a proxy of the model, or shown alone.
 struct ParticleAttachment {

@@ -531,6 +531,12 @@ void SceneView::setCameraAngles(float yawDegrees, float pitchDegrees) {
     d->placeCamera();
 }
 
+void SceneView::setFixedOrbit(bool on) {
+    if (!d->window) return; // window already destroyed by its container
+    d->framing.orbit = on;
+    d->placeCamera();
+}
+
 void SceneView::captureNext(std::function<void(const QImage&)> done) {
     captureFrame(
         d->window, d->window ? d->graph->captureNode() : nullptr, this,

@@ -153,6 +153,9 @@ class SceneView : public QObject {
     // Camera
     void frameModel();                                          // fits the visible model (current LOD/ALT) in view
     void setCameraAngles(float yawDegrees, float pitchDegrees); // orbit around the model centre
+    // Fixed orbit (turntables, `--orbit`): from now on (and for later models) the camera distance and centre hold
+    // what is drawn at every yaw, so that setCameraAngles only turns the camera; off: fitted at each yaw.
+    void setFixedOrbit(bool on);
 
     // Asynchronous frame grab of the window: the first frame drawn once every shader program and texture of the
     // scene is ready (Qt3D compiles and uploads them during a frame that does not draw them yet; bounded wait of

@@ -125,6 +125,7 @@ QString SceneRecorder::start() {
     worker_->thread = std::thread(
         [w = worker_.get(), total = total_, gif = *container == rs::record::Container::Gif] { w->run(total, gif); });
     next_ = 0;
+    if (settings_.turntable > 0.0) view_->setFixedOrbit(true); // the model keeps its size as it turns
     captureFrame(0);
     return {};
 }

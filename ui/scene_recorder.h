@@ -2,9 +2,10 @@
 // File > Record... and of the headless `rigscope --record`.
 //
 // Frame k is drawn at clip time k / fps (looping the clip) and, with a turntable, camera yaw
-// yaw + 360 * (k / fps) / turntable degrees: each frame is set, rendered and captured before the next, never sampled
-// in real time, so a recording is the same on a slow machine. Frames are encoded on a worker thread (at most a few
-// frames queued) while the next one renders; the event loop keeps running throughout.
+// yaw + 360 * (k / fps) / turntable degrees, on a fixed orbit (SceneView::setFixedOrbit): each frame is set, rendered
+// and captured before the next, never sampled in real time, so a recording is the same on a slow machine. Frames are
+// encoded on a worker thread (at most a few frames queued) while the next one renders; the event loop keeps running
+// throughout.
 #pragma once
 
 #include <QObject>

@@ -1,6 +1,7 @@
 #include "thumbnail_render.h"
 
 #include "amal_stage_painter.h"
+#include "particle_thumbnail.h"
 #include "preview_view.h"
 #include "view_settings.h"
 
@@ -193,8 +194,18 @@ Picture renderAsset(const Resolver& resolver, const std::string& path, int size,
             return out;
         }
         if (format == Format::AlamoParticles) {
-            out.error = path + ": a particle system (no thumbnail)";
-            out.noPicture = true;
+            OpenOptions o;
+            o.companionClips = false;
+            const Document doc = resolver.read(span, path, o);
+            if (!doc.particles) {
+                out.error = path + ": holds no particle system";
+                return out;
+            }
+            ParticlePicture pic = renderParticleSystem(resolver, path, *doc.particles, size);
+            out.kind = Kind::Particles;
+            out.image = std::move(pic.image);
+            out.error = std::move(pic.why);
+            out.noPicture = pic.noPicture;
             return out;
         }
         if (format == Format::Unknown) {

@@ -8,6 +8,7 @@
 //                             model its name starts with (EV_ESCORT_IDLE_00.ALA -> EV_ESCORT.ALO, found like
 //                             companions), else its tracks' bones unparented; a W3D clip on its hierarchy; a
 //                             B&W2 .al on its armature (first animation)
+//   particle system (.alo)    the system alone at the moment it shows most (particle_thumbnail.h)
 //   AMAL bank (.abk .amos)    the 2D stage of its first movement or program at tick 0, as the AMAL view draws it
 //   texture (.dds .tga)       the image itself, scaled down to fit (never up)
 #pragma once
@@ -23,13 +24,14 @@
 
 namespace rs::thumbs {
 
-enum class Kind { None, Model, Clip, Amal, Texture };
+enum class Kind { None, Model, Clip, Amal, Texture, Particles };
 
 struct Picture {
     QImage image; // null when nothing could be drawn (error says why)
     Kind kind = Kind::None;
     std::string error;
-    bool noPicture = false; // a kind that gets no picture (an Alamo particle system), not a broken file
+    bool noPicture = false; // nothing to draw by its nature (a particle system of distortion emitters only), not a
+                            // broken file
 };
 
 // The picture of `path` (what Resolver::open takes: a file, "<archive>:<entry>", a game path), at most

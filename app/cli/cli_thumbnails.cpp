@@ -1,10 +1,11 @@
 // rigscope-cli thumbnails SOURCE -o DIR [--size N] [--sheet FILE.png] [--threads N] [--game DIR]... [--mod DIR]...
-// Pictures of every model, clip, AMAL bank and texture of SOURCE (a folder, a .meg/.big archive) or, without SOURCE,
-// of the mounted --game/--mod folders, drawn by the software renderer of the thumbnails (ui/thumbnail_render.h: no
-// display, no GPU) on a pool of threads, one PNG per asset under DIR named after its path inside the source
-// (DATA/ART/MODELS/X.ALO -> DIR/DATA/ART/MODELS/X.ALO.png; names that would leave DIR are refused), and a contact
-// sheet (the pictures in a grid with their names) with --sheet. Each file is written to a temporary name beside
-// it and renamed. Exit status: 0 every asset drawn (particle systems are skipped), 1 some could not be drawn, 2 usage.
+// Pictures of every model, particle system, clip, AMAL bank and texture of SOURCE (a folder, a .meg/.big archive) or,
+// without SOURCE, of the mounted --game/--mod folders, drawn by the software renderer of the thumbnails
+// (ui/thumbnail_render.h: no display, no GPU) on a pool of threads, one PNG per asset under DIR named after its path
+// inside the source (DATA/ART/MODELS/X.ALO -> DIR/DATA/ART/MODELS/X.ALO.png; names that would leave DIR are refused),
+// and a contact sheet (the pictures in a grid with their names) with --sheet. Each file is written to a temporary name
+// beside it and renamed. Exit status: 0 every asset drawn (particle systems with only distortion emitters are skipped),
+// 1 some could not be drawn, 2 usage.
 #include "commands.h"
 
 #ifdef RIGSCOPE_HAVE_THUMBNAILS
@@ -36,13 +37,15 @@ namespace rs::cli {
 static const char* const kThumbnailsHelp =
     "Usage: rigscope-cli thumbnails [SOURCE] -o DIR [--size N] [--sheet FILE.png] [--threads N] [--game DIR]... "
     "[--mod DIR]...\n"
-    "Writes a picture of every model (bind pose), clip (its skeleton posed mid-clip), AMAL bank (its 2D stage) and\n"
-    "texture of SOURCE (a folder or a .meg/.big archive) or, without SOURCE, of the --game/--mod folders, to\n"
-    "DIR/<path inside the source>.png, at most N x N pixels (default 256). Drawn in software: no display needed.\n"
+    "Writes a picture of every model (bind pose), particle system (alone, when it shows most), clip (its skeleton\n"
+    "posed mid-clip), AMAL bank (its 2D stage) and texture of SOURCE (a folder or a .meg/.big archive) or, without\n"
+    "SOURCE, of the --game/--mod folders, to DIR/<path inside the source>.png, at most N x N pixels (default 256).\n"
+    "Drawn in software: no display needed.\n"
     "  --sheet FILE  also write a contact sheet: every picture in a grid with its name\n"
     "  --threads N   worker threads (default: every core)\n"
     "Carries on past files that cannot be drawn and lists them. A progress line is drawn on a terminal.\n"
-    "Exit status: 0 every asset drawn (particle systems are skipped), 1 some could not be drawn, 2 usage error.\n";
+    "Exit status: 0 every asset drawn (particle systems with only distortion emitters are skipped), 1 some could\n"
+    "not be drawn, 2 usage error.\n";
 
 #ifdef RIGSCOPE_HAVE_THUMBNAILS
 namespace {

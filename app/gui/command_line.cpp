@@ -32,7 +32,9 @@ const std::vector<OptionSpec>& optionSpecs() {
         {"state", "S", Headless,
          "With --object: the state to show, as the Scene panel lists it (intact, \"HP_X destroyed\", damaged, "
          "\"dying: ...\"; SAGE condition flags such as DAMAGED), or its number from 0 (default: the first)."},
-        {"time", "SECONDS", Screenshot, "Time in the clip (exclusive with --frame)."},
+        {"time", "SECONDS", Screenshot,
+         "Time in the clip (exclusive with --frame; default 0, for a particle system shown alone the moment its "
+         "thumbnail shows: when its particles show most)."},
         {"lod", "N", Headless, "LOD level (default: the most detailed)."},
         {"alt", "N", Headless, "ALT (damage) level, 0 = intact."},
         {"faction-color", "#RRGGBB", Headless, "Faction colour for colorized materials."},
@@ -45,6 +47,9 @@ const std::vector<OptionSpec>& optionSpecs() {
         {"no-particles", nullptr, Headless, "Do not draw the particle systems named by the model's proxies."},
         {"yaw", "DEGREES", Headless, "Camera yaw around the model (default 35; with --turntable: at the first frame)."},
         {"pitch", "DEGREES", Headless, "Camera pitch (default 20)."},
+        {"orbit", nullptr, Screenshot,
+         "Frame as --turntable recordings do: the camera distance that holds the model at every yaw, so that "
+         "screenshots at different --yaw show it at the same scale (default: fitted at this yaw)."},
         {"bench-fps", "SECONDS", Screenshot, "After the capture, play the clip for SECONDS and print the frame rate."},
         {"record", "OUT", Record,
          "Headless mode: record MODEL (default: the built-in demo) with its clip to OUT and exit. The format comes "
@@ -54,7 +59,7 @@ const std::vector<OptionSpec>& optionSpecs() {
         {"fps", "N", Record, "Frames per second of the recording (1..120, default 30)."},
         {"turntable", "SECONDS", Record,
          "Turn the camera once around the model over SECONDS, which is then the recording's duration (the clip "
-         "loops)."},
+         "loops). The camera stays at one distance, framed for every yaw (as --screenshot --orbit)."},
     };
     return specs;
 }

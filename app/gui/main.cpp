@@ -104,6 +104,7 @@ int toScreenshotArgs(const rs::app::CommandLine& cl, rs::app::ScreenshotArgs& a)
             a.textureDirs << QString::fromLocal8Bit(d.c_str());
     if (cl.has("yaw") && !toFloat(cl.value("yaw"), a.yaw)) return usage("--yaw needs degrees");
     if (cl.has("pitch") && !toFloat(cl.value("pitch"), a.pitch)) return usage("--pitch needs degrees");
+    a.orbit = cl.has("orbit");
     if (cl.has("bench-fps") &&
         (!toFloat(cl.value("bench-fps"), a.benchSeconds) || a.benchSeconds <= 0.0f || a.benchSeconds > 3600.0f))
         return usage("--bench-fps needs seconds (0..3600)");

@@ -6,6 +6,7 @@
 
 #include "objects/object_db.h"
 #include "objects/object_states.h"
+#include "particles/particle_preview.h"
 #include "resolve/resolver.h"
 #include "scene/clip.h"
 #include "scene/clip_choice.h"
@@ -236,6 +237,7 @@ static void showScene(SceneView& view, const ScreenshotArgs& a, const SceneInput
     else
         view.setModel(s.model, s.modelPath, s.attachments);
     view.setClip(s.clip);
+    view.setFixedOrbit(a.orbit || a.turntable > 0.0);
     view.setCameraAngles(a.yaw, a.pitch);
 }
 
@@ -272,8 +274,10 @@ int runScreenshot(const ScreenshotArgs& a, int argc, char** argv) {
     mark("setModel");
     if (a.frame)
         view.setFrame(*a.frame);
-    else
-        view.setTime(a.time.value_or(0.0f));
+    else if (a.time)
+        view.setTime(*a.time);
+    else // a particle system alone: the moment its thumbnails show (particle_preview.h)
+        view.setTime(scene.particles ? float(rs::particlePreviewTime(*scene.particles)) : 0.0f);
 
     int rc = 0;
     // Watchdog: a capture that never completes (no display, broken GL) must not hang.

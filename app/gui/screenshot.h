@@ -23,6 +23,7 @@ struct ScreenshotArgs {
     int width = 800, height = 600;
     std::optional<float> frame, time;
     float yaw = 35.0f, pitch = 20.0f;
+    bool orbit = false;        // --orbit (and every --turntable): framed for every yaw (SceneView::setFixedOrbit)
     float benchSeconds = 0.0f; // > 0: play for that long after the capture and print the frame rate
     bool exitWhenDone = false; // end the process (std::_Exit, streams flushed) once the GUI ran: no teardown
     ViewOptions options;

@@ -4,11 +4,14 @@
 #define CATCH_CONFIG_RUNNER
 #include "skip.h"
 
+#include "particle_fixtures.h"
 #include "thumbnail_cache.h"
 #include "thumbnail_fixtures.h"
 #include "thumbnail_render.h"
 #include "vfs_fixtures.h"
 
+#include "alamo/particle_writer.h"
+#include "particles/particle_preview.h"
 #include "resolve/resolver.h"
 #include "vfs/archive_writer.h"
 
@@ -472,6 +475,120 @@ TEST_CASE("screenshot and thumbnailer: AMAL banks - clips and textures get a pic
         CHECK(coverage(ti, c.pixel).count > 5);
         QFile::remove(thumb);
     }
+}
+
+namespace {
+
+// A fountain: 20 particles a second living 2 s, born in a 2-unit sphere and rising at 1 unit/s, size 0.6, one
+// colour (0.1, 0.9, 0.2) (no colour texture in the folder: the soft round sprite), blended as `blend`.
+ParticleSystem fountain(ParticleBlend blend = ParticleBlend::Additive) {
+    ParticleSystem s;
+    s.name = "p_test_fountain";
+    ParticleEmitter e = test::continuousEmitter("fountain", 20, 2.0f);
+    e.blend = blend;
+    e.params.blendMode = uint32_t(blend);
+    e.position.shape = ParticleVolume::Shape::Sphere;
+    e.position.rawShape = 3;
+    e.position.sphereRadius = 2.0f;
+    e.velocity.point = {0.0f, 0.0f, 1.0f};
+    e.red = test::constantTrack(0.1f);
+    e.green = test::constantTrack(0.9f);
+    e.blue = test::constantTrack(0.2f);
+    e.size = test::constantTrack(0.6f);
+    s.emitters = {e};
+    return s;
+}
+
+bool fountainGreen(const QColor& c) {
+    return c.alpha() > 40 && c.green() > 150 && c.green() > 2 * c.red() + 30 && c.green() > 2 * c.blue() + 30;
+}
+
+} // namespace
+
+TEST_CASE("render: a particle system alone is its particles when they show most - in its emitter's colour") {
+    TempDir t;
+    const fs::path file = t.path() / "P_FOUNTAIN.ALO";
+    test::writeFile(file, alamo::writeParticleSystem(fountain()));
+    const Picture p = renderAsset(Resolver(), file.string(), 128);
+    INFO(p.error);
+    REQUIRE(p.kind == Kind::Particles);
+    REQUIRE_FALSE(p.image.isNull());
+    CHECK(p.image.width() == 128);
+    CHECK(p.image.height() == 128);
+    // Green sprites on a transparent background, nothing of another hue.
+    const Coverage green = coverage(p.image, fountainGreen);
+    const Coverage any = coverage(p.image, [](const QColor& c) { return c.alpha() > 40; });
+    INFO("green " << green.count << " of " << any.count << " drawn pixels");
+    CHECK(green.count > 300);
+    CHECK(green.count >= any.count * 9 / 10);
+    CHECK(p.image.pixelColor(0, 0).alpha() == 0);
+    // Framed on the particles: they spread over most of the picture, around its middle.
+    CHECK(any.box.width() > 80);
+    CHECK(any.box.height() > 80);
+    CHECK(std::abs(any.centroid.x() - 64.0) < 20.0);
+    CHECK(std::abs(any.centroid.y() - 64.0) < 20.0);
+}
+
+TEST_CASE("render: a burst gone after 0.5 s is shown while it lives - an explosion at its biggest") {
+    ParticleSystem s = fountain(ParticleBlend::Alpha);
+    ParticleEmitter& e = s.emitters[0];
+    e.params.particlesPerSecond = 0;
+    e.params.useBursts = true;
+    e.params.particlesPerBurst = 30;
+    e.params.burstDelay = 1.0f;
+    e.params.burstCount = 1;
+    e.params.lifetime = 0.5f;                   // one burst at 0, gone at 0.5 s
+    e.size.keys = {{0.0f, 0.2f}, {1.0f, 2.0f}}; // growing to 10 times its birth size
+    const double t = particlePreviewTime(s);    // of 1 s and k/32 s (the loop is 1 s): 15/32 s
+    CHECK(t > 0.4);
+    CHECK(t < 0.5);
+    TempDir dir;
+    const fs::path file = dir.path() / "P_BURST.ALO";
+    test::writeFile(file, alamo::writeParticleSystem(s));
+    const Picture p = renderAsset(Resolver(), file.string(), 96);
+    INFO(p.error);
+    REQUIRE_FALSE(p.image.isNull());
+    CHECK(coverage(p.image, fountainGreen).count > 50);
+}
+
+TEST_CASE("render: a particle system of distortion emitters only gets no picture - and says so") {
+    TempDir t;
+    const fs::path file = t.path() / "P_HEAT.ALO";
+    test::writeFile(file, alamo::writeParticleSystem(fountain(ParticleBlend::Heat)));
+    const Picture p = renderAsset(Resolver(), file.string(), 64);
+    CHECK(p.image.isNull());
+    CHECK(p.noPicture);
+    CHECK(p.error.find("P_HEAT.ALO") != std::string::npos);
+}
+
+TEST_CASE("screenshot and thumbnailer: a particle system gets a picture in its emitter's colour") {
+    TempDir t;
+    const fs::path file = t.path() / "P_FOUNTAIN.ALO";
+    test::writeFile(file, alamo::writeParticleSystem(fountain()));
+    const QString in = QString::fromStdString(file.string());
+    // rigscope --screenshot (the Qt3D view, over its grey background) at the same moment: green sprites.
+    const QString shot = QString::fromStdString((t.path() / "shot.png").string());
+    QProcess p;
+    p.start(RIGSCOPE_BIN, {"--screenshot", shot, "--size", "320x240", "--no-grid", in});
+    REQUIRE(p.waitForFinished(60000));
+    INFO(p.readAllStandardError().toStdString());
+    REQUIRE(p.exitCode() == 0);
+    const QImage img(shot);
+    REQUIRE(img.size() == QSize(320, 240));
+    CHECK(coverage(img, [](const QColor& c) { return c.green() > c.red() + 60 && c.green() > c.blue() + 60; }).count >
+          300);
+    // The installed thumbnailer (no display): the software picture.
+    const QString thumb = QString::fromStdString((t.path() / "thumb.png").string());
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove("DISPLAY");
+    p.setProcessEnvironment(env);
+    p.start(RIGSCOPE_THUMBNAILER, {"--no-cache", "-s", "128", in, thumb});
+    REQUIRE(p.waitForFinished(30000));
+    INFO(p.readAllStandardError().toStdString());
+    REQUIRE(p.exitCode() == 0);
+    const QImage ti(thumb);
+    CHECK(std::max(ti.width(), ti.height()) <= 128);
+    CHECK(coverage(ti, fountainGreen).count > 300);
 }
 
 int main(int argc, char** argv) {
