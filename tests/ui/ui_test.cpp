@@ -1136,8 +1136,16 @@ class UiTest : public QObject {
             if (m->menu() && m->text().remove(QLatin1Char('&')) == QStringLiteral("View")) view = m->menu();
         QVERIFY(view);
         QVERIFY(view->actions().contains(action));
-        p->hide();
+        // The window's layout (main_window.cpp): Problems tabified with the timeline, closed. Earlier tests may have
+        // closed the window (layoutRemembered) or rearranged the docks: put them back.
+        w->show();
+        QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+        timeline->setFloating(false);
         timeline->show();
+        p->setFloating(false);
+        p->show();
+        w->tabifyDockWidget(timeline, p);
+        p->hide();
         timeline->raise();
         QCoreApplication::processEvents();
         QVERIFY(!action->isChecked());
