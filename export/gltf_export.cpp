@@ -1,6 +1,7 @@
 #include "gltf_export.h"
 
 #include "formats/material_policy.h"
+#include "formats/shader_registry.h"
 
 #include "common/cp1252.h"
 #include "common/error.h"
@@ -376,6 +377,10 @@ int Exporter::material(const Mesh& mesh, const SubMesh& sm) {
         } else if (isNormal && sm.normals.size() == sm.vertexCount() && sm.tangents.size() == sm.vertexCount() &&
                    sm.binormals.size() == sm.vertexCount()) {
             gm.normalTexture.index = t;
+            // NormalMapped.fx's BumpScale scales the map's x and y before normalising: glTF's normalTexture.scale.
+            const MaterialParam* bump = mat.find("BumpScale");
+            if (m_.format == Format::W3d && bump && w3dShaderInfo(mat).impl == ShaderImpl::W3dNormalMapped)
+                gm.normalTexture.scale = bump->type == ParamType::Int ? double(bump->intValue) : double(bump->value.x);
         } else if (isEmissive) {
             gm.emissiveTexture.index = t;
             if (em == glm::vec3(0.0f)) gm.emissiveFactor = {1.0, 1.0, 1.0};
@@ -391,6 +396,13 @@ int Exporter::material(const Mesh& mesh, const SubMesh& sm) {
             ex["factionColorParam"] = str("Color");
     }
     if (fam != Family::Opaque) gm.alphaMode = "BLEND";
+    // NormalMapped.fx with AlphaTestEnable: opaque, pixels under alpha 0x60 cut.
+    const MaterialParam* alphaTest = mat.find("AlphaTestEnable");
+    if (m_.format == Format::W3d && alphaTest && alphaTest->intValue != 0 &&
+        w3dShaderInfo(mat).impl == ShaderImpl::W3dNormalMapped) {
+        gm.alphaMode = "MASK";
+        gm.alphaCutoff = 96.0 / 255.0;
+    }
     gm.doubleSided = !policy.cullBackFaces;
     if (policy.unlit) {
         gm.extensions["KHR_materials_unlit"] = Value(Value::Object());
@@ -412,6 +424,9 @@ int Exporter::buildPrimitive(const Mesh& mesh, const SubMesh& sm, tinygltf::Prim
     const bool dual = skinned && sm.positions2.size() == n;
     const bool haveNormals = sm.normals.size() == n;
     const bool haveTangents = haveNormals && sm.tangents.size() == n && sm.binormals.size() == n;
+    // BFME's NormalMapped.fx reads its normal map in the frame (-binormal, -tangent, normal): glTF's tangent is the
+    // map's red axis (-binormal) and its bitangent the green axis (-tangent) (docs/formats/w3d-fx-shaders.md).
+    const bool sageFrame = m_.format == Format::W3d && w3dShaderInfo(sm.material).impl == ShaderImpl::W3dNormalMapped;
     std::vector<float> pos(n * 3), nor(haveNormals ? n * 3 : 0), tan(haveTangents ? n * 4 : 0);
     std::vector<uint16_t> joints(skinned ? n * 4 : 0);
     std::vector<float> weights(skinned ? n * 4 : 0);
@@ -421,6 +436,11 @@ int Exporter::buildPrimitive(const Mesh& mesh, const SubMesh& sm, tinygltf::Prim
         glm::vec3 nn = haveNormals ? sm.normals[v] : glm::vec3(0.0f);
         glm::vec3 tt = haveTangents ? sm.tangents[v] : glm::vec3(0.0f),
                   bb = haveTangents ? sm.binormals[v] : glm::vec3(0.0f);
+        if (sageFrame) {
+            const glm::vec3 fileTangent = tt;
+            tt = -bb;
+            bb = -fileTangent;
+        }
         if (skinned) {
             glm::vec4 w = sm.boneWeights.size() == n ? sm.boneWeights[v] : glm::vec4(1, 0, 0, 0);
             int bone[4];

@@ -4,6 +4,7 @@
 #include "scene_view.h"
 #include "shaders.h"
 #include "texture_cache.h"
+#include "w3d/w3d_tangents.h"
 
 #include <Qt3DCore/QBuffer>
 #include <Qt3DCore/QEntity>
@@ -379,16 +380,23 @@ void MeshMaterials::buildSubMesh(Qt3DCore::QEntity* parent, const std::vector<Pa
     if (sm.uv1.size() == n && rs::toLower(sm.material.shader).find("grass") != std::string::npos)
         block("vertexTexCoord1", VT::Float, 2, 8, sm.uv1.data());
     const bool tangents = sm.tangents.size() == n && sm.binormals.size() == n;
+    const rs::ShaderInfo shader = rs::shaderInfo(part.model->format, mesh, sm.material);
+    const bool w3dFxDrawn = shader.impl == rs::ShaderImpl::W3dNormalMapped && !steps_.genericOnly;
+    std::vector<glm::vec3> derivedTangents, derivedBinormals;
     if (tangents) {
         block("vertexTangent", VT::Float, 3, 12, sm.tangents.data());
         block("vertexBinormal", VT::Float, 3, 12, sm.binormals.data());
+    } else if (w3dFxDrawn) { // NormalMapped.fx without a stored frame: BFME's tools' convention from the UVs
+        const std::vector<glm::vec2> uv = sm.uv0.size() == n ? sm.uv0 : std::vector<glm::vec2>(n, glm::vec2(0.0f));
+        rs::w3d::deriveTangentFrame(sm.positions, normals, uv, sm.indices, derivedTangents, derivedBinormals);
+        block("vertexTangent", VT::Float, 3, 12, derivedTangents.data());
+        block("vertexBinormal", VT::Float, 3, 12, derivedBinormals.data());
     }
     const bool alamoFormat = rs::istartsWith(sm.vertexFormat, "alD3dVert");
     const bool useColors = sm.colors.size() == n &&
                            (!alamoFormat || (!sm.vertexFormat.empty() && std::toupper(sm.vertexFormat.back()) == 'C'));
     // W3D passes: the (up to) two UV arrays the stages read and the colour array (first DCG, DIG multiplied in,
     // as ww3d2 keeps one array per mesh) instead of the generic colour attribute.
-    const rs::ShaderInfo shader = rs::shaderInfo(part.model->format, mesh, sm.material);
     const bool w3dDrawn = shader.impl == rs::ShaderImpl::W3d && !steps_.genericOnly;
     if (useColors && !w3dDrawn) block("vertexColor", VT::Float, 4, 16, sm.colors.data());
     int uvSel[2] = {-1, -1};
@@ -478,12 +486,16 @@ void MeshMaterials::buildSubMesh(Qt3DCore::QEntity* parent, const std::vector<Pa
     gr->setPrimitiveType(Qt3DRender::QGeometryRenderer::Triangles);
     gr->setVertexCount(int(indexCount));
 
-    if (w3dDrawn) {
+    if (w3dDrawn || w3dFxDrawn) {
         entity->addComponent(gr);
         DrawItem item;
         item.entity = entity;
-        buildW3dPasses(entity, gr, mesh, sm, subIndex, skinMode, rigidSlot, style.cullBackFaces, uvSel, textures,
-                       item.w3d);
+        if (w3dFxDrawn)
+            item.w3dFx =
+                buildW3dNormalMapped(entity, mesh, sm, subIndex, skinMode, rigidSlot, style.cullBackFaces, textures);
+        else
+            buildW3dPasses(entity, gr, mesh, sm, subIndex, skinMode, rigidSlot, style.cullBackFaces, uvSel, textures,
+                           item.w3d);
         item.part = partIndex;
         item.mesh = meshIndex;
         item.sub = subIndex;
@@ -652,7 +664,9 @@ void MeshMaterials::updateVisibility(const std::vector<Part>& parts, const std::
         if (on && it.attachBone >= 0 && size_t(it.attachBone) < visible.size()) on = visible[size_t(it.attachBone)];
         if (on && it.part > 0) on = proxyShown(parts[size_t(it.part)].proxy);
         if (on) { // programs of what is drawn only (hidden LODs, ALTs and shadow meshes compile nothing)
-            if (!it.w3d.empty())
+            if (it.w3dFx >= 0)
+                w3dFxProgram(it.w3dFx == 1).require();
+            else if (!it.w3d.empty())
                 for (int k : it.w3d)
                     w3dProgram(k).require();
             else if (it.alamo >= 0)

@@ -88,10 +88,11 @@ class MeshMaterials {
         bool flagHidden = false, shadowHidden = false;
         bool selected = true; // LOD/ALT choice
         bool enabled = true;
-        int variant = 0;     // fragment variant (k* bits)
-        int alamo = -1;      // Alamo implementation (rs::ShaderImpl) when drawn by its .fx program, else -1
+        int variant = 0;      // fragment variant (k* bits)
+        int alamo = -1;       // Alamo implementation (rs::ShaderImpl) when drawn by its .fx program, else -1
         std::vector<int> w3d; // W3D program keys of its passes (drawn by the W3D program), else empty
-        bool opaque = false; // draws in the depth pre-pass too
+        int w3dFx = -1;       // NormalMapped.fx program (0, or 1 with the alpha test) when drawn by it, else -1
+        bool opaque = false;  // draws in the depth pre-pass too
     };
     enum : int { kBump = 1, kSpecular = 2, kUnlit = 4, kNoTexture = 8, kVariants = 16 };
     static FillSteps fillStepsFromEnvironment();
@@ -111,6 +112,13 @@ class MeshMaterials {
                         const rs::SubMesh& sm, int subIndex, int skinMode, int rigidSlot, bool cullBack,
                         const int uvSel[2], TextureCache& textures, std::vector<int>& programKeys);
 
+    // BFME shader material NormalMapped.fx (w3d_fx_materials.cpp): its program (with or without the alpha test) and
+    // one effect per program and culling; the material's constants and textures on the sub-mesh's entity.
+    fx::OnDemandProgram& w3dFxProgram(bool alphaTest);
+    Qt3DRender::QEffect* w3dFxEffect(bool alphaTest, bool cullBack);
+    int buildW3dNormalMapped(Qt3DCore::QEntity* entity, const rs::Mesh& mesh, const rs::SubMesh& sm, int subIndex,
+                             int skinMode, int rigidSlot, bool cullBack, TextureCache& textures);
+
     Qt3DCore::QNode* root_ = nullptr;
     std::vector<DrawItem> items_;
     FillSteps steps_;
@@ -121,6 +129,8 @@ class MeshMaterials {
     std::map<int, Qt3DRender::QEffect*> alamoEffects_;
     std::map<int, std::unique_ptr<fx::OnDemandProgram>> w3dPrograms_;
     std::map<long long, Qt3DRender::QEffect*> w3dEffects_;
+    std::unique_ptr<fx::OnDemandProgram> w3dFxPrograms_[2];
+    std::map<int, Qt3DRender::QEffect*> w3dFxEffects_;
     bool heatShown_ = false;
 };
 

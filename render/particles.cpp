@@ -127,11 +127,10 @@ void main() {
 // The low-resolution target blended over the window (premultiplied colour).
 const char* const compositeVertex = R"(#version 330 core
 in vec2 corner;
-in vec4 unused;
-uniform vec4 compositeRect; // x0, y0, x1, y1 in normalized device coordinates
+in vec4 tileRect; // per instance: x0, y0, x1, y1 in normalized device coordinates
 out vec2 uv;
 void main() {
-    vec2 p = mix(compositeRect.xy, compositeRect.zw, corner * 0.5 + 0.5);
+    vec2 p = mix(tileRect.xy, tileRect.zw, corner * 0.5 + 0.5);
     uv = p * 0.5 + 0.5;
     gl_Position = vec4(p, 0.0, 1.0);
 }
@@ -236,8 +235,12 @@ Qt3DRender::QEffect* Particles::effect(int kind, bool noDepthTest) {
 void Particles::setLowResTarget(Qt3DCore::QEntity* parent, Qt3DRender::QAbstractTexture* color) {
     using BA = Qt3DRender::QBlendEquationArguments;
     composite_ = new Qt3DCore::QEntity(parent);
-    InstancedQuad quad = makeInstancedQuad(composite_, {"unused"}, 1);
-    quad.instances->setData(QByteArray(16, '\0'));
+    compositeCapacity_ = 16;
+    InstancedQuad quad = makeInstancedQuad(composite_, {"tileRect"}, compositeCapacity_);
+    quad.instances->setData(QByteArray(int(16 * compositeCapacity_), '\0'));
+    compositeRects_ = quad.instances;
+    compositeRectAttr_ = quad.attributes.front();
+    compositeRenderer_ = quad.renderer;
     composite_->addComponent(quad.renderer);
     auto* p = fx::pass(fx::program(root_, compositeVertex, compositeFragment), "composite");
     fx::depth(p, Qt3DRender::QDepthTest::Always, false);
@@ -245,7 +248,6 @@ void Particles::setLowResTarget(Qt3DCore::QEntity* parent, Qt3DRender::QAbstract
     auto* mat = new Qt3DRender::QMaterial(composite_);
     mat->setEffect(fx::effect(root_, {p}));
     addParam(mat, "lowResColor", QVariant::fromValue(color));
-    compositeRect_ = addParam(mat, "compositeRect", QVector4D(-1.0f, -1.0f, 1.0f, 1.0f));
     composite_->addComponent(mat);
     composite_->setEnabled(false);
 }
@@ -377,12 +379,15 @@ void Particles::upload(Emitter& e, const rs::ParticleBuffer& buf, uint32_t grid,
                 lowFill_ += std::min(w * h, width_ * height_) / (width_ * height_);
                 const glm::vec4 c = viewProjection_ * glm::vec4(p.position, 1.0f);
                 if (e.worldOriented || !(c.w > 1e-3f) || !std::isfinite(c.x) || !std::isfinite(c.y)) {
-                    lowRect_ = {-1.0f, -1.0f, 1.0f, 1.0f};
+                    lowTiles_.addAll();
                 } else {
+                    // The quad's bounds grown by two low-resolution texels at the coarsest divisor (bilinear
+                    // upsampling reads one beyond).
                     const float r = (std::abs(p.size) + e.tail) * 0.7072f / c.w;
-                    const glm::vec2 ndc(c.x / c.w, c.y / c.w), half(r * p00_, r * p11_);
-                    lowRect_ = {std::min(lowRect_.x, ndc.x - half.x), std::min(lowRect_.y, ndc.y - half.y),
-                                std::max(lowRect_.z, ndc.x + half.x), std::max(lowRect_.w, ndc.y + half.y)};
+                    const glm::vec2 ndc(c.x / c.w, c.y / c.w);
+                    const glm::vec2 half(r * p00_ + 4.0f * float(FrameGraph::kMaxLowResDivisor) / width_,
+                                         r * p11_ + 4.0f * float(FrameGraph::kMaxLowResDivisor) / height_);
+                    lowTiles_.add({ndc.x - half.x, ndc.y - half.y, ndc.x + half.x, ndc.y + half.y});
                 }
             }
         }
@@ -411,7 +416,7 @@ void Particles::update(double time, const BoneWorld& boneWorld, const std::funct
                        const glm::vec3& eye) {
     drawn_ = 0;
     lowResUsed_ = false;
-    lowRect_ = {1.0f, 1.0f, -1.0f, -1.0f}; // empty
+    lowTiles_.reset(int(width_), int(height_));
     lowFill_ = 0.0f;
     std::vector<bool> live(attachments_.size(), false);
     for (size_t a = 0; a < attachments_.size(); ++a) {
@@ -439,16 +444,30 @@ void Particles::update(double time, const BoneWorld& boneWorld, const std::funct
     const float threshold = lowResUsed_ ? lowResMinPixels_ : std::numeric_limits<float>::max();
     for (Qt3DRender::QParameter* p : thresholds_)
         if (p->value().toFloat() != threshold) p->setValue(threshold);
-    if (composite_ && composite_->isEnabled() != lowResUsed_) composite_->setEnabled(lowResUsed_);
-    if (lowResUsed_) {
-        // What the low-resolution quads cover, grown by a low-resolution texel (bilinear upsampling reads one
-        // beyond), clipped to the window: the composite shades only there.
-        const float mx = 2.0f * 2.0f * float(FrameGraph::kMaxLowResDivisor) / width_;
-        const float my = 2.0f * 2.0f * float(FrameGraph::kMaxLowResDivisor) / height_;
-        const QVector4D rect(std::clamp(lowRect_.x - mx, -1.0f, 1.0f), std::clamp(lowRect_.y - my, -1.0f, 1.0f),
-                             std::clamp(lowRect_.z + mx, -1.0f, 1.0f), std::clamp(lowRect_.w + my, -1.0f, 1.0f));
-        if (compositeRect_->value().value<QVector4D>() != rect) compositeRect_->setValue(rect);
+    if (lowResUsed_ && composite_) {
+        // One instance per run of marked tiles: outside them the low-resolution target holds nothing (cleared to
+        // transparent, and no low-resolution quad reaches there), so the composite would change no pixel.
+        const std::vector<glm::vec4>& rects = lowTiles_.rects();
+        if (rects != compositeRectsShown_) {
+            compositeRectsShown_ = rects;
+            const uint n = uint(rects.size());
+            QByteArray bytes(reinterpret_cast<const char*>(rects.data()), int(n * sizeof(glm::vec4)));
+            if (n > compositeCapacity_) {
+                while (compositeCapacity_ < n)
+                    compositeCapacity_ *= 2;
+                compositeRectAttr_->setCount(compositeCapacity_);
+                bytes.resize(int(16 * compositeCapacity_));
+                compositeRects_->setData(bytes);
+            } else if (n > 0) {
+                compositeRects_->updateData(0, bytes);
+            }
+            compositeRenderer_->setInstanceCount(int(n));
+        }
+    } else {
+        compositeRectsShown_.clear();
     }
+    const bool compositeOn = lowResUsed_ && !compositeRectsShown_.empty();
+    if (composite_ && composite_->isEnabled() != compositeOn) composite_->setEnabled(compositeOn);
 }
 
 void Particles::setEnabled(bool on) {

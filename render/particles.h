@@ -19,6 +19,7 @@
 //   vertex shader and update() decide with the same formula, so no particle is drawn twice or lost.
 #pragma once
 
+#include "composite_tiles.h"
 #include "particles/particle_sim.h"
 #include "particles/particle_system.h"
 
@@ -90,6 +91,8 @@ class Particles {
     // How many times the low-resolution particles of the last update() cover the window (each particle's quad on
     // screen, at most the window, summed).
     float lowResFill() const { return lowFill_; }
+    // The composite's rectangles after the last update() (NDC x0, y0, x1, y1), empty when it is off.
+    const std::vector<glm::vec4>& compositeRects() const { return compositeRectsShown_; }
 
     size_t drawn() const { return drawn_; } // particles drawn after the last update()
     bool sortsByView() const;               // some drawn emitter's order depends on the eye (update again)
@@ -134,12 +137,16 @@ class Particles {
     Qt3DRender::QShaderProgram* program_ = nullptr;   // shared by every particle effect
     std::vector<Qt3DRender::QParameter*> thresholds_; // "lowResMinPixels" of every effect
     Qt3DCore::QEntity* composite_ = nullptr;
-    Qt3DRender::QParameter* compositeRect_ = nullptr;
+    Qt3DCore::QBuffer* compositeRects_ = nullptr; // per instance: NDC x0, y0, x1, y1 of a marked tile run
+    Qt3DCore::QAttribute* compositeRectAttr_ = nullptr;
+    Qt3DRender::QGeometryRenderer* compositeRenderer_ = nullptr;
+    uint compositeCapacity_ = 0;
     glm::mat4 viewProjection_{1.0f};
     glm::vec3 forward_{0.0f, 0.0f, -1.0f};
     float p00_ = 1.0f, p11_ = 1.0f, width_ = 1.0f, height_ = 1.0f;
     float lowResMinPixels_ = std::numeric_limits<float>::max();
-    glm::vec4 lowRect_{1.0f, 1.0f, -1.0f, -1.0f}; // NDC x0, y0, x1, y1 of the low-resolution quads (empty)
+    CompositeTiles lowTiles_; // the window's tiles the low-resolution quads cover (the composite shades only these)
+    std::vector<glm::vec4> compositeRectsShown_;
     bool lowResUsed_ = false;
     float lowFill_ = 0.0f;
 };

@@ -635,6 +635,7 @@ QList<ParticleInfo> SceneView::particleSystems() const {
 int SceneView::particlesDrawn() const { return int(d->particles->drawn()); }
 bool SceneView::particlesLowRes() const { return d->particles->lowResUsed(); }
 int SceneView::particlesLowResDivisor() const { return d->graph->lowResDivisor(); }
+std::vector<glm::vec4> SceneView::particlesCompositeRects() const { return d->particles->compositeRects(); }
 
 int SceneView::shaderProgramCount() const { return int(d->root->findChildren<Qt3DRender::QShaderProgram*>().size()); }
 

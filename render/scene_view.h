@@ -126,6 +126,8 @@ class SceneView : public QObject {
     int particlesDrawn() const;         // live particles drawn at the current time
     bool particlesLowRes() const;       // some were large enough for the low-resolution target at the current time
     int particlesLowResDivisor() const; // that target's size is the view's divided by this (4, or 8 when crowded)
+    // Where that target is blended over the window (NDC x0, y0, x1, y1 rectangles; empty when it is not used).
+    std::vector<glm::vec4> particlesCompositeRects() const;
     // Particles run at the pose time; while playing (steps under 0.5 s) across the end of the clip they keep
     // running instead of restarting; a jump sets them to the pose time again. Alone, they loop with the clip.
 

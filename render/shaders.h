@@ -26,6 +26,9 @@ extern const char* const alamoFragment;
 // W3D passes (shaders_w3d.cpp): bodies without #version; prepend "#version 330 core" and the switches listed there.
 extern const char* const w3dVertex;
 extern const char* const w3dFragment;
+// BFME's NormalMapped.fx (shaders_w3d_fx.cpp): bodies without #version; prepend "#version 330 core" and ALPHA_TEST.
+extern const char* const w3dFxVertex;
+extern const char* const w3dFxFragment;
 extern const char* const lineVertex;
 extern const char* const lineFragment;
 extern const char* const dazzleVertex;

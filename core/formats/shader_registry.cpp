@@ -125,7 +125,23 @@ ShaderInfo shaderInfo(Format format, const Mesh& mesh, const Material& material)
     }
     if (mesh.shadowOrCollision)
         return make(ShaderImpl::Hidden, ShaderFidelity::NotDrawn, "hidden", "shadow or collision mesh");
-    if (format == Format::W3d) return w3dShaderInfo(material);
+    if (format == Format::W3d) {
+        ShaderInfo r = w3dShaderInfo(material);
+        if (r.impl == ShaderImpl::W3dNormalMapped) {
+            bool stored = true;
+            for (const SubMesh& sm : mesh.subMeshes)
+                if (&sm.material == &material || sm.material.shader == material.shader)
+                    stored = stored && sm.tangents.size() == sm.positions.size() &&
+                             sm.binormals.size() == sm.positions.size();
+            if (!stored) {
+                r.fidelity = ShaderFidelity::Approximation;
+                r.implementation += ", tangent frame derived from the UVs";
+                r.note = "the file stores no tangent frame (chunks 0x60/0x61): derived from the UVs as BFME's tools "
+                         "write it (tangent = -dP/dv, binormal = dP/du)";
+            }
+        }
+        return r;
+    }
     return make(ShaderImpl::Generic, ShaderFidelity::Approximation, "generic lit",
                 "the format's own shading not emulated");
 }
@@ -133,6 +149,9 @@ ShaderInfo shaderInfo(Format format, const Mesh& mesh, const Material& material)
 ShaderInfo w3dShaderInfo(const Material& material) {
     const std::vector<W3dPassState>& passes = material.w3dPasses;
     if (passes.empty()) {
+        if (iequals(material.shader, "w3d:fx:NormalMapped.fx"))
+            return make(ShaderImpl::W3dNormalMapped, ShaderFidelity::EngineFormula,
+                        "NormalMapped.fx (per-pixel dot3 lighting in the file's tangent frame)");
         if (istartsWith(material.shader, "w3d:fx:"))
             return make(ShaderImpl::Generic, ShaderFidelity::Approximation, "generic lit",
                         "BFME shader material " + material.shader.substr(7) + ": its .fx formula is not emulated");

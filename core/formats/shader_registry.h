@@ -4,7 +4,8 @@
 // Alamo: the shader name (case-insensitive, ".fx"/".fxo" dropped, "RSkin" = the skinned variant of "Mesh") picks
 // the implementation of that .fx file's formula (the public FoC shader sources, Data/Shaders/*.fx). W3D materials
 // with ww3d2 passes are drawn by the W3D program (every pass, ww3d2's shader state, lighting and mappers); BFME
-// shader materials (.fx) and B&W2 materials by the generic lit program.
+// shader materials named NormalMapped.fx by its formula (render/shaders_w3d_fx.cpp); other BFME shader materials and
+// B&W2 materials by the generic lit program.
 #pragma once
 
 #include "common/format_id.h"
@@ -41,8 +42,9 @@ enum class ShaderImpl {
     AlamoTree,
     AlamoGrass,
     AlamoOccludedUnit,
-    W3d,    // ww3d2's passes: shader state, vertex material lighting, stages and mappers
-    Hidden, // shadow volumes, collision and light-visualize meshes: not drawn by the game
+    W3d,             // ww3d2's passes: shader state, vertex material lighting, stages and mappers
+    W3dNormalMapped, // BFME shader material NormalMapped.fx: per-pixel dot3 in the file's tangent frame
+    Hidden,          // shadow volumes, collision and light-visualize meshes: not drawn by the game
 };
 
 enum class ShaderFidelity { EngineFormula, Approximation, NotDrawn };
@@ -59,7 +61,9 @@ struct ShaderInfo {
 ShaderInfo shaderInfo(Format format, const Mesh& mesh, const Material& material);
 // Same, from the shader name alone (the mesh's shadow/collision flag not considered).
 ShaderInfo alamoShaderInfo(const std::string& shaderName);
-// W3D: the passes of a material (Material::w3dPasses) with what of them is approximated. Empty passes: generic.
+// W3D: the passes of a material (Material::w3dPasses) with what of them is approximated; a BFME shader material
+// ("w3d:fx:<name>") by its .fx name. Neither: generic. (shaderInfo adds what depends on the mesh: a NormalMapped.fx
+// sub-mesh without a stored tangent frame is an approximation.)
 ShaderInfo w3dShaderInfo(const Material& material);
 
 // "engine formula", "approximation", "not drawn".

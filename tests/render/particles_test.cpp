@@ -14,6 +14,7 @@
 
 #include "skip.h"
 #include <catch2/catch.hpp>
+#include <Qt3DExtras/Qt3DWindow>
 
 #include <QFile>
 #include <QFileInfo>
@@ -555,6 +556,80 @@ TEST_CASE("large particles are drawn at low resolution, behind the model where i
     shot(true, true);
     CHECK(v.particlesDrawn() > 0);
     CHECK_FALSE(v.particlesLowRes());
+}
+
+TEST_CASE("the low-resolution composite covers the tiles its particles reach, not the whole window",
+          "[render][particles][lowres]") {
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    auto model = makeFigure();
+    rs::Proxy px;
+    px.name = "p_big";
+    px.bone = 0;
+    model->proxies.push_back(px);
+    const QString path = dir.filePath("figure.alo");
+    auto& v = view();
+    // Large particles at the figure's top right and bottom left only: the composite must cover every pixel they
+    // change and leave out most of the window.
+    rs::ParticleSystem side = cloud(rs::ParticleBlend::Alpha, {0.9f, 0.6f, 0.2f}, 0.35f);
+    side.name = "p_big";
+    side.emitters[0].size = constantTrack(0.9f);
+    side.emitters[0].position.min = {1.2f, -0.3f, 2.4f};
+    side.emitters[0].position.max = {1.6f, 0.3f, 2.8f};
+    // A second cloud at the bottom left: the bounds of both together are nearly the whole window.
+    side.emitters.push_back(side.emitters[0]);
+    side.emitters[1].name = "cloud2";
+    side.emitters[1].position.min = {-1.6f, -0.3f, 0.0f};
+    side.emitters[1].position.max = {-1.2f, 0.3f, 0.4f};
+    writeAndLoad(side, dir.filePath("P_BIG.ALO"));
+    // A window of 15 x 12 tiles (the harness's 320x240 is 5 x 4).
+    v.window()->resize(960, 720);
+    struct Restore {
+        rs::render::SceneView& v;
+        ~Restore() { v.window()->resize(320, 240); }
+    } restore{v};
+    auto shot = [&](bool lowRes, bool particles) {
+        rs::render::ViewOptions o = plainOptions();
+        o.particles = particles;
+        o.lowResParticles = lowRes;
+        return shotFigure(model, path, o, nullptr, 2.0f);
+    };
+    const QImage none = shot(true, false);
+    const QImage full = shot(false, true);
+    const QImage low = shot(true, true);
+    REQUIRE(v.particlesLowRes());
+    REQUIRE_FALSE(none.isNull());
+    REQUIRE_FALSE(full.isNull());
+    REQUIRE_FALSE(low.isNull());
+    const std::vector<glm::vec4> rects = v.particlesCompositeRects();
+    REQUIRE_FALSE(rects.empty());
+    double area = 0.0;
+    for (const glm::vec4& r : rects)
+        area += double(r.z - r.x) * double(r.w - r.y);
+    const auto inside = [&](int x, int y, const QImage& img) {
+        const float nx = (float(x) + 0.5f) / float(img.width()) * 2.0f - 1.0f;
+        const float ny = 1.0f - (float(y) + 0.5f) / float(img.height()) * 2.0f;
+        for (const glm::vec4& r : rects)
+            if (nx >= r.x && nx <= r.z && ny >= r.y && ny <= r.w) return true;
+        return false;
+    };
+    int lit = 0, outside = 0;
+    for (int y = 0; y < full.height(); ++y)
+        for (int x = 0; x < full.width(); ++x) {
+            const QColor a = full.pixelColor(x, y), b = none.pixelColor(x, y);
+            if (std::abs(a.red() - b.red()) + std::abs(a.green() - b.green()) + std::abs(a.blue() - b.blue()) <= 16)
+                continue;
+            ++lit;
+            outside += !inside(x, y, full);
+        }
+    const int differ = countChanged(low, full, 40);
+    INFO(rects.size() << " rectangles, " << area / 4.0 << " of the window; particles change " << lit << " px, "
+                      << outside << " of them outside; low vs full: " << differ << " px off by > 40");
+    CHECK(lit > 500);
+    CHECK(outside == 0);
+    CHECK(area < 0.5 * 4.0);
+    CHECK(differ < lit / 20);
+    CHECK(meanDifference(low, full) < 3.0);
 }
 
 TEST_CASE("the low-resolution target holds at most a quarter of 1280x720 on larger windows",

@@ -224,7 +224,24 @@ TEST_CASE("W3D shader registry: random mappers and bump environment passes are a
     REQUIRE(shaderInfo(Format::W3d, mesh, m).fidelity == ShaderFidelity::Approximation);
     m.w3dPasses.clear();
     m.shader = "w3d:fx:NormalMapped.fx";
+    i = shaderInfo(Format::W3d, mesh, m);
+    REQUIRE(i.impl == ShaderImpl::W3dNormalMapped);
+    REQUIRE(i.fidelity == ShaderFidelity::EngineFormula);
+    // A NormalMapped.fx sub-mesh without tangents and binormals: the frame is derived, and said so.
+    SubMesh sm;
+    sm.positions.assign(3, glm::vec3(0.0f));
+    sm.material = m;
+    mesh.subMeshes = {sm};
+    i = shaderInfo(Format::W3d, mesh, mesh.subMeshes[0].material);
+    REQUIRE(i.impl == ShaderImpl::W3dNormalMapped);
+    REQUIRE(i.fidelity == ShaderFidelity::Approximation);
+    REQUIRE(i.note.find("derived from the UVs") != std::string::npos);
+    mesh.subMeshes[0].tangents.assign(3, glm::vec3(1, 0, 0));
+    mesh.subMeshes[0].binormals.assign(3, glm::vec3(0, 1, 0));
+    REQUIRE(shaderInfo(Format::W3d, mesh, mesh.subMeshes[0].material).fidelity == ShaderFidelity::EngineFormula);
+    m.shader = "w3d:fx:DefaultW3D.fx"; // no corpus file uses it: still the generic program
     REQUIRE(shaderInfo(Format::W3d, mesh, m).impl == ShaderImpl::Generic);
+    m.shader = "w3d:fx:NormalMapped.fx";
     mesh.shadowOrCollision = true;
     REQUIRE(shaderInfo(Format::W3d, mesh, m).fidelity == ShaderFidelity::NotDrawn);
 }
