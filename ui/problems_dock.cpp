@@ -1,5 +1,6 @@
 #include "problems_dock.h"
 
+#include <QAction>
 #include <QComboBox>
 #include <QFile>
 #include <QHBoxLayout>
@@ -72,6 +73,21 @@ ProblemsDock::ProblemsDock(QWidget* parent) : QDockWidget(tr("Problems"), parent
         checkFile_->setEnabled(!current_.isEmpty());
         showReport();
         emit finished();
+    });
+    // View -> Problems (toggleViewAction): the dock comes to the front of the docks it is tabified with and its
+    // list takes the keyboard focus. Open but behind another tab (Qt keeps such a dock "visible", moved out of
+    // sight; visibilityChanged tells when its tab is selected or not), it is brought to the front instead of
+    // closed. QAction::activate emits toggled before triggered, and QDockWidget closes the dock on triggered:
+    // `toggled` still sees whether the open dock was in front.
+    connect(this, &QDockWidget::visibilityChanged, this, [this](bool shown) { inFront_ = shown; });
+    QAction* toggle = toggleViewAction();
+    connect(toggle, &QAction::toggled, this, [this](bool on) { behindTab_ = !on && !isHidden() && !inFront_; });
+    connect(toggle, &QAction::triggered, this, [this](bool on) {
+        if (!on && !behindTab_) return;
+        behindTab_ = false;
+        if (isHidden()) show();
+        raise();
+        tree_->setFocus(Qt::ShortcutFocusReason);
     });
     setResolver(nullptr);
 }

@@ -57,6 +57,8 @@ class ProblemsDock : public QDockWidget {
     QFutureWatcher<check::Report> watcher_;
     std::shared_ptr<std::atomic<bool>> cancelFlag_;
     check::Report report_;
+    bool inFront_ = false;   // shown and, when tabified, its tab selected (QDockWidget::visibilityChanged)
+    bool behindTab_ = false; // View -> Problems was unchecked while the dock was open behind another tab
 };
 
 } // namespace rs::ui

@@ -71,9 +71,20 @@ constexpr const char* kSrcName =
     "normalised to upper-case ASCII and looked up by its CRC-32; longer paths are not looked up";
 constexpr const char* kSrcObjects =
     "ModVerify GameObjectTypeVerifier (XREF00, FILE00) and rigscope's object database (core/objects)";
-constexpr const char* kSrcSageParticles =
-    "EA's Generals source (W3DModelDraw.cpp parses ParticleSysBone as bone and particle system template; "
-    "ParticleSystemManager::findTemplate looks the name up among the ParticleSystem blocks of the INI files)";
+constexpr const char* kSrcParticles =
+    "SAGE: EA's Generals source (W3DModelDraw.cpp parses ParticleSysBone as bone and particle system template; "
+    "ParticleSystemManager::findTemplate looks the name up among the ParticleSystem blocks of the INI files); EaW/FoC: "
+    "ModVerify SingleModelVerifier (VerifyParticle, FILE00: the particle .ALO looked up as models are, "
+    "DATA/ART/MODELS/ then the path as written) and GameObjectTypeVerifier (Damaged_Smoke_Asset_Name); the Particle "
+    "objects of Data/XML/Particles.xml that Death_Explosion_Particles and the other particle tags name";
+constexpr const char* kSrcW3dVerts =
+    "EA's Generals source (WW3D2 dx8renderer.cpp DX8FVFCategoryContainer: a mesh's vertices go into one "
+    "DX8VertexBufferClass whose VertexCount is an unsigned short; meshgeometry.h TriIndex = Vector3i16, 16-bit "
+    "vertex indices; DX8SkinFVFCategoryContainer::Render clamps skins to 65535 vertices)";
+constexpr const char* kSrcW3dTris =
+    "EA's Generals source (WW3D2 dx8renderer.cpp Generate_Texture_Categories: the index buffer is sized polygons x 3 x "
+    "passes and DX8IndexBufferClass takes an unsigned short index count, so triangles x 3 x passes must not exceed "
+    "65535)";
 constexpr const char* kSrcUnref = "rigscope: references collected from models, clips and objects";
 
 const std::vector<CheckInfo> kCatalog = {
@@ -88,6 +99,9 @@ const std::vector<CheckInfo> kCatalog = {
     {"model.clip-mismatch", Level::Error, "a clip beside a model that does not fit its skeleton", kSrcClip},
     {"limit.vertices", Level::Error, "an Alamo sub-mesh with more than 65536 vertices", kSrcVerts},
     {"limit.triangles", Level::Error, "an Alamo mesh with more than 65535 triangles", kSrcFaces},
+    {"limit.w3d-vertices", Level::Error, "a W3D mesh with more than 65535 vertices", kSrcW3dVerts},
+    {"limit.w3d-triangles", Level::Error, "a W3D mesh whose triangles x 3 x material passes exceed 65535 indices",
+     kSrcW3dTris},
     {"limit.skin-bones", Level::Warning, "an Alamo skinned sub-mesh with more than 26 bones", kSrcSkinBones},
     {"limit.skin-weights", Level::Warning,
      "skin weights the engine does not use as stored (a second bone in a one-bone format, weights not adding up to 1)",
@@ -110,8 +124,10 @@ const std::vector<CheckInfo> kCatalog = {
     {"object.clip-missing", Level::Error, "an animation clip that does not resolve", kSrcObjects},
     {"object.hardpoint-missing", Level::Error, "a hardpoint no hardpoint file defines", kSrcObjects},
     {"object.subobject-missing", Level::Warning, "a sub-object the model does not have", kSrcObjects},
-    {"object.particle-missing", Level::Error, "a particle system an object attaches that no INI file defines",
-     kSrcSageParticles},
+    {"object.particle-missing", Level::Error,
+     "a particle system an object names that does not resolve (SAGE: no INI file defines it; EaW/FoC: its .ALO or "
+     "its Particle object is missing)",
+     kSrcParticles},
     {"object.texture-missing", Level::Warning, "a texture an object swaps in that does not resolve", kSrcObjects},
     {"unref.file", Level::Info, "a model, clip or texture nothing refers to", kSrcUnref},
 };
@@ -339,8 +355,36 @@ void checkSkinWeights(const Item& it, const Model& m, Out& out) {
         }
 }
 
+constexpr size_t kMaxW3dVertices = 65535; // DX8VertexBufferClass VertexCount: unsigned short
+constexpr size_t kMaxW3dIndices = 65535;  // DX8IndexBufferClass index_count: unsigned short
+
+// W3D meshes as the engine loads them: one vertex buffer and one index buffer range per mesh (all its materials).
+void checkW3dLimits(const Item& it, const Model& m, Out& out) {
+    for (const Mesh& mesh : m.meshes) {
+        Location l;
+        l.mesh = mesh.name;
+        if (mesh.fileVertexCount > kMaxW3dVertices)
+            out.findings.push_back(make("limit.w3d-vertices", it,
+                                        "mesh has " + std::to_string(mesh.fileVertexCount) +
+                                            " vertices; the engine's vertex buffers hold at most " +
+                                            std::to_string(kMaxW3dVertices),
+                                        l));
+        const size_t passes = std::max<size_t>(1, mesh.filePassCount);
+        const size_t indices = mesh.fileTriangleCount * 3 * passes;
+        if (indices > kMaxW3dIndices)
+            out.findings.push_back(
+                make("limit.w3d-triangles", it,
+                     "mesh has " + std::to_string(mesh.fileTriangleCount) + " triangles in " + std::to_string(passes) +
+                         (passes == 1 ? " pass" : " passes") + ": " + std::to_string(indices) +
+                         " indices; the engine's index buffers hold at most " + std::to_string(kMaxW3dIndices) + " (" +
+                         std::to_string(kMaxW3dIndices / 3 / passes) + " triangles)",
+                     l));
+    }
+}
+
 void checkLimits(const Item& it, const Model& m, Out& out) {
     checkSkinWeights(it, m, out);
+    if (m.format == Format::W3d) checkW3dLimits(it, m, out);
     if (m.format != Format::AlamoModel) return;
     for (const Mesh& mesh : m.meshes) {
         size_t tris = 0;

@@ -7,11 +7,12 @@
 //   read.*     every error and warning the readers give (chunk path, byte offset);
 //   model.*    textures not found in the engine's lookup order, unknown shaders, proxies whose file is missing, W3D
 //              skins without their hierarchy, clips beside a model that do not fit its skeleton;
-//   limit.*    engine limits (vertices and triangles, bones per skinned sub-mesh, skin weights, shadow meshes that are
-//              not closed, shadow and collision meshes with several materials, texture sizes);
+//   limit.*    engine limits (vertices and triangles per Alamo sub-mesh and per W3D mesh, bones per skinned
+//              sub-mesh, skin weights, shadow meshes that are not closed, shadow and collision meshes with several
+//              materials, texture sizes);
 //   archive.*  duplicate names, CRC mismatches, names the engine cannot look up;
-//   object.*   EaW XML and SAGE INI objects: models, bones, clips, hardpoints, textures and parents that do not
-//              resolve, malformed definition files;
+//   object.*   EaW XML and SAGE INI objects: models, bones, clips, hardpoints, particle systems, textures and
+//              parents that do not resolve, malformed definition files;
 //   unref.file files nothing refers to (information; whole mounts only).
 #pragma once
 

@@ -67,6 +67,9 @@ struct ObjectDb::Impl {
     mutable std::once_flag particleOnce;
     mutable std::unordered_set<std::string> particleSystems;
     mutable bool particleFiles = false;
+    // EaW/FoC: whether any object of XML type Particle is defined (the base game's Particles.xml mounted); without
+    // one, references to Particle objects are not judged.
+    bool particleObjects = false;
 };
 
 ObjectDb::ObjectDb() : impl_(std::make_unique<Impl>()) {}
@@ -188,7 +191,11 @@ std::shared_ptr<const ObjectDb> ObjectDb::load(const vfs::MountTable& table) {
                 s.pos = o.pos;
                 if (const XmlField* v = o.last("VARIANT_OF_EXISTING_TYPE")) s.parent = v->value;
                 if (const XmlField* v = o.last("AFFILIATION")) s.side = v->value;
-                if (addObject(std::move(s))) db->impl_->xmlObjects.push_back(std::move(o));
+                const bool particle = ieq(o.type, "Particle");
+                if (addObject(std::move(s))) {
+                    db->impl_->particleObjects = db->impl_->particleObjects || particle;
+                    db->impl_->xmlObjects.push_back(std::move(o));
+                }
             }
         });
         readIndex("DATA/XML/HARDPOINTDATAFILES.XML", [&](XmlFile& x) {
@@ -288,9 +295,11 @@ struct Assembler {
         return out.refs.back();
     }
 
-    // A model reference: resolved key ("" when absent).
-    std::string model(const std::string& name, const std::string& where, const SourcePos& pos) {
-        Ref& r = ref("model", name, where, pos);
+    // A model reference (or, kind "particle-system", a particle .ALO), looked up as models are: resolved key (""
+    // when absent).
+    std::string model(const std::string& name, const std::string& where, const SourcePos& pos,
+                      const char* kind = "model") {
+        Ref& r = ref(kind, name, where, pos);
         r.key = modelKey(name);
         r.found = !r.key.empty();
         return r.key;
@@ -349,6 +358,29 @@ bool isModelTag(const std::string& u) {
         return u.size() >= n && u.compare(u.size() - n, n, s) == 0;
     };
     return ends("MODEL_NAME") || u == "LAND_MODEL_ANIM_OVERRIDE_NAME" || u == "DAMAGED_SMOKE_ASSET_NAME";
+}
+
+// Tags whose value is a particle .ALO file, looked up as models are (ModVerify GameObjectTypeVerifier.Models:
+// Damaged_Smoke_Asset_Name; the value is the file name, extension optional).
+bool isParticleFileTag(const std::string& u) { return u == "DAMAGED_SMOKE_ASSET_NAME"; }
+
+// Tags whose value names a game object of XML type Particle (Data/XML/Particles.xml), whose Space_Model_Name /
+// Land_Model_Name is the particle .ALO: hardpoints and units (Death_Explosion_Particles), asteroid fields, shields,
+// abilities (Owner_Particle_Effect) and projectiles (the EaW XML type documentation lists the Projectile_*_Particle
+// tags as references).
+bool isParticleObjectTag(const std::string& u) {
+    static const char* const kTags[] = {"DEATH_EXPLOSION_PARTICLES",
+                                        "ASTEROID_DAMAGE_HIT_PARTICLES",
+                                        "BASE_SHIELD_PENETRATION_PARTICLE",
+                                        "OWNER_PARTICLE_EFFECT",
+                                        "PROJECTILE_OBJECT_DETONATION_PARTICLE",
+                                        "PROJECTILE_OBJECT_ARMOR_REDUCED_DETONATION_PARTICLE",
+                                        "PROJECTILE_ABSORBED_BY_SHIELDS_PARTICLE",
+                                        "PROJECTILE_LIFETIME_DETONATION_PARTICLE",
+                                        "PROJECTILE_GROUND_DETONATION_PARTICLE"};
+    for (const char* t : kTags)
+        if (u == t) return true;
+    return false;
 }
 
 } // namespace
@@ -446,12 +478,31 @@ AssembledObject ObjectDb::assemble(const std::string& name, const ModelProbe& pr
              {"SPACE_MODEL_NAME", "LAND_MODEL_NAME", "MODEL_NAME", "TACTICAL_MODEL_NAME", "GALACTIC_MODEL_NAME"})
             if (const XmlField* f = lastOf(fields, tag); f && !f->value.empty() && hullName.empty())
                 hullName = f->value;
+        // A Particle object's model tags name its particle .ALO.
+        const bool particleObject = ieq(s->type, "Particle");
+        auto modelKind = [&](const std::string& upperTag) {
+            return particleObject || isParticleFileTag(upperTag) ? "particle-system" : "model";
+        };
+        // A reference to a Particle object: found when the object exists; not judged when the mount defines no
+        // Particle object (a mod checked without its game).
+        auto particleRef = [&](const XmlField& f, const std::string& where) {
+            const std::string name = trim(f.value);
+            if (name.empty() || upper(name) == "NONE") return;
+            Ref& r = a.ref("particle-system", name, where + ", a Particle object", f.pos);
+            r.found = find(name) != nullptr;
+            if (!r.found && !impl_->particleObjects) {
+                r.optional = true;
+                r.where += "; not judged: no Particle object is defined in the mount";
+            }
+        };
         for (const XmlField* f : fields) {
-            if (isModelTag(f->upper) && !f->value.empty()) {
+            if (isParticleObjectTag(f->upper)) {
+                particleRef(*f, f->tag);
+            } else if (isModelTag(f->upper) && !f->value.empty()) {
                 Part p;
                 p.role = f->tag;
                 p.model = f->value;
-                p.key = a.model(f->value, f->tag, f->pos);
+                p.key = a.model(f->value, f->tag, f->pos, modelKind(f->upper));
                 p.found = !p.key.empty();
                 if (p.found) p.clips = a.facts(p.key).clips;
                 if (f->value == hullName && hullKey.empty()) hullKey = p.key;
@@ -481,11 +532,13 @@ AssembledObject ObjectDb::assemble(const std::string& name, const ModelProbe& pr
         // Model tags inside nested blocks (abilities: Flame_Emitter_Model_Name, ...).
         for (const XmlObject* level : rootFirst)
             for (const XmlField& f : level->nested)
-                if (isModelTag(f.upper) && !f.value.empty()) {
+                if (isParticleObjectTag(f.upper)) {
+                    particleRef(f, f.tag + " (nested)");
+                } else if (isModelTag(f.upper) && !f.value.empty()) {
                     Part p;
                     p.role = f.tag;
                     p.model = f.value;
-                    p.key = a.model(f.value, f.tag + " (nested)", f.pos);
+                    p.key = a.model(f.value, f.tag + " (nested)", f.pos, modelKind(f.upper));
                     p.found = !p.key.empty();
                     out.parts.push_back(std::move(p));
                 }
@@ -564,6 +617,8 @@ AssembledObject ObjectDb::assemble(const std::string& name, const ModelProbe& pr
             }
             for (const std::string& fb : hp.fireBones)
                 a.bone(fb, where + " Fire_Bone", fireModel, fireKey, hp.pos);
+            for (const XmlField* f : hf)
+                if (isParticleObjectTag(f->upper)) particleRef(*f, where + " " + f->tag);
             out.hardpoints.push_back(std::move(hp));
         }
         return out;

@@ -213,6 +213,9 @@ struct Mesh {
     glm::vec3 boundsMin{0.0f}, boundsMax{0.0f};
     int bone = -1; // bone this mesh is connected to (-1: root / model space)
     std::vector<SubMesh> subMeshes;
+    // W3D: the mesh as the file stores it, before the split into sub-meshes by material (the engine's buffers hold
+    // it whole; core/check limit.w3d-*): vertices, triangles and material passes. 0 when not a W3D mesh.
+    size_t fileVertexCount = 0, fileTriangleCount = 0, filePassCount = 0;
 };
 
 enum class LightType { Omni = 0, Directional = 1, Spot = 2 };

@@ -789,6 +789,9 @@ static Mesh buildMesh(RawMesh& m, bool take, const Skeleton* skeleton, int bone,
     out.boundsMin = m.boundsMin;
     out.boundsMax = m.boundsMax;
     out.bone = bone;
+    out.fileVertexCount = m.positions.size();
+    out.fileTriangleCount = m.indices.size() / 3;
+    out.filePassCount = m.passes.size();
     const bool skin = m.skin() && skeleton && !skeleton->bones.empty();
     // A pivot past the hierarchy: the engine indexes its pivot array unchecked (meshgeometry.cpp
     // get_deformed_vertices); with `warnings` such vertices follow pivot 0, the root, as hlod.cpp Add_Lod_Model

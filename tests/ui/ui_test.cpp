@@ -31,6 +31,8 @@
 #include <QElapsedTimer>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
+#include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressBar>
@@ -39,6 +41,7 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QTabBar>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
@@ -1119,6 +1122,68 @@ class UiTest : public QObject {
                  qPrintable(materials->currentItem()->text(0) + " | " + materials->currentItem()->text(2)));
         w->setMount(nullptr);
         p->hide();
+    }
+
+    // View -> Problems: the Problems dock shares a tab group with the timeline; the menu action brings it to the
+    // front as the current tab with the keyboard focus in its list, also when it is already open behind the
+    // timeline; used while it is in front, it closes the dock.
+    void problemsActionRaisesTab() {
+        ProblemsDock* p = w->problemsDock();
+        QDockWidget* timeline = w->timeline();
+        QAction* action = p->toggleViewAction();
+        QMenu* view = nullptr;
+        for (QAction* m : w->menuBar()->actions())
+            if (m->menu() && m->text().remove(QLatin1Char('&')) == QStringLiteral("View")) view = m->menu();
+        QVERIFY(view);
+        QVERIFY(view->actions().contains(action));
+        // The window's layout (main_window.cpp): Problems tabified with the timeline, closed. Earlier tests may have
+        // closed the window (layoutRemembered) or rearranged the docks: put them back.
+        w->show();
+        QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+        timeline->setFloating(false);
+        timeline->show();
+        p->setFloating(false);
+        p->show();
+        w->tabifyDockWidget(timeline, p);
+        p->hide();
+        timeline->raise();
+        QCoreApplication::processEvents();
+        QVERIFY(!action->isChecked());
+        auto currentTab = [&]() -> QString {
+            for (QTabBar* bar : w->findChildren<QTabBar*>())
+                for (int i = 0; i < bar->count(); ++i)
+                    if (bar->tabText(i) == p->windowTitle()) return bar->tabText(bar->currentIndex());
+            return QStringLiteral("(Problems is in no tab group)");
+        };
+        // Qt keeps a dock behind another tab "visible", moved out of the window: what shows is its visible region.
+        auto inFront = [&] {
+            QCOMPARE(currentTab(), p->windowTitle());
+            QVERIFY(!p->isHidden());
+            QVERIFY(QTest::qWaitFor([&] { return timeline->visibleRegion().isEmpty(); }, 5000)); // behind Problems
+            QVERIFY(!p->visibleRegion().isEmpty());
+            QVERIFY(action->isChecked());
+            QCOMPARE(w->focusWidget(), static_cast<QWidget*>(p->tree()));
+        };
+
+        action->trigger(); // closed -> open, in front
+        QCoreApplication::processEvents();
+        inFront();
+
+        timeline->raise(); // the user picks the timeline's tab: Problems stays open behind it
+        QCoreApplication::processEvents();
+        QCOMPARE(currentTab(), timeline->windowTitle());
+        QVERIFY(QTest::qWaitFor([&] { return p->visibleRegion().isEmpty(); }, 5000));
+        QVERIFY(!p->isHidden());
+        QVERIFY(action->isChecked());
+        action->trigger(); // open behind a tab -> in front (not closed)
+        QCoreApplication::processEvents();
+        inFront();
+
+        action->trigger(); // in front -> closed
+        QCoreApplication::processEvents();
+        QVERIFY(p->isHidden());
+        QVERIFY(!action->isChecked());
+        QVERIFY(QTest::qWaitFor([&] { return !timeline->visibleRegion().isEmpty(); }, 5000));
     }
 
     void cleanupTestCase() {

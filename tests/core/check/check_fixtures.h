@@ -5,9 +5,14 @@
 //   Data/Art/Models/P_CLEAN.ALO      a particle system
 //   Data/Art/Textures/CLEAN.DDS      4x4
 //   Data/Clips.meg (MegaFiles.xml)   DATA\ART\MODELS\CLEAN_IDLE_00.ALA (syntheticClip: fits CLEAN.ALO)
-//   Data/XML/GameObjectFiles.xml -> Units.xml: SpaceUnit Clean (CLEAN.ALO, hardpoint HP_A, death clone Clean_Dead)
-//                                   and SpaceUnit Clean_Dead (Variant_Of_Existing_Type Clean)
-//   Data/XML/HardPointDataFiles.xml -> HardPoints.xml: HP_A (Model_To_Attach CLEAN.ALO, Attachment_Bone Arm)
+//   Data/XML/GameObjectFiles.xml -> Units.xml: SpaceUnit Clean (CLEAN.ALO, hardpoint HP_A, death clone Clean_Dead),
+//                                   SpaceUnit Clean_Dead (Variant_Of_Existing_Type Clean) and SpaceUnit Clean_Smoker
+//                                   (line 11 Damaged_Smoke_Asset_Name P_CLEAN, line 12 Death_Explosion_Particles
+//                                   Clean_Explosion)
+//                                -> Particles.xml: Particle Clean_Explosion (line 3 Space_Model_Name P_CLEAN.ALO)
+//   Data/XML/HardPointDataFiles.xml -> HardPoints.xml: HP_A (Model_To_Attach CLEAN.ALO, Attachment_Bone Arm, line 5
+//                                   Death_Explosion_Particles Clean_Explosion)
+//   Data/Art/Models/W3DBIG.W3D       (W3dVertices, W3dTriangles only) rigid W3D meshes, see Defect
 #pragma once
 
 #include "alamo/alamo_writer.h"
@@ -58,6 +63,14 @@ struct CheckMod {
         ObjectDefinition,   // GameObjectFiles.xml also lists Broken.xml (malformed)
         ObjectFile,         // GameObjectFiles.xml also lists Gone.xml
         Unreferenced,       // Data/Art/Textures/ORPHAN.DDS
+        W3dVertices,        // W3DBIG.W3D: mesh BIG of 65536 vertices (and mesh EDGE of 65535, within the limit)
+        W3dTriangles,       // W3DBIG.W3D: mesh DENSE of 11000 triangles in 2 passes (66000 indices), and mesh EDGE
+                            // of 21845 triangles in 1 pass (65535 indices, within the limit)
+        ParticleObject,     // HardPoints.xml line 5: Death_Explosion_Particles Nobody_Explosion
+        ParticleFile,       // Particles.xml line 3: Clean_Explosion's Space_Model_Name P_GONE.ALO
+        ParticleSmoke,      // Units.xml line 11: Clean_Smoker's Damaged_Smoke_Asset_Name P_GONE_SMOKE
+        ParticleUnjudged,   // Particles.xml not listed (no Particle object) and HP_A's Death_Explosion_Particles
+                            // Nobody_Explosion: not judged
     };
 
     std::filesystem::path root;
@@ -250,6 +263,32 @@ struct CheckMod {
             w3d::writeHlod(skin, rs::test::oneLodHlod("UNIT_SKN", "UNIT_SKL", {{0, "UNIT_SKN.SKIN"}}));
             W(m / "Data/Art/Models/UNIT_SKN.W3D", skin.take());
         }
+        if (d == Defect::W3dVertices || d == Defect::W3dTriangles) {
+            // Rigid meshes without textures; every vertex array as long as the positions.
+            auto mesh = [](const std::string& name, size_t vertices, size_t triangles, size_t passes) {
+                w3d::RawMesh r = testQuad(name, "W3DBIG");
+                r.textures.clear();
+                r.positions.resize(vertices, glm::vec3(0.5f));
+                r.normals.resize(vertices, glm::vec3(0, 0, 1));
+                r.indices.clear();
+                for (size_t t = 0; t < triangles; ++t)
+                    r.indices.insert(r.indices.end(), {0, 1, 2});
+                w3d::MaterialPass p = r.passes.front();
+                p.stages.clear();
+                p.dcg.clear();
+                r.passes.assign(passes, p);
+                return r;
+            };
+            w3d::ChunkWriter big;
+            if (d == Defect::W3dVertices) {
+                w3d::writeMesh(big, mesh("BIG", 65536, 2, 1));
+                w3d::writeMesh(big, mesh("EDGE", 65535, 2, 1));
+            } else {
+                w3d::writeMesh(big, mesh("DENSE", 4, 11000, 2));
+                w3d::writeMesh(big, mesh("EDGE", 4, 21845, 1));
+            }
+            W(m / "Data/Art/Models/W3DBIG.W3D", big.take());
+        }
         if (d == Defect::ClipMismatch) {
             Clip c = syntheticClip();
             c.tracks[1].bone = 7;
@@ -274,6 +313,7 @@ struct CheckMod {
                     (d == Defect::ArchiveMissing ? " <File>Data\\Gone.meg</File>\n" : "") + "</Mega_Files>\n"));
 
         std::string files = " <File>Units.xml</File>\n";
+        if (d != Defect::ParticleUnjudged) files += " <File>Particles.xml</File>\n";
         if (d == Defect::ObjectDefinition) files += " <File>Broken.xml</File>\n";
         if (d == Defect::ObjectFile) files += " <File>Gone.xml</File>\n";
         W(m / "Data/XML/GameObjectFiles.xml", textBytes("<Game_Object_Files>\n" + files + "</Game_Object_Files>\n"));
@@ -282,10 +322,16 @@ struct CheckMod {
         W(m / "Data/XML/HardPointDataFiles.xml",
           textBytes("<Hard_Point_Files><File>HardPoints.xml</File></Hard_Point_Files>\n"));
         W(m / "Data/XML/HardPoints.xml",
-          textBytes(std::string("<HardPoints>\n <HardPoint Name=\"HP_A\">\n"
-                                "  <Model_To_Attach>CLEAN.ALO</Model_To_Attach>\n  <Attachment_Bone>") +
-                    (d == Defect::ObjectBone ? "NoBone" : "Arm") +
-                    "</Attachment_Bone>\n </HardPoint>\n</HardPoints>\n"));
+          textBytes(
+              std::string("<HardPoints>\n <HardPoint Name=\"HP_A\">\n"
+                          "  <Model_To_Attach>CLEAN.ALO</Model_To_Attach>\n  <Attachment_Bone>") +
+              (d == Defect::ObjectBone ? "NoBone" : "Arm") + "</Attachment_Bone>\n" + "  <Death_Explosion_Particles>" +
+              (d == Defect::ParticleObject || d == Defect::ParticleUnjudged ? "Nobody_Explosion" : "Clean_Explosion") +
+              "</Death_Explosion_Particles>\n </HardPoint>\n</HardPoints>\n"));
+        W(m / "Data/XML/Particles.xml",
+          textBytes(std::string("<Particles>\n <Particle Name=\"Clean_Explosion\">\n  <Space_Model_Name>") +
+                    (d == Defect::ParticleFile ? "P_GONE.ALO" : "P_CLEAN.ALO") +
+                    "</Space_Model_Name>\n </Particle>\n</Particles>\n"));
         W(m / "Data/XML/Units.xml",
           textBytes(std::string("<Units>\n <SpaceUnit Name=\"Clean\">\n  <Space_Model_Name>") +
                     (d == Defect::ObjectModel ? "GONE.ALO" : "CLEAN.ALO") + "</Space_Model_Name>\n" +
@@ -293,7 +339,11 @@ struct CheckMod {
                     "  <Death_Clone>Damage_Normal, " + (d == Defect::ObjectObject ? "Nobody_Dead" : "Clean_Dead") +
                     "</Death_Clone>\n </SpaceUnit>\n <SpaceUnit Name=\"Clean_Dead\">\n" +
                     "  <Variant_Of_Existing_Type>" + (d == Defect::ObjectParent ? "Nobody" : "Clean") +
-                    "</Variant_Of_Existing_Type>\n </SpaceUnit>\n</Units>\n"));
+                    "</Variant_Of_Existing_Type>\n </SpaceUnit>\n <SpaceUnit Name=\"Clean_Smoker\">\n" +
+                    "  <Damaged_Smoke_Asset_Name>" + (d == Defect::ParticleSmoke ? "P_GONE_SMOKE" : "P_CLEAN") +
+                    "</Damaged_Smoke_Asset_Name>\n" +
+                    "  <Death_Explosion_Particles>Clean_Explosion</Death_Explosion_Particles>\n </SpaceUnit>\n" +
+                    "</Units>\n"));
     }
 };
 

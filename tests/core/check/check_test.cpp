@@ -142,6 +142,22 @@ TEST_CASE("check: limit.triangles") {
     CHECK(f.where.mesh == "Dense");
 }
 
+TEST_CASE("check: limit.w3d-vertices above 65535, not at 65535") {
+    CheckMod m(Defect::W3dVertices);
+    const check::Finding f = only(checkMod(m), "limit.w3d-vertices");
+    CHECK(endsWith(f.file, "Data/Art/Models/W3DBIG.W3D"));
+    CHECK(f.where.mesh == "BIG"); // EDGE (65535 vertices) is within the limit
+    CHECK_THAT(f.message, Catch::StartsWith("mesh has 65536 vertices"));
+}
+
+TEST_CASE("check: limit.w3d-triangles counts the indices of every material pass") {
+    CheckMod m(Defect::W3dTriangles);
+    const check::Finding f = only(checkMod(m), "limit.w3d-triangles");
+    CHECK(endsWith(f.file, "Data/Art/Models/W3DBIG.W3D"));
+    CHECK(f.where.mesh == "DENSE"); // EDGE: 21845 triangles in one pass, 65535 indices, within the limit
+    CHECK_THAT(f.message, Catch::StartsWith("mesh has 11000 triangles in 2 passes: 66000 indices"));
+}
+
 TEST_CASE("check: limit.skin-bones") {
     CheckMod m(Defect::SkinBones);
     const check::Finding f = only(checkMod(m), "limit.skin-bones");
@@ -257,6 +273,53 @@ TEST_CASE("check: object.object-missing") {
     const check::Finding f = only(checkMod(m), "object.object-missing");
     CHECK(endsWith(f.file, "Data/XML/Units.xml"));
     CHECK(f.where.line == 5);
+}
+
+TEST_CASE("check: object.particle-missing for a Particle object a hardpoint names") {
+    CheckMod m(Defect::ParticleObject);
+    const check::Finding f = only(checkMod(m), "object.particle-missing");
+    CHECK(endsWith(f.file, "Data/XML/HardPoints.xml"));
+    CHECK(f.key == "DATA/XML/HARDPOINTS.XML");
+    CHECK(f.where.line == 5);
+    CHECK(f.where.column == 4); // the tag name, after "  <"
+    CHECK_THAT(f.message, Catch::Contains("Nobody_Explosion"));
+    CHECK_THAT(f.message, Catch::Contains("Death_Explosion_Particles"));
+}
+
+TEST_CASE("check: object.particle-missing for a Particle object's .ALO") {
+    CheckMod m(Defect::ParticleFile);
+    const check::Finding f = only(checkMod(m), "object.particle-missing");
+    CHECK(endsWith(f.file, "Data/XML/Particles.xml"));
+    CHECK(f.where.line == 3);
+    CHECK(f.where.column == 4); // the tag name, after "  <"
+    CHECK_THAT(f.message, Catch::StartsWith("Clean_Explosion: "));
+    CHECK_THAT(f.message, Catch::Contains("P_GONE.ALO"));
+}
+
+TEST_CASE("check: object.particle-missing for Damaged_Smoke_Asset_Name") {
+    CheckMod m(Defect::ParticleSmoke);
+    const check::Finding f = only(checkMod(m), "object.particle-missing");
+    CHECK(endsWith(f.file, "Data/XML/Units.xml"));
+    CHECK(f.where.line == 11);
+    CHECK(f.where.column == 4); // the tag name, after "  <"
+    CHECK_THAT(f.message, Catch::Contains("P_GONE_SMOKE"));
+}
+
+TEST_CASE("check: references to Particle objects are not judged when the mount defines none") {
+    CheckMod m(Defect::ParticleUnjudged);
+    const check::Report r = checkMod(m);
+    INFO(dump(r));
+    CHECK_FALSE(r.reaches(check::Level::Warning));
+}
+
+TEST_CASE("check: the clean mod's particle references resolve: the particle .ALO is referenced") {
+    // Without the proxy, P_CLEAN.ALO is referenced by the Particle object and Damaged_Smoke_Asset_Name alone.
+    CheckMod m;
+    std::filesystem::remove(std::filesystem::path(m.mod) / "Data/Art/Models/CLEAN.ALO");
+    const check::Report r = checkMod(m);
+    INFO(dump(r));
+    for (const auto& f : r.findings)
+        CHECK_FALSE(endsWith(f.file, "P_CLEAN.ALO"));
 }
 
 TEST_CASE("check: object.definition-error") {
