@@ -12,6 +12,7 @@
 
 #include "formats/shader_registry.h"
 #include "lights.h"
+#include "texture/texture_writer.h"
 #include "w3d/w3d_reader.h"
 #include "w3d/w3d_writer.h"
 
@@ -45,25 +46,25 @@ V3 toFrame(V3 w) { return V3(glm::dot(w, kFx), glm::dot(w, kFy), glm::dot(w, kFz
 // Four triangles around a centre vertex (4): the centre pixel takes that vertex's terms as they are.
 const V3 kCentre(0, 0, 0), kCorner0(-1, 0, 1);
 
-// A w x h TGA (32-bit BGRA, top-left origin: row 0 is engine v = 0) coloured by f(u, v) at texel centres.
+// A w x h TGA (32-bit, rows stored top first: row 0 is engine v = 0) coloured by f(u, v) at texel centres, made by
+// the project's TGA writer.
 void writeTga(const QString& path, int w, int h, const std::function<V4(float, float)>& f) {
-    QByteArray b(18, '\0');
-    b[2] = 2;
-    b[12] = char(w & 255);
-    b[13] = char(w >> 8);
-    b[14] = char(h & 255);
-    b[15] = char(h >> 8);
-    b[16] = 32;
-    b[17] = 8 | 0x20;
+    rs::Image img;
+    img.width = w;
+    img.height = h;
+    img.hasAlpha = true;
+    img.rgba.resize(size_t(w) * size_t(h) * 4);
     for (int y = 0; y < h; ++y)
         for (int x = 0; x < w; ++x) {
             const V4 c = f((x + 0.5f) / float(w), (y + 0.5f) / float(h));
-            for (int k : {2, 1, 0, 3})
-                b.append(char(int(std::lround(glm::clamp(c[k], 0.0f, 1.0f) * 255.0f))));
+            for (int k = 0; k < 4; ++k)
+                img.rgba[(size_t(y) * size_t(w) + size_t(x)) * 4 + size_t(k)] =
+                    uint8_t(std::lround(glm::clamp(c[k], 0.0f, 1.0f) * 255.0f));
         }
+    const std::vector<uint8_t> b = rs::writeTga(img, rs::TgaKind::TrueColour32, false, true);
     QFile file(path);
     REQUIRE(file.open(QIODevice::WriteOnly));
-    file.write(b);
+    file.write(reinterpret_cast<const char*>(b.data()), qint64(b.size()));
 }
 // Left half (u < 0.5) one colour, right half another (8x8 texels).
 void halvesTga(const QString& path, V4 left, V4 right) {
