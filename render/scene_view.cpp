@@ -55,6 +55,7 @@ namespace {
 // Particles at least this fraction of the window's height tall are drawn at a quarter of the resolution (see
 // FrameGraph): soft smoke and glow look the same, and their fill costs a sixteenth.
 constexpr float kLowResMinFraction = 1.0f / 6.0f;
+constexpr int kOrbitPoses = 16;       // poses over the clip that a fixed orbit's distance is fitted to
 constexpr float kCoarserFill = 32.0f; // windows' worth of low-resolution particles beyond which a coarser target
 } // namespace
 
@@ -145,16 +146,20 @@ struct SceneView::Impl {
         const rs::Clip* c = clip.get();
         if (!c || !std::isfinite(t)) return world[size_t(bone)];
         const double fps = c->fps > 0.0f ? c->fps : 30.0;
-        const int64_t f = int64_t(std::llround(std::clamp(t * fps, -1e9, 1e9)));
+        return worldAtFrame(int64_t(std::llround(std::clamp(t * fps, -1e9, 1e9))))[size_t(bone)];
+    }
+
+    // World matrices of every bone at whole frame f of the clip (set), cached.
+    const std::vector<glm::mat4>& worldAtFrame(int64_t f) {
         auto it = boneCache.find(f);
         if (it == boneCache.end()) {
             if (boneCache.size() > 1024) boneCache.clear();
             const rs::Skeleton& sk = palette->skeleton();
             cachePose.resize(sk.bones.size());
-            rs::evaluatePose(sk, c, &binding, float(f), rs::LoopMode::Loop, cachePose.view());
+            rs::evaluatePose(sk, clip.get(), &binding, float(f), rs::LoopMode::Loop, cachePose.view());
             it = boneCache.emplace(f, cachePose.world).first;
         }
-        return it->second[size_t(bone)];
+        return it->second;
     }
 
     // Attachment a of the particle layer is drawn: particles on, its bone visible, its proxy shown by the ALT and
@@ -243,6 +248,15 @@ struct SceneView::Impl {
         framing.clear();
         meshes->samplePoints(parts, palette->pose().world, palette->inverseBind(), 200000, framing.points, framing.lo,
                              framing.hi);
+        if (framing.orbit && clip && clip->frameCount > 1) {
+            // A fixed orbit holds the model at every time of the clip too: the drawn points of 16 poses over it.
+            const int64_t last = int64_t(clip->frameCount) - 1;
+            for (int k = 0; k <= kOrbitPoses; ++k) {
+                const int64_t f = last * k / kOrbitPoses;
+                meshes->samplePoints(parts, worldAtFrame(f), palette->inverseBind(), 200000, framing.points, framing.lo,
+                                     framing.hi);
+            }
+        }
         if (alone && meshes->empty()) { // a system alone: what its particles cover over one loop
             std::vector<glm::vec3> pts;
             particles->samplePoints(
@@ -534,6 +548,7 @@ void SceneView::setCameraAngles(float yawDegrees, float pitchDegrees) {
 void SceneView::setFixedOrbit(bool on) {
     if (!d->window) return; // window already destroyed by its container
     d->framing.orbit = on;
+    if (d->model) d->computeFraming(); // an orbit is fitted to the whole clip
     d->placeCamera();
 }
 

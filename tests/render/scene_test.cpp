@@ -405,3 +405,41 @@ TEST_CASE("the view is multisampled on hardware only", "[render][msaa]") {
     CHECK(QSurfaceFormat::defaultFormat().samples() == want);
     if (renderer.contains("llvmpipe")) CHECK(want == 0);
 }
+
+TEST_CASE("a fixed orbit holds the model at every time of its clip", "[render][orbit]") {
+    // The body walks 6 units along +X over the clip: framed from the first pose only, it leaves the view.
+    auto clip = std::make_shared<rs::Clip>();
+    clip->name = "walk";
+    clip->frameCount = 11;
+    clip->fps = 10.0f;
+    rs::BoneTrack t;
+    t.bone = 1;
+    t.boneName = "Body";
+    for (int f = 0; f < 11; ++f)
+        t.translation.push_back({0.6f * float(f), 0.0f, 0.0f});
+    clip->tracks.push_back(t);
+    auto& v = view();
+    struct Restore {
+        rs::render::SceneView& v;
+        ~Restore() { v.setFixedOrbit(false); }
+    } restore{v};
+    v.setOptions(plain());
+    v.setModel(makeFigure(), {});
+    v.setClip(clip);
+    v.setFixedOrbit(true);
+    for (const float yaw : {0.0f, 90.0f, 200.0f})
+        for (const float time : {0.0f, 0.5f, 1.0f}) {
+            v.setCameraAngles(yaw, 10.0f);
+            v.setTime(time);
+            const QImage img = grab();
+            REQUIRE_FALSE(img.isNull());
+            const QRect box = foreground(img, kBg);
+            INFO("yaw " << yaw << " time " << time << ": foreground box " << box.x() << "," << box.y() << " "
+                        << box.width() << "x" << box.height() << " of " << img.width() << "x" << img.height());
+            CHECK(countDifferent(img, kBg) > 200);
+            CHECK(box.left() > 0);
+            CHECK(box.top() > 0);
+            CHECK(box.right() < img.width() - 1);
+            CHECK(box.bottom() < img.height() - 1);
+        }
+}
