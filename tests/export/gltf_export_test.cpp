@@ -1,9 +1,10 @@
 // glTF export: every corpus model with its clips through the Khronos validator and back through tinygltf
 // (joint world matrices vs evaluatePose, vertex/triangle counts, texture sizes), writer-made fixtures of each
 // format (step keys, visibility, W3D dual-bone skins), the CLI.
-#include <unistd.h>
 #include "corpus.h"
 #include "gltf_export.h"
+#include "gltf_read.h"
+#include <unistd.h>
 
 #include "alamo/alamo_reader.h"
 #include "alamo/alamo_writer.h"
@@ -12,9 +13,9 @@
 #include "bw2/bw2_writer.h"
 #include "bw2_fixtures.h"
 #include "format_catch.h"
+#include "formats/formats.h"
 #include "resolve/resolver.h"
 #include "scene/pose.h"
-#include "formats/formats.h"
 #include "texture/texture.h"
 #include "vfs_fixtures.h"
 #include "w3d/w3d_writer.h"
@@ -36,6 +37,8 @@
 
 namespace fs = std::filesystem;
 using namespace rs;
+using rs::test::floats;
+using rs::test::uints;
 
 namespace {
 
@@ -96,34 +99,6 @@ Validation validate(const fs::path& file) {
 }
 
 // ---- reading the glTF back ------------------------------------------------------------------------------
-std::vector<float> floats(const tinygltf::Model& g, int accessor) {
-    const tinygltf::Accessor& a = g.accessors.at(size_t(accessor));
-    REQUIRE(a.componentType == TINYGLTF_COMPONENT_TYPE_FLOAT);
-    const tinygltf::BufferView& v = g.bufferViews.at(size_t(a.bufferView));
-    const size_t comps = size_t(tinygltf::GetNumComponentsInType(uint32_t(a.type)));
-    const size_t stride = v.byteStride ? v.byteStride : comps * 4;
-    const unsigned char* base = g.buffers.at(size_t(v.buffer)).data.data() + v.byteOffset + a.byteOffset;
-    std::vector<float> out(a.count * comps);
-    for (size_t i = 0; i < a.count; ++i)
-        std::memcpy(&out[i * comps], base + i * stride, comps * 4);
-    return out;
-}
-
-std::vector<uint32_t> uints(const tinygltf::Model& g, int accessor) {
-    const tinygltf::Accessor& a = g.accessors.at(size_t(accessor));
-    const tinygltf::BufferView& v = g.bufferViews.at(size_t(a.bufferView));
-    const size_t comps = size_t(tinygltf::GetNumComponentsInType(uint32_t(a.type)));
-    const size_t cs = size_t(tinygltf::GetComponentSizeInBytes(uint32_t(a.componentType)));
-    const unsigned char* base = g.buffers.at(size_t(v.buffer)).data.data() + v.byteOffset + a.byteOffset;
-    std::vector<uint32_t> out(a.count * comps);
-    for (size_t i = 0; i < out.size(); ++i) {
-        uint32_t x = 0;
-        std::memcpy(&x, base + i * cs, cs);
-        out[i] = x;
-    }
-    return out;
-}
-
 struct NodeTRS {
     glm::vec3 t{0.0f};
     glm::quat r{1.0f, 0.0f, 0.0f, 0.0f};
@@ -739,7 +714,8 @@ TEST_CASE("rigscope-cli export joints equal rigscope-cli pose at first, middle a
 }
 
 TEST_CASE("Resolver::findTexture for export: model folder, Data/Art/Textures, SAGE layout, any case, .tga <-> .dds, "
-          ".png", "[export][resolve]") {
+          ".png",
+          "[export][resolve]") {
     const fs::path dir = tempDir("lookup");
     fs::create_directories(dir / "Data" / "Art" / "textures");
     fs::create_directories(dir / "Data" / "Art" / "Models");
@@ -765,7 +741,7 @@ TEST_CASE("Resolver::findTexture for export: model folder, Data/Art/Textures, SA
     REQUIRE(alo.find("LOCAL.TGA", path, bytes));
     CHECK(bytes == std::vector<uint8_t>{4});
     REQUIRE(alo.find("some\\dir\\local.dds", path, bytes)); // stored folder part ignored
-    REQUIRE(alo.find("decal.tga", path, bytes));              // a texture a modder converted to .png
+    REQUIRE(alo.find("decal.tga", path, bytes));            // a texture a modder converted to .png
     CHECK(bytes == std::vector<uint8_t>{7});
     CHECK(!alo.find("folder.tga", path, bytes));
     CHECK(!alo.find("absent.dds", path, bytes));
@@ -835,7 +811,8 @@ TEST_CASE("glTF export keeps broken skin data inside glTF's rules", "[export]") 
 }
 
 TEST_CASE("glTF materials follow the shared material policy: double-sided unless the format's engine culls back "
-          "faces, shadow volumes and collision meshes left out", "[export][materials]") {
+          "faces, shadow volumes and collision meshes left out",
+          "[export][materials]") {
     auto quad = [](const std::string& shader) {
         SubMesh sm;
         sm.positions = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}};

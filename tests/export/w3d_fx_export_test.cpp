@@ -1,6 +1,7 @@
 // glTF export of BFME's NormalMapped.fx sub-meshes: the normal map in the frame the game reads it in (red along
 // -binormal, green along -tangent), BumpScale as normalTexture.scale, AlphaTestEnable as MASK at 0x60.
 #include "gltf_export.h"
+#include "gltf_read.h"
 #include "texture_lookup.h"
 
 #include "formats/shader_registry.h"
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 using namespace rs;
+using rs::test::floats;
 namespace fs = std::filesystem;
 
 namespace {
@@ -31,19 +33,6 @@ class AnyTexture : public gltf::TextureLookup {
         return true;
     }
 };
-
-std::vector<float> floats(const tinygltf::Model& g, int accessor) {
-    const tinygltf::Accessor& a = g.accessors.at(size_t(accessor));
-    REQUIRE(a.componentType == TINYGLTF_COMPONENT_TYPE_FLOAT);
-    const tinygltf::BufferView& v = g.bufferViews.at(size_t(a.bufferView));
-    const size_t comps = size_t(tinygltf::GetNumComponentsInType(uint32_t(a.type)));
-    const size_t stride = v.byteStride ? v.byteStride : comps * 4;
-    const unsigned char* base = g.buffers.at(size_t(v.buffer)).data.data() + v.byteOffset + a.byteOffset;
-    std::vector<float> out(a.count * comps);
-    for (size_t i = 0; i < a.count; ++i)
-        std::memcpy(&out[i * comps], base + i * stride, comps * 4);
-    return out;
-}
 
 MaterialParam param(const char* name, ParamType t, glm::vec4 v = glm::vec4(0.0f), int i = 0, const char* tex = "") {
     MaterialParam p;
