@@ -628,7 +628,10 @@ void Exporter::buildScene(int lod, int alt, const std::string& sceneName) {
     for (size_t mi = 0; mi < m_.meshes.size(); ++mi) {
         const Mesh& mesh = m_.meshes[mi];
         if (!sel[mi]) continue;
-        if (mesh.hidden || mesh.shadowOrCollision) {
+        bool allHidden = !mesh.subMeshes.empty(); // every sub-mesh hidden by the policy (e.g. light-visualize)
+        for (const SubMesh& sm : mesh.subMeshes)
+            allHidden = allHidden && materialPolicy(m_.format, mesh, sm.material).hiddenByDefault;
+        if (mesh.hidden || mesh.shadowOrCollision || allHidden) {
             skipped.push_back(name(mesh.name));
             continue;
         }

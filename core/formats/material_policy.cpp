@@ -10,7 +10,9 @@ static bool has(const std::string& lower, const char* s) { return lower.find(s) 
 MaterialPolicy materialPolicy(Format format, const Mesh& mesh, const Material& material) {
     MaterialPolicy st;
     const std::string s = toLower(material.shader);
-    st.hiddenByDefault = mesh.shadowOrCollision || has(s, "shadowvolume") || has(s, "collision");
+    // Shadow volumes, collision and light-visualize meshes: the games do not draw them (shader_registry.cpp Hidden).
+    st.hiddenByDefault =
+        mesh.shadowOrCollision || has(s, "shadowvolume") || has(s, "collision") || has(s, "lightvisualize");
     st.cullBackFaces = formatInfo(format).cullBackFaces && !mesh.twoSided;
     st.skinnedShader = has(s, "rskin");
     if (has(s, "additive") || has(s, "shield") || has(s, "glow"))

@@ -15,7 +15,7 @@ enum class MaterialFamily { Opaque, Alpha, Additive };
 
 struct MaterialPolicy {
     MaterialFamily family = MaterialFamily::Opaque;
-    bool hiddenByDefault = false;   // shadow volumes and collision meshes: not drawn, not exported (as in the game)
+    bool hiddenByDefault = false;   // shadow-volume, collision, light-visualize: not drawn, not exported (as in game)
     bool cullBackFaces = false;     // the engine culls this mesh's back faces (glTF: doubleSided = !cullBackFaces)
     bool unlit = false;             // additive and skydome shaders take no lighting
     bool colorize = false;          // faction colour through the base texture's alpha: mix(rgb, colour * rgb, a)

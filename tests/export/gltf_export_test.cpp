@@ -14,6 +14,7 @@
 #include "bw2_fixtures.h"
 #include "format_catch.h"
 #include "formats/formats.h"
+#include "formats/material_policy.h"
 #include "resolve/resolver.h"
 #include "scene/pose.h"
 #include "texture/texture.h"
@@ -870,6 +871,78 @@ TEST_CASE("glTF materials follow the shared material policy: double-sided unless
     REQUIRE(g.materials.size() >= 1);
     for (const auto& mat : g.materials)
         CHECK(mat.doubleSided);
+    fs::remove_all(dir);
+}
+
+TEST_CASE("glTF export leaves out MeshLightVisualize sub-meshes, which the view hides (the shared material policy)",
+          "[export][materials]") {
+    // A writer-made .alo: "Hull" holds a MeshGloss quad and a MeshLightVisualize quad, "LightViz" only a
+    // MeshLightVisualize quad. Neither mesh is flagged shadow/collision by the reader: the shader name hides them.
+    auto quad = [](const std::string& shader, float x) {
+        SubMesh sm;
+        sm.material.shader = shader;
+        sm.vertexFormat = "alD3dVertNU2U3U3";
+        sm.positions = {{x, 0, 0}, {x + 1, 0, 0}, {x + 1, 0, 1}, {x, 0, 1}};
+        sm.normals.assign(4, glm::vec3(0, -1, 0));
+        sm.tangents.assign(4, glm::vec3(1, 0, 0));
+        sm.binormals.assign(4, glm::vec3(0, 0, 1));
+        sm.uv0 = {{0, 0}, {1, 0}, {1, 1}, {0, 1}};
+        sm.indices = {0, 1, 2, 0, 2, 3};
+        return sm;
+    };
+    Model src;
+    src.format = Format::AlamoModel;
+    Bone root;
+    root.name = "Root";
+    src.skeleton.bones = {root};
+    Mesh hull;
+    hull.name = hull.baseName = "Hull";
+    hull.bone = 0;
+    hull.subMeshes = {quad("MeshGloss.fx", -2), quad("MeshLightVisualize.fx", 1)};
+    hull.boundsMin = {-2, 0, 0};
+    hull.boundsMax = {2, 0, 1};
+    Mesh viz;
+    viz.name = viz.baseName = "LightViz";
+    viz.bone = 0;
+    viz.subMeshes = {quad("MeshLightVisualize.fx", 3)};
+    viz.boundsMin = {3, 0, 0};
+    viz.boundsMax = {4, 0, 1};
+    src.meshes = {hull, viz};
+    const std::vector<uint8_t> bytes = alamo::writeModel(src);
+    const Model m = alamo::readModel(ByteSpan(bytes.data(), bytes.size()), "lightviz.alo");
+    REQUIRE(m.meshes.size() == 2);
+    REQUIRE(m.meshes[0].subMeshes.size() == 2);
+    CHECK_FALSE(m.meshes[1].shadowOrCollision); // not hidden by the reader's mesh flag
+    CHECK(materialPolicy(m.format, m.meshes[0], m.meshes[0].subMeshes[1].material).hiddenByDefault);
+    CHECK_FALSE(materialPolicy(m.format, m.meshes[0], m.meshes[0].subMeshes[0].material).hiddenByDefault);
+
+    const fs::path dir = tempDir("lightviz");
+    const fs::path out = dir / "lightviz.glb";
+    const gltf::ExportStats st = gltf::exportModel(m, {}, {}, nullptr, out.string());
+    CHECK(st.triangles == 2); // the MeshGloss quad alone
+    CHECK(st.vertices == 4);
+    tinygltf::TinyGLTF loader;
+    tinygltf::Model g;
+    std::string err, warn;
+    REQUIRE(loader.LoadBinaryFromFile(&g, &err, &warn, out.string()));
+    size_t primitives = 0;
+    for (const auto& mesh : g.meshes) {
+        primitives += mesh.primitives.size();
+        CHECK(mesh.name != "LightViz");
+    }
+    CHECK(primitives == 1);
+    for (const auto& node : g.nodes)
+        CHECK(node.name != "LightViz");
+    for (const auto& mat : g.materials) // no material of the light-visualize shader was written
+        CHECK(mat.extras.Get("shader").Get<std::string>().find("LightVisualize") == std::string::npos);
+    // The mesh with nothing drawn is named with the other meshes left out.
+    REQUIRE(g.scenes.size() >= 1);
+    const tinygltf::Value& notExported = g.scenes[0].extras.Get("meshesNotExported");
+    REQUIRE(notExported.IsArray());
+    bool named = false;
+    for (size_t i = 0; i < notExported.ArrayLen(); ++i)
+        named = named || notExported.Get(int(i)).Get<std::string>() == "LightViz";
+    CHECK(named);
     fs::remove_all(dir);
 }
 

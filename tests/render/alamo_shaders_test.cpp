@@ -11,6 +11,7 @@
 
 #include "alamo/alamo_reader.h"
 #include "alamo/alamo_writer.h"
+#include "formats/material_policy.h"
 #include "formats/shader_registry.h"
 #include "lights.h"
 
@@ -485,6 +486,56 @@ TEST_CASE("shadow-volume, collision and light-visualize shaders are hidden by de
         const Shot shown = render(m, dir.path(), 0.0f, o);
         CHECK(countDifferent(shown.img, kBg, 2) > 1000);
     }
+}
+
+TEST_CASE("a MeshLightVisualize sub-mesh beside a drawn one is hidden in the view, as the export leaves it out",
+          "[render][alamo]") {
+    QTemporaryDir dir;
+    writeTga(dir.path() + "/b.tga", V4(0.9f, 0.9f, 0.9f, 1));
+    // One mesh, two sub-meshes: a MeshGloss quad on the left, a MeshLightVisualize quad on the right.
+    rs::Model src;
+    src.format = rs::Format::AlamoModel;
+    rs::Bone root;
+    root.name = "Root";
+    src.skeleton.bones.push_back(root);
+    rs::Mesh mesh;
+    mesh.name = mesh.baseName = "Hull";
+    mesh.bone = 0;
+    for (const char* shader : {"MeshGloss.fx", "MeshLightVisualize.fx"}) {
+        const float x0 = mesh.subMeshes.empty() ? -1.0f : 0.2f;
+        rs::SubMesh sm;
+        sm.material.shader = shader;
+        sm.material.params = {tex("BaseTexture", "b.tga")};
+        sm.vertexFormat = "alD3dVertNU2U3U3";
+        sm.positions = {{x0, 0, -0.4f}, {x0 + 0.8f, 0, -0.4f}, {x0 + 0.8f, 0, 0.4f}, {x0, 0, 0.4f}};
+        sm.normals.assign(4, V3(0, -1, 0));
+        sm.tangents.assign(4, V3(1, 0, 0));
+        sm.binormals.assign(4, V3(0, 0, 1));
+        sm.uv0 = {{0, 0}, {1, 0}, {1, 1}, {0, 1}};
+        sm.indices = {0, 1, 2, 0, 2, 3};
+        mesh.subMeshes.push_back(sm);
+    }
+    mesh.boundsMin = V3(-1, 0, -0.4f);
+    mesh.boundsMax = V3(1, 0, 0.4f);
+    src.meshes.push_back(mesh);
+    const std::vector<uint8_t> bytes = rs::alamo::writeModel(src);
+    auto m = std::make_shared<rs::Model>(rs::alamo::readModel(rs::ByteSpan(bytes.data(), bytes.size()), "quad.alo"));
+    REQUIRE(m->meshes.size() == 1);
+    REQUIRE(m->meshes[0].subMeshes.size() == 2);
+    // The one policy the export reads (core/formats/material_policy.h) hides the second sub-mesh.
+    CHECK(rs::materialPolicy(m->format, m->meshes[0], m->meshes[0].subMeshes[1].material).hiddenByDefault);
+    ViewOptions o;
+    o.showHidden = true;
+    const Shot both = render(m, dir.path(), 0.0f, o);
+    const Shot shown = render(m, dir.path());
+    REQUIRE(both.box.width() > 60);
+    // Drawn with "show hidden": the box spans both quads (2 x 0.8 units); by default only the left quad
+    // (0.8 x 0.8) is drawn. The camera frames what is drawn, so the boxes are compared by their shape.
+    INFO("both " << both.box.width() << "x" << both.box.height() << ", default " << shown.box.width() << "x"
+                 << shown.box.height());
+    REQUIRE(shown.box.height() > 20);
+    CHECK(float(both.box.width()) > 2.0f * float(both.box.height()));
+    CHECK(float(shown.box.width()) < 1.3f * float(shown.box.height()));
 }
 
 namespace {
