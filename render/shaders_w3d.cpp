@@ -134,7 +134,7 @@ vec3 mapStage(int s, vec2 uvGl, vec3 nCam, vec3 rCam, vec3 nWorld, vec3 rWorld, 
         vec2 p = A.x < 0.5 ? v.yz : (A.x < 1.5 ? v.xz : v.xy);
         return vec3(0.5 * p + 0.5, 1.0);
     }
-    if (type == 14 || type == 15 || type == 19 || type == 20) { // grid environment variants: A as Grid
+    if (type == 14 || type == 15 || type == 19 || type == 20) { // grid environment variants: A as Grid, B.x axis
         float w = exp2(A.y), last = A.z, frame = A.w;
         if (A.x != 0.0) {
             float msPerFrame = floor(1000.0 / abs(A.x));
@@ -144,7 +144,9 @@ vec3 mapStage(int s, vec2 uvGl, vec3 nCam, vec3 rCam, vec3 nWorld, vec3 rWorld, 
         vec2 o = vec2(mod(frame, w), floor(frame / w)) / w;
         float del = 0.5 / w;
         vec3 v = (type == 15) ? rCam : (type == 14 ? nCam : (type == 20 ? rWorld : nWorld));
-        return vec3(del * v.xy + o + del, 1.0);
+        // The world-space ones take the axis pair of their Axis argument (GridWSEnvMapperClass), as types 12/13.
+        vec2 p = type < 19 ? v.xy : (B.x < 0.5 ? v.yz : (B.x < 1.5 ? v.xz : v.xy));
+        return vec3(del * p + o + del, 1.0);
     }
     if (type == 17) { // Edge: A.x V per sec, A.y V start, A.z use reflection
         vec3 v = A.z > 0.5 ? rCam : nCam;
@@ -255,11 +257,12 @@ void main() {
 #elif PRI == 2
     cur = vec4(sat(vec4(T0.rgb + D.rgb, 0.0)).rgb, T0.a * D.a); // ADD colour, MODULATE alpha
 #elif PRI == 3 || PRI == 4
-    // BUMPENVMAP: stage 0's texture perturbs stage 1's coordinates (du, dv through the bump matrix); the
-    // stage passes the diffuse colour on.
+    // BUMPENVMAP: stage 0's texture perturbs stage 1's coordinates (du, dv through the bump matrix, Direct3D's
+    // u' = u + M00 du + M10 dv, v' = v + M01 du + M11 dv with M00 = M11 = c, M01 = -s, M10 = s as
+    // BumpEnvTextureMapperClass sets them); the stage passes the diffuse colour on.
     vec2 duv = T0.rg * 2.0 - 1.0;
     vec2 e = vTex1.xy / vTex1.z;
-    e += vec2(vBump.x * duv.x - vBump.y * duv.y, vBump.y * duv.x + vBump.x * duv.y);
+    e += vec2(vBump.x * duv.x + vBump.y * duv.y, -vBump.y * duv.x + vBump.x * duv.y);
     uv1 = vec2(e.x, 1.0 - e.y);
     cur = D;
 #elif PRI == 5

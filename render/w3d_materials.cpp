@@ -100,6 +100,7 @@ void mapperUniforms(const rs::W3dMapper& m, QVector4D& a, QVector4D& b, QVector4
     case T::GridWsClassicEnv:
     case T::GridWsEnvironment:
         a = QVector4D(m.fps, float(m.log2Width), float(last), gridOffset);
+        b = QVector4D(float(m.axis), 0, 0, 0); // GridWS*: Axis
         break;
     case T::Rotate:
         b = QVector4D(m.speed, m.center.x, m.center.y, 0);

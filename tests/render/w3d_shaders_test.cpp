@@ -7,7 +7,11 @@
 // emissive colour whatever the scene's lights, so the blend, stage and mapper formulas are checked alone. One case
 // checks the lighting with the view's default light rig (render/lights.cpp) recomputed here.
 // Tolerance: 4/255 per channel (8-bit framebuffer and texture quantisation); mapper cases sample only points whose
-// mapped coordinates lie at least 0.05 from a cell edge of the 3x3 test grid.
+// mapped coordinates lie at least 0.05 from a cell edge of the 3x3 test grid, or, with the flipbook ramp texture of
+// the grid-environment cases, more than a texel from a frame's edge. The mapper formulas are Zero Hour's ww3d2
+// (GeneralsMD mapper.cpp: grid Offset/Last, the world-space mappers' Axis, Random's scale, LinearOffset's
+// UOffset/VOffset/ClampFix), which the view follows; time-independent mappers (the environment ones) are checked at
+// two camera orientations and stored normals instead of two times.
 #include "render_harness.h"
 
 #include "formats/shader_registry.h"
@@ -19,8 +23,12 @@
 
 #include <QFile>
 #include <QTemporaryDir>
+#include <Qt3DExtras/Qt3DWindow>
+#include <Qt3DRender/QCamera>
 
 #include <catch2/catch.hpp>
+
+#include <glm/gtc/type_ptr.hpp>
 
 #include <cmath>
 #include <functional>
@@ -111,12 +119,13 @@ rs::w3d::Shader shader(int src, int dst, bool texturing = false) {
 
 // A 2x2 quad in the XZ plane facing -Y (the camera at yaw 180), UVs (0,0)..(1,1) in engine convention with u along
 // +X and engine v along -Z (v = 0 at the top of the screen).
-std::shared_ptr<rs::Model> quadModel(const std::vector<PassSpec>& passes, const QString& dir) {
+std::shared_ptr<rs::Model> quadModel(const std::vector<PassSpec>& passes, const QString& dir,
+                                     V3 normal = V3(0, -1, 0)) {
     rs::w3d::RawMesh m;
     m.name = "QUAD";
     m.attributes = 0x00002000u; // two-sided: what the test sees does not depend on the winding
     m.positions = {{-1, 0, 1}, {1, 0, 1}, {1, 0, -1}, {-1, 0, -1}};
-    m.normals.assign(4, V3(0, -1, 0));
+    m.normals.assign(4, glm::normalize(normal)); // the stored normal (texgen input), not necessarily the face's
     m.indices = {0, 1, 2, 0, 2, 3};
     m.boundsMin = {-1, 0, -1};
     m.boundsMax = {1, 0, 1};
@@ -637,4 +646,338 @@ TEST_CASE("W3D back faces: culled unless the mesh is two-sided", "[render][w3d]"
     CHECK(seen(true, 0.0f));
     CHECK_FALSE(seen(false, 180.0f)); // its back
     CHECK(seen(false, 0.0f));         // its front
+}
+
+namespace {
+
+// The view's camera after the last render: view and projection matrices and the eye (the quad's mesh is on no bone,
+// so its model space is the world).
+struct Cam {
+    glm::mat4 view, proj;
+    V3 eye;
+};
+Cam cameraOfView() {
+    Qt3DRender::QCamera* c = view().window()->camera();
+    Cam k;
+    k.view = glm::make_mat4(c->viewMatrix().constData());
+    k.proj = glm::make_mat4(c->projectionMatrix().constData());
+    const QVector3D e = c->position();
+    k.eye = V3(e.x(), e.y(), e.z());
+    return k;
+}
+// Pixel of world point p in a capture of size `size` (the view draws the whole window).
+QPoint project(const Cam& k, V3 p, QSize size) {
+    const glm::vec4 c = k.proj * k.view * glm::vec4(p, 1.0f);
+    const V2 ndc = V2(c) / c.w;
+    return {int(std::floor((ndc.x * 0.5f + 0.5f) * float(size.width()))),
+            int(std::floor((0.5f - ndc.y * 0.5f) * float(size.height())))};
+}
+
+// Direct3D's texgen inputs at a vertex (D3DTSS_TCI_CAMERASPACENORMAL / CAMERASPACEREFLECTIONVECTOR): camera space
+// is left-handed (x right, y up, z forward), so the OpenGL view-space z is negated. The reflection is
+// 2 (E.N) N - E with E the unit vector from the vertex to the eye.
+V3 camNormal(const Cam& k, V3 n) {
+    const V3 v = glm::normalize(glm::mat3(k.view) * n);
+    return {v.x, v.y, -v.z};
+}
+V3 camReflection(const Cam& k, V3 p, V3 n) {
+    const V3 nv = glm::normalize(glm::mat3(k.view) * n);
+    const V3 e = glm::normalize(-V3(k.view * glm::vec4(p, 1.0f)));
+    const V3 r = 2.0f * glm::dot(e, nv) * nv - e;
+    return {r.x, r.y, -r.z};
+}
+// The world-space mappers multiply the camera-space vector by the inverse of the view rotation (mapper.cpp
+// WSEnvMapperClass / GridWSEnvMapperClass): the world normal, and the reflection in world space.
+V3 worldReflection(const Cam& k, V3 p, V3 n) {
+    const V3 e = glm::normalize(k.eye - p);
+    return 2.0f * glm::dot(e, n) * n - e;
+}
+// Axis pair of the world-space mappers: Axis=X (y, z), Y (x, z), Z (x, y).
+V2 axisPair(V3 w, char axis) { return axis == 'X' ? V2(w.y, w.z) : axis == 'Y' ? V2(w.x, w.z) : V2(w.x, w.y); }
+
+// GridTextureMapperClass's frame at time t (Zero Hour mapper.cpp): FPS > 0, frames counted from Offset, whole
+// milliseconds per frame, wrapping at Last (default: every cell of the grid).
+int gridFrame(float t, float fps, int log2Width, int offset = 0, int last = 0) {
+    const int w = 1 << log2Width;
+    if (last == 0) last = w * w;
+    const int msPerFrame = int(1000.0f / fps);
+    const int ms = int(std::lround(t * 1000.0f));
+    return (offset % last + ms / msPerFrame) % last;
+}
+V2 gridOffset(int frame, int log2Width) {
+    const int w = 1 << log2Width;
+    return V2(float(frame % w), float(frame / w)) / float(w);
+}
+
+QImage renderAt(std::shared_ptr<rs::Model> m, const QString& dir, float time, float yaw, float pitch) {
+    ViewOptions o;
+    o.grid = false;
+    o.dazzles = false;
+    o.background = kBg;
+    auto& v = view();
+    v.setOptions(o);
+    v.setModel(m, dir + "/quad.w3d");
+    v.setCameraAngles(yaw, pitch);
+    v.setTime(time);
+    const QImage img = grab();
+    REQUIRE(!img.isNull());
+    return img;
+}
+
+// Per-vertex texgen of a mapper, in the engine's (u, v): the camera k, vertex p with stored normal n, time t.
+using TexGen = std::function<V2(const Cam& k, V3 p, V3 n, float t)>;
+
+// Flipbook test texture, 64 x 64, for 2 x 2 frames: in frame (i, j) (u in [i/2, (i+1)/2), v likewise) red and
+// green ramp from 0 to 1 across the frame and blue names the frame ((1 + i + 2j) / 5). Linear filtering of a
+// ramp is exact, so the colour gives the coordinate everywhere but within a texel of a frame's edge.
+V4 frameRamp(V2 e) {
+    const V2 w = e - glm::floor(e);
+    const V2 f = 2.0f * w - glm::floor(2.0f * w);
+    const int frame = int(2.0f * w.x) + 2 * int(2.0f * w.y);
+    return V4(f.x, f.y, float(1 + frame) / 5.0f, 1.0f);
+}
+bool frameRampAt(V2 e, V4& out) {
+    const V2 w = e - glm::floor(e);
+    const V2 f = 2.0f * w - glm::floor(2.0f * w);
+    if (f.x < 0.04f || f.x > 0.96f || f.y < 0.04f || f.y > 0.96f) return false;
+    out = frameRamp(e);
+    return true;
+}
+void frameRampTga(const QString& path) {
+    writeTga(path, 64, 64, [](float u, float v) { return frameRamp(V2(u, v)); });
+}
+
+// Renders a one-pass quad (grid texture, or with `ramp` the flipbook ramp, on stage 0, mapper `type` with `args`,
+// emissive white: the pixel is the texel) at time t seen from (yaw, pitch) and compares points along the quad's
+// diagonal from corner 0 to corner 2 with the grid colour at the interpolated texgen result: a point at s along that
+// shared edge of the two triangles gets (1 - s) x corner 0's coordinates + s x corner 2's (perspective-correct
+// interpolation is linear in the world along the edge). Returns the number of points compared (grid: those at least
+// 0.05 from a cell edge; ramp: those more than a texel from a frame's edge).
+int checkTexGen(int type, const std::string& args, V3 normal, float t, float yaw, float pitch, const TexGen& gen,
+                const std::string& what, bool ramp = false) {
+    QTemporaryDir dir;
+    if (ramp)
+        frameRampTga(dir.path() + "/g.tga");
+    else
+        gridTga(dir.path() + "/g.tga");
+    rs::w3d::VertexMaterial vm = emissiveMaterial(V3(1));
+    vm.attributes = uint32_t(type) << 16;
+    vm.mapperArgs[0] = args;
+    auto m = quadModel({PassSpec{shader(1, 0, true), vm, "g.tga", "", {}, {}, false}}, dir.path(), normal);
+    const QImage img = renderAt(m, dir.path(), t, yaw, pitch);
+    const Cam k = cameraOfView();
+    const V3 n = glm::normalize(normal), p0(-1, 0, 1), p2(1, 0, -1);
+    const V2 e0 = gen(k, p0, n, t), e2 = gen(k, p2, n, t);
+    int checked = 0;
+    for (float s = 0.1f; s < 0.95f; s += 0.1f) {
+        V4 want;
+        const V2 e = (1.0f - s) * e0 + s * e2;
+        if (!(ramp ? frameRampAt(e, want) : gridAt(e, want))) continue;
+        const QPoint px = project(k, (1.0f - s) * p0 + s * p2, img.size());
+        REQUIRE(img.rect().contains(px));
+        ++checked;
+        checkPixel(img.pixelColor(px), V3(want),
+                   what + " t=" + std::to_string(t) + " yaw=" + std::to_string(yaw) +
+                       " pitch=" + std::to_string(pitch) + " s=" + std::to_string(s) + " uv=" + std::to_string(e.x) +
+                       "," + std::to_string(e.y));
+    }
+    UNSCOPED_INFO(what << " t=" << t << " yaw=" << yaw << " pitch=" << pitch << ": coordinates " << e0.x << "," << e0.y
+                       << " at corner 0, " << e2.x << "," << e2.y << " at corner 2; " << checked << " points compared");
+    return checked;
+}
+
+} // namespace
+
+// The environment mappers take no time (mapper.cpp: ClassicEnvironmentMapperClass, EnvironmentMapperClass,
+// WSClassicEnvironmentMapperClass, WSEnvironmentMapperClass compute a fixed texture matrix), so they are checked
+// at two camera orientations and two stored normals instead of two times.
+TEST_CASE("W3D environment mappers at two orientations: camera-space normal and reflection, world-space both",
+          "[render][w3d]") {
+    struct View {
+        float yaw, pitch;
+        V3 normal;
+    };
+    const View views[2] = {{210.0f, 12.0f, V3(0.0f, -1.0f, 0.0f)}, {140.0f, -18.0f, V3(0.6f, -0.785f, -0.15f)}};
+    for (const View& v : views) {
+        // CheapEnvironment (ClassicEnvironmentMapperClass): 0.5 x camera-space normal.xy + 0.5.
+        CHECK(checkTexGen(
+                  2, "", v.normal, 0.0f, v.yaw, v.pitch,
+                  [](const Cam& k, V3, V3 n, float) { return 0.5f * V2(camNormal(k, n)) + 0.5f; },
+                  "CheapEnvironment") >= 1);
+        // Environment (EnvironmentMapperClass, Zero Hour): 0.5 x camera-space reflection.xy + 0.5.
+        CHECK(checkTexGen(
+                  1, "", v.normal, 0.0f, v.yaw, v.pitch,
+                  [](const Cam& k, V3 p, V3 n, float) { return 0.5f * V2(camReflection(k, p, n)) + 0.5f; },
+                  "Environment") >= 3);
+        // WSClassicEnv, Axis Z (default) and Y: 0.5 x the world normal's axis pair + 0.5.
+        CHECK(checkTexGen(
+                  12, "Axis=Y", v.normal, 0.0f, v.yaw, v.pitch,
+                  [](const Cam&, V3, V3 n, float) { return 0.5f * axisPair(n, 'Y') + 0.5f; }, "WSClassicEnv Y") >= 1);
+        // WSEnvironment, Axis X: 0.5 x the world reflection's (y, z) + 0.5.
+        CHECK(checkTexGen(
+                  13, "Axis=X", v.normal, 0.0f, v.yaw, v.pitch,
+                  [](const Cam& k, V3 p, V3 n, float) { return 0.5f * axisPair(worldReflection(k, p, n), 'X') + 0.5f; },
+                  "WSEnvironment X") >= 3);
+    }
+}
+
+TEST_CASE("W3D grid environment mappers: flipbook frame at two times, texgen at a turned view", "[render][w3d]") {
+    // 2 x 2 frames at 4 fps (250 ms a frame); del = 0.5 / 2: u = del x vector.x + frame offset + del
+    // (Grid[WS][Classic]EnvironmentMapperClass). Times 0.1 s (frame 0) and 0.85 s (frame 3). The flipbook ramp
+    // texture: the colour gives the frame (blue) and the coordinate inside it (red, green).
+    const float del = 0.25f;
+    // A stored normal tilted away from the face (texgen input only): world (0, -0.73, -0.68).
+    const V3 normal(0.0f, -0.73f, -0.68f);
+    for (float t : {0.1f, 0.85f}) {
+        const V2 off = gridOffset(gridFrame(t, 4.0f, 1), 1);
+        // GridEnvironment: camera-space reflection.
+        CHECK(checkTexGen(
+                  15, "FPS=4\nLog2Width=1", normal, t, 200.0f, 10.0f,
+                  [&](const Cam& k, V3 p, V3 n, float) { return del * V2(camReflection(k, p, n)) + off + del; },
+                  "GridEnvironment", true) >= 5);
+        // GridWSClassicEnv, Axis Z: the world normal's (x, y); Offset=1 starts one frame later.
+        const V2 off1 = gridOffset(gridFrame(t, 4.0f, 1, 1), 1);
+        CHECK(checkTexGen(
+                  19, "FPS=4\nLog2Width=1\nOffset=1", normal, t, 200.0f, 10.0f,
+                  [&](const Cam&, V3, V3 n, float) { return del * axisPair(n, 'Z') + off1 + del; }, "GridWSClassicEnv",
+                  true) >= 5);
+        // GridWSEnvironment, Axis Y: the world reflection's (x, z).
+        CHECK(checkTexGen(
+                  20, "FPS=4\nLog2Width=1\nAxis=Y", normal, t, 165.0f, -12.0f,
+                  [&](const Cam& k, V3 p, V3 n, float) {
+                      return del * axisPair(worldReflection(k, p, n), 'Y') + off + del;
+                  },
+                  "GridWSEnvironment", true) >= 5);
+    }
+}
+
+TEST_CASE("W3D BumpEnv mapper: stage 0's du/dv turn stage 1's coordinates by the rotating bump matrix at two times",
+          "[render][w3d]") {
+    // BumpEnvTextureMapperClass::Apply: angle = 2 pi BumpRotation t, c = BumpScale cos, s = BumpScale sin,
+    // BUMPENVMAT00 = c, 01 = -s, 10 = s, 11 = c; Direct3D's BUMPENVMAP: u' = u + M00 du + M10 dv,
+    // v' = v + M01 du + M11 dv. The primary gradient BUMPENVMAP (3) makes stage 0 the bump stage; the post-detail
+    // colour function 1 (SELECTARG1: the stage-1 texture) shows stage 1 alone. Stage 0's bump map is solid:
+    // du, dv = 2 x (r, g) - 1 as the view reads an 8-bit map (r 0.75, g 0.5: du 0.5, dv 0); stage 1 has its own UVs
+    // (the quad's x 2) and the grid.
+    const V4 bump = q8(V4(0.75f, 0.5f, 0.5f, 1.0f));
+    const float du = bump.r * 2 - 1, dv = bump.g * 2 - 1;
+    for (float t : {0.5f, 2.0f}) {
+        QTemporaryDir dir;
+        solidTga(dir.path() + "/b.tga", bump);
+        gridTga(dir.path() + "/g.tga");
+        rs::w3d::Shader sh = shader(1, 0, true);
+        sh.priGradient = 3;
+        sh.detailColorFunc = 1;
+        rs::w3d::VertexMaterial vm = emissiveMaterial(V3(1));
+        vm.attributes = 18u << 16;
+        vm.mapperArgs[0] = "BumpRotation=0.125\nBumpScale=0.4";
+        auto m = quadModel({PassSpec{sh, vm, "b.tga", "g.tga", {}, {}, true}}, dir.path());
+        const Shot shot = render(m, dir.path(), t);
+        const float a = std::fmod(2.0f * 3.14159265f * 0.125f * t, 2.0f * 3.14159265f);
+        const float c = 0.4f * std::cos(a), sn = 0.4f * std::sin(a);
+        const V2 d(c * du + sn * dv, -sn * du + c * dv);
+        int checked = 0;
+        for (float v = 0.1f; v < 0.95f; v += 0.1f)
+            for (float u = 0.1f; u < 0.95f; u += 0.1f) {
+                V4 want;
+                if (!gridAt(2.0f * V2(u, v) + d, want)) continue;
+                ++checked;
+                checkPixel(shot.at(u, v), V3(want),
+                           "BumpEnv t=" + std::to_string(t) + " u=" + std::to_string(u) + " v=" + std::to_string(v));
+            }
+        CHECK(checked >= 10);
+    }
+}
+
+TEST_CASE("W3D stage-1 mapper: the second texture stage's own linear offset at two times", "[render][w3d]") {
+    // Stage 0 white, post-detail colour SELECTARG1: the pixel is stage 1's texel. Stage 1 reads its own UVs (the
+    // quad's x 2) through its mapper (W3DVERTMAT_STAGE1_MAPPING, bits 8-15; VERTEX_MAPPER_ARGS1):
+    // LinearOffset, offset = frac(-UPerSec t), frac(-VPerSec t).
+    for (float t : {0.4f, 1.9f}) {
+        QTemporaryDir dir;
+        solidTga(dir.path() + "/w.tga", V4(1));
+        gridTga(dir.path() + "/g.tga");
+        rs::w3d::Shader sh = shader(1, 0, true);
+        sh.detailColorFunc = 1;
+        rs::w3d::VertexMaterial vm = emissiveMaterial(V3(1));
+        vm.attributes = 4u << 8;
+        vm.mapperArgs[1] = "UPerSec=0.3\nVPerSec=-0.2";
+        auto m = quadModel({PassSpec{sh, vm, "w.tga", "g.tga", {}, {}, true}}, dir.path());
+        REQUIRE(m->meshes[0].subMeshes[0].material.w3dPasses[0].mappers[1].type == 4);
+        const Shot shot = render(m, dir.path(), t);
+        int checked = 0;
+        for (float v = 0.1f; v < 0.95f; v += 0.1f)
+            for (float u = 0.1f; u < 0.95f; u += 0.1f) {
+                V4 want;
+                if (!gridAt(2.0f * V2(u, v) + V2(fr(-0.3f * t), fr(0.2f * t)), want)) continue;
+                ++checked;
+                checkPixel(shot.at(u, v), V3(want),
+                           "stage 1 t=" + std::to_string(t) + " u=" + std::to_string(u) + " v=" + std::to_string(v));
+            }
+        CHECK(checked >= 10);
+    }
+}
+
+namespace {
+// Colours of a capture at a 9 x 9 lattice of the quad, and whether each is (within tolerance) a or b.
+enum class Side { A, B, Neither };
+Side sideOf(const QColor& p, V3 a, V3 b) {
+    auto near = [&](V3 w) {
+        const V3 x = w * 255.0f;
+        return std::abs(p.red() - x.x) <= kTol && std::abs(p.green() - x.y) <= kTol && std::abs(p.blue() - x.z) <= kTol;
+    };
+    return near(a) ? Side::A : near(b) ? Side::B : Side::Neither;
+}
+} // namespace
+
+TEST_CASE("W3D Random mapper: offset drifting by UPerSec within a frame, a new random turn each 1/FPS",
+          "[render][w3d]") {
+    // RandomTextureMapperClass (Zero Hour): per frame of 1/FPS a random angle and centre (rand4: not reproducible,
+    // so not predicted here); u' = c Sx u - s Sy v + fmod(Cu + r UPerSec, 1), v' likewise, r = the time since the
+    // frame began (FPS 0: since the start). A texture of two halves in u (a left, b right): shifting u' by 0.5
+    // swaps every texel's colour whatever the angle and centre, so a drift of 0.5 within one frame swaps each
+    // sampled pixel, and the next frame's jump does not.
+    const V3 a = V3(q8(V4(0.9f, 0.2f, 0.1f, 1))), b = V3(q8(V4(0.1f, 0.3f, 0.9f, 1)));
+    auto shot = [&](const std::string& args, float t) {
+        QTemporaryDir dir;
+        writeTga(dir.path() + "/h.tga", 32, 8, [&](float u, float) { return V4(u < 0.5f ? a : b, 1.0f); });
+        rs::w3d::VertexMaterial vm = emissiveMaterial(V3(1));
+        vm.attributes = 16u << 16;
+        vm.mapperArgs[0] = args;
+        auto m = quadModel({PassSpec{shader(1, 0, true), vm, "h.tga", "", {}, {}, false}}, dir.path());
+        return render(m, dir.path(), t);
+    };
+    // Counts lattice points classified in both shots (x: classified in the first) and how many of those swap.
+    auto compare = [&](const Shot& x, const Shot& y, int& classified, int& swapped, int& same) {
+        classified = swapped = same = 0;
+        for (int j = 1; j <= 9; ++j)
+            for (int i = 1; i <= 9; ++i) {
+                const Side sx = sideOf(x.at(i / 10.0f, j / 10.0f), a, b);
+                if (sx == Side::Neither) continue;
+                ++classified;
+                const Side sy = sideOf(y.at(i / 10.0f, j / 10.0f), a, b);
+                swapped += sy != Side::Neither && sy != sx;
+                same += sy == sx;
+            }
+    };
+    int classified, swapped, same;
+    // FPS 0: one random turn for ever; UPerSec 0.25: 2 s later the offset moved by 0.5.
+    compare(shot("UPerSec=0.25", 0.3f), shot("UPerSec=0.25", 2.3f), classified, swapped, same);
+    CHECK(classified >= 40);
+    CHECK(swapped == classified);
+    // FPS 0.5: frames of 2 s. 0.2 s and 1.2 s lie in frame 0 (UPerSec 0.5: moved by 0.5), 2.2 s and 3.2 s in frame
+    // 1 (the drift restarts from the new frame's centre: moved by 0.5 again).
+    const std::string args = "FPS=0.5\nUPerSec=0.5\nUScale=1.5\nVScale=1.5";
+    const Shot f0a = shot(args, 0.2f), f0b = shot(args, 1.2f), f1a = shot(args, 2.2f), f1b = shot(args, 3.2f);
+    compare(f0a, f0b, classified, swapped, same);
+    CHECK(classified >= 30);
+    CHECK(swapped == classified);
+    compare(f1a, f1b, classified, swapped, same);
+    CHECK(classified >= 30);
+    CHECK(swapped == classified);
+    // Across the frame boundary (1.2 s -> 2.2 s) the picture is neither the same nor the swapped one: a new turn.
+    compare(f0b, f1a, classified, swapped, same);
+    INFO("across the jump: " << classified << " classified, " << swapped << " swapped, " << same << " same");
+    CHECK(swapped < classified * 9 / 10);
+    CHECK(same < classified * 9 / 10);
 }
