@@ -5,7 +5,9 @@
 // irradiance is projected here on its own.
 //
 // The quad faces the camera and has a flat normal, so the engine's per-vertex terms are the same at every pixel.
-// Specular terms are switched off (normal-map or base alpha 0, Specular 0): they depend on the eye position.
+// Specular terms are switched off (normal-map or base alpha 0, Specular 0) except in the specular cases, which take
+// the eye from the view's camera (per-vertex terms at the quad's corners, the centre pixel their mean). One RSkin
+// case draws skinned vertices posed by a clip and samples where the turned bone's part lands.
 // Tolerance: 4/255 per channel (8-bit framebuffer and texture quantisation).
 #include "render_harness.h"
 
@@ -14,6 +16,7 @@
 #include "formats/material_policy.h"
 #include "formats/shader_registry.h"
 #include "lights.h"
+#include "scene/clip.h"
 
 #include <QDir>
 #include <QFile>
@@ -22,6 +25,8 @@
 #include <Qt3DRender/QCamera>
 
 #include <catch2/catch.hpp>
+#include <glm/gtc/matrix_transform.hpp>
+#include <glm/gtc/quaternion.hpp>
 
 #include <cmath>
 #include <functional>
@@ -840,4 +845,170 @@ TEST_CASE("MeshOccludedUnit: Color blended only where the mesh is behind what is
     checkPixel(ghost.img.pixelColor(centre), V3(color) * color.a + front * (1.0f - color.a), "occluded, behind");
     // Beside the front quad nothing is nearer: nothing drawn.
     checkPixel(ghost.img.pixelColor(plain.box.left() - 10, centre.y()), bg(), "not occluded");
+}
+
+TEST_CASE("MeshBumpColorize: per-pixel sun specular x Specular, masked by the normal map's alpha (gloss)",
+          "[render][alamo]") {
+    // bump_spec_colorize_ps_main (sph_t2): + m_light0Specular x Specular x pow(saturate(n.h), 16) x normal alpha, h
+    // the tangent-space half vector computed per vertex (normalize(normalize(eye - p) + L) in the (T, B, N) frame),
+    // interpolated and not renormalised. The normal-map texel is chosen along the half vector at the centre pixel
+    // (the mean of corners 0 and 2: the quad faces the camera), so the highlight peaks there.
+    QTemporaryDir dir;
+    const V4 base(0.25f, 0.2f, 0.15f, 0.0f), diffuse(0.4f, 0.4f, 0.4f, 1), specular(0.7f, 0.6f, 0.5f, 1);
+    writeTga(dir.path() + "/b.tga", base);
+    writeTga(dir.path() + "/flat.tga", V4(0.5f, 0.5f, 1.0f, 0.0f));
+    auto make = [&](const char* normalMap) {
+        return quadModel("MeshBumpColorize.fx", {tex("BaseTexture", "b.tga"), tex("NormalTexture", normalMap),
+                                                 param("Diffuse", diffuse), param("Specular", specular)});
+    };
+    REQUIRE(render(make("flat.tga"), dir.path()).box.width() > 40); // places the camera: the eye for the texel
+    Rig g;
+    const V3 eye = eyeOfView(), L = g.r.sun.toward;
+    auto tangentHalf = [&](V3 p) {
+        const V3 H = glm::normalize(glm::normalize(eye - p) + L);
+        return glm::normalize(V3(glm::dot(H, kT), glm::dot(H, kB), glm::dot(H, kN)));
+    };
+    const V3 h = 0.5f * (tangentHalf(kCorner0) + tangentHalf(kCorner2));
+    const V3 lt = glm::normalize(V3(glm::dot(L, kT), glm::dot(L, kB), glm::dot(L, kN)));
+    const V3 diff = sat(sphFill(g, kN) * V3(diffuse));
+    auto want = [&](V4 texel) {
+        const V4 nt = q8(texel);
+        const V3 n = 2.0f * (V3(nt) - 0.5f);
+        const float ndotl = glm::clamp(glm::dot(n, lt), 0.0f, 1.0f);
+        const float ndoth = glm::clamp(glm::dot(n, h), 0.0f, 1.0f);
+        const V3 lit = V3(q8(base)) * (ndotl * V3(diffuse) * g.r.sun.color + diff) * 2.0f;
+        return std::make_pair(lit, g.r.specular * V3(specular) * std::pow(ndoth, 16.0f) * nt.a);
+    };
+    const V3 toward = 0.5f * glm::normalize(h) + 0.5f;
+    for (float gloss : {0.85f, 0.4f, 0.0f}) {
+        const V4 texel(toward, gloss);
+        const std::string file = "n" + std::to_string(int(gloss * 100)) + ".tga";
+        writeTga(dir.path() + "/" + QString::fromStdString(file), texel);
+        const auto [lit, spec] = want(texel);
+        INFO("gloss " << gloss << ": lit " << lit.x << "," << lit.y << "," << lit.z << " + specular " << spec.x << ","
+                      << spec.y << "," << spec.z);
+        if (gloss > 0.8f) REQUIRE(spec.x > 0.3f); // a highlight that dominates the pixel
+        REQUIRE(glm::all(glm::lessThan(lit + spec, V3(0.97f))));
+        checkPixel(render(make(file.c_str()), dir.path()).at(0.5f, 0.5f), lit + spec, "MeshBumpColorize gloss");
+    }
+}
+
+namespace {
+// Pixel of world point p in the last capture (size `size`): the view's camera.
+QPoint projectOfView(V3 p, QSize size) {
+    Qt3DRender::QCamera* c = view().window()->camera();
+    const QVector3D q = c->projectionMatrix().map(c->viewMatrix().map(QVector3D(p.x, p.y, p.z)));
+    return {int(std::floor((q.x() * 0.5f + 0.5f) * float(size.width()))),
+            int(std::floor((0.5f - q.y() * 0.5f) * float(size.height())))};
+}
+} // namespace
+
+TEST_CASE("RSkinGloss on skinned vertices: a rotated bone's part lands where the pose puts it, lit by its turned "
+          "normal",
+          "[render][alamo]") {
+    // One RSkin sub-mesh (alD3dVertRSkinNU2, model-space vertices, bone map {Root, Flap}): a quad on Root at the
+    // left and a flap quad on Flap (pivot x = 0.5) at the right, both facing -Y. A clip turns Flap about Z by
+    // 4 degrees a frame (40 degrees at frame 10). MeshGloss's sph_t0 formula (base alpha 0: no specular):
+    // saturate(Diffuse x SPH_LIGHT_ALL(world normal) + Emissive) x base x 2, the normal skinned with the vertex.
+    QTemporaryDir dir;
+    const V4 base(0.6f, 0.55f, 0.45f, 0.0f), diffuse(0.9f, 0.8f, 0.7f, 1), emissive(0.02f, 0.02f, 0.03f, 1);
+    writeTga(dir.path() + "/b.tga", base);
+    rs::Model src;
+    src.format = rs::Format::AlamoModel;
+    rs::Bone root, flap;
+    root.name = "Root";
+    flap.name = "Flap";
+    flap.parent = 0;
+    flap.bindLocal = glm::translate(glm::mat4(1.0f), V3(0.5f, 0, 0));
+    src.skeleton.bones = {root, flap};
+    rs::Mesh mesh;
+    mesh.name = mesh.baseName = "Skin";
+    mesh.bone = 0;
+    rs::SubMesh sm;
+    sm.material.shader = "RSkinGloss.fx";
+    sm.material.params = {tex("BaseTexture", "b.tga"), param("Diffuse", diffuse), param("Emissive", emissive)};
+    sm.vertexFormat = "alD3dVertRSkinNU2";
+    sm.boneMap = {0, 1};
+    for (int part = 0; part < 2; ++part) {
+        const float x0 = part == 0 ? -1.75f : 0.5f;
+        const uint32_t first = uint32_t(sm.positions.size());
+        for (V3 p : {V3(x0, 0, -0.75f), V3(x0 + 1.5f, 0, -0.75f), V3(x0 + 1.5f, 0, 0.75f), V3(x0, 0, 0.75f)}) {
+            sm.positions.push_back(p);
+            sm.normals.push_back(V3(0, -1, 0));
+            sm.boneIndices.push_back(glm::u16vec4(uint16_t(part), 0, 0, 0));
+            sm.boneWeights.push_back(V4(1, 0, 0, 0));
+        }
+        for (glm::vec2 uv : {glm::vec2(0, 0), glm::vec2(1, 0), glm::vec2(1, 1), glm::vec2(0, 1)})
+            sm.uv0.push_back(uv);
+        for (uint32_t i : {0u, 1u, 2u, 0u, 2u, 3u})
+            sm.indices.push_back(first + i);
+    }
+    mesh.subMeshes.push_back(sm);
+    mesh.boundsMin = V3(-1.75f, 0, -0.75f);
+    mesh.boundsMax = V3(2.0f, 0, 0.75f);
+    src.meshes.push_back(mesh);
+    const std::vector<uint8_t> bytes = rs::alamo::writeModel(src);
+    auto m = std::make_shared<rs::Model>(rs::alamo::readModel(rs::ByteSpan(bytes.data(), bytes.size()), "quad.alo"));
+    REQUIRE(m->meshes.size() == 1);
+    REQUIRE(m->meshes[0].subMeshes[0].boneMap.size() == 2);
+    REQUIRE(rs::alamoShaderInfo("RSkinGloss.fx").skinnedVariant);
+    INFO("read: bones " << m->skeleton.bones.size() << " (" << m->skeleton.bones.back().name << "), bone indices "
+                        << m->meshes[0].subMeshes[0].boneIndices.size() << ", format "
+                        << m->meshes[0].subMeshes[0].vertexFormat);
+
+    auto clip = std::make_shared<rs::Clip>();
+    clip->format = rs::Format::Unknown;
+    clip->name = "turn";
+    clip->frameCount = 12; // looping: frame 10 (t = 1 s) is a frame of its own, not the wrap to frame 0
+    clip->fps = 10.0f;
+    rs::BoneTrack track;
+    track.bone = 1;
+    track.boneName = "Flap";
+    track.defaultTranslation = V3(0.5f, 0, 0);
+    for (int f = 0; f < 12; ++f)
+        track.rotation.push_back(glm::angleAxis(glm::radians(4.0f * float(f)), V3(0, 0, 1)));
+    clip->tracks.push_back(track);
+
+    auto shot = [&](float t) {
+        ViewOptions o;
+        o.grid = false;
+        o.dazzles = false;
+        o.background = kBg;
+        o.lightPreset = 0;
+        o.sunAzimuth = 20.0f;
+        o.sunElevation = 35.0f;
+        auto& v = view();
+        v.setOptions(o);
+        v.setModel(m, dir.path() + "/quad.alo");
+        v.setClip(clip);
+        INFO("binding problems: " << v.bindingProblems().join("; ").toStdString());
+        CHECK(v.bindingProblems().isEmpty());
+        v.setCameraAngles(kYaw, 0.0f);
+        v.setTime(t);
+        const QImage img = grab();
+        REQUIRE(!img.isNull());
+        return img;
+    };
+    Rig g;
+    auto lit = [&](V3 n) { return sat(V3(diffuse) * sphAll(g, n) + V3(emissive)) * V3(q8(base)) * 2.0f; };
+    const float angle = glm::radians(40.0f);
+    const glm::mat3 turn = glm::mat3_cast(glm::angleAxis(angle, V3(0, 0, 1)));
+    const V3 pivot(0.5f, 0, 0), flapCentre(1.25f, 0, 0), farEnd(1.95f, 0, 0);
+    const V3 turnedCentre = pivot + turn * (flapCentre - pivot), turnedNormal = turn * V3(0, -1, 0);
+    REQUIRE(glm::length(lit(turnedNormal) - lit(V3(0, -1, 0))) > 0.05f); // the turn changes the lighting visibly
+
+    const QImage still = shot(0.0f);
+    checkPixel(still.pixelColor(projectOfView(V3(-1.0f, 0, 0), still.size())), lit(V3(0, -1, 0)), "Root part, t=0");
+    checkPixel(still.pixelColor(projectOfView(flapCentre, still.size())), lit(V3(0, -1, 0)), "Flap part, t=0");
+    const QImage turned = shot(1.0f); // frame 10: 40 degrees
+    if (qEnvironmentVariableIsSet("RIGSCOPE_TEST_DUMP")) {
+        still.save(qEnvironmentVariable("RIGSCOPE_TEST_DUMP") + "/rskin_t0.png");
+        turned.save(qEnvironmentVariable("RIGSCOPE_TEST_DUMP") + "/rskin_t1.png");
+    }
+    checkPixel(turned.pixelColor(projectOfView(V3(-1.0f, 0, 0), turned.size())), lit(V3(0, -1, 0)),
+               "Root part, t=1 (not moved)");
+    checkPixel(turned.pixelColor(projectOfView(turnedCentre, turned.size())), lit(turnedNormal),
+               "Flap part, t=1, at its turned centre");
+    // Where the flap's far end was, nothing is drawn any more.
+    checkPixel(turned.pixelColor(projectOfView(farEnd, turned.size())), bg(), "the flap's old far end, t=1");
 }
