@@ -267,8 +267,9 @@ Checked exportAndCheck(const Model& model, const std::vector<const Clip*>& clips
     for (size_t mi = 0; mi < model.meshes.size(); ++mi) {
         const Mesh& m = model.meshes[mi];
         if (!sel[mi] || m.hidden || m.shadowOrCollision) continue;
-        for (const SubMesh& sm : m.subMeshes)
-            if (sm.vertexCount() && sm.triangleCount()) wantV += sm.vertexCount(), wantT += sm.triangleCount();
+        for (const SubMesh& sm : m.subMeshes) // drawn: not hidden by the shared material policy
+            if (sm.vertexCount() && sm.triangleCount() && !materialPolicy(model.format, m, sm.material).hiddenByDefault)
+                wantV += sm.vertexCount(), wantT += sm.triangleCount();
     }
     std::function<void(int)> visit = [&](int n) {
         const tinygltf::Node& node = g.nodes.at(size_t(n));
