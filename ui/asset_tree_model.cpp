@@ -1,10 +1,12 @@
 #include "asset_tree_model.h"
 
+#include "formats/formats.h"
 #include "vfs/mount.h"
 
 #include <QStringList>
 
 #include <algorithm>
+#include <cctype>
 #include <unordered_map>
 
 namespace rs::ui {
@@ -17,16 +19,39 @@ std::string extOf(const std::string& key) {
     return key.substr(dot);
 }
 
-bool isAsset(const std::string& key) {
+// The extensions (upper case, as the mount table's keys) of every kind the viewer opens or draws a picture of, from
+// the format registry: each format with a reader (models, clips, particle systems, B&W2 libraries, AMAL banks and
+// AMOS sources) and textures. `openable`: the ones a double-click opens in the viewer, i.e. those with a reader but
+// AMAL banks, whose 2D stage reads a file on disk (an archive entry is shown in the grid only).
+std::vector<std::string> registryExtensions(bool openable) {
+    std::vector<std::string> out;
+    for (const FormatInfo& f : formats()) {
+        const bool listed = f.read != nullptr || f.id == Format::Texture;
+        const bool opens = f.read != nullptr && f.id != Format::Amal;
+        if (!(openable ? opens : listed)) continue;
+        for (const char* e : f.extensions) {
+            std::string up(e);
+            for (char& c : up)
+                c = char(std::toupper(static_cast<unsigned char>(c)));
+            if (std::find(out.begin(), out.end(), up) == out.end()) out.push_back(up);
+        }
+    }
+    return out;
+}
+
+bool hasExtension(const std::vector<std::string>& exts, const std::string& key) {
     const std::string ext = extOf(key);
-    for (const char* e : {".ALO", ".ALA", ".W3D", ".BWM", ".AL", ".DDS", ".TGA"})
-        if (ext == e) return true;
-    return false;
+    return !ext.empty() && std::find(exts.begin(), exts.end(), ext) != exts.end();
+}
+
+bool isAsset(const std::string& key) {
+    static const std::vector<std::string> exts = registryExtensions(false);
+    return hasExtension(exts, key);
 }
 
 bool isOpenableKey(const std::string& key) {
-    const std::string ext = extOf(key);
-    return ext == ".ALO" || ext == ".ALA" || ext == ".W3D" || ext == ".BWM" || ext == ".AL";
+    static const std::vector<std::string> exts = registryExtensions(true);
+    return hasExtension(exts, key);
 }
 
 // The stored name's last component (original case; either separator).
@@ -224,6 +249,8 @@ bool AssetTreeModel::isOpenable(const QModelIndex& index) const {
     const Node& n = nodes_[size_t(index.internalId())];
     return n.file >= 0 && isOpenableKey(std::string(keyOf(files_[size_t(n.file)])));
 }
+
+bool AssetTreeModel::isOpenablePath(const QString& path) { return isOpenableKey(path.toUpper().toStdString()); }
 
 QString AssetTreeModel::pathOf(const QModelIndex& index) const {
     if (!index.isValid()) return {};

@@ -181,7 +181,8 @@ class AssetBrowserTest : public QObject {
         QCOMPARE(dock->visibleCount(), 1);
         auto* status = dock->findChild<QLabel*>(QStringLiteral("assetStatus"));
         QVERIFY(status);
-        QCOMPARE(status->text(), QStringLiteral("Mixed.meg: 1 assets (models, clips, textures) of 3 files"));
+        QCOMPARE(status->text(),
+                 QStringLiteral("Mixed.meg: 1 assets (models, clips, AMAL banks, textures) of 3 files"));
     }
 
     void opensAlamoModelByNameWithModTextureAndClips() {
