@@ -150,7 +150,8 @@ AssetGridView::AssetGridView(AssetTreeModel* tree, QWidget* parent, int threads,
     connect(model_, &QAbstractItemModel::modelReset, this, [this] { reportVisible(); });
     connect(this, &QListView::doubleClicked, this, [this](const QModelIndex& i) {
         const QString path = model_->pathAt(i.row());
-        // Models and clips open in the viewer (as the tree's double-click); textures and banks show only here.
+        // Models, clips and AMAL banks on disk open in the viewer (as the tree's double-click); textures and banks
+        // inside archives show only here.
         if (AssetTreeModel::isOpenablePath(path)) emit openRequested(path);
     });
 }

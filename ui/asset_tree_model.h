@@ -45,8 +45,10 @@ class AssetTreeModel : public QAbstractItemModel {
     std::string folderPrefix(const QModelIndex& index) const;
     // The visible assets whose key starts with `prefix`: [first, last) in visible order (keys sort by folder).
     std::pair<size_t, size_t> visibleRangeWithPrefix(const std::string& prefix) const;
-    bool isOpenable(const QModelIndex& index) const; // a model or clip (not a folder, texture or AMAL bank)
-    // The same judged by a path's extension (any case): what a double-click in the grid opens.
+    // What a double-click opens in the viewer: a model or clip, an AMAL bank stored as a file on disk (its 2D stage
+    // reads the file itself, not an archive entry); not a folder or texture.
+    bool isOpenable(const QModelIndex& index) const;
+    // The same for a loadable path (by its extension, any case): what a double-click in the grid opens.
     static bool isOpenablePath(const QString& path);
     QString pathOf(const QModelIndex& index) const;  // "" for folders
 

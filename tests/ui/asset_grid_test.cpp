@@ -358,6 +358,38 @@ class AssetGridTest : public QObject {
             QVERIFY(!service->image(r).isNull());
     }
 
+    void bankOnDiskOpensFromTheGrid() {
+        // A mounted folder: its AMAL bank is a file on disk, which the AMAL stage reads, so a double-click opens it
+        // (from an archive it does not: everyKindGetsAPicture); a texture never opens.
+        const fs::path dir = fs::path(tmp_.path().toStdString()) / "KindsFolder";
+        test::writeKindsFolder(dir);
+        ui::AssetBrowserDock dock;
+        dock.resize(520, 520);
+        dock.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dock));
+        dock.mountFolders({}, {QString::fromStdString(dir.string())}, false);
+        QCOMPARE(dock.visibleCount(), 6);
+        dock.setGridMode(true);
+        ui::AssetGridView* grid = dock.grid();
+        QTRY_COMPARE(grid->model()->rowCount(), 6);
+        const int bank = rowEndingWith(grid, "BANK.ABK"), texture = rowEndingWith(grid, "TWO.TGA");
+        QVERIFY(bank >= 0 && texture >= 0);
+        QVERIFY(QFileInfo(grid->gridModel()->pathAt(bank)).isFile());
+        QTRY_VERIFY_WITH_TIMEOUT(!grid->service()->image(bank).isNull(), 30000);
+        QVERIFY(countIf(grid->service()->image(bank), isTrack) > 20);
+        QSignalSpy opened(grid, &ui::AssetGridView::openRequested);
+        auto doubleClick = [&](int row) {
+            const QPoint at = grid->visualRect(grid->model()->index(row, 0)).center();
+            QTest::mouseClick(grid->viewport(), Qt::LeftButton, {}, at);
+            QTest::mouseDClick(grid->viewport(), Qt::LeftButton, {}, at);
+        };
+        doubleClick(texture);
+        QCOMPARE(opened.count(), 0);
+        doubleClick(bank);
+        QCOMPARE(opened.count(), 1);
+        QCOMPARE(opened.at(0).at(0).toString(), grid->gridModel()->pathAt(bank));
+    }
+
     void corpusGame() {
         const QString game = QStringLiteral(RIGSCOPE_CORPUS_DIR "/games/Delta730+Imperial_Civil_War");
         if (!QFileInfo(game).isDir()) QSKIP("corpus game not found");
