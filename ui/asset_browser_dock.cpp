@@ -85,9 +85,9 @@ void AssetBrowserDock::setTable(std::shared_ptr<const vfs::MountTable> table, co
     model_->setTable(table);
     if (model_->visibleFiles() <= kExpandLimit) view_->expandAll();
     QString text = tr("%1: %2 assets").arg(title).arg(model_->total());
-    // Archives hold more than models, clips and textures: say so, or "0 assets" reads as an empty archive.
+    // Archives hold more than assets: say so, or "0 assets" reads as an empty archive.
     if (table && table->size() > model_->total())
-        text = tr("%1: %2 assets (models, clips, textures) of %3 files")
+        text = tr("%1: %2 assets (models, clips, AMAL banks, textures) of %3 files")
                    .arg(title)
                    .arg(model_->total())
                    .arg(table->size());

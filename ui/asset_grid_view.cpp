@@ -150,9 +150,9 @@ AssetGridView::AssetGridView(AssetTreeModel* tree, QWidget* parent, int threads,
     connect(model_, &QAbstractItemModel::modelReset, this, [this] { reportVisible(); });
     connect(this, &QListView::doubleClicked, this, [this](const QModelIndex& i) {
         const QString path = model_->pathAt(i.row());
-        const QString ext = QFileInfo(path).suffix().toLower();
-        // Models and clips open in the viewer (as the tree's double-click); textures and banks show only here.
-        if (ext == "alo" || ext == "ala" || ext == "w3d" || ext == "bwm" || ext == "al") emit openRequested(path);
+        // Models, clips and AMAL banks on disk open in the viewer (as the tree's double-click); textures and banks
+        // inside archives show only here.
+        if (AssetTreeModel::isOpenablePath(path)) emit openRequested(path);
     });
 }
 

@@ -1,10 +1,13 @@
 #include "asset_tree_model.h"
 
+#include "formats/formats.h"
 #include "vfs/mount.h"
 
+#include <QFileInfo>
 #include <QStringList>
 
 #include <algorithm>
+#include <cctype>
 #include <unordered_map>
 
 namespace rs::ui {
@@ -17,16 +20,48 @@ std::string extOf(const std::string& key) {
     return key.substr(dot);
 }
 
-bool isAsset(const std::string& key) {
-    const std::string ext = extOf(key);
-    for (const char* e : {".ALO", ".ALA", ".W3D", ".BWM", ".AL", ".DDS", ".TGA"})
-        if (ext == e) return true;
-    return false;
+// Which formats of the registry a set of extensions is made from.
+enum class Kinds {
+    Listed, // every kind the viewer opens or draws a picture of: each format with a reader (models, clips, particle
+            // systems, B&W2 libraries, AMAL banks and AMOS sources) and textures
+    Opened, // what a double-click opens wherever it is stored: the formats with a reader but AMAL banks
+    Disk,   // what a double-click opens only from a file on disk: AMAL banks (the 2D stage reads the file itself)
+};
+
+// The extensions (upper case, as the mount table's keys) of those formats.
+std::vector<std::string> registryExtensions(Kinds kinds) {
+    std::vector<std::string> out;
+    for (const FormatInfo& f : formats()) {
+        const bool take = kinds == Kinds::Listed   ? f.read != nullptr || f.id == Format::Texture
+                          : kinds == Kinds::Opened ? f.read != nullptr && f.id != Format::Amal
+                                                   : f.id == Format::Amal;
+        if (!take) continue;
+        for (const char* e : f.extensions) {
+            std::string up(e);
+            for (char& c : up)
+                c = char(std::toupper(static_cast<unsigned char>(c)));
+            if (std::find(out.begin(), out.end(), up) == out.end()) out.push_back(up);
+        }
+    }
+    return out;
 }
 
-bool isOpenableKey(const std::string& key) {
+bool hasExtension(const std::vector<std::string>& exts, const std::string& key) {
     const std::string ext = extOf(key);
-    return ext == ".ALO" || ext == ".ALA" || ext == ".W3D" || ext == ".BWM" || ext == ".AL";
+    return !ext.empty() && std::find(exts.begin(), exts.end(), ext) != exts.end();
+}
+
+bool isAsset(const std::string& key) {
+    static const std::vector<std::string> exts = registryExtensions(Kinds::Listed);
+    return hasExtension(exts, key);
+}
+
+// key: the upper-case name; path: where it is read from (a file on disk or "<archive>:<entry>").
+bool opensInViewer(const std::string& key, const QString& path) {
+    static const std::vector<std::string> opened = registryExtensions(Kinds::Opened);
+    static const std::vector<std::string> disk = registryExtensions(Kinds::Disk);
+    if (hasExtension(opened, key)) return true;
+    return hasExtension(disk, key) && QFileInfo(path).isFile();
 }
 
 // The stored name's last component (original case; either separator).
@@ -222,8 +257,10 @@ const std::vector<uint32_t>& AssetTreeModel::shownOf(const QModelIndex& parent) 
 bool AssetTreeModel::isOpenable(const QModelIndex& index) const {
     if (!index.isValid()) return false;
     const Node& n = nodes_[size_t(index.internalId())];
-    return n.file >= 0 && isOpenableKey(std::string(keyOf(files_[size_t(n.file)])));
+    return n.file >= 0 && opensInViewer(std::string(keyOf(files_[size_t(n.file)])), pathOf(index));
 }
+
+bool AssetTreeModel::isOpenablePath(const QString& path) { return opensInViewer(path.toUpper().toStdString(), path); }
 
 QString AssetTreeModel::pathOf(const QModelIndex& index) const {
     if (!index.isValid()) return {};

@@ -30,7 +30,8 @@ class AssetTreeModel : public QAbstractItemModel {
 
     explicit AssetTreeModel(QObject* parent = nullptr);
 
-    // Lists the table's assets (.alo .ala .w3d .bwm .al .dds .tga); keeps the table alive.
+    // Lists the table's assets: every kind of the format registry the viewer opens or draws a picture of (.alo .ala
+    // .w3d .bwm .al .abk .amos .dds .tga); keeps the table alive.
     void setTable(std::shared_ptr<const vfs::MountTable> table);
     void setFilter(const QString& text);
 
@@ -44,7 +45,11 @@ class AssetTreeModel : public QAbstractItemModel {
     std::string folderPrefix(const QModelIndex& index) const;
     // The visible assets whose key starts with `prefix`: [first, last) in visible order (keys sort by folder).
     std::pair<size_t, size_t> visibleRangeWithPrefix(const std::string& prefix) const;
-    bool isOpenable(const QModelIndex& index) const; // a model or clip (not a folder or texture)
+    // What a double-click opens in the viewer: a model or clip, an AMAL bank stored as a file on disk (its 2D stage
+    // reads the file itself, not an archive entry); not a folder or texture.
+    bool isOpenable(const QModelIndex& index) const;
+    // The same for a loadable path (by its extension, any case): what a double-click in the grid opens.
+    static bool isOpenablePath(const QString& path);
     QString pathOf(const QModelIndex& index) const;  // "" for folders
 
     QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;

@@ -1,10 +1,13 @@
 // `rigscope --record`: the built viewer records writer-made models (the demo model and clip written by the
-// project's Alamo writer) and a corpus model with its clip; each output is decoded (FFmpeg's libraries, libwebp)
-// and frame k is compared with `rigscope --screenshot --time k/fps` of the same model at the same size.
+// project's Alamo writer), a writer-made mod's object in a state (--mod --object --state, object_fixtures.h) and a
+// corpus model with its clip; each output is decoded (FFmpeg's libraries, libwebp) and frame k is compared with
+// `rigscope --screenshot --time k/fps` of the same model (or object and state) at the same size.
 #include "corpus.h"
 #include "decode.h"
 
+#include "alamo/alamo_reader.h"
 #include "demo/demo_model.h"
+#include "object_fixtures.h"
 #include "thumbnail_fixtures.h"
 
 #include <catch2/catch.hpp>
@@ -13,9 +16,11 @@
 #include <QProcess>
 
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <thread>
 
 namespace fs = std::filesystem;
@@ -300,6 +305,87 @@ TEST_CASE("Ctrl+C during a recording cancels it and removes the temporary file")
     CHECK(p.exitCode() == 130);
     CHECK(QString::fromLocal8Bit(p.readAllStandardError()).contains("cancelled"));
     CHECK(dir.names() == std::vector<std::string>{"DEMO.ALO", "DEMO_IDLE_00.ALA"});
+}
+
+namespace {
+
+// Pixels of the turret's red (object_fixtures.h kTurretRed, shaded) in an RGB frame.
+int turretRedPixels(const std::vector<uint8_t>& rgb) {
+    int n = 0;
+    for (size_t i = 0; i + 2 < rgb.size(); i += 3)
+        n += rgb[i] > 60 && rgb[i] > 3 * rgb[i + 1] && rgb[i] > 3 * rgb[i + 2];
+    return n;
+}
+
+} // namespace
+
+TEST_CASE("an object in a state (--mod --object --state): the state's model and clip, frame k = its screenshot") {
+    // The writer-made EaW mod of object_fixtures.h: Test_Cruiser is the grey hull with the red turret on HP_Bone;
+    // its death clone state shows TEST_HULL_D.ALO playing TEST_HULL_D_DIE_00.ALA.
+    rs::test::EawObjectInstall inst;
+    TempDir dir;
+    const fs::path dieFile = fs::path(inst.root()) / "Data/Art/Models/TEST_HULL_D_DIE_00.ALA";
+    std::ifstream dieIn(dieFile, std::ios::binary);
+    const std::vector<uint8_t> dieBytes((std::istreambuf_iterator<char>(dieIn)), std::istreambuf_iterator<char>());
+    const rs::Clip die = rs::alamo::readClip(rs::ByteSpan(dieBytes), dieFile.string());
+    const int fps = 20;
+    const size_t frames = size_t(std::lround(double(die.duration()) * fps)); // round(duration x fps)
+    INFO("die clip: " << die.frameCount << " frames at " << die.fps << " fps, " << die.duration() << " s");
+    REQUIRE(frames >= 4);
+    const QString mod = QString::fromStdString(inst.root());
+    const QString dying = QString::fromUtf8("dying: Damage_Normal \u2192 Test_Cruiser_Death");
+    const QStringList common{"--mod", mod,      "--object", "Test_Cruiser", "--state",
+                             dying,   "--size", "320x240",  "--no-grid"};
+    // H.264: one frame per clip time (an animated WebP would store a frame equal to the one before it, as the
+    // step key of this clip makes, as a longer showing of that frame).
+    const fs::path out = dir.path / "dying.mp4";
+    QStringList args = common;
+    args << "--record" << QString::fromStdString(out.string()) << "--fps" << QString::number(fps);
+    const Run r = rigscope(args);
+    INFO(r.err.toStdString());
+    REQUIRE(r.code == 0);
+    const auto v = decodeVideo(out.string());
+    REQUIRE(v.error.empty());
+    CHECK(v.width == 320);
+    CHECK(v.height == 240);
+    REQUIRE(v.frames.size() == frames);
+    // The state's clip moves the hull; the turret is not part of the death clone.
+    const int last = int(frames) - 1;
+    CHECK(compareRgb(v.frames[0], v.frames[size_t(last)]).meanAbs > 0.3);
+    for (const auto& f : v.frames)
+        CHECK(turretRedPixels(f) == 0);
+    CHECK(v.codec == "h264");
+    checkAgainstScreenshots(v, kTol[0], common, dir.path, fps, {0, last / 2, last});
+}
+
+TEST_CASE("an object's states recorded as a turntable: intact shows the hardpoint's turret, destroyed does not") {
+    // Without a clip a state is recorded as a turntable (--turntable): frame k = --screenshot --orbit at its yaw.
+    rs::test::EawObjectInstall inst;
+    TempDir dir;
+    const QString mod = QString::fromStdString(inst.root());
+    for (const char* state : {"intact", "HP_Turret destroyed"}) {
+        INFO(state);
+        const QStringList st{"--mod", mod,      "--object", "Test_Cruiser", "--state",
+                             state,   "--size", "240x180",  "--no-grid"};
+        const fs::path turn = dir.path / "turn.webp";
+        QStringList targs = st;
+        targs << "--record" << QString::fromStdString(turn.string()) << "--fps"
+              << "4"
+              << "--turntable"
+              << "1";
+        const Run t = rigscope(targs);
+        INFO(t.err.toStdString());
+        REQUIRE(t.code == 0);
+        const auto tv = decodeVideo(turn.string());
+        REQUIRE(tv.error.empty());
+        REQUIRE(tv.frames.size() == 4); // 1 s x 4 fps, each frame another yaw
+        CHECK(tv.width == 240);
+        CHECK(tv.height == 180);
+        const bool intact = std::string(state) == "intact";
+        for (const auto& f : tv.frames)
+            CHECK((turretRedPixels(f) > 50) == intact);
+        checkAgainstScreenshots(tv, kTol[3], st, dir.path, 4, {2}, 35.0, 1.0);
+    }
 }
 
 TEST_CASE("a corpus model with its clip (CV_Megamasertank attack) to mp4 matches its screenshots") {

@@ -1,13 +1,15 @@
 // Asset browser over the fake game install (tests/core/vfs_fixtures.h): the tree by folder with sources and
 // overrides, the filter; opening an Alamo model and a SAGE skin by name through the browser with every texture,
-// clip and hierarchy found and the mods' overrides used (checked in the material data and decoded pixels); the
-// GUI export of the model opened from the archive; rigscope --screenshot --game/--mod.
+// clip and hierarchy found and the mods' overrides used (checked in the material data and decoded pixels); an AMAL
+// bank of a mounted folder opened on its stage (one inside an archive listed, not opened); the GUI export of the model
+// opened from the archive; rigscope --screenshot --game/--mod.
 #include "asset_browser_dock.h"
 #include "export_dialog.h"
 #include "main_window.h"
 #include "material_dock.h"
 
 #include "resolve/resolver.h"
+#include "thumbnail_fixtures.h"
 #include "vfs/mount.h"
 #include "vfs_fixtures.h"
 
@@ -165,6 +167,51 @@ class AssetBrowserTest : public QObject {
         QCOMPARE(view->columnWidth(0), 500);
     }
 
+    void opensAmalBankOfAMountedFolder() {
+        // AMAL banks are listed with the other assets; one stored as a file in a mounted folder opens on a
+        // double-click as File -> Open does (the 2D stage); inside an archive it is listed, not opened.
+        QTemporaryDir tmp;
+        const std::filesystem::path dir = tmp.filePath(QStringLiteral("mod")).toStdString();
+        test::writeFile(dir / "Data" / "Amal" / "BANK.ABK", test::amalBank());
+        test::writeFile(dir / "Data" / "Art" / "Models" / "BOX.ALO", alamo::writeModel(test::boxModel({1, 1, 1})));
+        const std::string meg = tmp.filePath(QStringLiteral("Banks.meg")).toStdString();
+        test::writeFile(meg, vfs::writeMeg(1, {{"DATA\\AMAL\\PACKED.ABK", test::amalBank()}}));
+        ui::MainWindow w;
+        w.setErrorReporter([](const QString& t, const QString& m) { QFAIL(qPrintable(t + ": " + m)); });
+        w.show();
+        auto* dock = w.findChild<ui::AssetBrowserDock*>();
+        auto* view = dock->findChild<QTreeView*>(QStringLiteral("assetView"));
+        QVERIFY(view);
+        dock->showArchive(QString::fromStdString(meg));
+        QCOMPARE(dock->visibleCount(), 1);
+        QVERIFY(dock->pathAt(0).endsWith(QStringLiteral("PACKED.ABK")));
+        QSignalSpy requested(dock, &ui::AssetBrowserDock::openRequested);
+        auto doubleClick = [&](int row) {
+            dock->show();
+            dock->raise();
+            QTRY_VERIFY(view->isVisible());
+            const QModelIndex idx = dock->indexAt(row);
+            view->scrollTo(idx);
+            const QRect r = view->visualRect(idx);
+            QVERIFY(!r.isEmpty());
+            QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, r.center());
+            QTest::mouseDClick(view->viewport(), Qt::LeftButton, {}, r.center());
+        };
+        doubleClick(0);
+        QCOMPARE(requested.count(), 0);
+
+        dock->mountFolders({}, {QString::fromStdString(dir.string())}, false);
+        QCOMPARE(dock->visibleCount(), 2);
+        auto* edit = dock->findChild<QLineEdit*>(QStringLiteral("assetFilter"));
+        QVERIFY(edit);
+        QTest::keyClicks(edit, QStringLiteral("bank.abk"));
+        QCOMPARE(dock->visibleCount(), 1);
+        doubleClick(0);
+        QCOMPARE(requested.count(), 1);
+        QTRY_VERIFY_WITH_TIMEOUT(!w.isLoading(), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(w.showingAmal(), 10000);
+    }
+
     void archiveStatusCountsFilesBesideAssets() {
         // An archive holding one model and two other files: "1 assets" alone would read as a nearly empty archive.
         QTemporaryDir tmp;
@@ -181,7 +228,8 @@ class AssetBrowserTest : public QObject {
         QCOMPARE(dock->visibleCount(), 1);
         auto* status = dock->findChild<QLabel*>(QStringLiteral("assetStatus"));
         QVERIFY(status);
-        QCOMPARE(status->text(), QStringLiteral("Mixed.meg: 1 assets (models, clips, textures) of 3 files"));
+        QCOMPARE(status->text(),
+                 QStringLiteral("Mixed.meg: 1 assets (models, clips, AMAL banks, textures) of 3 files"));
     }
 
     void opensAlamoModelByNameWithModTextureAndClips() {

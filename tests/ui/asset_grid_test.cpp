@@ -6,6 +6,7 @@
 #include "thumbnail_fixtures.h"
 #include "thumbnail_service.h"
 
+#include "texture/texture_writer.h"
 #include "vfs/archive_writer.h"
 
 #include <QApplication>
@@ -18,6 +19,7 @@
 #include <QtTest>
 
 #include <filesystem>
+#include <functional>
 #include <set>
 
 using namespace rs;
@@ -49,6 +51,42 @@ int countColour(const QImage& img, bool red) {
         for (int x = 0; x < img.width(); ++x)
             n += isColour(img.pixelColor(x, y), red);
     return n;
+}
+
+// An archive of one asset of each pictured kind: a red box model, the two-colour texture and an AMAL bank.
+std::string writeKindsArchive(const fs::path& path) {
+    std::vector<vfs::WriteEntry> entries;
+    entries.push_back(
+        {"DATA\\ART\\MODELS\\BOX.ALO", alamo::writeModel(test::boxModel({1, 1, 2}, {0, 0, 0}, {0.9f, 0.2f, 0.1f}))});
+    entries.push_back({"DATA\\ART\\TEXTURES\\TWO.TGA", writeTga(test::twoColourImage(), TgaKind::TrueColour32, false)});
+    entries.push_back({"DATA\\AMAL\\BANK.ABK", test::amalBank()});
+    test::writeFile(path, vfs::writeMeg(1, entries));
+    return path.string();
+}
+
+// The AMAL stage's track (light blue) and the texture's pure halves.
+bool isTrack(const QColor& c) { return c.blue() > 200 && c.green() > 150 && c.red() < 140; }
+bool isPure(const QColor& c, const QColor& want) { return c.alpha() > 200 && c == want; }
+
+int countIf(const QImage& img, const std::function<bool(const QColor&)>& f) {
+    int n = 0;
+    for (int y = 0; y < img.height(); ++y)
+        for (int x = 0; x < img.width(); ++x)
+            n += f(img.pixelColor(x, y));
+    return n;
+}
+
+// The row of the grid whose path ends with `suffix` (-1: none).
+int rowEndingWith(ui::AssetGridView* grid, const QString& suffix) {
+    for (int r = 0; r < grid->model()->rowCount(); ++r)
+        if (grid->gridModel()->pathAt(r).endsWith(suffix)) return r;
+    return -1;
+}
+
+// What the grid shows in the picture part of row's cell.
+QImage cellImage(ui::AssetGridView* grid, int row) {
+    const QRect rect = grid->visualRect(grid->model()->index(row, 0));
+    return grid->viewport()->grab(rect).toImage();
 }
 
 } // namespace
@@ -199,6 +237,157 @@ class AssetGridTest : public QObject {
         }
         QVERIFY(countColour(grid->viewport()->grab().toImage(), false) > 300);
         QCOMPARE(countColour(grid->viewport()->grab().toImage(), true), 0);
+    }
+
+    void everyKindGetsAPicture() {
+        // An AMAL bank and a texture are listed beside the model, and each cell shows its real picture.
+        const std::string meg = writeKindsArchive(fs::path(tmp_.path().toStdString()) / "Kinds.meg");
+        ui::AssetBrowserDock dock;
+        dock.resize(520, 520);
+        dock.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dock));
+        dock.showArchive(QString::fromStdString(meg));
+        QCOMPARE(dock.visibleCount(), 3);
+        dock.setGridMode(true);
+        ui::AssetGridView* grid = dock.grid();
+        QVERIFY(grid);
+        QTRY_COMPARE(grid->model()->rowCount(), 3);
+        const int bank = rowEndingWith(grid, "BANK.ABK"), texture = rowEndingWith(grid, "TWO.TGA"),
+                  box = rowEndingWith(grid, "BOX.ALO");
+        QVERIFY(bank >= 0 && texture >= 0 && box >= 0);
+        ui::ThumbnailService* service = grid->service();
+        QTRY_VERIFY2_WITH_TIMEOUT(service->pending() == 0 && !service->busy(), qPrintable(service->summary()), 60000);
+        for (int r : {bank, texture, box})
+            QVERIFY2(!service->image(r).isNull() && !service->failed(r),
+                     qPrintable(QString("row %1: %2").arg(r).arg(service->error(r))));
+        // The pictures themselves: the bank's stage with its track, the texture's red and blue halves.
+        const QImage bankPicture = service->image(bank), texturePicture = service->image(texture);
+        QVERIFY2(countIf(bankPicture, isTrack) > 20, qPrintable(QString::number(countIf(bankPicture, isTrack))));
+        QCOMPARE(texturePicture.size(), QSize(64, 32));
+        QCOMPARE(texturePicture.pixelColor(10, 10), QColor(255, 0, 0));
+        QCOMPARE(texturePicture.pixelColor(50, 20), QColor(0, 0, 255));
+        // Drawn in their cells: not the placeholder (pixels of the picture, not blank).
+        QTRY_VERIFY_WITH_TIMEOUT(countIf(cellImage(grid, bank), isTrack) > 20, 5000);
+        const QImage textureCell = cellImage(grid, texture);
+        QVERIFY(countIf(textureCell, [](const QColor& c) { return isPure(c, QColor(255, 0, 0)); }) > 200);
+        QVERIFY(countIf(textureCell, [](const QColor& c) { return isPure(c, QColor(0, 0, 255)); }) > 200);
+        QVERIFY(countColour(cellImage(grid, box), true) > 100);
+        // Only models and clips open on a double-click; a bank and a texture show in the grid only. (Item views
+        // report a double-click only on the index pressed before it.)
+        QSignalSpy opened(grid, &ui::AssetGridView::openRequested);
+        auto doubleClick = [&](int row) {
+            const QPoint at = grid->visualRect(grid->model()->index(row, 0)).center();
+            QTest::mouseClick(grid->viewport(), Qt::LeftButton, {}, at);
+            QTest::mouseDClick(grid->viewport(), Qt::LeftButton, {}, at);
+        };
+        doubleClick(bank);
+        doubleClick(texture);
+        QCOMPARE(opened.count(), 0);
+        doubleClick(box);
+        QCOMPARE(opened.count(), 1);
+        QVERIFY(opened.at(0).at(0).toString().endsWith("BOX.ALO"));
+    }
+
+    void gridFollowsTheTextFilter() {
+        const std::string meg = writeKindsArchive(fs::path(tmp_.path().toStdString()) / "Filter.meg");
+        ui::AssetBrowserDock dock;
+        dock.resize(520, 520);
+        dock.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dock));
+        dock.showArchive(QString::fromStdString(meg));
+        dock.setGridMode(true);
+        ui::AssetGridView* grid = dock.grid();
+        ui::ThumbnailService* service = grid->service();
+        QTRY_COMPARE(grid->model()->rowCount(), 3);
+        QTRY_VERIFY_WITH_TIMEOUT(service->pending() == 0 && !service->busy(), 60000);
+        const size_t made = service->arrivalOrder().size();
+        QCOMPARE(made, size_t(3));
+
+        // Typed into the panel's filter box: a glob keeps the bank alone, with its picture (kept, not made again).
+        auto* filter = dock.findChild<QLineEdit*>("assetFilter");
+        QVERIFY(filter);
+        filter->clear();
+        QTest::keyClicks(filter, "*.abk");
+        QCOMPARE(grid->model()->rowCount(), 1);
+        QVERIFY(grid->gridModel()->pathAt(0).endsWith("BANK.ABK"));
+        QVERIFY(!service->image(0).isNull());
+        QVERIFY(countIf(service->image(0), isTrack) > 20);
+        QTRY_VERIFY_WITH_TIMEOUT(countIf(grid->viewport()->grab().toImage(), isTrack) > 20, 5000);
+        // Nothing of the other cells stays drawn: no blue texture half.
+        QCOMPARE(
+            countIf(grid->viewport()->grab().toImage(), [](const QColor& c) { return isPure(c, QColor(0, 0, 255)); }),
+            0);
+
+        // A substring (any case): the texture alone, at row 0 with its own picture.
+        filter->clear();
+        QTest::keyClicks(filter, "two");
+        QCOMPARE(grid->model()->rowCount(), 1);
+        QVERIFY(grid->gridModel()->pathAt(0).endsWith("TWO.TGA"));
+        QCOMPARE(service->image(0).pixelColor(50, 20), QColor(0, 0, 255));
+        QTRY_VERIFY_WITH_TIMEOUT(countIf(grid->viewport()->grab().toImage(),
+                                         [](const QColor& c) { return isPure(c, QColor(0, 0, 255)); }) > 200,
+                                 5000);
+        QCOMPARE(countIf(grid->viewport()->grab().toImage(), isTrack), 0);
+
+        // A folder in the tree and the filter together: the filter's matches under that folder only.
+        filter->clear();
+        QTest::keyClicks(filter, "A");
+        QCOMPARE(grid->model()->rowCount(), 3); // every key holds "A" (DATA/)
+        auto* tree = dock.findChild<QTreeView*>("assetView");
+        QVERIFY(tree);
+        tree->expandAll();
+        const QModelIndex amal = [&] {
+            for (QModelIndex i = tree->model()->index(0, 0); i.isValid(); i = tree->indexBelow(i))
+                if (i.data().toString() == "AMAL") return i;
+            return QModelIndex();
+        }();
+        QVERIFY(amal.isValid());
+        tree->setCurrentIndex(amal);
+        QCOMPARE(grid->model()->rowCount(), 1);
+        QVERIFY(grid->gridModel()->pathAt(0).endsWith("BANK.ABK"));
+        // No match: an empty grid; clearing the filter lists everything again without making any picture again.
+        grid->setScope({});
+        filter->clear();
+        QTest::keyClicks(filter, "nothing*");
+        QCOMPARE(grid->model()->rowCount(), 0);
+        filter->clear();
+        QCOMPARE(grid->model()->rowCount(), 3);
+        QTRY_VERIFY_WITH_TIMEOUT(service->pending() == 0 && !service->busy(), 20000);
+        QCOMPARE(service->arrivalOrder().size(), made);
+        for (int r = 0; r < 3; ++r)
+            QVERIFY(!service->image(r).isNull());
+    }
+
+    void bankOnDiskOpensFromTheGrid() {
+        // A mounted folder: its AMAL bank is a file on disk, which the AMAL stage reads, so a double-click opens it
+        // (from an archive it does not: everyKindGetsAPicture); a texture never opens.
+        const fs::path dir = fs::path(tmp_.path().toStdString()) / "KindsFolder";
+        test::writeKindsFolder(dir);
+        ui::AssetBrowserDock dock;
+        dock.resize(520, 520);
+        dock.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dock));
+        dock.mountFolders({}, {QString::fromStdString(dir.string())}, false);
+        QCOMPARE(dock.visibleCount(), 6);
+        dock.setGridMode(true);
+        ui::AssetGridView* grid = dock.grid();
+        QTRY_COMPARE(grid->model()->rowCount(), 6);
+        const int bank = rowEndingWith(grid, "BANK.ABK"), texture = rowEndingWith(grid, "TWO.TGA");
+        QVERIFY(bank >= 0 && texture >= 0);
+        QVERIFY(QFileInfo(grid->gridModel()->pathAt(bank)).isFile());
+        QTRY_VERIFY_WITH_TIMEOUT(!grid->service()->image(bank).isNull(), 30000);
+        QVERIFY(countIf(grid->service()->image(bank), isTrack) > 20);
+        QSignalSpy opened(grid, &ui::AssetGridView::openRequested);
+        auto doubleClick = [&](int row) {
+            const QPoint at = grid->visualRect(grid->model()->index(row, 0)).center();
+            QTest::mouseClick(grid->viewport(), Qt::LeftButton, {}, at);
+            QTest::mouseDClick(grid->viewport(), Qt::LeftButton, {}, at);
+        };
+        doubleClick(texture);
+        QCOMPARE(opened.count(), 0);
+        doubleClick(bank);
+        QCOMPARE(opened.count(), 1);
+        QCOMPARE(opened.at(0).at(0).toString(), grid->gridModel()->pathAt(bank));
     }
 
     void corpusGame() {

@@ -2,6 +2,7 @@
 #include "alamo/alamo_writer.h"
 #include "alamo_fixtures.h"
 #include "cli_run.h"
+#include "compare_fixtures.h"
 #include "corpus.h"
 
 #include <catch2/catch.hpp>
@@ -10,6 +11,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <unistd.h>
 
 using namespace rs;
@@ -136,6 +138,79 @@ TEST_CASE("rigscope-cli diff: two lone clips are compared with each other", "[di
     CHECK(j["differences"][0]["clip_b"] == "WALK");
     CHECK(j["differences"][0]["angle"].get<double>() == Approx(30).margin(0.1));
     REQUIRE(j["notes"].size() == 1);
+}
+
+TEST_CASE("rigscope-cli diff --json on a writer-made W3D pair: each known difference once", "[diff][cli][w3d]") {
+    // tests/core/compare_fixtures.h: A/UNIT.W3D as written, B/UNIT.W3D with HAND moved 0.5, a bone EXTRA added,
+    // a fifth vertex on the mesh, its texture renamed, and the clip 9 frames long instead of 5 with ARM 0.6
+    // further at frame 2. Hierarchy and clip are found beside each model, as the viewer finds them.
+    Pair p;
+    test::W3dChanges all;
+    all.moveHand = all.addBone = all.addVertex = all.otherTexture = all.longerClip = all.armFurther = true;
+    test::writeW3dUnit(p.dir / "WA");
+    test::writeW3dUnit(p.dir / "WB", all);
+    const auto r = runCli("diff --json " + p.path("WA/UNIT.W3D") + " " + p.path("WB/UNIT.W3D"));
+    INFO(r.out);
+    CHECK(r.status == 1);
+    nlohmann::json j;
+    REQUIRE_NOTHROW(j = nlohmann::json::parse(r.out));
+    CHECK(j["identical"] == false);
+    CHECK(j["a"]["kind"] == "model");
+    CHECK(j["a"]["bones"] == 4);
+    CHECK(j["b"]["bones"] == 5);
+    CHECK(j["a"]["clips"] == 1);
+    CHECK(j["b"]["clips"] == 1);
+    // Each row once, keyed by category, change, subject and field.
+    std::map<std::string, nlohmann::json> rows;
+    for (const auto& d : j["differences"]) {
+        const std::string key = d["category"].get<std::string>() + " " + d["change"].get<std::string>() + " " +
+                                d["subject"].get<std::string>() + " " + d.value("field", std::string());
+        CHECK(rows.emplace(key, d).second);
+    }
+    CHECK(j["differences"].size() == 8);
+    REQUIRE(rows.count("bone moved HAND "));
+    CHECK(rows["bone moved HAND "]["distance"].get<double>() == Approx(0.5).margin(1e-5));
+    CHECK(rows["bone moved HAND "]["bone_a"] == 3);
+    REQUIRE(rows.count("bone added EXTRA "));
+    CHECK(rows["bone added EXTRA "]["bone_b"] == 4);
+    CHECK(rows.count("texture removed quad.tga "));
+    CHECK(rows.count("texture added other.tga "));
+    int vertices = 0, textures = 0;
+    for (const auto& [key, d] : rows) {
+        if (d["category"] == "submesh" && d["field"] == "vertices") {
+            ++vertices;
+            CHECK(d["value_a"] == 4);
+            CHECK(d["value_b"] == 5);
+        }
+        if (d["category"] == "parameter" && d["field"] == "texture") {
+            ++textures;
+            CHECK(d["a"] == "quad.tga");
+            CHECK(d["b"] == "other.tga");
+        }
+    }
+    CHECK(vertices == 1);
+    CHECK(textures == 1);
+    REQUIRE(j["clips"].size() == 1);
+    const auto& clip = j["clips"][0];
+    const std::string name = clip["a"]["name"];
+    REQUIRE(rows.count("clip changed " + name + " length"));
+    CHECK(rows["clip changed " + name + " length"]["a"] == "5 frames at 15 fps (0.267 s)");
+    CHECK(rows["clip changed " + name + " length"]["b"] == "9 frames at 15 fps (0.533 s)");
+    REQUIRE(rows.count("track changed ARM motion"));
+    const auto& arm = rows["track changed ARM motion"];
+    CHECK(arm["distance"].get<double>() == Approx(0.6).margin(1e-4));
+    CHECK(arm["distance_time"].get<double>() == Approx(2.0 / 15.0));
+    CHECK(clip["a"]["frames"] == 5);
+    CHECK(clip["b"]["frames"] == 9);
+    CHECK(clip["largest_distance"]["bone"] == "ARM");
+    CHECK(clip["largest_distance"]["distance"].get<double>() == Approx(0.6).margin(1e-4));
+    CHECK(clip["largest_distance"]["time"].get<double>() == Approx(2.0 / 15.0));
+
+    // The same set on both sides: identical, exit 0.
+    test::writeW3dUnit(p.dir / "WC");
+    const auto same = runCli("diff --json " + p.path("WA/UNIT.W3D") + " " + p.path("WC/UNIT.W3D"));
+    CHECK(same.status == 0);
+    CHECK(nlohmann::json::parse(same.out)["identical"] == true);
 }
 
 TEST_CASE("rigscope-cli diff: usage and read errors exit 2 naming the file", "[diff][cli]") {

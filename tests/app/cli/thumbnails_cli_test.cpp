@@ -1,5 +1,6 @@
 // rigscope-cli thumbnails over writer-made folders and archives: one PNG per asset under -o at the asked size,
-// the contact sheet's layout, names that would leave -o refused, usage errors; a corpus folder when present.
+// the contact sheet's layout and content (each cell is its file's own picture), names that would leave -o refused,
+// usage errors; a corpus folder when present. Without the built rigscope-cli the cases fail.
 #include "cli_run.h"
 #include "corpus.h"
 #include "thumbnail_fixtures.h"
@@ -7,12 +8,16 @@
 #include "vfs/archive_writer.h"
 
 #include <catch2/catch.hpp>
+#include <stb_image.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <set>
 #include <unistd.h>
+#include <vector>
 
 using namespace rs;
 namespace fs = std::filesystem;
@@ -53,10 +58,28 @@ struct Tmp {
     }
 };
 
+// A PNG decoded to RGBA (libstb); empty when it cannot be read.
+struct Rgba {
+    int width = 0, height = 0;
+    std::vector<uint8_t> px;
+    const uint8_t* at(int x, int y) const { return &px[(size_t(y) * size_t(width) + size_t(x)) * 4]; }
+};
+Rgba readPng(const fs::path& p) {
+    Rgba out;
+    int channels = 0;
+    unsigned char* data = stbi_load(p.string().c_str(), &out.width, &out.height, &channels, 4);
+    if (!data) return {};
+    out.px.assign(data, data + size_t(out.width) * size_t(out.height) * 4);
+    stbi_image_free(data);
+    return out;
+}
+
 } // namespace
 
 TEST_CASE("cli thumbnails of a folder: one PNG per asset at the size asked and a contact sheet", "[thumbnails][cli]") {
-    if (!test::cliBuilt()) return;
+    if (!test::cliBuilt()) {
+        FAIL(RIGSCOPE_CLI << " not built: the test needs the rigscope-cli target");
+    }
     Tmp t;
     test::writeKindsFolder(t.root / "src");
     fs::create_directories(t.root / "out");
@@ -74,6 +97,45 @@ TEST_CASE("cli thumbnails of a folder: one PNG per asset at the size asked and a
     CHECK(pngSize(t.root / "out" / "Textures/TWO.TGA.png") == std::make_pair(64u, 32u)); // never scaled up
     // Sheet: cells of (64 + 8) x (64 + 8 + 9 + 6), ceil(sqrt(6 * 87 / 72)) = 3 columns, 2 rows.
     CHECK(pngSize(t.root / "sheet.png") == std::make_pair(3u * 72u, 2u * 87u));
+    // Its content: the inputs in the order of their names, cell i at column i % 3, row i / 3; in each cell the
+    // file's own thumbnail, centred in the 64 x 64 square 4 pixels in from the cell's corner, drawn over the
+    // sheet's background (58, 62, 70).
+    const Rgba sheet = readPng(t.root / "sheet.png");
+    REQUIRE(sheet.width == 3 * 72);
+    REQUIRE(sheet.height == 2 * 87);
+    const std::vector<std::string> order = {"Amal/BANK.ABK.png",    "Models/BOX.ALO.png",
+                                            "Models/STICK.ALO.png", "Models/STICK_MOVE_00.ALA.png",
+                                            "Textures/TWO.DDS.png", "Textures/TWO.TGA.png"};
+    const uint8_t background[3] = {58, 62, 70};
+    for (size_t i = 0; i < order.size(); ++i) {
+        INFO("cell " << i << ": " << order[i]);
+        const Rgba thumb = readPng(t.root / "out" / order[i]);
+        REQUIRE(thumb.width > 0);
+        const int x0 = int(i % 3) * 72 + 4 + (64 - thumb.width) / 2, y0 = int(i / 3) * 87 + 4 + (64 - thumb.height) / 2;
+        int worst = 0, drawn = 0;
+        for (int y = 0; y < thumb.height; ++y)
+            for (int x = 0; x < thumb.width; ++x) {
+                const uint8_t* p = thumb.at(x, y);
+                const uint8_t* q = sheet.at(x0 + x, y0 + y);
+                bool differs = false;
+                for (int c = 0; c < 3; ++c) {
+                    // The thumbnail composited over the background (source over), as the sheet draws it.
+                    const int want = (p[c] * p[3] + background[c] * (255 - p[3]) + 127) / 255;
+                    worst = std::max(worst, std::abs(want - int(q[c])));
+                    differs = differs || std::abs(int(q[c]) - int(background[c])) > 8;
+                }
+                drawn += differs;
+            }
+        CAPTURE(worst, drawn);
+        CHECK(worst <= 3);
+        // Not an empty cell: the picture covers part of it (the stick's skeleton is the thinnest, a few lines).
+        CHECK(drawn > 40);
+    }
+    // Around the pictures the sheet is background: each cell's top-left corner.
+    for (int cell = 0; cell < 6; ++cell) {
+        const uint8_t* corner = sheet.at((cell % 3) * 72, (cell / 3) * 87);
+        CHECK((corner[0] == 58 && corner[1] == 62 && corner[2] == 70));
+    }
     // Nothing else was written beside the output folder.
     std::set<std::string> top;
     for (const auto& e : fs::directory_iterator(t.root))
@@ -82,7 +144,9 @@ TEST_CASE("cli thumbnails of a folder: one PNG per asset at the size asked and a
 }
 
 TEST_CASE("cli thumbnails of an archive: entry names as paths under -o, names leaving it refused", "[thumbnails][cli]") {
-    if (!test::cliBuilt()) return;
+    if (!test::cliBuilt()) {
+        FAIL(RIGSCOPE_CLI << " not built: the test needs the rigscope-cli target");
+    }
     Tmp t;
     const std::vector<uint8_t> box = alamo::writeModel(test::boxModel({1, 1, 1}));
     test::writeFile(t.root / "Models.meg",
@@ -109,7 +173,9 @@ TEST_CASE("cli thumbnails of an archive: entry names as paths under -o, names le
 }
 
 TEST_CASE("cli thumbnails: broken files are listed and exit 1, usage errors exit 2", "[thumbnails][cli]") {
-    if (!test::cliBuilt()) return;
+    if (!test::cliBuilt()) {
+        FAIL(RIGSCOPE_CLI << " not built: the test needs the rigscope-cli target");
+    }
     Tmp t;
     test::writeFile(t.root / "src" / "GOOD.ALO", alamo::writeModel(test::boxModel({1, 1, 1})));
     test::writeFile(t.root / "src" / "BAD.ALO", {0, 2, 0, 0, 7, 7, 7, 7});
@@ -128,7 +194,9 @@ TEST_CASE("cli thumbnails: broken files are listed and exit 1, usage errors exit
 }
 
 TEST_CASE("cli thumbnails of a corpus folder", "[thumbnails][cli][corpus]") {
-    if (!test::cliBuilt()) return;
+    if (!test::cliBuilt()) {
+        FAIL(RIGSCOPE_CLI << " not built: the test needs the rigscope-cli target");
+    }
     const fs::path dir = fs::path(RIGSCOPE_CORPUS_DIR) / "games" / "Delta730+Imperial_Civil_War";
     if (!fs::is_directory(dir)) RIGSCOPE_SKIP("corpus game not found");
     Tmp t;

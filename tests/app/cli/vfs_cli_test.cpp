@@ -18,7 +18,9 @@ std::string q(const std::string& s) { return "'" + s + "'"; }
 } // namespace
 
 TEST_CASE("cli ls shows source, overrides and overridden-by", "[vfs][cli]") {
-    if (!test::cliBuilt()) return;
+    if (!test::cliBuilt()) {
+        FAIL(RIGSCOPE_CLI << " not built: the test needs the rigscope-cli target");
+    }
     test::FakeInstall fi;
     auto all = cli("ls --json --game " + q(fi.eaw) + " --mod " + q(fi.eawMod) + " '*w_test*'");
     REQUIRE(all.status == 0);
@@ -44,7 +46,9 @@ TEST_CASE("cli ls shows source, overrides and overridden-by", "[vfs][cli]") {
 }
 
 TEST_CASE("cli info finds an Alamo model's textures (mod override) and clips by game path", "[vfs][cli]") {
-    if (!test::cliBuilt()) return;
+    if (!test::cliBuilt()) {
+        FAIL(RIGSCOPE_CLI << " not built: the test needs the rigscope-cli target");
+    }
     test::FakeInstall fi;
     auto r = cli("info --json --game " + q(fi.eaw) + " --mod " + q(fi.eawMod) + " Data/Art/Models/W_UNIT.ALO");
     INFO(r.out);
@@ -70,7 +74,9 @@ TEST_CASE("cli info finds an Alamo model's textures (mod override) and clips by 
 }
 
 TEST_CASE("cli pose takes a model and clip from the game's archives", "[vfs][cli]") {
-    if (!test::cliBuilt()) return;
+    if (!test::cliBuilt()) {
+        FAIL(RIGSCOPE_CLI << " not built: the test needs the rigscope-cli target");
+    }
     test::FakeInstall fi;
     auto r = cli("pose --json --game " + q(fi.eaw) +
                  " DATA/ART/MODELS/W_UNIT.ALO --clip DATA/ART/MODELS/W_UNIT_IDLE_00.ALA --frame 0");
@@ -85,7 +91,9 @@ TEST_CASE("cli pose takes a model and clip from the game's archives", "[vfs][cli
 }
 
 TEST_CASE("cli info finds a SAGE skin's skeleton in art/w3d/<xx>/ and the mod's texture", "[vfs][cli]") {
-    if (!test::cliBuilt()) return;
+    if (!test::cliBuilt()) {
+        FAIL(RIGSCOPE_CLI << " not built: the test needs the rigscope-cli target");
+    }
     test::FakeInstall fi;
     auto r =
         cli("info --json --game " + q(fi.bfme2) + " --mod " + q(fi.bfme2Mod) + " art\\\\w3d\\\\un\\\\unit_skn.w3d");
@@ -101,7 +109,9 @@ TEST_CASE("cli info finds a SAGE skin's skeleton in art/w3d/<xx>/ and the mod's 
 }
 
 TEST_CASE("cli extract writes entries under DIR only; the SAGE layout on disk still finds skeletons", "[vfs][cli]") {
-    if (!test::cliBuilt()) return;
+    if (!test::cliBuilt()) {
+        FAIL(RIGSCOPE_CLI << " not built: the test needs the rigscope-cli target");
+    }
     test::FakeInstall fi;
     const fs::path out = fi.root / "out" / "inner";
     auto r = cli("extract " + q(fi.bfme2 + "/W3D.big") + " '*' -o " + q(out.string()));

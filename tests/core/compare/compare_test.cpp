@@ -3,7 +3,9 @@
 #include "alamo/alamo_reader.h"
 #include "alamo/alamo_writer.h"
 #include "alamo_fixtures.h"
+#include "bw2_fixtures.h"
 #include "compare/compare.h"
+#include "compare_fixtures.h"
 #include "corpus.h"
 #include "resolve/resolver.h"
 #include "skip.h"
@@ -13,7 +15,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <set>
+#include <unistd.h>
 
 using namespace rs;
 using namespace rs::compare;
@@ -71,6 +75,40 @@ const Difference& only(const Summary& s, Category c, Change ch, const std::strin
         }
     REQUIRE(n == 1);
     return *hit;
+}
+
+// A folder of its own under the temporary directory, removed at the end.
+struct TempDir {
+    std::filesystem::path path;
+    explicit TempDir(const std::string& tag) {
+        path = std::filesystem::temp_directory_path() / ("rigscope-compare-" + tag + "-" + std::to_string(::getpid()));
+        std::filesystem::remove_all(path);
+        std::filesystem::create_directories(path);
+    }
+    ~TempDir() {
+        std::error_code ec;
+        std::filesystem::remove_all(path, ec);
+    }
+};
+
+// The W3D unit written to A/ as it is and to B/ with `changes`, each opened as the viewer and the CLI open it
+// (hierarchy and companion clip found beside it), then compared.
+struct W3dPair {
+    TempDir dir{"w3d"};
+    Asset a, b;
+    Summary summary;
+    explicit W3dPair(const test::W3dChanges& changes) {
+        const Resolver r;
+        a = r.open(test::writeW3dUnit(dir.path / "A"));
+        b = r.open(test::writeW3dUnit(dir.path / "B", changes));
+        summary = diff(sideOf(a), sideOf(b));
+    }
+};
+
+// How many rows of a category there are.
+size_t countOf(const Summary& s, Category c) {
+    return size_t(std::count_if(s.differences.begin(), s.differences.end(),
+                                [&](const Difference& d) { return d.category == c; }));
 }
 
 } // namespace
@@ -420,6 +458,161 @@ TEST_CASE("the order of differences is the same on every run and follows A", "[c
     CHECK(s.differences[0].category == Category::Bone);
     CHECK(s.differences[1].category == Category::Material);
     CHECK(s.differences[2].category == Category::Light);
+}
+
+// W3D pairs made by the project's W3D writer (tests/core/compare_fixtures.h): a hierarchy file, an HLOD with one
+// mesh and a companion clip on each side, opened through the resolver.
+
+TEST_CASE("W3D: identical written sets have no differences and pair their clip", "[compare][w3d]") {
+    const W3dPair p({});
+    INFO(dump(p.summary));
+    REQUIRE(p.a.document.model);
+    REQUIRE(p.a.clips.size() == 1);
+    CHECK(p.summary.identical());
+    CHECK(p.summary.notes.empty());
+    REQUIRE(p.summary.clipPairs.size() == 1);
+    CHECK(p.summary.clipPairs[0].framesA == 5);
+    CHECK(p.summary.clipPairs[0].framesB == 5);
+    CHECK(p.summary.clipPairs[0].largestBone.empty());
+}
+
+TEST_CASE("W3D: a bone moved in the hierarchy is reported once with its distance", "[compare][w3d]") {
+    test::W3dChanges c;
+    c.moveHand = true;
+    const W3dPair p(c);
+    INFO(dump(p.summary));
+    REQUIRE(p.summary.differences.size() == 1);
+    const Difference& d = only(p.summary, Category::Bone, Change::Moved, "HAND");
+    CHECK(d.localDistance == Approx(0.5).margin(1e-5));
+    CHECK(d.distance == Approx(0.5).margin(1e-5)); // a translation along the parent's axes keeps its length
+    CHECK(d.angle == Approx(0).margin(0.01));
+    CHECK(d.boneA == 3);
+    CHECK(d.boneB == 3);
+}
+
+TEST_CASE("W3D: a bone added to the hierarchy is reported once", "[compare][w3d]") {
+    test::W3dChanges c;
+    c.addBone = true;
+    const W3dPair p(c);
+    INFO(dump(p.summary));
+    REQUIRE(p.summary.differences.size() == 1);
+    CHECK(only(p.summary, Category::Bone, Change::Added, "EXTRA").boneB == 4);
+}
+
+TEST_CASE("W3D: a mesh's vertex count changed is reported once, with the counts", "[compare][w3d]") {
+    test::W3dChanges c;
+    c.addVertex = true;
+    const W3dPair p(c);
+    INFO(dump(p.summary));
+    REQUIRE(p.summary.differences.size() == 1);
+    const Difference& d = p.summary.differences[0];
+    CHECK(d.category == Category::SubMesh);
+    CHECK(d.change == Change::Changed);
+    CHECK(d.field == "vertices");
+    CHECK(d.subject.find("QUAD") != std::string::npos);
+    CHECK(d.valueA == 4);
+    CHECK(d.valueB == 5);
+}
+
+TEST_CASE("W3D: a texture changed is the material's texture and the texture set, each once", "[compare][w3d]") {
+    test::W3dChanges c;
+    c.otherTexture = true;
+    const W3dPair p(c);
+    INFO(dump(p.summary));
+    REQUIRE(p.summary.differences.size() == 3);
+    REQUIRE(countOf(p.summary, Category::Parameter) == 1);
+    const Difference& t = p.summary.differences[0];
+    CHECK(t.category == Category::Parameter);
+    CHECK(t.change == Change::Changed);
+    CHECK(t.field == "texture");
+    CHECK(t.subject.find("QUAD") != std::string::npos);
+    CHECK(t.a == "quad.tga");
+    CHECK(t.b == "other.tga");
+    only(p.summary, Category::Texture, Change::Removed, "quad.tga");
+    only(p.summary, Category::Texture, Change::Added, "other.tga");
+}
+
+TEST_CASE("W3D: a clip's length changed is reported once, its held frames add no motion", "[compare][w3d]") {
+    test::W3dChanges c;
+    c.longerClip = true;
+    const W3dPair p(c);
+    INFO(dump(p.summary));
+    REQUIRE(p.summary.differences.size() == 1);
+    REQUIRE(p.summary.clipPairs.size() == 1);
+    const std::string name = p.summary.clipPairs[0].nameA;
+    const Difference& d = only(p.summary, Category::Clip, Change::Changed, name, "length");
+    CHECK(d.a == "5 frames at 15 fps (0.267 s)");
+    CHECK(d.b == "9 frames at 15 fps (0.533 s)");
+    CHECK(p.summary.clipPairs[0].largestBone.empty());
+}
+
+TEST_CASE("W3D: a bone's largest difference over the clip, with its time", "[compare][w3d]") {
+    test::W3dChanges c;
+    c.armFurther = true;
+    const W3dPair p(c);
+    INFO(dump(p.summary));
+    REQUIRE(p.summary.differences.size() == 1);
+    const Difference& d = only(p.summary, Category::Track, Change::Changed, "ARM", "motion");
+    CHECK(d.distance == Approx(0.6).margin(1e-4));
+    CHECK(d.distanceTime == Approx(2.0 / 15.0));
+    CHECK(d.angle == Approx(0).margin(0.01));
+    CHECK(d.boneA == 2);
+    REQUIRE(p.summary.clipPairs.size() == 1);
+    CHECK(p.summary.clipPairs[0].largestBone == "ARM");
+    CHECK(p.summary.clipPairs[0].largestDistance == Approx(0.6).margin(1e-4));
+    CHECK(p.summary.clipPairs[0].largestDistanceTime == Approx(2.0 / 15.0));
+}
+
+TEST_CASE("W3D: every change at once, each reported exactly once", "[compare][w3d]") {
+    const W3dPair p({true, true, true, true, true, true});
+    const Summary& s = p.summary;
+    INFO(dump(s));
+    CHECK(only(s, Category::Bone, Change::Moved, "HAND").distance == Approx(0.5).margin(1e-5));
+    only(s, Category::Bone, Change::Added, "EXTRA");
+    CHECK(countOf(s, Category::Bone) == 2);
+    REQUIRE(countOf(s, Category::SubMesh) == 1);
+    REQUIRE(countOf(s, Category::Parameter) == 1);
+    only(s, Category::Texture, Change::Removed, "quad.tga");
+    only(s, Category::Texture, Change::Added, "other.tga");
+    REQUIRE(s.clipPairs.size() == 1);
+    only(s, Category::Clip, Change::Changed, s.clipPairs[0].nameA, "length");
+    CHECK(only(s, Category::Track, Change::Changed, "ARM", "motion").distance == Approx(0.6).margin(1e-4));
+    CHECK(s.differences.size() == 8);
+    // The order is fixed: bones, the mesh, its material, the texture set, then the clip.
+    CHECK(s.differences.front().category == Category::Bone);
+    CHECK(s.differences.back().category == Category::Track);
+    // No row twice.
+    std::set<std::string> rows;
+    for (const Difference& d : s.differences)
+        CHECK(rows.insert(std::string(categoryName(d.category)) + "|" + changeName(d.change) + "|" + d.subject + "|" +
+                          d.field)
+                  .second);
+}
+
+TEST_CASE("B&W2: a written skin with a bone moved and its texture changed, each reported once", "[compare][bw2]") {
+    using namespace test::bw2fx;
+    const BwmFile fa = skinModel(SkinLayout::U8PerIndex);
+    BwmFile fb = fa;
+    fb.bones[3] = frameAt({0, 3.5f, 0}, 30.0f); // (0, 3, 0) -> (0, 3.5, 0), same rotation
+    fb.materials[0].diffuse = "t_other.dds";
+    const auto ba = writeBwm(fa), bb = writeBwm(fb), ba2 = writeBwm(fa);
+    const Model a = readBwm(ByteSpan(ba), "A.BWM"), b = readBwm(ByteSpan(bb), "B.BWM"),
+                a2 = readBwm(ByteSpan(ba2), "A2.BWM");
+    CHECK(modelDiff(a, a2).identical());
+    const Summary s = modelDiff(a, b);
+    INFO(dump(s));
+    const Difference& bone = only(s, Category::Bone, Change::Moved, "bone_3");
+    CHECK(bone.distance == Approx(0.5).margin(1e-4));
+    CHECK(bone.angle == Approx(0).margin(0.05));
+    // The skin's two material references (sub-meshes) share the material: one row each, and the texture set once.
+    for (const char* sub : {"m_creature[0].BaseTexture", "m_creature[1].BaseTexture"}) {
+        const Difference& t = only(s, Category::Parameter, Change::Changed, sub, "texture");
+        CHECK(t.a == "t_body.dds");
+        CHECK(t.b == "t_other.dds");
+    }
+    only(s, Category::Texture, Change::Removed, "t_body.dds");
+    only(s, Category::Texture, Change::Added, "t_other.dds");
+    CHECK(s.differences.size() == 5);
 }
 
 TEST_CASE("corpus: the stormtrooper and the novatrooper, two variants of one infantry rig", "[compare][corpus]") {
