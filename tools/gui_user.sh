@@ -24,6 +24,12 @@ display=:$((90 + RANDOM % 400))
 Xvfb "$display" -screen 0 "${size}x24" -nolisten tcp >/dev/null 2>&1 &
 xvfb=$!
 export DISPLAY=$display
+# Xvfb takes a moment to accept clients: a client started before that fails with "could not connect to display".
+for _ in $(seq 100); do
+  xdotool getdisplaygeometry >/dev/null 2>&1 && break
+  kill -0 $xvfb 2>/dev/null || { echo "gui_user: Xvfb $display did not start" >&2; exit 1; }
+  sleep 0.1
+done
 "$build/bin/rigscope" "$@" >"$out/rigscope.log" 2>&1 &
 app=$!
 trap 'kill $app $xvfb 2>/dev/null || true' EXIT

@@ -881,6 +881,13 @@ void MainWindow::applyObjectState(const QString& name, int index, const objects:
         v.alt = model_->altLevels().back();
         sceneDock_->setSettings(v);
     }
+    // The light preset follows the map the object's model is drawn on when it opens (a later choice in the Scene
+    // panel stands while its states are switched).
+    if (const objects::MapKind map = objects::mapKindOf(state); index == 0 && map != objects::MapKind::Unknown) {
+        ViewSettings v = sceneDock_->settings();
+        v.lightPreset = map == objects::MapKind::Space ? 1 : 0;
+        sceneDock_->setSettings(v);
+    }
     std::vector<std::pair<int, QString>> labels;
     for (const objects::LoadedAttachment& a : attachments_)
         labels.emplace_back(a.bone, QString::fromStdString(a.label));

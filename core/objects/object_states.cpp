@@ -254,4 +254,11 @@ LoadedState loadState(const Resolver& resolver, const ObjectState& state) {
     return out;
 }
 
+MapKind mapKindOf(const ObjectState& state) {
+    const std::string role = upper(state.main.role);
+    if (role.rfind("SPACE_MODEL", 0) == 0) return MapKind::Space;
+    if (role.rfind("LAND_MODEL", 0) == 0) return MapKind::Land;
+    return MapKind::Unknown;
+}
+
 } // namespace rs::objects

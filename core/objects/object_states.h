@@ -78,4 +78,9 @@ struct LoadedState {
 // Loads a state's models and clips through `resolver` (thread-safe: a worker may call it). Never throws.
 LoadedState loadState(const Resolver& resolver, const ObjectState& state);
 
+// The kind of map an EaW/FoC state's model is drawn on, from the tag it came from: a Space_Model_Name on a space
+// map, a Land_Model_Name on a land map (each with that map's lights); Unknown for other tags and SAGE objects.
+enum class MapKind { Unknown, Land, Space };
+MapKind mapKindOf(const ObjectState& state);
+
 } // namespace rs::objects

@@ -111,8 +111,12 @@ class ObjectsTest : public QObject {
         QCOMPARE(w.objectsPanel()->visibleCount(), 1);
         QCOMPARE(w.objectsPanel()->nameAt(0), QStringLiteral("Test_Cruiser"));
 
+        ui::ViewSettings land = w.scene()->settings();
+        land.lightPreset = 0;
+        w.scene()->setSettings(land);
         openThroughPanel(w, QStringLiteral("Test_Cruiser"));
         QCOMPARE(w.objectName(), QStringLiteral("Test_Cruiser"));
+        QCOMPARE(w.scene()->settings().lightPreset, 1); // a Space_Model_Name: the space lights, as on a space map
         QVERIFY(w.model());
         QCOMPARE(w.objectAttachments().size(), size_t(1));
         QCOMPARE(w.objectAttachments()[0].bone, 1); // HP_Bone

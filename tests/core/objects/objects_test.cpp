@@ -3,6 +3,7 @@
 #include "cli_run.h"
 #include "objects/eaw_xml.h"
 #include "objects/object_db.h"
+#include "objects/object_states.h"
 #include "objects/sage_ini.h"
 #include "vfs/mount.h"
 #include "vfs_fixtures.h"
@@ -452,4 +453,16 @@ TEST_CASE("objects: rigscope-cli objects and object over a fake install") {
     CHECK_THAT(missing.out, Catch::Contains("Nobody: no object of that name"));
     const auto usage = rs::test::runCli("objects", rs::test::Stderr::Merge, 60);
     CHECK(usage.status == 2);
+}
+
+TEST_CASE("objects: an EaW state's map kind comes from its model tag (the light preset it opens with)") {
+    rs::objects::ObjectState s;
+    s.main.role = "Space_Model_Name";
+    CHECK(rs::objects::mapKindOf(s) == rs::objects::MapKind::Space);
+    s.main.role = "LAND_MODEL_NAME"; // tags are case-insensitive
+    CHECK(rs::objects::mapKindOf(s) == rs::objects::MapKind::Land);
+    s.main.role = "Galactic_Model_Name";
+    CHECK(rs::objects::mapKindOf(s) == rs::objects::MapKind::Unknown);
+    s.main.role = "ModuleTag_01 state DAMAGED"; // SAGE
+    CHECK(rs::objects::mapKindOf(s) == rs::objects::MapKind::Unknown);
 }
