@@ -58,15 +58,16 @@ MaterialDock::MaterialDock(QWidget* parent) : QDockWidget(tr("Materials"), paren
     tree_->setIconSize(QSize(32, 32));
     preview_ = new QLabel(split);
     preview_->setAlignment(Qt::AlignCenter);
-    preview_->setMinimumSize(64, 140);
+    preview_->setMinimumSize(64, preview_->fontMetrics().height() + 8);
     preview_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored); // the pixmap follows the label's size
     preview_->setText(tr("Select a texture to preview it"));
     preview_->installEventFilter(this);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
     setWidget(split);
-    // QSplitter keeps the sizes it first gave (the preview at its 140 px minimum in a small dock) when the panel
-    // grows; until the user moves the handle, every resize gives the preview 2/5 of the panel.
+    // QSplitter keeps the sizes it first gave when the panel grows; until the user moves the handle, every resize
+    // gives the preview 2/5 of the panel once a texture is selected, and one line before (the list keeps the room
+    // of a short panel, 1280x800 with the Scene panel above it, for the materials).
     split_ = split;
     split->installEventFilter(this);
     connect(split, &QSplitter::splitterMoved, this, [this] { splitMoved_ = true; });
@@ -101,6 +102,8 @@ void MaterialDock::setModel(std::shared_ptr<const Model> model, std::shared_ptr<
     thumbs_.clear();
     preview_->setPixmap({});
     preview_->setText(tr("Select a texture to preview it"));
+    previewOpen_ = false;
+    fitSplit();
     thumbnailsReady_ = true;
     heldDecode_.clear();
     if (!model_) return;
@@ -250,20 +253,27 @@ bool MaterialDock::eventFilter(QObject* watched, QEvent* e) {
     if (watched == split_ && e->type() == QEvent::Resize && !splitMoved_) {
         // After the splitter's own resize handling, which would otherwise redistribute the sizes again.
         QMetaObject::invokeMethod(
-            this,
-            [this] {
-                const int h = split_->height();
-                if (!splitMoved_) split_->setSizes({h - h * 2 / 5, h * 2 / 5});
-            },
-            Qt::QueuedConnection);
+            this, [this] { fitSplit(); }, Qt::QueuedConnection);
     }
     return QDockWidget::eventFilter(watched, e);
+}
+
+void MaterialDock::fitSplit() {
+    if (splitMoved_ || !split_) return;
+    const int h = split_->height();
+    const int line = preview_->minimumHeight();
+    const int p = previewOpen_ ? std::max(line, h * 2 / 5) : std::min(line, h / 2);
+    split_->setSizes({h - p, p});
 }
 
 void MaterialDock::showPreview(QTreeWidgetItem* item) {
     if (!item) return;
     const QString path = item->data(0, kTextureRole).toString();
     if (item->text(1) != QLatin1String("texture")) return;
+    if (!previewOpen_) { // before the pixmap is scaled to the label
+        previewOpen_ = true;
+        fitSplit();
+    }
     if (path.isEmpty()) {
         preview_->setPixmap({});
         preview_->setText(tr("missing: %1").arg(item->text(2)));

@@ -56,7 +56,9 @@ class MaterialDock : public QDockWidget {
     QTreeWidget* tree_;
     QLabel* preview_;
     QSplitter* split_ = nullptr;
-    bool splitMoved_ = false; // the user dragged the handle: keep their sizes
+    bool splitMoved_ = false;  // the user dragged the handle: keep their sizes
+    bool previewOpen_ = false; // a texture was selected: the preview takes 2/5 of the panel, else one line
+    void fitSplit();
     std::shared_ptr<const Model> model_;
     std::shared_ptr<const Resolver> resolver_ = std::make_shared<Resolver>();
     QHash<QString, QString> resolved_;
