@@ -22,7 +22,7 @@ namespace {
 
 QString qs(const std::string& s) { return QString::fromUtf8(s.data(), int(s.size())); }
 
-enum Role { FileRole = Qt::UserRole + 1, BoneRole, MaterialRole };
+enum Role { FileRole = Qt::UserRole + 1, BoneRole, MaterialRole, MeshRole, SubMeshRole, ObjectRole };
 
 } // namespace
 
@@ -160,6 +160,9 @@ void ProblemsDock::showReport() {
         item->setData(0, FileRole, qs(f.file));
         item->setData(0, BoneRole, qs(f.where.bone));
         item->setData(0, MaterialRole, qs(f.where.material));
+        item->setData(0, MeshRole, qs(f.where.mesh));
+        item->setData(0, SubMeshRole, f.where.subMesh);
+        item->setData(0, ObjectRole, qs(f.where.object));
         if (const check::CheckInfo* c = check::findCheck(f.id))
             item->setToolTip(1, QString::fromUtf8(c->title) + "\n" + tr("Source: ") + QString::fromUtf8(c->source));
         item->setToolTip(3, qs(f.message));
@@ -181,9 +184,16 @@ void ProblemsDock::showReport() {
 
 void ProblemsDock::activate(QTreeWidgetItem* item) {
     if (!item) return;
+    // object.*: the file is a definition file no reader opens; the object it names is opened instead.
+    if (const QString object = item->data(0, ObjectRole).toString(); !object.isEmpty()) {
+        emit objectRequested(object);
+        return;
+    }
     const QString file = item->data(0, FileRole).toString();
     if (file.isEmpty()) return;
-    emit openRequested(file, item->data(0, BoneRole).toString(), item->data(0, MaterialRole).toString());
+    const QVariant subMesh = item->data(0, SubMeshRole);
+    emit openRequested(file, item->data(0, BoneRole).toString(), item->data(0, MaterialRole).toString(),
+                       item->data(0, MeshRole).toString(), subMesh.isValid() ? subMesh.toInt() : -1);
 }
 
 } // namespace rs::ui
