@@ -1184,6 +1184,31 @@ class UiTest : public QObject {
         p->hide();
     }
 
+    // A problem's bone and material selection waits for its file; when that file fails to open the selection is
+    // dropped: the same file opened again later (repaired) selects nothing.
+    void problemSelectionDroppedWhenLoadFails() {
+        rs::test::CheckMod mod(rs::test::CheckMod::Defect::ReadError);
+        const QString models = QString::fromStdString(mod.mod) + QStringLiteral("/Data/Art/Models/");
+        errors.clear();
+        QSignalSpy failed(w.get(), &MainWindow::openFailed);
+        emit w->problemsDock()->openRequested(models + QStringLiteral("BROKEN.ALO"), QStringLiteral("Hand"),
+                                              QStringLiteral("CLEAN.TGA"), QStringLiteral("Hull"), 0);
+        QVERIFY(QTest::qWaitFor([&] { return !failed.isEmpty(); }, 60000));
+        QCOMPARE(errors.size(), 1);
+        errors.clear();
+        QVERIFY(QFile::remove(models + QStringLiteral("BROKEN.ALO")));
+        QVERIFY(QFile::copy(models + QStringLiteral("CLEAN.ALO"), models + QStringLiteral("BROKEN.ALO")));
+        QSignalSpy ok(w.get(), &MainWindow::documentOpened);
+        w->openFile(models + QStringLiteral("BROKEN.ALO"));
+        QVERIFY(QTest::qWaitFor([&] { return !ok.isEmpty(); }, 60000));
+        QVERIFY(errors.isEmpty());
+        QVERIFY(w->model()->skeleton.find("Hand") >= 0);
+        QCOMPARE(w->boneTree()->selectedBone(), -1);
+        QTreeWidget* materials = w->materials()->findChild<QTreeWidget*>();
+        QVERIFY(materials);
+        QVERIFY(!materials->currentItem());
+    }
+
     // View -> Problems: the Problems dock shares a tab group with the timeline; the menu action brings it to the
     // front as the current tab with the keyboard focus in its list, also when it is already open behind the
     // timeline; used while it is in front, it closes the dock.
