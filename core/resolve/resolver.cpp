@@ -22,7 +22,7 @@ using vfs::normalizePath;
 
 namespace {
 
-constexpr size_t kCacheEntries = 64;
+constexpr size_t kListings = 1024; // folder listings kept (the least recently used one goes)
 
 std::string lower(std::string s) {
     for (char& c : s)
@@ -47,10 +47,6 @@ std::string archiveOf(const std::string& path) {
     return {};
 }
 
-template <class Map> void bound(Map& m) {
-    if (m.size() >= kCacheEntries) m.clear();
-}
-
 } // namespace
 
 std::string fileStamp(const std::string& path) {
@@ -66,9 +62,11 @@ namespace {
 struct Listing {
     std::string stamp;
     std::map<std::string, std::string> files, dirs; // lower-case name -> smallest matching name
+    uint64_t used = 0;
 };
 std::mutex gListingMutex;
 std::map<std::string, Listing> gListings;
+uint64_t gListingClock = 0;
 } // namespace
 
 // The entry of `dir` named `name` in any case (the smallest such name); "" when none.
@@ -90,9 +88,13 @@ static std::string childNoCase(const std::string& dir, const std::string& name, 
             std::string& slot = (dir ? l.dirs : l.files)[lower(fn)];
             if (slot.empty() || fn < slot) slot = fn;
         }
-        bound(gListings);
+        if (it == gListings.end() && gListings.size() >= kListings)
+            gListings.erase(std::min_element(gListings.begin(), gListings.end(), [](const auto& a, const auto& b) {
+                return a.second.used < b.second.used;
+            }));
         it = gListings.insert_or_assign(dir, std::move(l)).first;
     }
+    it->second.used = ++gListingClock;
     const auto& names = wantDir ? it->second.dirs : it->second.files;
     const auto f = names.find(want);
     return f == names.end() ? std::string() : (fs::path(dir) / f->second).string();
