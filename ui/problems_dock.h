@@ -1,7 +1,8 @@
 // View -> Problems: the asset checker (core/check) for the mounted game and mod folders or for the open file, in
 // the background with a progress bar; findings grouped by file and filterable by level. Double-clicking a finding
 // asks the window to open its file and select the bone, texture, mesh or sub-mesh it names; an object.* finding (its
-// file is an XML or INI definition file) asks to open the object it names.
+// file is an XML or INI definition file) asks to open the object it names, and one naming no object (a definition
+// file missing or malformed) opens nothing.
 #pragma once
 
 #include "check/check.h"

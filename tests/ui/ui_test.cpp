@@ -1181,6 +1181,23 @@ class UiTest : public QObject {
         QVERIFY(failed.isEmpty()); // the XML file was not opened as a model
         w->objectsPanel()->setMount(nullptr);
         w->setMount(nullptr);
+
+        // An object finding about a definition file as a whole (listed, missing): nothing opened, no error.
+        rs::test::CheckMod listed(rs::test::CheckMod::Defect::ObjectFile);
+        w->setMount(std::make_shared<const vfs::MountTable>(vfs::mountInstall({}, {listed.mod})));
+        done.clear();
+        p->runCheck(true);
+        QVERIFY(QTest::qWaitFor([&] { return !done.isEmpty(); }, 60000));
+        finding = findingOf(QStringLiteral("object.file-missing"));
+        QVERIFY(finding);
+        const QString before = w->currentPath();
+        errors.clear();
+        shown.clear();
+        emit tree->itemDoubleClicked(finding, 0);
+        QVERIFY(!QTest::qWaitFor([&] { return !failed.isEmpty() || !errors.isEmpty(); }, 1500));
+        QVERIFY(shown.isEmpty());
+        QCOMPARE(w->currentPath(), before);
+        w->setMount(nullptr);
         p->hide();
     }
 
