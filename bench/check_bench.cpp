@@ -9,7 +9,8 @@
 // included), of "parse" (Resolver::read of every model and clip, probeTexture of every texture, one thread), of
 // checkMount on 1 thread without the run's cache (Options::runCache = false: every model rescans the W3D headers
 // beside it and rereads its clips), and the speed-up of two threads over one.
-// Usage: check_bench [--assets N] [--repeat R]  (best of R runs).
+// Usage: check_bench [--assets N] [--repeat R] [--only TEXT]  (best of R runs; --only: the data sets whose name or
+// folder contains TEXT, e.g. "SAGE" or "Delta730").
 #include "alamo/alamo_writer.h"
 #include "check/check.h"
 #include "texture/texture.h"
@@ -252,7 +253,11 @@ Run parseRun(const std::string& dir, int repeat) {
     return best;
 }
 
+std::string gOnly; // --only: data sets whose name or folder contains it
+
 void report(const char* name, const std::string& dir, int repeat) {
+    if (!gOnly.empty() && std::string(name).find(gOnly) == std::string::npos && dir.find(gOnly) == std::string::npos)
+        return;
     const Run p = parseRun(dir, repeat);
     const Run c1 = checkRun(dir, 1, repeat);
     const Run c2 = checkRun(dir, 2, repeat);
@@ -280,6 +285,8 @@ int main(int argc, char** argv) {
     for (int i = 1; i + 1 < argc; ++i) {
         if (!std::strcmp(argv[i], "--assets")) assets = std::atoi(argv[++i]);
         else if (!std::strcmp(argv[i], "--repeat")) repeat = std::atoi(argv[++i]);
+        else if (!std::strcmp(argv[i], "--only"))
+            gOnly = argv[++i];
     }
     std::printf("hardware threads: %u\n", std::thread::hardware_concurrency());
     const fs::path games = fs::path(RIGSCOPE_CORPUS_DIR) / "games";
@@ -292,7 +299,8 @@ int main(int argc, char** argv) {
     for (const std::string& m : mods)
         report("corpus mod folder", m, repeat);
     if (mods.empty()) std::printf("corpus games/ not found: corpus runs skipped\n");
-    report("writer-made Alamo mod", makeInstall(assets), repeat);
-    report("writer-made SAGE mod", makeSageInstall(assets), repeat);
+    auto wanted = [](const char* name) { return gOnly.empty() || std::string(name).find(gOnly) != std::string::npos; };
+    if (wanted("writer-made Alamo mod")) report("writer-made Alamo mod", makeInstall(assets), repeat);
+    if (wanted("writer-made SAGE mod")) report("writer-made SAGE mod", makeSageInstall(assets), repeat);
     return 0;
 }

@@ -60,6 +60,7 @@
 #include <cmath>
 #include <new>
 #include <thread>
+#include <utility>
 
 namespace rs::ui {
 
@@ -166,19 +167,23 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), view_(createModel
     timeline_->raise();
     problems_->hide();
     problems_->setResolver(resolver_);
-    connect(problems_, &ProblemsDock::openRequested, this,
-            [this](const QString& file, const QString& bone, const QString& material) {
-                pendingBone_ = bone;
-                pendingMaterial_ = material;
-                if (file == path_) { // already open: select at once
-                    if (model_ && !bone.isEmpty()) boneDock_->selectBone(model_->skeleton.find(bone.toStdString()));
-                    if (!material.isEmpty()) materialDock_->selectTexture(material);
-                    pendingBone_.clear();
-                    pendingMaterial_.clear();
-                    return;
-                }
-                openFile(file);
-            });
+    connect(
+        problems_, &ProblemsDock::openRequested, this,
+        [this](const QString& file, const QString& bone, const QString& material, const QString& mesh, int subMesh) {
+            const PendingSelection s{file, bone, material, mesh, subMesh};
+            if (model_ && s.isFor(path_)) { // already open: select at once
+                pending_ = {};
+                selectInPanels(s);
+                return;
+            }
+            pending_ = s;
+            openFile(file);
+        });
+    // object.* findings are in definition files no reader opens: the object they name is opened.
+    connect(problems_, &ProblemsDock::objectRequested, this, [this](const QString& object) {
+        pending_ = {};
+        openObject(object);
+    });
     boneDock_->raise();
     assets->restore();
     // Panels never shrink below what keeps bone names and material values readable.
@@ -391,6 +396,9 @@ void MainWindow::finishLoad() {
     const LoadResult r = watcher_.result();
     readDone_.start();
     loading_ = false;
+    // A problem's selection waits for its file as a model; any other outcome for that file drops it.
+    if (pending_.isFor(r.path) && (cancelled_ || !r.error.isEmpty() || r.doc.format == Format::Amal || !r.doc.model))
+        pending_ = {};
     if (cancelled_) {
         statusBar()->showMessage(tr("Cancelled opening %1").arg(r.path), 4000);
     } else if (!r.error.isEmpty()) {
@@ -411,6 +419,18 @@ void MainWindow::finishLoad() {
         emit openFailed(r.path, msg);
     }
     startNextLoad();
+}
+
+bool MainWindow::PendingSelection::isFor(const QString& path) const {
+    return !file.isEmpty() && !path.isEmpty() && (file == path || QFileInfo(file).absoluteFilePath() == path);
+}
+
+void MainWindow::selectInPanels(const PendingSelection& s) {
+    if (!model_) return;
+    if (!s.bone.isEmpty()) boneDock_->selectBone(model_->skeleton.find(s.bone.toStdString()));
+    // The texture a finding names; else its sub-mesh (a shader, an engine limit) or mesh.
+    if (!s.material.isEmpty() && materialDock_->selectTexture(s.material)) return;
+    if (!s.mesh.isEmpty()) materialDock_->selectSubMesh(s.mesh, s.subMesh);
 }
 
 void MainWindow::reportError(const QString& title, const QString& message) {
@@ -481,10 +501,7 @@ void MainWindow::applyDocument(const LoadResult& r) {
     }
     materialDock_->setModel(model_, resolver_);
     problems_->setCurrentFile(r.path);
-    if (!pendingBone_.isEmpty()) boneDock_->selectBone(model_->skeleton.find(pendingBone_.toStdString()));
-    if (!pendingMaterial_.isEmpty()) materialDock_->selectTexture(pendingMaterial_);
-    pendingBone_.clear();
-    pendingMaterial_.clear();
+    if (pending_.isFor(r.path)) selectInPanels(std::exchange(pending_, {}));
     sceneDock_->setLevels(model_->lodLevels(), model_->altLevels());
     view_->setSettings(sceneDock_->settings());
     timeline_->setClip(nullptr);

@@ -220,7 +220,16 @@ class MainWindow : public QMainWindow {
     BoneTreeDock* boneDock_ = nullptr;
     MaterialDock* materialDock_ = nullptr;
     ProblemsDock* problems_ = nullptr; // View -> Problems
-    QString pendingBone_, pendingMaterial_; // selected once the file a problem names is open
+    // What a double-clicked problem names, selected once its file is open; dropped when that file does not open
+    // as a model (failed, cancelled, another kind of document) and never applied to another file.
+    struct PendingSelection {
+        QString file, bone, material, mesh;
+        int subMesh = -1;
+        bool empty() const { return file.isEmpty(); }
+        bool isFor(const QString& path) const;
+    };
+    PendingSelection pending_;
+    void selectInPanels(const PendingSelection& s); // the bone, else texture, else sub-mesh or mesh it names
     SceneDock* sceneDock_ = nullptr;
     ObjectsDock* objectsDock_ = nullptr;
     QFutureWatcher<ObjectOpen> objectWatcher_;

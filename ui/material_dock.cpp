@@ -24,6 +24,7 @@ namespace rs::ui {
 namespace {
 constexpr int kTextureRole = Qt::UserRole + 2;     // resolved file
 constexpr int kTextureNameRole = Qt::UserRole + 3; // name as stored
+constexpr int kMeshNameRole = Qt::UserRole + 4;    // mesh rows: the mesh's name as stored
 
 QIcon swatch(const glm::vec4& v, bool alpha) {
     QPixmap pm(16, 16);
@@ -120,6 +121,7 @@ void MaterialDock::setModel(std::shared_ptr<const Model> model, std::shared_ptr<
         if (m.hidden) tags << tr("hidden");
         if (m.shadowOrCollision) tags << tr("shadow/collision");
         mi->setText(1, tr("mesh"));
+        mi->setData(0, kMeshNameRole, QString::fromUtf8(m.name.data(), int(m.name.size())));
         mi->setText(2, tags.join(QStringLiteral(", ")));
         for (size_t si = 0; si < m.subMeshes.size(); ++si) {
             const SubMesh& sm = m.subMeshes[si];
@@ -244,6 +246,20 @@ bool MaterialDock::selectTexture(const QString& storedName) {
             showPreview(*it);
             return true;
         }
+    return false;
+}
+
+bool MaterialDock::selectSubMesh(const QString& mesh, int subMesh) {
+    for (int i = 0; i < tree_->topLevelItemCount(); ++i) {
+        QTreeWidgetItem* mi = tree_->topLevelItem(i);
+        if (mi->data(0, kMeshNameRole).toString() != mesh) continue;
+        QTreeWidgetItem* pick = subMesh < 0 ? mi : (subMesh < mi->childCount() ? mi->child(subMesh) : nullptr);
+        if (!pick) return false;
+        tree_->setCurrentItem(pick);
+        pick->setExpanded(true);
+        tree_->scrollToItem(pick);
+        return true;
+    }
     return false;
 }
 

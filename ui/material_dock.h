@@ -42,6 +42,9 @@ class MaterialDock : public QDockWidget {
     bool selectFirstFoundTexture();
     // Selects (and previews) the first texture parameter naming storedName; false when there is none.
     bool selectTexture(const QString& storedName);
+    // Selects the row of sub-mesh `subMesh` of the first mesh named `mesh` (as stored; the mesh's own row for -1);
+    // false when the model has no such mesh or sub-mesh.
+    bool selectSubMesh(const QString& mesh, int subMesh);
     QLabel* preview() const { return preview_; }
 
   signals:

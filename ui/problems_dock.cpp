@@ -10,6 +10,7 @@
 #include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QToolTip>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
@@ -22,7 +23,7 @@ namespace {
 
 QString qs(const std::string& s) { return QString::fromUtf8(s.data(), int(s.size())); }
 
-enum Role { FileRole = Qt::UserRole + 1, BoneRole, MaterialRole };
+enum Role { FileRole = Qt::UserRole + 1, BoneRole, MaterialRole, MeshRole, SubMeshRole, ObjectRole, IdRole };
 
 } // namespace
 
@@ -160,6 +161,10 @@ void ProblemsDock::showReport() {
         item->setData(0, FileRole, qs(f.file));
         item->setData(0, BoneRole, qs(f.where.bone));
         item->setData(0, MaterialRole, qs(f.where.material));
+        item->setData(0, MeshRole, qs(f.where.mesh));
+        item->setData(0, SubMeshRole, f.where.subMesh);
+        item->setData(0, ObjectRole, qs(f.where.object));
+        item->setData(0, IdRole, qs(f.id));
         if (const check::CheckInfo* c = check::findCheck(f.id))
             item->setToolTip(1, QString::fromUtf8(c->title) + "\n" + tr("Source: ") + QString::fromUtf8(c->source));
         item->setToolTip(3, qs(f.message));
@@ -181,9 +186,23 @@ void ProblemsDock::showReport() {
 
 void ProblemsDock::activate(QTreeWidgetItem* item) {
     if (!item) return;
+    // object.*: the file is a definition file no reader opens; the object it names is opened instead.
+    if (const QString object = item->data(0, ObjectRole).toString(); !object.isEmpty()) {
+        emit objectRequested(object);
+        return;
+    }
     const QString file = item->data(0, FileRole).toString();
     if (file.isEmpty()) return;
-    emit openRequested(file, item->data(0, BoneRole).toString(), item->data(0, MaterialRole).toString());
+    if (item->data(0, IdRole).toString().startsWith(QLatin1String("object."))) {
+        // About a definition file as a whole (missing, malformed): nothing the viewer opens.
+        QToolTip::showText(
+            tree_->viewport()->mapToGlobal(tree_->visualItemRect(item).bottomLeft()),
+            tr("%1 is an object definition file and the finding names no object: nothing to open.").arg(file), tree_);
+        return;
+    }
+    const QVariant subMesh = item->data(0, SubMeshRole);
+    emit openRequested(file, item->data(0, BoneRole).toString(), item->data(0, MaterialRole).toString(),
+                       item->data(0, MeshRole).toString(), subMesh.isValid() ? subMesh.toInt() : -1);
 }
 
 } // namespace rs::ui

@@ -1,6 +1,8 @@
 // View -> Problems: the asset checker (core/check) for the mounted game and mod folders or for the open file, in
 // the background with a progress bar; findings grouped by file and filterable by level. Double-clicking a finding
-// asks the window to open its file and select the bone or material it names.
+// asks the window to open its file and select the bone, texture, mesh or sub-mesh it names; an object.* finding (its
+// file is an XML or INI definition file) asks to open the object it names, and one naming no object (a definition
+// file missing or malformed) opens nothing.
 #pragma once
 
 #include "check/check.h"
@@ -39,8 +41,12 @@ class ProblemsDock : public QDockWidget {
     QProgressBar* progressBar() const { return progress_; }
 
   signals:
-    // A finding was double-clicked: open `file`, then select `bone` / `material` when not empty.
-    void openRequested(const QString& file, const QString& bone, const QString& material);
+    // A finding was double-clicked: open `file`, then select `bone` / `material` when not empty, or else the
+    // sub-mesh `subMesh` of `mesh` (the mesh itself for -1) when `mesh` is not empty.
+    void openRequested(const QString& file, const QString& bone, const QString& material, const QString& mesh,
+                       int subMesh);
+    // An object.* finding naming an object was double-clicked: open that object.
+    void objectRequested(const QString& object);
     void finished();
 
   private:

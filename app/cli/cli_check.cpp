@@ -32,6 +32,7 @@ void writeLocation(Json& j, const Location& l) {
     if (l.subMesh >= 0) j.kv("subMesh", l.subMesh);
     if (!l.bone.empty()) j.kv("bone", l.bone);
     if (!l.material.empty()) j.kv("material", l.material);
+    if (!l.object.empty()) j.kv("object", l.object);
     j.endObject();
 }
 

@@ -787,6 +787,7 @@ void checkObjects(const Ctx& c, unsigned threads, KnownFacts& known, std::vector
     const std::vector<objects::ObjectSummary>& all = db->objects();
     std::vector<ObjOut> outs(all.size());
     auto atObject = [&](size_t i, Finding f) {
+        f.where.object = all[i].name;
         f.key = all[i].pos.file;
         f.where.line = all[i].pos.line;
         f.where.column = all[i].pos.column;
@@ -837,6 +838,7 @@ void checkObjects(const Ctx& c, unsigned threads, KnownFacts& known, std::vector
             f.where.line = r.pos.line;
             f.where.column = r.pos.column;
             if (r.kind == "bone") f.where.bone = r.name;
+            f.where.object = o.name;
             f.message = o.name + ": " + r.kind + " " + r.name + " (" + r.where + ") does not resolve";
             oo.findings.emplace_back(SeenKey{id, r.pos.file, r.pos.line, r.pos.column, upper(r.name)}, std::move(f));
         }

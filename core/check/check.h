@@ -42,6 +42,7 @@ struct Location {
     int subMesh = -1;                        // sub-mesh index in the mesh, -1 when none
     std::string bone;                        // bone name, "" when none
     std::string material;                    // shader or texture name, "" when none
+    std::string object;                      // object.*: the object the finding is about, "" when none
     bool hasOffset() const { return offset != ~uint64_t(0); }
     std::string str() const;                 // "chunk 0x400 at offset 12", "line 3, column 5", "mesh X sub-mesh 0"
 };

@@ -22,7 +22,7 @@ using vfs::normalizePath;
 
 namespace {
 
-constexpr size_t kCacheEntries = 64;
+constexpr size_t kListings = 1024; // folder listings kept (the least recently used one goes)
 
 std::string lower(std::string s) {
     for (char& c : s)
@@ -47,10 +47,6 @@ std::string archiveOf(const std::string& path) {
     return {};
 }
 
-template <class Map> void bound(Map& m) {
-    if (m.size() >= kCacheEntries) m.clear();
-}
-
 } // namespace
 
 std::string fileStamp(const std::string& path) {
@@ -66,9 +62,11 @@ namespace {
 struct Listing {
     std::string stamp;
     std::map<std::string, std::string> files, dirs; // lower-case name -> smallest matching name
+    uint64_t used = 0;
 };
 std::mutex gListingMutex;
 std::map<std::string, Listing> gListings;
+uint64_t gListingClock = 0;
 } // namespace
 
 // The entry of `dir` named `name` in any case (the smallest such name); "" when none.
@@ -90,9 +88,13 @@ static std::string childNoCase(const std::string& dir, const std::string& name, 
             std::string& slot = (dir ? l.dirs : l.files)[lower(fn)];
             if (slot.empty() || fn < slot) slot = fn;
         }
-        bound(gListings);
+        if (it == gListings.end() && gListings.size() >= kListings)
+            gListings.erase(std::min_element(gListings.begin(), gListings.end(), [](const auto& a, const auto& b) {
+                return a.second.used < b.second.used;
+            }));
         it = gListings.insert_or_assign(dir, std::move(l)).first;
     }
+    it->second.used = ++gListingClock;
     const auto& names = wantDir ? it->second.dirs : it->second.files;
     const auto f = names.find(want);
     return f == names.end() ? std::string() : (fs::path(dir) / f->second).string();
@@ -113,48 +115,79 @@ static std::string subdirNoCase(const std::string& base, const std::string& rel)
 
 // --- the resolver ------------------------------------------------------------------------------------------------
 
+template <class V>
+template <class Make>
+V Resolver::StampCache<V>::get(const std::string& id, const std::string& stamp, Make make) const {
+    if (stamp.empty()) return make();
+    std::promise<V> promise;
+    std::shared_future<V> value;
+    uint64_t serial = 0;
+    {
+        std::lock_guard<std::mutex> lock(mu_);
+        Slot& slot = slots_[id];
+        if (slot.value.valid() && slot.stamp == stamp) {
+            slot.used = ++clock_;
+            value = slot.value;
+        } else {
+            slot.stamp = stamp;
+            slot.value = promise.get_future().share();
+            slot.used = serial = ++clock_;
+            slot.serial = serial;
+            ++made_;
+            if (slots_.size() > capacity_) { // the one used longest ago goes (never the one being made)
+                auto oldest = slots_.end();
+                for (auto it = slots_.begin(); it != slots_.end(); ++it)
+                    if (it->first != id && (oldest == slots_.end() || it->second.used < oldest->second.used))
+                        oldest = it;
+                if (oldest != slots_.end()) slots_.erase(oldest);
+            }
+        }
+    }
+    if (!serial) return value.get(); // made by another thread (or before): its value or its exception
+    try {
+        V v = make();
+        promise.set_value(v);
+        return v;
+    } catch (...) {
+        promise.set_exception(std::current_exception()); // for the threads waiting on it
+        std::lock_guard<std::mutex> lock(mu_);
+        const auto it = slots_.find(id);
+        if (it != slots_.end() && it->second.serial == serial) slots_.erase(it); // tried again next time
+        throw;
+    }
+}
+
 Resolver::Resolver(std::shared_ptr<const MountTable> mounted, std::vector<std::string> textureDirs)
     : mounted_(std::move(mounted)), textureDirs_(std::move(textureDirs)) {}
 
 std::shared_ptr<const MountTable> Resolver::tableOver(std::shared_ptr<vfs::Source> own) const {
-    auto t = std::make_shared<MountTable>();
     const std::string role = own->kind() == "folder" ? "folder" : "archive";
-    t->add(std::move(own), role);
-    if (mounted_)
-        for (const vfs::Mount& m : mounted_->mounts())
-            t->add(m.source, m.role);
-    return t;
+    return MountTable::overlay(std::move(own), role, mounted_);
 }
 
 Resolver::Place Resolver::placeOf(const std::string& path) const {
     Place p;
-    auto cached = [&](const std::string& id, const std::string& stamp, auto make) {
-        {
-            std::lock_guard<std::mutex> lock(mutex_);
-            const auto it = tables_.find(id);
-            if (it != tables_.end() && it->second.stamp == stamp) return it->second.table;
-        }
-        std::shared_ptr<const MountTable> t = make();
-        std::lock_guard<std::mutex> lock(mutex_);
-        bound(tables_);
-        tables_[id] = CachedTable{stamp, t};
-        return t;
-    };
     auto folderTable = [&](const std::string& dir) {
-        return cached("dir:" + dir, fileStamp(dir), [&] {
-            return tableOver(std::make_shared<vfs::Folder>(dir, std::string(), false, false));
-        });
+        return tables_.get("dir:" + dir, fileStamp(dir),
+                           [&] { return tableOver(std::make_shared<vfs::Folder>(dir, std::string(), false, false)); });
     };
     if (isRegularFile(path)) {
         p.diskPath = path;
+        // A file of the mounted folders is looked up by its game path there (its art root and the mount's archives
+        // count), not by its name in a table of its own folder.
+        if (const vfs::Entry* e = mounted_ ? mounted_->findDescribed(path) : nullptr) {
+            p.key = e->key;
+            p.table = mounted_;
+            return p;
+        }
         p.key = normalizePath(fs::path(path).filename().string());
         p.table = folderTable(parentOf(path));
         return p;
     }
     if (const std::string archive = archiveOf(path); !archive.empty()) {
         p.key = normalizePath(path.substr(archive.size() + 1));
-        p.table = cached("archive:" + archive, fileStamp(archive),
-                         [&] { return tableOver(vfs::openArchiveFile(archive)); });
+        p.table = tables_.get("archive:" + archive, fileStamp(archive),
+                              [&] { return tableOver(vfs::openArchiveFile(archive)); });
         return p;
     }
     if (mounted_) {
@@ -178,33 +211,19 @@ Resolver::Place Resolver::placeOf(const std::string& path) const {
     return p;
 }
 
-std::shared_ptr<const std::vector<w3d::Hierarchy>> Resolver::hierarchiesOf(const std::string& label,
-                                                                           const std::vector<uint8_t>& bytes,
-                                                                           const std::string& stamp) const {
-    auto hs = std::make_shared<const std::vector<w3d::Hierarchy>>(w3d::readFile(ByteSpan(bytes), label).hierarchies);
-    if (!stamp.empty()) {
-        std::lock_guard<std::mutex> lock(mutex_);
-        bound(hierarchies_);
-        hierarchies_[label] = CachedHierarchies{stamp, hs};
-    }
-    return hs;
-}
-
 w3d::HierarchyLookup Resolver::hierarchyLookup(const Place& place, const OpenOptions& options) const {
-    return [this, place, chosen = options.w3dHierarchyFile](const std::string& name) -> std::optional<w3d::HierarchyFile> {
-        // Parsed hierarchies of `label` while its stamp holds, else read(bytes) parsed and kept.
-        auto fromCache = [&](const std::string& label, const std::string& stamp) {
-            std::shared_ptr<const std::vector<w3d::Hierarchy>> hs;
-            if (stamp.empty()) return hs;
-            std::lock_guard<std::mutex> lock(mutex_);
-            const auto it = hierarchies_.find(label);
-            if (it != hierarchies_.end() && it->second.stamp == stamp) hs = it->second.hierarchies;
-            return hs;
+    return [this, place,
+            chosen = options.w3dHierarchyFile](const std::string& name) -> std::optional<w3d::HierarchyFile> {
+        // The hierarchies of the file `label`, parsed once while its stamp holds.
+        auto parsed = [&](const std::string& label, const std::string& stamp, auto bytes) {
+            return hierarchies_.get(label, stamp, [&] {
+                const std::vector<uint8_t> b = bytes();
+                return std::make_shared<const std::vector<w3d::Hierarchy>>(
+                    w3d::readFile(ByteSpan(b), label).hierarchies);
+            });
         };
         auto onDisk = [&](const std::string& file) -> std::optional<w3d::HierarchyFile> {
-            const std::string stamp = fileStamp(file);
-            if (auto hs = fromCache(file, stamp)) return w3d::HierarchyFile{file, hs};
-            return w3d::HierarchyFile{file, hierarchiesOf(file, readFileBytes(file), stamp)};
+            return w3d::HierarchyFile{file, parsed(file, fileStamp(file), [&] { return readFileBytes(file); })};
         };
         if (!chosen.empty()) return onDisk(chosen);
         if (place.table)
@@ -215,10 +234,10 @@ w3d::HierarchyLookup Resolver::hierarchyLookup(const Place& place, const OpenOpt
                     const std::string label = place.table->describe(*h);
                     const std::string stamp = "entry:" + std::to_string(e.offset) + ":" + std::to_string(e.size) +
                                               ":" + fileStamp(place.table->mountOf(*h).source->label());
-                    if (auto hs = fromCache(label, stamp)) return w3d::HierarchyFile{label, hs};
-                    const vfs::EntryBytes b = place.table->read(*h);
-                    return w3d::HierarchyFile{
-                        label, hierarchiesOf(label, std::vector<uint8_t>(b.span.data, b.span.data + b.span.size), stamp)};
+                    return w3d::HierarchyFile{label, parsed(label, stamp, [&] {
+                                                  const vfs::EntryBytes b = place.table->read(*h);
+                                                  return std::vector<uint8_t>(b.span.data, b.span.data + b.span.size);
+                                              })};
                 }
             }
         // SAGE layout on disk: skeletons in <...>/art/w3d/<first two letters of the name>/.
@@ -340,12 +359,7 @@ std::vector<std::string> Resolver::companionClips(const std::string& modelPath, 
         p = placeOf(modelPath);
     } catch (const ParseError&) {
     }
-    if (!p.table) return out;
-    // A file of the mounted folders is looked up by its game path there (clips in the mount's archives count).
-    if (const vfs::Entry* own = mounted_ && !p.diskPath.empty() ? mounted_->findDescribed(p.diskPath) : nullptr) {
-        p.table = mounted_;
-        p.key = own->key;
-    }
+    if (!p.table) return out; // a file of the mounted folders: by its game path there (placeOf)
     for (const std::string& k : resolve::companionClips(*p.table, p.key, cache ? &cache->scans : nullptr))
         out.push_back(p.table->describe(*p.table->find(k)));
     std::sort(out.begin(), out.end());
@@ -435,10 +449,8 @@ std::string Resolver::findTexture(std::string_view rawName, const std::string& m
     }
     auto fromTable = [&]() -> std::string {
         if (!p.table) return {};
-        // A file of the mounted folders is looked up by its game path there (its art root counts), not by its name
-        // in its own folder.
-        const vfs::Entry* own = mounted_ && !p.diskPath.empty() ? mounted_->findDescribed(p.diskPath) : nullptr;
-        const Hit* h = resolve::findTexture(*p.table, name, own ? own->key : p.key);
+        // A file of the mounted folders is looked up by its game path there (its art root counts: placeOf).
+        const Hit* h = resolve::findTexture(*p.table, name, p.key);
         return h ? p.table->describe(*h) : std::string();
     };
     // The game's order (mod over game, loose over archives) first for a model inside an archive and whenever game

@@ -10,6 +10,8 @@
 #include "scene/document.h"
 #include "vfs/mount.h"
 
+#include <cstdint>
+#include <future>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -108,30 +110,48 @@ class Resolver {
         std::string key;
         std::string diskPath; // the file on disk, when it is one
     };
-    // Null table when the path is none of the kinds open() takes.
+    // Null table when the path is none of the kinds open() takes. A file on disk that the mounted folders hold
+    // (MountTable::findDescribed) is looked up by its game path in them; any other file and an archive entry through
+    // a table of its folder or archive over the mounted folders (MountTable::overlay), made once per folder or
+    // archive while its stamp holds.
     Place placeOf(const std::string& path) const;
+    // How many such folder and archive tables this resolver has made (tests, benchmarks).
+    size_t tablesMade() const { return tables_.made(); }
 
   private:
     w3d::HierarchyLookup hierarchyLookup(const Place& place, const OpenOptions& options) const;
-    std::shared_ptr<const std::vector<w3d::Hierarchy>> hierarchiesOf(const std::string& label,
-                                                                     const std::vector<uint8_t>& bytes,
-                                                                     const std::string& stamp) const;
     std::shared_ptr<const vfs::MountTable> tableOver(std::shared_ptr<vfs::Source> own) const;
+
+    // A value per id made once while the id's stamp holds: a thread asking while another makes it waits for that
+    // one. At most `capacity` ids are kept; the one used longest ago goes. Nothing is kept for an empty stamp or
+    // when making throws. Thread-safe.
+    template <class V> class StampCache {
+      public:
+        explicit StampCache(size_t capacity) : capacity_(capacity) {}
+        template <class Make> V get(const std::string& id, const std::string& stamp, Make make) const;
+        size_t made() const {
+            std::lock_guard<std::mutex> lock(mu_);
+            return made_;
+        }
+
+      private:
+        struct Slot {
+            std::string stamp;
+            std::shared_future<V> value;
+            uint64_t used = 0, serial = 0;
+        };
+        size_t capacity_;
+        mutable std::mutex mu_;
+        mutable std::map<std::string, Slot> slots_;
+        mutable uint64_t clock_ = 0;
+        mutable size_t made_ = 0;
+    };
 
     std::shared_ptr<const vfs::MountTable> mounted_;
     std::vector<std::string> textureDirs_;
 
-    struct CachedTable {
-        std::string stamp;
-        std::shared_ptr<const vfs::MountTable> table;
-    };
-    struct CachedHierarchies {
-        std::string stamp;
-        std::shared_ptr<const std::vector<w3d::Hierarchy>> hierarchies;
-    };
-    mutable std::mutex mutex_;
-    mutable std::map<std::string, CachedTable> tables_;             // by folder or archive path
-    mutable std::map<std::string, CachedHierarchies> hierarchies_; // by hierarchy file label
+    StampCache<std::shared_ptr<const vfs::MountTable>> tables_{1024}; // by "dir:" folder or "archive:" path
+    StampCache<std::shared_ptr<const std::vector<w3d::Hierarchy>>> hierarchies_{1024}; // by hierarchy file label
 };
 
 // "size:mtime" of a file on disk ("" when it cannot be read): what the resolver's caches are checked against.

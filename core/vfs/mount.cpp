@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
+#include <stdexcept>
 
 namespace rs::vfs {
 
@@ -183,6 +185,7 @@ std::vector<std::string> readMegaFilesXml(const std::string& dir, std::vector<st
 }
 
 void MountTable::add(std::shared_ptr<Source> source, std::string role) {
+    if (base_) throw std::logic_error("MountTable::add on an overlay");
     const auto m = uint32_t(mounts_.size());
     for (const std::string& w : source->warnings())
         pushWarning(warnings, w);
@@ -197,7 +200,43 @@ void MountTable::add(std::shared_ptr<Source> source, std::string role) {
     sorted_.clear();
 }
 
+std::shared_ptr<const MountTable> MountTable::overlay(std::shared_ptr<Source> own, std::string role,
+                                                      std::shared_ptr<const MountTable> base) {
+    auto t = std::make_shared<MountTable>();
+    t->add(std::move(own), std::move(role));
+    if (!base) return t;
+    for (const Mount& m : base->mounts()) { // as add() would: the sources' warnings, the mounts in order
+        for (const std::string& w : m.source->warnings())
+            pushWarning(t->warnings, w);
+        t->mounts_.push_back(m);
+    }
+    size_t shared = 0;
+    for (auto& [key, hits] : t->index_)
+        if (const std::vector<Hit>* below = base->findAll(key)) {
+            ++shared;
+            for (Hit h : *below) {
+                ++h.mount;
+                hits.push_back(h);
+            }
+        }
+    t->baseOnly_ = base->size() - shared;
+    t->base_ = std::move(base);
+    t->shifted_ = std::make_shared<Shifted>();
+    return t;
+}
+
 std::vector<std::string> MountTable::list(std::string_view folder) const {
+    const std::string prefix = folder.empty() ? std::string() : normalizePath(folder);
+    std::vector<std::string> own = listOwn(prefix);
+    if (!base_) return own;
+    const std::vector<std::string> below = base_->list(prefix);
+    std::vector<std::string> out;
+    out.reserve(own.size() + below.size());
+    std::set_union(own.begin(), own.end(), below.begin(), below.end(), std::back_inserter(out));
+    return out;
+}
+
+std::vector<std::string> MountTable::listOwn(const std::string& prefix) const {
     std::lock_guard<std::mutex> lock(*sortMutex_); // the sorted keys are built on first use, from any thread
     if (sorted_.size() != index_.size()) {
         sorted_.clear();
@@ -206,7 +245,6 @@ std::vector<std::string> MountTable::list(std::string_view folder) const {
             sorted_.push_back(&kv.first);
         std::sort(sorted_.begin(), sorted_.end(), [](const std::string* a, const std::string* b) { return *a < *b; });
     }
-    const std::string prefix = folder.empty() ? std::string() : normalizePath(folder);
     std::vector<std::string> out;
     auto it = std::lower_bound(sorted_.begin(), sorted_.end(), prefix,
                                [](const std::string* k, const std::string& p) { return *k < p; });
@@ -216,8 +254,20 @@ std::vector<std::string> MountTable::list(std::string_view folder) const {
 }
 
 const std::vector<Hit>* MountTable::findAll(std::string_view path) const {
-    auto it = index_.find(normalizePath(path));
-    return it == index_.end() ? nullptr : &it->second;
+    std::string key = normalizePath(path);
+    auto it = index_.find(key);
+    if (it != index_.end()) return &it->second;
+    if (!base_) return nullptr;
+    const std::vector<Hit>* below = base_->findAll(key);
+    if (!below) return nullptr;
+    std::lock_guard<std::mutex> lock(shifted_->mu);
+    auto [at, fresh] = shifted_->hits.try_emplace(std::move(key));
+    if (fresh) {
+        at->second = *below;
+        for (Hit& h : at->second)
+            ++h.mount;
+    }
+    return &at->second;
 }
 
 const Hit* MountTable::find(std::string_view path) const {
@@ -269,6 +319,15 @@ std::string MountTable::keyFor(std::string_view path) const {
 void MountTable::forEach(const std::function<void(const std::string&, const std::vector<Hit>&)>& fn) const {
     for (const auto& [k, v] : index_)
         fn(k, v);
+    if (!base_) return;
+    std::vector<Hit> shifted;
+    base_->forEach([&](const std::string& k, const std::vector<Hit>& below) {
+        if (index_.count(k)) return;
+        shifted = below;
+        for (Hit& h : shifted)
+            ++h.mount;
+        fn(k, shifted);
+    });
 }
 
 static void mountArchive(MountTable& t, const std::string& path, const std::string& role) {

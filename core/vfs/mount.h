@@ -69,8 +69,15 @@ struct Hit {
 
 class MountTable {
   public:
-    // Adds a source below every source added before it.
+    // Adds a source below every source added before it (not to an overlay()).
     void add(std::shared_ptr<Source> source, std::string role);
+    // `own` over every source of `base`: the table that add(own, role) and then add() of each of base's mounts in
+    // order would give (the same mounts(), hits, find(), list(), describe(), findDescribed(), size() and source
+    // warnings), without copying base's index. Only own's entries are indexed (each followed by base's hits for its
+    // name); every other name is looked up in base, which must not change meanwhile. For a file outside the mounted
+    // folders: its folder or archive over them (Resolver::placeOf).
+    static std::shared_ptr<const MountTable> overlay(std::shared_ptr<Source> own, std::string role,
+                                                     std::shared_ptr<const MountTable> base);
     const std::vector<Mount>& mounts() const { return mounts_; }
     const Entry& entry(const Hit& h) const { return mounts_[h.mount].source->entries()[h.entry]; }
     const Mount& mountOf(const Hit& h) const { return mounts_[h.mount]; }
@@ -92,7 +99,7 @@ class MountTable {
     // relative to that folder's root; anything else -> its file name alone.
     std::string keyFor(std::string_view path) const;
 
-    size_t size() const { return index_.size(); }
+    size_t size() const { return index_.size() + baseOnly_; }
     // Keys of the entries directly inside `folder` (a key prefix ending in '/', or "" for the top), sorted; any
     // other prefix lists the entries of its folder whose names start with it. O(log n + k) after a one-time sort
     // of the keys. Thread-safe.
@@ -104,8 +111,19 @@ class MountTable {
     std::vector<std::string> warnings;
 
   private:
+    std::vector<std::string> listOwn(const std::string& prefix) const;
+
     std::vector<Mount> mounts_;
-    std::unordered_map<std::string, std::vector<Hit>> index_;
+    std::unordered_map<std::string, std::vector<Hit>> index_; // an overlay: own's names only
+    // overlay(): the table below own (its hits are ours with mount + 1), the number of its names own does not hold,
+    // and its hits for names own does not hold, shifted, made on first lookup (node-based: pointers stay valid).
+    std::shared_ptr<const MountTable> base_;
+    size_t baseOnly_ = 0;
+    struct Shifted {
+        std::mutex mu;
+        std::unordered_map<std::string, std::vector<Hit>> hits;
+    };
+    std::shared_ptr<Shifted> shifted_;
     mutable std::vector<const std::string*> sorted_; // keys of index_, sorted; rebuilt after add()
     std::shared_ptr<std::mutex> sortMutex_ = std::make_shared<std::mutex>(); // guards sorted_ (list() is const)
 };

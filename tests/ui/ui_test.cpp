@@ -16,12 +16,13 @@
 #include "alamo/alamo_writer.h"
 #include "alamo/particle_writer.h"
 #include "amal/amal_writer.h"
-#include "bw2_fixtures.h" // tests/core: .bwm/.al made by the project's own writers
-#include "demo/demo_model.h"
-#include "resolve/resolver.h"
-#include "particle_fixtures.h" // tests/core: particle systems built in code
+#include "bw2_fixtures.h"         // tests/core: .bwm/.al made by the project's own writers
 #include "check/check_fixtures.h" // tests/core: a writer-made mod with one planted defect
+#include "demo/demo_model.h"
+#include "objects_dock.h"
+#include "particle_fixtures.h" // tests/core: particle systems built in code
 #include "problems_dock.h"
+#include "resolve/resolver.h"
 #include "scene/pose.h"
 
 #include <QApplication>
@@ -1121,7 +1122,108 @@ class UiTest : public QObject {
                      materials->currentItem()->text(0).contains(QStringLiteral("GONE.TGA")),
                  qPrintable(materials->currentItem()->text(0) + " | " + materials->currentItem()->text(2)));
         w->setMount(nullptr);
+
+        // A finding one file of a run names by mesh and sub-mesh (an unknown shader): double-clicking opens the model
+        // and selects that sub-mesh's row in the material inspector.
+        auto findingOf = [&](const QString& id) -> QTreeWidgetItem* {
+            for (int i = 0; i < tree->topLevelItemCount(); ++i)
+                for (int k = 0; k < tree->topLevelItem(i)->childCount(); ++k)
+                    if (tree->topLevelItem(i)->child(k)->text(1) == id) return tree->topLevelItem(i)->child(k);
+            return nullptr;
+        };
+        rs::test::CheckMod shader(rs::test::CheckMod::Defect::ShaderUnknown);
+        w->setMount(std::make_shared<const vfs::MountTable>(vfs::mountInstall({}, {shader.mod})));
+        done.clear();
+        p->runCheck(true);
+        QVERIFY(QTest::qWaitFor([&] { return !done.isEmpty(); }, 60000));
+        finding = findingOf(QStringLiteral("model.shader-unknown"));
+        QVERIFY(finding);
+        QVERIFY2(finding->text(2).contains(QStringLiteral("mesh Hull sub-mesh 0")), qPrintable(finding->text(2)));
+        ok.clear();
+        emit tree->itemDoubleClicked(finding, 0);
+        QVERIFY(QTest::qWaitFor([&] { return !ok.isEmpty(); }, 60000));
+        QVERIFY(w->currentPath().endsWith(QStringLiteral("CLEAN.ALO")));
+        QVERIFY(w->currentPath().startsWith(QString::fromStdString(shader.mod)));
+        QTreeWidgetItem* row = materials->currentItem();
+        QVERIFY(row);
+        QVERIFY(row->parent());
+        QCOMPARE(row->parent()->text(0), QStringLiteral("Hull"));
+        QCOMPARE(row->parent()->indexOfChild(row), 0);
+        QVERIFY2(row->text(0).contains(QStringLiteral("MeshFancy.fx")), qPrintable(row->text(0)));
+        // Double-clicked again with the model open: selected at once, without reading the file again.
+        materials->setCurrentItem(nullptr);
+        ok.clear();
+        emit tree->itemDoubleClicked(finding, 0);
+        QVERIFY(materials->currentItem());
+        QCOMPARE(materials->currentItem()->parent()->text(0), QStringLiteral("Hull"));
+        QVERIFY(ok.isEmpty());
+        w->setMount(nullptr);
+
+        // An object finding is in an XML file no reader opens: double-clicking opens the object it names (Clean,
+        // whose hardpoint HP_Z is missing) once the Objects panel has indexed the mount.
+        rs::test::CheckMod hardpoint(rs::test::CheckMod::Defect::ObjectHardpoint);
+        auto table = std::make_shared<const vfs::MountTable>(vfs::mountInstall({}, {hardpoint.mod}));
+        w->setMount(table);
+        QSignalSpy indexed(w->objectsPanel(), &ObjectsDock::indexed);
+        w->objectsPanel()->setMount(table);
+        QVERIFY(QTest::qWaitFor([&] { return !indexed.isEmpty() && !w->objectsPanel()->indexing(); }, 30000));
+        done.clear();
+        p->runCheck(true);
+        QVERIFY(QTest::qWaitFor([&] { return !done.isEmpty(); }, 60000));
+        finding = findingOf(QStringLiteral("object.hardpoint-missing"));
+        QVERIFY(finding);
+        QSignalSpy shown(w.get(), &MainWindow::objectShown);
+        QSignalSpy failed(w.get(), &MainWindow::openFailed);
+        emit tree->itemDoubleClicked(finding, 0);
+        QVERIFY(QTest::qWaitFor([&] { return !shown.isEmpty(); }, 60000));
+        QCOMPARE(shown.first().at(0).toString(), QStringLiteral("Clean"));
+        QVERIFY2(shown.first().at(1).toInt() >= 0, "the object did not open");
+        QVERIFY(failed.isEmpty()); // the XML file was not opened as a model
+        w->objectsPanel()->setMount(nullptr);
+        w->setMount(nullptr);
+
+        // An object finding about a definition file as a whole (listed, missing): nothing opened, no error.
+        rs::test::CheckMod listed(rs::test::CheckMod::Defect::ObjectFile);
+        w->setMount(std::make_shared<const vfs::MountTable>(vfs::mountInstall({}, {listed.mod})));
+        done.clear();
+        p->runCheck(true);
+        QVERIFY(QTest::qWaitFor([&] { return !done.isEmpty(); }, 60000));
+        finding = findingOf(QStringLiteral("object.file-missing"));
+        QVERIFY(finding);
+        const QString before = w->currentPath();
+        errors.clear();
+        shown.clear();
+        emit tree->itemDoubleClicked(finding, 0);
+        QVERIFY(!QTest::qWaitFor([&] { return !failed.isEmpty() || !errors.isEmpty(); }, 1500));
+        QVERIFY(shown.isEmpty());
+        QCOMPARE(w->currentPath(), before);
+        w->setMount(nullptr);
         p->hide();
+    }
+
+    // A problem's bone and material selection waits for its file; when that file fails to open the selection is
+    // dropped: the same file opened again later (repaired) selects nothing.
+    void problemSelectionDroppedWhenLoadFails() {
+        rs::test::CheckMod mod(rs::test::CheckMod::Defect::ReadError);
+        const QString models = QString::fromStdString(mod.mod) + QStringLiteral("/Data/Art/Models/");
+        errors.clear();
+        QSignalSpy failed(w.get(), &MainWindow::openFailed);
+        emit w->problemsDock()->openRequested(models + QStringLiteral("BROKEN.ALO"), QStringLiteral("Hand"),
+                                              QStringLiteral("CLEAN.TGA"), QStringLiteral("Hull"), 0);
+        QVERIFY(QTest::qWaitFor([&] { return !failed.isEmpty(); }, 60000));
+        QCOMPARE(errors.size(), 1);
+        errors.clear();
+        QVERIFY(QFile::remove(models + QStringLiteral("BROKEN.ALO")));
+        QVERIFY(QFile::copy(models + QStringLiteral("CLEAN.ALO"), models + QStringLiteral("BROKEN.ALO")));
+        QSignalSpy ok(w.get(), &MainWindow::documentOpened);
+        w->openFile(models + QStringLiteral("BROKEN.ALO"));
+        QVERIFY(QTest::qWaitFor([&] { return !ok.isEmpty(); }, 60000));
+        QVERIFY(errors.isEmpty());
+        QVERIFY(w->model()->skeleton.find("Hand") >= 0);
+        QCOMPARE(w->boneTree()->selectedBone(), -1);
+        QTreeWidget* materials = w->materials()->findChild<QTreeWidget*>();
+        QVERIFY(materials);
+        QVERIFY(!materials->currentItem());
     }
 
     // View -> Problems: the Problems dock shares a tab group with the timeline; the menu action brings it to the

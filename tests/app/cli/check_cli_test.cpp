@@ -58,7 +58,9 @@ TEST_CASE("check: --json lists findings with id, level, file and location") {
     CHECK(r.status == 1);
     CHECK_THAT(r.out, Catch::StartsWith("{\"schema\":\"rigscope-check/1\""));
     CHECK_THAT(r.out, Catch::Contains("{\"id\":\"object.model-missing\",\"level\":\"error\",\"file\":"));
-    CHECK_THAT(r.out, Catch::Contains("\"key\":\"DATA/XML/UNITS.XML\",\"location\":{\"line\":3,\"column\":4}"));
+    CHECK_THAT(
+        r.out,
+        Catch::Contains("\"key\":\"DATA/XML/UNITS.XML\",\"location\":{\"line\":3,\"column\":4,\"object\":\"Clean\"}"));
 }
 
 TEST_CASE("check: SARIF validates against the SARIF 2.1.0 schema") {

@@ -93,7 +93,10 @@ TEST_CASE("check: model.texture-missing names the material") {
 TEST_CASE("check: model.shader-unknown") {
     CheckMod m(Defect::ShaderUnknown);
     const check::Finding f = only(checkMod(m), "model.shader-unknown");
+    CHECK(endsWith(f.file, "Data/Art/Models/CLEAN.ALO"));
+    CHECK(f.key == "DATA/ART/MODELS/CLEAN.ALO");
     CHECK(f.where.mesh == "Hull");
+    CHECK(f.where.subMesh == 0);
     CHECK(f.where.material == "MeshFancy.fx");
 }
 
@@ -118,7 +121,9 @@ TEST_CASE("check: model.hierarchy-missing for a W3D skin") {
     INFO(dump(r));
     REQUIRE(f);
     CHECK(f->id == "model.hierarchy-missing");
-    CHECK(endsWith(f->file, "UNIT_SKN.W3D"));
+    CHECK(endsWith(f->file, "Data/Art/Models/UNIT_SKN.W3D"));
+    CHECK(f->key == "DATA/ART/MODELS/UNIT_SKN.W3D");
+    CHECK(f->where.str().empty()); // the whole file: no chunk, mesh or bone
     CHECK_THAT(f->message, Catch::Contains("NOSUCH_SKL", Catch::CaseSensitive::No));
 }
 
@@ -132,6 +137,8 @@ TEST_CASE("check: model.clip-mismatch names the clip") {
 TEST_CASE("check: limit.vertices") {
     CheckMod m(Defect::Vertices);
     const check::Finding f = only(checkMod(m), "limit.vertices");
+    CHECK(endsWith(f.file, "Data/Art/Models/CLEAN.ALO"));
+    CHECK(f.key == "DATA/ART/MODELS/CLEAN.ALO");
     CHECK(f.where.mesh == "Big");
     CHECK(f.where.subMesh == 0);
 }
@@ -139,7 +146,10 @@ TEST_CASE("check: limit.vertices") {
 TEST_CASE("check: limit.triangles") {
     CheckMod m(Defect::Triangles);
     const check::Finding f = only(checkMod(m), "limit.triangles");
+    CHECK(endsWith(f.file, "Data/Art/Models/CLEAN.ALO"));
+    CHECK(f.key == "DATA/ART/MODELS/CLEAN.ALO");
     CHECK(f.where.mesh == "Dense");
+    CHECK(f.where.subMesh == -1); // the mesh as a whole
 }
 
 TEST_CASE("check: limit.w3d-vertices above 65535, not at 65535") {
@@ -161,6 +171,8 @@ TEST_CASE("check: limit.w3d-triangles counts the indices of every material pass"
 TEST_CASE("check: limit.skin-bones") {
     CheckMod m(Defect::SkinBones);
     const check::Finding f = only(checkMod(m), "limit.skin-bones");
+    CHECK(endsWith(f.file, "Data/Art/Models/CLEAN.ALO"));
+    CHECK(f.key == "DATA/ART/MODELS/CLEAN.ALO");
     CHECK(f.where.mesh == "Skin");
     CHECK(f.where.subMesh == 0);
 }
@@ -187,20 +199,30 @@ TEST_CASE("check: limit.skin-weights of a W3D skin whose weights do not add up t
 TEST_CASE("check: limit.shadow-not-closed") {
     CheckMod m(Defect::ShadowOpen);
     const check::Finding f = only(checkMod(m), "limit.shadow-not-closed");
+    CHECK(endsWith(f.file, "Data/Art/Models/CLEAN.ALO"));
+    CHECK(f.key == "DATA/ART/MODELS/CLEAN.ALO");
     CHECK(f.where.mesh == "Shadow");
+    CHECK(f.where.subMesh == 0);
+    CHECK(f.where.material == "MeshShadowVolume.fx");
     CHECK_THAT(f.message, Catch::Contains("3 open edges"));
 }
 
 TEST_CASE("check: limit.shadow-materials") {
     CheckMod m(Defect::ShadowMaterials);
     const check::Finding f = only(checkMod(m), "limit.shadow-materials");
+    CHECK(endsWith(f.file, "Data/Art/Models/CLEAN.ALO"));
+    CHECK(f.key == "DATA/ART/MODELS/CLEAN.ALO");
     CHECK(f.where.mesh == "Shadow");
+    CHECK(f.where.subMesh == -1); // the mesh as a whole
 }
 
 TEST_CASE("check: limit.collision-materials") {
     CheckMod m(Defect::CollisionMaterials);
     const check::Finding f = only(checkMod(m), "limit.collision-materials");
+    CHECK(endsWith(f.file, "Data/Art/Models/CLEAN.ALO"));
+    CHECK(f.key == "DATA/ART/MODELS/CLEAN.ALO");
     CHECK(f.where.mesh == "Hull");
+    CHECK(f.where.subMesh == -1); // the mesh as a whole
 }
 
 TEST_CASE("check: limit.texture-size") {
@@ -235,7 +257,9 @@ TEST_CASE("check: archive.missing") {
 TEST_CASE("check: archive.name-unreachable") {
     CheckMod m(Defect::ArchiveName);
     const check::Finding f = only(checkMod(m), "archive.name-unreachable");
-    CHECK(endsWith(f.file, "Clips.meg"));
+    CHECK(endsWith(f.file, "Data/Clips.meg"));
+    CHECK_THAT(f.where.chunk, Catch::StartsWith("file table record ")); // records are in CRC order
+    CHECK_FALSE(f.where.hasOffset());
     CHECK_THAT(f.message, Catch::Contains("low.dds"));
 }
 
@@ -244,6 +268,7 @@ TEST_CASE("check: object.parent-missing") {
     const check::Finding f = only(checkMod(m), "object.parent-missing");
     CHECK(endsWith(f.file, "Data/XML/Units.xml"));
     CHECK(f.where.line == 7); // the variant's element
+    CHECK(f.where.object == "Clean_Dead");
 }
 
 TEST_CASE("check: object.model-missing") {
@@ -251,6 +276,7 @@ TEST_CASE("check: object.model-missing") {
     const check::Finding f = only(checkMod(m), "object.model-missing");
     CHECK(endsWith(f.file, "Data/XML/Units.xml"));
     CHECK(f.where.line == 3);
+    CHECK(f.where.object == "Clean"); // what the viewer opens for it
 }
 
 TEST_CASE("check: object.bone-missing") {
@@ -333,6 +359,10 @@ TEST_CASE("check: object.file-missing") {
     CheckMod m(Defect::ObjectFile);
     const check::Finding f = only(checkMod(m), "object.file-missing");
     CHECK_THAT(f.file, Catch::Contains("GONE.XML", Catch::CaseSensitive::No));
+    CHECK(f.key == "DATA/XML/GONE.XML"); // named by the index: no folder holds it, so the game path is the file
+    CHECK(f.file == f.key);
+    CHECK(f.where.str().empty());
+    CHECK(f.where.object.empty()); // about no object
 }
 
 TEST_CASE("check: unref.file") {
@@ -451,4 +481,21 @@ TEST_CASE("check: SAGE object.parent-missing of a ChildObject") {
 TEST_CASE("check: one and two threads give the same SAGE findings") {
     SageCheckMod m(SageDefect::Clip);
     CHECK(dump(checkSage(m, 1)) == dump(checkSage(m, 2)));
+}
+
+TEST_CASE("check: archive.duplicate-name in a BIG archive of a SAGE mod") {
+    SageCheckMod m;
+    // Two spellings of one name: BIG lookups fold case, so the second entry is never read.
+    FakeInstall::write(std::filesystem::path(m.mod) / "Dup.big",
+                       vfs::writeBig({{"data\\readme.txt", textBytes("first")},
+                                      {"art\\notes.txt", textBytes("notes")},
+                                      {"DATA\\README.TXT", textBytes("second")}}));
+    const check::Finding f = only(checkSage(m), "archive.duplicate-name");
+    CHECK(endsWith(f.file, "/mod/Dup.big"));
+    CHECK(f.where.chunk == "file table record 2");
+    CHECK_THAT(f.message, Catch::Contains("DATA\\README.TXT"));
+    CHECK_THAT(f.message, Catch::Contains("has the name of record 0"));
+    auto table = std::make_shared<const vfs::MountTable>(vfs::mountInstall({}, {m.mod}));
+    const vfs::EntryBytes b = table->read("data/readme.txt");
+    CHECK(std::string(b.span.data, b.span.data + b.span.size) == "first"); // the first is used
 }

@@ -9,8 +9,11 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
+#include <map>
 #include <sstream>
+#include <thread>
 
 using namespace rs;
 namespace fs = std::filesystem;
@@ -232,4 +235,197 @@ TEST_CASE("a W3D skin finds its hierarchy, companion clips and textures through 
     CHECK(alone.document.model->skeleton.bones.empty());
     CHECK(alone.missingHierarchy == "TEST_SKL");
     CHECK(std::find(alone.missing.begin(), alone.missing.end(), "hierarchy TEST_SKL") != alone.missing.end());
+}
+
+namespace {
+
+// A table's answers as text: mounts, every name with its hits and what they describe, listings.
+std::string tableAnswers(const vfs::MountTable& t, const std::vector<std::string>& keys,
+                         const std::vector<std::string>& folders, const std::vector<std::string>& described) {
+    std::ostringstream s;
+    s << "size " << t.size() << "\n";
+    for (const vfs::Mount& m : t.mounts())
+        s << "mount " << m.role << " " << m.source->label() << "\n";
+    std::map<std::string, std::string> all; // forEach is unordered
+    t.forEach([&](const std::string& key, const std::vector<vfs::Hit>& hits) {
+        std::string& line = all[key];
+        for (const vfs::Hit& h : hits)
+            line += " " + std::to_string(h.mount) + ":" + std::to_string(h.entry) + "=" + t.describe(h);
+    });
+    for (const auto& [key, line] : all)
+        s << "each " << key << line << "\n";
+    for (const std::string& k : keys) {
+        s << "find " << k << ":";
+        if (const std::vector<vfs::Hit>* hits = t.findAll(k))
+            for (const vfs::Hit& h : *hits)
+                s << " " << h.mount << ":" << h.entry << "=" << t.describe(h) << " " << t.entry(h).key << " "
+                  << t.mountOf(h).role;
+        s << "\n";
+    }
+    for (const std::string& f : folders) {
+        s << "list '" << f << "':";
+        for (const std::string& k : t.list(f))
+            s << " " << k;
+        s << "\n";
+    }
+    for (const std::string& d : described) {
+        const vfs::Source* src = nullptr;
+        const vfs::Entry* e = t.findDescribed(d, &src);
+        s << "described " << d << ": " << (e ? e->key + " in " + src->label() : std::string("none")) << " key "
+          << t.keyFor(d) << "\n";
+    }
+    for (const std::string& w : t.warnings)
+        s << "warning " << w << "\n";
+    return s.str();
+}
+
+} // namespace
+
+TEST_CASE("a folder over the mounted folders (MountTable::overlay) answers as the folder and every mounted source "
+          "added in order",
+          "[resolve][vfs]") {
+    TempDir tmp;
+    // The folder of a file outside the mount: names the mount also has, names of its own, two names that differ
+    // only in case (one name in the table), a sub-folder (not part of it).
+    const fs::path own = tmp.path / "elsewhere";
+    write(own / "Shared.txt", test::textBytes("own shared"));
+    write(own / "only.txt", test::textBytes("own only"));
+    write(own / "case.txt", test::textBytes("own case"));
+    write(own / "CASE.TXT", test::textBytes("own CASE"));
+    write(own / "sub" / "deep.txt", test::textBytes("own deep"));
+    // The mount: a mod folder (loose), a mod archive holding a name twice, a game archive.
+    const fs::path mod = tmp.path / "mod";
+    write(mod / "shared.txt", test::textBytes("mod shared"));
+    write(mod / "Data" / "x.txt", test::textBytes("mod x"));
+    write(mod / "sub" / "deep.txt", test::textBytes("mod deep"));
+    auto modArchive = vfs::openArchiveCopy(ByteSpan(vfs::writeBig({{"shared.txt", test::textBytes("big shared 1")},
+                                                                   {"SHARED.TXT", test::textBytes("big shared 2")},
+                                                                   {"data\\y.txt", test::textBytes("big y")},
+                                                                   {"data\\x.txt", test::textBytes("big x")}})),
+                                           "mod/Mod.big");
+    auto gameArchive = vfs::openArchiveCopy(
+        ByteSpan(vfs::writeMeg(2, {{"ONLY.TXT", test::textBytes("game only")}, {"DATA\\Z.TXT", test::textBytes("z")}})),
+        "game/Data/Game.meg");
+    auto base = std::make_shared<vfs::MountTable>();
+    base->add(std::make_shared<vfs::Folder>(mod.string()), "mod loose");
+    base->add(modArchive, "mod archive");
+    base->add(gameArchive, "game archive");
+
+    auto folder = std::make_shared<vfs::Folder>(own.string(), std::string(), false, false);
+    vfs::MountTable copied; // what the resolver built before: the folder, then every mounted source
+    copied.add(folder, "folder");
+    for (const vfs::Mount& m : base->mounts())
+        copied.add(m.source, m.role);
+    const std::shared_ptr<const vfs::MountTable> over = vfs::MountTable::overlay(folder, "folder", base);
+
+    const std::vector<std::string> keys{"shared.txt",  "Shared.TXT", "ONLY.TXT",     "case.txt", "DATA/X.TXT",
+                                        "data\\y.txt", "DATA/Z.TXT", "SUB/DEEP.TXT", "DEEP.TXT", "absent.txt"};
+    const std::vector<std::string> folders{"", "DATA/", "DATA", "S", "SUB/", "NOPE/"};
+    const std::vector<std::string> described{(own / "Shared.txt").string(),      (own / "case.txt").string(),
+                                             (mod / "shared.txt").string(),      (mod / "sub" / "deep.txt").string(),
+                                             "mod/Mod.big:data\\y.txt",          "game/Data/Game.meg:ONLY.TXT",
+                                             (tmp.path / "nowhere.txt").string()};
+    const std::string expected = tableAnswers(copied, keys, folders, described);
+    // The folder's file first, then the mod's loose file, then the first of the archive's two entries.
+    CHECK(expected.find("find shared.txt: 0:") != std::string::npos);
+    CHECK(tableAnswers(*over, keys, folders, described) == expected);
+    // Asked twice (the second time from the overlay's kept hits): the same.
+    CHECK(tableAnswers(*over, keys, folders, described) == expected);
+    const vfs::Hit* h = over->find("shared.txt");
+    REQUIRE(h);
+    CHECK(h->mount == 0);
+    CHECK(over->describe(*h) == (own / "Shared.txt").string());
+    REQUIRE(over->findAll("SHARED.TXT")->size() == 3);
+    const vfs::EntryBytes b = over->read(over->findAll("SHARED.TXT")->at(2));
+    const vfs::EntryBytes c = copied.read(copied.findAll("SHARED.TXT")->at(2));
+    CHECK(std::string(b.span.data, b.span.data + b.span.size) == std::string(c.span.data, c.span.data + c.span.size));
+    CHECK(over->read(*over->find("only.txt")).span.size == 8); // "own only"
+    CHECK(over->mountOf(over->findAll("ONLY.TXT")->at(1)).role == "game archive");
+    // Without a mount: the folder alone.
+    CHECK(vfs::MountTable::overlay(folder, "folder", nullptr)->size() == 3);
+}
+
+TEST_CASE("a file outside the mounted folders finds its siblings first and the mounted files after", "[resolve][vfs]") {
+    TempDir tmp;
+    const fs::path own = tmp.path / "elsewhere";
+    const std::vector<uint8_t> alo = alamo::writeModel(test::syntheticModel());
+    write(own / "W_Unit.alo", alo);
+    write(own / "P_Beside.alo", alo); // in the folder and in the mount: the folder's
+    write(own / "W_Unit_Idle_00.ala", alamo::writeClip(test::syntheticClip()));
+    write(own / "W_TEST.dds", test::textBytes("own texture"));
+    auto archive = vfs::openArchiveCopy(
+        ByteSpan(vfs::writeMeg(2, {{"P_BESIDE.ALO", test::textBytes("mounted beside")},
+                                   {"P_MOUNTED.ALO", test::textBytes("mounted only")},
+                                   {"W_UNIT_WALK_00.ALA", alamo::writeClip(test::syntheticClip())},
+                                   {"DATA\\ART\\MODELS\\P_MODELS.ALO", test::textBytes("in models")},
+                                   {"DATA\\ART\\TEXTURES\\W_TEST.DDS", test::textBytes("mounted texture")}})),
+        "game/Data/Models.meg");
+    auto table = std::make_shared<vfs::MountTable>();
+    table->add(archive, "game archive");
+    const Resolver r(table);
+    const std::string model = (own / "W_Unit.alo").string();
+
+    const Resolver::Place p = r.placeOf(model);
+    REQUIRE(p.table);
+    CHECK(p.table != table);
+    CHECK(p.key == "W_UNIT.ALO");
+    CHECK(p.diskPath == model);
+    CHECK(r.findBeside(model, "p_beside.alo") == (own / "P_Beside.alo").string());
+    CHECK(r.findBeside(model, "P_Mounted.alo") == "game/Data/Models.meg:P_MOUNTED.ALO");
+    CHECK(r.findBeside(model, "W_Unit.alo").empty()); // never the model itself
+    CHECK(r.findProxyFile(model, "P_Models.alo") == "game/Data/Models.meg:DATA\\ART\\MODELS\\P_MODELS.ALO");
+    CHECK(r.filesBeside(model, ".alo") ==
+          std::vector<std::string>{(own / "P_Beside.alo").string(), "game/Data/Models.meg:P_MOUNTED.ALO"});
+    // The clips beside it in the folder and in the mount; the texture in the engine's order: the model's folder
+    // (its own) before the mounted DATA/ART/TEXTURES/.
+    CHECK(r.companionClips(model) ==
+          std::vector<std::string>{(own / "W_Unit_Idle_00.ala").string(), "game/Data/Models.meg:W_UNIT_WALK_00.ALA"});
+    CHECK(r.findTexture("W_TEST.TGA", model) == (own / "W_TEST.dds").string());
+    const Asset a = r.open(model);
+    REQUIRE(a.document.model);
+    CHECK(a.clips.size() == 2);
+}
+
+TEST_CASE("files of the mounted folders are looked up by game path, others through one table per folder, made once",
+          "[resolve][vfs]") {
+    TempDir tmp;
+    // 100 folders inside the mount and 100 outside it, one file each (more folders than the resolver once kept).
+    const fs::path mod = tmp.path / "mod";
+    const fs::path outside = tmp.path / "outside";
+    for (int i = 0; i < 100; ++i) {
+        write(mod / "art" / "w3d" / ("f" + std::to_string(i)) / "a.txt", test::textBytes("in " + std::to_string(i)));
+        write(outside / ("f" + std::to_string(i)) / "b.txt", test::textBytes("out " + std::to_string(i)));
+    }
+    const Resolver r(std::make_shared<const vfs::MountTable>(vfs::mountInstall({}, {mod.string()})));
+    for (int round = 0; round < 2; ++round)
+        for (int i = 0; i < 100; ++i) {
+            const Resolver::Place in = r.placeOf((mod / "art" / "w3d" / ("f" + std::to_string(i)) / "a.txt").string());
+            CHECK(in.table == r.mounted());
+            CHECK(in.key == "ART/W3D/F" + std::to_string(i) + "/A.TXT");
+            const std::string out = (outside / ("f" + std::to_string(i)) / "b.txt").string();
+            const Resolver::Place o = r.placeOf(out);
+            REQUIRE(o.table);
+            CHECK(o.key == "B.TXT");
+            CHECK(o.table->describe(*o.table->find("B.TXT")) == out);
+            CHECK(o.table->find("ART/W3D/F" + std::to_string(i) + "/A.TXT"));
+        }
+    CHECK(r.tablesMade() == 100); // one per outside folder, none made again in the second round
+
+    // Several threads asking for the same folder at once: one table.
+    const Resolver shared(r.mounted());
+    std::vector<std::thread> threads;
+    std::vector<std::shared_ptr<const vfs::MountTable>> got(4);
+    for (int t = 0; t < 4; ++t)
+        threads.emplace_back([&, t] { got[t] = shared.placeOf((outside / "f7" / "b.txt").string()).table; });
+    for (std::thread& t : threads)
+        t.join();
+    CHECK(shared.tablesMade() == 1);
+    for (int t = 1; t < 4; ++t)
+        CHECK(got[t] == got[0]);
+
+    // A changed folder is read again.
+    write(outside / "f7" / "c.txt", test::textBytes("new"));
+    fs::last_write_time(outside / "f7", fs::last_write_time(outside / "f7") + std::chrono::seconds(2));
+    CHECK(shared.placeOf((outside / "f7" / "b.txt").string()).table->find("C.TXT"));
+    CHECK(shared.tablesMade() == 2);
 }
