@@ -13,10 +13,10 @@
 #include "compare_session.h"
 #include "elided_label.h"
 #include "material_dock.h"
-#include "problems_dock.h"
 #include "notice_bar.h"
 #include "objects_dock.h"
 #include "preferences_dialog.h"
+#include "problems_dock.h"
 #include "scene_dock.h"
 #include "timeline_dock.h"
 
@@ -179,6 +179,26 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), view_(createModel
             pending_ = s;
             openFile(file);
         });
+    // The bottom area the Problems list shares with the timeline is as tall as the timeline needs (about 100 px,
+    // four rows of findings): in front, the list gets a third of the window; the timeline's tab gets its height back.
+    connect(problems_, &QDockWidget::visibilityChanged, this, [this](bool shown) {
+        QTimer::singleShot(0, this, [this, shown] {
+            if (shown && !problems_->isHidden() && !problems_->isFloating()) {
+                if (timelineHeight_ <= 0) timelineHeight_ = timeline_->height();
+                resizeDocks({problems_}, {std::max(220, height() / 3)}, Qt::Vertical);
+            } else if (!shown && timelineHeight_ > 0) {
+                const int want = timelineHeight_;
+                timelineHeight_ = 0;
+                if (timeline_->isHidden() || timeline_->isFloating()) return;
+                // resizeDocks sizes the tab group with its tab bar: correct by what the first call left over.
+                resizeDocks({timeline_}, {want}, Qt::Vertical);
+                QTimer::singleShot(0, this, [this, want] {
+                    if (timeline_->height() != want)
+                        resizeDocks({timeline_}, {2 * want - timeline_->height()}, Qt::Vertical);
+                });
+            }
+        });
+    });
     // object.* findings are in definition files no reader opens: the object they name is opened.
     connect(problems_, &ProblemsDock::objectRequested, this, [this](const QString& object) {
         pending_ = {};
@@ -326,11 +346,10 @@ void MainWindow::buildMenus() {
     QAction* frame = viewMenu->addAction(tr("&Frame model"), this, [this] { view_->frameModel(); });
     frame->setShortcut(Qt::Key_F);
     viewMenu->addSeparator();
-    for (QDockWidget* d :
-         {static_cast<QDockWidget*>(timeline_), static_cast<QDockWidget*>(boneDock_),
-          static_cast<QDockWidget*>(materialDock_), static_cast<QDockWidget*>(sceneDock_),
-          static_cast<QDockWidget*>(findChild<AssetBrowserDock*>()), static_cast<QDockWidget*>(objectsDock_),
-          static_cast<QDockWidget*>(problems_)})
+    for (QDockWidget* d : {static_cast<QDockWidget*>(timeline_), static_cast<QDockWidget*>(boneDock_),
+                           static_cast<QDockWidget*>(materialDock_), static_cast<QDockWidget*>(sceneDock_),
+                           static_cast<QDockWidget*>(findChild<AssetBrowserDock*>()),
+                           static_cast<QDockWidget*>(objectsDock_), static_cast<QDockWidget*>(problems_)})
         viewMenu->addAction(d->toggleViewAction());
 
     QMenu* play = menuBar()->addMenu(tr("&Playback"));
@@ -368,7 +387,8 @@ void MainWindow::openFile(const QString& path) {
     }
     // Files and "<archive>:<entry>" become absolute; a game path of the mounted folders stays as it is.
     const QFileInfo fi(path);
-    const bool gamePath = !fi.exists() && mount_ && resolver_->placeOf(QFile::encodeName(path).toStdString()).table == mount_;
+    const bool gamePath =
+        !fi.exists() && mount_ && resolver_->placeOf(QFile::encodeName(path).toStdString()).table == mount_;
     queue_ << (gamePath ? path : fi.absoluteFilePath());
     startNextLoad();
 }
@@ -381,8 +401,8 @@ void MainWindow::startNextLoad() {
     statusBar()->showMessage(tr("Reading %1…").arg(loadingPath_));
     const QString p = loadingPath_;
     const QString hierarchy = w3dHierarchyFile(p);
-    watcher_.setFuture(
-        QtConcurrent::run(&loadPool_, [p, hierarchy, resolver = resolver_] { return loadFile(*resolver, p, hierarchy); }));
+    watcher_.setFuture(QtConcurrent::run(
+        &loadPool_, [p, hierarchy, resolver = resolver_] { return loadFile(*resolver, p, hierarchy); }));
     progressDelay_.start();
 }
 
@@ -1050,9 +1070,9 @@ void MainWindow::updateStatus() {
             tris += sm.triangleCount();
             ++subs;
         }
-    fileLabel_->setFullText(
-        path_.isEmpty() ? tr("built-in demo model")
-                        : tr("%1 [%2]").arg(QDir::toNativeSeparators(path_), QString::fromLatin1(formatName(model_->format))));
+    fileLabel_->setFullText(path_.isEmpty() ? tr("built-in demo model")
+                                            : tr("%1 [%2]").arg(QDir::toNativeSeparators(path_),
+                                                                QString::fromLatin1(formatName(model_->format))));
     countsLabel_->setText(
         tr("%1 bones · %2 meshes (%3 sub-meshes) · %4 triangles%5")
             .arg(model_->skeleton.bones.size())

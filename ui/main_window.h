@@ -271,6 +271,7 @@ class MainWindow : public QMainWindow {
     QTimer releaseAfterShown_; // fallback end of the notice/thumbnail hold when no frame follows a load
     bool awaitingFirstFrame_ = false;
     QTimer fpsTimer_;
+    int timelineHeight_ = 0; // the timeline's height while the Problems list in its tab group is in front
     int framesThisSecond_ = 0;
 };
 

@@ -56,6 +56,9 @@ ProblemsDock::ProblemsDock(QWidget* parent) : QDockWidget(tr("Problems"), parent
     tree_->setHeaderLabels({tr("File / level"), tr("Check"), tr("Where"), tr("Message")});
     tree_->setUniformRowHeights(true);
     tree_->header()->setSectionResizeMode(QHeaderView::Interactive);
+    tree_->setColumnWidth(0, 300); // game paths ("DATA/ART/MODELS/...") and the level, readable before the message
+    tree_->setColumnWidth(1, 190);
+    tree_->setColumnWidth(2, 170);
     v->addWidget(tree_, 1);
     setWidget(w);
 
@@ -156,8 +159,8 @@ void ProblemsDock::showReport() {
             parent->setData(0, FileRole, qs(f.file));
             parent->setToolTip(0, qs(f.file));
         }
-        auto* item = new QTreeWidgetItem(parent, {QString::fromLatin1(check::levelName(f.level)), qs(f.id),
-                                                  qs(f.where.str()), qs(f.message)});
+        auto* item = new QTreeWidgetItem(
+            parent, {QString::fromLatin1(check::levelName(f.level)), qs(f.id), qs(f.where.str()), qs(f.message)});
         item->setData(0, FileRole, qs(f.file));
         item->setData(0, BoneRole, qs(f.where.bone));
         item->setData(0, MaterialRole, qs(f.where.material));

@@ -1267,13 +1267,20 @@ class UiTest : public QObject {
             QCOMPARE(w->focusWidget(), static_cast<QWidget*>(p->tree()));
         };
 
+        const int timelineHeight = timeline->height();
         action->trigger(); // closed -> open, in front
         QCoreApplication::processEvents();
         inFront();
+        // In front, the list has a third of the window (the timeline's ~100 px showed four rows of findings).
+        QTRY_VERIFY2(p->height() >= w->height() / 4,
+                     qPrintable(QStringLiteral("%1 of %2").arg(p->height()).arg(w->height())));
 
         timeline->raise(); // the user picks the timeline's tab: Problems stays open behind it
         QCoreApplication::processEvents();
         QCOMPARE(currentTab(), timeline->windowTitle());
+        // The timeline's own height back (less the tab bar the group now shows), not the list's third.
+        QTRY_VERIFY2(timeline->height() <= timelineHeight && timeline->height() < w->height() / 5,
+                     qPrintable(QStringLiteral("%1, was %2").arg(timeline->height()).arg(timelineHeight)));
         QVERIFY(QTest::qWaitFor([&] { return p->visibleRegion().isEmpty(); }, 5000));
         QVERIFY(!p->isHidden());
         QVERIFY(action->isChecked());
