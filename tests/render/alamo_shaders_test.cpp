@@ -2,7 +2,7 @@
 // (independent of the GLSL): a writer-made model with one quad per case (the shader, chosen parameters and solid
 // textures written beside it), the land light preset with the sun at a chosen angle, the centre of the quad
 // sampled. The light rig's inputs (directions, colours) come from render/lights.h; the spherical-harmonic
-// irradiance is projected here on its own.
+// irradiance is projected here on its own (one case builds the Space preset's rig from its documented values).
 // RSkin* names are drawn on skinned vertices (see quadModel); a table runs each Mesh, RSkin and BatchMesh name
 // through the formula of the .fx its registry entry follows, and a test checks that every drawn name of the
 // registry (alamoShaderNames) has a pixel case.
@@ -1310,5 +1310,70 @@ TEST_CASE("every drawn Alamo shader name of the registry has a pixel test", "[re
         INFO(name);
         CHECK(std::find(rs::alamoShaderNames().begin(), rs::alamoShaderNames().end(), name) !=
               rs::alamoShaderNames().end());
+    }
+}
+
+TEST_CASE("Space light preset and a turned sun: the documented preset values through the .fx formulas",
+          "[render][alamo]") {
+    // The rig is built here from the values render/lights.h documents, not from alamoLightRig: the sun at a compass
+    // angle (0 = the light stands on -Y, 90 = on +X) and an elevation, Z up; fills at 210 and 120 degrees, 10
+    // degrees below the horizon. Land: sun white x 0.5, fills (0.25, 0.25, 0.5) x 0.5, ambient 0.1. Space: sun
+    // (1, 0.97, 0.92) x 0.7, fills (0.2, 0.22, 0.35) x 0.5, ambient 0.05.
+    auto toward = [](float az, float el) {
+        const float a = glm::radians(az), e = glm::radians(el);
+        return V3(std::sin(a) * std::cos(e), -std::cos(a) * std::cos(e), std::sin(e));
+    };
+    struct CpuRig {
+        rs::render::AlamoLight sun, fill1, fill2;
+        V3 ambient;
+    };
+    auto rigOf = [&](Lighting l) {
+        CpuRig r;
+        r.sun.toward = toward(l.azimuth, l.elevation);
+        r.fill1.toward = toward(210.0f, -10.0f);
+        r.fill2.toward = toward(120.0f, -10.0f);
+        const bool space = l.preset == 1;
+        r.sun.color = space ? V3(1.0f, 0.97f, 0.92f) * 0.7f : V3(0.5f);
+        r.fill1.color = r.fill2.color = space ? V3(0.2f, 0.22f, 0.35f) * 0.5f : V3(0.25f, 0.25f, 0.5f) * 0.5f;
+        r.ambient = V3(space ? 0.05f : 0.1f);
+        return r;
+    };
+    QTemporaryDir dir;
+    const V4 base(0.6f, 0.55f, 0.45f, 0.0f), cbase(0.6f, 0.5f, 0.4f, 0.0f), normal(0.55f, 0.65f, 0.85f, 0.0f),
+        diffuse(0.9f, 0.8f, 0.7f, 1), emissive(0.02f, 0.02f, 0.03f, 1);
+    writeTga(dir.path() + "/b.tga", base);
+    writeTga(dir.path() + "/c.tga", cbase);
+    writeTga(dir.path() + "/n.tga", normal);
+    auto gloss = quadModel("MeshGloss.fx",
+                           {tex("BaseTexture", "b.tga"), param("Diffuse", diffuse), param("Emissive", emissive)});
+    auto bump = quadModel("MeshBumpColorize.fx", {tex("BaseTexture", "c.tga"), tex("NormalTexture", "n.tga"),
+                                                  param("Diffuse", diffuse), param("Emissive", emissive)});
+    auto glossWant = [&](const CpuRig& r) {
+        const V3 e = shIrradiance({r.sun, r.fill1, r.fill2}, r.ambient, kN);
+        return sat(V3(diffuse) * e + V3(emissive)) * V3(q8(base)) * 2.0f;
+    };
+    auto bumpWant = [&](const CpuRig& r) {
+        const V3 L = r.sun.toward;
+        const V3 lt = glm::normalize(V3(glm::dot(L, kT), glm::dot(L, kB), glm::dot(L, kN)));
+        const float ndotl = glm::clamp(glm::dot(2.0f * (V3(q8(normal)) - 0.5f), lt), 0.0f, 1.0f);
+        const V3 fill = sat(shIrradiance({r.fill1, r.fill2}, r.ambient, kN) * V3(diffuse) + V3(emissive));
+        return V3(q8(cbase)) * (ndotl * V3(diffuse) * r.sun.color + fill) * 2.0f;
+    };
+    const Lighting landDefault{0, 20.0f, 35.0f}, spaceDefault{1, 20.0f, 35.0f}, spaceTurned{1, 320.0f, 15.0f},
+        landTurned{0, 320.0f, 15.0f};
+    // The cases differ visibly from each other (more than twice the tolerance on some channel).
+    auto apart = [](V3 a, V3 b) {
+        const V3 d = glm::abs(a - b) * 255.0f;
+        return std::max({d.x, d.y, d.z}) > 2.0f * float(kTol);
+    };
+    REQUIRE(apart(glossWant(rigOf(landDefault)), glossWant(rigOf(spaceDefault))));
+    REQUIRE(apart(bumpWant(rigOf(spaceDefault)), bumpWant(rigOf(spaceTurned))));
+    REQUIRE(apart(bumpWant(rigOf(landDefault)), bumpWant(rigOf(landTurned))));
+    for (const Lighting& l : {landDefault, spaceDefault, spaceTurned, landTurned}) {
+        INFO("preset " << l.preset << ", sun at " << l.azimuth << ", " << l.elevation);
+        const CpuRig r = rigOf(l);
+        checkPixel(render(gloss, dir.path(), 0.0f, {}, l).at(0.5f, 0.5f), glossWant(r), "MeshGloss (SPH_LIGHT_ALL)");
+        checkPixel(render(bump, dir.path(), 0.0f, {}, l).at(0.5f, 0.5f), bumpWant(r),
+                   "MeshBumpColorize (per-pixel sun, SPH_LIGHT_FILL)");
     }
 }
