@@ -1377,3 +1377,131 @@ TEST_CASE("Space light preset and a turned sun: the documented preset values thr
                    "MeshBumpColorize (per-pixel sun, SPH_LIGHT_FILL)");
     }
 }
+
+namespace {
+
+// Planet.fx (bump_spec), its terms on the quad: the atmosphere (per vertex pow(1 - N.V, AtmospherePower) x 2 x
+// Atmosphere.a, adding Atmosphere.rgb x that to the base), the city lights (per vertex saturate(N . -32 L): the
+// night side; + base alpha x that x (1 - cloud alpha) x CityColor), the clouds (CloudTexture and
+// CloudNormalTexture at UV + (time x CloudScrollRate, 0)) over it. Diffuse 1, Emissive 0, normal-map alpha 0 (no
+// specular). `eye`: for the atmosphere's view vector (per vertex at corners 0 and 2, the centre their mean).
+struct PlanetInputs {
+    V4 base, normal, cloud, atmosphere{0, 0, 0, 1}, city{1, 1, 1, 1};
+    float atmospherePower = 4.5f;
+};
+V3 planetFormula(const PlanetInputs& in, const rs::render::AlamoLightRig& r, V3 eye) {
+    const V3 L = r.sun.toward;
+    const V3 lt = glm::normalize(V3(glm::dot(L, kT), glm::dot(L, kB), glm::dot(L, kN)));
+    const V3 diff = sat(shIrradiance({r.fill1, r.fill2}, r.ambient, kN));
+    float atm = 0.0f;
+    for (V3 p : {kCorner0, kCorner2})
+        atm += 0.5f * std::pow(std::max(1.0f - glm::dot(kN, glm::normalize(eye - p)), 0.0f), in.atmospherePower) *
+               2.0f * in.atmosphere.a;
+    const float cityLight = glm::clamp(glm::dot(kN, -32.0f * L), 0.0f, 1.0f);
+    const V4 b = q8(in.base), c = q8(in.cloud);
+    const float ndotl = glm::clamp(glm::dot(2.0f * (V3(q8(in.normal)) - 0.5f), lt), 0.0f, 1.0f);
+    const float cloudNdotl = glm::clamp(glm::dot(V3(0, 0, 1), lt), 0.0f, 1.0f); // flat cloud normal map
+    const V3 surface = V3(b) + V3(in.atmosphere) * atm;
+    V3 planet = surface * (ndotl * r.sun.color + diff) * 2.0f;
+    planet += b.a * cityLight * (1.0f - c.a) * V3(in.city);
+    const V3 cloudLit = (V3(c) * cloudNdotl * r.sun.color + diff) * 2.0f;
+    return glm::mix(planet, cloudLit, c.a);
+}
+
+std::shared_ptr<rs::Model> planetModel(const QString& dir, const PlanetInputs& in, float cloudScrollRate,
+                                       std::optional<V4> cloudRight = {}) {
+    writeTga(dir + "/pb.tga", in.base);
+    writeTga(dir + "/pn.tga", in.normal);
+    writeTga(dir + "/pc.tga", in.cloud, cloudRight);
+    writeTga(dir + "/pcn.tga", V4(0.5f, 0.5f, 1.0f, 1));
+    return quadModel("Planet.fx",
+                     {tex("BaseTexture", "pb.tga"), tex("NormalTexture", "pn.tga"), tex("CloudTexture", "pc.tga"),
+                      tex("CloudNormalTexture", "pcn.tga"), param("Atmosphere", in.atmosphere),
+                      param("AtmospherePower", V4(in.atmospherePower, 0, 0, 0), rs::ParamType::Float),
+                      param("CityColor", in.city),
+                      param("CloudScrollRate", V4(cloudScrollRate, 0, 0, 0), rs::ParamType::Float)});
+}
+
+} // namespace
+
+TEST_CASE("Planet: the atmosphere rim term, per vertex from the view angle", "[render][alamo]") {
+    QTemporaryDir dir;
+    PlanetInputs in;
+    in.base = V4(0.2f, 0.25f, 0.2f, 0.0f);
+    in.normal = V4(0.5f, 0.6f, 0.9f, 0.0f);
+    in.cloud = V4(1, 1, 1, 0.0f); // no clouds
+    in.atmosphere = V4(0.3f, 0.45f, 0.9f, 0.8f);
+    in.atmospherePower = 0.5f; // a quad facing the camera has N.V near 1: a low power makes the rim term visible
+    const Shot s = render(planetModel(dir.path(), in, 0.0f), dir.path());
+    REQUIRE(s.box.width() > 40);
+    Rig g;
+    const V3 eye = eyeOfView();
+    const V3 want = planetFormula(in, g.r, eye);
+    PlanetInputs none = in;
+    none.atmosphere.a = 0.0f;
+    INFO("without the atmosphere " << planetFormula(none, g.r, eye).x * 255 << "; with " << want.x * 255);
+    REQUIRE(glm::length(want - planetFormula(none, g.r, eye)) * 255.0f > 3.0f * float(kTol)); // visible
+    REQUIRE(glm::all(glm::lessThan(want, V3(0.97f))));
+    checkPixel(s.at(0.5f, 0.5f), want, "Planet atmosphere");
+}
+
+TEST_CASE("Planet: city lights on the night side (sun behind), under the clouds' alpha", "[render][alamo]") {
+    QTemporaryDir dir;
+    PlanetInputs in;
+    in.base = V4(0.15f, 0.2f, 0.25f, 0.8f); // base alpha: the city-light mask
+    in.normal = V4(0.5f, 0.6f, 0.9f, 0.0f);
+    in.cloud = V4(0.9f, 0.9f, 0.9f, 0.3f);
+    in.city = V4(0.9f, 0.6f, 0.2f, 1);
+    auto m = planetModel(dir.path(), in, 0.0f);
+    // Day: the sun in front of the quad (N.L > 0): no city lights.
+    const Lighting day{0, 20.0f, 35.0f}, night{0, 180.0f, 35.0f};
+    const auto dayRig = rs::render::alamoLightRig(rs::render::LightPreset::Land, 20.0f, 35.0f);
+    const auto nightRig = rs::render::alamoLightRig(rs::render::LightPreset::Land, 180.0f, 35.0f);
+    REQUIRE(glm::dot(kN, nightRig.sun.toward) < -0.1f); // the sun is behind the quad
+    const Shot d = render(m, dir.path(), 0.0f, {}, day);
+    checkPixel(d.at(0.5f, 0.5f), planetFormula(in, dayRig, eyeOfView()), "Planet day side");
+    const Shot n = render(m, dir.path(), 0.0f, {}, night);
+    const V3 want = planetFormula(in, nightRig, eyeOfView());
+    PlanetInputs dark = in;
+    dark.base.a = 0.0f;
+    REQUIRE(glm::length(want - planetFormula(dark, nightRig, eyeOfView())) > 0.3f); // the city term is visible
+    checkPixel(n.at(0.5f, 0.5f), want, "Planet night side, city lights");
+}
+
+TEST_CASE("Planet and Skydome: clouds scrolled by CloudScrollRate with the timeline", "[render][alamo]") {
+    QTemporaryDir dir;
+    const V4 cloudLeft(0.9f, 0.9f, 0.9f, 0.6f), cloudRight(0.3f, 0.4f, 0.8f, 0.2f);
+    Rig g;
+    {
+        PlanetInputs in;
+        in.base = V4(0.2f, 0.5f, 0.3f, 0.0f);
+        in.normal = V4(0.5f, 0.6f, 0.9f, 0.0f);
+        in.cloud = cloudLeft;
+        auto m = planetModel(dir.path(), in, 0.25f, cloudRight);
+        // u = 0.25: the left half of the cloud texture at t = 0, the right half at t = 2 s (u + 0.5).
+        const Shot s0 = render(m, dir.path(), 0.0f);
+        checkPixel(s0.at(0.25f, 0.5f), planetFormula(in, g.r, eyeOfView()), "Planet clouds t=0");
+        const Shot s2 = render(m, dir.path(), 2.0f);
+        in.cloud = cloudRight;
+        checkPixel(s2.at(0.25f, 0.5f), planetFormula(in, g.r, eyeOfView()), "Planet clouds t=2");
+    }
+    {
+        // Skydome (sph_t0): (tex + (time x CloudScrollRate, 0)) x CloudScale; base under the cloud by its alpha,
+        // x 2 x saturate(SPH_LIGHT_ALL(-N) x vertex colour).
+        const V4 base(0.3f, 0.5f, 0.8f, 1);
+        writeTga(dir.path() + "/sb.tga", base);
+        writeTga(dir.path() + "/sc.tga", cloudLeft, cloudRight);
+        auto m = quadModel("Skydome.fx",
+                           {tex("BaseTexture", "sb.tga"), tex("CloudTexture", "sc.tga"),
+                            param("CloudScrollRate", V4(0.25f, 0, 0, 0), rs::ParamType::Float),
+                            param("CloudScale", V4(1, 0, 0, 0), rs::ParamType::Float)},
+                           true);
+        const V3 diff = sat(sphAll(g, -kN));
+        auto want = [&](V4 cloud) {
+            const V4 c = q8(cloud);
+            return glm::mix(V3(q8(base)), V3(c), c.a) * diff * 2.0f;
+        };
+        checkPixel(render(m, dir.path(), 0.0f).at(0.25f, 0.5f), want(cloudLeft), "Skydome clouds t=0");
+        checkPixel(render(m, dir.path(), 2.0f).at(0.25f, 0.5f), want(cloudRight), "Skydome clouds t=2");
+    }
+}
