@@ -1348,6 +1348,17 @@ TEST_CASE("Space light preset and a turned sun: the documented preset values thr
                            {tex("BaseTexture", "b.tga"), param("Diffuse", diffuse), param("Emissive", emissive)});
     auto bump = quadModel("MeshBumpColorize.fx", {tex("BaseTexture", "c.tga"), tex("NormalTexture", "n.tga"),
                                                   param("Diffuse", diffuse), param("Emissive", emissive)});
+    // MeshAlphaScroll's fixed-function technique reads the lights themselves (not the SH matrices): opaque texel.
+    const V4 ffBase(0.5f, 0.45f, 0.4f, 1.0f);
+    writeTga(dir.path() + "/f.tga", ffBase);
+    auto fixedFunction = quadModel(
+        "MeshAlphaScroll.fx", {tex("BaseTexture", "f.tga"), param("Diffuse", diffuse), param("Emissive", emissive)});
+    auto fixedWant = [&](const CpuRig& r) {
+        V3 lit = V3(emissive) + V3(diffuse) * r.ambient;
+        for (const auto* l : {&r.sun, &r.fill1, &r.fill2})
+            lit += V3(diffuse) * l->color * std::max(0.0f, glm::dot(kN, l->toward));
+        return glm::min(V3(q8(ffBase)) * sat(lit) * 2.0f, V3(1.0f));
+    };
     auto glossWant = [&](const CpuRig& r) {
         const V3 e = shIrradiance({r.sun, r.fill1, r.fill2}, r.ambient, kN);
         return sat(V3(diffuse) * e + V3(emissive)) * V3(q8(base)) * 2.0f;
@@ -1369,12 +1380,15 @@ TEST_CASE("Space light preset and a turned sun: the documented preset values thr
     REQUIRE(apart(glossWant(rigOf(landDefault)), glossWant(rigOf(spaceDefault))));
     REQUIRE(apart(bumpWant(rigOf(spaceDefault)), bumpWant(rigOf(spaceTurned))));
     REQUIRE(apart(bumpWant(rigOf(landDefault)), bumpWant(rigOf(landTurned))));
+    REQUIRE(apart(fixedWant(rigOf(landDefault)), fixedWant(rigOf(spaceDefault))));
     for (const Lighting& l : {landDefault, spaceDefault, spaceTurned, landTurned}) {
         INFO("preset " << l.preset << ", sun at " << l.azimuth << ", " << l.elevation);
         const CpuRig r = rigOf(l);
         checkPixel(render(gloss, dir.path(), 0.0f, {}, l).at(0.5f, 0.5f), glossWant(r), "MeshGloss (SPH_LIGHT_ALL)");
         checkPixel(render(bump, dir.path(), 0.0f, {}, l).at(0.5f, 0.5f), bumpWant(r),
                    "MeshBumpColorize (per-pixel sun, SPH_LIGHT_FILL)");
+        checkPixel(render(fixedFunction, dir.path(), 0.0f, {}, l).at(0.5f, 0.5f), fixedWant(r),
+                   "MeshAlphaScroll (fixed-function lights)");
     }
 }
 
