@@ -116,6 +116,23 @@ ShaderInfo alamoShaderInfo(const std::string& shaderName) {
     return r;
 }
 
+const std::vector<std::string>& alamoShaderNames() {
+    static const std::vector<std::string> names = [] {
+        std::vector<std::string> n;
+        // "Mesh" stems whose implementation is named after the spelling (RSkin<X> is the skinned variant).
+        for (const char* x : {"BumpColorize", "BumpReflectColorize", "Gloss", "GlossColorize", "Alpha", "AlphaGloss",
+                              "Additive", "AdditiveVColor", "AdditiveOffset", "AlphaScroll", "OccludedUnit", "Heat",
+                              "ShadowVolume", "Collision", "LightVisualize"})
+            for (const char* prefix : {"Mesh", "RSkin"})
+                n.push_back(std::string(prefix) + x + ".fx");
+        for (const char* x : {"MeshSolidColor", "MeshShield", "BatchMeshGloss", "BatchMeshAlpha", "TerrainMeshBump",
+                              "TerrainMeshGloss", "Grass", "Tree", "Nebula", "Skydome", "Planet", "alDefault"})
+            n.push_back(std::string(x) + ".fx");
+        return n;
+    }();
+    return names;
+}
+
 ShaderInfo shaderInfo(Format format, const Mesh& mesh, const Material& material) {
     if (format == Format::AlamoModel) {
         ShaderInfo r = alamoShaderInfo(material.shader);

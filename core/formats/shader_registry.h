@@ -11,6 +11,7 @@
 #include "common/format_id.h"
 
 #include <string>
+#include <vector>
 
 namespace rs {
 
@@ -61,6 +62,10 @@ struct ShaderInfo {
 ShaderInfo shaderInfo(Format format, const Mesh& mesh, const Material& material);
 // Same, from the shader name alone (the mesh's shadow/collision flag not considered).
 ShaderInfo alamoShaderInfo(const std::string& shaderName);
+// Every Alamo shader name alamoShaderInfo knows (with ".fx"; both the Mesh and the RSkin spelling where the RSkin
+// variant is drawn by the same implementation), drawn or hidden. Kept beside alamoShaderInfo's table: a name added
+// there belongs here (tests iterate this list: every drawn name has a pixel test).
+const std::vector<std::string>& alamoShaderNames();
 // W3D: the passes of a material (Material::w3dPasses) with what of them is approximated; a BFME shader material
 // ("w3d:fx:<name>") by its .fx name. Neither: generic. (shaderInfo adds what depends on the mesh: a NormalMapped.fx
 // sub-mesh without a stored tangent frame is an approximation.)

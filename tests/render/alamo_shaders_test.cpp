@@ -2,7 +2,10 @@
 // (independent of the GLSL): a writer-made model with one quad per case (the shader, chosen parameters and solid
 // textures written beside it), the land light preset with the sun at a chosen angle, the centre of the quad
 // sampled. The light rig's inputs (directions, colours) come from render/lights.h; the spherical-harmonic
-// irradiance is projected here on its own.
+// irradiance is projected here on its own (one case builds the Space preset's rig from its documented values).
+// RSkin* names are drawn on skinned vertices (see quadModel); a table runs each Mesh, RSkin and BatchMesh name
+// through the formula of the .fx its registry entry follows, and a test checks that every drawn name of the
+// registry (alamoShaderNames) has a pixel case.
 //
 // The quad faces the camera and has a flat normal, so the engine's per-vertex terms are the same at every pixel.
 // Specular terms are switched off (normal-map or base alpha 0, Specular 0) except in the specular cases, which take
@@ -28,6 +31,7 @@
 #include <glm/gtc/matrix_transform.hpp>
 #include <glm/gtc/quaternion.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <optional>
@@ -80,14 +84,24 @@ rs::MaterialParam tex(const char* name, const char* file) {
     return p;
 }
 
-// A 2x2 quad in the XZ plane facing -Y (towards the camera at yaw 0), tangent +X, binormal +Z.
+// A 2x2 quad in the XZ plane facing -Y (towards the camera at yaw 0), tangent +X, binormal +Z. An RSkin* shader
+// gets skinned vertices (alD3dVertRSkinNU2[C], model space, bone map {Root, Skin}, every vertex on Skin, a child
+// bone away from the origin), drawn through the bone palette in the bind pose.
 std::shared_ptr<rs::Model> quadModel(const std::string& shader, std::vector<rs::MaterialParam> params,
                                      bool colors = false, V4 vertexColor = V4(1.0f)) {
+    const bool skinned = shader.rfind("RSkin", 0) == 0;
     rs::Model m;
     m.format = rs::Format::AlamoModel;
     rs::Bone root;
     root.name = "Root";
     m.skeleton.bones.push_back(root);
+    if (skinned) {
+        rs::Bone skin;
+        skin.name = "Skin";
+        skin.parent = 0;
+        skin.bindLocal = glm::translate(glm::mat4(1.0f), V3(0.3f, 0, 0.2f));
+        m.skeleton.bones.push_back(skin);
+    }
     rs::Mesh mesh;
     mesh.name = "Quad";
     mesh.baseName = "Quad";
@@ -102,6 +116,12 @@ std::shared_ptr<rs::Model> quadModel(const std::string& shader, std::vector<rs::
     sm.binormals.assign(4, V3(0, 0, 1));
     sm.uv0 = {{0, 0}, {1, 0}, {1, 1}, {0, 1}};
     if (colors) sm.colors.assign(4, vertexColor);
+    if (skinned) {
+        sm.vertexFormat = colors ? "alD3dVertRSkinNU2C" : "alD3dVertRSkinNU2";
+        sm.boneMap = {0, 1};
+        sm.boneIndices.assign(4, glm::u16vec4(1, 0, 0, 0));
+        sm.boneWeights.assign(4, V4(1, 0, 0, 0));
+    }
     sm.indices = {0, 1, 2, 0, 2, 3};
     mesh.boundsMin = V3(-1, 0, -1);
     mesh.boundsMax = V3(1, 0, 1);
@@ -109,7 +129,16 @@ std::shared_ptr<rs::Model> quadModel(const std::string& shader, std::vector<rs::
     m.meshes.push_back(mesh);
     // Through the project's writer and reader: the model the view draws is a real .alo.
     const std::vector<uint8_t> bytes = rs::alamo::writeModel(m);
-    return std::make_shared<rs::Model>(rs::alamo::readModel(rs::ByteSpan(bytes.data(), bytes.size()), "quad.alo"));
+    auto read = std::make_shared<rs::Model>(rs::alamo::readModel(rs::ByteSpan(bytes.data(), bytes.size()), "quad.alo"));
+    if (skinned) {
+        REQUIRE(read->meshes.size() == 1);
+        const rs::SubMesh& r = read->meshes[0].subMeshes[0];
+        REQUIRE(r.skinned());
+        REQUIRE(r.boneIndices.size() == 4);
+        REQUIRE(r.boneIndices[0].x == 1);
+        REQUIRE(r.colors.size() == (colors ? 4u : 0u));
+    }
+    return read;
 }
 
 struct Shot {
@@ -121,13 +150,21 @@ struct Shot {
     }
 };
 
-Shot render(std::shared_ptr<rs::Model> m, const QString& dir, float time = 0.0f, ViewOptions o = {}) {
+// The lights: the view's preset (0 Land, 1 Space) and sun angles (degrees); the Land preset with the sun at
+// 20, 35 unless a case says otherwise.
+struct Lighting {
+    int preset = 0;
+    float azimuth = 20.0f, elevation = 35.0f;
+};
+
+Shot render(std::shared_ptr<rs::Model> m, const QString& dir, float time = 0.0f, ViewOptions o = {},
+            Lighting light = {}) {
     o.grid = false;
     o.dazzles = false;
     o.background = kBg;
-    o.lightPreset = 0;
-    o.sunAzimuth = 20.0f;
-    o.sunElevation = 35.0f;
+    o.lightPreset = light.preset;
+    o.sunAzimuth = light.azimuth;
+    o.sunElevation = light.elevation;
     o.factionColor = QColor(200, 60, 30);
     auto& v = view();
     v.setOptions(o);
@@ -628,6 +665,17 @@ rs::Mesh quadAt(const char* name, const std::string& shader, std::vector<rs::Mat
     return mesh;
 }
 
+// The RSkin form of a quadAt mesh: skinned vertices (model space, bone map {Root}, one bone per vertex).
+rs::Mesh skinned(rs::Mesh mesh, const std::string& shader) {
+    rs::SubMesh& sm = mesh.subMeshes[0];
+    sm.material.shader = shader;
+    sm.vertexFormat = sm.colors.empty() ? "alD3dVertRSkinNU2" : "alD3dVertRSkinNU2C";
+    sm.boneMap = {0};
+    sm.boneIndices.assign(sm.positions.size(), glm::u16vec4(0));
+    sm.boneWeights.assign(sm.positions.size(), V4(1, 0, 0, 0));
+    return mesh;
+}
+
 std::shared_ptr<rs::Model> modelOf(std::vector<rs::Mesh> meshes) {
     rs::Model m;
     m.format = rs::Format::AlamoModel;
@@ -654,16 +702,27 @@ int edgeColumn(const QImage& img, int row, int x0, int x1, QColor a, QColor b) {
 
 } // namespace
 
-TEST_CASE("MeshHeat displaces the scene behind it by the heat formula, through a copy of the frame",
+TEST_CASE("MeshHeat and RSkinHeat displace the scene behind them by the heat formula, through a copy of the frame",
           "[render][alamo]") {
+    // RSkinHeat is routed like MeshHeat (the same implementation, its skinned variant) and drawn on skinned
+    // vertices; the displacement, not pixel values, is checked (the engine's distortion pass is not public).
+    const std::string shader = GENERATE(std::string("MeshHeat.fx"), std::string("RSkinHeat.fx"));
+    INFO(shader);
+    const rs::ShaderInfo info = rs::alamoShaderInfo(shader), meshHeat = rs::alamoShaderInfo("MeshHeat.fx");
+    CHECK(info.impl == rs::ShaderImpl::AlamoHeat);
+    CHECK(info.fidelity == meshHeat.fidelity);
+    CHECK(info.skinnedVariant == (shader == "RSkinHeat.fx"));
     QTemporaryDir dir;
     const V4 left(0.9f, 0.2f, 0.1f, 1), right(0.1f, 0.3f, 0.9f, 1);
     writeTga(dir.path() + "/b.tga", left, right);
     writeTga(dir.path() + "/d.tga", V4(0.75f, 0.5f, 0.5f, 1)); // r - 0.5 = +0.25: the picture moves left
     auto make = [&](float alpha) {
-        return modelOf(
-            {quadAt("Back", "MeshAdditive.fx", {tex("BaseTexture", "b.tga")}, 0.5f, 1.0f),
-             quadAt("Heat", "MeshHeat.fx", {tex("DistortionTexture", "d.tga")}, -0.5f, 0.5f, V4(1, 1, 1, alpha))});
+        rs::Mesh heat = quadAt("Heat", shader, {tex("DistortionTexture", "d.tga")}, -0.5f, 0.5f, V4(1, 1, 1, alpha));
+        if (info.skinnedVariant) heat = skinned(heat, shader);
+        auto m = modelOf({quadAt("Back", "MeshAdditive.fx", {tex("BaseTexture", "b.tga")}, 0.5f, 1.0f), heat});
+        REQUIRE(m->meshes.size() == 2);
+        REQUIRE(m->meshes[1].subMeshes[0].skinned() == info.skinnedVariant);
+        return m;
     };
     const Shot still = render(make(0.0f), dir.path()); // vertex alpha 0: no displacement
     const Shot heat = render(make(1.0f), dir.path());
@@ -824,14 +883,22 @@ TEST_CASE("Grass: billboard turned to the camera about its clump centre, colour 
     checkPixel(s2.at(0.75f, 0.5f), V3(q8(left)) * 2.0f * colourAt(2.0f), "Grass t=2, right of the view");
 }
 
-TEST_CASE("MeshOccludedUnit: Color blended only where the mesh is behind what is drawn, once per pixel",
+TEST_CASE("MeshOccludedUnit, RSkinOccludedUnit: Color blended only where the mesh is behind what is drawn, once "
+          "per pixel",
           "[render][alamo]") {
+    const std::string shader = GENERATE(std::string("MeshOccludedUnit.fx"), std::string("RSkinOccludedUnit.fx"));
+    INFO(shader);
+    const bool skin = shader == "RSkinOccludedUnit.fx"; // the ghosts on skinned vertices
     QTemporaryDir dir;
     writeTga(dir.path() + "/w.tga", V4(0.6f, 0.6f, 0.6f, 0.0f));
     auto make = [&](V4 color) {
-        return modelOf({quadAt("Front", "MeshGloss.fx", {tex("BaseTexture", "w.tga")}, -0.5f, 0.5f),
-                        quadAt("Ghost", "MeshOccludedUnit.fx", {param("Color", color)}, 0.5f, 1.0f),
-                        quadAt("Ghost2", "MeshOccludedUnit.fx", {param("Color", color)}, 0.8f, 1.0f)});
+        rs::Mesh g1 = quadAt("Ghost", shader, {param("Color", color)}, 0.5f, 1.0f),
+                 g2 = quadAt("Ghost2", shader, {param("Color", color)}, 0.8f, 1.0f);
+        if (skin) g1 = skinned(g1, shader), g2 = skinned(g2, shader);
+        auto m = modelOf({quadAt("Front", "MeshGloss.fx", {tex("BaseTexture", "w.tga")}, -0.5f, 0.5f), g1, g2});
+        REQUIRE(m->meshes.size() == 3);
+        REQUIRE(m->meshes[1].subMeshes[0].skinned() == skin);
+        return m;
     };
     const V4 color(0.9f, 0.1f, 0.2f, 0.5f);
     const Shot plain = render(make(V4(V3(color), 0.0f)), dir.path()); // alpha 0: the front quad alone shows
@@ -1011,4 +1078,444 @@ TEST_CASE("RSkinGloss on skinned vertices: a rotated bone's part lands where the
                "Flap part, t=1, at its turned centre");
     // Where the flap's far end was, nothing is drawn any more.
     checkPixel(turned.pixelColor(projectOfView(farEnd, turned.size())), bg(), "the flap's old far end, t=1");
+}
+
+// ---- Table: every drawn shader name of the registry against the CPU formula of the .fx it follows ----
+namespace {
+
+// One formula family per .fx (the registry's implementation); each renders `shader` on the writer-made quad
+// (RSkin names on skinned vertices, see quadModel) and checks the centre (or a scrolled) pixel.
+void bumpColorizeCase(const std::string& shader, const QString& dir) {
+    const V4 base(0.6f, 0.5f, 0.4f, 0.5f), normal(0.55f, 0.65f, 0.85f, 0.0f);
+    writeTga(dir + "/b.tga", base);
+    writeTga(dir + "/n.tga", normal);
+    const V4 diffuse(0.9f, 0.8f, 0.7f, 1), emissive(0.05f, 0.02f, 0.0f, 1);
+    auto m = quadModel(shader, {tex("BaseTexture", "b.tga"), tex("NormalTexture", "n.tga"), param("Diffuse", diffuse),
+                                param("Emissive", emissive), param("Colorization", V4(0, 1, 0, 1))});
+    Rig g;
+    const V4 b = q8(base), nt = q8(normal);
+    const V3 surface = glm::mix(V3(b), faction() * V3(b), b.a);
+    const V3 L = g.r.sun.toward;
+    const V3 lt = glm::normalize(V3(glm::dot(L, kT), glm::dot(L, kB), glm::dot(L, kN)));
+    const float ndotl = glm::clamp(glm::dot(2.0f * (V3(nt) - 0.5f), lt), 0.0f, 1.0f);
+    const V3 diff = sat(sphFill(g, kN) * V3(diffuse) + V3(emissive));
+    checkPixel(render(m, dir).at(0.5f, 0.5f), surface * (ndotl * V3(diffuse) * g.r.sun.color + diff) * 2.0f,
+               shader.c_str());
+}
+
+// MeshGloss (sph_t0) with its specular term: 2x diffuse + per-vertex Blinn x Specular x base alpha.
+void glossCase(const std::string& shader, const QString& dir) {
+    const V4 base(0.2f, 0.15f, 0.1f, 0.8f), diffuse(0.3f, 0.3f, 0.3f, 1), specular(0.9f, 0.7f, 0.5f, 1);
+    writeTga(dir + "/b.tga", base);
+    auto m = quadModel(shader, {tex("BaseTexture", "b.tga"), param("Diffuse", diffuse), param("Specular", specular)});
+    const Shot s = render(m, dir);
+    REQUIRE(s.box.width() > 40);
+    Rig g;
+    const V3 eye = eyeOfView();
+    const V3 spec = 0.5f * (sat(V3(specular) * vertexSpecular(g, kCorner0, eye)) +
+                            sat(V3(specular) * vertexSpecular(g, kCorner2, eye)));
+    REQUIRE(spec.x > 0.1f);
+    const V4 b = q8(base);
+    checkPixel(s.at(0.5f, 0.5f), sat(V3(diffuse) * sphAll(g, kN)) * V3(b) * 2.0f + spec * b.a, shader.c_str());
+}
+
+void glossColorizeCase(const std::string& shader, const QString& dir) {
+    const V4 masked(0.7f, 0.45f, 0.3f, 0.6f), diffuse(0.8f, 0.9f, 1.0f, 1), emissive(0.02f, 0.04f, 0.06f, 1);
+    writeTga(dir + "/m.tga", masked);
+    writeTga(dir + "/g.tga", V4(0, 0, 0, 1));
+    auto m = quadModel(shader, {tex("BaseTexture", "m.tga"), tex("GlossTexture", "g.tga"), param("Diffuse", diffuse),
+                                param("Emissive", emissive)});
+    Rig g;
+    const V4 mb = q8(masked);
+    const V3 surface = glm::mix(V3(mb), faction() * V3(mb), mb.a);
+    const V3 diff = sat(V3(diffuse) * sphAll(g, kN) + V3(emissive));
+    checkPixel(render(m, dir).at(0.5f, 0.5f), surface * diff * 2.0f, shader.c_str()); // + spec x gloss.r (0)
+}
+
+void alphaCase(const std::string& shader, const QString& dir) {
+    const V4 base(0.9f, 0.6f, 0.2f, 0.7f), diffuse(0.7f, 0.7f, 0.8f, 0.6f);
+    writeTga(dir + "/b.tga", base);
+    auto m =
+        quadModel(shader, {tex("BaseTexture", "b.tga"), param("Diffuse", diffuse), param("Specular", V4(0, 0, 0, 1))});
+    Rig g;
+    const V4 b = q8(base);
+    const V3 src = glm::min(V3(b) * sat(V3(diffuse) * sphAll(g, kN)) * 2.0f, V3(1.0f));
+    const float a = b.a * diffuse.a;
+    checkPixel(render(m, dir).at(0.5f, 0.5f), src * a + bg() * (1.0f - a), shader.c_str());
+}
+
+void alphaGlossCase(const std::string& shader, const QString& dir) {
+    const V4 base(0.5f, 0.4f, 0.3f, 0.7f), gloss(0.6f, 0.1f, 0.1f, 1), diffuse(0.6f, 0.6f, 0.7f, 0.8f),
+        specular(0.8f, 0.8f, 0.6f, 1);
+    writeTga(dir + "/b.tga", base);
+    writeTga(dir + "/g.tga", gloss);
+    auto m = quadModel(shader, {tex("BaseTexture", "b.tga"), tex("GlossTexture", "g.tga"), param("Diffuse", diffuse),
+                                param("Specular", specular)});
+    const Shot s = render(m, dir);
+    REQUIRE(s.box.width() > 40);
+    Rig g;
+    const V3 eye = eyeOfView();
+    const V3 spec = 0.5f * (sat(V3(specular) * vertexSpecular(g, kCorner0, eye)) +
+                            sat(V3(specular) * vertexSpecular(g, kCorner2, eye)));
+    const V4 b = q8(base);
+    const V3 src = glm::min(sat(V3(diffuse) * sphAll(g, kN)) * V3(b) * 2.0f + spec * q8(gloss).r, V3(1.0f));
+    const float a = diffuse.a * b.a;
+    checkPixel(s.at(0.5f, 0.5f), src * a + bg() * (1.0f - a), shader.c_str());
+}
+
+void additiveCase(const std::string& shader, const QString& dir) {
+    const V4 left(0.8f, 0.2f, 0.1f, 1), right(0.1f, 0.3f, 0.9f, 1), color(0.5f, 0.9f, 0.7f, 1);
+    writeTga(dir + "/b.tga", left, right);
+    auto m = quadModel(shader,
+                       {tex("BaseTexture", "b.tga"), param("Color", color), param("UVScrollRate", V4(0.5f, 0, 0, 0))});
+    checkPixel(render(m, dir, 0.0f).at(0.25f, 0.5f), bg() + V3(q8(left)) * V3(color), (shader + " t=0").c_str());
+    checkPixel(render(m, dir, 1.0f).at(0.25f, 0.5f), bg() + V3(q8(right)) * V3(color), (shader + " t=1").c_str());
+}
+
+void additiveVColorCase(const std::string& shader, const QString& dir) {
+    const V4 left(0.7f, 0.3f, 0.2f, 1), right(0.2f, 0.4f, 0.8f, 1), vc(0.4f, 0.8f, 0.6f, 1);
+    writeTga(dir + "/b.tga", left, right);
+    auto m = quadModel(shader, {tex("BaseTexture", "b.tga"), param("UVScrollRate", V4(0.25f, 0, 0, 0))}, true, vc);
+    checkPixel(render(m, dir, 0.0f).at(0.25f, 0.5f), bg() + V3(q8(left)) * V3(vc), (shader + " t=0").c_str());
+    checkPixel(render(m, dir, 2.0f).at(0.25f, 0.5f), bg() + V3(q8(right)) * V3(vc), (shader + " t=2").c_str());
+}
+
+void additiveOffsetCase(const std::string& shader, const QString& dir) {
+    const V4 left(0.6f, 0.2f, 0.2f, 1), right(0.1f, 0.5f, 0.3f, 1), color(0.9f, 0.8f, 0.5f, 1);
+    writeTga(dir + "/b.tga", left, right);
+    auto m =
+        quadModel(shader, {tex("BaseTexture", "b.tga"), param("Color", color), param("UVOffset", V4(0.5f, 0, 0, 0))});
+    const Shot s = render(m, dir, 3.0f);
+    checkPixel(s.at(0.25f, 0.5f), bg() + V3(q8(right)) * V3(color), (shader + " u=0.25").c_str());
+    checkPixel(s.at(0.75f, 0.5f), bg() + V3(q8(left)) * V3(color), (shader + " u=0.75").c_str());
+}
+
+void bumpReflectCase(const std::string& shader, const QString& dir) {
+    const V4 base(0.5f, 0.45f, 0.4f, 0.0f), normal(0.5f, 0.6f, 0.9f, 0.75f), specular(0.6f, 0.7f, 0.8f, 1);
+    writeTga(dir + "/b.tga", base);
+    writeTga(dir + "/n.tga", normal);
+    auto m =
+        quadModel(shader, {tex("BaseTexture", "b.tga"), tex("NormalTexture", "n.tga"), param("Specular", specular)});
+    const Shot s = render(m, dir);
+    REQUIRE(s.box.width() > 40);
+    Rig g;
+    const V3 eye = eyeOfView();
+    auto refl = [&](V3 p) {
+        const V3 v = glm::normalize(eye - p);
+        return glm::normalize(-v + 2.0f * glm::dot(v, kN) * kN);
+    };
+    const V3 sky = sat(sphAll(g, glm::normalize(0.5f * (refl(kCorner0) + refl(kCorner2)))));
+    const V4 nt = q8(normal);
+    const V3 L = g.r.sun.toward;
+    const V3 lt = glm::normalize(V3(glm::dot(L, kT), glm::dot(L, kB), glm::dot(L, kN)));
+    const float ndotl = glm::clamp(glm::dot(2.0f * (V3(nt) - 0.5f), lt), 0.0f, 1.0f);
+    const V3 want = V3(q8(base)) * (ndotl * g.r.sun.color + sat(sphFill(g, kN))) * 2.0f + sky * V3(specular) * nt.a;
+    checkPixel(s.at(0.5f, 0.5f), want, shader.c_str());
+}
+
+void alphaScrollCase(const std::string& shader, const QString& dir) {
+    const V4 left(0.8f, 0.5f, 0.3f, 0.9f), right(0.3f, 0.6f, 0.8f, 0.5f), diffuse(0.7f, 0.8f, 0.9f, 0.8f),
+        emissive(0.05f, 0.05f, 0.0f, 1);
+    writeTga(dir + "/b.tga", left, right);
+    auto m = quadModel(shader, {tex("BaseTexture", "b.tga"), param("Diffuse", diffuse), param("Emissive", emissive),
+                                param("UVScrollRate", V4(0.1f, 0, 0, 0))});
+    Rig g;
+    V3 lit = V3(emissive) + V3(diffuse) * g.r.ambient; // Direct3D fixed-function lighting, per vertex
+    for (const auto* l : {&g.r.sun, &g.r.fill1, &g.r.fill2})
+        lit += V3(diffuse) * l->color * std::max(0.0f, glm::dot(kN, l->toward));
+    lit = sat(lit);
+    auto want = [&](V4 texel) {
+        const V4 b = q8(texel);
+        const float a = b.a * diffuse.a;
+        return glm::min(V3(b) * lit * 2.0f, V3(1.0f)) * a + bg() * (1.0f - a);
+    };
+    checkPixel(render(m, dir, 0.0f).at(0.25f, 0.5f), want(left), (shader + " t=0").c_str());
+    checkPixel(render(m, dir, 5.0f).at(0.25f, 0.5f), want(right), (shader + " t=5").c_str());
+}
+
+using PixelCase = void (*)(const std::string&, const QString&);
+struct TableRow {
+    const char* shader;
+    PixelCase run;
+    rs::ShaderImpl impl; // the registry's implementation the name must be routed to
+};
+const std::vector<TableRow>& pixelTable() {
+    using I = rs::ShaderImpl;
+    static const std::vector<TableRow> t = {
+        {"MeshBumpColorize.fx", bumpColorizeCase, I::AlamoBumpColorize},
+        {"RSkinBumpColorize.fx", bumpColorizeCase, I::AlamoBumpColorize},
+        {"MeshGloss.fx", glossCase, I::AlamoGloss},
+        {"RSkinGloss.fx", glossCase, I::AlamoGloss},
+        {"BatchMeshGloss.fx", glossCase, I::AlamoGloss},
+        {"MeshGlossColorize.fx", glossColorizeCase, I::AlamoGlossColorize},
+        {"RSkinGlossColorize.fx", glossColorizeCase, I::AlamoGlossColorize},
+        {"MeshAlpha.fx", alphaCase, I::AlamoAlpha},
+        {"RSkinAlpha.fx", alphaCase, I::AlamoAlpha},
+        {"BatchMeshAlpha.fx", alphaCase, I::AlamoAlpha},
+        {"MeshAlphaGloss.fx", alphaGlossCase, I::AlamoAlphaGloss},
+        {"RSkinAlphaGloss.fx", alphaGlossCase, I::AlamoAlphaGloss},
+        {"MeshAdditive.fx", additiveCase, I::AlamoAdditive},
+        {"RSkinAdditive.fx", additiveCase, I::AlamoAdditive},
+        {"MeshAdditiveVColor.fx", additiveVColorCase, I::AlamoAdditiveVColor},
+        {"RSkinAdditiveVColor.fx", additiveVColorCase, I::AlamoAdditiveVColor},
+        {"MeshAdditiveOffset.fx", additiveOffsetCase, I::AlamoAdditiveOffset},
+        {"RSkinAdditiveOffset.fx", additiveOffsetCase, I::AlamoAdditiveOffset},
+        {"MeshBumpReflectColorize.fx", bumpReflectCase, I::AlamoBumpReflectColorize},
+        {"RSkinBumpReflectColorize.fx", bumpReflectCase, I::AlamoBumpReflectColorize},
+        {"MeshAlphaScroll.fx", alphaScrollCase, I::AlamoAlphaScroll},
+        {"RSkinAlphaScroll.fx", alphaScrollCase, I::AlamoAlphaScroll},
+    };
+    return t;
+}
+// Drawn names whose pixel test is a TEST_CASE of its own in this file (their set-up is not a single quad, or they
+// check more than one formula).
+const std::vector<std::string>& ownPixelCases() {
+    static const std::vector<std::string> n = {
+        "MeshSolidColor.fx", "MeshShield.fx", "TerrainMeshBump.fx",  "TerrainMeshGloss.fx",
+        "Grass.fx",          "Tree.fx",       "Nebula.fx",           "Skydome.fx",
+        "Planet.fx",         "alDefault.fx",  "MeshOccludedUnit.fx", "RSkinOccludedUnit.fx",
+        "MeshHeat.fx",       "RSkinHeat.fx"};
+    return n;
+}
+
+} // namespace
+
+TEST_CASE("table: each Mesh RSkin and BatchMesh name of a .fx family against that .fx's CPU formula",
+          "[render][alamo]") {
+    for (const TableRow& row : pixelTable()) {
+        DYNAMIC_SECTION(row.shader) {
+            const rs::ShaderInfo info = rs::alamoShaderInfo(row.shader);
+            CHECK(info.impl == row.impl);
+            CHECK(info.fidelity == rs::ShaderFidelity::EngineFormula);
+            QTemporaryDir dir;
+            row.run(row.shader, dir.path());
+        }
+    }
+}
+
+TEST_CASE("every drawn Alamo shader name of the registry has a pixel test", "[render][alamo]") {
+    std::vector<std::string> tested = ownPixelCases();
+    for (const TableRow& row : pixelTable())
+        tested.push_back(row.shader);
+    REQUIRE(rs::alamoShaderNames().size() > 30);
+    for (const std::string& name : rs::alamoShaderNames()) {
+        INFO(name);
+        const rs::ShaderInfo info = rs::alamoShaderInfo(name);
+        CHECK(info.impl != rs::ShaderImpl::Generic); // the list names only what the registry implements
+        if (info.fidelity == rs::ShaderFidelity::NotDrawn) continue;
+        CHECK(std::find(tested.begin(), tested.end(), name) != tested.end());
+    }
+    // And no pixel case names a shader the registry does not list.
+    for (const std::string& name : tested) {
+        INFO(name);
+        CHECK(std::find(rs::alamoShaderNames().begin(), rs::alamoShaderNames().end(), name) !=
+              rs::alamoShaderNames().end());
+    }
+}
+
+TEST_CASE("Space light preset and a turned sun: the documented preset values through the .fx formulas",
+          "[render][alamo]") {
+    // The rig is built here from the values render/lights.h documents, not from alamoLightRig: the sun at a compass
+    // angle (0 = the light stands on -Y, 90 = on +X) and an elevation, Z up; fills at 210 and 120 degrees, 10
+    // degrees below the horizon. Land: sun white x 0.5, fills (0.25, 0.25, 0.5) x 0.5, ambient 0.1. Space: sun
+    // (1, 0.97, 0.92) x 0.7, fills (0.2, 0.22, 0.35) x 0.5, ambient 0.05.
+    auto toward = [](float az, float el) {
+        const float a = glm::radians(az), e = glm::radians(el);
+        return V3(std::sin(a) * std::cos(e), -std::cos(a) * std::cos(e), std::sin(e));
+    };
+    struct CpuRig {
+        rs::render::AlamoLight sun, fill1, fill2;
+        V3 ambient;
+    };
+    auto rigOf = [&](Lighting l) {
+        CpuRig r;
+        r.sun.toward = toward(l.azimuth, l.elevation);
+        r.fill1.toward = toward(210.0f, -10.0f);
+        r.fill2.toward = toward(120.0f, -10.0f);
+        const bool space = l.preset == 1;
+        r.sun.color = space ? V3(1.0f, 0.97f, 0.92f) * 0.7f : V3(0.5f);
+        r.fill1.color = r.fill2.color = space ? V3(0.2f, 0.22f, 0.35f) * 0.5f : V3(0.25f, 0.25f, 0.5f) * 0.5f;
+        r.ambient = V3(space ? 0.05f : 0.1f);
+        return r;
+    };
+    QTemporaryDir dir;
+    const V4 base(0.6f, 0.55f, 0.45f, 0.0f), cbase(0.6f, 0.5f, 0.4f, 0.0f), normal(0.55f, 0.65f, 0.85f, 0.0f),
+        diffuse(0.9f, 0.8f, 0.7f, 1), emissive(0.02f, 0.02f, 0.03f, 1);
+    writeTga(dir.path() + "/b.tga", base);
+    writeTga(dir.path() + "/c.tga", cbase);
+    writeTga(dir.path() + "/n.tga", normal);
+    auto gloss = quadModel("MeshGloss.fx",
+                           {tex("BaseTexture", "b.tga"), param("Diffuse", diffuse), param("Emissive", emissive)});
+    auto bump = quadModel("MeshBumpColorize.fx", {tex("BaseTexture", "c.tga"), tex("NormalTexture", "n.tga"),
+                                                  param("Diffuse", diffuse), param("Emissive", emissive)});
+    // MeshAlphaScroll's fixed-function technique reads the lights themselves (not the SH matrices): opaque texel.
+    const V4 ffBase(0.5f, 0.45f, 0.4f, 1.0f);
+    writeTga(dir.path() + "/f.tga", ffBase);
+    auto fixedFunction = quadModel(
+        "MeshAlphaScroll.fx", {tex("BaseTexture", "f.tga"), param("Diffuse", diffuse), param("Emissive", emissive)});
+    auto fixedWant = [&](const CpuRig& r) {
+        V3 lit = V3(emissive) + V3(diffuse) * r.ambient;
+        for (const auto* l : {&r.sun, &r.fill1, &r.fill2})
+            lit += V3(diffuse) * l->color * std::max(0.0f, glm::dot(kN, l->toward));
+        return glm::min(V3(q8(ffBase)) * sat(lit) * 2.0f, V3(1.0f));
+    };
+    auto glossWant = [&](const CpuRig& r) {
+        const V3 e = shIrradiance({r.sun, r.fill1, r.fill2}, r.ambient, kN);
+        return sat(V3(diffuse) * e + V3(emissive)) * V3(q8(base)) * 2.0f;
+    };
+    auto bumpWant = [&](const CpuRig& r) {
+        const V3 L = r.sun.toward;
+        const V3 lt = glm::normalize(V3(glm::dot(L, kT), glm::dot(L, kB), glm::dot(L, kN)));
+        const float ndotl = glm::clamp(glm::dot(2.0f * (V3(q8(normal)) - 0.5f), lt), 0.0f, 1.0f);
+        const V3 fill = sat(shIrradiance({r.fill1, r.fill2}, r.ambient, kN) * V3(diffuse) + V3(emissive));
+        return V3(q8(cbase)) * (ndotl * V3(diffuse) * r.sun.color + fill) * 2.0f;
+    };
+    const Lighting landDefault{0, 20.0f, 35.0f}, spaceDefault{1, 20.0f, 35.0f}, spaceTurned{1, 320.0f, 15.0f},
+        landTurned{0, 320.0f, 15.0f};
+    // The cases differ visibly from each other (more than twice the tolerance on some channel).
+    auto apart = [](V3 a, V3 b) {
+        const V3 d = glm::abs(a - b) * 255.0f;
+        return std::max({d.x, d.y, d.z}) > 2.0f * float(kTol);
+    };
+    REQUIRE(apart(glossWant(rigOf(landDefault)), glossWant(rigOf(spaceDefault))));
+    REQUIRE(apart(bumpWant(rigOf(spaceDefault)), bumpWant(rigOf(spaceTurned))));
+    REQUIRE(apart(bumpWant(rigOf(landDefault)), bumpWant(rigOf(landTurned))));
+    REQUIRE(apart(fixedWant(rigOf(landDefault)), fixedWant(rigOf(spaceDefault))));
+    for (const Lighting& l : {landDefault, spaceDefault, spaceTurned, landTurned}) {
+        INFO("preset " << l.preset << ", sun at " << l.azimuth << ", " << l.elevation);
+        const CpuRig r = rigOf(l);
+        checkPixel(render(gloss, dir.path(), 0.0f, {}, l).at(0.5f, 0.5f), glossWant(r), "MeshGloss (SPH_LIGHT_ALL)");
+        checkPixel(render(bump, dir.path(), 0.0f, {}, l).at(0.5f, 0.5f), bumpWant(r),
+                   "MeshBumpColorize (per-pixel sun, SPH_LIGHT_FILL)");
+        checkPixel(render(fixedFunction, dir.path(), 0.0f, {}, l).at(0.5f, 0.5f), fixedWant(r),
+                   "MeshAlphaScroll (fixed-function lights)");
+    }
+}
+
+namespace {
+
+// Planet.fx (bump_spec), its terms on the quad: the atmosphere (per vertex pow(1 - N.V, AtmospherePower) x 2 x
+// Atmosphere.a, adding Atmosphere.rgb x that to the base), the city lights (per vertex saturate(N . -32 L): the
+// night side; + base alpha x that x (1 - cloud alpha) x CityColor), the clouds (CloudTexture and
+// CloudNormalTexture at UV + (time x CloudScrollRate, 0)) over it. Diffuse 1, Emissive 0, normal-map alpha 0 (no
+// specular). `eye`: for the atmosphere's view vector (per vertex at corners 0 and 2, the centre their mean).
+struct PlanetInputs {
+    V4 base, normal, cloud, atmosphere{0, 0, 0, 1}, city{1, 1, 1, 1};
+    float atmospherePower = 4.5f;
+};
+V3 planetFormula(const PlanetInputs& in, const rs::render::AlamoLightRig& r, V3 eye) {
+    const V3 L = r.sun.toward;
+    const V3 lt = glm::normalize(V3(glm::dot(L, kT), glm::dot(L, kB), glm::dot(L, kN)));
+    const V3 diff = sat(shIrradiance({r.fill1, r.fill2}, r.ambient, kN));
+    float atm = 0.0f;
+    for (V3 p : {kCorner0, kCorner2})
+        atm += 0.5f * std::pow(std::max(1.0f - glm::dot(kN, glm::normalize(eye - p)), 0.0f), in.atmospherePower) *
+               2.0f * in.atmosphere.a;
+    const float cityLight = glm::clamp(glm::dot(kN, -32.0f * L), 0.0f, 1.0f);
+    const V4 b = q8(in.base), c = q8(in.cloud);
+    const float ndotl = glm::clamp(glm::dot(2.0f * (V3(q8(in.normal)) - 0.5f), lt), 0.0f, 1.0f);
+    const float cloudNdotl = glm::clamp(glm::dot(V3(0, 0, 1), lt), 0.0f, 1.0f); // flat cloud normal map
+    const V3 surface = V3(b) + V3(in.atmosphere) * atm;
+    V3 planet = surface * (ndotl * r.sun.color + diff) * 2.0f;
+    planet += b.a * cityLight * (1.0f - c.a) * V3(in.city);
+    const V3 cloudLit = (V3(c) * cloudNdotl * r.sun.color + diff) * 2.0f;
+    return glm::mix(planet, cloudLit, c.a);
+}
+
+std::shared_ptr<rs::Model> planetModel(const QString& dir, const PlanetInputs& in, float cloudScrollRate,
+                                       std::optional<V4> cloudRight = {}) {
+    writeTga(dir + "/pb.tga", in.base);
+    writeTga(dir + "/pn.tga", in.normal);
+    writeTga(dir + "/pc.tga", in.cloud, cloudRight);
+    writeTga(dir + "/pcn.tga", V4(0.5f, 0.5f, 1.0f, 1));
+    return quadModel("Planet.fx",
+                     {tex("BaseTexture", "pb.tga"), tex("NormalTexture", "pn.tga"), tex("CloudTexture", "pc.tga"),
+                      tex("CloudNormalTexture", "pcn.tga"), param("Atmosphere", in.atmosphere),
+                      param("AtmospherePower", V4(in.atmospherePower, 0, 0, 0), rs::ParamType::Float),
+                      param("CityColor", in.city),
+                      param("CloudScrollRate", V4(cloudScrollRate, 0, 0, 0), rs::ParamType::Float)});
+}
+
+} // namespace
+
+TEST_CASE("Planet: the atmosphere rim term, per vertex from the view angle", "[render][alamo]") {
+    QTemporaryDir dir;
+    PlanetInputs in;
+    in.base = V4(0.2f, 0.25f, 0.2f, 0.0f);
+    in.normal = V4(0.5f, 0.6f, 0.9f, 0.0f);
+    in.cloud = V4(1, 1, 1, 0.0f); // no clouds
+    in.atmosphere = V4(0.3f, 0.45f, 0.9f, 0.8f);
+    in.atmospherePower = 0.5f; // a quad facing the camera has N.V near 1: a low power makes the rim term visible
+    const Shot s = render(planetModel(dir.path(), in, 0.0f), dir.path());
+    REQUIRE(s.box.width() > 40);
+    Rig g;
+    const V3 eye = eyeOfView();
+    const V3 want = planetFormula(in, g.r, eye);
+    PlanetInputs none = in;
+    none.atmosphere.a = 0.0f;
+    INFO("without the atmosphere " << planetFormula(none, g.r, eye).x * 255 << "; with " << want.x * 255);
+    REQUIRE(glm::length(want - planetFormula(none, g.r, eye)) * 255.0f > 3.0f * float(kTol)); // visible
+    REQUIRE(glm::all(glm::lessThan(want, V3(0.97f))));
+    checkPixel(s.at(0.5f, 0.5f), want, "Planet atmosphere");
+}
+
+TEST_CASE("Planet: city lights on the night side (sun behind), under the clouds' alpha", "[render][alamo]") {
+    QTemporaryDir dir;
+    PlanetInputs in;
+    in.base = V4(0.15f, 0.2f, 0.25f, 0.8f); // base alpha: the city-light mask
+    in.normal = V4(0.5f, 0.6f, 0.9f, 0.0f);
+    in.cloud = V4(0.9f, 0.9f, 0.9f, 0.3f);
+    in.city = V4(0.9f, 0.6f, 0.2f, 1);
+    auto m = planetModel(dir.path(), in, 0.0f);
+    // Day: the sun in front of the quad (N.L > 0): no city lights.
+    const Lighting day{0, 20.0f, 35.0f}, night{0, 180.0f, 35.0f};
+    const auto dayRig = rs::render::alamoLightRig(rs::render::LightPreset::Land, 20.0f, 35.0f);
+    const auto nightRig = rs::render::alamoLightRig(rs::render::LightPreset::Land, 180.0f, 35.0f);
+    REQUIRE(glm::dot(kN, nightRig.sun.toward) < -0.1f); // the sun is behind the quad
+    const Shot d = render(m, dir.path(), 0.0f, {}, day);
+    checkPixel(d.at(0.5f, 0.5f), planetFormula(in, dayRig, eyeOfView()), "Planet day side");
+    const Shot n = render(m, dir.path(), 0.0f, {}, night);
+    const V3 want = planetFormula(in, nightRig, eyeOfView());
+    PlanetInputs dark = in;
+    dark.base.a = 0.0f;
+    REQUIRE(glm::length(want - planetFormula(dark, nightRig, eyeOfView())) > 0.3f); // the city term is visible
+    checkPixel(n.at(0.5f, 0.5f), want, "Planet night side, city lights");
+}
+
+TEST_CASE("Planet and Skydome: clouds scrolled by CloudScrollRate with the timeline", "[render][alamo]") {
+    QTemporaryDir dir;
+    const V4 cloudLeft(0.9f, 0.9f, 0.9f, 0.6f), cloudRight(0.3f, 0.4f, 0.8f, 0.2f);
+    Rig g;
+    {
+        PlanetInputs in;
+        in.base = V4(0.2f, 0.5f, 0.3f, 0.0f);
+        in.normal = V4(0.5f, 0.6f, 0.9f, 0.0f);
+        in.cloud = cloudLeft;
+        auto m = planetModel(dir.path(), in, 0.25f, cloudRight);
+        // u = 0.25: the left half of the cloud texture at t = 0, the right half at t = 2 s (u + 0.5).
+        const Shot s0 = render(m, dir.path(), 0.0f);
+        checkPixel(s0.at(0.25f, 0.5f), planetFormula(in, g.r, eyeOfView()), "Planet clouds t=0");
+        const Shot s2 = render(m, dir.path(), 2.0f);
+        in.cloud = cloudRight;
+        checkPixel(s2.at(0.25f, 0.5f), planetFormula(in, g.r, eyeOfView()), "Planet clouds t=2");
+    }
+    {
+        // Skydome (sph_t0): (tex + (time x CloudScrollRate, 0)) x CloudScale; base under the cloud by its alpha,
+        // x 2 x saturate(SPH_LIGHT_ALL(-N) x vertex colour).
+        const V4 base(0.3f, 0.5f, 0.8f, 1);
+        writeTga(dir.path() + "/sb.tga", base);
+        writeTga(dir.path() + "/sc.tga", cloudLeft, cloudRight);
+        auto m = quadModel("Skydome.fx",
+                           {tex("BaseTexture", "sb.tga"), tex("CloudTexture", "sc.tga"),
+                            param("CloudScrollRate", V4(0.25f, 0, 0, 0), rs::ParamType::Float),
+                            param("CloudScale", V4(1, 0, 0, 0), rs::ParamType::Float)},
+                           true);
+        const V3 diff = sat(sphAll(g, -kN));
+        auto want = [&](V4 cloud) {
+            const V4 c = q8(cloud);
+            return glm::mix(V3(q8(base)), V3(c), c.a) * diff * 2.0f;
+        };
+        checkPixel(render(m, dir.path(), 0.0f).at(0.25f, 0.5f), want(cloudLeft), "Skydome clouds t=0");
+        checkPixel(render(m, dir.path(), 2.0f).at(0.25f, 0.5f), want(cloudRight), "Skydome clouds t=2");
+    }
 }
