@@ -4,14 +4,15 @@
 
 #include "common/error.h"
 #include "objects/object_db.h"
+#include "particles/particle_system.h"
 #include "resolve/lookup_rules.h"
 #include "scene/pose.h"
 #include "texture/texture.h"
 #include "vfs/archive.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cctype>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -58,8 +59,7 @@ constexpr const char* kSrcShadowMat =
     "Blender ALAMO plugin export_alo.py checkUV: \"Multiple materials on shadow volume\"";
 constexpr const char* kSrcCollisionMat =
     "Blender ALAMO plugin export_alo.py checkUV: \"Multiple submeshes/materials on collision mesh\"";
-constexpr const char* kSrcPow2 =
-    "EA's W3D exporter (max2w3d.rc: \"Width and height must be a power of 2\")";
+constexpr const char* kSrcPow2 = "EA's W3D exporter (max2w3d.rc: \"Width and height must be a power of 2\")";
 constexpr const char* kSrcMegaFiles =
     "the engine's master MEG is built from Data/MegaFiles.xml (ModVerify FocGameRepository, AddMegFiles): an archive "
     "it lists and the folder does not hold gives the game none of the files the mod expects from it";
@@ -90,6 +90,9 @@ constexpr const char* kSrcUnref = "rigscope: references collected from models, c
 const std::vector<CheckInfo> kCatalog = {
     {"read.error", Level::Error, "a file the reader refuses", kSrcReaders},
     {"read.warning", Level::Warning, "a reader's warning (file read, something skipped or repaired)", kSrcReaders},
+    {"read.not-simulated", Level::Info,
+     "a particle emitter feature set in the file that rigscope does not read or simulate (not a defect of the file)",
+     kSrcReaders},
     {"model.texture-missing", Level::Warning, "a texture the model names is not found in the engine's lookup order",
      kSrcLookup},
     {"model.shader-unknown", Level::Warning, "an Alamo shader that is neither a stock shader nor in the mount",
@@ -134,15 +137,35 @@ const std::vector<CheckInfo> kCatalog = {
 
 // Stock Alamo shaders (the Blender ALAMO plugin's list, settings.py), lower-case.
 const std::unordered_set<std::string>& stockShaders() {
-    static const std::unordered_set<std::string> s = {
-        "aldefault.fx",          "batchmeshalpha.fx",        "batchmeshgloss.fx",       "grass.fx",
-        "meshadditive.fx",       "meshalpha.fx",             "meshalphascroll.fx",      "meshbumpcolorize.fx",
-        "meshbumpcolorizevertex.fx", "meshbumpcolorizedetail.fx", "meshbumplight.fx",   "meshcollision.fx",
-        "meshgloss.fx",          "meshglosscolorize.fx",     "meshshadowvolume.fx",     "meshshield.fx",
-        "nebula.fx",             "planet.fx",                "rskinadditive.fx",        "rskinalpha.fx",
-        "rskinbumpcolorize.fx",  "rskingloss.fx",            "rskinglosscolorize.fx",   "rskinshadowvolume.fx",
-        "skydome.fx",            "terrainmeshbump.fx",       "terrainmeshgloss.fx",     "tree.fx",
-        "lightproxy.fx"};
+    static const std::unordered_set<std::string> s = {"aldefault.fx",
+                                                      "batchmeshalpha.fx",
+                                                      "batchmeshgloss.fx",
+                                                      "grass.fx",
+                                                      "meshadditive.fx",
+                                                      "meshalpha.fx",
+                                                      "meshalphascroll.fx",
+                                                      "meshbumpcolorize.fx",
+                                                      "meshbumpcolorizevertex.fx",
+                                                      "meshbumpcolorizedetail.fx",
+                                                      "meshbumplight.fx",
+                                                      "meshcollision.fx",
+                                                      "meshgloss.fx",
+                                                      "meshglosscolorize.fx",
+                                                      "meshshadowvolume.fx",
+                                                      "meshshield.fx",
+                                                      "nebula.fx",
+                                                      "planet.fx",
+                                                      "rskinadditive.fx",
+                                                      "rskinalpha.fx",
+                                                      "rskinbumpcolorize.fx",
+                                                      "rskingloss.fx",
+                                                      "rskinglosscolorize.fx",
+                                                      "rskinshadowvolume.fx",
+                                                      "skydome.fx",
+                                                      "terrainmeshbump.fx",
+                                                      "terrainmeshgloss.fx",
+                                                      "tree.fx",
+                                                      "lightproxy.fx"};
     return s;
 }
 
@@ -254,8 +277,7 @@ void readError(const Item& it, Out& out, const std::exception& e) {
         out.findings.push_back(make("read.error", it, e.what()));
 }
 
-void readWarnings(const Item& it, const std::vector<std::string>& warnings, Out& out,
-                  std::set<std::string>& seen) {
+void readWarnings(const Item& it, const std::vector<std::string>& warnings, Out& out, std::set<std::string>& seen) {
     for (const std::string& w : warnings)
         if (seen.insert(w).second) out.findings.push_back(make("read.warning", it, w, locationOfWarning(w)));
 }
@@ -399,8 +421,7 @@ void checkLimits(const Item& it, const Model& m, Out& out) {
             if (sm.vertexCount() > kMaxAlamoVertices)
                 out.findings.push_back(make("limit.vertices", it,
                                             "sub-mesh has " + std::to_string(sm.vertexCount()) +
-                                                " vertices; 16-bit indices reach " +
-                                                std::to_string(kMaxAlamoVertices),
+                                                " vertices; 16-bit indices reach " + std::to_string(kMaxAlamoVertices),
                                             l));
             if (sm.boneMap.size() > kMaxSkinBones)
                 out.findings.push_back(make("limit.skin-bones", it,
@@ -421,19 +442,16 @@ void checkLimits(const Item& it, const Model& m, Out& out) {
         Location ml;
         ml.mesh = mesh.name;
         if (tris > kMaxAlamoTriangles)
-            out.findings.push_back(make("limit.triangles", it,
-                                        "mesh has " + std::to_string(tris) + " triangles; at most " +
-                                            std::to_string(kMaxAlamoTriangles),
-                                        ml));
+            out.findings.push_back(make(
+                "limit.triangles", it,
+                "mesh has " + std::to_string(tris) + " triangles; at most " + std::to_string(kMaxAlamoTriangles), ml));
         if (shadow && mesh.subMeshes.size() > 1)
-            out.findings.push_back(make("limit.shadow-materials", it,
-                                        "shadow volume mesh has " + std::to_string(mesh.subMeshes.size()) +
-                                            " materials",
-                                        ml));
+            out.findings.push_back(
+                make("limit.shadow-materials", it,
+                     "shadow volume mesh has " + std::to_string(mesh.subMeshes.size()) + " materials", ml));
         if (mesh.collisionEnabled && !shadow && mesh.subMeshes.size() > 1)
             out.findings.push_back(make("limit.collision-materials", it,
-                                        "collision mesh has " + std::to_string(mesh.subMeshes.size()) +
-                                            " materials",
+                                        "collision mesh has " + std::to_string(mesh.subMeshes.size()) + " materials",
                                         ml));
     }
 }
@@ -471,9 +489,20 @@ void checkModelItem(const Ctx& c, const Item& it, Out& out) {
     if (!a.missingHierarchy.empty()) // the reader's lines about the same missing hierarchy: one finding below
         for (const auto* list : {&d.warnings, d.model ? &d.model->warnings : &d.warnings})
             for (const std::string& w : *list)
-            if (toLower(w).find(toLower(a.missingHierarchy)) != std::string::npos ||
-                w.find("hierarchy was not found") != std::string::npos)
-                seen.insert(w);
+                if (toLower(w).find(toLower(a.missingHierarchy)) != std::string::npos ||
+                    w.find("hierarchy was not found") != std::string::npos)
+                    seen.insert(w);
+    if (d.particles) // the reader's lines about what the viewer does not simulate: information, not defects
+        for (size_t i = 0; i < d.particles->emitters.size(); ++i)
+            for (const std::string& n : d.particles->emitters[i].notSimulated) {
+                const std::string w =
+                    "emitter " + std::to_string(i) + " \"" + d.particles->emitters[i].name + "\": " + n;
+                if (seen.insert(w).second) out.findings.push_back(make("read.not-simulated", it, w));
+            }
+    if (d.particles) // property mini-chunks rigscope's reader does not know (kept raw): the engine reads them
+        for (const std::string& w : d.warnings)
+            if (w.rfind("emitter property mini-chunks not understood", 0) == 0 && seen.insert(w).second)
+                out.findings.push_back(make("read.not-simulated", it, w));
     readWarnings(it, d.warnings, out, seen);
     for (const auto& clip : d.clips)
         readWarnings(it, clip->warnings, out, seen);
@@ -537,11 +566,10 @@ void checkModelItem(const Ctx& c, const Item& it, Out& out) {
         Item ci;
         ci.path = cf.path;
         ci.key = c.table ? c.table->keyFor(cf.path) : std::string();
-        out.findings.push_back(make("model.clip-mismatch", ci,
-                                    "does not fit the skeleton of " + it.path + ": " + b.problems.front() +
-                                        (b.problems.size() > 1
-                                             ? " (and " + std::to_string(b.problems.size() - 1) + " more)"
-                                             : std::string())));
+        out.findings.push_back(make(
+            "model.clip-mismatch", ci,
+            "does not fit the skeleton of " + it.path + ": " + b.problems.front() +
+                (b.problems.size() > 1 ? " (and " + std::to_string(b.problems.size() - 1) + " more)" : std::string())));
     }
     checkLimits(it, m, out);
 }
@@ -631,12 +659,11 @@ void checkArchiveItem(const Item& it, Out& out) {
                                             " (the first is used)",
                                         l));
         std::string raw;
-        const bool ascii = std::all_of(e.name.begin(), e.name.end(),
-                                       [](char ch) { return static_cast<unsigned char>(ch) < 0x80; });
+        const bool ascii =
+            std::all_of(e.name.begin(), e.name.end(), [](char ch) { return static_cast<unsigned char>(ch) < 0x80; });
         if (meg && latin1Of(e.name, raw) && e.crc != vfs::crc32(raw.data(), raw.size())) {
             char b[64];
-            std::snprintf(b, sizeof b, "stored CRC 0x%08X, name CRC 0x%08X", e.crc,
-                          vfs::crc32(raw.data(), raw.size()));
+            std::snprintf(b, sizeof b, "stored CRC 0x%08X, name CRC 0x%08X", e.crc, vfs::crc32(raw.data(), raw.size()));
             out.findings.push_back(make("archive.crc-mismatch", it, "entry " + e.name + ": " + b, l));
         }
         std::string why;
@@ -655,11 +682,20 @@ void checkArchiveItem(const Item& it, Out& out) {
 
 void checkItem(const Ctx& c, const Item& it, Out& out) {
     switch (it.kind) {
-    case Kind::Model: checkModelItem(c, it, out); break;
-    case Kind::Clip: checkClipItem(c, it, out); break;
-    case Kind::Texture: checkTextureItem(c, it, out); break;
-    case Kind::Archive: checkArchiveItem(it, out); break;
-    case Kind::Other: break;
+    case Kind::Model:
+        checkModelItem(c, it, out);
+        break;
+    case Kind::Clip:
+        checkClipItem(c, it, out);
+        break;
+    case Kind::Texture:
+        checkTextureItem(c, it, out);
+        break;
+    case Kind::Archive:
+        checkArchiveItem(it, out);
+        break;
+    case Kind::Other:
+        break;
     }
 }
 
@@ -966,18 +1002,25 @@ Report run(const Resolver& resolver, std::vector<Item> items, const Options& opt
 
 const char* levelName(Level l) {
     switch (l) {
-    case Level::Info: return "info";
-    case Level::Warning: return "warning";
-    case Level::Error: return "error";
+    case Level::Info:
+        return "info";
+    case Level::Warning:
+        return "warning";
+    case Level::Error:
+        return "error";
     }
     return "info";
 }
 
 bool parseLevel(std::string_view s, Level& out) {
-    if (s == "info" || s == "note") out = Level::Info;
-    else if (s == "warning") out = Level::Warning;
-    else if (s == "error") out = Level::Error;
-    else return false;
+    if (s == "info" || s == "note")
+        out = Level::Info;
+    else if (s == "warning")
+        out = Level::Warning;
+    else if (s == "error")
+        out = Level::Error;
+    else
+        return false;
     return true;
 }
 

@@ -71,6 +71,7 @@ struct CheckMod {
         ParticleSmoke,      // Units.xml line 11: Clean_Smoker's Damaged_Smoke_Asset_Name P_GONE_SMOKE
         ParticleUnjudged,   // Particles.xml not listed (no Particle object) and HP_A's Death_Explosion_Particles
                             // Nobody_Explosion: not judged
+        NotSimulated,       // P_CLEAN.ALO's emitter emits from the proxy's mesh (what the viewer does not simulate)
     };
 
     std::filesystem::path root;
@@ -230,6 +231,7 @@ struct CheckMod {
         ParticleSystem ps;
         ps.name = "p_clean";
         ps.emitters = {pointEmitter("spark", 1.0f)};
+        if (d == Defect::NotSimulated) ps.emitters[0].params.emitFromMesh = 1;
         W(m / "Data/Art/Models/P_CLEAN.ALO", alamo::writeParticleSystem(ps));
         W(m / "Data/Art/Textures/CLEAN.DDS", d == Defect::TextureSize ? dds(6, 4) : dds(4, 4));
         if (d == Defect::Unreferenced) W(m / "Data/Art/Textures/ORPHAN.DDS", dds(4, 4));

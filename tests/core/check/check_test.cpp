@@ -74,6 +74,19 @@ TEST_CASE("check: read.error names the chunk and offset of a truncated model") {
     CHECK_THAT(f.where.chunk, Catch::StartsWith("0x"));
 }
 
+TEST_CASE("check: an emitter feature the viewer does not simulate is information, not a read.warning") {
+    CheckMod m(CheckMod::Defect::NotSimulated);
+    const check::Report r = checkMod(m);
+    const check::Finding f = only(r, "read.not-simulated");
+    CHECK(f.level == check::Level::Info);
+    CHECK(endsWith(f.file, "Data/Art/Models/P_CLEAN.ALO"));
+    CHECK_THAT(f.message, Catch::Contains("emits from the proxy's mesh"));
+    for (const check::Finding& x : r.findings) {
+        CHECK(x.id != "read.warning");
+        CHECK(x.level == check::Level::Info);
+    }
+}
+
 TEST_CASE("check: read.warning names the unknown chunk") {
     CheckMod m(Defect::ReadWarning);
     const check::Finding f = only(checkMod(m), "read.warning");
