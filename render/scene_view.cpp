@@ -55,6 +55,10 @@ namespace {
 // Particles at least this fraction of the window's height tall are drawn at a quarter of the resolution (see
 // FrameGraph): soft smoke and glow look the same, and their fill costs a sixteenth.
 constexpr float kLowResMinFraction = 1.0f / 6.0f;
+// ... but never more than this many pixels: in tall windows (1/6 is 180 px at 1080p, drawn at a sixth of the
+// resolution, 30 texels tall) mid-sized smoke then goes to the low-resolution target as well (90 px = 15 texels at
+// 1080p; small windows keep 1/6: 40 px at 320x240, 10 texels).
+constexpr float kLowResMaxMinPixels = 90.0f;
 constexpr int kOrbitPoses = 16;       // poses over the clip that a fixed orbit's distance is fitted to
 constexpr float kCoarserFill = 32.0f; // windows' worth of low-resolution particles beyond which a coarser target
 } // namespace
@@ -213,7 +217,7 @@ struct SceneView::Impl {
         const int width = window ? window->width() : 1, height = window ? window->height() : 1;
         particles->setView(glm::make_mat4(camera->viewMatrix().constData()),
                            glm::make_mat4(camera->projectionMatrix().constData()), width, height,
-                           options.lowResParticles ? float(height) * kLowResMinFraction
+                           options.lowResParticles ? std::min(float(height) * kLowResMinFraction, kLowResMaxMinPixels)
                                                    : std::numeric_limits<float>::max());
         particles->update(
             particleTime(), [this](int bone, double t) { return boneWorldAt(bone, t); },
