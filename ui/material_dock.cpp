@@ -278,7 +278,8 @@ void MaterialDock::fitSplit() {
     if (splitMoved_ || !split_) return;
     const int h = split_->height();
     const int line = preview_->minimumHeight();
-    const int p = previewOpen_ ? std::max(line, h * 2 / 5) : std::min(line, h / 2);
+    // Open: 2/5 of a tall panel, and up to half of a short one (at 1280x800 the panel is under 200 px tall).
+    const int p = previewOpen_ ? std::max({line, h * 2 / 5, std::min(140, h / 2)}) : std::min(line, h / 2);
     split_->setSizes({h - p, p});
 }
 
