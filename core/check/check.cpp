@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <mutex>
 #include <set>
@@ -969,7 +970,19 @@ Report run(const Resolver& resolver, std::vector<Item> items, const Options& opt
             f.level = info(f.id).level;
             f.file = w.substr(0, colon) + "/Data/MegaFiles.xml";
             f.key = "DATA/MEGAFILES.XML";
-            f.message = w.substr(colon + 2, at - colon - 2) + kListedMissing;
+            const std::string listed = w.substr(colon + 2, at - colon - 2);
+            f.message = listed + kListedMissing;
+            // Where the index lists it: the first line naming it (case-insensitive, as the engine reads the list).
+            if (std::ifstream in(f.file); in && !listed.empty()) {
+                const std::string needle = toLower(listed);
+                std::string line;
+                for (int n = 1; std::getline(in, line) && n <= 100000; ++n)
+                    if (const size_t col = toLower(line).find(needle); col != std::string::npos) {
+                        f.where.line = n;
+                        f.where.column = int(col) + 1;
+                        break;
+                    }
+            }
             rep.findings.push_back(std::move(f));
         }
         if (options.objects) {

@@ -265,6 +265,8 @@ TEST_CASE("check: archive.missing") {
     CHECK(endsWith(f.file, "Data/MegaFiles.xml"));
     CHECK_THAT(f.message, Catch::Contains("Gone.meg"));
     CHECK(f.level == check::Level::Error);
+    CHECK(f.where.line == 3); // " <File>Data\Gone.meg</File>"
+    CHECK(f.where.column == 8);
 }
 
 TEST_CASE("check: archive.name-unreachable") {
