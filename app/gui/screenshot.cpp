@@ -166,8 +166,9 @@ static int loadScene(const ScreenshotArgs& a, bool wantClip, SceneInputs& s) {
                 attachments.push_back({at.model, at.bone});
             if (a.clip.isEmpty() && !ls.clips.empty()) clip = ls.clips.front().clip;
             if (states[pick].highestAlt && !model->altLevels().empty()) options.alt = model->altLevels().back();
-            if (rs::objects::mapKindOf(states[pick]) != rs::objects::MapKind::Unknown) // the map's lights
-                options.lightPreset = rs::objects::mapKindOf(states[pick]) == rs::objects::MapKind::Space ? 1 : 0;
+            if (const rs::objects::MapKind map = rs::objects::mapKindOf(states[pick]);
+                map != rs::objects::MapKind::Unknown) // the map's lights, as the window opens the object
+                options.lightPreset = map == rs::objects::MapKind::Space ? 1 : 0;
         } else if (a.model.isEmpty()) {
 #ifdef RIGSCOPE_HAVE_DEMO
             rs::Document demo = rs::demo::loadDemo();

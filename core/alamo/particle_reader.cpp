@@ -149,12 +149,12 @@ class ParticleReader {
                 }
             }
         if (!minis.empty())
-            sys.warnings.push_back("emitter property mini-chunks not understood (kept raw, see \"unknown\"): " + minis);
+            sys.warnings.push_back(std::string(kUnknownMiniChunksWarning) + " (kept raw, see \"unknown\"): " + minis);
         for (std::string& w : repeats_.lines())
             sys.warnings.push_back(std::move(w));
         for (size_t i = 0; i < sys.emitters.size(); ++i)
             for (const std::string& n : sys.emitters[i].notSimulated)
-                sys.warnings.push_back("emitter " + std::to_string(i) + " \"" + sys.emitters[i].name + "\": " + n);
+                sys.warnings.push_back(notSimulatedWarning(i, sys.emitters[i], n));
         return sys;
     }
 

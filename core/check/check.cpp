@@ -493,17 +493,15 @@ void checkModelItem(const Ctx& c, const Item& it, Out& out) {
                 if (toLower(w).find(toLower(a.missingHierarchy)) != std::string::npos ||
                     w.find("hierarchy was not found") != std::string::npos)
                     seen.insert(w);
-    if (d.particles) // the reader's lines about what the viewer does not simulate: information, not defects
+    if (d.particles) { // the reader's lines about what rigscope does not read or simulate: information, not defects
         for (size_t i = 0; i < d.particles->emitters.size(); ++i)
-            for (const std::string& n : d.particles->emitters[i].notSimulated) {
-                const std::string w =
-                    "emitter " + std::to_string(i) + " \"" + d.particles->emitters[i].name + "\": " + n;
-                if (seen.insert(w).second) out.findings.push_back(make("read.not-simulated", it, w));
-            }
-    if (d.particles) // property mini-chunks rigscope's reader does not know (kept raw): the engine reads them
+            for (const std::string& n : d.particles->emitters[i].notSimulated)
+                if (const std::string w = notSimulatedWarning(i, d.particles->emitters[i], n); seen.insert(w).second)
+                    out.findings.push_back(make("read.not-simulated", it, w));
         for (const std::string& w : d.warnings)
-            if (w.rfind("emitter property mini-chunks not understood", 0) == 0 && seen.insert(w).second)
+            if (w.rfind(kUnknownMiniChunksWarning, 0) == 0 && seen.insert(w).second)
                 out.findings.push_back(make("read.not-simulated", it, w));
+    }
     readWarnings(it, d.warnings, out, seen);
     for (const auto& clip : d.clips)
         readWarnings(it, clip->warnings, out, seen);

@@ -70,4 +70,8 @@ bool ParticleTrack::constant() const {
     return true;
 }
 
+std::string notSimulatedWarning(size_t index, const ParticleEmitter& e, const std::string& feature) {
+    return "emitter " + std::to_string(index) + " \"" + e.name + "\": " + feature;
+}
+
 } // namespace rs

@@ -156,4 +156,10 @@ struct ParticleSystem {
     std::vector<std::string> warnings;
 };
 
+// The reader's warning line for a feature of emitter `index` that the simulation ignores (an entry of its
+// notSimulated), and the start of its line for emitter property mini-chunks it keeps raw: what rigscope does not
+// read or simulate, not defects of the file (rigscope-cli check reports them as information).
+std::string notSimulatedWarning(size_t index, const ParticleEmitter& e, const std::string& feature);
+inline constexpr const char* kUnknownMiniChunksWarning = "emitter property mini-chunks not understood";
+
 } // namespace rs

@@ -87,6 +87,12 @@ rs::MaterialParam tex(const char* name, const char* file) {
 // A 2x2 quad in the XZ plane facing -Y (towards the camera at yaw 0), tangent +X, binormal +Z. An RSkin* shader
 // gets skinned vertices (alD3dVertRSkinNU2[C], model space, bone map {Root, Skin}, every vertex on Skin, a child
 // bone away from the origin), drawn through the bone palette in the bind pose.
+// `m` through the project's Alamo writer and reader: the model the view draws is a real .alo.
+std::shared_ptr<rs::Model> throughAlo(const rs::Model& m) {
+    const std::vector<uint8_t> bytes = rs::alamo::writeModel(m);
+    return std::make_shared<rs::Model>(rs::alamo::readModel(rs::ByteSpan(bytes.data(), bytes.size()), "quad.alo"));
+}
+
 std::shared_ptr<rs::Model> quadModel(const std::string& shader, std::vector<rs::MaterialParam> params,
                                      bool colors = false, V4 vertexColor = V4(1.0f)) {
     const bool skinned = shader.rfind("RSkin", 0) == 0;
@@ -127,9 +133,7 @@ std::shared_ptr<rs::Model> quadModel(const std::string& shader, std::vector<rs::
     mesh.boundsMax = V3(1, 0, 1);
     mesh.subMeshes.push_back(sm);
     m.meshes.push_back(mesh);
-    // Through the project's writer and reader: the model the view draws is a real .alo.
-    const std::vector<uint8_t> bytes = rs::alamo::writeModel(m);
-    auto read = std::make_shared<rs::Model>(rs::alamo::readModel(rs::ByteSpan(bytes.data(), bytes.size()), "quad.alo"));
+    auto read = throughAlo(m);
     if (skinned) {
         REQUIRE(read->meshes.size() == 1);
         const rs::SubMesh& r = read->meshes[0].subMeshes[0];
@@ -560,8 +564,7 @@ TEST_CASE("a MeshLightVisualize sub-mesh beside a drawn one is hidden in the vie
     mesh.boundsMin = V3(-1, 0, -0.4f);
     mesh.boundsMax = V3(1, 0, 0.4f);
     src.meshes.push_back(mesh);
-    const std::vector<uint8_t> bytes = rs::alamo::writeModel(src);
-    auto m = std::make_shared<rs::Model>(rs::alamo::readModel(rs::ByteSpan(bytes.data(), bytes.size()), "quad.alo"));
+    auto m = throughAlo(src);
     REQUIRE(m->meshes.size() == 1);
     REQUIRE(m->meshes[0].subMeshes.size() == 2);
     // The one policy the export reads (core/formats/material_policy.h) hides the second sub-mesh.
@@ -683,8 +686,7 @@ std::shared_ptr<rs::Model> modelOf(std::vector<rs::Mesh> meshes) {
     root.name = "Root";
     m.skeleton.bones.push_back(root);
     m.meshes = std::move(meshes);
-    const std::vector<uint8_t> bytes = rs::alamo::writeModel(m);
-    return std::make_shared<rs::Model>(rs::alamo::readModel(rs::ByteSpan(bytes.data(), bytes.size()), "quad.alo"));
+    return throughAlo(m);
 }
 
 // Column of the middle row where the picture turns from closer-to-a to closer-to-b (scanning left to right
@@ -1014,8 +1016,7 @@ TEST_CASE("RSkinGloss on skinned vertices: a rotated bone's part lands where the
     mesh.boundsMin = V3(-1.75f, 0, -0.75f);
     mesh.boundsMax = V3(2.0f, 0, 0.75f);
     src.meshes.push_back(mesh);
-    const std::vector<uint8_t> bytes = rs::alamo::writeModel(src);
-    auto m = std::make_shared<rs::Model>(rs::alamo::readModel(rs::ByteSpan(bytes.data(), bytes.size()), "quad.alo"));
+    auto m = throughAlo(src);
     REQUIRE(m->meshes.size() == 1);
     REQUIRE(m->meshes[0].subMeshes[0].boneMap.size() == 2);
     REQUIRE(rs::alamoShaderInfo("RSkinGloss.fx").skinnedVariant);

@@ -184,8 +184,8 @@ struct Shot {
 
 // Renders; the quad's box is found with a solid opaque reference first when `reference` (the quad may be
 // invisible or background-coloured in the case itself).
-QRect quadBox(const QString& dir);
-Shot render(std::shared_ptr<rs::Model> m, const QString& dir, float time = 0.0f) {
+// The quad of `m` (its files in `dir`) at `time`, seen from (yaw, pitch) degrees, on the background kBg.
+QImage renderAt(std::shared_ptr<rs::Model> m, const QString& dir, float time, float yaw, float pitch) {
     ViewOptions o;
     o.grid = false;
     o.dazzles = false;
@@ -193,11 +193,16 @@ Shot render(std::shared_ptr<rs::Model> m, const QString& dir, float time = 0.0f)
     auto& v = view();
     v.setOptions(o);
     v.setModel(m, dir + "/quad.w3d");
-    v.setCameraAngles(180.0f, 0.0f);
+    v.setCameraAngles(yaw, pitch);
     v.setTime(time);
+    const QImage img = grab();
+    REQUIRE(!img.isNull());
+    return img;
+}
+QRect quadBox(const QString& dir);
+Shot render(std::shared_ptr<rs::Model> m, const QString& dir, float time = 0.0f) {
     Shot s;
-    s.img = grab();
-    REQUIRE(!s.img.isNull());
+    s.img = renderAt(std::move(m), dir, time, 180.0f, 0.0f);
     s.box = quadBox(dir);
     return s;
 }
@@ -206,17 +211,7 @@ QRect quadBox(const QString& dir) {
     if (box.isValid()) return box;
     QTemporaryDir d2;
     auto m = quadModel({PassSpec{shader(1, 0), emissiveMaterial(V3(1)), "", "", {}, {}, false}}, d2.path());
-    ViewOptions o;
-    o.grid = false;
-    o.dazzles = false;
-    o.background = kBg;
-    auto& v = view();
-    v.setOptions(o);
-    v.setModel(m, d2.path() + "/quad.w3d");
-    v.setCameraAngles(180.0f, 0.0f);
-    const QImage img = grab();
-    REQUIRE(!img.isNull());
-    box = foreground(img, kBg, 2);
+    box = foreground(renderAt(m, d2.path(), 0.0f, 180.0f, 0.0f), kBg, 2);
     REQUIRE(box.width() > 40);
     REQUIRE(box.height() > 40);
     (void)dir;
@@ -707,21 +702,6 @@ int gridFrame(float t, float fps, int log2Width, int offset = 0, int last = 0) {
 V2 gridOffset(int frame, int log2Width) {
     const int w = 1 << log2Width;
     return V2(float(frame % w), float(frame / w)) / float(w);
-}
-
-QImage renderAt(std::shared_ptr<rs::Model> m, const QString& dir, float time, float yaw, float pitch) {
-    ViewOptions o;
-    o.grid = false;
-    o.dazzles = false;
-    o.background = kBg;
-    auto& v = view();
-    v.setOptions(o);
-    v.setModel(m, dir + "/quad.w3d");
-    v.setCameraAngles(yaw, pitch);
-    v.setTime(time);
-    const QImage img = grab();
-    REQUIRE(!img.isNull());
-    return img;
 }
 
 // Per-vertex texgen of a mapper, in the engine's (u, v): the camera k, vertex p with stored normal n, time t.

@@ -105,6 +105,13 @@ struct W3dPair {
     }
 };
 
+// The changes with one of them made.
+test::W3dChanges one(bool test::W3dChanges::*change) {
+    test::W3dChanges c;
+    c.*change = true;
+    return c;
+}
+
 // How many rows of a category there are.
 size_t countOf(const Summary& s, Category c) {
     return size_t(std::count_if(s.differences.begin(), s.differences.end(),
@@ -477,9 +484,7 @@ TEST_CASE("W3D: identical written sets have no differences and pair their clip",
 }
 
 TEST_CASE("W3D: a bone moved in the hierarchy is reported once with its distance", "[compare][w3d]") {
-    test::W3dChanges c;
-    c.moveHand = true;
-    const W3dPair p(c);
+    const W3dPair p(one(&test::W3dChanges::moveHand));
     INFO(dump(p.summary));
     REQUIRE(p.summary.differences.size() == 1);
     const Difference& d = only(p.summary, Category::Bone, Change::Moved, "HAND");
@@ -491,18 +496,14 @@ TEST_CASE("W3D: a bone moved in the hierarchy is reported once with its distance
 }
 
 TEST_CASE("W3D: a bone added to the hierarchy is reported once", "[compare][w3d]") {
-    test::W3dChanges c;
-    c.addBone = true;
-    const W3dPair p(c);
+    const W3dPair p(one(&test::W3dChanges::addBone));
     INFO(dump(p.summary));
     REQUIRE(p.summary.differences.size() == 1);
     CHECK(only(p.summary, Category::Bone, Change::Added, "EXTRA").boneB == 4);
 }
 
 TEST_CASE("W3D: a mesh's vertex count changed is reported once, with the counts", "[compare][w3d]") {
-    test::W3dChanges c;
-    c.addVertex = true;
-    const W3dPair p(c);
+    const W3dPair p(one(&test::W3dChanges::addVertex));
     INFO(dump(p.summary));
     REQUIRE(p.summary.differences.size() == 1);
     const Difference& d = p.summary.differences[0];
@@ -515,9 +516,7 @@ TEST_CASE("W3D: a mesh's vertex count changed is reported once, with the counts"
 }
 
 TEST_CASE("W3D: a texture changed is the material's texture and the texture set, each once", "[compare][w3d]") {
-    test::W3dChanges c;
-    c.otherTexture = true;
-    const W3dPair p(c);
+    const W3dPair p(one(&test::W3dChanges::otherTexture));
     INFO(dump(p.summary));
     REQUIRE(p.summary.differences.size() == 3);
     REQUIRE(countOf(p.summary, Category::Parameter) == 1);
@@ -533,9 +532,7 @@ TEST_CASE("W3D: a texture changed is the material's texture and the texture set,
 }
 
 TEST_CASE("W3D: a clip's length changed is reported once, its held frames add no motion", "[compare][w3d]") {
-    test::W3dChanges c;
-    c.longerClip = true;
-    const W3dPair p(c);
+    const W3dPair p(one(&test::W3dChanges::longerClip));
     INFO(dump(p.summary));
     REQUIRE(p.summary.differences.size() == 1);
     REQUIRE(p.summary.clipPairs.size() == 1);
@@ -547,9 +544,7 @@ TEST_CASE("W3D: a clip's length changed is reported once, its held frames add no
 }
 
 TEST_CASE("W3D: a bone's largest difference over the clip, with its time", "[compare][w3d]") {
-    test::W3dChanges c;
-    c.armFurther = true;
-    const W3dPair p(c);
+    const W3dPair p(one(&test::W3dChanges::armFurther));
     INFO(dump(p.summary));
     REQUIRE(p.summary.differences.size() == 1);
     const Difference& d = only(p.summary, Category::Track, Change::Changed, "ARM", "motion");
