@@ -33,7 +33,11 @@ namespace {
 // from the image top), rotation (radians).
 constexpr uint kFloats = 16, kStride = kFloats * 4;
 
-const char* const particleVertex = R"(#version 330 core
+// Both stages are compiled per emitter kind (defines, see particleSource): llvmpipe runs both sides of a branch on a
+// uniform, so a uniform choice between texture and round sprite, blend kinds or quad shapes would cost every fragment
+// all of them. ORIENT: 0 camera-facing, 1 world-oriented, 2 velocity-aligned kite (emitter 0x41); LOW_PASS: the pass
+// into the low-resolution target (FrameGraph); BLEND_KIND: 0 opaque, 1 additive, 2 alpha, 3 modulate.
+const char* const particleVertex = R"(
 in vec2 corner;                  // (-1,-1) .. (1,1)
 in vec4 particleCenter;          // xyz world, w size
 in vec4 particleColor;
@@ -44,10 +48,7 @@ uniform mat4 projectionMatrix;
 uniform mat4 viewProjectionMatrix;
 uniform vec2 viewportSize;
 uniform vec3 eyePosition;
-uniform int worldOriented;
-uniform int kite;                // velocity-aligned "kite" quads (emitter 0x41)
 uniform float tailSize;          // 0x42: how far the kite's rear corner reaches beyond the quad
-uniform int lowPass;             // 1: the pass into the low-resolution target (FrameGraph)
 uniform float lowResMinPixels;   // particles at least this tall on screen go to the low-resolution target
 out vec2 uv;
 out vec2 cornerPos;
@@ -57,72 +58,80 @@ void main() {
     // low-resolution pass draws only them.
     vec4 eyePos = viewMatrix * vec4(particleCenter.xyz, 1.0);
     float pixels = particleCenter.w * projectionMatrix[1][1] * 0.5 * viewportSize.y / max(-eyePos.z, 1e-3);
-    if ((pixels >= lowResMinPixels) != (lowPass != 0)) {
+    if ((pixels >= lowResMinPixels) != (LOW_PASS != 0)) {
         gl_Position = vec4(2.0, 2.0, 2.0, 1.0); // outside the clip volume: nothing drawn
         uv = vec2(0.0);
         cornerPos = vec2(0.0);
         vColor = vec4(0.0);
         return;
     }
-    float c = cos(particleSpin.x), s = sin(particleSpin.x);
-    vec2 q = vec2(c * corner.x - s * corner.y, s * corner.x + c * corner.y) * (particleCenter.w * 0.5);
     cornerPos = corner;
     vec2 t = corner * 0.5 + 0.5;
     // Uploads put the image top at v = 1.
     uv = vec2(particleRect.x + t.x * particleRect.z, 1.0 - (particleRect.y + (1.0 - t.y) * particleRect.w));
     vColor = particleColor;
-    if (kite != 0) {
-        // The quad turned 135 degrees (a diamond), its corner (-1, 1) pulled out by tailSize / 2 on both axes so
-        // that it trails behind along the velocity, in the plane through the velocity facing the camera.
-        float speed = length(particleSpin.yzw);
-        vec3 along = speed > 1e-6 ? particleSpin.yzw / speed : vec3(0.0, 0.0, 1.0);
-        vec3 across = cross(along, eyePosition - particleCenter.xyz);
-        if (length(across) < 1e-6) across = cross(along, abs(along.x) < 0.9 ? vec3(1.0, 0.0, 0.0) : vec3(0.0, 1.0, 0.0));
-        across = normalize(across);
-        float h = particleCenter.w * 0.5 + (corner.x < 0.0 && corner.y > 0.0 ? tailSize * 0.5 : 0.0);
-        const float a = 2.35619449; // 3 pi / 4
-        vec2 k = vec2(cos(a) * corner.x - sin(a) * corner.y, sin(a) * corner.x + cos(a) * corner.y) * h;
-        gl_Position = viewProjectionMatrix * vec4(particleCenter.xyz + across * k.x + along * k.y, 1.0);
-    } else if (worldOriented != 0) {
-        gl_Position = viewProjectionMatrix * vec4(particleCenter.xyz + vec3(q, 0.0), 1.0);
-    } else {
-        eyePos.xy += q;
-        gl_Position = projectionMatrix * eyePos;
-    }
+#if ORIENT == 2
+    // The quad turned 135 degrees (a diamond), its corner (-1, 1) pulled out by tailSize / 2 on both axes so that it
+    // trails behind along the velocity, in the plane through the velocity facing the camera.
+    float speed = length(particleSpin.yzw);
+    vec3 along = speed > 1e-6 ? particleSpin.yzw / speed : vec3(0.0, 0.0, 1.0);
+    vec3 across = cross(along, eyePosition - particleCenter.xyz);
+    if (length(across) < 1e-6) across = cross(along, abs(along.x) < 0.9 ? vec3(1.0, 0.0, 0.0) : vec3(0.0, 1.0, 0.0));
+    across = normalize(across);
+    float h = particleCenter.w * 0.5 + (corner.x < 0.0 && corner.y > 0.0 ? tailSize * 0.5 : 0.0);
+    const float a = 2.35619449; // 3 pi / 4
+    vec2 k = vec2(cos(a) * corner.x - sin(a) * corner.y, sin(a) * corner.x + cos(a) * corner.y) * h;
+    gl_Position = viewProjectionMatrix * vec4(particleCenter.xyz + across * k.x + along * k.y, 1.0);
+#else
+    float c = cos(particleSpin.x), s = sin(particleSpin.x);
+    vec2 q = vec2(c * corner.x - s * corner.y, s * corner.x + c * corner.y) * (particleCenter.w * 0.5);
+#if ORIENT == 1
+    gl_Position = viewProjectionMatrix * vec4(particleCenter.xyz + vec3(q, 0.0), 1.0);
+#else
+    eyePos.xy += q;
+    gl_Position = projectionMatrix * eyePos;
+#endif
+#endif
 }
 )";
 
-const char* const particleFragment = R"(#version 330 core
+const char* const particleFragment = R"(
 in vec2 uv;
 in vec2 cornerPos;
 in vec4 vColor;
 uniform sampler2D particleTexture;
-uniform int hasTexture;
-uniform int blendKind;           // 0 opaque, 1 additive, 2 alpha, 3 modulate
-uniform int lowPass;
 out vec4 fragColor;
 void main() {
-    vec4 tex;
-    if (hasTexture != 0) {
-        tex = texture(particleTexture, uv);
-    } else {
-        float g = clamp(1.0 - length(cornerPos), 0.0, 1.0); // soft round sprite
-        tex = vec4(1.0, 1.0, 1.0, g * g);
-    }
+#if HAS_TEXTURE
+    vec4 tex = texture(particleTexture, uv);
+#else
+    float g = clamp(1.0 - length(cornerPos), 0.0, 1.0); // soft round sprite
+    vec4 tex = vec4(1.0, 1.0, 1.0, g * g);
+#endif
     vec4 c = tex * vColor;
     if (c.a < 0.004) discard; // nothing to add or blend: skip the framebuffer read and write
-    if (lowPass != 0) { // premultiplied into the low-resolution target: additive leaves its alpha alone
-        fragColor = vec4(c.rgb * c.a, blendKind == 1 ? 0.0 : c.a);
-    } else if (blendKind == 1) {
-        fragColor = vec4(c.rgb * c.a, 1.0);
-    } else if (blendKind == 3) {
-        fragColor = vec4(mix(vec3(1.0), c.rgb, c.a), 1.0);
-    } else {
-        if (blendKind == 0 && c.a < 0.5) discard;
-        fragColor = c;
-    }
+#if LOW_PASS
+    // Premultiplied into the low-resolution target: additive leaves its alpha alone.
+    fragColor = vec4(c.rgb * c.a, BLEND_KIND == 1 ? 0.0 : c.a);
+#elif BLEND_KIND == 1
+    fragColor = vec4(c.rgb * c.a, 1.0);
+#elif BLEND_KIND == 3
+    fragColor = vec4(mix(vec3(1.0), c.rgb, c.a), 1.0);
+#else
+#if BLEND_KIND == 0
+    if (c.a < 0.5) discard;
+#endif
+    fragColor = c;
+#endif
 }
 )";
+
+// One stage's source for a variant: the version line, the variant's defines, then the stage.
+QByteArray particleSource(const char* stage, int kind, bool low, bool texture, int orient) {
+    return QByteArray("#version 330 core\n") + "#define BLEND_KIND " + QByteArray::number(kind) +
+           "\n#define LOW_PASS " + (low ? "1" : "0") + "\n#define HAS_TEXTURE " + (texture ? "1" : "0") +
+           "\n#define ORIENT " + QByteArray::number(orient) + "\n" + stage;
+}
 
 // The low-resolution target blended over the window (premultiplied colour).
 const char* const compositeVertex = R"(#version 330 core
@@ -155,15 +164,21 @@ constexpr size_t kMaxEmitters = 1024; // emitter entities per scene (a hostile f
 
 Particles::Particles(Qt3DCore::QNode* root) : root_(root) {}
 
-Qt3DRender::QEffect* Particles::effect(int kind, bool noDepthTest) {
+Qt3DRender::QShaderProgram* Particles::program(int kind, bool low, bool texture, int orient) {
+    Qt3DRender::QShaderProgram*& p = programs_[((kind * 2 + (low ? 1 : 0)) * 2 + (texture ? 1 : 0)) * 3 + orient];
+    if (!p)
+        p = fx::program(root_, particleSource(particleVertex, kind, low, texture, orient).constData(),
+                        particleSource(particleFragment, kind, low, texture, orient).constData());
+    return p;
+}
+
+Qt3DRender::QEffect* Particles::effect(int kind, bool noDepthTest, bool texture, int orient) {
     using BA = Qt3DRender::QBlendEquationArguments;
     using DT = Qt3DRender::QDepthTest;
-    const int key = kind * 2 + (noDepthTest ? 1 : 0);
+    const int key = ((kind * 2 + (noDepthTest ? 1 : 0)) * 2 + (texture ? 1 : 0)) * 3 + orient;
     if (auto it = effects_.find(key); it != effects_.end()) return it->second;
-    if (!program_) program_ = fx::program(root_, particleVertex, particleFragment);
-    auto* p = fx::pass(program_, kind == 0 ? "opaque" : "transparent");
+    auto* p = fx::pass(program(kind, false, texture, orient), kind == 0 ? "opaque" : "transparent");
     fx::depth(p, noDepthTest ? DT::Always : DT::LessOrEqual, kind == 0);
-    p->addParameter(new Qt3DRender::QParameter(QStringLiteral("lowPass"), 0, p));
     Qt3DRender::QRenderPass* low = nullptr;
     switch (kind) {
     case 1:
@@ -179,10 +194,9 @@ Qt3DRender::QEffect* Particles::effect(int kind, bool noDepthTest) {
         break;
     }
     if (kind == 1 || kind == 2) { // additive and alpha: large particles go to the low-resolution target
-        low = fx::pass(program_, "particlesLow");
+        low = fx::pass(program(kind, true, texture, orient), "particlesLow");
         fx::depth(low, noDepthTest ? DT::Always : DT::LessOrEqual, false);
         fx::blend(low, BA::One, kind == 1 ? BA::One : BA::OneMinusSourceAlpha);
-        low->addParameter(new Qt3DRender::QParameter(QStringLiteral("lowPass"), 1, low));
     }
     auto* e = low ? fx::effect(root_, {p, low}) : fx::effect(root_, {p});
     // Opaque and modulate particles have no low-resolution pass: their threshold stays out of reach.
@@ -283,18 +297,17 @@ void Particles::build(Qt3DCore::QEntity* parent, std::vector<ParticleAttachment>
             e.renderer = quad.renderer;
             e.renderer->setInstanceCount(0);
             auto* mat = new Qt3DRender::QMaterial(e.entity);
-            mat->setEffect(effect(kind, em.params.noDepthTest));
             Qt3DRender::QAbstractTexture* tex = nullptr;
             if (!em.colorTexture.empty()) {
                 Qt3DRender::QAbstractTexture* t =
                     textures.get(em.colorTexture, label, 0, QStringLiteral("ParticleTexture"), mat);
                 if (t != textures.checker()) tex = t;
             }
+            mat->setEffect(effect(kind, em.params.noDepthTest, tex != nullptr,
+                                  kite                      ? 2
+                                  : em.params.worldOriented ? 1
+                                                            : 0));
             addParam(mat, "particleTexture", QVariant::fromValue(tex ? tex : textures.white()));
-            addParam(mat, "hasTexture", tex ? 1 : 0);
-            addParam(mat, "blendKind", kind);
-            addParam(mat, "worldOriented", em.params.worldOriented ? 1 : 0);
-            addParam(mat, "kite", kite ? 1 : 0);
             addParam(mat, "tailSize", e.tail);
             e.entity->addComponent(e.renderer);
             e.entity->addComponent(mat);

@@ -121,7 +121,10 @@ class Particles {
         rs::ParticleBuffer buffer;
         uint64_t seed = 1;
     };
-    Qt3DRender::QEffect* effect(int kind, bool noDepthTest);
+    // The effect of an emitter: blend kind (0 opaque, 1 additive, 2 alpha, 3 modulate), depth test, textured or the
+    // round sprite, orientation (0 camera-facing, 1 world-oriented, 2 kite); shared by emitters alike.
+    Qt3DRender::QEffect* effect(int kind, bool noDepthTest, bool texture, int orient);
+    Qt3DRender::QShaderProgram* program(int kind, bool low, bool texture, int orient);
     void upload(Emitter& e, const rs::ParticleBuffer& buf, uint32_t grid, const glm::vec3& eye);
 
     Qt3DCore::QNode* root_ = nullptr;
@@ -133,8 +136,8 @@ class Particles {
     QStringList notDrawn_;
     size_t drawn_ = 0;
     bool enabled_ = true;
-    Qt3DRender::QShaderProgram* program_ = nullptr;   // shared by every particle effect
-    std::vector<Qt3DRender::QParameter*> thresholds_; // "lowResMinPixels" of every effect
+    std::map<int, Qt3DRender::QShaderProgram*> programs_; // per variant (program())
+    std::vector<Qt3DRender::QParameter*> thresholds_;     // "lowResMinPixels" of every effect
     Qt3DCore::QEntity* composite_ = nullptr;
     Qt3DCore::QBuffer* compositeRects_ = nullptr; // per instance: NDC x0, y0, x1, y1 of a marked tile run
     Qt3DCore::QAttribute* compositeRectAttr_ = nullptr;
