@@ -19,6 +19,8 @@
 #   startup_vs_f3d   bench/startup_bench.sh: the ATPT walker at 640x480 against F3D on the same triangles
 #   playback         bench/playback_bench.sh: EB_LIGHTFACTORY + BUILD clip at 1280x720, 1920x1080, 2560x1440
 #   particle_playback  bench/playback_bench.sh: UB_TLTower ALT3 with and without its particles, same sizes
+#   fill_floor       bench/gui/fill_floor: ms per full-window fragment pass (constant colour, texelFetch, bilinear,
+#                    a not-taken uniform branch) at the same sizes: the anchor of the particle composite's cost
 #   objects          bench_objects: object database indexing per corpus mod
 #   check            check_bench: rigscope-cli check's core on the largest corpus mod and a writer-made mod
 #   thumbnails       bench/thumbnail_bench: pictures per second over every corpus model (1 and 2 threads) and
@@ -94,6 +96,7 @@ awk '
   BEGIN { printf "[" } END { printf "]" }' "$tmp/check.txt" >"$tmp/check.json"
 
 startup='null' startup_f3d='null' playback='null' particles='null'
+fill_floor='{"absent": "needs a GUI build with fill_floor and xvfb-run"}'
 thumbnails='{"absent": "needs a GUI build with thumbnail_bench and xvfb-run"}'
 largest=$(find "$RIGSCOPE_CORPUS" -type f \( -iname '*.alo' -o -iname '*.w3d' -o -iname '*.bwm' \) -printf '%s %p\n' \
   2>/dev/null | sort -n | tail -1 | cut -d' ' -f2- || true)
@@ -143,6 +146,16 @@ if [ -n "$gui" ] && [ -n "$largest" ]; then
     thumbnails="{\"corpus_models\": [$thumbnails}"
     echo "$thumbnails" | jq -e . >/dev/null 2>&1 || thumbnails='{"absent": "thumbnail_bench output not understood"}'
   fi
+  if [ -x "$gui/bin/fill_floor" ]; then
+    # The anchor of the fill figures: one full-window pass per fragment shader kind at each playback size.
+    echo "bench: full-window fill floor (fill_floor)" >&2
+    rows=()
+    for size in $sizes; do
+      rows+=("$(xvfb-run -a "$gui/bin/fill_floor" "$size" $((quick ? 4 : 60)) 2>/dev/null || echo null)")
+    done
+    fill_floor=$(printf '%s\n' "${rows[@]}" | jq -s -c '{runs: map(select(. != null))}' 2>/dev/null ||
+      echo '{"absent": "fill_floor output not understood"}')
+  fi
   if [ -f "$tower" ]; then
     echo "bench: particle playback (UB_TLTower ALT3, bench/playback_bench.sh)" >&2
     # Its systems (explosion, fire, smoke) are in the other mod's folder: found through --texture-dir.
@@ -156,7 +169,7 @@ load_after=$(load)
 jq -n --slurpfile p "$tmp/parse.json" --slurpfile q "$tmp/pose.json" --slurpfile counts "$tmp/counts.json" \
   --slurpfile objects "$tmp/objects.json" --slurpfile check "$tmp/check.json" \
   --argjson startup "$startup" --argjson startup_f3d "$startup_f3d" --argjson playback "$playback" \
-  --argjson particles "$particles" --argjson thumbnails "$thumbnails" --arg before "$load_before" --arg after "$load_after" \
+  --argjson particles "$particles" --argjson fill "$fill_floor" --argjson thumbnails "$thumbnails" --arg before "$load_before" --arg after "$load_after" \
   --arg cpu "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)" --argjson nproc "$(nproc)" \
   --arg mesa "$(dpkg-query -W -f='${Version}' libgl1-mesa-dri 2>/dev/null || echo unknown)" \
   --arg commit "$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)" \
@@ -200,6 +213,7 @@ jq -n --slurpfile p "$tmp/parse.json" --slurpfile q "$tmp/pose.json" --slurpfile
     startup_vs_f3d: $startup_f3d,
     playback: $playback,
     particle_playback: $particles,
+    fill_floor: $fill,
     objects: [ $objects[0].benchmarks[] | select(.name | startswith("Index/")) | (.name | ltrimstr("Index/")) as $m |
       { mod: $m, mb_per_s: (.bytes_per_second / 1e6 * 10 | round / 10),
         read_mb_per_s: ([ $objects[0].benchmarks[] | select(.name == "Read/" + $m) | .bytes_per_second / 1e6

@@ -31,7 +31,7 @@ check "machine block: cores, CPU, Mesa, load before and after, commit, quick" \
    and (.commit | length > 0) and .quick == true'
 check "every block is there" \
   '[ "parse", "per_file", "pose", "instances1000", "instructions", "startup", "startup_vs_f3d", "playback",
-     "particle_playback", "objects", "check", "thumbnails" ] - keys == []'
+     "particle_playback", "fill_floor", "objects", "check", "thumbnails" ] - keys == []'
 check "full pose: the synthetic rigs at least, ns per bone and the naive anchor" \
   '[ .pose[] | select(.rig | startswith("synthetic")) | select(.ns_per_bone > 0 and .naive_glm_ns_per_bone > 0) ] | length >= 2'
 check "instructions per bone from callgrind for the synthetic rigs (a full pose: 50-5000 instructions a bone)" \
@@ -53,6 +53,10 @@ check "playback rows per size with fps and CPU ms per frame (when the corpus is 
   '($corpus | not) or (.playback.runs | length >= 1 and all(.[]; .size == "1280x720" and .fps_median > 0 and .cpu_ms_per_frame_median > 0))'
 check "particle playback with and without particles (when the corpus is there)" \
   '($corpus | not) or ((.particle_playback.runs | map(.variant) | sort) == ["no_particles", "particles"])'
+check "fill floor: ms per full-window pass for each shader kind, constant first (GUI build)" \
+  'if .fill_floor.absent then (.fill_floor.absent | type == "string" and length > 0)
+   else (.fill_floor.runs | length >= 1) and all(.fill_floor.runs[]; .ms_per_draw.constant > 0
+     and .ms_per_draw.bilinear > 0 and .ratio_to_constant.constant == 1) end'
 check "start-up block (when the corpus is there)" \
   '($corpus | not) or (.startup.cold_start_wall_s_median > 0 and .startup.peak_rss_kib > 0)'
 [ $fail = 0 ] || { echo "--- JSON:"; cat "$out"; echo "--- stderr:"; cat "$tmp/err.txt"; exit 1; }
