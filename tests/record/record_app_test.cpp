@@ -61,6 +61,15 @@ Run rigscope(const QStringList& args, int timeoutMs = 240000) {
     return r;
 }
 
+// `rigscope` with common's options plus --record out --fps fps and extra; the run must succeed.
+void record(const QStringList& common, const fs::path& out, int fps, const QStringList& extra = {}) {
+    QStringList args = common;
+    args << "--record" << QString::fromStdString(out.string()) << "--fps" << QString::number(fps) << extra;
+    const Run r = rigscope(args);
+    INFO(r.err.toStdString());
+    REQUIRE(r.code == 0);
+}
+
 std::vector<uint8_t> screenshotRgb(const QStringList& common, const QString& png, double time, double yaw) {
     QStringList args = common;
     args << "--screenshot" << png << "--time" << QString::number(time, 'g', 17) << "--yaw"
@@ -123,11 +132,7 @@ TEST_CASE("every format of the demo model and clip: frame count, size, and frame
     for (const Tolerance& t : kTol) {
         DYNAMIC_SECTION(t.ext) {
             const fs::path out = dir.path / (std::string("demo.") + t.ext);
-            QStringList args = common;
-            args << "--record" << QString::fromStdString(out.string()) << "--fps" << QString::number(fps);
-            const Run r = rigscope(args);
-            INFO(r.err.toStdString());
-            REQUIRE(r.code == 0);
+            record(common, out, fps);
             const auto v = decodeVideo(out.string());
             REQUIRE(v.error.empty());
             CHECK(v.codec == t.codec);
@@ -150,14 +155,7 @@ TEST_CASE("a turntable turns the camera 360 degrees over its seconds, the clip l
     const fs::path model = writeDemo(dir.path);
     const QStringList common{QString::fromStdString(model.string()), "--size", "240x180", "--no-grid"};
     const fs::path out = dir.path / "turn.webp";
-    QStringList args = common;
-    args << "--record" << QString::fromStdString(out.string()) << "--fps"
-         << "4"
-         << "--turntable"
-         << "3";
-    const Run r = rigscope(args);
-    INFO(r.err.toStdString());
-    REQUIRE(r.code == 0);
+    record(common, out, 4, {"--turntable", "3"});
     const auto v = decodeVideo(out.string());
     REQUIRE(v.frames.size() == 12); // 3 s x 4 fps
     // Frame 9: t = 2.25 s, the 2 s clip at 0.25 s, yaw 35 + 270 degrees.
@@ -203,16 +201,7 @@ TEST_CASE("a turntable keeps the camera at one distance: the model does not grow
     const int w = 320, h = 240;
     const QStringList common{QString::fromStdString(model.string()), "--size", "320x240", "--no-grid", "--pitch", "0"};
     const fs::path out = dir.path / "turn.webp";
-    QStringList args = common;
-    args << "--record" << QString::fromStdString(out.string()) << "--fps"
-         << "8"
-         << "--turntable"
-         << "2"
-         << "--yaw"
-         << "0";
-    const Run r = rigscope(args);
-    INFO(r.err.toStdString());
-    REQUIRE(r.code == 0);
+    record(common, out, 8, {"--turntable", "2", "--yaw", "0"});
     const auto v = decodeVideo(out.string());
     REQUIRE(v.frames.size() == 16); // every 22.5 degrees
     int lo = h, hi = 0;
@@ -339,11 +328,7 @@ TEST_CASE("an object in a state (--mod --object --state): the state's model and 
     // H.264: one frame per clip time (an animated WebP would store a frame equal to the one before it, as the
     // step key of this clip makes, as a longer showing of that frame).
     const fs::path out = dir.path / "dying.mp4";
-    QStringList args = common;
-    args << "--record" << QString::fromStdString(out.string()) << "--fps" << QString::number(fps);
-    const Run r = rigscope(args);
-    INFO(r.err.toStdString());
-    REQUIRE(r.code == 0);
+    record(common, out, fps);
     const auto v = decodeVideo(out.string());
     REQUIRE(v.error.empty());
     CHECK(v.width == 320);
@@ -368,14 +353,7 @@ TEST_CASE("an object's states recorded as a turntable: intact shows the hardpoin
         const QStringList st{"--mod", mod,      "--object", "Test_Cruiser", "--state",
                              state,   "--size", "240x180",  "--no-grid"};
         const fs::path turn = dir.path / "turn.webp";
-        QStringList targs = st;
-        targs << "--record" << QString::fromStdString(turn.string()) << "--fps"
-              << "4"
-              << "--turntable"
-              << "1";
-        const Run t = rigscope(targs);
-        INFO(t.err.toStdString());
-        REQUIRE(t.code == 0);
+        record(st, turn, 4, {"--turntable", "1"});
         const auto tv = decodeVideo(turn.string());
         REQUIRE(tv.error.empty());
         REQUIRE(tv.frames.size() == 4); // 1 s x 4 fps, each frame another yaw
@@ -395,12 +373,7 @@ TEST_CASE("a corpus model with its clip (CV_Megamasertank attack) to mp4 matches
     const fs::path out = dir.path / "tank.mp4";
     const QStringList common{QString::fromStdString(models + "CV_Megamasertank.ALO"), "--clip",
                              QString::fromStdString(models + "CV_Megamasertank_attack_00.ala"), "--size", "320x240"};
-    QStringList args = common;
-    args << "--record" << QString::fromStdString(out.string()) << "--fps"
-         << "10";
-    const Run r = rigscope(args);
-    INFO(r.err.toStdString());
-    REQUIRE(r.code == 0);
+    record(common, out, 10);
     const auto v = decodeVideo(out.string());
     REQUIRE(v.error.empty());
     REQUIRE(v.frames.size() >= 2);
