@@ -1,6 +1,5 @@
 #include "camera_capture.h"
 
-#include <Qt3DExtras/QOrbitCameraController>
 #include <Qt3DExtras/Qt3DWindow>
 #include <Qt3DRender/QCamera>
 #include <Qt3DRender/QRenderCapture>
@@ -32,8 +31,7 @@ void CameraFraming::finish(const std::vector<glm::vec3>& fallback) {
     if (lo.x > hi.x) lo = hi = glm::vec3(0.0f);
 }
 
-void placeCamera(const CameraFraming& f, float aspect, Qt3DRender::QCamera* camera,
-                 Qt3DExtras::QOrbitCameraController* controller) {
+OrbitCamera fitCamera(const CameraFraming& f, float aspect) {
     const float fovV = 40.0f;
     const float radius = f.radius();
     const float tanV = std::tan(glm::radians(fovV) * 0.5f), tanH = tanV * aspect;
@@ -92,16 +90,26 @@ void placeCamera(const CameraFraming& f, float aspect, Qt3DRender::QCamera* came
         }
     }
     dist = std::max(dist * 1.04f, radius * 0.5f);
-    camera->lens()->setPerspectiveProjection(fovV, aspect, std::max(dist - radius * 4.0f, dist * 0.01f),
-                                             dist + radius * 8.0f);
-    const glm::vec3 pos = look + dir * dist;
-    camera->setUpVector(QVector3D(worldUp.x, worldUp.y, worldUp.z));
+    OrbitCamera c;
+    c.zUp = f.zUp;
+    c.fovY = fovV;
+    c.yaw = f.yaw;
+    c.pitch = std::clamp(f.pitch, -OrbitCamera::kMaxPitch, OrbitCamera::kMaxPitch);
+    c.target = look;
+    c.distance = dist;
+    c.sceneCentre = look;
+    c.sceneRadius = radius;
+    return c;
+}
+
+void applyCamera(const OrbitCamera& c, float aspect, Qt3DRender::QCamera* camera) {
+    float nearPlane = 0, farPlane = 0;
+    c.clipPlanes(nearPlane, farPlane);
+    camera->lens()->setPerspectiveProjection(c.fovY, aspect, nearPlane, farPlane);
+    const glm::vec3 pos = c.position(), up = c.worldUp();
+    camera->setUpVector(QVector3D(up.x, up.y, up.z));
     camera->setPosition(QVector3D(pos.x, pos.y, pos.z));
-    camera->setViewCenter(QVector3D(look.x, look.y, look.z));
-    if (controller) {
-        controller->setLinearSpeed(radius * 2.0f);
-        controller->setLookSpeed(180.0f);
-    }
+    camera->setViewCenter(QVector3D(c.target.x, c.target.y, c.target.z));
 }
 
 std::vector<quint64> sceneResources(Qt3DCore::QNode* root) {

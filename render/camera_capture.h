@@ -2,6 +2,8 @@
 // frame capture.
 #pragma once
 
+#include "orbit_camera.h"
+
 #include <QImage>
 #include <QtGlobal>
 
@@ -15,9 +17,8 @@ namespace Qt3DCore {
 class QNode;
 }
 namespace Qt3DExtras {
-class QOrbitCameraController;
 class Qt3DWindow;
-} // namespace Qt3DExtras
+}
 namespace Qt3DRender {
 class QCamera;
 class QRenderCapture;
@@ -44,11 +45,12 @@ struct CameraFraming {
     void finish(const std::vector<glm::vec3>& fallback);
 };
 
-// Places camera on a sphere around the framing's centre, at the distance where every point is inside the view
-// frustum (with a small margin; with f.orbit, at every yaw); sets the projection for the window's aspect and the
-// controller's speeds.
-void placeCamera(const CameraFraming& f, float aspect, Qt3DRender::QCamera* camera,
-                 Qt3DExtras::QOrbitCameraController* controller);
+// The camera on a sphere around the framing's centre at the framing's yaw and pitch, at the distance where every
+// point is inside the view frustum (with a small margin; with f.orbit, at every yaw), for a window of this aspect.
+// Its scene is the sphere around the point looked at with the bounds' radius.
+OrbitCamera fitCamera(const CameraFraming& f, float aspect);
+// Gives camera the orbit camera's position, target, up axis and projection (window aspect).
+void applyCamera(const OrbitCamera& c, float aspect, Qt3DRender::QCamera* camera);
 
 // The shader programs and textures under root (node ids, sorted). Qt3D (6.4, OpenGL renderer) compiles the
 // programs and uploads the textures that exist when a frame starts during that frame's rendering, and draws with

@@ -1,5 +1,6 @@
 #include "mesh_materials.h"
 
+#include "orbit_camera.h"
 #include "qt3d_helpers.h"
 #include "scene_view.h"
 #include "shaders.h"
@@ -683,10 +684,30 @@ void MeshMaterials::updateVisibility(const std::vector<Part>& parts, const std::
     }
 }
 
+namespace {
+// Where vertex v of a drawn sub-mesh is at the pose: its first bone's skinning matrix (the vertex in model space:
+// times the inverse bind matrix), else the bone the sub-mesh hangs from.
+glm::mat4 vertexMatrix(const Part& part, const rs::SubMesh& sm, size_t v, int attachBone,
+                       const std::vector<glm::mat4>& world, const std::vector<glm::mat4>& inverseBind) {
+    const size_t n = sm.positions.size();
+    const int boneCount = int(part.model->skeleton.bones.size());
+    if (sm.skinned() && sm.boneIndices.size() == n) {
+        const unsigned idx = sm.boneIndices[v][0];
+        if (idx < sm.boneMap.size() && sm.boneMap[idx] >= 0 && sm.boneMap[idx] < boneCount) {
+            const size_t b = size_t(sm.boneMap[idx] + part.boneOffset);
+            if (b < world.size() && b < inverseBind.size())
+                return sm.space == rs::VertexSpace::Model ? world[b] * inverseBind[b] : world[b];
+        }
+    } else if (attachBone >= 0 && size_t(attachBone) < world.size()) {
+        return world[size_t(attachBone)];
+    }
+    return glm::mat4(1.0f);
+}
+} // namespace
+
 void MeshMaterials::samplePoints(const std::vector<Part>& parts, const std::vector<glm::mat4>& world,
                                  const std::vector<glm::mat4>& inverseBind, size_t maxPoints,
                                  std::vector<glm::vec3>& out, glm::vec3& lo, glm::vec3& hi) const {
-    const size_t N = world.size();
     for (const DrawItem& it : items_) {
         if (!it.enabled) continue;
         const Part& part = parts[size_t(it.part)];
@@ -694,18 +715,8 @@ void MeshMaterials::samplePoints(const std::vector<Part>& parts, const std::vect
         const rs::SubMesh& sm = mesh.subMeshes[size_t(it.sub)];
         const size_t n = sm.positions.size();
         const size_t stride = std::max<size_t>(1, n / 4000);
-        const int boneCount = int(part.model->skeleton.bones.size());
         for (size_t v = 0; v < n; v += stride) {
-            glm::mat4 m(1.0f);
-            if (sm.skinned() && sm.boneIndices.size() == n) {
-                const unsigned idx = sm.boneIndices[v][0];
-                if (idx < sm.boneMap.size() && sm.boneMap[idx] >= 0 && sm.boneMap[idx] < boneCount) {
-                    const size_t b = size_t(sm.boneMap[idx] + part.boneOffset);
-                    m = sm.space == rs::VertexSpace::Model ? world[b] * inverseBind[b] : world[b];
-                }
-            } else if (it.attachBone >= 0 && size_t(it.attachBone) < N) {
-                m = world[size_t(it.attachBone)];
-            }
+            const glm::mat4 m = vertexMatrix(part, sm, v, it.attachBone, world, inverseBind);
             const glm::vec3 p(m * glm::vec4(sm.positions[v], 1.0f));
             if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) continue;
             lo = glm::min(lo, p);
@@ -713,6 +724,30 @@ void MeshMaterials::samplePoints(const std::vector<Part>& parts, const std::vect
             if (out.size() < maxPoints) out.push_back(p);
         }
     }
+}
+
+float MeshMaterials::pick(const std::vector<Part>& parts, const std::vector<glm::mat4>& world,
+                          const std::vector<glm::mat4>& inverseBind, const glm::vec3& origin,
+                          const glm::vec3& dir) const {
+    float best = -1.0f;
+    std::vector<glm::vec3> placed;
+    for (const DrawItem& it : items_) {
+        if (!it.enabled || it.entity == nullptr) continue;
+        const Part& part = parts[size_t(it.part)];
+        const rs::SubMesh& sm = part.model->meshes[size_t(it.mesh)].subMeshes[size_t(it.sub)];
+        const size_t n = sm.positions.size();
+        placed.resize(n);
+        for (size_t v = 0; v < n; ++v)
+            placed[v] = glm::vec3(vertexMatrix(part, sm, v, it.attachBone, world, inverseBind) *
+                                  glm::vec4(sm.positions[v], 1.0f));
+        for (size_t t = 0; t + 2 < sm.indices.size(); t += 3) {
+            const uint32_t a = sm.indices[t], b = sm.indices[t + 1], c = sm.indices[t + 2];
+            if (a >= n || b >= n || c >= n) continue;
+            const float d = rayTriangle(origin, dir, placed[a], placed[b], placed[c]);
+            if (d > 0.0f && std::isfinite(d) && (best < 0.0f || d < best)) best = d;
+        }
+    }
+    return best;
 }
 
 } // namespace rs::render

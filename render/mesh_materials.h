@@ -78,6 +78,10 @@ class MeshMaterials {
     void samplePoints(const std::vector<Part>& parts, const std::vector<glm::mat4>& world,
                       const std::vector<glm::mat4>& inverseBind, size_t maxPoints, std::vector<glm::vec3>& out,
                       glm::vec3& lo, glm::vec3& hi) const;
+    // The nearest hit of the ray origin + t * dir (t > 0) with a triangle of the enabled sub-meshes at the pose,
+    // each vertex placed as samplePoints places it: t, or a negative value when the ray hits none.
+    float pick(const std::vector<Part>& parts, const std::vector<glm::mat4>& world,
+               const std::vector<glm::mat4>& inverseBind, const glm::vec3& origin, const glm::vec3& dir) const;
 
   private:
     struct DrawItem {

@@ -4,6 +4,7 @@
 //   proxy_parts   proxy models on bones, proxy visibility  dazzles         dazzles and billboarded bones
 //   overlays      skeleton, markers, grid, labels          lights          light rig
 //   particles     particle systems (proxies or alone)      camera_capture  framing and frame capture
+//   orbit_camera  the camera as numbers and what the mouse does to it (turntable orbit, pan, zoom, centre)
 #include "scene_view.h"
 
 #include "camera_capture.h"
@@ -24,15 +25,18 @@
 #include "scene/model.h"
 #include "scene/pose.h"
 
+#include <QCoreApplication>
 #include <QElapsedTimer>
+#include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPointer>
+#include <QShowEvent>
 #include <QSurfaceFormat>
 #include <QVector2D>
 #include <QVector3D>
 #include <QVector4D>
+#include <QWheelEvent>
 #include <Qt3DCore/QEntity>
-#include <Qt3DExtras/QOrbitCameraController>
 #include <Qt3DExtras/Qt3DWindow>
 #include <Qt3DLogic/QFrameAction>
 #include <Qt3DRender/QCamera>
@@ -76,7 +80,10 @@ struct SceneView::Impl {
     Qt3DCore::QEntity* root = nullptr;
     QPointer<Qt3DCore::QEntity> modelRoot;
     Qt3DRender::QCamera* camera = nullptr;
-    Qt3DExtras::QOrbitCameraController* controller = nullptr;
+    // The camera as numbers (orbit_camera.h): what the mouse changes, given to `camera` by applyOrbit().
+    OrbitCamera orbit;
+    enum class Drag { None, Orbit, Pan } drag = Drag::None;
+    QPointF dragFrom; // window position of the last drag step
     // options.resolver, else one with no mounted folders.
     std::shared_ptr<const rs::Resolver> plainResolver = std::make_shared<rs::Resolver>();
     std::shared_ptr<const rs::Resolver> resolver() const { return options.resolver ? options.resolver : plainResolver; }
@@ -115,6 +122,7 @@ struct SceneView::Impl {
 
     ViewOptions options;
     bool continuous = false;
+    bool hidden = false; // drawHidden(): drawn into a window that is never mapped (never exposed)
 
     bool shown(int proxy) const { return !model || proxyShown(*model, proxy, options, altDecreased); }
 
@@ -277,10 +285,26 @@ struct SceneView::Impl {
         framing.finish(bones);
     }
 
+    float aspect() const {
+        return window && window->height() > 0 ? float(window->width()) / float(window->height()) : 1.0f;
+    }
+
     void placeCamera() {
-        const float aspect = window->height() > 0 ? float(window->width()) / float(window->height()) : 1.0f;
         framing.zUp = zUp;
-        rs::render::placeCamera(framing, aspect, camera, controller);
+        orbit = fitCamera(framing, aspect());
+        applyOrbit();
+    }
+
+    void applyOrbit() { applyCamera(orbit, aspect(), camera); }
+
+    // The orbit camera of what `camera` shows now: another view linked to this one (File -> Compare with...) may
+    // have moved it.
+    void syncOrbit() {
+        const QVector3D p = camera->position(), c = camera->viewCenter();
+        const glm::vec3 pos(p.x(), p.y(), p.z()), centre(c.x(), c.y(), c.z());
+        if (glm::length(pos - orbit.position()) > 1e-5f * orbit.distance ||
+            glm::length(centre - orbit.target) > 1e-5f * orbit.distance)
+            orbit = OrbitCamera::lookingAt(pos, centre, orbit);
     }
 };
 
@@ -310,8 +334,6 @@ SceneView::SceneView(QObject* parent) : QObject(parent), d(std::make_unique<Impl
     d->palette.emplace(d->root, d->graph->uniforms().bones);
     d->textures.emplace(d->root);
     d->meshes.emplace(d->root);
-    d->controller = new Qt3DExtras::QOrbitCameraController(d->root);
-    d->controller->setCamera(d->camera);
     auto* frameAction = new Qt3DLogic::QFrameAction(d->root);
     d->root->addComponent(frameAction);
     QObject::connect(frameAction, &Qt3DLogic::QFrameAction::triggered, this, [this](float) { emit frameSwapped(); });
@@ -357,6 +379,19 @@ SceneView::~SceneView() {
 }
 
 Qt3DExtras::Qt3DWindow* SceneView::window() const { return d->window; }
+
+bool SceneView::drawHidden() {
+    if (!d->window || d->window->isVisible()) return false;
+    if (d->hidden) return true;
+    d->hidden = true;
+    d->window->create(); // the GL surface, unmapped
+    // Qt3DWindow starts its aspect engine on its first show event; this one maps nothing.
+    QShowEvent show;
+    QCoreApplication::sendEvent(d->window, &show);
+    return true;
+}
+
+bool SceneView::drawsHidden() const { return d->hidden; }
 
 void SceneView::setModel(std::shared_ptr<const rs::Model> model, const QString& path,
                          std::vector<Attachment> attachments) {
@@ -538,8 +573,16 @@ bool SceneView::boneHidden(int bone) const { return d->palette->userHidden(bone)
 void SceneView::frameModel() {
     if (!d->window) return; // window already destroyed by its container
     if (!d->model) return;
+    // Seen from where the camera looks now (the mouse may have turned it); the framing's own angles stay those of
+    // setCameraAngles, for the next model.
+    d->syncOrbit();
+    const float yaw = d->framing.yaw, pitch = d->framing.pitch;
+    d->framing.yaw = d->orbit.yaw;
+    d->framing.pitch = d->orbit.pitch;
     d->computeFraming();
     d->placeCamera();
+    d->framing.yaw = yaw;
+    d->framing.pitch = pitch;
 }
 
 void SceneView::setCameraAngles(float yawDegrees, float pitchDegrees) {
@@ -593,8 +636,8 @@ void SceneView::capture(std::function<void(const QImage&)> done) {
             return;
         }
         std::vector<quint64> now = sceneResources(d->root);
-        // A window not exposed yet does not render: its frames load nothing.
-        if (now != wait->seen || !d->window->isExposed()) {
+        // A window not exposed yet does not render: its frames load nothing. (One drawn hidden is never exposed.)
+        if (now != wait->seen || (!d->window->isExposed() && !d->hidden)) {
             wait->seen = std::move(now);
             wait->stable = 0;
         } else {
@@ -607,13 +650,98 @@ void SceneView::capture(std::function<void(const QImage&)> done) {
 }
 
 bool SceneView::eventFilter(QObject* watched, QEvent* e) {
-    if (watched == d->window && d->model) {
-        if (e->type() == QEvent::MouseMove && static_cast<QMouseEvent*>(e)->buttons() == Qt::NoButton)
-            setHoverPoint(static_cast<QMouseEvent*>(e)->position().toPoint());
-        else if (e->type() == QEvent::Leave)
-            setHoverPoint(QPoint(-1, -1));
+    if (watched != d->window || !d->model) return QObject::eventFilter(watched, e);
+    using Drag = Impl::Drag;
+    auto dragFor = [](Qt::MouseButtons b) {
+        return (b & Qt::LeftButton) ? Drag::Orbit : (b & (Qt::RightButton | Qt::MiddleButton)) ? Drag::Pan : Drag::None;
+    };
+    switch (e->type()) {
+    case QEvent::MouseButtonPress: {
+        const auto* m = static_cast<QMouseEvent*>(e);
+        const Drag kind = dragFor(m->button());
+        if (kind == Drag::None) break;
+        d->syncOrbit();
+        d->drag = kind;
+        d->dragFrom = m->position();
+        return true;
+    }
+    case QEvent::MouseMove: {
+        const auto* m = static_cast<QMouseEvent*>(e);
+        if (m->buttons() == Qt::NoButton) {
+            d->drag = Drag::None;
+            setHoverPoint(m->position().toPoint());
+            break;
+        }
+        if (d->drag == Drag::None) break;
+        const QPointF delta = m->position() - d->dragFrom;
+        d->dragFrom = m->position();
+        if (d->drag == Drag::Orbit)
+            d->orbit.orbit(float(delta.x()), float(delta.y()));
+        else
+            d->orbit.pan(float(delta.x()), float(delta.y()), float(d->window->height()));
+        d->applyOrbit();
+        return true;
+    }
+    case QEvent::MouseButtonRelease: {
+        const auto* m = static_cast<QMouseEvent*>(e);
+        const Drag left = dragFor(m->buttons()); // a button still held goes on dragging
+        if (left != d->drag) d->dragFrom = m->position();
+        d->drag = left;
+        return true;
+    }
+    case QEvent::MouseButtonDblClick: {
+        const auto* m = static_cast<QMouseEvent*>(e);
+        if (m->button() != Qt::LeftButton) break;
+        d->syncOrbit();
+        if (const auto hit = pickPoint(m->position().toPoint())) {
+            d->orbit.centreOn(*hit);
+            d->applyOrbit();
+        }
+        return true;
+    }
+    case QEvent::Wheel: {
+        const auto* w = static_cast<QWheelEvent*>(e);
+        if (w->angleDelta().y() == 0) break;
+        d->syncOrbit();
+        const QPointF p = w->position();
+        d->orbit.zoomToward(
+            OrbitCamera::toNdc(float(p.x()), float(p.y()), float(d->window->width()), float(d->window->height())),
+            OrbitCamera::wheelFactor(float(w->angleDelta().y())), d->aspect());
+        d->applyOrbit();
+        return true;
+    }
+    case QEvent::KeyPress: {
+        const auto* k = static_cast<QKeyEvent*>(e);
+        if (k->key() == Qt::Key_F && (k->modifiers() & ~Qt::KeypadModifier) == Qt::NoModifier) {
+            frameModel();
+            return true;
+        }
+        break;
+    }
+    case QEvent::Leave:
+        setHoverPoint(QPoint(-1, -1));
+        break;
+    default:
+        break;
     }
     return QObject::eventFilter(watched, e);
+}
+
+OrbitCamera SceneView::orbitCamera() const {
+    if (d->window) d->syncOrbit();
+    return d->orbit;
+}
+
+std::optional<glm::vec3> SceneView::pickPoint(const QPoint& pos) const {
+    if (!d->window || !d->model || d->window->width() <= 0 || d->window->height() <= 0) return std::nullopt;
+    d->syncOrbit();
+    glm::vec3 origin, dir;
+    d->orbit.ray(OrbitCamera::toNdc(float(pos.x()) + 0.5f, float(pos.y()) + 0.5f, float(d->window->width()),
+                                    float(d->window->height())),
+                 d->aspect(), origin, dir);
+    const float t = d->meshes->pick(d->parts, d->palette->pose().world, d->palette->inverseBind(), origin, dir);
+    if (!(t > 0.0f)) return std::nullopt;
+    return origin + dir * t;
 }
 
 int SceneView::labelAt(const QPoint& pos) const {

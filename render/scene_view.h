@@ -14,6 +14,7 @@
 //   container deletes it first, the view's methods become no-ops (capture() reports a null image).
 #pragma once
 
+#include "orbit_camera.h"
 #include "proxy_parts.h"
 
 #include <QColor>
@@ -26,6 +27,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace Qt3DExtras {
@@ -105,6 +107,12 @@ class SceneView : public QObject {
     ~SceneView() override;
 
     Qt3DExtras::Qt3DWindow* window() const;
+    // Draws without ever showing the window (recordings): its platform window is created at the window's size
+    // but never mapped, so nothing appears on screen, and Qt3D starts drawing into it as it does when a window is
+    // first shown. capture()/captureNext() read the frames as usual. Call instead of showing the window, after
+    // sizing it; false when the window is already shown or gone.
+    bool drawHidden();
+    bool drawsHidden() const;
 
     // Shows model (nullptr clears). path is used to resolve textures, proxy models and particle systems.
     // Resets the clip to the bind pose and frames the camera. attachments: models a game object hangs at bones of
@@ -151,11 +159,19 @@ class SceneView : public QObject {
     bool boneHidden(int bone) const;
 
     // Camera
-    void frameModel();                                          // fits the visible model (current LOD/ALT) in view
+    void frameModel(); // fits the visible model (current LOD/ALT) in view, seen from the camera's current angles
     void setCameraAngles(float yawDegrees, float pitchDegrees); // orbit around the model centre
     // Fixed orbit (turntables, `--orbit`): from now on (and for later models) the camera distance and centre hold
     // what is drawn at every yaw, so that setCameraAngles only turns the camera; off: fitted at each yaw.
     void setFixedOrbit(bool on);
+    // The camera now (as the mouse, framing, setCameraAngles or a linked view left it).
+    OrbitCamera orbitCamera() const;
+    // Mouse over the window (the view does this by itself; orbit_camera.h says what each does): left-drag orbits
+    // around the target (turntable: yaw about the up axis, pitch clamped, no roll), right- and middle-drag pan, the
+    // wheel zooms toward the cursor, a double-click centres the camera on the point of the model under the cursor.
+    // The F key frames the model (frameModel).
+    // The point of a drawn mesh under a window position (pixels), if any: the nearest triangle hit at the pose.
+    std::optional<glm::vec3> pickPoint(const QPoint& pos) const;
 
     // Asynchronous frame grab of the window: the first frame drawn once every shader program and texture of the
     // scene is ready (Qt3D compiles and uploads them during a frame that does not draw them yet; bounded wait of

@@ -2,7 +2,9 @@
 # Tries the viewer the way a user does: the real rigscope window on its own Xvfb screen, driven by xdotool
 # (real X input events), screenshots of the whole screen to look at.
 #   tools/gui_user.sh [-s WxH] [-b BUILD] OUTDIR [RIGSCOPE ARGS...] < STEPS
-# STEPS, one a line (# comments): `click X Y` (screen pixels), `drag X1 Y1 X2 Y2`, `key KEYS` (xdotool names,
+# STEPS, one a line (# comments): `click X Y` (screen pixels), `dclick X Y` (double-click), `drag X1 Y1 X2 Y2`
+# (left button, in 10 moves as a hand makes them), `rdrag`/`mdrag X1 Y1 X2 Y2` (right/middle button), `wheel X Y N`
+# (N notches, > 0 away from the user), `key KEYS` (xdotool names,
 # e.g. space, ctrl+o), `type TEXT`, `wait SECONDS`, `shot NAME` (OUTDIR/NAME.png). The screen defaults to
 # 1280x800 (a laptop); there is no window manager, so the window keeps the size and place rigscope gives it, and
 # it takes keys only after a click into it (nothing activates it before).
@@ -43,7 +45,21 @@ while read -r cmd a b c d; do
   case $cmd in
     '' | '#'*) ;;
     click) xdotool mousemove "$a" "$b" click 1 ;;
-    drag) xdotool mousemove "$a" "$b" mousedown 1 mousemove "$c" "$d" mouseup 1 ;;
+    dclick) xdotool mousemove "$a" "$b" click --repeat 2 --delay 80 1 ;;
+    drag | rdrag | mdrag)
+      button=1
+      [ "$cmd" = rdrag ] && button=3
+      [ "$cmd" = mdrag ] && button=2
+      xdotool mousemove "$a" "$b" mousedown "$button"
+      for i in $(seq 10); do
+        xdotool mousemove $((a + (c - a) * i / 10)) $((b + (d - b) * i / 10))
+        sleep 0.03
+      done
+      xdotool mouseup "$button" ;;
+    wheel)
+      button=4
+      [ "$c" -lt 0 ] && button=5
+      xdotool mousemove "$a" "$b" click --repeat "${c#-}" --delay 60 "$button" ;;
     key) xdotool key "$a" ;;
     type) xdotool type -- "$a${b:+ $b}${c:+ $c}${d:+ $d}" ;;
     wait) sleep "$a" ;;

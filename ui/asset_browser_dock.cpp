@@ -14,6 +14,7 @@
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QMessageBox>
 #include <QSettings>
 #include <QSplitter>
@@ -112,12 +113,23 @@ void AssetBrowserDock::mountFolders(const QStringList& games, const QStringList&
         QSettings().setValue(QStringLiteral("gameFolders"), games);
         QSettings().setValue(QStringLiteral("modFolders"), mods);
     }
-    QStringList names;
+    QStringList names, gameNames, modNames;
     for (const QString& s : games)
-        names << QString::fromUtf8(vfs::gameName(vfs::detectGame(s.toStdString()).game));
+        gameNames << QString::fromUtf8(vfs::gameName(vfs::detectGame(s.toStdString()).game));
     for (const QString& s : mods)
-        names << tr("mod %1").arg(QFileInfo(s).fileName());
+        modNames << tr("mod %1").arg(QFileInfo(s).fileName());
+    names << gameNames << modNames;
     setTable(table, names.join(QStringLiteral(" + ")));
+    QLocale locale; // 12,345 also where the locale would leave out the group separator (C)
+    locale.setNumberOptions(locale.numberOptions() & ~QLocale::OmitGroupSeparator);
+    const QString files = tr("%1 files").arg(locale.toString(qulonglong(table->size())));
+    if (!modNames.isEmpty() && !gameNames.isEmpty())
+        mountSummary_ = tr("Mounted %1 over %2: %3")
+                            .arg(modNames.join(QStringLiteral(" + ")), gameNames.join(QStringLiteral(" + ")), files);
+    else if (!modNames.isEmpty())
+        mountSummary_ = tr("Mounted %1 (no game under it): %2").arg(modNames.join(QStringLiteral(" + ")), files);
+    else
+        mountSummary_ = tr("Mounted %1: %2").arg(gameNames.join(QStringLiteral(" + ")), files);
 }
 
 void AssetBrowserDock::showArchive(const QString& path) {
@@ -128,9 +140,9 @@ void AssetBrowserDock::showArchive(const QString& path) {
     }
 }
 
-void AssetBrowserDock::openFolderDialog() {
+bool AssetBrowserDock::openFolderDialog() {
     const QString dir = QFileDialog::getExistingDirectory(this, tr("Open game or mod folder"));
-    if (dir.isEmpty()) return;
+    if (dir.isEmpty()) return false;
     const vfs::Detected d = vfs::detectGame(dir.toStdString());
     if (d.mod && !games_.isEmpty())
         mountFolders(games_, QStringList{dir} + mods_);
@@ -146,6 +158,7 @@ void AssetBrowserDock::openFolderDialog() {
         }
         mountFolders(g, g.size() > 1 ? mods_ : QStringList{});
     }
+    return true;
 }
 
 void AssetBrowserDock::restore() {

@@ -34,8 +34,9 @@ class AssetBrowserDock : public QDockWidget {
     void mountFolders(const QStringList& games, const QStringList& mods, bool remember = true);
     // Lists one archive's (.meg/.big) content without changing the session mount.
     void showArchive(const QString& path);
-    // Asks for a folder; a mod folder is stacked over the mounted game, a game folder replaces the mount.
-    void openFolderDialog();
+    // Asks for a folder; a mod folder is stacked over the mounted game, a game folder replaces the mount. True when
+    // a folder was chosen and mounted.
+    bool openFolderDialog();
     // Re-mounts the folders remembered from the last run (no-op when none).
     void restore();
 
@@ -50,6 +51,9 @@ class AssetBrowserDock : public QDockWidget {
     void setGridMode(bool on);
     bool gridMode() const;
     AssetGridView* grid() const { return grid_; } // null until grid mode is first used
+    // What the last mountFolders mounted, for the status bar: "Mounted mod ICW over Star Wars: Empire at War:
+    // 12,345 files" (empty before any).
+    QString mountSummary() const { return mountSummary_; }
     const QStringList& games() const { return games_; }
     const QStringList& mods() const { return mods_; }
 
@@ -75,6 +79,7 @@ class AssetBrowserDock : public QDockWidget {
     AssetGridView* grid_ = nullptr;
     std::shared_ptr<const vfs::MountTable> table_;
     QStringList games_, mods_;
+    QString mountSummary_;
     bool nameSized_ = false;   // the user resized the Name column: it no longer follows the panel's width
     bool fittingName_ = false; // a resize of the Name column by eventFilter, not by the user
 };

@@ -7,6 +7,7 @@
 #include "resolve/resolver.h"
 
 #include <QFileInfo>
+#include <QFontMetrics>
 #include <QPainter>
 #include <QScrollBar>
 #include <QStyledItemDelegate>
@@ -21,13 +22,13 @@ constexpr int kPathRole = Qt::UserRole + 1;
 constexpr int kImageRole = Qt::UserRole + 2;
 constexpr int kFailedRole = Qt::UserRole + 3;
 
-// One cell: the picture (or a placeholder naming the file's kind) above the file name.
+// One cell: the picture (or a placeholder naming the file's kind) above the file name (two lines: gridCellLines).
 class GridDelegate : public QStyledItemDelegate {
   public:
     GridDelegate(int size, QObject* parent) : QStyledItemDelegate(parent), size_(size) {}
 
     QSize sizeHint(const QStyleOptionViewItem& option, const QModelIndex&) const override {
-        return {size_ + 12, size_ + option.fontMetrics.height() + 12};
+        return {size_ + 12, size_ + 2 * option.fontMetrics.height() + 12};
     }
 
     void paint(QPainter* p, const QStyleOptionViewItem& option, const QModelIndex& index) const override {
@@ -53,11 +54,14 @@ class GridDelegate : public QStyledItemDelegate {
             p->setPen(option.palette.color(QPalette::PlaceholderText));
             p->drawText(pic, Qt::AlignCenter, QFileInfo(name).suffix().toUpper());
         }
-        const QRect text(r.x() + 2, pic.bottom() + 3, r.width() - 4, option.fontMetrics.height());
+        const int lineHeight = option.fontMetrics.height();
+        QRect text(r.x() + 2, pic.bottom() + 3, r.width() - 4, lineHeight);
         p->setPen(option.palette.color(selected ? QPalette::HighlightedText : QPalette::Text));
-        p->drawText(
-            text, Qt::AlignHCenter | Qt::AlignTop,
-            option.fontMetrics.elidedText(index.data(Qt::DisplayRole).toString(), Qt::ElideMiddle, text.width()));
+        for (const QString& line :
+             gridCellLines(index.data(Qt::DisplayRole).toString(), option.fontMetrics, text.width())) {
+            p->drawText(text, Qt::AlignHCenter | Qt::AlignTop, line);
+            text.translate(0, lineHeight);
+        }
     }
 
   private:
@@ -65,6 +69,35 @@ class GridDelegate : public QStyledItemDelegate {
 };
 
 } // namespace
+
+QStringList gridCellLines(const QString& name, const QFontMetrics& fm, int width) {
+    if (fm.horizontalAdvance(name) <= width || name.size() < 2) return {name};
+    // The longest start of `text` that fits (at least one character).
+    auto fitting = [&](const QString& text) {
+        int n = 1;
+        while (n < text.size() && fm.horizontalAdvance(text.left(n + 1)) <= width)
+            ++n;
+        return n;
+    };
+    int first = fitting(name);
+    // Break after a separator in the last third of the first line, when there is one.
+    for (int i = first - 1; i >= std::max(1, first * 2 / 3); --i)
+        if (QStringLiteral("_-. ").contains(name[i - 1])) {
+            first = i;
+            break;
+        }
+    const QString rest = name.mid(first);
+    if (fm.horizontalAdvance(rest) <= width) return {name.left(first), rest};
+    // Too long for two lines: the start, then "…" and as much of the end as fits, the extension always whole.
+    const QString ellipsis = QStringLiteral("\u2026");
+    const int dot = name.lastIndexOf(QLatin1Char('.'));
+    const int extension = dot > 0 ? int(name.size()) - dot : 0;
+    const int head = fitting(name);
+    int tail = std::min<int>(std::max(extension, 1), int(name.size()) - 1);
+    while (tail + 1 < int(name.size()) - head && fm.horizontalAdvance(ellipsis + name.right(tail + 1)) <= width)
+        ++tail;
+    return {name.left(head), ellipsis + name.right(tail)};
+}
 
 AssetGridModel::AssetGridModel(AssetTreeModel* tree, ThumbnailService* service, QObject* parent)
     : QAbstractListModel(parent), tree_(tree), service_(service) {
@@ -112,9 +145,10 @@ QVariant AssetGridModel::data(const QModelIndex& index, int role) const {
     switch (role) {
     case Qt::DisplayRole:
         return tree_->visibleName(i);
-    case Qt::ToolTipRole: {
+    case Qt::ToolTipRole: { // the whole name (the cell may show it shortened), then where it is
         const QString err = service_->error(index.row());
-        return err.isEmpty() ? tree_->visiblePath(i) : tree_->visiblePath(i) + "\n" + err;
+        const QString tip = tree_->visibleName(i) + "\n" + tree_->visiblePath(i);
+        return err.isEmpty() ? tip : tip + "\n" + err;
     }
     case kPathRole:
         return tree_->visiblePath(i);
@@ -145,7 +179,7 @@ AssetGridView::AssetGridView(AssetTreeModel* tree, QWidget* parent, int threads,
     setVerticalScrollMode(QAbstractItemView::ScrollPerPixel);
     setSelectionMode(QAbstractItemView::SingleSelection);
     setEditTriggers(QAbstractItemView::NoEditTriggers);
-    setGridSize(QSize(size + 16, size + fontMetrics().height() + 14));
+    setGridSize(QSize(size + 16, size + 2 * fontMetrics().height() + 14)); // the name on up to two lines
     verticalScrollBar()->setSingleStep(24);
     connect(model_, &QAbstractItemModel::modelReset, this, [this] { reportVisible(); });
     connect(this, &QListView::doubleClicked, this, [this](const QModelIndex& i) {

@@ -12,10 +12,18 @@
 #include <memory>
 #include <string>
 
+class QFontMetrics;
+
 namespace rs::ui {
 
 class AssetTreeModel;
 class ThumbnailService;
+
+// The lines a grid cell shows of a file name in `width` pixels: the name on one line when it fits, else broken over
+// two lines (after a '_', '-', '.' or space when one is near the end of the first), else two lines with the middle
+// left out: the first line the name's start, the second "…" and the name's end with the whole extension
+// ("BC_GARRISON_TOWE" / "…R_TOP.ALO"). The full name is the cell's tooltip.
+QStringList gridCellLines(const QString& name, const QFontMetrics& metrics, int width);
 
 class AssetGridModel : public QAbstractListModel {
     Q_OBJECT

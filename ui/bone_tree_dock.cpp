@@ -3,6 +3,7 @@
 #include "game_text.h"
 
 #include <QDir>
+#include <QEvent>
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QPlainTextEdit>
@@ -12,6 +13,7 @@
 #define GLM_ENABLE_EXPERIMENTAL
 #include <glm/gtx/matrix_decompose.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 namespace rs::ui {
@@ -19,21 +21,33 @@ namespace rs::ui {
 namespace {
 constexpr int kBoneRole = Qt::UserRole + 1;
 
+// A number short enough for a narrow panel: five significant digits without an exponent (12346, 12.5, 0.7071),
+// trailing zeros dropped, "0" for what rounds to zero.
+QString num(double v) {
+    if (!std::isfinite(v)) return QString::number(v);
+    const double a = std::abs(v);
+    if (a < 5e-5) return QStringLiteral("0");
+    const int decimals = std::clamp(4 - int(std::floor(std::log10(a))), 0, 4);
+    QString s = QString::number(v, 'f', decimals);
+    if (s.contains(QLatin1Char('.'))) {
+        while (s.endsWith(QLatin1Char('0')))
+            s.chop(1);
+        if (s.endsWith(QLatin1Char('.'))) s.chop(1);
+    }
+    return s == QLatin1String("-0") ? QStringLiteral("0") : s;
+}
+
 QString vec3Text(const glm::vec3& v) {
-    return QStringLiteral("(%1, %2, %3)")
-        .arg(double(v.x), 0, 'g', 5)
-        .arg(double(v.y), 0, 'g', 5)
-        .arg(double(v.z), 0, 'g', 5);
+    return QStringLiteral("(%1, %2, %3)").arg(num(double(v.x)), num(double(v.y)), num(double(v.z)));
 }
 
 QString quatText(const glm::quat& q) {
-    return QStringLiteral("(w %1, x %2, y %3, z %4)")
-        .arg(double(q.w), 0, 'f', 4)
-        .arg(double(q.x), 0, 'f', 4)
-        .arg(double(q.y), 0, 'f', 4)
-        .arg(double(q.z), 0, 'f', 4);
+    return QStringLiteral("w %1 x %2 y %3 z %4")
+        .arg(num(double(q.w)), num(double(q.x)), num(double(q.y)), num(double(q.z)));
 }
 
+// Translation, rotation (quaternion and Euler angles), scale, then the matrix by rows, its columns aligned: short
+// lines, so that the text fits the panel's width at 1280x800.
 QString transformText(const char* title, const glm::mat4& m) {
     glm::vec3 scale, translation, skew;
     glm::vec4 persp;
@@ -41,15 +55,22 @@ QString transformText(const char* title, const glm::mat4& m) {
     QString s = QStringLiteral("%1\n").arg(QLatin1String(title));
     if (glm::decompose(m, scale, rot, translation, skew, persp)) {
         const glm::vec3 euler = glm::degrees(glm::eulerAngles(rot));
-        s += QStringLiteral("  T %1\n  R %2  euler° %3\n  S %4\n")
+        s += QStringLiteral("  T %1\n  R %2\n    euler° %3\n  S %4\n")
                  .arg(vec3Text(translation), quatText(rot), vec3Text(euler), vec3Text(scale));
     }
+    QString cells[4][4];
+    int wide = 1;
     for (int r = 0; r < 4; ++r)
-        s += QStringLiteral("  [%1 %2 %3 %4]\n")
-                 .arg(double(m[0][r]), 9, 'f', 4)
-                 .arg(double(m[1][r]), 9, 'f', 4)
-                 .arg(double(m[2][r]), 9, 'f', 4)
-                 .arg(double(m[3][r]), 9, 'f', 4);
+        for (int c = 0; c < 4; ++c) {
+            cells[r][c] = num(double(m[c][r]));
+            wide = std::max(wide, int(cells[r][c].size()));
+        }
+    for (int r = 0; r < 4; ++r)
+        s += QStringLiteral("  %1 %2 %3 %4\n")
+                 .arg(cells[r][0], wide)
+                 .arg(cells[r][1], wide)
+                 .arg(cells[r][2], wide)
+                 .arg(cells[r][3], wide);
     return s;
 }
 } // namespace
@@ -61,13 +82,22 @@ BoneTreeDock::BoneTreeDock(QWidget* parent) : QDockWidget(tr("Bones"), parent) {
     tree_->setColumnCount(2);
     tree_->setHeaderLabels({tr("Bone"), tr("Attached")});
     tree_->header()->setSectionResizeMode(0, QHeaderView::Interactive);
-    tree_->setColumnWidth(0, 190);
+    tree_->header()->setStretchLastSection(true);
+    tree_->setColumnWidth(0, 150);
     tree_->setUniformRowHeights(true);
     tree_->setIndentation(12);
+    // The Bone column follows its content until the user drags it (fitColumns).
+    tree_->viewport()->installEventFilter(this);
+    connect(tree_->header(), &QHeaderView::sectionResized, this, [this](int section) {
+        if (section == 0 && !fitting_) userSized_ = true;
+    });
+    connect(tree_, &QTreeWidget::itemExpanded, this, [this] { fitColumns(); });
+    connect(tree_, &QTreeWidget::itemCollapsed, this, [this] { fitColumns(); });
     details_ = new QPlainTextEdit(split);
     details_->setReadOnly(true);
     details_->setFont(QFont(QStringLiteral("monospace"), 8));
-    details_->setLineWrapMode(QPlainTextEdit::NoWrap);
+    // Short lines (transformText) fit a 1280x800 panel; a narrower one wraps them instead of cutting them.
+    details_->setLineWrapMode(QPlainTextEdit::WidgetWidth);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
     setWidget(split);
@@ -147,10 +177,12 @@ void BoneTreeDock::setModel(std::shared_ptr<const Model> model) {
         for (const QString& k : attached[b])
             if (!summary.contains(k)) summary << k;
         item->setText(1, summary.join(QStringLiteral(", ")));
+        if (!summary.isEmpty()) item->setToolTip(1, item->text(1)); // the column may show it shortened
         for (const auto& [kind, name] : children[b]) {
             auto* c = new QTreeWidgetItem(item);
             c->setText(0, name);
             c->setText(1, kind);
+            c->setToolTip(0, name);
             c->setForeground(0, QColor(110, 150, 200));
             c->setFlags(c->flags() & ~Qt::ItemIsUserCheckable);
         }
@@ -169,6 +201,7 @@ void BoneTreeDock::setModel(std::shared_ptr<const Model> model) {
         if (b && int(child) < b->childCount()) proxyItems_[i] = b->child(int(child));
     }
     tree_->expandToDepth(bones.size() > 60 ? 1 : 8);
+    fitColumns();
     setFrame(0.0f, LoopMode::Loop);
     refreshDetails();
 }
@@ -216,7 +249,7 @@ void BoneTreeDock::setObjectAttachments(const std::vector<std::pair<int, QString
         const QString text = QStringLiteral("\u2190 ") + label;
         attachmentTexts_ << text;
         b->setText(1, b->text(1).isEmpty() ? text : text + QStringLiteral(", ") + b->text(1));
-        b->setToolTip(1, tr("The game object attaches %1 at this bone").arg(label));
+        b->setToolTip(1, tr("The game object attaches %1 at this bone\n%2").arg(label, b->text(1)));
         auto* c = new QTreeWidgetItem;
         c->setText(0, text);
         c->setText(1, tr("object attachment"));
@@ -225,6 +258,25 @@ void BoneTreeDock::setObjectAttachments(const std::vector<std::pair<int, QString
         b->insertChild(0, c);
         b->setExpanded(true);
     }
+}
+
+void BoneTreeDock::fitColumns() {
+    if (userSized_) return;
+    // The Bone column as wide as its widest shown name (indentation and check box included), but at most 3/5 of the
+    // panel: the Attached column keeps the rest, eliding what does not fit (its tooltip has all).
+    const int view = tree_->viewport()->width();
+    if (view <= 0) return;
+    fitting_ = true;
+    // (QTreeView::sizeHintForColumn is protected; the base class's is public and virtual.)
+    const int want =
+        std::max(static_cast<QAbstractItemView*>(tree_)->sizeHintForColumn(0), tree_->header()->sectionSizeHint(0));
+    tree_->setColumnWidth(0, std::clamp(want, std::min(80, view / 2), view * 3 / 5));
+    fitting_ = false;
+}
+
+bool BoneTreeDock::eventFilter(QObject* watched, QEvent* e) {
+    if (watched == tree_->viewport() && e->type() == QEvent::Resize) fitColumns();
+    return QDockWidget::eventFilter(watched, e);
 }
 
 QTreeWidgetItem* BoneTreeDock::itemForProxy(int proxy) const {
@@ -271,18 +323,18 @@ void BoneTreeDock::refreshDetails() {
         const float f = wrapFrame(position_, c->frameCount, mode_);
         const size_t fi = size_t(std::floor(f));
         auto at = [fi](const auto& v) { return v.size() == 1 ? v[0] : v[std::min(fi, v.size() - 1)]; };
-        s += QStringLiteral("animated at frame %1 (%2 mode):\n")
+        s += QStringLiteral("animated at frame %1 (%2):\n")
                  .arg(double(f), 0, 'f', 2)
                  .arg(t.mode == TrackMode::Replace ? QStringLiteral("replace") : QStringLiteral("additive"));
-        s += QStringLiteral("  translation %1\n")
+        s += QStringLiteral("  T %1\n")
                  .arg(t.hasTranslation() ? vec3Text(at(t.translation))
                                          : tr("constant ") + vec3Text(t.defaultTranslation));
-        s += QStringLiteral("  rotation    %1\n")
+        s += QStringLiteral("  R %1\n")
                  .arg(t.hasRotation() ? quatText(at(t.rotation)) : tr("constant ") + quatText(t.defaultRotation));
-        s += QStringLiteral("  scale       %1\n")
+        s += QStringLiteral("  S %1\n")
                  .arg(t.hasScale() ? vec3Text(at(t.scale)) : tr("constant ") + vec3Text(t.defaultScale));
-        if (!t.visibility.empty()) s += QStringLiteral("  visibility  %1\n").arg(int(at(t.visibility)));
-        if (!t.step.empty()) s += QStringLiteral("  step key    %1\n").arg(int(at(t.step)));
+        if (!t.visibility.empty()) s += QStringLiteral("  visibility %1\n").arg(int(at(t.visibility)));
+        if (!t.step.empty()) s += QStringLiteral("  step key %1\n").arg(int(at(t.step)));
     } else if (c) {
         s += tr("not animated by this clip\n");
     }

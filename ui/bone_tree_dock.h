@@ -49,8 +49,12 @@ class BoneTreeDock : public QDockWidget {
     void boneSelected(int bone); // -1 = none
     void boneHiddenChanged(int bone, bool hidden);
 
+  protected:
+    bool eventFilter(QObject* watched, QEvent* e) override;
+
   private:
     void refreshDetails();
+    void fitColumns(); // the Bone column from its content, the Attached column the rest
 
     QTreeWidget* tree_;
     QPlainTextEdit* details_;
@@ -64,6 +68,8 @@ class BoneTreeDock : public QDockWidget {
     float position_ = 0.0f;
     LoopMode mode_ = LoopMode::Loop;
     int selected_ = -1;
+    bool userSized_ = false; // the user resized the Bone column: it no longer follows its content
+    bool fitting_ = false;   // a resize by fitColumns, not by the user
 };
 
 } // namespace rs::ui

@@ -9,6 +9,7 @@
 #include <QCheckBox>
 #include <QDialog>
 #include <QDialogButtonBox>
+#include <QDir>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -18,22 +19,40 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QRadioButton>
+#include <QSettings>
 #include <QSpinBox>
 
 namespace rs::ui {
 
-QString defaultExportPath(const QString& modelPath) {
-    // "<archive>:<entry>": the archive's folder and the entry's stem (game paths use either separator).
-    QString folder = QFileInfo(modelPath).absolutePath(), file = modelPath;
+namespace {
+const QString kExportDirKey = QStringLiteral("exportDir");
+} // namespace
+
+QString defaultOutputPath(const QString& modelPath, const QString& settingsKey,
+                          QStandardPaths::StandardLocation location, const QString& fallbackStem,
+                          const QString& extension) {
+    // "<archive>:<entry>": the entry's stem (game paths use either separator).
+    QString file = modelPath;
     for (int c = modelPath.indexOf(':'); c > 0; c = modelPath.indexOf(':', c + 1))
         if (QFileInfo(modelPath.left(c)).isFile()) {
-            folder = QFileInfo(modelPath.left(c)).absolutePath();
             file = modelPath.mid(c + 1);
             break;
         }
     file.replace('\\', '/');
     const QString stem = QFileInfo(file.mid(file.lastIndexOf('/') + 1)).completeBaseName();
-    return folder + "/" + (stem.isEmpty() ? QStringLiteral("model") : stem) + ".glb";
+    QString folder = QSettings().value(settingsKey).toString();
+    if (folder.isEmpty() || !QFileInfo(folder).isDir()) folder = QStandardPaths::writableLocation(location);
+    if (folder.isEmpty() || !QFileInfo(folder).isDir()) folder = QDir::homePath();
+    return QDir(folder).filePath((stem.isEmpty() ? fallbackStem : stem) + extension);
+}
+
+void rememberOutputFolder(const QString& settingsKey, const QString& outPath) {
+    if (!outPath.isEmpty()) QSettings().setValue(settingsKey, QFileInfo(outPath).absolutePath());
+}
+
+QString defaultExportPath(const QString& modelPath) {
+    return defaultOutputPath(modelPath, kExportDirKey, QStandardPaths::DocumentsLocation, QStringLiteral("model"),
+                             QStringLiteral(".glb"));
 }
 
 gltf::ExportStats exportOpenModel(MainWindow* w, const gltf::ExportOptions& opt, bool currentClipOnly,
@@ -111,6 +130,7 @@ void exportDialog(MainWindow* w) {
     opt.factionColor = glm::vec3(vs.factionColor.redF(), vs.factionColor.greenF(), vs.factionColor.blueF());
     try {
         const gltf::ExportStats st = exportOpenModel(w, opt, current->isChecked(), out->text());
+        rememberOutputFolder(kExportDirKey, out->text());
         QString msg = QObject::tr("%1: %2 meshes, %3 vertices, %4 textures, %5 animations")
                           .arg(out->text())
                           .arg(st.meshes)

@@ -318,8 +318,24 @@ void MainWindow::buildMenus() {
     file->addAction(tr("Open &clip…"), this, &MainWindow::openClipDialog);
     file->addAction(tr("Compare &with…"), compare_, &CompareSession::chooseFile);
     file->addAction(compare_->closeAction());
-    file->addAction(tr("Open &game or mod folder…"), findChild<AssetBrowserDock*>(),
-                    &AssetBrowserDock::openFolderDialog);
+    file->addAction(tr("Open &game or mod folder…"), this, [this] {
+        // What was mounted, in the status bar, and its assets in front; then its objects, once the Objects panel
+        // lists some (indexing runs on a worker thread).
+        auto* assets = findChild<AssetBrowserDock*>();
+        if (!assets->openFolderDialog()) return;
+        const QString said = assets->mountSummary();
+        statusBar()->showMessage(said, 15000);
+        assets->show();
+        assets->raise();
+        auto once = std::make_shared<QMetaObject::Connection>();
+        *once = connect(objectsDock_, &ObjectsDock::indexed, this, [this, once, said](int count) {
+            disconnect(*once);
+            if (count <= 0) return;
+            objectsDock_->show();
+            objectsDock_->raise();
+            statusBar()->showMessage(tr("%1, %n object(s)", nullptr, count).arg(said), 15000);
+        });
+    });
     recentMenu_ = file->addMenu(tr("Open &recent"));
     QAction* reload = file->addAction(tr("&Reload"), this, [this] {
         if (path_.isEmpty()) return;
@@ -700,8 +716,8 @@ void MainWindow::applyParticles(const LoadResult& r) {
 }
 
 QString MainWindow::hint3D() const {
-    return tr("Drag: orbit · right/middle-drag: pan · wheel: zoom · F: frame the model · Space: play · drop a "
-              "model or clip here to open it");
+    return tr("Drag: orbit · right/middle-drag: pan · wheel: zoom · double-click: centre on a part · F: frame · "
+              "Space: play · drop a model or clip here to open it");
 }
 
 bool MainWindow::showingAmal() const { return stack_->currentWidget() == amal_; }

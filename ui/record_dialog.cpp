@@ -1,5 +1,6 @@
 #include "record_dialog.h"
 
+#include "export_dialog.h"
 #include "main_window.h"
 #include "scene_dock.h"
 #include "scene_view.h"
@@ -24,25 +25,19 @@
 #include <QProgressDialog>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QStandardPaths>
 #include <Qt3DExtras/Qt3DWindow>
 
 namespace rs::ui {
 
 namespace {
-QString defaultRecordPath(const QString& modelPath) {
-    QString folder = QFileInfo(modelPath).absolutePath(), file = modelPath;
-    for (int c = modelPath.indexOf(':'); c > 0; c = modelPath.indexOf(':', c + 1))
-        if (QFileInfo(modelPath.left(c)).isFile()) {
-            folder = QFileInfo(modelPath.left(c)).absolutePath();
-            file = modelPath.mid(c + 1);
-            break;
-        }
-    file.replace('\\', '/');
-    const QString stem = QFileInfo(file.mid(file.lastIndexOf('/') + 1)).completeBaseName();
-    if (modelPath.isEmpty() || !QFileInfo(folder).isWritable()) folder = QDir::homePath();
-    return folder + "/" + (stem.isEmpty() ? QStringLiteral("recording") : stem) + ".mp4";
-}
+const QString kRecordDirKey = QStringLiteral("recordDir");
 } // namespace
+
+QString defaultRecordPath(const QString& modelPath) {
+    return defaultOutputPath(modelPath, kRecordDirKey, QStandardPaths::MoviesLocation, QStringLiteral("recording"),
+                             QStringLiteral(".mp4"));
+}
 
 RecordDialog::RecordDialog(MainWindow* w) : QDialog(w) {
     setWindowTitle(tr("Record"));
@@ -172,10 +167,8 @@ RecordSession* RecordSession::start(MainWindow* w, const RecordChoice& c, QStrin
     s->view_ = new render::SceneView(s);
     auto* win = s->view_->window();
     win->setTitle(tr("rigscope: recording %1").arg(QFileInfo(c.settings.out).fileName()));
-    win->setFlags(Qt::Tool);
-    if (w->windowHandle()) win->setTransientParent(w->windowHandle());
     win->resize(c.settings.width, c.settings.height);
-    win->show();
+    s->view_->drawHidden(); // never mapped: no window of the recording's size covers the main one
     render::ViewOptions o = toViewOptions(w->scene()->settings(), s->view_->options());
     o.resolver = w->resolver();
     s->view_->setOptions(o);
@@ -227,6 +220,7 @@ void recordDialog(MainWindow* w) {
         QMessageBox::warning(w, QObject::tr("Record"), error);
         return;
     }
+    rememberOutputFolder(kRecordDirKey, c.settings.out);
     const QString out = c.settings.out;
     const int frames = s->recorder()->frameTotal();
     QObject::connect(s, &RecordSession::finished, w, [w, out, frames](bool ok, bool, const QString& err) {

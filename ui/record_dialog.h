@@ -63,7 +63,7 @@ class RecordDialog : public QDialog {
 };
 
 // One recording of the window's open model: its Scene panel settings, object attachments and resolver, in a view
-// of the recording's size (a tool window beside the main one: a view renders only while shown). Deletes itself
+// of the recording's size drawn hidden (SceneView::drawHidden: no window appears while it records). Deletes itself
 // after finished().
 class RecordSession : public QObject {
     Q_OBJECT
@@ -83,7 +83,11 @@ class RecordSession : public QObject {
     QProgressDialog* progress_ = nullptr;
 };
 
-// The menu entry: the dialog, then the recording; the result in a message box.
+// The menu entry: the dialog, then the recording; the result in a message box. The folder recorded into is
+// remembered for the next recording.
 void recordDialog(MainWindow* window);
+// The dialog's first file: <model stem>.mp4 in the folder last recorded into, else the user's Videos folder (never
+// the model's folder: that is the game's or mod's Data/Art/Models).
+QString defaultRecordPath(const QString& modelPath);
 
 } // namespace rs::ui

@@ -35,8 +35,9 @@ double recordDuration(double clipDuration, double turntable);
 class SceneRecorder : public QObject {
     Q_OBJECT
   public:
-    // view: model, clip and options already set; its window shown (a hidden window does not render). Frames of
-    // another size than the settings' (a window manager that would not size the window) are scaled to it.
+    // view: model, clip and options already set; its window shown or drawn hidden (SceneView::drawHidden: a window
+    // merely hidden does not render). Frames of another size than the settings' (a window manager that would not
+    // size a shown window) are scaled to it.
     SceneRecorder(rs::render::SceneView* view, const RecordSettings& settings, QObject* parent = nullptr);
     ~SceneRecorder() override; // cancels a recording still running and waits for the encoder thread
 

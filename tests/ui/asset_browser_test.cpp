@@ -254,7 +254,8 @@ class AssetBrowserTest : public QObject {
         QCOMPARE(mats->missingTextureCount(), 0);
         QCOMPARE(firstPixel(tex), fixtureColor("mod W_TEST"));
         // The dazzle's texture from Patch.meg, which overrides Textures.meg.
-        const QString dz = QString::fromStdString(w.resolver()->findTexture("W_Dazzle.dds", w.currentPath().toStdString()));
+        const QString dz =
+            QString::fromStdString(w.resolver()->findTexture("W_Dazzle.dds", w.currentPath().toStdString()));
         QVERIFY(dz.endsWith(QStringLiteral("Patch.meg:DATA\\ART\\TEXTURES\\W_DAZZLE.DDS")));
         QCOMPARE(firstPixel(dz), fixtureColor("patched dazzle"));
 
@@ -266,7 +267,10 @@ class AssetBrowserTest : public QObject {
         QVERIFY(st.images >= 1);
         for (const std::string& warn : st.warnings)
             QVERIFY2(warn.find("not found") == std::string::npos, warn.c_str());
-        QVERIFY(ui::defaultExportPath(w.currentPath()).endsWith(QStringLiteral("/Data/W_UNIT.glb")));
+        // The default output is named after the archive entry, outside the game's folders.
+        const QString defaultOut = ui::defaultExportPath(w.currentPath());
+        QVERIFY2(defaultOut.endsWith(QStringLiteral("/W_UNIT.glb")), qPrintable(defaultOut));
+        QVERIFY2(!defaultOut.startsWith(QString::fromStdString(fi.root.string())), qPrintable(defaultOut));
         QFile::remove(out);
     }
 
