@@ -82,14 +82,17 @@ BoneTreeDock::BoneTreeDock(QWidget* parent) : QDockWidget(tr("Bones"), parent) {
     tree_->setColumnCount(2);
     tree_->setHeaderLabels({tr("Bone"), tr("Attached")});
     tree_->header()->setSectionResizeMode(0, QHeaderView::Interactive);
-    tree_->header()->setStretchLastSection(true);
+    tree_->header()->setStretchLastSection(false); // fitColumns gives Attached the rest (a stretched last section
+                                                   // keeps at least the default section size, beyond the panel)
     tree_->setColumnWidth(0, 150);
     tree_->setUniformRowHeights(true);
     tree_->setIndentation(12);
     // The Bone column follows its content until the user drags it (fitColumns).
     tree_->viewport()->installEventFilter(this);
     connect(tree_->header(), &QHeaderView::sectionResized, this, [this](int section) {
-        if (section == 0 && !fitting_) userSized_ = true;
+        if (section != 0 || fitting_) return;
+        userSized_ = true;
+        fitColumns(); // Attached follows
     });
     connect(tree_, &QTreeWidget::itemExpanded, this, [this] { fitColumns(); });
     connect(tree_, &QTreeWidget::itemCollapsed, this, [this] { fitColumns(); });
@@ -261,16 +264,22 @@ void BoneTreeDock::setObjectAttachments(const std::vector<std::pair<int, QString
 }
 
 void BoneTreeDock::fitColumns() {
-    if (userSized_) return;
     // The Bone column as wide as its widest shown name (indentation and check box included), but at most 3/5 of the
-    // panel: the Attached column keeps the rest, eliding what does not fit (its tooltip has all).
+    // panel (or as the user sized it): the Attached column has the rest, eliding what does not fit (its tooltip
+    // has all).
     const int view = tree_->viewport()->width();
     if (view <= 0) return;
     fitting_ = true;
+    if (userSized_) {
+        tree_->setColumnWidth(1, std::max(view - tree_->columnWidth(0), 30));
+        fitting_ = false;
+        return;
+    }
     // (QTreeView::sizeHintForColumn is protected; the base class's is public and virtual.)
     const int want =
         std::max(static_cast<QAbstractItemView*>(tree_)->sizeHintForColumn(0), tree_->header()->sectionSizeHint(0));
     tree_->setColumnWidth(0, std::clamp(want, std::min(80, view / 2), view * 3 / 5));
+    tree_->setColumnWidth(1, std::max(view - tree_->columnWidth(0), 30));
     fitting_ = false;
 }
 

@@ -54,9 +54,15 @@ MaterialDock::MaterialDock(QWidget* parent) : QDockWidget(tr("Materials"), paren
     tree_->setColumnCount(3);
     tree_->setHeaderLabels({tr("Item"), tr("Type"), tr("Value")});
     tree_->header()->setSectionResizeMode(0, QHeaderView::Interactive);
+    tree_->header()->setStretchLastSection(false); // fitColumns gives Value the rest
     tree_->setColumnWidth(0, 190);
     tree_->setColumnWidth(1, 90);
-    tree_->setIconSize(QSize(32, 32));
+    // Thumbnails as large as a row of text and a half: more rows in a short panel (the preview shows them large).
+    tree_->setIconSize(QSize(20, 20));
+    // Item and Type follow their content (Item at most half the panel) and Value takes the rest, eliding what does
+    // not fit (its tooltip has all): no column beyond the panel's right edge.
+    tree_->viewport()->installEventFilter(this);
+    connect(tree_, &QTreeWidget::itemExpanded, this, [this] { fitColumns(); });
     preview_ = new QLabel(split);
     preview_->setAlignment(Qt::AlignCenter);
     preview_->setMinimumSize(64, preview_->fontMetrics().height() + 8);
@@ -80,7 +86,7 @@ MaterialDock::MaterialDock(QWidget* parent) : QDockWidget(tr("Materials"), paren
         for (QTreeWidgetItemIterator it(tree_); *it; ++it) {
             const QString path = (*it)->data(0, kTextureRole).toString();
             if (!path.isEmpty() && thumbs_.contains(path))
-                (*it)->setIcon(0, QIcon(QPixmap::fromImage(thumbs_.value(path).scaled(32, 32, Qt::KeepAspectRatio))));
+                (*it)->setIcon(0, QIcon(QPixmap::fromImage(thumbs_.value(path).scaled(20, 20, Qt::KeepAspectRatio))));
         }
         showPreview(tree_->currentItem());
         thumbnailsReady_ = true;
@@ -193,6 +199,10 @@ void MaterialDock::setModel(std::shared_ptr<const Model> model, std::shared_ptr<
         }
     }
     tree_->expandToDepth(model_->meshes.size() > 12 ? -1 : 0);
+    // Values the column may show shortened: whole in their tooltip.
+    for (QTreeWidgetItemIterator it(tree_); *it; ++it)
+        if ((*it)->toolTip(2).isEmpty() && !(*it)->text(2).isEmpty()) (*it)->setToolTip(2, (*it)->text(2));
+    fitColumns();
     thumbnailsReady_ = false;
     heldDecode_.clear();
     if (holdThumbnails_)
@@ -263,7 +273,19 @@ bool MaterialDock::selectSubMesh(const QString& mesh, int subMesh) {
     return false;
 }
 
+void MaterialDock::fitColumns() {
+    const int view = tree_->viewport()->width();
+    if (view <= 0 || tree_->topLevelItemCount() == 0) return;
+    auto* v = static_cast<QAbstractItemView*>(tree_); // QTreeView::sizeHintForColumn is protected
+    const int type = std::min(std::max(v->sizeHintForColumn(1), tree_->header()->sectionSizeHint(1)), view / 4);
+    const int item = std::min(std::max(v->sizeHintForColumn(0), tree_->header()->sectionSizeHint(0)), view / 2);
+    tree_->setColumnWidth(0, item);
+    tree_->setColumnWidth(1, type);
+    tree_->setColumnWidth(2, std::max(view - item - type, 40));
+}
+
 bool MaterialDock::eventFilter(QObject* watched, QEvent* e) {
+    if (watched == tree_->viewport() && e->type() == QEvent::Resize) fitColumns();
     // The preview uses the room the panel gives it: rescale when it is resized.
     if (watched == preview_ && e->type() == QEvent::Resize && tree_->currentItem()) showPreview(tree_->currentItem());
     if (watched == split_ && e->type() == QEvent::Resize && !splitMoved_) {

@@ -62,6 +62,7 @@ class MaterialDock : public QDockWidget {
     bool splitMoved_ = false;  // the user dragged the handle: keep their sizes
     bool previewOpen_ = false; // a texture was selected: the preview takes 2/5 of the panel, else one line
     void fitSplit();
+    void fitColumns(); // Item and Type from their content, Value the rest
     std::shared_ptr<const Model> model_;
     std::shared_ptr<const Resolver> resolver_ = std::make_shared<Resolver>();
     QHash<QString, QString> resolved_;

@@ -6,6 +6,7 @@
 #include <QComboBox>
 #include <QFormLayout>
 #include <QGridLayout>
+#include <QLabel>
 #include <QPainter>
 #include <QPushButton>
 #include <QSignalBlocker>
@@ -41,6 +42,7 @@ SceneDock::SceneDock(QWidget* parent) : QDockWidget(tr("Scene"), parent) {
     auto* w = new QWidget(this);
     auto* v = new QVBoxLayout(w);
     auto* form = new QFormLayout;
+    form->setVerticalSpacing(3);
     lod_ = new QComboBox(w);
     lod_->setToolTip(tr("Level of detail (meshes named *_LOD<n>)"));
     alt_ = new QComboBox(w);
@@ -62,8 +64,12 @@ SceneDock::SceneDock(QWidget* parent) : QDockWidget(tr("Scene"), parent) {
     fc->addWidget(faction_, 1);
     fc->addWidget(pickColor_);
     background_ = new QPushButton(tr("Background…"), w);
-    form->addRow(tr("LOD"), lod_);
-    form->addRow(tr("ALT"), alt_);
+    // LOD and ALT share a row: the Materials panel below keeps the height (at 1280x800 it showed five rows).
+    auto* lodAlt = new QHBoxLayout;
+    lodAlt->addWidget(lod_, 1);
+    lodAlt->addWidget(new QLabel(tr("ALT"), w));
+    lodAlt->addWidget(alt_, 1);
+    form->addRow(tr("LOD"), lodAlt);
     form->addRow(tr("State"), state_);
     form->addRow(tr("Faction"), fc);
     form->addRow(tr("Background"), background_);
@@ -88,6 +94,7 @@ SceneDock::SceneDock(QWidget* parent) : QDockWidget(tr("Scene"), parent) {
     form->addRow(tr("Sun"), sun);
     v->addLayout(form);
     auto* grid = new QGridLayout;
+    grid->setVerticalSpacing(2);
     night_ = new QCheckBox(tr("Night"), w);
     skeleton_ = new QCheckBox(tr("Skeleton"), w);
     wireframe_ = new QCheckBox(tr("Wireframe"), w);

@@ -20,6 +20,7 @@
 #include <QAbstractItemView>
 #include <QAction>
 #include <QApplication>
+#include <QCheckBox>
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -97,9 +98,8 @@ QStringList answeringDialogs(const std::function<void()>& run, const std::functi
     QObject::connect(&poll, &QTimer::timeout, [&] {
         QWidget* modal = QApplication::activeModalWidget();
         if (auto* fd = qobject_cast<QFileDialog*>(modal)) {
-            fd->setDirectory(QFileInfo(fileDialogAnswer).absolutePath());
-            fd->selectFile(fileDialogAnswer);
-            fd->accept();
+            fd->setDirectory(fileDialogAnswer);  // a folder dialog with nothing typed chooses the folder shown
+            static_cast<QDialog*>(fd)->accept(); // QFileDialog::accept is protected; the override runs
         } else if (auto* box = qobject_cast<QMessageBox*>(modal)) {
             boxes << box->text();
             box->accept();
@@ -137,8 +137,8 @@ class ViewTest : public QObject {
                 p, alamo::writeModel(test::demoNamingTextures([](int i) { return "T" + std::to_string(i) + ".dds"; })));
         return p;
     }
-    void openModel(ui::MainWindow& w) {
-        w.resize(1280, 800);
+    void openModel(ui::MainWindow& w, QSize size = QSize(1280, 800)) {
+        w.resize(size);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         w.openFile(modelPath());
@@ -149,21 +149,10 @@ class ViewTest : public QObject {
   private slots:
     void init() {
         QSettings().clear();
-        // Qt reads the user's folders (Videos, Documents) from user-dirs.dirs in the configuration folder
-        // (~/.qttest/config in test mode): folders of this test, removed at the end.
-        const QString config = QStandardPaths::writableLocation(QStandardPaths::ConfigLocation);
-        QDir().mkpath(config);
-        QDir().mkpath(tmp_.filePath(QStringLiteral("Videos")));
-        QDir().mkpath(tmp_.filePath(QStringLiteral("Documents")));
-        QFile f(config + QStringLiteral("/user-dirs.dirs"));
-        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
-        f.write(QStringLiteral("XDG_VIDEOS_DIR=\"%1\"\nXDG_DOCUMENTS_DIR=\"%2\"\n")
-                    .arg(tmp_.filePath(QStringLiteral("Videos")), tmp_.filePath(QStringLiteral("Documents")))
-                    .toUtf8());
-    }
-    void cleanupTestCase() {
-        QFile::remove(QStandardPaths::writableLocation(QStandardPaths::ConfigLocation) +
-                      QStringLiteral("/user-dirs.dirs"));
+        // The user's Videos and Documents folders: in test mode Qt takes them under $HOME, which main() points at
+        // a folder of this run.
+        QDir().mkpath(QDir::home().filePath(QStringLiteral("Videos")));
+        QDir().mkpath(QDir::home().filePath(QStringLiteral("Documents")));
     }
 
     // --- 1. The mouse in the 3D view -----------------------------------------------------------------------
@@ -404,6 +393,9 @@ class ViewTest : public QObject {
         // A remembered folder that is gone: Videos again.
         QVERIFY(QDir(clips).removeRecursively());
         QCOMPARE(ui::defaultRecordPath(w.currentPath()), videos + QStringLiteral("/RS_DEMO_TANK.mp4"));
+        // No Videos folder: the home folder.
+        QVERIFY(QDir(videos).removeRecursively());
+        QCOMPARE(ui::defaultRecordPath(w.currentPath()), QDir::home().filePath(QStringLiteral("RS_DEMO_TANK.mp4")));
     }
 
     // --- 14. Mounting says what it mounted ----------------------------------------------------------------
@@ -445,7 +437,7 @@ class ViewTest : public QObject {
         QTRY_VERIFY_WITH_TIMEOUT(!objects->indexing() && objects->database(), 20000);
         QTRY_VERIFY(inFront(objects));
         said = w.statusBar()->currentMessage();
-        QVERIFY2(said.endsWith(QStringLiteral("files, %1 objects").arg(objects->visibleCount())), qPrintable(said));
+        QVERIFY2(said.endsWith(QStringLiteral("files, %1 object(s)").arg(objects->visibleCount())), qPrintable(said));
         // The number of files is the mount's, with thousands grouped.
         QVERIFY(said.contains(
             QStringLiteral(": %1 files")
@@ -456,8 +448,9 @@ class ViewTest : public QObject {
     // --- 16. The panels at 1280x800 ----------------------------------------------------------------------
     void bonesAndMaterialsFitAt1280x800() {
         ui::MainWindow w;
-        openModel(w);
-        QTest::qWait(200);
+        // The window rigscope opens on a 1280x800 screen (4/5 of it, MainWindow::loadSettings), default layout.
+        openModel(w, QSize(1024, 640));
+        QTest::qWait(300);
         // Bones: the two columns within the panel, the Bone column as wide as the names it shows (up to 3/5), the
         // Attached column the rest; what it cannot show is its tooltip.
         ui::BoneTreeDock* bones = w.boneTree();
@@ -556,6 +549,12 @@ class ViewTest : public QObject {
 
 int main(int argc, char** argv) {
     qputenv("QT3D_RENDERER", "opengl");
+    // The user's folders (Videos, Documents, made by init()) are this run's, never the real ones; caches (fonts,
+    // shaders) stay where they were.
+    QTemporaryDir home;
+    if (qEnvironmentVariableIsEmpty("XDG_CACHE_HOME"))
+        qputenv("XDG_CACHE_HOME", QFile::encodeName(QDir::homePath() + QStringLiteral("/.cache")));
+    qputenv("HOME", QFile::encodeName(home.path()));
     QStandardPaths::setTestModeEnabled(true);
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("rigscope-tests"));
