@@ -330,8 +330,8 @@ class ViewTest : public QObject {
     void recordAndExportDefaultToTheUsersFolders() {
         ui::MainWindow w;
         openModel(w);
-        const QString videos = tmp_.filePath(QStringLiteral("Videos")),
-                      docs = tmp_.filePath(QStringLiteral("Documents"));
+        const QString videos = QDir::home().filePath(QStringLiteral("Videos")),
+                      docs = QDir::home().filePath(QStringLiteral("Documents"));
         QCOMPARE(QStandardPaths::writableLocation(QStandardPaths::MoviesLocation), videos);
         // Never the model's folder (the mod's Data/Art/Models): the user's Videos and Documents.
         QCOMPARE(ui::defaultRecordPath(w.currentPath()), videos + QStringLiteral("/RS_DEMO_TANK.mp4"));
