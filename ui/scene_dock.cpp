@@ -1,7 +1,6 @@
 #include "scene_dock.h"
 
 #include <QCheckBox>
-#include <QSpinBox>
 #include <QColorDialog>
 #include <QComboBox>
 #include <QFormLayout>
@@ -10,6 +9,7 @@
 #include <QPainter>
 #include <QPushButton>
 #include <QSignalBlocker>
+#include <QSpinBox>
 #include <QVBoxLayout>
 
 #include <algorithm>
