@@ -1,6 +1,7 @@
 #include "scene_dock.h"
 
 #include <QCheckBox>
+#include <QSpinBox>
 #include <QColorDialog>
 #include <QComboBox>
 #include <QFormLayout>
@@ -9,7 +10,6 @@
 #include <QPainter>
 #include <QPushButton>
 #include <QSignalBlocker>
-#include <QSpinBox>
 #include <QVBoxLayout>
 
 #include <algorithm>
