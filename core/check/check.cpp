@@ -1006,7 +1006,7 @@ size_t summariseBaseGameReferences(const std::string& mod, std::vector<Finding>&
             std::string where = f.key.empty() ? f.file : f.key;
             if (f.where.line) where += ":" + std::to_string(f.where.line);
             if (!f.where.object.empty()) where = f.where.object + ", " + where;
-            g.examples.push_back(name + " (" + where + ")");
+            g.examples.push_back(where == name ? name : name + " (" + where + ")"); // a file: named once
         }
     }
     for (const auto& [id, g] : groups) {
