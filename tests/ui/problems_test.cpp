@@ -29,7 +29,7 @@ QStringList topTexts(QTreeWidget* t) {
     return out;
 }
 
-int children(QTreeWidget* t) {
+int findingRows(QTreeWidget* t) {
     int n = 0;
     for (int i = 0; i < t->topLevelItemCount(); ++i)
         n += t->topLevelItem(i)->childCount();
@@ -77,7 +77,7 @@ class ProblemsTest : public QObject {
         p.setFilter(QStringLiteral("npot unref"));
         QCOMPARE(p.shownCount(), size_t(1));
         QCOMPARE(p.windowTitle(), QStringLiteral("Problems (1 of 4)"));
-        QCOMPARE(children(tree), 1);
+        QCOMPARE(findingRows(tree), 1);
         QCOMPARE(tree->topLevelItem(0)->child(0)->text(1), QStringLiteral("unref.file"));
         p.setFilter(QStringLiteral("limit.texture-size")); // by id
         QCOMPARE(p.shownCount(), size_t(1));

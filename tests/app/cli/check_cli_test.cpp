@@ -71,7 +71,9 @@ TEST_CASE("check: SARIF validates against the SARIF 2.1.0 schema") {
     INFO("SARIF validator under " << prefix << " (target sarif_validator, npm)");
     REQUIRE(std::ifstream(prefix + "/node_modules/@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json").good());
     REQUIRE(std::ifstream(prefix + "/node_modules/ajv/package.json").good());
-    for (Defect d : {Defect::None, Defect::ReadError, Defect::ObjectBone, Defect::ArchiveCrc, Defect::Unreferenced}) {
+    // TextureMissing without --game: a ref.base-game note, whose file is the mod's folder.
+    for (Defect d : {Defect::None, Defect::ReadError, Defect::ObjectBone, Defect::ArchiveCrc, Defect::Unreferenced,
+                     Defect::TextureMissing}) {
         CheckMod m(d);
         const std::string out = m.root.string() + "/out.sarif";
         const CliRun r = runCli("check --mod " + q(m.mod) + " --sarif " + q(out), Stderr::Drop, 120);
