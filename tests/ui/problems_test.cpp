@@ -93,7 +93,7 @@ class ProblemsTest : public QObject {
         QCOMPARE(topTexts(tree), (QStringList{QStringLiteral("model.texture-missing"),
                                               QStringLiteral("limit.texture-size"), QStringLiteral("unref.file")}));
         QTreeWidgetItem* unref = tree->topLevelItem(2);
-        QCOMPARE(unref->text(1), QStringLiteral("2 findings"));
+        QCOMPARE(unref->text(1), QStringLiteral("2 finding(s)")); // tr("%n finding(s)") untranslated
         QCOMPARE(unref->childCount(), 2);
         QCOMPARE(unref->child(0)->text(0), QStringLiteral("info"));
         QCOMPARE(unref->child(0)->text(1), QStringLiteral("DATA/ART/TEXTURES/CLEAN.DDS"));
