@@ -2,6 +2,7 @@
 
 #include "asset_grid_view.h"
 #include "asset_tree_model.h"
+#include "count_title.h"
 #include "thumbnail_service.h"
 
 #include "vfs/mount.h"
@@ -96,7 +97,19 @@ void AssetBrowserDock::setTable(std::shared_ptr<const vfs::MountTable> table, co
         text += tr(" (%1 warnings; first: %2)")
                     .arg(table->warnings.size())
                     .arg(QString::fromStdString(table->warnings.front()));
-    status_->setText(text);
+    statusBase_ = text;
+    updateCounts();
+}
+
+void AssetBrowserDock::updateCounts() {
+    if (!table_) {
+        setWindowTitle(tr("Assets"));
+        if (!statusBase_.isEmpty()) status_->setText(statusBase_);
+        return;
+    }
+    const size_t shown = model_->visibleFiles(), total = model_->total();
+    setWindowTitle(countTitle(tr("Assets"), qint64(shown), qint64(total)));
+    status_->setText(shown == total ? statusBase_ : tr("%1; %2 shown").arg(statusBase_).arg(shown));
 }
 
 void AssetBrowserDock::mountFolders(const QStringList& games, const QStringList& mods, bool remember) {
@@ -174,6 +187,7 @@ void AssetBrowserDock::setFilter(const QString& text) {
     }
     model_->setFilter(text);
     expandSmallResults();
+    updateCounts();
 }
 
 void AssetBrowserDock::expandSmallResults() {

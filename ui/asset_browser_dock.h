@@ -69,6 +69,7 @@ class AssetBrowserDock : public QDockWidget {
   private:
     void setTable(std::shared_ptr<const vfs::MountTable> table, const QString& title);
     void expandSmallResults();
+    void updateCounts(); // the title ("Assets (n of N)") and the status line follow the filter
     static constexpr size_t kExpandLimit = 500;
     AssetTreeModel* model_;
     QTreeView* view_;
@@ -80,6 +81,7 @@ class AssetBrowserDock : public QDockWidget {
     std::shared_ptr<const vfs::MountTable> table_;
     QStringList games_, mods_;
     QString mountSummary_;
+    QString statusBase_;       // what is listed, without the filter's count
     bool nameSized_ = false;   // the user resized the Name column: it no longer follows the panel's width
     bool fittingName_ = false; // a resize of the Name column by eventFilter, not by the user
 };

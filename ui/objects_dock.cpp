@@ -1,5 +1,7 @@
 #include "objects_dock.h"
 
+#include "count_title.h"
+
 #include <QHeaderView>
 #include <QKeyEvent>
 #include <QLabel>
@@ -38,6 +40,7 @@ ObjectsDock::ObjectsDock(QWidget* parent) : QDockWidget(tr("Objects"), parent) {
     view_->setColumnWidth(1, 90);
     view_->setColumnWidth(2, 70);
     status_ = new QLabel(tr("Open a game or mod folder (File → Open game or mod folder…) to list its objects."), w);
+    status_->setObjectName(QStringLiteral("objectsStatus"));
     status_->setWordWrap(true);
     v->addWidget(filter_);
     v->addWidget(view_, 1);
@@ -64,6 +67,7 @@ void ObjectsDock::setMount(std::shared_ptr<const vfs::MountTable> table) {
         db_.reset();
         model_->removeRows(0, model_->rowCount());
         indexing_ = false;
+        setWindowTitle(tr("Objects"));
         return;
     }
     indexing_ = true;
@@ -116,7 +120,7 @@ void ObjectsDock::showLoaded() {
         p->setText(parent);
         model_->setItem(row++, 3, p);
     }
-    status_->setText(statusText());
+    updateCounts();
     emit indexed(int(db_->objects().size()));
 }
 
@@ -129,12 +133,23 @@ QString ObjectsDock::statusText() const {
     if (!db_->filesMissing().empty())
         s += tr("; %n listed file(s) not in the mounted folders", nullptr, int(db_->filesMissing().size()));
     if (!db_->errors().empty()) s += tr("; %n file error(s)", nullptr, int(db_->errors().size()));
+    if (proxy_->rowCount() != model_->rowCount()) s += tr("; %1 shown").arg(proxy_->rowCount());
     return s;
 }
 
 void ObjectsDock::setFilter(const QString& text) {
     if (filter_->text() != text) filter_->setText(text); // comes back here through textChanged
     proxy_->setFilterFixedString(text);
+    updateCounts();
+}
+
+void ObjectsDock::updateCounts() {
+    if (!db_) {
+        setWindowTitle(tr("Objects"));
+        return;
+    }
+    setWindowTitle(countTitle(tr("Objects"), proxy_->rowCount(), model_->rowCount()));
+    status_->setText(statusText());
 }
 
 int ObjectsDock::visibleCount() const { return proxy_->rowCount(); }

@@ -37,7 +37,7 @@ class ObjectsDock : public QDockWidget {
     void setFilter(const QString& text);
     int visibleCount() const;      // objects passing the filter
     QString nameAt(int row) const; // the row-th object passing the filter, in list order
-    QString statusText() const;    // "N objects in F files; ..." below the list
+    QString statusText() const;    // "N objects in F files; ...; n shown" below the list (n while filtered)
 
   signals:
     void objectRequested(const QString& name);
@@ -51,6 +51,7 @@ class ObjectsDock : public QDockWidget {
         QString error;
     };
     void showLoaded();
+    void updateCounts(); // the title ("Objects (n of N)") and the status line follow the filter
 
     QStandardItemModel* model_;
     QSortFilterProxyModel* proxy_;

@@ -1,11 +1,14 @@
 #include "problems_dock.h"
 
+#include "count_title.h"
+
 #include <QAction>
 #include <QComboBox>
 #include <QFile>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMetaObject>
 #include <QPointer>
 #include <QProgressBar>
@@ -15,6 +18,7 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <algorithm>
 #include <map>
 
 namespace rs::ui {
@@ -43,10 +47,23 @@ ProblemsDock::ProblemsDock(QWidget* parent) : QDockWidget(tr("Problems"), parent
     level_->addItem(tr("Errors"), int(check::Level::Error));
     progress_ = new QProgressBar(w);
     progress_->setVisible(false);
+    filter_ = new QLineEdit(w);
+    filter_->setObjectName(QStringLiteral("problemsFilter"));
+    filter_->setPlaceholderText(tr("Filter: check id or text"));
+    filter_->setToolTip(tr("Shows the findings whose check id, file, location or message hold every word"));
+    filter_->setClearButtonEnabled(true);
+    group_ = new QComboBox(w);
+    group_->setObjectName(QStringLiteral("problemsGroup"));
+    group_->addItem(tr("By file"));
+    group_->addItem(tr("By check"));
+    group_->setToolTip(tr("Group the findings by file or by check id"));
+    // One row, as before the filter: a second row would make the dock (and the timeline tabbed with it) taller.
     bar->addWidget(checkMount_);
     bar->addWidget(checkFile_);
     bar->addWidget(cancel_);
     bar->addWidget(level_);
+    bar->addWidget(group_);
+    bar->addWidget(filter_, 1);
     bar->addWidget(progress_, 1);
     v->addLayout(bar);
     summary_ = new QLabel(tr("Not checked yet."), w);
@@ -68,9 +85,12 @@ ProblemsDock::ProblemsDock(QWidget* parent) : QDockWidget(tr("Problems"), parent
         if (cancelFlag_) cancelFlag_->store(true);
     });
     connect(level_, &QComboBox::currentIndexChanged, this, [this] { showReport(); });
+    connect(group_, &QComboBox::currentIndexChanged, this, [this] { showReport(); });
+    connect(filter_, &QLineEdit::textChanged, this, [this] { showReport(); });
     connect(tree_, &QTreeWidget::itemDoubleClicked, this, [this](QTreeWidgetItem* item) { activate(item); });
     connect(&watcher_, &QFutureWatcher<check::Report>::finished, this, [this] {
         report_ = watcher_.result();
+        checked_ = true;
         progress_->setVisible(false);
         cancel_->setEnabled(false);
         checkMount_->setEnabled(resolver_ && resolver_->mounted());
@@ -144,23 +164,57 @@ void ProblemsDock::runCheck(bool mount) {
     }));
 }
 
+void ProblemsDock::setFilter(const QString& text) {
+    if (filter_->text() != text) filter_->setText(text); // shows the report through textChanged
+}
+
+void ProblemsDock::setGroupByCheck(bool on) { group_->setCurrentIndex(on ? 1 : 0); }
+
+bool ProblemsDock::passes(const check::Finding& f, check::Level minLevel, const QStringList& words) const {
+    if (f.level < minLevel) return false;
+    if (words.isEmpty()) return true;
+    const QString text = qs(f.id) + QLatin1Char('\n') + qs(f.file) + QLatin1Char('\n') + qs(f.key) + QLatin1Char('\n') +
+                         qs(f.where.str()) + QLatin1Char('\n') + qs(f.where.object) + QLatin1Char('\n') + qs(f.message);
+    for (const QString& w : words)
+        if (!text.contains(w, Qt::CaseInsensitive)) return false;
+    return true;
+}
+
 void ProblemsDock::showReport() {
+    tree_->setUpdatesEnabled(false);
     tree_->clear();
     const auto minLevel = check::Level(level_->currentData().toInt());
-    std::map<std::string, QTreeWidgetItem*> files;
-    size_t shown = 0;
+    const QStringList words = filter_->text().split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    const bool byCheck = group_->currentIndex() == 1;
+    tree_->setHeaderLabels(byCheck ? QStringList{tr("Check / level"), tr("File"), tr("Where"), tr("Message")}
+                                   : QStringList{tr("File / level"), tr("Check"), tr("Where"), tr("Message")});
+    // Groups made when their first finding passes the filters, listed in the report's order (by file: files
+    // sorted) or in the catalog's (by check: the order of docs/CHECKS.md).
+    std::map<std::string, QTreeWidgetItem*> groups;
+    std::vector<QTreeWidgetItem*> order;
+    size_t byLevel[3] = {0, 0, 0};
+    shown_ = 0;
     for (const check::Finding& f : report_.findings) {
-        if (f.level < minLevel) continue;
-        QTreeWidgetItem*& parent = files[f.file];
+        if (!passes(f, minLevel, words)) continue;
+        QTreeWidgetItem*& parent = groups[byCheck ? f.id : f.file];
         if (!parent) {
-            // The game path when there is one (the files of a mount share a long folder prefix), the file itself in
-            // the tooltip.
-            parent = new QTreeWidgetItem(tree_, {qs(f.key.empty() ? f.file : f.key)});
-            parent->setData(0, FileRole, qs(f.file));
-            parent->setToolTip(0, qs(f.file));
+            if (byCheck) {
+                parent = new QTreeWidgetItem(QStringList{qs(f.id)});
+                if (const check::CheckInfo* c = check::findCheck(f.id))
+                    parent->setToolTip(0, QString::fromUtf8(c->title) + "\n" + tr("Source: ") +
+                                              QString::fromUtf8(c->source));
+            } else {
+                // The game path when there is one (the files of a mount share a long folder prefix), the file
+                // itself in the tooltip.
+                parent = new QTreeWidgetItem(QStringList{qs(f.key.empty() ? f.file : f.key)});
+                parent->setData(0, FileRole, qs(f.file));
+                parent->setToolTip(0, qs(f.file));
+            }
+            order.push_back(parent);
         }
+        const QString level = QString::fromLatin1(check::levelName(f.level));
         auto* item = new QTreeWidgetItem(
-            parent, {QString::fromLatin1(check::levelName(f.level)), qs(f.id), qs(f.where.str()), qs(f.message)});
+            parent, {level, byCheck ? qs(f.key.empty() ? f.file : f.key) : qs(f.id), qs(f.where.str()), qs(f.message)});
         item->setData(0, FileRole, qs(f.file));
         item->setData(0, BoneRole, qs(f.where.bone));
         item->setData(0, MaterialRole, qs(f.where.material));
@@ -168,23 +222,43 @@ void ProblemsDock::showReport() {
         item->setData(0, SubMeshRole, f.where.subMesh);
         item->setData(0, ObjectRole, qs(f.where.object));
         item->setData(0, IdRole, qs(f.id));
-        if (const check::CheckInfo* c = check::findCheck(f.id))
+        if (byCheck)
+            item->setToolTip(1, qs(f.file));
+        else if (const check::CheckInfo* c = check::findCheck(f.id))
             item->setToolTip(1, QString::fromUtf8(c->title) + "\n" + tr("Source: ") + QString::fromUtf8(c->source));
         item->setToolTip(3, qs(f.message));
-        ++shown;
+        ++byLevel[std::min(2, std::max(0, int(f.level)))];
+        ++shown_;
     }
-    for (auto& [name, item] : files)
+    if (byCheck) {
+        order.clear();
+        for (const check::CheckInfo& c : check::catalog())
+            if (const auto it = groups.find(c.id); it != groups.end()) order.push_back(it->second);
+        for (auto& [id, item] : groups)
+            if (!check::findCheck(id)) order.push_back(item);
+    }
+    tree_->addTopLevelItems(QList<QTreeWidgetItem*>(order.begin(), order.end()));
+    for (auto& [name, item] : groups)
         item->setText(1, tr("%n finding(s)", nullptr, item->childCount()));
-    if (files.size() <= 20) tree_->expandAll();
+    if (groups.size() <= 20) tree_->expandAll();
     tree_->resizeColumnToContents(1);
-    summary_->setText(tr("%1 files checked in %2 s%3: %4 errors, %5 warnings, %6 notes (%7 shown)")
-                          .arg(report_.files)
-                          .arg(report_.seconds, 0, 'f', 1)
-                          .arg(report_.cancelled ? tr(" (cancelled)") : QString())
-                          .arg(report_.count(check::Level::Error))
-                          .arg(report_.count(check::Level::Warning))
-                          .arg(report_.count(check::Level::Info))
-                          .arg(shown));
+    tree_->setUpdatesEnabled(true);
+    const size_t total = report_.findings.size();
+    setWindowTitle(checked_ ? countTitle(tr("Problems"), qint64(shown_), qint64(total)) : tr("Problems"));
+    if (!checked_) return;
+    QString text = tr("%1 files checked in %2 s%3: %4 errors, %5 warnings, %6 notes")
+                       .arg(report_.files)
+                       .arg(report_.seconds, 0, 'f', 1)
+                       .arg(report_.cancelled ? tr(" (cancelled)") : QString())
+                       .arg(report_.count(check::Level::Error))
+                       .arg(report_.count(check::Level::Warning))
+                       .arg(report_.count(check::Level::Info));
+    if (shown_ != total)
+        text += tr("; shown: %1 errors, %2 warnings, %3 notes")
+                    .arg(byLevel[int(check::Level::Error)])
+                    .arg(byLevel[int(check::Level::Warning)])
+                    .arg(byLevel[int(check::Level::Info)]);
+    summary_->setText(text);
 }
 
 void ProblemsDock::activate(QTreeWidgetItem* item) {
@@ -196,6 +270,14 @@ void ProblemsDock::activate(QTreeWidgetItem* item) {
     }
     const QString file = item->data(0, FileRole).toString();
     if (file.isEmpty()) return;
+    if (item->data(0, IdRole).toString() == QLatin1String("ref.base-game")) {
+        // A summary of references into the base game (on the mod's folder): nothing to open.
+        QToolTip::showText(tree_->viewport()->mapToGlobal(tree_->visualItemRect(item).bottomLeft()),
+                           tr("References the mod does not hold, which the base game may provide: open the game "
+                              "folder too (File → Open game or mod folder…) and check again to judge them."),
+                           tree_);
+        return;
+    }
     if (item->data(0, IdRole).toString().startsWith(QLatin1String("object."))) {
         // About a definition file as a whole (missing, malformed): nothing the viewer opens.
         QToolTip::showText(

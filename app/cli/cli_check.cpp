@@ -1,7 +1,8 @@
 // rigscope-cli check: the asset checker (core/check) over the --game/--mod mount or the files and folders given.
 //   check [--game DIR]... [--mod DIR]... [PATH...] [--json | --sarif FILE] [--fail-on error|warning|info]
 //         [--threads N] [--no-unreferenced]
-// Text: one line per finding, "LEVEL ID FILE[: LOCATION]: MESSAGE", then a summary on stderr. --json: the document
+// Text: one line per finding, "LEVEL ID FILE[: LOCATION]: MESSAGE", then a summary on stderr (and, for mods
+// checked without their game, how many references were left to it: ref.base-game). --json: the document
 // of docs/CHECKS.md on stdout. --sarif FILE: SARIF 2.1.0 written to FILE (text still on stdout). On a terminal a
 // progress line is drawn on stderr when checking takes longer than a second.
 // Exit status: 0 nothing at or above --fail-on (default error), 1 something is, 2 usage errors.
@@ -58,7 +59,9 @@ std::string jsonReport(const Report& r, const std::vector<std::string>& roots) {
         j.beginObject().kv("id", f.id).kv("level", levelName(f.level)).key("file").value(Json::Path{f.file});
         j.kv("key", f.key);
         writeLocation(j, f.where);
-        j.kv("message", f.message).endObject();
+        j.kv("message", f.message);
+        if (!f.subject.empty()) j.kv("subject", f.subject);
+        j.endObject();
     }
     j.endArray().endObject();
     return j.out;
@@ -248,6 +251,11 @@ int cmdCheck(std::vector<std::string> args) {
     }
     std::cerr << r.files << " files, " << r.count(Level::Error) << " errors, " << r.count(Level::Warning)
               << " warnings, " << r.count(Level::Info) << " notes\n";
+    if (r.leftToBaseGame)
+        std::cerr << "no game mounted: " << r.leftToBaseGame
+                  << (r.leftToBaseGame == 1 ? " reference the mod does not hold is"
+                                            : " references the mod does not hold are")
+                  << " left to the base game (ref.base-game notes); add --game DIR to check them\n";
     return r.reaches(failOn) ? 1 : 0;
 }
 

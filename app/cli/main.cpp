@@ -81,6 +81,8 @@ static const Command kCommands[] = {
      "resolve or fit, engine limits (vertices, triangles, skin bones and weights, shadow and collision meshes,\n"
      "texture sizes), archive names and CRCs, objects (EaW XML, SAGE INI) whose models, bones, clips, textures\n"
      "or parents do not resolve, and files nothing refers to. One line per finding: LEVEL ID FILE: WHERE: TEXT.\n"
+     "A mod checked without --game: what it refers to and does not hold (textures, proxies, models, clips,\n"
+     "objects...) may be the base game's, so those references are one note per check id (ref.base-game).\n"
      "  --json          one JSON document (schema rigscope-check/1, docs/CHECKS.md) on stdout\n"
      "  --sarif FILE    also write SARIF 2.1.0 to FILE (for CI services)\n"
      "  --fail-on L     exit 1 when a finding is at level L or above (default error)\n"

@@ -3,6 +3,7 @@
 #include "check/check.h"
 
 #include "common/error.h"
+#include "formats/shader_registry.h"
 #include "objects/object_db.h"
 #include "particles/particle_system.h"
 #include "resolve/lookup_rules.h"
@@ -35,8 +36,10 @@ constexpr const char* kSrcLookup =
     "rigscope's lookup rules (core/resolve/lookup_rules.h), the engines' order as ModVerify's TextureRepository and "
     "EA's Generals source find textures";
 constexpr const char* kSrcShaders =
-    "ModVerify EffectsRepository (DATA/ART/SHADERS, .../TERRAIN, .../ENGINE; .fx/.fxo/.fxh) and the shader list of "
-    "the Blender ALAMO plugin (settings.py material_parameter_dict)";
+    "ModVerify EffectsRepository (per extension .fx, .fxo, .fxh: the name as written, DATA/ART/SHADERS, .../TERRAIN, "
+    ".../ENGINE; each through the mount's order) and alo-viewer Assets::LoadShader (Data\\Art\\Shaders\\); stock "
+    "shaders: rigscope's shader registry (core/formats/shader_registry.h) and the Blender ALAMO plugin's list "
+    "(settings.py material_parameter_dict)";
 constexpr const char* kSrcProxy = "ModVerify SingleModelVerifier (\"Proxy particle ... not found\", FILE00)";
 constexpr const char* kSrcW3dHier = "EA's Generals source (W3D skins bind to the hierarchy their HLOD names)";
 constexpr const char* kSrcClip = "rigscope's clip binding (core/scene/pose.h bindClip: tracks by bone name/index)";
@@ -87,6 +90,10 @@ constexpr const char* kSrcW3dTris =
     "passes and DX8IndexBufferClass takes an unsigned short index count, so triangles x 3 x passes must not exceed "
     "65535)";
 constexpr const char* kSrcUnref = "rigscope: references collected from models, clips and objects";
+constexpr const char* kSrcBaseGame =
+    "rigscope: a mount of mod folders without a game (vfs::mountInstall roles) cannot tell a reference the base game "
+    "satisfies from a broken one; the engines look a name up in the mod, then in the game (ModVerify "
+    "FocGameRepository.FindFile: mods, game folder, master MEG, fallback game)";
 
 const std::vector<CheckInfo> kCatalog = {
     {"read.error", Level::Error, "a file the reader refuses", kSrcReaders},
@@ -110,7 +117,13 @@ const std::vector<CheckInfo> kCatalog = {
     {"limit.skin-weights", Level::Warning,
      "skin weights the engine does not use as stored (a second bone in a one-bone format, weights not adding up to 1)",
      kSrcSkinWeights},
-    {"limit.shadow-not-closed", Level::Error, "a shadow volume mesh that is not closed", kSrcShadowClosed},
+    {"limit.shadow-not-closed", Level::Error,
+     "a shadow volume mesh that is not closed (an edge of one triangle, or triangles not paired in opposite "
+     "directions along an edge)",
+     kSrcShadowClosed},
+    {"limit.shadow-non-manifold", Level::Warning,
+     "a closed shadow volume mesh with edges of more than two triangles, which the Blender ALAMO exporter refuses",
+     kSrcShadowClosed},
     {"limit.shadow-materials", Level::Error, "a shadow volume mesh with more than one material", kSrcShadowMat},
     {"limit.collision-materials", Level::Warning, "a collision mesh with more than one material", kSrcCollisionMat},
     {"limit.texture-size", Level::Warning, "a texture whose width or height is not a power of two", kSrcPow2},
@@ -134,41 +147,10 @@ const std::vector<CheckInfo> kCatalog = {
      kSrcParticles},
     {"object.texture-missing", Level::Warning, "a texture an object swaps in that does not resolve", kSrcObjects},
     {"unref.file", Level::Info, "a model, clip or texture nothing refers to", kSrcUnref},
+    {"ref.base-game", Level::Info,
+     "references the mod does not define or ship, left to the base game, which is not mounted (one note per check id)",
+     kSrcBaseGame},
 };
-
-// Stock Alamo shaders (the Blender ALAMO plugin's list, settings.py), lower-case.
-const std::unordered_set<std::string>& stockShaders() {
-    static const std::unordered_set<std::string> s = {"aldefault.fx",
-                                                      "batchmeshalpha.fx",
-                                                      "batchmeshgloss.fx",
-                                                      "grass.fx",
-                                                      "meshadditive.fx",
-                                                      "meshalpha.fx",
-                                                      "meshalphascroll.fx",
-                                                      "meshbumpcolorize.fx",
-                                                      "meshbumpcolorizevertex.fx",
-                                                      "meshbumpcolorizedetail.fx",
-                                                      "meshbumplight.fx",
-                                                      "meshcollision.fx",
-                                                      "meshgloss.fx",
-                                                      "meshglosscolorize.fx",
-                                                      "meshshadowvolume.fx",
-                                                      "meshshield.fx",
-                                                      "nebula.fx",
-                                                      "planet.fx",
-                                                      "rskinadditive.fx",
-                                                      "rskinalpha.fx",
-                                                      "rskinbumpcolorize.fx",
-                                                      "rskingloss.fx",
-                                                      "rskinglosscolorize.fx",
-                                                      "rskinshadowvolume.fx",
-                                                      "skydome.fx",
-                                                      "terrainmeshbump.fx",
-                                                      "terrainmeshgloss.fx",
-                                                      "tree.fx",
-                                                      "lightproxy.fx"};
-    return s;
-}
 
 bool isShadowShader(const std::string& shader) {
     return iequals(shader, "MeshShadowVolume.fx") || iequals(shader, "RSkinShadowVolume.fx");
@@ -278,9 +260,54 @@ void readError(const Item& it, Out& out, const std::exception& e) {
         out.findings.push_back(make("read.error", it, e.what()));
 }
 
+// The file name of a path, "<archive>:<entry>" or game path (after the last '/', '\\' or ':').
+std::string fileNameOf(const std::string& path) {
+    const size_t at = path.find_last_of("/\\:");
+    return at == std::string::npos ? path : path.substr(at + 1);
+}
+
+// A reader's warning as the message of its finding, which names the file and the place: without the file the reader
+// puts first ("<file>: ...", any spelling of the item's file name), and without the place the location holds
+// (locationOfWarning: the first chunk path and offset in the text), where the text gives it: leading ("chunk P at
+// offset N: ", "chunk P: "), or inside ("X in chunk P at offset N, Y ...", "mesh M at offset N: ..."). Other places
+// of a list stay.
+std::string warningMessage(const Item& it, const std::string& w, const Location& l) {
+    std::string m = w;
+    if (const size_t colon = m.find(": "); colon != std::string::npos) {
+        const std::string name = fileNameOf(it.path);
+        if (!name.empty() && iequals(fileNameOf(m.substr(0, colon)), name)) m.erase(0, colon + 2);
+    }
+    auto erase = [&](const std::string& place, bool leadingOnly) {
+        const size_t at = m.find(place);
+        if (at == std::string::npos) return false;
+        size_t end = at + place.size();
+        if (at == 0) {
+            if (m.compare(end, 2, ": ") != 0) return false;
+            m.erase(0, end + 2);
+            return true;
+        }
+        if (leadingOnly) return false;
+        size_t from = at;
+        if (from >= 4 && m.compare(from - 4, 4, " in ") == 0)
+            from -= 4;
+        else if (m[from - 1] == ' ')
+            from -= 1;
+        m.erase(from, end - from);
+        return true;
+    };
+    const std::string offset = l.hasOffset() ? "at offset " + std::to_string(l.offset) : std::string();
+    if (!l.chunk.empty() && l.hasOffset() && erase("chunk " + l.chunk + " " + offset, false)) return m;
+    if (!l.chunk.empty() && erase("chunk " + l.chunk, true)) return m;
+    if (l.hasOffset() && l.chunk.empty()) erase(offset, false);
+    return m;
+}
+
 void readWarnings(const Item& it, const std::vector<std::string>& warnings, Out& out, std::set<std::string>& seen) {
     for (const std::string& w : warnings)
-        if (seen.insert(w).second) out.findings.push_back(make("read.warning", it, w, locationOfWarning(w)));
+        if (seen.insert(w).second) {
+            const Location l = locationOfWarning(w);
+            out.findings.push_back(make("read.warning", it, warningMessage(it, w, l), l));
+        }
 }
 
 struct Ctx {
@@ -304,42 +331,40 @@ Location textureUse(const Model& m, const std::string& name) {
     return l;
 }
 
-bool shaderInMount(const Ctx& c, const std::string& shader) {
-    if (!c.table) return false;
-    std::string base = upper(shader);
-    const size_t dot = base.rfind('.');
-    if (dot != std::string::npos) base.resize(dot);
-    for (const char* ext : {".FX", ".FXO", ".FXH"})
-        for (const char* dir : {"", "DATA/ART/SHADERS/", "DATA/ART/SHADERS/TERRAIN/", "DATA/ART/SHADERS/ENGINE/"})
-            if (c.table->contains(std::string(dir) + base + ext)) return true;
-    return false;
-}
-
-// Open edges of a shadow volume: positions welded exactly; each edge of a non-degenerate triangle must be shared by
-// exactly two triangles.
+// The edges of a shadow volume: positions welded exactly; per edge of the non-degenerate triangles, how many
+// triangles run along it in each direction. A closed volume uses each edge as often one way as the other (two
+// triangles, or four where two closed parts touch along an edge).
 struct EdgeCount {
-    size_t open = 0, shared = 0; // edges of one triangle; edges of more than two
+    size_t open = 0;     // edges of one triangle only: holes
+    size_t unpaired = 0; // edges of several triangles not paired in opposite directions (flipped or extra faces)
+    size_t shared = 0;   // edges of more than two triangles, paired: closed, but not a manifold
 };
-EdgeCount openEdges(const SubMesh& sm) {
+EdgeCount shadowEdges(const SubMesh& sm) {
     std::map<std::tuple<float, float, float>, uint32_t> weld;
     std::vector<uint32_t> id(sm.positions.size());
     for (size_t i = 0; i < sm.positions.size(); ++i) {
         const glm::vec3& p = sm.positions[i];
         id[i] = weld.emplace(std::make_tuple(p.x, p.y, p.z), uint32_t(weld.size())).first->second;
     }
-    std::unordered_map<uint64_t, int> edges;
+    std::unordered_map<uint64_t, std::pair<uint32_t, uint32_t>> edges; // (lower -> higher, higher -> lower)
     for (size_t t = 0; t + 2 < sm.indices.size(); t += 3) {
+        if (sm.indices[t] >= id.size() || sm.indices[t + 1] >= id.size() || sm.indices[t + 2] >= id.size()) continue;
         const uint32_t a = id[sm.indices[t]], b = id[sm.indices[t + 1]], c = id[sm.indices[t + 2]];
         if (a == b || b == c || a == c) continue;
         for (auto [u, v] : {std::pair{a, b}, std::pair{b, c}, std::pair{c, a}}) {
-            const uint64_t k = (uint64_t(std::min(u, v)) << 32) | std::max(u, v);
-            ++edges[k];
+            auto& e = edges[(uint64_t(std::min(u, v)) << 32) | std::max(u, v)];
+            ++(u < v ? e.first : e.second);
         }
     }
     EdgeCount e;
     for (const auto& [k, n] : edges) {
-        if (n == 1) ++e.open;
-        if (n > 2) ++e.shared;
+        const uint32_t total = n.first + n.second;
+        if (total == 1)
+            ++e.open;
+        else if (n.first != n.second)
+            ++e.unpaired;
+        else if (total > 2)
+            ++e.shared;
     }
     return e;
 }
@@ -431,13 +456,27 @@ void checkLimits(const Item& it, const Model& m, Out& out) {
                                             l));
             if (isShadowShader(sm.material.shader)) {
                 shadow = true;
-                const EdgeCount e = openEdges(sm);
-                if (e.open || e.shared)
-                    out.findings.push_back(make("limit.shadow-not-closed", it,
-                                                "shadow volume has " + std::to_string(e.open) +
-                                                    " open edges (one triangle) and " + std::to_string(e.shared) +
-                                                    " edges shared by more than two triangles",
-                                                l));
+                const EdgeCount e = shadowEdges(sm);
+                if (e.open || e.unpaired) {
+                    std::string msg = "shadow volume is not closed:";
+                    if (e.open)
+                        msg += " " + std::to_string(e.open) + (e.open == 1 ? " edge borders" : " edges border") +
+                               " one triangle only (a hole)";
+                    if (e.unpaired)
+                        msg += std::string(e.open ? "," : "") + " " + std::to_string(e.unpaired) +
+                               (e.unpaired == 1 ? " edge's triangles do" : " edges' triangles do") +
+                               " not pair up in opposite directions (flipped or extra faces)";
+                    if (e.shared)
+                        msg += "; " + std::to_string(e.shared) + " more closed edges shared by more than two triangles";
+                    out.findings.push_back(make("limit.shadow-not-closed", it, msg, l));
+                } else if (e.shared) {
+                    out.findings.push_back(
+                        make("limit.shadow-non-manifold", it,
+                             "shadow volume is closed, but " + std::to_string(e.shared) +
+                                 (e.shared == 1 ? " edge is" : " edges are") +
+                                 " shared by more than two triangles (closed parts touching along an edge)",
+                             l));
+                }
             }
         }
         Location ml;
@@ -512,10 +551,12 @@ void checkModelItem(const Ctx& c, const Item& it, Out& out) {
     for (const TextureRef& t : a.textures) {
         if (!t.path.empty())
             out.referenced.push_back(t.path);
-        else
+        else {
             out.findings.push_back(make("model.texture-missing", it,
                                         "texture " + t.name + " not found in the engine's lookup order",
                                         textureUse(m, t.name)));
+            out.findings.back().subject = t.name;
+        }
     }
     if (d.format == Format::AlamoModel) {
         std::set<std::string> shaders;
@@ -523,16 +564,21 @@ void checkModelItem(const Ctx& c, const Item& it, Out& out) {
             for (size_t s = 0; s < mesh.subMeshes.size(); ++s) {
                 const std::string& sh = mesh.subMeshes[s].material.shader;
                 if (sh.empty() || !shaders.insert(toLower(sh)).second) continue;
-                // The engine strips the extension and tries .fx, .fxo and .fxh (ModVerify EffectsRepository).
-                std::string base = toLower(sh);
-                if (const size_t dot = base.rfind('.'); dot != std::string::npos) base.resize(dot);
-                if (stockShaders().count(base + ".fx") || shaderInMount(c, sh)) continue;
+                if (isStockAlamoShader(sh) || (c.table && resolve::findShader(*c.table, sh))) continue;
                 Location l;
                 l.mesh = mesh.name;
                 l.subMesh = int(s);
                 l.material = sh;
-                out.findings.push_back(make("model.shader-unknown", it,
-                                            "shader " + sh + " is no stock shader and not in DATA/ART/SHADERS/", l));
+                std::string msg = "shader " + sh +
+                                  " is no stock shader and is not found where the engine looks (as named, "
+                                  "DATA/ART/SHADERS/, .../TERRAIN/, .../ENGINE/; .fx, .fxo, .fxh)";
+                if (c.table)
+                    for (const std::string& k : resolve::shaderCandidates("DATA/SHADERS/" + sh))
+                        if (k.rfind("DATA/SHADERS/", 0) == 0 && c.table->contains(k)) {
+                            msg += "; " + k + " is not where the engine looks (DATA/ART/SHADERS/ is)";
+                            break;
+                        }
+                out.findings.push_back(make("model.shader-unknown", it, msg, l));
             }
         std::set<std::string> proxies;
         for (const Proxy& p : m.proxies) {
@@ -549,12 +595,14 @@ void checkModelItem(const Ctx& c, const Item& it, Out& out) {
             l.bone = p.bone >= 0 && size_t(p.bone) < m.skeleton.bones.size() ? m.skeleton.bones[p.bone].name : "";
             out.findings.push_back(make("model.proxy-missing", it,
                                         "proxy " + p.name + ": no particle system or model " + base + ".ALO", l));
+            out.findings.back().subject = base + ".ALO";
         }
     }
-    if (!a.missingHierarchy.empty())
+    if (!a.missingHierarchy.empty()) {
         out.findings.push_back(make("model.hierarchy-missing", it,
                                     "W3D skin needs hierarchy " + a.missingHierarchy + ", which no file holds"));
-    else if (d.format == Format::W3d && c.table && !m.skeleton.name.empty())
+        out.findings.back().subject = a.missingHierarchy;
+    } else if (d.format == Format::W3d && c.table && !m.skeleton.name.empty())
         if (const vfs::Hit* h = resolve::findW3dHierarchy(*c.table, m.skeleton.name, it.key))
             out.referenced.push_back(c.table->describe(*h));
     for (const ClipFile& cf : a.clips) {
@@ -758,7 +806,7 @@ void checkObjects(const Ctx& c, unsigned threads, KnownFacts& known, std::vector
         Finding f;
         f.id = "object.file-missing";
         f.level = info(f.id).level;
-        f.file = f.key = k;
+        f.file = f.key = f.subject = k;
         f.message = "listed by the object index, but no mounted folder holds it";
         out.push_back(std::move(f));
     }
@@ -875,6 +923,7 @@ void checkObjects(const Ctx& c, unsigned threads, KnownFacts& known, std::vector
             if (r.kind == "bone") f.where.bone = r.name;
             f.where.object = o.name;
             f.message = o.name + ": " + r.kind + " " + r.name + " (" + r.where + ") does not resolve";
+            f.subject = r.name;
             oo.findings.emplace_back(SeenKey{id, r.pos.file, r.pos.line, r.pos.column, upper(r.name)}, std::move(f));
         }
     };
@@ -906,6 +955,80 @@ void checkObjects(const Ctx& c, unsigned threads, KnownFacts& known, std::vector
         for (std::string& r : oo.referenced)
             referenced.push_back(std::move(r));
     }
+}
+
+// Findings naming something the mount does not hold, which a base game may provide.
+bool baseGameReference(const std::string& id) {
+    static const std::set<std::string> ids = {
+        "model.texture-missing",    "model.proxy-missing",     "model.hierarchy-missing", "object.file-missing",
+        "object.parent-missing",    "object.object-missing",   "object.model-missing",    "object.clip-missing",
+        "object.hardpoint-missing", "object.particle-missing", "object.texture-missing"};
+    return ids.count(id) != 0;
+}
+
+// The first mod folder of a mount of mods without a game (vfs::mountInstall's roles); "" when a game is mounted or
+// the mount holds no mod.
+std::string modWithoutGame(const vfs::MountTable& t) {
+    std::string mod;
+    for (const vfs::Mount& m : t.mounts()) {
+        if (m.role.rfind("game", 0) == 0) return {};
+        if (mod.empty() && m.role.rfind("mod", 0) == 0) mod = m.source->label();
+    }
+    return mod;
+}
+
+bool findingLess(const Finding& a, const Finding& b) {
+    return std::tie(a.file, a.where.line, a.where.offset, a.where.mesh, a.where.subMesh, a.id, a.message) <
+           std::tie(b.file, b.where.line, b.where.offset, b.where.mesh, b.where.subMesh, b.id, b.message);
+}
+
+// A mod checked without its game: the findings of baseGameReference ids become one ref.base-game note per id, with
+// their count, the number of names and the first three names (in report order) as examples. `findings` is sorted
+// (and stays so). Returns the number of findings summarised.
+size_t summariseBaseGameReferences(const std::string& mod, std::vector<Finding>& findings) {
+    struct Group {
+        size_t count = 0;
+        std::set<std::string> names;
+        std::vector<std::string> examples;
+    };
+    std::map<std::string, Group> groups;
+    std::vector<Finding> kept;
+    kept.reserve(findings.size());
+    for (Finding& f : findings) {
+        if (!baseGameReference(f.id)) {
+            kept.push_back(std::move(f));
+            continue;
+        }
+        Group& g = groups[f.id];
+        ++g.count;
+        const std::string name = f.subject.empty() ? f.message : f.subject;
+        if (g.names.insert(upper(name)).second && g.examples.size() < 3) {
+            std::string where = f.key.empty() ? f.file : f.key;
+            if (f.where.line) where += ":" + std::to_string(f.where.line);
+            if (!f.where.object.empty()) where = f.where.object + ", " + where;
+            g.examples.push_back(where == name ? name : name + " (" + where + ")"); // a file: named once
+        }
+    }
+    for (const auto& [id, g] : groups) {
+        Finding f;
+        f.id = "ref.base-game";
+        f.level = info(f.id).level;
+        f.file = mod;
+        f.subject = id;
+        f.message = std::to_string(g.count) + (g.count == 1 ? " reference" : " references") + " (" + id + ", " +
+                    std::to_string(g.names.size()) + (g.names.size() == 1 ? " name" : " names") +
+                    ") to what the mod does not define or ship, which the base game may provide; mount the game to "
+                    "check them. E.g. ";
+        for (size_t i = 0; i < g.examples.size(); ++i)
+            f.message += (i ? "; " : "") + g.examples[i];
+        kept.push_back(std::move(f));
+    }
+    findings = std::move(kept);
+    std::sort(findings.begin(), findings.end(), findingLess);
+    size_t n = 0;
+    for (const auto& [id, g] : groups)
+        n += g.count;
+    return n;
 }
 
 Report run(const Resolver& resolver, std::vector<Item> items, const Options& options, bool whole) {
@@ -1001,10 +1124,10 @@ Report run(const Resolver& resolver, std::vector<Item> items, const Options& opt
         }
     }
     rep.cancelled = options.cancel && options.cancel->load();
-    std::sort(rep.findings.begin(), rep.findings.end(), [](const Finding& a, const Finding& b) {
-        return std::tie(a.file, a.where.line, a.where.offset, a.where.mesh, a.where.subMesh, a.id, a.message) <
-               std::tie(b.file, b.where.line, b.where.offset, b.where.mesh, b.where.subMesh, b.id, b.message);
-    });
+    std::sort(rep.findings.begin(), rep.findings.end(), findingLess);
+    if (c.table)
+        if (const std::string mod = modWithoutGame(*c.table); !mod.empty())
+            rep.leftToBaseGame = summariseBaseGameReferences(mod, rep.findings);
     rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return rep;
 }

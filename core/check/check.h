@@ -13,7 +13,10 @@
 //   archive.*  duplicate names, CRC mismatches, names the engine cannot look up;
 //   object.*   EaW XML and SAGE INI objects: models, bones, clips, hardpoints, particle systems, textures and
 //              parents that do not resolve, malformed definition files;
-//   unref.file files nothing refers to (information; whole mounts only).
+//   unref.file files nothing refers to (information; whole mounts only);
+//   ref.base-game when the mount holds mods but no game: the references the mod does not hold (textures, proxies,
+//              hierarchies, objects' models, clips, parents, hardpoints, particles, definition files), which the base
+//              game may provide, as one note per check id instead of one finding each.
 #pragma once
 
 #include "resolve/resolver.h"
@@ -54,6 +57,9 @@ struct Finding {
     std::string key;     // its game path in the mount ("DATA/ART/MODELS/X.ALO"), "" when not in one
     Location where;
     std::string message; // one line naming what is wrong
+    // What a reference finding names (the texture, proxy, hierarchy, clip, model, object or definition file not
+    // found), "" for other findings; for ref.base-game, the id of the findings it stands for.
+    std::string subject;
 };
 
 struct CheckInfo {
@@ -84,6 +90,7 @@ struct Report {
     double seconds = 0;
     unsigned threads = 1;
     bool cancelled = false;
+    size_t leftToBaseGame = 0; // references summarised by the ref.base-game notes (a mod checked without its game)
     size_t count(Level l) const;
     bool reaches(Level l) const; // a finding at level l or above
 };

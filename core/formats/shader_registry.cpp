@@ -133,6 +133,19 @@ const std::vector<std::string>& alamoShaderNames() {
     return names;
 }
 
+bool isStockAlamoShader(const std::string& shaderName) {
+    std::string s = toLower(shaderName);
+    if (const size_t dot = s.rfind('.');
+        dot != std::string::npos && s.find('/', dot) == std::string::npos && s.find('\\', dot) == std::string::npos)
+        s.resize(dot);
+    if (s.empty()) return false;
+    if (alamoShaderInfo(s + ".fx").impl != ShaderImpl::Generic) return true;
+    // The Blender ALAMO plugin's shaders that alamoShaderInfo draws with the generic program.
+    for (const char* x : {"meshbumpcolorizevertex", "meshbumpcolorizedetail", "meshbumplight", "lightproxy"})
+        if (s == x) return true;
+    return false;
+}
+
 ShaderInfo shaderInfo(Format format, const Mesh& mesh, const Material& material) {
     if (format == Format::AlamoModel) {
         ShaderInfo r = alamoShaderInfo(material.shader);

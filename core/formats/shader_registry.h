@@ -66,6 +66,11 @@ ShaderInfo alamoShaderInfo(const std::string& shaderName);
 // variant is drawn by the same implementation), drawn or hidden. Kept beside alamoShaderInfo's table: a name added
 // there belongs here (tests iterate this list: every drawn name has a pixel test).
 const std::vector<std::string>& alamoShaderNames();
+// True for a shader the games ship (case-insensitive, any of .fx/.fxo/.fxh or none): every name alamoShaderInfo
+// draws by an implementation of its own or hides, and the other shaders of the Blender ALAMO plugin's list
+// (settings.py material_parameter_dict: MeshBumpColorizeVertex, MeshBumpColorizeDetail, MeshBumpLight, LightProxy).
+// A model naming one needs no .fx of its own (model.shader-unknown).
+bool isStockAlamoShader(const std::string& shaderName);
 // W3D: the passes of a material (Material::w3dPasses) with what of them is approximated; a BFME shader material
 // ("w3d:fx:<name>") by its .fx name. Neither: generic. (shaderInfo adds what depends on the mesh: a NormalMapped.fx
 // sub-mesh without a stored tangent frame is an approximation.)

@@ -74,6 +74,25 @@ const Hit* findTexture(const MountTable& t, std::string_view name, std::string_v
     return nullptr;
 }
 
+std::vector<std::string> shaderCandidates(std::string_view name) {
+    std::string base = normalizePath(name);
+    const size_t slash = base.rfind('/');
+    const size_t dot = base.rfind('.');
+    if (dot != std::string::npos && (slash == std::string::npos || dot > slash)) base.resize(dot);
+    std::vector<std::string> out;
+    if (base.empty() || base.back() == '/') return out;
+    for (const char* ext : {".FX", ".FXO", ".FXH"})
+        for (const char* dir : {"", "DATA/ART/SHADERS/", "DATA/ART/SHADERS/TERRAIN/", "DATA/ART/SHADERS/ENGINE/"})
+            out.push_back(std::string(dir) + base + ext);
+    return out;
+}
+
+const Hit* findShader(const MountTable& t, std::string_view name) {
+    for (const std::string& c : shaderCandidates(name))
+        if (const Hit* h = t.find(c)) return h;
+    return nullptr;
+}
+
 const Hit* findW3dHierarchy(const MountTable& t, std::string_view name, std::string_view modelKey) {
     const std::string file = normalizePath(name) + ".W3D";
     std::vector<std::string> c{folderOf(modelKey) + file};

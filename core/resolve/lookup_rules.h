@@ -33,6 +33,18 @@ std::vector<std::string> textureCandidates(std::string_view name, std::string_vi
 // The first candidate the table holds; null when none.
 const vfs::Hit* findTexture(const vfs::MountTable& t, std::string_view name, std::string_view modelKey);
 
+// Keys tried for Alamo shader `name` (as a material names it, "MeshGloss.fx"), in the engine's order: the
+// extension dropped (with any folder kept), then for each of .FX, .FXO, .FXH (the outer loop: a .fx anywhere wins over
+// a .fxo) the name as written, DATA/ART/SHADERS/, DATA/ART/SHADERS/TERRAIN/, DATA/ART/SHADERS/ENGINE/. Each key is
+// looked up in the mount's order (mod folders, game folders, archives). Reference: ModVerify EffectsRepository
+// (LookupPaths, ShaderExtensions, StripFileName; "ENGINE" is not coded in the engine, .fxh is tolerated) and its
+// tests (Extension_FxInDeepestDir_BeatsFxoAtBare, Directory_BareBeatsShaders_SameExtension); alo-viewer
+// Assets::LoadShader (Data\Art\Shaders\, .fx then .fxo). DATA/SHADERS/ is not a lookup folder: mods keep the
+// game's HLSL sources there, which the engine does not read.
+std::vector<std::string> shaderCandidates(std::string_view name);
+// The first candidate the table holds; null when none.
+const vfs::Hit* findShader(const vfs::MountTable& t, std::string_view name);
+
 // W3D hierarchy `name`: `<name>.W3D` next to the model, then ART/W3D/<first two letters>/, then ART/W3D/.
 const vfs::Hit* findW3dHierarchy(const vfs::MountTable& t, std::string_view name, std::string_view modelKey);
 

@@ -62,6 +62,22 @@ struct Builder {
     size_t nonFinite = 0;
     bool rootIgnored = false;
     bool pre30 = false;
+    // Channels the game ignores, by (bit channel, type): how many, and their distinct pivots in file order (the
+    // first kMaxListedPivots kept, the rest counted). One warning per type in finish(), not one per pivot.
+    static constexpr size_t kMaxListedPivots = 32;
+    struct Ignored {
+        size_t channels = 0, pivots = 0;
+        std::vector<uint32_t> listed;
+    };
+    std::map<std::pair<bool, uint32_t>, Ignored> ignored;
+
+    void ignore(bool bit, uint32_t type, uint32_t pivot) {
+        Ignored& i = ignored[{bit, type}];
+        ++i.channels;
+        if (std::find(i.listed.begin(), i.listed.end(), pivot) != i.listed.end()) return;
+        ++i.pivots; // a pivot past the listed ones is counted again when it repeats: a bound, not a census
+        if (i.listed.size() < kMaxListedPivots) i.listed.push_back(pivot);
+    }
 
     void addCodec(const std::string& c) {
         if (std::find(codecs.begin(), codecs.end(), c) == codecs.end()) codecs.push_back(c);
@@ -143,6 +159,24 @@ struct Builder {
             pushWarning(clip.warnings, 
                 std::to_string(nonFinite) +
                 " non-finite channel values (or zero quaternions) replaced by identity (0 / unit quaternion)");
+        for (const auto& [key, i] : ignored) {
+            const auto [bit, type] = key;
+            std::string w = std::string(bit ? "bit channel type " : "channel type ") + std::to_string(type);
+            if (!bit) w += type <= ZR ? " (Euler angle, unused by the game)" : " (unknown)";
+            if (i.pivots == 1) {
+                w += " on pivot " + std::to_string(i.listed.front());
+            } else {
+                w += " on " + std::to_string(i.pivots) + " pivots";
+                if (i.channels != i.pivots) w += " (" + std::to_string(i.channels) + " channels)";
+            }
+            w += " ignored";
+            if (i.pivots > 1) {
+                for (size_t k = 0; k < i.listed.size(); ++k)
+                    w += (k ? ", " : ": ") + std::to_string(i.listed[k]);
+                if (i.pivots > i.listed.size()) w += " and " + std::to_string(i.pivots - i.listed.size()) + " more";
+            }
+            pushWarning(clip.warnings, w);
+        }
         if (rootIgnored)
             pushWarning(clip.warnings, 
                 "channels on pivot 0 (the root, which carries the object transform) are ignored, as "
@@ -180,8 +214,7 @@ bool channelKind(ByteReader& r, Builder& b, uint32_t type, uint32_t vectorLen, u
         return true;
     }
     if (vectorLen == 0 || vectorLen > 4) r.fail("channel vector length " + std::to_string(vectorLen));
-    pushWarning(b.clip.warnings, "channel type " + std::to_string(type) + " on pivot " + std::to_string(pivot) +
-                              (type <= ZR ? " (Euler angle, unused by the game)" : " (unknown)") + " ignored");
+    b.ignore(false, type, pivot);
     return false;
 }
 
@@ -437,8 +470,7 @@ Clip readAnimation(const Cursor& parent, const Chunk& c) {
             r.need((count + 7) / 8);
             const uint8_t* bits = r.cur();
             if (type > 1) {
-                pushWarning(b.clip.warnings, "bit channel type " + std::to_string(type) + " on pivot " +
-                                          std::to_string(pivot) + " ignored");
+                b.ignore(true, type, pivot);
                 continue;
             }
             PivotData* d = b.pivot(pivot, r);
@@ -529,8 +561,7 @@ Clip readCompressedAnimation(const Cursor& parent, const Chunk& c) {
                 if (i > 0 && times[i] < times[i - 1]) r.failAt(r.pos() - 4, "bit key frames out of order");
             }
             if (type > 1) {
-                pushWarning(b.clip.warnings, "bit channel type " + std::to_string(type) + " on pivot " +
-                                          std::to_string(pivot) + " ignored");
+                b.ignore(true, type, pivot);
                 continue;
             }
             PivotData* d = b.pivot(pivot, r);

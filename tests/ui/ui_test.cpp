@@ -1062,7 +1062,7 @@ class UiTest : public QObject {
     // file, filtered by level; double-clicking a finding opens its model and selects the bone it names.
     void problemsPanelOpensFinding() {
         rs::test::CheckMod mod(rs::test::CheckMod::Defect::ProxyMissing);
-        w->setMount(std::make_shared<const vfs::MountTable>(vfs::mountInstall({}, {mod.mod})));
+        w->setMount(std::make_shared<const vfs::MountTable>(vfs::mountInstall({mod.game}, {mod.mod})));
         ProblemsDock* p = w->problemsDock();
         QVERIFY(p);
         p->show();
@@ -1100,7 +1100,7 @@ class UiTest : public QObject {
 
         // A missing texture: double-clicking opens the model and selects the material's texture row.
         rs::test::CheckMod tex(rs::test::CheckMod::Defect::TextureMissing);
-        w->setMount(std::make_shared<const vfs::MountTable>(vfs::mountInstall({}, {tex.mod})));
+        w->setMount(std::make_shared<const vfs::MountTable>(vfs::mountInstall({tex.game}, {tex.mod})));
         done.clear();
         p->runCheck(true);
         QVERIFY(QTest::qWaitFor([&] { return !done.isEmpty(); }, 60000));
@@ -1132,7 +1132,7 @@ class UiTest : public QObject {
             return nullptr;
         };
         rs::test::CheckMod shader(rs::test::CheckMod::Defect::ShaderUnknown);
-        w->setMount(std::make_shared<const vfs::MountTable>(vfs::mountInstall({}, {shader.mod})));
+        w->setMount(std::make_shared<const vfs::MountTable>(vfs::mountInstall({shader.game}, {shader.mod})));
         done.clear();
         p->runCheck(true);
         QVERIFY(QTest::qWaitFor([&] { return !done.isEmpty(); }, 60000));
@@ -1162,7 +1162,7 @@ class UiTest : public QObject {
         // An object finding is in an XML file no reader opens: double-clicking opens the object it names (Clean,
         // whose hardpoint HP_Z is missing) once the Objects panel has indexed the mount.
         rs::test::CheckMod hardpoint(rs::test::CheckMod::Defect::ObjectHardpoint);
-        auto table = std::make_shared<const vfs::MountTable>(vfs::mountInstall({}, {hardpoint.mod}));
+        auto table = std::make_shared<const vfs::MountTable>(vfs::mountInstall({hardpoint.game}, {hardpoint.mod}));
         w->setMount(table);
         QSignalSpy indexed(w->objectsPanel(), &ObjectsDock::indexed);
         w->objectsPanel()->setMount(table);
@@ -1184,7 +1184,7 @@ class UiTest : public QObject {
 
         // An object finding about a definition file as a whole (listed, missing): nothing opened, no error.
         rs::test::CheckMod listed(rs::test::CheckMod::Defect::ObjectFile);
-        w->setMount(std::make_shared<const vfs::MountTable>(vfs::mountInstall({}, {listed.mod})));
+        w->setMount(std::make_shared<const vfs::MountTable>(vfs::mountInstall({listed.game}, {listed.mod})));
         done.clear();
         p->runCheck(true);
         QVERIFY(QTest::qWaitFor([&] { return !done.isEmpty(); }, 60000));

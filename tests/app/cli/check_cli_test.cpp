@@ -40,9 +40,10 @@ TEST_CASE("check: clean mod exits 0, a planted error exits 1, usage errors exit 
     CHECK_THAT(r.out, Catch::Contains("error limit.shadow-not-closed"));
     CHECK_THAT(r.out, Catch::Contains("mesh Shadow sub-mesh 0"));
 
-    CheckMod warn(Defect::TextureMissing);
-    CHECK(runCli("check --mod " + q(warn.mod), Stderr::Drop, 120).status == 0);
-    CHECK(runCli("check --mod " + q(warn.mod) + " --fail-on warning", Stderr::Drop, 120).status == 1);
+    CheckMod warn(Defect::TextureMissing); // over its (bare) game: the missing texture is judged, a warning
+    const std::string withGame = " --game " + q(warn.game) + " --mod " + q(warn.mod);
+    CHECK(runCli("check" + withGame, Stderr::Drop, 120).status == 0);
+    CHECK(runCli("check" + withGame + " --fail-on warning", Stderr::Drop, 120).status == 1);
 
     CHECK(runCli("check", Stderr::Drop, 30).status == 2);
     CHECK(runCli("check --mod " + q(clean.mod) + " --fail-on bogus", Stderr::Drop, 30).status == 2);
@@ -53,7 +54,7 @@ TEST_CASE("check: clean mod exits 0, a planted error exits 1, usage errors exit 
 TEST_CASE("check: --json lists findings with id, level, file and location") {
     REQUIRE(cliBuilt());
     CheckMod bad(Defect::ObjectModel);
-    const CliRun r = runCli("check --json --mod " + q(bad.mod), Stderr::Drop, 120);
+    const CliRun r = runCli("check --json --game " + q(bad.game) + " --mod " + q(bad.mod), Stderr::Drop, 120);
     INFO(r.out);
     CHECK(r.status == 1);
     CHECK_THAT(r.out, Catch::StartsWith("{\"schema\":\"rigscope-check/1\""));
@@ -70,7 +71,9 @@ TEST_CASE("check: SARIF validates against the SARIF 2.1.0 schema") {
     INFO("SARIF validator under " << prefix << " (target sarif_validator, npm)");
     REQUIRE(std::ifstream(prefix + "/node_modules/@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json").good());
     REQUIRE(std::ifstream(prefix + "/node_modules/ajv/package.json").good());
-    for (Defect d : {Defect::None, Defect::ReadError, Defect::ObjectBone, Defect::ArchiveCrc, Defect::Unreferenced}) {
+    // TextureMissing without --game: a ref.base-game note, whose file is the mod's folder.
+    for (Defect d : {Defect::None, Defect::ReadError, Defect::ObjectBone, Defect::ArchiveCrc, Defect::Unreferenced,
+                     Defect::TextureMissing}) {
         CheckMod m(d);
         const std::string out = m.root.string() + "/out.sarif";
         const CliRun r = runCli("check --mod " + q(m.mod) + " --sarif " + q(out), Stderr::Drop, 120);
@@ -87,6 +90,29 @@ TEST_CASE("check: SARIF validates against the SARIF 2.1.0 schema") {
     }
 }
 
+TEST_CASE("check: a mod without --game: references it does not hold are notes, and the summary counts them") {
+    REQUIRE(cliBuilt());
+    CheckMod m(Defect::ObjectModel); // Clean's Space_Model_Name GONE.ALO: the base game's, or missing
+    CliRun r = runCli("check --mod " + q(m.mod), Stderr::Merge, 120);
+    INFO(r.out);
+    CHECK(r.status == 0); // a note does not fail the check
+    CHECK_THAT(r.out, Catch::Contains("info ref.base-game " + m.mod +
+                                      ": 1 reference (object.model-missing, 1 name) to what the mod does not define "
+                                      "or ship, which the base game may provide; mount the game to check them. E.g. "
+                                      "GONE.ALO (Clean, DATA/XML/UNITS.XML:3)\n"));
+    CHECK_THAT(r.out, Catch::Contains("no game mounted: 1 reference the mod does not hold is left to the base game "
+                                      "(ref.base-game notes); add --game DIR to check them\n"));
+    CHECK_THAT(r.out, !Catch::Contains("object.model-missing " + m.mod));
+    r = runCli("check --json --mod " + q(m.mod), Stderr::Drop, 120);
+    CHECK_THAT(r.out, Catch::Contains("\"subject\":\"object.model-missing\""));
+    // With the game mounted the same reference is an error, and nothing is left to the game.
+    r = runCli("check --game " + q(m.game) + " --mod " + q(m.mod), Stderr::Merge, 120);
+    CHECK(r.status == 1);
+    CHECK_THAT(r.out, Catch::Contains("error object.model-missing "));
+    CHECK_THAT(r.out, !Catch::Contains("ref.base-game"));
+    CHECK_THAT(r.out, !Catch::Contains("no game mounted"));
+}
+
 // The corpus mod folders: the counts per id that docs/CHECKS.md's table judges (a change shows up here first).
 TEST_CASE("check: corpus mod folders") {
     RIGSCOPE_REQUIRE_CORPUS("games");
@@ -95,7 +121,11 @@ TEST_CASE("check: corpus mod folders") {
         const std::string dir = corpusDir() + "/games/" + mod;
         const CliRun r = runCli("check --json --mod " + q(dir), Stderr::Drop, 300);
         INFO(mod);
-        CHECK(r.status == 1); // both hold errors (mostly references into the base game, which is not mounted)
+        CHECK(r.status == 1); // both hold errors: bones their own models do not have, a definition error, ...
+        // References the mods do not hold (the base game is not mounted) are notes, one per check id.
+        CHECK_THAT(r.out, Catch::Contains("\"id\":\"ref.base-game\",\"level\":\"info\""));
+        CHECK_THAT(r.out, !Catch::Contains("\"id\":\"object.model-missing\""));
+        CHECK_THAT(r.out, !Catch::Contains("\"id\":\"model.texture-missing\""));
         CHECK_THAT(r.out, Catch::Contains("\"findings\":["));
         CHECK_THAT(r.out, !Catch::Contains("\"id\":\"read.error\""));
         CHECK_THAT(r.out, !Catch::Contains("\"id\":\"model.shader-unknown\"")); // .FXO names are stock shaders

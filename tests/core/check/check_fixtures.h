@@ -75,7 +75,9 @@ struct CheckMod {
     };
 
     std::filesystem::path root;
-    std::string mod; // the mod folder
+    std::string mod;  // the mod folder
+    std::string game; // a bare game folder (an empty Data/): mounted with the mod, references are judged, not left
+                      // to the base game (ref.base-game)
 
     explicit CheckMod(Defect d = Defect::None) {
         static std::atomic<int> n{0};
@@ -83,6 +85,8 @@ struct CheckMod {
                ("rigscope_check_" + std::to_string(::getpid()) + "_" + std::to_string(n++));
         std::filesystem::remove_all(root);
         mod = (root / "mod").string();
+        game = (root / "game").string();
+        std::filesystem::create_directories(root / "game" / "Data");
         build(d);
     }
     ~CheckMod() {
@@ -380,6 +384,7 @@ struct SageCheckMod {
 
     std::filesystem::path root;
     std::string mod;
+    std::string game; // a bare game folder (empty), as CheckMod::game
 
     explicit SageCheckMod(Defect d = Defect::None) {
         static std::atomic<int> n{0};
@@ -387,6 +392,8 @@ struct SageCheckMod {
                ("rigscope_sagecheck_" + std::to_string(::getpid()) + "_" + std::to_string(n++));
         std::filesystem::remove_all(root);
         mod = (root / "mod").string();
+        game = (root / "game").string();
+        std::filesystem::create_directories(game);
         build(d);
     }
     ~SageCheckMod() {
