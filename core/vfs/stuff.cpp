@@ -57,10 +57,11 @@ void parseStuff(ByteSpan bytes, const std::string& label, std::string& kind, std
         e.size = uint64_t(size);
         e.key = normalizePath(e.name);
         if (e.offset > dir || e.size > dir - e.offset)
-            r.failAt(at + 256, "entry " + std::to_string(i) + " (" + e.name + "): offset " + std::to_string(e.offset) +
-                                   " + size " + std::to_string(e.size) +
-                                   (e.offset + e.size > tail ? " exceeds the archive (" : " overlaps the directory (at ") +
-                                   std::to_string(e.offset + e.size > tail ? bytes.size : dir) + ")");
+            r.failAt(at + 256,
+                     "entry " + std::to_string(i) + " (" + e.name + "): offset " + std::to_string(e.offset) +
+                         " + size " + std::to_string(e.size) +
+                         (e.offset + e.size > tail ? " exceeds the archive (" : " overlaps the directory (at ") +
+                         std::to_string(e.offset + e.size > tail ? bytes.size : dir) + ")");
         out.push_back(std::move(e));
     }
 }

@@ -54,8 +54,8 @@ const uint8_t* find(const uint8_t* p, const uint8_t* end, const char* s) {
 void checkBudgets(ByteSpan b, const std::string& label) {
     if (b.size > kMaxFileBytes)
         throw ParseError(label, {}, ParseError::kNoOffset,
-                         "W3X file of " + std::to_string(b.size) + " bytes refused (larger than any W3X file: " +
-                             std::to_string(kMaxFileBytes) + ")");
+                         "W3X file of " + std::to_string(b.size) +
+                             " bytes refused (larger than any W3X file: " + std::to_string(kMaxFileBytes) + ")");
     const uint8_t* const begin = b.data;
     const uint8_t* const end = b.data + b.size;
     const uint8_t* p = begin;
@@ -79,8 +79,9 @@ void checkBudgets(ByteSpan b, const std::string& label) {
             const uint8_t* e = find(p + 9, end, "]]>");
             if (e == end) return;
             if (size_t(e - p) > kMaxTextBytes)
-                failAt(b, label, at(p), "CDATA section of " + std::to_string(e - p) + " bytes refused (more than " +
-                                            std::to_string(kMaxTextBytes) + ")");
+                failAt(b, label, at(p),
+                       "CDATA section of " + std::to_string(e - p) + " bytes refused (more than " +
+                           std::to_string(kMaxTextBytes) + ")");
             p = e + 3;
         } else if (startsWith(p, end, "<?")) {
             const uint8_t* e = find(p + 2, end, "?>");
@@ -159,16 +160,20 @@ std::string trim(const char* s) {
 struct Reader {
     ByteSpan bytes;
     std::string label;
-    size_t base = 0; // offset of pugixml's offsets in `bytes` (a UTF-8 BOM it skipped)
 
-    [[noreturn]] void fail(const pugi::xml_node& n, const std::string& msg) const {
+    // Where an element starts (its '<'; pugixml gives the offset of its name in the buffer as passed).
+    ptrdiff_t offsetOf(const pugi::xml_node& n) const {
         const ptrdiff_t o = n.offset_debug();
+        return o > 0 && n.type() == pugi::node_element ? o - 1 : o;
+    }
+    [[noreturn]] void fail(const pugi::xml_node& n, const std::string& msg) const {
+        const ptrdiff_t o = offsetOf(n);
         if (o < 0) throw ParseError(label, {}, ParseError::kNoOffset, msg);
-        failAt(bytes, label, size_t(o) + base, msg);
+        failAt(bytes, label, size_t(o), msg);
     }
     std::string where(const pugi::xml_node& n) const {
-        const ptrdiff_t o = n.offset_debug();
-        return o < 0 ? label : label + " (" + placeAt(bytes, size_t(o) + base) + ")";
+        const ptrdiff_t o = offsetOf(n);
+        return o < 0 ? label : label + " (" + placeAt(bytes, size_t(o)) + ")";
     }
 
     std::string text(const pugi::xml_node& n) const { return trim(n.child_value()); }
@@ -186,9 +191,9 @@ struct Reader {
         const auto r = std::from_chars(b, e, v);
         if (r.ec == std::errc() && r.ptr == e && b < e) return v;
         if (r.ec == std::errc::result_out_of_range && r.ptr == e) return std::strtof("inf", nullptr);
-        if (std::find(s, e, '#') != e && (std::search(s, e, "IND", "IND" + 3) != e ||
-                                          std::search(s, e, "NAN", "NAN" + 3) != e ||
-                                          std::search(s, e, "INF", "INF" + 3) != e))
+        if (std::find(s, e, '#') != e &&
+            (std::search(s, e, "IND", "IND" + 3) != e || std::search(s, e, "NAN", "NAN" + 3) != e ||
+             std::search(s, e, "INF", "INF" + 3) != e))
             return std::nanf("");
         fail(n, std::string(what) + " '" + printable(std::string(s, e)) + "' is not a number");
     }
@@ -272,7 +277,8 @@ w3d::Hierarchy readHierarchy(const Reader& r, const pugi::xml_node& el, std::vec
         if (const pugi::xml_node q = r.child(p, "Rotation"))
             pv.rotation = glm::quat(r.numberAttr(q, "W", 1, true), r.numberAttr(q, "X", 0, true),
                                     r.numberAttr(q, "Y", 0, true), r.numberAttr(q, "Z", 0, true));
-        if (!std::isfinite(glm::dot(pv.translation, pv.translation)) || !std::isfinite(glm::dot(pv.rotation, pv.rotation)))
+        if (!std::isfinite(glm::dot(pv.translation, pv.translation)) ||
+            !std::isfinite(glm::dot(pv.rotation, pv.rotation)))
             r.fail(p, "pivot " + std::to_string(index) + " '" + pv.name + "' has non-finite values");
         if (parent < 0) {
             if (index != 0)
@@ -461,8 +467,8 @@ w3d::RawMesh readMesh(const Reader& r, const pugi::xml_node& el, std::vector<std
                     p.text = r.text(values[0]);
                 } else if (named(k, "Int")) {
                     p.type = 6;
-                    p.intValue = int32_t(r.integer(values[0].child_value(), values[0], "shader constant value",
-                                                   INT32_MIN, INT32_MAX));
+                    p.intValue = int32_t(
+                        r.integer(values[0].child_value(), values[0], "shader constant value", INT32_MIN, INT32_MAX));
                 } else if (named(k, "Bool")) {
                     p.type = 7;
                     p.intValue = r.boolean(values[0].child_value(), values[0], "shader constant value");
@@ -553,12 +559,18 @@ Clip readAnimation(const Reader& r, const pugi::xml_node& el, std::vector<std::s
         const pugi::xml_attribute ta = attr(ch, "Type");
         const std::string type = ta ? trim(ta.value()) : std::string();
         int axis = -1; // 0..2 translation, 3 orientation, 4 visibility
-        if (type == "XTranslation") axis = 0;
-        else if (type == "YTranslation") axis = 1;
-        else if (type == "ZTranslation") axis = 2;
-        else if (type == "Orientation") axis = 3;
-        else if (type == "Visibility") axis = 4;
-        else r.fail(ch, "channel type '" + printable(type) + "' is not X/Y/ZTranslation, Orientation or Visibility");
+        if (type == "XTranslation")
+            axis = 0;
+        else if (type == "YTranslation")
+            axis = 1;
+        else if (type == "ZTranslation")
+            axis = 2;
+        else if (type == "Orientation")
+            axis = 3;
+        else if (type == "Visibility")
+            axis = 4;
+        else
+            r.fail(ch, "channel type '" + printable(type) + "' is not X/Y/ZTranslation, Orientation or Visibility");
         if ((axis == 3) != quat) r.fail(ch, "channel type " + type + " in <" + localName(ch) + ">");
         const uint32_t first = uint32_t(r.intAttr(ch, "FirstFrame", 0, false, 0, kMaxFrames));
         std::vector<pugi::xml_node> frames;
@@ -637,8 +649,8 @@ Clip readAnimation(const Reader& r, const pugi::xml_node& el, std::vector<std::s
         pushWarning(c.warnings, std::to_string(fractional) +
                                     " visibility keys between 0 and 1 (fades): shown as visible from 0.5 on");
     if (pastEnd)
-        pushWarning(c.warnings, std::to_string(pastEnd) + " keys past the clip's " + std::to_string(n) +
-                                    " frames ignored");
+        pushWarning(c.warnings,
+                    std::to_string(pastEnd) + " keys past the clip's " + std::to_string(n) + " frames ignored");
     if (rootIgnored)
         pushWarning(c.warnings, "channels on pivot 0 (the root, which carries the object transform) are ignored, "
                                 "as in the game");
@@ -672,15 +684,14 @@ File readFile(ByteSpan bytes, const std::string& label) {
     checkBudgets(bytes, label);
     File f;
     f.label = label;
-    Reader r{bytes, label, 0};
+    Reader r{bytes, label};
     pugi::xml_document doc;
     // No DOCTYPE (refused above), no entity but the predefined five and character references.
     const unsigned opts = pugi::parse_cdata | pugi::parse_escapes | pugi::parse_eol;
     const pugi::xml_parse_result res = doc.load_buffer(bytes.data, bytes.size, opts, pugi::encoding_utf8);
-    // pugixml skips a UTF-8 BOM and counts its offsets from the byte after it.
-    if (bytes.size >= 3 && bytes.data[0] == 0xEF && bytes.data[1] == 0xBB && bytes.data[2] == 0xBF) r.base = 3;
-    if (!res) failAt(bytes, label, size_t(std::max<ptrdiff_t>(res.offset, 0)) + r.base,
-                     std::string("malformed XML: ") + res.description());
+    if (!res)
+        failAt(bytes, label, size_t(std::max<ptrdiff_t>(res.offset, 0)),
+               std::string("malformed XML: ") + res.description());
     const pugi::xml_node root = doc.document_element();
     if (!root || !named(root, "AssetDeclaration"))
         throw ParseError(label, {}, ParseError::kNoOffset,
@@ -742,12 +753,13 @@ DeclarationScan scanDeclarations(ByteSpan b) {
             if (e >= gt || (*e != '"' && *e != '\'')) continue;
             const uint8_t* close = static_cast<const uint8_t*>(std::memchr(e + 1, *e, size_t(gt - e - 1)));
             if (!close) return std::string();
-            return trim(std::string(reinterpret_cast<const char*>(e + 1), reinterpret_cast<const char*>(close)).c_str());
+            return trim(
+                std::string(reinterpret_cast<const char*>(e + 1), reinterpret_cast<const char*>(close)).c_str());
         }
         return std::string();
     };
-    static const char* const kinds[] = {"W3DHierarchy", "W3DMesh", "W3DCollisionBox", "W3DContainer", "W3DAnimation",
-                                        "Texture"};
+    static const char* const kinds[] = {"W3DHierarchy", "W3DMesh",      "W3DCollisionBox",
+                                        "W3DContainer", "W3DAnimation", "Texture"};
     while (p < end) {
         const void* lt = std::memchr(p, '<', size_t(end - p));
         if (!lt) break;
@@ -871,8 +883,9 @@ Document loadSet(ByteSpan bytes, const std::string& label, const Lookup& lookup)
     w3d::File w;
     w.hierarchies = std::move(main.hierarchies);
     if (!hierarchy.empty() && !has(&File::hierarchies, hierarchy, hierName))
-        pushWarning(warnings, "hierarchy " + hierarchy + " not found (looked for it in the files included and " +
-                                  (lookup.declaration ? std::string("in the .w3x files beside it)") : std::string(")")));
+        pushWarning(warnings,
+                    "hierarchy " + hierarchy + " not found (looked for it in the files included and " +
+                        (lookup.declaration ? std::string("in the .w3x files beside it)") : std::string(")")));
     for (File& f : more)
         for (w3d::Hierarchy& h : f.hierarchies)
             if (iequals(h.name, hierarchy) &&

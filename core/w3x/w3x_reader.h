@@ -52,14 +52,14 @@
 namespace rs::w3x {
 
 // Budgets (named, self-contained; to be unified with the object XML readers' later).
-constexpr uint64_t kMaxFileBytes = uint64_t(64) << 20; // largest W3X file read (the SDK's largest skins: ~20 MB)
-constexpr uint64_t kMaxElements = 4000000;             // elements in one file (a 64 MB file of <V/> lines: ~2.6 M)
-constexpr int kMaxDepth = 32;                           // element nesting (real files: 7)
-constexpr size_t kMaxAttributeBytes = 64 * 1024;        // one attribute value (names, paths, numbers)
-constexpr size_t kMaxTextBytes = 64 * 1024;             // one text run between tags (a <Value>, a <Frame>)
-constexpr size_t kMaxFiles = 64;                        // files one asset reads (itself, Includes and lookups)
+constexpr uint64_t kMaxFileBytes = uint64_t(64) << 20;   // largest W3X file read (the SDK's largest skins: ~20 MB)
+constexpr uint64_t kMaxElements = 4000000;               // elements in one file (a 64 MB file of <V/> lines: ~2.6 M)
+constexpr int kMaxDepth = 32;                            // element nesting (real files: 7)
+constexpr size_t kMaxAttributeBytes = 64 * 1024;         // one attribute value (names, paths, numbers)
+constexpr size_t kMaxTextBytes = 64 * 1024;              // one text run between tags (a <Value>, a <Frame>)
+constexpr size_t kMaxFiles = 64;                         // files one asset reads (itself, Includes and lookups)
 constexpr uint64_t kMaxTotalBytes = uint64_t(256) << 20; // bytes of all those files together
-constexpr uint32_t kMaxFrames = 65536;                  // W3D's frame limit (16-bit frame indices)
+constexpr uint32_t kMaxFrames = 65536;                   // W3D's frame limit (16-bit frame indices)
 constexpr uint32_t kMaxPivots = 65535;
 
 // A <Texture id File/> declaration; `file` as written, `declaredIn` the label of the file declaring it.
@@ -122,8 +122,8 @@ Document loadSet(ByteSpan bytes, const std::string& label, const Lookup& lookup 
 // (element name) and, for W3DAnimation/W3DContainer, their Hierarchy attributes. Never throws.
 struct DeclarationScan {
     std::vector<std::pair<std::string, std::string>> declarations; // (element name, id)
-    std::vector<std::string> clipHierarchies;                       // Hierarchy of each W3DAnimation
-    std::string containerHierarchy;                                 // Hierarchy of the first W3DContainer
+    std::vector<std::string> clipHierarchies;                      // Hierarchy of each W3DAnimation
+    std::string containerHierarchy;                                // Hierarchy of the first W3DContainer
 };
 DeclarationScan scanDeclarations(ByteSpan bytes);
 

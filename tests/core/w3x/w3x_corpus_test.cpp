@@ -97,8 +97,8 @@ std::vector<glm::mat4> referencePose(const Reference& r, float frame) {
     }
     std::vector<glm::mat4> w(n);
     for (size_t i = 0; i < n; ++i) {
-        const glm::mat4 base = i == 0 ? glm::mat4(1.0f)
-                                      : glm::translate(glm::mat4(1.0f), r.baseT[i]) * glm::mat4_cast(r.baseR[i]);
+        const glm::mat4 base =
+            i == 0 ? glm::mat4(1.0f) : glm::translate(glm::mat4(1.0f), r.baseT[i]) * glm::mat4_cast(r.baseR[i]);
         const glm::mat4 local = base * glm::translate(glm::mat4(1.0f), t[i]) * glm::mat4_cast(q[i]);
         w[i] = r.parent[i] < 0 ? local : w[size_t(r.parent[i])] * local;
     }
@@ -118,8 +118,9 @@ TEST_CASE("W3X corpus: the Lorien warrior's hierarchy, skin, box, container, tex
     CHECK(m.skeleton.name == "EULORWAR_SKL"); // through <Include source="ART:eulorwar_skl.w3x"/>
     pugi::xml_document skl;
     REQUIRE(skl.load_file(eu("EULorWar_SKL.W3X").c_str()));
-    const size_t pivots = size_t(std::distance(skl.child("AssetDeclaration").child("W3DHierarchy").children("Pivot").begin(),
-                                               skl.child("AssetDeclaration").child("W3DHierarchy").children("Pivot").end()));
+    const size_t pivots =
+        size_t(std::distance(skl.child("AssetDeclaration").child("W3DHierarchy").children("Pivot").begin(),
+                             skl.child("AssetDeclaration").child("W3DHierarchy").children("Pivot").end()));
     CHECK(pivots > 20);
     CHECK(m.skeleton.bones.size() == pivots);
     REQUIRE(m.meshes.size() == 1);
@@ -128,8 +129,10 @@ TEST_CASE("W3X corpus: the Lorien warrior's hierarchy, skin, box, container, tex
     pugi::xml_document skn;
     REQUIRE(skn.load_file(eu("EULorWar_SKN.W3X").c_str()));
     const pugi::xml_node xm = skn.child("AssetDeclaration").child("W3DMesh");
-    const size_t nv = size_t(std::distance(xm.child("Vertices").children("V").begin(), xm.child("Vertices").children("V").end()));
-    const size_t nt = size_t(std::distance(xm.child("Triangles").children("T").begin(), xm.child("Triangles").children("T").end()));
+    const size_t nv =
+        size_t(std::distance(xm.child("Vertices").children("V").begin(), xm.child("Vertices").children("V").end()));
+    const size_t nt =
+        size_t(std::distance(xm.child("Triangles").children("T").begin(), xm.child("Triangles").children("T").end()));
     CHECK(nv > 500);
     CHECK(mesh.fileVertexCount == nv);
     CHECK(mesh.fileTriangleCount == nt);
