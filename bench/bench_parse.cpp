@@ -171,7 +171,7 @@ int main(int argc, char** argv) {
     const int countPasses = bench::countPasses(argc, argv);
     benchmark::Initialize(&argc, argv);
     const std::vector<std::pair<std::string, std::vector<std::string>>> groups = {
-        {"alamo", {".alo", ".ala"}}, {"w3d", {".w3d"}}, {"bw2", {".bwm", ".al"}}, {"amal", {".abk", ".amos"}}};
+        {"alamo", {".alo", ".ala"}}, {"w3d", {".w3d"}}, {"w3x", {".w3x"}}, {"bw2", {".bwm", ".al"}}, {"amal", {".abk", ".amos"}}};
     std::vector<Set> sets;
     Set all{"all", {}, 0, 0};
     for (const auto& [sub, exts] : groups) {

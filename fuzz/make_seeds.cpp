@@ -55,6 +55,42 @@ int main(int argc, char** argv) {
             put(dir, "meg", "v" + std::to_string(v) + ".meg", vfs::writeMeg(v, files));
         put(dir, "big", "bigf.big", vfs::writeBig(files));
         put(dir, "big", "big4.big", vfs::writeBig(files, "BIG4"));
+        put(dir, "stuff", "everything.stuff", vfs::writeStuff(files, 7));
+    }
+    {
+        // W3X: a hierarchy, a skin with its container and box, an animation (the project's own XML).
+        auto text = [](const std::string& s) { return std::vector<uint8_t>(s.begin(), s.end()); };
+        const std::string head = "\xEF\xBB\xBF<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<AssetDeclaration "
+                                 "xmlns=\"uri:ea.com:eala:asset\">\n<Includes><Include type=\"all\" "
+                                 "source=\"ART:s_skl.w3x\"/></Includes>\n";
+        put(dir, "w3x", "skl.w3x",
+            text(head + "<W3DHierarchy id=\"S_SKL\"><Pivot Name=\"ROOT\" Parent=\"-1\"><Translation X=\"0\" "
+                        "Y=\"0\" Z=\"0\"/><Rotation X=\"0\" Y=\"0\" Z=\"0\" W=\"1\"/></Pivot><Pivot "
+                        "Name=\"B\" Parent=\"0\"><Translation X=\"1\" Y=\"0\" Z=\"0\"/><Rotation X=\"0\" "
+                        "Y=\"0\" Z=\"0\" W=\"1\"/></Pivot></W3DHierarchy>\n</AssetDeclaration>\n"));
+        put(dir, "w3x", "skn.w3x",
+            text(head + "<W3DCollisionBox id=\"S.BOX\"><Center X=\"0\" Y=\"0\" Z=\"0\"/><Extent X=\"1\" "
+                        "Y=\"1\" Z=\"1\"/></W3DCollisionBox><W3DMesh id=\"S.M\" GeometryType=\"Skin\">"
+                        "<Vertices><V X=\"0\" Y=\"0\" Z=\"0\"/><V X=\"1\" Y=\"0\" Z=\"0\"/><V X=\"0\" "
+                        "Y=\"1\" Z=\"0\"/></Vertices><TexCoords><T X=\"0\" Y=\"0\"/><T X=\"1\" Y=\"0\"/><T "
+                        "X=\"0\" Y=\"1\"/></TexCoords><BoneInfluences><I Bone=\"1\" Weight=\"0.5\"/><I "
+                        "Bone=\"1\" Weight=\"1\"/><I Bone=\"0\" Weight=\"1\"/></BoneInfluences>"
+                        "<BoneInfluences><I Bone=\"0\" Weight=\"0.5\"/><I Bone=\"0\" Weight=\"0\"/><I "
+                        "Bone=\"0\" Weight=\"0\"/></BoneInfluences><Triangles><T><V>0</V><V>1</V><V>2</V></T>"
+                        "</Triangles><FXShader ShaderName=\"Infantry.fx\"><Constants><Texture Name=\"Texture_0\">"
+                        "<Value>T</Value></Texture><Float Name=\"F\"><Value>1</Value></Float></Constants>"
+                        "</FXShader></W3DMesh><Texture id=\"T\" File=\"t.tga\"/><W3DContainer id=\"S\" "
+                        "Hierarchy=\"S_SKL\"><SubObject BoneIndex=\"1\"><RenderObject><Mesh>S.M</Mesh>"
+                        "</RenderObject></SubObject><SubObject BoneIndex=\"0\"><RenderObject><CollisionBox>S.BOX"
+                        "</CollisionBox></RenderObject></SubObject></W3DContainer>\n</AssetDeclaration>\n"));
+        put(dir, "w3x", "anim.w3x",
+            text(head + "<W3DAnimation id=\"S_A\" Hierarchy=\"S_SKL\" NumFrames=\"3\" FrameRate=\"30\">"
+                        "<Channels><ChannelScalar Pivot=\"1\" Type=\"XTranslation\" FirstFrame=\"0\"><Frame>0"
+                        "</Frame><Frame BinaryMove=\"true\">1</Frame></ChannelScalar><ChannelQuaternion "
+                        "Pivot=\"1\" Type=\"Orientation\" FirstFrame=\"1\"><Frame X=\"0\" Y=\"0\" Z=\"0\" "
+                        "W=\"1\"/></ChannelQuaternion><ChannelScalar Pivot=\"1\" Type=\"Visibility\" "
+                        "FirstFrame=\"0\"><Frame>0.5</Frame></ChannelScalar></Channels></W3DAnimation>\n"
+                        "</AssetDeclaration>\n"));
     }
 
     put(dir, "bwm", "static5.bwm", bw2::writeBwm(test::bw2fx::staticModel(5)));

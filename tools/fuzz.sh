@@ -2,7 +2,7 @@
 # Builds the libFuzzer targets (clang, ASan+UBSan, core instrumented too) in build-fuzz/ and runs each for
 # SECONDS (default 60), seeded with the project's synthetic fixtures (fuzz/make_seeds) and, when present, the
 # corpus files of that format (../shared/corpus, linked, never copied into the repository).
-#   tools/fuzz.sh [SECONDS] [TARGET...]      targets: alamo_model alamo_clip alamo_particles w3d bwm al amal amal_program meg big dds tga eaw_xml
+#   tools/fuzz.sh [SECONDS] [TARGET...]      targets: alamo_model alamo_clip alamo_particles w3d w3x bwm al amal amal_program meg big stuff dds tga eaw_xml
 #                                            sage_ini (default: all)
 #   tools/fuzz.sh --long [EXECS] [TARGET...] long mode (not for CI): each target runs until its executions over
 #                                            all runs reach EXECS (default 10,000,000; FUZZ_LONG_SECONDS caps the
@@ -30,7 +30,7 @@ elif [ $# -gt 0 ] && [[ $1 =~ ^[0-9]+$ ]]; then
   seconds=$1; shift
 fi
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(alamo_model alamo_clip alamo_particles w3d bwm al amal amal_program meg big dds tga eaw_xml sage_ini)
+[ ${#targets[@]} -eq 0 ] && targets=(alamo_model alamo_clip alamo_particles w3d w3x bwm al amal amal_program meg big stuff dds tga eaw_xml sage_ini)
 corpus=${RIGSCOPE_CORPUS:-$(cd .. && pwd)/shared/corpus}  # as CMake: ../shared/corpus
 maxlen_default=262144
 # Per-input time limit: 10 s; long runs share the machine, 60 s (FUZZ_TIMEOUT overrides).
@@ -52,6 +52,8 @@ corpus_glob() {
     alamo_clip) echo "alamo ala" ;;
     alamo_particles) echo "alamo alo" ;;
     w3d) echo "w3d w3d" ;;
+    w3x) echo "w3x w3x" ;;
+    stuff) echo "archives stuff" ;;
     bwm) echo "bw2 bwm" ;;
     al) echo "bw2 al" ;;
     amal) echo "amal abk amos" ;;

@@ -394,7 +394,8 @@ void MainWindow::buildMenus() {
 void MainWindow::openFile(const QString& path) {
     if (path.isEmpty()) return;
     if (path.endsWith(QLatin1String(".meg"), Qt::CaseInsensitive) ||
-        path.endsWith(QLatin1String(".big"), Qt::CaseInsensitive)) {
+        path.endsWith(QLatin1String(".big"), Qt::CaseInsensitive) ||
+        path.endsWith(QLatin1String(".stuff"), Qt::CaseInsensitive)) {
         auto* assets = findChild<AssetBrowserDock*>(); // an archive: its content in the browser
         assets->showArchive(path);
         assets->show();

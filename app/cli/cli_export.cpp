@@ -212,7 +212,8 @@ static int batch(const std::string& source, const std::string& outDir, const Gam
         try {
             const Input in = readInput(items[i].path, base);
             const Format format = detectFormat(ByteSpan(in.bytes), in.label);
-            Document d = format == Format::W3d || format == Format::Bw2Model || format == Format::AlamoModel
+            Document d = format == Format::W3d || format == Format::W3x || format == Format::Bw2Model ||
+                                 format == Format::AlamoModel
                              ? parseInput(in, base)
                              : Document{};
             bool isModel = false;

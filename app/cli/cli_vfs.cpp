@@ -18,13 +18,13 @@ namespace fs = std::filesystem;
 
 static const char* kLsHelp =
     "usage: rigscope-cli ls [SOURCE] [--game DIR]... [--mod DIR]... [--json] [GLOB]\n"
-    "  Lists the entries of SOURCE (a .meg/.big archive, a game or mod folder, any folder) or, without SOURCE,\n"
+    "  Lists the entries of SOURCE (a .meg/.big/.stuff archive, a game or mod folder, any folder) or, without SOURCE,\n"
     "  every name of the mounted --game/--mod folders: size, the source that holds it, the sources it overrides\n"
     "  and the ones overriding it. GLOB (case-insensitive, '*' and '?', '/' or '\\') filters the names.\n"
     "  --game may be given twice (e.g. FoC and EaW: the expansion wins); the first --mod wins over later ones.\n";
 static const char* kExtractHelp =
     "usage: rigscope-cli extract SOURCE GLOB -o DIR\n"
-    "  Writes the entries of SOURCE (a .meg/.big archive or a folder) whose names match GLOB into DIR, keeping\n"
+    "  Writes the entries of SOURCE (a .meg/.big/.stuff archive or a folder) whose names match GLOB into DIR, keeping\n"
     "  their folders. Names that would leave DIR (\"..\", absolute paths, drive letters) are refused.\n";
 
 bool wantsHelp(const std::vector<std::string>& args) {

@@ -177,6 +177,7 @@ void infoAl(const Document& doc, ByteSpan bytes, Json& j) {
         list("decoded", st.decoded);
         list("interpreted", st.interpreted);
         list("not_decoded", st.notDecoded);
+        list("ambiguous", st.ambiguous);
         j.endObject();
     }
     j.endArray();

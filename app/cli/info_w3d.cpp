@@ -1,9 +1,11 @@
-// rigscope-cli info --json for Westwood W3D files:
+// rigscope-cli info --json for Westwood W3D files and SAGE W3X files (the same structures, "format":"w3x"):
 // {"format":"w3d","hierarchy","bones":[{"name","parent"}],"meshes":[...],"hlods":[...],"markers":[...],
 //  "proxies":[...],"clips":[{"name","hierarchy","frames","fps","codec","tracks"}],"warnings":[...]}
 #include "commands.h"
 
+#include "formats/formats.h"
 #include "w3d/w3d_reader.h"
+#include "w3x/w3x_reader.h"
 
 namespace rs::cli {
 
@@ -15,7 +17,8 @@ static void subObjects(Json& j, const std::vector<w3d::SubObject>& v) {
 }
 
 void infoW3d(const Document& doc, ByteSpan bytes, Json& j) {
-    j.beginObject().kv("format", "w3d");
+    const bool w3x = doc.format == Format::W3x;
+    j.beginObject().kv("format", formatName(w3x ? Format::W3x : Format::W3d));
     std::vector<std::string> warnings = doc.warnings;
     if (doc.model) {
         const Model& m = *doc.model;
@@ -63,10 +66,11 @@ void infoW3d(const Document& doc, ByteSpan bytes, Json& j) {
         j.endArray();
         warnings.insert(warnings.end(), m.warnings.begin(), m.warnings.end());
     }
-    // HLOD structure as stored (LOD arrays with their screen sizes).
-    w3d::File f = w3d::readFile(bytes, doc.path);
+    // HLOD structure as stored (LOD arrays with their screen sizes; W3X: the file's W3DContainers).
+    const std::vector<w3d::Hlod> hlods =
+        w3x ? w3x::readFile(bytes, doc.path).containers : w3d::readFile(bytes, doc.path).hlods;
     j.key("hlods").beginArray();
-    for (const w3d::Hlod& h : f.hlods) {
+    for (const w3d::Hlod& h : hlods) {
         j.beginObject().kv("name", h.name).kv("hierarchy", h.hierarchy).kv("truncated", h.truncated);
         j.key("lods").beginArray();
         for (const w3d::LodArray& a : h.lods) {

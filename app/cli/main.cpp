@@ -43,7 +43,7 @@ static int runParticles(std::vector<std::string> args) { return cmdParticles(arg
 static int runExport(std::vector<std::string> args) { return cmdExport(args); }
 
 static const char* const kInputs =
-    "FILE, MODEL and CLIP may be a path, ARCHIVE:PATH inside a .meg/.big (Models.meg:DATA/ART/MODELS/X.ALO), or a\n"
+    "FILE, MODEL and CLIP may be a path, ARCHIVE:PATH inside a .meg/.big/.stuff (Models.meg:DATA/ART/MODELS/X.ALO), or a\n"
     "game path inside the folders given with --game DIR / --mod DIR (repeatable; mods win over games), through\n"
     "which textures, clips and W3D hierarchies are found the way the game finds them.\n";
 
@@ -56,12 +56,12 @@ static const Command kCommands[] = {
      "own first clip for .al libraries, else the bind pose). --frame N is stored frame N (no wrapping);\n"
      "--time wraps like looping playback. A .bwm MODEL with an .al CLIP gets the library's armature first.\n"},
     {"ls", cmdLs, "ls [SOURCE] [--game DIR]... [--mod DIR]... [--json] [GLOB]",
-     "Lists the entries of SOURCE (a .meg/.big archive, a game or mod folder, any folder) or, without SOURCE,\n"
+     "Lists the entries of SOURCE (a .meg/.big/.stuff archive, a game or mod folder, any folder) or, without SOURCE,\n"
      "every name of the mounted --game/--mod folders: size, the source that holds it, the sources it overrides\n"
      "and the ones overriding it. GLOB (case-insensitive, '*' and '?', '/' or '\\') filters the names.\n"
      "--game may be given twice (e.g. FoC and EaW: the expansion wins); the first --mod wins over later ones.\n"},
     {"extract", cmdExtract, "extract SOURCE GLOB -o DIR",
-     "Writes the entries of SOURCE (a .meg/.big archive or a folder) whose names match GLOB into DIR, keeping\n"
+     "Writes the entries of SOURCE (a .meg/.big/.stuff archive or a folder) whose names match GLOB into DIR, keeping\n"
      "their folders. Names that would leave DIR (\"..\", absolute paths, drive letters) are refused.\n"},
     {"objects", cmdObjects, "objects [--game DIR]... [--mod DIR]... [--json]",
      "Lists the game objects of the mounted folders: EaW/FoC objects of Data/XML/GameObjectFiles.xml and the\n"
@@ -191,7 +191,7 @@ static int cmdInfo(std::vector<std::string> args) {
             Json j;
             if (doc.format == Format::AlamoModel || doc.format == Format::AlamoClip)
                 infoAlamo(doc, j);
-            else if (doc.format == Format::W3d)
+            else if (doc.format == Format::W3d || doc.format == Format::W3x)
                 infoW3d(doc, ByteSpan(in.bytes), j);
             else if (doc.format == Format::Bw2Model)
                 infoBwm(doc, ByteSpan(in.bytes), j);

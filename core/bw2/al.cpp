@@ -275,6 +275,13 @@ AlDecodeStatus decodeStatus(const AlAnimation& a, size_t armatureBones, bool int
         s.notDecoded.push_back("positions of frames 1.." + std::to_string(frames - 1) + " (second block, " +
                                std::to_string(a.positionsPerFrame) + " entries a frame): frame 0 held");
     }
+    if (frames > 2 && a.positionsPerFrame > 0)
+        s.ambiguous.push_back(
+            "frames 2.." + std::to_string(frames - 1) + ": the second compressed block is not empty (" +
+            std::to_string(a.positionsPerFrame) +
+            " entries a frame, unk2[1]), so where these frames' compressed entries lie differs between the two public "
+            "layouts (bw2-modding al.md: its ImHex pattern stores the first block for every frame and then the "
+            "second, which is read here; its prose stores both blocks frame by frame); frame 1 is the same in both");
     s.notDecoded.push_back("event times (not stored with the events)");
     s.notDecoded.push_back("offset block (" + std::to_string(a.frameOffsets.size()) +
                            " pairs, one a frame), unknown block (" + std::to_string(a.unknownBlock.size()) + " bytes)");
@@ -325,6 +332,8 @@ Clip toClip(const AlFile& f, size_t ai, const AlReadOptions& opt) {
         pushWarning(c.warnings, "interpretation: " + s);
     for (const auto& s : st.notDecoded)
         pushWarning(c.warnings, "not decoded: " + s);
+    for (const auto& s : st.ambiguous)
+        pushWarning(c.warnings, "ambiguous: " + s);
 
     const size_t nb = std::min<size_t>(h.boneCount, f.bones.size());
     const size_t frames = h.frameCount;

@@ -113,6 +113,11 @@ AlFile parseAl(ByteSpan bytes, const std::string& file);
 struct AlDecodeStatus {
     bool rotationsInterpreted = false; // frames 1..N-1 rotations from the compressed block (interpretation)
     std::vector<std::string> decoded, interpreted, notDecoded;
+    // Readings the public documents disagree on: when the second compressed block is not empty
+    // (positionsPerFrame, the header's unk2[1], > 0), where frames 2..N-1 lie depends on the layout (ImHex pattern:
+    // the first block for every frame, then the second; the prose: both blocks frame by frame). Frame 1 lies at
+    // the same place in both.
+    std::vector<std::string> ambiguous;
 };
 AlDecodeStatus decodeStatus(const AlAnimation& a, size_t armatureBones, bool interpret = true);
 

@@ -173,10 +173,10 @@ enum class Kind { Model, Clip, Texture, Archive, Other };
 
 Kind kindOf(const std::string& name) {
     const std::string e = extOf(name);
-    if (e == ".ALO" || e == ".W3D" || e == ".BWM") return Kind::Model;
+    if (e == ".ALO" || e == ".W3D" || e == ".W3X" || e == ".BWM") return Kind::Model;
     if (e == ".ALA" || e == ".AL") return Kind::Clip;
     if (e == ".DDS" || e == ".TGA") return Kind::Texture;
-    if (e == ".MEG" || e == ".BIG") return Kind::Archive;
+    if (e == ".MEG" || e == ".BIG" || e == ".STUFF") return Kind::Archive;
     return Kind::Other;
 }
 

@@ -18,6 +18,8 @@ enum class Format : uint8_t {
     Texture,        // .dds, .tga
     Meg,            // Petroglyph archive
     Big,            // EA archive
+    W3x,            // SAGE W3X art (XML AssetDeclaration: C&C3, Kane's Wrath, RA3, the BFME II mod SDK)
+    Stuff,          // Black & White 2 .stuff archive
 };
 
 // The model-space axis that points up in a format's files.

@@ -45,6 +45,8 @@ Document readAlamoClip(ByteSpan bytes, const ReadContext& c) {
 
 Document readW3d(ByteSpan bytes, const ReadContext& c) { return w3d::loadSet(bytes, c.label, c.hierarchy); }
 
+Document readW3x(ByteSpan bytes, const ReadContext& c) { return w3x::loadSet(bytes, c.label, c.w3x); }
+
 Document refuseShockwave(ByteSpan, const ReadContext& c) { throw ParseError(c.label, {}, 0, kShockwaveRefusal); }
 
 Document readBwm(ByteSpan bytes, const ReadContext& c) {
@@ -93,6 +95,11 @@ std::vector<FormatInfo> makeTable() {
     t.push_back({Format::W3d, "w3d", "W3D file", "Westwood W3D", {".w3d"},
                  {{"model/x-w3d", "Westwood W3D model or animation", {"*.w3d"}, {}, 50, "image-x-generic"}}, 256 * MiB,
                  UpAxis::Z, true, clips | textures | kCompanionHierarchy, true, readW3d});
+    // XML: the magic is the root element near the start (after a BOM and the XML declaration).
+    t.push_back({Format::W3x, "w3x", "W3X file", "SAGE W3X (C&C 3, Red Alert 3, BFME II SDK)", {".w3x"},
+                 {{"model/x-w3x", "SAGE W3X model or animation (XML)", {"*.w3x"},
+                   {{"string", 0, "<AssetDeclaration", nullptr, 0, nullptr, 256}}, 60, "image-x-generic"}},
+                 w3x::kMaxFileBytes, UpAxis::Z, true, clips | textures | kCompanionHierarchy, true, readW3x});
     t.push_back({Format::W3dShockwave, "w3d-shockwave", "Shockwave 3D file", "", {".w3d"}, {}, 64, UpAxis::Z, false,
                  0, false, refuseShockwave});
     t.push_back({Format::Bw2Model, "bwm", "B&W2 model", "Black & White 2", {".bwm"},
@@ -119,6 +126,10 @@ std::vector<FormatInfo> makeTable() {
                  {{"application/x-ea-big", "EA BIG archive", {"*.big"}, {{"string", 0, "BIGF"}, {"string", 0, "BIG4"}},
                    60, "package-x-generic"}},
                  0, UpAxis::Z, false, 0, false, nullptr});
+    // No header (the directory's offset is in the last 4 bytes): known by its name only.
+    t.push_back({Format::Stuff, "stuff", "B&W2 .stuff archive", "", {".stuff"},
+                 {{"application/x-bw2-stuff", "Black & White 2 archive", {"*.stuff"}, {}, 50, "package-x-generic"}},
+                 0, UpAxis::Y, false, 0, false, nullptr});
     return t;
 }
 
@@ -180,6 +191,7 @@ Format formatByName(std::string_view name) {
 Format detectFormat(ByteSpan bytes, std::string_view path) {
     const std::string ext = lowerExtension(path);
     if (ext == ".w3d") return w3d::isShockwave3D(bytes) ? Format::W3dShockwave : Format::W3d;
+    if (w3x::looksLikeW3x(bytes)) return Format::W3x;
     if (bytes.size >= 8) {
         const uint32_t id = le32(bytes, 0);
         if (id == 0x200) return Format::AlamoModel;
@@ -278,7 +290,8 @@ std::string mimeInfoXml() {
             x += "    <magic priority=\"" + std::to_string(m->magicPriority) + "\">\n";
             for (const MimeMagic& g : m->magic) {
                 x += std::string("      <match type=\"") + g.type + "\" offset=\"" + std::to_string(g.offset) +
-                     "\" value=\"" + xmlEscape(g.value) + "\"";
+                     (g.range ? ":" + std::to_string(g.offset + g.range) : std::string()) + "\" value=\"" +
+                     xmlEscape(g.value) + "\"";
                 if (g.andType)
                     x += std::string(">\n        <match type=\"") + g.andType + "\" offset=\"" +
                          std::to_string(g.andOffset) + "\" value=\"" + xmlEscape(g.andValue) + "\"/>\n      </match>\n";

@@ -7,6 +7,7 @@
 #include "scene/document.h"
 #include "common/format_id.h"
 #include "w3d/w3d_reader.h"
+#include "w3x/w3x_reader.h"
 
 #include <cstdint>
 #include <string>
@@ -18,7 +19,7 @@ namespace rs {
 // What a format's files take from other files, looked up by the resolver (resolve/resolver.h).
 enum Companion : unsigned {
     kCompanionClips = 1u << 0,       // clip files beside the model (Alamo <MODEL>_<CLIP>_NN.ala, W3D by hierarchy)
-    kCompanionHierarchy = 1u << 1,   // W3D: the hierarchy file a skin, HLOD or clip names
+    kCompanionHierarchy = 1u << 1,   // W3D/W3X: the hierarchy file a skin, HLOD or clip names
     kCompanionLibraries = 1u << 2,   // B&W2: .al animation libraries whose bone count fits
     kCompanionTextures = 1u << 3,    // textures in the engine's lookup order
     kCompanionProxies = 1u << 4,     // Alamo: models and particle systems attached to proxies, by name
@@ -32,6 +33,7 @@ struct MimeMagic {
     const char* andType = nullptr;
     unsigned andOffset = 0;
     const char* andValue = nullptr;
+    unsigned range = 0; // > 0: the value may start anywhere in offset..offset+range ("offset:end" in the XML)
 };
 
 struct MimeType {
@@ -43,11 +45,12 @@ struct MimeType {
     const char* genericIcon = nullptr;
 };
 
-// Everything a reader may need besides the bytes: the name for messages, and how to find a W3D hierarchy that
-// the file names but does not hold (null: none is looked up).
+// Everything a reader may need besides the bytes: the name for messages, how to find a W3D hierarchy that
+// the file names but does not hold (null: none is looked up), and the files a W3X file includes or names.
 struct ReadContext {
     std::string label;
     w3d::HierarchyLookup hierarchy;
+    w3x::Lookup w3x = {};
 };
 
 using ReadFn = Document (*)(ByteSpan bytes, const ReadContext& context);

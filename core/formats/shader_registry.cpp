@@ -155,7 +155,7 @@ ShaderInfo shaderInfo(Format format, const Mesh& mesh, const Material& material)
     }
     if (mesh.shadowOrCollision)
         return make(ShaderImpl::Hidden, ShaderFidelity::NotDrawn, "hidden", "shadow or collision mesh");
-    if (format == Format::W3d) {
+    if (format == Format::W3d || format == Format::W3x) { // W3X: W3D's structures (FXShader as shader material)
         ShaderInfo r = w3dShaderInfo(material);
         if (r.impl == ShaderImpl::W3dNormalMapped) {
             bool stored = true;

@@ -1,9 +1,12 @@
 #include "resolve/lookup_rules.h"
 
 #include "common/error.h"
+#include "common/file_read.h"
 #include "w3d/w3d_reader.h"
+#include "w3x/w3x_reader.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace rs::resolve {
 
@@ -58,6 +61,7 @@ std::vector<std::string> textureCandidates(std::string_view name, std::string_vi
         }
         dirs.push_back("ART/TEXTURES/" + two + "/");
         if (!root.empty()) dirs.push_back(root + "ART/TEXTURES/" + two + "/");
+        dirs.push_back("ART/" + two + "/"); // the C&C 3 / RA3 SDK's source layout (W3X art beside its textures)
     } else if (!root.empty()) {
         dirs.push_back(root + "ART/TEXTURES/");
     }
@@ -101,6 +105,40 @@ const Hit* findW3dHierarchy(const MountTable& t, std::string_view name, std::str
     for (const std::string& k : c)
         if (const Hit* h = t.find(k)) return h;
     return nullptr;
+}
+
+std::vector<std::string> w3xIncludeCandidates(std::string_view rel, std::string_view modelKey) {
+    const std::string key = normalizePath(rel);
+    const std::string file = baseName(key);
+    std::vector<std::string> out;
+    if (file.empty()) return out;
+    auto add = [&](const std::string& k) {
+        if (std::find(out.begin(), out.end(), k) == out.end()) out.push_back(k);
+    };
+    const std::string model = normalizePath(modelKey);
+    add(folderOf(model) + file);
+    const std::string two = file.size() >= 2 ? file.substr(0, 2) + "/" : std::string();
+    add("ART/" + two + file);
+    const size_t art = model.rfind("ART/");
+    if (art != std::string::npos && (art == 0 || model[art - 1] == '/')) add(model.substr(0, art + 4) + two + file);
+    if (key != file) add(key);
+    return out;
+}
+
+std::vector<std::string> w3xDeclarationFiles(std::string_view kind, std::string_view id) {
+    const std::string k(kind), n = normalizePath(id);
+    std::vector<std::string> out;
+    if (n.empty() || n.find('/') != std::string::npos) return out;
+    if (k == "W3DMesh" || k == "W3DCollisionBox") {
+        out.push_back(n + ".W3X");
+        const size_t dot = n.find('.');
+        if (dot != std::string::npos && dot > 0) out.push_back(n.substr(0, dot) + ".W3X");
+    } else if (k == "W3DHierarchy") {
+        out = {n + ".W3X", n + "_SKL.W3X", n + "_HRC.W3X"};
+    } else if (k == "W3DContainer") {
+        out = {n + ".W3X", n + "_CTR.W3X"};
+    }
+    return out;
 }
 
 // The header scan of an entry: a loose file's headers are read with seeks, an archive entry is mapped.
@@ -192,6 +230,38 @@ std::vector<std::string> companionClips(const MountTable& t, std::string_view mo
                             break;
                         }
             }
+        }
+    } else if (ext == ".W3X") {
+        // The declarations of entry k (a loose file: its first 64 KiB, where the declarations' headers are).
+        auto scanOf = [&](const std::string& k, bool whole) -> std::optional<w3x::DeclarationScan> {
+            const Hit* h = t.find(k);
+            if (!h) return std::nullopt;
+            try {
+                const vfs::Entry& e = t.entry(*h);
+                if (!e.diskPath.empty()) {
+                    const std::vector<uint8_t> b =
+                        whole ? readFile(e.diskPath, w3x::kMaxFileBytes) : readFileHead(e.diskPath, 64 * 1024);
+                    return w3x::scanDeclarations(ByteSpan(b));
+                }
+                return w3x::scanDeclarations(t.read(*h).span);
+            } catch (const std::exception&) {
+                return std::nullopt;
+            }
+        };
+        const auto self = scanOf(key, true);
+        if (!self) return out;
+        std::string hier = self->containerHierarchy;
+        for (const auto& [kind, id] : self->declarations)
+            if (hier.empty() && kind == "W3DHierarchy") hier = id;
+        if (hier.empty()) return out;
+        for (const std::string& k : t.list(folder)) {
+            if (k == key || extOf(k) != ".W3X") continue;
+            if (const auto ks = scanOf(k, false))
+                for (const std::string& h : ks->clipHierarchies)
+                    if (normalizePath(h) == normalizePath(hier)) {
+                        out.push_back(k);
+                        break;
+                    }
         }
     }
     std::sort(out.begin(), out.end());

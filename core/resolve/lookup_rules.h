@@ -27,7 +27,7 @@ std::string artRootOf(std::string_view modelKey);
 // RotWK, OpenSAGE's Bfme2TexturePathResolver), COMPILEDTEXTURES/<xx>/; the same below the model's art root
 // (artRootOf: <root>ART/COMPILEDTEXTURES/<xx>/, <root>ART/TEXTURES/); then ART/TEXTURES/<xx>/ and
 // <root>ART/TEXTURES/<xx>/ (the BFME II mod SDK's source layout, which its asset builder compiles into
-// ART/COMPILEDTEXTURES/<xx>/); then the path as written. Each with the stored extension first, then the other of
+// ART/COMPILEDTEXTURES/<xx>/); ART/<xx>/ (the C&C 3 SDK's: W3X art beside its textures); then the path as written. Each with the stored extension first, then the other of
 // .TGA / .DDS (the games ship .dds for textures named .tga), then .PNG (textures a modder converted).
 std::vector<std::string> textureCandidates(std::string_view name, std::string_view modelKey);
 // The first candidate the table holds; null when none.
@@ -48,6 +48,16 @@ const vfs::Hit* findShader(const vfs::MountTable& t, std::string_view name);
 // W3D hierarchy `name`: `<name>.W3D` next to the model, then ART/W3D/<first two letters>/, then ART/W3D/.
 const vfs::Hit* findW3dHierarchy(const vfs::MountTable& t, std::string_view name, std::string_view modelKey);
 
+// W3X (the SAGE art layout of C&C 3, Kane's Wrath, RA3 and the BFME II SDK: Art/<first two letters>/<FILE>):
+// keys tried for the file an <Include source="ART:NAME"/> names (`rel`: the source without its "ART:" prefix) from
+// the file at modelKey: beside it, ART/<xx>/, below the model's art root (<root>ART/<xx>/ for a key holding
+// ".../ART/..."), then the path as written.
+std::vector<std::string> w3xIncludeCandidates(std::string_view rel, std::string_view modelKey);
+// File names (no folder) that may declare element `kind` with id `id`, by the SDK's naming: W3DMesh and
+// W3DCollisionBox "<NAME>.<SUB>" in <NAME>.<SUB>.W3X, then <NAME>.W3X (the skin or model file holding them);
+// W3DHierarchy H in H.W3X, H_SKL.W3X, H_HRC.W3X; W3DContainer C in C.W3X, C_CTR.W3X.
+std::vector<std::string> w3xDeclarationFiles(std::string_view kind, std::string_view id);
+
 // W3D header scans (w3d::scanHeaders) of a table's entries, kept for the lookups of one run over files that do not
 // change meanwhile (a check): each file is scanned once instead of once per model beside it. Thread-safe.
 class W3dScanCache {
@@ -67,7 +77,8 @@ class W3dScanCache {
 
 // Clips that belong to the model, as keys, sorted: Alamo <MODEL>_*.ALA next to it (a clip that also starts with
 // a longer model's name beside it, <MODEL>_D_DIE_00.ALA for <MODEL>_D.ALO, is that model's); W3D .W3D files next to it
-// (and in its ART/W3D/<xx>/ folder) whose clip header names the model's hierarchy. `cache` (optional): header scans
+// (and in its ART/W3D/<xx>/ folder) whose clip header names the model's hierarchy; W3X .W3X files next to it whose
+// W3DAnimation names the hierarchy of the model's W3DContainer (or the W3DHierarchy it declares). `cache` (optional): header scans
 // shared with other lookups of the same run.
 std::vector<std::string> companionClips(const vfs::MountTable& t, std::string_view modelKey,
                                         W3dScanCache* cache = nullptr);

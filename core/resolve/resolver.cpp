@@ -256,6 +256,100 @@ w3d::HierarchyLookup Resolver::hierarchyLookup(const Place& place, const OpenOpt
     };
 }
 
+w3x::Lookup Resolver::w3xLookup(const Place& place) const {
+    // The file at key k of the place's table (bounded by the W3X size cap); nullopt when absent or the file itself.
+    auto fromTable = [place](const std::string& k) -> std::optional<w3x::Source> {
+        if (!place.table) return std::nullopt;
+        const Hit* h = place.table->find(k);
+        if (!h) return std::nullopt;
+        const vfs::Entry& e = place.table->entry(*h);
+        if (e.key == place.key) return std::nullopt;
+        const std::string label = e.diskPath.empty() ? place.table->describe(*h) : e.diskPath;
+        if (!e.diskPath.empty())
+            return w3x::Source{label, std::make_shared<const std::vector<uint8_t>>(
+                                          readFile(e.diskPath, w3x::kMaxFileBytes, "W3X file"))};
+        if (e.size > w3x::kMaxFileBytes)
+            throw ParseError(label, {}, ParseError::kNoOffset,
+                             "W3X file of " + std::to_string(e.size) + " bytes refused (larger than " +
+                                 std::to_string(w3x::kMaxFileBytes) + ")");
+        const vfs::EntryBytes b = place.table->read(*h);
+        return w3x::Source{label, std::make_shared<const std::vector<uint8_t>>(b.span.data, b.span.data + b.span.size)};
+    };
+    // A file named `rel` (a file name or a path below the art folder): the table's candidates, then on disk the
+    // SAGE art layout above the file: <...>/Art/<first two letters>/<name> and <...>/Art/<rel>.
+    auto locate = [place, fromTable](const std::string& rel) -> std::optional<w3x::Source> {
+        for (const std::string& k : resolve::w3xIncludeCandidates(rel, place.key))
+            if (auto s = fromTable(k)) return s;
+        if (place.diskPath.empty()) return std::nullopt;
+        const std::string norm = normalizePath(rel);
+        const std::string file = fs::path(std::string(rel)).filename().string();
+        auto onDisk = [&](const std::string& f) -> std::optional<w3x::Source> {
+            if (f.empty() || fs::absolute(f) == fs::absolute(place.diskPath)) return std::nullopt;
+            return w3x::Source{f, std::make_shared<const std::vector<uint8_t>>(
+                                      readFile(f, w3x::kMaxFileBytes, "W3X file"))};
+        };
+        for (fs::path dir = fs::absolute(fs::path(parentOf(place.diskPath))); !dir.empty(); dir = dir.parent_path()) {
+            if (lower(dir.filename().string()) == "art") {
+                if (file.size() >= 2)
+                    if (const std::string sub = childNoCase(dir.string(), file.substr(0, 2), true); !sub.empty())
+                        if (auto s = onDisk(childNoCase(sub, file, false))) return s;
+                const size_t slash = norm.rfind('/');
+                if (slash != std::string::npos) {
+                    const std::string sub = subdirNoCase(dir.string(), std::string(rel).substr(0, slash));
+                    if (!sub.empty())
+                        if (auto s = onDisk(childNoCase(sub, std::string(rel).substr(slash + 1), false))) return s;
+                }
+                break;
+            }
+            if (dir == dir.parent_path()) break;
+        }
+        return std::nullopt;
+    };
+    w3x::Lookup l;
+    l.include = [locate](const std::string& source) -> std::optional<w3x::Source> {
+        std::string rel = source;
+        const size_t colon = rel.find(':');
+        if (colon != std::string::npos && colon > 1) rel = rel.substr(colon + 1); // "ART:", "DATA:" (not "C:")
+        std::replace(rel.begin(), rel.end(), '\\', '/');
+        return locate(rel);
+    };
+    l.declaration = [place, locate, fromTable](const std::string& kind,
+                                               const std::string& id) -> std::optional<w3x::Source> {
+        auto declares = [&](const w3x::Source& s) {
+            for (const auto& [k, i] : w3x::scanDeclarations(ByteSpan(*s.bytes)).declarations)
+                if (k == kind && iequals(i, id)) return true;
+            return false;
+        };
+        for (const std::string& name : resolve::w3xDeclarationFiles(kind, id))
+            if (auto s = locate(name); s && declares(*s)) return s;
+        // Any .w3x beside that declares it, those sharing the longest prefix with the id first (at most 64).
+        if (!place.table) return std::nullopt;
+        std::vector<std::pair<size_t, std::string>> beside;
+        const std::string want = normalizePath(id);
+        for (const std::string& k : place.table->list(resolve::folderOf(place.key))) {
+            if (k == place.key || k.size() < 4 || k.compare(k.size() - 4, 4, ".W3X") != 0) continue;
+            const std::string name = k.substr(resolve::folderOf(k).size());
+            size_t common = 0;
+            while (common < name.size() && common < want.size() && name[common] == want[common])
+                ++common;
+            beside.emplace_back(common, k);
+        }
+        std::stable_sort(beside.begin(), beside.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+        if (beside.size() > 64) beside.resize(64);
+        for (const auto& [common, k] : beside) {
+            std::optional<w3x::Source> s;
+            try {
+                s = fromTable(k);
+            } catch (const ParseError&) {
+                continue;
+            }
+            if (s && declares(*s)) return s;
+        }
+        return std::nullopt;
+    };
+    return l;
+}
+
 // Bytes of the file at `place` (a file on disk is read bounded by its format's size cap).
 static std::vector<uint8_t> placeBytes(const Resolver::Place& place, const std::string& path) {
     if (!place.diskPath.empty()) return readInputFile(place.diskPath);
@@ -274,7 +368,7 @@ static std::vector<uint8_t> placeBytes(const Resolver::Place& place, const std::
 Document Resolver::read(ByteSpan bytes, const std::string& path, const OpenOptions& options) const {
     const Place place = placeOf(path);
     const std::string& label = options.label.empty() ? path : options.label;
-    ReadContext c{label, hierarchyLookup(place, options)};
+    ReadContext c{label, hierarchyLookup(place, options), w3xLookup(place)};
     Document d = readDocument(bytes, c);
     if (d.model) d.model->sourcePath = label;
     return d;
@@ -290,7 +384,8 @@ Document Resolver::read(const std::string& path, const OpenOptions& options) con
         if (!place.table) throw ParseError(path, {}, ParseError::kNoOffset, "no such file");
         const std::vector<uint8_t> bytes = placeBytes(place, path);
         const std::string& label = options.label.empty() ? path : options.label;
-        Document d = readDocument(ByteSpan(bytes), ReadContext{label, hierarchyLookup(place, options)});
+        Document d =
+            readDocument(ByteSpan(bytes), ReadContext{label, hierarchyLookup(place, options), w3xLookup(place)});
         if (d.model) d.model->sourcePath = label;
         return d;
     } catch (const std::bad_alloc&) {
@@ -479,6 +574,7 @@ std::string Resolver::findTexture(std::string_view rawName, const std::string& m
             if (two.size() == 2) {
                 add(subdirNoCase(dir.string(), "compiledtextures/" + two));
                 add(subdirNoCase(dir.string(), "art/compiledtextures/" + two));
+                add(subdirNoCase(dir.string(), "art/" + two)); // the C&C 3 / RA3 SDK: Art/<xx>/ (W3X art)
             }
             if (!dir.has_parent_path() || dir.parent_path() == dir) break;
             dir = dir.parent_path();

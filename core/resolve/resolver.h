@@ -120,6 +120,9 @@ class Resolver {
 
   private:
     w3d::HierarchyLookup hierarchyLookup(const Place& place, const OpenOptions& options) const;
+    // W3X: Includes and declarations (w3x::Lookup) found around `place` (resolve::w3xIncludeCandidates, the SAGE
+    // art layout on disk: <...>/Art/<xx>/, then the .w3x files beside that declare what is asked for).
+    w3x::Lookup w3xLookup(const Place& place) const;
     std::shared_ptr<const vfs::MountTable> tableOver(std::shared_ptr<vfs::Source> own) const;
 
     // A value per id made once while the id's stamp holds: a thread asking while another makes it waits for that

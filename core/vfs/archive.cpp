@@ -150,7 +150,7 @@ Folder::Folder(const std::string& root, const std::string& sub, bool skipArchive
         if (!it->is_regular_file(ec)) continue;
         if (skipArchives) {
             const std::string ext = normalizePath(it->path().extension().string());
-            if (ext == ".MEG" || ext == ".BIG") continue;
+            if (ext == ".MEG" || ext == ".BIG" || ext == ".STUFF") continue;
         }
         Entry e;
         e.diskPath = it->path().string();
@@ -195,6 +195,10 @@ MappedFile::~MappedFile() {
     if (data_) ::munmap(const_cast<uint8_t*>(data_), size_);
 }
 
+bool isStuffName(std::string_view label) {
+    return label.size() >= 6 && normalizePath(label.substr(label.size() - 6)) == ".STUFF";
+}
+
 bool looksLikeArchive(ByteSpan b) {
     if (b.size >= 4 && (std::memcmp(b.data, "BIGF", 4) == 0 || std::memcmp(b.data, "BIG4", 4) == 0)) return true;
     if (b.size >= 8 && (b.data[0] == 0xFF || b.data[0] == 0x8F) && b.data[1] == 0xFF && b.data[2] == 0xFF &&
@@ -210,6 +214,8 @@ std::shared_ptr<Archive> openArchive(std::shared_ptr<const void> keep, ByteSpan 
     a->label_ = label;
     if (bytes.size >= 4 && (std::memcmp(bytes.data, "BIGF", 4) == 0 || std::memcmp(bytes.data, "BIG4", 4) == 0))
         detail::parseBig(bytes, label, a->kind_, a->entries_, a->warnings_);
+    else if (isStuffName(label))
+        detail::parseStuff(bytes, label, a->kind_, a->entries_, a->warnings_);
     else
         detail::parseMeg(bytes, label, a->kind_, a->entries_, a->warnings_);
     a->finishIndex(true);

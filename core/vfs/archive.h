@@ -38,6 +38,7 @@ struct Entry {
     uint64_t size = 0;
     uint32_t crc = 0;     // MEG: stored name CRC
     uint32_t flags = 0;   // MEG v3: record flags (non-zero = encrypted entry)
+    uint32_t extra = 0;   // B&W2 .stuff: the directory entry's word of unknown use, as stored
     std::string diskPath; // folders: the file on disk
 };
 
@@ -51,7 +52,7 @@ class Source {
   public:
     virtual ~Source() = default;
     const std::string& label() const { return label_; } // archive or folder path
-    const std::string& kind() const { return kind_; }   // "meg1", "meg2", "meg3", "bigf", "big4", "folder"
+    const std::string& kind() const { return kind_; } // "meg1", "meg2", "meg3", "bigf", "big4", "stuff", "folder"
     const std::vector<Entry>& entries() const { return entries_; }
     const std::vector<std::string>& warnings() const { return warnings_; }
     // Entry named `path` (any case, either separator); the first stored one when duplicated. O(log n).
@@ -95,10 +96,18 @@ class Folder : public Source {
     std::string root_;
 };
 
+// B&W2 .stuff: directory entries of 268 bytes; more than this many entries are refused (a 268 MB directory).
+constexpr uint64_t kStuffEntryBytes = 268;
+constexpr uint64_t kMaxStuffEntries = 1000000;
+
+// True when `label` names a B&W2 .stuff archive (by its extension: the format has no header).
+bool isStuffName(std::string_view label);
+
 // True when bytes start like a MEG or BIG archive.
 bool looksLikeArchive(ByteSpan bytes);
 
-// Parses an archive (MEG v1/v2/v3, BIGF/BIG4) from bytes kept alive by `keep`. Throws ParseError.
+// Parses an archive (MEG v1/v2/v3, BIGF/BIG4, and B&W2 .stuff when `label` ends in .stuff) from bytes kept alive
+// by `keep`. Throws ParseError.
 std::shared_ptr<Archive> openArchive(std::shared_ptr<const void> keep, ByteSpan bytes, const std::string& label);
 // Parses the index of the archive file (through a temporary memory map) and keeps the file open for entry reads.
 // Throws ParseError when unreadable or malformed.
@@ -127,6 +136,8 @@ void parseMeg(ByteSpan bytes, const std::string& label, std::string& kind, std::
               std::vector<std::string>& warnings);
 void parseBig(ByteSpan bytes, const std::string& label, std::string& kind, std::vector<Entry>& out,
               std::vector<std::string>& warnings);
+void parseStuff(ByteSpan bytes, const std::string& label, std::string& kind, std::vector<Entry>& out,
+                std::vector<std::string>& warnings);
 } // namespace detail
 
 } // namespace rs::vfs

@@ -136,6 +136,28 @@ std::vector<uint8_t> writeMeg(int version, const std::vector<WriteEntry>& entrie
     return assemble(layoutMeg(version, names, sizes), entries);
 }
 
+std::vector<uint8_t> writeStuff(const std::vector<WriteEntry>& entries, uint32_t unknown) {
+    ByteWriter w;
+    std::vector<uint32_t> offsets;
+    for (const WriteEntry& e : entries) {
+        offsets.push_back(uint32_t(w.buf.size()));
+        w.bytes(e.data.data(), e.data.size());
+    }
+    const uint32_t dir = uint32_t(w.buf.size());
+    for (size_t i = 0; i < entries.size(); ++i) {
+        const std::string& n = entries[i].name;
+        if (n.size() >= 256) throw std::invalid_argument(".stuff entry name of 256 bytes or more: " + n);
+        std::vector<uint8_t> name(256, 0);
+        std::copy(n.begin(), n.end(), name.begin());
+        w.bytes(name.data(), name.size());
+        w.u32le(offsets[i]);
+        w.u32le(uint32_t(entries[i].data.size()));
+        w.u32le(unknown);
+    }
+    w.u32le(dir);
+    return std::move(w.buf);
+}
+
 std::vector<uint8_t> writeBig(const std::vector<WriteEntry>& entries, const char* magic) {
     std::vector<std::string> names;
     std::vector<uint64_t> sizes;

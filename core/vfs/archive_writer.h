@@ -25,6 +25,11 @@ ArchiveLayout layoutMeg(int version, const std::vector<std::string>& names, cons
 ArchiveLayout layoutBig(const std::vector<std::string>& names, const std::vector<uint64_t>& sizes,
                         const char* magic = "BIGF");
 
+// B&W2 .stuff: the entries' data in order from offset 0, then the directory (268 bytes an entry: the name in 256
+// bytes NUL-padded, offset, size, `unknown`), then the directory's offset in the last 4 bytes. Names of 256 bytes
+// or more are refused (std::invalid_argument).
+std::vector<uint8_t> writeStuff(const std::vector<WriteEntry>& entries, uint32_t unknown = 0);
+
 std::vector<uint8_t> writeMeg(int version, const std::vector<WriteEntry>& entries);
 std::vector<uint8_t> writeBig(const std::vector<WriteEntry>& entries, const char* magic = "BIGF");
 

@@ -1013,14 +1013,23 @@ static Mesh buildMesh(RawMesh& m, bool take, const Skeleton* skeleton, int bone,
             sm.boneIndices.reserve(nOut);
             sm.boneWeights.reserve(nOut);
             for (size_t i = 0; i < nOut; ++i) {
-                const VertexInfluence& vi = m.influences[single ? i : remap[i]];
+                const size_t src = single ? i : remap[i];
+                const VertexInfluence& vi = m.influences[src];
                 float w0 = vi.weight / 100.0f, w1 = vi.weight2 / 100.0f;
-                if ((vi.weight || vi.weight2) && std::abs(int(vi.weight) + int(vi.weight2) - 100) > 1 &&
-                    sm.weightNotes.unnormalised++ == 0) {
+                if (!m.exactWeights.empty()) { // W3X: the weights as written (0..1), not rounded to percent
+                    w0 = m.exactWeights[src].x;
+                    w1 = m.exactWeights[src].y;
+                    if ((w0 > 0 || w1 > 0) && std::abs(w0 + w1 - 1.0f) > 0.01f && sm.weightNotes.unnormalised++ == 0) {
+                        sm.weightNotes.firstUnnormalised = uint32_t(i);
+                        sm.weightNotes.firstSum = (w0 + w1) * 100.0f;
+                    }
+                    if (!(w0 > 0) && !(w1 > 0)) w0 = 1.0f, w1 = 0.0f;
+                } else if ((vi.weight || vi.weight2) && std::abs(int(vi.weight) + int(vi.weight2) - 100) > 1 &&
+                           sm.weightNotes.unnormalised++ == 0) {
                     sm.weightNotes.firstUnnormalised = uint32_t(i);
                     sm.weightNotes.firstSum = float(int(vi.weight) + int(vi.weight2));
                 }
-                if (vi.weight == 0 && vi.weight2 == 0) w0 = 1.0f; // single-bone skin
+                if (m.exactWeights.empty() && vi.weight == 0 && vi.weight2 == 0) w0 = 1.0f; // single-bone skin
                 const float sum = w0 + w1;
                 w0 /= sum;
                 w1 /= sum;
@@ -1351,16 +1360,19 @@ static std::string afterDot(const std::string& s) {
 }
 
 Document loadSet(ByteSpan bytes, const std::string& path, const HierarchyLookup& lookup) {
-    File f = readFile(bytes, path);
+    return assemble(readFile(bytes, path), path, lookup, Format::W3d);
+}
+
+Document assemble(File f, const std::string& path, const HierarchyLookup& lookup, Format format) {
     Document d;
     d.path = path;
-    d.format = Format::W3d;
+    d.format = format;
     for (Clip& c : f.clips)
         d.clips.push_back(std::make_shared<Clip>(std::move(c)));
     const bool hasModel = !f.meshes.empty() || !f.hlods.empty() || !f.hmodels.empty() || !f.boxes.empty() ||
                           !f.nulls.empty() || !f.hierarchies.empty() || !f.collections.empty();
     auto model = std::make_shared<Model>();
-    model->format = Format::W3d;
+    model->format = format;
     model->sourcePath = path;
     std::vector<std::string>& warnings = model->warnings;
     warnings = f.warnings;

@@ -129,6 +129,9 @@ struct RawMesh {
     std::vector<TextureRef> textures;
     std::vector<MaterialPass> passes;
     std::vector<ShaderMaterial> shaderMaterials;
+    // W3X: the influence weights as written (x: influence 1, y: influence 2; 0..1), used instead of the percent
+    // weights of `influences` when not empty (one per vertex).
+    std::vector<glm::vec2> exactWeights;
     uint64_t offset = 0;
     ChunkPath chunkPath;
     bool prelitVertex = false; // materials from the vertex-lit wrapper (0x24): drawn without lighting
@@ -247,6 +250,10 @@ using HierarchyLookup = std::function<std::optional<HierarchyFile>(const std::st
 // `lookup`), meshes placed by the HLOD/HModel, boxes/nulls as markers, and the clips it contains. A clip-only
 // file also gets its hierarchy as the model (when found). Reads no other file itself.
 Document loadSet(ByteSpan bytes, const std::string& path, const HierarchyLookup& lookup = {});
+
+// What loadSet does after reading the file: the same for any File made elsewhere (the W3X reader fills one from
+// XML). `format` is written into the document, its model and its clips' owner.
+Document assemble(File f, const std::string& path, const HierarchyLookup& lookup, Format format);
 
 // Cheap scan (reads chunk headers only): hierarchy names defined, the hierarchy the file's models use
 // (HLOD/HModel), and the hierarchy each clip names.

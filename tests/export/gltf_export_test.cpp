@@ -422,6 +422,27 @@ TEST_CASE("glTF export of every corpus model with its clips: validator, counts, 
     fs::remove_all(dir);
 }
 
+TEST_CASE("glTF export of the corpus W3X warrior with its four clips: validator, joint matrices", "[export][corpus]") {
+    const std::string sub = "w3x/JenkinsTR+KanesWrath-MODSDK-2020/_CnC3_SDK/Art/EU";
+    RIGSCOPE_REQUIRE_CORPUS(sub);
+    const std::string f = test::corpusDir() + "/" + sub + "/EULorWar_SKN.W3X";
+    const Resolver resolver;
+    const Asset a = resolver.open(f);
+    REQUIRE(a.document.model);
+    REQUIRE(a.clips.size() == 4);
+    std::vector<const Clip*> clips;
+    for (const ClipFile& c : a.clips) {
+        REQUIRE(c.clip);
+        clips.push_back(c.clip.get());
+    }
+    gltf::ResolverTextureLookup lookup(resolver, f);
+    const fs::path dir = tempDir("w3x");
+    const Checked ck = exportAndCheck(*a.document.model, clips, dir / "warrior.glb", &lookup, false);
+    CHECK(ck.animations == 4);
+    CHECK(ck.images == 1); // EUlorienwarrior.tga through its <Texture> declaration
+    fs::remove_all(dir);
+}
+
 TEST_CASE("glTF export of the Alamo writer's fixture: step keys, visibility, lights, proxies, dazzles", "[export]") {
     Model m = alamo::readModel(ByteSpan(alamo::writeModel(test::syntheticModel())), "synthetic.alo");
     Clip c = alamo::readClip(ByteSpan(alamo::writeClip(test::syntheticClip())), "synthetic_clip.ala");
