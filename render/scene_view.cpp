@@ -261,6 +261,23 @@ struct SceneView::Impl {
                                      framing.hi);
             }
         }
+        if (!alone && options.particles && framing.lo.x <= framing.hi.x) {
+            // What the shown particle systems at the proxies (engine glows, ...) cover over their first 2 s, where
+            // it stays near the model (within its bounds' diameter of their centre): glows past the hull are in
+            // view, a rising smoke column does not shrink the model.
+            std::vector<glm::vec3> pts;
+            particles->samplePoints(
+                2.0, [this](int bone, double t) { return boneWorldAt(bone, t); }, pts,
+                [this](size_t a) { return particlesShown(a); });
+            const glm::vec3 c = framing.center();
+            const float reach = 2.0f * framing.radius();
+            for (const glm::vec3& p : pts) {
+                if (!(glm::length(p - c) <= reach)) continue;
+                framing.lo = glm::min(framing.lo, p);
+                framing.hi = glm::max(framing.hi, p);
+                framing.points.push_back(p);
+            }
+        }
         if (alone && meshes->empty()) { // a system alone: what its particles cover over one loop
             std::vector<glm::vec3> pts;
             particles->samplePoints(
