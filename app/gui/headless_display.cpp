@@ -183,12 +183,15 @@ std::string platformProblem;
 
 void headlessMessageHandler(QtMsgType type, const QMessageLogContext& context, const QString& msg) {
     const bool fatal = type == QtFatalMsg;
-    if (!fatal && type != QtDebugMsg && type != QtInfoMsg && context.category &&
-        std::strncmp(context.category, "qt.qpa.", 7) == 0) {
-        std::lock_guard<std::mutex> lock(platformMutex);
-        platformProblem = msg.toStdString();
+    if (!fatal && type != QtDebugMsg && context.category && std::strncmp(context.category, "qt.qpa.", 7) == 0) {
+        if (type != QtInfoMsg) { // "Could not load the Qt platform plugin" (info) follows the reason (a warning)
+            std::lock_guard<std::mutex> lock(platformMutex);
+            platformProblem = msg.toStdString();
+        }
         return;
     }
+    // Noise of a headless run: a missing XDG_RUNTIME_DIR (Qt then uses /tmp/runtime-USER).
+    if (type == QtWarningMsg && msg.startsWith(QLatin1String("QStandardPaths: XDG_RUNTIME_DIR not set"))) return;
     if (fatal || isMakeCurrentFailure(msg)) {
         if (ending.exchange(true)) { // another thread is already ending the process
             for (;;)
