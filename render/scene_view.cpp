@@ -99,6 +99,10 @@ struct SceneView::Impl {
     std::vector<Part> parts;
     std::vector<Attachment> attachments;                 // object attachments of the model shown (setModel)
     std::shared_ptr<const rs::ParticleSystem> alone;     // the system shown alone (model is then a one-bone stand-in)
+    // Framing also fits what the shown particle systems at the proxies cover (engine glows past the hull): on when
+    // the view's dynamic property "framingIncludesParticles" is true (headless screenshots and recordings set it
+    // before setModel); off by default (the window frames the meshes).
+    bool framingParticles() const { return q->property("framingIncludesParticles").toBool(); }
     std::map<int64_t, std::vector<glm::mat4>> boneCache; // clip frame -> bone world matrices (births in the past)
     rs::PoseBuffers cachePose;
     bool zUp = true;
@@ -261,7 +265,7 @@ struct SceneView::Impl {
                                      framing.hi);
             }
         }
-        if (!alone && options.particles && framing.lo.x <= framing.hi.x) {
+        if (framingParticles() && !alone && options.particles && framing.lo.x <= framing.hi.x) {
             // What the shown particle systems at the proxies (engine glows, ...) cover over their first 2 s, where
             // it stays near the model (within its bounds' diameter of their centre): glows past the hull are in
             // view, a rising smoke column does not shrink the model.
