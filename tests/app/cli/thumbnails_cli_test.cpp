@@ -229,7 +229,7 @@ TEST_CASE("cli thumbnails of a corpus folder", "[thumbnails][cli][corpus]") {
         if (f != "s.png") CHECK(pngSize(t.root / f).first <= 48);
 }
 
-TEST_CASE("cli thumbnails: -o DIR is created; a late particle burst is drawn; one bad file does not fail the batch",
+TEST_CASE("cli thumbnails: -o DIR is created, a late particle burst is drawn, one bad file fails no batch",
           "[thumbnails][cli]") {
     if (!test::cliBuilt()) {
         FAIL(RIGSCOPE_CLI << " not built: the test needs the rigscope-cli target");
