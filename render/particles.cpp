@@ -465,10 +465,11 @@ bool Particles::sortsByView() const {
     return false;
 }
 
-void Particles::samplePoints(double seconds, const BoneWorld& boneWorld, std::vector<glm::vec3>& out) const {
+void Particles::samplePoints(double seconds, const BoneWorld& boneWorld, std::vector<glm::vec3>& out,
+                             const std::function<bool(size_t)>& shown) const {
     for (size_t a = 0; a < attachments_.size(); ++a) {
         const System& s = systems_[a];
-        if (!s.sim) continue;
+        if (!s.sim || (shown && !shown(a))) continue;
         rs::ParticleBuffer buf(4096, attachments_[a].system->emitters.size());
         rs::ParticleSimOptions o;
         o.seed = s.seed;

@@ -97,9 +97,10 @@ class Particles {
     bool sortsByView() const;               // some drawn emitter's order depends on the eye (update again)
     QStringList notDrawn() const;           // "<system>/<emitter>: <why>" for emitters drawn by nobody
 
-    // World positions of the particles of every attachment at a few times in [0, seconds] (framing a system
-    // shown alone), each grown by half its size along the axes.
-    void samplePoints(double seconds, const BoneWorld& boneWorld, std::vector<glm::vec3>& out) const;
+    // World positions of the particles of every attachment (every one for which shown(i) is true, when given) at a
+    // few times in [0, seconds] (framing), each grown by half its size along the axes.
+    void samplePoints(double seconds, const BoneWorld& boneWorld, std::vector<glm::vec3>& out,
+                      const std::function<bool(size_t)>& shown = {}) const;
 
   private:
     struct Emitter {

@@ -106,6 +106,10 @@ struct SceneView::Impl {
     std::vector<Part> parts;
     std::vector<Attachment> attachments;                 // object attachments of the model shown (setModel)
     std::shared_ptr<const rs::ParticleSystem> alone;     // the system shown alone (model is then a one-bone stand-in)
+    // Framing also fits what the shown particle systems at the proxies cover (engine glows past the hull): on when
+    // the view's dynamic property "framingIncludesParticles" is true (headless screenshots and recordings set it
+    // before setModel); off by default (the window frames the meshes).
+    bool framingParticles() const { return q->property("framingIncludesParticles").toBool(); }
     std::map<int64_t, std::vector<glm::mat4>> boneCache; // clip frame -> bone world matrices (births in the past)
     rs::PoseBuffers cachePose;
     bool zUp = true;
@@ -267,6 +271,23 @@ struct SceneView::Impl {
                 const int64_t f = last * k / kOrbitPoses;
                 meshes->samplePoints(parts, worldAtFrame(f), palette->inverseBind(), 200000, framing.points, framing.lo,
                                      framing.hi);
+            }
+        }
+        if (framingParticles() && !alone && options.particles && framing.lo.x <= framing.hi.x) {
+            // What the shown particle systems at the proxies (engine glows, ...) cover over their first 2 s, where
+            // it stays near the model (within its bounds' diameter of their centre): glows past the hull are in
+            // view, a rising smoke column does not shrink the model.
+            std::vector<glm::vec3> pts;
+            particles->samplePoints(
+                2.0, [this](int bone, double t) { return boneWorldAt(bone, t); }, pts,
+                [this](size_t a) { return particlesShown(a); });
+            const glm::vec3 c = framing.center();
+            const float reach = 2.0f * framing.radius();
+            for (const glm::vec3& p : pts) {
+                if (!(glm::length(p - c) <= reach)) continue;
+                framing.lo = glm::min(framing.lo, p);
+                framing.hi = glm::max(framing.hi, p);
+                framing.points.push_back(p);
             }
         }
         if (alone && meshes->empty()) { // a system alone: what its particles cover over one loop

@@ -42,23 +42,50 @@ def tag_joints(glb):
     return struct.pack("<III", magic, version, total) + struct.pack("<II", len(text), kind) + text + rest
 
 
+# A pose matches when no joint's head is farther from Blender's than this fraction of the rig's size (the
+# diagonal of the bounding box of the bone heads), as the project's other pose comparisons judge translations
+# relative to the rig (tests/core/scene/engine_pose_test.cpp, tests/export/gltf_export_test.cpp: 1e-4). Float32
+# glTF transforms composed along a long bone chain differ by a few 1e-5 of the rig from rigscope's own pose.
+TOLERANCE = 1e-4
+
+
+def rig_size(pose_bones):
+    """The diagonal of the bounding box of the bone heads of a `rigscope-cli pose` bone list (at least 1e-6)."""
+    if not pose_bones:
+        return 1e-6
+    heads = [b["world"][12:15] for b in pose_bones]
+    lo = [min(h[i] for h in heads) for i in range(3)]
+    hi = [max(h[i] for h in heads) for i in range(3)]
+    return max(1e-6, sum((b - a) ** 2 for a, b in zip(lo, hi)) ** 0.5)
+
+
 def compare(pose_bones, blender_heads):
     """Largest head difference between `rigscope-cli pose` bones (list of {"name", "world"[16]}, index order)
     and Blender's heads ({tagged bone name: [x, y, z]}), matched by joint index.
 
-    Returns (bones compared, largest absolute difference, largest coordinate (at least 1)). Raises ValueError
-    when a pose bone has no Blender bone of its index.
+    Returns (bones compared, largest distance between a joint's two heads, rig size (rig_size)). Raises
+    ValueError when a pose bone has no Blender bone of its index.
     """
     by_index = {}
     for name, head in blender_heads.items():
         k = joint_index(name)
         if k is not None:
             by_index[k] = head
-    worst, size = 0.0, 1.0
+    worst = 0.0
     for k, b in enumerate(pose_bones):
         if k not in by_index:
             raise ValueError("joint %d (%s) missing from the Blender import" % (k, b["name"]))
         t = b["world"][12:15]
-        worst = max(worst, max(abs(x - y) for x, y in zip(t, by_index[k])))
-        size = max(size, max(abs(x) for x in t))
-    return len(pose_bones), worst, size
+        worst = max(worst, sum((x - y) ** 2 for x, y in zip(t, by_index[k])) ** 0.5)
+    return len(pose_bones), worst, rig_size(pose_bones)
+
+
+def within_tolerance(worst, size):
+    """The verdict on compare()'s largest difference and rig size."""
+    return worst <= TOLERANCE * size
+
+
+def matches(pose_bones, blender_heads):
+    """True when every joint's head is within TOLERANCE of the rig size of Blender's (see compare)."""
+    _, worst, size = compare(pose_bones, blender_heads)
+    return within_tolerance(worst, size)

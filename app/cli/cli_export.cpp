@@ -8,8 +8,9 @@
 //     clips beside the model (naming convention) and those inside the file (W3D, .al); a .bwm gets the first
 //     animation library beside it whose armature fits.
 //   rigscope-cli export [--game DIR]... [--mod DIR]... --batch SOURCE -o DIR
-//     Every model of a folder (recursively) or of a .meg/.big archive to DIR/<relative path>.glb with its clips;
-//     carries on past bad files and lists them at the end (exit 1 when any failed).
+//     Every model of a folder (recursively) or of a .meg/.big archive to DIR/<relative path>.glb with its clips
+//     (DIR created with its parents when missing); carries on past bad files and lists them at the end (exit 1
+//     when any failed).
 #include "commands.h"
 
 #include "bw2/al.h"
@@ -31,7 +32,7 @@ namespace rs::cli {
 static const char* kExportUsage =
     "usage: rigscope-cli export MODEL [--clip FILE]... [--all-clips] [--lod N] [--alt N] [--all-variants]\n"
     "                           [--faction-color #RRGGBB] -o OUT.glb|OUT.gltf\n"
-    "       rigscope-cli export --batch SOURCE -o DIR\n"
+    "       rigscope-cli export --batch SOURCE -o DIR      (DIR is created when missing)\n"
     "  Both take --game DIR / --mod DIR (repeatable); MODEL, FILE may be ARCHIVE:PATH or a game path inside them,\n"
     "  and SOURCE a folder or a .meg/.big archive. References are found the way the viewer finds them.\n"
     "  Writes the model's skeleton, meshes (skinned and rigid), materials with PNG textures, lights, proxies,\n"
@@ -168,7 +169,6 @@ struct BatchItem {
 
 static int batch(const std::string& source, const std::string& outDir, const GameMount& base) {
     std::error_code ec;
-    if (!fs::is_directory(outDir, ec)) throw UsageError{"-o must be an existing folder with --batch: " + outDir};
     std::vector<BatchItem> items;
     std::vector<std::string> failed, skipped;
     if (fs::is_directory(source, ec)) {
@@ -199,6 +199,7 @@ static int batch(const std::string& source, const std::string& outDir, const Gam
     } else {
         throw UsageError{"--batch needs a folder or a .meg/.big archive: " + source};
     }
+    makeOutputFolder(outDir); // after the source is known good: a mistyped command leaves no empty folder
     const bool tty = isatty(2);
     size_t written = 0;
     for (size_t i = 0; i < items.size(); ++i) {

@@ -3,9 +3,10 @@
 // without SOURCE, of the mounted --game/--mod folders, drawn by the software renderer of the thumbnails
 // (ui/thumbnail_render.h: no display, no GPU) on a pool of threads, one PNG per asset under DIR named after its path
 // inside the source (DATA/ART/MODELS/X.ALO -> DIR/DATA/ART/MODELS/X.ALO.png; names that would leave DIR are refused),
-// and a contact sheet (the pictures in a grid with their names) with --sheet. Each file is written to a temporary name
-// beside it and renamed. Exit status: 0 every asset drawn (particle systems with only distortion emitters are skipped),
-// 1 some could not be drawn, 2 usage.
+// and a contact sheet (the pictures in a grid with their names) with --sheet. DIR is created (with its parents) when
+// missing. Each file is written to a temporary name beside it and renamed. Exit status: 0 pictures written (assets
+// that could not be drawn are listed as failed; particle systems with only distortion emitters are skipped), 1
+// nothing could be drawn or the contact sheet could not be written, 2 usage.
 #include "commands.h"
 
 #ifdef RIGSCOPE_HAVE_THUMBNAILS
@@ -40,12 +41,12 @@ static const char* const kThumbnailsHelp =
     "Writes a picture of every model (bind pose), particle system (alone, when it shows most), clip (its skeleton\n"
     "posed mid-clip), AMAL bank (its 2D stage) and texture of SOURCE (a folder or a .meg/.big archive) or, without\n"
     "SOURCE, of the --game/--mod folders, to DIR/<path inside the source>.png, at most N x N pixels (default 256).\n"
-    "Drawn in software: no display needed.\n"
+    "DIR is created when missing. Drawn in software: no display needed.\n"
     "  --sheet FILE  also write a contact sheet: every picture in a grid with its name\n"
     "  --threads N   worker threads (default: every core)\n"
     "Carries on past files that cannot be drawn and lists them. A progress line is drawn on a terminal.\n"
-    "Exit status: 0 every asset drawn (particle systems with only distortion emitters are skipped), 1 some could\n"
-    "not be drawn, 2 usage error.\n";
+    "Exit status: 0 pictures written (those that could not be drawn are listed as failed; particle systems with\n"
+    "only distortion emitters are skipped), 1 nothing could be drawn or the contact sheet not written, 2 usage.\n";
 
 #ifdef RIGSCOPE_HAVE_THUMBNAILS
 namespace {
@@ -171,7 +172,6 @@ int cmdThumbnails(std::vector<std::string> args) {
     if (out.empty()) throw UsageError{"thumbnails needs -o DIR"};
     if (source.empty() && !m.table) throw UsageError{"thumbnails needs a SOURCE or --game DIR / --mod DIR"};
     std::error_code ec;
-    if (!fs::is_directory(out, ec)) throw UsageError{"-o must be an existing folder: " + out};
 
     // The assets: the source's entries (a folder or archive as one mount), else every name of the mount.
     std::vector<Item> items;
@@ -210,6 +210,8 @@ int cmdThumbnails(std::vector<std::string> args) {
         for (const auto& [key, path] : found)
             add(path, key);
     }
+
+    makeOutputFolder(out); // after the source is known good: a mistyped command leaves no empty folder
 
     // Software rendering only: no X server, no GPU.
     qputenv("QT_QPA_PLATFORM", "offscreen");
@@ -277,7 +279,10 @@ int cmdThumbnails(std::vector<std::string> args) {
         if (it.skipped) std::printf("skipped: %s\n", it.error.c_str());
     for (const std::string& f : failed)
         std::printf("failed: %s\n", f.c_str());
-    return failed.empty() ? 0 : 1;
+    // One asset that cannot be drawn does not fail the batch (it is listed); nothing drawn at all, or a contact
+    // sheet asked for and not written, does.
+    const bool sheetFailed = !sheet.empty() && !failed.empty() && failed.back().rfind("contact sheet: ", 0) == 0;
+    return (written == 0 && !failed.empty()) || sheetFailed ? 1 : 0;
 #endif
 }
 

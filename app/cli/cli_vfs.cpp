@@ -5,9 +5,12 @@
 #include "commands.h"
 
 #include "common/error.h"
+#include "common/file_read.h"
 #include "resolve/lookup_rules.h"
+#include "vfs/archive.h"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -88,11 +91,47 @@ static bool onDisk(const std::string& arg, const GameMount& m) {
 
 bool resolvesThroughTable(const std::string& arg, const GameMount& m) { return m.table || isArchivePath(arg); }
 
+void makeOutputFolder(const std::string& dir) {
+    std::error_code ec;
+    if (fs::is_directory(dir, ec)) return;
+    if (fs::exists(dir, ec)) throw ParseError(dir, {}, ParseError::kNoOffset, "not a folder (-o needs one)");
+    fs::create_directories(dir, ec);
+    if (ec || !fs::is_directory(dir))
+        throw ParseError(dir, {}, ParseError::kNoOffset,
+                         "cannot create the output folder: " + (ec ? ec.message() : std::string("not a folder")));
+}
+
+// An archive given where a model, clip, bank or texture is expected (`info Cinematics.meg`): refused naming what
+// it is and how to look inside, instead of "unrecognised file format". A malformed archive gives its own error.
+static void refuseArchive(const std::string& path) {
+    std::string ext = fs::path(path).extension().string();
+    for (char& c : ext)
+        c = char(std::tolower(static_cast<unsigned char>(c)));
+    std::vector<uint8_t> head;
+    try {
+        head = readFileHead(path, 16);
+    } catch (const ParseError&) {
+        return; // missing, a folder, a FIFO: readInputFile says so
+    }
+    if (ext != ".meg" && ext != ".big" && !vfs::looksLikeArchive(ByteSpan(head))) return;
+    const std::shared_ptr<vfs::Archive> a = vfs::openArchiveFile(path);
+    std::string kind = a->kind();
+    for (char& c : kind)
+        c = char(std::toupper(static_cast<unsigned char>(c)));
+    if (kind.size() == 4 && kind[3] >= '1' && kind[3] <= '3') kind = "MEG version " + kind.substr(3); // MEG1..3
+    const size_t n = a->entries().size();
+    throw ParseError(path, {}, ParseError::kNoOffset,
+                     "a " + kind + " archive of " + std::to_string(n) + (n == 1 ? " file" : " files") +
+                         ", not a model, clip or texture: list its files with `rigscope-cli ls " + path +
+                         "` and open one as " + path + ":PATH");
+}
+
 Input readInput(const std::string& arg, const GameMount& m) {
     Input in;
     in.arg = arg;
     in.label = arg;
     if (onDisk(arg, m)) {
+        refuseArchive(arg);
         in.bytes = readInputFile(arg);
         in.place = m.res().placeOf(arg);
         return in;

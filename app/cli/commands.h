@@ -83,6 +83,10 @@ void writeResolved(const Document& doc, const Input& in, Json& j);
 // `name` as a relative path under an output folder; "" when it would leave it (".." or a drive letter / ':').
 // A leading separator is the archive's root and anchors at the output folder.
 std::string safeRelativePath(const std::string& name);
+// The output folder of a command that writes many files (-o DIR of thumbnails, export --batch): created with its
+// parents when it does not exist yet. Throws ParseError naming it when it cannot be (a file of that name, no
+// permission, ...).
+void makeOutputFolder(const std::string& dir);
 // Alamo particle systems (cli_particles.cpp).
 void infoParticles(const Document& doc, Json& j);
 void infoParticlesText(const Document& doc, std::string& text);

@@ -96,7 +96,8 @@ static const Command kCommands[] = {
      "DIR/<path inside the source>.png, at most N x N pixels (default 256), in software (no display needed).\n"
      "  --sheet FILE  also write a contact sheet: every picture in a grid with its name\n"
      "  --threads N   worker threads (default: every core)\n"
-     "Carries on past files that cannot be drawn, lists them and exits 1; a progress line on a terminal.\n"},
+     "DIR is created when missing. Carries on past files that cannot be drawn and lists them; exits 1 only when\n"
+     "nothing could be drawn (or the --sheet not written). A progress line on a terminal.\n"},
     {"diff", cmdDiff, "diff [--json] [--game DIR]... [--mod DIR]... A B",
      "Lists what differs between two models or clips (any format the viewer opens; a model's clips come\n"
      "along and are paired by name): bones added, removed, moved (bind-pose distance and angle) or reparented;\n"
@@ -119,8 +120,9 @@ static const Command kCommands[] = {
      "Without --clip every clip beside the model and inside the file is exported; --all-clips adds them to\n"
      "the --clip files. --all-variants writes one scene per LOD/ALT combination (scene 0 = --lod/--alt).\n"
      "A .bwm gets the first animation library (.al) beside it whose armature fits.\n"
-     "--batch exports every model under SOURCE (a folder or a .meg/.big archive) to DIR/<relative path>.glb,\n"
-     "carrying on past broken files and listing them at the end (exit 1 if any failed).\n"},
+     "--batch exports every model under SOURCE (a folder or a .meg/.big archive) to DIR/<relative path>.glb\n"
+     "(DIR is created when missing), carrying on past broken files and listing them at the end (exit 1 if any\n"
+     "failed).\n"},
     {"amal", runAmal,
      "amal --json FILE (--movement N [--backward] | --program N) [--ticks T] [--x X --y Y --a A] [--set NAME=VALUE]",
      "Runs AMAL movement N (recorded PLay data) or program N of an AMAL bank for T ticks (1/50 s) and prints\n"

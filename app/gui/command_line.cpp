@@ -43,7 +43,10 @@ const std::vector<OptionSpec>& optionSpecs() {
         {"wireframe", nullptr, Headless, "Draw triangle edges over the shaded model."},
         {"texture-dir", "DIR", Headless, "Extra folder searched for textures (repeatable).", true},
         {"no-grid", nullptr, Headless, "Do not draw the ground grid."},
-        {"no-labels", nullptr, Headless, "Do not draw proxy and marker labels."},
+        {"labels", nullptr, Headless,
+         "Draw the names of the proxies and markers (off by default: every hardpoint and engine proxy would be "
+         "named over the model)."},
+        {"no-labels", nullptr, Headless, "Do not draw proxy and marker labels (the default)."},
         {"no-particles", nullptr, Headless, "Do not draw the particle systems named by the model's proxies."},
         {"yaw", "DEGREES", Headless, "Camera yaw around the model (default 35; with --turntable: at the first frame)."},
         {"pitch", "DEGREES", Headless, "Camera pitch (default 20)."},
@@ -182,7 +185,7 @@ std::string helpText() {
     s += "\nInteractive viewer (--frame: also --screenshot):\n";
     appendOptions(s, Viewer);
     appendOptions(s, Both);
-    s += "\nHeadless screenshot and recording (no window; need OpenGL, e.g. under xvfb-run):\n";
+    s += "\nHeadless screenshot and recording (no window; with no display they start their own Xvfb):\n";
     appendOptions(s, Headless);
     s += "\nHeadless screenshot only:\n";
     appendOptions(s, Screenshot);

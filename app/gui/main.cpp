@@ -93,7 +93,8 @@ int toScreenshotArgs(const rs::app::CommandLine& cl, rs::app::ScreenshotArgs& a)
     a.options.showSkeleton = cl.has("skeleton");
     a.options.wireframe = cl.has("wireframe");
     a.options.grid = !cl.has("no-grid");
-    a.options.labels = !cl.has("no-labels");
+    if (cl.has("labels") && cl.has("no-labels")) return usage("--labels and --no-labels are exclusive");
+    a.options.labels = cl.has("labels"); // off by default (issue 38): a picture of the model, not of its proxies
     a.options.particles = !cl.has("no-particles");
     for (const char* o : {"game", "mod"})
         if (cl.has(o))
@@ -159,7 +160,7 @@ int main(int argc, char** argv) {
     if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") &&
         qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
         std::fputs("rigscope: no display (DISPLAY and WAYLAND_DISPLAY are unset): the viewer needs one; "
-                   "--screenshot renders headless under xvfb-run\n",
+                   "--screenshot and --record render without one\n",
                    stderr);
         return 1;
     }

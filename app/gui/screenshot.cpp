@@ -1,5 +1,6 @@
 #include "screenshot.h"
 
+#include "headless_display.h"
 #include "scene_recorder.h"
 #include "scene_view.h"
 #include "thumbnail_render.h"
@@ -52,12 +53,9 @@ double processCpuSeconds() {
     return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1e-6;
 }
 
-// Ends the process without destructors (see ScreenshotArgs::exitWhenDone): the PNG is written and closed.
-[[noreturn]] void exitNow(int rc) {
-    std::fflush(stdout);
-    std::fflush(stderr);
-    std::_Exit(rc);
-}
+// Ends the process without destructors (see ScreenshotArgs::exitWhenDone): the PNG is written and closed; the
+// private Xvfb, if one was started, is stopped.
+[[noreturn]] void exitNow(int rc) { exitHeadless(rc); }
 
 int fail(const std::string& msg) {
     std::fprintf(stderr, "rigscope: %s\n", msg.c_str());
@@ -68,6 +66,11 @@ int fail(const std::string& msg) {
 // renderer of the thumbnails, centred on the view's background at the requested size.
 int softwareScreenshot(const ScreenshotArgs& a, const rs::Resolver& resolver, const std::string& path, int argc,
                        char** argv) {
+    // Drawn with QPainter: no OpenGL, so no display either.
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY") &&
+        qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    installHeadlessMessageHandler();
     QGuiApplication app(argc, argv);
     float frame = -1.0f;
     if (a.frame) frame = *a.frame;
@@ -96,6 +99,9 @@ struct SceneInputs {
     // A file without a model (a clip alone, an AMAL bank, a texture): drawn by softwareScreenshot, not the scene.
     std::string softwarePath;
     std::shared_ptr<const rs::Resolver> resolver;
+    // Textures already reported missing while loading (an object's state names them): not reported again after
+    // the capture, so that each missing texture is printed once.
+    QStringList reportedTextures;
 };
 
 // Mounts --game/--mod, reads the model (or object, or demo) and the clip. wantClip: without --clip, pick the
@@ -157,8 +163,14 @@ static int loadScene(const ScreenshotArgs& a, bool wantClip, SceneInputs& s) {
                 }
             }
             const rs::objects::LoadedState ls = rs::objects::loadState(*resolver, states[pick]);
-            for (const std::string& m : ls.missing)
+            for (const std::string& m : ls.missing) {
+                if (m.rfind("texture ", 0) == 0) {
+                    const QString name = QString::fromStdString(m.substr(8));
+                    if (s.reportedTextures.contains(name, Qt::CaseInsensitive)) continue;
+                    s.reportedTextures << name;
+                }
                 std::fprintf(stderr, "rigscope: warning: %s: %s\n", o.name.c_str(), m.c_str());
+            }
             if (!ls.model) return fail(o.name + ", state " + states[pick].label + ": no model to show");
             model = ls.model;
             modelPath = QString::fromStdString(ls.path);
@@ -231,6 +243,9 @@ static int loadScene(const ScreenshotArgs& a, bool wantClip, SceneInputs& s) {
 
 // Sizes and shows the window and gives the view what it draws, at the args' camera angles.
 static void showScene(SceneView& view, const ScreenshotArgs& a, const SceneInputs& s) {
+    // Framed with the particle systems at the proxies near the model (engine glows in the picture, not cut at its
+    // edge; SceneView's framing reads this property).
+    view.setProperty("framingIncludesParticles", true);
     auto* window = view.window();
     window->resize(a.width, a.height);
     window->show();
@@ -263,6 +278,11 @@ int runScreenshot(const ScreenshotArgs& a, int argc, char** argv) {
                          what, (long long)QDateTime::currentMSecsSinceEpoch());
     };
     mark("model loaded");
+    // A display with OpenGL (a private Xvfb when there is none), and one line instead of an abort or a stream of
+    // "makeCurrent failed" when the one given has no OpenGL.
+    if (const std::string why = ensureHeadlessDisplay(a.width, a.height); !why.empty()) return fail(why);
+    installHeadlessMessageHandler();
+    mark(privateDisplay().empty() ? "display" : ("display " + privateDisplay() + " (private Xvfb)").c_str());
     QGuiApplication app(argc, argv);
     mark("app");
     SceneView view;
@@ -303,7 +323,7 @@ int runScreenshot(const ScreenshotArgs& a, int argc, char** argv) {
             app.exit(rc);
             return;
         }
-        QStringList reported;
+        QStringList reported = scene.reportedTextures;
         for (const TextureInfo& t : view.textures()) {
             if (t.loaded || reported.contains(t.name, Qt::CaseInsensitive)) continue;
             reported << t.name;
@@ -384,6 +404,8 @@ int runRecord(const ScreenshotArgs& a, int argc, char** argv) {
         return fail((a.model.isEmpty() ? std::string("the model") : a.model.toStdString()) +
                     ": nothing moves (no clip, or a clip of one frame): give --clip CLIP or --turntable SECONDS");
 
+    if (const std::string why = ensureHeadlessDisplay(a.width, a.height); !why.empty()) return fail(why);
+    installHeadlessMessageHandler();
     QGuiApplication app(argc, argv);
     SceneView view;
     showScene(view, a, scene);
@@ -407,12 +429,28 @@ int runRecord(const ScreenshotArgs& a, int argc, char** argv) {
     });
     poll.start(50);
 
+    // Watchdog: a recording that makes no progress for a minute (no frame drawn: broken GL) must not hang. It is
+    // cancelled (the temporary file removed) and ends with one line.
+    bool stalled = false;
+    QTimer watchdog;
+    watchdog.setSingleShot(true);
+    QObject::connect(&watchdog, &QTimer::timeout, &app, [&] {
+        stalled = true;
+        recorder.cancel();
+        QTimer::singleShot(3000, &app, [&] { // the recorder did not answer either
+            std::fputs("rigscope: render timed out (no frame drawn for 60 s)\n", stderr);
+            exitNow(1);
+        });
+    });
+    watchdog.start(60000);
+
     // A progress line when stderr is a terminal and the recording takes more than a second.
     const bool tty = ::isatty(STDERR_FILENO) == 1;
     QElapsedTimer clock;
     clock.start();
     bool lineShown = false;
     QObject::connect(&recorder, &rs::ui::SceneRecorder::progress, &app, [&](int step, int steps) {
+        watchdog.start(60000);
         if (!tty || clock.elapsed() < 1000) return;
         lineShown = true;
         const int frames = recorder.frameTotal();
@@ -434,12 +472,15 @@ int runRecord(const ScreenshotArgs& a, int argc, char** argv) {
                                  double(clock.elapsed()) / 1000.0,
                                  double(clock.elapsed()) / std::max(recorder.frameTotal(), 1));
                 rc = 0;
+            } else if (stalled) {
+                rc = fail("render timed out (no frame drawn for 60 s); " + a.record.toStdString() + " not written");
             } else if (cancelled) {
                 std::fprintf(stderr, "rigscope: recording cancelled; %s not written\n", qPrintable(a.record));
                 rc = 130;
             } else {
                 rc = fail(error.toStdString());
             }
+            watchdog.stop();
             app.exit(rc);
         });
     const QString err = recorder.start();

@@ -17,8 +17,11 @@ ParticleDraw particleDrawOf(ParticleBlend blend);
 float particleLoopSeconds(const ParticleSystem& system);
 
 // The time of a still picture of the system alone (simulated with seed 1, as the view draws it), seconds: of 1 s
-// and 32 times spread over its first loop, the one at which its particles show most (the sum over the live
-// particles of size^2 x alpha x their brightest channel; the earliest on a tie); 0 when nothing shows at any.
+// and 32 times spread over its first loop, the one at which its drawn particles (particleDrawOf) show most (the
+// sum over the live particles of size^2 x alpha x their brightest channel; the earliest on a tie); else the first
+// of them at which a drawn particle is there (black smoke shows 0); else, looked for in steps of 1/60 s over two
+// loops (short bursts between the samples), the first moment one is there (the brightest of its next 1/4 s);
+// 0 when no drawn particle is ever there.
 double particlePreviewTime(const ParticleSystem& system);
 
 } // namespace rs

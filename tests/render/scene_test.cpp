@@ -230,7 +230,10 @@ TEST_CASE("a found texture replaces the checker placeholder", "[render]") {
         for (int y = 0; y < img.height(); ++y)
             for (int x = 0; x < img.width(); ++x) {
                 const QColor c(img.pixel(x, y));
-                n += c.red() > 90 && std::abs(c.red() - c.green()) < 16 && std::abs(c.red() - c.blue()) < 16;
+                // Grey as the rig lights it: red = green, blue a little higher (the lights' tint; e.g. 63,63,105),
+                // not only the faces lit brightest (how many of those show depends on the framing).
+                n += c.red() > 50 && std::abs(c.red() - c.green()) < 12 && c.blue() >= c.red() - 16 &&
+                     c.blue() <= c.red() + 60;
             }
         return n;
     };

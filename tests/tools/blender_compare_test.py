@@ -60,7 +60,8 @@ class BlenderCompareTest(unittest.TestCase):
         heads = {n: [h[0] + 3e-6, h[1], h[2]] for n, h in zip(names, HEADS)}
         n, worst, size = bc.compare(pose(HEADS), heads)
         self.assertEqual(n, len(NAMES))
-        self.assertLess(worst / size, 1e-5)
+        self.assertAlmostEqual(worst, 3e-6)
+        self.assertTrue(bc.matches(pose(HEADS), heads))
 
     def test_a_wrong_joint_among_repeated_names_is_found(self):
         names = blender_import(bc.tag_joints(glb(NAMES)))
@@ -69,6 +70,44 @@ class BlenderCompareTest(unittest.TestCase):
         heads = {n: list(h) for n, h in zip(names, wrong)}
         _, worst, _ = bc.compare(pose(HEADS), heads)
         self.assertAlmostEqual(worst, 6.0)
+
+    def test_the_rig_size_is_the_diagonal_of_the_heads_bounds(self):
+        # HEADS span x -3..3, y -6..8, z 0..6.
+        self.assertAlmostEqual(bc.rig_size(pose(HEADS)), (6 ** 2 + 14 ** 2 + 6 ** 2) ** 0.5)
+
+    def test_float_noise_of_a_large_rig_passes(self):
+        # The held-out AT-AT MOVE (issue 38): 94 bones, a largest head difference of 3.4e-5 of the rig's size
+        # (2.08e-3 on a rig about 61 units across), the float32 glTF transforms composed along its bone chains.
+        # It failed when judged against 1e-5 of the largest coordinate.
+        names = blender_import(bc.tag_joints(glb(NAMES)))
+        size = bc.rig_size(pose(HEADS))
+        off = 3.4e-5 * size
+        heads = {n: [h[0], h[1] + off, h[2]] for n, h in zip(names, HEADS)}
+        n, worst, got_size = bc.compare(pose(HEADS), heads)
+        self.assertAlmostEqual(worst, off)
+        self.assertAlmostEqual(got_size, size)
+        self.assertTrue(bc.within_tolerance(worst, got_size))
+        self.assertTrue(bc.matches(pose(HEADS), heads))
+        # Scaled up 100 times (a rig of 1,640 units): the same fraction still passes.
+        big = [tuple(100 * c for c in h) for h in HEADS]
+        heads = {n: [h[0] + 100 * off, h[1], h[2]] for n, h in zip(names, big)}
+        self.assertTrue(bc.matches(pose(big), heads))
+
+    def test_a_real_mismatch_fails(self):
+        names = blender_import(bc.tag_joints(glb(NAMES)))
+        size = bc.rig_size(pose(HEADS))
+        # One joint 1e-3 of the rig off (ten times the tolerance), along all three axes.
+        off = 1e-3 * size / 3 ** 0.5
+        heads = {n: list(h) for n, h in zip(names, HEADS)}
+        heads[names[7]] = [c + off for c in HEADS[7]]
+        n, worst, _ = bc.compare(pose(HEADS), heads)
+        self.assertAlmostEqual(worst, 1e-3 * size)
+        self.assertFalse(bc.matches(pose(HEADS), heads))
+        # Just over the tolerance fails, just under passes.
+        heads[names[7]] = [HEADS[7][0] + 1.01e-4 * size, HEADS[7][1], HEADS[7][2]]
+        self.assertFalse(bc.matches(pose(HEADS), heads))
+        heads[names[7]] = [HEADS[7][0] + 0.99e-4 * size, HEADS[7][1], HEADS[7][2]]
+        self.assertTrue(bc.matches(pose(HEADS), heads))
 
     def test_a_missing_joint_is_an_error(self):
         names = blender_import(bc.tag_joints(glb(NAMES)))
