@@ -33,7 +33,8 @@ std::vector<std::string> textureCandidates(std::string_view name, std::string_vi
 // The first candidate the table holds; null when none.
 const vfs::Hit* findTexture(const vfs::MountTable& t, std::string_view name, std::string_view modelKey);
 
-// W3D hierarchy `name`: `<name>.W3D` next to the model, then ART/W3D/<first two letters>/, then ART/W3D/.
+// W3D hierarchy `name`: `<name>.W3D` next to the model, then ART/W3D/<first two letters>/, then ART/W3D/, then the
+// same two below the model's art root (artRootOf: <root>ART/W3D/<xx>/, <root>ART/W3D/).
 const vfs::Hit* findW3dHierarchy(const vfs::MountTable& t, std::string_view name, std::string_view modelKey);
 
 // W3D header scans (w3d::scanHeaders) of a table's entries, kept for the lookups of one run over files that do not
