@@ -446,6 +446,7 @@ void MainWindow::finishLoad() {
         reportError(tr("Cannot open %1").arg(QFileInfo(r.path).fileName()), msg);
         emit openFailed(r.path, msg);
     }
+    readTimed_ = false; // consumed by applyDocument, or nothing was shown
     startNextLoad();
 }
 
@@ -887,6 +888,7 @@ void MainWindow::finishObjectOpen() {
     readDone_.start(); // the object was read: its first frame is timed from here
     readTimed_ = true;
     applyObjectState(o.name, 0, o.first);
+    readTimed_ = false;
 }
 
 bool MainWindow::selectObjectState(int i) {
@@ -899,6 +901,7 @@ bool MainWindow::selectObjectState(int i) {
     readDone_.start(); // this state was read: its first frame is timed from here
     readTimed_ = true;
     applyObjectState(objectName_, i, s);
+    readTimed_ = false;
     return objectState_ == i;
 }
 

@@ -204,11 +204,11 @@ struct EawDecalInstall {
                                      " </HardPoint>\n"
                                      "</HardPoints>\n"));
         Model hull = objectHull();
-        Bone emit;
-        emit.name = "HP_Deck_Emit";
-        emit.parent = 0;
-        emit.bindLocal = glm::translate(glm::mat4(1.0f), glm::vec3(1.5f, 0, 0));
-        hull.skeleton.bones.push_back(emit);
+        Bone emitter;
+        emitter.name = "HP_Deck_Emit";
+        emitter.parent = 0;
+        emitter.bindLocal = glm::translate(glm::mat4(1.0f), glm::vec3(1.5f, 0, 0));
+        hull.skeleton.bones.push_back(emitter);
         hull.meshes.push_back(objectBox("HP_Turret_Blast", 0, {-1.0f, -1.0f, 0.4f}, {-0.2f, 1.0f, 0.5f}, kDecalBlue));
         hull.meshes.push_back(objectBox("HP_Deck_Blast", 0, {0.2f, -1.0f, 0.4f}, {1.0f, 1.0f, 0.5f}, kDecalBlue));
         Proxy fire;
@@ -225,6 +225,7 @@ struct EawDecalInstall {
 //   Layout::Arts (as SymoniusGit/TROWMod): ROOT/data/ini/object/units.ini, W3D files under ROOT/arts/art/w3d/<xx>/
 //   Layout::Sources (as FuryslavBoytcov/rotwk_evilmod): ROOT/mod/big/data/ini/object/units.ini and
 //     ROOT/mod/big/data/ini/gamedata.ini, W3D files under ROOT/mod/asis/art/w3d/<xx>/
+// The quads' texture is art/compiledtextures/qu/quad.dds (grey).
 // Objects: MuUnit (Model MUSK_SKN: a skin in w3d/mu/ on hierarchy KUSK_SKL, which is in w3d/ku/; AnimationState
 // MOVING with KUSK_SKL.KUSK_WALK in w3d/ku/), MuHorde (Model = None; HordeContain InitialPayload MuUnit
 // HORDE_SIZE (6, a macro of gamedata.ini in the Sources layout, else written as 6); RankInfo ranks 1 and 2 of three
@@ -299,6 +300,11 @@ struct SageSourceMod {
             w3d::writeHlod(w, oneLodHlod(container, hierarchy, {{1, container + ".QUAD"}, {0, container + ".SKIN"}}));
             return w.take();
         };
+        Image grey; // the quads' texture, so that nothing but what a test is about is missing
+        grey.width = grey.height = 4;
+        for (int i = 0; i < 16; ++i)
+            grey.rgba.insert(grey.rgba.end(), {128, 128, 128, 255});
+        FakeInstall::write(a / "art/compiledtextures/qu/quad.dds", writeDdsRgba(grey));
         FakeInstall::write(a / "art/w3d/mu/musk_skn.w3d", skin("MUSK_SKN", "KUSK_SKL"));
         FakeInstall::write(a / "art/w3d/lo/lost_skn.w3d", skin("LOST_SKN", "GONE_SKL"));
         w3d::ChunkWriter skl;
