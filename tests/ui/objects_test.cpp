@@ -303,7 +303,10 @@ class ObjectsTest : public QObject {
         QVERIFY(group);
         QTRY_VERIFY(group->isVisible());
         QSignalSpy shown(&w, &ui::MainWindow::objectShown);
+        group->scrollToItem(group->topLevelItem(0));
         const QRect r = group->visualItemRect(group->topLevelItem(0));
+        QVERIFY(!r.isEmpty());
+        QTest::mouseClick(group->viewport(), Qt::LeftButton, {}, r.center());
         QTest::mouseDClick(group->viewport(), Qt::LeftButton, {}, r.center());
         QTRY_VERIFY_WITH_TIMEOUT(shown.count() >= 1, 30000);
         QCOMPARE(shown.last().at(0).toString(), QStringLiteral("MuUnit"));

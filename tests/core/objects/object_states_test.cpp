@@ -253,8 +253,9 @@ TEST_CASE("objects: a mod laid out as sources names the folders to mount; severa
     CHECK_THAT(list.out, Catch::Contains("MuHorde\tObject"));
     const auto unit = rs::test::runCli("object MuUnit" + mounts, rs::test::Stderr::Drop, 60);
     CHECK(unit.status == 0);
-    CHECK_THAT(unit.out, Catch::Contains("  states (2):\n    0  default: MUSK_SKN\n    1  MOVING (animation): "
-                                         "MUSK_SKN, 1 clip(s)\n"));
+    CHECK_THAT(unit.out,
+               Catch::Contains("  states (2):\n    0  default: MUSK_SKN, 1 clip(s)\n    1  MOVING (animation): "
+                               "MUSK_SKN, 1 clip(s)\n"));
     const auto horde = rs::test::runCli("object MuHorde" + mounts, rs::test::Stderr::Drop, 60);
     CHECK(horde.status == 0);
     CHECK_THAT(horde.out, Catch::Contains("  member MuUnit x6 (HordeContain InitialPayload)\n"));
