@@ -204,6 +204,31 @@ const char* alamoDefine(rs::ShaderImpl impl) {
         return nullptr;
     }
 }
+
+// Whether the .fx formula doubles the base texture (the engine's 2x modulate: texture x lighting x 2, see
+// shaders_alamo.cpp). A missing base texture is then drawn with the half-grey stand-in, so that it shows the same
+// neutral grey as elsewhere instead of saturating to white under a bright light.
+bool alamoDoublesBase(rs::ShaderImpl impl) {
+    switch (impl) {
+    case rs::ShaderImpl::AlamoBumpColorize:
+    case rs::ShaderImpl::AlamoBumpReflectColorize:
+    case rs::ShaderImpl::AlamoGloss:
+    case rs::ShaderImpl::AlamoGlossColorize:
+    case rs::ShaderImpl::AlamoAlpha:
+    case rs::ShaderImpl::AlamoAlphaGloss:
+    case rs::ShaderImpl::AlamoAlphaScroll:
+    case rs::ShaderImpl::AlamoDefault:
+    case rs::ShaderImpl::AlamoSkydome:
+    case rs::ShaderImpl::AlamoPlanet:
+    case rs::ShaderImpl::AlamoTerrainBump:
+    case rs::ShaderImpl::AlamoTerrainGloss:
+    case rs::ShaderImpl::AlamoTree:
+    case rs::ShaderImpl::AlamoGrass:
+        return true;
+    default:
+        return false;
+    }
+}
 } // namespace
 
 fx::OnDemandProgram& MeshMaterials::alamoProgram(rs::ShaderImpl impl) {
@@ -533,6 +558,8 @@ void MeshMaterials::buildSubMesh(Qt3DCore::QEntity* parent, const std::vector<Pa
     if (alamoDefine(shader.impl) != nullptr && !steps_.genericOnly && skinMode != 2) {
         // The .fx implementation: textures and material parameters bound by name, the .fx defaults otherwise.
         const bool missingBase = texParam("baseTexture", "BaseTexture", textures.white()) == textures.checker();
+        if (missingBase && alamoDoublesBase(shader.impl)) // neutral grey after the formula's x2
+            mat->parameters().constLast()->setValue(QVariant::fromValue(textures.checkerHalf()));
         addParam(mat, "mMaskScale", missingBase ? 0.0f : 1.0f);
         texParam("normalTexture", "NormalTexture", textures.flatNormal());
         texParam("glossTexture", "GlossTexture", textures.white());

@@ -22,6 +22,9 @@ QVector4D TextureCache::checkerColor() {
 TextureCache::TextureCache(Qt3DCore::QNode* root) {
     // Missing textures: a neutral shade in the view (the material inspector shows what is missing).
     checker_ = solidTexture(kCheckerRgba, root);
+    checkerHalf_ = solidTexture((((kCheckerRgba >> 24) / 2u) << 24) | ((((kCheckerRgba >> 16) & 255u) / 2u) << 16) |
+                                    ((((kCheckerRgba >> 8) & 255u) / 2u) << 8) | 255u,
+                                root);
     white_ = solidTexture(0xFFFFFFFFu, root);
     flatNormal_ = solidTexture(0x8080FFFFu, root);
     clear_ = solidTexture(0x00000000u, root);

@@ -41,6 +41,9 @@ class TextureCache {
 
     Qt3DRender::QAbstractTexture* checker() const { return checker_; } // neutral grey: texture missing
     static QVector4D checkerColor();                                   // its one texel, RGBA 0..1
+    // Half of checker()'s grey (alpha 1): the stand-in for a formula that doubles its texture (Alamo's 2x
+    // modulate), so that a missing texture shows the same neutral grey there instead of white.
+    Qt3DRender::QAbstractTexture* checkerHalf() const { return checkerHalf_; }
     Qt3DRender::QAbstractTexture* white() const { return white_; }     // material names no texture
     Qt3DRender::QAbstractTexture* flatNormal() const { return flatNormal_; }
     Qt3DRender::QAbstractTexture* clear() const { return clear_; } // transparent black: optional layer absent
@@ -54,7 +57,8 @@ class TextureCache {
     QList<TextureInfo> infos_;
     QString modelPath_;
     std::shared_ptr<const rs::Resolver> resolver_;
-    Qt3DRender::QAbstractTexture *checker_ = nullptr, *white_ = nullptr, *flatNormal_ = nullptr, *clear_ = nullptr;
+    Qt3DRender::QAbstractTexture *checker_ = nullptr, *checkerHalf_ = nullptr, *white_ = nullptr,
+                                 *flatNormal_ = nullptr, *clear_ = nullptr;
 };
 
 } // namespace rs::render

@@ -160,6 +160,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), view_(createModel
     tabifyDockWidget(assets, objectsDock_);
     connect(assets, &AssetBrowserDock::mounted, objectsDock_, &ObjectsDock::setMount);
     connect(objectsDock_, &ObjectsDock::objectRequested, this, &MainWindow::openObject);
+    // A mod laid out as sources: its definitions' and art's folders mounted together in place of the mods.
+    connect(objectsDock_, &ObjectsDock::mountRequested, this,
+            [assets](const QStringList& mods) { assets->mountFolders(assets->games(), mods); });
     connect(&objectWatcher_, &QFutureWatcher<ObjectOpen>::finished, this, &MainWindow::finishObjectOpen);
     problems_ = new ProblemsDock(this); // View -> Problems (problems_dock.h)
     addDockWidget(Qt::BottomDockWidgetArea, problems_);
@@ -251,7 +254,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), view_(createModel
             // The first frame presented after a model was applied shows it.
             awaitingFirstFrame_ = false;
             const qint64 ms = readDone_.elapsed();
-            const QString name = path_.isEmpty() ? tr("The built-in demo") : QFileInfo(path_).fileName();
+            const QString name =
+                !objectName_.isEmpty() && objectState_ >= 0 && size_t(objectState_) < objectStates_.size()
+                    ? tr("%1 (%2)").arg(objectName_, QString::fromStdString(objectStates_[size_t(objectState_)].label))
+                : path_.isEmpty() ? tr("The built-in demo")
+                                  : QFileInfo(path_).fileName();
             statusBar()->showMessage(tr("%1 shown %2 ms after it was read").arg(name).arg(ms), 5000);
             emit modelShown(ms);
             // Then what waited for it: the texture thumbnails.
@@ -432,6 +439,7 @@ void MainWindow::finishLoad() {
     statusBar()->clearMessage();
     const LoadResult r = watcher_.result();
     readDone_.start();
+    readTimed_ = true;
     loading_ = false;
     // A problem's selection waits for its file as a model; any other outcome for that file drops it.
     if (pending_.isFor(r.path) && (cancelled_ || !r.error.isEmpty() || r.doc.format == Format::Amal || !r.doc.model))
@@ -455,6 +463,7 @@ void MainWindow::finishLoad() {
         reportError(tr("Cannot open %1").arg(QFileInfo(r.path).fileName()), msg);
         emit openFailed(r.path, msg);
     }
+    readTimed_ = false; // consumed by applyDocument, or nothing was shown
     startNextLoad();
 }
 
@@ -509,6 +518,8 @@ void MainWindow::applyDocument(const LoadResult& r) {
         objectName_.clear();
         objectState_ = -1;
         objectStates_.clear();
+        objectMembers_.clear();
+        objectsDock_->clearGroup();
         attachments_.clear();
         sceneDock_->setStates({}, {}, -1);
     }
@@ -594,7 +605,10 @@ void MainWindow::applyDocument(const LoadResult& r) {
     applyLibraryAction_->setEnabled(model_->format == Format::Bw2Model && !model_->skeleton.bones.empty());
     updateStatus();
     awaitingFirstFrame_ = true;
-    if (!readDone_.isValid()) readDone_.start();
+    // Shown "N ms after it was read": from the read of this document (a file, an object or its state), else (the
+    // demo, a reload without a read) from now, never from an earlier read.
+    if (!readTimed_) readDone_.start();
+    readTimed_ = false;
     emit documentOpened(r.path);
 }
 
@@ -851,7 +865,8 @@ void MainWindow::openObject(const QString& name) {
     }
     if (objectWatcher_.isRunning()) objectWatcher_.waitForFinished(); // one object at a time: the last one wins
     statusBar()->showMessage(tr("Opening object %1…").arg(name));
-    objectWatcher_.setFuture(QtConcurrent::run(&loadPool_, [db, table, resolver = resolver_, name] {
+    objectWatcher_.setFuture(QtConcurrent::run(&loadPool_, [db, table, resolver = resolver_, name,
+                                                            chosen = objectHierarchies_] {
         ObjectOpen o;
         o.name = name;
         try {
@@ -862,8 +877,12 @@ void MainWindow::openObject(const QString& name) {
                 o.unresolved << QStringLiteral("%1 %2 (%3)")
                                     .arg(QString::fromStdString(r->kind), QString::fromStdString(r->name),
                                          QString::fromStdString(r->where));
+            o.members = a.members;
+            o.ranks = a.ranks;
             o.states = objects::objectStates(*db, *table, a, probe);
-            o.first = objects::loadState(*resolver, o.states.front());
+            const std::string key = o.states.front().main.key;
+            o.first = objects::loadState(*resolver, o.states.front(),
+                                         chosen.value(QString::fromStdString(key)).toStdString());
         } catch (const std::exception& e) {
             o.error = QString::fromStdString(e.what());
         }
@@ -881,16 +900,118 @@ void MainWindow::finishObjectOpen() {
     }
     objectStates_ = o.states;
     objectProblems_ = o.unresolved;
+    objectMembers_ = o.members;
+    objectsDock_->setGroup(o.name, o.members, o.ranks);
+    readDone_.start(); // the object was read: its first frame is timed from here
+    readTimed_ = true;
     applyObjectState(o.name, 0, o.first);
+    readTimed_ = false;
 }
 
 bool MainWindow::selectObjectState(int i) {
     if (objectName_.isEmpty() || i < 0 || size_t(i) >= objectStates_.size()) return false;
     QApplication::setOverrideCursor(Qt::WaitCursor);
-    const objects::LoadedState s = objects::loadState(*resolver_, objectStates_[size_t(i)]);
+    const objects::ObjectState& state = objectStates_[size_t(i)];
+    const objects::LoadedState s = objects::loadState(
+        *resolver_, state, objectHierarchies_.value(QString::fromStdString(state.main.key)).toStdString());
     QApplication::restoreOverrideCursor();
+    readDone_.start(); // this state was read: its first frame is timed from here
+    readTimed_ = true;
     applyObjectState(objectName_, i, s);
+    readTimed_ = false;
     return objectState_ == i;
+}
+
+QStringList MainWindow::objectStateTips() const {
+    QStringList tips;
+    for (const objects::ObjectState& st : objectStates_) {
+        QString t = st.flags.empty() ? QString::fromStdString(st.label)
+                                     : tr("condition flags: %1").arg(QString::fromStdString([&] {
+                                           std::string f;
+                                           for (const std::string& x : st.flags)
+                                               f += (f.empty() ? "" : " ") + x;
+                                           return f;
+                                       }()));
+        t += st.main.model.empty()
+                 ? tr("\nno model (%1)").arg(QString::fromStdString(st.object))
+                 : tr("\nmodel %1 (%2)").arg(QString::fromStdString(st.main.model), QString::fromStdString(st.object));
+        if (!st.attachments.empty()) t += tr(", %n attachment(s)", nullptr, int(st.attachments.size()));
+        if (!st.clips.empty()) t += tr(", %n clip file(s)", nullptr, int(st.clips.size()));
+        tips << t;
+    }
+    return tips;
+}
+
+void MainWindow::showObjectWithoutModel(const QString& name, int index, const objects::LoadedState& s,
+                                        const QStringList& problems) {
+    const objects::ObjectState& state = objectStates_[size_t(index)];
+    const QString label = QString::fromStdString(state.label);
+    // Nothing of the previous model stays: the view, its docks, the timeline and the status bar's path.
+    readTimed_ = false;
+    awaitingFirstFrame_ = false;
+    model_.reset();
+    path_.clear();
+    clip_.reset();
+    clips_.clear();
+    attachments_.clear();
+    stack_->setCurrentWidget(viewSplit_);
+    view_->setModel(nullptr);
+    boneDock_->setModel(nullptr);
+    boneDock_->setObjectAttachments({});
+    materialDock_->setModel(nullptr, resolver_);
+    timeline_->setClip(nullptr);
+    refreshClipSelector(0);
+    notices_->clearNotices();
+    applyLibraryAction_->setEnabled(false);
+    updateStatus();
+    setWindowTitle(tr("%1 — rigscope").arg(name));
+    sceneDock_->setStates(objectStateLabels(), objectStateTips(), index);
+
+    QString why;
+    QList<NoticeBar::Action> actions;
+    if (!s.missingHierarchy.empty()) {
+        // As the file view says it, with the same button; the model is not drawn folded up at the origin.
+        const QString skl = QString::fromStdString(s.missingHierarchy);
+        const QString key = QString::fromStdString(s.modelKey);
+        why = tr("the skeleton %1 of %2 was not found").arg(skl, QString::fromStdString(state.main.model));
+        notices_->showNotice(
+            QStringLiteral("skeleton"),
+            tr("Skeleton %1 not found (looked for %1.w3d next to %2 and in art/w3d/%3/ of the mounted folders): "
+               "%4 is not drawn, its parts would fold up at the origin.")
+                .arg(skl, QString::fromStdString(state.main.model), skl.left(2).toLower(), name),
+            {{tr("Choose skeleton file…"), [this, key] {
+                  const QString f =
+                      QFileDialog::getOpenFileName(this, tr("Choose the skeleton (hierarchy) file"), openDialogDir(),
+                                                   tr("W3D files (*.w3d);;All files (*)"));
+                  if (f.isEmpty()) return;
+                  objectHierarchies_.insert(key, f);
+                  selectObjectState(objectState_);
+              }}});
+    } else if (!objectMembers_.empty()) {
+        QStringList names;
+        for (const objects::Member& m : objectMembers_)
+            names << QString::fromStdString(m.object);
+        why =
+            tr("it has no model of its own: its members are other objects (%1)").arg(names.join(QStringLiteral(", ")));
+        for (size_t i = 0; i < objectMembers_.size() && i < 3; ++i) {
+            const QString member = QString::fromStdString(objectMembers_[i].object);
+            actions.append({tr("Open %1").arg(member), [this, member] { openObject(member); }});
+        }
+        objectsDock_->show();
+        objectsDock_->raise();
+    } else if (state.main.model.empty()) {
+        why = tr("this state shows no model");
+    } else {
+        why = tr("its model %1 could not be shown").arg(QString::fromStdString(state.main.model));
+    }
+    QString text = tr("%1, state %2: nothing to show, %3.").arg(name, label, why);
+    if (!problems.isEmpty())
+        text +=
+            QLatin1Char(' ') +
+            tr("%n reference(s) not found: %1", nullptr, int(problems.size())).arg(problems.join(QStringLiteral("; ")));
+    notices_->showNotice(QStringLiteral("object"), text, actions);
+    statusBar()->showMessage(tr("Object %1, state %2: nothing to show, %3").arg(name, label, why), 8000);
+    emit objectShown(name, index);
 }
 
 QStringList MainWindow::objectStateLabels() const {
@@ -907,16 +1028,12 @@ void MainWindow::applyObjectState(const QString& name, int index, const objects:
         if (!problems.contains(QString::fromStdString(m))) problems << QString::fromStdString(m);
     for (const QString& u : objectProblems_)
         if (!problems.contains(u)) problems << u;
-    if (!s.model) {
-        notices_->showNotice(QStringLiteral("object"),
-                             tr("%1, state %2: no model to show. %3")
-                                 .arg(name, QString::fromStdString(state.label), problems.join(QStringLiteral("; "))));
-        sceneDock_->setStates(objectStateLabels(), {}, objectState_ >= 0 ? objectState_ : index);
-        emit objectShown(name, -1);
-        return;
-    }
     objectName_ = name;
     objectState_ = index;
+    if (!s.model) {
+        showObjectWithoutModel(name, index, s, problems);
+        return;
+    }
     attachments_ = s.attachments;
     LoadResult r;
     r.path = QString::fromStdString(s.path);
@@ -946,21 +1063,7 @@ void MainWindow::applyObjectState(const QString& name, int index, const objects:
     for (const objects::LoadedAttachment& a : attachments_)
         labels.emplace_back(a.bone, QString::fromStdString(a.label));
     boneDock_->setObjectAttachments(labels);
-    QStringList tips;
-    for (const objects::ObjectState& st : objectStates_) {
-        QString t = st.flags.empty() ? QString::fromStdString(st.label)
-                                     : tr("condition flags: %1").arg(QString::fromStdString([&] {
-                                           std::string f;
-                                           for (const std::string& x : st.flags)
-                                               f += (f.empty() ? "" : " ") + x;
-                                           return f;
-                                       }()));
-        t += tr("\nmodel %1 (%2)").arg(QString::fromStdString(st.main.model), QString::fromStdString(st.object));
-        if (!st.attachments.empty()) t += tr(", %n attachment(s)", nullptr, int(st.attachments.size()));
-        if (!st.clips.empty()) t += tr(", %n clip file(s)", nullptr, int(st.clips.size()));
-        tips << t;
-    }
-    sceneDock_->setStates(objectStateLabels(), tips, index);
+    sceneDock_->setStates(objectStateLabels(), objectStateTips(), index);
     if (problems.isEmpty())
         notices_->removeNotice(QStringLiteral("object"));
     else

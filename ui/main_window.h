@@ -9,6 +9,7 @@
 
 #include <QElapsedTimer>
 #include <QFutureWatcher>
+#include <QHash>
 #include <QMainWindow>
 #include <QPointer>
 #include <QStringList>
@@ -187,10 +188,17 @@ class MainWindow : public QMainWindow {
         std::vector<objects::ObjectState> states;
         objects::LoadedState first;
         QStringList unresolved; // the object's references that were not found (AssembledObject::unresolved)
+        std::vector<objects::Member> members; // a group object's (horde, squadron, company)
+        std::vector<objects::Rank> ranks;
         QString error;
     };
     void finishObjectOpen();
     void applyObjectState(const QString& name, int index, const objects::LoadedState& s);
+    // A state with nothing to draw (no model, a group object, a skeleton not found): the view and the model's docks
+    // emptied, the reason in the notices and the status bar, a group's members offered.
+    void showObjectWithoutModel(const QString& name, int index, const objects::LoadedState& s,
+                                const QStringList& problems);
+    QStringList objectStateTips() const;
     void applyClipDocument(const LoadResult& r);
     // A particle system file: shown alone on a one-bone stand-in, with a track-less clip of one loop that plays.
     void applyParticles(const LoadResult& r);
@@ -238,6 +246,8 @@ class MainWindow : public QMainWindow {
     std::vector<objects::ObjectState> objectStates_;
     std::vector<objects::LoadedAttachment> attachments_;
     QStringList objectProblems_;  // the open object's unresolved references (shown with every state's)
+    std::vector<objects::Member> objectMembers_; // the open object's members (group objects)
+    QHash<QString, QString> objectHierarchies_;  // W3D hierarchy file chosen for an object model's game path
     bool applyingObject_ = false; // applyDocument is showing an object state (attachments, no recent entry)
     QMenu* recentMenu_ = nullptr;
     ElidedLabel* fileLabel_ = nullptr;
@@ -267,7 +277,8 @@ class MainWindow : public QMainWindow {
     std::shared_ptr<const Resolver> resolver_ = std::make_shared<Resolver>();
     void updateResolver();
 
-    QElapsedTimer readDone_;   // started when a read finishes
+    QElapsedTimer readDone_;   // started when a read finishes (a file, an object, an object's state)
+    bool readTimed_ = false;   // readDone_ was started for the document applyDocument shows next
     QTimer releaseAfterShown_; // fallback end of the notice/thumbnail hold when no frame follows a load
     bool awaitingFirstFrame_ = false;
     QTimer fpsTimer_;

@@ -2,8 +2,13 @@
 // side (EaW <Affiliation>, SAGE `Side`) and parent, and a filter box (substring of any column, case-insensitive).
 // Indexing runs on a worker thread each time the folders are mounted; a newer mount discards an older result.
 // Double-click (or Enter) asks to open the object (MainWindow::openObject).
+// Below the list, while a group object (a SAGE horde, an EaW squadron or company: no model of its own) is open, its
+// members and the ranks of its formation (RankInfo): double-click (or Enter) opens a member.
+// A mount without an object database that holds one a few folders down (a mod laid out as sources) names those
+// folders, with a button that mounts them together (mountRequested).
 #pragma once
 
+#include "objects/mod_layout.h"
 #include "objects/object_db.h"
 #include "vfs/mount.h"
 
@@ -14,6 +19,8 @@
 
 class QLabel;
 class QLineEdit;
+class QPushButton;
+class QTreeWidget;
 class QSortFilterProxyModel;
 class QStandardItemModel;
 class QTreeView;
@@ -39,8 +46,19 @@ class ObjectsDock : public QDockWidget {
     QString nameAt(int row) const; // the row-th object passing the filter, in list order
     QString statusText() const;    // "N objects in F files; ...; n shown" below the list (n while filtered)
 
+    // The members and ranks of the group object `object` (hidden when both are empty).
+    void setGroup(const QString& object, const std::vector<objects::Member>& members,
+                  const std::vector<objects::Rank>& ranks);
+    void clearGroup() { setGroup(QString(), {}, {}); }
+    QStringList groupMembers() const; // the member objects listed, in order
+    QStringList groupRanks() const;   // one line per rank: "rank N: TYPE at (x, y) (x, y) ..."
+    // Folders to mount instead of the mounted ones (a mod laid out as sources); empty when none were found.
+    QStringList layoutFolders() const;
+
   signals:
     void objectRequested(const QString& name);
+    // The user asked to mount these folders as the mod (in this order, the first winning).
+    void mountRequested(const QStringList& modFolders);
     // The list now shows the objects of a new mount (count may be 0).
     void indexed(int count);
 
@@ -48,6 +66,7 @@ class ObjectsDock : public QDockWidget {
     struct Loaded {
         std::shared_ptr<const vfs::MountTable> table;
         std::shared_ptr<const objects::ObjectDb> db;
+        objects::ModLayout layout; // when the mount has no database
         QString error;
     };
     void showLoaded();
@@ -58,6 +77,10 @@ class ObjectsDock : public QDockWidget {
     QTreeView* view_;
     QLineEdit* filter_;
     QLabel* status_;
+    QPushButton* mountLayout_;
+    QLabel* groupTitle_;
+    QTreeWidget* group_;
+    objects::ModLayout layout_;
     QFutureWatcher<Loaded> watcher_;
     std::shared_ptr<const vfs::MountTable> table_, pending_;
     std::shared_ptr<const objects::ObjectDb> db_;

@@ -2,7 +2,9 @@
 //   objects --game G [--mod M] [--json]          every object: name, type, parent, file:line
 //   object NAME --game G [--mod M] [--json]      the object assembled: models and the bones they attach to,
 //                                                states with their models and animations, hidden sub-objects,
-//                                                and every reference that did not resolve
+//                                                members (hordes, squadrons), and every reference that did not
+//                                                resolve; the text lists the viewer's states (--state)
+// Several --mod folders stack (the first wins): a mod laid out as sources is its definitions' folder and its art's.
 // JSON of `object`: {"name","type","family","file","line","inheritance":[...],
 //   "parts":[{"role","model","key","found","attachTo","bone","boneFound","clips":[...]}],
 //   "hardpoints":[{"name","defined","type","model","attachmentBone","collisionMesh","damageParticles",
@@ -11,11 +13,14 @@
 //   "draws":[{"type","tag","staticModelLod","states":[{"kind","flags":[[...]],"name","model","modelFromDefault",
 //             "textures":[[old,new]],"animations":[{"block","name","hierarchy","clip","first","last","mode",
 //             "priority","clipKey"}],"hidden":[...],"shown":[...],"particleSysBones":[...]}]}],
+//   "members":[{"object","count","where","found"}], "ranks":[{"number","unitType","positions":[[x,y]]}],
 //   "upgradeHidden":[...],"upgradeShown":[...],"upgradeTextures":[[old,new]],
 //   "refs":[{"kind","name","where","key","found","optional","file","line"}], "unresolved":[same as refs],
 //   "warnings":[...], "errors":[...database errors...]}
 #include "commands.h"
+#include "objects/mod_layout.h"
 #include "objects/object_db.h"
+#include "objects/object_states.h"
 
 #include <iostream>
 
@@ -31,9 +36,9 @@ std::shared_ptr<const ObjectDb> loadDb(std::vector<std::string>& args, GameMount
     takeJsonAndPositional(args, json, pos);
     if (!m.table) throw UsageError{"needs --game DIR and/or --mod DIR"};
     auto db = ObjectDb::load(*m.table);
-    if (db->family() == ObjectDb::Family::None)
+    if (db->family() == ObjectDb::Family::None) // a mod laid out as sources: which folders make it
         throw ParseError(m.mods.empty() ? m.games[0] : m.mods[0], "", ParseError::kNoOffset,
-                         "no object database (neither Data/XML/GameObjectFiles.xml nor data/ini/object/)");
+                         noObjectDatabaseMessage(findModLayout(*m.table)));
     return db;
 }
 
@@ -109,7 +114,8 @@ int cmdObject(std::vector<std::string> args) {
     std::vector<std::string> pos;
     auto db = loadDb(args, m, json, pos);
     if (pos.size() != 1) throw UsageError{"object takes one NAME"};
-    const AssembledObject o = db->assemble(pos[0], documentProbe(*m.table));
+    const ModelProbe probe = documentProbe(*m.table);
+    const AssembledObject o = db->assemble(pos[0], probe);
     const auto unresolved = o.unresolved();
     if (!json) {
         std::cout << printable(o.name) << " (" << printable(o.type) << ", " << printable(o.pos.str()) << ")\n";
@@ -125,6 +131,27 @@ int cmdObject(std::vector<std::string> args) {
         for (const DrawModule& d : o.draws)
             std::cout << "  draw " << printable(d.type) << " " << printable(d.tag) << ": " << d.states.size()
                       << " states\n";
+        for (const Member& mb : o.members)
+            std::cout << "  member " << printable(mb.object)
+                      << (mb.count > 0 ? " x" + std::to_string(mb.count) : std::string()) << " (" << printable(mb.where)
+                      << ")" << (mb.found ? "" : " (not defined)") << "\n";
+        for (const Rank& r : o.ranks) {
+            std::cout << "  rank " << r.number << " " << printable(r.unitType) << ":";
+            for (const auto& [x, y] : r.positions)
+                std::cout << " (" << x << ", " << y << ")";
+            std::cout << "\n";
+        }
+        // The states the viewer offers (--state takes the label, the label without its kind, or the number).
+        const std::vector<ObjectState> states = objectStates(*db, *m.table, o, probe);
+        std::cout << "  states (" << states.size() << "):\n";
+        for (size_t i = 0; i < states.size(); ++i) {
+            const ObjectState& st = states[i];
+            std::cout << "    " << i << "  " << printable(st.label) << ": "
+                      << (st.main.model.empty() ? std::string("no model") : printable(st.main.model));
+            if (!st.attachments.empty()) std::cout << ", " << st.attachments.size() << " attached";
+            if (!st.clips.empty()) std::cout << ", " << st.clips.size() << " clip(s)";
+            std::cout << "\n";
+        }
         for (const Ref* r : unresolved)
             std::cout << "  unresolved " << r->kind << " " << printable(r->name) << " (" << printable(r->where)
                       << ")\n";
@@ -204,6 +231,24 @@ int cmdObject(std::vector<std::string> args) {
             strings(j, "particleSysBones", s.particleSysBones);
             j.endObject();
         }
+        j.endArray().endObject();
+    }
+    j.endArray();
+    j.key("members").beginArray();
+    for (const Member& mb : o.members)
+        j.beginObject()
+            .kv("object", mb.object)
+            .kv("count", mb.count)
+            .kv("where", mb.where)
+            .kv("found", mb.found)
+            .endObject();
+    j.endArray();
+    j.key("ranks").beginArray();
+    for (const Rank& r : o.ranks) {
+        j.beginObject().kv("number", r.number).kv("unitType", r.unitType);
+        j.key("positions").beginArray();
+        for (const auto& [x, y] : r.positions)
+            j.beginArray().value(double(x)).value(double(y)).endArray();
         j.endArray().endObject();
     }
     j.endArray();

@@ -18,7 +18,10 @@ const std::vector<OptionSpec>& optionSpecs() {
          "Mount an installed game folder (repeatable): FILE may then be a game path or ARCHIVE:PATH, and textures, "
          "clips, hierarchies and animation libraries are found the way the game finds them.",
          true},
-        {"mod", "DIR", All, "Mount a mod folder over the --game folders (repeatable; the first one wins).", true},
+        {"mod", "DIR", All,
+         "Mount a mod folder over the --game folders (repeatable; the first one wins): several folders may make one "
+         "mod, e.g. a mod laid out as sources is its definitions' folder and its art's folder.",
+         true},
         {"window-screenshot", "OUT.png", Viewer,
          "Open FILE (or the demo) as File > Open does, grab the whole window to OUT.png and exit."},
         {"select-bone", "NAME", Viewer, "With --window-screenshot: select this bone first."},
@@ -31,7 +34,9 @@ const std::vector<OptionSpec>& optionSpecs() {
          "models it attaches at bones (EaW hardpoints), as the Objects panel opens it."},
         {"state", "S", Headless,
          "With --object: the state to show, as the Scene panel lists it (intact, \"HP_X destroyed\", damaged, "
-         "\"dying: ...\"; SAGE condition flags such as DAMAGED), or its number from 0 (default: the first)."},
+         "\"dying: ...\"; SAGE condition flags such as DAMAGED), case-insensitive, also without the kind in "
+         "parentheses (MOVING for \"MOVING (animation)\"), or its number from 0 (default: the first); "
+         "`rigscope-cli object NAME` lists them."},
         {"time", "SECONDS", Screenshot,
          "Time in the clip (exclusive with --frame; default 0, for a particle system shown alone the moment its "
          "thumbnail shows: when its particles show most)."},

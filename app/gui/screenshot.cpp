@@ -5,6 +5,7 @@
 #include "scene_view.h"
 #include "thumbnail_render.h"
 
+#include "objects/mod_layout.h"
 #include "objects/object_db.h"
 #include "objects/object_states.h"
 #include "particles/particle_preview.h"
@@ -142,25 +143,17 @@ static int loadScene(const ScreenshotArgs& a, bool wantClip, SceneInputs& s) {
         if (!a.object.isEmpty()) {
             if (!mounted) return fail("--object needs --game and/or --mod");
             const auto db = rs::objects::ObjectDb::load(*mounted);
-            if (db->family() == rs::objects::ObjectDb::Family::None)
-                return fail("no object database in the --game/--mod folders");
+            if (db->family() == rs::objects::ObjectDb::Family::None) // a mod laid out as sources: what to mount
+                return fail(rs::objects::noObjectDatabaseMessage(rs::objects::findModLayout(*mounted)));
             const rs::objects::ModelProbe probe = rs::objects::documentProbe(*mounted);
             const rs::objects::AssembledObject o = db->assemble(a.object.toStdString(), probe);
             const std::vector<rs::objects::ObjectState> states = rs::objects::objectStates(*db, *mounted, o, probe);
             size_t pick = 0;
-            if (!a.state.isEmpty()) {
-                bool number = false;
-                const int n = a.state.toInt(&number);
-                pick = states.size();
-                if (number && n >= 0) pick = size_t(n);
-                for (size_t i = 0; i < states.size() && pick == states.size(); ++i)
-                    if (QString::fromStdString(states[i].label).compare(a.state, Qt::CaseInsensitive) == 0) pick = i;
-                if (pick >= states.size()) {
-                    std::string list;
-                    for (const auto& st : states)
-                        list += (list.empty() ? "" : ", ") + st.label;
-                    return fail(o.name + " has no state " + a.state.toStdString() + " (states: " + list + ")");
-                }
+            if (!a.state.isEmpty()) { // a number, the label, or the label without its kind ("MOVING")
+                std::string why;
+                const int n = rs::objects::findState(states, a.state.toStdString(), &why);
+                if (n < 0) return fail(o.name + ": " + why);
+                pick = size_t(n);
             }
             const rs::objects::LoadedState ls = rs::objects::loadState(*resolver, states[pick]);
             for (const std::string& m : ls.missing) {
@@ -171,7 +164,20 @@ static int loadScene(const ScreenshotArgs& a, bool wantClip, SceneInputs& s) {
                 }
                 std::fprintf(stderr, "rigscope: warning: %s: %s\n", o.name.c_str(), m.c_str());
             }
-            if (!ls.model) return fail(o.name + ", state " + states[pick].label + ": no model to show");
+            if (!ls.missingHierarchy.empty()) // not drawn folded up at the origin as if it were the model
+                return fail(o.name + ", state " + states[pick].label + ": skeleton " + ls.missingHierarchy + " of " +
+                            states[pick].main.model + " not found (looked for " + ls.missingHierarchy +
+                            ".w3d next to it and in art/w3d/); mount the folder that holds it (--game/--mod)");
+            if (!ls.model) {
+                std::string why = o.name + ", state " + states[pick].label + ": no model to show";
+                if (!o.members.empty()) { // a horde, squadron or company: its members are other objects
+                    why += "; its members are objects of their own:";
+                    for (const auto& mb : o.members)
+                        why += " " + mb.object;
+                    why += " (--object NAME)";
+                }
+                return fail(why);
+            }
             model = ls.model;
             modelPath = QString::fromStdString(ls.path);
             for (const auto& at : ls.attachments)
@@ -202,6 +208,13 @@ static int loadScene(const ScreenshotArgs& a, bool wantClip, SceneInputs& s) {
                 return 0;
             }
             const rs::Document& doc = asset.document;
+            if (!asset.missingHierarchy.empty()) // the file view's notice, on stderr
+                std::fprintf(
+                    stderr,
+                    "rigscope: warning: skeleton %s not found (looked for %s.w3d next to the file and in "
+                    "art/w3d/%s/): the parts are drawn unposed at the origin\n",
+                    asset.missingHierarchy.c_str(), asset.missingHierarchy.c_str(),
+                    QString::fromStdString(asset.missingHierarchy.substr(0, 2)).toLower().toStdString().c_str());
             if (doc.particles) particles = doc.particles;
             // A clip alone and an AMAL bank: the software picture (thumbnail_render.h), the skeleton posed by the
             // clip or the bank's 2D stage.

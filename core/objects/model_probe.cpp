@@ -24,6 +24,12 @@ bool ModelFacts::hasSubObject(const std::string& name) const {
     return false;
 }
 
+bool ModelFacts::hasProxyAt(const std::string& bone) const {
+    for (const std::string& b : proxyBones)
+        if (iequals(b, bone)) return true;
+    return false;
+}
+
 ModelProbe documentProbe(const vfs::MountTable& table) {
     auto cache = std::make_shared<std::map<std::string, ModelFacts>>();
     const vfs::MountTable* t = &table;
@@ -41,6 +47,10 @@ ModelProbe documentProbe(const vfs::MountTable& table) {
                     f.bones.push_back(b.name);
                 for (const Mesh& m : doc.model->meshes)
                     f.subObjects.push_back(m.name);
+                for (const Proxy& p : doc.model->proxies)
+                    if (p.bone >= 0 && size_t(p.bone) < doc.model->skeleton.bones.size() &&
+                        !f.hasProxyAt(doc.model->skeleton.bones[size_t(p.bone)].name))
+                        f.proxyBones.push_back(doc.model->skeleton.bones[size_t(p.bone)].name);
             } else {
                 f.error = std::string("not a model (") + formatName(doc.format) + ")";
             }

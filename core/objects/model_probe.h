@@ -19,8 +19,10 @@ struct ModelFacts {
     std::vector<std::string> bones;                   // skeleton bone names
     std::vector<std::string> subObjects;              // mesh names (W3D: "MODEL.SUB" as stored)
     std::vector<std::string> clips;                   // keys of the clip files that belong to the model
+    std::vector<std::string> proxyBones;              // bones that carry a proxy (Alamo), each once
     bool hasBone(const std::string& name) const;      // case-insensitive
     bool hasSubObject(const std::string& name) const; // case-insensitive; "SUB" also matches "MODEL.SUB"
+    bool hasProxyAt(const std::string& bone) const;   // case-insensitive
 };
 
 // Facts about the model at game path `key` (a normalizePath key the mount table holds).

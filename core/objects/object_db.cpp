@@ -6,9 +6,12 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <unordered_set>
@@ -276,6 +279,60 @@ std::shared_ptr<const ObjectDb> ObjectDb::load(const vfs::MountTable& table) {
 
 namespace {
 
+// A non-negative count ("10"), 0 when the token is not one.
+int parseCount(const std::string& t) {
+    if (t.empty() || t.size() > 9) return 0;
+    int n = 0;
+    for (char c : t) {
+        if (c < '0' || c > '9') return 0;
+        n = n * 10 + (c - '0');
+    }
+    return n;
+}
+
+// A finite number (the whole token), else nullopt.
+std::optional<float> parseNumber(const std::string& t) {
+    if (t.empty() || t.size() > 32) return std::nullopt;
+    char* end = nullptr;
+    const float v = std::strtof(t.c_str(), &end);
+    if (end != t.c_str() + t.size() || !std::isfinite(v)) return std::nullopt;
+    return v;
+}
+
+// `RankInfo = RankNumber:1 UnitType:NAME Position:X:40 Y:0 [Leader 1 0] Position:X:40 Y:15 ...` (tokens split at
+// whitespace; "Position:" may stand alone before its X:). Unknown tokens are skipped; at most 256 positions.
+Rank parseRankInfo(const IniNode& n) {
+    Rank r;
+    r.pos = n.pos;
+    std::optional<float> x;
+    const std::vector<std::string>& v = n.values;
+    for (size_t i = 0; i < v.size(); ++i) {
+        const std::string u = upper(v[i]);
+        auto after = [&](size_t len) {
+            if (u.size() > len) return v[i].substr(len);
+            return i + 1 < v.size() ? v[++i] : std::string();
+        };
+        if (u.rfind("RANKNUMBER:", 0) == 0) {
+            r.number = parseCount(after(11));
+        } else if (u.rfind("UNITTYPE:", 0) == 0) {
+            r.unitType = after(9);
+        } else if (u.rfind("POSITION:", 0) == 0) {
+            x.reset();
+            if (u.size() > 9) {
+                const std::string rest = u.substr(9);
+                if (rest.rfind("X:", 0) == 0) x = parseNumber(rest.substr(2));
+            }
+        } else if (u.rfind("X:", 0) == 0) {
+            x = parseNumber(u.substr(2));
+        } else if (u.rfind("Y:", 0) == 0 && x) {
+            if (const auto y = parseNumber(u.substr(2)); y && r.positions.size() < 256)
+                r.positions.emplace_back(*x, *y);
+            x.reset();
+        }
+    }
+    return r;
+}
+
 struct Assembler {
     const vfs::MountTable& t;
     const ModelProbe& probe;
@@ -519,6 +576,22 @@ AssembledObject ObjectDb::assemble(const std::string& name, const ModelProbe& pr
                     if (p.found) p.clips = a.facts(p.key).clips;
                     out.parts.push_back(std::move(p));
                 }
+            } else if (f->upper == "SQUADRON_UNITS" || f->upper == "COMPANY_UNITS") {
+                // A squadron or company: the units it is made of (its own model tags, if any, are a marker).
+                for (const std::string& n : splitList(f->value)) {
+                    auto it = std::find_if(out.members.begin(), out.members.end(),
+                                           [&](const Member& m) { return ieq(m.object, n); });
+                    if (it == out.members.end()) {
+                        Member m;
+                        m.object = n;
+                        m.where = f->tag;
+                        m.found = find(n) != nullptr;
+                        m.pos = f->pos;
+                        out.members.push_back(std::move(m));
+                        it = out.members.end() - 1;
+                    }
+                    ++it->count;
+                }
             } else if (f->upper == "DEATH_CLONE") {
                 const std::vector<std::string> items = splitList(f->value);
                 for (size_t i = 0; i + 1 < items.size(); i += 2) {
@@ -599,7 +672,7 @@ AssembledObject ObjectDb::assemble(const std::string& name, const ModelProbe& pr
             a.bone(hp.attachmentBone, where + " Attachment_Bone", hullName, hullKey, hp.pos);
             a.bone(hp.collisionMesh, where + " Collision_Mesh", hullName, hullKey, hp.pos, true);
             a.bone(hp.damageParticles, where + " Damage_Particles", hullName, hullKey, hp.pos);
-            a.bone(hp.damageDecal, where + " Damage_Decal", hullName, hullKey, hp.pos);
+            a.bone(hp.damageDecal, where + " Damage_Decal", hullName, hullKey, hp.pos, true); // a mesh
             std::string fireModel = hullName, fireKey = hullKey;
             if (!hp.model.empty()) {
                 Part p;
@@ -772,11 +845,22 @@ AssembledObject ObjectDb::assemble(const std::string& name, const ModelProbe& pr
                             out.upgradeTextures.emplace_back(c.values[0], c.values[2]);
                         }
                     }
-                } else if (ieq(m->values[0], "HordeContain")) {
+                } else if (upper(m->values[0]).find("HORDECONTAIN") != std::string::npos) {
+                    // HordeContain, HorseHordeContain, ...: the members and their ranks.
+                    const std::string where = m->values[0] + " InitialPayload";
                     for (const IniNode& c : m->children)
                         if (keyIs(c, "InitialPayload") && !c.values.empty()) {
-                            Ref& r = a.ref("object", c.values[0], "HordeContain InitialPayload", c.pos);
+                            Ref& r = a.ref("object", c.values[0], where, c.pos);
                             r.found = find(c.values[0]) != nullptr;
+                            Member mb;
+                            mb.object = c.values[0];
+                            mb.where = where;
+                            mb.found = r.found;
+                            mb.pos = c.pos;
+                            if (c.values.size() > 1) mb.count = parseCount(c.values[1]);
+                            out.members.push_back(std::move(mb));
+                        } else if (keyIs(c, "RankInfo") && out.ranks.size() < 64) {
+                            out.ranks.push_back(parseRankInfo(c));
                         }
                 }
             }

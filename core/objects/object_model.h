@@ -98,6 +98,26 @@ struct Hardpoint {
     SourcePos pos;
 };
 
+// A member of a group object, which has no model of its own: a SAGE horde's `InitialPayload` (HordeContain,
+// HorseHordeContain, ...), an EaW squadron's `Squadron_Units` or company's `Company_Units` (each name once, in order
+// of first mention).
+struct Member {
+    std::string object; // as written
+    int count = 0;      // how many (InitialPayload's number; EaW: how often the list names it); 0 when not a number
+    std::string where;  // "HordeContain InitialPayload", "Squadron_Units", ...
+    bool found = false; // defined in the mounted folders
+    SourcePos pos;
+};
+
+// SAGE HordeContain `RankInfo = RankNumber:N UnitType:NAME Position:X:x Y:y ...`: where one rank's members stand,
+// in the horde's frame as written (X forward, Y to the side).
+struct Rank {
+    int number = 0;
+    std::string unitType;
+    std::vector<std::pair<float, float>> positions;
+    SourcePos pos;
+};
+
 struct AssembledObject {
     std::string family; // "alamo" or "sage"
     std::string name;   // as written in its definition
@@ -111,6 +131,8 @@ struct AssembledObject {
     std::vector<DrawModule> draws;                                    // SAGE
     std::vector<std::string> upgradeHidden, upgradeShown;             // SubObjectsUpgrade Hide/ShowSubObjects
     std::vector<std::pair<std::string, std::string>> upgradeTextures; // UpgradeTexture = OLD N NEW
+    std::vector<Member> members;                                      // group objects: their member objects
+    std::vector<Rank> ranks;                                          // SAGE hordes: RankInfo, in file order
     std::vector<Ref> refs;                                            // every reference checked
     std::vector<std::string> warnings;
 

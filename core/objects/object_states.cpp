@@ -38,6 +38,19 @@ void eawStates(const ObjectDb& db, const AssembledObject& o, const ModelProbe& p
     } else {
         intact.missing.push_back("no model tag (Space_Model_Name, Land_Model_Name, ...)");
     }
+    // Damage-only parts of the hull, per hardpoint (those the hull has: the others are unresolved references).
+    const ModelFacts hull = intact.main.key.empty() || !probe ? ModelFacts{} : probe(intact.main.key);
+    for (const Hardpoint& hp : o.hardpoints) {
+        DamagePart d;
+        d.hardpoint = hp.name;
+        if (!hp.damageDecal.empty() && hull.hasSubObject(hp.damageDecal)) d.decal = hp.damageDecal;
+        if (!hp.damageParticles.empty() && hull.hasProxyAt(hp.damageParticles)) d.particleBone = hp.damageParticles;
+        if (!d.decal.empty() || !d.particleBone.empty()) intact.damage.push_back(std::move(d));
+    }
+    auto destroy = [](ObjectState& s, const std::string& hardpoint) {
+        for (DamagePart& d : s.damage)
+            if (hardpoint.empty() || iequals(d.hardpoint, hardpoint)) d.destroyed = true;
+    };
     std::vector<const Part*> attached;
     for (const Part& p : o.parts) {
         if (p.attachTo.empty()) continue;
@@ -54,13 +67,26 @@ void eawStates(const ObjectDb& db, const AssembledObject& o, const ModelProbe& p
         if (!hp.defined) intact.missing.push_back("hardpoint " + hp.name + " not defined in the hardpoint files");
     out.push_back(intact);
 
-    for (const Part* p : attached) {
+    // One state per hardpoint destroyed (in the object's hardpoint order): its attachment gone, its damage parts shown.
+    std::vector<std::string> destroyable;
+    for (const Hardpoint& hp : o.hardpoints) {
+        const bool attaches = std::any_of(attached.begin(), attached.end(),
+                                          [&](const Part* p) { return iequals(p->role, "hardpoint " + hp.name); });
+        const bool damage = std::any_of(intact.damage.begin(), intact.damage.end(),
+                                        [&](const DamagePart& d) { return iequals(d.hardpoint, hp.name); });
+        if (attaches || damage) destroyable.push_back(hp.name);
+    }
+    for (const Part* p : attached) // attachments that are no hardpoint of the list (none today) keep their state
+        if (p->role.rfind("hardpoint ", 0) != 0) destroyable.push_back(p->role);
+    for (const std::string& hp : destroyable) {
         ObjectState s = intact;
-        const std::string hp = p->role.rfind("hardpoint ", 0) == 0 ? p->role.substr(10) : p->role;
         s.label = hp + " destroyed";
         s.attachments.erase(std::remove_if(s.attachments.begin(), s.attachments.end(),
-                                           [&](const StateModel& a) { return a.role == p->role; }),
+                                           [&](const StateModel& a) {
+                                               return iequals(a.role, "hardpoint " + hp) || iequals(a.role, hp);
+                                           }),
                             s.attachments.end());
+        destroy(s, hp);
         out.push_back(std::move(s));
     }
     if (!o.hardpoints.empty() || intact.main.key.size()) {
@@ -68,6 +94,7 @@ void eawStates(const ObjectDb& db, const AssembledObject& o, const ModelProbe& p
         s.label = "damaged";
         s.attachments.clear();
         s.highestAlt = true;
+        destroy(s, {});
         out.push_back(std::move(s));
     }
     for (const auto& [damage, clone] : o.deathClones) {
@@ -187,13 +214,19 @@ std::vector<ObjectState> objectStates(const ObjectDb& db, const vfs::MountTable&
     return out;
 }
 
-LoadedState loadState(const Resolver& resolver, const ObjectState& state) {
+LoadedState loadState(const Resolver& resolver, const ObjectState& state, const std::string& w3dHierarchyFile) {
     LoadedState out;
     out.missing = state.missing;
+    out.modelKey = state.main.key;
     if (!state.main.key.empty()) {
         try {
-            Asset a = resolver.open(state.main.key);
-            if (a.document.model) {
+            OpenOptions options;
+            options.w3dHierarchyFile = w3dHierarchyFile;
+            Asset a = resolver.open(state.main.key, options);
+            if (!a.missingHierarchy.empty()) {
+                // Not posed without its skeleton: nothing to show (the caller says why).
+                out.missingHierarchy = a.missingHierarchy;
+            } else if (a.document.model) {
                 out.model = std::make_shared<Model>(*a.document.model);
                 out.path = state.main.key;
             } else {
@@ -207,6 +240,17 @@ LoadedState loadState(const Resolver& resolver, const ObjectState& state) {
     }
     if (!out.model) return out;
     Model& m = *out.model;
+    // Damage-only parts: hidden while their hardpoint stands, shown once it is destroyed.
+    for (const DamagePart& d : state.damage) {
+        if (!d.decal.empty())
+            for (Mesh& mesh : m.meshes)
+                if (meshIs(mesh.name, d.decal)) mesh.hidden = !d.destroyed;
+        if (!d.particleBone.empty())
+            for (Proxy& p : m.proxies)
+                if (p.bone >= 0 && size_t(p.bone) < m.skeleton.bones.size() &&
+                    iequals(m.skeleton.bones[size_t(p.bone)].name, d.particleBone))
+                    p.hidden = !d.destroyed;
+    }
     for (const auto* list : {&state.hidden, &state.shown})
         for (const std::string& raw : *list) {
             const std::string n = trimmed(raw);
@@ -252,6 +296,40 @@ LoadedState loadState(const Resolver& resolver, const ObjectState& state) {
         }
     }
     return out;
+}
+
+int findState(const std::vector<ObjectState>& states, const std::string& rawQuery, std::string* why) {
+    const std::string query = trimmed(rawQuery);
+    auto list = [&](const std::vector<size_t>& which) {
+        std::string l;
+        for (size_t i : which)
+            l += (l.empty() ? "" : ", ") + states[i].label;
+        return l;
+    };
+    if (!query.empty() && query.size() <= 9 &&
+        std::all_of(query.begin(), query.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+        const size_t n = size_t(std::stoul(query));
+        if (n < states.size()) return int(n);
+    }
+    for (size_t i = 0; i < states.size(); ++i)
+        if (iequals(states[i].label, query)) return int(i);
+    // The label without its kind: "MOVING (animation)" -> "MOVING".
+    std::vector<size_t> hits;
+    for (size_t i = 0; i < states.size(); ++i) {
+        const std::string& l = states[i].label;
+        const size_t open = l.rfind(" (");
+        if (open != std::string::npos && !l.empty() && l.back() == ')' && iequals(trimmed(l.substr(0, open)), query))
+            hits.push_back(i);
+    }
+    if (hits.size() == 1) return int(hits.front());
+    if (why) {
+        std::vector<size_t> all(states.size());
+        for (size_t i = 0; i < all.size(); ++i)
+            all[i] = i;
+        *why = hits.empty() ? "no state " + query + " (states: " + list(all) + ")"
+                            : "state " + query + " is ambiguous: " + list(hits);
+    }
+    return -1;
 }
 
 MapKind mapKindOf(const ObjectState& state) {

@@ -39,6 +39,15 @@ struct StateModel {
     std::string bone;  // bone of the main model it hangs from; "" = the root
 };
 
+// EaW/FoC: what a hardpoint shows only once it is destroyed, as the engine does: the hull's mesh its Damage_Decal
+// names (a scorch decal over the hull) and the proxies on the bone its Damage_Particles names (fire, sparks).
+struct DamagePart {
+    std::string hardpoint;
+    std::string decal;        // mesh name, "" when none
+    std::string particleBone; // bone name, "" when none
+    bool destroyed = false;   // shown (destroyed in this state) or hidden (standing)
+};
+
 struct ObjectState {
     std::string label;              // shown in the state selector
     std::vector<std::string> flags; // SAGE condition flags (upper case); empty for EaW states
@@ -48,11 +57,14 @@ struct ObjectState {
     std::vector<std::string> hidden, shown; // sub-objects (mesh names, "SUB" matches "MODEL.SUB")
     std::vector<std::string> clips;         // clip keys on the timeline, the state's animation first
     bool highestAlt = false;                // show the main model's highest ALT level (EaW "damaged")
+    std::vector<DamagePart> damage;         // EaW: every hardpoint's damage-only parts of the main model
     std::vector<std::string> missing;       // one line per reference of this state that was not found
 };
 
 // The states of `o` (assembled from `db` over `table`, with `probe`). Never throws: a death clone that cannot be
 // assembled gives a state with its reason in `missing`. At least one state (the first is the intact/default one).
+// EaW: one "HP_X destroyed" state per hardpoint that attaches a model or whose damage-only parts (DamagePart) the
+// hull has; the intact state hides every damage-only part, "HP_X destroyed" shows X's, "damaged" shows them all.
 std::vector<ObjectState> objectStates(const ObjectDb& db, const vfs::MountTable& table, const AssembledObject& o,
                                       const ModelProbe& probe);
 
@@ -73,10 +85,21 @@ struct LoadedState {
     std::vector<LoadedAttachment> attachments;
     std::vector<LoadedClip> clips;
     std::vector<std::string> missing; // the state's missing references and every load problem, one line each
+    // W3D: the skeleton (hierarchy) the main model needs and no file holds ("" when none is missing). The model is
+    // then not posed: its skinned parts fold up at the origin, so `model` is null (the file view's notice says why).
+    std::string missingHierarchy;
+    std::string modelKey; // the main model's game path, also when it is not shown (missingHierarchy)
 };
 
-// Loads a state's models and clips through `resolver` (thread-safe: a worker may call it). Never throws.
-LoadedState loadState(const Resolver& resolver, const ObjectState& state);
+// Loads a state's models and clips through `resolver` (thread-safe: a worker may call it), the main model as a file
+// is opened (Resolver::open, its hierarchy looked up by the same rules; w3dHierarchyFile: the file the user chose for
+// it, "" to look it up). Never throws.
+LoadedState loadState(const Resolver& resolver, const ObjectState& state, const std::string& w3dHierarchyFile = {});
+
+// The state `query` names, as --state takes it: its number from 0, its label (case-insensitive), or its label without
+// the kind in parentheses ("MOVING" for "MOVING (animation)", case-insensitive). -1 when none or several match; then
+// `why` says so, listing the states (none) or the candidates (several).
+int findState(const std::vector<ObjectState>& states, const std::string& query, std::string* why = nullptr);
 
 // The kind of map an EaW/FoC state's model is drawn on, from the tag it came from: a Space_Model_Name on a space
 // map, a Land_Model_Name on a land map (each with that map's lights); Unknown for other tags and SAGE objects.

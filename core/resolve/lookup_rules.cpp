@@ -100,8 +100,14 @@ const Hit* findShader(const MountTable& t, std::string_view name) {
 const Hit* findW3dHierarchy(const MountTable& t, std::string_view name, std::string_view modelKey) {
     const std::string file = normalizePath(name) + ".W3D";
     std::vector<std::string> c{folderOf(modelKey) + file};
-    if (file.size() >= 6) c.push_back("ART/W3D/" + file.substr(0, 2) + "/" + file);
-    c.push_back("ART/W3D/" + file);
+    // The game's folders, then the same below the model's art root (a mod's working tree: ARTS/ART/W3D/KU/ for a
+    // skin in ARTS/ART/W3D/MU/), as the texture lookup does.
+    std::vector<std::string> roots{""};
+    if (std::string root = artRootOf(modelKey); !root.empty()) roots.push_back(std::move(root));
+    for (const std::string& r : roots) {
+        if (file.size() >= 6) c.push_back(r + "ART/W3D/" + file.substr(0, 2) + "/" + file);
+        c.push_back(r + "ART/W3D/" + file);
+    }
     for (const std::string& k : c)
         if (const Hit* h = t.find(k)) return h;
     return nullptr;

@@ -45,7 +45,8 @@ std::vector<std::string> shaderCandidates(std::string_view name);
 // The first candidate the table holds; null when none.
 const vfs::Hit* findShader(const vfs::MountTable& t, std::string_view name);
 
-// W3D hierarchy `name`: `<name>.W3D` next to the model, then ART/W3D/<first two letters>/, then ART/W3D/.
+// W3D hierarchy `name`: `<name>.W3D` next to the model, then ART/W3D/<first two letters>/, then ART/W3D/, then the
+// same two below the model's art root (artRootOf: <root>ART/W3D/<xx>/, <root>ART/W3D/).
 const vfs::Hit* findW3dHierarchy(const vfs::MountTable& t, std::string_view name, std::string_view modelKey);
 
 // W3X (the SAGE art layout of C&C 3, Kane's Wrath, RA3 and the BFME II SDK: Art/<first two letters>/<FILE>):

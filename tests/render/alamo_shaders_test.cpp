@@ -1520,3 +1520,23 @@ TEST_CASE("Planet and Skydome: clouds scrolled by CloudScrollRate with the timel
         checkPixel(render(m, dir.path(), 2.0f).at(0.25f, 0.5f), want(cloudRight), "Skydome clouds t=2");
     }
 }
+
+TEST_CASE("a missing base texture draws the neutral grey of the stand-in, not white, in the 2x formulas",
+          "[render][alamo]") {
+    // README: a texture that is not found is drawn in a neutral grey (TextureCache::checkerColor). The .fx formulas
+    // double the texture (texture x lighting x 2), so the stand-in there is half that grey: the pixel is the grey x
+    // the lighting, as in every other formula, instead of twice it (white under a bright light; issue 38).
+    QTemporaryDir dir; // holds no texture: missing_base.tga is not found
+    const V4 diffuse(1, 1, 1, 1);
+    Rig g;
+    const V3 diff = sat(V3(diffuse) * sphAll(g, kN));
+    const V3 grey(168.0f / 255.0f); // 0xA8
+    for (const char* shader : {"MeshGloss.fx", "alDefault.fx", "MeshAlpha.fx", "MeshGlossColorize.fx"}) {
+        auto m = quadModel(shader, {tex("BaseTexture", "missing_base.tga"), param("Diffuse", diffuse),
+                                    param("Specular", V4(0, 0, 0, 1))});
+        const QColor c = render(m, dir.path()).at(0.5f, 0.5f);
+        checkPixel(c, grey * diff, shader);
+        CHECK(std::max({c.red(), c.green(), c.blue()}) < 200); // not the white of 2x the grey
+        CHECK(std::abs(c.red() - c.blue()) <= kTol);           // grey: no colorization of the stand-in
+    }
+}

@@ -15,6 +15,17 @@ using namespace rs::test;
 
 namespace {
 
+// Pixels of the decals' blue (kDecalBlue).
+int bluePixels(const QImage& img) {
+    int n = 0;
+    for (int y = 0; y < img.height(); ++y)
+        for (int x = 0; x < img.width(); ++x) {
+            const QColor c = img.pixelColor(x, y);
+            if (c.blue() > 110 && c.red() < 70 && c.green() < 90 && c.blue() > 2 * c.green()) ++n;
+        }
+    return n;
+}
+
 // Pixels of the turret's red.
 int redPixels(const QImage& img, QRect* box = nullptr) {
     int n = 0;
@@ -111,4 +122,41 @@ TEST_CASE("object: a missing model or bone is reported, not attached", "[render]
     INFO(all);
     CHECK(all.find("MISSING.ALO") != std::string::npos);
     CHECK(all.find("No_Such_Bone") != std::string::npos);
+}
+
+TEST_CASE("object: a hardpoint's damage decal is drawn only in the state where it is destroyed", "[render][objects]") {
+    // Issue 38: the meshes a hardpoint names as its <Damage_Decal> were drawn over the intact hull.
+    EawDecalInstall inst;
+    const auto table = std::make_shared<const vfs::MountTable>(vfs::mountInstall({}, {inst.root()}));
+    const auto resolver = std::make_shared<const Resolver>(table);
+    const auto db = objects::ObjectDb::load(*table);
+    const objects::ModelProbe probe = objects::documentProbe(*table);
+    const auto states = objects::objectStates(*db, *table, db->assemble("Decal_Cruiser", probe), probe);
+    auto& v = view();
+    v.setOptions(plain(resolver));
+    auto shoot = [&](const std::string& label) {
+        for (const objects::ObjectState& s : states)
+            if (s.label == label) {
+                const objects::LoadedState ls = objects::loadState(*resolver, s);
+                REQUIRE(ls.model);
+                std::vector<render::Attachment> a;
+                for (const auto& at : ls.attachments)
+                    a.push_back({at.model, at.bone});
+                v.setModel(ls.model, QString::fromStdString(ls.path), a);
+                v.setCameraAngles(20.0f, 60.0f); // from above: the decals lie on the hull's top
+                return grab();
+            }
+        FAIL("no state " << label);
+        return QImage();
+    };
+    const QImage intact = shoot("intact"), deck = shoot("HP_Deck destroyed"), damaged = shoot("damaged");
+    REQUIRE_FALSE(intact.isNull());
+    REQUIRE_FALSE(deck.isNull());
+    REQUIRE_FALSE(damaged.isNull());
+    const int none = bluePixels(intact), one = bluePixels(deck), both = bluePixels(damaged);
+    INFO("blue pixels: intact " << none << ", HP_Deck destroyed " << one << ", damaged " << both);
+    CHECK(none == 0);
+    CHECK(one > 50);
+    CHECK(both > one + 100);                                 // HP_Turret's decal too
+    CHECK(countDifferent(intact, QColor(48, 52, 60)) > 300); // the hull is drawn
 }
