@@ -517,6 +517,7 @@ AssembledObject ObjectDb::assemble(const std::string& name, const ModelProbe& pr
             if (key.rfind("DATA/INI/", 0) != 0 || key.find("PARTICLE") == std::string::npos || hits.empty() ||
                 key.size() < 4 || key.compare(key.size() - 4, 4, ".INI") != 0)
                 return;
+            if (table_->entry(hits.front()).size > budget::kMaxIniFileBytes) return; // as parseIni refuses it
             vfs::EntryBytes b;
             try {
                 b = table_->read(hits.front());

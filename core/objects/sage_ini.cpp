@@ -329,7 +329,7 @@ struct LineReader {
     // The next line with tokens; false at the end of the file.
     bool next(Line& l) {
         while (at <= size) {
-            const char* nl = static_cast<const char*>(std::memchr(d + at, '\n', size - at));
+            const char* nl = at < size ? static_cast<const char*>(std::memchr(d + at, '\n', size - at)) : nullptr;
             const size_t i = nl ? size_t(nl - d) : size;
             ++number;
             size_t e = i;
