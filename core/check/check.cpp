@@ -935,13 +935,13 @@ Finding unreadableFinding(const std::string& line) { // "<path>: <reason>"
     for (const char* tail : {": folder cannot", ": link cannot", ": cannot be read"})
         if (at == std::string::npos) at = line.rfind(tail);
     if (at == std::string::npos) return walkFinding("read.unreadable-folder", line, line);
-    return walkFinding("read.unreadable-folder", line.substr(0, at), line.substr(at + 2) + "; its files are not checked");
+    return walkFinding("read.unreadable-folder", line.substr(0, at),
+                       line.substr(at + 2) + "; its files are not checked");
 }
 Finding linkFinding(const std::string& path, const std::string& target) {
     return walkFinding("read.link-outside", path,
                        "link leading out of the folder (to " +
-                           (target.empty() ? std::string("a target that cannot be followed") : target) +
-                           "): not read");
+                           (target.empty() ? std::string("a target that cannot be followed") : target) + "): not read");
 }
 
 Report run(const Resolver& resolver, std::vector<Item> items, const Options& options, bool whole,

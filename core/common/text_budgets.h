@@ -25,7 +25,7 @@ constexpr uint64_t kMaxXmlTextBytes = uint64_t(64) << 20;
 constexpr size_t kMaxXmlFieldsPerObject = 65536; // tags of one object (nested ones included)
 
 // --- SAGE INI and .inc (objects/sage_ini.cpp), per top-level file with everything it includes -----------------------
-constexpr uint64_t kMaxIniFileBytes = uint64_t(16) << 20; // one file (a top-level INI or an included .inc)
+constexpr uint64_t kMaxIniFileBytes = uint64_t(16) << 20;  // one file (a top-level INI or an included .inc)
 constexpr uint64_t kMaxIniParseBytes = uint64_t(64) << 20; // a file and all it includes, counted per inclusion
 constexpr size_t kMaxIniLineBytes = size_t(64) << 10;      // a longer line is skipped
 constexpr size_t kMaxIniStatements = 250000;               // statements kept; the rest of the parse is skipped

@@ -187,9 +187,8 @@ XmlFile parseObjectXml(ByteSpan bytes, const std::string& key) {
         p.file = key;
         lines.at(ptrdiff_t(cut.at), p);
         const size_t limit = std::string(cut.what) == "elements" ? budget::kMaxXmlElements : budget::kMaxXmlAttributes;
-        cutMessage = errorAt(p, std::string("more than ") + number(limit) + " XML " + cut.what +
-                                    " (budget kMaxXml" + (cut.what[0] == 'e' ? "Elements" : "Attributes") +
-                                    "): the file is read up to here")
+        cutMessage = errorAt(p, std::string("more than ") + number(limit) + " XML " + cut.what + " (budget kMaxXml" +
+                                    (cut.what[0] == 'e' ? "Elements" : "Attributes") + "): the file is read up to here")
                          .what();
     }
     pugi::xml_document doc;

@@ -262,10 +262,9 @@ std::shared_ptr<const ObjectDb> ObjectDb::load(const vfs::MountTable& table) {
         for (const std::string& key : iniKeys) {
             // Refused by its listed size before it is read (parseIni refuses it again if it grew meanwhile).
             if (const vfs::Hit* h = table.find(key); h && table.entry(*h).size > budget::kMaxIniFileBytes) {
-                ctx.error(errorAt(SourcePos{key, 0, 0}, "INI file of " + std::to_string(table.entry(*h).size) +
-                                                            " bytes refused: more than " +
-                                                            std::to_string(budget::kMaxIniFileBytes) +
-                                                            " (budget kMaxIniFileBytes)"));
+                ctx.error(errorAt(SourcePos{key, 0, 0},
+                                  "INI file of " + std::to_string(table.entry(*h).size) + " bytes refused: more than " +
+                                      std::to_string(budget::kMaxIniFileBytes) + " (budget kMaxIniFileBytes)"));
                 continue;
             }
             vfs::EntryBytes eb;
@@ -344,7 +343,7 @@ std::shared_ptr<const ObjectDb> ObjectDb::load(const vfs::MountTable& table) {
                 const size_t o = path[j], p = path[j + 1];
                 if (im.chain[o] != Impl::Chain::Ok) continue; // cycles were marked above
                 im.depth[o] = im.depth[p] + 1;
-                im.chain[o] = im.chain[p] == Impl::Chain::Ok ? Impl::Chain::Ok
+                im.chain[o] = im.chain[p] == Impl::Chain::Ok        ? Impl::Chain::Ok
                               : im.chain[p] == Impl::Chain::TooDeep ? Impl::Chain::TooDeep
                                                                     : Impl::Chain::IntoCycle;
             }

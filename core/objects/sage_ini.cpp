@@ -412,8 +412,8 @@ void feedFile(Builder& bld, ByteSpan bytes, const std::string& key, std::vector<
             if (++bld.includes > budget::kMaxIniIncludes) {
                 if (!bld.includesReported)
                     ctx.error(errorAt(pos, "#include \"" + path + "\" refused: more than " +
-                                               std::to_string(budget::kMaxIniIncludes) +
-                                               " inclusions from " + stack.front() +
+                                               std::to_string(budget::kMaxIniIncludes) + " inclusions from " +
+                                               stack.front() +
                                                " (budget kMaxIniIncludes); later #include lines are skipped"));
                 else
                     ctx.warnings.add("#include skipped: budget kMaxIniIncludes reached", pos.str());
@@ -427,15 +427,14 @@ void feedFile(Builder& bld, ByteSpan bytes, const std::string& key, std::vector<
             }
             const uint64_t size = ctx.table->entry(*hit).size;
             if (size > budget::kMaxIniFileBytes) {
-                ctx.error(errorAt(pos, "#include \"" + path + "\" refused: " + target + " has " +
-                                           std::to_string(size) + " bytes, more than " +
-                                           std::to_string(budget::kMaxIniFileBytes) + " (budget kMaxIniFileBytes)"));
+                ctx.error(errorAt(pos, "#include \"" + path + "\" refused: " + target + " has " + std::to_string(size) +
+                                           " bytes, more than " + std::to_string(budget::kMaxIniFileBytes) +
+                                           " (budget kMaxIniFileBytes)"));
                 continue;
             }
             if (bld.parseBytes + size > budget::kMaxIniParseBytes) {
                 ctx.error(errorAt(pos, "#include \"" + path + "\" refused: " + stack.front() +
-                                           " and its includes would pass " +
-                                           std::to_string(budget::kMaxIniParseBytes) +
+                                           " and its includes would pass " + std::to_string(budget::kMaxIniParseBytes) +
                                            " bytes (budget kMaxIniParseBytes)"));
                 continue;
             }
@@ -448,7 +447,8 @@ void feedFile(Builder& bld, ByteSpan bytes, const std::string& key, std::vector<
             }
             if (eb.span.size > budget::kMaxIniFileBytes) { // grew since it was listed
                 ctx.error(errorAt(pos, "#include \"" + path + "\" refused: " + target + " is larger than " +
-                                           std::to_string(budget::kMaxIniFileBytes) + " bytes (budget kMaxIniFileBytes)"));
+                                           std::to_string(budget::kMaxIniFileBytes) +
+                                           " bytes (budget kMaxIniFileBytes)"));
                 continue;
             }
             if (ctx.includedSet.insert(target).second) ctx.included.push_back(target);
@@ -476,10 +476,9 @@ bool keyIs(const IniNode& n, const char* key) { return ieq(n.key, key); }
 
 std::vector<IniNode> parseIni(ByteSpan bytes, const std::string& key, IniContext& ctx) {
     if (bytes.size > budget::kMaxIniFileBytes) {
-        ctx.error(errorAt(SourcePos{key, 0, 0}, "INI file of " + std::to_string(bytes.size) +
-                                                    " bytes refused: more than " +
-                                                    std::to_string(budget::kMaxIniFileBytes) +
-                                                    " (budget kMaxIniFileBytes)"));
+        ctx.error(
+            errorAt(SourcePos{key, 0, 0}, "INI file of " + std::to_string(bytes.size) + " bytes refused: more than " +
+                                              std::to_string(budget::kMaxIniFileBytes) + " (budget kMaxIniFileBytes)"));
         return {};
     }
     Builder bld(ctx);
@@ -497,10 +496,9 @@ std::vector<IniNode> parseIni(ByteSpan bytes, const std::string& key, IniContext
 
 void readIniDefines(ByteSpan bytes, const std::string& key, IniContext& ctx) {
     if (bytes.size > budget::kMaxIniFileBytes) {
-        ctx.error(errorAt(SourcePos{key, 0, 0}, "INI file of " + std::to_string(bytes.size) +
-                                                    " bytes refused: more than " +
-                                                    std::to_string(budget::kMaxIniFileBytes) +
-                                                    " (budget kMaxIniFileBytes)"));
+        ctx.error(
+            errorAt(SourcePos{key, 0, 0}, "INI file of " + std::to_string(bytes.size) + " bytes refused: more than " +
+                                              std::to_string(budget::kMaxIniFileBytes) + " (budget kMaxIniFileBytes)"));
         return;
     }
     const char* d = reinterpret_cast<const char*>(bytes.data);

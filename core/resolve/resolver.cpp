@@ -126,8 +126,8 @@ V Resolver::StampCache<V>::get(const std::string& id, const std::string& stamp, 
         std::lock_guard<std::mutex> lock(mu_);
         Slot& slot = slots_[id];
         const auto now = std::chrono::steady_clock::now();
-        const bool settled = slot.value.valid() && slot.value.wait_for(std::chrono::seconds(0)) ==
-                                                       std::future_status::ready;
+        const bool settled =
+            slot.value.valid() && slot.value.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
         if (slot.value.valid() && slot.stamp == stamp) {
             slot.used = ++clock_;
             value = slot.value;
@@ -565,9 +565,8 @@ bool Resolver::readAssetBytes(const std::string& path, std::vector<uint8_t>& out
         }
         auto capOf = [&](ByteSpan head) {
             const Format f = isTexture(head, path) ? Format::Texture : detectFormat(head, path);
-            return std::pair<uint64_t, const FormatInfo*>(f == Format::Unknown ? uint64_t(kMaxInputBytes)
-                                                                               : formatInfo(f).maxBytes,
-                                                          &formatInfo(f));
+            return std::pair<uint64_t, const FormatInfo*>(
+                f == Format::Unknown ? uint64_t(kMaxInputBytes) : formatInfo(f).maxBytes, &formatInfo(f));
         };
         auto refuse = [&](uint64_t cap, const FormatInfo& f) {
             throw ParseError(path, {}, ParseError::kNoOffset,

@@ -229,10 +229,10 @@ Folder::Folder(const std::string& root, const std::string& sub, bool skipArchive
         e.linkOutside = f.linkOutside;
         e.linkTarget = std::move(f.linkTarget);
         if (e.linkOutside)
-            pushWarning(warnings_, e.diskPath + ": link leading out of " + root + " (to " +
-                                       (e.linkTarget.empty() ? std::string("a target that cannot be followed")
-                                                             : e.linkTarget) +
-                                       "): not read");
+            pushWarning(warnings_,
+                        e.diskPath + ": link leading out of " + root + " (to " +
+                            (e.linkTarget.empty() ? std::string("a target that cannot be followed") : e.linkTarget) +
+                            "): not read");
         entries_.push_back(std::move(e));
     }
     for (std::string& u : walk.unreadable) {

@@ -179,8 +179,8 @@ void parseMeg(ByteSpan bytes, uint64_t archiveSize, const std::string& label, st
         ByteReader nr = r.sub(nameTableSize, "name table");
         std::vector<Name> names = readNames(nr, nNames, nr.remaining(), nullptr);
         if (!nr.atEnd())
-            pushWarning(warnings, label + ": name table at offset 24 has " + std::to_string(nr.remaining()) +
-                                      " unused bytes");
+            pushWarning(warnings,
+                        label + ": name table at offset 24 has " + std::to_string(nr.remaining()) + " unused bytes");
         readRecords(r, 3, nFiles, names, x, label, out, warnings);
     } else {
         r.setContext("name table");

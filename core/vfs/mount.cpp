@@ -1,9 +1,9 @@
 #include "vfs/mount.h"
 
-#include <mutex>
 #include "common/file_read.h"
 #include "common/text_budgets.h"
 #include "common/warnings.h"
+#include <mutex>
 
 #include <algorithm>
 #include <filesystem>

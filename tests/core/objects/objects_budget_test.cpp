@@ -35,7 +35,8 @@ struct TempMod {
     fs::path root;
     TempMod() {
         static std::atomic<int> n{0};
-        root = fs::temp_directory_path() / ("rigscope_budget_" + std::to_string(::getpid()) + "_" + std::to_string(n++));
+        root =
+            fs::temp_directory_path() / ("rigscope_budget_" + std::to_string(::getpid()) + "_" + std::to_string(n++));
         fs::remove_all(root);
         fs::create_directories(root);
     }

@@ -51,7 +51,8 @@ struct TempTree {
     void write(const fs::path& rel, const std::vector<uint8_t>& bytes) const {
         const fs::path p = root / rel;
         fs::create_directories(p.parent_path());
-        std::ofstream(p, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+        std::ofstream(p, std::ios::binary)
+            .write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
     }
     void write(const fs::path& rel, const std::string& text) const {
         write(rel, std::vector<uint8_t>(text.begin(), text.end()));
@@ -108,8 +109,7 @@ void deepTree(const fs::path& base) {
 // ---------------------------------------------------------------------------------------------------------------
 // Archives that change while they are read
 
-TEST_CASE("hostile tree: an archive truncated between open and index parse is reported as changed",
-          "[vfs][hostile]") {
+TEST_CASE("hostile tree: an archive truncated between open and index parse is reported as changed", "[vfs][hostile]") {
     TempTree t;
     for (const auto& [name, bytes] :
          {std::pair<std::string, std::vector<uint8_t>>{"big.big", writeBig(manyEntries(30000))},
@@ -134,10 +134,10 @@ TEST_CASE("hostile tree: an archive truncated between open and index parse is re
                 openArchiveDescriptor(handle, bytes.size(), p);
                 FAIL("no error for an archive truncated to " << cut);
             } catch (const ParseError& e) {
-                CHECK_THAT(e.what(), Catch::StartsWith(p) &&
-                                         Catch::Contains("archive changed while it was read: it had " +
-                                                         std::to_string(bytes.size()) + " bytes when opened, now " +
-                                                         std::to_string(cut)));
+                CHECK_THAT(e.what(),
+                           Catch::StartsWith(p) && Catch::Contains("archive changed while it was read: it had " +
+                                                                   std::to_string(bytes.size()) +
+                                                                   " bytes when opened, now " + std::to_string(cut)));
             }
             t.write(name, bytes);
         }
@@ -210,7 +210,7 @@ TEST_CASE("hostile tree: an archive rewritten throughout is re-read at most once
 TEST_CASE("hostile tree: symlink loops are not followed and are named", "[vfs][hostile]") {
     TempTree t;
     t.write("Data/Art/Models/REAL.ALO", model());
-    fs::create_directory_symlink(t.root / "Data", t.root / "Data/Art/loop");           // a folder loop
+    fs::create_directory_symlink(t.root / "Data", t.root / "Data/Art/loop");                // a folder loop
     fs::create_symlink(t.root / "Data/Art/Models/B.ALO", t.root / "Data/Art/Models/A.ALO"); // a file loop
     fs::create_symlink(t.root / "Data/Art/Models/A.ALO", t.root / "Data/Art/Models/B.ALO");
     const auto t0 = std::chrono::steady_clock::now();
@@ -300,7 +300,7 @@ TEST_CASE("hostile tree: 200-deep folders: the folders past PATH_MAX are named, 
     CHECK_FALSE(deep);
     REQUIRE(walk.unreadable.size() == 1);
     CHECK_THAT(walk.unreadable[0], Catch::Contains("level_1") && Catch::Contains("cannot be read (File name too "
-                                                                                  "long)"));
+                                                                                 "long)"));
 
     // check PATH: the unreadable folder is an error finding (exit 1 from the CLI), and the others are checked.
     const Resolver r;
