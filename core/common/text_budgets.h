@@ -28,12 +28,12 @@ constexpr size_t kMaxXmlFieldsPerObject = 65536; // tags of one object (nested o
 constexpr uint64_t kMaxIniFileBytes = uint64_t(16) << 20;  // one file (a top-level INI or an included .inc)
 constexpr uint64_t kMaxIniParseBytes = uint64_t(64) << 20; // a file and all it includes, counted per inclusion
 constexpr size_t kMaxIniLineBytes = size_t(64) << 10;      // a longer line is skipped
-constexpr size_t kMaxIniStatements = 250000;               // statements kept; the rest of the parse is skipped
+constexpr size_t kMaxIniStatements = 100000;               // statements kept; the rest of the parse is skipped
 constexpr size_t kMaxIniIncludes = 256;                    // #include lines followed
 constexpr size_t kMaxIniIncludeDepth = 16;                 // #include nesting
 constexpr size_t kMaxMacroDepth = 8;                       // a #define naming another, nesting
-constexpr size_t kMaxMacroTokens = 4096;                   // tokens one value expands to
-constexpr uint64_t kMaxMacroBytes = uint64_t(16) << 20;    // bytes all expansions of a parse produce
+constexpr size_t kMaxMacroTokens = 1024;                   // tokens one value expands to
+constexpr uint64_t kMaxMacroBytes = uint64_t(1) << 20;     // bytes all expansions of a parse produce
 
 // --- Object database (objects/object_db.cpp) -------------------------------------------------------------------
 constexpr size_t kMaxListItems = 4096;      // names in one list value (<HardPoints>, <Death_Clone>, ...)

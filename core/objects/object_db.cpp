@@ -88,7 +88,8 @@ std::string ObjectDb::Impl::chainRefusal(const ObjectDb& db, size_t o) {
     std::string s = name;
     size_t steps = 0;
     const size_t bound = 2 * budget::kMaxInheritanceDepth + 8;
-    std::unordered_set<size_t> seen{o}; // cycles: stop at the first object met twice
+    // A cycle is closed when the walk comes back to its first member met (o itself when o is in the cycle).
+    int64_t cycleStart = im.chain[o] == Chain::Cycle ? int64_t(o) : -1;
     int64_t p = im.parentIndex[o];
     for (; p >= 0 && steps < bound; p = im.parentIndex[size_t(p)]) {
         ++steps;
@@ -98,9 +99,11 @@ std::string ObjectDb::Impl::chainRefusal(const ObjectDb& db, size_t o) {
                 s += " -> ... (" + std::to_string(im.depth[o]) + " ancestors)";
                 break;
             }
-        } else if (!seen.insert(size_t(p)).second) {
+        } else if (p == cycleStart) {
             if (steps > 6) s += " -> ... -> " + db.objects_[size_t(p)].name + " (" + std::to_string(steps) + " steps)";
             break;
+        } else if (cycleStart < 0 && im.chain[size_t(p)] == Chain::Cycle) {
+            cycleStart = p;
         }
     }
     if (steps >= bound) s += " -> ...";
@@ -641,14 +644,14 @@ AssembledObject ObjectDb::assemble(const std::string& name, const ModelProbe& pr
         // Hardpoints: every <HardPoints> occurrence (any case), names in order, each once.
         std::vector<std::pair<std::string, SourcePos>> names;
         std::unordered_set<std::string> namesSeen; // upper case
+        size_t dups = 0;
         for (const XmlField* f : fields)
             if (f->upper == "HARDPOINTS")
                 for (const std::string& n : listOf(*f)) {
-                    const bool dup = !namesSeen.insert(upper(n)).second;
-                    if (dup)
-                        out.warnings.push_back("hardpoint " + n + " listed more than once (" + f->pos.str() + ")");
-                    else
+                    if (namesSeen.insert(upper(n)).second)
                         names.emplace_back(n, f->pos);
+                    else if (++dups <= 16) // the first ones are named
+                        out.warnings.push_back("hardpoint " + n + " listed more than once (" + f->pos.str() + ")");
                 }
         for (const auto& [hpName, hpPos] : names) {
             Hardpoint hp;

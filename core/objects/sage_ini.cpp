@@ -223,12 +223,17 @@ struct Builder {
     // Macro expansion of one value: tokens it has produced, and whether a budget stopped it (reported once).
     struct Expansion {
         size_t tokens = 0;
-        bool cut = false;
+        bool cut = false;      // a budget stopped it: the value's later tokens are kept as written
+        bool reported = false; // a cycle was reported for this value
+        std::string top;       // the macro of the value being expanded (as written)
     };
 
     void expand(const std::string& tok, std::vector<std::string>& out, const SourcePos& pos, size_t depth,
                 Expansion& x) {
-        if (x.cut) return;
+        if (x.cut) {
+            if (depth == 0) out.push_back(tok);
+            return;
+        }
         if (ctx.macros.empty()) {
             out.push_back(tok);
             return;
@@ -238,14 +243,17 @@ struct Builder {
             out.push_back(tok);
             return;
         }
+        if (depth == 0) x.top = tok;
         if (macroBytes > budget::kMaxMacroBytes) { // the parse's budget is spent (reported): left unexpanded
             out.push_back(tok);
             return;
         }
-        if (depth >= budget::kMaxMacroDepth) {
-            ctx.error(errorAt(pos, "macro " + tok + " refers to itself (cycle) or nests deeper than " +
-                                       std::to_string(budget::kMaxMacroDepth) +
-                                       " (budget kMaxMacroDepth), left unexpanded"));
+        if (depth >= budget::kMaxMacroDepth) { // reported once a value; the value's expansion stops here
+            if (!x.reported)
+                ctx.error(errorAt(pos, "macro " + tok + " refers to itself (cycle) or nests deeper than " +
+                                           std::to_string(budget::kMaxMacroDepth) +
+                                           " (budget kMaxMacroDepth), left unexpanded"));
+            x.reported = x.cut = true;
             out.push_back(tok);
             return;
         }
@@ -255,7 +263,7 @@ struct Builder {
                 // Tokens an expansion adds: within kMaxMacroTokens a value and kMaxMacroBytes a parse.
                 if (++x.tokens > budget::kMaxMacroTokens) {
                     x.cut = true;
-                    ctx.error(errorAt(pos, "macro " + tok + " expands to more than " +
+                    ctx.error(errorAt(pos, "macro " + x.top + " expands to more than " +
                                                std::to_string(budget::kMaxMacroTokens) +
                                                " tokens (budget kMaxMacroTokens): the value is cut there"));
                     return;
@@ -273,7 +281,8 @@ struct Builder {
                 }
             }
             if (upper(v) == it->first) {
-                ctx.error(errorAt(pos, "macro " + tok + " refers to itself (cycle), left unexpanded"));
+                if (!x.reported) ctx.error(errorAt(pos, "macro " + tok + " refers to itself (cycle), left unexpanded"));
+                x.reported = true;
                 out.push_back(v);
             } else {
                 expand(v, out, pos, depth + 1, x);
