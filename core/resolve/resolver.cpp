@@ -120,7 +120,7 @@ template <class Make>
 V Resolver::StampCache<V>::get(const std::string& id, const std::string& stamp, Make make) const {
     if (stamp.empty()) return make();
     std::promise<V> promise;
-    std::shared_future<V> value;
+    std::shared_future<V> value, previous; // previous: the value a remake replaces (with an interval)
     uint64_t serial = 0;
     {
         std::lock_guard<std::mutex> lock(mu_);
@@ -131,14 +131,16 @@ V Resolver::StampCache<V>::get(const std::string& id, const std::string& stamp, 
         if (slot.value.valid() && slot.stamp == stamp) {
             slot.used = ++clock_;
             value = slot.value;
-        } else if (settled && interval_ > 0 && slot.remakes >= 1 &&
+        } else if (slot.value.valid() && interval_ > 0 && (slot.remakes >= 1 || !settled) &&
                    std::chrono::duration<double>(now - slot.madeAt).count() < interval_) {
-            // Changed again soon after being made again: the last value stands until the interval has passed.
+            // Changed again soon after being made again (or while being made): the last value stands until the
+            // interval has passed.
             slot.used = ++clock_;
             value = slot.value;
             kept_.insert(id);
         } else {
             if (slot.value.valid()) ++slot.remakes;
+            if (settled && interval_ > 0) previous = slot.value;
             slot.madeAt = now;
             slot.stamp = stamp;
             slot.value = promise.get_future().share();
@@ -163,7 +165,20 @@ V Resolver::StampCache<V>::get(const std::string& id, const std::string& stamp, 
         promise.set_exception(std::current_exception()); // for the threads waiting on it
         std::lock_guard<std::mutex> lock(mu_);
         const auto it = slots_.find(id);
-        if (it != slots_.end() && it->second.serial == serial) slots_.erase(it); // tried again next time
+        if (it != slots_.end() && it->second.serial == serial) {
+            // With an interval, the value made before stands when a remake fails (a file caught half-written):
+            // the id is changing. Else the slot goes and the next call tries again.
+            if (previous.valid()) {
+                try {
+                    V v = previous.get();
+                    it->second.value = previous;
+                    kept_.insert(id);
+                    return v;
+                } catch (...) {
+                }
+            }
+            slots_.erase(it);
+        }
         throw;
     }
 }
