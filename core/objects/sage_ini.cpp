@@ -399,7 +399,6 @@ void feedFile(Builder& bld, ByteSpan bytes, const std::string& key, std::vector<
                 continue;
             }
             const std::string& path = l.toks[1].text;
-            pos.column = l.toks[1].column;
             const std::string target = resolveInclude(key, path);
             if (target.empty()) {
                 ctx.error(errorAt(pos, "#include \"" + path + "\" refused: it leaves the mounted folders"));
