@@ -403,9 +403,12 @@ TEST_CASE("hostile tree: files and an archive replaced while the check runs", "[
     o.threads = 2;
     const auto t0 = std::chrono::steady_clock::now();
     const check::Report rep = check::checkMount(r, o);
+    const double seconds = since(t0);
     stop = true;
     replacer.join();
-    CHECK(since(t0) < kSeconds);
+    CHECK(seconds < kSeconds);
     CHECK(rep.files >= 41);
-    CHECK(r.tablesMade() <= 2);
+    // The archive's table: made, made again once, and once more per kRemakeInterval the check lasted (plus a first
+    // read that may catch the archive half-written, before any table stands): not once per stamp (26-30 before).
+    CHECK(r.tablesMade() <= 4 + size_t(seconds / Resolver::kRemakeInterval));
 }
