@@ -93,6 +93,41 @@ int main(int argc, char** argv) {
                         "</AssetDeclaration>\n"));
     }
 
+    {
+        // Object definitions in the shapes of issue 44 (small: the fuzzer grows them): inheritance chains and a
+        // cycle, lists, nested text; SAGE #define and #include fan-out (the target mounts the input as fuzz.ini and
+        // fuzz.inc), ChildObject chains.
+        auto text = [](const std::string& s) { return std::vector<uint8_t>(s.begin(), s.end()); };
+        std::string chain = "<Units>\n<SpaceUnit Name=\"C0\"><Space_Model_Name>M.ALO</Space_Model_Name>"
+                            "<HardPoints>HP_A, HP_B,HP_A</HardPoints></SpaceUnit>\n";
+        for (int i = 1; i < 12; ++i)
+            chain += "<SpaceUnit Name=\"C" + std::to_string(i) + "\"><Variant_Of_Existing_Type>C" +
+                     std::to_string(i - 1) + "</Variant_Of_Existing_Type></SpaceUnit>\n";
+        chain += "<SpaceUnit Name=\"L0\"><Variant_Of_Existing_Type>L1</Variant_Of_Existing_Type></SpaceUnit>"
+                 "<SpaceUnit Name=\"L1\"><Variant_Of_Existing_Type>L0</Variant_Of_Existing_Type></SpaceUnit>\n"
+                 "<HardPoint Name=\"HP_A\"><Model_To_Attach>T.ALO</Model_To_Attach><Attachment_Bone>B"
+                 "</Attachment_Bone></HardPoint>\n</Units>\n";
+        put(dir, "eaw_xml", "chain.xml", text(chain));
+        std::string nested = "<Units><SpaceUnit Name=\"N\"><Ability><A><B><C><D>";
+        nested += std::string(300, 'x') + "</D></C></B></A></Ability><Death_Clone>Damage_Normal, N</Death_Clone>"
+                                          "<Land_Terrain_Model_Mapping>Arctic, A.ALO, Desert, D.ALO"
+                                          "</Land_Terrain_Model_Mapping></SpaceUnit></Units>";
+        put(dir, "eaw_xml", "nested.xml", text(nested));
+        put(dir, "sage_ini", "define_fanout.ini",
+            text("#define FA FB FB FB FB FB FB FB FB FB FB\n#define FB FA FA FA FA FA FA FA FA FA FA\n"
+                 "Object Fan\n  Value = FA\n  Draw = W3DScriptedModelDraw ModuleTag_D\n"
+                 "    DefaultModelConditionState\n      Model = FA\n    End\n  End\nEnd\n"));
+        put(dir, "sage_ini", "include_fanout.ini",
+            text("Object Inc\nEnd\n#include \"fuzz.inc\"\n#include \"fuzz.inc\"\n#include \"fuzz.inc\"\n"
+                 "#include \"fuzz.inc\"\n"));
+        std::string child = "Object P0\n  Draw = W3DModelDraw ModuleTag_D\n    DefaultConditionState\n"
+                            "      Model = P0_SKN\n    End\n  End\nEnd\n";
+        for (int i = 1; i < 12; ++i)
+            child += "ChildObject P" + std::to_string(i) + " P" + std::to_string(i - 1) + "\nEnd\n";
+        child += "ChildObject Q0 Q1\nEnd\nChildObject Q1 Q0\nEnd\nObjectReskin R P3\nEnd\n";
+        put(dir, "sage_ini", "childobject_chain.ini", text(child));
+    }
+
     put(dir, "bwm", "static5.bwm", bw2::writeBwm(test::bw2fx::staticModel(5)));
     put(dir, "bwm", "static6.bwm", bw2::writeBwm(test::bw2fx::staticModel(6)));
     put(dir, "bwm", "skin_u8.bwm", bw2::writeBwm(test::bw2fx::skinModel(bw2::SkinLayout::U8PerIndex)));

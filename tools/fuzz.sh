@@ -126,7 +126,8 @@ for t in "${targets[@]}"; do
     fi
     for j in $(seq "$jobs"); do
       [ $long = 1 ] && limit=(-runs="$(( owed / jobs + (j == 1 ? owed % jobs : 0) ))" -max_total_time="$left")
-      "$bin" "$work" "$seeds" "${limit[@]}" -max_len="$maxlen" -timeout="$timeout" -rss_limit_mb=2048 \
+      dict=(); [ -f "fuzz/$t.dict" ] && dict=(-dict="fuzz/$t.dict") # a target's dictionary (fuzz/<target>.dict)
+      "$bin" "$work" "$seeds" "${limit[@]}" "${dict[@]}" -max_len="$maxlen" -timeout="$timeout" -rss_limit_mb=2048 \
         -malloc_limit_mb=512 -artifact_prefix="$out/$t/" -print_final_stats=1 >"$out/$t/log.$round.$j.txt" 2>&1 &
       pids+=($!)
     done

@@ -175,7 +175,8 @@ Picture renderAsset(const Resolver& resolver, const std::string& path, int size,
     size = std::clamp(size, 8, 4096);
     try {
         std::vector<uint8_t> bytes;
-        if (!resolver.readBytes(path, bytes, kMaxRead)) {
+        // Within the format's size cap, as info, check and export read (a 500 MiB .ALO is refused, not read).
+        if (!resolver.readAssetBytes(path, bytes)) {
             out.error = path + ": not found";
             return out;
         }

@@ -172,9 +172,20 @@ static int batch(const std::string& source, const std::string& outDir, const Gam
     std::vector<BatchItem> items;
     std::vector<std::string> failed, skipped;
     if (fs::is_directory(source, ec)) {
+        // Every model under the folder: a sub-folder that cannot be read is a failure (the batch promises all of
+        // them), the others are still exported; a link leading out of the folder is not read.
+        const vfs::FolderWalk walk = vfs::walkFolder(source);
+        for (const std::string& u : walk.unreadable)
+            failed.push_back(u);
         std::vector<fs::path> files;
-        for (fs::recursive_directory_iterator it(source, ec), end; !ec && it != end; it.increment(ec))
-            if (it->is_regular_file(ec) && isModelName(it->path().string())) files.push_back(it->path());
+        for (const vfs::WalkedFile& f : walk.files) {
+            if (!isModelName(f.path)) continue;
+            if (f.linkOutside)
+                skipped.push_back(fs::path(f.path).lexically_relative(source).string() + " (a link leading out of " +
+                                  source + ": not read)");
+            else
+                files.push_back(f.path);
+        }
         std::sort(files.begin(), files.end());
         for (const fs::path& f : files)
             items.push_back({f.lexically_relative(source).string(), f.string()});

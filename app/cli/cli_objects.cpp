@@ -114,6 +114,8 @@ int cmdObject(std::vector<std::string> args) {
     std::vector<std::string> pos;
     auto db = loadDb(args, m, json, pos);
     if (pos.size() != 1) throw UsageError{"object takes one NAME"};
+    if (pos[0].find_first_not_of(" \t\r\n") == std::string::npos)
+        throw UsageError{"object needs a NAME (an empty name was given)"};
     const ModelProbe probe = documentProbe(*m.table);
     const AssembledObject o = db->assemble(pos[0], probe);
     const auto unresolved = o.unresolved();
@@ -155,6 +157,8 @@ int cmdObject(std::vector<std::string> args) {
         for (const Ref* r : unresolved)
             std::cout << "  unresolved " << r->kind << " " << printable(r->name) << " (" << printable(r->where)
                       << ")\n";
+        for (const std::string& w : o.warnings)
+            std::cout << "  warning " << printable(w) << "\n";
         return 0;
     }
     Json j;

@@ -194,9 +194,13 @@ int cmdThumbnails(std::vector<std::string> args) {
         for (const std::string& w : single.warnings)
             std::cerr << "rigscope-cli: warning: " << w << "\n";
         const vfs::Source& src = *single.mounts()[0].source;
+        // What could not be listed is a failure (every asset of SOURCE was asked for); links leading out are not read.
+        for (const std::string& u : src.unreadable())
+            refused.push_back(u);
         std::vector<const vfs::Entry*> entries;
-        for (const vfs::Entry& e : src.entries())
-            if (isViewable(e.key) && src.find(e.key) == &e) entries.push_back(&e); // first of duplicate names
+        for (const vfs::Entry& e : src.entries()) // (links leading out: named in the warnings above)
+            if (!e.linkOutside && isViewable(e.key) && src.find(e.key) == &e)
+                entries.push_back(&e); // first of duplicate names
         std::sort(entries.begin(), entries.end(), [](const auto* a, const auto* b) { return a->key < b->key; });
         const bool folder = fs::is_directory(source, ec);
         for (const vfs::Entry* e : entries)
@@ -204,7 +208,8 @@ int cmdThumbnails(std::vector<std::string> args) {
     } else {
         std::vector<std::pair<std::string, std::string>> found; // key, loadable path
         m.table->forEach([&](const std::string& key, const std::vector<vfs::Hit>& hits) {
-            if (isViewable(key)) found.emplace_back(key, m.table->describe(hits.front()));
+            if (isViewable(key) && !m.table->entry(hits.front()).linkOutside)
+                found.emplace_back(key, m.table->describe(hits.front()));
         });
         std::sort(found.begin(), found.end());
         for (const auto& [key, path] : found)

@@ -280,7 +280,9 @@ int cmdLs(std::vector<std::string> args) {
                 .kv("name", e.name)
                 .kv("size", uint64_t(e.size))
                 .kv("source", Json::Path{table.mountOf(h).source->label()});
-            j.kv("role", table.mountOf(h).role).key("overridden_by").beginArray();
+            j.kv("role", table.mountOf(h).role);
+            if (e.linkOutside) j.kv("link_outside", e.linkTarget); // a link leading out of the folder: not read
+            j.key("overridden_by").beginArray();
             for (size_t i = 0; i < r.self; ++i)
                 writeHit(j, table, (*r.hits)[i]);
             j.endArray().key("overrides").beginArray();
@@ -293,6 +295,7 @@ int cmdLs(std::vector<std::string> args) {
                 std::cout << "\toverridden-by " << table.describe((*r.hits)[i]);
             for (size_t i = r.self + 1; i < r.hits->size(); ++i)
                 std::cout << "\toverrides " << table.describe((*r.hits)[i]);
+            if (e.linkOutside) std::cout << "\tlink-outside " << (e.linkTarget.empty() ? "?" : e.linkTarget);
             std::cout << '\n';
         }
     }

@@ -94,10 +94,15 @@ constexpr const char* kSrcBaseGame =
     "rigscope: a mount of mod folders without a game (vfs::mountInstall roles) cannot tell a reference the base game "
     "satisfies from a broken one; the engines look a name up in the mod, then in the game (ModVerify "
     "FocGameRepository.FindFile: mods, game folder, master MEG, fallback game)";
+constexpr const char* kSrcWalk = "rigscope: the folder walk (vfs::walkFolder, docs/HARDENING.md)";
 
 const std::vector<CheckInfo> kCatalog = {
     {"read.error", Level::Error, "a file the reader refuses", kSrcReaders},
     {"read.warning", Level::Warning, "a reader's warning (file read, something skipped or repaired)", kSrcReaders},
+    {"read.unreadable-folder", Level::Error,
+     "a sub-folder (or a link) that cannot be read: its files are not checked, the others are", kSrcWalk},
+    {"read.link-outside", Level::Info,
+     "a file that is a link leading out of the mounted or checked folder: listed, not read", kSrcWalk},
     {"read.not-simulated", Level::Info,
      "a particle emitter feature set in the file that rigscope does not read or simulate (not a defect of the file)",
      kSrcReaders},
@@ -888,6 +893,13 @@ void checkObjects(const Ctx& c, unsigned threads, KnownFacts& known, std::vector
             oo.findings.emplace_back(SeenKey{}, std::move(f));
             return;
         }
+        // Budgets the object passed (a list cut at kMaxListItems): where the definition says so.
+        for (const std::string& w : o.warnings)
+            if (w.find("(budget k") != std::string::npos) {
+                Finding f = objectError(w, t);
+                f.where.object = o.name;
+                oo.findings.emplace_back(SeenKey{f.id, f.key, f.where.line, f.where.column, w}, std::move(f));
+            }
         std::vector<objects::Ref> refs = o.refs;
         texturesOf(o, refs);
         auto refer = [&](const std::string& key) {
@@ -1031,9 +1043,35 @@ size_t summariseBaseGameReferences(const std::string& mod, std::vector<Finding>&
     return n;
 }
 
-Report run(const Resolver& resolver, std::vector<Item> items, const Options& options, bool whole) {
+// What a folder walk could not read, and links it did not follow (vfs::walkFolder / Folder::unreadable): findings
+// of their own, so that a check of "every file" says which were left out.
+Finding walkFinding(const char* id, const std::string& file, const std::string& message) {
+    Finding f;
+    f.id = id;
+    f.level = info(id).level;
+    f.file = file;
+    f.message = message;
+    return f;
+}
+Finding unreadableFinding(const std::string& line) { // "<path>: <reason>"
+    size_t at = std::string::npos;
+    for (const char* tail : {": folder cannot", ": link cannot", ": cannot be read"})
+        if (at == std::string::npos) at = line.rfind(tail);
+    if (at == std::string::npos) return walkFinding("read.unreadable-folder", line, line);
+    return walkFinding("read.unreadable-folder", line.substr(0, at),
+                       line.substr(at + 2) + "; its files are not checked");
+}
+Finding linkFinding(const std::string& path, const std::string& target) {
+    return walkFinding("read.link-outside", path,
+                       "link leading out of the folder (to " +
+                           (target.empty() ? std::string("a target that cannot be followed") : target) + "): not read");
+}
+
+Report run(const Resolver& resolver, std::vector<Item> items, const Options& options, bool whole,
+           std::vector<Finding> extra = {}) {
     const auto t0 = std::chrono::steady_clock::now();
     Report rep;
+    rep.findings = std::move(extra);
     const Ctx c{resolver, resolver.mounted().get(), options.runCache ? std::make_shared<OpenCache>() : nullptr};
     unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
     threads = std::max(1u, std::min<unsigned>(threads, unsigned(std::max<size_t>(1, items.size()))));
@@ -1190,9 +1228,17 @@ Report checkMount(const Resolver& resolver, const Options& options) {
     const auto& table = resolver.mounted();
     if (!table) return {};
     std::vector<Item> items;
+    std::vector<Finding> extra;
+    for (const vfs::Mount& m : table->mounts()) {
+        for (const std::string& u : m.source->unreadable())
+            extra.push_back(unreadableFinding(u));
+        for (const vfs::Entry& e : m.source->entries())
+            if (e.linkOutside) extra.push_back(linkFinding(e.diskPath, e.linkTarget));
+    }
     table->forEach([&](const std::string& key, const std::vector<vfs::Hit>& hits) {
         const Kind k = kindOf(key);
         if (k == Kind::Other || k == Kind::Archive || hits.empty()) return;
+        if (table->entry(hits.front()).linkOutside) return; // reported above, never read
         Item it;
         it.path = table->describe(hits.front());
         it.key = key;
@@ -1211,7 +1257,7 @@ Report checkMount(const Resolver& resolver, const Options& options) {
         items.push_back(std::move(it));
     }
     std::sort(items.begin(), items.end(), [](const Item& a, const Item& b) { return a.path < b.path; });
-    return run(resolver, std::move(items), options, true);
+    return run(resolver, std::move(items), options, true, std::move(extra));
 }
 
 Report checkPaths(const Resolver& resolver, const std::vector<std::string>& paths, const Options& options) {
@@ -1246,16 +1292,21 @@ Report checkPaths(const Resolver& resolver, const std::vector<std::string>& path
         it.key = keyOf(p);
         items.push_back(std::move(it));
     };
+    std::vector<Finding> extra;
     for (const std::string& p : paths) {
         std::error_code ec;
         if (std::filesystem::is_directory(p, ec)) {
-            std::vector<std::string> files;
-            for (auto i = std::filesystem::recursive_directory_iterator(p, ec);
-                 !ec && i != std::filesystem::recursive_directory_iterator(); i.increment(ec))
-                if (i->is_regular_file(ec)) files.push_back(i->path().string());
-            std::sort(files.begin(), files.end());
-            for (const std::string& f : files)
-                addFile(f, std::filesystem::file_size(f, ec));
+            // Every file under the folder; a sub-folder that cannot be read is a finding, and the walk goes on.
+            vfs::FolderWalk walk = vfs::walkFolder(p);
+            std::sort(walk.files.begin(), walk.files.end(),
+                      [](const vfs::WalkedFile& a, const vfs::WalkedFile& b) { return a.path < b.path; });
+            for (const std::string& u : walk.unreadable)
+                extra.push_back(unreadableFinding(u));
+            for (const vfs::WalkedFile& f : walk.files)
+                if (f.linkOutside)
+                    extra.push_back(linkFinding(f.path, f.linkTarget));
+                else
+                    addFile(f.path, f.size);
         } else if (std::filesystem::is_regular_file(p, ec)) {
             addFile(p, std::filesystem::file_size(p, ec));
         } else {
@@ -1267,7 +1318,7 @@ Report checkPaths(const Resolver& resolver, const std::vector<std::string>& path
             items.push_back(std::move(it));
         }
     }
-    return run(resolver, std::move(items), options, false);
+    return run(resolver, std::move(items), options, false, std::move(extra));
 }
 
 } // namespace rs::check

@@ -12,6 +12,7 @@
 #pragma once
 
 #include "common/bytes.h"
+#include "common/text_budgets.h"
 #include "objects/object_model.h"
 
 #include <string>
@@ -46,14 +47,21 @@ struct XmlFile {
     std::vector<std::string> fileEntries; // <File> values (index files such as GameObjectFiles.xml), trimmed
     bool failed = false;                  // malformed: `error` holds the message, objects hold what was read
     std::string error;                    // ParseError::what() of the fault
+    // Budgets of common/text_budgets.h that the file passed (one-line ParseError messages naming the place and the
+    // budget): markup past kMaxXmlElements / kMaxXmlAttributes (the file is read up to there: `failed` is set and
+    // `error` says so), values cut at kMaxXmlValueBytes, text past kMaxXmlTextBytes, tags past kMaxXmlFieldsPerObject.
+    std::vector<std::string> refused;
 };
 
 // Parses one XML file. Never throws for malformed XML (see XmlFile::failed); throws ParseError only when the
-// file is larger than kMaxXmlBytes.
+// file is larger than kMaxXmlBytes. Work and memory are bounded by the budgets of common/text_budgets.h (see
+// XmlFile::refused): a few times the file's size at most.
 XmlFile parseObjectXml(ByteSpan bytes, const std::string& key);
-constexpr size_t kMaxXmlBytes = 64u << 20;
+constexpr size_t kMaxXmlBytes = size_t(budget::kMaxXmlBytes);
 
-// Splits a list value ("HP_A, HP_B\n HP_C") at commas and whitespace; empty items dropped.
-std::vector<std::string> splitList(const std::string& value);
+// Splits a list value ("HP_A, HP_B\n HP_C") at commas and whitespace; empty items dropped. At most maxItems items;
+// `cut` (when given) tells whether more were there.
+std::vector<std::string> splitList(const std::string& value, size_t maxItems = budget::kMaxListItems,
+                                   bool* cut = nullptr);
 
 } // namespace rs::objects

@@ -1,5 +1,6 @@
 #include "objects/object_db.h"
 
+#include "common/text_budgets.h"
 #include "objects/eaw_xml.h"
 #include "objects/sage_ini.h"
 #include "vfs/mount.h"
@@ -73,7 +74,47 @@ struct ObjectDb::Impl {
     // EaW/FoC: whether any object of XML type Particle is defined (the base game's Particles.xml mounted); without
     // one, references to Particle objects are not judged.
     bool particleObjects = false;
+    // Inheritance, resolved once by load() (parallel to objects_): the parent's index (-1: none, or not defined),
+    // the number of ancestors, and whether the chain is refused.
+    enum class Chain : uint8_t { Ok, Cycle, IntoCycle, TooDeep };
+    std::vector<int64_t> parentIndex;
+    std::vector<uint32_t> depth;
+    std::vector<Chain> chain;
+    // The refusal of object o's chain (its Chain is not Ok): names at most a few objects of a long chain.
+    static std::string chainRefusal(const ObjectDb& db, size_t o);
 };
+
+std::string ObjectDb::Impl::chainRefusal(const ObjectDb& db, size_t o) {
+    const Impl& im = *db.impl_;
+    const std::string& name = db.objects_[o].name;
+    // The chain from o: up to a few names, then "..." and the count of steps walked (bounded).
+    std::string s = name;
+    size_t steps = 0;
+    const size_t bound = 2 * budget::kMaxInheritanceDepth + 8;
+    // A cycle is closed when the walk comes back to its first member met (o itself when o is in the cycle).
+    int64_t cycleStart = im.chain[o] == Chain::Cycle ? int64_t(o) : -1;
+    int64_t p = im.parentIndex[o];
+    for (; p >= 0 && steps < bound; p = im.parentIndex[size_t(p)]) {
+        ++steps;
+        if (steps <= 6) s += " -> " + db.objects_[size_t(p)].name;
+        if (im.chain[o] == Chain::TooDeep) {
+            if (steps > budget::kMaxInheritanceDepth) {
+                s += " -> ... (" + std::to_string(im.depth[o]) + " ancestors)";
+                break;
+            }
+        } else if (p == cycleStart) {
+            if (steps > 6) s += " -> ... -> " + db.objects_[size_t(p)].name + " (" + std::to_string(steps) + " steps)";
+            break;
+        } else if (cycleStart < 0 && im.chain[size_t(p)] == Chain::Cycle) {
+            cycleStart = p;
+        }
+    }
+    if (steps >= bound) s += " -> ...";
+    if (im.chain[o] == Chain::TooDeep)
+        return "object " + name + " refused: it inherits through more than " +
+               std::to_string(budget::kMaxInheritanceDepth) + " levels (budget kMaxInheritanceDepth): " + s;
+    return "object " + name + " refused: it inherits from itself (" + s + ")";
+}
 
 ObjectDb::ObjectDb() : impl_(std::make_unique<Impl>()) {}
 ObjectDb::~ObjectDb() = default;
@@ -183,6 +224,8 @@ std::shared_ptr<const ObjectDb> ObjectDb::load(const vfs::MountTable& table) {
                     continue;
                 }
                 if (x.failed) db->errors_.push_back(x.error);
+                for (const std::string& e : x.refused) // budget refusals (the file's fault, when one, is above)
+                    if (e != x.error) db->errors_.push_back(e);
                 each(x);
             }
         };
@@ -223,6 +266,13 @@ std::shared_ptr<const ObjectDb> ObjectDb::load(const vfs::MountTable& table) {
         vfs::EntryBytes gd;
         if (readEntry("DATA/INI/GAMEDATA.INI", gd)) readIniDefines(gd.span, "DATA/INI/GAMEDATA.INI", ctx);
         for (const std::string& key : iniKeys) {
+            // Refused by its listed size before it is read (parseIni refuses it again if it grew meanwhile).
+            if (const vfs::Hit* h = table.find(key); h && table.entry(*h).size > budget::kMaxIniFileBytes) {
+                ctx.error(errorAt(SourcePos{key, 0, 0},
+                                  "INI file of " + std::to_string(table.entry(*h).size) + " bytes refused: more than " +
+                                      std::to_string(budget::kMaxIniFileBytes) + " (budget kMaxIniFileBytes)"));
+                continue;
+            }
             vfs::EntryBytes eb;
             if (!readEntry(key, eb)) continue;
             std::vector<IniNode> top = parseIni(eb.span, key, ctx);
@@ -251,24 +301,66 @@ std::shared_ptr<const ObjectDb> ObjectDb::load(const vfs::MountTable& table) {
             db->warnings_.add(w);
     }
 
-    // Inheritance cycles, refused by name.
-    for (const ObjectSummary& o : db->objects_) {
-        std::vector<std::string> chain{o.name};
-        const ObjectSummary* cur = &o;
-        while (cur && !cur->parent.empty()) {
-            const ObjectSummary* p = db->find(cur->parent);
-            if (!p) break;
-            chain.push_back(p->name);
-            if (p == &o) {
-                std::string s;
-                for (const std::string& c : chain)
-                    s += (s.empty() ? "" : " -> ") + c;
-                db->errors_.push_back(
-                    errorAt(o.pos, "object " + o.name + " refused: it inherits from itself (" + s + ")").what());
-                break;
+    // Inheritance, resolved once for all objects in linear time: each object's parent (its index), its depth, and
+    // whether it is refused: its chain loops (reported once per cycle) or is deeper than kMaxInheritanceDepth
+    // (reported at each object one past the budget). assemble() walks the parent indices, at most the budget.
+    {
+        Impl& im = *db->impl_;
+        const size_t n = db->objects_.size();
+        im.parentIndex.assign(n, -1);
+        im.depth.assign(n, 0);
+        im.chain.assign(n, Impl::Chain::Ok);
+        for (size_t i = 0; i < n; ++i)
+            if (!db->objects_[i].parent.empty())
+                if (const ObjectSummary* p = db->find(db->objects_[i].parent))
+                    im.parentIndex[i] = int64_t(p - db->objects_.data());
+        enum : uint8_t { Unseen, Walking, Done };
+        std::vector<uint8_t> state(n, Unseen);
+        std::vector<size_t> path;
+        for (size_t i = 0; i < n; ++i) {
+            if (state[i] != Unseen) continue;
+            path.clear();
+            size_t cur = i;
+            while (state[cur] == Unseen) {
+                state[cur] = Walking;
+                path.push_back(cur);
+                if (im.parentIndex[cur] < 0) break;
+                cur = size_t(im.parentIndex[cur]);
             }
-            if (chain.size() > 64) break; // a cycle not through `o`: reported for its members
-            cur = p;
+            size_t settled = path.size(); // path[settled..] have their depth and state
+            if (state[cur] == Walking && !(im.parentIndex[cur] < 0 && cur == path.back())) {
+                // A cycle: path[c..] are its members; the objects before them inherit from it.
+                const size_t c = size_t(std::find(path.begin(), path.end(), cur) - path.begin());
+                for (size_t j = c; j < path.size(); ++j)
+                    im.chain[path[j]] = Impl::Chain::Cycle;
+                db->errors_.push_back(errorAt(db->objects_[cur].pos, Impl::chainRefusal(*db, cur)).what());
+                settled = c;
+                for (size_t j = 0; j < c; ++j)
+                    im.chain[path[j]] = Impl::Chain::IntoCycle;
+            } else if (state[cur] == Walking) {
+                settled = path.size() - 1; // a root: depth 0
+            } else {
+                // Joined an object resolved before: its depth and state carry on.
+                im.chain[path.back()] = im.chain[cur] == Impl::Chain::Cycle ? Impl::Chain::IntoCycle : im.chain[cur];
+                im.depth[path.back()] = im.depth[cur] + 1;
+                settled = path.size() - 1;
+            }
+            for (size_t j = settled; j-- > 0;) {
+                const size_t o = path[j], p = path[j + 1];
+                if (im.chain[o] != Impl::Chain::Ok) continue; // cycles were marked above
+                im.depth[o] = im.depth[p] + 1;
+                im.chain[o] = im.chain[p] == Impl::Chain::Ok        ? Impl::Chain::Ok
+                              : im.chain[p] == Impl::Chain::TooDeep ? Impl::Chain::TooDeep
+                                                                    : Impl::Chain::IntoCycle;
+            }
+            for (size_t o : path) {
+                state[o] = Done;
+                if (im.chain[o] == Impl::Chain::Ok && im.depth[o] > budget::kMaxInheritanceDepth) {
+                    im.chain[o] = Impl::Chain::TooDeep;
+                    if (im.depth[o] == budget::kMaxInheritanceDepth + 1) // once per chain, where it passes
+                        db->errors_.push_back(errorAt(db->objects_[o].pos, Impl::chainRefusal(*db, o)).what());
+                }
+            }
         }
     }
     return db;
@@ -452,29 +544,23 @@ AssembledObject ObjectDb::assemble(const std::string& name, const ModelProbe& pr
     out.type = s->type;
     out.pos = s->pos;
 
-    // Parent chain (nearest first); a cycle is refused.
+    // Parent chain (nearest first), as load() resolved it: a cycle or a chain deeper than the budget is refused.
+    if (impl_->chain[index] != Impl::Chain::Ok) throw errorAt(s->pos, Impl::chainRefusal(*this, index));
     std::vector<size_t> chain{index};
-    for (const ObjectSummary* cur = s; !cur->parent.empty();) {
-        const ObjectSummary* p = find(cur->parent);
-        if (!p) {
+    for (size_t cur = index; !objects_[cur].parent.empty();) {
+        const int64_t pi = impl_->parentIndex[cur];
+        if (pi < 0) {
             Ref r;
             r.kind = "object";
-            r.name = cur->parent;
-            r.where = (family_ == Family::Alamo ? "Variant_Of_Existing_Type of " : "parent of ") + cur->name;
-            r.pos = cur->pos;
+            r.name = objects_[cur].parent;
+            r.where = (family_ == Family::Alamo ? "Variant_Of_Existing_Type of " : "parent of ") + objects_[cur].name;
+            r.pos = objects_[cur].pos;
             out.refs.push_back(r);
             break;
         }
-        const size_t pi = size_t(p - objects_.data());
-        if (std::find(chain.begin(), chain.end(), pi) != chain.end()) {
-            std::string c;
-            for (size_t i : chain)
-                c += objects_[i].name + " -> ";
-            throw errorAt(s->pos, "object " + s->name + " refused: it inherits from itself (" + c + p->name + ")");
-        }
-        chain.push_back(pi);
-        out.inheritance.push_back(p->name);
-        cur = p;
+        chain.push_back(size_t(pi));
+        out.inheritance.push_back(objects_[size_t(pi)].name);
+        cur = size_t(pi);
     }
 
     std::call_once(impl_->w3dOnce, [&] {
@@ -490,6 +576,7 @@ AssembledObject ObjectDb::assemble(const std::string& name, const ModelProbe& pr
             if (key.rfind("DATA/INI/", 0) != 0 || key.find("PARTICLE") == std::string::npos || hits.empty() ||
                 key.size() < 4 || key.compare(key.size() - 4, 4, ".INI") != 0)
                 return;
+            if (table_->entry(hits.front()).size > budget::kMaxIniFileBytes) return; // as parseIni refuses it
             vfs::EntryBytes b;
             try {
                 b = table_->read(hits.front());
@@ -552,6 +639,17 @@ AssembledObject ObjectDb::assemble(const std::string& name, const ModelProbe& pr
                 r.where += "; not judged: no Particle object is defined in the mount";
             }
         };
+        // A list value's items, at most kMaxListItems (a longer list is refused by name where it is written).
+        auto listOf = [&](const XmlField& f) {
+            bool cut = false;
+            std::vector<std::string> items = splitList(f.value, budget::kMaxListItems, &cut);
+            if (cut)
+                out.warnings.push_back(errorAt(f.pos, "<" + f.tag + "> lists more than " +
+                                                          std::to_string(budget::kMaxListItems) +
+                                                          " names (budget kMaxListItems): the rest are not read")
+                                           .what());
+            return items;
+        };
         for (const XmlField* f : fields) {
             if (isParticleObjectTag(f->upper)) {
                 particleRef(*f, f->tag);
@@ -565,7 +663,7 @@ AssembledObject ObjectDb::assemble(const std::string& name, const ModelProbe& pr
                 if (f->value == hullName && hullKey.empty()) hullKey = p.key;
                 out.parts.push_back(std::move(p));
             } else if (f->upper == "LAND_TERRAIN_MODEL_MAPPING") {
-                const std::vector<std::string> items = splitList(f->value);
+                const std::vector<std::string> items = listOf(*f);
                 for (size_t i = 0; i + 1 < items.size(); i += 2) {
                     out.terrainModels.emplace_back(items[i], items[i + 1]);
                     Part p;
@@ -593,7 +691,7 @@ AssembledObject ObjectDb::assemble(const std::string& name, const ModelProbe& pr
                     ++it->count;
                 }
             } else if (f->upper == "DEATH_CLONE") {
-                const std::vector<std::string> items = splitList(f->value);
+                const std::vector<std::string> items = listOf(*f);
                 for (size_t i = 0; i + 1 < items.size(); i += 2) {
                     out.deathClones.emplace_back(items[i], items[i + 1]);
                     Ref& r = a.ref("object", items[i + 1], "Death_Clone " + items[i], f->pos);
@@ -618,16 +716,15 @@ AssembledObject ObjectDb::assemble(const std::string& name, const ModelProbe& pr
 
         // Hardpoints: every <HardPoints> occurrence (any case), names in order, each once.
         std::vector<std::pair<std::string, SourcePos>> names;
+        std::unordered_set<std::string> namesSeen; // upper case
+        size_t dups = 0;
         for (const XmlField* f : fields)
             if (f->upper == "HARDPOINTS")
-                for (const std::string& n : splitList(f->value)) {
-                    bool dup = false;
-                    for (const auto& e : names)
-                        dup = dup || ieq(e.first, n);
-                    if (dup)
-                        out.warnings.push_back("hardpoint " + n + " listed more than once (" + f->pos.str() + ")");
-                    else
+                for (const std::string& n : listOf(*f)) {
+                    if (namesSeen.insert(upper(n)).second)
                         names.emplace_back(n, f->pos);
+                    else if (++dups <= 16) // the first ones are named
+                        out.warnings.push_back("hardpoint " + n + " listed more than once (" + f->pos.str() + ")");
                 }
         for (const auto& [hpName, hpPos] : names) {
             Hardpoint hp;

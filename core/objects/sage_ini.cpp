@@ -1,5 +1,6 @@
 #include "objects/sage_ini.h"
 
+#include "common/text_budgets.h"
 #include "vfs/mount.h"
 
 #include <algorithm>
@@ -118,6 +119,11 @@ struct Builder {
     std::vector<IniNode> open; // blocks not yet closed, outermost first
     bool inScript = false;
     IniNode script;
+    // Budgets of this parse (a file with all it includes; common/text_budgets.h), each refusal reported once.
+    size_t statements = 0, includes = 0;
+    uint64_t parseBytes = 0, macroBytes = 0;
+    bool stopped = false; // kMaxIniStatements reached: the rest of the parse is skipped
+    bool includesReported = false, macroBytesReported = false;
 
     explicit Builder(IniContext& c) : ctx(c) {}
 
@@ -169,16 +175,26 @@ struct Builder {
     }
 
     void statement(const std::vector<Token>& toks, const SourcePos& pos, const std::string& nextKey) {
+        if (++statements > budget::kMaxIniStatements) {
+            stopped = true;
+            ctx.error(errorAt(pos, "more than " + std::to_string(budget::kMaxIniStatements) +
+                                       " statements (budget kMaxIniStatements): the rest of the file and its "
+                                       "includes are not read"));
+            return;
+        }
         IniNode n;
         n.key = toks[0].text;
         n.pos = pos;
         n.pos.column = toks[0].column;
+        Expansion x;
         for (size_t i = 1; i < toks.size(); ++i) {
             if (toks[i].equals && !n.equals && n.values.empty()) {
                 n.equals = true;
                 continue;
             }
-            expand(toks[i].text, n.values, pos, 0);
+            SourcePos at = pos;
+            at.column = toks[i].column;
+            expand(toks[i].text, n.values, at, 0, x);
         }
         if (ieq(n.key, "End")) {
             if (open.empty()) {
@@ -204,7 +220,20 @@ struct Builder {
         append(std::move(n));
     }
 
-    void expand(const std::string& tok, std::vector<std::string>& out, const SourcePos& pos, int depth) {
+    // Macro expansion of one value: tokens it has produced, and whether a budget stopped it (reported once).
+    struct Expansion {
+        size_t tokens = 0;
+        bool cut = false;      // a budget stopped it: the value's later tokens are kept as written
+        bool reported = false; // a cycle was reported for this value
+        std::string top;       // the macro of the value being expanded (as written)
+    };
+
+    void expand(const std::string& tok, std::vector<std::string>& out, const SourcePos& pos, size_t depth,
+                Expansion& x) {
+        if (x.cut) {
+            if (depth == 0) out.push_back(tok);
+            return;
+        }
         if (ctx.macros.empty()) {
             out.push_back(tok);
             return;
@@ -214,18 +243,51 @@ struct Builder {
             out.push_back(tok);
             return;
         }
-        if (depth >= 8) {
-            ctx.error(errorAt(pos, "macro " + tok + " refers to itself (cycle), left unexpanded"));
+        if (depth == 0) x.top = tok;
+        if (macroBytes > budget::kMaxMacroBytes) { // the parse's budget is spent (reported): left unexpanded
             out.push_back(tok);
             return;
         }
-        for (const std::string& v : it->second)
+        if (depth >= budget::kMaxMacroDepth) { // reported once a value; the value's expansion stops here
+            if (!x.reported)
+                ctx.error(errorAt(pos, "macro " + tok + " refers to itself (cycle) or nests deeper than " +
+                                           std::to_string(budget::kMaxMacroDepth) +
+                                           " (budget kMaxMacroDepth), left unexpanded"));
+            x.reported = x.cut = true;
+            out.push_back(tok);
+            return;
+        }
+        for (const std::string& v : it->second) {
+            if (x.cut) return;
+            if (depth > 0 || it->second.size() > 1) {
+                // Tokens an expansion adds: within kMaxMacroTokens a value and kMaxMacroBytes a parse.
+                if (++x.tokens > budget::kMaxMacroTokens) {
+                    x.cut = true;
+                    ctx.error(errorAt(pos, "macro " + x.top + " expands to more than " +
+                                               std::to_string(budget::kMaxMacroTokens) +
+                                               " tokens (budget kMaxMacroTokens): the value is cut there"));
+                    return;
+                }
+                macroBytes += v.size() + 1;
+                if (macroBytes > budget::kMaxMacroBytes) {
+                    x.cut = true;
+                    if (!macroBytesReported)
+                        ctx.error(errorAt(pos, "macro expansions of more than " +
+                                                   std::to_string(budget::kMaxMacroBytes) +
+                                                   " bytes in this file and its includes (budget kMaxMacroBytes): "
+                                                   "later macros are left unexpanded"));
+                    macroBytesReported = true;
+                    return;
+                }
+            }
             if (upper(v) == it->first) {
-                ctx.error(errorAt(pos, "macro " + tok + " refers to itself (cycle), left unexpanded"));
+                if (!x.reported) ctx.error(errorAt(pos, "macro " + tok + " refers to itself (cycle), left unexpanded"));
+                x.reported = true;
                 out.push_back(v);
             } else {
-                expand(v, out, pos, depth + 1);
+                expand(v, out, pos, depth + 1, x);
             }
+        }
     }
 };
 
@@ -259,32 +321,55 @@ std::string resolveInclude(const std::string& from, const std::string& path) {
     return vfs::normalizePath(out);
 }
 
-void feedFile(Builder& bld, ByteSpan bytes, const std::string& key, std::vector<std::string>& stack) {
-    IniContext& ctx = bld.ctx;
-    // Lines (LF or CRLF), comments removed, tokenized once; the next statement's key decides bare `Animation`.
+// Lines of one file (LF or CRLF) with comments removed, tokenized one at a time: the file is never held as a list of
+// lines (a file of one-letter lines would cost a hundred bytes a byte). Lines longer than kMaxIniLineBytes are
+// refused by name and skipped.
+struct LineReader {
+    const char* d;
+    size_t size, at = 0;
+    int number = 0;
+    const std::string& key;
+    IniContext& ctx;
     struct Line {
         std::string text;
         std::vector<Token> toks;
-        int number;
+        int number = 0;
     };
-    std::vector<Line> lines;
-    size_t b = 0;
-    int number = 0;
-    const char* d = reinterpret_cast<const char*>(bytes.data);
-    for (size_t i = 0; i <= bytes.size; ++i) {
-        if (i < bytes.size && d[i] != '\n') continue;
-        ++number;
-        size_t e = i;
-        if (e > b && d[e - 1] == '\r') --e;
-        Line l;
-        l.text = stripComment(std::string(d + b, e - b));
-        l.toks = tokenize(l.text);
-        l.number = number;
-        b = i + 1;
-        if (!l.toks.empty()) lines.push_back(std::move(l));
+    // The next line with tokens; false at the end of the file.
+    bool next(Line& l) {
+        while (at <= size) {
+            const char* nl = at < size ? static_cast<const char*>(std::memchr(d + at, '\n', size - at)) : nullptr;
+            const size_t i = nl ? size_t(nl - d) : size;
+            ++number;
+            size_t e = i;
+            if (e > at && d[e - 1] == '\r') --e;
+            const size_t b = at;
+            at = i + 1;
+            if (e - b > budget::kMaxIniLineBytes) {
+                ctx.error(errorAt(SourcePos{key, number, 1},
+                                  "line of " + std::to_string(e - b) + " bytes skipped: longer than " +
+                                      std::to_string(budget::kMaxIniLineBytes) + " (budget kMaxIniLineBytes)"));
+                continue;
+            }
+            l.text = stripComment(std::string(d + b, e - b));
+            l.toks = tokenize(l.text);
+            l.number = number;
+            if (!l.toks.empty()) return true;
+        }
+        return false;
     }
-    for (size_t li = 0; li < lines.size(); ++li) {
-        const Line& l = lines[li];
+};
+
+void feedFile(Builder& bld, ByteSpan bytes, const std::string& key, std::vector<std::string>& stack) {
+    IniContext& ctx = bld.ctx;
+    bld.parseBytes += bytes.size;
+    // The next statement's key decides bare `Animation`: one line is read ahead.
+    LineReader reader{reinterpret_cast<const char*>(bytes.data), bytes.size, 0, 0, key, ctx};
+    LineReader::Line l, ahead;
+    bool have = reader.next(ahead);
+    while (have && !bld.stopped) {
+        std::swap(l, ahead);
+        have = reader.next(ahead);
         SourcePos pos{key, l.number, l.toks.empty() ? 1 : l.toks[0].column};
         if (bld.inScript) {
             if (!l.toks.empty() && ieq(l.toks[0].text, "EndScript")) {
@@ -296,7 +381,6 @@ void feedFile(Builder& bld, ByteSpan bytes, const std::string& key, std::vector<
             }
             continue;
         }
-        if (l.toks.empty()) continue;
         const std::string& k = l.toks[0].text;
         if (ieq(k, "#define")) {
             if (l.toks.size() < 2) {
@@ -329,12 +413,37 @@ void feedFile(Builder& bld, ByteSpan bytes, const std::string& key, std::vector<
             }
             if (stack.size() >= ctx.maxIncludeDepth) {
                 ctx.error(errorAt(pos, "#include \"" + path + "\" refused: includes nested deeper than " +
-                                           std::to_string(ctx.maxIncludeDepth)));
+                                           std::to_string(ctx.maxIncludeDepth) + " (budget kMaxIniIncludeDepth)"));
+                continue;
+            }
+            // A file included again through other paths (a DAG) is read again each time, within these budgets.
+            if (++bld.includes > budget::kMaxIniIncludes) {
+                if (!bld.includesReported)
+                    ctx.error(errorAt(pos, "#include \"" + path + "\" refused: more than " +
+                                               std::to_string(budget::kMaxIniIncludes) + " inclusions from " +
+                                               stack.front() +
+                                               " (budget kMaxIniIncludes); later #include lines are skipped"));
+                else
+                    ctx.warnings.add("#include skipped: budget kMaxIniIncludes reached", pos.str());
+                bld.includesReported = true;
                 continue;
             }
             const vfs::Hit* hit = ctx.table ? ctx.table->find(target) : nullptr;
             if (!hit) {
                 ctx.error(errorAt(pos, "#include \"" + path + "\": " + target + " not found"));
+                continue;
+            }
+            const uint64_t size = ctx.table->entry(*hit).size;
+            if (size > budget::kMaxIniFileBytes) {
+                ctx.error(errorAt(pos, "#include \"" + path + "\" refused: " + target + " has " + std::to_string(size) +
+                                           " bytes, more than " + std::to_string(budget::kMaxIniFileBytes) +
+                                           " (budget kMaxIniFileBytes)"));
+                continue;
+            }
+            if (bld.parseBytes + size > budget::kMaxIniParseBytes) {
+                ctx.error(errorAt(pos, "#include \"" + path + "\" refused: " + stack.front() +
+                                           " and its includes would pass " + std::to_string(budget::kMaxIniParseBytes) +
+                                           " bytes (budget kMaxIniParseBytes)"));
                 continue;
             }
             vfs::EntryBytes eb;
@@ -344,15 +453,20 @@ void feedFile(Builder& bld, ByteSpan bytes, const std::string& key, std::vector<
                 ctx.error(e);
                 continue;
             }
-            if (std::find(ctx.included.begin(), ctx.included.end(), target) == ctx.included.end())
-                ctx.included.push_back(target);
+            if (eb.span.size > budget::kMaxIniFileBytes) { // grew since it was listed
+                ctx.error(errorAt(pos, "#include \"" + path + "\" refused: " + target + " is larger than " +
+                                           std::to_string(budget::kMaxIniFileBytes) +
+                                           " bytes (budget kMaxIniFileBytes)"));
+                continue;
+            }
+            if (ctx.includedSet.insert(target).second) ctx.included.push_back(target);
             stack.push_back(target);
             feedFile(bld, eb.span, target, stack);
             stack.pop_back();
             continue;
         }
         std::string nextKey;
-        if (li + 1 < lines.size() && !lines[li + 1].toks.empty()) nextKey = lines[li + 1].toks[0].text;
+        if (have) nextKey = ahead.toks[0].text;
         bld.statement(l.toks, pos, nextKey);
     }
 }
@@ -369,6 +483,12 @@ void IniContext::error(const ParseError& e) {
 bool keyIs(const IniNode& n, const char* key) { return ieq(n.key, key); }
 
 std::vector<IniNode> parseIni(ByteSpan bytes, const std::string& key, IniContext& ctx) {
+    if (bytes.size > budget::kMaxIniFileBytes) {
+        ctx.error(
+            errorAt(SourcePos{key, 0, 0}, "INI file of " + std::to_string(bytes.size) + " bytes refused: more than " +
+                                              std::to_string(budget::kMaxIniFileBytes) + " (budget kMaxIniFileBytes)"));
+        return {};
+    }
     Builder bld(ctx);
     std::vector<std::string> stack{key};
     feedFile(bld, bytes, key, stack);
@@ -383,6 +503,12 @@ std::vector<IniNode> parseIni(ByteSpan bytes, const std::string& key, IniContext
 }
 
 void readIniDefines(ByteSpan bytes, const std::string& key, IniContext& ctx) {
+    if (bytes.size > budget::kMaxIniFileBytes) {
+        ctx.error(
+            errorAt(SourcePos{key, 0, 0}, "INI file of " + std::to_string(bytes.size) + " bytes refused: more than " +
+                                              std::to_string(budget::kMaxIniFileBytes) + " (budget kMaxIniFileBytes)"));
+        return;
+    }
     const char* d = reinterpret_cast<const char*>(bytes.data);
     size_t b = 0;
     int number = 0;

@@ -12,7 +12,9 @@
 // Bad input is reported, never fatal: ParseError messages (file, line, column) collect in IniContext::errors and
 // parsing goes on: an unclosed block is closed at the end of its file, a stray `End` is dropped, an `#include` that
 // is missing, that leaves the mounted folders (`..\..\..\home\...`) or that includes itself again (a loop) is
-// refused by name, a macro defined in terms of itself is left unexpanded and named.
+// refused by name, a macro defined in terms of itself is left unexpanded and named. Work and memory are bounded by
+// the budgets of common/text_budgets.h (file and line size, statements, inclusions, macro expansion), each refusal
+// naming the file, line, column and budget; what was read before it is kept.
 #pragma once
 
 #include "common/bytes.h"
@@ -21,6 +23,7 @@
 
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace rs::vfs {
@@ -44,8 +47,9 @@ struct IniContext {
     std::unordered_map<std::string, std::vector<std::string>> macros; // upper-case name -> value tokens
     std::vector<std::string> errors;                                  // one-line ParseError messages
     std::vector<std::string> included;                                // keys of files included (all files)
+    std::unordered_set<std::string> includedSet;                      // the same, for lookups
     WarningLog warnings;
-    size_t maxIncludeDepth = 16;
+    size_t maxIncludeDepth = 16; // budget::kMaxIniIncludeDepth
     size_t maxErrors = 1000; // further errors are counted in warnings only
     void error(const ParseError& e);
 };

@@ -120,15 +120,28 @@ template <class Make>
 V Resolver::StampCache<V>::get(const std::string& id, const std::string& stamp, Make make) const {
     if (stamp.empty()) return make();
     std::promise<V> promise;
-    std::shared_future<V> value;
+    std::shared_future<V> value, previous; // previous: the value a remake replaces (with an interval)
     uint64_t serial = 0;
     {
         std::lock_guard<std::mutex> lock(mu_);
         Slot& slot = slots_[id];
+        const auto now = std::chrono::steady_clock::now();
+        const bool settled =
+            slot.value.valid() && slot.value.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
         if (slot.value.valid() && slot.stamp == stamp) {
             slot.used = ++clock_;
             value = slot.value;
+        } else if (slot.value.valid() && interval_ > 0 && (slot.remakes >= 1 || !settled) &&
+                   std::chrono::duration<double>(now - slot.madeAt).count() < interval_) {
+            // Changed again soon after being made again (or while being made): the last value stands until the
+            // interval has passed.
+            slot.used = ++clock_;
+            value = slot.value;
+            kept_.insert(id);
         } else {
+            if (slot.value.valid()) ++slot.remakes;
+            if (settled && interval_ > 0) previous = slot.value;
+            slot.madeAt = now;
             slot.stamp = stamp;
             slot.value = promise.get_future().share();
             slot.used = serial = ++clock_;
@@ -152,7 +165,20 @@ V Resolver::StampCache<V>::get(const std::string& id, const std::string& stamp, 
         promise.set_exception(std::current_exception()); // for the threads waiting on it
         std::lock_guard<std::mutex> lock(mu_);
         const auto it = slots_.find(id);
-        if (it != slots_.end() && it->second.serial == serial) slots_.erase(it); // tried again next time
+        if (it != slots_.end() && it->second.serial == serial) {
+            // With an interval, the value made before stands when a remake fails (a file caught half-written):
+            // the id is changing. Else the slot goes and the next call tries again.
+            if (previous.valid()) {
+                try {
+                    V v = previous.get();
+                    it->second.value = previous;
+                    kept_.insert(id);
+                    return v;
+                } catch (...) {
+                }
+            }
+            slots_.erase(it);
+        }
         throw;
     }
 }
@@ -631,6 +657,42 @@ std::vector<std::string> Resolver::filesBeside(const std::string& path, std::str
         if (k != p.key && k.size() > ext.size() && k.compare(k.size() - ext.size(), ext.size(), ext) == 0)
             out.push_back(p.table->describe(*p.table->find(k)));
     return out;
+}
+
+bool Resolver::readAssetBytes(const std::string& path, std::vector<uint8_t>& out) const {
+    try {
+        if (isRegularFile(path)) {
+            out = readInputFile(path);
+            return true;
+        }
+        const Place p = placeOf(path);
+        if (!p.table) return false;
+        const Hit* h = p.table->find(p.key);
+        if (!h) return false;
+        const vfs::Entry& e = p.table->entry(*h);
+        if (!e.diskPath.empty()) {
+            out = readInputFile(e.diskPath);
+            return true;
+        }
+        auto capOf = [&](ByteSpan head) {
+            const Format f = isTexture(head, path) ? Format::Texture : detectFormat(head, path);
+            return std::pair<uint64_t, const FormatInfo*>(
+                f == Format::Unknown ? uint64_t(kMaxInputBytes) : formatInfo(f).maxBytes, &formatInfo(f));
+        };
+        auto refuse = [&](uint64_t cap, const FormatInfo& f) {
+            throw ParseError(path, {}, ParseError::kNoOffset,
+                             "entry of " + std::to_string(e.size) + " bytes is larger than any " +
+                                 std::string(f.description) + " this viewer reads (at most " +
+                                 std::to_string(cap >> 20) + " MiB)");
+        };
+        if (const auto [cap, f] = capOf(ByteSpan()); e.size > cap) refuse(cap, *f);
+        const vfs::EntryBytes b = p.table->read(*h);
+        if (const auto [cap, f] = capOf(b.span); b.span.size > cap) refuse(cap, *f);
+        out.assign(b.span.data, b.span.data + b.span.size);
+        return true;
+    } catch (const std::bad_alloc&) {
+        throw ParseError(path, {}, ParseError::kNoOffset, "out of memory while reading");
+    }
 }
 
 bool Resolver::readBytes(const std::string& path, std::vector<uint8_t>& out, uint64_t maxBytes) const {

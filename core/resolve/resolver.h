@@ -10,11 +10,13 @@
 #include "scene/document.h"
 #include "vfs/mount.h"
 
+#include <chrono>
 #include <cstdint>
 #include <future>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -103,6 +105,10 @@ class Resolver {
     std::vector<std::string> filesBeside(const std::string& path, std::string_view extension) const;
     // Bytes of a path this resolver gave (or any path open() takes), at most maxBytes. False when absent.
     bool readBytes(const std::string& path, std::vector<uint8_t>& out, uint64_t maxBytes = uint64_t(512) << 20) const;
+    // The same within the size cap of the file's format (formats.h FormatInfo::maxBytes, as info, check and export
+    // read): a file on disk through readInputFile; an archive entry refused by the cap of the format its name gives
+    // before it is read, and by that of its content after. Throws ParseError naming the file, its size and the cap.
+    bool readAssetBytes(const std::string& path, std::vector<uint8_t>& out) const;
 
     // Where a path is looked up: its own folder or archive over the mounted folders, and its key there.
     struct Place {
@@ -117,6 +123,11 @@ class Resolver {
     Place placeOf(const std::string& path) const;
     // How many such folder and archive tables this resolver has made (tests, benchmarks).
     size_t tablesMade() const { return tables_.made(); }
+    // An archive whose stamp changes again within kRemakeInterval of being re-read is not read again meanwhile: the
+    // table made last is used (a modding tool rewriting an archive throughout a check costs one re-read, not one
+    // per stamp). The archives and folders for which that happened.
+    std::vector<std::string> changing() const { return tables_.kept(); }
+    static constexpr double kRemakeInterval = 5.0; // seconds
 
   private:
     w3d::HierarchyLookup hierarchyLookup(const Place& place, const OpenOptions& options) const;
@@ -128,13 +139,20 @@ class Resolver {
     // A value per id made once while the id's stamp holds: a thread asking while another makes it waits for that
     // one. At most `capacity` ids are kept; the one used longest ago goes. Nothing is kept for an empty stamp or
     // when making throws. Thread-safe.
+    // With a minimum interval (seconds, > 0): an id made again once is not made again before that interval has
+    // passed since; its last value is returned meanwhile (and the id listed by kept()).
     template <class V> class StampCache {
       public:
-        explicit StampCache(size_t capacity) : capacity_(capacity) {}
+        explicit StampCache(size_t capacity, double minRemakeInterval = 0)
+            : capacity_(capacity), interval_(minRemakeInterval) {}
         template <class Make> V get(const std::string& id, const std::string& stamp, Make make) const;
         size_t made() const {
             std::lock_guard<std::mutex> lock(mu_);
             return made_;
+        }
+        std::vector<std::string> kept() const {
+            std::lock_guard<std::mutex> lock(mu_);
+            return std::vector<std::string>(kept_.begin(), kept_.end());
         }
 
       private:
@@ -142,8 +160,12 @@ class Resolver {
             std::string stamp;
             std::shared_future<V> value;
             uint64_t used = 0, serial = 0;
+            unsigned remakes = 0;                         // times made again for a new stamp
+            std::chrono::steady_clock::time_point madeAt; // when last made
         };
         size_t capacity_;
+        double interval_ = 0;
+        mutable std::set<std::string> kept_;
         mutable std::mutex mu_;
         mutable std::map<std::string, Slot> slots_;
         mutable uint64_t clock_ = 0;
@@ -153,7 +175,7 @@ class Resolver {
     std::shared_ptr<const vfs::MountTable> mounted_;
     std::vector<std::string> textureDirs_;
 
-    StampCache<std::shared_ptr<const vfs::MountTable>> tables_{1024}; // by "dir:" folder or "archive:" path
+    StampCache<std::shared_ptr<const vfs::MountTable>> tables_{1024, kRemakeInterval}; // by "dir:" / "archive:" path
     StampCache<std::shared_ptr<const std::vector<w3d::Hierarchy>>> hierarchies_{1024}; // by hierarchy file label
 };
 

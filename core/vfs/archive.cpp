@@ -137,6 +137,76 @@ EntryBytes Archive::read(const Entry& e) const {
     return {keep_, s};
 }
 
+FolderWalk walkFolder(const std::string& start, bool recursive, const std::string& rootIn) {
+    FolderWalk out;
+    std::error_code ec;
+    const fs::path root(rootIn.empty() ? start : rootIn);
+    const fs::path realRoot = fs::weakly_canonical(fs::absolute(root, ec), ec);
+    auto inside = [&](const fs::path& p) {
+        const std::string r = realRoot.generic_string(), q = p.generic_string();
+        return q.size() > r.size() && q.compare(0, r.size(), r) == 0 && (r.back() == '/' || q[r.size()] == '/');
+    };
+    std::vector<fs::path> todo{fs::path(start)};
+    while (!todo.empty()) {
+        const fs::path dir = std::move(todo.back());
+        todo.pop_back();
+        std::vector<fs::path> subs;
+        fs::directory_iterator it(dir, ec), end;
+        if (ec) {
+            out.unreadable.push_back(dir.string() + ": folder cannot be read (" + ec.message() + ")");
+            continue;
+        }
+        for (; it != end; it.increment(ec)) {
+            const fs::path p = it->path();
+            std::error_code sec;
+            const fs::file_status ls = it->symlink_status(sec);
+            if (sec) { // gone meanwhile (nothing to say), or its path cannot be used (too long, ...)
+                if (sec != std::errc::no_such_file_or_directory)
+                    out.unreadable.push_back(p.string() + ": cannot be read (" + sec.message() + ")");
+                continue;
+            }
+            if (fs::is_directory(ls)) {
+                if (recursive) subs.push_back(p);
+                continue;
+            }
+            if (fs::is_symlink(ls)) {
+                std::error_code tec;
+                const fs::file_status ts = fs::status(p, tec);
+                if (tec) { // a loop or a dangling link: nothing to read
+                    if (tec != std::errc::no_such_file_or_directory)
+                        out.unreadable.push_back(p.string() + ": link cannot be followed (" + tec.message() + ")");
+                    continue;
+                }
+                if (!fs::is_regular_file(ts)) continue; // links to folders are not followed
+                WalkedFile f;
+                f.path = p.string();
+                f.size = fs::file_size(p, tec);
+                const fs::path target = fs::canonical(p, tec);
+                if (tec || !inside(target)) {
+                    f.linkOutside = true;
+                    f.linkTarget = tec ? std::string() : target.string();
+                    f.size = 0;
+                }
+                out.files.push_back(std::move(f));
+                continue;
+            }
+            if (!fs::is_regular_file(ls)) continue;
+            WalkedFile f;
+            f.path = p.string();
+            f.size = it->file_size(sec);
+            if (sec) f.size = 0;
+            out.files.push_back(std::move(f));
+        }
+        if (ec) // the listing stopped part way: what was listed is kept
+            out.unreadable.push_back(dir.string() + ": folder cannot be read to its end (" + ec.message() + ")");
+        ec.clear();
+        std::sort(subs.begin(), subs.end(), std::greater<>());
+        for (fs::path& d : subs)
+            todo.push_back(std::move(d));
+    }
+    return out;
+}
+
 Folder::Folder(const std::string& root, const std::string& sub, bool skipArchives, bool recursive) : root_(root) {
     label_ = root;
     kind_ = "folder";
@@ -144,27 +214,41 @@ Folder::Folder(const std::string& root, const std::string& sub, bool skipArchive
     const fs::path base(root);
     const fs::path start = sub.empty() ? base : base / sub;
     if (!fs::is_directory(start, ec)) return;
-    for (fs::recursive_directory_iterator it(start, fs::directory_options::skip_permission_denied, ec), end;
-         !ec && it != end; it.increment(ec)) {
-        if (!recursive && it->is_directory(ec)) it.disable_recursion_pending();
-        if (!it->is_regular_file(ec)) continue;
+    FolderWalk walk = walkFolder(start.string(), recursive, root);
+    for (WalkedFile& f : walk.files) {
+        const fs::path p(f.path);
         if (skipArchives) {
-            const std::string ext = normalizePath(it->path().extension().string());
+            const std::string ext = normalizePath(p.extension().string());
             if (ext == ".MEG" || ext == ".BIG" || ext == ".STUFF") continue;
         }
         Entry e;
-        e.diskPath = it->path().string();
-        e.name = it->path().lexically_relative(base).generic_string();
+        e.diskPath = std::move(f.path);
+        e.name = p.lexically_relative(base).generic_string();
         e.key = normalizePath(e.name);
-        e.size = it->file_size(ec);
-        if (ec) e.size = 0, ec.clear();
+        e.size = f.size;
+        e.linkOutside = f.linkOutside;
+        e.linkTarget = std::move(f.linkTarget);
+        if (e.linkOutside)
+            pushWarning(warnings_,
+                        e.diskPath + ": link leading out of " + root + " (to " +
+                            (e.linkTarget.empty() ? std::string("a target that cannot be followed") : e.linkTarget) +
+                            "): not read");
         entries_.push_back(std::move(e));
+    }
+    for (std::string& u : walk.unreadable) {
+        pushWarning(warnings_, u);
+        unreadable_.push_back(std::move(u));
     }
     std::sort(entries_.begin(), entries_.end(), [](const Entry& a, const Entry& b) { return a.name < b.name; });
     finishIndex(false);
 }
 
 EntryBytes Folder::read(const Entry& e) const {
+    if (e.linkOutside)
+        throw ParseError(e.diskPath, {}, ParseError::kNoOffset,
+                         "link leading out of the mounted folder " + root_ + " (to " +
+                             (e.linkTarget.empty() ? std::string("a target that cannot be followed") : e.linkTarget) +
+                             "): not read");
     auto buf = std::make_shared<std::vector<uint8_t>>(readFileBytes(e.diskPath));
     return {buf, ByteSpan(*buf)};
 }
@@ -207,18 +291,121 @@ bool looksLikeArchive(ByteSpan b) {
     return false; // MEG v1 has no signature: recognised by extension (openArchive parses it anyway)
 }
 
+namespace detail {
+
+void wantBytes(const ByteReader& r, size_t n, ByteSpan prefix, uint64_t archiveSize) {
+    if (n <= r.remaining() || prefix.size >= archiveSize) return;
+    // Past the end of the file too: the whole file is read, and the parse over it refuses the index by name.
+    throw NeedMoreBytes{std::min<uint64_t>(archiveSize, r.absOffset() + n)};
+}
+
+} // namespace detail
+
+// Parses the index from `bytes`, the first bytes of an archive of archiveSize bytes (NeedMoreBytes when they are
+// too few).
+static void parseIndex(ByteSpan bytes, uint64_t archiveSize, std::string& kind, std::vector<Entry>& out,
+                       std::vector<std::string>& warnings, const std::string& label) {
+    if (isStuffName(label)) {
+        if (bytes.size < archiveSize) throw detail::NeedMoreBytes{archiveSize}; // (only for in-memory callers)
+        detail::parseStuff(bytes, archiveSize, label, kind, out, warnings);
+        return;
+    }
+    if (bytes.size < 4 && bytes.size < archiveSize) throw detail::NeedMoreBytes{std::min<uint64_t>(archiveSize, 4)};
+    if (bytes.size >= 4 && (std::memcmp(bytes.data, "BIGF", 4) == 0 || std::memcmp(bytes.data, "BIG4", 4) == 0))
+        detail::parseBig(bytes, archiveSize, label, kind, out, warnings);
+    else
+        detail::parseMeg(bytes, archiveSize, label, kind, out, warnings);
+}
+
 std::shared_ptr<Archive> openArchive(std::shared_ptr<const void> keep, ByteSpan bytes, const std::string& label) {
     std::shared_ptr<Archive> a(new Archive);
     a->keep_ = std::move(keep);
     a->bytes_ = bytes;
     a->label_ = label;
-    if (bytes.size >= 4 && (std::memcmp(bytes.data, "BIGF", 4) == 0 || std::memcmp(bytes.data, "BIG4", 4) == 0))
-        detail::parseBig(bytes, label, a->kind_, a->entries_, a->warnings_);
-    else if (isStuffName(label))
-        detail::parseStuff(bytes, label, a->kind_, a->entries_, a->warnings_);
-    else
-        detail::parseMeg(bytes, label, a->kind_, a->entries_, a->warnings_);
+    parseIndex(bytes, bytes.size, a->kind_, a->entries_, a->warnings_, label);
     a->finishIndex(true);
+    return a;
+}
+
+// "changed while it was read": the file is no longer as long as it was when it was opened.
+static ParseError changed(const std::string& path, uint64_t was, int fd, uint64_t needed) {
+    struct stat st {};
+    const long long now = ::fstat(fd, &st) == 0 ? (long long)st.st_size : -1;
+    return ParseError(path, "index", ParseError::kNoOffset,
+                      "archive changed while it was read: it had " + std::to_string(was) + " bytes when opened, now " +
+                          std::to_string(now) + " (its index needs bytes up to " + std::to_string(needed) + ")");
+}
+
+std::shared_ptr<Archive> openArchiveDescriptor(std::shared_ptr<const int> handle, uint64_t size,
+                                               const std::string& path) {
+    const int fd = *handle;
+    std::shared_ptr<Archive> a(new Archive);
+    a->label_ = path;
+    // The index is read into memory (pread), a first block and then as much more as the parser asks for; the bytes
+    // read so far are kept and only the rest is read.
+    std::vector<uint8_t> head;
+    uint64_t want = std::min<uint64_t>(size, uint64_t(64) << 10);
+    if (isStuffName(path)) { // B&W2 .stuff: the directory is at the end; read the file's last `want` bytes
+        for (;;) {
+            if (want > kMaxArchiveIndexBytes)
+                throw ParseError(path, "directory", ParseError::kNoOffset,
+                                 "the directory needs more than " + std::to_string(kMaxArchiveIndexBytes) +
+                                     " bytes (kMaxArchiveIndexBytes): refused");
+            head.resize(size_t(want));
+            size_t have = 0;
+            while (have < head.size()) {
+                const ssize_t n = ::pread(fd, head.data() + have, head.size() - have, off_t(size - want + have));
+                if (n < 0 && errno == EINTR) continue;
+                if (n < 0) throw ParseError(path, "directory", size - want + have, std::string("cannot read: ") +
+                                                                                       std::strerror(errno));
+                if (n == 0) throw changed(path, size, fd, size);
+                have += size_t(n);
+            }
+            try {
+                a->entries_.clear();
+                a->warnings_.clear();
+                detail::parseStuff(ByteSpan(head), size, path, a->kind_, a->entries_, a->warnings_);
+                break;
+            } catch (const detail::NeedMoreBytes& more) {
+                if (more.upTo <= want) // parseStuff asks only for more than it was given
+                    throw ParseError(path, "directory", ParseError::kNoOffset, "malformed directory");
+                want = std::min<uint64_t>(size, more.upTo);
+            }
+        }
+        struct stat st {};
+        if (::fstat(fd, &st) != 0 || uint64_t(st.st_size) < size) throw changed(path, size, fd, size);
+        a->finishIndex(true);
+        a->fd_ = std::move(handle);
+        return a;
+    }
+    for (;;) {
+        if (want > kMaxArchiveIndexBytes)
+            throw ParseError(path, "index", ParseError::kNoOffset,
+                             "the index needs more than " + std::to_string(kMaxArchiveIndexBytes) +
+                                 " bytes (kMaxArchiveIndexBytes): refused");
+        size_t have = head.size();
+        head.resize(size_t(want));
+        while (have < head.size()) {
+            const ssize_t n = ::pread(fd, head.data() + have, head.size() - have, off_t(have));
+            if (n < 0 && errno == EINTR) continue;
+            if (n < 0) throw ParseError(path, "index", have, std::string("cannot read: ") + std::strerror(errno));
+            if (n == 0) throw changed(path, size, fd, want);
+            have += size_t(n);
+        }
+        try {
+            a->entries_.clear();
+            a->warnings_.clear();
+            parseIndex(ByteSpan(head), size, a->kind_, a->entries_, a->warnings_, path);
+            break;
+        } catch (const detail::NeedMoreBytes& more) {
+            want = std::min<uint64_t>(size, std::max<uint64_t>(more.upTo, want * 2));
+        }
+    }
+    // The file must still have the size the index was checked against.
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || uint64_t(st.st_size) < size) throw changed(path, size, fd, head.size());
+    a->finishIndex(true);
+    a->fd_ = std::move(handle);
     return a;
 }
 
@@ -231,21 +418,7 @@ std::shared_ptr<Archive> openArchiveFile(const std::string& path) {
     });
     struct stat st {};
     if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) throw ParseError(path, {}, 0, "not a regular file");
-    // The map is released when the index is parsed: entries are read with pread (see top of archive.h).
-    std::shared_ptr<Archive> a;
-    if (st.st_size == 0) {
-        a = openArchive(nullptr, ByteSpan(), path);
-    } else {
-        const size_t size = size_t(st.st_size);
-        void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
-        if (p == MAP_FAILED) throw ParseError(path, {}, 0, std::string("cannot map: ") + std::strerror(errno));
-        std::shared_ptr<const void> map(p, [size](const void* q) { ::munmap(const_cast<void*>(q), size); });
-        a = openArchive(map, ByteSpan(static_cast<const uint8_t*>(p), size), path);
-    }
-    a->keep_.reset();
-    a->bytes_ = ByteSpan();
-    a->fd_ = std::move(handle);
-    return a;
+    return openArchiveDescriptor(std::move(handle), uint64_t(st.st_size), path);
 }
 
 std::shared_ptr<Archive> openArchiveCopy(ByteSpan bytes, const std::string& label) {

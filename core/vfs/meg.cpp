@@ -49,17 +49,28 @@ struct Name {
     uint32_t crc;
 };
 
-std::vector<Name> readNames(ByteReader& r, uint32_t nNames) {
+// Where the parse stands: the bytes given (all of the archive, or its first part) and the archive's size.
+struct Extent {
+    ByteSpan prefix;
+    uint64_t archiveSize;
+    // Bytes of the file from the position of r (a reader over `prefix`) on.
+    uint64_t left(const ByteReader& r) const { return archiveSize - std::min<uint64_t>(archiveSize, r.absOffset()); }
+    void want(const ByteReader& r, size_t n) const { wantBytes(r, n, prefix, archiveSize); }
+};
+
+// Names from r; `left`: the bytes the table can have; x: null when r holds all of them (a sized name table).
+std::vector<Name> readNames(ByteReader& r, uint32_t nNames, uint64_t left, const Extent* x) {
     const size_t countAt = r.pos();
-    if (uint64_t(nNames) * 2 > r.remaining())
+    if (uint64_t(nNames) * 2 > left)
         r.failAt(countAt, "name count " + std::to_string(nNames) + " needs at least " +
-                              std::to_string(uint64_t(nNames) * 2) + " bytes, " + std::to_string(r.remaining()) +
-                              " left");
+                              std::to_string(uint64_t(nNames) * 2) + " bytes, " + std::to_string(left) + " left");
     std::vector<Name> names;
     names.reserve(nNames);
     for (uint32_t i = 0; i < nNames; ++i) {
         const size_t at = r.pos();
+        if (x) x->want(r, 2);
         const uint16_t len = r.u16le();
+        if (x) x->want(r, len);
         if (len > r.remaining())
             r.failAt(at, "name " + std::to_string(i) + " length " + std::to_string(len) + " exceeds the " +
                              std::to_string(r.remaining()) + " bytes left");
@@ -69,12 +80,14 @@ std::vector<Name> readNames(ByteReader& r, uint32_t nNames) {
     return names;
 }
 
-void readRecords(ByteReader& r, int version, uint32_t nFiles, std::vector<Name>& names, uint64_t archiveSize,
+void readRecords(ByteReader& r, int version, uint32_t nFiles, std::vector<Name>& names, const Extent& x,
                  const std::string& label, std::vector<Entry>& out, std::vector<std::string>& warnings) {
+    const uint64_t archiveSize = x.archiveSize;
     r.setContext("file table");
-    if (uint64_t(nFiles) * kRecordSize > r.remaining())
+    if (uint64_t(nFiles) * kRecordSize > x.left(r))
         r.fail("file count " + std::to_string(nFiles) + " needs " + std::to_string(uint64_t(nFiles) * kRecordSize) +
-               " bytes, " + std::to_string(r.remaining()) + " left");
+               " bytes, " + std::to_string(x.left(r)) + " left");
+    x.want(r, size_t(uint64_t(nFiles) * kRecordSize));
     out.reserve(nFiles);
     std::vector<uint8_t> used(names.size(), 0); // a name used once is moved into its entry, not copied
     size_t crcBad = 0;
@@ -120,32 +133,37 @@ void readRecords(ByteReader& r, int version, uint32_t nFiles, std::vector<Name>&
 
 } // namespace
 
-void parseMeg(ByteSpan bytes, const std::string& label, std::string& kind, std::vector<Entry>& out,
-              std::vector<std::string>& warnings) {
+void parseMeg(ByteSpan bytes, uint64_t archiveSize, const std::string& label, std::string& kind,
+              std::vector<Entry>& out, std::vector<std::string>& warnings) {
+    const Extent x{bytes, archiveSize};
     ByteReader r(bytes, label, "header");
+    x.want(r, 4);
     const uint32_t first = r.u32le();
     if (first == kMegEncryptedId)
         r.failAt(0, "encrypted MEG version 3 archive (id 0x8FFFFFFF); encrypted archives are not supported");
     if (first != kMegId) {
         // Version 1: first is nNames.
         kind = "meg1";
+        x.want(r, 4);
         const uint32_t nFiles = r.u32le();
         r.setContext("name table");
-        std::vector<Name> names = readNames(r, first);
-        readRecords(r, 1, nFiles, names, bytes.size, label, out, warnings);
+        std::vector<Name> names = readNames(r, first, x.left(r), &x);
+        readRecords(r, 1, nFiles, names, x, label, out, warnings);
         return;
     }
+    x.want(r, 20);
     const uint32_t tag = r.u32le();
     if (tag != kMegVersionTag) r.failAt(4, "MEG id 0xFFFFFFFF not followed by 0.99 (found " + hex(tag) + ")");
     const uint32_t dataStart = r.u32le();
     const uint32_t nNames = r.u32le();
     const uint32_t nFiles = r.u32le();
-    if (dataStart > bytes.size)
+    if (dataStart > archiveSize)
         r.failAt(8,
-                 "data start " + std::to_string(dataStart) + " beyond the archive size " + std::to_string(bytes.size));
+                 "data start " + std::to_string(dataStart) + " beyond the archive size " + std::to_string(archiveSize));
     int version = 2;
     uint32_t nameTableSize = 0;
-    if (r.remaining() >= 4) {
+    if (archiveSize - r.absOffset() >= 4) {
+        x.want(r, 4);
         const uint8_t* c = r.cur();
         const uint32_t cand = uint32_t(c[0]) | uint32_t(c[1]) << 8 | uint32_t(c[2]) << 16 | uint32_t(c[3]) << 24;
         const uint64_t v3Start = 24 + uint64_t(cand) + kRecordSize * uint64_t(nFiles);
@@ -155,19 +173,22 @@ void parseMeg(ByteSpan bytes, const std::string& label, std::string& kind, std::
     if (version == 3) {
         nameTableSize = r.u32le();
         r.setContext("name table");
+        if (nameTableSize > x.left(r))
+            r.fail("need " + std::to_string(nameTableSize) + " bytes, " + std::to_string(x.left(r)) + " left");
+        x.want(r, nameTableSize);
         ByteReader nr = r.sub(nameTableSize, "name table");
-        std::vector<Name> names = readNames(nr, nNames);
+        std::vector<Name> names = readNames(nr, nNames, nr.remaining(), nullptr);
         if (!nr.atEnd())
-            pushWarning(warnings, label + ": name table at offset 24 has " + std::to_string(nr.remaining()) +
-                               " unused bytes");
-        readRecords(r, 3, nFiles, names, bytes.size, label, out, warnings);
+            pushWarning(warnings,
+                        label + ": name table at offset 24 has " + std::to_string(nr.remaining()) + " unused bytes");
+        readRecords(r, 3, nFiles, names, x, label, out, warnings);
     } else {
         r.setContext("name table");
-        std::vector<Name> names = readNames(r, nNames);
-        readRecords(r, 2, nFiles, names, bytes.size, label, out, warnings);
+        std::vector<Name> names = readNames(r, nNames, x.left(r), &x);
+        readRecords(r, 2, nFiles, names, x, label, out, warnings);
         if (r.pos() != dataStart)
             pushWarning(warnings, label + ": file table ends at offset " + std::to_string(r.pos()) +
-                               " but the header says data starts at " + std::to_string(dataStart));
+                                      " but the header says data starts at " + std::to_string(dataStart));
     }
 }
 

@@ -1,7 +1,9 @@
 #include "vfs/mount.h"
 
-#include <mutex>
+#include "common/file_read.h"
+#include "common/text_budgets.h"
 #include "common/warnings.h"
+#include <mutex>
 
 #include <algorithm>
 #include <filesystem>
@@ -160,8 +162,14 @@ std::vector<std::string> readMegaFilesXml(const std::string& dir, std::vector<st
     std::vector<std::string> out;
     const std::string path = resolveOnDisk(dir, "Data/MegaFiles.xml");
     if (path.empty()) return out;
-    std::ifstream in(path, std::ios::binary);
-    std::string xml((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::string xml;
+    try { // at most budget::kMaxXmlBytes, as every object XML file
+        const std::vector<uint8_t> b = readFile(path, budget::kMaxXmlBytes, "MegaFiles.xml");
+        xml.assign(b.begin(), b.end());
+    } catch (const ParseError& e) {
+        if (warnings) pushWarning(*warnings, e.what());
+        return out;
+    }
     auto lower = [](std::string s) {
         for (char& c : s)
             if (c >= 'A' && c <= 'Z') c = char(c - 'A' + 'a');

@@ -14,31 +14,38 @@
 
 namespace rs::vfs::detail {
 
-void parseStuff(ByteSpan bytes, const std::string& label, std::string& kind, std::vector<Entry>& out,
-                std::vector<std::string>& warnings) {
+void parseStuff(ByteSpan bytes, uint64_t archiveSize, const std::string& label, std::string& kind,
+                std::vector<Entry>& out, std::vector<std::string>& warnings) {
     (void)warnings;
     kind = "stuff";
-    ByteReader r(bytes, label, "directory offset");
-    if (bytes.size < 4)
-        r.failAt(0, "file of " + std::to_string(bytes.size) +
+    // `bytes` is the end of the file: the bytes from archiveSize - bytes.size on (all of it, or the directory and
+    // the offset word after it). Offsets in errors are the file's.
+    const uint64_t base = archiveSize - bytes.size;
+    ByteReader r(bytes, label, "directory offset", base);
+    if (archiveSize < 4)
+        r.failAt(0, "file of " + std::to_string(archiveSize) +
                         " bytes is too small for a .stuff archive (its last 4 bytes give the directory offset)");
-    const uint64_t tail = bytes.size - 4;
-    r.seek(size_t(tail));
+    if (bytes.size < 4) throw NeedMoreBytes{4};
+    const uint64_t tail = archiveSize - 4;
+    r.seek(size_t(tail - base));
     const uint32_t dir = r.u32le();
     if (dir > tail)
-        r.failAt(size_t(tail), "directory offset " + std::to_string(dir) + " is past the directory's end at " +
-                                   std::to_string(tail) + " (file of " + std::to_string(bytes.size) + " bytes)");
+        r.failAt(size_t(tail - base), "directory offset " + std::to_string(dir) + " is past the directory's end at " +
+                                          std::to_string(tail) + " (file of " + std::to_string(archiveSize) +
+                                          " bytes)");
     const uint64_t dirBytes = tail - dir;
     if (dirBytes % kStuffEntryBytes != 0)
-        r.failAt(size_t(tail), "directory of " + std::to_string(dirBytes) + " bytes (offset " + std::to_string(dir) +
-                                   " to " + std::to_string(tail) + ") is not a whole number of " +
-                                   std::to_string(kStuffEntryBytes) + "-byte entries");
+        r.failAt(size_t(tail - base), "directory of " + std::to_string(dirBytes) + " bytes (offset " +
+                                          std::to_string(dir) + " to " + std::to_string(tail) +
+                                          ") is not a whole number of " + std::to_string(kStuffEntryBytes) +
+                                          "-byte entries");
     const uint64_t count = dirBytes / kStuffEntryBytes;
     if (count > kMaxStuffEntries)
-        r.failAt(size_t(tail), "directory of " + std::to_string(count) + " entries refused (more than " +
-                                   std::to_string(kMaxStuffEntries) + ")");
+        r.failAt(size_t(tail - base), "directory of " + std::to_string(count) + " entries refused (more than " +
+                                          std::to_string(kMaxStuffEntries) + ")");
+    if (dir < base) throw NeedMoreBytes{archiveSize - dir}; // the caller reads the last N bytes
     r.setContext("directory");
-    r.seek(size_t(dir));
+    r.seek(size_t(dir - base));
     out.reserve(size_t(count));
     for (uint64_t i = 0; i < count; ++i) {
         const size_t at = r.pos();
@@ -61,7 +68,7 @@ void parseStuff(ByteSpan bytes, const std::string& label, std::string& kind, std
                      "entry " + std::to_string(i) + " (" + e.name + "): offset " + std::to_string(e.offset) +
                          " + size " + std::to_string(e.size) +
                          (e.offset + e.size > tail ? " exceeds the archive (" : " overlaps the directory (at ") +
-                         std::to_string(e.offset + e.size > tail ? bytes.size : dir) + ")");
+                         std::to_string(e.offset + e.size > tail ? archiveSize : dir) + ")");
         out.push_back(std::move(e));
     }
 }
