@@ -71,3 +71,19 @@ glm::vec4 miniVec4(ByteReader& m, uint8_t type);
 std::string miniString(ByteReader& m);
 
 } // namespace rs::alamo
+
+#include "common/source_tree.h"
+
+#include <memory>
+#include <vector>
+
+namespace rs::alamo {
+
+// The source tree of an Alamo chunk file (.alo model or particle system, .ala clip): a chunk with bit 31 of its
+// size set holds chunks, any other holds data; a data chunk whose payload divides exactly into mini-chunks
+// (u8 type, u8 size, payload) is kept as its mini-chunks (repeats and order as stored). Bytes the grammar
+// cannot place (a size past the parent's end, fewer than 8 bytes left) are one Raw node naming the quirk.
+// Never throws on bad input.
+SourceTree sourceTree(std::shared_ptr<const std::vector<uint8_t>> bytes, const std::string& label);
+
+} // namespace rs::alamo

@@ -1,5 +1,6 @@
 #include "formats/formats.h"
 
+#include "alamo/alamo_chunks.h"
 #include "alamo/alamo_reader.h"
 #include "alamo/particle_reader.h"
 #include "amal/amal_bank.h"
@@ -8,6 +9,7 @@
 #include "common/error.h"
 #include "common/file_read.h"
 #include "texture/texture.h"
+#include "vfs/archive.h"
 #include "w3d/w3d_chunks.h"
 
 #include <algorithm>
@@ -72,6 +74,11 @@ Document readAmal(ByteSpan bytes, const ReadContext& c) {
     return d;
 }
 
+// B&W2 animation libraries: the fields are not mapped; the file is kept whole.
+SourceTree alSource(std::shared_ptr<const std::vector<uint8_t>> bytes, const std::string& label) {
+    return wholeFileTree(std::move(bytes), label, "animation library");
+}
+
 const MimeType kAlamoMime{"model/x-alamo",
                           "Petroglyph Alamo model",
                           {"*.alo"},
@@ -82,43 +89,156 @@ const MimeType kAlamoMime{"model/x-alamo",
 std::vector<FormatInfo> makeTable() {
     constexpr unsigned clips = kCompanionClips, textures = kCompanionTextures;
     std::vector<FormatInfo> t;
-    t.push_back({Format::AlamoModel, "alo", "Alamo model", "Alamo models and clips", {".alo"}, {kAlamoMime},
-                 256 * MiB, UpAxis::Z, true, clips | textures | kCompanionProxies, true, readAlamoModel});
-    t.push_back({Format::AlamoParticles, "alo-particle", "Alamo file", "Alamo models and clips", {".alo"}, {},
-                 256 * MiB, UpAxis::Z, false, textures, false, readAlamoParticles});
-    t.push_back({Format::AlamoClip, "ala", "Alamo clip", "Alamo models and clips", {".ala"},
-                 {{"application/x-alamo-animation", "Petroglyph Alamo animation", {"*.ala"},
-                   {{"little32", 0, "0x00001000"}}, 40}},
-                 256 * MiB, UpAxis::Z, false, 0, true, readAlamoClip});
-    t.push_back({Format::W3d, "w3d", "W3D file", "Westwood W3D", {".w3d"},
-                 {{"model/x-w3d", "Westwood W3D model or animation", {"*.w3d"}, {}, 50, "image-x-generic"}}, 256 * MiB,
-                 UpAxis::Z, true, clips | textures | kCompanionHierarchy, true, readW3d});
+    t.push_back({Format::AlamoModel,
+                 "alo",
+                 "Alamo model",
+                 "Alamo models and clips",
+                 {".alo"},
+                 {kAlamoMime},
+                 256 * MiB,
+                 UpAxis::Z,
+                 true,
+                 clips | textures | kCompanionProxies,
+                 true,
+                 readAlamoModel,
+                 alamo::sourceTree});
+    t.push_back({Format::AlamoParticles,
+                 "alo-particle",
+                 "Alamo file",
+                 "Alamo models and clips",
+                 {".alo"},
+                 {},
+                 256 * MiB,
+                 UpAxis::Z,
+                 false,
+                 textures,
+                 false,
+                 readAlamoParticles,
+                 alamo::sourceTree});
+    t.push_back({Format::AlamoClip,
+                 "ala",
+                 "Alamo clip",
+                 "Alamo models and clips",
+                 {".ala"},
+                 {{"application/x-alamo-animation",
+                   "Petroglyph Alamo animation",
+                   {"*.ala"},
+                   {{"little32", 0, "0x00001000"}},
+                   40}},
+                 256 * MiB,
+                 UpAxis::Z,
+                 false,
+                 0,
+                 true,
+                 readAlamoClip,
+                 alamo::sourceTree});
+    t.push_back({Format::W3d,
+                 "w3d",
+                 "W3D file",
+                 "Westwood W3D",
+                 {".w3d"},
+                 {{"model/x-w3d", "Westwood W3D model or animation", {"*.w3d"}, {}, 50, "image-x-generic"}},
+                 256 * MiB,
+                 UpAxis::Z,
+                 true,
+                 clips | textures | kCompanionHierarchy,
+                 true,
+                 readW3d,
+                 w3d::sourceTree});
     t.push_back({Format::W3dShockwave, "w3d-shockwave", "Shockwave 3D file", "", {".w3d"}, {}, 64, UpAxis::Z, false,
                  0, false, refuseShockwave});
-    t.push_back({Format::Bw2Model, "bwm", "B&W2 model", "Black & White 2", {".bwm"},
-                 {{"model/x-bw2-bwm", "Black & White 2 model", {"*.bwm"}, {{"string", 0, "LiOnHeAdMODEL"}}, 60,
+    t.push_back({Format::Bw2Model,
+                 "bwm",
+                 "B&W2 model",
+                 "Black & White 2",
+                 {".bwm"},
+                 {{"model/x-bw2-bwm",
+                   "Black & White 2 model",
+                   {"*.bwm"},
+                   {{"string", 0, "LiOnHeAdMODEL"}},
+                   60,
                    "image-x-generic"}},
-                 256 * MiB, UpAxis::Y, false, textures | kCompanionLibraries, true, readBwm});
-    t.push_back({Format::Bw2Library, "al", "B&W2 animation library", "Black & White 2", {".al"},
+                 256 * MiB,
+                 UpAxis::Y,
+                 false,
+                 textures | kCompanionLibraries,
+                 true,
+                 readBwm,
+                 bw2::sourceTree});
+    t.push_back({Format::Bw2Library,
+                 "al",
+                 "B&W2 animation library",
+                 "Black & White 2",
+                 {".al"},
                  {{"application/x-bw2-animation-library", "Black & White 2 animation library", {"*.al"}, {}, 50}},
-                 256 * MiB, UpAxis::Y, false, 0, true, readAl});
-    t.push_back({Format::Amal, "amal", "AMOS file", "AMOS AMAL banks", {".abk", ".amos"},
-                 {{"application/x-amos-bank", "AMOS bank", {"*.abk"},
-                   {{"string", 0, "AmBk"}, {"string", 0, "AmSp"}, {"string", 0, "AmIc"}}, 60},
-                  {"application/x-amos-source", "AMOS Basic program", {"*.amos"},
-                   {{"string", 0, "AMOS Basic"}, {"string", 0, "AMOS Pro"}}, 60}},
-                 16 * MiB, UpAxis::Z, false, 0, true, readAmal});
+                 256 * MiB,
+                 UpAxis::Y,
+                 false,
+                 0,
+                 true,
+                 readAl,
+                 alSource});
+    t.push_back({Format::Amal,
+                 "amal",
+                 "AMOS file",
+                 "AMOS AMAL banks",
+                 {".abk", ".amos"},
+                 {{"application/x-amos-bank",
+                   "AMOS bank",
+                   {"*.abk"},
+                   {{"string", 0, "AmBk"}, {"string", 0, "AmSp"}, {"string", 0, "AmIc"}},
+                   60},
+                  {"application/x-amos-source",
+                   "AMOS Basic program",
+                   {"*.amos"},
+                   {{"string", 0, "AMOS Basic"}, {"string", 0, "AMOS Pro"}},
+                   60}},
+                 16 * MiB,
+                 UpAxis::Z,
+                 false,
+                 0,
+                 true,
+                 readAmal,
+                 amal::sourceTree});
     // 16384^2 DXT5 with its mips is 341 MiB.
     t.push_back({Format::Texture, "texture", "texture", "", {".dds", ".tga"}, {}, 512 * MiB, UpAxis::Z, false, 0,
                  false, nullptr});
-    t.push_back({Format::Meg, "meg", "MEG archive", "", {".meg"},
-                 {{"application/x-petroglyph-meg", "Petroglyph MEG archive", {"*.meg"},
-                   {{"big32", 0, "0xffffffff", "big32", 4, "0xa4707d3f"}}, 60, "package-x-generic"}},
-                 0, UpAxis::Z, false, 0, false, nullptr});
-    t.push_back({Format::Big, "big", "BIG archive", "", {".big"},
-                 {{"application/x-ea-big", "EA BIG archive", {"*.big"}, {{"string", 0, "BIGF"}, {"string", 0, "BIG4"}},
-                   60, "package-x-generic"}},
-                 0, UpAxis::Z, false, 0, false, nullptr});
+    t.push_back({Format::Meg,
+                 "meg",
+                 "MEG archive",
+                 "",
+                 {".meg"},
+                 {{"application/x-petroglyph-meg",
+                   "Petroglyph MEG archive",
+                   {"*.meg"},
+                   {{"big32", 0, "0xffffffff", "big32", 4, "0xa4707d3f"}},
+                   60,
+                   "package-x-generic"}},
+                 0,
+                 UpAxis::Z,
+                 false,
+                 0,
+                 false,
+                 nullptr,
+                 vfs::archiveSourceTree});
+    t.push_back({Format::Big,
+                 "big",
+                 "BIG archive",
+                 "",
+                 {".big"},
+                 {{"application/x-ea-big",
+                   "EA BIG archive",
+                   {"*.big"},
+                   {{"string", 0, "BIGF"}, {"string", 0, "BIG4"}},
+                   60,
+                   "package-x-generic"}},
+                 0,
+                 UpAxis::Z,
+                 false,
+                 0,
+                 false,
+                 nullptr,
+                 vfs::archiveSourceTree});
     return t;
 }
 
@@ -216,6 +336,34 @@ std::vector<uint8_t> readInputFile(const std::string& path) {
     if (format == Format::W3dShockwave) throw ParseError(path, {}, 0, kShockwaveRefusal);
     const FormatInfo& f = formatInfo(format);
     return readFile(path, std::max<uint64_t>(f.maxBytes, head.size()), f.description);
+}
+
+Format writableFormat(ByteSpan bytes, std::string_view path) {
+    const std::string ext = lowerExtension(path);
+    if (vfs::looksLikeArchive(bytes) || ext == ".meg" || ext == ".big")
+        return bytes.size >= 4 && std::memcmp(bytes.data, "BIG", 3) == 0 ? Format::Big : Format::Meg;
+    const Format f = detectFormat(bytes, path);
+    return formatInfo(f).source ? f : Format::Unknown;
+}
+
+SourceTree sourceTree(Format format, std::shared_ptr<const std::vector<uint8_t>> bytes, const std::string& label) {
+    const FormatInfo& f = formatInfo(format);
+    if (!f.source || format == Format::Unknown)
+        throw ParseError(label, {}, ParseError::kNoOffset,
+                         std::string("rigscope does not write ") +
+                             (format == Format::Unknown ? "this kind of file" : f.description) + " files");
+    return f.source(std::move(bytes), label);
+}
+
+Document readBack(Format format, ByteSpan bytes, const ReadContext& context) {
+    if (format == Format::Meg || format == Format::Big) {
+        vfs::openArchiveCopy(bytes, context.label);
+        Document d;
+        d.path = context.label;
+        d.format = format;
+        return d;
+    }
+    return readDocument(bytes, context);
 }
 
 Document readDocument(ByteSpan bytes, const ReadContext& context) {

@@ -1,0 +1,53 @@
+// The source tree of B&W2 .bwm models (read, edit, write: docs/ARCHITECTURE.md).
+#include "bw2/bwm.h"
+
+namespace rs::bw2 {
+
+SourceTree sourceTree(std::shared_ptr<const std::vector<uint8_t>> bytes, const std::string& label) {
+    BwmFile f;
+    try {
+        f = parseBwm(ByteSpan(*bytes), label);
+    } catch (const ParseError& e) {
+        SourceTree t = wholeFileTree(bytes, label, "unparsed file");
+        if (!t.roots().empty()) t.roots().front().quirk = e.what();
+        return t;
+    }
+    std::vector<FieldSpan> s;
+    uint64_t at = 0;
+    auto add = [&](std::string name, uint64_t n) {
+        s.push_back({std::move(name), at, at + n, {}});
+        at += n;
+        return &s.back();
+    };
+    add("file header", kBwmFileHeaderSize);
+    add("model header", kBwmModelHeaderSize);
+    for (size_t i = 0; i < f.materials.size(); ++i) {
+        FieldSpan* m = add("material " + std::to_string(i), kBwmMaterialSize);
+        for (int k = 0; k < 7; ++k)
+            m->children.push_back(
+                {BwmMaterial::slotName(k), m->begin + 64 * uint64_t(k), m->begin + 64 * uint64_t(k + 1), {}});
+    }
+    size_t refs = 0;
+    for (size_t i = 0; i < f.meshes.size(); ++i) {
+        add("mesh " + std::to_string(i), kBwmMeshSize);
+        refs += f.meshes[i].refs.size();
+    }
+    add("material refs", kBwmMaterialRefSize * refs);
+    add("bones", kBwmFrameSize * f.bones.size());
+    add("entities", kBwmEntitySize * f.entities.size());
+    add("unknown points", 12 * f.unknownPoints.size());
+    add("collision points", 12 * f.collisionPoints.size());
+    add("strides", kBwmStrideSize * f.strides.size());
+    at = kBwmFileHeaderSize + uint64_t(f.metadataSize);
+    uint64_t vertexBytes = 0;
+    for (const BwmStride& st : f.strides)
+        vertexBytes += uint64_t(st.size()) * f.vertexCount;
+    add("vertex data", vertexBytes);
+    add("indices", 2 * uint64_t(f.indexCount));
+    if (f.hasTrailer) add("trailer", 4 + 12 * uint64_t(f.trailer.size()));
+    SourceTree t(bytes, label);
+    t.roots() = fieldNodes(s, 0, bytes->size());
+    return t;
+}
+
+} // namespace rs::bw2
