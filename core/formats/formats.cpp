@@ -79,6 +79,21 @@ SourceTree alSource(std::shared_ptr<const std::vector<uint8_t>> bytes, const std
     return wholeFileTree(std::move(bytes), label, "animation library");
 }
 
+SourceFn sourceOf(Format f) {
+    switch (f) {
+    case Format::AlamoModel:
+    case Format::AlamoParticles:
+    case Format::AlamoClip: return alamo::sourceTree;
+    case Format::W3d: return w3d::sourceTree;
+    case Format::Bw2Model: return bw2::sourceTree;
+    case Format::Bw2Library: return alSource;
+    case Format::Amal: return amal::sourceTree;
+    case Format::Meg:
+    case Format::Big: return vfs::archiveSourceTree;
+    default: return nullptr;
+    }
+}
+
 const MimeType kAlamoMime{"model/x-alamo",
                           "Petroglyph Alamo model",
                           {"*.alo"},
@@ -89,156 +104,46 @@ const MimeType kAlamoMime{"model/x-alamo",
 std::vector<FormatInfo> makeTable() {
     constexpr unsigned clips = kCompanionClips, textures = kCompanionTextures;
     std::vector<FormatInfo> t;
-    t.push_back({Format::AlamoModel,
-                 "alo",
-                 "Alamo model",
-                 "Alamo models and clips",
-                 {".alo"},
-                 {kAlamoMime},
-                 256 * MiB,
-                 UpAxis::Z,
-                 true,
-                 clips | textures | kCompanionProxies,
-                 true,
-                 readAlamoModel,
-                 alamo::sourceTree});
-    t.push_back({Format::AlamoParticles,
-                 "alo-particle",
-                 "Alamo file",
-                 "Alamo models and clips",
-                 {".alo"},
-                 {},
-                 256 * MiB,
-                 UpAxis::Z,
-                 false,
-                 textures,
-                 false,
-                 readAlamoParticles,
-                 alamo::sourceTree});
-    t.push_back({Format::AlamoClip,
-                 "ala",
-                 "Alamo clip",
-                 "Alamo models and clips",
-                 {".ala"},
-                 {{"application/x-alamo-animation",
-                   "Petroglyph Alamo animation",
-                   {"*.ala"},
-                   {{"little32", 0, "0x00001000"}},
-                   40}},
-                 256 * MiB,
-                 UpAxis::Z,
-                 false,
-                 0,
-                 true,
-                 readAlamoClip,
-                 alamo::sourceTree});
-    t.push_back({Format::W3d,
-                 "w3d",
-                 "W3D file",
-                 "Westwood W3D",
-                 {".w3d"},
-                 {{"model/x-w3d", "Westwood W3D model or animation", {"*.w3d"}, {}, 50, "image-x-generic"}},
-                 256 * MiB,
-                 UpAxis::Z,
-                 true,
-                 clips | textures | kCompanionHierarchy,
-                 true,
-                 readW3d,
-                 w3d::sourceTree});
+    t.push_back({Format::AlamoModel, "alo", "Alamo model", "Alamo models and clips", {".alo"}, {kAlamoMime},
+                 256 * MiB, UpAxis::Z, true, clips | textures | kCompanionProxies, true, readAlamoModel});
+    t.push_back({Format::AlamoParticles, "alo-particle", "Alamo file", "Alamo models and clips", {".alo"}, {},
+                 256 * MiB, UpAxis::Z, false, textures, false, readAlamoParticles});
+    t.push_back({Format::AlamoClip, "ala", "Alamo clip", "Alamo models and clips", {".ala"},
+                 {{"application/x-alamo-animation", "Petroglyph Alamo animation", {"*.ala"},
+                   {{"little32", 0, "0x00001000"}}, 40}},
+                 256 * MiB, UpAxis::Z, false, 0, true, readAlamoClip});
+    t.push_back({Format::W3d, "w3d", "W3D file", "Westwood W3D", {".w3d"},
+                 {{"model/x-w3d", "Westwood W3D model or animation", {"*.w3d"}, {}, 50, "image-x-generic"}}, 256 * MiB,
+                 UpAxis::Z, true, clips | textures | kCompanionHierarchy, true, readW3d});
     t.push_back({Format::W3dShockwave, "w3d-shockwave", "Shockwave 3D file", "", {".w3d"}, {}, 64, UpAxis::Z, false,
                  0, false, refuseShockwave});
-    t.push_back({Format::Bw2Model,
-                 "bwm",
-                 "B&W2 model",
-                 "Black & White 2",
-                 {".bwm"},
-                 {{"model/x-bw2-bwm",
-                   "Black & White 2 model",
-                   {"*.bwm"},
-                   {{"string", 0, "LiOnHeAdMODEL"}},
-                   60,
+    t.push_back({Format::Bw2Model, "bwm", "B&W2 model", "Black & White 2", {".bwm"},
+                 {{"model/x-bw2-bwm", "Black & White 2 model", {"*.bwm"}, {{"string", 0, "LiOnHeAdMODEL"}}, 60,
                    "image-x-generic"}},
-                 256 * MiB,
-                 UpAxis::Y,
-                 false,
-                 textures | kCompanionLibraries,
-                 true,
-                 readBwm,
-                 bw2::sourceTree});
-    t.push_back({Format::Bw2Library,
-                 "al",
-                 "B&W2 animation library",
-                 "Black & White 2",
-                 {".al"},
+                 256 * MiB, UpAxis::Y, false, textures | kCompanionLibraries, true, readBwm});
+    t.push_back({Format::Bw2Library, "al", "B&W2 animation library", "Black & White 2", {".al"},
                  {{"application/x-bw2-animation-library", "Black & White 2 animation library", {"*.al"}, {}, 50}},
-                 256 * MiB,
-                 UpAxis::Y,
-                 false,
-                 0,
-                 true,
-                 readAl,
-                 alSource});
-    t.push_back({Format::Amal,
-                 "amal",
-                 "AMOS file",
-                 "AMOS AMAL banks",
-                 {".abk", ".amos"},
-                 {{"application/x-amos-bank",
-                   "AMOS bank",
-                   {"*.abk"},
-                   {{"string", 0, "AmBk"}, {"string", 0, "AmSp"}, {"string", 0, "AmIc"}},
-                   60},
-                  {"application/x-amos-source",
-                   "AMOS Basic program",
-                   {"*.amos"},
-                   {{"string", 0, "AMOS Basic"}, {"string", 0, "AMOS Pro"}},
-                   60}},
-                 16 * MiB,
-                 UpAxis::Z,
-                 false,
-                 0,
-                 true,
-                 readAmal,
-                 amal::sourceTree});
+                 256 * MiB, UpAxis::Y, false, 0, true, readAl});
+    t.push_back({Format::Amal, "amal", "AMOS file", "AMOS AMAL banks", {".abk", ".amos"},
+                 {{"application/x-amos-bank", "AMOS bank", {"*.abk"},
+                   {{"string", 0, "AmBk"}, {"string", 0, "AmSp"}, {"string", 0, "AmIc"}}, 60},
+                  {"application/x-amos-source", "AMOS Basic program", {"*.amos"},
+                   {{"string", 0, "AMOS Basic"}, {"string", 0, "AMOS Pro"}}, 60}},
+                 16 * MiB, UpAxis::Z, false, 0, true, readAmal});
     // 16384^2 DXT5 with its mips is 341 MiB.
     t.push_back({Format::Texture, "texture", "texture", "", {".dds", ".tga"}, {}, 512 * MiB, UpAxis::Z, false, 0,
                  false, nullptr});
-    t.push_back({Format::Meg,
-                 "meg",
-                 "MEG archive",
-                 "",
-                 {".meg"},
-                 {{"application/x-petroglyph-meg",
-                   "Petroglyph MEG archive",
-                   {"*.meg"},
-                   {{"big32", 0, "0xffffffff", "big32", 4, "0xa4707d3f"}},
-                   60,
-                   "package-x-generic"}},
-                 0,
-                 UpAxis::Z,
-                 false,
-                 0,
-                 false,
-                 nullptr,
-                 vfs::archiveSourceTree});
-    t.push_back({Format::Big,
-                 "big",
-                 "BIG archive",
-                 "",
-                 {".big"},
-                 {{"application/x-ea-big",
-                   "EA BIG archive",
-                   {"*.big"},
-                   {{"string", 0, "BIGF"}, {"string", 0, "BIG4"}},
-                   60,
-                   "package-x-generic"}},
-                 0,
-                 UpAxis::Z,
-                 false,
-                 0,
-                 false,
-                 nullptr,
-                 vfs::archiveSourceTree});
+    t.push_back({Format::Meg, "meg", "MEG archive", "", {".meg"},
+                 {{"application/x-petroglyph-meg", "Petroglyph MEG archive", {"*.meg"},
+                   {{"big32", 0, "0xffffffff", "big32", 4, "0xa4707d3f"}}, 60, "package-x-generic"}},
+                 0, UpAxis::Z, false, 0, false, nullptr});
+    t.push_back({Format::Big, "big", "BIG archive", "", {".big"},
+                 {{"application/x-ea-big", "EA BIG archive", {"*.big"}, {{"string", 0, "BIGF"}, {"string", 0, "BIG4"}},
+                   60, "package-x-generic"}},
+                 0, UpAxis::Z, false, 0, false, nullptr});
+    // The source tree builder of each format rigscope writes back (read, edit, write: docs/ARCHITECTURE.md).
+    for (FormatInfo& f : t)
+        f.source = sourceOf(f.id);
     return t;
 }
 

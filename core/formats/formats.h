@@ -4,9 +4,9 @@
 #pragma once
 
 #include "common/bytes.h"
+#include "scene/document.h"
 #include "common/format_id.h"
 #include "common/source_tree.h"
-#include "scene/document.h"
 #include "w3d/w3d_reader.h"
 
 #include <cstdint>
@@ -95,8 +95,8 @@ Document readDocument(ByteSpan bytes, const ReadContext& context);
 
 // Read, edit, write (docs/ARCHITECTURE.md, "Read, edit, write").
 // The format a file is written back as: MEG and BIG archives by their magic or extension (MEG v1 has no
-// magic), the rest as detectFormat says;
-// Format::Unknown when the registry has no source tree for it (textures, Shockwave 3D, unknown files).
+// magic), the rest as detectFormat says; Format::Unknown when the registry has no source tree for it
+// (textures, Shockwave 3D, unknown files).
 Format writableFormat(ByteSpan bytes, std::string_view path);
 // The registry's source tree builder for `format` (ParseError naming `label` when the format has none).
 SourceTree sourceTree(Format format, std::shared_ptr<const std::vector<uint8_t>> bytes, const std::string& label);
