@@ -124,8 +124,9 @@ int cmdRewrite(std::vector<std::string> args) {
                     gm.res().read(back, file, o);
                 });
             const size_t quirks = tree.quirks().size();
-            std::cout << printable(label) << " -> " << printable(dest) << ": " << (checkOnly ? 0 : written.size())
-                      << " bytes written" << (quirks ? ", " + std::to_string(quirks) + " quirks kept" : "");
+            std::cout << printable(label) << " -> " << printable(dest) << ": "
+                      << (checkOnly ? std::string("checked") : std::to_string(written.size()) + " bytes written")
+                      << (quirks ? ", " + std::to_string(quirks) + " quirks kept" : "");
             if (verify) {
                 const std::vector<uint8_t> back = readFile(dest, kMaxInputBytes, "written");
                 const auto diff = firstDifference(tree.original(), ByteSpan(back));
@@ -134,7 +135,7 @@ int cmdRewrite(std::vector<std::string> args) {
                     std::cerr << "rigscope-cli: " << printable(label) << ": " << printable(dest)
                               << " differs from the input at offset " << *diff << " ("
                               << printable(describePlace(tree, *diff)) << "); input " << tree.original().size
-                              << " bytes, output " << back.size() << "\n";
+                              << " bytes, output " << back.size() << " bytes\n";
                     differing.push_back(label);
                     continue;
                 }
@@ -162,7 +163,8 @@ int cmdRewrite(std::vector<std::string> args) {
 }
 
 int cmdPack(std::vector<std::string> args) {
-    std::string out, from, folder;
+    std::string out, from, folder, prefix;
+    char separator = '\\';
     int megVersion = 0;
     bool big4 = false;
     std::vector<std::pair<std::string, std::string>> replace;
@@ -180,6 +182,12 @@ int cmdPack(std::vector<std::string> args) {
             const std::string v = next("--meg-version");
             if (v != "1" && v != "2" && v != "3") throw UsageError{"--meg-version must be 1, 2 or 3"};
             megVersion = v[0] - '0';
+        } else if (a == "--separator") {
+            const std::string v = next("--separator");
+            if (v != "/" && v != "\\") throw UsageError{"--separator must be / or \\"};
+            separator = v[0];
+        } else if (a == "--prefix") {
+            prefix = next("--prefix");
         } else if (a == "--big4") {
             big4 = true;
         } else if (a == "--replace") {
@@ -199,6 +207,8 @@ int cmdPack(std::vector<std::string> args) {
     if (out.empty()) throw UsageError{"pack needs -o OUT.meg or -o OUT.big"};
     if (from.empty() == folder.empty()) throw UsageError{"pack needs a DIR or --from ARCHIVE (one of them)"};
     if (!replace.empty() && from.empty()) throw UsageError{"--replace needs --from ARCHIVE"};
+    if (!from.empty() && (!prefix.empty() || separator != '\\'))
+        throw UsageError{"--prefix and --separator name the files of a DIR; --from keeps the archive's names"};
     std::string ext = fs::path(out).extension().string();
     for (char& c : ext)
         c = char(std::tolower(static_cast<unsigned char>(c)));
@@ -246,8 +256,8 @@ int cmdPack(std::vector<std::string> args) {
         if (ec) throw ParseError(folder, {}, ParseError::kNoOffset, "cannot list: " + ec.message());
         if (it->is_symlink(ec) || !it->is_regular_file(ec)) continue; // links are not followed
         if (fs::equivalent(it->path(), outAbs, ec)) continue;
-        std::string name = it->path().lexically_relative(root).generic_string();
-        std::replace(name.begin(), name.end(), '/', '\\');
+        std::string name = prefix + it->path().lexically_relative(root).generic_string();
+        std::replace(name.begin(), name.end(), separator == '/' ? '\\' : '/', separator);
         if (ext == ".meg")
             for (char& c : name)
                 if (c >= 'a' && c <= 'z') c = char(c - 'a' + 'A');

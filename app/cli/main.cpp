@@ -115,11 +115,12 @@ static const Command kCommands[] = {
      "Exit status: 0 all written (and identical), 1 a file could not be read or written or differs (named),\n"
      "2 usage error.\n"},
     {"pack", cmdPack,
-     "pack DIR -o OUT.meg [--meg-version 1|2|3] | pack DIR -o OUT.big [--big4]\n"
+     "pack DIR -o OUT.meg [--meg-version 1|2|3] | pack DIR -o OUT.big [--big4] [--separator / | \\\\] [--prefix P]\n"
      "  rigscope-cli pack --from ARCHIVE [--replace GAMEPATH=FILE]... -o OUT",
      "Writes an archive (safely: temporary file, read back, rename).\n"
      "From DIR: every regular file under it (links are not followed) as an entry named by its path under DIR\n"
-     "with '\\' separators. MEG (default version 1): names upper-cased, the name table, file table and data in\n"
+     "with '\\' separators (--separator /: '/'), after P when --prefix P is given (\"/\": a leading '/', as some\n"
+     "BIG tools store). MEG (default version 1): names upper-cased, the name table, file table and data in\n"
      "the order of the names' CRC-32, as the games' tools write them. BIG (BIGF, or BIG4): names as on disk,\n"
      "sorted ignoring case. An archive extracted with 'rigscope-cli extract' packs back to the same bytes when\n"
      "its names are such paths.\n"

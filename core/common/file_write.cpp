@@ -4,8 +4,11 @@
 #include "common/file_read.h"
 
 #include <cerrno>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace rs {
@@ -16,6 +19,21 @@ std::string folderOf(const std::string& path) {
     const size_t slash = path.rfind('/');
     if (slash == std::string::npos) return ".";
     return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+// The mode a new file gets (0666 less the umask), read without changing the umask (umask(2) would, for every
+// thread); an existing destination keeps its own mode.
+mode_t modeFor(const std::string& path) {
+    struct stat st;
+    if (stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) return st.st_mode & 07777;
+    mode_t mask = 022;
+    if (FILE* f = std::fopen("/proc/self/status", "r")) {
+        char line[256];
+        while (std::fgets(line, sizeof line, f))
+            if (std::strncmp(line, "Umask:", 6) == 0) mask = mode_t(std::strtoul(line + 6, nullptr, 8));
+        std::fclose(f);
+    }
+    return 0666 & ~mask;
 }
 
 [[noreturn]] void fail(const std::string& path, const std::string& step, int err) {
@@ -40,6 +58,7 @@ void writeFileSafely(const std::string& path, ByteSpan bytes, const std::functio
             if (!done) unlink(temp.c_str());
         }
     } guard{temp, fd};
+    if (fchmod(fd, modeFor(path)) != 0) fail(path, "cannot set the mode of " + temp, errno);
     size_t at = 0;
     while (at < bytes.size) {
         const ssize_t n = write(fd, bytes.data + at, bytes.size - at);
