@@ -1,9 +1,10 @@
 // rigscope-cli rewrite (read each file, write it back unchanged, optionally compare) and rigscope-cli pack (MEG and
-// BIG archives from a folder, or an archive with entries replaced). Every write is safe (common/file_write.h):
-// a temporary file in the output folder, flushed, read back by the format's reader, then renamed. Nothing is
-// written outside the output folder, and nothing into an archive.
+// BIG archives from a folder, or an archive with entries replaced) and edit (batch edits: textures renamed). Every
+// write is safe (common/file_write.h): a temporary file in the output folder, flushed, read back by the format's
+// reader, then renamed. Nothing is written outside the output folder, and nothing into an archive.
 #include "commands.h"
 
+#include "common/cp1252.h"
 #include "common/file_read.h"
 #include "common/file_write.h"
 #include "vfs/archive.h"
@@ -277,6 +278,142 @@ int cmdPack(std::vector<std::string> args) {
     });
     std::cout << printable(out) << ": " << entries.size() << " entries, " << bytes.size() << " bytes\n";
     return 0;
+}
+
+} // namespace rs::cli
+
+namespace rs::cli {
+
+namespace {
+
+struct EditTarget {
+    std::string arg;  // what readInput opens
+    std::string dest; // the output path under -o DIR ("" with --in-place)
+};
+
+} // namespace
+
+int cmdEdit(std::vector<std::string> args) {
+    GameMount gm;
+    takeMountOptions(args, gm);
+    std::string out;
+    bool dryRun = false, inPlace = false;
+    std::vector<std::pair<std::string, std::string>> renames; // CP-1252 bytes
+    std::vector<std::string> inputs;
+    for (size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (a == "-o") {
+            if (i + 1 >= args.size()) throw UsageError{"-o needs a folder"};
+            out = args[++i];
+        } else if (a == "--dry-run") {
+            dryRun = true;
+        } else if (a == "--in-place") {
+            inPlace = true;
+        } else if (a == "--rename-texture") {
+            if (i + 1 >= args.size()) throw UsageError{"--rename-texture needs OLD=NEW"};
+            const std::string r = args[++i];
+            const size_t eq = r.find('=');
+            std::string from, to;
+            if (eq == std::string::npos || eq == 0 || eq + 1 == r.size())
+                throw UsageError{"--rename-texture needs OLD=NEW, got " + r};
+            if (!utf8ToCp1252(r.substr(0, eq), from) || !utf8ToCp1252(r.substr(eq + 1), to))
+                throw UsageError{"--rename-texture " + r + ": a name the games' files cannot hold (CP-1252)"};
+            renames.emplace_back(from, to);
+        } else if (!a.empty() && a[0] == '-') {
+            throw UsageError{"unknown option " + a};
+        } else {
+            inputs.push_back(a);
+        }
+    }
+    if (inputs.empty()) throw UsageError{"edit needs FILE or DIR"};
+    if (renames.empty()) throw UsageError{"edit needs an edit (--rename-texture OLD=NEW)"};
+    if (!dryRun && inPlace == !out.empty())
+        throw UsageError{"edit needs -o DIR or --in-place (one of them), or --dry-run"};
+    // The files: a folder's regular files of the formats rigscope writes (kept at their path under it), a file
+    // or archive entry or game path by its name.
+    std::vector<EditTarget> targets;
+    std::error_code ec;
+    for (const std::string& in : inputs) {
+        if (!isArchivePath(in) && fs::is_directory(in, ec)) {
+            for (auto it = fs::recursive_directory_iterator(in, ec); it != fs::recursive_directory_iterator();
+                 it.increment(ec)) {
+                if (ec || it->is_symlink(ec) || !it->is_regular_file(ec)) continue;
+                const std::vector<uint8_t> head = readFileHead(it->path().string(), 64);
+                const Format f = writableFormat(ByteSpan(head), it->path().string());
+                if (f == Format::Unknown || f == Format::Meg || f == Format::Big) continue;
+                const std::string rel = it->path().lexically_relative(in).generic_string();
+                targets.push_back({it->path().string(), out.empty() ? "" : (fs::path(out) / rel).string()});
+            }
+            continue;
+        }
+        std::string rel = outputName(in);
+        if (!fs::exists(in, ec)) { // an archive entry or a game path: at its game path under DIR
+            std::string name = in.substr(isArchivePath(in) ? in.rfind(':') + 1 : 0);
+            rel = safeRelativePath(name);
+        }
+        if (rel.empty()) throw ParseError(in, {}, ParseError::kNoOffset, "no file name to write it under");
+        targets.push_back({in, out.empty() ? "" : (fs::path(out) / rel).string()});
+    }
+    std::sort(targets.begin(), targets.end(), [](const EditTarget& a, const EditTarget& b) { return a.arg < b.arg; });
+    size_t changedFiles = 0, changes = 0;
+    std::vector<std::string> failed;
+    for (const EditTarget& t : targets) {
+        try {
+            Input in = readInput(t.arg, gm);
+            const Format format = writableFormat(ByteSpan(in.bytes), in.label);
+            if (format == Format::Unknown || format == Format::Meg || format == Format::Big)
+                throw ParseError(in.label, {}, ParseError::kNoOffset, "rigscope does not edit this kind of file");
+            parseInput(in, gm); // the reader accepts it
+            auto bytes = std::make_shared<const std::vector<uint8_t>>(std::move(in.bytes));
+            SourceTree tree = sourceTree(format, bytes, in.label);
+            std::vector<TextEdit> edits;
+            for (const auto& [from, to] : renames) {
+                std::vector<TextEdit> e = renameTexture(format, tree, from, to, !dryRun);
+                edits.insert(edits.end(), e.begin(), e.end());
+            }
+            for (const TextEdit& e : edits)
+                std::cout << printable(in.label) << ": " << e.path << " at offset " << e.offset << ": texture "
+                          << cp1252ToUtf8(e.before) << " -> " << cp1252ToUtf8(e.after) << "\n";
+            if (edits.empty()) {
+                std::cout << printable(in.label) << ": no change\n";
+                continue;
+            }
+            ++changedFiles;
+            changes += edits.size();
+            if (dryRun) continue;
+            std::string dest = t.dest;
+            if (inPlace) {
+                if (isArchivePath(t.arg) || !fs::exists(t.arg, ec))
+                    throw ParseError(in.label, {}, ParseError::kNoOffset,
+                                     "--in-place writes files on disk only; an archive entry is never written into "
+                                     "its archive (give -o DIR)");
+                dest = t.arg;
+            }
+            fs::create_directories(fs::path(dest).parent_path(), ec);
+            const std::vector<uint8_t> written = tree.write();
+            writeFileSafely(dest, ByteSpan(written), [&](ByteSpan back) {
+                OpenOptions o;
+                o.label = dest;
+                gm.res().read(back, t.arg, o);
+            });
+            std::cout << printable(in.label) << " -> " << printable(dest) << ": " << edits.size()
+                      << (edits.size() == 1 ? " change" : " changes") << " written\n";
+        } catch (const ParseError& e) {
+            std::cerr << "rigscope-cli: " << e.what() << "\n";
+            failed.push_back(t.arg);
+        } catch (const std::exception& e) {
+            std::cerr << "rigscope-cli: " << printable(t.arg) << ": " << e.what() << "\n";
+            failed.push_back(t.arg);
+        }
+    }
+    std::cout << changes << (changes == 1 ? " change" : " changes") << " in " << changedFiles << " of "
+              << targets.size() << " files" << (dryRun ? " (dry run: nothing written)" : "") << "\n";
+    if (failed.empty()) return 0;
+    std::string list;
+    for (const std::string& f : failed)
+        list += " " + printable(f);
+    std::cerr << "rigscope-cli: not edited:" << list << "\n";
+    return 1;
 }
 
 } // namespace rs::cli

@@ -106,6 +106,8 @@ int cmdDiff(std::vector<std::string> args);
 // rigscope-cli rewrite FILE... -o DIR [--verify | --check-only] and rigscope-cli pack (cli_rewrite.cpp).
 int cmdRewrite(std::vector<std::string> args);
 int cmdPack(std::vector<std::string> args);
+// rigscope-cli edit INPUT... --rename-texture OLD=NEW... [--dry-run] (-o DIR | --in-place) (cli_rewrite.cpp).
+int cmdEdit(std::vector<std::string> args);
 
 // `info` of a .dds/.tga texture (info_texture.cpp): false when the file is not one.
 bool infoTexture(ByteSpan bytes, const std::string& path, bool json, std::string& out);

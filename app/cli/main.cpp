@@ -7,7 +7,7 @@
 //   rigscope-cli check                                                        (cli_check.cpp)
 //   rigscope-cli thumbnails SOURCE -o DIR [--size N] [--sheet FILE.png]        (cli_thumbnails.cpp)
 //   rigscope-cli diff A B [--json]                                            (cli_diff.cpp)
-//   rigscope-cli rewrite FILE... -o DIR [--verify] / pack                      (cli_rewrite.cpp)
+//   rigscope-cli rewrite FILE... -o DIR [--verify] / pack / edit               (cli_rewrite.cpp)
 //     info and pose take FILE as a path on disk, ARCHIVE:PATH (Models.meg:DATA/ART/MODELS/X.ALO) or a game path
 //     inside --game DIR / --mod DIR; references (textures, clips, W3D hierarchies) are found through them.
 //     MODEL may be a B&W2 .al: without --clip its first animation is posed (frame 0 is exact).
@@ -128,6 +128,19 @@ static const Command kCommands[] = {
      "trailing bytes) with the entries named by --replace replaced by FILE's bytes (a name the archive lacks is\n"
      "added). Same sizes: written in place; else the data are laid out again in their order. OUT must not be\n"
      "ARCHIVE itself.\n"},
+    {"edit", cmdEdit,
+     "edit [--game DIR]... [--mod DIR]... INPUT... --rename-texture OLD=NEW... [--dry-run] (-o DIR | --in-place)",
+     "Renames texture OLD to NEW (ASCII case ignored when matching) wherever the files name it: Alamo material\n"
+     "texture parameters, W3D texture names and shader material texture properties, B&W2 material slots.\n"
+     "INPUT is a file, a folder (every Alamo, W3D and B&W2 file under it, at its path under the folder), an\n"
+     "ARCHIVE:PATH or a game path of the --game/--mod folders (written at its game path under DIR). Only the\n"
+     "chunks that hold the name change (and their ancestors' sizes); every other byte is kept.\n"
+     "  --dry-run    list each file and each change (chunk path, offset, old and new name); write nothing\n"
+     "  -o DIR       write the changed files under DIR (temporary file, read back, rename)\n"
+     "  --in-place   replace each changed file on disk the same safe way (never an archive's entry)\n"
+     "Example, one texture in every model of a mod: rigscope-cli edit MyMod/Data/Art/Models\n"
+     "  --rename-texture W_OLD.TGA=W_NEW.TGA -o Out/Data/Art/Models\n"
+     "Exit status: 0 done, 1 a file could not be read, edited or written (named), 2 usage error.\n"},
     {"particles", runParticles, "particles --json FILE --time SECONDS [--seed N] [--no-skip] [--max N]",
      "Live particles of an Alamo particle system at a time (deterministic for a seed): per particle the emitter,\n"
      "position, velocity, size (full quad width), colour rgba, rotation (radians), texture frame, age and life.\n"

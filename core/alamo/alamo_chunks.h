@@ -86,4 +86,9 @@ namespace rs::alamo {
 // Never throws on bad input.
 SourceTree sourceTree(std::shared_ptr<const std::vector<uint8_t>> bytes, const std::string& label);
 
+// Texture names equal to `from` (ASCII case ignored): the value mini-chunk (type 2) of every texture parameter
+// chunk 0x10105 of a material. With apply, each becomes `to` (CP-1252 bytes) + NUL; the chunk sizes follow.
+// Returns the changes (made, or that would be made).
+std::vector<TextEdit> renameTexture(SourceTree& tree, const std::string& from, const std::string& to, bool apply);
+
 } // namespace rs::alamo

@@ -191,4 +191,9 @@ namespace rs::bw2 {
 // A file parseBwm refuses is one Raw node naming why. Never throws on bad input.
 SourceTree sourceTree(std::shared_ptr<const std::vector<uint8_t>> bytes, const std::string& label);
 
+// Texture names equal to `from` (ASCII case ignored) in the materials' char[64] slots diffuse .. normal. With
+// apply each is written in place: `to` (CP-1252 bytes) and a NUL, the old name's other bytes zeroed, the bytes
+// after the old name's NUL kept. std::length_error when `to` does not fit (63 bytes).
+std::vector<TextEdit> renameTexture(SourceTree& tree, const std::string& from, const std::string& to, bool apply);
+
 } // namespace rs::bw2

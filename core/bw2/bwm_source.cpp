@@ -1,6 +1,10 @@
 // The source tree of B&W2 .bwm models (read, edit, write: docs/ARCHITECTURE.md).
 #include "bw2/bwm.h"
 
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+
 namespace rs::bw2 {
 
 SourceTree sourceTree(std::shared_ptr<const std::vector<uint8_t>> bytes, const std::string& label) {
@@ -48,6 +52,31 @@ SourceTree sourceTree(std::shared_ptr<const std::vector<uint8_t>> bytes, const s
     SourceTree t(bytes, label);
     t.roots() = fieldNodes(s, 0, bytes->size());
     return t;
+}
+
+std::vector<TextEdit> renameTexture(SourceTree& tree, const std::string& from, const std::string& to, bool apply) {
+    std::vector<TextEdit> out;
+    const ByteSpan o = tree.original();
+    for (SourceNode& m : tree.roots()) {
+        if (m.kind != SourceNode::Kind::Field || m.label.compare(0, 9, "material ") != 0) continue;
+        for (SourceNode& slot : m.children) {
+            if (slot.kind != SourceNode::Kind::Field || slot.label == "type" || slot.replaced) continue;
+            const char* b = reinterpret_cast<const char*>(o.data + slot.begin);
+            const size_t size = size_t(slot.end - slot.begin);
+            const std::string text(b, strnlen(b, size));
+            if (!equalsNoCase(text, from)) continue;
+            if (to.size() + 1 > size)
+                throw std::length_error("texture name " + to + " does not fit the " + std::to_string(size) +
+                                        "-byte field " + m.label + "/" + slot.label);
+            out.push_back({m.label + "/" + slot.label, slot.begin, text, to});
+            if (!apply) continue;
+            std::vector<uint8_t> payload(o.data + slot.begin, o.data + slot.end);
+            std::fill(payload.begin(), payload.begin() + long(std::min(size, std::max(text.size(), to.size()) + 1)), 0);
+            std::copy(to.begin(), to.end(), payload.begin());
+            tree.setPayload(slot, std::move(payload));
+        }
+    }
+    return out;
 }
 
 } // namespace rs::bw2

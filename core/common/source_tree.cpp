@@ -324,6 +324,17 @@ size_t SourceTree::nodeCount() const { return countNodes(roots_); }
 
 uint64_t SourceTree::rawBytes() const { return countRaw(roots_); }
 
+bool equalsNoCase(std::string_view a, std::string_view b) {
+    if (a.size() != b.size()) return false;
+    for (size_t i = 0; i < a.size(); ++i) {
+        char x = a[i], y = b[i];
+        if (x >= 'a' && x <= 'z') x = char(x - 'a' + 'A');
+        if (y >= 'a' && y <= 'z') y = char(y - 'a' + 'A');
+        if (x != y) return false;
+    }
+    return true;
+}
+
 std::optional<uint64_t> firstDifference(ByteSpan a, ByteSpan b) {
     const size_t n = std::min(a.size, b.size);
     // Compare in blocks (memcmp is fast), then find the byte inside the first block that differs.

@@ -90,6 +90,16 @@ class SourceTree {
     std::vector<SourceNode> roots_;
 };
 
+// One change an edit makes (or would make, in a dry run): where, and the text before and after (CP-1252 bytes).
+struct TextEdit {
+    std::string path;    // the node's path ("0x400/0x10100/0x10105/mini 0x2", "material 0/diffuse")
+    uint64_t offset = 0; // the node's offset in the original file
+    std::string before, after;
+};
+
+// ASCII case-insensitive equality (texture and bone names: the games compare them so).
+bool equalsNoCase(std::string_view a, std::string_view b);
+
 // Offset of the first byte where a and b differ (the shorter one's size when it is a prefix of the other);
 // nullopt when they are equal.
 std::optional<uint64_t> firstDifference(ByteSpan a, ByteSpan b);

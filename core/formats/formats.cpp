@@ -271,6 +271,20 @@ Document readBack(Format format, ByteSpan bytes, const ReadContext& context) {
     return readDocument(bytes, context);
 }
 
+std::vector<TextEdit> renameTexture(Format format, SourceTree& tree, const std::string& from, const std::string& to,
+                                    bool apply) {
+    switch (format) {
+    case Format::AlamoModel:
+        return alamo::renameTexture(tree, from, to, apply);
+    case Format::W3d:
+        return w3d::renameTexture(tree, from, to, apply);
+    case Format::Bw2Model:
+        return bw2::renameTexture(tree, from, to, apply);
+    default:
+        return {};
+    }
+}
+
 Document readDocument(ByteSpan bytes, const ReadContext& context) {
     try {
         const Format format = detectFormat(bytes, context.label);

@@ -104,6 +104,11 @@ SourceTree sourceTree(Format format, std::shared_ptr<const std::vector<uint8_t>>
 // BIG. Throws ParseError (file, chunk path, offset) when it refuses them; returns the reader's document (empty
 // for archives).
 Document readBack(Format format, ByteSpan bytes, const ReadContext& context);
+// Renames texture `from` (ASCII case ignored) to `to` (CP-1252 bytes) wherever a file of `format` names it
+// (alamo::, w3d::, bw2::renameTexture); only with apply are the tree's nodes changed. Formats that name no
+// textures: no change.
+std::vector<TextEdit> renameTexture(Format format, SourceTree& tree, const std::string& from, const std::string& to,
+                                    bool apply);
 
 // Filters for a file dialog: "All supported (*.alo ...)", then one per group ("Alamo models and clips (*.alo
 // *.ala)"), then "All files (*)", separated by ";;".

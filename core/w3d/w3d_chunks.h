@@ -205,4 +205,10 @@ namespace rs::w3d {
 // leaves. Never throws on bad input.
 SourceTree sourceTree(std::shared_ptr<const std::vector<uint8_t>> bytes, const std::string& label);
 
+// Texture names equal to `from` (ASCII case ignored): texture name chunks 0x32 (payload: name + NUL) and the
+// string properties (type 1: a texture) of shader material property chunks 0x53 (u32 type, u32 name length,
+// name, u32 text length, text + NUL). With apply, each becomes `to` (CP-1252 bytes); lengths and chunk sizes
+// follow. Returns the changes (made, or that would be made).
+std::vector<TextEdit> renameTexture(SourceTree& tree, const std::string& from, const std::string& to, bool apply);
+
 } // namespace rs::w3d

@@ -28,6 +28,7 @@
 #include <filesystem>
 #include <functional>
 #include <iostream>
+#include <map>
 
 using namespace rs;
 namespace fs = std::filesystem;
@@ -363,4 +364,168 @@ TEST_CASE("rewrite corpus: B&W2, AMAL banks and archives come back byte for byte
     RIGSCOPE_REQUIRE_CORPUS("archives");
     for (const char* sub : {"bw2", "amal", "archives"})
         if (fs::is_directory(test::corpusDir() + "/" + sub)) corpusRoundTrip(sub);
+}
+
+namespace {
+
+// The file an edit must give, computed from the original tree alone: each edited node's payload spliced in, and
+// the size field of every chunk and mini-chunk that holds it grown by the change (flag bits kept).
+std::vector<uint8_t> expectedAfter(const std::vector<uint8_t>& orig, const SourceTree& tree,
+                                   const std::vector<std::pair<uint64_t, std::vector<uint8_t>>>& edits) {
+    // edits: the edited node's begin offset and its new payload.
+    std::vector<uint8_t> want = orig;
+    std::vector<const SourceNode*> edited;
+    std::function<const SourceNode*(const std::vector<SourceNode>&, uint64_t)> nodeAt =
+        [&](const std::vector<SourceNode>& ns, uint64_t at) -> const SourceNode* {
+        for (const SourceNode& n : ns) {
+            if (n.begin == at && (n.children.empty() || n.kind != SourceNode::Kind::Field)) return &n;
+            if (at >= n.begin && at < n.end) return nodeAt(n.children, at);
+        }
+        return nullptr;
+    };
+    std::function<void(const std::vector<SourceNode>&, uint64_t, int64_t)> grow = [&](const std::vector<SourceNode>& ns,
+                                                                                      uint64_t at, int64_t delta) {
+        for (const SourceNode& n : ns) {
+            if (at < n.payloadBegin() || at >= n.end || n.begin == at) continue;
+            if (n.kind == SourceNode::Kind::Chunk)
+                put32(want, n.begin + 4, uint32_t(int64_t(le32(orig, n.begin + 4)) + delta));
+            else if (n.kind == SourceNode::Kind::Mini)
+                want[n.begin + 1] = uint8_t(orig[n.begin + 1] + delta);
+            grow(n.children, at, delta);
+        }
+    };
+    std::vector<std::pair<uint64_t, std::vector<uint8_t>>> sorted = edits;
+    std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    // Size fields first (they lie before their payloads, and an edit never moves an ancestor's header).
+    std::map<const SourceNode*, int64_t> total;
+    for (const auto& [at, payload] : sorted) {
+        const SourceNode* n = nodeAt(tree.roots(), at);
+        REQUIRE(n);
+        const int64_t delta = int64_t(payload.size()) - int64_t(n->end - n->payloadBegin());
+        grow(tree.roots(), at, delta);
+        if (n->kind == SourceNode::Kind::Mini) want[n->begin + 1] = uint8_t(payload.size());
+        if (n->kind == SourceNode::Kind::Chunk)
+            put32(want, n->begin + 4, uint32_t(payload.size() + n->sizeDelta) | n->sizeFlags);
+    }
+    for (const auto& [at, payload] : sorted) { // back to front: earlier offsets stay valid
+        const SourceNode* n = nodeAt(tree.roots(), at);
+        want.erase(want.begin() + long(n->payloadBegin()), want.begin() + long(n->end));
+        want.insert(want.begin() + long(n->payloadBegin()), payload.begin(), payload.end());
+    }
+    return want;
+}
+
+std::vector<uint8_t> cstr(const std::string& s) {
+    std::vector<uint8_t> v(s.begin(), s.end());
+    v.push_back(0);
+    return v;
+}
+
+} // namespace
+
+TEST_CASE("edit: a texture renamed in an Alamo model changes only its mini-chunk and the sizes above it",
+          "[save][edit]") {
+    const std::vector<uint8_t> orig = alamo::writeModel(test::syntheticModel());
+    SourceTree t = alamo::sourceTree(shared(orig), "m.alo");
+    // Dry run: found, nothing changed.
+    const std::vector<TextEdit> found =
+        renameTexture(Format::AlamoModel, t, "w_test.tga", "W_RENAMED_LONGER.DDS", false);
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].path == "0x400/0x10100/0x10105/mini 0x2");
+    CHECK(found[0].before == "W_TEST.TGA");
+    REQUIRE(t.write() == orig);
+    const std::vector<TextEdit> done = renameTexture(Format::AlamoModel, t, "w_test.tga", "W_RENAMED_LONGER.DDS", true);
+    REQUIRE(done.size() == 1);
+    const std::vector<uint8_t> got = t.write();
+    const SourceTree fresh = alamo::sourceTree(shared(orig), "m.alo");
+    REQUIRE(got == expectedAfter(orig, fresh, {{done[0].offset, cstr("W_RENAMED_LONGER.DDS")}}));
+    const Model m = alamo::readModel(ByteSpan(got), "edited.alo");
+    bool seen = false;
+    for (const MaterialParam& p : m.meshes.at(0).subMeshes.at(0).material.params)
+        if (p.name == "BaseTexture") seen = p.texture == "W_RENAMED_LONGER.DDS";
+    REQUIRE(seen);
+}
+
+TEST_CASE("edit: a texture renamed in W3D and B&W2 files, nothing else changed", "[save][edit]") {
+    w3d::ChunkWriter cw;
+    w3d::writeHierarchy(cw, test::testHierarchy());
+    w3d::writeMesh(cw, test::testQuad("A", "UNIT"));
+    w3d::writeMesh(cw, test::testQuad("B", "UNIT"));
+    const std::vector<uint8_t> w = cw.take();
+    SourceTree t = w3d::sourceTree(shared(w), "q.w3d");
+    const std::vector<TextEdit> e = renameTexture(Format::W3d, t, "QUAD.TGA", "grass.dds", true);
+    REQUIRE(e.size() == 2); // one per mesh
+    CHECK(e[0].path == "0x0/0x30/0x31/0x32");
+    const std::vector<uint8_t> got = t.write();
+    const SourceTree fresh = w3d::sourceTree(shared(w), "q.w3d");
+    REQUIRE(got == expectedAfter(w, fresh, {{e[0].offset, cstr("grass.dds")}, {e[1].offset, cstr("grass.dds")}}));
+    const Document d = Resolver().read(ByteSpan(got), "q.w3d");
+    REQUIRE(d.model);
+    size_t grass = 0, other = 0;
+    for (const Mesh& mesh : d.model->meshes)
+        for (const SubMesh& sm : mesh.subMeshes)
+            for (const MaterialParam& p : sm.material.params)
+                if (p.type == ParamType::Texture) (p.texture == "grass.dds" ? grass : other)++;
+    CHECK(grass == 2);
+    CHECK(other == 0);
+
+    // B&W2: in place in the char[64] slot; the file keeps its size.
+    const std::vector<uint8_t> b = bw2::writeBwm(test::bw2fx::staticModel(6));
+    SourceTree tb = bw2::sourceTree(shared(b), "s.bwm");
+    const std::vector<TextEdit> eb = renameTexture(Format::Bw2Model, tb, "T_ROOF.TGA", "t_slate.dds", true);
+    REQUIRE(eb.size() == 1);
+    CHECK(eb[0].path == "material 1/diffuse");
+    const std::vector<uint8_t> gb = tb.write();
+    REQUIRE(gb.size() == b.size());
+    size_t differ = 0;
+    for (size_t i = 0; i < b.size(); ++i)
+        if (b[i] != gb[i]) {
+            ++differ;
+            CHECK(i >= eb[0].offset);
+            CHECK(i < eb[0].offset + 64);
+        }
+    CHECK(differ > 0);
+    REQUIRE(bw2::parseBwm(ByteSpan(gb), "s.bwm").materials.at(1).diffuse == "t_slate.dds");
+    REQUIRE_THROWS_AS(renameTexture(Format::Bw2Model, tb, "t_wall.dds", std::string(64, 'x'), true), std::length_error);
+}
+
+TEST_CASE("edit corpus: a texture renamed in a real Alamo model", "[save][edit][corpus]") {
+    RIGSCOPE_REQUIRE_CORPUS("alamo");
+    for (const std::string& path : test::corpusFiles("alamo", {".alo"})) {
+        const std::vector<uint8_t> orig = readFile(path, kMaxInputBytes);
+        if (writableFormat(ByteSpan(orig), path) != Format::AlamoModel) continue;
+        SourceTree t = alamo::sourceTree(shared(orig), path);
+        // The model's first texture parameter.
+        const SourceNode* first = nullptr;
+        std::function<void(const std::vector<SourceNode>&)> walk = [&](const std::vector<SourceNode>& ns) {
+            for (const SourceNode& n : ns) {
+                if (first) return;
+                if (n.kind == SourceNode::Kind::Mini && n.type == 2 &&
+                    t.pathAt(n.begin).find("0x10105/") != std::string::npos)
+                    first = &n;
+                walk(n.children);
+            }
+        };
+        walk(t.roots());
+        if (!first) continue;
+        const std::string name(reinterpret_cast<const char*>(orig.data() + first->payloadBegin()));
+        const std::vector<TextEdit> e = renameTexture(Format::AlamoModel, t, name, "RIGSCOPE_EDIT_TEST.DDS", true);
+        REQUIRE(!e.empty());
+        std::vector<std::pair<uint64_t, std::vector<uint8_t>>> edits;
+        for (const TextEdit& x : e)
+            edits.push_back({x.offset, cstr("RIGSCOPE_EDIT_TEST.DDS")});
+        const std::vector<uint8_t> got = t.write();
+        INFO(path);
+        REQUIRE(got == expectedAfter(orig, alamo::sourceTree(shared(orig), path), edits));
+        const Model m = alamo::readModel(ByteSpan(got), path);
+        size_t renamed = 0;
+        for (const Mesh& mesh : m.meshes)
+            for (const SubMesh& sm : mesh.subMeshes)
+                for (const MaterialParam& p : sm.material.params)
+                    renamed += p.type == ParamType::Texture && p.texture == "RIGSCOPE_EDIT_TEST.DDS";
+        CHECK(renamed >= 1);
+        std::cout << "edit corpus: " << path << ": texture " << name << " renamed in " << e.size() << " places\n";
+        return;
+    }
+    FAIL("no corpus .alo names a texture");
 }
