@@ -4,6 +4,7 @@
 #include "corpus.h"
 
 #include "alamo/alamo_chunks.h"
+#include "alamo/alamo_reader.h"
 #include "alamo/alamo_writer.h"
 #include "alamo_fixtures.h"
 #include "bw2/bw2_writer.h"
@@ -269,4 +270,54 @@ TEST_CASE("cli pack: corpus archives extracted and packed again give the same by
     CHECK(sameFromArchive == archives);
     CHECK(sameFromDir == extracted); // every archive whose entries all extract packs back from its folder
     CHECK(extracted > 0);
+}
+
+TEST_CASE("cli edit --rename-texture: dry run, -o DIR and --in-place", "[cli][save][edit]") {
+    REQUIRE(test::cliBuilt());
+    TempDir t;
+    const std::vector<uint8_t> alo = alamo::writeModel(test::syntheticModel());  // BaseTexture W_TEST.TGA
+    const std::vector<uint8_t> bwm = bw2::writeBwm(test::bw2fx::staticModel(6)); // no W_TEST.TGA
+    save(t / "mod/Data/Art/Models/a.alo", alo);
+    save(t / "mod/Data/Art/Models/sub/b.alo", alo);
+    save(t / "mod/Data/Art/Models/c.bwm", bwm);
+    save(t / "mod/Data/Art/Models/readme.txt", {'x'});
+    const std::string models = t / "mod/Data/Art/Models";
+
+    // Dry run: each file and each change listed, nothing written.
+    auto r = cli("edit " + q(models) + " --rename-texture w_test.tga=W_NEW.DDS --dry-run");
+    INFO(r.out);
+    REQUIRE(r.status == 0);
+    CHECK(r.out.find(models + "/a.alo: 0x400/0x10100/0x10105/mini 0x2 at offset ") != std::string::npos);
+    CHECK(r.out.find(": texture W_TEST.TGA -> W_NEW.DDS\n") != std::string::npos);
+    CHECK(r.out.find(models + "/c.bwm: no change") != std::string::npos);
+    CHECK(r.out.find("2 changes in 2 of 3 files (dry run: nothing written)") != std::string::npos);
+    CHECK(load(models + "/a.alo") == alo);
+
+    // -o DIR: the changed files at their paths under DIR, read back with the new name; the unchanged one not written.
+    r = cli("edit " + q(models) + " --rename-texture w_test.tga=W_NEW.DDS -o " + q(t / "out"));
+    INFO(r.out);
+    REQUIRE(r.status == 0);
+    for (const char* f : {"out/a.alo", "out/sub/b.alo"}) {
+        const std::vector<uint8_t> got = load(t / f);
+        CHECK(got.size() == alo.size() - 1); // "W_NEW.DDS" is one byte shorter than "W_TEST.TGA"
+        const Model m = alamo::readModel(ByteSpan(got), f);
+        std::string tex;
+        for (const MaterialParam& p : m.meshes.at(0).subMeshes.at(0).material.params)
+            if (p.name == "BaseTexture") tex = p.texture;
+        CHECK(tex == "W_NEW.DDS");
+    }
+    CHECK_FALSE(fs::exists(t / "out/c.bwm"));
+    CHECK(load(models + "/a.alo") == alo);
+
+    // --in-place: the file replaced safely, nothing else left in its folder.
+    r = cli("edit " + q(models + "/a.alo") + " --rename-texture W_TEST.TGA=W_NEW.DDS --in-place");
+    INFO(r.out);
+    REQUIRE(r.status == 0);
+    CHECK(load(models + "/a.alo") == load(t / "out/a.alo"));
+    for (const auto& e : fs::directory_iterator(models))
+        CHECK(e.path().filename().string()[0] != '.');
+
+    CHECK(cli("edit " + q(models) + " --rename-texture A=B").status == 2);                // no -o, no --in-place
+    CHECK(cli("edit " + q(models) + " -o " + q(t / "x")).status == 2);                    // no edit
+    CHECK(cli("edit " + q(models) + " --rename-texture A -o " + q(t / "x")).status == 2); // not OLD=NEW
 }
