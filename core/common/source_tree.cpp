@@ -239,8 +239,14 @@ class ChunkParser {
         return n;
     }
 
+    // Mini-chunk lists are short (material parameters, headers, properties): a payload over 64 KiB, or one that
+    // would divide into mini-chunks of under 4 payload bytes on average, stays one leaf. This bounds the nodes a
+    // file can make (a chunk of zeros is not 2-byte mini-chunks), and changes nothing written.
+    static constexpr uint64_t kMaxMiniPayload = 65536;
+
     void minis(SourceNode& n) {
         const uint64_t b = n.payloadBegin(), e = n.end;
+        if (e - b > kMaxMiniPayload) return;
         uint64_t p = b;
         size_t count = 0;
         while (p < e) {
@@ -248,7 +254,7 @@ class ChunkParser {
             p += 2 + f_.data[p + 1];
             ++count;
         }
-        if (count == 0) return;
+        if (count == 0 || count * 6 > e - b) return;
         n.children.reserve(count);
         for (p = b; p < e;) {
             SourceNode m;
