@@ -256,6 +256,14 @@ int main(int argc, char** argv) {
         put(dir, "dds", "dxt1.dds",
             writeDdsBlocks(8, 8, "DXT1", 1, std::vector<uint8_t>(blocks.begin(), blocks.begin() + 32)));
     }
+    // fuzz_rewrite (read, write, read again): the seeds of every format it writes back.
+    for (const char* target : {"alamo_model", "alamo_clip", "alamo_particles", "w3d", "bwm", "amal", "meg", "big"})
+        for (const auto& e : std::filesystem::directory_iterator(dir + "/" + target)) {
+            std::filesystem::create_directories(dir + "/rewrite");
+            std::filesystem::copy_file(e.path(), dir + "/rewrite/" + target + "_" + e.path().filename().string(),
+                                       std::filesystem::copy_options::overwrite_existing);
+            ++written;
+        }
     std::printf("make_seeds: %d seed files in %s\n", written, dir.c_str());
     return 0;
 }

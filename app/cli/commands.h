@@ -107,6 +107,12 @@ int cmdThumbnails(std::vector<std::string> args);
 // rigscope-cli diff A B (cli_diff.cpp): exit 0 identical, 1 different, 2 usage or read error.
 int cmdDiff(std::vector<std::string> args);
 
+// rigscope-cli rewrite FILE... -o DIR [--verify | --check-only] and rigscope-cli pack (cli_rewrite.cpp).
+int cmdRewrite(std::vector<std::string> args);
+int cmdPack(std::vector<std::string> args);
+// rigscope-cli edit INPUT... --rename-texture OLD=NEW... [--dry-run] (-o DIR | --in-place) (cli_rewrite.cpp).
+int cmdEdit(std::vector<std::string> args);
+
 // `info` of a .dds/.tga texture (info_texture.cpp): false when the file is not one.
 bool infoTexture(ByteSpan bytes, const std::string& path, bool json, std::string& out);
 

@@ -7,6 +7,7 @@
 //   rigscope-cli check                                                        (cli_check.cpp)
 //   rigscope-cli thumbnails SOURCE -o DIR [--size N] [--sheet FILE.png]        (cli_thumbnails.cpp)
 //   rigscope-cli diff A B [--json]                                            (cli_diff.cpp)
+//   rigscope-cli rewrite FILE... -o DIR [--verify] / pack / edit               (cli_rewrite.cpp)
 //     info and pose take FILE as a path on disk, ARCHIVE:PATH (Models.meg:DATA/ART/MODELS/X.ALO) or a game path
 //     inside --game DIR / --mod DIR; references (textures, clips, W3D hierarchies) are found through them.
 //     MODEL may be a B&W2 .al: without --clip its first animation is posed (frame 0 is exact).
@@ -105,6 +106,44 @@ static const Command kCommands[] = {
      "proxies, dazzles; clip lengths, animated bones and each bone's largest difference over the clip with its\n"
      "time. Names match case-insensitively. --json prints one object (schema rigscope-diff/1, docs/DIFF.md).\n"
      "Exit status: 0 identical, 1 different, 2 usage error or a file that cannot be read.\n"},
+    {"rewrite", cmdRewrite, "rewrite [--game DIR]... [--mod DIR]... FILE... -o DIR [--verify | --check-only]",
+     "Reads each FILE (Alamo .alo/.ala, W3D, B&W2 .bwm/.al, AMOS AMAL banks, MEG and BIG archives) and writes it\n"
+     "back unchanged to DIR/<its file name>: every chunk, mini-chunk, padding and trailing byte, unknown chunks\n"
+     "and the quirks the readers tolerate as stored. Each write goes to a temporary file in DIR, is flushed,\n"
+     "read back by the format's reader and only then renamed; nothing is written outside DIR, and an entry of\n"
+     "an archive (ARCHIVE:PATH) is written as a loose file in DIR, never into the archive.\n"
+     "  --verify      then compare each output with its input byte for byte; at a difference print the first\n"
+     "                differing offset with its chunk path (or field)\n"
+     "  --check-only  write nothing: compare the files already in DIR with their inputs (as --verify)\n"
+     "Exit status: 0 all written (and identical), 1 a file could not be read or written or differs (named),\n"
+     "2 usage error.\n"},
+    {"pack", cmdPack,
+     "pack DIR -o OUT.meg [--meg-version 1|2|3] | pack DIR -o OUT.big [--big4] [--separator / | \\\\] [--prefix P]\n"
+     "  rigscope-cli pack --from ARCHIVE [--replace GAMEPATH=FILE]... -o OUT",
+     "Writes an archive (safely: temporary file, read back, rename).\n"
+     "From DIR: every regular file under it (links are not followed) as an entry named by its path under DIR\n"
+     "with '\\' separators (--separator /: '/'), after P when --prefix P is given (\"/\": a leading '/', as some\n"
+     "BIG tools store). MEG (default version 1): names upper-cased, the name table, file table and data in\n"
+     "the order of the names' CRC-32, as the games' tools write them. BIG (BIGF, or BIG4): names as on disk,\n"
+     "sorted ignoring case. An archive extracted with 'rigscope-cli extract' packs back to the same bytes when\n"
+     "its names are such paths.\n"
+     "--from ARCHIVE: the archive as stored (header fields, name and record order, name case, CRCs, gaps,\n"
+     "trailing bytes) with the entries named by --replace replaced by FILE's bytes (a name the archive lacks is\n"
+     "added). Same sizes: written in place; else the data are laid out again in their order. OUT must not be\n"
+     "ARCHIVE itself.\n"},
+    {"edit", cmdEdit,
+     "edit [--game DIR]... [--mod DIR]... INPUT... --rename-texture OLD=NEW... [--dry-run] (-o DIR | --in-place)",
+     "Renames texture OLD to NEW (ASCII case ignored when matching) wherever the files name it: Alamo material\n"
+     "texture parameters, W3D texture names and shader material texture properties, B&W2 material slots.\n"
+     "INPUT is a file, a folder (every Alamo, W3D and B&W2 file under it, at its path under the folder), an\n"
+     "ARCHIVE:PATH or a game path of the --game/--mod folders (written at its game path under DIR). Only the\n"
+     "chunks that hold the name change (and their ancestors' sizes); every other byte is kept.\n"
+     "  --dry-run    list each file and each change (chunk path, offset, old and new name); write nothing\n"
+     "  -o DIR       write the changed files under DIR (temporary file, read back, rename)\n"
+     "  --in-place   replace each changed file on disk the same safe way (never an archive's entry)\n"
+     "Example, one texture in every model of a mod: rigscope-cli edit MyMod/Data/Art/Models\n"
+     "  --rename-texture W_OLD.TGA=W_NEW.TGA -o Out/Data/Art/Models\n"
+     "Exit status: 0 done, 1 a file could not be read, edited or written (named), 2 usage error.\n"},
     {"particles", runParticles, "particles --json FILE --time SECONDS [--seed N] [--no-skip] [--max N]",
      "Live particles of an Alamo particle system at a time (deterministic for a seed): per particle the emitter,\n"
      "position, velocity, size (full quad width), colour rgba, rotation (radians), texture frame, age and life.\n"

@@ -71,3 +71,24 @@ glm::vec4 miniVec4(ByteReader& m, uint8_t type);
 std::string miniString(ByteReader& m);
 
 } // namespace rs::alamo
+
+#include "common/source_tree.h"
+
+#include <memory>
+#include <vector>
+
+namespace rs::alamo {
+
+// The source tree of an Alamo chunk file (.alo model or particle system, .ala clip): a chunk with bit 31 of its
+// size set holds chunks, any other holds data; a data chunk whose payload divides exactly into mini-chunks
+// (u8 type, u8 size, payload) is kept as its mini-chunks (repeats and order as stored). Bytes the grammar
+// cannot place (a size past the parent's end, fewer than 8 bytes left) are one Raw node naming the quirk.
+// Never throws on bad input.
+SourceTree sourceTree(std::shared_ptr<const std::vector<uint8_t>> bytes, const std::string& label);
+
+// Texture names equal to `from` (ASCII case ignored): the value mini-chunk (type 2) of every texture parameter
+// chunk 0x10105 of a material. With apply, each becomes `to` (CP-1252 bytes) + NUL; the chunk sizes follow.
+// Returns the changes (made, or that would be made).
+std::vector<TextEdit> renameTexture(SourceTree& tree, const std::string& from, const std::string& to, bool apply);
+
+} // namespace rs::alamo

@@ -127,3 +127,16 @@ const Bank& requireAmalBank(const BankFile& f);
 std::string describeOtherBanks(const BankFile& f);
 
 } // namespace rs::amal
+
+#include "common/source_tree.h"
+
+#include <memory>
+
+namespace rs::amal {
+
+// The source tree of an AMOS bank file or source (no chunks): each bank ("amal bank N" with its "header" and
+// "program N" fields, "AmBk bank N", "sprite bank", "icon bank"), gaps as Raw. A file readBankFile refuses is one
+// Raw node naming why. Never throws on bad input.
+SourceTree sourceTree(std::shared_ptr<const std::vector<uint8_t>> bytes, const std::string& label);
+
+} // namespace rs::amal

@@ -178,3 +178,22 @@ inline Model readBwm(ByteSpan bytes, const std::string& file) { return toModel(p
 void stripToTriangles(const uint16_t* strip, size_t n, std::vector<uint32_t>& out);
 
 } // namespace rs::bw2
+
+#include "common/source_tree.h"
+
+#include <memory>
+
+namespace rs::bw2 {
+
+// The source tree of a .bwm (no chunks): fields at the offsets of the layout above ("file header", "model
+// header", "material N" with its seven char[64] slots "diffuse".."type", "mesh N", "material refs", "bones",
+// "entities", "unknown points", "collision points", "strides", "vertex data", "indices", "trailer"), gaps as Raw.
+// A file parseBwm refuses is one Raw node naming why. Never throws on bad input.
+SourceTree sourceTree(std::shared_ptr<const std::vector<uint8_t>> bytes, const std::string& label);
+
+// Texture names equal to `from` (ASCII case ignored) in the materials' char[64] slots diffuse .. normal. With
+// apply each is written in place: `to` (CP-1252 bytes) and a NUL, the old name's other bytes zeroed, the bytes
+// after the old name's NUL kept. std::length_error when `to` does not fit (63 bytes).
+std::vector<TextEdit> renameTexture(SourceTree& tree, const std::string& from, const std::string& to, bool apply);
+
+} // namespace rs::bw2

@@ -60,4 +60,23 @@ bool isValidUtf8(std::string_view s) {
 
 std::string pathToUtf8(std::string_view s) { return isValidUtf8(s) ? std::string(s) : cp1252ToUtf8(s); }
 
+bool utf8ToCp1252(std::string_view s, std::string& out) {
+    out.clear();
+    if (!isValidUtf8(s)) return false;
+    for (size_t i = 0; i < s.size();) {
+        const auto c = uint8_t(s[i]);
+        const int n = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+        char32_t cp = n == 1 ? c : n == 2 ? c & 0x1F : n == 3 ? c & 0x0F : c & 0x07;
+        for (int k = 1; k < n; ++k)
+            cp = (cp << 6) | (uint8_t(s[i + size_t(k)]) & 0x3F);
+        i += size_t(n);
+        int byte = -1;
+        for (int b = 0; b < 256 && byte < 0; ++b)
+            if (cp1252CodePoint(uint8_t(b)) == cp) byte = b;
+        if (byte < 0) return false;
+        out.push_back(char(byte));
+    }
+    return true;
+}
+
 } // namespace rs

@@ -20,6 +20,9 @@ std::string cp1252ToUtf8(std::string_view s);
 // as CP-1252 (names inside Petroglyph and EA archives).
 std::string pathToUtf8(std::string_view s);
 
+// UTF-8 text as CP-1252 bytes (what the games' files store); false when s is not valid UTF-8 or holds a
+// character CP-1252 lacks (out is then unspecified).
+bool utf8ToCp1252(std::string_view s, std::string& out);
 // True when s is well-formed UTF-8 (no overlong forms, surrogates or code points past U+10FFFF).
 bool isValidUtf8(std::string_view s);
 

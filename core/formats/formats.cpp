@@ -1,5 +1,6 @@
 #include "formats/formats.h"
 
+#include "alamo/alamo_chunks.h"
 #include "alamo/alamo_reader.h"
 #include "alamo/particle_reader.h"
 #include "amal/amal_bank.h"
@@ -8,6 +9,7 @@
 #include "common/error.h"
 #include "common/file_read.h"
 #include "texture/texture.h"
+#include "vfs/archive.h"
 #include "w3d/w3d_chunks.h"
 
 #include <algorithm>
@@ -74,6 +76,26 @@ Document readAmal(ByteSpan bytes, const ReadContext& c) {
     return d;
 }
 
+// B&W2 animation libraries: the fields are not mapped; the file is kept whole.
+SourceTree alSource(std::shared_ptr<const std::vector<uint8_t>> bytes, const std::string& label) {
+    return wholeFileTree(std::move(bytes), label, "animation library");
+}
+
+SourceFn sourceOf(Format f) {
+    switch (f) {
+    case Format::AlamoModel:
+    case Format::AlamoParticles:
+    case Format::AlamoClip: return alamo::sourceTree;
+    case Format::W3d: return w3d::sourceTree;
+    case Format::Bw2Model: return bw2::sourceTree;
+    case Format::Bw2Library: return alSource;
+    case Format::Amal: return amal::sourceTree;
+    case Format::Meg:
+    case Format::Big: return vfs::archiveSourceTree;
+    default: return nullptr;
+    }
+}
+
 const MimeType kAlamoMime{"model/x-alamo",
                           "Petroglyph Alamo model",
                           {"*.alo"},
@@ -130,6 +152,9 @@ std::vector<FormatInfo> makeTable() {
     t.push_back({Format::Stuff, "stuff", "B&W2 .stuff archive", "", {".stuff"},
                  {{"application/x-bw2-stuff", "Black & White 2 archive", {"*.stuff"}, {}, 50, "package-x-generic"}},
                  0, UpAxis::Y, false, 0, false, nullptr});
+    // The source tree builder of each format rigscope writes back (read, edit, write: docs/ARCHITECTURE.md).
+    for (FormatInfo& f : t)
+        f.source = sourceOf(f.id);
     return t;
 }
 
@@ -228,6 +253,48 @@ std::vector<uint8_t> readInputFile(const std::string& path) {
     if (format == Format::W3dShockwave) throw ParseError(path, {}, 0, kShockwaveRefusal);
     const FormatInfo& f = formatInfo(format);
     return readFile(path, std::max<uint64_t>(f.maxBytes, head.size()), f.description);
+}
+
+Format writableFormat(ByteSpan bytes, std::string_view path) {
+    const std::string ext = lowerExtension(path);
+    if (vfs::looksLikeArchive(bytes) || ext == ".meg" || ext == ".big")
+        return bytes.size >= 4 && std::memcmp(bytes.data, "BIG", 3) == 0 ? Format::Big : Format::Meg;
+    const Format f = detectFormat(bytes, path);
+    return formatInfo(f).source ? f : Format::Unknown;
+}
+
+SourceTree sourceTree(Format format, std::shared_ptr<const std::vector<uint8_t>> bytes, const std::string& label) {
+    const FormatInfo& f = formatInfo(format);
+    if (!f.source || format == Format::Unknown)
+        throw ParseError(label, {}, ParseError::kNoOffset,
+                         std::string("rigscope does not write ") +
+                             (format == Format::Unknown ? "this kind of file" : f.description) + " files");
+    return f.source(std::move(bytes), label);
+}
+
+Document readBack(Format format, ByteSpan bytes, const ReadContext& context) {
+    if (format == Format::Meg || format == Format::Big) {
+        vfs::openArchiveCopy(bytes, context.label);
+        Document d;
+        d.path = context.label;
+        d.format = format;
+        return d;
+    }
+    return readDocument(bytes, context);
+}
+
+std::vector<TextEdit> renameTexture(Format format, SourceTree& tree, const std::string& from, const std::string& to,
+                                    bool apply) {
+    switch (format) {
+    case Format::AlamoModel:
+        return alamo::renameTexture(tree, from, to, apply);
+    case Format::W3d:
+        return w3d::renameTexture(tree, from, to, apply);
+    case Format::Bw2Model:
+        return bw2::renameTexture(tree, from, to, apply);
+    default:
+        return {};
+    }
 }
 
 Document readDocument(ByteSpan bytes, const ReadContext& context) {

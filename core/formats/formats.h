@@ -6,10 +6,12 @@
 #include "common/bytes.h"
 #include "scene/document.h"
 #include "common/format_id.h"
+#include "common/source_tree.h"
 #include "w3d/w3d_reader.h"
 #include "w3x/w3x_reader.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -54,6 +56,8 @@ struct ReadContext {
 };
 
 using ReadFn = Document (*)(ByteSpan bytes, const ReadContext& context);
+// Builds a file's source tree (read, edit, write: docs/ARCHITECTURE.md); never throws on bad input.
+using SourceFn = SourceTree (*)(std::shared_ptr<const std::vector<uint8_t>> bytes, const std::string& label);
 
 struct FormatInfo {
     Format id;
@@ -68,6 +72,7 @@ struct FormatInfo {
     unsigned companions;
     bool thumbnail; // the installed thumbnailer draws it
     ReadFn read;    // null: not opened as a document (textures, archives, refused formats)
+    SourceFn source = nullptr; // null: not written back (textures, refused formats)
 };
 
 // Every row, in the order the Open dialog lists them.
@@ -90,6 +95,23 @@ std::vector<uint8_t> readInputFile(const std::string& path);
 // The registry's reader for the detected format. Throws ParseError (file, chunk path, offset) on malformed input,
 // on a format that is not opened as a document, and on running out of memory.
 Document readDocument(ByteSpan bytes, const ReadContext& context);
+
+// Read, edit, write (docs/ARCHITECTURE.md, "Read, edit, write").
+// The format a file is written back as: MEG and BIG archives by their magic or extension (MEG v1 has no
+// magic), the rest as detectFormat says; Format::Unknown when the registry has no source tree for it
+// (textures, Shockwave 3D, unknown files).
+Format writableFormat(ByteSpan bytes, std::string_view path);
+// The registry's source tree builder for `format` (ParseError naming `label` when the format has none).
+SourceTree sourceTree(Format format, std::shared_ptr<const std::vector<uint8_t>> bytes, const std::string& label);
+// What the reader says of bytes written as `format`: readDocument for documents, the archive reader for MEG and
+// BIG. Throws ParseError (file, chunk path, offset) when it refuses them; returns the reader's document (empty
+// for archives).
+Document readBack(Format format, ByteSpan bytes, const ReadContext& context);
+// Renames texture `from` (ASCII case ignored) to `to` (CP-1252 bytes) wherever a file of `format` names it
+// (alamo::, w3d::, bw2::renameTexture); only with apply are the tree's nodes changed. Formats that name no
+// textures: no change.
+std::vector<TextEdit> renameTexture(Format format, SourceTree& tree, const std::string& from, const std::string& to,
+                                    bool apply);
 
 // Filters for a file dialog: "All supported (*.alo ...)", then one per group ("Alamo models and clips (*.alo
 // *.ala)"), then "All files (*)", separated by ";;".

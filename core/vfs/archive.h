@@ -186,3 +186,27 @@ void parseStuff(ByteSpan bytes, uint64_t archiveSize, const std::string& label, 
 } // namespace detail
 
 } // namespace rs::vfs
+
+#include "common/source_tree.h"
+
+#include <map>
+
+namespace rs::vfs {
+
+// The source tree of a MEG (v1-3, unencrypted) or BIG archive (no chunks): "header", "name table" ("name N"),
+// "file table" ("record N") or "index" ("entry N"), then each entry's data by offset (labelled with its name),
+// gaps and trailing bytes as Raw. An archive these readers refuse is one Raw node naming why. Never throws on
+// bad input.
+SourceTree archiveSourceTree(std::shared_ptr<const std::vector<uint8_t>> bytes, const std::string& label);
+
+// The archive with entries replaced or added, everything else as stored: the header's fields, name and record
+// order, record index fields, name case and separators, CRCs, gaps between entries and trailing bytes. Names in
+// `replace` are matched like lookups (normalizePath); a name the archive lacks is added (MEG: name appended,
+// record inserted in CRC order; BIG: appended to the index), stored as given. When no entry changes size and
+// none is added the data are overwritten in place; otherwise the data are laid out again in their stored order
+// and the offsets, sizes and header fields recomputed. Throws ParseError (archive, field, offset) on an archive
+// the reader refuses, an encrypted one, or entries that overlap (they cannot be laid out again).
+std::vector<uint8_t> repackArchive(ByteSpan archive, const std::string& label,
+                                   const std::map<std::string, std::vector<uint8_t>>& replace);
+
+} // namespace rs::vfs

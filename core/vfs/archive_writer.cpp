@@ -129,6 +129,34 @@ static void split(const std::vector<WriteEntry>& entries, std::vector<std::strin
     }
 }
 
+void sortForMeg(std::vector<WriteEntry>& entries) {
+    std::vector<std::pair<uint32_t, size_t>> key(entries.size());
+    for (size_t i = 0; i < entries.size(); ++i) {
+        const std::string s = utf8ToLatin1(entries[i].name);
+        key[i] = {crc32(s.data(), s.size()), i};
+    }
+    std::sort(key.begin(), key.end(), [&](const auto& a, const auto& b) {
+        return a.first != b.first ? a.first < b.first : entries[a.second].name < entries[b.second].name;
+    });
+    std::vector<WriteEntry> out;
+    out.reserve(entries.size());
+    for (const auto& k : key)
+        out.push_back(std::move(entries[k.second]));
+    entries = std::move(out);
+}
+
+void sortForBig(std::vector<WriteEntry>& entries) {
+    auto lower = [](std::string s) {
+        for (char& c : s)
+            if (c >= 'A' && c <= 'Z') c = char(c - 'A' + 'a');
+        return s;
+    };
+    std::stable_sort(entries.begin(), entries.end(), [&](const WriteEntry& a, const WriteEntry& b) {
+        const std::string la = lower(a.name), lb = lower(b.name);
+        return la != lb ? la < lb : a.name < b.name;
+    });
+}
+
 std::vector<uint8_t> writeMeg(int version, const std::vector<WriteEntry>& entries) {
     std::vector<std::string> names;
     std::vector<uint64_t> sizes;

@@ -1,4 +1,5 @@
-// The project's own MEG (versions 1-3) and BIG writers: test fixtures, fake game installs, benchmarks.
+// The project's MEG (versions 1-3) and BIG writers: `rigscope-cli pack DIR`, test fixtures, fake game installs,
+// benchmarks. (An archive written back with entries replaced keeps its own layout: vfs/archive.h, repackArchive.)
 #pragma once
 
 #include <cstdint>
@@ -29,6 +30,11 @@ ArchiveLayout layoutBig(const std::vector<std::string>& names, const std::vector
 // bytes NUL-padded, offset, size, `unknown`), then the directory's offset in the last 4 bytes. Names of 256 bytes
 // or more are refused (std::invalid_argument).
 std::vector<uint8_t> writeStuff(const std::vector<WriteEntry>& entries, uint32_t unknown = 0);
+// Orders entries as the games' MEG tools store them: by the CRC-32 of the stored (Latin-1) name, ties by name.
+// writeMeg then writes the name table, the records and the data all in that order.
+void sortForMeg(std::vector<WriteEntry>& entries);
+// Orders entries as EA's BIG tools store them: by name ignoring ASCII case, ties by the bytes.
+void sortForBig(std::vector<WriteEntry>& entries);
 
 std::vector<uint8_t> writeMeg(int version, const std::vector<WriteEntry>& entries);
 std::vector<uint8_t> writeBig(const std::vector<WriteEntry>& entries, const char* magic = "BIGF");

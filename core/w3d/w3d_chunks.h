@@ -193,3 +193,22 @@ class Cursor {
 };
 
 } // namespace rs::w3d
+
+#include "common/source_tree.h"
+
+namespace rs::w3d {
+
+// The source tree of a W3D file, by the rules of Cursor above: containers by id (isContainer), the high bit of
+// the size kept as stored but not trusted; a child larger than its parent's rest is read by its own size (the
+// parent's stored size is kept as a quirk: it is short by the overrun), a chunk cut by the end of the file keeps
+// its declared size, and a container payload that is not a list of chunks stays data. Chunks of unknown ids are
+// leaves. Never throws on bad input.
+SourceTree sourceTree(std::shared_ptr<const std::vector<uint8_t>> bytes, const std::string& label);
+
+// Texture names equal to `from` (ASCII case ignored): texture name chunks 0x32 (payload: name + NUL) and the
+// string properties (type 1: a texture) of shader material property chunks 0x53 (u32 type, u32 name length,
+// name, u32 text length, text + NUL). With apply, each becomes `to` (CP-1252 bytes); lengths and chunk sizes
+// follow. Returns the changes (made, or that would be made).
+std::vector<TextEdit> renameTexture(SourceTree& tree, const std::string& from, const std::string& to, bool apply);
+
+} // namespace rs::w3d

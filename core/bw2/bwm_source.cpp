@@ -1,0 +1,82 @@
+// The source tree of B&W2 .bwm models (read, edit, write: docs/ARCHITECTURE.md).
+#include "bw2/bwm.h"
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+
+namespace rs::bw2 {
+
+SourceTree sourceTree(std::shared_ptr<const std::vector<uint8_t>> bytes, const std::string& label) {
+    BwmFile f;
+    try {
+        f = parseBwm(ByteSpan(*bytes), label);
+    } catch (const ParseError& e) {
+        SourceTree t = wholeFileTree(bytes, label, "unparsed file");
+        if (!t.roots().empty()) t.roots().front().quirk = e.what();
+        return t;
+    }
+    std::vector<FieldSpan> s;
+    uint64_t at = 0;
+    auto add = [&](std::string name, uint64_t n) {
+        s.push_back({std::move(name), at, at + n, {}});
+        at += n;
+        return &s.back();
+    };
+    add("file header", kBwmFileHeaderSize);
+    add("model header", kBwmModelHeaderSize);
+    for (size_t i = 0; i < f.materials.size(); ++i) {
+        FieldSpan* m = add("material " + std::to_string(i), kBwmMaterialSize);
+        for (int k = 0; k < 7; ++k)
+            m->children.push_back(
+                {BwmMaterial::slotName(k), m->begin + 64 * uint64_t(k), m->begin + 64 * uint64_t(k + 1), {}});
+    }
+    size_t refs = 0;
+    for (size_t i = 0; i < f.meshes.size(); ++i) {
+        add("mesh " + std::to_string(i), kBwmMeshSize);
+        refs += f.meshes[i].refs.size();
+    }
+    add("material refs", kBwmMaterialRefSize * refs);
+    add("bones", kBwmFrameSize * f.bones.size());
+    add("entities", kBwmEntitySize * f.entities.size());
+    add("unknown points", 12 * f.unknownPoints.size());
+    add("collision points", 12 * f.collisionPoints.size());
+    add("strides", kBwmStrideSize * f.strides.size());
+    at = kBwmFileHeaderSize + uint64_t(f.metadataSize);
+    uint64_t vertexBytes = 0;
+    for (const BwmStride& st : f.strides)
+        vertexBytes += uint64_t(st.size()) * f.vertexCount;
+    add("vertex data", vertexBytes);
+    add("indices", 2 * uint64_t(f.indexCount));
+    if (f.hasTrailer) add("trailer", 4 + 12 * uint64_t(f.trailer.size()));
+    SourceTree t(bytes, label);
+    t.roots() = fieldNodes(s, 0, bytes->size());
+    return t;
+}
+
+std::vector<TextEdit> renameTexture(SourceTree& tree, const std::string& from, const std::string& to, bool apply) {
+    std::vector<TextEdit> out;
+    const ByteSpan o = tree.original();
+    for (SourceNode& m : tree.roots()) {
+        if (m.kind != SourceNode::Kind::Field || m.label.compare(0, 9, "material ") != 0) continue;
+        for (SourceNode& slot : m.children) {
+            if (slot.kind != SourceNode::Kind::Field || slot.label == "type" || slot.replaced) continue;
+            const char* b = reinterpret_cast<const char*>(o.data + slot.begin);
+            const size_t size = size_t(slot.end - slot.begin);
+            const std::string text(b, strnlen(b, size));
+            if (!equalsNoCase(text, from)) continue;
+            if (to.size() + 1 > size)
+                throw std::length_error("texture name " + to + " does not fit the " + std::to_string(size) +
+                                        "-byte field " + m.label + "/" + slot.label);
+            out.push_back({m.label + "/" + slot.label, slot.begin, text, to});
+            if (!apply) continue;
+            std::vector<uint8_t> payload(o.data + slot.begin, o.data + slot.end);
+            std::fill(payload.begin(), payload.begin() + long(std::min(size, std::max(text.size(), to.size()) + 1)), 0);
+            std::copy(to.begin(), to.end(), payload.begin());
+            tree.setPayload(slot, std::move(payload));
+        }
+    }
+    return out;
+}
+
+} // namespace rs::bw2
