@@ -48,7 +48,7 @@ MegLayout readMeg(ByteSpan bytes, const std::string& label) {
     std::string kind;
     std::vector<Entry> entries;
     std::vector<std::string> warnings;
-    detail::parseMeg(bytes, label, kind, entries, warnings); // validates (throws ParseError)
+    detail::parseMeg(bytes, bytes.size, label, kind, entries, warnings); // validates (throws ParseError)
     MegLayout L;
     L.version = kind == "meg1" ? 1 : kind == "meg2" ? 2 : 3;
     ByteReader r(bytes, label, "header");
@@ -100,7 +100,7 @@ BigLayout readBig(ByteSpan bytes, const std::string& label) {
     std::string kind;
     std::vector<Entry> entries;
     std::vector<std::string> warnings;
-    detail::parseBig(bytes, label, kind, entries, warnings); // validates (throws ParseError)
+    detail::parseBig(bytes, bytes.size, label, kind, entries, warnings); // validates (throws ParseError)
     BigLayout L;
     ByteReader r(bytes, label, "header");
     r.skip(4);

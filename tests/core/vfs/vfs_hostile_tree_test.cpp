@@ -409,6 +409,7 @@ TEST_CASE("hostile tree: files and an archive replaced while the check runs", "[
     CHECK(seconds < kSeconds);
     CHECK(rep.files >= 41);
     // The archive's table: made, made again once, and once more per kRemakeInterval the check lasted (plus a first
-    // read that may catch the archive half-written, before any table stands): not once per stamp (26-30 before).
-    CHECK(r.tablesMade() <= 4 + size_t(seconds / Resolver::kRemakeInterval));
+    // read that may catch the archive half-written, before any table stands; a loaded machine can see two such
+    // reads, hence 6): not once per stamp (26-30 before).
+    CHECK(r.tablesMade() <= 6 + size_t(seconds / Resolver::kRemakeInterval));
 }
