@@ -177,7 +177,13 @@ V Resolver::StampCache<V>::get(const std::string& id, const std::string& stamp, 
                 } catch (...) {
                 }
             }
-            slots_.erase(it);
+            // With an interval (the tables), the failure stands for this stamp: a file caught half-written is
+            // not parsed again by every lookup until it changes again (a rewritten archive: once per stamp, and
+            // the interval's rule after that). Without one, the slot goes and the next call tries again.
+            if (interval_ > 0)
+                kept_.insert(id);
+            else
+                slots_.erase(it);
         }
         throw;
     }
