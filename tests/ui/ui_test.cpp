@@ -771,7 +771,10 @@ class UiTest : public QObject {
         ParticleSystem sys;
         sys.name = "p_beside";
         sys.emitters = {test::continuousEmitter("glow", 20, 0.5f)};
-        writeFile(QStringLiteral("P_BESIDE.ALO"), alamo::writeParticleSystem(sys));
+        // In a folder of its own: the shared temporary folder's listing is cached by the folder's stamp (size and
+        // mtime), and a file written in the same clock tick as an earlier test's listing is not seen until it changes.
+        QDir(tmp.path()).mkpath(QStringLiteral("proxy_particles"));
+        writeFile(QStringLiteral("proxy_particles/P_BESIDE.ALO"), alamo::writeParticleSystem(sys));
         Model m;
         m.format = rs::Format::AlamoModel;
         Bone root;
@@ -789,7 +792,7 @@ class UiTest : public QObject {
         b.name = "p_nowhere";
         b.bone = 1;
         m.proxies = {a, b};
-        const QString path = writeFile(QStringLiteral("proxy_owner.alo"), alamo::writeModel(m));
+        const QString path = writeFile(QStringLiteral("proxy_particles/proxy_owner.alo"), alamo::writeModel(m));
         QVERIFY(open(path));
         QCOMPARE(w->model()->proxies.size(), size_t(2));
         QTreeWidgetItem* found = w->boneTree()->itemForProxy(0);
