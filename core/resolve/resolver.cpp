@@ -7,6 +7,7 @@
 #include "texture/texture.h"
 
 #include <sys/stat.h>
+#include <time.h>
 
 #include <algorithm>
 #include <cctype>
@@ -56,6 +57,24 @@ std::string fileStamp(const std::string& path) {
            std::to_string(int64_t(st.st_mtim.tv_nsec));
 }
 
+// A folder's stamp for the listing caches, as fileStamp. `racy` is set when the folder changed so recently (its
+// mtime within kRacyWindow of now, either way) that a file added in the same timestamp tick would leave the stamp
+// as it is (file systems stamp with a coarse clock: a few ms on Linux, 2 s on FAT): such a listing is used once
+// and not kept (the "racy clean" rule of git's index).
+static std::string folderStamp(const std::string& dir, bool& racy) {
+    constexpr int64_t kRacyWindowNs = 2'000'000'000;
+    racy = false;
+    struct stat st {};
+    if (::stat(dir.c_str(), &st) != 0) return {};
+    struct timespec now {};
+    ::clock_gettime(CLOCK_REALTIME, &now);
+    const int64_t age = (int64_t(now.tv_sec) - int64_t(st.st_mtim.tv_sec)) * 1'000'000'000 +
+                        (int64_t(now.tv_nsec) - int64_t(st.st_mtim.tv_nsec));
+    racy = age < kRacyWindowNs && age > -kRacyWindowNs;
+    return std::to_string(uint64_t(st.st_size)) + ":" + std::to_string(int64_t(st.st_mtim.tv_sec)) + "." +
+           std::to_string(int64_t(st.st_mtim.tv_nsec));
+}
+
 // --- case-insensitive folder search, with listings cached while the folder's stamp holds -------------------------
 
 namespace {
@@ -71,14 +90,15 @@ uint64_t gListingClock = 0;
 
 // The entry of `dir` named `name` in any case (the smallest such name); "" when none.
 static std::string childNoCase(const std::string& dir, const std::string& name, bool wantDir) {
-    const std::string stamp = fileStamp(dir);
+    bool racy = false;
+    const std::string stamp = folderStamp(dir, racy);
     if (stamp.empty()) return {};
     const std::string want = lower(name);
     std::lock_guard<std::mutex> lock(gListingMutex);
     auto it = gListings.find(dir);
-    if (it == gListings.end() || it->second.stamp != stamp) {
+    if (it == gListings.end() || it->second.stamp != stamp || racy) {
         Listing l;
-        l.stamp = stamp;
+        l.stamp = racy ? std::string() : stamp; // a racy listing never matches a later stamp
         std::error_code ec;
         for (fs::directory_iterator d(dir, ec), end; !ec && d != end; d.increment(ec)) {
             const std::string fn = d->path().filename().string();
@@ -200,8 +220,12 @@ std::shared_ptr<const MountTable> Resolver::tableOver(std::shared_ptr<vfs::Sourc
 Resolver::Place Resolver::placeOf(const std::string& path) const {
     Place p;
     auto folderTable = [&](const std::string& dir) {
-        return tables_.get("dir:" + dir, fileStamp(dir),
-                           [&] { return tableOver(std::make_shared<vfs::Folder>(dir, std::string(), false, false)); });
+        // No remake interval for folders (that is for archives rewritten in place); a racy folder stamp is not
+        // kept (folderStamp), so a file written in the stamp's own tick is found by the next lookup.
+        bool racy = false;
+        const std::string stamp = folderStamp(dir, racy);
+        auto make = [&] { return tableOver(std::make_shared<vfs::Folder>(dir, std::string(), false, false)); };
+        return folders_.get("dir:" + dir, racy ? std::string() : stamp, make);
     };
     if (isRegularFile(path)) {
         p.diskPath = path;
@@ -264,8 +288,8 @@ w3d::HierarchyLookup Resolver::hierarchyLookup(const Place& place, const OpenOpt
                 if (e.key != place.key) {
                     if (!e.diskPath.empty()) return onDisk(e.diskPath);
                     const std::string label = place.table->describe(*h);
-                    const std::string stamp = "entry:" + std::to_string(e.offset) + ":" + std::to_string(e.size) +
-                                              ":" + fileStamp(place.table->mountOf(*h).source->label());
+                    const std::string stamp = "entry:" + std::to_string(e.offset) + ":" + std::to_string(e.size) + ":" +
+                                              fileStamp(place.table->mountOf(*h).source->label());
                     return w3d::HierarchyFile{label, parsed(label, stamp, [&] {
                                                   const vfs::EntryBytes b = place.table->read(*h);
                                                   return std::vector<uint8_t>(b.span.data, b.span.data + b.span.size);
@@ -274,7 +298,8 @@ w3d::HierarchyLookup Resolver::hierarchyLookup(const Place& place, const OpenOpt
             }
         // SAGE layout on disk: skeletons in <...>/art/w3d/<first two letters of the name>/.
         if (!place.diskPath.empty() && name.size() >= 2) {
-            for (fs::path dir = fs::absolute(fs::path(parentOf(place.diskPath))); !dir.empty(); dir = dir.parent_path()) {
+            for (fs::path dir = fs::absolute(fs::path(parentOf(place.diskPath))); !dir.empty();
+                 dir = dir.parent_path()) {
                 if (lower(dir.filename().string()) == "w3d" && lower(dir.parent_path().filename().string()) == "art") {
                     const std::string sub = childNoCase(dir.string(), name.substr(0, 2), true);
                     const std::string f = sub.empty() ? std::string() : childNoCase(sub, name + ".w3d", false);
@@ -317,8 +342,8 @@ w3x::Lookup Resolver::w3xLookup(const Place& place) const {
         const std::string file = fs::path(std::string(rel)).filename().string();
         auto onDisk = [&](const std::string& f) -> std::optional<w3x::Source> {
             if (f.empty() || fs::absolute(f) == fs::absolute(place.diskPath)) return std::nullopt;
-            return w3x::Source{f, std::make_shared<const std::vector<uint8_t>>(
-                                      readFile(f, w3x::kMaxFileBytes, "W3X file"))};
+            return w3x::Source{
+                f, std::make_shared<const std::vector<uint8_t>>(readFile(f, w3x::kMaxFileBytes, "W3X file"))};
         };
         for (fs::path dir = fs::absolute(fs::path(parentOf(place.diskPath))); !dir.empty(); dir = dir.parent_path()) {
             if (lower(dir.filename().string()) == "art") {
@@ -519,7 +544,8 @@ std::vector<std::string> Resolver::matchingLibraries(const std::string& modelPat
         // B&W2 keeps libraries in sibling folders of the models' folder named *anim*.
         const std::string dir = parentOf(p.diskPath);
         std::error_code ec;
-        for (fs::directory_iterator it(fs::path(dir).has_parent_path() ? fs::path(dir).parent_path() : fs::path(".."), ec),
+        for (fs::directory_iterator
+                 it(fs::path(dir).has_parent_path() ? fs::path(dir).parent_path() : fs::path(".."), ec),
              end;
              !ec && it != end; it.increment(ec)) {
             if (!it->is_directory(ec) || lower(it->path().filename().string()).find("anim") == std::string::npos)
@@ -718,7 +744,8 @@ bool Resolver::readBytes(const std::string& path, std::vector<uint8_t>& out, uin
         }
         if (e.size > maxBytes)
             throw ParseError(path, {}, ParseError::kNoOffset,
-                             "entry of " + std::to_string(e.size) + " bytes is larger than " + std::to_string(maxBytes));
+                             "entry of " + std::to_string(e.size) + " bytes is larger than " +
+                                 std::to_string(maxBytes));
         const vfs::EntryBytes b = p.table->read(*h);
         out.assign(b.span.data, b.span.data + b.span.size);
         return true;

@@ -59,11 +59,11 @@ struct TextureRef {
 // A document with what belongs to it.
 struct Asset {
     Document document;
-    std::string missingHierarchy;     // W3D: the hierarchy the file needs and no file holds
-    std::vector<ClipFile> clips;      // companion clips, sorted by path
+    std::string missingHierarchy;       // W3D: the hierarchy the file needs and no file holds
+    std::vector<ClipFile> clips;        // companion clips, sorted by path
     std::vector<std::string> libraries; // B&W2: .al libraries beside the model whose bone count fits it
-    std::vector<TextureRef> textures; // every texture name of the model once, in order of first use
-    std::vector<std::string> missing; // what was looked for and not found, one line each
+    std::vector<TextureRef> textures;   // every texture name of the model once, in order of first use
+    std::vector<std::string> missing;   // what was looked for and not found, one line each
 };
 
 class Resolver {
@@ -122,12 +122,12 @@ class Resolver {
     // archive while its stamp holds.
     Place placeOf(const std::string& path) const;
     // How many such folder and archive tables this resolver has made (tests, benchmarks).
-    size_t tablesMade() const { return tables_.made(); }
+    size_t tablesMade() const { return tables_.made() + folders_.made(); }
     // An archive whose stamp changes again within kRemakeInterval of being re-read is not read again meanwhile: the
     // table made last is used (a modding tool rewriting an archive throughout a check costs one re-read, not one
-    // per stamp). The archives and folders for which that happened.
-    std::vector<std::string> changing() const { return tables_.kept(); }
-    static constexpr double kRemakeInterval = 5.0; // seconds
+    // per stamp). The archives for which that happened (folders have no interval: see folderStamp).
+    std::vector<std::string> changing() const { return tables_.kept(); } // archives only: folders are listed again
+    static constexpr double kRemakeInterval = 5.0;                       // seconds
 
   private:
     w3d::HierarchyLookup hierarchyLookup(const Place& place, const OpenOptions& options) const;
@@ -175,7 +175,8 @@ class Resolver {
     std::shared_ptr<const vfs::MountTable> mounted_;
     std::vector<std::string> textureDirs_;
 
-    StampCache<std::shared_ptr<const vfs::MountTable>> tables_{1024, kRemakeInterval}; // by "dir:" / "archive:" path
+    StampCache<std::shared_ptr<const vfs::MountTable>> tables_{1024, kRemakeInterval}; // by "archive:" path
+    StampCache<std::shared_ptr<const vfs::MountTable>> folders_{1024};                 // by "dir:" path
     StampCache<std::shared_ptr<const std::vector<w3d::Hierarchy>>> hierarchies_{1024}; // by hierarchy file label
 };
 

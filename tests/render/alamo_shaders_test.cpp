@@ -916,12 +916,8 @@ TEST_CASE("MeshOccludedUnit, RSkinOccludedUnit: Color blended only where the mes
     checkPixel(ghost.img.pixelColor(plain.box.left() - 10, centre.y()), bg(), "not occluded");
 }
 
-// [!mayfail]: since the merge of the turntable camera (view38) with the perspective-centred framing (headless38)
-// the gloss 0.4 and 0 cases read 71,59,47 at the centre pixel where the formula gives 75,63,50 and 29,23,17 (the
-// 0.85 case holds); each branch passed alone. An open defect, named in the session's note: the test's expected
-// texel (chosen along the half vector from eyeOfView()) or the drawn pixel is off after the merge.
 TEST_CASE("MeshBumpColorize: per-pixel sun specular x Specular, masked by the normal map's alpha (gloss)",
-          "[render][alamo][!mayfail]") {
+          "[render][alamo]") {
     // bump_spec_colorize_ps_main (sph_t2): + m_light0Specular x Specular x pow(saturate(n.h), 16) x normal alpha, h
     // the tangent-space half vector computed per vertex (normalize(normalize(eye - p) + L) in the (T, B, N) frame),
     // interpolated and not renormalised. The normal-map texel is chosen along the half vector at the centre pixel

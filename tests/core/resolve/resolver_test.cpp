@@ -131,14 +131,14 @@ TEST_CASE("the same Alamo model opened from a folder, a MEG and a mod-over-game 
     // clip; the mod's archive has the model and the texture that win. Opened by its game path.
     Model older = test::syntheticModel();
     older.skeleton.bones.back().name = "OldBone";
-    auto game = vfs::openArchiveCopy(ByteSpan(vfs::writeMeg(1, {{"DATA\\ART\\MODELS\\W_UNIT.ALO", alamo::writeModel(older)},
-                                                               {"DATA\\ART\\MODELS\\W_UNIT_IDLE_00.ALA", ala},
-                                                               {"DATA\\ART\\TEXTURES\\W_TEST.DDS",
-                                                                test::textBytes("game texture")}})),
-                                     "game/Data/Models.meg");
-    auto mod = vfs::openArchiveCopy(ByteSpan(vfs::writeMeg(3, {{"DATA\\ART\\MODELS\\W_UNIT.ALO", alo},
-                                                              {"DATA\\ART\\TEXTURES\\W_TEST.DDS", tex}})),
-                                    "mod/Data/Mod.meg");
+    auto game = vfs::openArchiveCopy(
+        ByteSpan(vfs::writeMeg(1, {{"DATA\\ART\\MODELS\\W_UNIT.ALO", alamo::writeModel(older)},
+                                   {"DATA\\ART\\MODELS\\W_UNIT_IDLE_00.ALA", ala},
+                                   {"DATA\\ART\\TEXTURES\\W_TEST.DDS", test::textBytes("game texture")}})),
+        "game/Data/Models.meg");
+    auto mod = vfs::openArchiveCopy(
+        ByteSpan(vfs::writeMeg(3, {{"DATA\\ART\\MODELS\\W_UNIT.ALO", alo}, {"DATA\\ART\\TEXTURES\\W_TEST.DDS", tex}})),
+        "mod/Data/Mod.meg");
     auto table = std::make_shared<vfs::MountTable>();
     table->add(mod, "mod archive");
     table->add(game, "game archive");
@@ -396,6 +396,10 @@ TEST_CASE("files of the mounted folders are looked up by game path, others throu
         write(mod / "art" / "w3d" / ("f" + std::to_string(i)) / "a.txt", test::textBytes("in " + std::to_string(i)));
         write(outside / ("f" + std::to_string(i)) / "b.txt", test::textBytes("out " + std::to_string(i)));
     }
+    // Folders changed in the last 2 s are listed again on each lookup (racy stamps): these are made to look older.
+    const auto past = fs::file_time_type::clock::now() - std::chrono::seconds(10);
+    for (int i = 0; i < 100; ++i)
+        fs::last_write_time(outside / ("f" + std::to_string(i)), past);
     const Resolver r(std::make_shared<const vfs::MountTable>(vfs::mountInstall({}, {mod.string()})));
     for (int round = 0; round < 2; ++round)
         for (int i = 0; i < 100; ++i) {
@@ -425,7 +429,27 @@ TEST_CASE("files of the mounted folders are looked up by game path, others throu
 
     // A changed folder is read again.
     write(outside / "f7" / "c.txt", test::textBytes("new"));
-    fs::last_write_time(outside / "f7", fs::last_write_time(outside / "f7") + std::chrono::seconds(2));
+    fs::last_write_time(outside / "f7", past + std::chrono::seconds(5));
     CHECK(shared.placeOf((outside / "f7" / "b.txt").string()).table->find("C.TXT"));
     CHECK(shared.tablesMade() == 2);
+}
+
+TEST_CASE("resolver: a file written into a folder just after it was listed is found (racy folder stamps)",
+          "[resolve]") {
+    // File systems stamp a folder's mtime with a coarse clock: a file added within the same tick as the listing
+    // leaves size and mtime as they were. A folder changed within the last 2 s is therefore listed again on each
+    // lookup, by the folder table and by the case-insensitive name search alike.
+    TempDir tmp;
+    const fs::path root = tmp.path / "racy";
+    write(root / "a.txt", test::textBytes("a"));
+    const Resolver r;
+    for (int i = 0; i < 20; ++i) {
+        const std::string name = "n" + std::to_string(i) + ".txt";
+        write(root / name, test::textBytes(name));
+        const Resolver::Place p = r.placeOf((root / "a.txt").string());
+        REQUIRE(p.table);
+        INFO(name);
+        CHECK(p.table->find("N" + std::to_string(i) + ".TXT"));
+        CHECK(r.findBeside((root / "a.txt").string(), "N" + std::to_string(i) + ".TXT") == (root / name).string());
+    }
 }
