@@ -3,6 +3,7 @@
 //   rigscope-cli extract SOURCE GLOB -o DIR
 // and, for info/pose, inputs given as ARCHIVE:PATH or as a game path inside --game/--mod folders.
 #include "commands.h"
+#include "games/discovery.h"
 
 #include "common/error.h"
 #include "common/file_read.h"
@@ -53,18 +54,33 @@ void takeJsonAndPositional(const std::vector<std::string>& args, bool& json, std
 }
 
 void takeMountOptions(std::vector<std::string>& args, GameMount& m) {
-    std::vector<std::string> rest;
+    std::vector<std::string> rest, gameArgs, modArgs, modIds;
     for (size_t i = 0; i < args.size(); ++i) {
-        if (args[i] == "--game" || args[i] == "--mod") {
-            if (i + 1 >= args.size()) throw UsageError{args[i] + " needs a folder"};
-            if (!fs::is_directory(args[i + 1])) throw UsageError{args[i] + " " + args[i + 1] + ": not a folder"};
-            (args[i] == "--game" ? m.games : m.mods).push_back(args[i + 1]);
+        if (args[i] == "--game" || args[i] == "--mod" || args[i] == "--mod-id") {
+            if (i + 1 >= args.size())
+                throw UsageError{args[i] + (args[i] == "--mod-id" ? " needs an id" : " needs a folder")};
+            (args[i] == "--game" ? gameArgs : args[i] == "--mod" ? modArgs : modIds).push_back(args[i + 1]);
             ++i;
         } else {
             rest.push_back(args[i]);
         }
     }
     args = rest;
+    // Folders as given; "--game auto|ID", "--mod NAME" and "--mod-id ID" through the games found on this computer
+    // (core/games/discovery.h), a named mod with its dependencies in the game's order.
+    const games::MountChoice c = games::resolveMountArgs(gameArgs, modArgs, modIds);
+    if (!c.problems.empty()) {
+        std::string msg = c.problems.front();
+        for (size_t i = 1; i < c.problems.size(); ++i)
+            msg += "; " + c.problems[i];
+        throw UsageError{msg};
+    }
+    for (const std::string& g : gameArgs)
+        if (fs::exists(g) && !fs::is_directory(g)) throw UsageError{"--game " + g + ": not a folder"};
+    for (const std::string& g : modArgs)
+        if (fs::exists(g) && !fs::is_directory(g)) throw UsageError{"--mod " + g + ": not a folder"};
+    m.games = c.games;
+    m.mods = c.mods;
     if (!m.games.empty() || !m.mods.empty())
         m.table = std::make_shared<const vfs::MountTable>(vfs::mountInstall(m.games, m.mods));
     m.resolver = std::make_shared<const Resolver>(m.table);

@@ -101,6 +101,8 @@ int cmdObject(std::vector<std::string> args);
 
 // rigscope-cli check (cli_check.cpp): the asset checker over --game/--mod or the PATHs given.
 int cmdCheck(std::vector<std::string> args);
+// rigscope-cli games [--json] [--home DIR] (cli_games.cpp).
+int cmdGames(std::vector<std::string> args);
 
 // rigscope-cli thumbnails (cli_thumbnails.cpp): pictures of every asset of a folder, archive or mount.
 int cmdThumbnails(std::vector<std::string> args);

@@ -76,7 +76,7 @@ static const Command kCommands[] = {
      "refused by name.\n"},
     {"check", cmdCheck,
      "check [--game DIR]... [--mod DIR]... [PATH...] [--json | --sarif FILE] [--fail-on error|warning|info] "
-     "[--threads N] [--no-unreferenced]",
+     "[--threads N] [--no-unreferenced] [--baseline FILE | --baseline-write FILE] [--suppressions FILE]",
      "Checks every asset the mounted folders resolve (or the files and folders PATH, each opened through the\n"
      "mount): read errors and warnings, textures, shaders, proxies, W3D hierarchies and clips that do not\n"
      "resolve or fit, engine limits (vertices, triangles, skin bones and weights, shadow and collision meshes,\n"
@@ -88,8 +88,22 @@ static const Command kCommands[] = {
      "  --sarif FILE    also write SARIF 2.1.0 to FILE (for CI services)\n"
      "  --fail-on L     exit 1 when a finding is at level L or above (default error)\n"
      "  --threads N     worker threads (default: every core)\n"
+     "  --baseline-write FILE  record today's findings (JSON, docs/CHECKS.md \"Baselines\")\n"
+     "  --baseline FILE mark each finding new or unchanged (matched by id, file and place, not line numbers);\n"
+     "                  only new ones fail; SARIF results carry baselineState (new, unchanged, absent)\n"
+     "  --suppressions FILE  rules (id, file, object globs, each with its reason) whose findings never fail;\n"
+     "                  rigscope-check.json at the top of a mounted mod or checked folder is read too\n"
      "Runs on every core; on a terminal a progress line is shown after a second.\n"
      "Exit status: 0 nothing reaches --fail-on, 1 something does, 2 usage error.\n"},
+    {"games", cmdGames, "games [--json] [--home DIR]",
+     "Lists the games and mods found on this computer: Steam (native and Flatpak) and every library of its\n"
+     "libraryfolders.vdf, Proton, Wine, Lutris and Bottles prefixes, games recognised by their files (EaW, FoC,\n"
+     "Generals, Zero Hour, BFME I/II, RotWK, C&C 3, Kane's Wrath, Black & White 2), EaW Workshop mods and local\n"
+     "Mods/ folders with their modinfo.json. Each game with the folders it mounts; each mod with the mods it\n"
+     "stacks (its dependencies flattened as the game does). Broken VDF/JSON files, dependency cycles and missing\n"
+     "dependencies are named. Every command that mounts takes --game auto (the last game chosen, else the first\n"
+     "found), --game ID (eaw, foc, zh, ...), --mod NAME and --mod-id ID (a Workshop id or a local mod's folder\n"
+     "name), a mod with its dependencies and its game. --json: schema rigscope-games/1.\n"},
     {"thumbnails", cmdThumbnails,
      "thumbnails [SOURCE] -o DIR [--size N] [--sheet FILE.png] [--threads N] [--game DIR]... [--mod DIR]...",
      "Writes a picture of every model (bind pose), clip (its skeleton posed mid-clip), AMAL bank (its 2D stage)\n"

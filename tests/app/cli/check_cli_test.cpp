@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -130,4 +131,100 @@ TEST_CASE("check: corpus mod folders") {
         CHECK_THAT(r.out, !Catch::Contains("\"id\":\"read.error\""));
         CHECK_THAT(r.out, !Catch::Contains("\"id\":\"model.shader-unknown\"")); // .FXO names are stock shaders
     }
+}
+
+TEST_CASE("check: a baseline accepts the findings a mod lived with and fails only on new ones; SARIF marks them") {
+    REQUIRE(cliBuilt());
+    CheckMod m(Defect::ObjectModel);
+    const std::string mount = " --game " + q(m.game) + " --mod " + q(m.mod);
+    const std::string base = m.root.string() + "/baseline.json";
+    CliRun r = runCli("check" + mount + " --baseline-write " + q(base), Stderr::Merge, 120);
+    INFO(r.out);
+    CHECK(r.status == 1); // writing a baseline does not hide today's errors
+    CHECK_THAT(slurp(base), Catch::Contains("\"id\": \"object.model-missing\""));
+
+    // The definition moved two lines down: still the same finding.
+    const std::string units = m.mod + "/Data/XML/Units.xml";
+    std::string xml = slurp(units);
+    const size_t firstLine = xml.find('\n');
+    REQUIRE(firstLine != std::string::npos);
+    xml.insert(firstLine + 1, "<!-- moved -->\n<!-- down -->\n");
+    std::ofstream(units, std::ios::binary) << xml;
+    r = runCli("check" + mount + " --baseline " + q(base), Stderr::Merge, 120);
+    INFO(r.out);
+    CHECK(r.status == 0);
+    CHECK_THAT(r.out, Catch::Contains("error (baseline) object.model-missing"));
+    CHECK_THAT(r.out, Catch::Contains("0 new,"));
+
+    // A new defect: a truncated model. Only it fails.
+    std::ofstream(m.mod + "/Data/Art/Models/BROKEN2.ALO", std::ios::binary) << std::string("\x00\x02\x00\x00\x07", 5);
+    const std::string sarif = m.root.string() + "/out.sarif";
+    r = runCli("check" + mount + " --baseline " + q(base) + " --sarif " + q(sarif), Stderr::Merge, 120);
+    INFO(r.out);
+    CHECK(r.status == 1);
+    CHECK_THAT(r.out, Catch::Contains("(new) read."));
+    CHECK_THAT(r.out, Catch::Contains("BROKEN2.ALO"));
+    CHECK_THAT(r.out, Catch::Contains("error (baseline) object.model-missing"));
+    const std::string s = slurp(sarif);
+    CHECK_THAT(s, Catch::Contains("\"baselineState\":\"new\""));
+    CHECK_THAT(s, Catch::Contains("\"baselineState\":\"unchanged\""));
+    const std::string prefix = RIGSCOPE_SARIF_PREFIX, log = m.root.string() + "/validate.txt";
+    const int rc = std::system(
+        ("node " + q(RIGSCOPE_SARIF_VALIDATE_JS) + " " + q(prefix) + " " + q(sarif) + " > " + q(log) + " 2>&1").c_str());
+    INFO(slurp(log));
+    CHECK(rc == 0); // the SARIF 2.1.0 schema accepts baselineState
+
+    // A suppressions file in the mod, with its reason: the new read error no longer fails, and says why.
+    std::ofstream(m.mod + "/rigscope-check.json")
+        << "{\"suppress\": [{\"id\": \"read.*\", \"file\": \"*BROKEN2.ALO\", \"reason\": \"work in progress\"}]}";
+    r = runCli("check" + mount + " --baseline " + q(base) + " --json", Stderr::Drop, 120);
+    INFO(r.out);
+    CHECK(r.status == 0);
+    CHECK_THAT(r.out, Catch::Contains("\"suppressed\":\"work in progress\""));
+    // A broken suppressions file stops the check, named.
+    std::ofstream(m.mod + "/rigscope-check.json") << "{\"suppress\": [{\"id\": \"read.*\"}]}";
+    r = runCli("check" + mount, Stderr::Merge, 120);
+    CHECK(r.status != 0);
+    CHECK_THAT(r.out, Catch::Contains("rigscope-check.json"));
+    CHECK_THAT(r.out, Catch::Contains("no \"reason\""));
+}
+
+TEST_CASE("games: lists the games and mods of a fake home, and --mod-id mounts a mod with its game") {
+    REQUIRE(cliBuilt());
+    CheckMod m(Defect::None);
+    namespace fs = std::filesystem;
+    const fs::path home = m.root / "home";
+    const fs::path common = home / ".local/share/Steam/steamapps/common/Gold";
+    fs::create_directories(common / "corruption");
+    std::ofstream(common / "corruption/swfoc.exe") << "x";
+    fs::create_directories(common / "corruption/Data");
+    const fs::path ws = home / ".local/share/Steam/steamapps/workshop/content/32470/777";
+    fs::create_directories(ws.parent_path());
+    fs::create_directory_symlink(m.mod, ws);
+    std::ofstream(m.mod + "/modinfo.json") << "{\"name\": \"Clean Mod\", \"version\": \"2.0.0\"}";
+    CliRun r = runCli("games --json --home " + q(home.string()), Stderr::Drop, 60);
+    INFO(r.out);
+    CHECK(r.status == 0);
+    CHECK_THAT(r.out, Catch::StartsWith("{\"schema\":\"rigscope-games/1\""));
+    CHECK_THAT(r.out, Catch::Contains("\"id\":\"foc\""));
+    CHECK_THAT(r.out, Catch::Contains("\"id\":\"777\",\"name\":\"Clean Mod\",\"version\":\"2.0.0\""));
+    // --mod-id 777 mounts the mod over FoC found in the same home: the command's HOME is the fake one.
+    const char* oldHome = std::getenv("HOME");
+    const std::string saved = oldHome ? oldHome : "";
+    ::setenv("HOME", home.c_str(), 1);
+    r = runCli("objects --mod-id 777 --json", Stderr::Merge, 60);
+    const CliRun unknown = runCli("objects --mod-id 778", Stderr::Merge, 60);
+    const CliRun auto_ = runCli("objects --game auto --json", Stderr::Merge, 60);
+    if (oldHome)
+        ::setenv("HOME", saved.c_str(), 1);
+    else
+        ::unsetenv("HOME");
+    INFO(r.out);
+    CHECK(r.status == 0);
+    CHECK_THAT(r.out, Catch::Contains("\"Clean\""));
+    CHECK(unknown.status == 2);
+    CHECK_THAT(unknown.out, Catch::Contains("--mod-id 778: no Workshop or local mod with that id was found"));
+    INFO(auto_.out);
+    CHECK(auto_.status == 1); // the remembered FoC, mounted: a bare game has no object database, named
+    CHECK_THAT(auto_.out, Catch::Contains("Gold/corruption: no object database"));
 }
