@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace rs {
 
@@ -48,5 +49,19 @@ struct EditError : std::runtime_error {
 
 // "set MESH.PARAM = VALUE", "rename bone OLD -> NEW": the operation in words, for messages and the undo history.
 std::string describeEdit(const EditOp& op);
+
+// Helpers of the formats' applyEdit.
+// `count` numbers from `value` (separated by spaces or commas; "#RRGGBB" / "#RRGGBBAA" give 3 / 4 numbers
+// in 0..1); EditError "<file>: <what> takes N numbers, got '<value>'" otherwise (non-finite numbers refused).
+std::vector<float> editNumbers(const std::string& value, size_t count, const std::string& file,
+                               const std::string& what);
+// A whole integer / a boolean ("1", "0", "true", "false", "yes", "no", "on", "off"), EditError otherwise.
+int64_t editInteger(const std::string& value, const std::string& file, const std::string& what);
+bool editBool(const std::string& value, const std::string& file, const std::string& what);
+// Numbers as text ("0.5 1 0"), for Change::before/after.
+std::string editText(const float* v, size_t count);
+// Whether `target` ("MESH", "MESH#2", "") selects sub-mesh `index` of object `name` (ASCII case ignored; ""
+// selects all).
+bool editTargets(const std::string& target, const std::string& name, size_t index);
 
 } // namespace rs

@@ -351,6 +351,18 @@ void SourceTree::setPayload(SourceNode& n, std::vector<uint8_t> payload) {
     n.replaced = std::move(payload);
 }
 
+std::vector<uint8_t> SourceTree::payloadOf(const SourceNode& n) const {
+    if (n.replaced) return *n.replaced;
+    const ByteSpan o = original();
+    if (!n.touched) return std::vector<uint8_t>(o.data + n.payloadBegin(), o.data + n.end);
+    std::vector<uint8_t> out;
+    Emitter e{o.data, out, false};
+    for (const SourceNode& c : n.children)
+        e.node(c);
+    e.flush();
+    return out;
+}
+
 SourceNode* SourceTree::at(const std::vector<uint32_t>& index) {
     std::vector<SourceNode>* level = &roots_;
     SourceNode* n = nullptr;

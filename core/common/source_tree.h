@@ -86,6 +86,8 @@ class SourceTree {
         std::vector<SourceNode> childrenBefore; // the node's children before (setPayload drops them)
     };
     const std::vector<PayloadChange>& journal() const { return journal_; }
+    // A node's payload as it would be written now (its replacement, or its children or bytes as read).
+    std::vector<uint8_t> payloadOf(const SourceNode& n) const;
     // The node at child indices `index` from the roots; null when there is none.
     SourceNode* at(const std::vector<uint32_t>& index);
     // Undo/redo: gives the node at `index` the payload `payload` (nullopt: its bytes as read, with `children`
