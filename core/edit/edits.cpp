@@ -417,7 +417,7 @@ std::vector<std::string> boneCompanions(const Resolver* resolver, const std::str
     std::set<std::string> out;
     if (!resolver) return {};
     std::vector<uint8_t> head;
-    if (!resolver->readBytes(path, head, 64)) return {};
+    if (!resolver->readAssetBytes(path, head)) return {};
     const Format format = detectFormat(ByteSpan(head), path);
     EditOp probe;
     probe.kind = EditOp::Kind::RenameBone;
