@@ -4,6 +4,7 @@
 
 #include "common/cp1252.h"
 #include "common/error.h"
+#include "common/file_read.h"
 #include "formats/formats.h"
 #include "objects/object_db.h"
 #include "resolve/resolver.h"
@@ -287,7 +288,15 @@ EditFile& EditSet::add(const std::string& path, std::shared_ptr<const std::vecto
 EditFile& EditSet::open(const std::string& path) {
     if (EditFile* f = find(path)) return *f;
     auto bytes = std::make_shared<std::vector<uint8_t>>();
-    if (resolver_) {
+    constexpr uint64_t kMaxDefinitionBytes = uint64_t(64) << 20; // object XML/INI: no format cap applies
+    if (isTextDefinition(path)) {
+        if (resolver_) {
+            if (!resolver_->readBytes(path, *bytes, kMaxDefinitionBytes))
+                throw ParseError(path, {}, ParseError::kNoOffset, "file not found (or larger than 64 MiB)");
+        } else {
+            *bytes = readFile(path, kMaxDefinitionBytes, "object definition");
+        }
+    } else if (resolver_) {
         if (!resolver_->readAssetBytes(path, *bytes))
             throw ParseError(path, {}, ParseError::kNoOffset, "file not found");
     } else {

@@ -47,6 +47,7 @@ EditOp op(EditOp::Kind k, std::string target, std::string name, std::string valu
 // changed, and that undo gives the original back and redo the edit again. Returns the bytes written.
 std::vector<uint8_t> editAndCheck(const std::vector<uint8_t>& bytes, const std::string& label, const EditOp& o,
                                   size_t expectChanges) {
+    INFO(describeEdit(o));
     edit::EditSet set;
     edit::EditFile& f = set.add(label, shared(bytes));
     const edit::Step dry = set.apply(label, o, false);
@@ -59,7 +60,7 @@ std::vector<uint8_t> editAndCheck(const std::vector<uint8_t>& bytes, const std::
         CHECK(step.changes[i].path == dry.changes[i].path);
         CHECK(step.changes[i].after == dry.changes[i].after);
     }
-    REQUIRE(set.find(label)->dirty());
+    REQUIRE(set.find(label)->dirty() == (expectChanges > 0));
     std::vector<std::pair<uint64_t, std::vector<uint8_t>>> edits;
     for (const edit::Change& c : step.changes)
         if (!c.node.empty()) edits.push_back({c.offset, *c.payloadAfter});
@@ -109,17 +110,26 @@ TEST_CASE("edit: Alamo shader, parameters, bones, meshes, proxies, lights, dazzl
     // Bones.
     m = alamo::readModel(ByteSpan(editAndCheck(orig, "m.alo", op(K::RenameBone, "", "arm", "Upper_Arm"), 1)), "m");
     CHECK(m.skeleton.bones.at(1).name == "Upper_Arm");
-    m = alamo::readModel(ByteSpan(editAndCheck(orig, "m.alo", op(K::SetBoneVisible, "Hand", "", "0"), 1)), "m");
+    // Hand is written invisible, billboard mode 4 (a 0x206 chunk).
+    m = alamo::readModel(ByteSpan(editAndCheck(orig, "m.alo", op(K::SetBoneVisible, "Hand", "", "1"), 1)), "m");
+    CHECK(m.skeleton.bones.at(2).visible);
+    m = alamo::readModel(ByteSpan(editAndCheck(orig, "m.alo", op(K::SetBoneBillboard, "hand", "", "2"), 1)), "m");
+    CHECK(m.skeleton.bones.at(2).billboard == 2);
     CHECK_FALSE(m.skeleton.bones.at(2).visible);
-    // Meshes: the rigid mesh is hidden as written; shown and made a collision mesh.
+    // Already so: no change.
+    editAndCheck(orig, "m.alo", op(K::SetBoneVisible, "Hand", "", "false"), 0);
+    // Meshes: the rigid mesh is written hidden with collision; shown, and its collision turned off.
     m = alamo::readModel(ByteSpan(editAndCheck(orig, "m.alo", op(K::SetMeshHidden, "Hull_LOD1_ALT2", "", "false"), 1)),
                          "m");
     for (const Mesh& x : m.meshes)
         if (x.name == "Hull_LOD1_ALT2") CHECK_FALSE(x.hidden);
-    m = alamo::readModel(ByteSpan(editAndCheck(orig, "m.alo", op(K::SetMeshCollision, "Hull_LOD1_ALT2", "", "1"), 1)),
+    m = alamo::readModel(ByteSpan(editAndCheck(orig, "m.alo", op(K::SetMeshCollision, "Hull_LOD1_ALT2", "", "0"), 1)),
                          "m");
     for (const Mesh& x : m.meshes)
-        if (x.name == "Hull_LOD1_ALT2") CHECK(x.collisionEnabled);
+        if (x.name == "Hull_LOD1_ALT2") {
+            CHECK_FALSE(x.collisionEnabled);
+            CHECK(x.hidden);
+        }
     // Proxies, lights, dazzles.
     m = alamo::readModel(ByteSpan(editAndCheck(orig, "m.alo", op(K::SetProxyTarget, "p_smoke", "", "p_steam"), 1)),
                          "m");
