@@ -1,5 +1,6 @@
 #include "material_dock.h"
 
+#include "common/cp1252.h"
 #include "formats/shader_registry.h"
 
 #include "game_text.h"
@@ -7,11 +8,17 @@
 #include "scene_view.h"
 #include "textures.h"
 
+#include <QAction>
+#include <QCompleter>
 #include <QEvent>
+#include <QLineEdit>
+#include <QStyledItemDelegate>
+#include <QTimer>
 #include <QFile>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPainter>
+#include <QPointer>
 #include <QResizeEvent>
 #include <QSplitter>
 #include <QTreeWidget>
@@ -25,6 +32,41 @@ namespace {
 constexpr int kTextureRole = Qt::UserRole + 2;     // resolved file
 constexpr int kTextureNameRole = Qt::UserRole + 3; // name as stored
 constexpr int kMeshNameRole = Qt::UserRole + 4;    // mesh rows: the mesh's name as stored
+constexpr int kTextureBytesRole = Qt::UserRole + 5; // texture rows: the name's bytes as stored (CP-1252)
+
+// The Value column of a texture row, edited: the name alone (no "→ file"), with the mounted textures offered as
+// the user types. Committing asks the window to rename (the row itself is rebuilt from the edited file).
+class TextureNameDelegate : public QStyledItemDelegate {
+  public:
+    explicit TextureNameDelegate(MaterialDock* dock) : QStyledItemDelegate(dock), dock_(dock) {}
+    QWidget* createEditor(QWidget* parent, const QStyleOptionViewItem&, const QModelIndex&) const override {
+        auto* e = new QLineEdit(parent);
+        e->setObjectName(QStringLiteral("textureNameEditor"));
+        auto* c = new QCompleter(dock_->textureChoices(), e);
+        c->setCaseSensitivity(Qt::CaseInsensitive);
+        c->setFilterMode(Qt::MatchContains);
+        e->setCompleter(c);
+        return e;
+    }
+    void setEditorData(QWidget* editor, const QModelIndex& index) const override {
+        auto* e = static_cast<QLineEdit*>(editor);
+        e->setText(QString::fromStdString(cp1252ToUtf8(index.siblingAtColumn(0).data(kTextureBytesRole).toByteArray().toStdString())));
+        e->selectAll();
+    }
+    void setModelData(QWidget* editor, QAbstractItemModel*, const QModelIndex& index) const override {
+        const QByteArray from = index.siblingAtColumn(0).data(kTextureBytesRole).toByteArray();
+        const QString to = static_cast<QLineEdit*>(editor)->text().trimmed();
+        if (to.isEmpty() || to == QString::fromStdString(cp1252ToUtf8(from.toStdString()))) return;
+        // After the editor is gone: the rename rebuilds the tree.
+        QPointer<MaterialDock> dock = dock_;
+        QTimer::singleShot(0, dock_, [dock, from, to] {
+            if (dock) emit dock->textureRenameRequested(from, to);
+        });
+    }
+
+  private:
+    MaterialDock* dock_;
+};
 
 QIcon swatch(const glm::vec4& v, bool alpha) {
     QPixmap pm(16, 16);
@@ -63,6 +105,16 @@ MaterialDock::MaterialDock(QWidget* parent) : QDockWidget(tr("Materials"), paren
     // not fit (its tooltip has all): no column beyond the panel's right edge.
     tree_->viewport()->installEventFilter(this);
     connect(tree_, &QTreeWidget::itemExpanded, this, [this] { fitColumns(); });
+    // A texture's name is edited in place: double-click or F2 (or the context menu) on its row.
+    tree_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    tree_->setItemDelegateForColumn(2, new TextureNameDelegate(this));
+    connect(tree_, &QTreeWidget::itemDoubleClicked, this, [this](QTreeWidgetItem* it) { editTexture(it); });
+    auto* rename = new QAction(tr("Rename texture…"), tree_);
+    rename->setShortcut(Qt::Key_F2);
+    rename->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(rename, &QAction::triggered, this, [this] { editTexture(tree_->currentItem()); });
+    tree_->addAction(rename);
+    tree_->setContextMenuPolicy(Qt::ActionsContextMenu);
     preview_ = new QLabel(split);
     preview_->setAlignment(Qt::AlignCenter);
     preview_->setMinimumSize(64, preview_->fontMetrics().height() + 8);
@@ -192,6 +244,9 @@ void MaterialDock::setModel(std::shared_ptr<const Model> model, std::shared_ptr<
                     if (file.isEmpty()) pi->setForeground(2, QColor(220, 70, 60));
                     pi->setData(0, kTextureRole, file);
                     pi->setData(0, kTextureNameRole, name);
+                    pi->setData(0, kTextureBytesRole, QByteArray::fromStdString(p.texture));
+                    pi->setFlags(pi->flags() | Qt::ItemIsEditable);
+                    pi->setToolTip(0, tr("Double-click or F2 to rename this texture in the file"));
                     break;
                 }
                 }
@@ -246,6 +301,35 @@ bool MaterialDock::selectFirstFoundTexture() {
             return true;
         }
     return false;
+}
+
+bool MaterialDock::editTexture(QTreeWidgetItem* item) {
+    if (!item || item->text(1) != QLatin1String("texture") || !(item->flags() & Qt::ItemIsEditable)) return false;
+    tree_->setCurrentItem(item, 2);
+    tree_->editItem(item, 2);
+    return true;
+}
+
+QList<int> MaterialDock::currentItemPath() const {
+    QList<int> path;
+    for (QTreeWidgetItem* it = tree_->currentItem(); it; it = it->parent())
+        path.prepend(it->parent() ? it->parent()->indexOfChild(it) : tree_->indexOfTopLevelItem(it));
+    return path;
+}
+
+void MaterialDock::setCurrentItemPath(const QList<int>& path) {
+    QTreeWidgetItem* it = nullptr;
+    for (int i = 0; i < path.size(); ++i) {
+        QTreeWidgetItem* next = i == 0 ? tree_->topLevelItem(path[i]) : (path[i] < it->childCount() ? it->child(path[i]) : nullptr);
+        if (!next) break;
+        it = next;
+    }
+    if (!it) return;
+    for (QTreeWidgetItem* p = it->parent(); p; p = p->parent())
+        p->setExpanded(true);
+    tree_->setCurrentItem(it);
+    tree_->scrollToItem(it);
+    showPreview(it);
 }
 
 bool MaterialDock::selectTexture(const QString& storedName) {

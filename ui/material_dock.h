@@ -11,6 +11,7 @@
 #include <QImage>
 #include <QThreadPool>
 
+#include <functional>
 #include <memory>
 
 class QSplitter;
@@ -46,9 +47,20 @@ class MaterialDock : public QDockWidget {
     // false when the model has no such mesh or sub-mesh.
     bool selectSubMesh(const QString& mesh, int subMesh);
     QLabel* preview() const { return preview_; }
+    // The current row as child indices from the top (empty: none), and back after the model was shown again.
+    QList<int> currentItemPath() const;
+    void setCurrentItemPath(const QList<int>& path);
+    // The names the texture editor offers (the mounted textures and those beside the model), asked for when an
+    // editor opens.
+    void setTextureChoices(std::function<QStringList()> choices) { textureChoices_ = std::move(choices); }
+    QStringList textureChoices() const { return textureChoices_ ? textureChoices_() : QStringList(); }
+    // Opens the editor of a texture row's name (what double-click and F2 do); false on another row.
+    bool editTexture(QTreeWidgetItem* item);
 
   signals:
     void thumbnailsLoaded();
+    // The user renamed a texture in the editor: `from` as the file stores it (CP-1252 bytes), `to` as typed.
+    void textureRenameRequested(const QByteArray& from, const QString& to);
 
   protected:
     bool eventFilter(QObject* watched, QEvent* e) override;
@@ -72,6 +84,7 @@ class MaterialDock : public QDockWidget {
     int generation_ = 0;
     bool thumbnailsReady_ = true;
     bool holdThumbnails_ = false;
+    std::function<QStringList()> textureChoices_;
     QStringList heldDecode_; // files to decode once released (empty: nothing held)
     void startDecode(const QStringList& files);
 };
