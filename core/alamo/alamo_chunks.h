@@ -72,6 +72,7 @@ std::string miniString(ByteReader& m);
 
 } // namespace rs::alamo
 
+#include "common/edit_op.h"
 #include "common/source_tree.h"
 
 #include <memory>
@@ -90,5 +91,13 @@ SourceTree sourceTree(std::shared_ptr<const std::vector<uint8_t>> bytes, const s
 // chunk 0x10105 of a material. With apply, each becomes `to` (CP-1252 bytes) + NUL; the chunk sizes follow.
 // Returns the changes (made, or that would be made).
 std::vector<TextEdit> renameTexture(SourceTree& tree, const std::string& from, const std::string& to, bool apply);
+
+// One edit (common/edit_op.h) of a model, particle system or clip: sub-mesh shaders (0x10101) and parameters
+// (0x10102..0x10106 value mini 2), bone names (0x203; a clip's 0x1003 mini 4), visibility and billboard mode
+// (0x205/0x206), mesh hidden/collision (0x402), proxy name and hidden (0x603 minis 5, 7), light colour and
+// intensity (0x1302), dazzle colour and rate (0x604 minis 0, 7), clip frame rate (0x1001 mini 2). Values that
+// are already the new ones are no change. EditError naming the file when the target is not found (a bone rename
+// that names nothing is no change) or a value does not parse or fit; nothing is changed then.
+std::vector<TextEdit> applyEdit(SourceTree& tree, const EditOp& op, bool apply);
 
 } // namespace rs::alamo

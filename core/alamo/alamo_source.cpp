@@ -1,6 +1,7 @@
 // The source tree of Alamo chunk files (read, edit, write: docs/ARCHITECTURE.md).
 #include "alamo/alamo_chunks.h"
 
+#include <algorithm>
 #include <cstring>
 #include <functional>
 #include <stdexcept>
@@ -58,6 +59,329 @@ std::vector<TextEdit> renameTexture(SourceTree& tree, const std::string& from, c
             tree.setPayload(*m, std::move(payload));
         }
     return out;
+}
+
+} // namespace rs::alamo
+
+// Edits (common/edit_op.h): each maps the semantic value to the chunk or mini-chunk it came from.
+namespace rs::alamo {
+
+namespace {
+
+using K = SourceNode::Kind;
+
+std::string cstr(const std::vector<uint8_t>& p) { return std::string(p.begin(), std::find(p.begin(), p.end(), 0)); }
+std::vector<uint8_t> cbytes(const std::string& s) {
+    std::vector<uint8_t> v(s.begin(), s.end());
+    v.push_back(0);
+    return v;
+}
+float getF(const std::vector<uint8_t>& p, size_t at) {
+    float f;
+    std::memcpy(&f, p.data() + at, 4);
+    return f;
+}
+void putF(std::vector<uint8_t>& p, size_t at, float f) { std::memcpy(p.data() + at, &f, 4); }
+uint32_t getU(const std::vector<uint8_t>& p, size_t at) {
+    return uint32_t(p[at]) | uint32_t(p[at + 1]) << 8 | uint32_t(p[at + 2]) << 16 | uint32_t(p[at + 3]) << 24;
+}
+void putU(std::vector<uint8_t>& p, size_t at, uint32_t v) {
+    for (int i = 0; i < 4; ++i)
+        p[at + size_t(i)] = uint8_t(v >> (8 * i));
+}
+std::string join(const std::string& a, const SourceNode& n) { return a.empty() ? n.segment() : a + "/" + n.segment(); }
+
+SourceNode* childOf(SourceNode& n, K kind, uint32_t type) {
+    for (SourceNode& c : n.children)
+        if (c.kind == kind && c.type == type) return &c;
+    return nullptr;
+}
+
+struct Editor {
+    SourceTree& tree;
+    const EditOp& op;
+    const std::string& file;
+    std::vector<TextEdit> out;
+    std::vector<std::pair<SourceNode*, std::vector<uint8_t>>> sets;
+    bool matched = false; // the target was found (even when the value was already the new one)
+
+    void set(SourceNode& n, const std::string& path, const std::string& what, const std::string& before,
+             const std::string& after, std::vector<uint8_t> payload) {
+        if (n.kind == K::Mini && payload.size() > 255)
+            throw EditError(file + ": " + path + ": " + what + " " + after + " is longer than a mini-chunk holds");
+        if (payload == tree.payloadOf(n)) return; // already so: no change
+        out.push_back({path, n.begin, before, after, what});
+        sets.emplace_back(&n, std::move(payload));
+    }
+    std::string miniText(SourceNode& chunk, uint32_t type) {
+        SourceNode* m = childOf(chunk, K::Mini, type);
+        return m ? cstr(tree.payloadOf(*m)) : std::string();
+    }
+    // A mini-chunk holding `count` floats set from op.value.
+    void setMiniFloats(SourceNode& chunk, const std::string& path, uint32_t type, size_t count,
+                       const std::string& what) {
+        SourceNode* m = childOf(chunk, K::Mini, type);
+        if (!m) throw EditError(file + ": " + path + " has no " + what + " mini-chunk " + std::to_string(type));
+        std::vector<uint8_t> p = tree.payloadOf(*m);
+        if (p.size() != 4 * count)
+            throw EditError(file + ": " + join(path, *m) + ": " + what + " is not " + std::to_string(count) +
+                            " floats");
+        const std::vector<float> v = editNumbers(op.value, count, file, what);
+        std::vector<float> old(count);
+        for (size_t i = 0; i < count; ++i) {
+            old[i] = getF(p, 4 * i);
+            putF(p, 4 * i, v[i]);
+        }
+        set(*m, join(path, *m), what, editText(old.data(), count), editText(v.data(), count), std::move(p));
+    }
+
+    void bone(SourceNode& b, const std::string& path) {
+        SourceNode* nameNode = childOf(b, K::Chunk, 0x203);
+        if (!nameNode) return;
+        const std::string name = cstr(tree.payloadOf(*nameNode));
+        if (op.kind == EditOp::Kind::RenameBone) {
+            if (!equalsNoCase(name, op.name)) return;
+            matched = true;
+            set(*nameNode, join(path, *nameNode), "bone name", name, op.value, cbytes(op.value));
+            return;
+        }
+        if (!equalsNoCase(name, op.target)) return;
+        matched = true;
+        SourceNode* info = childOf(b, K::Chunk, 0x206);
+        if (!info) info = childOf(b, K::Chunk, 0x205);
+        if (!info) throw EditError(file + ": bone " + name + " has no 0x205/0x206 chunk");
+        std::vector<uint8_t> p = tree.payloadOf(*info);
+        const bool billboard = op.kind == EditOp::Kind::SetBoneBillboard;
+        if (billboard && info->type != 0x206)
+            throw EditError(file + ": bone " + name + " is stored without a billboard field (0x205, not 0x206)");
+        const size_t at = billboard ? 8 : 4;
+        if (p.size() < at + 4) throw EditError(file + ": " + join(path, *info) + " is too short");
+        const uint32_t old = getU(p, at);
+        const uint32_t v = billboard ? uint32_t(editInteger(op.value, file, "billboard mode"))
+                                     : uint32_t(editBool(op.value, file, "visible"));
+        putU(p, at, v);
+        set(*info, join(path, *info), billboard ? "billboard" : "visible", std::to_string(old), std::to_string(v),
+            std::move(p));
+    }
+
+    void material(SourceNode& m, const std::string& path, const std::string& mesh, size_t index) {
+        if (!editTargets(op.target, mesh, index)) return;
+        if (op.kind == EditOp::Kind::SetShader) {
+            SourceNode* s = childOf(m, K::Chunk, 0x10101);
+            if (!s) return;
+            const std::string old = cstr(tree.payloadOf(*s));
+            if (!op.name.empty() && !equalsNoCase(old, op.name)) return;
+            matched = true;
+            set(*s, join(path, *s), "shader", old, op.value, cbytes(op.value));
+            return;
+        }
+        for (SourceNode& c : m.children) {
+            if (c.kind != K::Chunk || c.type < 0x10102 || c.type > 0x10106) continue;
+            const std::string pp = join(path, c);
+            if (!equalsNoCase(miniText(c, 1), op.name)) continue;
+            matched = true;
+            SourceNode* v = childOf(c, K::Mini, 2);
+            if (!v) throw EditError(file + ": " + pp + ": parameter " + op.name + " has no value mini-chunk");
+            switch (c.type) {
+            case 0x10102: {
+                std::vector<uint8_t> p = tree.payloadOf(*v);
+                if (p.size() != 4) throw EditError(file + ": " + pp + ": integer parameter is not 4 bytes");
+                const int64_t n = editInteger(op.value, file, op.name);
+                const uint32_t old = getU(p, 0);
+                putU(p, 0, uint32_t(n));
+                set(*v, join(pp, *v), op.name, std::to_string(int32_t(old)), std::to_string(n), std::move(p));
+                break;
+            }
+            case 0x10103:
+                setMiniFloats(c, pp, 2, 1, op.name);
+                break;
+            case 0x10104:
+                setMiniFloats(c, pp, 2, 3, op.name);
+                break;
+            case 0x10106:
+                setMiniFloats(c, pp, 2, 4, op.name);
+                break;
+            default:
+                set(*v, join(pp, *v), op.name, cstr(tree.payloadOf(*v)), op.value, cbytes(op.value));
+            }
+        }
+    }
+
+    void mesh(SourceNode& n, const std::string& path) {
+        SourceNode* nameNode = childOf(n, K::Chunk, 0x401);
+        const std::string name = nameNode ? cstr(tree.payloadOf(*nameNode)) : std::string();
+        if (op.kind == EditOp::Kind::SetMeshHidden || op.kind == EditOp::Kind::SetMeshCollision) {
+            if (!equalsNoCase(name, op.target)) return;
+            matched = true;
+            SourceNode* info = childOf(n, K::Chunk, 0x402);
+            std::vector<uint8_t> p = info ? tree.payloadOf(*info) : std::vector<uint8_t>();
+            if (p.size() < 40) throw EditError(file + ": mesh " + name + " has no 0x402 info of 40 bytes or more");
+            const bool hidden = op.kind == EditOp::Kind::SetMeshHidden;
+            const size_t at = hidden ? 32 : 36;
+            const uint32_t old = getU(p, at), v = uint32_t(editBool(op.value, file, hidden ? "hidden" : "collision"));
+            putU(p, at, v);
+            set(*info, join(path, *info), hidden ? "hidden" : "collision", std::to_string(old), std::to_string(v),
+                std::move(p));
+            return;
+        }
+        size_t index = 0;
+        for (SourceNode& c : n.children)
+            if (c.kind == K::Chunk && c.type == 0x10100) material(c, join(path, c), name, index++);
+    }
+
+    void light(SourceNode& n, const std::string& path) {
+        SourceNode* nameNode = childOf(n, K::Chunk, 0x1301);
+        const std::string name = nameNode ? cstr(tree.payloadOf(*nameNode)) : std::string();
+        if (!equalsNoCase(name, op.target)) return;
+        matched = true;
+        SourceNode* info = childOf(n, K::Chunk, 0x1302);
+        std::vector<uint8_t> p = info ? tree.payloadOf(*info) : std::vector<uint8_t>();
+        if (p.size() < 20) throw EditError(file + ": light " + name + " has no 0x1302 info of 20 bytes or more");
+        const bool colour = op.kind == EditOp::Kind::SetLightColor;
+        const size_t count = colour ? 3 : 1, at = colour ? 4 : 16;
+        const std::vector<float> v = editNumbers(op.value, count, file, colour ? "colour" : "intensity");
+        std::vector<float> old(count);
+        for (size_t i = 0; i < count; ++i) {
+            old[i] = getF(p, at + 4 * i);
+            putF(p, at + 4 * i, v[i]);
+        }
+        set(*info, join(path, *info), colour ? "colour" : "intensity", editText(old.data(), count),
+            editText(v.data(), count), std::move(p));
+    }
+
+    void connections(SourceNode& n, const std::string& path) {
+        size_t dazzle = 0;
+        for (SourceNode& c : n.children) {
+            if (c.kind != K::Chunk) continue;
+            const std::string pp = join(path, c);
+            if (c.type == 0x603 &&
+                (op.kind == EditOp::Kind::SetProxyTarget || op.kind == EditOp::Kind::SetProxyHidden)) {
+                SourceNode* nameMini = childOf(c, K::Mini, 5);
+                if (!nameMini) continue;
+                const std::string name = cstr(tree.payloadOf(*nameMini));
+                if (!equalsNoCase(name, op.target)) continue;
+                matched = true;
+                if (op.kind == EditOp::Kind::SetProxyTarget) {
+                    set(*nameMini, join(pp, *nameMini), "proxy", name, op.value, cbytes(op.value));
+                    continue;
+                }
+                SourceNode* h = childOf(c, K::Mini, 7);
+                if (!h) throw EditError(file + ": proxy " + name + " is stored without a hidden mini-chunk (7)");
+                std::vector<uint8_t> p = tree.payloadOf(*h);
+                if (p.size() != 4) throw EditError(file + ": " + join(pp, *h) + " is not 4 bytes");
+                const uint32_t old = getU(p, 0), v = uint32_t(editBool(op.value, file, "hidden"));
+                putU(p, 0, v);
+                set(*h, join(pp, *h), "hidden", std::to_string(old), std::to_string(v), std::move(p));
+            } else if (c.type == 0x604 &&
+                       (op.kind == EditOp::Kind::SetDazzleColor || op.kind == EditOp::Kind::SetDazzleRate)) {
+                SourceNode* data = &c;
+                std::string dp = pp;
+                if (c.children.size() == 1 && c.children[0].kind == K::Chunk) {
+                    data = &c.children[0];
+                    dp = join(pp, *data);
+                }
+                const size_t index = dazzle++;
+                const std::string name = miniText(*data, 11);
+                if (!equalsNoCase(name, op.target) && op.target != std::to_string(index)) continue;
+                matched = true;
+                if (op.kind == EditOp::Kind::SetDazzleColor)
+                    setMiniFloats(*data, dp, 0, 3, "colour");
+                else
+                    setMiniFloats(*data, dp, 7, 1, "rate");
+            }
+        }
+    }
+
+    void clip(SourceNode& n, const std::string& path) {
+        for (SourceNode& c : n.children) {
+            if (c.kind != K::Chunk) continue;
+            const std::string pp = join(path, c);
+            if (c.type == 0x1001 && op.kind == EditOp::Kind::SetClipRate) {
+                matched = true;
+                setMiniFloats(c, pp, 2, 1, "frame rate");
+                const std::vector<float> v = editNumbers(op.value, 1, file, "frame rate");
+                if (!(v[0] > 0)) throw EditError(file + ": frame rate must be above 0, got " + op.value);
+            } else if (c.type == 0x1002 && op.kind == EditOp::Kind::RenameBone) {
+                SourceNode* info = childOf(c, K::Chunk, 0x1003);
+                SourceNode* m = info ? childOf(*info, K::Mini, 4) : nullptr;
+                if (!m) continue;
+                const std::string name = cstr(tree.payloadOf(*m));
+                if (!equalsNoCase(name, op.name)) continue;
+                matched = true;
+                set(*m, join(join(pp, *info), *m), "bone name", name, op.value, cbytes(op.value));
+            }
+        }
+    }
+};
+
+const char* targetWord(EditOp::Kind k) {
+    switch (k) {
+    case EditOp::Kind::SetShader:
+    case EditOp::Kind::SetParam:
+        return "material";
+    case EditOp::Kind::RenameBone:
+    case EditOp::Kind::SetBoneVisible:
+    case EditOp::Kind::SetBoneBillboard:
+        return "bone";
+    case EditOp::Kind::SetMeshHidden:
+    case EditOp::Kind::SetMeshCollision:
+        return "mesh";
+    case EditOp::Kind::SetProxyTarget:
+    case EditOp::Kind::SetProxyHidden:
+        return "proxy";
+    case EditOp::Kind::SetLightColor:
+    case EditOp::Kind::SetLightIntensity:
+        return "light";
+    case EditOp::Kind::SetDazzleColor:
+    case EditOp::Kind::SetDazzleRate:
+        return "dazzle";
+    default:
+        return "clip";
+    }
+}
+
+} // namespace
+
+std::vector<TextEdit> applyEdit(SourceTree& tree, const EditOp& op, bool apply) {
+    if (op.kind == EditOp::Kind::RenameTexture) return renameTexture(tree, op.name, op.value, apply);
+    const std::string& file = tree.label();
+    if (op.kind == EditOp::Kind::RenameClip)
+        throw EditError(file + ": an Alamo clip is named by its file name (MODEL_CLIP_NN.ala): rename the file");
+    if (op.kind == EditOp::Kind::TrimClip) throw EditError(file + ": trimming an Alamo clip is not implemented yet");
+    Editor e{tree, op, file, {}, {}};
+    for (SourceNode& n : tree.roots()) {
+        if (n.kind != K::Chunk) continue;
+        const std::string p = n.segment();
+        if (n.type == 0x200 && (op.kind == EditOp::Kind::RenameBone || op.kind == EditOp::Kind::SetBoneVisible ||
+                                op.kind == EditOp::Kind::SetBoneBillboard)) {
+            for (SourceNode& b : n.children)
+                if (b.kind == K::Chunk && b.type == 0x202) e.bone(b, join(p, b));
+        } else if (n.type == 0x400 &&
+                   (op.kind == EditOp::Kind::SetShader || op.kind == EditOp::Kind::SetParam ||
+                    op.kind == EditOp::Kind::SetMeshHidden || op.kind == EditOp::Kind::SetMeshCollision)) {
+            e.mesh(n, p);
+        } else if (n.type == 0x1300 &&
+                   (op.kind == EditOp::Kind::SetLightColor || op.kind == EditOp::Kind::SetLightIntensity)) {
+            e.light(n, p);
+        } else if (n.type == 0x600) {
+            e.connections(n, p);
+        } else if (n.type == 0x1000) {
+            e.clip(n, p);
+        }
+    }
+    // A rename that names nothing here is no change (a companion file may not name the bone); anything else
+    // must find its target.
+    if (!e.matched && op.kind != EditOp::Kind::RenameBone) {
+        std::string what = targetWord(op.kind);
+        std::string which = op.target.empty() ? "any " + what : what + " " + op.target;
+        if (op.kind == EditOp::Kind::SetParam) which += " with a parameter " + op.name;
+        if (op.kind == EditOp::Kind::SetShader && !op.name.empty()) which += " with shader " + op.name;
+        throw EditError(file + ": no " + which);
+    }
+    if (apply)
+        for (auto& [n, payload] : e.sets)
+            tree.setPayload(*n, std::move(payload));
+    return std::move(e.out);
 }
 
 } // namespace rs::alamo

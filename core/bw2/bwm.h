@@ -179,6 +179,7 @@ void stripToTriangles(const uint16_t* strip, size_t n, std::vector<uint32_t>& ou
 
 } // namespace rs::bw2
 
+#include "common/edit_op.h"
 #include "common/source_tree.h"
 
 #include <memory>
@@ -195,5 +196,9 @@ SourceTree sourceTree(std::shared_ptr<const std::vector<uint8_t>> bytes, const s
 // apply each is written in place: `to` (CP-1252 bytes) and a NUL, the old name's other bytes zeroed, the bytes
 // after the old name's NUL kept. std::length_error when `to` does not fit (63 bytes).
 std::vector<TextEdit> renameTexture(SourceTree& tree, const std::string& from, const std::string& to, bool apply);
+// One edit (common/edit_op.h): SetParam sets a material's texture slot (target "material N" or "N", "" every
+// material; name: the slot, "diffuse" ... "type"), written in place in its char[64]; RenameTexture is renameTexture.
+// EditError naming the file for anything else, a slot not found or a name that does not fit.
+std::vector<TextEdit> applyEdit(SourceTree& tree, const EditOp& op, bool apply);
 
 } // namespace rs::bw2

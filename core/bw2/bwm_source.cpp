@@ -80,3 +80,48 @@ std::vector<TextEdit> renameTexture(SourceTree& tree, const std::string& from, c
 }
 
 } // namespace rs::bw2
+
+namespace rs::bw2 {
+
+std::vector<TextEdit> applyEdit(SourceTree& tree, const EditOp& op, bool apply) {
+    if (op.kind == EditOp::Kind::RenameTexture) return renameTexture(tree, op.name, op.value, apply);
+    const std::string& file = tree.label();
+    if (op.kind != EditOp::Kind::SetParam)
+        throw EditError(file + ": B&W2 models have no such edit (" + describeEdit(op) + ")");
+    const ByteSpan o = tree.original();
+    std::vector<std::pair<SourceNode*, std::vector<uint8_t>>> sets;
+    std::vector<TextEdit> out;
+    bool matched = false;
+    for (SourceNode& m : tree.roots()) {
+        if (m.kind != SourceNode::Kind::Field || m.label.compare(0, 9, "material ") != 0) continue;
+        if (!op.target.empty() && !equalsNoCase(op.target, m.label) && op.target != m.label.substr(9)) continue;
+        for (SourceNode& slot : m.children) {
+            if (slot.kind != SourceNode::Kind::Field || !equalsNoCase(slot.label, op.name)) continue;
+            matched = true;
+            std::vector<uint8_t> payload = tree.payloadOf(slot);
+            const size_t size = payload.size();
+            const std::string text(reinterpret_cast<const char*>(payload.data()),
+                                   strnlen(reinterpret_cast<const char*>(payload.data()), size));
+            if (op.value.size() + 1 > size)
+                throw EditError(file + ": texture name " + op.value + " does not fit the " + std::to_string(size) +
+                                "-byte field " + m.label + "/" + slot.label);
+            std::fill(payload.begin(),
+                      payload.begin() + long(std::min(size, std::max(text.size(), op.value.size()) + 1)), 0);
+            std::copy(op.value.begin(), op.value.end(), payload.begin());
+            if (text == op.value) continue;
+            out.push_back({m.label + "/" + slot.label, slot.begin, text, op.value, slot.label});
+            sets.emplace_back(&slot, std::move(payload));
+        }
+    }
+    (void)o;
+    if (!matched)
+        throw EditError(file + ": no " + (op.target.empty() ? std::string("material") : op.target) +
+                        " with a texture slot " + op.name +
+                        " (diffuse, light, growth, specular, animated, normal, type)");
+    if (apply)
+        for (auto& [n, payload] : sets)
+            tree.setPayload(*n, std::move(payload));
+    return out;
+}
+
+} // namespace rs::bw2

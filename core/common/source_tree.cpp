@@ -314,10 +314,79 @@ std::string SourceTree::pathAt(uint64_t offset) const {
 
 SourceNode* SourceTree::find(std::string_view path, size_t nth) { return findIn(roots_, {}, path, nth); }
 
+namespace {
+
+bool indexOf(const std::vector<SourceNode>& nodes, const SourceNode* target, std::vector<uint32_t>& index) {
+    for (size_t i = 0; i < nodes.size(); ++i) {
+        index.push_back(uint32_t(i));
+        if (&nodes[i] == target || indexOf(nodes[i].children, target, index)) return true;
+        index.pop_back();
+    }
+    return false;
+}
+
+bool remark(std::vector<SourceNode>& nodes) {
+    bool any = false;
+    for (SourceNode& n : nodes) {
+        const bool below = remark(n.children);
+        n.touched = below || n.replaced.has_value();
+        any = any || n.touched;
+    }
+    return any;
+}
+
+} // namespace
+
 void SourceTree::setPayload(SourceNode& n, std::vector<uint8_t> payload) {
-    if (!markPath(roots_, &n)) throw std::invalid_argument("setPayload: the node is not part of this tree");
+    std::vector<uint32_t> index;
+    if (!indexOf(roots_, &n, index) || !markPath(roots_, &n))
+        throw std::invalid_argument("setPayload: the node is not part of this tree");
+    PayloadChange c;
+    c.node = std::move(index);
+    c.before = n.replaced;
+    c.after = payload;
+    c.childrenBefore = std::move(n.children);
+    journal_.push_back(std::move(c));
     n.children.clear();
     n.replaced = std::move(payload);
+}
+
+std::vector<uint8_t> SourceTree::payloadOf(const SourceNode& n) const {
+    if (n.replaced) return *n.replaced;
+    const ByteSpan o = original();
+    if (!n.touched) return std::vector<uint8_t>(o.data + n.payloadBegin(), o.data + n.end);
+    std::vector<uint8_t> out;
+    Emitter e{o.data, out, false};
+    for (const SourceNode& c : n.children)
+        e.node(c);
+    e.flush();
+    return out;
+}
+
+SourceNode* SourceTree::at(const std::vector<uint32_t>& index) {
+    std::vector<SourceNode>* level = &roots_;
+    SourceNode* n = nullptr;
+    for (uint32_t i : index) {
+        if (i >= level->size()) return nullptr;
+        n = &(*level)[i];
+        level = &n->children;
+    }
+    return n;
+}
+
+void SourceTree::restorePayload(const std::vector<uint32_t>& index, std::optional<std::vector<uint8_t>> payload,
+                                std::vector<SourceNode> children) {
+    SourceNode* n = at(index);
+    if (!n) throw std::invalid_argument("restorePayload: no node at that index");
+    n->replaced = std::move(payload);
+    n->children = n->replaced ? std::vector<SourceNode>() : std::move(children);
+    remark(roots_);
+}
+
+bool SourceTree::edited() const {
+    for (const SourceNode& n : roots_)
+        if (n.touched) return true;
+    return false;
 }
 
 std::vector<std::string> SourceTree::quirks() const {

@@ -77,6 +77,26 @@ class SourceTree {
     // Replaces n's payload (its children are dropped) and marks it and its ancestors for re-emission.
     // n must belong to this tree (std::invalid_argument otherwise).
     void setPayload(SourceNode& n, std::vector<uint8_t> payload);
+    // Every setPayload, in order: the node (child indices from the roots), its payload before (nullopt: as read,
+    // with the children it had then) and after. Edits (core/edit/edits.h) keep the entries an operation added for
+    // undo and redo.
+    struct PayloadChange {
+        std::vector<uint32_t> node;
+        std::optional<std::vector<uint8_t>> before, after;
+        std::vector<SourceNode> childrenBefore; // the node's children before (setPayload drops them)
+    };
+    const std::vector<PayloadChange>& journal() const { return journal_; }
+    // A node's payload as it would be written now (its replacement, or its children or bytes as read).
+    std::vector<uint8_t> payloadOf(const SourceNode& n) const;
+    // The node at child indices `index` from the roots; null when there is none.
+    SourceNode* at(const std::vector<uint32_t>& index);
+    // Undo/redo: gives the node at `index` the payload `payload` (nullopt: its bytes as read, with `children`
+    // put back) and recomputes which nodes are marked for re-emission. Not journalled. std::invalid_argument
+    // when there is no such node.
+    void restorePayload(const std::vector<uint32_t>& index, std::optional<std::vector<uint8_t>> payload,
+                        std::vector<SourceNode> children = {});
+    // Whether any node is replaced (the tree writes something other than the original).
+    bool edited() const;
     // Every quirk, one line each: "<path> at offset N: <quirk>".
     std::vector<std::string> quirks() const;
     // Nodes in all (a measure for tests and benches).
@@ -88,6 +108,7 @@ class SourceTree {
     std::shared_ptr<const std::vector<uint8_t>> bytes_;
     std::string label_;
     std::vector<SourceNode> roots_;
+    std::vector<PayloadChange> journal_;
 };
 
 // One change an edit makes (or would make, in a dry run): where, and the text before and after (CP-1252 bytes).
@@ -95,6 +116,7 @@ struct TextEdit {
     std::string path;    // the node's path ("0x400/0x10100/0x10105/mini 0x2", "material 0/diffuse")
     uint64_t offset = 0; // the node's offset in the original file
     std::string before, after;
+    std::string what = {}; // what the value is ("texture", "shader", "Diffuse", "bone name"); "" for a texture rename
 };
 
 // ASCII case-insensitive equality (texture and bone names: the games compare them so).

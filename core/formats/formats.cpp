@@ -85,14 +85,21 @@ SourceFn sourceOf(Format f) {
     switch (f) {
     case Format::AlamoModel:
     case Format::AlamoParticles:
-    case Format::AlamoClip: return alamo::sourceTree;
-    case Format::W3d: return w3d::sourceTree;
-    case Format::Bw2Model: return bw2::sourceTree;
-    case Format::Bw2Library: return alSource;
-    case Format::Amal: return amal::sourceTree;
+    case Format::AlamoClip:
+        return alamo::sourceTree;
+    case Format::W3d:
+        return w3d::sourceTree;
+    case Format::Bw2Model:
+        return bw2::sourceTree;
+    case Format::Bw2Library:
+        return alSource;
+    case Format::Amal:
+        return amal::sourceTree;
     case Format::Meg:
-    case Format::Big: return vfs::archiveSourceTree;
-    default: return nullptr;
+    case Format::Big:
+        return vfs::archiveSourceTree;
+    default:
+        return nullptr;
     }
 }
 
@@ -106,52 +113,198 @@ const MimeType kAlamoMime{"model/x-alamo",
 std::vector<FormatInfo> makeTable() {
     constexpr unsigned clips = kCompanionClips, textures = kCompanionTextures;
     std::vector<FormatInfo> t;
-    t.push_back({Format::AlamoModel, "alo", "Alamo model", "Alamo models and clips", {".alo"}, {kAlamoMime},
-                 256 * MiB, UpAxis::Z, true, clips | textures | kCompanionProxies, true, readAlamoModel});
-    t.push_back({Format::AlamoParticles, "alo-particle", "Alamo file", "Alamo models and clips", {".alo"}, {},
-                 256 * MiB, UpAxis::Z, false, textures, false, readAlamoParticles});
-    t.push_back({Format::AlamoClip, "ala", "Alamo clip", "Alamo models and clips", {".ala"},
-                 {{"application/x-alamo-animation", "Petroglyph Alamo animation", {"*.ala"},
-                   {{"little32", 0, "0x00001000"}}, 40}},
-                 256 * MiB, UpAxis::Z, false, 0, true, readAlamoClip});
-    t.push_back({Format::W3d, "w3d", "W3D file", "Westwood W3D", {".w3d"},
-                 {{"model/x-w3d", "Westwood W3D model or animation", {"*.w3d"}, {}, 50, "image-x-generic"}}, 256 * MiB,
-                 UpAxis::Z, true, clips | textures | kCompanionHierarchy, true, readW3d});
+    t.push_back({Format::AlamoModel,
+                 "alo",
+                 "Alamo model",
+                 "Alamo models and clips",
+                 {".alo"},
+                 {kAlamoMime},
+                 256 * MiB,
+                 UpAxis::Z,
+                 true,
+                 clips | textures | kCompanionProxies,
+                 true,
+                 readAlamoModel});
+    t.push_back({Format::AlamoParticles,
+                 "alo-particle",
+                 "Alamo file",
+                 "Alamo models and clips",
+                 {".alo"},
+                 {},
+                 256 * MiB,
+                 UpAxis::Z,
+                 false,
+                 textures,
+                 false,
+                 readAlamoParticles});
+    t.push_back({Format::AlamoClip,
+                 "ala",
+                 "Alamo clip",
+                 "Alamo models and clips",
+                 {".ala"},
+                 {{"application/x-alamo-animation",
+                   "Petroglyph Alamo animation",
+                   {"*.ala"},
+                   {{"little32", 0, "0x00001000"}},
+                   40}},
+                 256 * MiB,
+                 UpAxis::Z,
+                 false,
+                 0,
+                 true,
+                 readAlamoClip});
+    t.push_back({Format::W3d,
+                 "w3d",
+                 "W3D file",
+                 "Westwood W3D",
+                 {".w3d"},
+                 {{"model/x-w3d", "Westwood W3D model or animation", {"*.w3d"}, {}, 50, "image-x-generic"}},
+                 256 * MiB,
+                 UpAxis::Z,
+                 true,
+                 clips | textures | kCompanionHierarchy,
+                 true,
+                 readW3d});
     // XML: the magic is the root element near the start (after a BOM and the XML declaration).
-    t.push_back({Format::W3x, "w3x", "W3X file", "SAGE W3X (C&C 3, Red Alert 3, BFME II SDK)", {".w3x"},
-                 {{"model/x-w3x", "SAGE W3X model or animation (XML)", {"*.w3x"},
-                   {{"string", 0, "<AssetDeclaration", nullptr, 0, nullptr, 256}}, 60, "image-x-generic"}},
-                 w3x::kMaxFileBytes, UpAxis::Z, true, clips | textures | kCompanionHierarchy, true, readW3x});
-    t.push_back({Format::W3dShockwave, "w3d-shockwave", "Shockwave 3D file", "", {".w3d"}, {}, 64, UpAxis::Z, false,
-                 0, false, refuseShockwave});
-    t.push_back({Format::Bw2Model, "bwm", "B&W2 model", "Black & White 2", {".bwm"},
-                 {{"model/x-bw2-bwm", "Black & White 2 model", {"*.bwm"}, {{"string", 0, "LiOnHeAdMODEL"}}, 60,
+    t.push_back({Format::W3x,
+                 "w3x",
+                 "W3X file",
+                 "SAGE W3X (C&C 3, Red Alert 3, BFME II SDK)",
+                 {".w3x"},
+                 {{"model/x-w3x",
+                   "SAGE W3X model or animation (XML)",
+                   {"*.w3x"},
+                   {{"string", 0, "<AssetDeclaration", nullptr, 0, nullptr, 256}},
+                   60,
                    "image-x-generic"}},
-                 256 * MiB, UpAxis::Y, false, textures | kCompanionLibraries, true, readBwm});
-    t.push_back({Format::Bw2Library, "al", "B&W2 animation library", "Black & White 2", {".al"},
+                 w3x::kMaxFileBytes,
+                 UpAxis::Z,
+                 true,
+                 clips | textures | kCompanionHierarchy,
+                 true,
+                 readW3x});
+    t.push_back({Format::W3dShockwave,
+                 "w3d-shockwave",
+                 "Shockwave 3D file",
+                 "",
+                 {".w3d"},
+                 {},
+                 64,
+                 UpAxis::Z,
+                 false,
+                 0,
+                 false,
+                 refuseShockwave});
+    t.push_back({Format::Bw2Model,
+                 "bwm",
+                 "B&W2 model",
+                 "Black & White 2",
+                 {".bwm"},
+                 {{"model/x-bw2-bwm",
+                   "Black & White 2 model",
+                   {"*.bwm"},
+                   {{"string", 0, "LiOnHeAdMODEL"}},
+                   60,
+                   "image-x-generic"}},
+                 256 * MiB,
+                 UpAxis::Y,
+                 false,
+                 textures | kCompanionLibraries,
+                 true,
+                 readBwm});
+    t.push_back({Format::Bw2Library,
+                 "al",
+                 "B&W2 animation library",
+                 "Black & White 2",
+                 {".al"},
                  {{"application/x-bw2-animation-library", "Black & White 2 animation library", {"*.al"}, {}, 50}},
-                 256 * MiB, UpAxis::Y, false, 0, true, readAl});
-    t.push_back({Format::Amal, "amal", "AMOS file", "AMOS AMAL banks", {".abk", ".amos"},
-                 {{"application/x-amos-bank", "AMOS bank", {"*.abk"},
-                   {{"string", 0, "AmBk"}, {"string", 0, "AmSp"}, {"string", 0, "AmIc"}}, 60},
-                  {"application/x-amos-source", "AMOS Basic program", {"*.amos"},
-                   {{"string", 0, "AMOS Basic"}, {"string", 0, "AMOS Pro"}}, 60}},
-                 16 * MiB, UpAxis::Z, false, 0, true, readAmal});
+                 256 * MiB,
+                 UpAxis::Y,
+                 false,
+                 0,
+                 true,
+                 readAl});
+    t.push_back({Format::Amal,
+                 "amal",
+                 "AMOS file",
+                 "AMOS AMAL banks",
+                 {".abk", ".amos"},
+                 {{"application/x-amos-bank",
+                   "AMOS bank",
+                   {"*.abk"},
+                   {{"string", 0, "AmBk"}, {"string", 0, "AmSp"}, {"string", 0, "AmIc"}},
+                   60},
+                  {"application/x-amos-source",
+                   "AMOS Basic program",
+                   {"*.amos"},
+                   {{"string", 0, "AMOS Basic"}, {"string", 0, "AMOS Pro"}},
+                   60}},
+                 16 * MiB,
+                 UpAxis::Z,
+                 false,
+                 0,
+                 true,
+                 readAmal});
     // 16384^2 DXT5 with its mips is 341 MiB.
-    t.push_back({Format::Texture, "texture", "texture", "", {".dds", ".tga"}, {}, 512 * MiB, UpAxis::Z, false, 0,
-                 false, nullptr});
-    t.push_back({Format::Meg, "meg", "MEG archive", "", {".meg"},
-                 {{"application/x-petroglyph-meg", "Petroglyph MEG archive", {"*.meg"},
-                   {{"big32", 0, "0xffffffff", "big32", 4, "0xa4707d3f"}}, 60, "package-x-generic"}},
-                 0, UpAxis::Z, false, 0, false, nullptr});
-    t.push_back({Format::Big, "big", "BIG archive", "", {".big"},
-                 {{"application/x-ea-big", "EA BIG archive", {"*.big"}, {{"string", 0, "BIGF"}, {"string", 0, "BIG4"}},
-                   60, "package-x-generic"}},
-                 0, UpAxis::Z, false, 0, false, nullptr});
+    t.push_back({Format::Texture,
+                 "texture",
+                 "texture",
+                 "",
+                 {".dds", ".tga"},
+                 {},
+                 512 * MiB,
+                 UpAxis::Z,
+                 false,
+                 0,
+                 false,
+                 nullptr});
+    t.push_back({Format::Meg,
+                 "meg",
+                 "MEG archive",
+                 "",
+                 {".meg"},
+                 {{"application/x-petroglyph-meg",
+                   "Petroglyph MEG archive",
+                   {"*.meg"},
+                   {{"big32", 0, "0xffffffff", "big32", 4, "0xa4707d3f"}},
+                   60,
+                   "package-x-generic"}},
+                 0,
+                 UpAxis::Z,
+                 false,
+                 0,
+                 false,
+                 nullptr});
+    t.push_back({Format::Big,
+                 "big",
+                 "BIG archive",
+                 "",
+                 {".big"},
+                 {{"application/x-ea-big",
+                   "EA BIG archive",
+                   {"*.big"},
+                   {{"string", 0, "BIGF"}, {"string", 0, "BIG4"}},
+                   60,
+                   "package-x-generic"}},
+                 0,
+                 UpAxis::Z,
+                 false,
+                 0,
+                 false,
+                 nullptr});
     // No header (the directory's offset is in the last 4 bytes): known by its name only.
-    t.push_back({Format::Stuff, "stuff", "B&W2 .stuff archive", "", {".stuff"},
+    t.push_back({Format::Stuff,
+                 "stuff",
+                 "B&W2 .stuff archive",
+                 "",
+                 {".stuff"},
                  {{"application/x-bw2-stuff", "Black & White 2 archive", {"*.stuff"}, {}, 50, "package-x-generic"}},
-                 0, UpAxis::Y, false, 0, false, nullptr});
+                 0,
+                 UpAxis::Y,
+                 false,
+                 0,
+                 false,
+                 nullptr});
     // The source tree builder of each format rigscope writes back (read, edit, write: docs/ARCHITECTURE.md).
     for (FormatInfo& f : t)
         f.source = sourceOf(f.id);
@@ -178,7 +331,11 @@ uint32_t le32(ByteSpan b, size_t o) {
 std::string xmlEscape(const char* s) {
     std::string out;
     for (; *s; ++s)
-        out += *s == '&' ? "&amp;" : *s == '<' ? "&lt;" : *s == '>' ? "&gt;" : *s == '"' ? "&quot;" : std::string(1, *s);
+        out += *s == '&'   ? "&amp;"
+               : *s == '<' ? "&lt;"
+               : *s == '>' ? "&gt;"
+               : *s == '"' ? "&quot;"
+                           : std::string(1, *s);
     return out;
 }
 
@@ -188,7 +345,8 @@ std::vector<const MimeType*> mimeTypes(bool thumbnailOnly) {
     for (const FormatInfo& f : formats()) {
         if (thumbnailOnly && !f.thumbnail) continue;
         for (const MimeType& m : f.mime)
-            if (std::none_of(out.begin(), out.end(), [&](const MimeType* o) { return std::strcmp(o->type, m.type) == 0; }))
+            if (std::none_of(out.begin(), out.end(),
+                             [&](const MimeType* o) { return std::strcmp(o->type, m.type) == 0; }))
                 out.push_back(&m);
     }
     return out;
@@ -294,6 +452,22 @@ std::vector<TextEdit> renameTexture(Format format, SourceTree& tree, const std::
         return bw2::renameTexture(tree, from, to, apply);
     default:
         return {};
+    }
+}
+
+std::vector<TextEdit> applyEdit(Format format, SourceTree& tree, const EditOp& op, bool apply) {
+    switch (format) {
+    case Format::AlamoModel:
+    case Format::AlamoParticles:
+    case Format::AlamoClip:
+        return alamo::applyEdit(tree, op, apply);
+    case Format::W3d:
+        return w3d::applyEdit(tree, op, apply);
+    case Format::Bw2Model:
+        return bw2::applyEdit(tree, op, apply);
+    default:
+        throw EditError(tree.label() + ": rigscope does not edit " + std::string(formatInfo(format).description) +
+                        " files (" + describeEdit(op) + ")");
     }
 }
 

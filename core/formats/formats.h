@@ -4,9 +4,10 @@
 #pragma once
 
 #include "common/bytes.h"
-#include "scene/document.h"
+#include "common/edit_op.h"
 #include "common/format_id.h"
 #include "common/source_tree.h"
+#include "scene/document.h"
 #include "w3d/w3d_reader.h"
 #include "w3x/w3x_reader.h"
 
@@ -20,11 +21,11 @@ namespace rs {
 
 // What a format's files take from other files, looked up by the resolver (resolve/resolver.h).
 enum Companion : unsigned {
-    kCompanionClips = 1u << 0,       // clip files beside the model (Alamo <MODEL>_<CLIP>_NN.ala, W3D by hierarchy)
-    kCompanionHierarchy = 1u << 1,   // W3D/W3X: the hierarchy file a skin, HLOD or clip names
-    kCompanionLibraries = 1u << 2,   // B&W2: .al animation libraries whose bone count fits
-    kCompanionTextures = 1u << 3,    // textures in the engine's lookup order
-    kCompanionProxies = 1u << 4,     // Alamo: models and particle systems attached to proxies, by name
+    kCompanionClips = 1u << 0,     // clip files beside the model (Alamo <MODEL>_<CLIP>_NN.ala, W3D by hierarchy)
+    kCompanionHierarchy = 1u << 1, // W3D/W3X: the hierarchy file a skin, HLOD or clip names
+    kCompanionLibraries = 1u << 2, // B&W2: .al animation libraries whose bone count fits
+    kCompanionTextures = 1u << 3,  // textures in the engine's lookup order
+    kCompanionProxies = 1u << 4,   // Alamo: models and particle systems attached to proxies, by name
 };
 
 // One shared-mime-info <match>, optionally with one nested match that must also hold.
@@ -61,17 +62,17 @@ using SourceFn = SourceTree (*)(std::shared_ptr<const std::vector<uint8_t>> byte
 
 struct FormatInfo {
     Format id;
-    const char* name;        // stable id used in JSON and by the CLI: "alo", "w3d", ...
-    const char* description; // "Alamo model", used in messages ("larger than any Alamo model ...")
-    const char* group;       // Open dialog filter this format is listed under ("" for none)
+    const char* name;                    // stable id used in JSON and by the CLI: "alo", "w3d", ...
+    const char* description;             // "Alamo model", used in messages ("larger than any Alamo model ...")
+    const char* group;                   // Open dialog filter this format is listed under ("" for none)
     std::vector<const char*> extensions; // lower case, with the dot
     std::vector<MimeType> mime;          // shared with other rows when a MIME type covers several formats
     uint64_t maxBytes;                   // largest file read; 0: nothing is read
     UpAxis up;
     bool cullBackFaces; // the engine culls back faces of this format's meshes
     unsigned companions;
-    bool thumbnail; // the installed thumbnailer draws it
-    ReadFn read;    // null: not opened as a document (textures, archives, refused formats)
+    bool thumbnail;            // the installed thumbnailer draws it
+    ReadFn read;               // null: not opened as a document (textures, archives, refused formats)
     SourceFn source = nullptr; // null: not written back (textures, refused formats)
 };
 
@@ -112,6 +113,12 @@ Document readBack(Format format, ByteSpan bytes, const ReadContext& context);
 // textures: no change.
 std::vector<TextEdit> renameTexture(Format format, SourceTree& tree, const std::string& from, const std::string& to,
                                     bool apply);
+
+// Runs one edit (common/edit_op.h) on a file of `format` (alamo::, w3d::, bw2::applyEdit): the changes made, or
+// with apply = false that would be made. Throws EditError naming the file when the target or parameter is not
+// there or the value does not parse or fit; a format without the edit: EditError naming it. RenameTexture is
+// renameTexture above.
+std::vector<TextEdit> applyEdit(Format format, SourceTree& tree, const EditOp& op, bool apply);
 
 // Filters for a file dialog: "All supported (*.alo ...)", then one per group ("Alamo models and clips (*.alo
 // *.ala)"), then "All files (*)", separated by ";;".

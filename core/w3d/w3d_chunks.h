@@ -194,6 +194,7 @@ class Cursor {
 
 } // namespace rs::w3d
 
+#include "common/edit_op.h"
 #include "common/source_tree.h"
 
 namespace rs::w3d {
@@ -210,5 +211,14 @@ SourceTree sourceTree(std::shared_ptr<const std::vector<uint8_t>> bytes, const s
 // name, u32 text length, text + NUL). With apply, each becomes `to` (CP-1252 bytes); lengths and chunk sizes
 // follow. Returns the changes (made, or that would be made).
 std::vector<TextEdit> renameTexture(SourceTree& tree, const std::string& from, const std::string& to, bool apply);
+
+// One edit (common/edit_op.h): a bone rename (hierarchy pivot names, char[16] in 0x102; clips and HLOD
+// sub-objects name pivots by index, so they do not change); SetShader: the FX shader name of shader materials
+// (0x52, char[32]); SetParam on a mesh's material (target "MESH" or "MESH#k", or a vertex material's name):
+// shader bits by W3dShaderStruct field name (DepthCompare ... PostDetailAlphaFunc, 0x29), vertex material
+// colours Ambient/Diffuse/Specular/Emissive (R G B 0..255 or #RRGGBB) and Shininess/Opacity/Translucency (0x2D),
+// shader material properties by name (0x53: texture, float, float2..4, int, bool). EditError naming the file when
+// nothing matches or a value does not parse or fit.
+std::vector<TextEdit> applyEdit(SourceTree& tree, const EditOp& op, bool apply);
 
 } // namespace rs::w3d

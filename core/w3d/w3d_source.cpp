@@ -1,6 +1,8 @@
 // The source tree of W3D files (read, edit, write: docs/ARCHITECTURE.md).
 #include "w3d/w3d_chunks.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <functional>
 
@@ -79,6 +81,274 @@ std::vector<TextEdit> renameTexture(SourceTree& tree, const std::string& from, c
         for (auto& [n, payload] : edits)
             tree.setPayload(*n, std::move(payload));
     return out;
+}
+
+} // namespace rs::w3d
+
+// Edits (common/edit_op.h).
+namespace rs::w3d {
+
+namespace {
+
+using K = SourceNode::Kind;
+
+std::string join(const std::string& a, const SourceNode& n) { return a.empty() ? n.segment() : a + "/" + n.segment(); }
+std::string fixedText(const std::vector<uint8_t>& p, size_t at, size_t n) {
+    if (at >= p.size()) return {};
+    n = std::min(n, p.size() - at);
+    const char* b = reinterpret_cast<const char*>(p.data() + at);
+    return std::string(b, strnlen(b, n));
+}
+// Writes `text` into the char[n] field at `at`: the text, then zeros up to the longer of the old and new text's
+// NUL (bytes after the old NUL stay as they were). EditError when it does not fit with its NUL.
+void putFixed(std::vector<uint8_t>& p, size_t at, size_t n, const std::string& text, const std::string& file,
+              const std::string& what) {
+    if (text.size() + 1 > n)
+        throw EditError(file + ": " + what + " " + text + " does not fit its " + std::to_string(n) + "-byte field");
+    const size_t old = fixedText(p, at, n).size();
+    std::fill(p.begin() + long(at), p.begin() + long(at + std::min(n, std::max(old, text.size()) + 1)), 0);
+    std::copy(text.begin(), text.end(), p.begin() + long(at));
+}
+float getF(const std::vector<uint8_t>& p, size_t at) {
+    float f;
+    std::memcpy(&f, p.data() + at, 4);
+    return f;
+}
+void putF(std::vector<uint8_t>& p, size_t at, float f) { std::memcpy(p.data() + at, &f, 4); }
+
+SourceNode* childOf(SourceNode& n, uint32_t type) {
+    for (SourceNode& c : n.children)
+        if (c.kind == K::Chunk && c.type == type) return &c;
+    return nullptr;
+}
+
+const char* const kShaderFields[16] = {"DepthCompare", "DepthMask",           "ColorMask",           "DestBlend",
+                                       "FogFunc",      "PriGradient",         "SecGradient",         "SrcBlend",
+                                       "Texturing",    "DetailColorFunc",     "DetailAlphaFunc",     "ShaderPreset",
+                                       "AlphaTest",    "PostDetailColorFunc", "PostDetailAlphaFunc", "pad"};
+const char* const kColours[4] = {"Ambient", "Diffuse", "Specular", "Emissive"};
+const char* const kFloats[3] = {"Shininess", "Opacity", "Translucency"};
+
+struct Editor {
+    SourceTree& tree;
+    const EditOp& op;
+    const std::string& file;
+    std::vector<TextEdit> out;
+    std::vector<std::pair<SourceNode*, std::vector<uint8_t>>> sets;
+    bool matched = false;
+
+    void set(SourceNode& n, const std::string& path, const std::string& what, const std::string& before,
+             const std::string& after, std::vector<uint8_t> payload) {
+        if (payload == tree.payloadOf(n)) return;
+        for (auto& s : sets) // a second change of one node (two pivots of one 0x102): the later payload holds both
+            if (s.first == &n) {
+                s.second = std::move(payload);
+                out.push_back({path, n.begin, before, after, what});
+                return;
+            }
+        out.push_back({path, n.begin, before, after, what});
+        sets.emplace_back(&n, std::move(payload));
+    }
+    std::vector<uint8_t> current(SourceNode& n) {
+        for (auto& s : sets)
+            if (s.first == &n) return s.second;
+        return tree.payloadOf(n);
+    }
+
+    void hierarchy(SourceNode& h, const std::string& path) {
+        SourceNode* pivots = childOf(h, id::Pivots);
+        if (!pivots || !pivots->children.empty()) return;
+        for (size_t at = 0; at + 60 <= size_t(pivots->end - pivots->payloadBegin()); at += 60) {
+            std::vector<uint8_t> p = current(*pivots);
+            const std::string name = fixedText(p, at, 16);
+            if (!equalsNoCase(name, op.name)) continue;
+            matched = true;
+            putFixed(p, at, 16, op.value, file, "pivot name");
+            set(*pivots, join(path, *pivots) + " pivot " + std::to_string(at / 60), "bone name", name, op.value,
+                std::move(p));
+        }
+    }
+
+    void shaderBits(SourceNode& shaders, const std::string& path, const std::string& mesh, int field) {
+        const size_t count = size_t(shaders.end - shaders.payloadBegin()) / 16;
+        for (size_t k = 0; k < count; ++k) {
+            if (!editTargets(op.target, mesh, k)) continue;
+            matched = true;
+            std::vector<uint8_t> p = current(shaders);
+            const int64_t v = editInteger(op.value, file, op.name);
+            if (v < 0 || v > 255) throw EditError(file + ": " + op.name + " takes 0..255, got " + op.value);
+            const uint8_t old = p[16 * k + size_t(field)];
+            p[16 * k + size_t(field)] = uint8_t(v);
+            set(shaders, join(path, shaders) + " shader " + std::to_string(k), op.name, std::to_string(old),
+                std::to_string(v), std::move(p));
+        }
+    }
+
+    void vertexMaterial(SourceNode& vm, const std::string& path, const std::string& mesh, size_t k) {
+        SourceNode* nameNode = childOf(vm, id::VertexMaterialName);
+        const std::string name = nameNode ? fixedText(tree.payloadOf(*nameNode), 0, 1u << 30) : std::string();
+        if (!editTargets(op.target, mesh, k) && !equalsNoCase(op.target, name)) return;
+        SourceNode* info = childOf(vm, id::VertexMaterialInfo);
+        if (!info) return;
+        std::vector<uint8_t> p = current(*info);
+        if (p.size() < 32) throw EditError(file + ": " + join(path, *info) + " is shorter than 32 bytes");
+        for (int c = 0; c < 4; ++c) {
+            if (!equalsNoCase(op.name, kColours[c])) continue;
+            matched = true;
+            const size_t at = 4 + 4 * size_t(c);
+            std::vector<float> v = editNumbers(op.value, 3, file, op.name + " (R G B in 0..255 or #RRGGBB)");
+            if (op.value[0] == '#')
+                for (float& f : v)
+                    f *= 255.0f;
+            const float old[3] = {float(p[at]), float(p[at + 1]), float(p[at + 2])};
+            for (int i = 0; i < 3; ++i) {
+                if (v[size_t(i)] < 0 || v[size_t(i)] > 255 || v[size_t(i)] != std::floor(v[size_t(i)] + 0.5f))
+                    if (op.value[0] != '#')
+                        throw EditError(file + ": " + op.name + " takes R G B in 0..255, got " + op.value);
+                p[at + size_t(i)] = uint8_t(std::lround(v[size_t(i)]));
+                v[size_t(i)] = float(p[at + size_t(i)]);
+            }
+            set(*info, join(path, *info), op.name, editText(old, 3), editText(v.data(), 3), std::move(p));
+            return;
+        }
+        for (int f = 0; f < 3; ++f) {
+            if (!equalsNoCase(op.name, kFloats[f])) continue;
+            matched = true;
+            const size_t at = 20 + 4 * size_t(f);
+            const float old = getF(p, at);
+            const float v = editNumbers(op.value, 1, file, op.name)[0];
+            putF(p, at, v);
+            set(*info, join(path, *info), op.name, editText(&old, 1), editText(&v, 1), std::move(p));
+            return;
+        }
+    }
+
+    void shaderMaterial(SourceNode& sm, const std::string& path, const std::string& mesh, size_t k) {
+        if (!editTargets(op.target, mesh, k)) return;
+        SourceNode* header = childOf(sm, id::ShaderMaterialHeader);
+        if (op.kind == EditOp::Kind::SetShader) {
+            if (!header) return;
+            std::vector<uint8_t> p = current(*header);
+            const std::string old = fixedText(p, 1, 32);
+            if (!op.name.empty() && !equalsNoCase(old, op.name)) return;
+            matched = true;
+            if (p.size() < 1 + 32) throw EditError(file + ": " + join(path, *header) + " is too short");
+            putFixed(p, 1, 32, op.value, file, "shader");
+            set(*header, join(path, *header), "shader", old, op.value, std::move(p));
+            return;
+        }
+        for (SourceNode& c : sm.children) {
+            if (c.kind != K::Chunk || c.type != id::ShaderMaterialProperty || !c.children.empty()) continue;
+            std::vector<uint8_t> p = current(c);
+            if (p.size() < 8) continue;
+            uint32_t type, nameLen;
+            std::memcpy(&type, p.data(), 4);
+            std::memcpy(&nameLen, p.data() + 4, 4);
+            if (nameLen > p.size() - 8) continue;
+            const std::string name = fixedText(p, 8, nameLen);
+            if (!equalsNoCase(name, op.name)) continue;
+            matched = true;
+            const size_t at = 8 + nameLen;
+            static const size_t kCounts[8] = {0, 0, 1, 2, 3, 4, 0, 0};
+            if (type == 1) { // a texture: the text as stored (u32 length, text [+ NUL]) with the rest kept
+                uint32_t len;
+                if (p.size() < at + 4) continue;
+                std::memcpy(&len, p.data() + at, 4);
+                if (len > p.size() - at - 4) continue;
+                const std::string old = fixedText(p, at + 4, len);
+                const bool nul = len > old.size();
+                std::vector<uint8_t> q(p.begin(), p.begin() + long(at));
+                const uint32_t n = uint32_t(op.value.size() + (nul ? 1 : 0));
+                for (int i = 0; i < 4; ++i)
+                    q.push_back(uint8_t(n >> (8 * i)));
+                q.insert(q.end(), op.value.begin(), op.value.end());
+                if (nul) q.push_back(0);
+                q.insert(q.end(), p.begin() + long(at + 4 + len), p.end());
+                set(c, join(path, c), op.name, old, op.value, std::move(q));
+            } else if (type >= 2 && type <= 5) {
+                const size_t count = kCounts[type];
+                if (p.size() < at + 4 * count) throw EditError(file + ": " + join(path, c) + " is too short");
+                const std::vector<float> v = editNumbers(op.value, count, file, op.name);
+                std::vector<float> old(count);
+                for (size_t i = 0; i < count; ++i) {
+                    old[i] = getF(p, at + 4 * i);
+                    putF(p, at + 4 * i, v[i]);
+                }
+                set(c, join(path, c), op.name, editText(old.data(), count), editText(v.data(), count), std::move(p));
+            } else if (type == 6 || type == 7) {
+                const int64_t v =
+                    type == 7 ? int64_t(editBool(op.value, file, op.name)) : editInteger(op.value, file, op.name);
+                if (p.size() < at + (type == 7 ? 1 : 4)) throw EditError(file + ": " + join(path, c) + " is too short");
+                int32_t old = 0;
+                if (type == 7) {
+                    old = p[at];
+                    p[at] = uint8_t(v);
+                } else {
+                    std::memcpy(&old, p.data() + at, 4);
+                    const int32_t w = int32_t(v);
+                    std::memcpy(p.data() + at, &w, 4);
+                }
+                set(c, join(path, c), op.name, std::to_string(old), std::to_string(v), std::move(p));
+            }
+        }
+    }
+
+    void mesh(SourceNode& m, const std::string& path) {
+        SourceNode* header = childOf(m, id::MeshHeader3);
+        const std::vector<uint8_t> h = header ? tree.payloadOf(*header) : std::vector<uint8_t>();
+        const std::string name = fixedText(h, 8, 16);
+        int field = -1;
+        for (int f = 0; f < 16 && op.kind == EditOp::Kind::SetParam; ++f)
+            if (equalsNoCase(op.name, kShaderFields[f])) field = f;
+        for (SourceNode& c : m.children) {
+            if (c.kind != K::Chunk) continue;
+            const std::string pp = join(path, c);
+            if (c.type == id::Shaders && field >= 0 && c.children.empty()) {
+                shaderBits(c, path, name, field);
+            } else if (c.type == id::VertexMaterials && op.kind == EditOp::Kind::SetParam && field < 0) {
+                size_t k = 0;
+                for (SourceNode& vm : c.children)
+                    if (vm.kind == K::Chunk && vm.type == id::VertexMaterial)
+                        vertexMaterial(vm, join(pp, vm), name, k++);
+            } else if (c.type == id::ShaderMaterials && field < 0) {
+                size_t k = 0;
+                for (SourceNode& sm : c.children)
+                    if (sm.kind == K::Chunk && sm.type == id::ShaderMaterial)
+                        shaderMaterial(sm, join(pp, sm), name, k++);
+            }
+        }
+    }
+};
+
+} // namespace
+
+std::vector<TextEdit> applyEdit(SourceTree& tree, const EditOp& op, bool apply) {
+    const std::string& file = tree.label();
+    Editor e{tree, op, file, {}, {}};
+    switch (op.kind) {
+    case EditOp::Kind::RenameTexture:
+        return renameTexture(tree, op.name, op.value, apply);
+    case EditOp::Kind::RenameBone:
+        for (SourceNode& n : tree.roots())
+            if (n.kind == K::Chunk && n.type == id::Hierarchy) e.hierarchy(n, n.segment());
+        break;
+    case EditOp::Kind::SetShader:
+    case EditOp::Kind::SetParam:
+        for (SourceNode& n : tree.roots())
+            if (n.kind == K::Chunk && n.type == id::Mesh) e.mesh(n, n.segment());
+        if (!e.matched)
+            throw EditError(file + ": no " + (op.target.empty() ? std::string("material") : "material " + op.target) +
+                            (op.kind == EditOp::Kind::SetParam ? " with a parameter " + op.name
+                             : op.name.empty()                 ? std::string(" with an FX shader")
+                                                               : " with shader " + op.name));
+        break;
+    default:
+        throw EditError(file + ": W3D files have no such edit (" + describeEdit(op) + ")");
+    }
+    if (apply)
+        for (auto& [n, payload] : e.sets)
+            tree.setPayload(*n, std::move(payload));
+    return std::move(e.out);
 }
 
 } // namespace rs::w3d
