@@ -339,6 +339,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), view_(createModel
                     }}});
     });
     materialDock_->setTextureChoices([this] { return textureChoices(); });
+    connect(materialDock_, &MaterialDock::editRequested, this, [this](const EditOp& op) {
+        applyEdit(QString::fromStdString(cp1252ToUtf8(describeEdit(op))),
+                  {{edits_->documentPath(), [op](Format f, SourceTree& t) { return rs::applyEdit(f, t, op, true); }}});
+    });
 
     compare_ = new CompareSession(this, viewSplit_);
     connect(compare_, &CompareSession::failed, this, [this](const QString& m) { reportError(tr("Compare"), m); });
@@ -1540,7 +1544,6 @@ void MainWindow::updateTitle() {
     const bool modified = edits_ && edits_->isModified();
     const QString base = titleBase_.isEmpty() ? QStringLiteral("rigscope") : titleBase_;
     setWindowTitle(modified ? QStringLiteral("*") + base : base);
-    setWindowModified(modified);
     const bool editable = edits_ && !edits_->documentPath().isEmpty();
     if (saveAction_) {
         saveAction_->setEnabled(editable && edits_->isModified(edits_->documentPath()));
@@ -1594,7 +1597,7 @@ void MainWindow::showEditedDocument() {
     const QList<int> material = materialDock_->currentItemPath();
     const float pos = timeline_->position();
     model_ = model;
-    view_->setModel(model_);
+    view_->setEditedModel(model_);
     view_->setClip(clip_);
     boneDock_->setModel(model_);
     boneDock_->setClip(clip_);
