@@ -748,6 +748,18 @@ bool SceneView::eventFilter(QObject* watched, QEvent* e) {
     return QObject::eventFilter(watched, e);
 }
 
+void SceneView::setOrbitCamera(const OrbitCamera& c) {
+    if (!d->window) return; // window already destroyed by its container
+    const glm::vec3 centre = d->orbit.sceneCentre;
+    const float radius = d->orbit.sceneRadius;
+    const bool zUp = d->orbit.zUp;
+    d->orbit = c;
+    d->orbit.sceneCentre = centre;
+    d->orbit.sceneRadius = radius;
+    d->orbit.zUp = zUp;
+    d->applyOrbit();
+}
+
 OrbitCamera SceneView::orbitCamera() const {
     if (d->window) d->syncOrbit();
     return d->orbit;

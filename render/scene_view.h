@@ -166,6 +166,9 @@ class SceneView : public QObject {
     void setFixedOrbit(bool on);
     // The camera now (as the mouse, framing, setCameraAngles or a linked view left it).
     OrbitCamera orbitCamera() const;
+    // Puts the camera where `c` says (target, angles, distance, field of view), the framed scene's centre and radius
+    // kept: the window shows an edited model again from where the user was looking.
+    void setOrbitCamera(const OrbitCamera& c);
     // Mouse over the window (the view does this by itself; orbit_camera.h says what each does): left-drag orbits
     // around the target (turntable: yaw about the up axis, pitch clamped, no roll), right- and middle-drag pan, the
     // wheel zooms toward the cursor, a double-click centres the camera on the point of the model under the cursor.

@@ -11,6 +11,7 @@
 #include "asset_browser_dock.h"
 #include "bone_tree_dock.h"
 #include "compare_session.h"
+#include "edit_session.h"
 #include "elided_label.h"
 #include "material_dock.h"
 #include "notice_bar.h"
@@ -23,6 +24,8 @@
 #include "particles.h"
 
 #include "bw2/al.h"
+#include "common/cp1252.h"
+#include "formats/formats.h"
 #include "common/error.h"
 #include "demo/demo_model.h"
 #include "scene/clip_choice.h"
@@ -47,11 +50,14 @@
 #include <QPlainTextEdit>
 #include <QProgressDialog>
 #include <QScreen>
+#include <QSet>
 #include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTextEdit>
+#include <QUndoStack>
+#include <QUndoView>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -98,6 +104,8 @@ LoadResult loadFile(const Resolver& resolver, const QString& path, const QString
     r.path = path;
     if (const int ms = loadDelayMs.load(); ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(ms));
     try {
+        // The stamp of what is read, before it is read: a change after this is seen when saving.
+        r.stamp = stampOf(diskFileHolding(resolver, path));
         OpenOptions options;
         options.w3dHierarchyFile = QFile::encodeName(w3dHierarchyFile).toStdString();
         // Clips are small: the companion clips are read here so that the clip that fits the skeleton can be chosen.
@@ -304,6 +312,38 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), view_(createModel
     // Playback keys work wherever focus is in the window, except in a text field being edited.
     qApp->installEventFilter(this);
 
+    edits_ = new EditSession(this);
+    connect(edits_, &EditSession::filesChanged, this, [this](const QStringList& files) {
+        if (files.contains(edits_->documentPath())) showEditedDocument();
+    });
+    connect(edits_, &EditSession::modifiedChanged, this, &MainWindow::updateTitle);
+    historyDock_ = new QDockWidget(tr("History"), this);
+    historyDock_->setObjectName(QStringLiteral("historyDock"));
+    auto* history = new QUndoView(edits_->undoStack(), historyDock_);
+    history->setEmptyLabel(tr("<as opened>"));
+    historyDock_->setWidget(history);
+    addDockWidget(Qt::RightDockWidgetArea, historyDock_);
+    historyDock_->hide();
+    // Materials panel: a texture renamed in place (every reference to it in the file: formats.h renameTexture).
+    connect(materialDock_, &MaterialDock::textureRenameRequested, this, [this](const QByteArray& from, const QString& to) {
+        std::string toBytes;
+        if (!utf8ToCp1252(to.toStdString(), toBytes)) {
+            reportError(tr("Cannot rename the texture"),
+                        tr("%1 has characters the game's files cannot hold (they store names in Windows-1252).").arg(to));
+            return;
+        }
+        const std::string fromBytes = from.toStdString();
+        applyEdit(tr("Texture %1 → %2").arg(QString::fromStdString(cp1252ToUtf8(fromBytes)), to),
+                  {{edits_->documentPath(), [fromBytes, toBytes](Format f, SourceTree& t) {
+                        return renameTexture(f, t, fromBytes, toBytes, true);
+                    }}});
+    });
+    materialDock_->setTextureChoices([this] { return textureChoices(); });
+    connect(materialDock_, &MaterialDock::editRequested, this, [this](const EditOp& op) {
+        applyEdit(QString::fromStdString(cp1252ToUtf8(describeEdit(op))),
+                  {{edits_->documentPath(), [op](Format f, SourceTree& t) { return rs::applyEdit(f, t, op, true); }}});
+    });
+
     compare_ = new CompareSession(this, viewSplit_);
     connect(compare_, &CompareSession::failed, this, [this](const QString& m) { reportError(tr("Compare"), m); });
     buildMenus();
@@ -350,6 +390,31 @@ void MainWindow::buildMenus() {
         openFile(path_);
     });
     reload->setShortcut(Qt::Key_F5);
+    file->addSeparator();
+    saveAction_ = file->addAction(tr("&Save"), this, [this] { save(); });
+    saveAction_->setShortcut(QKeySequence::Save);
+    saveAction_->setToolTip(tr("Write the edited file safely (a temporary file checked, then renamed); a file from "
+                               "an archive goes to its game path in the mod folder"));
+    saveAsAction_ = file->addAction(tr("Save &as…"), this, [this] {
+        const QString doc = edits_->documentPath();
+        if (doc.isEmpty()) return;
+        QString start = edits_->saveTarget(doc);
+        if (start.isEmpty()) start = QDir(openDialogDir()).filePath(QFileInfo(doc.section(QLatin1Char(':'), -1)).fileName());
+        const QString dest = QFileDialog::getSaveFileName(this, tr("Save as"), start);
+        if (!dest.isEmpty()) saveAs(dest);
+    });
+    saveAllAction_ = file->addAction(tr("Save a&ll"), this, [this] {
+        QStringList saved, failures;
+        for (const QString& f : edits_->modifiedFiles()) {
+            const EditSession::SaveResult r = edits_->save(f);
+            (r.ok ? saved : failures) << (r.ok ? r.dest : r.message);
+        }
+        if (!failures.isEmpty()) reportError(tr("Save all"), failures.join(QStringLiteral("\n\n")));
+        afterSave(saved);
+    });
+    saveAllAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_S));
+    saveAllAction_->setToolTip(tr("Save every file the edits changed (a bone rename changes the clips and "
+                                  "definitions that name the bone): together, or each one's failure named"));
     applyLibraryAction_ = file->addAction(tr("Apply animation &library…"), this, &MainWindow::applyLibraryDialog);
     applyLibraryAction_->setEnabled(false);
     applyLibraryAction_->setToolTip(tr("B&W2: animate the open .bwm skin with an .al animation library"));
@@ -365,6 +430,19 @@ void MainWindow::buildMenus() {
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
 
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* undo = edits_->undoStack()->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    QAction* redo = edits_->undoStack()->createRedoAction(this, tr("&Redo"));
+    redo->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)});
+    edit->addAction(undo);
+    edit->addAction(redo);
+    edit->addSeparator();
+    QAction* historyAction = historyDock_->toggleViewAction();
+    historyAction->setText(tr("&History"));
+    edit->addAction(historyAction);
+    updateTitle();
+
     QMenu* viewMenu = menuBar()->addMenu(tr("&View"));
     QAction* frame = viewMenu->addAction(tr("&Frame model"), this, [this] { view_->frameModel(); });
     frame->setShortcut(Qt::Key_F);
@@ -372,7 +450,8 @@ void MainWindow::buildMenus() {
     for (QDockWidget* d : {static_cast<QDockWidget*>(timeline_), static_cast<QDockWidget*>(boneDock_),
                            static_cast<QDockWidget*>(materialDock_), static_cast<QDockWidget*>(sceneDock_),
                            static_cast<QDockWidget*>(findChild<AssetBrowserDock*>()),
-                           static_cast<QDockWidget*>(objectsDock_), static_cast<QDockWidget*>(problems_)})
+                           static_cast<QDockWidget*>(objectsDock_), static_cast<QDockWidget*>(problems_),
+                           historyDock_})
         viewMenu->addAction(d->toggleViewAction());
 
     QMenu* play = menuBar()->addMenu(tr("&Playback"));
@@ -400,6 +479,8 @@ void MainWindow::buildMenus() {
 
 void MainWindow::openFile(const QString& path) {
     if (path.isEmpty()) return;
+    // Another document (or the same one read again) replaces the edits; a clip applies to the open model.
+    if (!path.endsWith(QLatin1String(".ala"), Qt::CaseInsensitive) && !maybeSave()) return;
     if (path.endsWith(QLatin1String(".meg"), Qt::CaseInsensitive) ||
         path.endsWith(QLatin1String(".big"), Qt::CaseInsensitive) ||
         path.endsWith(QLatin1String(".stuff"), Qt::CaseInsensitive)) {
@@ -597,9 +678,12 @@ void MainWindow::applyDocument(const LoadResult& r) {
                                }}});
     }
     if (!r.path.isEmpty() && !applyingObject_) addRecent(r.path);
-    setWindowTitle(applyingObject_    ? tr("%1 — rigscope").arg(objectName_)
-                   : r.path.isEmpty() ? tr("built-in demo — rigscope")
-                                      : tr("%1 — rigscope").arg(QFileInfo(r.path).fileName()));
+    // The file's edits start here (objects, particle systems and the demo are not edited in the window).
+    edits_->reset(applyingObject_ || r.doc.particles ? QString() : r.path, r.stamp);
+    titleBase_ = applyingObject_    ? tr("%1 — rigscope").arg(objectName_)
+                 : r.path.isEmpty() ? tr("built-in demo — rigscope")
+                                    : tr("%1 — rigscope").arg(QFileInfo(r.path).fileName());
+    updateTitle();
     for (const std::string& w : model_->warnings)
         statusBar()->showMessage(QString::fromStdString(w), 6000);
     applyLibraryAction_->setEnabled(model_->format == Format::Bw2Model && !model_->skeleton.bones.empty());
@@ -661,6 +745,7 @@ bool MainWindow::applyAnimationLibrary(const QString& alPath) {
     r.doc.model = std::make_shared<Model>(bw2::applyLibrary(*model_, lib.doc.model->skeleton));
     r.doc.clips = lib.doc.clips;
     applyDocument(r);
+    edits_->reset(QString(), {}); // the skin as the library names it is not the file
     // applyDocument labels clips by the model file: they come from the library.
     for (ClipEntry& e : clips_)
         if (e.clip && e.path == path_) {
@@ -773,7 +858,9 @@ void MainWindow::applyAmal(const LoadResult& r) {
     setDocksFor3D(false); // 3D-only panels make way for the stage
     setAmalClip(amal_->durationTicks());
     addRecent(r.path);
-    setWindowTitle(tr("%1 — rigscope").arg(QFileInfo(r.path).fileName()));
+    edits_->reset(QString(), {});
+    titleBase_ = tr("%1 — rigscope").arg(QFileInfo(r.path).fileName());
+    updateTitle();
     updateStatus();
     emit documentOpened(r.path);
 }
@@ -863,6 +950,7 @@ void MainWindow::openObject(const QString& name) {
         emit objectShown(name, -1);
         return;
     }
+    if (!maybeSave()) return;
     if (objectWatcher_.isRunning()) objectWatcher_.waitForFinished(); // one object at a time: the last one wins
     statusBar()->showMessage(tr("Opening object %1…").arg(name));
     objectWatcher_.setFuture(QtConcurrent::run(&loadPool_, [db, table, resolver = resolver_, name,
@@ -964,7 +1052,9 @@ void MainWindow::showObjectWithoutModel(const QString& name, int index, const ob
     notices_->clearNotices();
     applyLibraryAction_->setEnabled(false);
     updateStatus();
-    setWindowTitle(tr("%1 — rigscope").arg(name));
+    edits_->reset(QString(), {});
+    titleBase_ = tr("%1 — rigscope").arg(name);
+    updateTitle();
     sceneDock_->setStates(objectStateLabels(), objectStateTips(), index);
 
     QString why;
@@ -1077,6 +1167,7 @@ void MainWindow::applyObjectState(const QString& name, int index, const objects:
 }
 
 void MainWindow::showDemo() {
+    if (!maybeSave()) return;
     // Made by the project's own Alamo writer and read back through the Alamo reader.
     LoadResult r;
     try {
@@ -1095,6 +1186,7 @@ void MainWindow::updateResolver() {
     for (const QString& d : textureDirs_)
         dirs.push_back(QFile::encodeName(d).toStdString());
     resolver_ = std::make_shared<Resolver>(mount_, std::move(dirs));
+    if (edits_) edits_->setResolver(resolver_);
     view_->setResolver(resolver_);
     amal_->setResolver(resolver_);
     if (problems_) problems_->setResolver(resolver_);
@@ -1280,7 +1372,11 @@ void MainWindow::grabWindowImage(std::function<void(const QImage&)> done) {
 
 void MainWindow::preferencesDialog() {
     PreferencesDialog d(textureDirs_, this);
-    if (d.exec() == QDialog::Accepted) setTextureDirs(d.textureDirs());
+    d.setKeepBackups(edits_->keepBackups());
+    if (d.exec() != QDialog::Accepted) return;
+    edits_->setKeepBackups(d.keepBackups());
+    QSettings().setValue(QStringLiteral("save/keepBackups"), d.keepBackups());
+    setTextureDirs(d.textureDirs());
 }
 
 void MainWindow::loadSettings() {
@@ -1296,6 +1392,7 @@ void MainWindow::loadSettings() {
     }
     layoutRestored_ = restoreState(s.value(QStringLiteral("window/state")).toByteArray());
     textureDirs_ = s.value(QStringLiteral("textureDirs")).toStringList();
+    edits_->setKeepBackups(s.value(QStringLiteral("save/keepBackups"), true).toBool());
     ViewSettings v = sceneDock_->settings();
     v.factionColor = s.value(QStringLiteral("view/factionColor"), v.factionColor).value<QColor>();
     v.background = s.value(QStringLiteral("view/background"), v.background).value<QColor>();
@@ -1407,6 +1504,10 @@ void MainWindow::setDocksFor3D(bool on) {
 }
 
 void MainWindow::closeEvent(QCloseEvent* e) {
+    if (!maybeSave()) {
+        e->ignore();
+        return;
+    }
     setDocksFor3D(true); // the saved layout is the 3D one
     saveSettings();
     timeline_->pause();
@@ -1434,6 +1535,201 @@ void MainWindow::dropEvent(QDropEvent* e) {
     for (const QString& p : models + clips)
         openFile(p);
     e->acceptProposedAction();
+}
+
+
+// ---- Editing and saving (edit_session.h) ----
+
+void MainWindow::updateTitle() {
+    const bool modified = edits_ && edits_->isModified();
+    const QString base = titleBase_.isEmpty() ? QStringLiteral("rigscope") : titleBase_;
+    setWindowTitle(modified ? QStringLiteral("*") + base : base);
+    const bool editable = edits_ && !edits_->documentPath().isEmpty();
+    if (saveAction_) {
+        saveAction_->setEnabled(editable && edits_->isModified(edits_->documentPath()));
+        saveAsAction_->setEnabled(editable && !edits_->files().isEmpty());
+        saveAllAction_->setEnabled(modified);
+    }
+}
+
+bool MainWindow::applyEdit(const QString& text, const std::vector<EditSession::FileEdit>& edits) {
+    if (edits_->documentPath().isEmpty()) {
+        reportError(tr("Cannot edit"), tr("Only a model opened from a file can be edited (not the demo, a game object "
+                                          "or a particle system shown alone)."));
+        return false;
+    }
+    QString why;
+    if (!edits_->apply(text, edits, &why)) {
+        if (why != tr("nothing to change")) reportError(tr("Cannot %1").arg(text), why);
+        else statusBar()->showMessage(tr("%1: nothing to change").arg(text), 5000);
+        return false;
+    }
+    size_t n = 0;
+    for (const auto& [file, changes] : edits_->lastChanges())
+        n += changes.size();
+    statusBar()->showMessage(tr("%1: %n change(s) in %2 file(s), not saved yet", nullptr, int(n))
+                                 .arg(text)
+                                 .arg(edits_->lastChanges().size()),
+                             6000);
+    return true;
+}
+
+void MainWindow::showEditedDocument() {
+    const QString doc = edits_->documentPath();
+    if (doc.isEmpty() || !model_) return;
+    const std::vector<uint8_t> bytes = edits_->bytes(doc);
+    if (bytes.empty()) return;
+    std::shared_ptr<const Model> model;
+    try {
+        OpenOptions o; // read as it was opened (a W3D skin's hierarchy found the same way), without its clips
+        o.companionClips = false;
+        o.w3dHierarchyFile = QFile::encodeName(w3dHierarchyFile(path_)).toStdString();
+        o.label = QFile::encodeName(path_).toStdString();
+        Document d = resolver_->read(ByteSpan(bytes), QFile::encodeName(path_).toStdString(), o);
+        model = d.model;
+    } catch (const std::exception& e) {
+        reportError(tr("Cannot show the edit"), QString::fromStdString(e.what()));
+        return;
+    }
+    if (!model) return;
+    // In place: the camera stays (only frameModel moves it), and the clip, its time and the selections come back.
+    const int bone = boneDock_->selectedBone();
+    const QList<int> material = materialDock_->currentItemPath();
+    const float pos = timeline_->position();
+    model_ = model;
+    view_->setEditedModel(model_);
+    view_->setClip(clip_);
+    boneDock_->setModel(model_);
+    boneDock_->setClip(clip_);
+    boneDock_->setProxyParticles(view_->proxyParticles());
+    materialDock_->setModel(model_, resolver_);
+    materialDock_->setCurrentItemPath(material);
+    sceneDock_->setLevels(model_->lodLevels(), model_->altLevels());
+    view_->setSettings(sceneDock_->settings());
+    timeline_->setPosition(pos); // the view and the bone panel follow (frameChanged)
+    if (bone >= 0 && size_t(bone) < model_->skeleton.bones.size()) boneDock_->selectBone(bone);
+    updateTextureNotice();
+    updateStatus();
+}
+
+bool MainWindow::maybeSave() {
+    const QStringList files = edits_->modifiedFiles();
+    if (files.isEmpty()) return true;
+    int answer;
+    if (unsavedPrompt_) {
+        answer = unsavedPrompt_(files);
+    } else {
+        QStringList names;
+        for (const QString& f : files)
+            names << QDir::toNativeSeparators(f);
+        answer = QMessageBox::question(this, tr("Unsaved edits"),
+                                       tr("Save the edits of these files?\n\n%1").arg(names.join(QLatin1Char('\n'))),
+                                       QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel,
+                                       QMessageBox::Save);
+    }
+    if (answer == QMessageBox::Cancel) return false;
+    if (answer == QMessageBox::Discard) {
+        edits_->reset(QString(), {}); // nothing of them is kept (the view shows them until the next document)
+        return true;
+    }
+    QStringList saved, failures;
+    for (const QString& f : files) {
+        const EditSession::SaveResult r = edits_->save(f);
+        (r.ok ? saved : failures) << (r.ok ? r.dest : r.message);
+    }
+    afterSave(saved);
+    if (!failures.isEmpty()) {
+        reportError(tr("Save"), failures.join(QStringLiteral("\n\n")));
+        return false;
+    }
+    return true;
+}
+
+bool MainWindow::save() {
+    const QString doc = edits_->documentPath();
+    if (doc.isEmpty() || !edits_->isModified(doc)) {
+        statusBar()->showMessage(edits_->isModified() ? tr("The open file has no unsaved edit; other files do: "
+                                                           "File → Save all")
+                                                      : tr("Nothing to save"),
+                                 5000);
+        return !edits_->isModified();
+    }
+    const EditSession::SaveResult r = edits_->save(doc);
+    if (!r.ok) {
+        reportError(tr("Save"), r.message);
+        return false;
+    }
+    afterSave({r.dest});
+    statusBar()->showMessage(r.message, 15000);
+    return true;
+}
+
+bool MainWindow::saveAs(const QString& dest) {
+    const QString doc = edits_->documentPath();
+    if (doc.isEmpty() || edits_->files().isEmpty()) return false;
+    const EditSession::SaveResult r = edits_->save(doc, dest);
+    if (!r.ok) {
+        reportError(tr("Save as"), r.message);
+        return false;
+    }
+    afterSave({r.dest});
+    statusBar()->showMessage(r.message, 15000);
+    return true;
+}
+
+void MainWindow::afterSave(const QStringList& saved) {
+    // The document is now where it was saved (an archive entry's loose copy, Save As).
+    if (!edits_->documentPath().isEmpty() && edits_->documentPath() != path_) {
+        path_ = edits_->documentPath();
+        titleBase_ = tr("%1 — rigscope").arg(QFileInfo(path_).fileName());
+        problems_->setCurrentFile(path_);
+        addRecent(path_);
+        updateStatus();
+    }
+    updateTitle();
+    // The mod check on what was written, in the Problems panel.
+    if (!saved.isEmpty()) {
+        auto once = std::make_shared<QMetaObject::Connection>();
+        *once = connect(problems_, &ProblemsDock::finished, this, [this, once, saved] {
+            disconnect(*once);
+            const size_t n = problems_->report().findings.size();
+            if (n == 0) {
+                const QString said = statusBar()->currentMessage();
+                statusBar()->showMessage((said.isEmpty() ? QString() : said + QStringLiteral("; ")) +
+                                             tr("the mod check found nothing in the %n saved file(s)", nullptr,
+                                                int(saved.size())),
+                                         15000);
+                return;
+            }
+            problems_->show(); // what the check found in the saved files, in front
+            problems_->raise();
+        });
+        problems_->checkFiles(saved);
+    }
+}
+
+QStringList MainWindow::textureChoices() const {
+    // The texture files of the mounted folders and those beside the model, by file name (how models name them).
+    QStringList out;
+    QSet<QString> seen;
+    auto add = [&](const std::string& key) {
+        const size_t slash = key.find_last_of("/\\");
+        const QString name = QString::fromStdString(cp1252ToUtf8(slash == std::string::npos ? key : key.substr(slash + 1)));
+        const QString lower = name.toLower();
+        if (!(lower.endsWith(QLatin1String(".dds")) || lower.endsWith(QLatin1String(".tga")))) return;
+        if (!seen.contains(lower)) {
+            seen.insert(lower);
+            out << name;
+        }
+    };
+    if (resolver_->mounted())
+        resolver_->mounted()->forEach([&](const std::string& key, const std::vector<vfs::Hit>&) { add(key); });
+    if (model_ && !model_->sourcePath.empty())
+        for (const char* ext : {".dds", ".tga"})
+            for (const std::string& f : resolver_->filesBeside(model_->sourcePath, ext))
+                add(f);
+    out.sort(Qt::CaseInsensitive);
+    return out;
 }
 
 } // namespace rs::ui

@@ -2,6 +2,7 @@
 // file handling (open, drag and drop, recent files, reload, clips), screenshots, status bar.
 #pragma once
 
+#include "edit_session.h"
 #include "model_view.h"
 
 #include "objects/object_states.h"
@@ -50,6 +51,7 @@ struct LoadResult {
     std::vector<TextureRef> textures;                           // the model's textures as the resolver found them
     QString error;            // rs::ParseError::what() (or other failure); empty on success
     QString missingHierarchy; // W3D: the hierarchy the model needs and that was not found
+    FileStamp stamp;          // of the file on disk holding it (the archive for an entry), taken before reading
 };
 
 // Opens path with what belongs to it through `resolver` (thread-safe; used on a worker thread). w3dHierarchyFile:
@@ -126,6 +128,26 @@ class MainWindow : public QMainWindow {
     NoticeBar* notices() const { return notices_; }
     // File → Compare with… (compare_session.h).
     CompareSession* compareSession() const { return compare_; }
+
+    // Editing and saving (edit_session.h): the open document's edits, Edit → Undo/Redo/History, File → Save,
+    // Save As…, Save All. An edit is shown at once: the document is read again from the edited bytes and shown
+    // with the camera, clip, time and selections kept.
+    EditSession* edits() const { return edits_; }
+    // Applies an edit to the open document (and the other files it names) as one undoable step; false (with a
+    // message in the status bar and the error reporter) when it cannot be made.
+    bool applyEdit(const QString& text, const std::vector<EditSession::FileEdit>& edits);
+    // File → Save: every modified file of the document to where it belongs (an archive entry: its game path in the
+    // first mounted mod folder). File → Save All is the same for every modified file; Save As asks for a place.
+    // True when everything modified was written; failures go to the error reporter and keep the edits.
+    bool save();
+    bool saveAs(const QString& dest);
+    // How the window asks about unsaved edits before they would be lost (opening another file, closing): returns
+    // QMessageBox::Save, Discard or Cancel. Tests answer instead of the dialog.
+    using UnsavedPrompt = std::function<int(const QStringList& files)>;
+    void setUnsavedPrompt(UnsavedPrompt p) { unsavedPrompt_ = std::move(p); }
+    // Asks (when something is unsaved) and saves if told to; false when the user cancels or the save fails.
+    bool maybeSave();
+    QDockWidget* historyDock() const { return historyDock_; }
 
     // Game objects (Objects panel). Opens the object of the Objects panel's database on a worker thread: its
     // states (objects/object_states.h), then the first state: the main model through the window's resolver, the
@@ -216,6 +238,11 @@ class MainWindow : public QMainWindow {
     void preferencesDialog();
     void loadSettings();
     void saveSettings();
+    void updateTitle();
+    // The document's bytes changed (an edit, undo, redo): read it again from them and show it in place.
+    void showEditedDocument();
+    void afterSave(const QStringList& saved);
+    QStringList textureChoices() const;
 
     std::unique_ptr<ModelView> view_;
     QStackedWidget* stack_ = nullptr;
@@ -276,6 +303,12 @@ class MainWindow : public QMainWindow {
     std::shared_ptr<const vfs::MountTable> mount_;
     std::shared_ptr<const Resolver> resolver_ = std::make_shared<Resolver>();
     void updateResolver();
+
+    EditSession* edits_ = nullptr;
+    QDockWidget* historyDock_ = nullptr;
+    QAction *saveAction_ = nullptr, *saveAsAction_ = nullptr, *saveAllAction_ = nullptr;
+    UnsavedPrompt unsavedPrompt_;
+    QString titleBase_; // the title's name part ("EV_ESCORT.ALO")
 
     QElapsedTimer readDone_;   // started when a read finishes (a file, an object, an object's state)
     bool readTimed_ = false;   // readDone_ was started for the document applyDocument shows next

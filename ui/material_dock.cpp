@@ -1,5 +1,6 @@
 #include "material_dock.h"
 
+#include "common/cp1252.h"
 #include "formats/shader_registry.h"
 
 #include "game_text.h"
@@ -7,13 +8,21 @@
 #include "scene_view.h"
 #include "textures.h"
 
+#include <QAction>
+#include <QColorDialog>
+#include <QComboBox>
+#include <QCompleter>
 #include <QEvent>
 #include <QFile>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPainter>
+#include <QPointer>
 #include <QResizeEvent>
 #include <QSplitter>
+#include <QStyledItemDelegate>
+#include <QTimer>
 #include <QTreeWidget>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -22,9 +31,101 @@
 namespace rs::ui {
 
 namespace {
-constexpr int kTextureRole = Qt::UserRole + 2;     // resolved file
-constexpr int kTextureNameRole = Qt::UserRole + 3; // name as stored
-constexpr int kMeshNameRole = Qt::UserRole + 4;    // mesh rows: the mesh's name as stored
+constexpr int kTextureRole = Qt::UserRole + 2;      // resolved file
+constexpr int kTextureNameRole = Qt::UserRole + 3;  // name as stored
+constexpr int kMeshNameRole = Qt::UserRole + 4;     // mesh rows: the mesh's name as stored
+constexpr int kTextureBytesRole = Qt::UserRole + 5; // texture rows: the name's bytes as stored (CP-1252)
+constexpr int kShaderRole = Qt::UserRole + 9;       // sub-mesh rows: the shader's name as shown
+constexpr int kEditKindRole = Qt::UserRole + 6;     // what editing the row's value does (EditKind)
+constexpr int kEditTargetRole = Qt::UserRole + 7;   // sub-mesh and parameter rows: EditOp::target ("MESH#1", bytes)
+constexpr int kParamNameRole = Qt::UserRole + 8;    // parameter rows: the parameter's name as stored (bytes)
+enum EditKind { kNotEditable = 0, kEditTexture = 1, kEditNumbers = 2, kEditColour = 3, kEditShader = 4 };
+
+// The Value column of a texture row, edited: the name alone (no "→ file"), with the mounted textures offered as
+// the user types. Committing asks the window to rename (the row itself is rebuilt from the edited file).
+class TextureNameDelegate : public QStyledItemDelegate {
+  public:
+    explicit TextureNameDelegate(MaterialDock* dock) : QStyledItemDelegate(dock), dock_(dock) {}
+    QWidget* createEditor(QWidget* parent, const QStyleOptionViewItem&, const QModelIndex& index) const override {
+        const int kind = index.siblingAtColumn(0).data(kEditKindRole).toInt();
+        if (kind == kEditShader) {
+            auto* c = new QComboBox(parent);
+            c->setObjectName(QStringLiteral("shaderEditor"));
+            c->setEditable(true); // the registry's shaders, or any name
+            c->setInsertPolicy(QComboBox::NoInsert);
+            c->addItems(dock_->shaderChoices());
+            return c;
+        }
+        if (kind == kEditNumbers || kind == kEditColour) {
+            auto* e = new QLineEdit(parent);
+            e->setObjectName(QStringLiteral("parameterEditor"));
+            e->setToolTip(tr("Numbers separated by spaces or commas, or #RRGGBB(AA) for a colour"));
+            return e;
+        }
+        auto* e = new QLineEdit(parent);
+        e->setObjectName(QStringLiteral("textureNameEditor"));
+        auto* c = new QCompleter(dock_->textureChoices(), e);
+        c->setCaseSensitivity(Qt::CaseInsensitive);
+        c->setFilterMode(Qt::MatchContains);
+        e->setCompleter(c);
+        return e;
+    }
+    void setEditorData(QWidget* editor, const QModelIndex& index) const override {
+        const int kind = index.siblingAtColumn(0).data(kEditKindRole).toInt();
+        if (kind == kEditShader) {
+            auto* c = static_cast<QComboBox*>(editor);
+            c->setCurrentText(index.siblingAtColumn(0).data(kShaderRole).toString());
+            c->lineEdit()->selectAll();
+            return;
+        }
+        if (kind == kEditNumbers || kind == kEditColour) {
+            auto* e = static_cast<QLineEdit*>(editor);
+            e->setText(index.data(Qt::DisplayRole).toString());
+            e->selectAll();
+            return;
+        }
+        auto* e = static_cast<QLineEdit*>(editor);
+        e->setText(QString::fromStdString(
+            cp1252ToUtf8(index.siblingAtColumn(0).data(kTextureBytesRole).toByteArray().toStdString())));
+        e->selectAll();
+    }
+    void setModelData(QWidget* editor, QAbstractItemModel*, const QModelIndex& index) const override {
+        const QModelIndex first = index.siblingAtColumn(0);
+        const int kind = first.data(kEditKindRole).toInt();
+        if (kind == kEditShader || kind == kEditNumbers || kind == kEditColour) {
+            EditOp op;
+            op.target = first.data(kEditTargetRole).toByteArray().toStdString();
+            QString text;
+            if (kind == kEditShader) {
+                op.kind = EditOp::Kind::SetShader;
+                text = static_cast<QComboBox*>(editor)->currentText().trimmed();
+                if (text.isEmpty() || text == first.data(kShaderRole).toString()) return;
+            } else {
+                op.kind = EditOp::Kind::SetParam;
+                op.name = first.data(kParamNameRole).toByteArray().toStdString();
+                text = static_cast<QLineEdit*>(editor)->text().trimmed();
+                if (text.isEmpty() || text == index.data(Qt::DisplayRole).toString()) return;
+            }
+            op.value = text.toStdString();
+            QPointer<MaterialDock> dock = dock_;
+            QTimer::singleShot(0, dock_, [dock, op] {
+                if (dock) emit dock->editRequested(op);
+            });
+            return;
+        }
+        const QByteArray from = index.siblingAtColumn(0).data(kTextureBytesRole).toByteArray();
+        const QString to = static_cast<QLineEdit*>(editor)->text().trimmed();
+        if (to.isEmpty() || to == QString::fromStdString(cp1252ToUtf8(from.toStdString()))) return;
+        // After the editor is gone: the rename rebuilds the tree.
+        QPointer<MaterialDock> dock = dock_;
+        QTimer::singleShot(0, dock_, [dock, from, to] {
+            if (dock) emit dock->textureRenameRequested(from, to);
+        });
+    }
+
+  private:
+    MaterialDock* dock_;
+};
 
 QIcon swatch(const glm::vec4& v, bool alpha) {
     QPixmap pm(16, 16);
@@ -63,6 +164,19 @@ MaterialDock::MaterialDock(QWidget* parent) : QDockWidget(tr("Materials"), paren
     // not fit (its tooltip has all): no column beyond the panel's right edge.
     tree_->viewport()->installEventFilter(this);
     connect(tree_, &QTreeWidget::itemExpanded, this, [this] { fitColumns(); });
+    // A texture's name is edited in place: double-click or F2 (or the context menu) on its row.
+    tree_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    tree_->setItemDelegateForColumn(2, new TextureNameDelegate(this));
+    // A colour opens the colour picker; F2 edits its numbers as text.
+    connect(tree_, &QTreeWidget::itemDoubleClicked, this, [this](QTreeWidgetItem* it) {
+        if (!pickColour(it)) editTexture(it);
+    });
+    auto* rename = new QAction(tr("Edit value…"), tree_);
+    rename->setShortcut(Qt::Key_F2);
+    rename->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(rename, &QAction::triggered, this, [this] { editTexture(tree_->currentItem()); });
+    tree_->addAction(rename);
+    tree_->setContextMenuPolicy(Qt::ActionsContextMenu);
     preview_ = new QLabel(split);
     preview_->setAlignment(Qt::AlignCenter);
     preview_->setMinimumSize(64, preview_->fontMetrics().height() + 8);
@@ -138,7 +252,11 @@ void MaterialDock::setModel(std::shared_ptr<const Model> model, std::shared_ptr<
                               .arg(sm.vertexCount())
                               .arg(sm.triangleCount())
                               .arg(sm.skinned() ? tr(", skinned (%1 bones)").arg(sm.boneMap.size()) : QString()));
-            s->setToolTip(0, tr("shader %1").arg(rs::gameText(sm.material.shader)));
+            s->setToolTip(0, tr("shader %1 (double-click or F2 to change it)").arg(rs::gameText(sm.material.shader)));
+            s->setData(0, kEditKindRole, int(kEditShader));
+            s->setData(0, kEditTargetRole, QByteArray::fromStdString(m.name + "#" + std::to_string(si)));
+            s->setData(0, kShaderRole, QString::fromStdString(cp1252ToUtf8(sm.material.shader)));
+            s->setFlags(s->flags() | Qt::ItemIsEditable);
             {
                 // Which implementation draws it and how close that is to the game (core/formats/shader_registry.h).
                 const rs::ShaderInfo info = rs::shaderInfo(model_->format, m, sm.material);
@@ -156,6 +274,12 @@ void MaterialDock::setModel(std::shared_ptr<const Model> model, std::shared_ptr<
                 pi->setText(0, rs::gameText(p.name));
                 pi->setText(1, QLatin1String(rs::paramTypeName(p.type)));
                 pi->setFont(2, mono);
+                pi->setData(0, kEditTargetRole, QByteArray::fromStdString(m.name + "#" + std::to_string(si)));
+                pi->setData(0, kParamNameRole, QByteArray::fromStdString(p.name));
+                if (p.type != ParamType::Texture) {
+                    pi->setData(0, kEditKindRole, int(looksLikeColour(p) ? kEditColour : kEditNumbers));
+                    pi->setFlags(pi->flags() | Qt::ItemIsEditable);
+                }
                 switch (p.type) {
                 case ParamType::Int:
                     pi->setText(2, QString::number(p.intValue));
@@ -192,6 +316,10 @@ void MaterialDock::setModel(std::shared_ptr<const Model> model, std::shared_ptr<
                     if (file.isEmpty()) pi->setForeground(2, QColor(220, 70, 60));
                     pi->setData(0, kTextureRole, file);
                     pi->setData(0, kTextureNameRole, name);
+                    pi->setData(0, kTextureBytesRole, QByteArray::fromStdString(p.texture));
+                    pi->setData(0, kEditKindRole, int(kEditTexture));
+                    pi->setFlags(pi->flags() | Qt::ItemIsEditable);
+                    pi->setToolTip(0, tr("Double-click or F2 to rename this texture in the file"));
                     break;
                 }
                 }
@@ -246,6 +374,76 @@ bool MaterialDock::selectFirstFoundTexture() {
             return true;
         }
     return false;
+}
+
+bool MaterialDock::editTexture(QTreeWidgetItem* item) {
+    if (!item || item->data(0, kEditKindRole).toInt() == kNotEditable || !(item->flags() & Qt::ItemIsEditable))
+        return false;
+    tree_->setCurrentItem(item, 2);
+    tree_->editItem(item, 2);
+    return true;
+}
+
+bool MaterialDock::pickColour(QTreeWidgetItem* item) {
+    if (!item || item->data(0, kEditKindRole).toInt() != kEditColour || !model_) return false;
+    // The row's numbers (as shown) for the dialog's start; 4 of them: the alpha channel too.
+    const QStringList parts = item->text(2).split(QLatin1Char(','), Qt::SkipEmptyParts);
+    QList<double> v;
+    for (const QString& p : parts)
+        v << p.trimmed().toDouble();
+    if (v.size() < 3) return false;
+    auto c01 = [](double d) { return std::clamp(d, 0.0, 1.0); };
+    const bool alpha = v.size() >= 4;
+    const QColor start =
+        QColor::fromRgbF(float(c01(v[0])), float(c01(v[1])), float(c01(v[2])), alpha ? float(c01(v[3])) : 1.0f);
+    const QColor c = colourPicker_ ? colourPicker_(start, alpha)
+                                   : QColorDialog::getColor(start, this, tr("%1").arg(item->text(0)),
+                                                            alpha ? QColorDialog::ShowAlphaChannel
+                                                                  : QColorDialog::ColorDialogOptions());
+    if (!c.isValid() || c == start) return false;
+    EditOp op;
+    op.kind = EditOp::Kind::SetParam;
+    op.target = item->data(0, kEditTargetRole).toByteArray().toStdString();
+    op.name = item->data(0, kParamNameRole).toByteArray().toStdString();
+    op.value = QStringLiteral("%1 %2 %3")
+                   .arg(c.redF(), 0, 'g', 4)
+                   .arg(c.greenF(), 0, 'g', 4)
+                   .arg(c.blueF(), 0, 'g', 4)
+                   .toStdString();
+    if (alpha) op.value += " " + QString::number(c.alphaF(), 'g', 4).toStdString();
+    emit editRequested(op);
+    return true;
+}
+
+QStringList MaterialDock::shaderChoices() const {
+    QStringList out;
+    if (model_ && (model_->format == Format::AlamoModel))
+        for (const std::string& n : alamoShaderNames())
+            out << QString::fromStdString(n);
+    return out;
+}
+
+QList<int> MaterialDock::currentItemPath() const {
+    QList<int> path;
+    for (QTreeWidgetItem* it = tree_->currentItem(); it; it = it->parent())
+        path.prepend(it->parent() ? it->parent()->indexOfChild(it) : tree_->indexOfTopLevelItem(it));
+    return path;
+}
+
+void MaterialDock::setCurrentItemPath(const QList<int>& path) {
+    QTreeWidgetItem* it = nullptr;
+    for (int i = 0; i < path.size(); ++i) {
+        QTreeWidgetItem* next =
+            i == 0 ? tree_->topLevelItem(path[i]) : (path[i] < it->childCount() ? it->child(path[i]) : nullptr);
+        if (!next) break;
+        it = next;
+    }
+    if (!it) return;
+    for (QTreeWidgetItem* p = it->parent(); p; p = p->parent())
+        p->setExpanded(true);
+    tree_->setCurrentItem(it);
+    tree_->scrollToItem(it);
+    showPreview(it);
 }
 
 bool MaterialDock::selectTexture(const QString& storedName) {

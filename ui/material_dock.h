@@ -2,6 +2,7 @@
 // colour swatches) and textures (resolved path or "missing", thumbnail).
 #pragma once
 
+#include "common/edit_op.h"
 #include "resolve/resolver.h"
 #include "scene/model.h"
 
@@ -11,6 +12,7 @@
 #include <QImage>
 #include <QThreadPool>
 
+#include <functional>
 #include <memory>
 
 class QSplitter;
@@ -46,9 +48,30 @@ class MaterialDock : public QDockWidget {
     // false when the model has no such mesh or sub-mesh.
     bool selectSubMesh(const QString& mesh, int subMesh);
     QLabel* preview() const { return preview_; }
+    // The current row as child indices from the top (empty: none), and back after the model was shown again.
+    QList<int> currentItemPath() const;
+    void setCurrentItemPath(const QList<int>& path);
+    // The names the texture editor offers (the mounted textures and those beside the model), asked for when an
+    // editor opens.
+    void setTextureChoices(std::function<QStringList()> choices) { textureChoices_ = std::move(choices); }
+    QStringList textureChoices() const { return textureChoices_ ? textureChoices_() : QStringList(); }
+    // Opens the editor of an editable row's value (what double-click and F2 do): a texture's name (with the
+    // mounted textures offered), a parameter's numbers, a sub-mesh's shader (the registry's shaders for the format,
+    // or any name). False on another row.
+    bool editTexture(QTreeWidgetItem* item);
+    // A colour parameter's row: the colour picker, then editRequested; false on another row or when cancelled.
+    bool pickColour(QTreeWidgetItem* item);
+    // Replaces QColorDialog (tests): the colour chosen from `start` (invalid: cancelled).
+    void setColourPicker(std::function<QColor(const QColor& start, bool alpha)> p) { colourPicker_ = std::move(p); }
+    // The shaders offered for the open model's format (formats/shader_registry.h).
+    QStringList shaderChoices() const;
 
   signals:
     void thumbnailsLoaded();
+    // The user renamed a texture in the editor: `from` as the file stores it (CP-1252 bytes), `to` as typed.
+    void textureRenameRequested(const QByteArray& from, const QString& to);
+    // A parameter or shader edited in place (EditOp::SetParam / SetShader, target "MESH#submesh").
+    void editRequested(const rs::EditOp& op);
 
   protected:
     bool eventFilter(QObject* watched, QEvent* e) override;
@@ -72,6 +95,8 @@ class MaterialDock : public QDockWidget {
     int generation_ = 0;
     bool thumbnailsReady_ = true;
     bool holdThumbnails_ = false;
+    std::function<QStringList()> textureChoices_;
+    std::function<QColor(const QColor&, bool)> colourPicker_;
     QStringList heldDecode_; // files to decode once released (empty: nothing held)
     void startDecode(const QStringList& files);
 };

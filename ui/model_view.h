@@ -42,6 +42,8 @@ class ModelView : public QObject {
 
     // model may be null (empty scene). Resets the clip, hidden bones and highlight.
     virtual void setModel(std::shared_ptr<const Model> model) = 0;
+    // Shows an edited version of the model shown (the window's edits): as setModel, the camera left where it is.
+    virtual void setEditedModel(std::shared_ptr<const Model> model) { setModel(std::move(model)); }
     // Shows a game object: model with attachments hung at its bones, drawn and posed with it. Views that cannot
     // attach models show model alone.
     virtual void setObjectModel(std::shared_ptr<const Model> model, std::vector<ModelAttachment> attachments) {

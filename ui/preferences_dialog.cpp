@@ -1,5 +1,6 @@
 #include "preferences_dialog.h"
 
+#include <QCheckBox>
 #include <QDialogButtonBox>
 #include <QFileDialog>
 #include <QHBoxLayout>
@@ -26,6 +27,12 @@ PreferencesDialog::PreferencesDialog(const QStringList& textureDirs, QWidget* pa
     row->addWidget(remove);
     row->addStretch(1);
     v->addLayout(row);
+    backups_ = new QCheckBox(tr("Keep a .bak copy of a file on its first save in a session"), this);
+    backups_->setObjectName(QStringLiteral("keepBackups"));
+    backups_->setChecked(true);
+    backups_->setToolTip(tr("File → Save writes NAME.bak beside the file with what was there before, once per file "
+                            "each time rigscope runs"));
+    v->addWidget(backups_);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     v->addWidget(buttons);
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
@@ -37,6 +44,9 @@ PreferencesDialog::PreferencesDialog(const QStringList& textureDirs, QWidget* pa
     connect(remove, &QPushButton::clicked, this, [this] { delete list_->currentItem(); });
     resize(520, 320);
 }
+
+void PreferencesDialog::setKeepBackups(bool on) { backups_->setChecked(on); }
+bool PreferencesDialog::keepBackups() const { return backups_->isChecked(); }
 
 QStringList PreferencesDialog::textureDirs() const {
     QStringList out;

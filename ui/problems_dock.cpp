@@ -133,6 +133,15 @@ void ProblemsDock::setCurrentFile(const QString& path) {
 
 void ProblemsDock::runCheck(bool mount) {
     if (!resolver_ || (mount && !resolver_->mounted()) || (!mount && current_.isEmpty())) return;
+    startCheck(mount, {current_});
+}
+
+void ProblemsDock::checkFiles(const QStringList& files) {
+    if (!resolver_ || files.isEmpty()) return;
+    startCheck(false, files);
+}
+
+void ProblemsDock::startCheck(bool mount, const QStringList& files) {
     if (cancelFlag_) cancelFlag_->store(true);
     watcher_.waitForFinished();
     cancelFlag_ = std::make_shared<std::atomic<bool>>(false);
@@ -142,7 +151,7 @@ void ProblemsDock::runCheck(bool mount) {
     cancel_->setEnabled(true);
     checkMount_->setEnabled(false);
     checkFile_->setEnabled(false);
-    summary_->setText(mount ? tr("Checking the mounted folders…") : tr("Checking %1…").arg(current_));
+    summary_->setText(mount ? tr("Checking the mounted folders…") : tr("Checking %1…").arg(files.join(QStringLiteral(", "))));
     check::Options o;
     o.cancel = cancelFlag_.get();
     QPointer<QProgressBar> bar = progress_;
@@ -158,9 +167,11 @@ void ProblemsDock::runCheck(bool mount) {
     };
     auto resolver = resolver_;
     auto flag = cancelFlag_; // kept alive by the task
-    const std::string file = QFile::encodeName(current_).toStdString();
-    watcher_.setFuture(QtConcurrent::run([resolver, o, flag, mount, file] {
-        return mount ? check::checkMount(*resolver, o) : check::checkPaths(*resolver, {file}, o);
+    std::vector<std::string> paths;
+    for (const QString& f : files)
+        paths.push_back(QFile::encodeName(f).toStdString());
+    watcher_.setFuture(QtConcurrent::run([resolver, o, flag, mount, paths] {
+        return mount ? check::checkMount(*resolver, o) : check::checkPaths(*resolver, paths, o);
     }));
 }
 

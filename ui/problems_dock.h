@@ -37,6 +37,8 @@ class ProblemsDock : public QDockWidget {
     void setCurrentFile(const QString& path);
     // Starts a check of the mounted folders (mount = true) or of the open file; a running check is cancelled first.
     void runCheck(bool mount);
+    // Starts a check of these files (what the window just saved); a running check is cancelled first.
+    void checkFiles(const QStringList& files);
     bool running() const { return watcher_.isRunning(); }
     const check::Report& report() const { return report_; }
     QTreeWidget* tree() const { return tree_; }
@@ -62,6 +64,7 @@ class ProblemsDock : public QDockWidget {
     void finished();
 
   private:
+    void startCheck(bool mount, const QStringList& files);
     void showReport();
     void activate(QTreeWidgetItem* item);
     bool passes(const check::Finding& f, check::Level minLevel, const QStringList& words) const;

@@ -64,6 +64,11 @@ class SceneViewAdapter : public ModelView {
         highlight_ = -1;
         view_->setModel(std::move(model), path);
     }
+    void setEditedModel(std::shared_ptr<const Model> model) override {
+        const render::OrbitCamera c = view_->orbitCamera();
+        setModel(std::move(model));
+        view_->setOrbitCamera(c);
+    }
     void setObjectModel(std::shared_ptr<const Model> model, std::vector<ModelAttachment> attachments) override {
         const QString path = model ? QString::fromStdString(model->sourcePath) : QString();
         clip_.reset();

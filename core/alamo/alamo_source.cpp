@@ -37,9 +37,12 @@ std::vector<TextEdit> renameTexture(SourceTree& tree, const std::string& from, c
             const std::string p = prefix.empty() ? n.segment() : prefix + "/" + n.segment();
             if (n.kind == SourceNode::Kind::Chunk && n.type == 0x10105) {
                 for (SourceNode& m : n.children) {
-                    if (m.kind != SourceNode::Kind::Mini || m.type != 2 || m.replaced) continue;
-                    const char* b = reinterpret_cast<const char*>(o.data + m.payloadBegin());
-                    const std::string text(b, strnlen(b, size_t(m.end - m.payloadBegin())));
+                    if (m.kind != SourceNode::Kind::Mini || m.type != 2) continue;
+                    // The name as it is now (an earlier edit's, or as read).
+                    const char* b = m.replaced ? reinterpret_cast<const char*>(m.replaced->data())
+                                               : reinterpret_cast<const char*>(o.data + m.payloadBegin());
+                    const size_t size = m.replaced ? m.replaced->size() : size_t(m.end - m.payloadBegin());
+                    const std::string text(b, strnlen(b, size));
                     if (!equalsNoCase(text, from)) continue;
                     out.push_back({p + "/" + m.segment(), m.begin, text, to});
                     hits.push_back(&m);

@@ -60,9 +60,11 @@ std::vector<TextEdit> renameTexture(SourceTree& tree, const std::string& from, c
     for (SourceNode& m : tree.roots()) {
         if (m.kind != SourceNode::Kind::Field || m.label.compare(0, 9, "material ") != 0) continue;
         for (SourceNode& slot : m.children) {
-            if (slot.kind != SourceNode::Kind::Field || slot.label == "type" || slot.replaced) continue;
-            const char* b = reinterpret_cast<const char*>(o.data + slot.begin);
-            const size_t size = size_t(slot.end - slot.begin);
+            if (slot.kind != SourceNode::Kind::Field || slot.label == "type") continue;
+            // The slot as it is now (an earlier edit's, or as read); a slot keeps its size.
+            const uint8_t* cur = slot.replaced ? slot.replaced->data() : o.data + slot.begin;
+            const char* b = reinterpret_cast<const char*>(cur);
+            const size_t size = slot.replaced ? slot.replaced->size() : size_t(slot.end - slot.begin);
             const std::string text(b, strnlen(b, size));
             if (!equalsNoCase(text, from)) continue;
             if (to.size() + 1 > size)
@@ -70,7 +72,7 @@ std::vector<TextEdit> renameTexture(SourceTree& tree, const std::string& from, c
                                         "-byte field " + m.label + "/" + slot.label);
             out.push_back({m.label + "/" + slot.label, slot.begin, text, to});
             if (!apply) continue;
-            std::vector<uint8_t> payload(o.data + slot.begin, o.data + slot.end);
+            std::vector<uint8_t> payload(cur, cur + size);
             std::fill(payload.begin(), payload.begin() + long(std::min(size, std::max(text.size(), to.size()) + 1)), 0);
             std::copy(to.begin(), to.end(), payload.begin());
             tree.setPayload(slot, std::move(payload));

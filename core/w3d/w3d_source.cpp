@@ -40,13 +40,14 @@ std::vector<TextEdit> renameTexture(SourceTree& tree, const std::string& from, c
                                                                                  const std::string& prefix) {
         for (SourceNode& n : nodes) {
             const std::string p = prefix.empty() ? n.segment() : prefix + "/" + n.segment();
-            if (n.kind != SourceNode::Kind::Chunk || n.replaced) continue;
+            if (n.kind != SourceNode::Kind::Chunk) continue;
             if (!n.children.empty()) {
                 walk(n.children, p);
                 continue;
             }
-            const uint8_t* b = o.data + n.payloadBegin();
-            const size_t size = size_t(n.end - n.payloadBegin());
+            // The payload as it is now (an earlier edit's, or as read).
+            const uint8_t* b = n.replaced ? n.replaced->data() : o.data + n.payloadBegin();
+            const size_t size = n.replaced ? n.replaced->size() : size_t(n.end - n.payloadBegin());
             if (n.type == id::TextureName) {
                 const std::string text(reinterpret_cast<const char*>(b),
                                        strnlen(reinterpret_cast<const char*>(b), size));
