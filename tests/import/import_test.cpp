@@ -944,3 +944,33 @@ TEST_CASE("glTF import: rigscope-cli import writes the model and clips, and noth
     CHECK(WEXITSTATUS(rc) == 1);
     CHECK(out2.count() == 0);
 }
+
+TEST_CASE("glTF import: damaged copies of a valid GLB and glTF are refused or imported, never anything else",
+          "[import]") {
+    TempDir t;
+    makeSnake(t / "snake.glb");
+    makeSnake(t / "snake.gltf");
+    size_t refusedCount = 0, imported = 0;
+    for (const char* name : {"snake.glb", "snake.gltf"}) {
+        const std::vector<uint8_t> good = rs::readFileBytes(t / name);
+        uint32_t seed = 12345;
+        auto rnd = [&]() { return seed = seed * 1664525u + 1013904223u; };
+        for (int i = 0; i < 150; ++i) {
+            std::vector<uint8_t> b = good;
+            const int flips = 1 + int(rnd() % 8);
+            for (int k = 0; k < flips; ++k)
+                b[rnd() % b.size()] = uint8_t(rnd() >> 24);
+            if (i % 10 == 0) b.resize(rnd() % b.size()); // cut short
+            try {
+                const gi::ImportResult r = gi::importGltf(t / name, ByteSpan(b));
+                (void)gi::alamoFiles(r, t / "out/X.alo");
+                ++imported;
+            } catch (const ParseError& e) {
+                ++refusedCount;
+                CHECK(std::string(e.what()).find(name) != std::string::npos);
+            }
+        }
+    }
+    CHECK(refusedCount > 0);
+    CHECK(refusedCount + imported == 300);
+}
