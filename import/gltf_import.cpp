@@ -51,6 +51,9 @@ std::string meshWhere(const GModel& g, int i) {
 
 bool finite(double v) { return std::isfinite(v); }
 
+// The root bone's names: Alamo's "Root", W3D's "RootTransform".
+bool isRootName(const std::string& n) { return iequals(n, "Root") || iequals(n, "RootTransform"); }
+
 // ------------------------------------------------------------------------------------------------ accessors
 
 // One accessor checked against its buffer view and buffer: element size, stride, every byte inside.
@@ -479,12 +482,12 @@ struct Converter {
         std::vector<int> boneRoots;
         for (int r : roots)
             if (!nodes[size_t(r)].skinnedMeshNode) boneRoots.push_back(r);
-        if (boneRoots.size() == 1 && iequals(g.nodes[size_t(boneRoots[0])].name, "Root")) {
+        if (boneRoots.size() == 1 && isRootName(g.nodes[size_t(boneRoots[0])].name)) {
             rootNode = boneRoots[0];
         } else if (boneRoots.size() == 1 && isIdentity(boneRoots[0]) && g.nodes[size_t(boneRoots[0])].mesh < 0 &&
                    !animated(boneRoots[0])) {
             const auto& ch = g.nodes[size_t(boneRoots[0])].children;
-            if (ch.size() == 1 && iequals(g.nodes[size_t(ch[0])].name, "Root")) {
+            if (ch.size() == 1 && isRootName(g.nodes[size_t(ch[0])].name)) {
                 rootNode = ch[0];
                 skipNodes.push_back(boneRoots[0]);
             }
@@ -1440,6 +1443,7 @@ std::vector<OutputFile> alamoFiles(const ImportResult& r, const std::string& out
     }
     const Model back = alamo::readModel(ByteSpan(m.bytes), outAlo);
     checkNoWarnings(outAlo, back.warnings);
+    m.check = [outAlo](ByteSpan b) { checkNoWarnings(outAlo, alamo::readModel(b, outAlo).warnings); };
     files.push_back(std::move(m));
     const fs::path dir = fs::path(outAlo).parent_path();
     const std::string stem = fs::path(outAlo).stem().string();
@@ -1464,6 +1468,7 @@ std::vector<OutputFile> alamoFiles(const ImportResult& r, const std::string& out
         const ClipBinding bind = bindClip(back.skeleton, cb);
         if (!bind.ok())
             throw ParseError(f.path, {}, ParseError::kNoOffset, "does not fit the model: " + bind.problems.front());
+        f.check = [p = f.path](ByteSpan b) { checkNoWarnings(p, alamo::readClip(b, p).warnings); };
         files.push_back(std::move(f));
     }
     return files;
@@ -1480,14 +1485,12 @@ void writeFiles(const std::vector<OutputFile>& files) {
     };
     for (const OutputFile& f : files) {
         const std::string tmp = f.path + ".rigscope-import";
-        const bool clip = iequals(fs::path(f.path).extension().string(), ".ala");
         try {
-            writeFileSafely(tmp, ByteSpan(f.bytes), [&](ByteSpan b) {
-                if (clip)
-                    checkNoWarnings(f.path, alamo::readClip(b, f.path).warnings);
-                else
-                    checkNoWarnings(f.path, alamo::readModel(b, f.path).warnings);
-            });
+            const fs::path parent = fs::path(f.path).parent_path();
+            std::error_code ec;
+            if (!parent.empty() && !fs::is_directory(parent)) fs::create_directories(parent, ec);
+            if (ec) throw ParseError(f.path, {}, ParseError::kNoOffset, "cannot create its folder: " + ec.message());
+            writeFileSafely(tmp, ByteSpan(f.bytes), f.check);
         } catch (...) {
             unstage();
             throw;

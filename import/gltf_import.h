@@ -41,6 +41,7 @@
 #include "scene/model.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -70,6 +71,7 @@ ImportResult importGltfFile(const std::string& path, const ImportOptions& option
 struct OutputFile {
     std::string path;
     std::vector<uint8_t> bytes;
+    std::function<void(ByteSpan)> check; // the reader's check of the bytes read back (throws); may be empty
 };
 
 // The Alamo files of an import: the model at `outAlo`, each clip as <DIR>/<MODEL>_<CLIP>_00.ALA (MODEL = the
@@ -79,9 +81,26 @@ struct OutputFile {
 std::vector<OutputFile> alamoFiles(const ImportResult& result, const std::string& outAlo,
                                    const ImportOptions& options = {});
 
-// Writes every file with writeFileSafely (each read back and checked by its reader); when one fails, the files
-// of this call already written are removed (files that existed before are replaced only after every file was
-// made and read back). Throws ParseError naming the file that failed.
+struct W3dOptions {
+    bool bfme = false;       // BFME / BFME II (else Generals / Zero Hour)
+    bool rename = false;     // names over W3D's 15 characters (or used twice) cut and made unique, reported
+    bool sageLayout = false; // files under <DIR>/art/w3d/<first two letters of the name>/
+};
+
+// The W3D files of an import (Generals, Zero Hour, BFME): <NAME>.w3d holding the hierarchy (pivot 0
+// "RootTransform", the skeleton's bones after it), one mesh per sub-mesh (rigid meshes in their pivot's space,
+// skins in the space of each vertex's bone, one bone per vertex), one vertex material, shader and texture
+// (BaseTexture as <stem>.tga) per mesh, and an HLOD with one LOD per _LOD<n> level; each clip as
+// <NAME>_<CLIP>.w3d, uncompressed, its tracks re-expressed as W3D's offsets from the bind pose (rotation and
+// translation; a bone scaled in a visible frame is refused), visibility as bit channels. NAME is the output's
+// stem. Names longer than 15 characters are refused naming the element unless `rename`. Each file is read back
+// (w3d::loadSet, clips with the hierarchy) and must give no warning. Renames go to `report`.
+std::vector<OutputFile> w3dFiles(const ImportResult& result, const std::string& outW3d, const W3dOptions& options,
+                                 std::vector<std::string>* report = nullptr);
+
+// Writes every file with writeFileSafely (each read back and checked with its `check`), first beside its
+// destination under a temporary name, then renamed once every file was written, so that a failure replaces
+// nothing (missing folders are created first). Throws ParseError naming the file that failed.
 void writeFiles(const std::vector<OutputFile>& files);
 
 } // namespace rs::gltfimport

@@ -18,6 +18,8 @@ namespace fs = std::filesystem;
 static const char* const kImportUsage =
     "usage: rigscope-cli import IN.glb|IN.gltf -o OUT.alo [--game eaw|foc] [--clips all|NAME...] [--scale S] "
     "[--up y|z]\n"
+    "       rigscope-cli import IN.glb|IN.gltf -o OUT.w3d [--game generals|zh|bfme|bfme2] [--rename] [--layout sage]\n"
+    "                    [--clips all|NAME...] [--scale S] [--up y|z]\n"
     "  Converts a glTF 2.0 model with its animations into an Alamo model and clips: OUT.alo and\n"
     "  <OUT>_<CLIP>_00.ALA beside it (format 2 for foc, the default; format 1 for eaw), sampled at 30 fps.\n"
     "  --clips all (default) converts every animation; --clips NAME... only those named.\n"
@@ -25,13 +27,18 @@ static const char* const kImportUsage =
     "  glTF's Y up into the game's Z up.\n"
     "  Engine limits are met by splitting (26 bones per skin palette, 65536 vertices per sub-mesh, 65535\n"
     "  triangles per mesh) and reported; what cannot be met is refused naming the element. Every file is read\n"
-    "  back before anything is written; on any error nothing is written.\n";
+    "  back before anything is written; on any error nothing is written.\n"
+    "  W3D: OUT.w3d holds the hierarchy, the meshes and an HLOD; each clip is <OUT>_<CLIP>.w3d (uncompressed).\n"
+    "  Names longer than 15 characters are refused, or cut and made unique with --rename (reported).\n"
+    "  --layout sage writes under <DIR>/art/w3d/<first two letters>/.\n";
 
 int cmdImport(std::vector<std::string> args) {
     if (wantsHelp(args)) return std::cout << kImportUsage, 0;
     gltfimport::ImportOptions opt;
     std::string in, out;
     bool clipsAll = false;
+    std::string game;
+    gltfimport::W3dOptions w3o;
     for (size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
         auto next = [&](const char* what) {
@@ -41,13 +48,21 @@ int cmdImport(std::vector<std::string> args) {
         if (a == "-o" || a == "--output") {
             out = next("-o");
         } else if (a == "--game") {
-            const std::string g = toLower(next("--game"));
-            if (g == "eaw")
+            game = toLower(next("--game"));
+            if (game == "eaw")
                 opt.game = gltfimport::Game::Eaw;
-            else if (g == "foc")
+            else if (game == "foc")
                 opt.game = gltfimport::Game::Foc;
-            else
-                throw UsageError{"--game must be eaw or foc for an .alo (W3D games are not supported yet): " + g};
+            else if (game == "bfme" || game == "bfme2")
+                w3o.bfme = true;
+            else if (game != "generals" && game != "zh")
+                throw UsageError{"unknown --game " + game};
+        } else if (a == "--rename") {
+            w3o.rename = true;
+        } else if (a == "--layout") {
+            const std::string l = toLower(next("--layout"));
+            if (l != "sage") throw UsageError{"--layout must be sage: " + l};
+            w3o.sageLayout = true;
         } else if (a == "--clips") {
             const std::string first = next("--clips");
             if (first == "all") {
@@ -83,10 +98,15 @@ int cmdImport(std::vector<std::string> args) {
     if (in.empty()) throw UsageError{"import needs IN.glb or IN.gltf"};
     if (out.empty()) throw UsageError{"import needs -o OUT.alo"};
     const std::string ext = toLower(fs::path(out).extension().string());
-    if (ext == ".w3d") throw UsageError{"W3D output is not supported yet: write an .alo"};
-    if (ext != ".alo") throw UsageError{"output must end in .alo: " + out};
-    const gltfimport::ImportResult r = gltfimport::importGltfFile(in, opt);
-    const std::vector<gltfimport::OutputFile> files = gltfimport::alamoFiles(r, out, opt);
+    const bool w3d = ext == ".w3d";
+    if (!w3d && ext != ".alo") throw UsageError{"output must end in .alo or .w3d: " + out};
+    if (w3d && (game == "eaw" || game == "foc")) throw UsageError{"--game " + game + " writes .alo, not .w3d"};
+    if (!w3d && (!game.empty() && game != "eaw" && game != "foc"))
+        throw UsageError{"--game " + game + " writes .w3d, not .alo"};
+    if (!w3d && (w3o.rename || w3o.sageLayout)) throw UsageError{"--rename and --layout are for .w3d output"};
+    gltfimport::ImportResult r = gltfimport::importGltfFile(in, opt);
+    const std::vector<gltfimport::OutputFile> files =
+        w3d ? gltfimport::w3dFiles(r, out, w3o, &r.report) : gltfimport::alamoFiles(r, out, opt);
     gltfimport::writeFiles(files);
     for (const std::string& line : r.report)
         std::cerr << "rigscope-cli: note: " << printable(line) << "\n";
@@ -94,9 +114,9 @@ int cmdImport(std::vector<std::string> args) {
     for (const Mesh& m : r.model.meshes)
         for (const SubMesh& s : m.subMeshes)
             tris += s.triangleCount();
-    std::cout << printable(out) << ": " << r.model.skeleton.bones.size() << " bones, " << r.model.meshes.size()
-              << " meshes, " << tris << " triangles, " << r.model.proxies.size() << " proxies, "
-              << r.model.lights.size() << " lights\n";
+    std::cout << printable(files[0].path) << ": " << r.model.skeleton.bones.size() << " bones, "
+              << r.model.meshes.size() << " meshes, " << tris << " triangles, " << r.model.proxies.size()
+              << " proxies, " << r.model.lights.size() << " lights\n";
     for (size_t i = 1; i < files.size(); ++i)
         std::cout << printable(files[i].path) << ": clip " << printable(r.clips[i - 1].name) << ", "
                   << r.clips[i - 1].frameCount << " frames\n";

@@ -13,6 +13,7 @@
 #include "gltf_export.h"
 #include "gltf_read.h"
 #include "scene/pose.h"
+#include "w3d/w3d_reader.h"
 
 #include <tiny_gltf.h>
 
@@ -219,11 +220,28 @@ struct PoseStats {
 // Every frame of every written clip against the glTF evaluated here: bones matched to nodes by name.
 // Translation bound: 1e-4 of the rig size plus, along the bone's chain, half a translation quantisation step of
 // each ancestor's track and 1e-4 rad of rotation quantisation per ancestor times the rig size.
+// `w3d`: the files are W3D (read with w3d::loadSet, clips stored as floats: no quantisation term).
 PoseStats compareClips(const std::string& gltfPath, const gi::ImportResult& r, const std::vector<gi::OutputFile>& files,
-                       float scale = 1.0f) {
+                       float scale = 1.0f, bool w3d = false) {
     const tinygltf::Model g = loadGltf(gltfPath);
     const GltfPose gp(g);
-    const Model model = alamo::readModel(ByteSpan(files[0].bytes), files[0].path);
+    Model model;
+    std::shared_ptr<const std::vector<w3d::Hierarchy>> hier;
+    w3d::HierarchyLookup lookup;
+    if (w3d) {
+        const w3d::File wf = w3d::readFile(ByteSpan(files[0].bytes), files[0].path);
+        REQUIRE(wf.warnings.empty());
+        REQUIRE(wf.hierarchies.size() == 1);
+        hier = std::make_shared<const std::vector<w3d::Hierarchy>>(wf.hierarchies);
+        lookup = [&](const std::string&) {
+            return std::optional<w3d::HierarchyFile>(w3d::HierarchyFile{files[0].path, hier});
+        };
+        const Document d = w3d::loadSet(ByteSpan(files[0].bytes), files[0].path, lookup);
+        REQUIRE(d.warnings.empty());
+        model = *d.model;
+    } else {
+        model = alamo::readModel(ByteSpan(files[0].bytes), files[0].path);
+    }
     REQUIRE(model.warnings.empty());
     const Skeleton& sk = model.skeleton;
     const float rig = rigSize(sk);
@@ -233,7 +251,15 @@ PoseStats compareClips(const std::string& gltfPath, const gi::ImportResult& r, c
             if (g.nodes[n].name == sk.bones[b].name) nodeOf[b] = int(n);
     PoseStats st;
     for (size_t fi = 1; fi < files.size(); ++fi) {
-        const Clip clip = alamo::readClip(ByteSpan(files[fi].bytes), files[fi].path);
+        Clip clip;
+        if (w3d) {
+            const Document d = w3d::loadSet(ByteSpan(files[fi].bytes), files[fi].path, lookup);
+            REQUIRE(d.warnings.empty());
+            REQUIRE(d.clips.size() == 1);
+            clip = *d.clips[0];
+        } else {
+            clip = alamo::readClip(ByteSpan(files[fi].bytes), files[fi].path);
+        }
         REQUIRE(clip.warnings.empty());
         int anim = -1; // the animation the importer named the clip after
         for (size_t a = 0; a < g.animations.size(); ++a) {
@@ -246,7 +272,8 @@ PoseStats compareClips(const std::string& gltfPath, const gi::ImportResult& r, c
         CHECK(clip.frameCount == uint32_t(std::ceil(end * 30.0f - 1e-3f)) + 1);
         const ClipBinding bind = bindClip(sk, clip);
         REQUIRE(bind.ok());
-        const std::vector<float> half = translationHalfSteps(clip, sk.bones.size());
+        const std::vector<float> half =
+            w3d ? std::vector<float>(sk.bones.size(), 0.0f) : translationHalfSteps(clip, sk.bones.size());
         PoseBuffers buf(sk.bones.size());
         for (uint32_t f = 0; f < clip.frameCount; ++f) {
             ++st.frames;
@@ -416,7 +443,7 @@ constexpr int kChain = 30; // more joints than one skin palette takes
 // A 30-joint snake skinned with two weights per vertex, a rigid crate on its own (offset) node, a lamp hanging
 // from J10 with an identity transform, a proxy, a light, and three animations: linear rotations at key times off
 // the 30 fps grid with a stepped root translation and scales going to zero, a cubic spline, and a short one.
-void makeSnake(const std::string& path) {
+void makeSnake(const std::string& path, bool crateGrows = true) {
     Builder b;
     const int arm = b.node("Armature", -1, glm::vec3(0, 0.5f, 0));
     std::vector<int> j;
@@ -514,9 +541,12 @@ void makeSnake(const std::string& path) {
         walk,
         b.sampler(walk, {0.0f, 0.5f, 0.9f}, {0, 0, 0, 0.4f, 0.1f, 0, 0.8f, 0.1f, -0.2f}, TINYGLTF_TYPE_VEC3, "STEP"),
         j[0], "translation");
-    b.channel(walk,
-              b.sampler(walk, {0.0f, 0.4f, 0.7f}, {1, 1, 1, 0, 0, 0, 1.5f, 1.5f, 1.5f}, TINYGLTF_TYPE_VEC3, "STEP"),
-              crate, "scale");
+    b.channel(
+        walk,
+        b.sampler(walk, {0.0f, 0.4f, 0.7f},
+                  {1, 1, 1, 0, 0, 0, crateGrows ? 1.5f : 1.0f, crateGrows ? 1.5f : 1.0f, crateGrows ? 1.5f : 1.0f},
+                  TINYGLTF_TYPE_VEC3, "STEP"),
+        crate, "scale");
     b.channel(walk, b.sampler(walk, {0.0f, 0.2f, 0.3f}, {1, 1, 1, 0, 0, 0, 1, 1, 1}, TINYGLTF_TYPE_VEC3, "STEP"), lamp,
               "scale");
     b.m.animations.push_back(walk);
@@ -973,4 +1003,74 @@ TEST_CASE("glTF import: damaged copies of a valid GLB and glTF are refused or im
     }
     CHECK(refusedCount > 0);
     CHECK(refusedCount + imported == 300);
+}
+
+TEST_CASE("glTF import to W3D: hierarchy, skin, rigid meshes, HLOD and clips pose as the glTF", "[import][w3d]") {
+    TempDir t;
+    const std::string src = t / "snake.glb";
+    {
+        makeSnake(t / "grows.glb"); // the crate scales to 1.5: W3D clips hold no scale, refused by name
+        const gi::ImportResult g = gi::importGltfFile(t / "grows.glb");
+        TempDir none;
+        CHECK_THROWS_WITH(gi::w3dFiles(g, none / "SNAKE.w3d", gi::W3dOptions{}),
+                          Catch::Contains("Crate") && Catch::Contains("no scale"));
+        CHECK(none.count() == 0);
+    }
+    makeSnake(src, false);
+    TempDir out;
+    gi::ImportResult r = gi::importGltfFile(src);
+    gi::W3dOptions o;
+    const auto files = gi::w3dFiles(r, out / "SNAKE.w3d", o, &r.report);
+    REQUIRE(files.size() == 4);
+    CHECK(fs::path(files[1].path).filename() == "SNAKE_Walk.w3d");
+    CHECK(fs::path(files[3].path).filename() == "SNAKE_Twitch_02.w3d");
+    gi::writeFiles(files);
+    CHECK(out.count() == 4);
+    const w3d::File wf = w3d::readFile(ByteSpan(files[0].bytes), files[0].path);
+    REQUIRE(wf.hierarchies.size() == 1);
+    CHECK(wf.hierarchies[0].pivots[0].name == "RootTransform");
+    CHECK(wf.hierarchies[0].pivots.size() == r.model.skeleton.bones.size());
+    REQUIRE(wf.hlods.size() == 1);
+    size_t skins = 0;
+    for (const auto& m : wf.meshes) {
+        CHECK(m.name.size() <= limits::kW3dNameChars);
+        if (m.skin()) {
+            ++skins;
+            CHECK(m.influences.size() == m.positions.size());
+        }
+    }
+    CHECK(skins >= 2);
+    const PoseStats st = compareClips(src, r, files, 1.0f, true);
+    CHECK(st.compared > 1000);
+    CHECK(st.hiddenChecked > 0);
+    requireCheckClean(out.dir.string());
+
+    // BFME, the SAGE folder layout.
+    TempDir sage;
+    gi::W3dOptions b;
+    b.bfme = true;
+    b.sageLayout = true;
+    const auto sf = gi::w3dFiles(r, sage / "SNAKE.w3d", b);
+    CHECK(sf[0].path == (sage.dir / "art" / "w3d" / "sn" / "SNAKE.w3d").string());
+}
+
+TEST_CASE("glTF import to W3D: names over 15 characters are refused by name, or renamed and reported",
+          "[import][w3d]") {
+    TempDir t;
+    const std::string src = t / "snake.glb";
+    makeSnake(src, false);
+    gi::ImportResult r = gi::importGltfFile(src);
+    r.model.skeleton.bones[3].name = "A_VERY_LONG_BONE_NAME";
+    TempDir out;
+    CHECK_THROWS_WITH(gi::w3dFiles(r, out / "SNAKE.w3d", gi::W3dOptions{}),
+                      Catch::Contains("A_VERY_LONG_BONE_NAME") && Catch::Contains("15 characters"));
+    CHECK(out.count() == 0);
+    gi::W3dOptions o;
+    o.rename = true;
+    std::vector<std::string> report;
+    const auto files = gi::w3dFiles(r, out / "SNAKE.w3d", o, &report);
+    const w3d::File wf = w3d::readFile(ByteSpan(files[0].bytes), files[0].path);
+    CHECK(wf.hierarchies[0].pivots[3].name == "A_VERY_LONG_BON");
+    REQUIRE(report.size() == 1);
+    CHECK(report[0].find("A_VERY_LONG_BONE_NAME") != std::string::npos);
 }
