@@ -372,6 +372,14 @@ struct Converter {
         if (out.report.size() < 256) out.report.push_back(s);
     }
 
+    // rigscope's exporter's markers (W3D boxes and nulls, B&W2 entities): no Alamo object holds them.
+    bool isMarker(int i) const {
+        const tinygltf::Node& n = g.nodes[size_t(i)];
+        const std::string kind = stringOf(member(n.extras, "kind"));
+        return n.children.empty() && n.mesh < 0 &&
+               (kind == "box" || kind == "null" || kind == "marker" || kind == "entity");
+    }
+
     bool isAttachmentLeaf(int i) const {
         const tinygltf::Node& n = g.nodes[size_t(i)];
         if (!n.children.empty() || n.skin >= 0 || n.camera >= 0) return false;
@@ -379,6 +387,7 @@ struct Converter {
         const bool light = n.extensions.count("KHR_lights_punctual") != 0;
         const std::string kind = stringOf(member(n.extras, "kind"));
         const bool proxyOrDazzle = kind == "proxy" || kind == "dazzle";
+        if (isMarker(i)) return true;
         if (n.mesh < 0 && !light && !proxyOrDazzle) return false;
         if (n.mesh >= 0 && (light || proxyOrDazzle)) return false;
         if (const tinygltf::Value* a = alamoExtras(n.extras); a && (member(*a, "billboard") || member(*a, "bone")))
@@ -543,6 +552,12 @@ struct Converter {
             const int parentBone = p >= 0 && nodes[size_t(p)].bone >= 0 ? nodes[size_t(p)].bone : 0;
             if (ni.skinnedMeshNode) {
                 ni.attachBone = 0;
+                continue;
+            }
+            if (p >= 0 && isMarker(n)) {
+                report(nodeWhere(g, n) + " is a marker (" + stringOf(member(g.nodes[size_t(n)].extras, "kind")) +
+                       "): not imported");
+                ni.attachBone = parentBone;
                 continue;
             }
             if (p >= 0 && isAttachmentLeaf(n) && !animatedOtherThanScale(n)) {

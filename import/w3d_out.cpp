@@ -9,6 +9,7 @@
 #include "w3d/w3d_writer.h"
 
 #include <glm/gtc/matrix_transform.hpp>
+#include <glm/gtx/component_wise.hpp>
 #include <glm/gtx/matrix_decompose.hpp>
 
 #include <algorithm>
@@ -230,6 +231,7 @@ std::vector<OutputFile> w3dFiles(const ImportResult& r, const std::string& outW3
         spec.fps = uint32_t(std::lround(clip.fps));
         spec.codec = w3d::ClipCodec::Uncompressed;
         const ClipBinding bind = bindClip(m.skeleton, clip);
+        float droppedScale = 0.0f;
         PoseBuffers buf(bones.size());
         std::vector<std::vector<glm::mat4>> local(clip.frameCount);
         std::vector<std::vector<uint8_t>> vis(clip.frameCount);
@@ -256,10 +258,14 @@ std::vector<OutputFile> w3dFiles(const ImportResult& r, const std::string& outW3
                 glm::vec4 persp;
                 glm::quat q;
                 glm::decompose(d, s, q, t, skew, persp);
-                if (glm::any(glm::greaterThan(glm::abs(s - glm::vec3(1.0f)), glm::vec3(1e-3f))) && vis[f][b])
+                // W3D clips hold no scale: up to 1% (what a decoded quaternion off unit length gives a matrix, as
+                // in stock clips) is dropped and reported; more, in a visible frame, is refused.
+                const float off = glm::compMax(glm::abs(s - glm::vec3(1.0f)));
+                if (off > 1e-2f && vis[f][b])
                     throw ParseError(outW3d, "clip \"" + clip.name + "\" bone \"" + bones[b].name + "\"",
                                      ParseError::kNoOffset,
                                      "frame " + std::to_string(f) + " scales the bone; W3D clips hold no scale");
+                if (vis[f][b]) droppedScale = std::max(droppedScale, off);
                 q = glm::normalize(q);
                 if (f > 0 && glm::dot(prev, q) < 0) q = -q;
                 prev = q;
@@ -281,6 +287,9 @@ std::vector<OutputFile> w3dFiles(const ImportResult& r, const std::string& outW3
                 spec.bitChannels.push_back(std::move(bc));
             }
         }
+        if (droppedScale > 1e-5f && report)
+            report->push_back("clip \"" + clip.name + "\": bone scales up to " + std::to_string(droppedScale) +
+                              " off 1 dropped (W3D clips hold no scale)");
         w3d::ChunkWriter ccw;
         w3d::writeClip(ccw, spec);
         OutputFile f;
