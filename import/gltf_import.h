@@ -5,7 +5,8 @@
 //
 // Mapping (Alamo):
 //   skeleton  every node of the scene (the default scene, else scene 0) becomes a bone, names kept, parents before
-//             children; bone 0 is "Root": the scene's one root node when it is named Root, the child named Root of a
+//             children; bone 0 is "Root": the scene's one root node when it is named Root (or RootTransform, W3D's),
+//             the child so named of a
 //             single identity wrapper node (rigscope's own exporter writes one), else a new identity Root above
 //             the scene's roots. Not bones: skinned mesh nodes (glTF ignores their transform) and attachment
 //             leaves with an identity transform (a mesh, a KHR_lights_punctual light, a proxy or dazzle node),
