@@ -5,6 +5,7 @@
 #include "resolve/resolver.h"
 
 #include "export_dialog.h"
+#include "import_dialog.h"
 #include "record_dialog.h"
 
 #include "amal_view.h"
@@ -420,6 +421,11 @@ void MainWindow::buildMenus() {
     applyLibraryAction_->setToolTip(tr("B&W2: animate the open .bwm skin with an .al animation library"));
     file->addAction(tr("Show &demo model"), this, &MainWindow::showDemo);
     file->addSeparator();
+    QAction* saveConverted = new QAction(tr("Save con&verted as…"), this);
+    file->addAction(tr("&Import glTF…"), this, [this, saveConverted] { importGltfDialog(this, saveConverted); });
+    saveConverted->setEnabled(false);
+    connect(saveConverted, &QAction::triggered, this, [this] { saveConvertedDialog(this); });
+    file->addAction(saveConverted);
     file->addAction(tr("&Export glTF…"), this, [this] { exportDialog(this); });
     file->addAction(tr("&Record…"), this, [this] { recordDialog(this); });
     QAction* shot = file->addAction(tr("Save &screenshot…"), this, &MainWindow::screenshotDialog);

@@ -94,6 +94,8 @@ void infoParticlesText(const Document& doc, std::string& text);
 int cmdParticles(const std::vector<std::string>& args);
 // rigscope-cli export ... (cli_export.cpp)
 int cmdExport(std::vector<std::string> args);
+// rigscope-cli import IN.glb|IN.gltf -o OUT.alo ... (cli_import.cpp)
+int cmdImport(std::vector<std::string> args);
 
 // Game object databases (cli_objects.cpp): rigscope-cli objects / object NAME, with --game/--mod.
 int cmdObjects(std::vector<std::string> args);

@@ -8,6 +8,7 @@
 //   rigscope-cli thumbnails SOURCE -o DIR [--size N] [--sheet FILE.png]        (cli_thumbnails.cpp)
 //   rigscope-cli diff A B [--json]                                            (cli_diff.cpp)
 //   rigscope-cli rewrite FILE... -o DIR [--verify] / pack / edit               (cli_rewrite.cpp)
+//   rigscope-cli import IN.glb -o OUT.alo                                     (cli_import.cpp)
 //     info and pose take FILE as a path on disk, ARCHIVE:PATH (Models.meg:DATA/ART/MODELS/X.ALO) or a game path
 //     inside --game DIR / --mod DIR; references (textures, clips, W3D hierarchies) are found through them.
 //     MODEL may be a B&W2 .al: without --clip its first animation is posed (frame 0 is exact).
@@ -42,6 +43,7 @@ static int cmdPose(std::vector<std::string> args);
 static int runAmal(std::vector<std::string> args) { return cmdAmal(args); }
 static int runParticles(std::vector<std::string> args) { return cmdParticles(args); }
 static int runExport(std::vector<std::string> args) { return cmdExport(args); }
+static int runImport(std::vector<std::string> args) { return cmdImport(args); }
 
 static const char* const kInputs =
     "FILE, MODEL and CLIP may be a path, ARCHIVE:PATH inside a .meg/.big/.stuff (Models.meg:DATA/ART/MODELS/X.ALO), or "
@@ -188,6 +190,9 @@ static const Command kCommands[] = {
      "--batch exports every model under SOURCE (a folder or a .meg/.big archive) to DIR/<relative path>.glb\n"
      "(DIR is created when missing), carrying on past broken files and listing them at the end (exit 1 if any\n"
      "failed).\n"},
+    {"import", runImport, "import IN.glb|IN.gltf -o OUT.alo [--game eaw|foc] [--clips all|NAME...] [--scale S] [--up y|z]",
+     "Converts a glTF 2.0 model and its animations into an Alamo model and <OUT>_<CLIP>_00.ALA clips beside it\n"
+     "(format 2 for foc, 1 for eaw; 30 fps), within the engine's limits (reported); nothing is written on error.\n"},
     {"amal", runAmal,
      "amal --json FILE (--movement N [--backward] | --program N) [--ticks T] [--x X --y Y --a A] [--set NAME=VALUE]",
      "Runs AMAL movement N (recorded PLay data) or program N of an AMAL bank for T ticks (1/50 s) and prints\n"

@@ -3,6 +3,7 @@
 #include "check/check.h"
 
 #include "common/error.h"
+#include "formats/engine_limits.h"
 #include "formats/shader_registry.h"
 #include "objects/object_db.h"
 #include "particles/particle_system.h"
@@ -374,9 +375,9 @@ EdgeCount shadowEdges(const SubMesh& sm) {
     return e;
 }
 
-constexpr size_t kMaxAlamoVertices = 65536;
-constexpr size_t kMaxAlamoTriangles = 65535;
-constexpr size_t kMaxSkinBones = 26;
+constexpr size_t kMaxAlamoVertices = limits::kAlamoVerticesPerSubMesh;
+constexpr size_t kMaxAlamoTriangles = limits::kAlamoTrianglesPerMesh;
+constexpr size_t kMaxSkinBones = limits::kAlamoSkinPaletteBones;
 
 void checkSkinWeights(const Item& it, const Model& m, Out& out) {
     for (const Mesh& mesh : m.meshes)
@@ -408,8 +409,8 @@ void checkSkinWeights(const Item& it, const Model& m, Out& out) {
         }
 }
 
-constexpr size_t kMaxW3dVertices = 65535; // DX8VertexBufferClass VertexCount: unsigned short
-constexpr size_t kMaxW3dIndices = 65535;  // DX8IndexBufferClass index_count: unsigned short
+constexpr size_t kMaxW3dVertices = limits::kW3dVerticesPerMesh; // DX8VertexBufferClass VertexCount: unsigned short
+constexpr size_t kMaxW3dIndices = limits::kW3dIndicesPerMesh;   // DX8IndexBufferClass index_count: unsigned short
 
 // W3D meshes as the engine loads them: one vertex buffer and one index buffer range per mesh (all its materials).
 void checkW3dLimits(const Item& it, const Model& m, Out& out) {

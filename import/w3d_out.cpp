@@ -1,0 +1,304 @@
+// W3D files of an import (gltf_import.h w3dFiles): the model's skeleton as a hierarchy, its meshes and an HLOD in
+// one file, one uncompressed clip per file.
+#include "gltf_import.h"
+
+#include "common/error.h"
+#include "formats/engine_limits.h"
+#include "scene/pose.h"
+#include "w3d/w3d_reader.h"
+#include "w3d/w3d_writer.h"
+
+#include <glm/gtc/matrix_transform.hpp>
+#include <glm/gtx/component_wise.hpp>
+#include <glm/gtx/matrix_decompose.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <map>
+
+namespace rs::gltfimport {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// Names within W3D_NAME_LEN: refused naming the element, or (rename) cut and made unique, reported.
+struct Namer {
+    std::string file;
+    bool rename = false;
+    std::vector<std::string>* report = nullptr;
+    std::vector<std::string> used;
+    std::string operator()(const std::string& name, const std::string& what) {
+        std::string n = name;
+        if (n.size() > limits::kW3dNameChars) {
+            if (!rename)
+                throw ParseError(file, what, ParseError::kNoOffset,
+                                 "name \"" + name + "\" is longer than W3D's " + std::to_string(limits::kW3dNameChars) +
+                                     " characters (use --rename)");
+            n = n.substr(0, limits::kW3dNameChars);
+        }
+        for (int k = 1; std::any_of(used.begin(), used.end(), [&](const std::string& u) { return iequals(u, n); });
+             ++k) {
+            const std::string suffix = std::to_string(k);
+            if (!rename)
+                throw ParseError(file, what, ParseError::kNoOffset,
+                                 "name \"" + name + "\" is used twice (use --rename)");
+            n = n.substr(0, std::min(n.size(), limits::kW3dNameChars - suffix.size())) + suffix;
+        }
+        if (n != name && report) report->push_back(what + " renamed " + n);
+        used.push_back(n);
+        return n;
+    }
+};
+
+glm::u8vec4 color8(const glm::vec4& c) {
+    const glm::vec4 x = glm::clamp(c, 0.0f, 1.0f) * 255.0f + 0.5f;
+    return glm::u8vec4(uint8_t(x.r), uint8_t(x.g), uint8_t(x.b), 0);
+}
+
+void checkW3d(const std::string& file, ByteSpan bytes, const w3d::HierarchyLookup& lookup) {
+    const Document d = w3d::loadSet(bytes, file, lookup);
+    if (!d.warnings.empty())
+        throw ParseError(file, {}, ParseError::kNoOffset,
+                         "written file reads back with a warning: " + d.warnings.front());
+    if (d.model && !d.model->warnings.empty())
+        throw ParseError(file, {}, ParseError::kNoOffset,
+                         "written file reads back with a warning: " + d.model->warnings.front());
+}
+
+} // namespace
+
+std::vector<OutputFile> w3dFiles(const ImportResult& r, const std::string& outW3d, const W3dOptions& o,
+                                 std::vector<std::string>* report) {
+    const Model& m = r.model;
+    const std::string stem = fs::path(outW3d).stem().string();
+    Namer names{outW3d, o.rename, report, {}};
+    fs::path dir = fs::path(outW3d).parent_path();
+    // ---- hierarchy
+    w3d::Hierarchy h;
+    h.version = 0x40001;
+    h.name = names(stem, "hierarchy");
+    Namer pivotNames{outW3d, o.rename, report, {}};
+    const auto& bones = m.skeleton.bones;
+    std::vector<glm::mat4> bindW(bones.size());
+    m.skeleton.bindWorld(bindW.data());
+    for (size_t b = 0; b < bones.size(); ++b) {
+        w3d::Pivot p;
+        p.name = b == 0 ? pivotNames("RootTransform", "bone 0")
+                        : pivotNames(bones[b].name, "bone \"" + bones[b].name + "\"");
+        p.parent = bones[b].parent < 0 ? 0xFFFFFFFFu : uint32_t(bones[b].parent);
+        glm::vec3 s, t, skew;
+        glm::vec4 persp;
+        glm::quat q;
+        glm::decompose(bones[b].bindLocal, s, q, t, skew, persp);
+        if (glm::any(glm::greaterThan(glm::abs(s - glm::vec3(1.0f)), glm::vec3(1e-4f))))
+            throw ParseError(outW3d, "bone \"" + bones[b].name + "\"", ParseError::kNoOffset,
+                             "W3D pivots hold no scale; the node's rest scale is not 1");
+        p.translation = t;
+        p.rotation = glm::normalize(q);
+        h.pivots.push_back(p);
+    }
+    // ---- meshes
+    std::vector<w3d::RawMesh> meshes;
+    std::map<int, std::vector<w3d::SubObject>> lodObjects; // LOD -> objects (-1: every LOD)
+    Namer meshNames{outW3d, o.rename, report, {}};
+    const int bonesPerVertex = o.bfme ? limits::kW3dBonesPerVertexBfme : limits::kW3dBonesPerVertexGenerals;
+    (void)bonesPerVertex; // the model holds one bone per vertex already (the Alamo reduction; within both games')
+    for (const Mesh& mesh : m.meshes)
+        for (size_t si = 0; si < mesh.subMeshes.size(); ++si) {
+            const SubMesh& sm = mesh.subMeshes[si];
+            w3d::RawMesh w;
+            w.version = 0x40002;
+            const std::string base = mesh.subMeshes.size() > 1 ? mesh.name + "_" + std::to_string(si) : mesh.name;
+            w.name = meshNames(base, "mesh \"" + base + "\"");
+            w.container = h.name;
+            if (sm.vertexCount() > limits::kW3dVerticesPerMesh)
+                throw ParseError(outW3d, "mesh \"" + base + "\"", ParseError::kNoOffset,
+                                 std::to_string(sm.vertexCount()) + " vertices; a W3D mesh holds at most " +
+                                     std::to_string(limits::kW3dVerticesPerMesh));
+            if (sm.indices.size() > limits::kW3dIndicesPerMesh)
+                throw ParseError(outW3d, "mesh \"" + base + "\"", ParseError::kNoOffset,
+                                 std::to_string(sm.indices.size()) + " indices; a W3D mesh holds at most " +
+                                     std::to_string(limits::kW3dIndicesPerMesh));
+            const bool skin = sm.skinned();
+            w.attributes = skin ? 0x00020000u : 0u;
+            for (size_t v = 0; v < sm.vertexCount(); ++v) {
+                glm::vec3 p = sm.positions[v];
+                glm::vec3 n = v < sm.normals.size() ? sm.normals[v] : glm::vec3(0, 0, 1);
+                if (skin) { // W3D skins store each vertex in its bone's space
+                    const int b = sm.boneMap[sm.boneIndices[v].x];
+                    const glm::mat4 inv = glm::inverse(bindW[size_t(b)]);
+                    p = glm::vec3(inv * glm::vec4(p, 1.0f));
+                    n = glm::normalize(glm::mat3(inv) * n);
+                    w3d::VertexInfluence inf;
+                    inf.bone = uint16_t(b);
+                    w.influences.push_back(inf);
+                }
+                w.positions.push_back(p);
+                w.normals.push_back(n);
+            }
+            w.indices = sm.indices;
+            w.numVertices = uint32_t(w.positions.size());
+            w.numTris = uint32_t(w.indices.size() / 3);
+            w.boundsMin = w.boundsMax = w.positions.empty() ? glm::vec3(0) : w.positions[0];
+            for (const auto& p : w.positions)
+                w.boundsMin = glm::min(w.boundsMin, p), w.boundsMax = glm::max(w.boundsMax, p);
+            // One pass: vertex material from Diffuse/Emissive, an opaque or alpha-blended shader, BaseTexture.
+            w3d::VertexMaterial vm;
+            vm.name = "mat";
+            const MaterialParam* diffuse = sm.material.find("Diffuse");
+            const MaterialParam* emissive = sm.material.find("Emissive");
+            if (diffuse) vm.diffuse = color8(diffuse->value);
+            if (emissive) vm.emissive = color8(emissive->value);
+            vm.ambient = vm.diffuse;
+            w.vertexMaterials = {vm};
+            w3d::Shader sh;
+            const bool alpha = toLower(sm.material.shader).find("alpha") != std::string::npos;
+            if (alpha) sh.srcBlend = 2, sh.destBlend = 5, sh.depthMask = 0;
+            w3d::MaterialPass pass;
+            pass.vertexMaterialIds = {0};
+            pass.shaderIds = {0};
+            std::string texture;
+            for (const MaterialParam& p : sm.material.params)
+                if (p.type == ParamType::Texture &&
+                    (iequals(p.name, "BaseTexture") || iequals(p.name, "DiffuseTexture")))
+                    texture = p.texture;
+            if (!texture.empty() && sm.uv0.size() == sm.vertexCount()) {
+                sh.texturing = 1;
+                w3d::TextureRef t;
+                t.name = fs::path(texture).stem().string() + ".tga"; // the SAGE games find the .dds for a .tga
+                w.textures = {t};
+                w3d::TextureStage st;
+                st.textureIds = {0};
+                for (const glm::vec2& uv : sm.uv0)
+                    st.uv.push_back({uv.x, 1.0f - uv.y});
+                pass.stages = {st};
+            }
+            w.shaders = {sh};
+            w.passes = {pass};
+            meshes.push_back(std::move(w));
+            w3d::SubObject so;
+            so.bone = skin || mesh.bone < 0 ? 0u : uint32_t(mesh.bone);
+            so.name = h.name + "." + meshes.back().name;
+            lodObjects[mesh.lod].push_back(so);
+        }
+    // ---- HLOD: one LOD per distinct _LOD<n> (higher n = more detail, as Alamo), meshes without one in each.
+    w3d::Hlod hl;
+    hl.name = h.name;
+    hl.hierarchy = h.name;
+    std::vector<int> lods;
+    for (const auto& [lod, objs] : lodObjects)
+        if (lod >= 0) lods.push_back(lod);
+    if (lods.empty()) lods.push_back(-1);
+    for (size_t k = 0; k < lods.size(); ++k) {
+        w3d::LodArray a;
+        a.maxScreenSize = k + 1 == lods.size() ? 3.0e38f : 0.25f * float(k + 1) / float(lods.size());
+        for (const auto& [lod, objs] : lodObjects)
+            if (lod == lods[k] || lod < 0) a.objects.insert(a.objects.end(), objs.begin(), objs.end());
+        hl.lods.push_back(std::move(a));
+    }
+    w3d::ChunkWriter cw;
+    w3d::writeHierarchy(cw, h);
+    for (const w3d::RawMesh& w : meshes)
+        w3d::writeMesh(cw, w);
+    w3d::writeHlod(cw, hl);
+    std::vector<OutputFile> files;
+    if (o.sageLayout) {
+        std::string two = toLower(h.name.substr(0, std::min<size_t>(2, h.name.size())));
+        dir = dir / "art" / "w3d" / two;
+    }
+    OutputFile model;
+    model.path = (dir / (h.name + ".w3d")).string();
+    model.bytes = cw.take();
+    const auto hierarchies = std::make_shared<const std::vector<w3d::Hierarchy>>(std::vector<w3d::Hierarchy>{h});
+    const w3d::HierarchyLookup lookup = [&](const std::string& n) -> std::optional<w3d::HierarchyFile> {
+        if (!iequals(n, h.name)) return std::nullopt;
+        return w3d::HierarchyFile{model.path, hierarchies};
+    };
+    checkW3d(model.path, ByteSpan(model.bytes), lookup);
+    files.push_back(std::move(model));
+    // ---- clips: additive to the bind pose (local = bindLocal * T * R): T, R of inverse(bindLocal) * local.
+    for (const Clip& clip : r.clips) {
+        std::string cname = clip.name;
+        for (char& ch : cname)
+            if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '_') ch = '_';
+        if (istartsWith(cname, stem + "_")) cname = cname.substr(stem.size() + 1);
+        w3d::ClipSpec spec;
+        spec.name = names(h.name + "_" + cname, "clip \"" + clip.name + "\"");
+        spec.hierarchy = h.name;
+        spec.frames = clip.frameCount;
+        spec.fps = uint32_t(std::lround(clip.fps));
+        spec.codec = w3d::ClipCodec::Uncompressed;
+        const ClipBinding bind = bindClip(m.skeleton, clip);
+        float droppedScale = 0.0f;
+        PoseBuffers buf(bones.size());
+        std::vector<std::vector<glm::mat4>> local(clip.frameCount);
+        std::vector<std::vector<uint8_t>> vis(clip.frameCount);
+        for (uint32_t f = 0; f < clip.frameCount; ++f) {
+            evaluatePose(m.skeleton, &clip, &bind, float(f), LoopMode::Once, buf.view());
+            local[f] = buf.local;
+            vis[f].resize(bones.size());
+            for (size_t b = 0; b < bones.size(); ++b) // own visibility: the track's bit, else the bone's flag
+                vis[f][b] = bind.trackForBone[b] >= 0 && !clip.tracks[size_t(bind.trackForBone[b])].visibility.empty()
+                                ? clip.tracks[size_t(bind.trackForBone[b])].visibility[std::min<size_t>(
+                                      f, clip.tracks[size_t(bind.trackForBone[b])].visibility.size() - 1)]
+                                : uint8_t(bones[b].visible);
+        }
+        for (size_t b = 0; b < bones.size(); ++b) {
+            if (bind.trackForBone[b] < 0) continue;
+            const glm::mat4 inv = glm::inverse(bones[b].bindLocal);
+            w3d::ChannelSpec ch[4];
+            for (int k = 0; k < 4; ++k)
+                ch[k].pivot = uint16_t(b), ch[k].type = uint8_t(k < 3 ? k : 6);
+            glm::quat prev(1, 0, 0, 0);
+            for (uint32_t f = 0; f < clip.frameCount; ++f) {
+                const glm::mat4 d = inv * local[f][b];
+                glm::vec3 s, t, skew;
+                glm::vec4 persp;
+                glm::quat q;
+                glm::decompose(d, s, q, t, skew, persp);
+                // W3D clips hold no scale: up to 1% (what a decoded quaternion off unit length gives a matrix, as
+                // in stock clips) is dropped and reported; more, in a visible frame, is refused.
+                const float off = glm::compMax(glm::abs(s - glm::vec3(1.0f)));
+                if (off > 1e-2f && vis[f][b])
+                    throw ParseError(outW3d, "clip \"" + clip.name + "\" bone \"" + bones[b].name + "\"",
+                                     ParseError::kNoOffset,
+                                     "frame " + std::to_string(f) + " scales the bone; W3D clips hold no scale");
+                if (vis[f][b]) droppedScale = std::max(droppedScale, off);
+                q = glm::normalize(q);
+                if (f > 0 && glm::dot(prev, q) < 0) q = -q;
+                prev = q;
+                for (int k = 0; k < 3; ++k)
+                    ch[k].values.push_back(t[k]);
+                ch[3].values.insert(ch[3].values.end(), {q.x, q.y, q.z, q.w});
+            }
+            for (auto& c : ch)
+                spec.channels.push_back(std::move(c));
+            bool changes = false;
+            for (uint32_t f = 0; f < clip.frameCount; ++f)
+                changes |= vis[f][b] != vis[0][b] || vis[f][b] != uint8_t(bones[b].visible);
+            if (changes) {
+                w3d::BitChannelSpec bc;
+                bc.pivot = uint16_t(b);
+                bc.defaultValue = uint8_t(bones[b].visible);
+                for (uint32_t f = 0; f < clip.frameCount; ++f)
+                    bc.bits.push_back(vis[f][b]);
+                spec.bitChannels.push_back(std::move(bc));
+            }
+        }
+        if (droppedScale > 1e-5f && report)
+            report->push_back("clip \"" + clip.name + "\": bone scales up to " + std::to_string(droppedScale) +
+                              " off 1 dropped (W3D clips hold no scale)");
+        w3d::ChunkWriter ccw;
+        w3d::writeClip(ccw, spec);
+        OutputFile f;
+        f.path = (dir / (spec.name + ".w3d")).string();
+        f.bytes = ccw.take();
+        checkW3d(f.path, ByteSpan(f.bytes), lookup);
+        files.push_back(std::move(f));
+    }
+    return files;
+}
+
+} // namespace rs::gltfimport
