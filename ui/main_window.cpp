@@ -521,6 +521,7 @@ void MainWindow::applyDocument(const LoadResult& r) {
         objectMembers_.clear();
         objectsDock_->clearGroup();
         attachments_.clear();
+        objectParticles_.clear();
         sceneDock_->setStates({}, {}, -1);
     }
     if (r.doc.particles) {
@@ -528,7 +529,9 @@ void MainWindow::applyDocument(const LoadResult& r) {
     } else if (applyingObject_) {
         std::vector<ModelAttachment> a;
         for (const objects::LoadedAttachment& l : attachments_)
-            a.push_back({l.model, l.bone});
+            a.push_back({l.model, l.bone, nullptr, {}});
+        for (const objects::LoadedParticles& p : objectParticles_)
+            a.push_back({nullptr, p.boneIndex, p.definition, p.system});
         view_->setObjectModel(model_, std::move(a));
     } else {
         view_->setModel(model_);
@@ -865,29 +868,29 @@ void MainWindow::openObject(const QString& name) {
     }
     if (objectWatcher_.isRunning()) objectWatcher_.waitForFinished(); // one object at a time: the last one wins
     statusBar()->showMessage(tr("Opening object %1…").arg(name));
-    objectWatcher_.setFuture(QtConcurrent::run(&loadPool_, [db, table, resolver = resolver_, name,
-                                                            chosen = objectHierarchies_] {
-        ObjectOpen o;
-        o.name = name;
-        try {
-            const objects::ModelProbe probe = objects::documentProbe(*table);
-            const objects::AssembledObject a = db->assemble(name.toStdString(), probe);
-            o.name = QString::fromStdString(a.name);
-            for (const objects::Ref* r : a.unresolved())
-                o.unresolved << QStringLiteral("%1 %2 (%3)")
-                                    .arg(QString::fromStdString(r->kind), QString::fromStdString(r->name),
-                                         QString::fromStdString(r->where));
-            o.members = a.members;
-            o.ranks = a.ranks;
-            o.states = objects::objectStates(*db, *table, a, probe);
-            const std::string key = o.states.front().main.key;
-            o.first = objects::loadState(*resolver, o.states.front(),
-                                         chosen.value(QString::fromStdString(key)).toStdString());
-        } catch (const std::exception& e) {
-            o.error = QString::fromStdString(e.what());
-        }
-        return o;
-    }));
+    objectWatcher_.setFuture(
+        QtConcurrent::run(&loadPool_, [db, table, resolver = resolver_, name, chosen = objectHierarchies_] {
+            ObjectOpen o;
+            o.name = name;
+            try {
+                const objects::ModelProbe probe = objects::documentProbe(*table);
+                const objects::AssembledObject a = db->assemble(name.toStdString(), probe);
+                o.name = QString::fromStdString(a.name);
+                for (const objects::Ref* r : a.unresolved())
+                    o.unresolved << QStringLiteral("%1 %2 (%3)")
+                                        .arg(QString::fromStdString(r->kind), QString::fromStdString(r->name),
+                                             QString::fromStdString(r->where));
+                o.members = a.members;
+                o.ranks = a.ranks;
+                o.states = objects::objectStates(*db, *table, a, probe);
+                const std::string key = o.states.front().main.key;
+                o.first = objects::loadState(*resolver, o.states.front(),
+                                             chosen.value(QString::fromStdString(key)).toStdString());
+            } catch (const std::exception& e) {
+                o.error = QString::fromStdString(e.what());
+            }
+            return o;
+        }));
 }
 
 void MainWindow::finishObjectOpen() {
@@ -954,6 +957,7 @@ void MainWindow::showObjectWithoutModel(const QString& name, int index, const ob
     clip_.reset();
     clips_.clear();
     attachments_.clear();
+    objectParticles_.clear();
     stack_->setCurrentWidget(viewSplit_);
     view_->setModel(nullptr);
     boneDock_->setModel(nullptr);
@@ -1035,6 +1039,7 @@ void MainWindow::applyObjectState(const QString& name, int index, const objects:
         return;
     }
     attachments_ = s.attachments;
+    objectParticles_ = s.particles;
     LoadResult r;
     r.path = QString::fromStdString(s.path);
     r.doc.format = s.model->format;
