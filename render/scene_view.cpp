@@ -104,8 +104,8 @@ struct SceneView::Impl {
     rs::ClipBinding binding;
     QStringList problems;
     std::vector<Part> parts;
-    std::vector<Attachment> attachments;             // object attachments of the model shown (setModel)
-    std::shared_ptr<const rs::ParticleSystem> alone; // the system shown alone (model is then a one-bone stand-in)
+    std::vector<Attachment> attachments;                 // object attachments of the model shown (setModel)
+    std::shared_ptr<const rs::ParticleSystem> alone;     // the system shown alone (model is then a one-bone stand-in)
     // Framing also fits what the shown particle systems at the proxies cover (engine glows past the hull): on when
     // the view's dynamic property "framingIncludesParticles" is true (headless screenshots and recordings set it
     // before setModel); off by default (the window frames the meshes).

@@ -868,29 +868,29 @@ void MainWindow::openObject(const QString& name) {
     }
     if (objectWatcher_.isRunning()) objectWatcher_.waitForFinished(); // one object at a time: the last one wins
     statusBar()->showMessage(tr("Opening object %1…").arg(name));
-    objectWatcher_.setFuture(
-        QtConcurrent::run(&loadPool_, [db, table, resolver = resolver_, name, chosen = objectHierarchies_] {
-            ObjectOpen o;
-            o.name = name;
-            try {
-                const objects::ModelProbe probe = objects::documentProbe(*table);
-                const objects::AssembledObject a = db->assemble(name.toStdString(), probe);
-                o.name = QString::fromStdString(a.name);
-                for (const objects::Ref* r : a.unresolved())
-                    o.unresolved << QStringLiteral("%1 %2 (%3)")
-                                        .arg(QString::fromStdString(r->kind), QString::fromStdString(r->name),
-                                             QString::fromStdString(r->where));
-                o.members = a.members;
-                o.ranks = a.ranks;
-                o.states = objects::objectStates(*db, *table, a, probe);
-                const std::string key = o.states.front().main.key;
-                o.first = objects::loadState(*resolver, o.states.front(),
-                                             chosen.value(QString::fromStdString(key)).toStdString());
-            } catch (const std::exception& e) {
-                o.error = QString::fromStdString(e.what());
-            }
-            return o;
-        }));
+    objectWatcher_.setFuture(QtConcurrent::run(&loadPool_, [db, table, resolver = resolver_, name,
+                                                            chosen = objectHierarchies_] {
+        ObjectOpen o;
+        o.name = name;
+        try {
+            const objects::ModelProbe probe = objects::documentProbe(*table);
+            const objects::AssembledObject a = db->assemble(name.toStdString(), probe);
+            o.name = QString::fromStdString(a.name);
+            for (const objects::Ref* r : a.unresolved())
+                o.unresolved << QStringLiteral("%1 %2 (%3)")
+                                    .arg(QString::fromStdString(r->kind), QString::fromStdString(r->name),
+                                         QString::fromStdString(r->where));
+            o.members = a.members;
+            o.ranks = a.ranks;
+            o.states = objects::objectStates(*db, *table, a, probe);
+            const std::string key = o.states.front().main.key;
+            o.first = objects::loadState(*resolver, o.states.front(),
+                                         chosen.value(QString::fromStdString(key)).toStdString());
+        } catch (const std::exception& e) {
+            o.error = QString::fromStdString(e.what());
+        }
+        return o;
+    }));
 }
 
 void MainWindow::finishObjectOpen() {

@@ -246,7 +246,7 @@ class MainWindow : public QMainWindow {
     std::vector<objects::ObjectState> objectStates_;
     std::vector<objects::LoadedAttachment> attachments_;
     std::vector<objects::LoadedParticles> objectParticles_; // SAGE: the state's particle systems at bones
-    QStringList objectProblems_;                 // the open object's unresolved references (shown with every state's)
+    QStringList objectProblems_;  // the open object's unresolved references (shown with every state's)
     std::vector<objects::Member> objectMembers_; // the open object's members (group objects)
     QHash<QString, QString> objectHierarchies_;  // W3D hierarchy file chosen for an object model's game path
     bool applyingObject_ = false; // applyDocument is showing an object state (attachments, no recent entry)

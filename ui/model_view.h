@@ -6,10 +6,10 @@
 #include "view_settings.h"
 
 #include "particles/particle_system.h"
-#include "resolve/resolver.h"
 #include "scene/clip.h"
 #include "scene/model.h"
 #include "scene/pose.h"
+#include "resolve/resolver.h"
 
 #include <QImage>
 #include <QObject>
