@@ -172,14 +172,17 @@ void sageStates(const vfs::MountTable& table, const AssembledObject& o, std::vec
                     s.attachments.push_back(m);
                 }
             }
-            if (ms)
-                for (const std::string& psb : ms->particleSysBones) {
-                    std::istringstream words(psb);
-                    StateParticles sp;
-                    words >> sp.bone >> sp.system;
-                    sp.module = d.tag;
-                    if (!sp.system.empty()) s.particles.push_back(std::move(sp));
-                }
+            // The particle systems of the model state and of the animation state picked (a module of effects
+            // alone, Model = None, names them in its AnimationStates: BFME's DustEffects).
+            for (const DrawState* st : {ms, as != ms ? as : nullptr})
+                if (st)
+                    for (const std::string& psb : st->particleSysBones) {
+                        std::istringstream words(psb);
+                        StateParticles sp;
+                        words >> sp.bone >> sp.system;
+                        sp.module = d.tag;
+                        if (!sp.system.empty()) s.particles.push_back(std::move(sp));
+                    }
             const std::vector<AnimationRef>* anims =
                 as && !as->animations.empty() ? &as->animations : (ms ? &ms->animations : nullptr);
             if (anims)
