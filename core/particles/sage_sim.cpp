@@ -411,7 +411,13 @@ void ParticleSimulator::evaluateSage(int ei, double time, const ParticleSimOptio
     const uint64_t maxLife = (lmin >= 1.0f && std::isfinite(lmax)) ? uint64_t(toFrames(lmax)) : 0;
 
     std::vector<float> wind;
-    if (me.wind != SageEmitterParams::Wind::Unused) windAngles(me, isSlave ? smix(key ^ 7) : key, A + 1, wind);
+    std::vector<glm::dvec2> windDir; // (cos, sin) of each active update's wind angle
+    if (me.wind != SageEmitterParams::Wind::Unused) {
+        windAngles(me, isSlave ? smix(key ^ 7) : key, A + 1, wind);
+        windDir.resize(wind.size());
+        for (size_t i = 0; i < wind.size(); ++i)
+            windDir[i] = {std::cos(double(wind[i])), std::sin(double(wind[i]))};
+    }
 
     auto burstRng = [&](uint64_t b) { return SRng{smix(key ^ smix(b * 0x100000001B3ull + 0xB0))}; };
     auto particleRng = [&](uint64_t b, uint64_t j, uint64_t part) {
@@ -494,16 +500,19 @@ void ParticleSimulator::evaluateSage(int ei, double time, const ParticleSimOptio
                     glm::dvec3 w(0.0);
                     const glm::dvec3 origin(in.emitterPos);
                     const double full = me.windFullDistance, zero = me.windZeroDistance;
+                    // The engine's recurrence itself (v = (v + g) d; p += v + drift; then the push), exact.
+                    glm::dvec3 vk = v0, pk = p0;
                     for (uint32_t k = 1; k <= n; ++k) {
-                        const double dk = double(k), gk = geomFrom1(d, dk);
-                        const double sk = d == 1.0 ? dk * (dk + 1.0) / 2.0 : d / (1.0 - d) * (dk - gk);
-                        const glm::dvec3 pk = p0 + drift * dk + v0 * gk + grav * sk + w;
+                        vk = (vk + grav) * d;
+                        pk += vk + drift;
                         const double dist = glm::length(pk - origin);
                         if (dist < zero) {
                             double f = double(me.windStrength) * in.windRandomness;
                             if (dist > full && zero > full) f *= 1.0 - (dist - full) / (zero - full);
-                            const double ang = wind[std::min<size_t>(size_t(a + k - 1), wind.size() - 1)];
-                            w += glm::dvec3(std::cos(ang) * f, std::sin(ang) * f, 0.0);
+                            const glm::dvec2 dir = windDir[std::min<size_t>(size_t(a + k - 1), windDir.size() - 1)];
+                            const glm::dvec3 push(dir.x * f, dir.y * f, 0.0);
+                            pk += push;
+                            w += push;
                         }
                     }
                     pos += w;
@@ -515,7 +524,7 @@ void ParticleSimulator::evaluateSage(int ei, double time, const ParticleSimOptio
                 p.color = sh.color;
                 p.frame = 0;
                 p.emitter = uint32_t(ei);
-                p.age = float(dn / kSageFramesPerSecond);
+                p.age = float((dn - 1.0) / kSageFramesPerSecond); // seconds since the update that made it
                 p.life = in.lifetime ? float(double(in.lifetime) / kSageFramesPerSecond) : 0.0f;
             }
         }
