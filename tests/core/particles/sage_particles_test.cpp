@@ -1,6 +1,7 @@
 // SAGE particle systems: the INI reader (objects/sage_fx.h) and the simulation (particles/sage_sim.cpp) against an
 // independent frame-by-frame evaluation of the engine's update (Zero Hour's ParticleSystem::update and
 // Particle::update, written here as a plain loop over frames).
+#include "cli_run.h"
 #include "corpus.h"
 #include "objects/sage_fx.h"
 #include "particles/particle_sim.h"
@@ -9,9 +10,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <sstream>
+#include <unistd.h>
 
 using namespace rs;
 
@@ -375,4 +378,28 @@ TEST_CASE("SAGE particle INI: BFME II's FXParticleSystem modules", "[sage-partic
     CHECK(l->nuggets[0].system == "PallandoFinalLight");
     CHECK(l->nuggets[0].offset.z == 60.0f);
     CHECK(l->nuggets[2].kind == "Sound");
+}
+
+TEST_CASE("rigscope-cli particles --system simulates a SAGE system of an INI file", "[sage-particles][cli]") {
+    if (!rs::test::cliBuilt()) RIGSCOPE_SKIP("rigscope-cli not built");
+    const std::filesystem::path dir =
+        std::filesystem::temp_directory_path() / ("rigscope-sage-cli-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    const std::string ini = (dir / "ParticleSystem.ini").string();
+    {
+        std::ofstream f(ini, std::ios::binary);
+        f << kSeeded << "ParticleSystem Broken\n  Size = x 1\nEnd\n";
+    }
+    // After the update of frame 17: the bursts of active updates 0, 5 and 10 (delay 3), two particles each.
+    const rs::test::CliRun r = rs::test::runCli("particles --json \"" + ini + "\" --system testsmoke --time 0.5834",
+                                                rs::test::Stderr::Drop, 60);
+    CHECK(r.status == 0);
+    CHECK(r.out.find("\"format\":\"sage-particle\"") != std::string::npos);
+    CHECK(r.out.find("\"live\":6,") != std::string::npos);
+    CHECK(r.out.find("field line 37, column 3: field Size of Broken") != std::string::npos); // ini_errors
+    const rs::test::CliRun missing =
+        rs::test::runCli("particles --json \"" + ini + "\" --system Nope --time 1", rs::test::Stderr::Merge, 60);
+    CHECK(missing.status != 0);
+    CHECK(missing.out.find("no particle system Nope defined") != std::string::npos);
+    std::filesystem::remove_all(dir);
 }
