@@ -140,6 +140,7 @@ class MainWindow : public QMainWindow {
     int objectState() const { return objectState_; }
     QStringList objectStateLabels() const;
     const std::vector<objects::LoadedAttachment>& objectAttachments() const { return attachments_; }
+    const std::vector<objects::LoadedParticles>& objectParticles() const { return objectParticles_; }
     ObjectsDock* objectsPanel() const { return objectsDock_; }
 
     // Grabs the whole window with the 3D view composited in (QWidget::grab misses GL windows).
