@@ -403,3 +403,31 @@ TEST_CASE("rigscope-cli particles --system simulates a SAGE system of an INI fil
     CHECK(missing.out.find("no particle system Nope defined") != std::string::npos);
     std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("SAGE particles: a SlaveSystem makes one particle with each of its master's", "[sage-particles]") {
+    const std::string text = "ParticleSystem Master\n  Shader = ADDITIVE\n  Lifetime = 30 30\n  Size = 3 3\n"
+                             "  Color1 = R:255 G:255 B:255 0\n  BurstDelay = 100 100\n  BurstCount = 2 2\n"
+                             "  VelocityDamping = 1 1\n  SlaveSystem = Slave\nEnd\n"
+                             "ParticleSystem Slave\n  Shader = ADDITIVE\n  Lifetime = 10 10\n  Size = 2 2\n"
+                             "  SizeRate = 0 0\n  Color1 = R:255 G:0 B:0 0\n  SlavePosOffset = X:0 Y:0 Z:5\n"
+                             "  BurstCount = 50 50\nEnd\n";
+    const objects::SageFxLibrary lib = readText(text);
+    REQUIRE(lib.errors.empty());
+    const auto sys = lib.find("Master");
+    REQUIRE(sys->emitters.size() == 2);
+    CHECK(sys->emitters[1].sage->slaveOf == 0);
+    ParticleSimulator sim(*sys);
+    ParticleBuffer buf(256, 2);
+    sim.evaluate(5.0 / 30.0, {}, buf); // 6 updates
+    REQUIRE(buf.emitters[0].count == 2);
+    REQUIRE(buf.emitters[1].count == 2); // the slave's own BurstCount is not used
+    for (uint32_t i = 0; i < 2; ++i) {
+        const SimParticle& s = buf.particles[buf.emitters[1].begin + i];
+        CHECK(s.position == glm::vec3(0.0f, 0.0f, 5.0f));
+        CHECK(s.size == Approx(6.0f)); // master size x slave size
+        CHECK(s.color == glm::vec4(1.0f, 0.0f, 0.0f, 1.0f));
+    }
+    sim.evaluate(12.0 / 30.0, {}, buf); // 13 updates: the slave's particles (10 frames) are gone
+    CHECK(buf.emitters[0].count == 2);
+    CHECK(buf.emitters[1].count == 0);
+}
