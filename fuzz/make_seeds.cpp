@@ -126,6 +126,26 @@ int main(int argc, char** argv) {
             child += "ChildObject P" + std::to_string(i) + " P" + std::to_string(i - 1) + "\nEnd\n";
         child += "ChildObject Q0 Q1\nEnd\nChildObject Q1 Q0\nEnd\nObjectReskin R P3\nEnd\n";
         put(dir, "sage_ini", "childobject_chain.ini", text(child));
+        put(dir, "sage_particles", "flat.ini",
+            text("ParticleSystem S\n  Shader = ALPHA\n  Type = PARTICLE\n  ParticleName = A.tga\n"
+                 "  Lifetime = 30 40\n  Size = 1 2\n  SizeRate = 0.1 0.2\n  SizeRateDamping = 0.9 0.95\n"
+                 "  VelocityDamping = 0.9 0.95\n  Alpha1 = 0 0 0\n  Alpha2 = 1 1 5\n  Alpha3 = 0 0 30\n"
+                 "  Color1 = R:255 G:128 B:0 0\n  Color2 = R:0 G:0 B:0 30\n  ColorScale = -1 1\n"
+                 "  BurstDelay = 1 3\n  BurstCount = 1 4\n  InitialDelay = 0 5\n  SystemLifetime = 60\n"
+                 "  DriftVelocity = X:0 Y:0 Z:0.1\n  VelocityType = OUTWARD\n  VelOutward = 0.1 0.5\n"
+                 "  VelOutwardOther = 0 1\n  VolumeType = CYLINDER\n  VolCylinderRadius = 4\n"
+                 "  VolCylinderLength = 2\n  IsHollow = Yes\n  WindMotion = PingPong\n  SlaveSystem = T\n"
+                 "End\nParticleSystem T\n  Shader = ADDITIVE\n  Lifetime = 10 10\n  Size = 0.5 0.5\n"
+                 "End\nFXList FX\n  ParticleSystem\n    Name = S\n    Offset = X:0 Y:0 Z:5\n  End\nEnd\n"));
+        put(dir, "sage_particles", "modules.ini",
+            text("FXParticleSystem M\n  System\n    Shader = ALPHA\n    ParticleName = B.tga\n"
+                 "    Lifetime = 75 75\n    Size = 10 10\n    BurstDelay = 0.8 0.8\n    BurstCount = 1 1\n"
+                 "  End\n  Color = DefaultColor\n    Color1 = R:213 G:205 B:252 0\n  End\n"
+                 "  Alpha = DefaultAlpha\n    Alpha2 = 0.15 0.35 15\n  End\n  Physics = DefaultPhysics\n"
+                 "    VelocityDamping = 0.85 0.95\n    Gravity = -0.01\n  End\n"
+                 "  EmissionVelocity = OrthoEmissionVelocity\n    X = 0 0.5\n  End\n"
+                 "  EmissionVolume = BoxEmissionVolume\n    IsHollow = Yes\n    HalfSize = X:35 Y:70 Z:5\n"
+                 "  End\n  Wind = DefaultWind\n    WindMotion = Circular\n  End\nEnd\n"));
     }
 
     put(dir, "bwm", "static5.bwm", bw2::writeBwm(test::bw2fx::staticModel(5)));

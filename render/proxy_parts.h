@@ -61,6 +61,10 @@ void attachProxyModels(const rs::Model& main, ProxyFileLookup& files, std::vecto
 struct Attachment {
     std::shared_ptr<const rs::Model> model;
     int bone = -1; // bone of the main model
+    // A particle system the definition places at the bone instead (a SAGE draw state's ParticleSysBone, defined in
+    // the game's INI): drawn by the particle layer like a proxy's system; model is then null.
+    std::shared_ptr<const rs::ParticleSystem> system;
+    std::string name; // the system's name as the definition writes it ("" for models)
 };
 
 // Appends to parts the attachments whose model is non-null and bone is a bone of main (at most 64), their bones to

@@ -482,7 +482,19 @@ void SceneView::buildScene(std::shared_ptr<const rs::Model> model, const QString
         a.system = d->alone;
         d->particles->build(d->modelRoot, {a}, *d->textures);
     } else {
-        d->particles->build(d->modelRoot, findProxyParticles(m, proxyFiles), *d->textures);
+        std::vector<ParticleAttachment> systems = findProxyParticles(m, proxyFiles);
+        // Particle systems the object's definition places at bones (SAGE ParticleSysBone), after the proxies'.
+        for (const Attachment& at : d->attachments) {
+            if (at.model || at.name.empty()) continue;
+            ParticleAttachment a;
+            a.bone = at.bone >= 0 && size_t(at.bone) < m.skeleton.bones.size() ? at.bone
+                                                                               : (m.skeleton.bones.empty() ? -1 : 0);
+            a.name = QString::fromStdString(at.name);
+            a.file = at.system ? QStringLiteral("INI") : QString();
+            a.system = at.system;
+            systems.push_back(std::move(a));
+        }
+        d->particles->build(d->modelRoot, std::move(systems), *d->textures);
     }
     d->frame = 0.0f;
     d->time = 0.0f;

@@ -608,6 +608,7 @@ void MainWindow::applyDocument(const LoadResult& r) {
         objectMembers_.clear();
         objectsDock_->clearGroup();
         attachments_.clear();
+        objectParticles_.clear();
         sceneDock_->setStates({}, {}, -1);
     }
     if (r.doc.particles) {
@@ -615,7 +616,9 @@ void MainWindow::applyDocument(const LoadResult& r) {
     } else if (applyingObject_) {
         std::vector<ModelAttachment> a;
         for (const objects::LoadedAttachment& l : attachments_)
-            a.push_back({l.model, l.bone});
+            a.push_back({l.model, l.bone, nullptr, {}});
+        for (const objects::LoadedParticles& p : objectParticles_)
+            a.push_back({nullptr, p.boneIndex, p.definition, p.system});
         view_->setObjectModel(model_, std::move(a));
     } else {
         view_->setModel(model_);
@@ -1048,6 +1051,7 @@ void MainWindow::showObjectWithoutModel(const QString& name, int index, const ob
     clip_.reset();
     clips_.clear();
     attachments_.clear();
+    objectParticles_.clear();
     stack_->setCurrentWidget(viewSplit_);
     view_->setModel(nullptr);
     boneDock_->setModel(nullptr);
@@ -1131,6 +1135,7 @@ void MainWindow::applyObjectState(const QString& name, int index, const objects:
         return;
     }
     attachments_ = s.attachments;
+    objectParticles_ = s.particles;
     LoadResult r;
     r.path = QString::fromStdString(s.path);
     r.doc.format = s.model->format;

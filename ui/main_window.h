@@ -162,6 +162,7 @@ class MainWindow : public QMainWindow {
     int objectState() const { return objectState_; }
     QStringList objectStateLabels() const;
     const std::vector<objects::LoadedAttachment>& objectAttachments() const { return attachments_; }
+    const std::vector<objects::LoadedParticles>& objectParticles() const { return objectParticles_; }
     ObjectsDock* objectsPanel() const { return objectsDock_; }
 
     // Grabs the whole window with the 3D view composited in (QWidget::grab misses GL windows).
@@ -272,6 +273,7 @@ class MainWindow : public QMainWindow {
     int objectState_ = -1;
     std::vector<objects::ObjectState> objectStates_;
     std::vector<objects::LoadedAttachment> attachments_;
+    std::vector<objects::LoadedParticles> objectParticles_; // SAGE: the state's particle systems at bones
     QStringList objectProblems_;  // the open object's unresolved references (shown with every state's)
     std::vector<objects::Member> objectMembers_; // the open object's members (group objects)
     QHash<QString, QString> objectHierarchies_;  // W3D hierarchy file chosen for an object model's game path

@@ -27,7 +27,9 @@ namespace rs::ui {
 // A model a game object hangs at a bone of its main model (objects/object_states.h LoadedAttachment).
 struct ModelAttachment {
     std::shared_ptr<const Model> model;
-    int bone = -1; // bone of the main model
+    int bone = -1;                                // bone of the main model
+    std::shared_ptr<const ParticleSystem> system; // or a particle system at the bone (SAGE ParticleSysBone)
+    std::string name;                             // the system's name
 };
 
 class ModelView : public QObject {

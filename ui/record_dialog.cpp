@@ -174,7 +174,9 @@ RecordSession* RecordSession::start(MainWindow* w, const RecordChoice& c, QStrin
     s->view_->setOptions(o);
     std::vector<render::Attachment> attachments;
     for (const auto& a : w->objectAttachments())
-        attachments.push_back({a.model, a.bone});
+        attachments.push_back({a.model, a.bone, nullptr, {}});
+    for (const auto& p : w->objectParticles())
+        attachments.push_back({nullptr, p.boneIndex, p.definition, p.system});
     s->view_->setModel(model, QString::fromStdString(model->sourcePath), std::move(attachments));
     s->view_->setClip(c.clip);
     s->recorder_ = new SceneRecorder(s->view_, c.settings, s);

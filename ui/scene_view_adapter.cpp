@@ -75,7 +75,7 @@ class SceneViewAdapter : public ModelView {
         highlight_ = -1;
         std::vector<render::Attachment> a;
         for (ModelAttachment& m : attachments)
-            a.push_back({std::move(m.model), m.bone});
+            a.push_back({std::move(m.model), m.bone, std::move(m.system), std::move(m.name)});
         view_->setModel(std::move(model), path, std::move(a));
     }
     int attachmentsDrawn() const override { return view_->attachmentsDrawn(); }

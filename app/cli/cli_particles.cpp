@@ -5,6 +5,8 @@
 #include "commands.h"
 
 #include "alamo/particle_reader.h"
+#include "common/file_read.h"
+#include "objects/sage_fx.h"
 #include "particles/particle_sim.h"
 
 #include <cstdlib>
@@ -21,7 +23,9 @@ const char* kParticlesUsage =
     "  Live particles of an Alamo particle system at a time (deterministic for a seed): per particle the emitter,\n"
     "  position, velocity, size (full quad width), colour rgba, rotation (radians), texture frame, age and life.\n"
     "  --no-skip   ignore the emitters' skip time (0x33) instead of pre-simulating it\n"
-    "  --max N     write at most N particles (default 1000000); \"live\" still counts all\n";
+    "  --max N     write at most N particles (default 1000000); \"live\" still counts all\n"
+    "  --system NAME  FILE is a SAGE INI (ParticleSystem.ini, FXParticleSystem.ini): simulate the system NAME as the\n"
+    "              Generals / Zero Hour engine does (30 updates a second; format \"sage-particle\")\n";
 
 std::string hexBytes(const std::vector<uint8_t>& b) {
     static const char* d = "0123456789abcdef";
@@ -222,13 +226,17 @@ int cmdParticles(const std::vector<std::string>& args) {
     bool json = false, haveTime = false, skip = true;
     double time = 0;
     uint64_t seed = 1, max = 1000000;
-    std::string file;
+    std::string file, systemName;
     for (size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
         auto next = [&](const char* what) {
             if (i + 1 >= args.size()) throw UsageError{std::string(what) + " needs a value"};
             return args[++i];
         };
+        if (a == "--system") {
+            systemName = next("--system");
+            continue;
+        }
         if (a == "--help" || a == "-h") {
             std::cout << kParticlesUsage;
             return 0;
@@ -258,10 +266,23 @@ int cmdParticles(const std::vector<std::string>& args) {
     if (!json) throw UsageError{"particles supports --json output only"};
     if (file.empty()) throw UsageError{"particles needs a FILE"};
     if (!haveTime) throw UsageError{"particles needs --time SECONDS"};
-    Document doc = loadInput(file, GameMount{});
-    if (!doc.particles)
-        throw ParseError(file, {}, 0, std::string("not a particle system (format ") + formatName(doc.format) + ")");
-    const ParticleSystem& s = *doc.particles;
+    std::shared_ptr<const ParticleSystem> held;
+    std::vector<std::string> iniErrors;
+    if (!systemName.empty()) {
+        // A SAGE system from its INI file (its #includes are not followed: no game is mounted here).
+        const std::vector<uint8_t> bytes = readFile(file, uint64_t(64) << 20, "SAGE INI");
+        objects::SageFxLibrary lib;
+        lib.readFile(ByteSpan(bytes.data(), bytes.size()), file);
+        iniErrors = lib.errors;
+        held = lib.find(systemName);
+        if (!held) throw ParseError(file, {}, ParseError::kNoOffset, "no particle system " + systemName + " defined");
+    } else {
+        Document doc = loadInput(file, GameMount{});
+        if (!doc.particles)
+            throw ParseError(file, {}, 0, std::string("not a particle system (format ") + formatName(doc.format) + ")");
+        held = doc.particles;
+    }
+    const ParticleSystem& s = *held;
     ParticleSimulator sim(s);
     ParticleSimOptions opt;
     opt.seed = seed;
@@ -269,7 +290,22 @@ int cmdParticles(const std::vector<std::string>& args) {
     ParticleBuffer buf(max, s.emitters.size());
     sim.evaluate(time, opt, buf);
     Json j;
-    j.beginObject().kv("format", "alo-particle").kv("name", s.name).kv("time", time).kv("seed", seed);
+    j.beginObject()
+        .kv("format", systemName.empty() ? "alo-particle" : "sage-particle")
+        .kv("name", s.name)
+        .kv("time", time)
+        .kv("seed", seed);
+    if (!systemName.empty()) {
+        j.key("ini_errors").beginArray();
+        for (const std::string& e : iniErrors)
+            j.value(e);
+        j.endArray();
+        j.key("not_simulated").beginArray();
+        for (const ParticleEmitter& e : s.emitters)
+            for (const std::string& n : e.notSimulated)
+                j.value(e.name + ": " + n);
+        j.endArray();
+    }
     j.kv("live", uint64_t(buf.live)).kv("written", uint64_t(buf.count)).kv("truncated", buf.truncated);
     j.key("emitters").beginArray();
     for (size_t i = 0; i < s.emitters.size(); ++i)

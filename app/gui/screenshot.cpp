@@ -181,7 +181,9 @@ static int loadScene(const ScreenshotArgs& a, bool wantClip, SceneInputs& s) {
             model = ls.model;
             modelPath = QString::fromStdString(ls.path);
             for (const auto& at : ls.attachments)
-                attachments.push_back({at.model, at.bone});
+                attachments.push_back({at.model, at.bone, nullptr, {}});
+            for (const auto& p : ls.particles)
+                attachments.push_back({nullptr, p.boneIndex, p.definition, p.system});
             if (a.clip.isEmpty() && !ls.clips.empty()) clip = ls.clips.front().clip;
             if (states[pick].highestAlt && !model->altLevels().empty()) options.alt = model->altLevels().back();
             if (const rs::objects::MapKind map = rs::objects::mapKindOf(states[pick]);

@@ -1,10 +1,13 @@
 #include "objects/object_states.h"
 
 #include "objects/object_db.h"
+#include "objects/sage_fx.h"
 #include "resolve/resolver.h"
 
 #include <algorithm>
 #include <cctype>
+#include <mutex>
+#include <sstream>
 
 namespace rs::objects {
 
@@ -169,6 +172,17 @@ void sageStates(const vfs::MountTable& table, const AssembledObject& o, std::vec
                     s.attachments.push_back(m);
                 }
             }
+            // The particle systems of the model state and of the animation state picked (a module of effects
+            // alone, Model = None, names them in its AnimationStates: BFME's DustEffects).
+            for (const DrawState* st : {ms, as != ms ? as : nullptr})
+                if (st)
+                    for (const std::string& psb : st->particleSysBones) {
+                        std::istringstream words(psb);
+                        StateParticles sp;
+                        words >> sp.bone >> sp.system;
+                        sp.module = d.tag;
+                        if (!sp.system.empty()) s.particles.push_back(std::move(sp));
+                    }
             const std::vector<AnimationRef>* anims =
                 as && !as->animations.empty() ? &as->animations : (ms ? &ms->animations : nullptr);
             if (anims)
@@ -283,6 +297,38 @@ LoadedState loadState(const Resolver& resolver, const ObjectState& state, const 
             out.attachments.push_back({d.model, bone, role + " (" + a.model + ")"});
         } catch (const std::exception& e) {
             out.missing.push_back(e.what());
+        }
+    }
+    if (!state.particles.empty()) {
+        // The mounted game's particle definitions, read once per mount table (the window keeps one while mounted).
+        static std::mutex cacheMutex;
+        static std::weak_ptr<const vfs::MountTable> cachedTable;
+        static std::shared_ptr<const SageFxLibrary> cachedLib;
+        std::shared_ptr<const SageFxLibrary> lib;
+        if (const auto& table = resolver.mounted()) {
+            std::lock_guard<std::mutex> lock(cacheMutex);
+            if (cachedTable.lock() != table || !cachedLib) {
+                cachedLib = loadSageFx(*table);
+                cachedTable = table;
+            }
+            lib = cachedLib;
+        }
+        for (const StateParticles& p : state.particles) {
+            LoadedParticles lp;
+            lp.bone = p.bone;
+            lp.system = p.system;
+            if (!iequals(p.bone, "NONE")) {
+                for (size_t i = 0; i < m.skeleton.bones.size() && lp.boneIndex < 0; ++i)
+                    if (iequals(m.skeleton.bones[i].name, p.bone)) lp.boneIndex = int(i);
+                if (lp.boneIndex < 0)
+                    out.missing.push_back("bone " + p.bone + " for particle system " + p.system + " not in " +
+                                          state.main.model);
+            }
+            lp.definition = lib ? lib->find(p.system) : nullptr;
+            if (!lp.definition)
+                out.missing.push_back("particle system " + p.system + " (" + p.module + ") " +
+                                      (lib ? "not defined in the mounted INI files" : "not read: no game mounted"));
+            out.particles.push_back(std::move(lp));
         }
     }
     for (const std::string& key : state.clips) {

@@ -14,6 +14,7 @@
 
 #include "objects/model_probe.h"
 #include "objects/object_model.h"
+#include "particles/particle_system.h"
 #include "scene/clip.h"
 #include "scene/model.h"
 
@@ -48,6 +49,13 @@ struct DamagePart {
     bool destroyed = false;   // shown (destroyed in this state) or hidden (standing)
 };
 
+// SAGE: a particle system a draw module's state names at a bone (`ParticleSysBone = BONE SYSTEM`).
+struct StateParticles {
+    std::string bone;   // as written; "NONE": the object's origin
+    std::string system; // as written
+    std::string module; // the draw module's tag
+};
+
 struct ObjectState {
     std::string label;              // shown in the state selector
     std::vector<std::string> flags; // SAGE condition flags (upper case); empty for EaW states
@@ -59,6 +67,7 @@ struct ObjectState {
     bool highestAlt = false;                // show the main model's highest ALT level (EaW "damaged")
     std::vector<DamagePart> damage;         // EaW: every hardpoint's damage-only parts of the main model
     std::vector<std::string> missing;       // one line per reference of this state that was not found
+    std::vector<StateParticles> particles;  // SAGE: the particle systems of the states the modules pick
 };
 
 // The states of `o` (assembled from `db` over `table`, with `probe`). Never throws: a death clone that cannot be
@@ -74,6 +83,12 @@ struct LoadedAttachment {
     std::string label; // "HP_Escort_Turbo_FC (EV_ESCORTTURRET1.ALO)"
 };
 
+struct LoadedParticles {
+    std::string bone, system;                         // as the state names them
+    int boneIndex = -1;                               // bone of the main model; -1: the origin (NONE or not found)
+    std::shared_ptr<const ParticleSystem> definition; // null when no mounted INI defines it
+};
+
 struct LoadedClip {
     std::string path; // game path of the clip file
     std::shared_ptr<const Clip> clip;
@@ -84,7 +99,8 @@ struct LoadedState {
     std::string path;             // its game path (what the view resolves textures and proxies from)
     std::vector<LoadedAttachment> attachments;
     std::vector<LoadedClip> clips;
-    std::vector<std::string> missing; // the state's missing references and every load problem, one line each
+    std::vector<LoadedParticles> particles; // SAGE: the state's particle systems (definitions from the mounted INI)
+    std::vector<std::string> missing;       // the state's missing references and every load problem, one line each
     // W3D: the skeleton (hierarchy) the main model needs and no file holds ("" when none is missing). The model is
     // then not posed: its skinned parts fold up at the origin, so `model` is null (the file view's notice says why).
     std::string missingHierarchy;

@@ -156,7 +156,13 @@ struct Builder {
     bool opensBlock(const IniNode& n, const std::string& nextKey) const {
         if (open.empty()) return true; // top-level definitions are blocks
         if (!insideObject()) {
-            // Other definitions (Weapon, FXList, ...): their nugget blocks.
+            // BFME II's FXParticleSystem: its module blocks (System, Color = DefaultColor, EmissionVolume = ...).
+            if (open.size() == 1 && ieq(open.front().key, "FXParticleSystem"))
+                return ieqAny(n.key, {"System", "Color", "Alpha", "Update", "Physics", "Draw", "EmissionVelocity",
+                                      "EmissionVolume", "Wind", "Event"});
+            // FXList nuggets: a bare name on its line (ParticleSystem, Sound, ViewShake, ...) up to its End.
+            if (open.size() == 1 && ieq(open.front().key, "FXList") && !n.equals && n.values.empty()) return true;
+            // Other definitions (Weapon, ...): their nugget blocks.
             const std::string u = upper(n.key);
             return u.size() > 6 && u.compare(u.size() - 6, 6, "NUGGET") == 0;
         }

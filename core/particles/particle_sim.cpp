@@ -113,6 +113,16 @@ ParticleSimulator::ParticleSimulator(const ParticleSystem& system) : sys_(system
     }
     for (int i = 0; i < n; ++i) {
         const ParticleEmitter& e = system.emitters[i];
+        if (!e.sage) continue;
+        // SAGE: lifetimes in frames; 0 (or a range reaching below 1) lives until invisible: no bound.
+        const SageRange& l = e.sage->lifetime;
+        const float lo = std::min(l.lo, l.hi), hi = std::max(l.lo, l.hi);
+        plans_[i].maxLife =
+            (std::isfinite(hi) && lo >= 1.0f) ? double(std::min(hi, 4.0e9f)) / kSageFramesPerSecond : kInf;
+    }
+    for (int i = 0; i < n; ++i) {
+        const ParticleEmitter& e = system.emitters[i];
+        if (e.sage) continue;
         if (e.spawnDuringLife >= 0 && e.spawnDuringLife < n && e.spawnDuringLife != i) {
             plans_[i].birthChildren.push_back(e.spawnDuringLife);
             plans_[e.spawnDuringLife].parents.push_back({i, false});
@@ -151,8 +161,9 @@ ParticleSimulator::ParticleSimulator(const ParticleSystem& system) : sys_(system
         for (int c : plans_[i].deathChildren)
             plans_[c].parents.push_back({i, true});
     }
-    for (Plan& pl : plans_)
-        pl.topLevel = pl.parents.empty();
+    for (int i = 0; i < n; ++i)
+        plans_[i].topLevel =
+            plans_[i].parents.empty() && !(system.emitters[i].sage && system.emitters[i].sage->slaveOf >= 0);
 }
 
 ParticleSimulator::Birth ParticleSimulator::makeBirth(int ei, const Instance& inst, int64_t k, uint32_t j,
@@ -456,6 +467,12 @@ void ParticleSimulator::evaluate(double time, const ParticleSimOptions& o, Parti
     budget.births = std::clamp<int64_t>(o.maxBirths, 0, kMaxBirthsPerEvaluate);
     for (int ei = 0; ei < static_cast<int>(plans_.size()); ++ei) {
         const size_t begin = out.count;
+        if (sys_.emitters[ei].sage) {
+            evaluateSage(ei, time, o, budget, out);
+            if (static_cast<size_t>(ei) < out.emitters.size())
+                out.emitters[ei] = {static_cast<uint32_t>(begin), static_cast<uint32_t>(out.count - begin)};
+            continue;
+        }
         auto onBirth = [&](const Birth& b) {
             if (!(b.t <= time && time < b.t + b.life)) return;
             ++out.live;

@@ -16,6 +16,12 @@
 //   particle dies;
 // - particles live lifetime * (1 + U(0, random_lifetime)) seconds; colour, size, frame and rotation follow the
 //   tracks over the normalised life.
+// SAGE emitters (ParticleEmitter::sage) follow the Generals / Zero Hour engine instead (sage_sim.cpp,
+// docs/formats/sage-particles.md): the system updates once a frame (kSageFramesPerSecond), after InitialDelay
+// frames it bursts BurstCount particles every BurstDelay + 1 frames while SystemLifetime lasts, and a particle after
+// n updates is where n steps of Particle::update put it (velocity damping, gravity, drift, size rate and its damping,
+// angular rate and its damping, alpha and colour keys with ColorScale), computed in closed form per particle; wind
+// steps frame by frame. The state at time T is the state after the update of frame floor(T * 30).
 #pragma once
 
 #include "particles/particle_system.h"
@@ -156,6 +162,8 @@ class ParticleSimulator {
                          AttractionCache* cache = nullptr) const;
     void shade(int e, const Birth& b, double time, const ParticleSimOptions& o, SimParticle& p,
                AttractionCache* cache) const;
+    // SAGE emitters (ParticleEmitter::sage, sage_sim.cpp): the engine's per-frame update in closed form.
+    void evaluateSage(int e, double time, const ParticleSimOptions& o, Budget& budget, ParticleBuffer& out) const;
 
     const ParticleSystem& sys_;
     std::vector<Plan> plans_;

@@ -70,6 +70,23 @@ bool ParticleTrack::constant() const {
     return true;
 }
 
+const char* sageShaderName(SageEmitterParams::Shader s) {
+    static const char* const k[] = {"none", "additive", "alpha", "alpha-test", "multiply"};
+    return k[static_cast<size_t>(s) < 5 ? static_cast<size_t>(s) : 0];
+}
+const char* sageTypeName(SageEmitterParams::Type t) {
+    static const char* const k[] = {"particle", "drawable", "streak", "volume", "unknown"};
+    return k[static_cast<size_t>(t) < 5 ? static_cast<size_t>(t) : 4];
+}
+const char* sageVelocityName(SageEmitterParams::Velocity v) {
+    static const char* const k[] = {"none", "ortho", "spherical", "hemispherical", "cylindrical", "outward"};
+    return k[static_cast<size_t>(v) < 6 ? static_cast<size_t>(v) : 0];
+}
+const char* sageVolumeName(SageEmitterParams::Volume v) {
+    static const char* const k[] = {"point", "line", "box", "sphere", "cylinder"};
+    return k[static_cast<size_t>(v) < 5 ? static_cast<size_t>(v) : 0];
+}
+
 std::string notSimulatedWarning(size_t index, const ParticleEmitter& e, const std::string& feature) {
     return "emitter " + std::to_string(index) + " \"" + e.name + "\": " + feature;
 }

@@ -13,7 +13,9 @@
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
 
+#include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -125,6 +127,72 @@ struct ParticleUnknown {
     std::vector<uint8_t> bytes;
 };
 
+// SAGE (Generals, Zero Hour, BFME I/II): one INI particle system template (`ParticleSystem NAME` or BFME II's
+// `FXParticleSystem NAME` with its module blocks) as the engine reads it (EA's Zero Hour source,
+// GameClient/System/ParticleSys.cpp, ParticleSystemTemplate::m_fieldParseTable). Times are in frames of the
+// engine's client update (kSageFramesPerSecond), sizes and distances in world units, velocities in units a frame,
+// colours 0..1 (the file's 0..255 divided by 255), angles in radians.
+inline constexpr double kSageFramesPerSecond = 30.0;
+
+struct SageRange { // GameClientRandomVariable: a value drawn uniformly in [lo, hi] (lo when they are equal)
+    float lo = 0.0f, hi = 0.0f;
+    bool constant() const { return lo == hi; }
+};
+
+struct SageEmitterParams {
+    enum class Shader : uint8_t { None, Additive, Alpha, AlphaTest, Multiply };
+    enum class Type : uint8_t { Particle, Drawable, Streak, Volume, Unknown };
+    enum class Velocity : uint8_t { None, Ortho, Spherical, Hemispherical, Cylindrical, Outward };
+    enum class Volume : uint8_t { Point, Line, Box, Sphere, Cylinder };
+    enum class Wind : uint8_t { Unused, PingPong, Circular };
+    static constexpr int kKeys = 8; // MAX_KEYFRAMES
+    struct AlphaKey {
+        SageRange value;
+        uint32_t frame = 0;
+    };
+    struct ColorKey {
+        glm::vec3 rgb{0.0f};
+        uint32_t frame = 0;
+    };
+
+    std::string priority;             // as written (not used: the viewer drops no particle for load)
+    bool oneShot = false;             // IsOneShot (the engine's update does not read it either)
+    Shader shader = Shader::Additive; // an FXParticleSystem without Shader: ADDITIVE (BFME II's default, our reading)
+    Type type = Type::Particle;
+    std::string particleName; // texture (or the drawable's object for Type::Drawable)
+    SageRange angleZ, angularRateZ, angularDamping, velocityDamping;
+    float gravity = 0.0f; // added to the z velocity every frame
+    std::string slaveSystem;
+    glm::vec3 slavePosOffset{0.0f};
+    std::string attachedSystem;  // PerParticleAttachedSystem
+    SageRange lifetime;          // frames; 0: lives until invisible
+    uint32_t systemLifetime = 0; // frames of emission; 0: forever
+    SageRange size, startSizeRate, sizeRate, sizeRateDamping;
+    std::array<AlphaKey, kKeys> alpha{};
+    std::array<ColorKey, kKeys> color{};
+    SageRange colorScale; // as written (0..255 a frame); the engine divides by 255
+    SageRange burstDelay, burstCount, initialDelay;
+    glm::vec3 drift{0.0f};
+    Velocity velocityType = Velocity::None;
+    SageRange velOrtho[3], velSpherical, velHemispherical, velCylRadial, velCylNormal, velOutward, velOutwardOther;
+    Volume volumeType = Volume::Point;
+    glm::vec3 lineStart{0.0f}, lineEnd{0.0f}, boxHalfSize{0.0f};
+    float sphereRadius = 0.0f, cylinderRadius = 0.0f, cylinderLength = 0.0f;
+    bool hollow = false, groundAligned = false, emitAboveGroundOnly = false, upTowardsEmitter = false;
+    Wind wind = Wind::Unused;
+    float windAngleChangeMin = 0.15f, windAngleChangeMax = 0.45f;
+    float windStartAngleMin = 0.0f, windStartAngleMax = 0.78539816f;
+    float windEndAngleMin = 5.49778714f, windEndAngleMax = 6.28318531f;
+    // Wind force (doWindMotion): strength * U(0.7, 1.3) a frame within fullDistance of the system, falling to 0 at
+    // zeroDistance (Zero Hour's constants; BFME II's WindStrength / WindFullStrengthDist / WindZeroStrengthDist).
+    float windStrength = 2.0f, windFullDistance = 75.0f, windZeroDistance = 200.0f;
+    int slaveOf = -1; // index of the master emitter in the same ParticleSystem (a SlaveSystem), -1 for none
+};
+const char* sageShaderName(SageEmitterParams::Shader s);     // "none", "additive", "alpha", "alpha-test", "multiply"
+const char* sageTypeName(SageEmitterParams::Type t);         // "particle", "drawable", "streak", "volume", "unknown"
+const char* sageVelocityName(SageEmitterParams::Velocity v); // "none", "ortho", ...
+const char* sageVolumeName(SageEmitterParams::Volume v);     // "point", "line", "box", "sphere", "cylinder"
+
 struct ParticleEmitter {
     std::string name;         // 0x16
     std::string colorTexture; // 0x03
@@ -142,14 +210,17 @@ struct ParticleEmitter {
     bool hasSpawnLinks = false;
     std::vector<ParticleUnknown> unknown;
     std::vector<std::string> notSimulated; // features set in the file that particle_sim ignores
+    // SAGE systems: the template as read (params, volumes and tracks above then hold only what the renderer uses:
+    // blend, colorTexture, worldOriented = ground aligned, textureFrames = 1); the simulation follows these.
+    std::optional<SageEmitterParams> sage;
 };
 
 struct ParticleSystem {
     std::string sourcePath;
-    Format format = Format::AlamoParticles;
-    std::string name;           // 0x0000
-    uint32_t id = 0;            // 0x0001 (every corpus file: 0)
-    bool leaveParticles = true; // 0x0002: particles outlive a removed system
+    Format format = Format::AlamoParticles; // SAGE systems (INI definitions, not files): Format::Unknown
+    std::string name;                       // 0x0000
+    uint32_t id = 0;                        // 0x0001 (every corpus file: 0)
+    bool leaveParticles = true;             // 0x0002: particles outlive a removed system
     bool hasLeaveParticles = false;
     std::vector<ParticleEmitter> emitters;
     std::vector<ParticleUnknown> unknown; // unknown top-level chunks
