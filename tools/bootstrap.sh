@@ -2,7 +2,8 @@
 # Set-up for Debian 12: installs what is missing (sudo when not root), builds, then
 #   tools/bootstrap.sh run [ARGS...]   runs the viewer (the built-in demo model when no file is given)
 #   tools/bootstrap.sh test            runs every test (main build under xvfb-run, core tests under ASan+UBSan)
-#   tools/bootstrap.sh deps run|test   only installs what `run` or `test` needs, builds nothing
+#   tools/bootstrap.sh web             builds the web viewer alone (core compiled to WebAssembly + the page) in build-web/
+#   tools/bootstrap.sh deps run|test|web   only installs what `run`, `test` or `web` needs, builds nothing
 #
 # `run` installs what building and running the viewer needs; `test` adds what the tests need (a user who only wants
 # the viewer gets no clang, f3d, npm or validators). Libraries and headers are judged by their Debian package being
@@ -20,9 +21,9 @@ if [ "$mode" = deps ]; then
   [ $# -gt 0 ] && shift
 fi
 case "$mode" in
-  run | test) ;;
+  run | test | web) ;;
   *)
-    echo "usage: tools/bootstrap.sh run [ARGS...] |test| test | deps run" >&2
+    echo "usage: tools/bootstrap.sh run [ARGS...] | test | web | deps run|test|web" >&2
     exit 2
     ;;
 esac
@@ -70,6 +71,13 @@ test_tools=(
   "ffprobe|ffmpeg|ffprobe -version" # record tests: a second decoder's word on the recorded files
 )
 
+# The web viewer (web/, tools/build-web.sh): Emscripten compiles core to WebAssembly (it needs GLM's headers, from
+# libglm-dev, and CMake); Chromium runs the page headless for the browser tests. npm packages come from
+# web/package-lock.json (`npm ci`), never from a CDN.
+web_packages=(
+  cmake libglm-dev libtinygltf-dev nlohmann-json3-dev libstb-dev emscripten chromium
+)
+
 SUDO=""
 [ "$(id -u)" -ne 0 ] && SUDO=sudo
 
@@ -103,7 +111,16 @@ explain_conflicts() {
 }
 
 missing=()
-for p in "${run_packages[@]}"; do installed "$p" || missing+=("$p"); done
+if [ "$mode" != web ]; then
+  for p in "${run_packages[@]}"; do installed "$p" || missing+=("$p"); done
+fi
+if [ "$mode" = web ] || [ "$mode" = test ]; then
+  for p in "${web_packages[@]}"; do installed "$p" || missing+=("$p"); done
+  if ! { command -v npm >/dev/null 2>&1 && npm --version >/dev/null 2>&1; }; then
+    echo "bootstrap: npm is missing or does not work; installing Debian's npm"
+    missing+=(npm)
+  fi
+fi
 if [ "$mode" = test ]; then
   for p in "${test_packages[@]}"; do installed "$p" || missing+=("$p"); done
   for t in "${test_tools[@]}"; do

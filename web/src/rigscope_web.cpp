@@ -1,0 +1,421 @@
+// The WebAssembly module of the web viewer: core's resolver, readers and pose evaluation behind a small embind API.
+//
+// Files are reached by path through Emscripten's file system: in the browser the page's worker mounts the user's
+// File objects with WORKERFS (read on demand with FileReaderSync, slice by slice: nothing is copied up front), in
+// Node the module is built with NODERAWFS (the host's files, read on demand). The resolver opens them as it opens
+// files on disk (its folder tables, archives read entry by entry), so companions (clips, hierarchies, textures) are
+// found the same way as by the desktop viewer.
+//
+// One session per module instance: open() replaces the shown asset only when the new one reads; on failure the
+// previous one stays and the error names the file, the chunk path and the byte offset (core's ParseError).
+//
+// API (all strings are UTF-8; JSON strings are parsed by the caller):
+//   mount(dirs: string JSON array)  -> JSON {ok, game, files, warnings} | {error}: game/mod folders the lookups use
+//   open(path)                      -> JSON model summary (below) | {error: {file, chunkPath, offset, message, text}}
+//   subMesh(i)                      -> {positions, normals, uv0, colors, boneIndex, boneWeight, positions2,
+//                                       normals2, indices}: typed arrays (copies) of sub-mesh i in drawing order
+//   setClip(i)                      -> bool: clip i of the summary (-1: bind pose)
+//   pose(seconds, loopMode)         -> evaluates the pose (loopMode 0 loop, 1 once, 2 ping-pong) at time * fps
+//   palettes()                      -> Float32Array: per sub-mesh palette (offsets in the summary), mat4 each
+//   world()                         -> Float32Array: every bone's world matrix, column-major
+//   texture(name)                   -> {width, height, rgba: Uint8Array, hasAlpha} or {error}
+//   readFormats()                   -> JSON of the format registry's extensions (the page's picker filter)
+#include "common/error.h"
+#include "formats/formats.h"
+#include "formats/material_policy.h"
+#include "formats/shader_registry.h"
+#include "resolve/resolver.h"
+#include "scene/clip_choice.h"
+#include "scene/pose.h"
+#include "texture/texture.h"
+#include "vfs/mount.h"
+
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <cstdio>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace rs;
+using emscripten::val;
+
+namespace {
+
+// --- a minimal JSON writer (strings escaped, numbers as %.9g) ------------------------------------------------------
+std::string jstr(const std::string& s) {
+    std::string o = "\"";
+    for (unsigned char c : s) {
+        switch (c) {
+        case '"': o += "\\\""; break;
+        case '\\': o += "\\\\"; break;
+        case '\n': o += "\\n"; break;
+        case '\r': o += "\\r"; break;
+        case '\t': o += "\\t"; break;
+        default:
+            if (c < 0x20) {
+                char b[8];
+                std::snprintf(b, sizeof b, "\\u%04x", c);
+                o += b;
+            } else {
+                o += char(c);
+            }
+        }
+    }
+    return o + "\"";
+}
+std::string jnum(double v) {
+    if (!(v == v) || v > 1e300 || v < -1e300) return "null";
+    char b[32];
+    std::snprintf(b, sizeof b, "%.9g", v);
+    return b;
+}
+
+std::string errorJson(const std::exception& e) {
+    std::string o = "{\"error\":{";
+    if (const auto* p = dynamic_cast<const ParseError*>(&e)) {
+        o += "\"file\":" + jstr(p->file()) + ",\"chunkPath\":" + jstr(p->chunkPath()) + ",\"offset\":" +
+             (p->offset() == ParseError::kNoOffset ? std::string("null") : jnum(double(p->offset()))) +
+             ",\"message\":" + jstr(p->message()) + ",";
+    }
+    return o + "\"text\":" + jstr(e.what()) + "}}";
+}
+
+const char* familyName(MaterialFamily f) {
+    return f == MaterialFamily::Alpha ? "alpha" : f == MaterialFamily::Additive ? "additive" : "opaque";
+}
+
+// One drawn sub-mesh: where it lives in the model and its palette's place in palettes().
+struct Part {
+    int mesh = 0, sub = 0;
+    size_t paletteOffset = 0; // in mat4 entries
+    size_t paletteCount = 0;
+    std::vector<glm::mat4> inverseBind;
+};
+
+struct Session {
+    std::shared_ptr<vfs::MountTable> mounted;
+    std::unique_ptr<Resolver> resolver = std::make_unique<Resolver>();
+    // The shown asset (kept when a later open fails).
+    std::shared_ptr<Model> model;
+    Format format = Format::Unknown;
+    std::string path;
+    std::vector<std::shared_ptr<const Clip>> clips;
+    std::vector<std::string> clipSources;
+    std::vector<Part> parts;
+    std::shared_ptr<const Clip> clip;
+    ClipBinding binding;
+    PoseBuffers pose;
+    std::vector<float> palettes;
+    std::vector<float> world;
+};
+Session& session() {
+    static Session s;
+    return s;
+}
+
+// Palette slots are laid out 4-aligned (a WebGL uniform buffer range starts at a multiple of 256 bytes).
+size_t align4(size_t n) { return (n + 3) & ~size_t(3); }
+
+void computePalettes(Session& s) {
+    const Skeleton& sk = s.model->skeleton;
+    const size_t n = sk.bones.size();
+    s.pose.resize(n);
+    evaluatePose(sk, nullptr, nullptr, 0.0f, LoopMode::Loop, s.pose.view());
+}
+
+void writePalettes(Session& s) {
+    const Model& m = *s.model;
+    s.world.assign(s.pose.world.size() * 16, 0.0f);
+    for (size_t i = 0; i < s.pose.world.size(); ++i)
+        std::memcpy(&s.world[i * 16], &s.pose.world[i][0][0], 64);
+    size_t total = 0;
+    for (const Part& p : s.parts)
+        total = std::max(total, p.paletteOffset + align4(p.paletteCount));
+    s.palettes.assign(total * 16, 0.0f);
+    std::vector<glm::mat4> tmp;
+    for (const Part& p : s.parts) {
+        const Mesh& mesh = m.meshes[size_t(p.mesh)];
+        const SubMesh& sm = mesh.subMeshes[size_t(p.sub)];
+        tmp.assign(p.paletteCount, glm::mat4(1.0f));
+        if (sm.skinned()) {
+            skinPalette(sm, p.inverseBind.data(), s.pose.world.data(), tmp.data());
+        } else if (mesh.bone >= 0 && size_t(mesh.bone) < s.pose.world.size()) {
+            tmp[0] = s.pose.world[size_t(mesh.bone)];
+        }
+        std::memcpy(&s.palettes[p.paletteOffset * 16], tmp.data(), tmp.size() * 64);
+    }
+}
+
+std::string summary(const Session& s, const Asset& a) {
+    const Model& m = *s.model;
+    std::ostringstream o;
+    o << "{\"path\":" << jstr(s.path) << ",\"format\":" << jstr(formatName(s.format))
+      << ",\"zUp\":" << (upAxisOf(s.format) == UpAxis::Z ? "true" : "false");
+    o << ",\"bones\":[";
+    for (size_t i = 0; i < m.skeleton.bones.size(); ++i)
+        o << (i ? "," : "") << "{\"name\":" << jstr(m.skeleton.bones[i].name)
+          << ",\"parent\":" << m.skeleton.bones[i].parent << "}";
+    o << "],\"meshes\":[";
+    const std::vector<bool> selected = selectLodAlt(m, -1, 0);
+    for (size_t i = 0; i < m.meshes.size(); ++i) {
+        const Mesh& mesh = m.meshes[i];
+        o << (i ? "," : "") << "{\"name\":" << jstr(mesh.name) << ",\"lod\":" << mesh.lod << ",\"alt\":" << mesh.alt
+          << ",\"hidden\":" << (mesh.hidden ? "true" : "false")
+          << ",\"selected\":" << (i < selected.size() && selected[i] ? "true" : "false")
+          << ",\"bone\":" << mesh.bone << "}";
+    }
+    o << "],\"parts\":[";
+    for (size_t i = 0; i < s.parts.size(); ++i) {
+        const Part& p = s.parts[i];
+        const Mesh& mesh = m.meshes[size_t(p.mesh)];
+        const SubMesh& sm = mesh.subMeshes[size_t(p.sub)];
+        const MaterialPolicy pol = materialPolicy(s.format, mesh, sm.material);
+        const ShaderInfo info = shaderInfo(s.format, mesh, sm.material);
+        o << (i ? "," : "") << "{\"mesh\":" << p.mesh << ",\"sub\":" << p.sub << ",\"shader\":" << jstr(sm.material.shader)
+          << ",\"drawnBy\":" << jstr(info.implementation) << ",\"note\":" << jstr(info.note)
+          << ",\"fidelity\":"
+          << jstr(info.fidelity == ShaderFidelity::EngineFormula   ? "engine formula"
+                  : info.fidelity == ShaderFidelity::Approximation ? "approximation"
+                                                                   : "not drawn")
+          << ",\"family\":" << jstr(familyName(pol.family)) << ",\"hiddenByDefault\":" << (pol.hiddenByDefault ? "true" : "false")
+          << ",\"cull\":" << (pol.cullBackFaces ? "true" : "false") << ",\"unlit\":" << (pol.unlit ? "true" : "false")
+          << ",\"colorize\":" << (pol.colorize ? "true" : "false") << ",\"bump\":" << (pol.bump ? "true" : "false")
+          << ",\"skinned\":" << (sm.skinned() ? "true" : "false") << ",\"dual\":" << (sm.positions2.empty() ? "false" : "true")
+          << ",\"vertices\":" << sm.vertexCount() << ",\"triangles\":" << sm.triangleCount()
+          << ",\"paletteOffset\":" << p.paletteOffset << ",\"paletteCount\":" << p.paletteCount << ",\"params\":[";
+        for (size_t k = 0; k < sm.material.params.size(); ++k) {
+            const MaterialParam& mp = sm.material.params[k];
+            o << (k ? "," : "") << "{\"name\":" << jstr(mp.name) << ",\"type\":" << jstr(paramTypeName(mp.type));
+            if (mp.type == ParamType::Texture) o << ",\"texture\":" << jstr(mp.texture);
+            else if (mp.type == ParamType::Int) o << ",\"value\":[" << mp.intValue << "]";
+            else
+                o << ",\"value\":[" << jnum(mp.value.x) << "," << jnum(mp.value.y) << "," << jnum(mp.value.z) << ","
+                  << jnum(mp.value.w) << "]";
+            o << "}";
+        }
+        o << "]}";
+    }
+    o << "],\"clips\":[";
+    for (size_t i = 0; i < s.clips.size(); ++i) {
+        const Clip& c = *s.clips[i];
+        o << (i ? "," : "") << "{\"name\":" << jstr(c.name) << ",\"source\":" << jstr(s.clipSources[i])
+          << ",\"frames\":" << c.frameCount << ",\"fps\":" << jnum(c.fps) << ",\"duration\":" << jnum(c.duration())
+          << ",\"fits\":" << (bindClip(m.skeleton, c).ok() ? "true" : "false") << "}";
+    }
+    std::vector<std::string> names;
+    std::vector<bool> fits;
+    for (const auto& c : s.clips) {
+        names.push_back(c->name);
+        fits.push_back(bindClip(m.skeleton, *c).ok());
+    }
+    o << "],\"initialClip\":" << pickInitialClip(names, fits) << ",\"textures\":[";
+    for (size_t i = 0; i < a.textures.size(); ++i)
+        o << (i ? "," : "") << "{\"name\":" << jstr(a.textures[i].name) << ",\"path\":" << jstr(a.textures[i].path) << "}";
+    o << "],\"warnings\":[";
+    std::vector<std::string> warnings = a.document.warnings;
+    warnings.insert(warnings.end(), m.warnings.begin(), m.warnings.end());
+    for (const ClipFile& c : a.clips)
+        if (!c.error.empty()) warnings.push_back(c.error);
+    for (size_t i = 0; i < warnings.size(); ++i)
+        o << (i ? "," : "") << jstr(warnings[i]);
+    o << "],\"missing\":[";
+    for (size_t i = 0; i < a.missing.size(); ++i)
+        o << (i ? "," : "") << jstr(a.missing[i]);
+    o << "]}";
+    return o.str();
+}
+
+// --- API -----------------------------------------------------------------------------------------------------------
+
+std::string mountFolders(const std::string& gameDirsJsonless) {
+    // One folder per line: game folders, then mod folders prefixed with "mod:".
+    Session& s = session();
+    try {
+        std::vector<std::string> games, mods;
+        std::istringstream in(gameDirsJsonless);
+        for (std::string line; std::getline(in, line);) {
+            if (line.empty()) continue;
+            if (line.rfind("mod:", 0) == 0) mods.push_back(line.substr(4));
+            else games.push_back(line);
+        }
+        auto table = std::make_shared<vfs::MountTable>(vfs::mountInstall(games, mods));
+        s.mounted = table;
+        s.resolver = std::make_unique<Resolver>(table);
+        std::ostringstream o;
+        o << "{\"ok\":true,\"files\":" << table->size() << ",\"warnings\":[";
+        for (size_t i = 0; i < table->warnings.size(); ++i)
+            o << (i ? "," : "") << jstr(table->warnings[i]);
+        o << "]}";
+        return o.str();
+    } catch (const std::exception& e) {
+        return errorJson(e);
+    }
+}
+
+std::string openAsset(const std::string& path) {
+    Session& s = session();
+    try {
+        Asset a = s.resolver->open(path);
+        if (!a.document.model)
+            throw ParseError(path, {}, ParseError::kNoOffset,
+                             a.document.particles ? "particle systems alone are shown by the desktop viewer only"
+                                                  : "file holds no model (a clip: open its model first)");
+        Session n;
+        n.mounted = s.mounted;
+        n.model = a.document.model;
+        n.format = a.document.format;
+        n.path = a.document.path.empty() ? path : a.document.path;
+        for (const auto& c : a.document.clips) {
+            n.clips.push_back(c);
+            n.clipSources.push_back(n.path);
+        }
+        for (const ClipFile& c : a.clips)
+            if (c.clip) {
+                n.clips.push_back(c.clip);
+                n.clipSources.push_back(c.path);
+            }
+        size_t offset = 0;
+        for (size_t mi = 0; mi < n.model->meshes.size(); ++mi) {
+            const Mesh& mesh = n.model->meshes[mi];
+            for (size_t si = 0; si < mesh.subMeshes.size(); ++si) {
+                const SubMesh& sm = mesh.subMeshes[si];
+                Part p;
+                p.mesh = int(mi);
+                p.sub = int(si);
+                p.paletteCount = sm.skinned() ? sm.boneMap.size() : 1;
+                if (sm.skinned()) skinInverseBind(n.model->skeleton, sm, p.inverseBind);
+                p.paletteOffset = offset;
+                offset += align4(p.paletteCount);
+                n.parts.push_back(std::move(p));
+            }
+        }
+        computePalettes(n);
+        writePalettes(n);
+        n.resolver = std::move(s.resolver);
+        s = std::move(n);
+        return summary(s, a);
+    } catch (const std::exception& e) {
+        return errorJson(e);
+    }
+}
+
+bool setClip(int i) {
+    Session& s = session();
+    if (!s.model) return false;
+    if (i < 0 || size_t(i) >= s.clips.size()) {
+        s.clip.reset();
+        s.binding = {};
+        return i < 0;
+    }
+    ClipBinding b = bindClip(s.model->skeleton, *s.clips[size_t(i)]);
+    if (!b.ok()) return false;
+    s.clip = s.clips[size_t(i)];
+    s.binding = std::move(b);
+    return true;
+}
+
+void pose(double seconds, int loopMode) {
+    Session& s = session();
+    if (!s.model) return;
+    const LoopMode mode = loopMode == 1 ? LoopMode::Once : loopMode == 2 ? LoopMode::PingPong : LoopMode::Loop;
+    const float frame = s.clip ? float(seconds * s.clip->fps) : 0.0f;
+    evaluatePose(s.model->skeleton, s.clip.get(), s.clip ? &s.binding : nullptr, frame, mode, s.pose.view());
+    writePalettes(s);
+}
+
+val palettes() {
+    Session& s = session();
+    return val::global("Float32Array").new_(val(emscripten::typed_memory_view(s.palettes.size(), s.palettes.data())));
+}
+val world() {
+    Session& s = session();
+    return val::global("Float32Array").new_(val(emscripten::typed_memory_view(s.world.size(), s.world.data())));
+}
+
+template <class T> val floats(const std::vector<T>& v, size_t comps) {
+    if (v.empty()) return val::null();
+    const float* p = reinterpret_cast<const float*>(v.data());
+    return val::global("Float32Array").new_(val(emscripten::typed_memory_view(v.size() * comps, p)));
+}
+
+val subMesh(int i) {
+    Session& s = session();
+    val o = val::object();
+    if (!s.model || i < 0 || size_t(i) >= s.parts.size()) return val::null();
+    const Part& p = s.parts[size_t(i)];
+    const SubMesh& sm = s.model->meshes[size_t(p.mesh)].subMeshes[size_t(p.sub)];
+    o.set("positions", floats(sm.positions, 3));
+    o.set("normals", sm.normals.size() == sm.positions.size() ? floats(sm.normals, 3) : val::null());
+    o.set("uv0", sm.uv0.size() == sm.positions.size() ? floats(sm.uv0, 2) : val::null());
+    o.set("colors", sm.colors.size() == sm.positions.size() ? floats(sm.colors, 4) : val::null());
+    o.set("tangents", sm.tangents.size() == sm.positions.size() ? floats(sm.tangents, 3) : val::null());
+    o.set("binormals", sm.binormals.size() == sm.positions.size() ? floats(sm.binormals, 3) : val::null());
+    if (sm.skinned() && sm.boneIndices.size() == sm.positions.size() && sm.boneWeights.size() == sm.positions.size()) {
+        o.set("boneIndex", val::global("Uint16Array")
+                               .new_(val(emscripten::typed_memory_view(sm.boneIndices.size() * 4,
+                                                                       reinterpret_cast<const uint16_t*>(sm.boneIndices.data())))));
+        o.set("boneWeight", floats(sm.boneWeights, 4));
+    }
+    if (sm.positions2.size() == sm.positions.size()) o.set("positions2", floats(sm.positions2, 3));
+    if (sm.normals2.size() == sm.positions.size()) o.set("normals2", floats(sm.normals2, 3));
+    o.set("indices", val::global("Uint32Array").new_(val(emscripten::typed_memory_view(sm.indices.size(), sm.indices.data()))));
+    return o;
+}
+
+val texture(const std::string& name) {
+    Session& s = session();
+    val o = val::object();
+    try {
+        std::string where = s.resolver->findTexture(name, s.path);
+        if (where.empty()) {
+            o.set("error", std::string("texture ") + name + " not found");
+            return o;
+        }
+        std::vector<uint8_t> bytes;
+        if (!s.resolver->readBytes(where, bytes)) {
+            o.set("error", where + ": cannot be read");
+            return o;
+        }
+        Image img = decodeTexture(ByteSpan(bytes), where);
+        o.set("width", img.width);
+        o.set("height", img.height);
+        o.set("hasAlpha", img.hasAlpha);
+        o.set("path", where);
+        o.set("rgba", val::global("Uint8Array").new_(val(emscripten::typed_memory_view(
+                          size_t(img.width) * size_t(img.height) * 4, reinterpret_cast<const uint8_t*>(img.rgba.data())))));
+    } catch (const std::exception& e) {
+        o.set("error", std::string(e.what()));
+    }
+    return o;
+}
+
+std::string readFormats() {
+    std::ostringstream o;
+    o << "[";
+    bool first = true;
+    for (const FormatInfo& f : formats()) {
+        for (const auto& e : f.extensions) {
+            o << (first ? "" : ",") << jstr(std::string(e));
+            first = false;
+        }
+    }
+    o << "]";
+    return o.str();
+}
+
+} // namespace
+
+EMSCRIPTEN_BINDINGS(rigscope_web) {
+    emscripten::function("mount", &mountFolders);
+    emscripten::function("open", &openAsset);
+    emscripten::function("setClip", &setClip);
+    emscripten::function("pose", &pose);
+    emscripten::function("palettes", &palettes);
+    emscripten::function("world", &world);
+    emscripten::function("subMesh", &subMesh);
+    emscripten::function("texture", &texture);
+    emscripten::function("formats", &readFormats);
+}

@@ -1,0 +1,14 @@
+# Header-only libraries of the host (Debian's libglm-dev) for the WebAssembly build. Each gets an include folder of
+# its own holding only a link to its headers: adding /usr/include itself would bring the host's libc headers in front
+# of Emscripten's.
+set(RIGSCOPE_WEB_INCLUDE "${CMAKE_BINARY_DIR}/host-include")
+find_path(RIGSCOPE_HOST_GLM glm/glm.hpp PATHS /usr/include /usr/local/include NO_CMAKE_FIND_ROOT_PATH NO_DEFAULT_PATH)
+if(NOT RIGSCOPE_HOST_GLM)
+  message(FATAL_ERROR "GLM's headers not found (Debian: libglm-dev)")
+endif()
+file(MAKE_DIRECTORY "${RIGSCOPE_WEB_INCLUDE}/glm")
+file(CREATE_LINK "${RIGSCOPE_HOST_GLM}/glm" "${RIGSCOPE_WEB_INCLUDE}/glm/glm" SYMBOLIC)
+add_library(glm::glm INTERFACE IMPORTED)
+target_include_directories(glm::glm SYSTEM INTERFACE "${RIGSCOPE_WEB_INCLUDE}/glm")
+add_compile_options(-fexceptions)
+add_link_options(-fexceptions)
