@@ -17,8 +17,11 @@
 //   setClip(i)                      -> bool: clip i of the summary (-1: bind pose)
 //   pose(seconds, loopMode)         -> evaluates the pose (loopMode 0 loop, 1 once, 2 ping-pong) at time * fps
 //   palettes()                      -> Float32Array: per sub-mesh palette (offsets in the summary), mat4 each
+//   shown()                         -> Uint8Array: per sub-mesh, drawn at this pose (bone visibility)
 //   world()                         -> Float32Array: every bone's world matrix, column-major
 //   texture(name)                   -> {width, height, rgba: Uint8Array, hasAlpha} or {error}
+//   camera(yaw, pitch, aspect)      -> {view, projection: Float32Array(16), eye: [x,y,z]}: the desktop's framing
+//                                       (render/camera_fit.h) of the drawn parts at the current pose
 //   readFormats()                   -> JSON of the format registry's extensions (the page's picker filter)
 #include "common/error.h"
 #include "formats/formats.h"
@@ -30,10 +33,17 @@
 #include "texture/texture.h"
 #include "vfs/mount.h"
 
+#include "camera_fit.h" // render/: the desktop view's framing (GLM only)
+#include <glm/gtc/type_ptr.hpp>
+
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <algorithm>
+#include <cctype>
+#include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -110,11 +120,14 @@ struct Session {
     PoseBuffers pose;
     std::vector<float> palettes;
     std::vector<float> world;
+    std::vector<uint8_t> shown; // per part: drawn by default and its bone visible at the current pose
 };
 Session& session() {
     static Session s;
     return s;
 }
+
+bool partDrawn(const Session& s, size_t i, const std::vector<bool>& selected);
 
 // Palette slots are laid out 4-aligned (a WebGL uniform buffer range starts at a multiple of 256 bytes).
 size_t align4(size_t n) { return (n + 3) & ~size_t(3); }
@@ -147,6 +160,25 @@ void writePalettes(Session& s) {
         }
         std::memcpy(&s.palettes[p.paletteOffset * 16], tmp.data(), tmp.size() * 64);
     }
+    // What the desktop draws (render/mesh_materials.cpp updateVisibility): a drawn part whose mesh's bone is
+    // visible at this pose (own flag or visibility track, and every ancestor).
+    const std::vector<bool> selected = selectLodAlt(m, -1, 0);
+    s.shown.assign(s.parts.size(), 0);
+    for (size_t i = 0; i < s.parts.size(); ++i) {
+        const int bone = m.meshes[size_t(s.parts[i].mesh)].bone;
+        bool on = partDrawn(s, i, selected);
+        if (on && bone >= 0 && size_t(bone) < s.pose.visible.size()) on = s.pose.visible[size_t(bone)] != 0;
+        s.shown[i] = on ? 1 : 0;
+    }
+}
+
+// The texture the base colour comes from: the first base-texture parameter (material policy's slot names), else
+// the first W3D pass's stage 0 texture; "" when none.
+std::string baseTextureOf(const Material& m) {
+    for (const MaterialParam& p : m.params)
+        if (p.type == ParamType::Texture && isBaseTextureParam(p.name) && !p.texture.empty()) return p.texture;
+    if (!m.w3dPasses.empty()) return m.w3dPasses.front().textures[0];
+    return {};
 }
 
 std::string summary(const Session& s, const Asset& a) {
@@ -174,7 +206,7 @@ std::string summary(const Session& s, const Asset& a) {
         const SubMesh& sm = mesh.subMeshes[size_t(p.sub)];
         const MaterialPolicy pol = materialPolicy(s.format, mesh, sm.material);
         const ShaderInfo info = shaderInfo(s.format, mesh, sm.material);
-        o << (i ? "," : "") << "{\"mesh\":" << p.mesh << ",\"sub\":" << p.sub << ",\"shader\":" << jstr(sm.material.shader)
+        o << (i ? "," : "") << "{\"drawn\":" << (partDrawn(s, i, selected) ? "true" : "false") << ",\"mesh\":" << p.mesh << ",\"sub\":" << p.sub << ",\"shader\":" << jstr(sm.material.shader)
           << ",\"drawnBy\":" << jstr(info.implementation) << ",\"note\":" << jstr(info.note)
           << ",\"fidelity\":"
           << jstr(info.fidelity == ShaderFidelity::EngineFormula   ? "engine formula"
@@ -185,7 +217,7 @@ std::string summary(const Session& s, const Asset& a) {
           << ",\"colorize\":" << (pol.colorize ? "true" : "false") << ",\"bump\":" << (pol.bump ? "true" : "false")
           << ",\"skinned\":" << (sm.skinned() ? "true" : "false") << ",\"dual\":" << (sm.positions2.empty() ? "false" : "true")
           << ",\"vertices\":" << sm.vertexCount() << ",\"triangles\":" << sm.triangleCount()
-          << ",\"paletteOffset\":" << p.paletteOffset << ",\"paletteCount\":" << p.paletteCount << ",\"params\":[";
+          << ",\"baseTexture\":" << jstr(baseTextureOf(sm.material)) << ",\"paletteOffset\":" << p.paletteOffset << ",\"paletteCount\":" << p.paletteCount << ",\"params\":[";
         for (size_t k = 0; k < sm.material.params.size(); ++k) {
             const MaterialParam& mp = sm.material.params[k];
             o << (k ? "," : "") << "{\"name\":" << jstr(mp.name) << ",\"type\":" << jstr(paramTypeName(mp.type));
@@ -231,17 +263,21 @@ std::string summary(const Session& s, const Asset& a) {
 // --- API -----------------------------------------------------------------------------------------------------------
 
 std::string mountFolders(const std::string& gameDirsJsonless) {
-    // One folder per line: game folders, then mod folders prefixed with "mod:".
+    // One folder per line: game folders, mod folders prefixed with "mod:"; or one "single:PATH" (an archive or a
+    // folder mounted alone, vfs::mountSingle). Models of the mount: assets().
     Session& s = session();
     try {
         std::vector<std::string> games, mods;
+        std::string single;
         std::istringstream in(gameDirsJsonless);
         for (std::string line; std::getline(in, line);) {
             if (line.empty()) continue;
             if (line.rfind("mod:", 0) == 0) mods.push_back(line.substr(4));
+            else if (line.rfind("single:", 0) == 0) single = line.substr(7);
             else games.push_back(line);
         }
-        auto table = std::make_shared<vfs::MountTable>(vfs::mountInstall(games, mods));
+        auto table = std::make_shared<vfs::MountTable>(single.empty() ? vfs::mountInstall(games, mods)
+                                                                      : vfs::mountSingle(single));
         s.mounted = table;
         s.resolver = std::make_unique<Resolver>(table);
         std::ostringstream o;
@@ -302,6 +338,51 @@ std::string openAsset(const std::string& path) {
     }
 }
 
+// Game paths of the mounted folders whose format the registry reads as a model (sorted), JSON array.
+std::string assets() {
+    Session& s = session();
+    std::vector<std::string> keys;
+    if (s.mounted)
+        s.mounted->forEach([&](const std::string& key, const std::vector<vfs::Hit>&) {
+            const size_t dot = key.rfind('.');
+            if (dot == std::string::npos) return;
+            std::string ext = key.substr(dot);
+            for (char& c : ext)
+                c = char(std::tolower(static_cast<unsigned char>(c)));
+            if (ext == ".alo" || ext == ".w3d" || ext == ".bwm") keys.push_back(key);
+        });
+    std::sort(keys.begin(), keys.end());
+    std::string o = "[";
+    for (size_t i = 0; i < keys.size(); ++i)
+        o += (i ? "," : "") + jstr(keys[i]);
+    return o + "]";
+}
+
+// Reads the clips of the file at `path` (a clip the user chose) into the clip list: JSON {first, clips: [...]}
+// (index of the first added and the added clips as in the summary) or {error}. The model stays.
+std::string addClip(const std::string& path) {
+    Session& s = session();
+    try {
+        if (!s.model) throw ParseError(path, {}, ParseError::kNoOffset, "open a model before its clip");
+        Document d = s.resolver->read(path);
+        if (d.clips.empty()) throw ParseError(path, {}, ParseError::kNoOffset, "holds no animation clip");
+        std::ostringstream o;
+        o << "{\"first\":" << s.clips.size() << ",\"clips\":[";
+        for (size_t i = 0; i < d.clips.size(); ++i) {
+            const Clip& c = *d.clips[i];
+            s.clips.push_back(d.clips[i]);
+            s.clipSources.push_back(path);
+            o << (i ? "," : "") << "{\"name\":" << jstr(c.name) << ",\"source\":" << jstr(path)
+              << ",\"frames\":" << c.frameCount << ",\"fps\":" << jnum(c.fps) << ",\"duration\":" << jnum(c.duration())
+              << ",\"fits\":" << (bindClip(s.model->skeleton, c).ok() ? "true" : "false") << "}";
+        }
+        o << "]}";
+        return o.str();
+    } catch (const std::exception& e) {
+        return errorJson(e);
+    }
+}
+
 bool setClip(int i) {
     Session& s = session();
     if (!s.model) return false;
@@ -329,6 +410,10 @@ void pose(double seconds, int loopMode) {
 val palettes() {
     Session& s = session();
     return val::global("Float32Array").new_(val(emscripten::typed_memory_view(s.palettes.size(), s.palettes.data())));
+}
+val shown() {
+    Session& s = session();
+    return val::global("Uint8Array").new_(val(emscripten::typed_memory_view(s.shown.size(), s.shown.data())));
 }
 val world() {
     Session& s = session();
@@ -392,6 +477,77 @@ val texture(const std::string& name) {
     return o;
 }
 
+// Whether part i is drawn by default, as the desktop decides it (LOD -1 = most detailed, ALT 0; not hidden; not
+// a shadow, collision or light-visualise mesh).
+bool partDrawn(const Session& s, size_t i, const std::vector<bool>& selected) {
+    const Part& p = s.parts[i];
+    const Mesh& mesh = s.model->meshes[size_t(p.mesh)];
+    const SubMesh& sm = mesh.subMeshes[size_t(p.sub)];
+    if (mesh.hidden || size_t(p.mesh) >= selected.size() || !selected[size_t(p.mesh)]) return false;
+    if (materialPolicy(s.format, mesh, sm.material).hiddenByDefault) return false;
+    return shaderInfo(s.format, mesh, sm.material).impl != ShaderImpl::Hidden;
+}
+
+val camera(float yaw, float pitch, float aspect) {
+    Session& s = session();
+    if (!s.model) return val::null();
+    render::CameraFraming f;
+    f.yaw = yaw;
+    f.pitch = pitch;
+    f.zUp = upAxisOf(s.format) == UpAxis::Z;
+    f.clear();
+    const std::vector<bool> selected = selectLodAlt(*s.model, -1, 0);
+    // The points the desktop samples (render/mesh_materials.cpp samplePoints): every drawn sub-mesh's vertices at
+    // a stride of n / 4000, placed by the current pose.
+    for (size_t i = 0; i < s.parts.size(); ++i) {
+        if (i >= s.shown.size() || !s.shown[i]) continue;
+        const Part& p = s.parts[i];
+        const SubMesh& sm = s.model->meshes[size_t(p.mesh)].subMeshes[size_t(p.sub)];
+        const float* pal = &s.palettes[p.paletteOffset * 16];
+        const size_t n = sm.positions.size();
+        const size_t stride = std::max<size_t>(1, n / 4000);
+        for (size_t v = 0; v < n; v += stride) {
+            glm::mat4 m(0.0f);
+            if (sm.skinned() && v < sm.boneIndices.size() && v < sm.boneWeights.size()) {
+                for (int k = 0; k < 4; ++k) {
+                    const float w = sm.boneWeights[v][k];
+                    const size_t slot = sm.boneIndices[v][k];
+                    if ((k > 0 && !(w > 0.0f)) || slot >= p.paletteCount) continue;
+                    m += glm::make_mat4(pal + slot * 16) * w;
+                }
+            } else {
+                m = glm::make_mat4(pal);
+            }
+            const glm::vec3 q(m * glm::vec4(sm.positions[v], 1.0f));
+            if (!std::isfinite(q.x) || !std::isfinite(q.y) || !std::isfinite(q.z)) continue;
+            f.lo = glm::min(f.lo, q);
+            f.hi = glm::max(f.hi, q);
+            if (f.points.size() < 200000) f.points.push_back(q);
+        }
+    }
+    std::vector<glm::vec3> bones;
+    if (f.lo.x > f.hi.x)
+        for (const glm::mat4& w : s.pose.world)
+            bones.emplace_back(w[3]);
+    f.finish(bones);
+    const render::OrbitCamera c = render::fitCamera(f, aspect);
+    const glm::mat4 view = c.viewMatrix(), proj = c.projectionMatrix(aspect);
+    val o = val::object();
+    val v = val::global("Float32Array").new_(16), pr = val::global("Float32Array").new_(16);
+    for (int k = 0; k < 16; ++k) {
+        v.set(k, glm::value_ptr(view)[k]);
+        pr.set(k, glm::value_ptr(proj)[k]);
+    }
+    o.set("view", v);
+    o.set("projection", pr);
+    const glm::vec3 eye = c.position();
+    val e = val::array();
+    e.call<void>("push", eye.x, eye.y, eye.z);
+    o.set("eye", e);
+    o.set("distance", c.distance);
+    return o;
+}
+
 std::string readFormats() {
     std::ostringstream o;
     o << "[";
@@ -415,7 +571,11 @@ EMSCRIPTEN_BINDINGS(rigscope_web) {
     emscripten::function("pose", &pose);
     emscripten::function("palettes", &palettes);
     emscripten::function("world", &world);
+    emscripten::function("shown", &shown);
     emscripten::function("subMesh", &subMesh);
     emscripten::function("texture", &texture);
     emscripten::function("formats", &readFormats);
+    emscripten::function("camera", &camera);
+    emscripten::function("assets", &assets);
+    emscripten::function("addClip", &addClip);
 }
