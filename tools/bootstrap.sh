@@ -153,6 +153,21 @@ jobs=$(nproc)
 export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=true
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+
+# The web viewer: core compiled to WebAssembly (Debian's Emscripten) and the page, in build-web/site/ (serve it with
+# tools/serve-web.sh or any static server). Emscripten finds Debian's node-acorn through NODE_PATH when node comes
+# from NodeSource.
+build_web() {
+  export NODE_PATH="${NODE_PATH:+$NODE_PATH:}/usr/share/nodejs"
+  emcmake cmake -S . -B build-web "${launcher[@]}" -DRIGSCOPE_WEB=ON -DRIGSCOPE_GUI=OFF -DCMAKE_BUILD_TYPE=Release \
+    -DRIGSCOPE_TESTS=ON >/dev/null
+  cmake --build build-web -j"$jobs"
+}
+if [ "$mode" = web ]; then
+  build_web
+  echo "bootstrap: the web viewer is in build-web/site/; tools/serve-web.sh serves it at http://localhost:8080/"
+  exit 0
+fi
 cmake -S . -B build "${launcher[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRIGSCOPE_TESTS=$([ "$mode" = test ] && echo ON || echo OFF) >/dev/null
 cmake --build build -j"$jobs"
 
@@ -172,6 +187,10 @@ case "$mode" in
     echo "== core tests under ASan+UBSan =="
     ctest --test-dir build-asan --output-on-failure -j"$jobs"
     unset ASAN_OPTIONS UBSAN_OPTIONS
+    echo "== web viewer (WebAssembly core, page, browser tests' npm packages) =="
+    build_web
+    (cd web && npm ci --no-audit --no-fund)
+    ctest --test-dir build-web --output-on-failure
     echo "== dependency check =="
     tools/depcheck.sh --build build
     echo "== all tests =="

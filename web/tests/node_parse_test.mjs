@@ -8,6 +8,10 @@ import path from 'node:path';
 
 const [modulePath, corpus] = process.argv.slice(2);
 const require = createRequire(import.meta.url);
+if (!modulePath || !fs.existsSync(modulePath)) {
+  console.log(`SKIPPED: ${modulePath} is not built (tools/bootstrap.sh web builds build-web/)`);
+  process.exit(77);
+}
 const createRigscope = require(path.resolve(modulePath));
 const M = await createRigscope();
 
