@@ -33,7 +33,8 @@
 #include "texture/texture.h"
 #include "vfs/mount.h"
 
-#include "camera_fit.h" // render/: the desktop view's framing (GLM only)
+#include "camera_fit.h"
+#include "parse_bench.h" // render/: the desktop view's framing (GLM only)
 #include <glm/gtc/type_ptr.hpp>
 
 #include <emscripten/bind.h>
@@ -548,6 +549,21 @@ val camera(float yaw, float pitch, float aspect) {
     return o;
 }
 
+// Parse throughput over files (one per line) for `seconds`: JSON {bytes, passes, bytesPerSecond, error}.
+std::string benchParse(const std::string& lines, double seconds) {
+    std::vector<std::string> files;
+    std::istringstream in(lines);
+    for (std::string l; std::getline(in, l);)
+        if (!l.empty()) files.push_back(l);
+    try {
+        const web::ParseThroughput r = web::parseThroughput(files, seconds);
+        return "{\"bytes\":" + jnum(double(r.bytes)) + ",\"passes\":" + std::to_string(r.passes) +
+               ",\"bytesPerSecond\":" + jnum(r.bytesPerSecond) + ",\"error\":" + jstr(r.error) + "}";
+    } catch (const std::exception& e) {
+        return errorJson(e);
+    }
+}
+
 std::string readFormats() {
     std::ostringstream o;
     o << "[";
@@ -578,4 +594,5 @@ EMSCRIPTEN_BINDINGS(rigscope_web) {
     emscripten::function("camera", &camera);
     emscripten::function("assets", &assets);
     emscripten::function("addClip", &addClip);
+    emscripten::function("benchParse", &benchParse);
 }
