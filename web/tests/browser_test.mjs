@@ -153,6 +153,27 @@ try {
     });
     check(drawn > 1000, `the model is still drawn after the broken file (${drawn} pixels)`);
 
+    // A mod folder with the folder input (webkitdirectory), as a user picks it: mounted, its models listed, the
+    // first opened through the mount with its companions.
+    const mod = path.join(corpus, 'games/Delta730+Imperial_Civil_War');
+    if (fs.existsSync(mod)) {
+      const onDisk = [];
+      (function walk(d) {
+        for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+          if (e.isDirectory()) walk(path.join(d, e.name));
+          else if (/\.alo$/i.test(e.name)) onDisk.push(e.name);
+        }
+      })(mod);
+      await page.evaluate(() => { window.rigscope.state.summary = null; window.rigscope.state.error = null; });
+      const folderInput = await page.$('#pick-folder');
+      await folderInput.uploadFile(mod);
+      await page.waitForFunction(() => window.rigscope.state.summary || window.rigscope.state.error, { timeout: 60000 });
+      const listed = await page.$$eval('#assets option', (os) => os.map((o) => o.textContent));
+      const opened = await page.evaluate(() => window.rigscope.state.summary && window.rigscope.state.summary.path);
+      check(listed.length === onDisk.length, `folder: its ${onDisk.length} .alo files listed (${listed.length})`);
+      check(!!opened && /\.alo$/i.test(opened), 'folder: a model of it opened: ' + opened);
+    }
+
     // The embed link against the desktop's headless screenshot: same file, camera and time.
     const time = 0.5, yaw = 35;
     const url = (f) => '/corpus/' + path.relative(corpus, f).split(path.sep).map(encodeURIComponent).join('/');
