@@ -126,6 +126,7 @@ async function openPath(path) {
   state.summary = s;
   state.world = s.world;
   renderer.setModel(s);
+  renderer.lights = s.lights;
   state.clip = s.initialClip;
   fillClips(s);
   fillBones(s);
@@ -182,6 +183,7 @@ async function poseAt(t) {
   const r = await call('pose', t, state.loop);
   state.world = r.world;
   renderer.setPose(r.palettes, r.shown);
+  renderer.lights = r.lights;
   $('scrub').value = String(clipTime(t));
   $('time').textContent = clipTime(t).toFixed(2) + ' s';
 }

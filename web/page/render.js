@@ -5,6 +5,7 @@ import { meshVertex, meshFragment, esPrefix } from './shaders.js';
 
 const kPalette = 512; // mat4 slots of the shared BonePalette block (render/shaders.h kMaxPalette)
 const kBackground = [48 / 255, 52 / 255, 60 / 255]; // render/scene_view.h background
+const kCheckerGrey = 0xa8 / 255; // render/texture_cache.cpp kCheckerRgba: the stand-in of a texture not found
 
 const ATTRS = ['vertexPosition', 'vertexNormal', 'vertexTexCoord', 'vertexTangent', 'vertexBinormal', 'vertexColor',
   'boneWeight', 'boneIndex', 'vertexPosition2', 'vertexNormal2'];
@@ -27,6 +28,7 @@ export class Renderer {
     this.projection = null;
     this.eye = [0, 0, 1];
     this.factionColor = [40 / 255, 110 / 255, 1, 1];
+    this.lights = null; // {position, color: Float32Array(16), count, ambient}
     this.frames = 0;
   }
 
@@ -169,9 +171,14 @@ export class Renderer {
       const p = this.parts[i];
       if (!p.visible || !p.shownAtPose || p.count === 0) continue;
       const fam = p.info.family;
+      // As render/mesh_materials.cpp builds the generic program: no texture fetch for a missing or unnamed base
+      // texture (its stand-in's colour instead: the checker's grey for one named and not found, white for none).
+      const g = p.info.generic;
+      const placeholder = !p.texture && !!p.info.baseTexture;
       const defines = [];
       if (!p.texture) defines.push('NO_BASE_TEXTURE');
       if (p.info.unlit) defines.push('UNLIT');
+      else if (g.glossSource !== 0) defines.push('SPECULAR');
       const { prog, u } = this.program(defines);
       gl.useProgram(prog);
       gl.bindBufferRange(gl.UNIFORM_BUFFER, 0, this.ubo, p.uboOffset, kPalette * 64);
@@ -179,23 +186,27 @@ export class Renderer {
       gl.uniform1i(u.skinMode, p.dual ? 2 : p.skinned ? 1 : 0);
       gl.uniform1i(u.rigidSlot, 0);
       gl.uniform1i(u.hasVertexColor, p.hasColor ? 1 : 0);
-      gl.uniform4f(u.baseColor, 0.8, 0.8, 0.8, 1);
-      gl.uniform1i(u.colorize, p.info.colorize ? 1 : 0);
-      gl.uniform1i(u.factionColorParam, 0);
+      const grey = kCheckerGrey;
+      gl.uniform4f(u.baseColor, placeholder ? grey : 1, placeholder ? grey : 1, placeholder ? grey : 1, 1);
+      gl.uniform1i(u.colorize, p.info.colorize && !placeholder ? 1 : 0);
+      gl.uniform1i(u.factionColorParam, g.factionColorParam ? 1 : 0);
+      gl.uniform1i(u.glossSource, g.glossSource);
       gl.uniform1i(u.blendMode, fam === 'alpha' ? 1 : fam === 'additive' ? 2 : 0);
-      gl.uniform4f(u.diffuseColor, 1, 1, 1, 1);
-      gl.uniform4f(u.specularColor, 0, 0, 0, 1);
-      gl.uniform4f(u.emissiveColor, 0, 0, 0, 0);
-      gl.uniform4f(u.colorParam, 1, 1, 1, 1);
-      gl.uniform1f(u.shininess, 16);
+      gl.uniform4fv(u.diffuseColor, g.diffuse);
+      gl.uniform4fv(u.specularColor, g.specular);
+      gl.uniform4fv(u.emissiveColor, g.emissive);
+      gl.uniform4fv(u.colorParam, g.color);
+      gl.uniform1f(u.shininess, g.shininess);
       gl.uniform4fv(u.factionColor, this.factionColor);
       gl.uniform3fv(u.eyePosition, this.eye);
-      // A key light from above behind the camera's left, and ambient (the generic program's lights).
-      const k = normalize([-this.eye[0] + 0.3, -this.eye[1] - 0.3, -Math.abs(this.eye[2]) - 1]);
-      gl.uniform4fv(u.lightPosition, new Float32Array([k[0], k[1], k[2], 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]));
-      gl.uniform4fv(u.lightColor, new Float32Array([0.85, 0.85, 0.85, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]));
-      gl.uniform3f(u.ambientColor, 0.3, 0.3, 0.3);
-      gl.uniform1i(u.rigLightCount, 1);
+      // The view's lights (render/lights.h viewLights, from the module) and ambient colour.
+      const L = this.lights;
+      if (L) {
+        gl.uniform4fv(u.lightPosition, L.position);
+        gl.uniform4fv(u.lightColor, L.color);
+        gl.uniform3fv(u.ambientColor, L.ambient);
+        gl.uniform1i(u.rigLightCount, L.count);
+      }
       if (p.texture) {
         gl.activeTexture(gl.TEXTURE0);
         gl.bindTexture(gl.TEXTURE_2D, p.texture);

@@ -42,13 +42,14 @@ const ops = {
     s.palettes = copy(M.palettes());
     s.world = copy(M.world());
     s.shown = copy(M.shown());
+    s.lights = lightsNow();
     return s;
   },
   addClip: (path) => JSON.parse(M.addClip(path)),
   setClip: (i) => M.setClip(i),
   pose: (t, loop) => {
     M.pose(t, loop);
-    return { palettes: copy(M.palettes()), world: copy(M.world()), shown: copy(M.shown()) };
+    return { palettes: copy(M.palettes()), world: copy(M.world()), shown: copy(M.shown()), lights: lightsNow() };
   },
   camera: (yaw, pitch, aspect) => {
     const c = M.camera(yaw, pitch, aspect);
@@ -60,6 +61,11 @@ const ops = {
     return t;
   },
 };
+
+function lightsNow() {
+  const l = M.lights();
+  return { position: copy(l.position), color: copy(l.color), count: l.count, ambient: l.ambient };
+}
 
 function transfers(v, out = []) {
   if (!v || typeof v !== 'object') return out;

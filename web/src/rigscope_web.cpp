@@ -34,6 +34,7 @@
 #include "vfs/mount.h"
 
 #include "camera_fit.h"
+#include "lights.h" // render/: the view's light rig (GLM only)
 #include "parse_bench.h" // render/: the desktop view's framing (GLM only)
 #include <glm/gtc/type_ptr.hpp>
 
@@ -182,6 +183,23 @@ std::string baseTextureOf(const Material& m) {
     return {};
 }
 
+// The generic lit program's material values (render/mesh_materials.cpp: the parameters Diffuse, Specular, Emissive,
+// Color and Shininess with the desktop's defaults; glossSource from the material policy) as JSON.
+std::string genericUniforms(const Material& m, const MaterialPolicy& pol) {
+    auto v4 = [&](const char* name, glm::vec4 d) {
+        const MaterialParam* p = m.find(name);
+        if (p && p->type == ParamType::Float3) d = glm::vec4(glm::vec3(p->value), d.w);
+        else if (p && p->type == ParamType::Float4) d = p->value;
+        return "[" + jnum(d.x) + "," + jnum(d.y) + "," + jnum(d.z) + "," + jnum(d.w) + "]";
+    };
+    const MaterialParam* sh = m.find("Shininess");
+    const float shininess = sh && sh->type == ParamType::Float ? sh->value.x : 32.0f;
+    return "{\"diffuse\":" + v4("Diffuse", glm::vec4(1.0f)) + ",\"specular\":" + v4("Specular", glm::vec4(0.6f, 0.6f, 0.6f, 1.0f)) +
+           ",\"emissive\":" + v4("Emissive", glm::vec4(0.0f)) + ",\"color\":" + v4("Color", glm::vec4(1.0f)) +
+           ",\"shininess\":" + jnum(shininess) + ",\"glossSource\":" + std::to_string(pol.glossSource) +
+           ",\"factionColorParam\":" + (pol.factionColorParam ? "true" : "false") + "}";
+}
+
 std::string summary(const Session& s, const Asset& a) {
     const Model& m = *s.model;
     std::ostringstream o;
@@ -218,6 +236,7 @@ std::string summary(const Session& s, const Asset& a) {
           << ",\"colorize\":" << (pol.colorize ? "true" : "false") << ",\"bump\":" << (pol.bump ? "true" : "false")
           << ",\"skinned\":" << (sm.skinned() ? "true" : "false") << ",\"dual\":" << (sm.positions2.empty() ? "false" : "true")
           << ",\"vertices\":" << sm.vertexCount() << ",\"triangles\":" << sm.triangleCount()
+          << ",\"generic\":" << genericUniforms(sm.material, pol)
           << ",\"baseTexture\":" << jstr(baseTextureOf(sm.material)) << ",\"paletteOffset\":" << p.paletteOffset << ",\"paletteCount\":" << p.paletteCount << ",\"params\":[";
         for (size_t k = 0; k < sm.material.params.size(); ++k) {
             const MaterialParam& mp = sm.material.params[k];
@@ -564,6 +583,31 @@ std::string benchParse(const std::string& lines, double seconds) {
     }
 }
 
+// The view's lights at the current pose (render/lights.h viewLights with the model's own lights, the desktop's
+// default): {position: Float32Array(16), color: Float32Array(16), count, ambient: [r,g,b]}.
+val lights() {
+    Session& s = session();
+    const bool zUp = upAxisOf(s.format) == UpAxis::Z;
+    const auto l = render::viewLights(s.model.get(), s.pose.world, s.pose.visible, true, zUp);
+    val pos = val::global("Float32Array").new_(16), col = val::global("Float32Array").new_(16);
+    for (size_t i = 0; i < 4; ++i) {
+        const glm::vec4 p = i < l.size() ? l[i].first : glm::vec4(0, 0, -1, 0);
+        const glm::vec4 c = i < l.size() ? l[i].second : glm::vec4(0.0f);
+        for (int k = 0; k < 4; ++k) {
+            pos.set(i * 4 + k, p[k]);
+            col.set(i * 4 + k, c[k]);
+        }
+    }
+    val o = val::object();
+    o.set("position", pos);
+    o.set("color", col);
+    o.set("count", int(l.size()));
+    val a = val::array();
+    a.call<void>("push", render::kViewAmbient.x, render::kViewAmbient.y, render::kViewAmbient.z);
+    o.set("ambient", a);
+    return o;
+}
+
 std::string readFormats() {
     std::ostringstream o;
     o << "[";
@@ -595,4 +639,5 @@ EMSCRIPTEN_BINDINGS(rigscope_web) {
     emscripten::function("assets", &assets);
     emscripten::function("addClip", &addClip);
     emscripten::function("benchParse", &benchParse);
+    emscripten::function("lights", &lights);
 }

@@ -174,27 +174,39 @@ try {
       check(!!opened && /\.alo$/i.test(opened), 'folder: a model of it opened: ' + opened);
     }
 
-    // The embed link against the desktop's headless screenshot: same file, camera and time.
-    const time = 0.5, yaw = 35;
+    // The embed link against the desktop's headless screenshot: same file, camera and time. The stormtrooper is
+    // drawn by the Alamo shaders on the desktop (silhouette only); the B&W2 model by the generic lit program on both
+    // (colours compared too).
     const url = (f) => '/corpus/' + path.relative(corpus, f).split(path.sep).map(encodeURIComponent).join('/');
     // A link names its clip (a web server lists no folder): the idle clip, which the desktop picks by itself.
     const idle = path.join(models, clipFiles.find((f) => /_IDLE_/i.test(f)));
-    const embed = await browser.newPage();
-    await embed.setViewport({ width: 1280, height: 720 });
-    await embed.goto(`${base}index.html?open=${url(modelFile)}&clip=${url(idle)}&time=${time}&yaw=${yaw}&embed=1`, { waitUntil: 'load' });
-    await embed.waitForFunction(() => window.rigscope && window.rigscope.state.summary && window.rigscope.state.firstFrameMs !== null,
-      { timeout: 60000 });
-    await embed.evaluate(() => window.rigscope.ready);
-    await new Promise((r) => setTimeout(r, 500));
-    const webPng = path.join(outDir, 'web_' + name + '.png');
-    await embed.evaluate(() => window.rigscope.draw());
-    fs.writeFileSync(webPng, Buffer.from(await embed.$eval('#view', (c) => c.toDataURL('image/png').split(',')[1]), 'base64'));
-    const deskPng = path.join(outDir, 'desktop_' + name + '.png');
-    execFileSync('xvfb-run', ['-a', '-s', '-screen 0 1280x800x24 -noreset', path.join(binDir, 'rigscope'), '--screenshot',
-      deskPng, '--size', '1280x720', '--no-grid', '--no-labels', '--time', String(time), '--yaw', String(yaw), modelFile],
-      { env: { ...process.env, QT3D_RENDERER: 'opengl' }, stdio: 'inherit' });
-    const iou = silhouetteIoU(readPng(webPng), readPng(deskPng));
-    check(iou >= 0.97, `silhouette against rigscope --screenshot: IoU ${iou.toFixed(4)} (>= 0.97)`);
+    await compareWithDesktop(modelFile, idle, 0.5, 35, false);
+    const bwm = path.join(corpus, 'bw2/WilliamESE+bw2ModelEditor/Models/m_norse_chieftains_grave.bwm');
+    if (fs.existsSync(bwm)) await compareWithDesktop(bwm, null, 0, 60, true);
+
+    async function compareWithDesktop(file, clip, time, yaw, colours) {
+      const stem = path.basename(file).replace(/\.[^.]*$/, '');
+      const embed = await browser.newPage();
+      await embed.setViewport({ width: 1280, height: 720 });
+      const link = `${base}index.html?open=${url(file)}${clip ? '&clip=' + url(clip) : ''}&time=${time}&yaw=${yaw}&embed=1`;
+      await embed.goto(link, { waitUntil: 'load' });
+      await embed.waitForFunction(() => window.rigscope && window.rigscope.state.summary &&
+        window.rigscope.state.firstFrameMs !== null, { timeout: 60000 });
+      await embed.evaluate(() => window.rigscope.ready);
+      await new Promise((r) => setTimeout(r, 500)); // textures (read after the first frame)
+      const webPng = path.join(outDir, 'web_' + stem + '.png');
+      await embed.evaluate(() => window.rigscope.draw());
+      fs.writeFileSync(webPng, Buffer.from(await embed.$eval('#view', (c) => c.toDataURL('image/png').split(',')[1]), 'base64'));
+      await embed.close();
+      const deskPng = path.join(outDir, 'desktop_' + stem + '.png');
+      execFileSync('xvfb-run', ['-a', '-s', '-screen 0 1280x800x24 -noreset', path.join(binDir, 'rigscope'), '--screenshot',
+        deskPng, '--size', '1280x720', '--no-grid', '--no-labels', '--time', String(time), '--yaw', String(yaw), file],
+        { env: { ...process.env, QT3D_RENDERER: 'opengl' }, stdio: ['ignore', 'ignore', 'ignore'] });
+      const r = compare(readPng(webPng), readPng(deskPng));
+      check(r.iou >= 0.97, `${stem}: silhouette against rigscope --screenshot: IoU ${r.iou.toFixed(4)} (>= 0.97)`);
+      if (colours)
+        check(r.meanDiff <= 8, `${stem}: colours where both draw: mean difference ${r.meanDiff.toFixed(2)}/255 (<= 8)`);
+    }
   }
 } finally {
   await browser.close();
@@ -248,6 +260,24 @@ function readPng(file) {
 
 // Pixels that differ from the view's flat background (48, 52, 60) by more than 6 (sum over RGB) are the model (a
 // loose threshold loses the desktop's dark shading; the clear colour itself is exact in both).
+// IoU of the silhouettes, and the mean absolute RGB difference (per channel, 0-255) over pixels both draw, away
+// from silhouette edges (a pixel whose 4 neighbours are all drawn in both: anti-aliasing differs).
+function compare(a, b) {
+  const iou = silhouetteIoU(a, b);
+  const w = a.width, h = a.height;
+  const fg = (p, i) => Math.abs(p[i] - 48) + Math.abs(p[i + 1] - 52) + Math.abs(p[i + 2] - 60) > 6;
+  const both = (x, y) => { const i = (y * w + x) * 4; return fg(a.rgba, i) && fg(b.rgba, i); };
+  let sum = 0, n = 0;
+  for (let y = 1; y < h - 1; ++y)
+    for (let x = 1; x < w - 1; ++x) {
+      if (!both(x, y) || !both(x - 1, y) || !both(x + 1, y) || !both(x, y - 1) || !both(x, y + 1)) continue;
+      const i = (y * w + x) * 4;
+      sum += (Math.abs(a.rgba[i] - b.rgba[i]) + Math.abs(a.rgba[i + 1] - b.rgba[i + 1]) + Math.abs(a.rgba[i + 2] - b.rgba[i + 2])) / 3;
+      ++n;
+    }
+  return { iou, meanDiff: n ? sum / n : 255 };
+}
+
 function silhouetteIoU(a, b) {
   if (a.width !== b.width || a.height !== b.height) throw new Error(`sizes differ: ${a.width}x${a.height} vs ${b.width}x${b.height}`);
   let inter = 0, union = 0;
