@@ -117,5 +117,12 @@ if (fs.existsSync(w3dDir)) {
   }
 }
 
+// W3X: recognised and refused by name in this build (no pugixml for WebAssembly), not misread as another format.
+const w3x = path.join(corpus, 'w3x/JenkinsTR+KanesWrath-MODSDK-2020/_CnC3_SDK/Art/EU/EULorWar_SKN.W3X');
+if (fs.existsSync(w3x)) {
+  const r = JSON.parse(M.open(w3x));
+  check(r.error && r.error.file === w3x && /W3X/.test(r.error.message), 'W3X refused with its reason: ' + JSON.stringify(r.error));
+}
+
 console.log(`${checks - failures}/${checks} checks passed`);
 process.exit(failures ? 1 : 0);
