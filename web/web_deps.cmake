@@ -12,3 +12,11 @@ add_library(glm::glm INTERFACE IMPORTED)
 target_include_directories(glm::glm SYSTEM INTERFACE "${RIGSCOPE_WEB_INCLUDE}/glm")
 add_compile_options(-fexceptions)
 add_link_options(-fexceptions)
+
+# export/ (glTF download): tinygltf, nlohmann-json and stb (libtinygltf-dev, nlohmann-json3-dev, libstb-dev), each
+# header folder linked alone; stb's implementation is compiled from its headers (web/src/stb_impl.cpp) instead of
+# Debian's libstb.
+file(MAKE_DIRECTORY "${RIGSCOPE_WEB_INCLUDE}/tinygltf" "${RIGSCOPE_WEB_INCLUDE}/json")
+file(CREATE_LINK /usr/include/tiny_gltf.h "${RIGSCOPE_WEB_INCLUDE}/tinygltf/tiny_gltf.h" SYMBOLIC)
+file(CREATE_LINK /usr/include/nlohmann "${RIGSCOPE_WEB_INCLUDE}/json/nlohmann" SYMBOLIC)
+file(CREATE_LINK /usr/include/stb "${RIGSCOPE_WEB_INCLUDE}/stb" SYMBOLIC)

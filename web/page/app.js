@@ -318,6 +318,19 @@ $('shot').onclick = () => {
   }, 'image/png');
 };
 
+// --- glTF download (the desktop's exporter, in the worker) -------------------------------------------------------------
+$('gltf').onclick = async () => {
+  if (!state.summary) return;
+  const r = await call('exportGlb');
+  if (r.error) return showError({ text: r.error });
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(new Blob([r.bytes], { type: 'model/gltf-binary' }));
+  a.download = state.summary.path.split(/[/:]/).pop().replace(/\.[^.]*$/, '') + '.glb';
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+  if (r.warnings.length) status(`glTF written; ${r.warnings.length} warnings: ${r.warnings.join('; ')}`);
+};
+
 // --- pickers, drag and drop ----------------------------------------------------------------------------------------
 $('pick-files').onchange = (e) => openFiles([...e.target.files].map((f) => ({ path: f.name, file: f })));
 $('pick-folder').onchange = (e) =>

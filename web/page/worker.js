@@ -55,6 +55,7 @@ const ops = {
     const c = M.camera(yaw, pitch, aspect);
     return c && { view: copy(c.view), projection: copy(c.projection), eye: c.eye, distance: c.distance };
   },
+  exportGlb: () => M.exportGlb(),
   texture: (name) => {
     const t = M.texture(name);
     if (t.rgba) t.rgba = copy(t.rgba);

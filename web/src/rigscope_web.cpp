@@ -33,6 +33,8 @@
 #include "texture/texture.h"
 #include "vfs/mount.h"
 
+#include "gltf_export.h"
+#include "texture_lookup.h"
 #include "camera_fit.h"
 #include "lights.h" // render/: the view's light rig (GLM only)
 #include "parse_bench.h" // render/: the desktop view's framing (GLM only)
@@ -46,6 +48,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
+#include <iterator>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -608,6 +612,37 @@ val lights() {
     return o;
 }
 
+// glTF download of what is shown: the model with its clips as a .glb (export/, the desktop's exporter), textures
+// found through the resolver. {bytes: Uint8Array, warnings: [...]} or {error}.
+val exportGlb() {
+    Session& s = session();
+    val o = val::object();
+    try {
+        if (!s.model) throw std::runtime_error("no model is shown");
+        std::vector<const Clip*> clips;
+        for (const auto& c : s.clips)
+            clips.push_back(c.get());
+        gltf::ExportOptions opt;
+        opt.haveFactionColor = true;
+        opt.factionColor = glm::vec3(40.0f, 110.0f, 255.0f) / 255.0f; // the view's default (render/scene_view.h)
+        gltf::ResolverTextureLookup textures(*s.resolver, s.path);
+        const std::string out = "/tmp/rigscope-export.glb";
+        const gltf::ExportStats st = gltf::exportModel(*s.model, clips, opt, &textures, out);
+        std::ifstream in(out, std::ios::binary);
+        std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        in.close();
+        std::remove(out.c_str());
+        o.set("bytes", val::global("Uint8Array").new_(val(emscripten::typed_memory_view(bytes.size(), bytes.data()))).call<val>("slice"));
+        val w = val::array();
+        for (const std::string& x : st.warnings)
+            w.call<void>("push", x);
+        o.set("warnings", w);
+    } catch (const std::exception& e) {
+        o.set("error", std::string(e.what()));
+    }
+    return o;
+}
+
 std::string readFormats() {
     std::ostringstream o;
     o << "[";
@@ -640,4 +675,5 @@ EMSCRIPTEN_BINDINGS(rigscope_web) {
     emscripten::function("addClip", &addClip);
     emscripten::function("benchParse", &benchParse);
     emscripten::function("lights", &lights);
+    emscripten::function("exportGlb", &exportGlb);
 }

@@ -83,6 +83,17 @@ if (!s.error) {
   check(moved > 1e-4, 'mid-clip pose differs from the bind pose: ' + moved);
   const last = s.parts[s.parts.length - 1];
   check(M.palettes().length >= (last.paletteOffset + last.paletteCount) * 16, 'palettes hold every part');
+  // glTF download of what is shown (export/ compiled in): a GLB whose header gives its own length, with the bones.
+  const glb = M.exportGlb();
+  check(!glb.error && glb.bytes && Buffer.from(glb.bytes.subarray(0, 4)).toString('latin1') === 'glTF',
+    'exportGlb: a GLB ' + (glb.error || ''));
+  if (glb.bytes) {
+    const hdr = Buffer.from(glb.bytes.buffer, glb.bytes.byteOffset, glb.bytes.length);
+    check(hdr.readUInt32LE(8) === glb.bytes.length, 'exportGlb: its header length is its size');
+    const json = JSON.parse(hdr.toString('utf8', 20, 20 + hdr.readUInt32LE(12)));
+    check(json.nodes.some((n) => n.name === s.bones[s.bones.length - 1].name) && json.animations.length === s.clips.length,
+      `exportGlb: bones as nodes, ${s.clips.length} clips as animations`);
+  }
   // A broken file afterwards: refused, and the shown model is still there (pose and parts answer).
   const again = JSON.parse(M.open(broken));
   check(again.error, 'broken file refused after a good one');
