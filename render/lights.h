@@ -7,6 +7,7 @@
 #include <glm/glm.hpp>
 
 #include <array>
+#include <utility>
 #include <vector>
 
 namespace rs::render {
@@ -15,6 +16,16 @@ struct SharedUniforms;
 
 // Direction the key light travels (z-up models: Alamo, W3D; y-up: B&W2).
 glm::vec3 keyLightDirection(bool zUp);
+
+// Ambient light of the generic and W3D programs (the view's "ambientColor").
+constexpr glm::vec3 kViewAmbient{0.22f, 0.22f, 0.25f};
+
+// The view's lights, at most 4, as the shaders take them: (xyz position with w = 1, or direction of travel with
+// w = 0; rgb colour * intensity with a = 1 / range, 0 = infinite). The default three-light rig, or with
+// useModelLights the model's own lights (bone-attached, visible ones) after a dimmer key light. GLM only (no Qt).
+std::vector<std::pair<glm::vec4, glm::vec4>> viewLights(const rs::Model* model, const std::vector<glm::mat4>& world,
+                                                       const std::vector<uint8_t>& visible, bool useModelLights,
+                                                       bool zUp);
 
 // model may be null. world/visible: the pose of the model's bones. useModelLights: the "lights" view option.
 void uploadLights(SharedUniforms& u, const rs::Model* model, const std::vector<glm::mat4>& world,

@@ -383,7 +383,7 @@ SceneView::SceneView(QObject* parent) : QObject(parent), d(std::make_unique<Impl
     QObject::connect(d->window, &QWindow::heightChanged, this, viewport);
     viewport();
     setOptions(d->options);
-    d->graph->uniforms().ambient.set(QVector3D(0.22f, 0.22f, 0.25f));
+    d->graph->uniforms().ambient.set(QVector3D(kViewAmbient.x, kViewAmbient.y, kViewAmbient.z));
     d->graph->uniforms().highlight.set(-1);
     d->updatePose();
     uploadLights(d->graph->uniforms(), nullptr, {}, {}, d->options.lights, d->zUp);

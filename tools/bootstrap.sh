@@ -2,7 +2,8 @@
 # Set-up for Debian 12: installs what is missing (sudo when not root), builds, then
 #   tools/bootstrap.sh run [ARGS...]   runs the viewer (the built-in demo model when no file is given)
 #   tools/bootstrap.sh test            runs every test (main build under xvfb-run, core tests under ASan+UBSan)
-#   tools/bootstrap.sh deps run|test   only installs what `run` or `test` needs, builds nothing
+#   tools/bootstrap.sh web             builds the web viewer alone (core compiled to WebAssembly + the page) in build-web/
+#   tools/bootstrap.sh deps run|test|web   only installs what `run`, `test` or `web` needs, builds nothing
 #
 # `run` installs what building and running the viewer needs; `test` adds what the tests need (a user who only wants
 # the viewer gets no clang, f3d, npm or validators). Libraries and headers are judged by their Debian package being
@@ -20,9 +21,9 @@ if [ "$mode" = deps ]; then
   [ $# -gt 0 ] && shift
 fi
 case "$mode" in
-  run | test) ;;
+  run | test | web) ;;
   *)
-    echo "usage: tools/bootstrap.sh run [ARGS...] |test| test | deps run" >&2
+    echo "usage: tools/bootstrap.sh run [ARGS...] | test | web | deps run|test|web" >&2
     exit 2
     ;;
 esac
@@ -70,6 +71,13 @@ test_tools=(
   "ffprobe|ffmpeg|ffprobe -version" # record tests: a second decoder's word on the recorded files
 )
 
+# The web viewer (web/, tools/build-web.sh): Emscripten compiles core to WebAssembly (it needs GLM's headers, from
+# libglm-dev, and CMake); Chromium runs the page headless for the browser tests. npm packages come from
+# web/package-lock.json (`npm ci`), never from a CDN.
+web_packages=(
+  cmake libglm-dev libtinygltf-dev nlohmann-json3-dev libstb-dev emscripten chromium
+)
+
 SUDO=""
 [ "$(id -u)" -ne 0 ] && SUDO=sudo
 
@@ -103,7 +111,16 @@ explain_conflicts() {
 }
 
 missing=()
-for p in "${run_packages[@]}"; do installed "$p" || missing+=("$p"); done
+if [ "$mode" != web ]; then
+  for p in "${run_packages[@]}"; do installed "$p" || missing+=("$p"); done
+fi
+if [ "$mode" = web ] || [ "$mode" = test ]; then
+  for p in "${web_packages[@]}"; do installed "$p" || missing+=("$p"); done
+  if ! { command -v npm >/dev/null 2>&1 && npm --version >/dev/null 2>&1; }; then
+    echo "bootstrap: npm is missing or does not work; installing Debian's npm"
+    missing+=(npm)
+  fi
+fi
 if [ "$mode" = test ]; then
   for p in "${test_packages[@]}"; do installed "$p" || missing+=("$p"); done
   for t in "${test_tools[@]}"; do
@@ -136,6 +153,21 @@ jobs=$(nproc)
 export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=true
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+
+# The web viewer: core compiled to WebAssembly (Debian's Emscripten) and the page, in build-web/site/ (serve it with
+# tools/serve-web.sh or any static server). Emscripten finds Debian's node-acorn through NODE_PATH when node comes
+# from NodeSource.
+build_web() {
+  export NODE_PATH="${NODE_PATH:+$NODE_PATH:}/usr/share/nodejs"
+  emcmake cmake -S . -B build-web "${launcher[@]}" -DRIGSCOPE_WEB=ON -DRIGSCOPE_GUI=OFF -DCMAKE_BUILD_TYPE=Release \
+    -DRIGSCOPE_TESTS=ON >/dev/null
+  cmake --build build-web -j"$jobs"
+}
+if [ "$mode" = web ]; then
+  build_web
+  echo "bootstrap: the web viewer is in build-web/site/; tools/serve-web.sh serves it at http://localhost:8080/"
+  exit 0
+fi
 cmake -S . -B build "${launcher[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRIGSCOPE_TESTS=$([ "$mode" = test ] && echo ON || echo OFF) >/dev/null
 cmake --build build -j"$jobs"
 
@@ -155,6 +187,10 @@ case "$mode" in
     echo "== core tests under ASan+UBSan =="
     ctest --test-dir build-asan --output-on-failure -j"$jobs"
     unset ASAN_OPTIONS UBSAN_OPTIONS
+    echo "== web viewer (WebAssembly core, page, browser tests' npm packages) =="
+    build_web
+    (cd web && npm ci --no-audit --no-fund)
+    ctest --test-dir build-web --output-on-failure
     echo "== dependency check =="
     tools/depcheck.sh --build build
     echo "== all tests =="

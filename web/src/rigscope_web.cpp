@@ -1,0 +1,679 @@
+// The WebAssembly module of the web viewer: core's resolver, readers and pose evaluation behind a small embind API.
+//
+// Files are reached by path through Emscripten's file system: in the browser the page's worker mounts the user's
+// File objects with WORKERFS (read on demand with FileReaderSync, slice by slice: nothing is copied up front), in
+// Node the module is built with NODERAWFS (the host's files, read on demand). The resolver opens them as it opens
+// files on disk (its folder tables, archives read entry by entry), so companions (clips, hierarchies, textures) are
+// found the same way as by the desktop viewer.
+//
+// One session per module instance: open() replaces the shown asset only when the new one reads; on failure the
+// previous one stays and the error names the file, the chunk path and the byte offset (core's ParseError).
+//
+// API (all strings are UTF-8; JSON strings are parsed by the caller):
+//   mount(dirs: string JSON array)  -> JSON {ok, game, files, warnings} | {error}: game/mod folders the lookups use
+//   open(path)                      -> JSON model summary (below) | {error: {file, chunkPath, offset, message, text}}
+//   subMesh(i)                      -> {positions, normals, uv0, colors, boneIndex, boneWeight, positions2,
+//                                       normals2, indices}: typed arrays (copies) of sub-mesh i in drawing order
+//   setClip(i)                      -> bool: clip i of the summary (-1: bind pose)
+//   pose(seconds, loopMode)         -> evaluates the pose (loopMode 0 loop, 1 once, 2 ping-pong) at time * fps
+//   palettes()                      -> Float32Array: per sub-mesh palette (offsets in the summary), mat4 each
+//   shown()                         -> Uint8Array: per sub-mesh, drawn at this pose (bone visibility)
+//   world()                         -> Float32Array: every bone's world matrix, column-major
+//   texture(name)                   -> {width, height, rgba: Uint8Array, hasAlpha} or {error}
+//   camera(yaw, pitch, aspect)      -> {view, projection: Float32Array(16), eye: [x,y,z]}: the desktop's framing
+//                                       (render/camera_fit.h) of the drawn parts at the current pose
+//   readFormats()                   -> JSON of the format registry's extensions (the page's picker filter)
+#include "common/error.h"
+#include "formats/formats.h"
+#include "formats/material_policy.h"
+#include "formats/shader_registry.h"
+#include "resolve/resolver.h"
+#include "scene/clip_choice.h"
+#include "scene/pose.h"
+#include "texture/texture.h"
+#include "vfs/mount.h"
+
+#include "gltf_export.h"
+#include "texture_lookup.h"
+#include "camera_fit.h"
+#include "lights.h" // render/: the view's light rig (GLM only)
+#include "parse_bench.h" // render/: the desktop view's framing (GLM only)
+#include <glm/gtc/type_ptr.hpp>
+
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace rs;
+using emscripten::val;
+
+namespace {
+
+// --- a minimal JSON writer (strings escaped, numbers as %.9g) ------------------------------------------------------
+std::string jstr(const std::string& s) {
+    std::string o = "\"";
+    for (unsigned char c : s) {
+        switch (c) {
+        case '"': o += "\\\""; break;
+        case '\\': o += "\\\\"; break;
+        case '\n': o += "\\n"; break;
+        case '\r': o += "\\r"; break;
+        case '\t': o += "\\t"; break;
+        default:
+            if (c < 0x20) {
+                char b[8];
+                std::snprintf(b, sizeof b, "\\u%04x", c);
+                o += b;
+            } else {
+                o += char(c);
+            }
+        }
+    }
+    return o + "\"";
+}
+std::string jnum(double v) {
+    if (!(v == v) || v > 1e300 || v < -1e300) return "null";
+    char b[32];
+    std::snprintf(b, sizeof b, "%.9g", v);
+    return b;
+}
+
+std::string errorJson(const std::exception& e) {
+    std::string o = "{\"error\":{";
+    if (const auto* p = dynamic_cast<const ParseError*>(&e)) {
+        o += "\"file\":" + jstr(p->file()) + ",\"chunkPath\":" + jstr(p->chunkPath()) + ",\"offset\":" +
+             (p->offset() == ParseError::kNoOffset ? std::string("null") : jnum(double(p->offset()))) +
+             ",\"message\":" + jstr(p->message()) + ",";
+    }
+    return o + "\"text\":" + jstr(e.what()) + "}}";
+}
+
+const char* familyName(MaterialFamily f) {
+    return f == MaterialFamily::Alpha ? "alpha" : f == MaterialFamily::Additive ? "additive" : "opaque";
+}
+
+// One drawn sub-mesh: where it lives in the model and its palette's place in palettes().
+struct Part {
+    int mesh = 0, sub = 0;
+    size_t paletteOffset = 0; // in mat4 entries
+    size_t paletteCount = 0;
+    std::vector<glm::mat4> inverseBind;
+};
+
+struct Session {
+    std::shared_ptr<vfs::MountTable> mounted;
+    std::unique_ptr<Resolver> resolver = std::make_unique<Resolver>();
+    // The shown asset (kept when a later open fails).
+    std::shared_ptr<Model> model;
+    Format format = Format::Unknown;
+    std::string path;
+    std::vector<std::shared_ptr<const Clip>> clips;
+    std::vector<std::string> clipSources;
+    std::vector<Part> parts;
+    std::shared_ptr<const Clip> clip;
+    ClipBinding binding;
+    PoseBuffers pose;
+    std::vector<float> palettes;
+    std::vector<float> world;
+    std::vector<uint8_t> shown; // per part: drawn by default and its bone visible at the current pose
+};
+Session& session() {
+    static Session s;
+    return s;
+}
+
+bool partDrawn(const Session& s, size_t i, const std::vector<bool>& selected);
+
+// Palette slots are laid out 4-aligned (a WebGL uniform buffer range starts at a multiple of 256 bytes).
+size_t align4(size_t n) { return (n + 3) & ~size_t(3); }
+
+void computePalettes(Session& s) {
+    const Skeleton& sk = s.model->skeleton;
+    const size_t n = sk.bones.size();
+    s.pose.resize(n);
+    evaluatePose(sk, nullptr, nullptr, 0.0f, LoopMode::Loop, s.pose.view());
+}
+
+void writePalettes(Session& s) {
+    const Model& m = *s.model;
+    s.world.assign(s.pose.world.size() * 16, 0.0f);
+    for (size_t i = 0; i < s.pose.world.size(); ++i)
+        std::memcpy(&s.world[i * 16], &s.pose.world[i][0][0], 64);
+    size_t total = 0;
+    for (const Part& p : s.parts)
+        total = std::max(total, p.paletteOffset + align4(p.paletteCount));
+    s.palettes.assign(total * 16, 0.0f);
+    std::vector<glm::mat4> tmp;
+    for (const Part& p : s.parts) {
+        const Mesh& mesh = m.meshes[size_t(p.mesh)];
+        const SubMesh& sm = mesh.subMeshes[size_t(p.sub)];
+        tmp.assign(p.paletteCount, glm::mat4(1.0f));
+        if (sm.skinned()) {
+            skinPalette(sm, p.inverseBind.data(), s.pose.world.data(), tmp.data());
+        } else if (mesh.bone >= 0 && size_t(mesh.bone) < s.pose.world.size()) {
+            tmp[0] = s.pose.world[size_t(mesh.bone)];
+        }
+        std::memcpy(&s.palettes[p.paletteOffset * 16], tmp.data(), tmp.size() * 64);
+    }
+    // What the desktop draws (render/mesh_materials.cpp updateVisibility): a drawn part whose mesh's bone is
+    // visible at this pose (own flag or visibility track, and every ancestor).
+    const std::vector<bool> selected = selectLodAlt(m, -1, 0);
+    s.shown.assign(s.parts.size(), 0);
+    for (size_t i = 0; i < s.parts.size(); ++i) {
+        const int bone = m.meshes[size_t(s.parts[i].mesh)].bone;
+        bool on = partDrawn(s, i, selected);
+        if (on && bone >= 0 && size_t(bone) < s.pose.visible.size()) on = s.pose.visible[size_t(bone)] != 0;
+        s.shown[i] = on ? 1 : 0;
+    }
+}
+
+// The texture the base colour comes from: the first base-texture parameter (material policy's slot names), else
+// the first W3D pass's stage 0 texture; "" when none.
+std::string baseTextureOf(const Material& m) {
+    for (const MaterialParam& p : m.params)
+        if (p.type == ParamType::Texture && isBaseTextureParam(p.name) && !p.texture.empty()) return p.texture;
+    if (!m.w3dPasses.empty()) return m.w3dPasses.front().textures[0];
+    return {};
+}
+
+// The generic lit program's material values (render/mesh_materials.cpp: the parameters Diffuse, Specular, Emissive,
+// Color and Shininess with the desktop's defaults; glossSource from the material policy) as JSON.
+std::string genericUniforms(const Material& m, const MaterialPolicy& pol) {
+    auto v4 = [&](const char* name, glm::vec4 d) {
+        const MaterialParam* p = m.find(name);
+        if (p && p->type == ParamType::Float3) d = glm::vec4(glm::vec3(p->value), d.w);
+        else if (p && p->type == ParamType::Float4) d = p->value;
+        return "[" + jnum(d.x) + "," + jnum(d.y) + "," + jnum(d.z) + "," + jnum(d.w) + "]";
+    };
+    const MaterialParam* sh = m.find("Shininess");
+    const float shininess = sh && sh->type == ParamType::Float ? sh->value.x : 32.0f;
+    return "{\"diffuse\":" + v4("Diffuse", glm::vec4(1.0f)) + ",\"specular\":" + v4("Specular", glm::vec4(0.6f, 0.6f, 0.6f, 1.0f)) +
+           ",\"emissive\":" + v4("Emissive", glm::vec4(0.0f)) + ",\"color\":" + v4("Color", glm::vec4(1.0f)) +
+           ",\"shininess\":" + jnum(shininess) + ",\"glossSource\":" + std::to_string(pol.glossSource) +
+           ",\"factionColorParam\":" + (pol.factionColorParam ? "true" : "false") + "}";
+}
+
+std::string summary(const Session& s, const Asset& a) {
+    const Model& m = *s.model;
+    std::ostringstream o;
+    o << "{\"path\":" << jstr(s.path) << ",\"format\":" << jstr(formatName(s.format))
+      << ",\"zUp\":" << (upAxisOf(s.format) == UpAxis::Z ? "true" : "false");
+    o << ",\"bones\":[";
+    for (size_t i = 0; i < m.skeleton.bones.size(); ++i)
+        o << (i ? "," : "") << "{\"name\":" << jstr(m.skeleton.bones[i].name)
+          << ",\"parent\":" << m.skeleton.bones[i].parent << "}";
+    o << "],\"meshes\":[";
+    const std::vector<bool> selected = selectLodAlt(m, -1, 0);
+    for (size_t i = 0; i < m.meshes.size(); ++i) {
+        const Mesh& mesh = m.meshes[i];
+        o << (i ? "," : "") << "{\"name\":" << jstr(mesh.name) << ",\"lod\":" << mesh.lod << ",\"alt\":" << mesh.alt
+          << ",\"hidden\":" << (mesh.hidden ? "true" : "false")
+          << ",\"selected\":" << (i < selected.size() && selected[i] ? "true" : "false")
+          << ",\"bone\":" << mesh.bone << "}";
+    }
+    o << "],\"parts\":[";
+    for (size_t i = 0; i < s.parts.size(); ++i) {
+        const Part& p = s.parts[i];
+        const Mesh& mesh = m.meshes[size_t(p.mesh)];
+        const SubMesh& sm = mesh.subMeshes[size_t(p.sub)];
+        const MaterialPolicy pol = materialPolicy(s.format, mesh, sm.material);
+        const ShaderInfo info = shaderInfo(s.format, mesh, sm.material);
+        o << (i ? "," : "") << "{\"drawn\":" << (partDrawn(s, i, selected) ? "true" : "false") << ",\"mesh\":" << p.mesh << ",\"sub\":" << p.sub << ",\"shader\":" << jstr(sm.material.shader)
+          << ",\"drawnBy\":" << jstr(info.implementation) << ",\"note\":" << jstr(info.note)
+          << ",\"fidelity\":"
+          << jstr(info.fidelity == ShaderFidelity::EngineFormula   ? "engine formula"
+                  : info.fidelity == ShaderFidelity::Approximation ? "approximation"
+                                                                   : "not drawn")
+          << ",\"family\":" << jstr(familyName(pol.family)) << ",\"hiddenByDefault\":" << (pol.hiddenByDefault ? "true" : "false")
+          << ",\"cull\":" << (pol.cullBackFaces ? "true" : "false") << ",\"unlit\":" << (pol.unlit ? "true" : "false")
+          << ",\"colorize\":" << (pol.colorize ? "true" : "false") << ",\"bump\":" << (pol.bump ? "true" : "false")
+          << ",\"skinned\":" << (sm.skinned() ? "true" : "false") << ",\"dual\":" << (sm.positions2.empty() ? "false" : "true")
+          << ",\"vertices\":" << sm.vertexCount() << ",\"triangles\":" << sm.triangleCount()
+          << ",\"generic\":" << genericUniforms(sm.material, pol)
+          << ",\"baseTexture\":" << jstr(baseTextureOf(sm.material)) << ",\"paletteOffset\":" << p.paletteOffset << ",\"paletteCount\":" << p.paletteCount << ",\"params\":[";
+        for (size_t k = 0; k < sm.material.params.size(); ++k) {
+            const MaterialParam& mp = sm.material.params[k];
+            o << (k ? "," : "") << "{\"name\":" << jstr(mp.name) << ",\"type\":" << jstr(paramTypeName(mp.type));
+            if (mp.type == ParamType::Texture) o << ",\"texture\":" << jstr(mp.texture);
+            else if (mp.type == ParamType::Int) o << ",\"value\":[" << mp.intValue << "]";
+            else
+                o << ",\"value\":[" << jnum(mp.value.x) << "," << jnum(mp.value.y) << "," << jnum(mp.value.z) << ","
+                  << jnum(mp.value.w) << "]";
+            o << "}";
+        }
+        o << "]}";
+    }
+    o << "],\"clips\":[";
+    for (size_t i = 0; i < s.clips.size(); ++i) {
+        const Clip& c = *s.clips[i];
+        o << (i ? "," : "") << "{\"name\":" << jstr(c.name) << ",\"source\":" << jstr(s.clipSources[i])
+          << ",\"frames\":" << c.frameCount << ",\"fps\":" << jnum(c.fps) << ",\"duration\":" << jnum(c.duration())
+          << ",\"fits\":" << (bindClip(m.skeleton, c).ok() ? "true" : "false") << "}";
+    }
+    std::vector<std::string> names;
+    std::vector<bool> fits;
+    for (const auto& c : s.clips) {
+        names.push_back(c->name);
+        fits.push_back(bindClip(m.skeleton, *c).ok());
+    }
+    o << "],\"initialClip\":" << pickInitialClip(names, fits) << ",\"textures\":[";
+    for (size_t i = 0; i < a.textures.size(); ++i)
+        o << (i ? "," : "") << "{\"name\":" << jstr(a.textures[i].name) << ",\"path\":" << jstr(a.textures[i].path) << "}";
+    o << "],\"warnings\":[";
+    std::vector<std::string> warnings = a.document.warnings;
+    warnings.insert(warnings.end(), m.warnings.begin(), m.warnings.end());
+    for (const ClipFile& c : a.clips)
+        if (!c.error.empty()) warnings.push_back(c.error);
+    for (size_t i = 0; i < warnings.size(); ++i)
+        o << (i ? "," : "") << jstr(warnings[i]);
+    o << "],\"missing\":[";
+    for (size_t i = 0; i < a.missing.size(); ++i)
+        o << (i ? "," : "") << jstr(a.missing[i]);
+    o << "]}";
+    return o.str();
+}
+
+// --- API -----------------------------------------------------------------------------------------------------------
+
+std::string mountFolders(const std::string& gameDirsJsonless) {
+    // One folder per line: game folders, mod folders prefixed with "mod:"; or one "single:PATH" (an archive or a
+    // folder mounted alone, vfs::mountSingle). Models of the mount: assets().
+    Session& s = session();
+    try {
+        std::vector<std::string> games, mods;
+        std::string single;
+        std::istringstream in(gameDirsJsonless);
+        for (std::string line; std::getline(in, line);) {
+            if (line.empty()) continue;
+            if (line.rfind("mod:", 0) == 0) mods.push_back(line.substr(4));
+            else if (line.rfind("single:", 0) == 0) single = line.substr(7);
+            else games.push_back(line);
+        }
+        auto table = std::make_shared<vfs::MountTable>(single.empty() ? vfs::mountInstall(games, mods)
+                                                                      : vfs::mountSingle(single));
+        s.mounted = table;
+        s.resolver = std::make_unique<Resolver>(table);
+        std::ostringstream o;
+        o << "{\"ok\":true,\"files\":" << table->size() << ",\"warnings\":[";
+        for (size_t i = 0; i < table->warnings.size(); ++i)
+            o << (i ? "," : "") << jstr(table->warnings[i]);
+        o << "]}";
+        return o.str();
+    } catch (const std::exception& e) {
+        return errorJson(e);
+    }
+}
+
+std::string openAsset(const std::string& path) {
+    Session& s = session();
+    try {
+        Asset a = s.resolver->open(path);
+        if (!a.document.model)
+            throw ParseError(path, {}, ParseError::kNoOffset,
+                             a.document.particles ? "particle systems alone are shown by the desktop viewer only"
+                                                  : "file holds no model (a clip: open its model first)");
+        Session n;
+        n.mounted = s.mounted;
+        n.model = a.document.model;
+        n.format = a.document.format;
+        n.path = a.document.path.empty() ? path : a.document.path;
+        for (const auto& c : a.document.clips) {
+            n.clips.push_back(c);
+            n.clipSources.push_back(n.path);
+        }
+        for (const ClipFile& c : a.clips)
+            if (c.clip) {
+                n.clips.push_back(c.clip);
+                n.clipSources.push_back(c.path);
+            }
+        size_t offset = 0;
+        for (size_t mi = 0; mi < n.model->meshes.size(); ++mi) {
+            const Mesh& mesh = n.model->meshes[mi];
+            for (size_t si = 0; si < mesh.subMeshes.size(); ++si) {
+                const SubMesh& sm = mesh.subMeshes[si];
+                Part p;
+                p.mesh = int(mi);
+                p.sub = int(si);
+                p.paletteCount = sm.skinned() ? sm.boneMap.size() : 1;
+                if (sm.skinned()) skinInverseBind(n.model->skeleton, sm, p.inverseBind);
+                p.paletteOffset = offset;
+                offset += align4(p.paletteCount);
+                n.parts.push_back(std::move(p));
+            }
+        }
+        computePalettes(n);
+        writePalettes(n);
+        n.resolver = std::move(s.resolver);
+        s = std::move(n);
+        return summary(s, a);
+    } catch (const std::exception& e) {
+        return errorJson(e);
+    }
+}
+
+// Game paths of the mounted folders whose format the registry reads as a model (sorted), JSON array.
+std::string assets() {
+    Session& s = session();
+    std::vector<std::string> keys;
+    if (s.mounted)
+        s.mounted->forEach([&](const std::string& key, const std::vector<vfs::Hit>&) {
+            const size_t dot = key.rfind('.');
+            if (dot == std::string::npos) return;
+            std::string ext = key.substr(dot);
+            for (char& c : ext)
+                c = char(std::tolower(static_cast<unsigned char>(c)));
+            if (ext == ".alo" || ext == ".w3d" || ext == ".bwm") keys.push_back(key);
+        });
+    std::sort(keys.begin(), keys.end());
+    std::string o = "[";
+    for (size_t i = 0; i < keys.size(); ++i)
+        o += (i ? "," : "") + jstr(keys[i]);
+    return o + "]";
+}
+
+// Reads the clips of the file at `path` (a clip the user chose) into the clip list: JSON {first, clips: [...]}
+// (index of the first added and the added clips as in the summary) or {error}. The model stays.
+std::string addClip(const std::string& path) {
+    Session& s = session();
+    try {
+        if (!s.model) throw ParseError(path, {}, ParseError::kNoOffset, "open a model before its clip");
+        Document d = s.resolver->read(path);
+        if (d.clips.empty()) throw ParseError(path, {}, ParseError::kNoOffset, "holds no animation clip");
+        std::ostringstream o;
+        o << "{\"first\":" << s.clips.size() << ",\"clips\":[";
+        for (size_t i = 0; i < d.clips.size(); ++i) {
+            const Clip& c = *d.clips[i];
+            s.clips.push_back(d.clips[i]);
+            s.clipSources.push_back(path);
+            o << (i ? "," : "") << "{\"name\":" << jstr(c.name) << ",\"source\":" << jstr(path)
+              << ",\"frames\":" << c.frameCount << ",\"fps\":" << jnum(c.fps) << ",\"duration\":" << jnum(c.duration())
+              << ",\"fits\":" << (bindClip(s.model->skeleton, c).ok() ? "true" : "false") << "}";
+        }
+        o << "]}";
+        return o.str();
+    } catch (const std::exception& e) {
+        return errorJson(e);
+    }
+}
+
+bool setClip(int i) {
+    Session& s = session();
+    if (!s.model) return false;
+    if (i < 0 || size_t(i) >= s.clips.size()) {
+        s.clip.reset();
+        s.binding = {};
+        return i < 0;
+    }
+    ClipBinding b = bindClip(s.model->skeleton, *s.clips[size_t(i)]);
+    if (!b.ok()) return false;
+    s.clip = s.clips[size_t(i)];
+    s.binding = std::move(b);
+    return true;
+}
+
+void pose(double seconds, int loopMode) {
+    Session& s = session();
+    if (!s.model) return;
+    const LoopMode mode = loopMode == 1 ? LoopMode::Once : loopMode == 2 ? LoopMode::PingPong : LoopMode::Loop;
+    const float frame = s.clip ? float(seconds * s.clip->fps) : 0.0f;
+    evaluatePose(s.model->skeleton, s.clip.get(), s.clip ? &s.binding : nullptr, frame, mode, s.pose.view());
+    writePalettes(s);
+}
+
+val palettes() {
+    Session& s = session();
+    return val::global("Float32Array").new_(val(emscripten::typed_memory_view(s.palettes.size(), s.palettes.data())));
+}
+val shown() {
+    Session& s = session();
+    return val::global("Uint8Array").new_(val(emscripten::typed_memory_view(s.shown.size(), s.shown.data())));
+}
+val world() {
+    Session& s = session();
+    return val::global("Float32Array").new_(val(emscripten::typed_memory_view(s.world.size(), s.world.data())));
+}
+
+template <class T> val floats(const std::vector<T>& v, size_t comps) {
+    if (v.empty()) return val::null();
+    const float* p = reinterpret_cast<const float*>(v.data());
+    return val::global("Float32Array").new_(val(emscripten::typed_memory_view(v.size() * comps, p)));
+}
+
+val subMesh(int i) {
+    Session& s = session();
+    val o = val::object();
+    if (!s.model || i < 0 || size_t(i) >= s.parts.size()) return val::null();
+    const Part& p = s.parts[size_t(i)];
+    const SubMesh& sm = s.model->meshes[size_t(p.mesh)].subMeshes[size_t(p.sub)];
+    o.set("positions", floats(sm.positions, 3));
+    o.set("normals", sm.normals.size() == sm.positions.size() ? floats(sm.normals, 3) : val::null());
+    o.set("uv0", sm.uv0.size() == sm.positions.size() ? floats(sm.uv0, 2) : val::null());
+    o.set("colors", sm.colors.size() == sm.positions.size() ? floats(sm.colors, 4) : val::null());
+    o.set("tangents", sm.tangents.size() == sm.positions.size() ? floats(sm.tangents, 3) : val::null());
+    o.set("binormals", sm.binormals.size() == sm.positions.size() ? floats(sm.binormals, 3) : val::null());
+    if (sm.skinned() && sm.boneIndices.size() == sm.positions.size() && sm.boneWeights.size() == sm.positions.size()) {
+        o.set("boneIndex", val::global("Uint16Array")
+                               .new_(val(emscripten::typed_memory_view(sm.boneIndices.size() * 4,
+                                                                       reinterpret_cast<const uint16_t*>(sm.boneIndices.data())))));
+        o.set("boneWeight", floats(sm.boneWeights, 4));
+    }
+    if (sm.positions2.size() == sm.positions.size()) o.set("positions2", floats(sm.positions2, 3));
+    if (sm.normals2.size() == sm.positions.size()) o.set("normals2", floats(sm.normals2, 3));
+    o.set("indices", val::global("Uint32Array").new_(val(emscripten::typed_memory_view(sm.indices.size(), sm.indices.data()))));
+    return o;
+}
+
+val texture(const std::string& name) {
+    Session& s = session();
+    val o = val::object();
+    try {
+        std::string where = s.resolver->findTexture(name, s.path);
+        if (where.empty()) {
+            o.set("error", std::string("texture ") + name + " not found");
+            return o;
+        }
+        std::vector<uint8_t> bytes;
+        if (!s.resolver->readBytes(where, bytes)) {
+            o.set("error", where + ": cannot be read");
+            return o;
+        }
+        Image img = decodeTexture(ByteSpan(bytes), where);
+        o.set("width", img.width);
+        o.set("height", img.height);
+        o.set("hasAlpha", img.hasAlpha);
+        o.set("path", where);
+        o.set("rgba", val::global("Uint8Array").new_(val(emscripten::typed_memory_view(
+                          size_t(img.width) * size_t(img.height) * 4, reinterpret_cast<const uint8_t*>(img.rgba.data())))));
+    } catch (const std::exception& e) {
+        o.set("error", std::string(e.what()));
+    }
+    return o;
+}
+
+// Whether part i is drawn by default, as the desktop decides it (LOD -1 = most detailed, ALT 0; not hidden; not
+// a shadow, collision or light-visualise mesh).
+bool partDrawn(const Session& s, size_t i, const std::vector<bool>& selected) {
+    const Part& p = s.parts[i];
+    const Mesh& mesh = s.model->meshes[size_t(p.mesh)];
+    const SubMesh& sm = mesh.subMeshes[size_t(p.sub)];
+    if (mesh.hidden || size_t(p.mesh) >= selected.size() || !selected[size_t(p.mesh)]) return false;
+    if (materialPolicy(s.format, mesh, sm.material).hiddenByDefault) return false;
+    return shaderInfo(s.format, mesh, sm.material).impl != ShaderImpl::Hidden;
+}
+
+val camera(float yaw, float pitch, float aspect) {
+    Session& s = session();
+    if (!s.model) return val::null();
+    render::CameraFraming f;
+    f.yaw = yaw;
+    f.pitch = pitch;
+    f.zUp = upAxisOf(s.format) == UpAxis::Z;
+    f.clear();
+    const std::vector<bool> selected = selectLodAlt(*s.model, -1, 0);
+    // The points the desktop samples (render/mesh_materials.cpp samplePoints): every drawn sub-mesh's vertices at
+    // a stride of n / 4000, placed by the current pose.
+    for (size_t i = 0; i < s.parts.size(); ++i) {
+        if (i >= s.shown.size() || !s.shown[i]) continue;
+        const Part& p = s.parts[i];
+        const SubMesh& sm = s.model->meshes[size_t(p.mesh)].subMeshes[size_t(p.sub)];
+        const float* pal = &s.palettes[p.paletteOffset * 16];
+        const size_t n = sm.positions.size();
+        const size_t stride = std::max<size_t>(1, n / 4000);
+        for (size_t v = 0; v < n; v += stride) {
+            glm::mat4 m(0.0f);
+            if (sm.skinned() && v < sm.boneIndices.size() && v < sm.boneWeights.size()) {
+                for (int k = 0; k < 4; ++k) {
+                    const float w = sm.boneWeights[v][k];
+                    const size_t slot = sm.boneIndices[v][k];
+                    if ((k > 0 && !(w > 0.0f)) || slot >= p.paletteCount) continue;
+                    m += glm::make_mat4(pal + slot * 16) * w;
+                }
+            } else {
+                m = glm::make_mat4(pal);
+            }
+            const glm::vec3 q(m * glm::vec4(sm.positions[v], 1.0f));
+            if (!std::isfinite(q.x) || !std::isfinite(q.y) || !std::isfinite(q.z)) continue;
+            f.lo = glm::min(f.lo, q);
+            f.hi = glm::max(f.hi, q);
+            if (f.points.size() < 200000) f.points.push_back(q);
+        }
+    }
+    std::vector<glm::vec3> bones;
+    if (f.lo.x > f.hi.x)
+        for (const glm::mat4& w : s.pose.world)
+            bones.emplace_back(w[3]);
+    f.finish(bones);
+    const render::OrbitCamera c = render::fitCamera(f, aspect);
+    const glm::mat4 view = c.viewMatrix(), proj = c.projectionMatrix(aspect);
+    val o = val::object();
+    val v = val::global("Float32Array").new_(16), pr = val::global("Float32Array").new_(16);
+    for (int k = 0; k < 16; ++k) {
+        v.set(k, glm::value_ptr(view)[k]);
+        pr.set(k, glm::value_ptr(proj)[k]);
+    }
+    o.set("view", v);
+    o.set("projection", pr);
+    const glm::vec3 eye = c.position();
+    val e = val::array();
+    e.call<void>("push", eye.x, eye.y, eye.z);
+    o.set("eye", e);
+    o.set("distance", c.distance);
+    return o;
+}
+
+// Parse throughput over files (one per line) for `seconds`: JSON {bytes, passes, bytesPerSecond, error}.
+std::string benchParse(const std::string& lines, double seconds) {
+    std::vector<std::string> files;
+    std::istringstream in(lines);
+    for (std::string l; std::getline(in, l);)
+        if (!l.empty()) files.push_back(l);
+    try {
+        const web::ParseThroughput r = web::parseThroughput(files, seconds);
+        return "{\"bytes\":" + jnum(double(r.bytes)) + ",\"passes\":" + std::to_string(r.passes) +
+               ",\"bytesPerSecond\":" + jnum(r.bytesPerSecond) + ",\"error\":" + jstr(r.error) + "}";
+    } catch (const std::exception& e) {
+        return errorJson(e);
+    }
+}
+
+// The view's lights at the current pose (render/lights.h viewLights with the model's own lights, the desktop's
+// default): {position: Float32Array(16), color: Float32Array(16), count, ambient: [r,g,b]}.
+val lights() {
+    Session& s = session();
+    const bool zUp = upAxisOf(s.format) == UpAxis::Z;
+    const auto l = render::viewLights(s.model.get(), s.pose.world, s.pose.visible, true, zUp);
+    val pos = val::global("Float32Array").new_(16), col = val::global("Float32Array").new_(16);
+    for (size_t i = 0; i < 4; ++i) {
+        const glm::vec4 p = i < l.size() ? l[i].first : glm::vec4(0, 0, -1, 0);
+        const glm::vec4 c = i < l.size() ? l[i].second : glm::vec4(0.0f);
+        for (int k = 0; k < 4; ++k) {
+            pos.set(i * 4 + k, p[k]);
+            col.set(i * 4 + k, c[k]);
+        }
+    }
+    val o = val::object();
+    o.set("position", pos);
+    o.set("color", col);
+    o.set("count", int(l.size()));
+    val a = val::array();
+    a.call<void>("push", render::kViewAmbient.x, render::kViewAmbient.y, render::kViewAmbient.z);
+    o.set("ambient", a);
+    return o;
+}
+
+// glTF download of what is shown: the model with its clips as a .glb (export/, the desktop's exporter), textures
+// found through the resolver. {bytes: Uint8Array, warnings: [...]} or {error}.
+val exportGlb() {
+    Session& s = session();
+    val o = val::object();
+    try {
+        if (!s.model) throw std::runtime_error("no model is shown");
+        std::vector<const Clip*> clips;
+        for (const auto& c : s.clips)
+            clips.push_back(c.get());
+        gltf::ExportOptions opt;
+        opt.haveFactionColor = true;
+        opt.factionColor = glm::vec3(40.0f, 110.0f, 255.0f) / 255.0f; // the view's default (render/scene_view.h)
+        gltf::ResolverTextureLookup textures(*s.resolver, s.path);
+        const std::string out = "/tmp/rigscope-export.glb";
+        const gltf::ExportStats st = gltf::exportModel(*s.model, clips, opt, &textures, out);
+        std::ifstream in(out, std::ios::binary);
+        std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        in.close();
+        std::remove(out.c_str());
+        o.set("bytes", val::global("Uint8Array").new_(val(emscripten::typed_memory_view(bytes.size(), bytes.data()))).call<val>("slice"));
+        val w = val::array();
+        for (const std::string& x : st.warnings)
+            w.call<void>("push", x);
+        o.set("warnings", w);
+    } catch (const std::exception& e) {
+        o.set("error", std::string(e.what()));
+    }
+    return o;
+}
+
+std::string readFormats() {
+    std::ostringstream o;
+    o << "[";
+    bool first = true;
+    for (const FormatInfo& f : formats()) {
+        for (const auto& e : f.extensions) {
+            o << (first ? "" : ",") << jstr(std::string(e));
+            first = false;
+        }
+    }
+    o << "]";
+    return o.str();
+}
+
+} // namespace
+
+EMSCRIPTEN_BINDINGS(rigscope_web) {
+    emscripten::function("mount", &mountFolders);
+    emscripten::function("open", &openAsset);
+    emscripten::function("setClip", &setClip);
+    emscripten::function("pose", &pose);
+    emscripten::function("palettes", &palettes);
+    emscripten::function("world", &world);
+    emscripten::function("shown", &shown);
+    emscripten::function("subMesh", &subMesh);
+    emscripten::function("texture", &texture);
+    emscripten::function("formats", &readFormats);
+    emscripten::function("camera", &camera);
+    emscripten::function("assets", &assets);
+    emscripten::function("addClip", &addClip);
+    emscripten::function("benchParse", &benchParse);
+    emscripten::function("lights", &lights);
+    emscripten::function("exportGlb", &exportGlb);
+}

@@ -1,0 +1,291 @@
+// The web viewer in a real browser: Debian's Chromium headless (WebGL2 in software), driven by puppeteer-core.
+//   node browser_test.mjs SITE_DIR CORPUS_DIR BIN_DIR OUT_DIR
+// SITE_DIR: build-web/site (tools/bootstrap.sh web); BIN_DIR: the desktop build's bin/ (rigscope, rigscope-cli),
+// the reference. Exit 77 (ctest SKIP) when Chromium or the built page is missing, and after the corpus-free checks
+// when the corpus is. Checks:
+//   - the page loads with no error and draws (the background only, before a model);
+//   - a broken file opened with the file picker shows the core's message (file, chunk path, offset);
+//   - with the corpus: a skinned model with its clips opened with the picker (several files), its bone world matrices
+//     at several clip times against `rigscope-cli pose --json` (1e-5); a broken file then keeps the model shown;
+//     the embed link `?open=URL&time=S&yaw=DEG&embed=1` at 1280x720 against `rigscope --screenshot` of the same
+//     file, camera and time: silhouettes (intersection over union >= 0.97).
+import { createRequire } from 'node:module';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+
+const require = createRequire(import.meta.url);
+const [siteDir, corpus, binDir, outDir] = process.argv.slice(2).map((p) => p && path.resolve(p));
+const chromium = process.env.RIGSCOPE_CHROMIUM || '/usr/bin/chromium';
+if (!fs.existsSync(chromium)) {
+  console.log(`SKIPPED: ${chromium} is missing (tools/bootstrap.sh test installs Debian's chromium)`);
+  process.exit(77);
+}
+if (!siteDir || !fs.existsSync(path.join(siteDir, 'rigscope_web.wasm'))) {
+  console.log(`SKIPPED: the web page is not built in ${siteDir} (tools/bootstrap.sh web)`);
+  process.exit(77);
+}
+let puppeteer;
+try {
+  puppeteer = require('puppeteer-core');
+} catch {
+  console.error('FAILED: puppeteer-core is not installed (cd web && npm ci; tools/bootstrap.sh test does it)');
+  process.exit(1);
+}
+fs.mkdirSync(outDir, { recursive: true });
+
+let failures = 0, checks = 0;
+function check(cond, what) {
+  ++checks;
+  console.log((cond ? 'ok: ' : 'FAILED: ') + what);
+  if (!cond) ++failures;
+}
+
+// A static server: the page at /, the corpus at /corpus/ (same origin, as a mod's site serving its files).
+const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm' };
+const server = http.createServer((req, res) => {
+  const u = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+  const file = u.startsWith('/corpus/') && corpus ? path.join(corpus, u.slice(8)) : path.join(siteDir, u === '/' ? 'index.html' : u);
+  if (!file.startsWith(siteDir) && !(corpus && file.startsWith(corpus))) return res.writeHead(403).end();
+  fs.readFile(file, (err, data) => {
+    if (err) return res.writeHead(404).end();
+    res.writeHead(200, { 'Content-Type': types[path.extname(file)] || 'application/octet-stream' }).end(data);
+  });
+});
+await new Promise((r) => server.listen(0, '127.0.0.1', r));
+const base = `http://127.0.0.1:${server.address().port}/`;
+
+const browser = await puppeteer.launch({
+  executablePath: chromium,
+  headless: true,
+  args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist'],
+});
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'rigscope-web-'));
+let code = 0;
+try {
+  const page = await browser.newPage();
+  const pageErrors = [];
+  page.on('pageerror', (e) => pageErrors.push(String(e)));
+  page.on('console', (m) => { if (m.type() === 'error') pageErrors.push(m.text()); });
+  await page.setViewport({ width: 1280, height: 800 });
+  await page.goto(base, { waitUntil: 'load' });
+  await page.waitForFunction(() => window.rigscope && window.rigscope.frames() > 0, { timeout: 30000 });
+  check(pageErrors.length === 0, 'page loads without errors ' + pageErrors.join(' | '));
+
+  // A broken Alamo file (a chunk claiming more bytes than the file has), opened with the picker.
+  const broken = path.join(tmp, 'BROKEN.ALO');
+  const b = Buffer.alloc(24);
+  b.writeUInt32LE(0x400, 0);
+  b.writeUInt32LE(0x80001000, 4);
+  b.writeUInt32LE(0x401, 8);
+  b.writeUInt32LE(8, 12);
+  fs.writeFileSync(broken, b);
+  const picker = await page.$('#pick-files');
+  await picker.uploadFile(broken);
+  await page.waitForFunction(() => window.rigscope.state.error, { timeout: 30000 });
+  const err = await page.$eval('#error', (e) => ({ text: e.textContent, hidden: e.hidden }));
+  check(!err.hidden && err.text.includes('BROKEN.ALO') && /offset|0x/.test(err.text),
+    'broken file: the message names the file and where: ' + err.text);
+
+  const models = corpus && path.join(corpus, 'alamo/Delta730+Imperial_Civil_War/Data/Art/Models');
+  if (!models || !fs.existsSync(models)) {
+    console.log(`SKIPPED: corpus checks: ${models || '(no corpus)'} is absent`);
+    code = 77;
+  } else {
+    const name = 'EI_STORMTROOPER';
+    const modelFile = path.join(models, name + '.ALO');
+    const clipFiles = fs.readdirSync(models).filter((f) => f.toUpperCase().startsWith(name + '_') && /\.ala$/i.test(f));
+    // Several files at once with the picker: the model and its clips, found beside it by the resolver.
+    await page.evaluate(() => { window.rigscope.state.error = null; });
+    await picker.uploadFile(modelFile, ...clipFiles.map((f) => path.join(models, f)));
+    await page.waitForFunction(() => window.rigscope.state.summary, { timeout: 60000 });
+    const s = await page.evaluate(() => {
+      const x = window.rigscope.state.summary;
+      return { bones: x.bones.length, clips: x.clips.map((c) => [c.name, c.source, c.duration]), initial: x.initialClip,
+        error: !document.getElementById('error').hidden };
+    });
+    check(s.bones > 10 && s.clips.length === clipFiles.length, `model and ${s.clips.length} clips opened`);
+    check(!s.error, 'the error of the broken file is cleared by a good open');
+    const cli = path.join(binDir, 'rigscope-cli');
+    // Bone world matrices at several times of each of two clips against the desktop's pose.
+    let worst = 0, compared = 0;
+    for (const ci of [s.initial, (s.initial + 1) % s.clips.length]) {
+      const [, source, duration] = s.clips[ci];
+      const clipPath = path.join(models, path.basename(source));
+      await page.evaluate((i) => window.rigscope.setClipIndex(i), ci);
+      for (const t of [0, duration * 0.37, duration * 0.81, duration + 0.25]) {
+        await page.evaluate((tt) => window.rigscope.setTime(tt), t);
+        const web = await page.evaluate(() => window.rigscope.boneWorld());
+        const ref = JSON.parse(execFileSync(cli, ['pose', '--json', modelFile, '--clip', clipPath, '--time', String(t)],
+          { encoding: 'utf8' }));
+        const flat = ref.bones.flatMap((bn) => bn.world);
+        if (flat.length !== web.length) {
+          check(false, `pose sizes: ${flat.length} vs ${web.length}`);
+          continue;
+        }
+        for (let k = 0; k < flat.length; ++k) worst = Math.max(worst, Math.abs(flat[k] - web[k]));
+        ++compared;
+      }
+    }
+    check(compared === 8 && worst <= 1e-5, `bone world matrices at ${compared} clip times within 1e-5 of rigscope-cli pose (worst ${worst.toExponential(2)})`);
+
+    // A broken file now: the message, and the model stays (its summary and its pixels).
+    const before = await page.evaluate(() => window.rigscope.state.summary.path);
+    await page.evaluate(() => { window.rigscope.state.error = null; });
+    await picker.uploadFile(broken);
+    await page.waitForFunction(() => window.rigscope.state.error, { timeout: 30000 });
+    const after = await page.evaluate(() => ({ path: window.rigscope.state.summary.path,
+      shown: !document.getElementById('error').hidden, text: document.getElementById('error').textContent }));
+    check(after.shown && after.text.includes('BROKEN.ALO'), 'broken file after a model: message shown');
+    check(after.path === before, 'broken file after a model: the model stays');
+    const drawn = await page.evaluate(() => {
+      window.rigscope.draw();
+      const c = document.getElementById('view');
+      const g = c.getContext('webgl2');
+      const px = new Uint8Array(c.width * c.height * 4);
+      g.readPixels(0, 0, c.width, c.height, g.RGBA, g.UNSIGNED_BYTE, px);
+      let n = 0;
+      for (let i = 0; i < px.length; i += 4) if (Math.abs(px[i] - 48) + Math.abs(px[i + 1] - 52) + Math.abs(px[i + 2] - 60) > 24) ++n;
+      return n;
+    });
+    check(drawn > 1000, `the model is still drawn after the broken file (${drawn} pixels)`);
+
+    // A mod folder with the folder input (webkitdirectory), as a user picks it: mounted, its models listed, the
+    // first opened through the mount with its companions.
+    const mod = path.join(corpus, 'games/Delta730+Imperial_Civil_War');
+    if (fs.existsSync(mod)) {
+      const onDisk = [];
+      (function walk(d) {
+        for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+          if (e.isDirectory()) walk(path.join(d, e.name));
+          else if (/\.alo$/i.test(e.name)) onDisk.push(e.name);
+        }
+      })(mod);
+      await page.evaluate(() => { window.rigscope.state.summary = null; window.rigscope.state.error = null; });
+      const folderInput = await page.$('#pick-folder');
+      await folderInput.uploadFile(mod);
+      await page.waitForFunction(() => window.rigscope.state.summary || window.rigscope.state.error, { timeout: 60000 });
+      const listed = await page.$$eval('#assets option', (os) => os.map((o) => o.textContent));
+      const opened = await page.evaluate(() => window.rigscope.state.summary && window.rigscope.state.summary.path);
+      check(listed.length === onDisk.length, `folder: its ${onDisk.length} .alo files listed (${listed.length})`);
+      check(!!opened && /\.alo$/i.test(opened), 'folder: a model of it opened: ' + opened);
+    }
+
+    // The embed link against the desktop's headless screenshot: same file, camera and time. The stormtrooper is
+    // drawn by the Alamo shaders on the desktop (silhouette only); the B&W2 model by the generic lit program on both
+    // (colours compared too).
+    const url = (f) => '/corpus/' + path.relative(corpus, f).split(path.sep).map(encodeURIComponent).join('/');
+    // A link names its clip (a web server lists no folder): the idle clip, which the desktop picks by itself.
+    const idle = path.join(models, clipFiles.find((f) => /_IDLE_/i.test(f)));
+    await compareWithDesktop(modelFile, idle, 0.5, 35, false);
+    const bwm = path.join(corpus, 'bw2/WilliamESE+bw2ModelEditor/Models/m_norse_chieftains_grave.bwm');
+    if (fs.existsSync(bwm)) await compareWithDesktop(bwm, null, 0, 60, true);
+
+    async function compareWithDesktop(file, clip, time, yaw, colours) {
+      const stem = path.basename(file).replace(/\.[^.]*$/, '');
+      const embed = await browser.newPage();
+      await embed.setViewport({ width: 1280, height: 720 });
+      const link = `${base}index.html?open=${url(file)}${clip ? '&clip=' + url(clip) : ''}&time=${time}&yaw=${yaw}&embed=1`;
+      await embed.goto(link, { waitUntil: 'load' });
+      await embed.waitForFunction(() => window.rigscope && window.rigscope.state.summary &&
+        window.rigscope.state.firstFrameMs !== null, { timeout: 60000 });
+      await embed.evaluate(() => window.rigscope.ready);
+      await new Promise((r) => setTimeout(r, 500)); // textures (read after the first frame)
+      const webPng = path.join(outDir, 'web_' + stem + '.png');
+      await embed.evaluate(() => window.rigscope.draw());
+      fs.writeFileSync(webPng, Buffer.from(await embed.$eval('#view', (c) => c.toDataURL('image/png').split(',')[1]), 'base64'));
+      await embed.close();
+      const deskPng = path.join(outDir, 'desktop_' + stem + '.png');
+      execFileSync('xvfb-run', ['-a', '-s', '-screen 0 1280x800x24 -noreset', path.join(binDir, 'rigscope'), '--screenshot',
+        deskPng, '--size', '1280x720', '--no-grid', '--no-labels', '--time', String(time), '--yaw', String(yaw), file],
+        { env: { ...process.env, QT3D_RENDERER: 'opengl' }, stdio: ['ignore', 'ignore', 'ignore'] });
+      const r = compare(readPng(webPng), readPng(deskPng));
+      check(r.iou >= 0.97, `${stem}: silhouette against rigscope --screenshot: IoU ${r.iou.toFixed(4)} (>= 0.97)`);
+      if (colours)
+        check(r.meanDiff <= 8, `${stem}: colours where both draw: mean difference ${r.meanDiff.toFixed(2)}/255 (<= 8)`);
+    }
+  }
+} finally {
+  await browser.close();
+  server.close();
+  fs.rmSync(tmp, { recursive: true, force: true });
+}
+console.log(`${checks - failures}/${checks} checks passed`);
+process.exit(failures ? 1 : code);
+
+// --- PNG (8-bit RGB/RGBA, non-interlaced) and silhouettes -----------------------------------------------------------
+function readPng(file) {
+  const buf = fs.readFileSync(file);
+  let pos = 8, width = 0, height = 0, type = 0;
+  const idat = [];
+  while (pos < buf.length) {
+    const len = buf.readUInt32BE(pos), kind = buf.toString('ascii', pos + 4, pos + 8);
+    const data = buf.subarray(pos + 8, pos + 8 + len);
+    if (kind === 'IHDR') {
+      width = data.readUInt32BE(0);
+      height = data.readUInt32BE(4);
+      type = data[9];
+      if (data[8] !== 8 || data[12] !== 0) throw new Error(file + ': only 8-bit non-interlaced PNG');
+    } else if (kind === 'IDAT') idat.push(data);
+    pos += 12 + len;
+  }
+  const bpp = type === 6 ? 4 : type === 2 ? 3 : 0;
+  if (!bpp) throw new Error(file + ': PNG colour type ' + type);
+  const raw = zlib.inflateSync(Buffer.concat(idat));
+  const out = Buffer.alloc(width * height * 4);
+  const stride = width * bpp;
+  let prev = Buffer.alloc(stride);
+  for (let y = 0; y < height; ++y) {
+    const f = raw[y * (stride + 1)];
+    const line = Buffer.from(raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1)));
+    for (let x = 0; x < stride; ++x) {
+      const a = x >= bpp ? line[x - bpp] : 0, up = prev[x], c = x >= bpp ? prev[x - bpp] : 0;
+      const p = a + up - c, pa = Math.abs(p - a), pb = Math.abs(p - up), pc = Math.abs(p - c);
+      const pred = f === 1 ? a : f === 2 ? up : f === 3 ? (a + up) >> 1 : f === 4 ? (pa <= pb && pa <= pc ? a : pb <= pc ? up : c) : 0;
+      line[x] = (line[x] + pred) & 255;
+    }
+    for (let x = 0; x < width; ++x) {
+      out[(y * width + x) * 4] = line[x * bpp];
+      out[(y * width + x) * 4 + 1] = line[x * bpp + 1];
+      out[(y * width + x) * 4 + 2] = line[x * bpp + 2];
+      out[(y * width + x) * 4 + 3] = bpp === 4 ? line[x * bpp + 3] : 255;
+    }
+    prev = line;
+  }
+  return { width, height, rgba: out };
+}
+
+// Pixels that differ from the view's flat background (48, 52, 60) by more than 6 (sum over RGB) are the model (a
+// loose threshold loses the desktop's dark shading; the clear colour itself is exact in both).
+// IoU of the silhouettes, and the mean absolute RGB difference (per channel, 0-255) over pixels both draw, away
+// from silhouette edges (a pixel whose 4 neighbours are all drawn in both: anti-aliasing differs).
+function compare(a, b) {
+  const iou = silhouetteIoU(a, b);
+  const w = a.width, h = a.height;
+  const fg = (p, i) => Math.abs(p[i] - 48) + Math.abs(p[i + 1] - 52) + Math.abs(p[i + 2] - 60) > 6;
+  const both = (x, y) => { const i = (y * w + x) * 4; return fg(a.rgba, i) && fg(b.rgba, i); };
+  let sum = 0, n = 0;
+  for (let y = 1; y < h - 1; ++y)
+    for (let x = 1; x < w - 1; ++x) {
+      if (!both(x, y) || !both(x - 1, y) || !both(x + 1, y) || !both(x, y - 1) || !both(x, y + 1)) continue;
+      const i = (y * w + x) * 4;
+      sum += (Math.abs(a.rgba[i] - b.rgba[i]) + Math.abs(a.rgba[i + 1] - b.rgba[i + 1]) + Math.abs(a.rgba[i + 2] - b.rgba[i + 2])) / 3;
+      ++n;
+    }
+  return { iou, meanDiff: n ? sum / n : 255 };
+}
+
+function silhouetteIoU(a, b) {
+  if (a.width !== b.width || a.height !== b.height) throw new Error(`sizes differ: ${a.width}x${a.height} vs ${b.width}x${b.height}`);
+  let inter = 0, union = 0;
+  const fg = (p, i) => Math.abs(p[i] - 48) + Math.abs(p[i + 1] - 52) + Math.abs(p[i + 2] - 60) > 6;
+  for (let i = 0; i < a.rgba.length; i += 4) {
+    const x = fg(a.rgba, i), y = fg(b.rgba, i);
+    if (x && y) ++inter;
+    if (x || y) ++union;
+  }
+  return union ? inter / union : 0;
+}
