@@ -1,6 +1,7 @@
 // The asset checker: see check.h. One work item per file (a thread pool over an atomic index), then the object
 // database and the files nothing refers to on the calling thread.
 #include "check/check.h"
+#include "check/sage_commands.h"
 
 #include "common/error.h"
 #include "formats/engine_limits.h"
@@ -975,7 +976,9 @@ bool baseGameReference(const std::string& id) {
     static const std::set<std::string> ids = {
         "model.texture-missing",    "model.proxy-missing",     "model.hierarchy-missing", "object.file-missing",
         "object.parent-missing",    "object.object-missing",   "object.model-missing",    "object.clip-missing",
-        "object.hardpoint-missing", "object.particle-missing", "object.texture-missing"};
+        "object.hardpoint-missing", "object.particle-missing", "object.texture-missing",
+        "ini.commandbutton-missing", "ini.commandset-missing", "ini.button-object-missing", "ini.mappedimage-missing",
+        "ini.mappedimage-texture-missing"};
     return ids.count(id) != 0;
 }
 
@@ -1147,6 +1150,7 @@ Report run(const Resolver& resolver, std::vector<Item> items, const Options& opt
         }
         if (options.objects) {
             checkObjects(c, threads, known, rep.findings, referenced, options.cancel);
+            checkSageCommands(*c.table, rep.findings, referenced);
             if (options.progress) options.progress(total, total);
         }
         if (options.unreferenced) {
@@ -1209,10 +1213,19 @@ std::string Location::str() const {
     return s;
 }
 
-const std::vector<CheckInfo>& catalog() { return kCatalog; }
+const std::vector<CheckInfo>& catalog() {
+    // The table above, then the SAGE command checks (sage_commands.cpp) before the last two rows (unref, ref).
+    static const std::vector<CheckInfo> all = [] {
+        std::vector<CheckInfo> v(kCatalog.begin(), kCatalog.end() - 2);
+        v.insert(v.end(), sageCommandChecks().begin(), sageCommandChecks().end());
+        v.insert(v.end(), kCatalog.end() - 2, kCatalog.end());
+        return v;
+    }();
+    return all;
+}
 
 const CheckInfo* findCheck(std::string_view id) {
-    for (const CheckInfo& c : kCatalog)
+    for (const CheckInfo& c : catalog())
         if (id == c.id) return &c;
     return nullptr;
 }
