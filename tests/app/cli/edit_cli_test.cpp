@@ -106,7 +106,7 @@ TEST_CASE("cli edit: --set, --shader and --rename-bone with --dry-run, a quoted 
     CHECK(cli("edit " + q(t / "m/B.ALO") + " --set Tint=1 --dry-run").status == 2);         // no TARGET.PARAM
 }
 
-TEST_CASE("cli edit --patch: files and edits from JSON; malformed patches refused with line:column",
+TEST_CASE("cli edit --patch: files and edits from JSON, malformed patches refused with line:column",
           "[cli][save][edit]") {
     REQUIRE(test::cliBuilt());
     TempDir t;

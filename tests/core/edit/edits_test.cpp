@@ -157,7 +157,8 @@ TEST_CASE("edit: Alamo shader, parameters, bones, meshes, proxies, lights, dazzl
     CHECK_FALSE(set.find("m.alo")->dirty());
 }
 
-TEST_CASE("edit: Alamo clip frame rate and a bone rename carried into the clips beside the model", "[edit]") {
+TEST_CASE("edit: a bone rename carried into the clips beside the model and the EaW XML, and a clip frame rate",
+          "[edit]") {
     const fs::path dir = fs::temp_directory_path() / "rigscope_edit_companions";
     fs::remove_all(dir);
     fs::create_directories(dir / "Data/Art/Models");
@@ -250,7 +251,7 @@ TEST_CASE("edit: SAGE INI ParticleSysBone follows a W3D pivot rename", "[edit]")
     fs::remove_all(dir);
 }
 
-TEST_CASE("edit: W3D vertex material colours, shader bits, FX properties and pivots; B&W2 texture slots", "[edit]") {
+TEST_CASE("edit: W3D vertex material colours, shader bits and pivots, and B&W2 texture slots", "[edit]") {
     w3d::ChunkWriter cw;
     w3d::writeHierarchy(cw, test::testHierarchy());
     w3d::writeMesh(cw, test::testQuad("A", "UNIT"));
