@@ -40,6 +40,29 @@ void roundTrip(const SourceTree& t, const std::vector<uint8_t>& input) {
     requireSame(e.write(), input, "write with every leaf re-emitted");
 }
 
+// Edits on any input (issue 39): each either refuses (EditError, or a size that does not fit) or changes the tree;
+// undoing the journal's entries, last first, gives the input back byte for byte.
+void editAndUndo(SourceTree t, Format f, const std::vector<uint8_t>& input) {
+    const char* const values[] = {"X", "1", "0.5 0.5 0.5", "0.5 0.5 0.5 1", "#FF8000"};
+    for (int k = 0; k <= int(EditOp::Kind::SetClipRate); ++k)
+        for (const char* v : values) {
+            EditOp op;
+            op.kind = EditOp::Kind(k);
+            op.name = "Root";
+            op.target = "";
+            op.value = v;
+            try {
+                applyEdit(f, t, op, true);
+            } catch (const EditError&) {
+            } catch (const std::length_error&) {
+            }
+        }
+    const auto journal = t.journal();
+    for (auto it = journal.rbegin(); it != journal.rend(); ++it)
+        t.restorePayload(it->node, it->before, it->childrenBefore);
+    requireSame(t.write(), input, "edits undone");
+}
+
 // What a read gives, in a form two reads can be compared by.
 std::string digest(const Document& d) {
     std::string s = std::to_string(int(d.format)) + ";" + std::to_string(d.warnings.size());
@@ -70,6 +93,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     roundTrip(bw2::sourceTree(bytes, "fuzz.bwm"), input);
     roundTrip(amal::sourceTree(bytes, "fuzz.abk"), input);
     roundTrip(vfs::archiveSourceTree(bytes, "fuzz.meg"), input);
+    editAndUndo(alamo::sourceTree(bytes, "fuzz.alo"), Format::AlamoModel, input);
+    editAndUndo(w3d::sourceTree(bytes, "fuzz.w3d"), Format::W3d, input);
+    editAndUndo(bw2::sourceTree(bytes, "fuzz.bwm"), Format::Bw2Model, input);
     // Read, write, read again with the format's reader.
     const Format f = writableFormat(ByteSpan(input), "fuzz");
     if (f == Format::Unknown) return 0;

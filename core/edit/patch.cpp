@@ -81,8 +81,11 @@ Patch parsePatch(const std::string& text, const std::string& label) {
         j = nlohmann::json::parse(text);
     } catch (const nlohmann::json::parse_error& e) {
         std::string what = e.what();
-        const size_t colon = what.find("]: ");
-        if (colon != std::string::npos) what = what.substr(colon + 3);
+        // "[json.exception.parse_error.101] parse error at line 2, column 22: syntax error ...": the reason only
+        // (the place is given as FILE:LINE:COLUMN, the end of the token the parser refused).
+        const size_t column = what.find(", column ");
+        const size_t colon = column == std::string::npos ? std::string::npos : what.find(": ", column);
+        if (colon != std::string::npos) what = what.substr(colon + 2);
         throw EditError(label + ":" + lineColumn(text, e.byte ? e.byte - 1 : 0) + ": " + what);
     }
     auto bad = [&](const std::string& where, const std::string& what) {

@@ -157,7 +157,8 @@ TEST_CASE("edit: Alamo shader, parameters, bones, meshes, proxies, lights, dazzl
     CHECK_FALSE(set.find("m.alo")->dirty());
 }
 
-TEST_CASE("edit: Alamo clip frame rate and a bone rename carried into the clips beside the model", "[edit]") {
+TEST_CASE("edit: a bone rename carried into the clips beside the model and the EaW XML, and a clip frame rate",
+          "[edit]") {
     const fs::path dir = fs::temp_directory_path() / "rigscope_edit_companions";
     fs::remove_all(dir);
     fs::create_directories(dir / "Data/Art/Models");
@@ -250,7 +251,8 @@ TEST_CASE("edit: SAGE INI ParticleSysBone follows a W3D pivot rename", "[edit]")
     fs::remove_all(dir);
 }
 
-TEST_CASE("edit: W3D vertex material colours, shader bits, FX properties and pivots; B&W2 texture slots", "[edit]") {
+TEST_CASE("edit: W3D vertex material colours, shader bits, FX shaders and properties, pivots, and B&W2 texture slots",
+          "[edit]") {
     w3d::ChunkWriter cw;
     w3d::writeHierarchy(cw, test::testHierarchy());
     w3d::writeMesh(cw, test::testQuad("A", "UNIT"));
@@ -270,6 +272,37 @@ TEST_CASE("edit: W3D vertex material colours, shader bits, FX properties and piv
     CHECK_THROWS_WITH(set.apply("q.w3d", op(K::RenameBone, "", "body", "A_NAME_OF_20_CHARS__")),
                       Catch::Contains("16-byte"));
     CHECK_THROWS_WITH(set.apply("q.w3d", op(K::SetParam, "A", "Diffuse", "300 0 0")), Catch::Contains("0..255"));
+
+    // A BFME-style mesh with an FX shader material: its shader name and properties.
+    w3d::RawMesh fx = test::testQuad("FX", "UNIT");
+    w3d::ShaderMaterial sm;
+    sm.typeName = "NormalMapped.fx";
+    w3d::ShaderMaterialProperty tex, bump, spec;
+    tex.type = 1;
+    tex.name = "DiffuseTexture";
+    tex.text = "QUAD.TGA";
+    bump.type = 2;
+    bump.name = "BumpScale";
+    bump.value.x = 1.0f;
+    spec.type = 5;
+    spec.name = "SpecularColor";
+    spec.value = {1, 1, 1, 1};
+    sm.properties = {tex, bump, spec};
+    fx.shaderMaterials = {sm};
+    w3d::ChunkWriter cf;
+    w3d::writeMesh(cf, fx);
+    const std::vector<uint8_t> fxw = cf.take();
+    got = editAndCheck(fxw, "fx.w3d", op(K::SetShader, "FX", "normalmapped.fx", "BumpMapped_Long_Name.fx"), 1);
+    CHECK(w3d::readFile(ByteSpan(got), "fx.w3d").meshes.at(0).shaderMaterials.at(0).typeName ==
+          "BumpMapped_Long_Name.fx");
+    got = editAndCheck(fxw, "fx.w3d", op(K::SetParam, "FX", "BumpScale", "2.5"), 1);
+    CHECK(w3d::readFile(ByteSpan(got), "fx.w3d").meshes.at(0).shaderMaterials.at(0).properties.at(1).value.x == 2.5f);
+    got = editAndCheck(fxw, "fx.w3d", op(K::SetParam, "FX", "SpecularColor", "0.5 0.25 0 1"), 1);
+    CHECK(w3d::readFile(ByteSpan(got), "fx.w3d").meshes.at(0).shaderMaterials.at(0).properties.at(2).value ==
+          glm::vec4(0.5f, 0.25f, 0, 1));
+    got = editAndCheck(fxw, "fx.w3d", op(K::SetParam, "FX", "DiffuseTexture", "grass_longer.dds"), 1);
+    CHECK(w3d::readFile(ByteSpan(got), "fx.w3d").meshes.at(0).shaderMaterials.at(0).properties.at(0).text ==
+          "grass_longer.dds");
 
     const std::vector<uint8_t> b = bw2::writeBwm(test::bw2fx::staticModel(6));
     got = editAndCheck(b, "s.bwm", op(K::SetParam, "material 1", "specular", "t_spec.dds"), 1);
