@@ -2,8 +2,13 @@
 // memcpy of the same bytes in the same run (goal: at least half of memcpy), and of the steps around it.
 //   rewrite_bench [FILE|DIR]...     default: the corpus's alamo, w3d and games folders
 // Prints one line per step: MB/s over every file the readers accept, and the ratio to memcpy. Not a test.
+// Then "save requested -> written" for the largest model with one material parameter edited through the edit API
+// (core/edit/edits.h): the edited write, and the whole safe save (write, temporary file, flush, read back by the
+// reader, rename), each against memcpy of the same bytes in the same run.
 #include "common/file_read.h"
+#include "common/file_write.h"
 #include "common/source_tree.h"
+#include "edit/edits.h"
 #include "formats/formats.h"
 
 #include <algorithm>
@@ -129,5 +134,58 @@ int main(int argc, char** argv) {
     line("write every node (the proof path)", tEvery);
     line("the format's reader (readBack)", tRead);
     line("rewrite: reader + tree + write", tRead + tTree + tWrite);
+
+    // Save after one edit: the largest model that has a float parameter, the parameter set through EditSet.
+    const Input* big = nullptr;
+    EditOp op;
+    op.kind = EditOp::Kind::SetParam;
+    for (const Input& i : in) {
+        if (!(i.format == Format::AlamoModel || i.format == Format::W3d) ||
+            (big && i.bytes->size() <= big->bytes->size()))
+            continue;
+        const Document d = readBack(i.format, ByteSpan(*i.bytes), {i.path, {}});
+        if (!d.model) continue;
+        bool found = false;
+        for (const Mesh& m : d.model->meshes)
+            for (size_t k = 0; k < m.subMeshes.size() && !found; ++k)
+                for (const MaterialParam& p : m.subMeshes[k].material.params)
+                    if (p.type == ParamType::Float && i.format == Format::AlamoModel) {
+                        op.target = m.name + "#" + std::to_string(k);
+                        op.name = p.name;
+                        op.value = std::to_string(p.value.x + 0.5f);
+                        found = true;
+                        break;
+                    }
+        if (found) big = &i;
+    }
+    if (!big) {
+        std::printf("  (no model with a float parameter: no save timing)\n");
+        return 0;
+    }
+    edit::EditSet set;
+    set.add(big->path, big->bytes);
+    set.apply(big->path, op);
+    const edit::EditFile& f = *set.find(big->path);
+    const double bigMb = double(big->bytes->size()) / 1e6;
+    const double tOneMemcpy = timePerPass([&] {
+        std::memcpy(dst.data(), big->bytes->data(), big->bytes->size());
+        sink += dst[big->bytes->size() - 1];
+    });
+    const double tEdited = timePerPass([&] { sink += f.written().size(); });
+    const std::string dest =
+        (fs::temp_directory_path() / "rigscope_rewrite_bench_save").string() + fs::path(big->path).extension().string();
+    const double tSave = timePerPass([&] {
+        const std::vector<uint8_t> bytes = f.written();
+        writeFileSafely(dest, ByteSpan(bytes), [&](ByteSpan back) { readBack(big->format, back, {dest, {}}); });
+    });
+    std::error_code ec;
+    fs::remove(dest, ec);
+    std::printf("save after one edit: %s, %.2f MB, %s\n", big->path.c_str(), bigMb, describeEdit(op).c_str());
+    auto one = [&](const char* what, double t) {
+        std::printf("  %-46s %9.3f ms  %7.1f x memcpy time\n", what, t * 1e3, t / tOneMemcpy);
+    };
+    one("memcpy of the same bytes", tOneMemcpy);
+    one("write of the edited document", tEdited);
+    one("save requested -> written (safe write + reader)", tSave);
     return 0;
 }

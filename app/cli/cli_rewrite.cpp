@@ -7,6 +7,7 @@
 #include "common/cp1252.h"
 #include "common/file_read.h"
 #include "common/file_write.h"
+#include "edit/edits.h"
 #include "vfs/archive.h"
 #include "vfs/archive_writer.h"
 
@@ -291,6 +292,12 @@ struct EditTarget {
     std::string dest; // the output path under -o DIR ("" with --in-place)
 };
 
+// "OPTION VALUE": the value, or a usage error naming the option.
+std::string optionValue(const std::vector<std::string>& args, size_t& i, const char* what) {
+    if (i + 1 >= args.size()) throw UsageError{args[i] + " needs " + what};
+    return args[++i];
+}
+
 } // namespace
 
 int cmdEdit(std::vector<std::string> args) {
@@ -298,42 +305,65 @@ int cmdEdit(std::vector<std::string> args) {
     takeMountOptions(args, gm);
     std::string out;
     bool dryRun = false, inPlace = false;
-    std::vector<std::pair<std::string, std::string>> renames; // CP-1252 bytes
+    std::vector<EditOp> ops;
     std::vector<std::string> inputs;
     for (size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
-        if (a == "-o") {
-            if (i + 1 >= args.size()) throw UsageError{"-o needs a folder"};
-            out = args[++i];
-        } else if (a == "--dry-run") {
-            dryRun = true;
-        } else if (a == "--in-place") {
-            inPlace = true;
-        } else if (a == "--rename-texture") {
-            if (i + 1 >= args.size()) throw UsageError{"--rename-texture needs OLD=NEW"};
-            const std::string r = args[++i];
-            const size_t eq = r.find('=');
-            std::string from, to;
-            if (eq == std::string::npos || eq == 0 || eq + 1 == r.size())
-                throw UsageError{"--rename-texture needs OLD=NEW, got " + r};
-            if (!utf8ToCp1252(r.substr(0, eq), from) || !utf8ToCp1252(r.substr(eq + 1), to))
-                throw UsageError{"--rename-texture " + r + ": a name the games' files cannot hold (CP-1252)"};
-            renames.emplace_back(from, to);
-        } else if (!a.empty() && a[0] == '-') {
-            throw UsageError{"unknown option " + a};
-        } else {
-            inputs.push_back(a);
+        try {
+            if (a == "-o") {
+                out = optionValue(args, i, "a folder");
+            } else if (a == "--dry-run") {
+                dryRun = true;
+            } else if (a == "--in-place") {
+                inPlace = true;
+            } else if (a == "--rename-texture") {
+                ops.push_back(edit::parseRenameArg(EditOp::Kind::RenameTexture, optionValue(args, i, "OLD=NEW")));
+            } else if (a == "--rename-bone") {
+                ops.push_back(edit::parseRenameArg(EditOp::Kind::RenameBone, optionValue(args, i, "OLD=NEW")));
+            } else if (a == "--shader") {
+                EditOp op = edit::parseRenameArg(EditOp::Kind::SetShader, optionValue(args, i, "OLD=NEW"));
+                if (op.name == "*") op.name.clear(); // --shader '*=NEW': every sub-mesh
+                ops.push_back(op);
+            } else if (a == "--set") {
+                ops.push_back(edit::parseSetArg(optionValue(args, i, "TARGET.PARAM=VALUE")));
+            } else if (a == "--patch") {
+                const std::string file = optionValue(args, i, "a JSON file");
+                const std::vector<uint8_t> bytes = readFile(file, 16u << 20, "patch");
+                const edit::Patch patch = edit::parsePatch(std::string(bytes.begin(), bytes.end()), file);
+                ops.insert(ops.end(), patch.ops.begin(), patch.ops.end());
+                for (const std::string& f : patch.files) // relative to the patch's folder
+                    inputs.push_back(fs::path(f).is_absolute() || fs::path(file).parent_path().empty()
+                                         ? f
+                                         : (fs::path(file).parent_path() / f).string());
+            } else if (!a.empty() && a[0] == '-') {
+                throw UsageError{"unknown option " + a};
+            } else {
+                inputs.push_back(a);
+            }
+        } catch (const EditError& e) {
+            throw UsageError{a + " " + e.what()};
         }
     }
-    if (inputs.empty()) throw UsageError{"edit needs FILE or DIR"};
-    if (renames.empty()) throw UsageError{"edit needs an edit (--rename-texture OLD=NEW)"};
+    if (inputs.empty()) throw UsageError{"edit needs FILE, GLOB or DIR"};
+    if (ops.empty())
+        throw UsageError{"edit needs an edit (--rename-texture, --set, --shader, --rename-bone or --patch)"};
     if (!dryRun && inPlace == !out.empty())
         throw UsageError{"edit needs -o DIR or --in-place (one of them), or --dry-run"};
-    // The files: a folder's regular files of the formats rigscope writes (kept at their path under it), a file
-    // or archive entry or game path by its name.
+    // The files: globs expanded here (a quoted glob works), a folder's regular files of the formats rigscope
+    // writes (kept at their path under it), a file or archive entry or game path by its name.
     std::vector<EditTarget> targets;
     std::error_code ec;
+    std::vector<std::string> expanded;
     for (const std::string& in : inputs) {
+        if (isArchivePath(in) || fs::exists(in, ec) || in.find_first_of("*?[") == std::string::npos) {
+            expanded.push_back(in);
+            continue;
+        }
+        const std::vector<std::string> hits = edit::expandGlob(in);
+        if (hits.empty()) throw ParseError(in, {}, ParseError::kNoOffset, "no file matches this pattern");
+        expanded.insert(expanded.end(), hits.begin(), hits.end());
+    }
+    for (const std::string& in : expanded) {
         if (!isArchivePath(in) && fs::is_directory(in, ec)) {
             for (auto it = fs::recursive_directory_iterator(in, ec); it != fs::recursive_directory_iterator();
                  it.increment(ec)) {
@@ -355,8 +385,12 @@ int cmdEdit(std::vector<std::string> args) {
         targets.push_back({in, out.empty() ? "" : (fs::path(out) / rel).string()});
     }
     std::sort(targets.begin(), targets.end(), [](const EditTarget& a, const EditTarget& b) { return a.arg < b.arg; });
+    targets.erase(std::unique(targets.begin(), targets.end(),
+                              [](const EditTarget& a, const EditTarget& b) { return a.arg == b.arg; }),
+                  targets.end());
     size_t changedFiles = 0, changes = 0;
     std::vector<std::string> failed;
+    std::set<std::string> written; // files written (a companion of two inputs once)
     for (const EditTarget& t : targets) {
         try {
             Input in = readInput(t.arg, gm);
@@ -364,40 +398,59 @@ int cmdEdit(std::vector<std::string> args) {
             if (format == Format::Unknown || format == Format::Meg || format == Format::Big)
                 throw ParseError(in.label, {}, ParseError::kNoOffset, "rigscope does not edit this kind of file");
             parseInput(in, gm); // the reader accepts it
-            auto bytes = std::make_shared<const std::vector<uint8_t>>(std::move(in.bytes));
-            SourceTree tree = sourceTree(format, bytes, in.label);
-            std::vector<TextEdit> edits;
-            for (const auto& [from, to] : renames) {
-                std::vector<TextEdit> e = renameTexture(format, tree, from, to, !dryRun);
-                edits.insert(edits.end(), e.begin(), e.end());
+            edit::EditSet set(&gm.res());
+            set.add(t.arg, std::make_shared<const std::vector<uint8_t>>(std::move(in.bytes))).label = in.label;
+            std::vector<edit::Change> all;
+            for (const EditOp& op : ops) {
+                try {
+                    const edit::Step step = set.apply(t.arg, op, !dryRun);
+                    all.insert(all.end(), step.changes.begin(), step.changes.end());
+                } catch (const EditError& e) {
+                    std::string why = e.what(); // "<file>: what": the file is named once
+                    if (why.compare(0, t.arg.size() + 2, t.arg + ": ") == 0) why = why.substr(t.arg.size() + 2);
+                    throw ParseError(in.label, {}, ParseError::kNoOffset, cp1252ToUtf8(describeEdit(op)) + ": " + why);
+                }
             }
-            for (const TextEdit& e : edits)
-                std::cout << printable(in.label) << ": " << e.path << " at offset " << e.offset << ": texture "
-                          << cp1252ToUtf8(e.before) << " -> " << cp1252ToUtf8(e.after) << "\n";
-            if (edits.empty()) {
+            for (const edit::Change& c : all) {
+                const edit::EditFile* f = set.find(c.file);
+                std::cout << printable(f ? f->label : c.file) << ": " << c.path << " at offset " << c.offset << ": "
+                          << c.what << " " << c.before << " -> " << c.after << "\n";
+            }
+            if (all.empty()) {
                 std::cout << printable(in.label) << ": no change\n";
                 continue;
             }
             ++changedFiles;
-            changes += edits.size();
+            changes += all.size();
             if (dryRun) continue;
-            std::string dest = t.dest;
-            if (inPlace) {
-                if (isArchivePath(t.arg) || !fs::exists(t.arg, ec))
-                    throw ParseError(in.label, {}, ParseError::kNoOffset,
-                                     "--in-place writes files on disk only; an archive entry is never written into "
-                                     "its archive (give -o DIR)");
-                dest = t.arg;
+            for (edit::EditFile& f : set.files()) {
+                if (!f.dirty()) continue;
+                const bool main = f.path == t.arg;
+                std::string dest = main ? t.dest : (out.empty() ? "" : (fs::path(out) / outputName(f.path)).string());
+                if (inPlace) {
+                    if (isArchivePath(f.path) || !fs::exists(f.path, ec))
+                        throw ParseError(f.label, {}, ParseError::kNoOffset,
+                                         "--in-place writes files on disk only; an archive entry is never written "
+                                         "into its archive (give -o DIR)");
+                    dest = f.path;
+                }
+                if (dest.empty() || (!main && outputName(f.path).empty()))
+                    throw ParseError(f.label, {}, ParseError::kNoOffset, "no file name to write it under");
+                if (!written.insert(dest).second) continue;
+                fs::create_directories(fs::path(dest).parent_path(), ec);
+                const std::vector<uint8_t> bytes = f.written();
+                writeFileSafely(dest, ByteSpan(bytes), [&](ByteSpan back) {
+                    if (f.text) return;
+                    OpenOptions o;
+                    o.label = dest;
+                    gm.res().read(back, f.path, o);
+                });
+                size_t n = 0;
+                for (const edit::Change& c : all)
+                    n += c.file == f.path;
+                std::cout << printable(f.label) << " -> " << printable(dest) << ": " << n
+                          << (n == 1 ? " change" : " changes") << " written\n";
             }
-            fs::create_directories(fs::path(dest).parent_path(), ec);
-            const std::vector<uint8_t> written = tree.write();
-            writeFileSafely(dest, ByteSpan(written), [&](ByteSpan back) {
-                OpenOptions o;
-                o.label = dest;
-                gm.res().read(back, t.arg, o);
-            });
-            std::cout << printable(in.label) << " -> " << printable(dest) << ": " << edits.size()
-                      << (edits.size() == 1 ? " change" : " changes") << " written\n";
         } catch (const ParseError& e) {
             std::cerr << "rigscope-cli: " << e.what() << "\n";
             failed.push_back(t.arg);

@@ -44,7 +44,8 @@ static int runParticles(std::vector<std::string> args) { return cmdParticles(arg
 static int runExport(std::vector<std::string> args) { return cmdExport(args); }
 
 static const char* const kInputs =
-    "FILE, MODEL and CLIP may be a path, ARCHIVE:PATH inside a .meg/.big/.stuff (Models.meg:DATA/ART/MODELS/X.ALO), or a\n"
+    "FILE, MODEL and CLIP may be a path, ARCHIVE:PATH inside a .meg/.big/.stuff (Models.meg:DATA/ART/MODELS/X.ALO), or "
+    "a\n"
     "game path inside the folders given with --game DIR / --mod DIR (repeatable; mods win over games), through\n"
     "which textures, clips and W3D hierarchies are found the way the game finds them.\n";
 
@@ -132,16 +133,27 @@ static const Command kCommands[] = {
      "added). Same sizes: written in place; else the data are laid out again in their order. OUT must not be\n"
      "ARCHIVE itself.\n"},
     {"edit", cmdEdit,
-     "edit [--game DIR]... [--mod DIR]... INPUT... --rename-texture OLD=NEW... [--dry-run] (-o DIR | --in-place)",
-     "Renames texture OLD to NEW (ASCII case ignored when matching) wherever the files name it: Alamo material\n"
-     "texture parameters, W3D texture names and shader material texture properties, B&W2 material slots.\n"
-     "INPUT is a file, a folder (every Alamo, W3D and B&W2 file under it, at its path under the folder), an\n"
-     "ARCHIVE:PATH or a game path of the --game/--mod folders (written at its game path under DIR). Only the\n"
-     "chunks that hold the name change (and their ancestors' sizes); every other byte is kept.\n"
-     "  --dry-run    list each file and each change (chunk path, offset, old and new name); write nothing\n"
+     "edit [--game DIR]... [--mod DIR]... INPUT|GLOB... EDIT... [--patch FILE.json] [--dry-run] (-o DIR | --in-place)",
+     "Edits files in place of their bytes: only the chunks that hold an edited value change (and their\n"
+     "ancestors' sizes); every other byte is kept. EDIT is any of, in order, each repeatable:\n"
+     "  --rename-texture OLD=NEW  texture names (ASCII case ignored): Alamo texture parameters, W3D texture\n"
+     "                            names and shader material textures, B&W2 material slots\n"
+     "  --set TARGET.PARAM=VALUE  a material parameter: TARGET is a mesh (\"MESH\", \"MESH#1\" its second\n"
+     "                            sub-mesh), a W3D vertex material or a B&W2 \"material N\"; empty: every one\n"
+     "                            (\".Diffuse=#FF8000\"); VALUE is numbers (\"1 0.5 0 1\", \"#RRGGBB\") or a name;\n"
+     "                            PARAM \"shader\" sets the shader; W3D: shader bits (DepthMask, ...), vertex\n"
+     "                            material colours (Diffuse=R G B 0..255), shader material properties\n"
+     "  --shader OLD=NEW          sub-mesh shaders named OLD ('*' any): Alamo 0x10101, W3D FX shader names\n"
+     "  --rename-bone OLD=NEW     the bone, carried into the files that name it: Alamo clips beside the model,\n"
+     "                            object XML/INI of the --game/--mod folders (attachment bones, ParticleSysBone)\n"
+     "  --patch FILE.json         the edits (and optionally the files) of a patch file (docs/EDITING.md)\n"
+     "INPUT is a file, a glob (expanded here: quoted globs work; ** any folders), a folder (every Alamo, W3D\n"
+     "and B&W2 file under it, at its path under the folder), an ARCHIVE:PATH or a game path of the --game/--mod\n"
+     "folders (written at its game path under DIR).\n"
+     "  --dry-run    list each file and each change (chunk path, offset, old and new value); write nothing\n"
      "  -o DIR       write the changed files under DIR (temporary file, read back, rename)\n"
      "  --in-place   replace each changed file on disk the same safe way (never an archive's entry)\n"
-     "Example, one texture in every model of a mod: rigscope-cli edit MyMod/Data/Art/Models\n"
+     "Example, one texture in every model of a mod: rigscope-cli edit 'MyMod/Data/Art/Models/*.alo'\n"
      "  --rename-texture W_OLD.TGA=W_NEW.TGA -o Out/Data/Art/Models\n"
      "Exit status: 0 done, 1 a file could not be read, edited or written (named), 2 usage error.\n"},
     {"particles", runParticles, "particles --json FILE --time SECONDS [--seed N] [--no-skip] [--max N]",
@@ -205,10 +217,14 @@ static int cmdInfo(std::vector<std::string> args) {
     bool json = false;
     std::string file;
     for (const auto& a : args) {
-        if (a == "--json") json = true;
-        else if (!a.empty() && a[0] == '-') throw UsageError{"unknown option " + a};
-        else if (file.empty()) file = a;
-        else throw UsageError{"more than one file given"};
+        if (a == "--json")
+            json = true;
+        else if (!a.empty() && a[0] == '-')
+            throw UsageError{"unknown option " + a};
+        else if (file.empty())
+            file = a;
+        else
+            throw UsageError{"more than one file given"};
     }
     if (file.empty()) throw UsageError{"info needs a FILE"};
     try {
@@ -284,13 +300,22 @@ static int cmdPose(std::vector<std::string> args) {
             if (i + 1 >= args.size()) throw UsageError{std::string(what) + " needs a value"};
             return args[++i];
         };
-        if (a == "--json") json = true;
-        else if (a == "--clip") clipPath = next("--clip");
-        else if (a == "--frame") { frame = parseNumber(next("--frame"), "frame"); haveFrame = true; }
-        else if (a == "--time") { time = parseNumber(next("--time"), "time"); haveTime = true; }
-        else if (!a.empty() && a[0] == '-') throw UsageError{"unknown option " + a};
-        else if (model.empty()) model = a;
-        else throw UsageError{"more than one model given"};
+        if (a == "--json")
+            json = true;
+        else if (a == "--clip")
+            clipPath = next("--clip");
+        else if (a == "--frame") {
+            frame = parseNumber(next("--frame"), "frame");
+            haveFrame = true;
+        } else if (a == "--time") {
+            time = parseNumber(next("--time"), "time");
+            haveTime = true;
+        } else if (!a.empty() && a[0] == '-')
+            throw UsageError{"unknown option " + a};
+        else if (model.empty())
+            model = a;
+        else
+            throw UsageError{"more than one model given"};
     }
     if (!json) throw UsageError{"pose supports --json output only"};
     if (model.empty()) throw UsageError{"pose needs a MODEL"};

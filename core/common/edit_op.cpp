@@ -2,7 +2,10 @@
 
 #include "common/source_tree.h"
 
+#include <cctype>
+#include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
@@ -80,14 +83,16 @@ std::vector<float> editNumbers(const std::string& value, size_t count, const std
     };
     if (!value.empty() && value[0] == '#') {
         const size_t digits = value.size() - 1;
-        if ((digits != 6 && digits != 8) || (digits / 2 != count && !(digits == 8 && count == 3 && false))) throw bad();
+        // #RRGGBB gives 3 numbers, #RRGGBBAA 4; #RRGGBB for 4 numbers has alpha 1.
+        if ((digits != 6 && digits != 8) || (digits / 2 != count && !(digits == 6 && count == 4))) throw bad();
         for (size_t i = 0; i < digits; i += 2) {
-            char pair[3] = {value[1 + i], value[2 + i], 0};
-            char* end = nullptr;
-            const long v = std::strtol(pair, &end, 16);
-            if (end != pair + 2 || !std::isxdigit(static_cast<unsigned char>(pair[0]))) throw bad();
-            out.push_back(float(v) / 255.0f);
+            const char pair[3] = {value[1 + i], value[2 + i], 0};
+            if (!std::isxdigit(static_cast<unsigned char>(pair[0])) ||
+                !std::isxdigit(static_cast<unsigned char>(pair[1])))
+                throw bad();
+            out.push_back(float(std::strtol(pair, nullptr, 16)) / 255.0f);
         }
+        if (out.size() < count) out.push_back(1.0f);
         return out;
     }
     std::string text = value;

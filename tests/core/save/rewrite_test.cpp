@@ -12,6 +12,7 @@
 #include "common/file_read.h"
 #include "common/source_tree.h"
 #include "corpus.h"
+#include "edit_expect.h"
 #include "format_catch.h"
 #include "formats/formats.h"
 #include "particle_fixtures.h"
@@ -368,53 +369,6 @@ TEST_CASE("rewrite corpus: B&W2, AMAL banks and archives come back byte for byte
 
 namespace {
 
-// The file an edit must give, computed from the original tree alone: each edited node's payload spliced in, and
-// the size field of every chunk and mini-chunk that holds it grown by the change (flag bits kept).
-std::vector<uint8_t> expectedAfter(const std::vector<uint8_t>& orig, const SourceTree& tree,
-                                   const std::vector<std::pair<uint64_t, std::vector<uint8_t>>>& edits) {
-    // edits: the edited node's begin offset and its new payload.
-    std::vector<uint8_t> want = orig;
-    std::vector<const SourceNode*> edited;
-    std::function<const SourceNode*(const std::vector<SourceNode>&, uint64_t)> nodeAt =
-        [&](const std::vector<SourceNode>& ns, uint64_t at) -> const SourceNode* {
-        for (const SourceNode& n : ns) {
-            if (n.begin == at && (n.children.empty() || n.kind != SourceNode::Kind::Field)) return &n;
-            if (at >= n.begin && at < n.end) return nodeAt(n.children, at);
-        }
-        return nullptr;
-    };
-    std::function<void(const std::vector<SourceNode>&, uint64_t, int64_t)> grow = [&](const std::vector<SourceNode>& ns,
-                                                                                      uint64_t at, int64_t delta) {
-        for (const SourceNode& n : ns) {
-            if (at < n.payloadBegin() || at >= n.end || n.begin == at) continue;
-            if (n.kind == SourceNode::Kind::Chunk)
-                put32(want, n.begin + 4, uint32_t(int64_t(le32(orig, n.begin + 4)) + delta));
-            else if (n.kind == SourceNode::Kind::Mini)
-                want[n.begin + 1] = uint8_t(orig[n.begin + 1] + delta);
-            grow(n.children, at, delta);
-        }
-    };
-    std::vector<std::pair<uint64_t, std::vector<uint8_t>>> sorted = edits;
-    std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-    // Size fields first (they lie before their payloads, and an edit never moves an ancestor's header).
-    std::map<const SourceNode*, int64_t> total;
-    for (const auto& [at, payload] : sorted) {
-        const SourceNode* n = nodeAt(tree.roots(), at);
-        REQUIRE(n);
-        const int64_t delta = int64_t(payload.size()) - int64_t(n->end - n->payloadBegin());
-        grow(tree.roots(), at, delta);
-        if (n->kind == SourceNode::Kind::Mini) want[n->begin + 1] = uint8_t(payload.size());
-        if (n->kind == SourceNode::Kind::Chunk)
-            put32(want, n->begin + 4, uint32_t(payload.size() + n->sizeDelta) | n->sizeFlags);
-    }
-    for (const auto& [at, payload] : sorted) { // back to front: earlier offsets stay valid
-        const SourceNode* n = nodeAt(tree.roots(), at);
-        want.erase(want.begin() + long(n->payloadBegin()), want.begin() + long(n->end));
-        want.insert(want.begin() + long(n->payloadBegin()), payload.begin(), payload.end());
-    }
-    return want;
-}
-
 std::vector<uint8_t> cstr(const std::string& s) {
     std::vector<uint8_t> v(s.begin(), s.end());
     v.push_back(0);
@@ -438,7 +392,7 @@ TEST_CASE("edit: a texture renamed in an Alamo model changes only its mini-chunk
     REQUIRE(done.size() == 1);
     const std::vector<uint8_t> got = t.write();
     const SourceTree fresh = alamo::sourceTree(shared(orig), "m.alo");
-    REQUIRE(got == expectedAfter(orig, fresh, {{done[0].offset, cstr("W_RENAMED_LONGER.DDS")}}));
+    REQUIRE(got == test::expectedAfter(orig, fresh, {{done[0].offset, cstr("W_RENAMED_LONGER.DDS")}}));
     const Model m = alamo::readModel(ByteSpan(got), "edited.alo");
     bool seen = false;
     for (const MaterialParam& p : m.meshes.at(0).subMeshes.at(0).material.params)
@@ -458,7 +412,7 @@ TEST_CASE("edit: a texture renamed in W3D and B&W2 files, nothing else changed",
     CHECK(e[0].path == "0x0/0x30/0x31/0x32");
     const std::vector<uint8_t> got = t.write();
     const SourceTree fresh = w3d::sourceTree(shared(w), "q.w3d");
-    REQUIRE(got == expectedAfter(w, fresh, {{e[0].offset, cstr("grass.dds")}, {e[1].offset, cstr("grass.dds")}}));
+    REQUIRE(got == test::expectedAfter(w, fresh, {{e[0].offset, cstr("grass.dds")}, {e[1].offset, cstr("grass.dds")}}));
     const Document d = Resolver().read(ByteSpan(got), "q.w3d");
     REQUIRE(d.model);
     size_t grass = 0, other = 0;
@@ -516,7 +470,7 @@ TEST_CASE("edit corpus: a texture renamed in a real Alamo model", "[save][edit][
             edits.push_back({x.offset, cstr("RIGSCOPE_EDIT_TEST.DDS")});
         const std::vector<uint8_t> got = t.write();
         INFO(path);
-        REQUIRE(got == expectedAfter(orig, alamo::sourceTree(shared(orig), path), edits));
+        REQUIRE(got == test::expectedAfter(orig, alamo::sourceTree(shared(orig), path), edits));
         const Model m = alamo::readModel(ByteSpan(got), path);
         size_t renamed = 0;
         for (const Mesh& mesh : m.meshes)

@@ -1,0 +1,369 @@
+// Edits (issue 39 items 3 and 5, core/edit/edits.h): each edit kind on a writer-made file and a corpus file; the
+// edited value changes on read-back by the reader, every other byte outside the edited nodes and their
+// ancestors' size fields stays; undo restores the bytes read; a bone rename reaches the companion files.
+#include "alamo/alamo_reader.h"
+#include "alamo/alamo_writer.h"
+#include "alamo_fixtures.h"
+#include "bw2/bw2_writer.h"
+#include "bw2/bwm.h"
+#include "bw2_fixtures.h"
+#include "common/file_read.h"
+#include "corpus.h"
+#include "edit/edits.h"
+#include "edit_expect.h"
+#include "formats/formats.h"
+#include "resolve/resolver.h"
+#include "vfs/mount.h"
+#include "w3d/w3d_reader.h"
+#include "w3d/w3d_writer.h"
+#include "w3d_fixtures.h"
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+using namespace rs;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::shared_ptr<const std::vector<uint8_t>> shared(std::vector<uint8_t> b) {
+    return std::make_shared<const std::vector<uint8_t>>(std::move(b));
+}
+
+EditOp op(EditOp::Kind k, std::string target, std::string name, std::string value) {
+    EditOp o;
+    o.kind = k;
+    o.target = std::move(target);
+    o.name = std::move(name);
+    o.value = std::move(value);
+    return o;
+}
+
+// Applies `o` to a fresh set holding `bytes` as `label`; checks the dry run changes nothing and lists the same
+// changes, that the bytes written are the original with only the edited payloads and the size fields above them
+// changed, and that undo gives the original back and redo the edit again. Returns the bytes written.
+std::vector<uint8_t> editAndCheck(const std::vector<uint8_t>& bytes, const std::string& label, const EditOp& o,
+                                  size_t expectChanges) {
+    INFO(describeEdit(o));
+    edit::EditSet set;
+    edit::EditFile& f = set.add(label, shared(bytes));
+    const edit::Step dry = set.apply(label, o, false);
+    REQUIRE(dry.changes.size() == expectChanges);
+    REQUIRE_FALSE(set.find(label)->dirty());
+    REQUIRE(set.find(label)->written() == bytes);
+    const edit::Step step = set.apply(label, o, true);
+    REQUIRE(step.changes.size() == expectChanges);
+    for (size_t i = 0; i < expectChanges; ++i) {
+        CHECK(step.changes[i].path == dry.changes[i].path);
+        CHECK(step.changes[i].after == dry.changes[i].after);
+    }
+    REQUIRE(set.find(label)->dirty() == (expectChanges > 0));
+    std::vector<std::pair<uint64_t, std::vector<uint8_t>>> edits;
+    for (const edit::Change& c : step.changes)
+        if (!c.node.empty()) edits.push_back({c.offset, *c.payloadAfter});
+    const std::vector<uint8_t> got = set.find(label)->written();
+    const SourceTree fresh = sourceTree(f.format, shared(bytes), label);
+    REQUIRE(got == test::expectedAfter(bytes, fresh, edits));
+    set.undo(step);
+    REQUIRE_FALSE(set.find(label)->dirty());
+    REQUIRE(set.find(label)->written() == bytes);
+    set.redo(step);
+    REQUIRE(set.find(label)->written() == got);
+    return got;
+}
+
+const MaterialParam* param(const Model& m, const std::string& mesh, const std::string& name) {
+    for (const Mesh& x : m.meshes)
+        if (x.name == mesh)
+            for (const SubMesh& sm : x.subMeshes)
+                if (const MaterialParam* p = sm.material.find(name)) return p;
+    return nullptr;
+}
+
+} // namespace
+
+TEST_CASE("edit: Alamo shader, parameters, bones, meshes, proxies, lights, dazzles on a writer-made model", "[edit]") {
+    const Model model = test::syntheticModel();
+    const std::vector<uint8_t> orig = alamo::writeModel(model);
+    using K = EditOp::Kind;
+    // The shader, longer than before: sizes above it grow.
+    Model m = alamo::readModel(
+        ByteSpan(editAndCheck(orig, "m.alo", op(K::SetShader, "FC_Skin", "", "MeshGloss.fx"), 1)), "m");
+    CHECK(m.meshes.at(0).subMeshes.at(0).material.shader == "MeshGloss.fx");
+    // Each parameter type.
+    m = alamo::readModel(
+        ByteSpan(editAndCheck(orig, "m.alo", op(K::SetParam, "FC_Skin", "colorization", "#FF8000"), 1)), "m");
+    CHECK(param(m, "FC_Skin", "Colorization")->value == glm::vec4(1, 128 / 255.0f, 0, 1));
+    m = alamo::readModel(ByteSpan(editAndCheck(orig, "m.alo", op(K::SetParam, "FC_Skin#0", "Shininess", "8"), 1)), "m");
+    CHECK(param(m, "FC_Skin", "Shininess")->value.x == 8.0f);
+    m = alamo::readModel(ByteSpan(editAndCheck(orig, "m.alo", op(K::SetParam, "", "Tint", "1, 2, 3"), 1)), "m");
+    CHECK(param(m, "FC_Skin", "Tint")->value == glm::vec4(1, 2, 3, 0));
+    m = alamo::readModel(ByteSpan(editAndCheck(orig, "m.alo", op(K::SetParam, "FC_Skin", "Passes", "3"), 1)), "m");
+    CHECK(param(m, "FC_Skin", "Passes")->intValue == 3);
+    m = alamo::readModel(
+        ByteSpan(editAndCheck(orig, "m.alo", op(K::SetParam, "FC_Skin", "BaseTexture", "W_NEW_LONGER_NAME.DDS"), 1)),
+        "m");
+    CHECK(param(m, "FC_Skin", "BaseTexture")->texture == "W_NEW_LONGER_NAME.DDS");
+    // Bones.
+    m = alamo::readModel(ByteSpan(editAndCheck(orig, "m.alo", op(K::RenameBone, "", "arm", "Upper_Arm"), 1)), "m");
+    CHECK(m.skeleton.bones.at(1).name == "Upper_Arm");
+    // Hand is written invisible, billboard mode 4 (a 0x206 chunk).
+    m = alamo::readModel(ByteSpan(editAndCheck(orig, "m.alo", op(K::SetBoneVisible, "Hand", "", "1"), 1)), "m");
+    CHECK(m.skeleton.bones.at(2).visible);
+    m = alamo::readModel(ByteSpan(editAndCheck(orig, "m.alo", op(K::SetBoneBillboard, "hand", "", "2"), 1)), "m");
+    CHECK(m.skeleton.bones.at(2).billboard == 2);
+    CHECK_FALSE(m.skeleton.bones.at(2).visible);
+    // Already so: no change.
+    editAndCheck(orig, "m.alo", op(K::SetBoneVisible, "Hand", "", "false"), 0);
+    // Meshes: the rigid mesh is written hidden with collision; shown, and its collision turned off.
+    m = alamo::readModel(ByteSpan(editAndCheck(orig, "m.alo", op(K::SetMeshHidden, "Hull_LOD1_ALT2", "", "false"), 1)),
+                         "m");
+    for (const Mesh& x : m.meshes)
+        if (x.name == "Hull_LOD1_ALT2") CHECK_FALSE(x.hidden);
+    m = alamo::readModel(ByteSpan(editAndCheck(orig, "m.alo", op(K::SetMeshCollision, "Hull_LOD1_ALT2", "", "0"), 1)),
+                         "m");
+    for (const Mesh& x : m.meshes)
+        if (x.name == "Hull_LOD1_ALT2") {
+            CHECK_FALSE(x.collisionEnabled);
+            CHECK(x.hidden);
+        }
+    // Proxies, lights, dazzles.
+    m = alamo::readModel(ByteSpan(editAndCheck(orig, "m.alo", op(K::SetProxyTarget, "p_smoke", "", "p_steam"), 1)),
+                         "m");
+    CHECK(m.proxies.at(1).name == "p_steam");
+    m = alamo::readModel(ByteSpan(editAndCheck(orig, "m.alo", op(K::SetProxyHidden, "p_fire_ALT1", "", "0"), 1)), "m");
+    CHECK_FALSE(m.proxies.at(0).hidden);
+    m = alamo::readModel(ByteSpan(editAndCheck(orig, "m.alo", op(K::SetLightColor, "Spot", "", "0 1 0"), 1)), "m");
+    CHECK(m.lights.at(0).color == glm::vec3(0, 1, 0));
+    m = alamo::readModel(ByteSpan(editAndCheck(orig, "m.alo", op(K::SetLightIntensity, "spot", "", "0.5"), 1)), "m");
+    CHECK(m.lights.at(0).intensity == 0.5f);
+    m = alamo::readModel(ByteSpan(editAndCheck(orig, "m.alo", op(K::SetDazzleColor, "Plain", "", "0.5 0.25 1"), 1)),
+                         "m");
+    CHECK(m.dazzles.at(1).color == glm::vec3(0.5f, 0.25f, 1));
+    m = alamo::readModel(ByteSpan(editAndCheck(orig, "m.alo", op(K::SetDazzleRate, "0", "", "7"), 1)), "m");
+    CHECK(m.dazzles.at(0).frequency == 7.0f);
+
+    // Refusals name the file and leave it unchanged.
+    edit::EditSet set;
+    set.add("m.alo", shared(orig));
+    CHECK_THROWS_WITH(set.apply("m.alo", op(K::SetParam, "NoSuchMesh", "Tint", "1 2 3")),
+                      Catch::Contains("m.alo") && Catch::Contains("NoSuchMesh"));
+    CHECK_THROWS_WITH(set.apply("m.alo", op(K::SetParam, "FC_Skin", "Tint", "1 2")), Catch::Contains("3 numbers"));
+    CHECK_THROWS_WITH(set.apply("m.alo", op(K::SetParam, "FC_Skin", "Tint", "1 nan 2")), Catch::Contains("3 numbers"));
+    CHECK_THROWS_AS(set.apply("m.alo", op(K::SetBoneBillboard, "Hand", "", "x")), EditError);
+    CHECK_FALSE(set.find("m.alo")->dirty());
+}
+
+TEST_CASE("edit: Alamo clip frame rate and a bone rename carried into the clips beside the model", "[edit]") {
+    const fs::path dir = fs::temp_directory_path() / "rigscope_edit_companions";
+    fs::remove_all(dir);
+    fs::create_directories(dir / "Data/Art/Models");
+    fs::create_directories(dir / "Data/XML");
+    const fs::path models = dir / "Data/Art/Models";
+    auto put = [](const fs::path& p, const std::vector<uint8_t>& b) {
+        std::ofstream(p, std::ios::binary).write(reinterpret_cast<const char*>(b.data()), long(b.size()));
+    };
+    auto putText = [](const fs::path& p, const std::string& s) { std::ofstream(p, std::ios::binary) << s; };
+    const std::vector<uint8_t> model = alamo::writeModel(test::syntheticModel());
+    const std::vector<uint8_t> clip = alamo::writeClip(test::syntheticClip());
+    put(models / "EV_TEST.ALO", model);
+    put(models / "EV_TEST_WALK_00.ALA", clip);
+    put(models / "OTHER_WALK_00.ALA", clip); // names Arm too, but belongs to another model
+    putText(dir / "Data/XML/GAMEOBJECTFILES.XML",
+            "<?xml version=\"1.0\"?>\n<Game_Object_Files>\n\t<File>UNITS.XML</File>\n</Game_Object_Files>\n");
+    const std::string units = "<?xml version=\"1.0\"?>\n<Units>\n"
+                              "\t<SpaceUnit Name=\"Test\">\n\t\t<Space_Model_Name>EV_TEST.ALO</Space_Model_Name>\n"
+                              "\t\t<Attachment_Bone>Arm</Attachment_Bone>\n\t\t<Text>Arm</Text>\n\t</SpaceUnit>\n"
+                              "\t<SpaceUnit Name=\"Other\">\n\t\t<Space_Model_Name>OTHER.ALO</Space_Model_Name>\n"
+                              "\t\t<Attachment_Bone>Arm</Attachment_Bone>\n\t</SpaceUnit>\n</Units>\n";
+    putText(dir / "Data/XML/UNITS.XML", units);
+
+    auto table = std::make_shared<vfs::MountTable>(vfs::mountInstall({}, {dir.string()}));
+    const Resolver resolver(table);
+    const std::string path = (models / "EV_TEST.ALO").string();
+    const std::vector<std::string> companions = edit::boneCompanions(&resolver, path, "ARM");
+    REQUIRE(companions.size() == 2);
+    CHECK(companions[0].find("EV_TEST_WALK_00.ALA") != std::string::npos);
+    CHECK(companions[1].find("UNITS.XML") != std::string::npos);
+
+    edit::EditSet set(&resolver);
+    const edit::Step step = set.apply(path, op(EditOp::Kind::RenameBone, "", "ARM", "Upper_Arm"));
+    REQUIRE(step.files().size() == 3);
+    // The model and the clip read back with the new name; the XML changes in one line, in the right object.
+    const Model m = alamo::readModel(ByteSpan(set.find(path)->written()), "m");
+    CHECK(m.skeleton.bones.at(1).name == "Upper_Arm");
+    const edit::EditFile& c = *set.find(companions[0]);
+    const std::vector<uint8_t> clipOut = c.written();
+    Document cd = Resolver().read(ByteSpan(clipOut), "EV_TEST_WALK_00.ALA");
+    REQUIRE(cd.clips.size() == 1);
+    CHECK(cd.clips[0]->tracks.at(0).boneName == "Upper_Arm");
+    CHECK(cd.clips[0]->tracks.at(1).boneName == "HAND");
+    const std::vector<uint8_t> xmlOut = set.find(companions[1])->written();
+    std::string want = units;
+    want.replace(want.find("<Attachment_Bone>Arm<") + 17, 3, "Upper_Arm");
+    CHECK(std::string(xmlOut.begin(), xmlOut.end()) == want);
+    // Undo restores all three.
+    set.undo(step);
+    CHECK(set.dirtyFiles().empty());
+    CHECK(set.find(path)->written() == model);
+    CHECK(set.find(companions[0])->written() == clip);
+
+    // Frame rate of a clip: the header's mini-chunk only.
+    const std::vector<uint8_t> rated = editAndCheck(clip, "c.ala", op(EditOp::Kind::SetClipRate, "", "", "24"), 1);
+    cd = Resolver().read(ByteSpan(rated), "c.ala");
+    CHECK(cd.clips.at(0)->fps == 24.0f);
+    fs::remove_all(dir);
+}
+
+TEST_CASE("edit: SAGE INI ParticleSysBone follows a W3D pivot rename", "[edit]") {
+    const fs::path dir = fs::temp_directory_path() / "rigscope_edit_sage";
+    fs::remove_all(dir);
+    fs::create_directories(dir / "Art/W3D");
+    fs::create_directories(dir / "Data/INI/Object");
+    w3d::ChunkWriter cw;
+    w3d::writeHierarchy(cw, test::testHierarchy("UNIT"));
+    const std::vector<uint8_t> skl = cw.take();
+    std::ofstream(dir / "Art/W3D/UNIT.W3D", std::ios::binary)
+        .write(reinterpret_cast<const char*>(skl.data()), long(skl.size()));
+    const std::string ini =
+        "Object Tank\n  Draw = W3DModelDraw ModuleTag_01\n    DefaultConditionState\n"
+        "      Model = UNIT\n      ParticleSysBone = ARM SmokeTrail ; ARM here\n    End\n  End\nEnd\n"
+        "Object Other\n  Draw = W3DModelDraw ModuleTag_01\n    DefaultConditionState\n"
+        "      Model = OTHER\n      ParticleSysBone = ARM SmokeTrail\n    End\n  End\nEnd\n";
+    std::ofstream(dir / "Data/INI/Object/Tank.ini", std::ios::binary) << ini;
+    auto table = std::make_shared<vfs::MountTable>(vfs::mountInstall({}, {dir.string()}));
+    const Resolver resolver(table);
+    const std::string path = (dir / "Art/W3D/UNIT.W3D").string();
+    edit::EditSet set(&resolver);
+    const edit::Step step = set.apply(path, op(EditOp::Kind::RenameBone, "", "arm", "GUN"));
+    REQUIRE(step.files().size() == 2);
+    const std::vector<uint8_t> w = set.find(path)->written();
+    REQUIRE(w.size() == skl.size());
+    CHECK(w3d::readFile(ByteSpan(w), "UNIT.W3D").hierarchies.at(0).pivots.at(2).name == "GUN");
+    const std::vector<uint8_t> iniOut = set.find(step.files()[1])->written();
+    std::string want = ini;
+    want.replace(want.find("= ARM") + 2, 3, "GUN");
+    CHECK(std::string(iniOut.begin(), iniOut.end()) == want);
+    fs::remove_all(dir);
+}
+
+TEST_CASE("edit: W3D vertex material colours, shader bits, FX properties and pivots; B&W2 texture slots", "[edit]") {
+    w3d::ChunkWriter cw;
+    w3d::writeHierarchy(cw, test::testHierarchy());
+    w3d::writeMesh(cw, test::testQuad("A", "UNIT"));
+    const std::vector<uint8_t> w = cw.take();
+    using K = EditOp::Kind;
+    std::vector<uint8_t> got = editAndCheck(w, "q.w3d", op(K::SetParam, "A", "Diffuse", "10 20 30"), 1);
+    const w3d::File f = w3d::readFile(ByteSpan(got), "q.w3d");
+    CHECK(f.meshes.at(0).vertexMaterials.at(0).diffuse == glm::u8vec4(10, 20, 30, 0));
+    got = editAndCheck(w, "q.w3d", op(K::SetParam, "mat", "Opacity", "0.25"), 1);
+    CHECK(w3d::readFile(ByteSpan(got), "q.w3d").meshes.at(0).vertexMaterials.at(0).opacity == 0.25f);
+    got = editAndCheck(w, "q.w3d", op(K::SetParam, "A#0", "DepthMask", "0"), 1);
+    CHECK(w3d::readFile(ByteSpan(got), "q.w3d").meshes.at(0).shaders.at(0).depthMask == 0);
+    got = editAndCheck(w, "q.w3d", op(K::RenameBone, "", "body", "TORSO"), 1);
+    CHECK(w3d::readFile(ByteSpan(got), "q.w3d").hierarchies.at(0).pivots.at(1).name == "TORSO");
+    edit::EditSet set;
+    set.add("q.w3d", shared(w));
+    CHECK_THROWS_WITH(set.apply("q.w3d", op(K::RenameBone, "", "body", "A_NAME_OF_20_CHARS__")),
+                      Catch::Contains("16-byte"));
+    CHECK_THROWS_WITH(set.apply("q.w3d", op(K::SetParam, "A", "Diffuse", "300 0 0")), Catch::Contains("0..255"));
+
+    const std::vector<uint8_t> b = bw2::writeBwm(test::bw2fx::staticModel(6));
+    got = editAndCheck(b, "s.bwm", op(K::SetParam, "material 1", "specular", "t_spec.dds"), 1);
+    CHECK(bw2::parseBwm(ByteSpan(got), "s.bwm").materials.at(1).slot(3) == "t_spec.dds");
+}
+
+TEST_CASE("edit corpus: a real Alamo model's shader, parameter and bone (with its clips)", "[edit][corpus]") {
+    RIGSCOPE_REQUIRE_CORPUS("alamo");
+    const std::string dir = test::corpusDir() + "/alamo/Delta730+Imperial_Civil_War/Data/Art/Models";
+    const std::string path = dir + "/EOTH_PHALANXSOLD.ALO";
+    if (!fs::exists(path)) RIGSCOPE_SKIP("corpus lacks " << path);
+    const std::vector<uint8_t> orig = readFile(path, kMaxInputBytes);
+    using K = EditOp::Kind;
+    Model m =
+        alamo::readModel(ByteSpan(editAndCheck(orig, path, op(K::SetShader, "Sphere01", "", "MeshShiny.fx"), 1)), path);
+    for (const Mesh& x : m.meshes)
+        if (x.name == "Sphere01") CHECK(x.subMeshes.at(0).material.shader == "MeshShiny.fx");
+    m = alamo::readModel(ByteSpan(editAndCheck(orig, path, op(K::SetParam, "Sphere01", "Diffuse", "0.5 0.5 0.5 1"), 1)),
+                         path);
+    CHECK(param(m, "Sphere01", "Diffuse")->value == glm::vec4(0.5f, 0.5f, 0.5f, 1));
+    m = alamo::readModel(ByteSpan(editAndCheck(orig, path, op(K::RenameBone, "", "B_Head", "B_Head_Renamed"), 1)),
+                         path);
+    bool renamed = false;
+    for (const Bone& b : m.skeleton.bones)
+        renamed = renamed || b.name == "B_Head_Renamed";
+    CHECK(renamed);
+    // With the resolver: the clips beside it that name the bone change too, and read back with the new name.
+    const Resolver resolver;
+    edit::EditSet set(&resolver);
+    const edit::Step step = set.apply(path, op(K::RenameBone, "", "B_Head", "B_Head_Renamed"));
+    size_t clips = 0;
+    for (const std::string& f : step.files()) {
+        if (f == path) continue;
+        const Document d = Resolver().read(ByteSpan(set.find(f)->written()), f);
+        REQUIRE(d.clips.size() == 1);
+        bool named = false;
+        for (const BoneTrack& t : d.clips[0]->tracks)
+            named = named || t.boneName == "B_Head_Renamed";
+        CHECK(named);
+        ++clips;
+    }
+    CHECK(clips >= 1);
+    std::cout << "edit corpus: " << path << ": bone renamed in the model and " << clips << " clips\n";
+}
+
+TEST_CASE("edit corpus: a real W3D hierarchy's pivot renamed", "[edit][corpus]") {
+    RIGSCOPE_REQUIRE_CORPUS("w3d");
+    const std::string path = test::corpusDir() + "/w3d/sage-team+W3D-Tools/test/gumaarms_skl.w3d";
+    if (!fs::exists(path)) RIGSCOPE_SKIP("corpus lacks " << path);
+    const std::vector<uint8_t> orig = readFile(path, kMaxInputBytes);
+    const w3d::File before = w3d::readFile(ByteSpan(orig), path);
+    REQUIRE(before.hierarchies.size() == 1);
+    const std::string old = before.hierarchies[0].pivots.at(1).name;
+    const std::vector<uint8_t> got = editAndCheck(orig, path, op(EditOp::Kind::RenameBone, "", old, "RS_RENAMED"), 1);
+    CHECK(w3d::readFile(ByteSpan(got), path).hierarchies.at(0).pivots.at(1).name == "RS_RENAMED");
+}
+
+TEST_CASE("edit: patch files and arguments", "[edit]") {
+    const edit::Patch p = edit::parsePatch(R"({"files": ["*.alo"], "edits": [
+        {"op": "rename-texture", "from": "A.DDS", "to": "B.DDS"},
+        {"op": "set", "target": "HULL", "param": "Diffuse", "value": [1, 0.5, 0, 1]},
+        {"op": "shader", "to": "MeshGloss.fx"},
+        {"op": "bone-visible", "target": "B_Gun", "value": false},
+        {"op": "rename-bone", "from": "Root", "to": "Base"}]})",
+                                           "p.json");
+    REQUIRE(p.files == std::vector<std::string>{"*.alo"});
+    REQUIRE(p.ops.size() == 5);
+    CHECK(p.ops[1].kind == EditOp::Kind::SetParam);
+    CHECK(p.ops[1].value == "1 0.5 0 1");
+    CHECK(p.ops[2].kind == EditOp::Kind::SetShader);
+    CHECK(p.ops[3].value == "0");
+    CHECK(p.ops[4].name == "Root");
+    CHECK_THROWS_WITH(edit::parsePatch("{\"edits\": [\n  {\"op\": \"set\",,}]}", "p.json"),
+                      Catch::StartsWith("p.json:2:16:"));
+    CHECK_THROWS_WITH(edit::parsePatch("{\"edits\": [{\"op\": \"explode\"}]}", "p.json"),
+                      Catch::Contains("unknown op"));
+    CHECK_THROWS_WITH(edit::parsePatch("{\"edits\": [{\"op\": \"set\", \"param\": \"X\"}]}", "p.json"),
+                      Catch::Contains("\"value\" is needed"));
+    CHECK_THROWS_WITH(
+        edit::parsePatch("{\"edits\": [{\"op\": \"set\", \"param\": \"X\", \"value\": 1, \"x\": 2}]}", "p.json"),
+        Catch::Contains("unknown field \"x\""));
+    CHECK_THROWS_WITH(edit::parsePatch(std::string(100000, '['), "p.json"), Catch::Contains("nested deeper"));
+    CHECK_THROWS_WITH(
+        edit::parsePatch("{\"edits\": [{\"op\": \"set\", \"param\": \"X\", \"value\": {\"a\": 1}}]}", "p.json"),
+        Catch::Contains("edits[0]"));
+    CHECK_THROWS_AS(edit::parsePatch("[]", "p.json"), EditError);
+    CHECK_THROWS_AS(edit::parsePatch("", "p.json"), EditError);
+
+    EditOp s = edit::parseSetArg("HULL#1.Diffuse=1 0 0 1");
+    CHECK(s.target == "HULL#1");
+    CHECK(s.name == "Diffuse");
+    s = edit::parseSetArg(".shader=MeshGloss.fx");
+    CHECK(s.kind == EditOp::Kind::SetShader);
+    CHECK(s.target.empty());
+    CHECK_THROWS_AS(edit::parseSetArg("Diffuse=1"), EditError);
+    CHECK_THROWS_AS(edit::parseRenameArg(EditOp::Kind::RenameBone, "A="), EditError);
+}
