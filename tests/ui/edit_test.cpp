@@ -445,6 +445,82 @@ class EditTest : public QObject {
         QVERIFY(w->edits()->isModified());
     }
 
+    // A colour parameter through the colour picker (double-click), a number typed after F2; undo back to the bytes
+    // as read.
+    void parameterAndColourEdits() {
+        const QString path = dir.filePath(QStringLiteral("param/PARAMS.ALO"));
+        const std::vector<uint8_t> original = modelBytes();
+        writeFile(path, original);
+        QStringList errors;
+        auto w = openWindow(path, &errors);
+        QVERIFY(w);
+        ui::MaterialDock* d = w->materials();
+        QTreeWidget* tree = d->tree();
+        auto rowNamed = [&](const QString& name) -> QTreeWidgetItem* {
+            for (QTreeWidgetItemIterator it(tree); *it; ++it)
+                if ((*it)->text(0) == name && (*it)->parent() && (*it)->parent()->parent() == tree->topLevelItem(0))
+                    return *it;
+            return nullptr;
+        };
+        auto paramOf = [&](const char* name) -> const MaterialParam* {
+            for (const MaterialParam& p : w->model()->meshes[0].subMeshes[0].material.params)
+                if (p.name == name) return &p;
+            return nullptr;
+        };
+        QVERIFY(paramOf("Diffuse"));
+        // Diffuse: the picker (answered here instead of QColorDialog) gives pure red.
+        QColor offered;
+        d->setColourPicker([&](const QColor& start, bool) {
+            offered = start;
+            return QColor::fromRgbF(1, 0, 0, 1);
+        });
+        QTreeWidgetItem* diffuse = rowNamed(QStringLiteral("Diffuse"));
+        QVERIFY(diffuse);
+        tree->scrollToItem(diffuse);
+        const QPoint at(tree->columnViewportPosition(2) + 10, tree->visualItemRect(diffuse).center().y());
+        QTest::mouseClick(tree->viewport(), Qt::LeftButton, {}, at);
+        QTest::mouseDClick(tree->viewport(), Qt::LeftButton, {}, at);
+        QTRY_VERIFY_WITH_TIMEOUT(w->edits()->isModified(), 5000);
+        QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
+        QVERIFY(offered.isValid());
+        QCOMPARE(paramOf("Diffuse")->value, glm::vec4(1, 0, 0, 1));
+        const std::vector<uint8_t> afterColour = w->edits()->bytes(path);
+        QCOMPARE(afterColour.size(), original.size());
+
+        // A Float parameter: F2, the number typed, Enter.
+        QTreeWidgetItem* number = nullptr;
+        const MaterialParam* floatParam = nullptr;
+        for (const MaterialParam& p : w->model()->meshes[0].subMeshes[0].material.params)
+            if (p.type == ParamType::Float) {
+                floatParam = &p;
+                number = rowNamed(QString::fromStdString(p.name));
+                break;
+            }
+        QVERIFY(number && floatParam);
+        const std::string floatName = floatParam->name;
+        tree->setFocus();
+        tree->scrollToItem(number);
+        QTest::mouseClick(tree->viewport(), Qt::LeftButton, {},
+                          QPoint(tree->columnViewportPosition(2) + 10, tree->visualItemRect(number).center().y()));
+        QTest::keyClick(tree, Qt::Key_F2);
+        QLineEdit* editor = nullptr;
+        QTRY_VERIFY((editor = tree->findChild<QLineEdit*>(QStringLiteral("parameterEditor"))) && editor->isVisible());
+        QTest::keyClick(editor, Qt::Key_A, Qt::ControlModifier);
+        QTest::keyClicks(editor, QStringLiteral("0.25"));
+        QTest::keyClick(editor, Qt::Key_Return);
+        QTRY_VERIFY_WITH_TIMEOUT(w->edits()->undoStack()->count() == 2, 5000);
+        QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
+        QCOMPARE(paramOf(floatName.c_str())->value.x, 0.25f);
+        QCOMPARE(paramOf("Diffuse")->value, glm::vec4(1, 0, 0, 1));
+
+        QTest::keyClick(w.get(), Qt::Key_Z, Qt::ControlModifier);
+        QTRY_COMPARE_WITH_TIMEOUT(w->edits()->bytes(path), afterColour, 5000);
+        QTest::keyClick(w.get(), Qt::Key_Z, Qt::ControlModifier);
+        QTRY_COMPARE_WITH_TIMEOUT(w->edits()->bytes(path), original, 5000);
+        QVERIFY(!w->edits()->isModified());
+        QVERIFY(paramOf("Diffuse")->value != glm::vec4(1, 0, 0, 1));
+    }
+
   private:
     QTemporaryDir dir;
 };
