@@ -190,9 +190,12 @@ static const Command kCommands[] = {
      "--batch exports every model under SOURCE (a folder or a .meg/.big archive) to DIR/<relative path>.glb\n"
      "(DIR is created when missing), carrying on past broken files and listing them at the end (exit 1 if any\n"
      "failed).\n"},
-    {"import", runImport, "import IN.glb|IN.gltf -o OUT.alo [--game eaw|foc] [--clips all|NAME...] [--scale S] [--up y|z]",
+    {"import", runImport,
+     "import IN.glb|IN.gltf -o OUT.alo|OUT.w3d [--game eaw|foc|generals|zh|bfme|bfme2] [--clips all|NAME...] "
+     "[--scale S] [--up y|z] [--rename] [--layout sage]",
      "Converts a glTF 2.0 model and its animations into an Alamo model and <OUT>_<CLIP>_00.ALA clips beside it\n"
-     "(format 2 for foc, 1 for eaw; 30 fps), within the engine's limits (reported); nothing is written on error.\n"},
+     "(format 2 for foc, 1 for eaw; 30 fps), or a W3D model with one uncompressed <OUT>_<CLIP>.w3d per clip, within\n"
+     "the engine's limits (reported); nothing is written on error. 'rigscope-cli import --help' for the options.\n"},
     {"amal", runAmal,
      "amal --json FILE (--movement N [--backward] | --program N) [--ticks T] [--x X --y Y --a A] [--set NAME=VALUE]",
      "Runs AMAL movement N (recorded PLay data) or program N of an AMAL bank for T ticks (1/50 s) and prints\n"
