@@ -12,8 +12,8 @@ int main(int argc, char** argv) {
     }
     std::vector<std::string> files(argv + 2, argv + argc);
     const rs::web::ParseThroughput r = rs::web::parseThroughput(files, std::atof(argv[1]));
-    std::printf("{\"bytes\":%llu,\"passes\":%d,\"bytesPerSecond\":%.1f,\"error\":\"%s\"}\n", (unsigned long long)r.bytes,
-                r.passes, r.bytesPerSecond, r.error.empty() ? "" : "see stderr");
+    std::printf("{\"bytes\":%llu,\"passes\":%d,\"bytesPerSecond\":%.1f,\"error\":\"%s\"}\n",
+                (unsigned long long)r.bytes, r.passes, r.bytesPerSecond, r.error.empty() ? "" : "see stderr");
     if (!r.error.empty()) std::fprintf(stderr, "%s\n", r.error.c_str());
     return 0;
 }

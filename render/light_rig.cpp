@@ -10,8 +10,8 @@ glm::vec3 keyLightDirection(bool zUp) {
 }
 
 std::vector<std::pair<glm::vec4, glm::vec4>> viewLights(const rs::Model* model, const std::vector<glm::mat4>& world,
-                                                       const std::vector<uint8_t>& visible, bool useModelLights,
-                                                       bool zUp) {
+                                                        const std::vector<uint8_t>& visible, bool useModelLights,
+                                                        bool zUp) {
     const glm::vec3 up = zUp ? glm::vec3(0, 0, 1) : glm::vec3(0, 1, 0);
     const glm::vec3 side = glm::vec3(1, 0, 0);
     const glm::vec3 fwd = zUp ? glm::vec3(0, 1, 0) : glm::vec3(0, 0, 1);

@@ -24,8 +24,8 @@ constexpr glm::vec3 kViewAmbient{0.22f, 0.22f, 0.25f};
 // w = 0; rgb colour * intensity with a = 1 / range, 0 = infinite). The default three-light rig, or with
 // useModelLights the model's own lights (bone-attached, visible ones) after a dimmer key light. GLM only (no Qt).
 std::vector<std::pair<glm::vec4, glm::vec4>> viewLights(const rs::Model* model, const std::vector<glm::mat4>& world,
-                                                       const std::vector<uint8_t>& visible, bool useModelLights,
-                                                       bool zUp);
+                                                        const std::vector<uint8_t>& visible, bool useModelLights,
+                                                        bool zUp);
 
 // model may be null. world/visible: the pose of the model's bones. useModelLights: the "lights" view option.
 void uploadLights(SharedUniforms& u, const rs::Model* model, const std::vector<glm::mat4>& world,

@@ -8,8 +8,9 @@ namespace rs::w3x {
 
 namespace {
 [[noreturn]] void refuse(const std::string& label) {
-    throw ParseError(label, {}, 0, "SAGE W3X (XML) is not read by this build: it was made without the XML parser "
-                                   "(pugixml); open the file in the desktop viewer");
+    throw ParseError(label, {}, 0,
+                     "SAGE W3X (XML) is not read by this build: it was made without the XML parser "
+                     "(pugixml); open the file in the desktop viewer");
 }
 } // namespace
 

@@ -63,6 +63,8 @@ try {
   const first = await page.evaluate(() => ({ ms: window.rigscope.state.firstFrameMs, parse: window.rigscope.state.summary.parseMs }));
   out.firstFrame = { model: path.basename(largest), bytes: fs.statSync(largest).size, clips: companions.length,
     dropToFirstFrameMs: first.ms, parseMs: first.parse };
+  // Textures are read after the first frame, in the worker that also poses: wait for them.
+  await page.waitForFunction(() => window.rigscope.state.texturesLoaded === true, { timeout: 120000 });
   // Play the clip for `seconds` and count frames drawn (each one a pose from the worker and a draw).
   const fps = await page.evaluate(async (s) => {
     const r = window.rigscope;

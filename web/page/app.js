@@ -144,6 +144,7 @@ async function openPath(path) {
 }
 
 async function loadTextures(s) {
+  state.texturesLoaded = false;
   const names = [...new Set(s.parts.map((p) => p.baseTexture).filter((n) => n))];
   for (const name of names) {
     const t = await call('texture', name);
@@ -152,6 +153,7 @@ async function loadTextures(s) {
     s.parts.forEach((p, i) => { if (p.baseTexture === name) renderer.setTexture(i, t); });
     renderer.draw();
   }
+  state.texturesLoaded = true;
 }
 
 // --- clips and time ------------------------------------------------------------------------------------------------

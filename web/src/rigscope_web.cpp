@@ -33,11 +33,11 @@
 #include "texture/texture.h"
 #include "vfs/mount.h"
 
-#include "gltf_export.h"
-#include "texture_lookup.h"
 #include "camera_fit.h"
-#include "lights.h" // render/: the view's light rig (GLM only)
+#include "gltf_export.h"
+#include "lights.h"      // render/: the view's light rig (GLM only)
 #include "parse_bench.h" // render/: the desktop view's framing (GLM only)
+#include "texture_lookup.h"
 #include <glm/gtc/type_ptr.hpp>
 
 #include <emscripten/bind.h>
@@ -65,11 +65,21 @@ std::string jstr(const std::string& s) {
     std::string o = "\"";
     for (unsigned char c : s) {
         switch (c) {
-        case '"': o += "\\\""; break;
-        case '\\': o += "\\\\"; break;
-        case '\n': o += "\\n"; break;
-        case '\r': o += "\\r"; break;
-        case '\t': o += "\\t"; break;
+        case '"':
+            o += "\\\"";
+            break;
+        case '\\':
+            o += "\\\\";
+            break;
+        case '\n':
+            o += "\\n";
+            break;
+        case '\r':
+            o += "\\r";
+            break;
+        case '\t':
+            o += "\\t";
+            break;
         default:
             if (c < 0x20) {
                 char b[8];
@@ -92,8 +102,8 @@ std::string jnum(double v) {
 std::string errorJson(const std::exception& e) {
     std::string o = "{\"error\":{";
     if (const auto* p = dynamic_cast<const ParseError*>(&e)) {
-        o += "\"file\":" + jstr(p->file()) + ",\"chunkPath\":" + jstr(p->chunkPath()) + ",\"offset\":" +
-             (p->offset() == ParseError::kNoOffset ? std::string("null") : jnum(double(p->offset()))) +
+        o += "\"file\":" + jstr(p->file()) + ",\"chunkPath\":" + jstr(p->chunkPath()) +
+             ",\"offset\":" + (p->offset() == ParseError::kNoOffset ? std::string("null") : jnum(double(p->offset()))) +
              ",\"message\":" + jstr(p->message()) + ",";
     }
     return o + "\"text\":" + jstr(e.what()) + "}}";
@@ -192,13 +202,16 @@ std::string baseTextureOf(const Material& m) {
 std::string genericUniforms(const Material& m, const MaterialPolicy& pol) {
     auto v4 = [&](const char* name, glm::vec4 d) {
         const MaterialParam* p = m.find(name);
-        if (p && p->type == ParamType::Float3) d = glm::vec4(glm::vec3(p->value), d.w);
-        else if (p && p->type == ParamType::Float4) d = p->value;
+        if (p && p->type == ParamType::Float3)
+            d = glm::vec4(glm::vec3(p->value), d.w);
+        else if (p && p->type == ParamType::Float4)
+            d = p->value;
         return "[" + jnum(d.x) + "," + jnum(d.y) + "," + jnum(d.z) + "," + jnum(d.w) + "]";
     };
     const MaterialParam* sh = m.find("Shininess");
     const float shininess = sh && sh->type == ParamType::Float ? sh->value.x : 32.0f;
-    return "{\"diffuse\":" + v4("Diffuse", glm::vec4(1.0f)) + ",\"specular\":" + v4("Specular", glm::vec4(0.6f, 0.6f, 0.6f, 1.0f)) +
+    return "{\"diffuse\":" + v4("Diffuse", glm::vec4(1.0f)) +
+           ",\"specular\":" + v4("Specular", glm::vec4(0.6f, 0.6f, 0.6f, 1.0f)) +
            ",\"emissive\":" + v4("Emissive", glm::vec4(0.0f)) + ",\"color\":" + v4("Color", glm::vec4(1.0f)) +
            ",\"shininess\":" + jnum(shininess) + ",\"glossSource\":" + std::to_string(pol.glossSource) +
            ",\"factionColorParam\":" + (pol.factionColorParam ? "true" : "false") + "}";
@@ -219,8 +232,8 @@ std::string summary(const Session& s, const Asset& a) {
         const Mesh& mesh = m.meshes[i];
         o << (i ? "," : "") << "{\"name\":" << jstr(mesh.name) << ",\"lod\":" << mesh.lod << ",\"alt\":" << mesh.alt
           << ",\"hidden\":" << (mesh.hidden ? "true" : "false")
-          << ",\"selected\":" << (i < selected.size() && selected[i] ? "true" : "false")
-          << ",\"bone\":" << mesh.bone << "}";
+          << ",\"selected\":" << (i < selected.size() && selected[i] ? "true" : "false") << ",\"bone\":" << mesh.bone
+          << "}";
     }
     o << "],\"parts\":[";
     for (size_t i = 0; i < s.parts.size(); ++i) {
@@ -229,24 +242,28 @@ std::string summary(const Session& s, const Asset& a) {
         const SubMesh& sm = mesh.subMeshes[size_t(p.sub)];
         const MaterialPolicy pol = materialPolicy(s.format, mesh, sm.material);
         const ShaderInfo info = shaderInfo(s.format, mesh, sm.material);
-        o << (i ? "," : "") << "{\"drawn\":" << (partDrawn(s, i, selected) ? "true" : "false") << ",\"mesh\":" << p.mesh << ",\"sub\":" << p.sub << ",\"shader\":" << jstr(sm.material.shader)
-          << ",\"drawnBy\":" << jstr(info.implementation) << ",\"note\":" << jstr(info.note)
-          << ",\"fidelity\":"
+        o << (i ? "," : "") << "{\"drawn\":" << (partDrawn(s, i, selected) ? "true" : "false") << ",\"mesh\":" << p.mesh
+          << ",\"sub\":" << p.sub << ",\"shader\":" << jstr(sm.material.shader)
+          << ",\"drawnBy\":" << jstr(info.implementation) << ",\"note\":" << jstr(info.note) << ",\"fidelity\":"
           << jstr(info.fidelity == ShaderFidelity::EngineFormula   ? "engine formula"
                   : info.fidelity == ShaderFidelity::Approximation ? "approximation"
                                                                    : "not drawn")
-          << ",\"family\":" << jstr(familyName(pol.family)) << ",\"hiddenByDefault\":" << (pol.hiddenByDefault ? "true" : "false")
+          << ",\"family\":" << jstr(familyName(pol.family))
+          << ",\"hiddenByDefault\":" << (pol.hiddenByDefault ? "true" : "false")
           << ",\"cull\":" << (pol.cullBackFaces ? "true" : "false") << ",\"unlit\":" << (pol.unlit ? "true" : "false")
           << ",\"colorize\":" << (pol.colorize ? "true" : "false") << ",\"bump\":" << (pol.bump ? "true" : "false")
-          << ",\"skinned\":" << (sm.skinned() ? "true" : "false") << ",\"dual\":" << (sm.positions2.empty() ? "false" : "true")
-          << ",\"vertices\":" << sm.vertexCount() << ",\"triangles\":" << sm.triangleCount()
-          << ",\"generic\":" << genericUniforms(sm.material, pol)
-          << ",\"baseTexture\":" << jstr(baseTextureOf(sm.material)) << ",\"paletteOffset\":" << p.paletteOffset << ",\"paletteCount\":" << p.paletteCount << ",\"params\":[";
+          << ",\"skinned\":" << (sm.skinned() ? "true" : "false")
+          << ",\"dual\":" << (sm.positions2.empty() ? "false" : "true") << ",\"vertices\":" << sm.vertexCount()
+          << ",\"triangles\":" << sm.triangleCount() << ",\"generic\":" << genericUniforms(sm.material, pol)
+          << ",\"baseTexture\":" << jstr(baseTextureOf(sm.material)) << ",\"paletteOffset\":" << p.paletteOffset
+          << ",\"paletteCount\":" << p.paletteCount << ",\"params\":[";
         for (size_t k = 0; k < sm.material.params.size(); ++k) {
             const MaterialParam& mp = sm.material.params[k];
             o << (k ? "," : "") << "{\"name\":" << jstr(mp.name) << ",\"type\":" << jstr(paramTypeName(mp.type));
-            if (mp.type == ParamType::Texture) o << ",\"texture\":" << jstr(mp.texture);
-            else if (mp.type == ParamType::Int) o << ",\"value\":[" << mp.intValue << "]";
+            if (mp.type == ParamType::Texture)
+                o << ",\"texture\":" << jstr(mp.texture);
+            else if (mp.type == ParamType::Int)
+                o << ",\"value\":[" << mp.intValue << "]";
             else
                 o << ",\"value\":[" << jnum(mp.value.x) << "," << jnum(mp.value.y) << "," << jnum(mp.value.z) << ","
                   << jnum(mp.value.w) << "]";
@@ -269,7 +286,8 @@ std::string summary(const Session& s, const Asset& a) {
     }
     o << "],\"initialClip\":" << pickInitialClip(names, fits) << ",\"textures\":[";
     for (size_t i = 0; i < a.textures.size(); ++i)
-        o << (i ? "," : "") << "{\"name\":" << jstr(a.textures[i].name) << ",\"path\":" << jstr(a.textures[i].path) << "}";
+        o << (i ? "," : "") << "{\"name\":" << jstr(a.textures[i].name) << ",\"path\":" << jstr(a.textures[i].path)
+          << "}";
     o << "],\"warnings\":[";
     std::vector<std::string> warnings = a.document.warnings;
     warnings.insert(warnings.end(), m.warnings.begin(), m.warnings.end());
@@ -296,9 +314,12 @@ std::string mountFolders(const std::string& gameDirsJsonless) {
         std::istringstream in(gameDirsJsonless);
         for (std::string line; std::getline(in, line);) {
             if (line.empty()) continue;
-            if (line.rfind("mod:", 0) == 0) mods.push_back(line.substr(4));
-            else if (line.rfind("single:", 0) == 0) single = line.substr(7);
-            else games.push_back(line);
+            if (line.rfind("mod:", 0) == 0)
+                mods.push_back(line.substr(4));
+            else if (line.rfind("single:", 0) == 0)
+                single = line.substr(7);
+            else
+                games.push_back(line);
         }
         auto table = std::make_shared<vfs::MountTable>(single.empty() ? vfs::mountInstall(games, mods)
                                                                       : vfs::mountSingle(single));
@@ -463,14 +484,16 @@ val subMesh(int i) {
     o.set("tangents", sm.tangents.size() == sm.positions.size() ? floats(sm.tangents, 3) : val::null());
     o.set("binormals", sm.binormals.size() == sm.positions.size() ? floats(sm.binormals, 3) : val::null());
     if (sm.skinned() && sm.boneIndices.size() == sm.positions.size() && sm.boneWeights.size() == sm.positions.size()) {
-        o.set("boneIndex", val::global("Uint16Array")
-                               .new_(val(emscripten::typed_memory_view(sm.boneIndices.size() * 4,
-                                                                       reinterpret_cast<const uint16_t*>(sm.boneIndices.data())))));
+        o.set("boneIndex",
+              val::global("Uint16Array")
+                  .new_(val(emscripten::typed_memory_view(sm.boneIndices.size() * 4,
+                                                          reinterpret_cast<const uint16_t*>(sm.boneIndices.data())))));
         o.set("boneWeight", floats(sm.boneWeights, 4));
     }
     if (sm.positions2.size() == sm.positions.size()) o.set("positions2", floats(sm.positions2, 3));
     if (sm.normals2.size() == sm.positions.size()) o.set("normals2", floats(sm.normals2, 3));
-    o.set("indices", val::global("Uint32Array").new_(val(emscripten::typed_memory_view(sm.indices.size(), sm.indices.data()))));
+    o.set("indices",
+          val::global("Uint32Array").new_(val(emscripten::typed_memory_view(sm.indices.size(), sm.indices.data()))));
     return o;
 }
 
@@ -493,8 +516,9 @@ val texture(const std::string& name) {
         o.set("height", img.height);
         o.set("hasAlpha", img.hasAlpha);
         o.set("path", where);
-        o.set("rgba", val::global("Uint8Array").new_(val(emscripten::typed_memory_view(
-                          size_t(img.width) * size_t(img.height) * 4, reinterpret_cast<const uint8_t*>(img.rgba.data())))));
+        o.set("rgba", val::global("Uint8Array")
+                          .new_(val(emscripten::typed_memory_view(size_t(img.width) * size_t(img.height) * 4,
+                                                                  reinterpret_cast<const uint8_t*>(img.rgba.data())))));
     } catch (const std::exception& e) {
         o.set("error", std::string(e.what()));
     }
@@ -632,7 +656,9 @@ val exportGlb() {
         std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
         in.close();
         std::remove(out.c_str());
-        o.set("bytes", val::global("Uint8Array").new_(val(emscripten::typed_memory_view(bytes.size(), bytes.data()))).call<val>("slice"));
+        o.set("bytes", val::global("Uint8Array")
+                           .new_(val(emscripten::typed_memory_view(bytes.size(), bytes.data())))
+                           .call<val>("slice"));
         val w = val::array();
         for (const std::string& x : st.warnings)
             w.call<void>("push", x);
