@@ -443,6 +443,39 @@ TEST_CASE("edit: a texture renamed in W3D and B&W2 files, nothing else changed",
     REQUIRE_THROWS_AS(renameTexture(Format::Bw2Model, tb, "t_wall.dds", std::string(64, 'x'), true), std::length_error);
 }
 
+TEST_CASE("edit: a texture renamed twice in W3D and B&W2 files (the second rename finds the name the first set)",
+          "[save][edit]") {
+    // The viewer renames again what it renamed before it saved: renameTexture reads the names as edited, not as
+    // the file held them.
+    w3d::ChunkWriter cw;
+    w3d::writeHierarchy(cw, test::testHierarchy());
+    w3d::writeMesh(cw, test::testQuad("A", "UNIT"));
+    const std::vector<uint8_t> w = cw.take();
+    SourceTree t = w3d::sourceTree(shared(w), "q.w3d");
+    REQUIRE(renameTexture(Format::W3d, t, "QUAD.TGA", "grass.dds", true).size() == 1);
+    const std::vector<TextEdit> again = renameTexture(Format::W3d, t, "GRASS.DDS", "stone_long_name.dds", true);
+    REQUIRE(again.size() == 1);
+    CHECK(renameTexture(Format::W3d, t, "QUAD.TGA", "x.dds", false).empty()); // the old name is gone
+    const std::vector<uint8_t> got = t.write();
+    const Document d = Resolver().read(ByteSpan(got), "q.w3d");
+    REQUIRE(d.model);
+    std::vector<std::string> names;
+    for (const Mesh& mesh : d.model->meshes)
+        for (const SubMesh& sm : mesh.subMeshes)
+            for (const MaterialParam& p : sm.material.params)
+                if (p.type == ParamType::Texture) names.push_back(p.texture);
+    CHECK(names == std::vector<std::string>{"stone_long_name.dds"});
+
+    const std::vector<uint8_t> b = bw2::writeBwm(test::bw2fx::staticModel(6));
+    SourceTree tb = bw2::sourceTree(shared(b), "s.bwm");
+    REQUIRE(renameTexture(Format::Bw2Model, tb, "T_ROOF.TGA", "t_slate.dds", true).size() == 1);
+    REQUIRE(renameTexture(Format::Bw2Model, tb, "t_slate.DDS", "t_tile.dds", true).size() == 1);
+    CHECK(renameTexture(Format::Bw2Model, tb, "T_ROOF.TGA", "x.dds", false).empty());
+    const std::vector<uint8_t> gb = tb.write();
+    REQUIRE(gb.size() == b.size());
+    CHECK(bw2::parseBwm(ByteSpan(gb), "s.bwm").materials.at(1).diffuse == "t_tile.dds");
+}
+
 TEST_CASE("edit corpus: a texture renamed in a real Alamo model", "[save][edit][corpus]") {
     RIGSCOPE_REQUIRE_CORPUS("alamo");
     for (const std::string& path : test::corpusFiles("alamo", {".alo"})) {
