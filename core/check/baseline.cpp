@@ -1,6 +1,7 @@
 #include "check/baseline.h"
 
 #include "common/error.h"
+#include "common/text_position.h"
 #include "vfs/mount.h"
 
 #include <nlohmann/json.hpp>
@@ -36,16 +37,8 @@ std::string digitsAsHash(const std::string& s) {
 }
 
 std::string lineColumn(const std::string& text, size_t offset) {
-    int line = 1, col = 1;
-    for (size_t i = 0; i < offset && i < text.size(); ++i) {
-        if (text[i] == '\n') {
-            ++line;
-            col = 1;
-        } else {
-            ++col;
-        }
-    }
-    return "line " + std::to_string(line) + ", column " + std::to_string(col);
+    const TextPosition p = textPositionOf(text, offset);
+    return "line " + std::to_string(p.line) + ", column " + std::to_string(p.column);
 }
 
 // Parses JSON refusing nesting deeper than 32 before nlohmann builds a tree; errors name the file, line, column.
@@ -53,24 +46,8 @@ nlohmann::json parseJson(const std::string& text, const std::string& file, size_
     if (text.size() > maxBytes)
         throw ParseError(file, {}, ParseError::kNoOffset,
                          std::to_string(text.size()) + " bytes, more than " + std::to_string(maxBytes));
-    size_t depth = 0;
-    bool str = false;
-    for (size_t i = 0; i < text.size(); ++i) {
-        const char c = text[i];
-        if (str) {
-            if (c == '\\')
-                ++i;
-            else if (c == '"')
-                str = false;
-        } else if (c == '"') {
-            str = true;
-        } else if (c == '[' || c == '{') {
-            if (++depth > 32)
-                throw ParseError(file, {}, ParseError::kNoOffset, lineColumn(text, i) + ": nested deeper than 32");
-        } else if ((c == ']' || c == '}') && depth) {
-            --depth;
-        }
-    }
+    if (const size_t deep = jsonTooDeepAt(text, 32); deep != std::string_view::npos)
+        throw ParseError(file, {}, ParseError::kNoOffset, lineColumn(text, deep) + ": nested deeper than 32");
     try {
         return nlohmann::json::parse(text);
     } catch (const nlohmann::json::parse_error& e) {

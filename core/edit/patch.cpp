@@ -1,5 +1,6 @@
 // Patch files (docs/EDITING.md): JSON read with nlohmann-json after a bounded pre-scan (size, nesting), every
 // field checked; errors name the file and line:column (syntax) or the edit's index and field (content).
+#include "common/text_position.h"
 #include "edit/edits.h"
 
 #include "common/cp1252.h"
@@ -18,16 +19,8 @@ constexpr int kMaxDepth = 16;
 constexpr size_t kMaxEdits = 100000;
 
 std::string lineColumn(const std::string& text, size_t offset) {
-    size_t line = 1, col = 1;
-    for (size_t i = 0; i < offset && i < text.size(); ++i) {
-        if (text[i] == '\n') {
-            ++line;
-            col = 1;
-        } else {
-            ++col;
-        }
-    }
-    return std::to_string(line) + ":" + std::to_string(col);
+    const TextPosition p = textPositionOf(text, offset);
+    return std::to_string(p.line) + ":" + std::to_string(p.column);
 }
 
 const std::map<std::string, EditOp::Kind>& opNames() {
@@ -57,25 +50,9 @@ Patch parsePatch(const std::string& text, const std::string& label) {
     if (text.size() > kMaxPatchBytes)
         throw EditError(label + ": a patch file larger than " + std::to_string(kMaxPatchBytes) + " bytes");
     // Nesting bounded before the parser (which recurses) sees the text.
-    int depth = 0;
-    bool inString = false;
-    for (size_t i = 0; i < text.size(); ++i) {
-        const char c = text[i];
-        if (inString) {
-            if (c == '\\')
-                ++i;
-            else if (c == '"')
-                inString = false;
-        } else if (c == '"') {
-            inString = true;
-        } else if (c == '[' || c == '{') {
-            if (++depth > kMaxDepth)
-                throw EditError(label + ":" + lineColumn(text, i) + ": nested deeper than " +
-                                std::to_string(kMaxDepth) + " levels");
-        } else if (c == ']' || c == '}') {
-            --depth;
-        }
-    }
+    if (const size_t deep = jsonTooDeepAt(text, kMaxDepth); deep != std::string_view::npos)
+        throw EditError(label + ":" + lineColumn(text, deep) + ": nested deeper than " + std::to_string(kMaxDepth) +
+                        " levels");
     nlohmann::json j;
     try {
         j = nlohmann::json::parse(text);

@@ -4,6 +4,7 @@
 #include "common/error.h"
 #include "common/file_read.h"
 #include "common/file_write.h"
+#include "common/text_position.h"
 #include "games/vdf.h"
 
 #include <nlohmann/json.hpp>
@@ -202,40 +203,10 @@ std::vector<GameInstall> recogniseFolder(const std::string& folder) { return rec
 
 namespace {
 
-// Deepest nesting of [ and { outside strings: checked before nlohmann builds a tree.
-size_t jsonDepth(const std::string& s) {
-    size_t depth = 0, most = 0;
-    bool inString = false;
-    for (size_t i = 0; i < s.size(); ++i) {
-        const char c = s[i];
-        if (inString) {
-            if (c == '\\')
-                ++i;
-            else if (c == '"')
-                inString = false;
-        } else if (c == '"') {
-            inString = true;
-        } else if (c == '[' || c == '{') {
-            most = std::max(most, ++depth);
-        } else if ((c == ']' || c == '}') && depth) {
-            --depth;
-        }
-    }
-    return most;
-}
-
 // Line and column of byte `offset` in `text` (1-based).
 std::string lineColumn(const std::string& text, size_t offset) {
-    int line = 1, col = 1;
-    for (size_t i = 0; i < offset && i < text.size(); ++i) {
-        if (text[i] == '\n') {
-            ++line;
-            col = 1;
-        } else {
-            ++col;
-        }
-    }
-    return "line " + std::to_string(line) + ", column " + std::to_string(col);
+    const TextPosition p = textPositionOf(text, offset);
+    return "line " + std::to_string(p.line) + ", column " + std::to_string(p.column);
 }
 
 // Parses one modinfo file into `m` (fields it holds replace m's). False, with a problem naming the file, when it
@@ -251,7 +222,7 @@ bool readModinfo(const fs::path& file, ModInfo& m, std::vector<std::string>& pro
     }
     if (text.size() >= 3 && uint8_t(text[0]) == 0xEF && uint8_t(text[1]) == 0xBB && uint8_t(text[2]) == 0xBF)
         text.erase(0, 3);
-    if (jsonDepth(text) > kMaxModinfoDepth) {
+    if (jsonTooDeepAt(text, kMaxModinfoDepth) != std::string_view::npos) {
         problems.push_back(file.string() + ": nested deeper than " + std::to_string(kMaxModinfoDepth) +
                            " levels (kMaxModinfoDepth); not read");
         return false;
