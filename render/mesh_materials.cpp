@@ -52,7 +52,7 @@ std::vector<glm::vec3> computeNormals(const rs::SubMesh& sm) {
 } // namespace
 
 MeshMaterials::MeshMaterials(Qt3DCore::QNode* root) : root_(root), steps_(fillStepsFromEnvironment()) {
-    QByteArray common("#version 330 core\n");
+    QByteArray common(shaders::desktopPrefix);
     if (!steps_.lightCount) common += "#define LIGHT_LOOP 4\n";
     for (int v = 0; v < kVariants; ++v) {
         QByteArray fs = common;
@@ -234,7 +234,7 @@ bool alamoDoublesBase(rs::ShaderImpl impl) {
 fx::OnDemandProgram& MeshMaterials::alamoProgram(rs::ShaderImpl impl) {
     auto& p = alamoPrograms_[int(impl)];
     if (!p) {
-        const QByteArray defs = QByteArray("#version 330 core\n#define ") + alamoDefine(impl) + "\n";
+        const QByteArray defs = QByteArray(shaders::desktopPrefix) + "#define " + alamoDefine(impl) + "\n";
         p = std::make_unique<fx::OnDemandProgram>(root_, defs + shaders::alamoVertex, defs + shaders::alamoFragment);
     }
     return *p;

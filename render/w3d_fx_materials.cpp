@@ -1,5 +1,5 @@
 // BFME shader materials (MeshMaterials' W3D .fx half): a NormalMapped.fx sub-mesh drawn by its formula
-// (shaders_w3d_fx.cpp) with its constants and textures bound by the property names the file uses. Render states of
+// (glsl/w3d_fx.vert) with its constants and textures bound by the property names the file uses. Render states of
 // the effect as the game draws it: opaque (depth test and writes, no blending), alpha test when AlphaTestEnable,
 // back faces culled unless the mesh is two-sided (the W3D rule of the material policy).
 #include "mesh_materials.h"
@@ -35,7 +35,7 @@ const rs::MaterialParam* findAny(const rs::Material& m, std::initializer_list<co
 fx::OnDemandProgram& MeshMaterials::w3dFxProgram(bool alphaTest) {
     auto& p = w3dFxPrograms_[alphaTest ? 1 : 0];
     if (!p) {
-        const QByteArray v("#version 330 core\n");
+        const QByteArray v(shaders::desktopPrefix);
         const QByteArray f = v + (alphaTest ? "#define ALPHA_TEST\n" : "");
         p = std::make_unique<fx::OnDemandProgram>(root_, v + shaders::w3dFxVertex, f + shaders::w3dFxFragment);
     }
