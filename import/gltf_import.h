@@ -55,6 +55,10 @@ struct ImportOptions {
     std::vector<std::string> clips; // animation names to convert (case-insensitive); empty = all
     float scale = 1.0f;             // multiplies every length (finite, > 0)
     bool zUp = false;               // the input is already Z up (no axis change)
+    // Skin influences kept per vertex: 1 (Alamo's RSkin, Generals' W3D skins: the heaviest joint) or 2 (BFME's W3D
+    // skins: the two heaviest, weights renormalised to sum 1; SubMesh::positions2/normals2 then hold each vertex
+    // skinned by its second joint alone, model space at the bind). alamoFiles refuses a model with two.
+    int bonesPerVertex = 1;
 };
 
 struct ImportResult {

@@ -104,7 +104,7 @@ std::vector<OutputFile> w3dFiles(const ImportResult& r, const std::string& outW3
     std::map<int, std::vector<w3d::SubObject>> lodObjects; // LOD -> objects (-1: every LOD)
     Namer meshNames{outW3d, o.rename, report, {}};
     const int bonesPerVertex = o.bfme ? limits::kW3dBonesPerVertexBfme : limits::kW3dBonesPerVertexGenerals;
-    (void)bonesPerVertex; // the model holds one bone per vertex already (the Alamo reduction; within both games')
+    size_t reducedToOne = 0;
     for (const Mesh& mesh : m.meshes)
         for (size_t si = 0; si < mesh.subMeshes.size(); ++si) {
             const SubMesh& sm = mesh.subMeshes[si];
@@ -123,6 +123,18 @@ std::vector<OutputFile> w3dFiles(const ImportResult& r, const std::string& outW3
                                      std::to_string(limits::kW3dIndicesPerMesh));
             const bool skin = sm.skinned();
             w.attributes = skin ? 0x00020000u : 0u;
+            // Two bones per vertex (BFME, a model imported with bonesPerVertex 2): influences in percent (the first
+            // rounded, the second 100 minus it; a vertex whose second rounds to 0 binds one bone), the vertex in its
+            // second bone's space in 0xC00/0xC01 (for every vertex once one has two; the first's for one-bone ones).
+            bool dual = false;
+            if (skin)
+                for (size_t v = 0; v < sm.vertexCount(); ++v)
+                    if (v < sm.boneWeights.size() && sm.boneWeights[v].y > 0.0f) {
+                        if (bonesPerVertex >= 2 && sm.positions2.size() == sm.vertexCount())
+                            dual = true;
+                        else
+                            ++reducedToOne;
+                    }
             for (size_t v = 0; v < sm.vertexCount(); ++v) {
                 glm::vec3 p = sm.positions[v];
                 glm::vec3 n = v < sm.normals.size() ? sm.normals[v] : glm::vec3(0, 0, 1);
@@ -133,6 +145,25 @@ std::vector<OutputFile> w3dFiles(const ImportResult& r, const std::string& outW3
                     n = glm::normalize(glm::mat3(inv) * n);
                     w3d::VertexInfluence inf;
                     inf.bone = uint16_t(b);
+                    if (dual) {
+                        const float w2 = sm.boneWeights[v].y;
+                        const int pct2 = 100 - int(std::lround((1.0f - w2) * 100.0f));
+                        glm::vec3 p2 = p, n2 = n;
+                        if (pct2 > 0) {
+                            const int b2 = sm.boneMap[sm.boneIndices[v].y];
+                            const glm::mat4 inv2 = glm::inverse(bindW[size_t(b2)]);
+                            p2 = glm::vec3(inv2 * glm::vec4(sm.positions2[v], 1.0f));
+                            n2 = v < sm.normals2.size() ? glm::mat3(inv2) * sm.normals2[v] : n;
+                            n2 = glm::length(n2) > 0.0f ? glm::normalize(n2) : n;
+                            inf.bone2 = uint16_t(b2);
+                        }
+                        inf.weight = uint16_t(100 - pct2);
+                        inf.weight2 = uint16_t(pct2);
+                        w.positions2.push_back(p2);
+                        w.normals2.push_back(n2);
+                    } else if (bonesPerVertex >= 2) {
+                        inf.weight = 100; // BFME's one-bone vertices: all on the first
+                    }
                     w.influences.push_back(inf);
                 }
                 w.positions.push_back(p);
@@ -183,6 +214,10 @@ std::vector<OutputFile> w3dFiles(const ImportResult& r, const std::string& outW3
             so.name = h.name + "." + meshes.back().name;
             lodObjects[mesh.lod].push_back(so);
         }
+    if (reducedToOne && report)
+        report->push_back(
+            std::to_string(reducedToOne) + " skin vertices bound to two bones keep their heaviest (" +
+            std::string(o.bfme ? "import with two bones per vertex for BFME" : "Generals' skins bind one") + ")");
     // ---- HLOD: one LOD per distinct _LOD<n> (higher n = more detail, as Alamo), meshes without one in each.
     w3d::Hlod hl;
     hl.name = h.name;

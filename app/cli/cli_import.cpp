@@ -4,6 +4,7 @@
 // Prints the files written and what was changed to fit the engine; writes nothing when anything fails.
 #include "commands.h"
 
+#include "formats/engine_limits.h"
 #include "gltf_import.h"
 
 #include <cmath>
@@ -104,6 +105,7 @@ int cmdImport(std::vector<std::string> args) {
     if (!w3d && (!game.empty() && game != "eaw" && game != "foc"))
         throw UsageError{"--game " + game + " writes .w3d, not .alo"};
     if (!w3d && (w3o.rename || w3o.sageLayout)) throw UsageError{"--rename and --layout are for .w3d output"};
+    if (w3d && w3o.bfme) opt.bonesPerVertex = limits::kW3dBonesPerVertexBfme;
     gltfimport::ImportResult r = gltfimport::importGltfFile(in, opt);
     const std::vector<gltfimport::OutputFile> files =
         w3d ? gltfimport::w3dFiles(r, out, w3o, &r.report) : gltfimport::alamoFiles(r, out, opt);
