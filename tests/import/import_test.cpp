@@ -222,8 +222,10 @@ struct PoseStats {
 // Translation bound: 1e-4 of the rig size plus, along the bone's chain, half a translation quantisation step of
 // each ancestor's track and 1e-4 rad of rotation quantisation per ancestor times the rig size.
 // `w3d`: the files are W3D (read with w3d::loadSet, clips stored as floats: no quantisation term).
+// `codec`: a compressed W3D clip's own error (translation, rotation per bone), added per ancestor of the chain
+// (translation + rotation x rig size to the translation bound, rotation to the rotation bound of 1e-3 rad).
 PoseStats compareClips(const std::string& gltfPath, const gi::ImportResult& r, const std::vector<gi::OutputFile>& files,
-                       float scale = 1.0f, bool w3d = false) {
+                       float scale = 1.0f, bool w3d = false, gi::CodecError codec = {}) {
     const tinygltf::Model g = loadGltf(gltfPath);
     const GltfPose gp(g);
     Model model;
@@ -300,15 +302,16 @@ PoseStats compareClips(const std::string& gltfPath, const gi::ImportResult& r, c
                     ++st.hiddenChecked;
                     continue;
                 }
-                float bound = 1e-4f * rig;
+                float bound = 1e-4f * rig, rbound = 1e-3f;
                 int depth = 0;
                 for (int a = int(b); a >= 0; a = sk.bones[size_t(a)].parent)
-                    bound += half[size_t(a)] * 1.8f + 1e-4f * rig, ++depth;
+                    bound += half[size_t(a)] * 1.8f + 1e-4f * rig + codec.translation + codec.rotation * rig,
+                        rbound += codec.rotation, ++depth;
                 const float dt = glm::length(glm::vec3(want[3]) - glm::vec3(buf.world[b][3]));
                 const float dr = rotationAngle(want, buf.world[b]);
                 st.maxT = std::max(st.maxT, dt / rig);
                 st.maxR = std::max(st.maxR, dr);
-                if (dt > bound || dr > 1e-3f) {
+                if (dt > bound || dr > rbound) {
                     INFO("clip " << files[fi].path << " frame " << f << " bone " << sk.bones[b].name << " dt " << dt
                                  << " bound " << bound << " dr " << dr);
                     CHECK(false);
@@ -1406,5 +1409,76 @@ TEST_CASE("glTF import to W3D: BFME skins bind two bones per vertex, Generals on
         CHECK(m.positions2.empty());
         for (const auto& vi : m.influences)
             CHECK((vi.weight == 100 && vi.weight2 == 0));
+    }
+}
+
+TEST_CASE("glTF import to W3D: compressed clips (timecoded, adaptive delta) read back and pose as the glTF",
+          "[import][w3d]") {
+    TempDir t;
+    const std::string src = t / "snake.glb";
+    makeSnake(src, false);
+    gi::ImportOptions two;
+    two.bonesPerVertex = 2;
+    const gi::ImportResult r = gi::importGltfFile(src, two);
+    const std::vector<uint8_t> plainBytes = [&] {
+        const auto f = gi::w3dFiles(r, t / "SNAKE.w3d", gi::W3dOptions{});
+        size_t n = 0;
+        for (size_t i = 1; i < f.size(); ++i)
+            n += f[i].bytes.size();
+        return std::vector<uint8_t>(n);
+    }();
+    for (gi::W3dCodec codec : {gi::W3dCodec::Timecoded, gi::W3dCodec::AdaptiveDelta}) {
+        const bool tc = codec == gi::W3dCodec::Timecoded;
+        INFO((tc ? "timecoded" : "adaptive delta"));
+        TempDir out;
+        gi::W3dOptions o;
+        o.bfme = true;
+        o.codec = codec;
+        std::vector<std::string> report;
+        gi::CodecError err;
+        const auto files = gi::w3dFiles(r, out / "SNAKE.w3d", o, &report, &err);
+        REQUIRE(files.size() == 4);
+        gi::writeFiles(files);
+        size_t compressedBytes = 0;
+        for (size_t i = 1; i < files.size(); ++i) {
+            // W3D_CHUNK_COMPRESSED_ANIMATION with the flavor asked for.
+            const auto& b = files[i].bytes;
+            REQUIRE(b.size() > 8 + 8 + 44);
+            uint32_t id = 0, hid = 0;
+            uint16_t flavor = 0;
+            std::memcpy(&id, b.data(), 4);
+            std::memcpy(&hid, b.data() + 8, 4);
+            std::memcpy(&flavor, b.data() + 16 + 42, 2);
+            CHECK(id == 0x280);
+            CHECK(hid == 0x281);
+            CHECK(flavor == (tc ? 0 : 1));
+            compressedBytes += b.size();
+        }
+        // One report line per clip with its error; the error is what the reader gives back, within bounds.
+        size_t lines = 0;
+        for (const auto& line : report)
+            lines += line.find(tc ? "timecoded" : "adaptive delta") != std::string::npos &&
+                     line.find("largest error") != std::string::npos;
+        CHECK(lines == 3);
+        const float rig = rigSize(r.model.skeleton);
+        if (tc) {
+            CHECK(err.translation <= 1e-6f * rig * 1.01f + 1e-6f);
+            CHECK(err.rotation <= 2e-5f * 1.01f + 2e-6f);
+            CHECK(compressedBytes < plainBytes.size()); // keys only where the motion bends
+        } else {
+            CHECK(err.translation < 0.01f * rig);
+            CHECK(err.rotation < 0.02f);
+        }
+        WARN((tc ? "timecoded" : "adaptive delta")
+             << ": clip bytes " << compressedBytes << " (uncompressed " << plainBytes.size() << "), largest error "
+             << err.translation / rig << " of the rig size, " << err.rotation << " rad");
+        const PoseStats ps = compareClips(src, r, files, 1.0f, true, tc ? gi::CodecError{} : err);
+        CHECK(ps.compared > 1000);
+        CHECK(ps.hiddenChecked > 0); // visibility as compressed bit channels (0x283)
+        if (tc) {
+            const SkinStats ss = compareSkin(src, r, files);
+            CHECK(ss.compared > 2000);
+        }
+        requireCheckClean(out.dir.string());
     }
 }
