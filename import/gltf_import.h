@@ -55,6 +55,10 @@ struct ImportOptions {
     std::vector<std::string> clips; // animation names to convert (case-insensitive); empty = all
     float scale = 1.0f;             // multiplies every length (finite, > 0)
     bool zUp = false;               // the input is already Z up (no axis change)
+    // Skin influences kept per vertex: 1 (Alamo's RSkin, Generals' W3D skins: the heaviest joint) or 2 (BFME's W3D
+    // skins: the two heaviest, weights renormalised to sum 1; SubMesh::positions2/normals2 then hold each vertex
+    // skinned by its second joint alone, model space at the bind). alamoFiles refuses a model with two.
+    int bonesPerVertex = 1;
 };
 
 struct ImportResult {
@@ -82,22 +86,42 @@ struct OutputFile {
 std::vector<OutputFile> alamoFiles(const ImportResult& result, const std::string& outAlo,
                                    const ImportOptions& options = {});
 
+// How clips are stored: W3D_CHUNK_ANIMATION (floats per frame), or W3D_CHUNK_COMPRESSED_ANIMATION flavor 0
+// (timecoded: keys at chosen frames, lerp / slerp between them) or flavor 1 (adaptive delta: 4-bit deltas per
+// frame against a 256-entry table, per 16-frame block; w3d::encodeAdaptiveDelta).
+enum class W3dCodec { Uncompressed, Timecoded, AdaptiveDelta };
+
 struct W3dOptions {
     bool bfme = false;       // BFME / BFME II (else Generals / Zero Hour)
     bool rename = false;     // names over W3D's 15 characters (or used twice) cut and made unique, reported
     bool sageLayout = false; // files under <DIR>/art/w3d/<first two letters of the name>/
+    W3dCodec codec = W3dCodec::Uncompressed;
+    // Timecoded keys: each frame between two keys interpolates within these of the exact offset: translations
+    // keyTolerance x the rig's size (the extent of its bind-pose bone origins), rotations keyToleranceRad. The
+    // defaults keep a 30-bone chain's end within 1e-3 rad and 1e-4 of the rig size of the exact pose.
+    float keyTolerance = 1e-6f;
+    float keyToleranceRad = 2e-5f;
+};
+
+// The largest difference, over every compressed clip, bone and frame, between the offsets the clip reads back
+// with (the project's W3D reader) and the exact ones: translation (length units) and rotation (radians). Zero
+// for uncompressed clips.
+struct CodecError {
+    float translation = 0.0f, rotation = 0.0f;
 };
 
 // The W3D files of an import (Generals, Zero Hour, BFME): <NAME>.w3d holding the hierarchy (pivot 0
 // "RootTransform", the skeleton's bones after it), one mesh per sub-mesh (rigid meshes in their pivot's space,
 // skins in the space of each vertex's bone, one bone per vertex), one vertex material, shader and texture
 // (BaseTexture as <stem>.tga) per mesh, and an HLOD with one LOD per _LOD<n> level; each clip as
-// <NAME>_<CLIP>.w3d, uncompressed, its tracks re-expressed as W3D's offsets from the bind pose (rotation and
-// translation; a bone scaled in a visible frame is refused), visibility as bit channels. NAME is the output's
-// stem. Names longer than 15 characters are refused naming the element unless `rename`. Each file is read back
+// <NAME>_<CLIP>.w3d, uncompressed or compressed (options.codec), its tracks re-expressed as W3D's offsets from the bind
+// pose (rotation and translation; a bone scaled in a visible frame is refused), visibility as bit channels. NAME is the
+// output's stem. Names longer than 15 characters are refused naming the element unless `rename`. Each file is read back
 // (w3d::loadSet, clips with the hierarchy) and must give no warning. Renames go to `report`.
+// Compressed clips (options.codec) are read back and their error against the exact offsets goes to `report`
+// (one line per clip) and to `codecError`.
 std::vector<OutputFile> w3dFiles(const ImportResult& result, const std::string& outW3d, const W3dOptions& options,
-                                 std::vector<std::string>* report = nullptr);
+                                 std::vector<std::string>* report = nullptr, CodecError* codecError = nullptr);
 
 // Writes every file with writeFileSafely (each read back and checked with its `check`), first beside its
 // destination under a temporary name, then renamed once every file was written, so that a failure replaces

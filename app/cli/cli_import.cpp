@@ -4,6 +4,7 @@
 // Prints the files written and what was changed to fit the engine; writes nothing when anything fails.
 #include "commands.h"
 
+#include "formats/engine_limits.h"
 #include "gltf_import.h"
 
 #include <cmath>
@@ -19,7 +20,7 @@ static const char* const kImportUsage =
     "usage: rigscope-cli import IN.glb|IN.gltf -o OUT.alo [--game eaw|foc] [--clips all|NAME...] [--scale S] "
     "[--up y|z]\n"
     "       rigscope-cli import IN.glb|IN.gltf -o OUT.w3d [--game generals|zh|bfme|bfme2] [--rename] [--layout sage]\n"
-    "                    [--clips all|NAME...] [--scale S] [--up y|z]\n"
+    "                    [--codec uncompressed|timecoded|adaptive-delta] [--clips all|NAME...] [--scale S] [--up y|z]\n"
     "  Converts a glTF 2.0 model with its animations into an Alamo model and clips: OUT.alo and\n"
     "  <OUT>_<CLIP>_00.ALA beside it (format 2 for foc, the default; format 1 for eaw), sampled at 30 fps.\n"
     "  --clips all (default) converts every animation; --clips NAME... only those named.\n"
@@ -28,7 +29,11 @@ static const char* const kImportUsage =
     "  Engine limits are met by splitting (26 bones per skin palette, 65536 vertices per sub-mesh, 65535\n"
     "  triangles per mesh) and reported; what cannot be met is refused naming the element. Every file is read\n"
     "  back before anything is written; on any error nothing is written.\n"
-    "  W3D: OUT.w3d holds the hierarchy, the meshes and an HLOD; each clip is <OUT>_<CLIP>.w3d (uncompressed).\n"
+    "  W3D: OUT.w3d holds the hierarchy, the meshes and an HLOD; each clip is <OUT>_<CLIP>.w3d. Skins bind one\n"
+    "  bone per vertex (generals, zh) or the two heaviest (bfme, bfme2; weights in percent).\n"
+    "  --codec: uncompressed (default; floats per frame), timecoded (keys where interpolation would leave the\n"
+    "  exact pose by more than 1e-6 of the rig size or 2e-5 rad) or adaptive-delta (4-bit deltas); compressed\n"
+    "  clips are read back and their largest error is reported.\n"
     "  Names longer than 15 characters are refused, or cut and made unique with --rename (reported).\n"
     "  --layout sage writes under <DIR>/art/w3d/<first two letters>/.\n";
 
@@ -39,6 +44,7 @@ int cmdImport(std::vector<std::string> args) {
     bool clipsAll = false;
     std::string game;
     gltfimport::W3dOptions w3o;
+    bool codecGiven = false;
     for (size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
         auto next = [&](const char* what) {
@@ -57,6 +63,17 @@ int cmdImport(std::vector<std::string> args) {
                 w3o.bfme = true;
             else if (game != "generals" && game != "zh")
                 throw UsageError{"unknown --game " + game};
+        } else if (a == "--codec") {
+            const std::string c = toLower(next("--codec"));
+            if (c == "uncompressed")
+                w3o.codec = gltfimport::W3dCodec::Uncompressed;
+            else if (c == "timecoded")
+                w3o.codec = gltfimport::W3dCodec::Timecoded;
+            else if (c == "adaptive-delta")
+                w3o.codec = gltfimport::W3dCodec::AdaptiveDelta;
+            else
+                throw UsageError{"--codec must be uncompressed, timecoded or adaptive-delta: " + c};
+            codecGiven = true;
         } else if (a == "--rename") {
             w3o.rename = true;
         } else if (a == "--layout") {
@@ -103,7 +120,9 @@ int cmdImport(std::vector<std::string> args) {
     if (w3d && (game == "eaw" || game == "foc")) throw UsageError{"--game " + game + " writes .alo, not .w3d"};
     if (!w3d && (!game.empty() && game != "eaw" && game != "foc"))
         throw UsageError{"--game " + game + " writes .w3d, not .alo"};
-    if (!w3d && (w3o.rename || w3o.sageLayout)) throw UsageError{"--rename and --layout are for .w3d output"};
+    if (!w3d && (w3o.rename || w3o.sageLayout || codecGiven))
+        throw UsageError{"--rename, --layout and --codec are for .w3d output"};
+    if (w3d && w3o.bfme) opt.bonesPerVertex = limits::kW3dBonesPerVertexBfme;
     gltfimport::ImportResult r = gltfimport::importGltfFile(in, opt);
     const std::vector<gltfimport::OutputFile> files =
         w3d ? gltfimport::w3dFiles(r, out, w3o, &r.report) : gltfimport::alamoFiles(r, out, opt);
