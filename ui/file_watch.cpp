@@ -1,11 +1,35 @@
 #include "file_watch.h"
 
+#include "common/file_read.h"
+#include "texture/texture.h"
+
+#include <QFile>
 #include <QFileInfo>
 #include <QFileSystemWatcher>
 
 #include <utility>
 
 namespace rs::ui {
+
+namespace {
+// The largest texture file read to see whether it is complete (as the texture reader's budget).
+constexpr uint64_t kMaxTextureBytes = 256ull << 20;
+} // namespace
+
+bool textureFileComplete(const QString& file, QString* why) {
+    if (why) why->clear();
+    const QString suffix = QFileInfo(file).suffix().toLower();
+    if (suffix != QLatin1String("dds") && suffix != QLatin1String("tga")) return true;
+    try {
+        const std::string f = QFile::encodeName(file).toStdString();
+        const std::vector<uint8_t> bytes = readFile(f, kMaxTextureBytes, "texture");
+        decodeTexture(ByteSpan(bytes), f);
+        return true;
+    } catch (const std::exception& e) {
+        if (why) *why = QString::fromStdString(e.what());
+        return false;
+    }
+}
 
 FileWatch::FileWatch(QObject* parent) : QObject(parent), fs_(new QFileSystemWatcher(this)) {
     settle_.setSingleShot(true);

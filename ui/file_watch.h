@@ -27,6 +27,10 @@ class QFileSystemWatcher;
 
 namespace rs::ui {
 
+// True when the texture file reads and decodes whole; false with *why (the decoder's error naming the file) when it
+// does not (a tool may be writing it). A file that is no texture the decoder knows is no texture: true, why empty.
+bool textureFileComplete(const QString& file, QString* why);
+
 class FileWatch : public QObject {
     Q_OBJECT
   public:

@@ -15,6 +15,7 @@
 #include "edit_session.h"
 #include "elided_label.h"
 #include "file_watch.h"
+#include "games_dialog.h"
 #include "material_dock.h"
 #include "notice_bar.h"
 #include "objects_dock.h"
@@ -386,6 +387,9 @@ void MainWindow::buildMenus() {
             statusBar()->showMessage(tr("%1, %n object(s)", nullptr, count).arg(said), 15000);
         });
     });
+    file->addAction(tr("Ga&mes and mods…"), this, [this] { gamesDialog(this); })
+        ->setToolTip(tr("The games and Workshop/local mods found on this computer; mount one, a mod with its "
+                        "dependencies over its game"));
     recentMenu_ = file->addMenu(tr("Open &recent"));
     QAction* reload = file->addAction(tr("&Reload"), this, [this] {
         if (path_.isEmpty()) return;

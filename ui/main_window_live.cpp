@@ -7,9 +7,6 @@
 #include "scene_dock.h"
 #include "timeline_dock.h"
 
-#include "common/file_read.h"
-#include "texture/texture.h"
-
 #include <QComboBox>
 #include <QFileInfo>
 #include <QStatusBar>
@@ -18,26 +15,6 @@
 #include <algorithm>
 
 namespace rs::ui {
-
-namespace {
-
-// The largest texture file the live reload decodes to see whether it is complete (as the texture reader's budget).
-constexpr uint64_t kMaxTextureBytes = 256ull << 20;
-
-// True when the texture file reads and decodes (a tool writing it may have left it half-written).
-bool textureReads(const QString& file, QString* why) {
-    try {
-        const std::string f = QFile::encodeName(file).toStdString();
-        const std::vector<uint8_t> bytes = readFile(f, kMaxTextureBytes, "texture");
-        decodeTexture(ByteSpan(bytes), f);
-        return true;
-    } catch (const std::exception& e) {
-        if (why) *why = QString::fromStdString(e.what());
-        return false;
-    }
-}
-
-} // namespace
 
 void MainWindow::initLiveReload() {
     live_ = new FileWatch(this);
@@ -164,8 +141,7 @@ void MainWindow::onChangedOnDisk(const QStringList& files) {
         QStringList ok;
         for (const QString& f : others) {
             QString why;
-            if (textureReads(f, &why) || f.endsWith(QLatin1String(".meg"), Qt::CaseInsensitive) ||
-                f.endsWith(QLatin1String(".big"), Qt::CaseInsensitive)) {
+            if (textureFileComplete(f, &why)) {
                 live_->succeeded(f);
                 ok << f;
             } else {

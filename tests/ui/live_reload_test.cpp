@@ -22,6 +22,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QMessageBox>
+#include <QProcess>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -289,6 +290,55 @@ class LiveReloadTest : public QObject {
         QCOMPARE(changed.count(), 3);
         writeBytes(f, {'b', 'a', 'c', 'k'});
         QTRY_COMPARE_WITH_TIMEOUT(changed.count(), 4, 5000);
+    }
+
+    // rigscope --screenshot OUT.png --watch MODEL: a picture per change (the texture rewritten: the picture follows),
+    // a model written in two halves with a pause: one picture, no error; SIGTERM ends it with 0.
+    void headlessWatchRendersOnEachChange() {
+        const QString model = dir.filePath(QStringLiteral("cli/WATCH.ALO"));
+        const QString tex = dir.filePath(QStringLiteral("cli/WATCH.TGA"));
+        const QString out = dir.filePath(QStringLiteral("cli/out.png"));
+        writeBytes(model, modelBytes("WATCH.TGA"));
+        writeBytes(tex, solidTga(230, 20, 20));
+        QProcess p;
+        p.setProgram(QStringLiteral(RIGSCOPE_BIN));
+        p.setArguments({QStringLiteral("--screenshot"), out, QStringLiteral("--size"), QStringLiteral("320x240"),
+                        QStringLiteral("--watch"), model});
+        p.start();
+        QVERIFY(p.waitForStarted());
+        QByteArray said;
+        auto wrote = [&] {
+            said += p.readAllStandardOutput();
+            return int(said.count("rigscope: wrote "));
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(wrote(), 1, 60000);
+        const QImage red(out);
+        QVERIFY2(dominant(red, 0) > 300, qPrintable(QString::number(dominant(red, 0))));
+        QTest::qWait(400);
+        writeBytes(tex, solidTga(20, 20, 230));
+        QTRY_COMPARE_WITH_TIMEOUT(wrote(), 2, 30000);
+        const QImage blue(out);
+        QVERIFY2(dominant(blue, 2) > dominant(red, 2) + 300, qPrintable(QString::number(dominant(blue, 2))));
+        QVERIFY2(dominant(blue, 0) < dominant(red, 0) / 20, qPrintable(QString::number(dominant(blue, 0))));
+        // The model in two halves, 1.5 s apart: one more picture, nothing reported.
+        const std::vector<uint8_t> next = modelBytes("OTHER.TGA");
+        writeBytes(model, next, 0, next.size() / 2);
+        QTest::qWait(1500);
+        writeBytes(model, next, next.size() / 2, SIZE_MAX, /*append=*/true);
+        QTRY_COMPARE_WITH_TIMEOUT(wrote(), 3, 30000);
+        QTest::qWait(1500);
+        QCOMPARE(wrote(), 3);
+        const QImage grey(out); // OTHER.TGA is missing: the neutral grey stand-in, neither red nor blue
+        QVERIFY(dominant(grey, 2) < dominant(blue, 2) / 10);
+        p.terminate();
+        QVERIFY(p.waitForFinished(10000));
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(p.exitCode(), 0);
+        const QString err = QString::fromLocal8Bit(p.readAllStandardError());
+        QVERIFY2(!err.contains(QStringLiteral("HALF")) && !err.contains(QStringLiteral("cannot")) &&
+                     !err.contains(QStringLiteral("WATCH.ALO")),
+                 qPrintable(err));
+        QVERIFY2(err.contains(QStringLiteral("OTHER.TGA")), qPrintable(err)); // the missing texture, named once
     }
 
   private:
