@@ -1417,6 +1417,17 @@ bool noImageDecode(tinygltf::Image*, const int, std::string*, std::string*, int,
     return true; // images are named, not decoded: the importer writes texture names only
 }
 
+// ImportOptions::keepImages: each image's encoded bytes kept by its index (still not decoded here).
+bool keepImageBytes(tinygltf::Image*, const int index, std::string*, std::string*, int, int, const unsigned char* bytes,
+                    int size, void* user) {
+    auto* kept = static_cast<std::vector<std::vector<uint8_t>>*>(user);
+    if (index >= 0 && bytes && size > 0) {
+        if (kept->size() <= size_t(index)) kept->resize(size_t(index) + 1);
+        (*kept)[size_t(index)].assign(bytes, bytes + size);
+    }
+    return true;
+}
+
 bool fsExists(const std::string& p, void*) { return isRegularFile(p); }
 std::string fsExpand(const std::string& p, void*) { return p; }
 bool fsRead(std::vector<unsigned char>* out, std::string* err, const std::string& p, void*) {
@@ -1447,7 +1458,11 @@ ImportResult importGltf(const std::string& path, ByteSpan bytes, const ImportOpt
     if (options.bonesPerVertex < 1 || options.bonesPerVertex > 2)
         throw ParseError(path, {}, ParseError::kNoOffset, "bones per vertex must be 1 or 2");
     tinygltf::TinyGLTF loader;
-    loader.SetImageLoader(noImageDecode, nullptr);
+    std::vector<std::vector<uint8_t>> imageBytes;
+    if (options.keepImages)
+        loader.SetImageLoader(keepImageBytes, &imageBytes);
+    else
+        loader.SetImageLoader(noImageDecode, nullptr);
     tinygltf::FsCallbacks cb{fsExists, fsExpand, fsRead, fsWrite, nullptr};
     loader.SetFsCallbacks(cb);
     GModel g;
@@ -1473,6 +1488,15 @@ ImportResult importGltf(const std::string& path, ByteSpan bytes, const ImportOpt
         throw ParseError(path, {}, ParseError::kNoOffset, "malformed glTF: " + firstLine(err.empty() ? warn : err));
     Converter conv(path, g, options);
     conv.run();
+    if (options.keepImages)
+        for (size_t i = 0; i < g.images.size(); ++i) {
+            ImportedImage im;
+            im.name = conv.textureNames[i];
+            im.source =
+                "images[" + std::to_string(i) + "]" + (g.images[i].name.empty() ? "" : " \"" + g.images[i].name + "\"");
+            if (i < imageBytes.size()) im.bytes = std::move(imageBytes[i]);
+            conv.out.images.push_back(std::move(im));
+        }
     if (!warn.empty()) conv.report("tinygltf: " + firstLine(warn));
     return std::move(conv.out);
 }

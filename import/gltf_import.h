@@ -59,12 +59,23 @@ struct ImportOptions {
     // skins: the two heaviest, weights renormalised to sum 1; SubMesh::positions2/normals2 then hold each vertex
     // skinned by its second joint alone, model space at the bind). alamoFiles refuses a model with two.
     int bonesPerVertex = 1;
+    // Keep each glTF image's encoded bytes (PNG, JPEG, ...) in ImportResult::images, for textureFiles.
+    bool keepImages = false;
+};
+
+// A glTF image as the model names it: `name` is the texture name the model's materials use (<stem>.dds),
+// `source` the glTF element ("images[2] \"Hull\""), `bytes` the image file as the glTF holds it (empty when the
+// glTF gave none or ImportOptions::keepImages was off).
+struct ImportedImage {
+    std::string name, source;
+    std::vector<uint8_t> bytes;
 };
 
 struct ImportResult {
-    Model model;                     // format AlamoModel
-    std::vector<Clip> clips;         // format AlamoClip, Clip::name = the animation's name as given
-    std::vector<std::string> report; // what was changed to fit the engine (weights dropped, splits, renames, ...)
+    Model model;                       // format AlamoModel
+    std::vector<Clip> clips;           // format AlamoClip, Clip::name = the animation's name as given
+    std::vector<std::string> report;   // what was changed to fit the engine (weights dropped, splits, renames, ...)
+    std::vector<ImportedImage> images; // per glTF image, with ImportOptions::keepImages
 };
 
 // Converts the glTF held in `bytes` (a .glb or .gltf; `path` names it in errors and locates external buffers,
@@ -122,6 +133,20 @@ struct CodecError {
 // (one line per clip) and to `codecError`.
 std::vector<OutputFile> w3dFiles(const ImportResult& result, const std::string& outW3d, const W3dOptions& options,
                                  std::vector<std::string>* report = nullptr, CodecError* codecError = nullptr);
+
+// Where textureFiles puts each DDS: in DIR itself (Flat: Alamo's Data/Art/Textures, or any folder the game
+// searches), DIR/art/compiledtextures/<first two letters>/ (SageCompiled: BFME, as the game ships its textures),
+// or DIR/art/textures/ (SageTextures: Generals / Zero Hour).
+enum class TextureLayout { Flat, SageCompiled, SageTextures };
+
+// The DDS files of an import's PNG and JPEG images (ImportOptions::keepImages): each decoded (stb_image, bounded
+// to limits::kImportMaxTextureDim a side), block-compressed with stb_dxt (DXT1 where every texel is opaque,
+// DXT5 otherwise) with a full mip chain (2x2 box filter), and named as the model names it (<stem>.dds; W3D models
+// say <stem>.tga and the games load the .dds of that stem). Images in other formats (DDS, KTX2, WebP) or
+// without bytes are not converted and reported. Each file is read back with the project's DDS reader. A
+// malformed PNG/JPEG throws ParseError naming the glTF image.
+std::vector<OutputFile> textureFiles(const ImportResult& result, const std::string& dir, TextureLayout layout,
+                                     std::vector<std::string>* report = nullptr);
 
 // Writes every file with writeFileSafely (each read back and checked with its `check`), first beside its
 // destination under a temporary name, then renamed once every file was written, so that a failure replaces

@@ -13,8 +13,11 @@
 #include "gltf_export.h"
 #include "gltf_read.h"
 #include "scene/pose.h"
+#include "texture/texture.h"
 #include "w3d/w3d_reader.h"
 
+#include <stb_image.h>
+#include <stb_image_write.h>
 #include <tiny_gltf.h>
 
 #include <catch2/catch.hpp>
@@ -1481,4 +1484,133 @@ TEST_CASE("glTF import to W3D: compressed clips (timecoded, adaptive delta) read
         }
         requireCheckClean(out.dir.string());
     }
+}
+
+namespace {
+
+void appendBytes(void* ctx, void* data, int size) {
+    auto* v = static_cast<std::vector<uint8_t>*>(ctx);
+    v->insert(v->end(), static_cast<uint8_t*>(data), static_cast<uint8_t*>(data) + size);
+}
+
+// A 64x32 test picture: smooth gradients with a few hard edges; alpha a gradient when `alpha`.
+std::vector<uint8_t> picture(int w, int h, bool alpha) {
+    std::vector<uint8_t> px(size_t(w) * size_t(h) * 4);
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) {
+            uint8_t* p = &px[(size_t(y) * size_t(w) + size_t(x)) * 4];
+            p[0] = uint8_t(x * 255 / (w - 1));
+            p[1] = uint8_t(y * 255 / (h - 1));
+            p[2] = (x / 16 + y / 16) % 2 ? 200 : 40;
+            p[3] = alpha ? uint8_t(255 - x * 255 / (w - 1)) : 255;
+        }
+    return px;
+}
+
+} // namespace
+
+TEST_CASE("glTF import: --textures writes PNG and JPEG images as DXT1/DXT5 DDS named as the model names them",
+          "[import][textures]") {
+    TempDir t;
+    const int W = 64, H = 32;
+    const std::vector<uint8_t> opaque = picture(W, H, false), alpha = picture(W, H, true);
+    std::vector<uint8_t> png, pngA, jpg;
+    REQUIRE(stbi_write_png_to_func(appendBytes, &png, W, H, 4, opaque.data(), W * 4));
+    REQUIRE(stbi_write_png_to_func(appendBytes, &pngA, W, H, 4, alpha.data(), W * 4));
+    REQUIRE(stbi_write_jpg_to_func(appendBytes, &jpg, W, H, 4, opaque.data(), 95));
+    Builder b;
+    const int root = b.node("Root", -1);
+    const std::vector<std::pair<std::string, const std::vector<uint8_t>*>> images = {
+        {"Hull", &png}, {"Glass", &pngA}, {"Decal", &jpg}};
+    for (size_t i = 0; i < images.size(); ++i) {
+        tinygltf::Image im;
+        im.name = images[i].first;
+        im.bufferView = b.view(images[i].second->data(), images[i].second->size());
+        im.mimeType = i == 2 ? "image/jpeg" : "image/png";
+        b.m.images.push_back(im);
+        tinygltf::Texture tex;
+        tex.source = int(i);
+        b.m.textures.push_back(tex);
+        tinygltf::Material mat;
+        mat.name = images[i].first;
+        mat.pbrMetallicRoughness.baseColorTexture.index = int(i);
+        if (i == 1) mat.alphaMode = "BLEND";
+        b.m.materials.push_back(mat);
+        const int mesh = b.box(images[i].first + "Mesh", 0.5f);
+        auto& pr = b.m.meshes[size_t(mesh)].primitives[0];
+        std::vector<float> uv;
+        for (int k = 0; k < 8; ++k)
+            uv.insert(uv.end(), {float(k & 1), float((k >> 1) & 1)});
+        pr.attributes["TEXCOORD_0"] = b.floats(uv, TINYGLTF_TYPE_VEC2);
+        pr.material = int(i);
+        const int n = b.node(images[i].first, root, glm::vec3(float(i), 0, 0));
+        b.m.nodes[size_t(n)].mesh = mesh;
+    }
+    b.write(t / "ship.glb");
+
+    gi::ImportOptions o;
+    o.keepImages = true;
+    gi::ImportResult r = gi::importGltfFile(t / "ship.glb", o);
+    REQUIRE(r.images.size() == 3);
+    TempDir out;
+    std::vector<std::string> report;
+    auto files = gi::textureFiles(r, (out.dir / "Textures").string(), gi::TextureLayout::Flat, &report);
+    REQUIRE(files.size() == 3);
+    const auto model = gi::alamoFiles(r, out / "SHIP.alo", o);
+    files.insert(files.end(), model.begin(), model.end());
+    gi::writeFiles(files);
+    // The names the model's materials use are the files written.
+    std::set<std::string> used;
+    for (const Mesh& m : r.model.meshes)
+        for (const SubMesh& s : m.subMeshes)
+            for (const MaterialParam& p : s.material.params)
+                if (!p.texture.empty()) used.insert(p.texture);
+    CHECK(used == std::set<std::string>{"Hull.dds", "Glass.dds", "Decal.dds"});
+    for (const std::string& name : used) {
+        const std::string path = (out.dir / "Textures" / name).string();
+        REQUIRE(fs::exists(path));
+        const std::vector<uint8_t> bytes = rs::readFileBytes(path);
+        const TextureInfo info = probeDds(ByteSpan(bytes), path);
+        const bool a = name == "Glass.dds";
+        CHECK(info.format == (a ? "DXT5" : "DXT1"));
+        CHECK(info.width == W);
+        CHECK(info.height == H);
+        CHECK(info.mipCount == 7); // 64x32 ... 1x1
+        const Image img = decodeDds(ByteSpan(bytes), path);
+        REQUIRE(img.width == W);
+        REQUIRE(img.height == H);
+        // Against the source pixels (the JPEG's as decoded): DXT's 5:6:5 endpoints and 2-bit (colour) or 3-bit
+        // (alpha) interpolation leave each channel within 24 of the source, 4 on average.
+        std::vector<uint8_t> src = a ? alpha : opaque;
+        if (name == "Decal.dds") {
+            int w = 0, h = 0, c = 0;
+            uint8_t* d = stbi_load_from_memory(jpg.data(), int(jpg.size()), &w, &h, &c, 4);
+            REQUIRE(d);
+            src.assign(d, d + size_t(W) * size_t(H) * 4);
+            stbi_image_free(d);
+        }
+        int maxErr = 0;
+        double sum = 0;
+        for (size_t i = 0; i < src.size(); ++i) {
+            const int e = std::abs(int(src[i]) - int(img.rgba[i]));
+            maxErr = std::max(maxErr, e);
+            sum += e;
+        }
+        INFO(name << " max " << maxErr << " mean " << sum / double(src.size()));
+        CHECK(maxErr <= 24);
+        CHECK(sum / double(src.size()) <= 4.0);
+    }
+    requireCheckClean(out.dir.string());
+
+    // SAGE layouts; a damaged PNG names the image and nothing is written.
+    const auto sage = gi::textureFiles(r, out.dir.string(), gi::TextureLayout::SageCompiled);
+    CHECK(sage[0].path == (out.dir / "art" / "compiledtextures" / "hu" / "Hull.dds").string());
+    const auto gen = gi::textureFiles(r, out.dir.string(), gi::TextureLayout::SageTextures);
+    CHECK(gen[0].path == (out.dir / "art" / "textures" / "Hull.dds").string());
+    gi::ImportResult bad = r;
+    bad.images[0].bytes.resize(40);
+    TempDir none;
+    CHECK_THROWS_WITH(gi::textureFiles(bad, none.dir.string(), gi::TextureLayout::Flat),
+                      Catch::Contains("images[0]") && Catch::Contains("Hull"));
+    CHECK(none.count() == 0);
 }
