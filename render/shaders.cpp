@@ -27,5 +27,7 @@ const char* const w3dVertex = glsl_w3d_vert;
 const char* const w3dFragment = glsl_w3d_frag;
 const char* const w3dFxVertex = glsl_w3d_fx_vert;
 const char* const w3dFxFragment = glsl_w3d_fx_frag;
+const char* const w3xObjectsVertex = glsl_w3x_objects_vert;
+const char* const w3xObjectsFragment = glsl_w3x_objects_frag;
 
 } // namespace rs::render::shaders

@@ -31,6 +31,10 @@ extern const char* const w3dFragment;
 // BFME's NormalMapped.fx (glsl/w3d_fx.vert): bodies without #version; prepend desktopPrefix and ALPHA_TEST.
 extern const char* const w3dFxVertex;
 extern const char* const w3dFxFragment;
+// C&C 3's Objects*.fx (glsl/w3x_objects.vert): bodies without #version; prepend desktopPrefix and the switches listed
+// there.
+extern const char* const w3xObjectsVertex;
+extern const char* const w3xObjectsFragment;
 extern const char* const lineVertex;
 extern const char* const lineFragment;
 extern const char* const dazzleVertex;
