@@ -2,10 +2,14 @@
 
 #include "game_text.h"
 
+#include <QColorDialog>
 #include <QDir>
 #include <QEvent>
 #include <QFileInfo>
 #include <QHeaderView>
+#include <QInputDialog>
+#include <QKeyEvent>
+#include <QMenu>
 #include <QPlainTextEdit>
 #include <QSplitter>
 #include <QTreeWidget>
@@ -20,6 +24,21 @@ namespace rs::ui {
 
 namespace {
 constexpr int kBoneRole = Qt::UserRole + 1;
+constexpr int kNameRole = Qt::UserRole + 2;   // a bone's or object's name as stored (CP-1252 bytes)
+constexpr int kObjectRole = Qt::UserRole + 3; // an attachment row: which kind of object (ObjectKind)
+constexpr int kIndexRole = Qt::UserRole + 4;  // ... and its index in the model's list of that kind
+enum ObjectKind { kMesh = 1, kLight, kProxy, kDazzle };
+
+// Billboard modes by their stored value (scene/model.h BillboardMode).
+const char* const kBillboardNames[] = {"None",           "Parallel",      "Face camera",   "Z axis (view)",
+                                       "Z axis (light)", "Z axis (wind)", "Sunlight glow", "Sun"};
+
+QString numbers(std::initializer_list<float> v) {
+    QStringList out;
+    for (float f : v)
+        out << QString::number(double(f), 'g', 7);
+    return out.join(QLatin1Char(' '));
+}
 
 // A number short enough for a narrow panel: five significant digits without an exponent (12346, 12.5, 0.7071),
 // trailing zeros dropped, "0" for what rounds to zero.
@@ -119,8 +138,157 @@ BoneTreeDock::BoneTreeDock(QWidget* parent) : QDockWidget(tr("Bones"), parent) {
     });
     connect(tree_, &QTreeWidget::itemChanged, this, [this](QTreeWidgetItem* item, int column) {
         if (column != 0 || !item->data(0, kBoneRole).isValid()) return;
-        emit boneHiddenChanged(item->data(0, kBoneRole).toInt(), item->checkState(0) == Qt::Unchecked);
+        const int bone = item->data(0, kBoneRole).toInt();
+        const QByteArray stored = item->data(0, kNameRole).toByteArray();
+        const QString shown = rs::gameText(stored.toStdString());
+        if (item->text(0) != shown) { // the name edited in place: the row shows the file's name until the edit
+            const QString typed = item->text(0).trimmed();
+            {
+                QSignalBlocker block(tree_);
+                item->setText(0, shown);
+            }
+            if (!typed.isEmpty() && typed != shown) emit boneRenameRequested(stored, typed);
+            return;
+        }
+        emit boneHiddenChanged(bone, item->checkState(0) == Qt::Unchecked);
     });
+    // Names are edited by F2 or the menu only (a double-click expands the row, and the Attached column is not
+    // editable).
+    tree_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    tree_->installEventFilter(this);
+    tree_->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(tree_, &QWidget::customContextMenuRequested, this, [this](const QPoint& at) {
+        QTreeWidgetItem* item = tree_->itemAt(at);
+        if (!item) return;
+        QMenu* menu = editMenu(item, this);
+        if (!menu) return;
+        menu->setAttribute(Qt::WA_DeleteOnClose);
+        menu->popup(tree_->viewport()->mapToGlobal(at));
+    });
+}
+
+QString BoneTreeDock::prompt(const QString& what, const QString& current) {
+    if (valuePrompt_) return valuePrompt_(what, current);
+    bool ok = false;
+    const QString v = QInputDialog::getText(this, what, what, QLineEdit::Normal, current, &ok);
+    return ok ? v : QString();
+}
+
+bool BoneTreeDock::renameBone(int bone) {
+    QTreeWidgetItem* item = itemForBone(bone);
+    if (!item) return false;
+    tree_->setCurrentItem(item);
+    tree_->scrollToItem(item);
+    tree_->editItem(item, 0);
+    return true;
+}
+
+QMenu* BoneTreeDock::editMenu(QTreeWidgetItem* item, QWidget* parent) {
+    if (!model_ || !item) return nullptr;
+    auto* menu = new QMenu(parent);
+    auto emitOp = [this](EditOp::Kind kind, const std::string& target, const QString& value) {
+        EditOp op;
+        op.kind = kind;
+        op.target = target;
+        op.value = value.toStdString();
+        emit editRequested(op);
+    };
+    auto check = [menu](const QString& text, const char* name, bool on) {
+        QAction* a = menu->addAction(text);
+        a->setObjectName(QLatin1String(name));
+        a->setCheckable(true);
+        a->setChecked(on);
+        return a;
+    };
+    auto colourOf = [](const glm::vec3& c) {
+        return QColor::fromRgbF(std::clamp(c.x, 0.0f, 1.0f), std::clamp(c.y, 0.0f, 1.0f), std::clamp(c.z, 0.0f, 1.0f));
+    };
+    // A colour from the picker as "R G B" (0..1), or "" when cancelled.
+    auto pickColour = [this](const QColor& start, const QString& what) {
+        const QColor c = colourPicker_ ? colourPicker_(start) : QColorDialog::getColor(start, this, what);
+        return c.isValid() ? numbers({float(c.redF()), float(c.greenF()), float(c.blueF())}) : QString();
+    };
+    if (item->data(0, kBoneRole).isValid()) {
+        const int b = item->data(0, kBoneRole).toInt();
+        if (b < 0 || size_t(b) >= model_->skeleton.bones.size()) return delete menu, nullptr;
+        const Bone& bone = model_->skeleton.bones[size_t(b)];
+        const std::string name = bone.name;
+        QAction* rename = menu->addAction(tr("Rename bone…"), this, [this, b] { renameBone(b); });
+        rename->setObjectName(QStringLiteral("boneRename"));
+        rename->setShortcut(Qt::Key_F2);
+        connect(check(tr("Visible by default"), "boneVisible", bone.visible), &QAction::toggled, this,
+                [emitOp, name](bool on) { emitOp(EditOp::Kind::SetBoneVisible, name, on ? "1" : "0"); });
+        QMenu* bb = menu->addMenu(tr("Billboard"));
+        bb->setObjectName(QStringLiteral("boneBillboard"));
+        for (int m = 0; m < int(std::size(kBillboardNames)); ++m) {
+            QAction* a = bb->addAction(tr(kBillboardNames[m]));
+            a->setObjectName(QStringLiteral("billboard%1").arg(m));
+            a->setCheckable(true);
+            a->setChecked(bone.billboard == m);
+            connect(a, &QAction::triggered, this,
+                    [emitOp, name, m] { emitOp(EditOp::Kind::SetBoneBillboard, name, QString::number(m)); });
+        }
+        return menu;
+    }
+    const int kind = item->data(0, kObjectRole).toInt();
+    const size_t i = size_t(item->data(0, kIndexRole).toInt());
+    const std::string name = item->data(0, kNameRole).toByteArray().toStdString();
+    if (kind == kMesh && i < model_->meshes.size()) {
+        const Mesh& m = model_->meshes[i];
+        connect(check(tr("Hidden"), "meshHidden", m.hidden), &QAction::toggled, this,
+                [emitOp, name](bool on) { emitOp(EditOp::Kind::SetMeshHidden, name, on ? "1" : "0"); });
+        connect(check(tr("Collision"), "meshCollision", m.collisionEnabled), &QAction::toggled, this,
+                [emitOp, name](bool on) { emitOp(EditOp::Kind::SetMeshCollision, name, on ? "1" : "0"); });
+    } else if (kind == kProxy && i < model_->proxies.size()) {
+        const Proxy& p = model_->proxies[i];
+        menu->addAction(tr("Target…"), this,
+                        [this, emitOp, name] {
+                            const QString to =
+                                prompt(tr("Proxy target (particle system or model)"), rs::gameText(name));
+                            if (!to.isNull() && to != rs::gameText(name))
+                                emitOp(EditOp::Kind::SetProxyTarget, name, to);
+                        })
+            ->setObjectName(QStringLiteral("proxyTarget"));
+        connect(check(tr("Hidden"), "proxyHidden", p.hidden), &QAction::toggled, this,
+                [emitOp, name](bool on) { emitOp(EditOp::Kind::SetProxyHidden, name, on ? "1" : "0"); });
+    } else if (kind == kLight && i < model_->lights.size()) {
+        const Light& l = model_->lights[i];
+        const QColor start = colourOf(l.color);
+        const float intensity = l.intensity;
+        menu->addAction(tr("Colour…"), this,
+                        [emitOp, name, start, pickColour] {
+                            const QString v = pickColour(start, tr("Light colour"));
+                            if (!v.isEmpty()) emitOp(EditOp::Kind::SetLightColor, name, v);
+                        })
+            ->setObjectName(QStringLiteral("lightColour"));
+        menu->addAction(tr("Intensity…"), this,
+                        [this, emitOp, name, intensity] {
+                            const QString v = prompt(tr("Light intensity"), numbers({intensity}));
+                            if (!v.isNull()) emitOp(EditOp::Kind::SetLightIntensity, name, v);
+                        })
+            ->setObjectName(QStringLiteral("lightIntensity"));
+    } else if (kind == kDazzle && i < model_->dazzles.size()) {
+        const Dazzle& d = model_->dazzles[i];
+        const QColor start = colourOf(d.color);
+        const float rate = d.frequency;
+        const std::string target = std::to_string(i); // dazzles by index: names repeat
+        menu->addAction(tr("Colour…"), this,
+                        [emitOp, target, start, pickColour] {
+                            const QString v = pickColour(start, tr("Dazzle colour"));
+                            if (!v.isEmpty()) emitOp(EditOp::Kind::SetDazzleColor, target, v);
+                        })
+            ->setObjectName(QStringLiteral("dazzleColour"));
+        menu->addAction(tr("Blink rate…"), this,
+                        [this, emitOp, target, rate] {
+                            const QString v = prompt(tr("Dazzle blink rate (per second)"), numbers({rate}));
+                            if (!v.isNull()) emitOp(EditOp::Kind::SetDazzleRate, target, v);
+                        })
+            ->setObjectName(QStringLiteral("dazzleRate"));
+    } else {
+        delete menu;
+        return nullptr;
+    }
+    return menu;
 }
 
 void BoneTreeDock::setModel(std::shared_ptr<const Model> model) {
@@ -142,37 +310,46 @@ void BoneTreeDock::setModel(std::shared_ptr<const Model> model) {
     pose_.resize(bones.size());
     boneItems_.assign(bones.size(), nullptr);
     std::vector<QStringList> attached(bones.size());
-    std::vector<std::vector<std::pair<QString, QString>>> children(bones.size());
-    auto attach = [&](int bone, const QString& kind, const std::string& name) {
+    struct Attached {
+        QString kind;
+        std::string name;
+        int object = 0; // ObjectKind (0: a marker, not editable)
+        size_t index = 0;
+    };
+    std::vector<std::vector<Attached>> children(bones.size());
+    auto attach = [&](int bone, const QString& kind, const std::string& name, int object, size_t index) {
         if (bone < 0 || size_t(bone) >= bones.size()) return;
         attached[size_t(bone)] << kind;
-        children[size_t(bone)].emplace_back(kind, rs::gameText(name));
+        children[size_t(bone)].push_back({kind, name, object, index});
     };
-    for (const Mesh& m : model_->meshes) {
+    for (size_t i = 0; i < model_->meshes.size(); ++i) {
+        const Mesh& m = model_->meshes[i];
         QString kind = tr("mesh");
         if (m.lod >= 0) kind += QStringLiteral(" LOD%1").arg(m.lod);
         if (m.alt >= 0) kind += QStringLiteral(" ALT%1").arg(m.alt);
-        attach(m.bone, kind, m.name);
+        attach(m.bone, kind, m.name, kMesh, i);
     }
-    for (const Light& l : model_->lights)
-        attach(l.bone, tr("light"), l.name);
+    for (size_t i = 0; i < model_->lights.size(); ++i)
+        attach(model_->lights[i].bone, tr("light"), model_->lights[i].name, kLight, i);
     std::vector<std::pair<int, size_t>> proxyAt; // (bone, index among its children) per proxy
-    for (const Proxy& p : model_->proxies) {
+    for (size_t i = 0; i < model_->proxies.size(); ++i) {
+        const Proxy& p = model_->proxies[i];
         const bool ok = p.bone >= 0 && size_t(p.bone) < bones.size();
         proxyAt.emplace_back(ok ? p.bone : -1, ok ? children[size_t(p.bone)].size() : 0);
-        attach(p.bone, tr("proxy"), p.name);
+        attach(p.bone, tr("proxy"), p.name, kProxy, i);
     }
-    for (const Dazzle& d : model_->dazzles)
-        attach(d.bone, tr("dazzle"), d.name);
+    for (size_t i = 0; i < model_->dazzles.size(); ++i)
+        attach(model_->dazzles[i].bone, tr("dazzle"), model_->dazzles[i].name, kDazzle, i);
     for (const Marker& mk : model_->markers)
-        attach(mk.bone, mk.kind.empty() ? tr("marker") : rs::gameText(mk.kind), mk.name);
+        attach(mk.bone, mk.kind.empty() ? tr("marker") : rs::gameText(mk.kind), mk.name, 0, 0);
 
     for (size_t b = 0; b < bones.size(); ++b) {
         const Bone& bone = bones[b];
         auto* item = new QTreeWidgetItem;
         item->setText(0, rs::gameText(bone.name));
         item->setData(0, kBoneRole, int(b));
-        item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+        item->setData(0, kNameRole, QByteArray::fromStdString(bone.name));
+        item->setFlags(item->flags() | Qt::ItemIsUserCheckable | Qt::ItemIsEditable);
         item->setCheckState(0, Qt::Checked);
         item->setToolTip(0, tr("bone %1%2").arg(b).arg(bone.visible ? QString() : tr(" (hidden in bind pose)")));
         if (!bone.visible) item->setForeground(0, QColor(140, 140, 140));
@@ -181,11 +358,17 @@ void BoneTreeDock::setModel(std::shared_ptr<const Model> model) {
             if (!summary.contains(k)) summary << k;
         item->setText(1, summary.join(QStringLiteral(", ")));
         if (!summary.isEmpty()) item->setToolTip(1, item->text(1)); // the column may show it shortened
-        for (const auto& [kind, name] : children[b]) {
+        for (const Attached& a : children[b]) {
             auto* c = new QTreeWidgetItem(item);
+            const QString name = rs::gameText(a.name);
             c->setText(0, name);
-            c->setText(1, kind);
+            c->setText(1, a.kind);
             c->setToolTip(0, name);
+            if (a.object) {
+                c->setData(0, kObjectRole, a.object);
+                c->setData(0, kIndexRole, int(a.index));
+                c->setData(0, kNameRole, QByteArray::fromStdString(a.name));
+            }
             c->setForeground(0, QColor(110, 150, 200));
             c->setFlags(c->flags() & ~Qt::ItemIsUserCheckable);
         }
@@ -285,6 +468,13 @@ void BoneTreeDock::fitColumns() {
 
 bool BoneTreeDock::eventFilter(QObject* watched, QEvent* e) {
     if (watched == tree_->viewport() && e->type() == QEvent::Resize) fitColumns();
+    if (watched == tree_ && e->type() == QEvent::KeyPress && static_cast<QKeyEvent*>(e)->key() == Qt::Key_F2) {
+        QTreeWidgetItem* item = tree_->currentItem();
+        if (item && item->data(0, kBoneRole).isValid()) {
+            tree_->editItem(item, 0);
+            return true;
+        }
+    }
     return QDockWidget::eventFilter(watched, e);
 }
 

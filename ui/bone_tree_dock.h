@@ -3,6 +3,7 @@
 // animated values at the current frame.
 #pragma once
 
+#include "common/edit_op.h"
 #include "scene/clip.h"
 #include "scene/model.h"
 #include "scene/pose.h"
@@ -10,9 +11,11 @@
 
 #include <QDockWidget>
 
+#include <functional>
 #include <memory>
 #include <vector>
 
+class QMenu;
 class QPlainTextEdit;
 class QTreeWidget;
 class QTreeWidgetItem;
@@ -45,9 +48,29 @@ class BoneTreeDock : public QDockWidget {
     QTreeWidgetItem* itemForBone(int bone) const;
     QString detailsText() const;
 
+    // Editing (docs/EDITING.md; the window applies each edit to the file through its edit session, undoable). A
+    // bone's name is edited in place (F2, or Rename in the row's menu): the name typed is what
+    // boneRenameRequested carries. editMenu(item) holds what the row's object can change, and right-click opens
+    // it: a bone's "Visible by default" and billboard mode; a mesh's "Hidden" and "Collision"; a proxy's target
+    // and "Hidden"; a light's colour and intensity; a dazzle's colour and rate. Each emits editRequested with its
+    // operation (targets as the file stores the names). Null for a row of no editable object; the caller owns it.
+    QMenu* editMenu(QTreeWidgetItem* item, QWidget* parent = nullptr);
+    // Opens the in-place editor of bone `bone`'s name; false when there is no such bone.
+    bool renameBone(int bone);
+    // Replace the value and colour dialogs (tests): the text entered from `current` (a null QString: cancelled),
+    // the colour chosen from `start` (invalid: cancelled).
+    void setValuePrompt(std::function<QString(const QString& what, const QString& current)> p) {
+        valuePrompt_ = std::move(p);
+    }
+    void setColourPicker(std::function<QColor(const QColor& start)> p) { colourPicker_ = std::move(p); }
+
   signals:
     void boneSelected(int bone); // -1 = none
     void boneHiddenChanged(int bone, bool hidden);
+    // The user renamed a bone: `from` as the file stores it (CP-1252 bytes), `to` as typed.
+    void boneRenameRequested(const QByteArray& from, const QString& to);
+    // An edit from a row's menu (bone visibility and billboard, mesh flags, proxy, light and dazzle values).
+    void editRequested(const rs::EditOp& op);
 
   protected:
     bool eventFilter(QObject* watched, QEvent* e) override;
@@ -68,6 +91,9 @@ class BoneTreeDock : public QDockWidget {
     float position_ = 0.0f;
     LoopMode mode_ = LoopMode::Loop;
     int selected_ = -1;
+    QString prompt(const QString& what, const QString& current);
+    std::function<QString(const QString&, const QString&)> valuePrompt_;
+    std::function<QColor(const QColor&)> colourPicker_;
     bool userSized_ = false; // the user resized the Bone column: it no longer follows its content
     bool fitting_ = false;   // a resize by fitColumns, not by the user
 };

@@ -3,6 +3,7 @@
 #include "common/error.h"
 #include "common/file_read.h"
 #include "common/file_write.h"
+#include "edit/edits.h"
 #include "formats/formats.h"
 #include "vfs/archive.h"
 #include "vfs/mount.h"
@@ -144,15 +145,16 @@ EditSession::File& EditSession::load(const QString& path) {
                              .arg(disk)
                              .toStdString());
     auto bytes = std::make_shared<std::vector<uint8_t>>();
-    if (!resolver_->readAssetBytes(enc(path), *bytes))
-        throw ParseError(enc(path), {}, ParseError::kNoOffset, "not found");
-    const Format format = writableFormat(ByteSpan(*bytes), enc(path));
-    if (format == Format::Unknown || format == Format::Meg || format == Format::Big)
-        throw ParseError(enc(path), {}, ParseError::kNoOffset, "rigscope does not edit this kind of file");
+    // An object definition (XML/INI that a bone rename changes) is text: no format's size cap applies.
+    const bool text = edit::isObjectDefinition(enc(path));
+    if (!(text ? resolver_->readBytes(enc(path), *bytes, uint64_t(64) << 20)
+               : resolver_->readAssetBytes(enc(path), *bytes)))
+        throw ParseError(enc(path), {}, ParseError::kNoOffset,
+                         text ? "not found (or larger than 64 MiB)" : "not found");
     auto f = std::make_unique<File>();
     f->path = path;
-    f->format = format;
-    f->tree = sourceTree(format, std::shared_ptr<const std::vector<uint8_t>>(std::move(bytes)), enc(path));
+    f->text = text;
+    f->tree = edit::editableTree(enc(path), std::shared_ptr<const std::vector<uint8_t>>(std::move(bytes)), &f->format);
     f->revision = f->savedRevision = nextRevision_++;
     f->stamp = path == document_ && documentStamp_.size >= 0 ? documentStamp_ : before;
     f->diskPath = QFileInfo(path).isFile() ? path : QString();
@@ -319,8 +321,10 @@ EditSession::SaveResult EditSession::save(const QString& file, const QString& de
         const Format format = f->format;
         const std::string checkAs = enc(file), label = enc(r.dest);
         auto resolver = resolver_;
+        const bool text = f->text;
         writeFileSafely(label, ByteSpan(out), [&](ByteSpan back) {
-            OpenOptions o; // read as the document was (a W3D skin's hierarchy found around it)
+            if (text) return; // an object definition: its bytes read back are checked; no model reader applies
+            OpenOptions o;    // read as the document was (a W3D skin's hierarchy found around it)
             o.label = label;
             o.companionClips = false;
             if (resolver)

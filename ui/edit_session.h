@@ -95,6 +95,12 @@ class EditSession : public QObject {
     void setKeepBackups(bool on) { keepBackups_ = on; }
     bool keepBackups() const { return keepBackups_; }
 
+    // Answers the question before files other than the document are saved (confirmSavingOthers, edit_panels.h)
+    // instead of a dialog (tests): true to save them.
+    using OthersPrompt = std::function<bool(const QStringList& others)>;
+    void setOthersPrompt(OthersPrompt p) { othersPrompt_ = std::move(p); }
+    const OthersPrompt& othersPrompt() const { return othersPrompt_; }
+
   signals:
     // After an edit, an undo or a redo: these files' bytes changed (re-read what shows them).
     void filesChanged(const QStringList& files);
@@ -103,8 +109,9 @@ class EditSession : public QObject {
 
   private:
     struct File {
-        QString path; // as opened, or where Save As wrote it
-        Format format = Format::Unknown;
+        QString path;                    // as opened, or where Save As wrote it
+        Format format = Format::Unknown; // Unknown for an object definition (text)
+        bool text = false;               // an object definition (XML/INI): one tree node per line
         SourceTree tree;
         quint64 revision = 0;      // the tree's step (each apply gives its trees a new one)
         quint64 savedRevision = 0; // the revision on disk at `path`
@@ -126,6 +133,7 @@ class EditSession : public QObject {
     std::vector<std::unique_ptr<File>> files_;
     QSet<QString> backedUp_; // destinations whose .bak this session made (or whose first save it was)
     bool keepBackups_ = true;
+    OthersPrompt othersPrompt_;
     quint64 nextRevision_ = 1;
     std::vector<std::pair<QString, std::vector<TextEdit>>> lastChanges_;
 };

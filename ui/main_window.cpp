@@ -12,6 +12,7 @@
 #include "asset_browser_dock.h"
 #include "bone_tree_dock.h"
 #include "compare_session.h"
+#include "edit_panels.h"
 #include "edit_session.h"
 #include "elided_label.h"
 #include "file_watch.h"
@@ -318,6 +319,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), view_(createModel
     edits_ = new EditSession(this);
     initLiveReload();
     connect(edits_, &EditSession::filesChanged, this, [this](const QStringList& files) {
+        showEditedClips(files);
         if (files.contains(edits_->documentPath())) showEditedDocument();
     });
     connect(edits_, &EditSession::modifiedChanged, this, &MainWindow::updateTitle);
@@ -343,6 +345,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), view_(createModel
                     }}});
     });
     materialDock_->setTextureChoices([this] { return textureChoices(); });
+    connectPanelEdits(this); // the Bones panel's and the timeline's edits (edit_panels.h)
     connect(materialDock_, &MaterialDock::editRequested, this, [this](const EditOp& op) {
         applyEdit(QString::fromStdString(cp1252ToUtf8(describeEdit(op))),
                   {{edits_->documentPath(), [op](Format f, SourceTree& t) { return rs::applyEdit(f, t, op, true); }}});
@@ -410,15 +413,7 @@ void MainWindow::buildMenus() {
         const QString dest = QFileDialog::getSaveFileName(this, tr("Save as"), start);
         if (!dest.isEmpty()) saveAs(dest);
     });
-    saveAllAction_ = file->addAction(tr("Save a&ll"), this, [this] {
-        QStringList saved, failures;
-        for (const QString& f : edits_->modifiedFiles()) {
-            const EditSession::SaveResult r = edits_->save(f);
-            (r.ok ? saved : failures) << (r.ok ? r.dest : r.message);
-        }
-        if (!failures.isEmpty()) reportError(tr("Save all"), failures.join(QStringLiteral("\n\n")));
-        afterSave(saved);
-    });
+    saveAllAction_ = file->addAction(tr("Save a&ll"), this, [this] { saveAll(); });
     saveAllAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_S));
     saveAllAction_->setToolTip(tr("Save every file the edits changed (a bone rename changes the clips and "
                                   "definitions that name the bone): together, or each one's failure named"));
@@ -893,6 +888,11 @@ QStringList MainWindow::clipEntries() const {
     for (const ClipEntry& e : clips_)
         out << e.label;
     return out;
+}
+
+QString MainWindow::clipFile() const {
+    const int e = timeline_->currentClipEntry();
+    return clip_ && e > 0 && size_t(e) <= clips_.size() ? clips_[size_t(e - 1)].path : QString();
 }
 
 std::vector<std::shared_ptr<const Clip>> MainWindow::allClips() {
@@ -1599,6 +1599,35 @@ bool MainWindow::applyEdit(const QString& text, const std::vector<EditSession::F
     return true;
 }
 
+void MainWindow::showEditedClips(const QStringList& files) {
+    // A clip file an edit changed (a bone rename, a clip's rate, name or frames): its entries read again from the
+    // edited bytes, and the one shown shown again at the same time.
+    bool current = false;
+    const int entry = timeline_->currentClipEntry();
+    for (size_t i = 0; i < clips_.size(); ++i) {
+        ClipEntry& e = clips_[i];
+        if (!files.contains(e.path) || e.path == edits_->documentPath()) continue;
+        const std::vector<uint8_t> bytes = edits_->bytes(e.path);
+        if (bytes.empty()) continue;
+        try {
+            OpenOptions o;
+            o.companionClips = false;
+            o.label = QFile::encodeName(e.path).toStdString();
+            const Document d = resolver_->read(ByteSpan(bytes), QFile::encodeName(e.path).toStdString(), o);
+            if (size_t(e.indexInFile) >= d.clips.size()) continue;
+            e.clip = d.clips[size_t(e.indexInFile)];
+            if (int(i) + 1 == entry) current = true;
+        } catch (const std::exception& ex) {
+            reportError(tr("Cannot show the edit"), QString::fromStdString(ex.what()));
+        }
+    }
+    if (!current) return;
+    const float pos = timeline_->position();
+    selectClip(entry);
+    // The timeline follows the clip's frames (a trim shortens it).
+    timeline_->setPosition(std::min(pos, clip_ && clip_->frameCount > 0 ? float(clip_->frameCount - 1) : 0.0f));
+}
+
 void MainWindow::showEditedDocument() {
     const QString doc = edits_->documentPath();
     if (doc.isEmpty() || !model_) return;
@@ -1655,8 +1684,27 @@ bool MainWindow::maybeSave() {
     return true;
 }
 
+bool MainWindow::saveAll() {
+    const QStringList files = edits_->modifiedFiles();
+    // The other files an edit changed (a bone rename's clips and object definitions) are listed first, and saved
+    // together with the document or not at all.
+    if (!confirmSavingOthers(this, edits_, files)) return false;
+    QStringList saved, failures;
+    for (const QString& f : files) {
+        const EditSession::SaveResult r = edits_->save(f);
+        (r.ok ? saved : failures) << (r.ok ? r.dest : r.message);
+    }
+    if (!failures.isEmpty()) reportError(tr("Save all"), failures.join(QStringLiteral("\n\n")));
+    afterSave(saved);
+    if (failures.isEmpty() && !saved.isEmpty())
+        statusBar()->showMessage(tr("Saved %n file(s)", nullptr, int(saved.size())), 15000);
+    return failures.isEmpty();
+}
+
 bool MainWindow::save() {
     const QString doc = edits_->documentPath();
+    // An edit that changed other files with the document (a bone rename) is saved with them.
+    if (!doc.isEmpty() && edits_->isModified(doc) && edits_->modifiedFiles().size() > 1) return saveAll();
     if (doc.isEmpty() || !edits_->isModified(doc)) {
         statusBar()->showMessage(edits_->isModified() ? tr("The open file has no unsaved edit; other files do: "
                                                            "File → Save all")

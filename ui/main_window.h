@@ -98,6 +98,8 @@ class MainWindow : public QMainWindow {
     // Selects clip entry i (1-based as in the selector; 0 = bind pose). Returns false when it cannot be loaded.
     bool selectClip(int entry);
     std::shared_ptr<const Clip> clip() const { return clip_; }
+    // The file holding the clip shown ("" for the bind pose): what the timeline's clip edits change.
+    QString clipFile() const;
     // Applies a B&W2 animation library (.al) to the open .bwm skin: bone names/parents from the library
     // (rs::bw2::applyLibrary), its animations become the timeline's clips. Refuses with a message naming both
     // files when the library does not fit (rs::bw2::libraryFits). Synchronous; returns true when applied.
@@ -142,6 +144,9 @@ class MainWindow : public QMainWindow {
     // True when everything modified was written; failures go to the error reporter and keep the edits.
     bool save();
     bool saveAs(const QString& dest);
+    // File → Save All (and Save when the edits changed other files too): lists the other files first
+    // (confirmSavingOthers, edit_panels.h), then saves every modified file.
+    bool saveAll();
     // How the window asks about unsaved edits before they would be lost (opening another file, closing): returns
     // QMessageBox::Save, Discard or Cancel. Tests answer instead of the dialog.
     using UnsavedPrompt = std::function<int(const QStringList& files)>;
@@ -255,6 +260,9 @@ class MainWindow : public QMainWindow {
     void updateTitle();
     // The document's bytes changed (an edit, undo, redo): read it again from them and show it in place.
     void showEditedDocument();
+    // Clip files among `files` (changed by an edit, undo or redo): their timeline entries read again from the edited
+    // bytes, the one shown shown again.
+    void showEditedClips(const QStringList& files);
     void afterSave(const QStringList& saved);
     QStringList textureChoices() const;
     // The clip entries of a read document: its companion clips, then the clips in the file, marked when their

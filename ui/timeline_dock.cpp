@@ -5,9 +5,12 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
+#include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QPainter>
+#include <QRegularExpression>
 #include <QStyle>
 #include <QStyleOptionSlider>
 #include <QToolButton>
@@ -103,6 +106,13 @@ static QToolButton* toolButton(QWidget* parent, QStyle::StandardPixmap icon, con
     return b;
 }
 
+QString TimelineDock::prompt(const QString& what, const QString& current) {
+    if (valuePrompt_) return valuePrompt_(what, current);
+    bool ok = false;
+    const QString v = QInputDialog::getText(this, tr("Edit clip"), what, QLineEdit::Normal, current, &ok);
+    return ok ? v : QString();
+}
+
 TimelineDock::TimelineDock(QWidget* parent) : QDockWidget(tr("Timeline"), parent) {
     setObjectName(QStringLiteral("timelineDock"));
     auto* w = new QWidget(this);
@@ -142,6 +152,69 @@ TimelineDock::TimelineDock(QWidget* parent) : QDockWidget(tr("Timeline"), parent
         row->addWidget(b);
     row->addWidget(modeCombo_);
     row->addWidget(speedSpin_);
+    // The clip's edits: each value asked for, then clipEditRequested (the window applies it to the clip's file).
+    editBtn_ = new QToolButton(w);
+    editBtn_->setObjectName(QStringLiteral("clipEditButton"));
+    editBtn_->setText(tr("Edit"));
+    editBtn_->setToolTip(tr("Edit the clip's file: frame rate, trim to a frame range, clip name (undoable; "
+                            "File → Save writes it)"));
+    editBtn_->setPopupMode(QToolButton::InstantPopup);
+    editBtn_->setFocusPolicy(Qt::NoFocus);
+    editBtn_->setEnabled(false);
+    editMenu_ = new QMenu(editBtn_);
+    editBtn_->setMenu(editMenu_);
+    auto emitOp = [this](EditOp op) { emit clipEditRequested(op); };
+    editMenu_
+        ->addAction(tr("Frame rate…"), this,
+                    [this, emitOp] {
+                        if (!clip_) return;
+                        const QString v =
+                            prompt(tr("Frame rate (frames per second)"), QString::number(double(clip_->fps), 'g', 7));
+                        if (v.isNull()) return;
+                        EditOp op;
+                        op.kind = EditOp::Kind::SetClipRate;
+                        op.value = v.trimmed().toStdString();
+                        emitOp(op);
+                    })
+        ->setObjectName(QStringLiteral("clipRate"));
+    editMenu_
+        ->addAction(
+            tr("Trim to frames…"), this,
+            [this, emitOp] {
+                if (!clip_ || clip_->frameCount == 0) return;
+                const QString v =
+                    prompt(tr("Frames to keep (first..last, from 0; the clip has %1)").arg(clip_->frameCount),
+                           QStringLiteral("0..%1").arg(clip_->frameCount - 1));
+                if (v.isNull()) return;
+                const QRegularExpressionMatch m =
+                    QRegularExpression(QStringLiteral("^\\s*(\\d+)\\s*(?:\\.\\.|-|,|\\s)\\s*(\\d+)\\s*$")).match(v);
+                EditOp op;
+                op.kind = EditOp::Kind::TrimClip;
+                bool ok1 = false, ok2 = false;
+                if (m.hasMatch()) {
+                    op.first = m.captured(1).toUInt(&ok1);
+                    op.last = m.captured(2).toUInt(&ok2);
+                }
+                if (!ok1 || !ok2) { // the window reports the refusal like any other
+                    op.first = 1;
+                    op.last = 0;
+                }
+                emitOp(op);
+            })
+        ->setObjectName(QStringLiteral("clipTrim"));
+    editMenu_
+        ->addAction(tr("Rename clip…"), this,
+                    [this, emitOp] {
+                        if (!clip_) return;
+                        const QString v = prompt(tr("Clip name"), rs::gameText(clip_->name));
+                        if (v.isNull()) return;
+                        EditOp op;
+                        op.kind = EditOp::Kind::RenameClip;
+                        op.value = v.toStdString();
+                        emitOp(op);
+                    })
+        ->setObjectName(QStringLiteral("clipRename"));
+    row->addWidget(editBtn_);
     v->addLayout(row);
     auto* row2 = new QHBoxLayout;
     slider_ = new MarkedSlider(w);
@@ -205,6 +278,7 @@ int TimelineDock::currentClipEntry() const { return clipCombo_->currentIndex(); 
 
 void TimelineDock::setClip(std::shared_ptr<const Clip> clip) {
     clip_ = std::move(clip);
+    editBtn_->setEnabled(bool(clip_));
     {
         QSignalBlocker block(slider_);
         slider_->setRange(0, frameCount() > 0 ? int(frameCount()) - 1 : 0);

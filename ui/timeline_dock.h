@@ -2,6 +2,7 @@
 // scrub slider marked where step/visibility keys change and where clip events fire.
 #pragma once
 
+#include "common/edit_op.h"
 #include "scene/clip.h"
 #include "scene/pose.h"
 
@@ -10,10 +11,12 @@
 #include <QSlider>
 #include <QTimer>
 
+#include <functional>
 #include <memory>
 #include <vector>
 
 class QComboBox;
+class QMenu;
 class QDoubleSpinBox;
 class QLabel;
 class QToolButton;
@@ -71,6 +74,15 @@ class TimelineDock : public QDockWidget {
     QDoubleSpinBox* speedBox() const { return speedSpin_; }
     QToolButton* lastFrameButton() const { return lastBtn_; }
 
+    // The clip's Edit menu (the "Edit" button beside the speed): "Frame rate…", "Trim to frames…" (first..last,
+    // from 0) and "Rename clip…", each asking for the value and emitting clipEditRequested (the window applies it to
+    // the clip's file, undoable; docs/EDITING.md). The actions are named clipRate, clipTrim and clipRename.
+    QMenu* clipEditMenu() const { return editMenu_; }
+    // Replaces the value dialog (tests): the text entered from `current` (a null QString: cancelled).
+    void setValuePrompt(std::function<QString(const QString& what, const QString& current)> p) {
+        valuePrompt_ = std::move(p);
+    }
+
   public slots:
     void play();
     void pause();
@@ -85,6 +97,8 @@ class TimelineDock : public QDockWidget {
     void openClipRequested();
     void frameChanged(float position, rs::LoopMode mode);
     void playingChanged(bool playing);
+    // A clip edit from the Edit menu (SetClipRate, TrimClip, RenameClip) for the clip shown.
+    void clipEditRequested(const rs::EditOp& op);
 
   private:
     void tick();
@@ -106,6 +120,10 @@ class TimelineDock : public QDockWidget {
     LoopMode mode_ = LoopMode::Loop;
     bool updatingSlider_ = false;
     int clipEntryCount_ = 0;
+    QToolButton* editBtn_ = nullptr;
+    QMenu* editMenu_ = nullptr;
+    std::function<QString(const QString&, const QString&)> valuePrompt_;
+    QString prompt(const QString& what, const QString& current);
 };
 
 } // namespace rs::ui

@@ -252,13 +252,68 @@ struct Editor {
             editText(v.data(), count), std::move(p));
     }
 
+    // A proxy (0x603) whose payload an edit replaced: its mini-chunks parsed from the current payload, the target
+    // (5) or hidden flag (7, appended when absent) set, the payload rebuilt with every other mini as it was.
+    void proxyPayload(SourceNode& c, const std::string& pp) {
+        const std::vector<uint8_t> p = tree.payloadOf(c);
+        std::vector<std::pair<uint8_t, std::vector<uint8_t>>> minis;
+        for (size_t at = 0; at < p.size();) {
+            if (at + 2 > p.size() || at + 2 + p[at + 1] > p.size())
+                throw EditError(file + ": " + pp + ": mini-chunks do not tile the edited payload");
+            minis.emplace_back(p[at],
+                               std::vector<uint8_t>(p.begin() + long(at + 2), p.begin() + long(at + 2 + p[at + 1])));
+            at += 2 + size_t(p[at + 1]);
+        }
+        auto find = [&](uint8_t type) -> std::vector<uint8_t>* {
+            for (auto& m : minis)
+                if (m.first == type) return &m.second;
+            return nullptr;
+        };
+        std::vector<uint8_t>* nameMini = find(5);
+        if (!nameMini) return;
+        const std::string name = cstr(*nameMini);
+        if (!equalsNoCase(name, op.target)) return;
+        matched = true;
+        std::string what, before, after;
+        if (op.kind == EditOp::Kind::SetProxyTarget) {
+            *nameMini = cbytes(op.value);
+            if (nameMini->size() > 255)
+                throw EditError(file + ": " + pp + ": proxy " + op.value + " is longer than a mini-chunk holds");
+            what = "proxy", before = name, after = op.value;
+        } else {
+            const uint32_t v = uint32_t(editBool(op.value, file, "hidden"));
+            std::vector<uint8_t>* h = find(7);
+            if (!h) {
+                if (!v) return;
+                minis.emplace_back(7, std::vector<uint8_t>(4, 0));
+                h = &minis.back().second;
+            }
+            if (h->size() != 4) throw EditError(file + ": " + pp + ": hidden mini-chunk is not 4 bytes");
+            what = "hidden", before = std::to_string(getU(*h, 0)), after = std::to_string(v);
+            putU(*h, 0, v);
+        }
+        std::vector<uint8_t> out;
+        for (const auto& [type, bytes] : minis) {
+            out.push_back(type);
+            out.push_back(uint8_t(bytes.size()));
+            out.insert(out.end(), bytes.begin(), bytes.end());
+        }
+        set(c, pp, what, before, after, std::move(out));
+    }
+
     void connections(SourceNode& n, const std::string& path) {
         size_t dazzle = 0;
         for (SourceNode& c : n.children) {
             if (c.kind != K::Chunk) continue;
             const std::string pp = join(path, c);
             if (c.type == 0x603 &&
-                (op.kind == EditOp::Kind::SetProxyTarget || op.kind == EditOp::Kind::SetProxyHidden)) {
+                (op.kind == EditOp::Kind::SetProxyTarget || op.kind == EditOp::Kind::SetProxyHidden) && c.replaced &&
+                c.children.empty()) {
+                // An earlier edit replaced this proxy's payload (a hidden mini-chunk appended): its minis are
+                // read from, and set in, the payload as it is now.
+                proxyPayload(c, pp);
+            } else if (c.type == 0x603 &&
+                       (op.kind == EditOp::Kind::SetProxyTarget || op.kind == EditOp::Kind::SetProxyHidden)) {
                 SourceNode* nameMini = childOf(c, K::Mini, 5);
                 if (!nameMini) continue;
                 const std::string name = cstr(tree.payloadOf(*nameMini));
@@ -269,7 +324,15 @@ struct Editor {
                     continue;
                 }
                 SourceNode* h = childOf(c, K::Mini, 7);
-                if (!h) throw EditError(file + ": proxy " + name + " is stored without a hidden mini-chunk (7)");
+                if (!h) {
+                    // No mini-chunk 7 is "not hidden" (writers leave it out): hiding appends one to the proxy's
+                    // 0x603 payload, the minis before it kept byte for byte.
+                    if (!editBool(op.value, file, "hidden")) continue;
+                    std::vector<uint8_t> p = tree.payloadOf(c);
+                    p.insert(p.end(), {7, 4, 1, 0, 0, 0});
+                    set(c, pp, "hidden", "0 (no mini-chunk 7)", "1", std::move(p));
+                    continue;
+                }
                 std::vector<uint8_t> p = tree.payloadOf(*h);
                 if (p.size() != 4) throw EditError(file + ": " + join(pp, *h) + " is not 4 bytes");
                 const uint32_t old = getU(p, 0), v = uint32_t(editBool(op.value, file, "hidden"));
@@ -295,7 +358,77 @@ struct Editor {
         }
     }
 
+    // TrimClip: frames op.first..op.last kept (the reader's layout, alamo_clip_reader.cpp). The header's frame
+    // count, and every per-frame data chunk cut to those frames: format 1's per-bone 0x1004/0x1005 (6 bytes a
+    // frame) and 0x1006 (8; a constant rotation of 8 bytes stays), format 2's interleaved 0x100a/0x1009/0x100b
+    // (frame size words a frame), the visibility and step bit tracks 0x1007/0x1008 re-packed. A data chunk whose
+    // size is not what its frames take is refused (the reader tolerates some; a cut of them would be a guess).
+    void trim(SourceNode& n, const std::string& path) {
+        SourceNode* header = childOf(n, K::Chunk, 0x1001);
+        SourceNode* framesMini = header ? childOf(*header, K::Mini, 1) : nullptr;
+        if (!framesMini) throw EditError(file + ": " + path + " has no 0x1001 header with a frame count");
+        const std::string hp = join(path, *header);
+        std::vector<uint8_t> fp = tree.payloadOf(*framesMini);
+        if (fp.size() != 4) throw EditError(file + ": " + join(hp, *framesMini) + " is not 4 bytes");
+        const uint32_t frames = getU(fp, 0);
+        if (op.first > op.last || op.last >= frames)
+            throw EditError(file + ": frames " + std::to_string(op.first) + ".." + std::to_string(op.last) +
+                            " are not within the clip's 0.." + std::to_string(frames ? frames - 1 : 0));
+        matched = true;
+        const uint32_t kept = op.last - op.first + 1;
+        if (kept == frames) return; // the whole clip: no change
+        const std::string range = std::to_string(op.first) + ".." + std::to_string(op.last);
+        putU(fp, 0, kept);
+        set(*framesMini, join(hp, *framesMini), "frames", std::to_string(frames), std::to_string(kept), std::move(fp));
+        auto wordsOf = [&](uint32_t type) -> uint64_t {
+            SourceNode* m = childOf(*header, K::Mini, type);
+            if (!m) return 0;
+            const std::vector<uint8_t> p = tree.payloadOf(*m);
+            return p.size() == 4 ? getU(p, 0) : 0;
+        };
+        // Rows [first, last] of a chunk of `frames` rows of `row` bytes.
+        auto rows = [&](SourceNode& c, const std::string& cp, uint64_t row, const char* what) {
+            const std::vector<uint8_t> p = tree.payloadOf(c);
+            if (row == 0) return;
+            if (p.size() != row * frames)
+                throw EditError(file + ": " + cp + ": " + std::to_string(p.size()) + " bytes of " + what + " for " +
+                                std::to_string(frames) + " frames of " + std::to_string(row) + " bytes; not cut");
+            std::vector<uint8_t> out(p.begin() + long(row * op.first), p.begin() + long(row * (uint64_t(op.last) + 1)));
+            set(c, cp, what, std::to_string(frames) + " frames", "frames " + range, std::move(out));
+        };
+        auto bits = [&](SourceNode& c, const std::string& cp, const char* what) {
+            const std::vector<uint8_t> p = tree.payloadOf(c);
+            if (p.size() != (uint64_t(frames) + 7) / 8)
+                throw EditError(file + ": " + cp + ": " + std::to_string(p.size()) + " bytes of " + what +
+                                " bits for " + std::to_string(frames) + " frames; not cut");
+            std::vector<uint8_t> out((kept + 7) / 8, 0);
+            for (uint32_t f = 0; f < kept; ++f) {
+                const uint32_t from = op.first + f;
+                if ((p[from >> 3] >> (from & 7)) & 1) out[f >> 3] = uint8_t(out[f >> 3] | (1u << (f & 7)));
+            }
+            set(c, cp, what, std::to_string(frames) + " frames", "frames " + range, std::move(out));
+        };
+        for (SourceNode& c : n.children) {
+            if (c.kind != K::Chunk) continue;
+            const std::string cp = join(path, c);
+            if (c.type == 0x100a) rows(c, cp, 2 * wordsOf(12), "translations");
+            if (c.type == 0x1009) rows(c, cp, 2 * wordsOf(11), "rotations");
+            if (c.type == 0x100b) rows(c, cp, 2 * wordsOf(13), "scales");
+            if (c.type != 0x1002) continue;
+            for (SourceNode& d : c.children) {
+                if (d.kind != K::Chunk) continue;
+                const std::string dp = join(cp, d);
+                if (d.type == 0x1004) rows(d, dp, 6, "translation");
+                if (d.type == 0x1005) rows(d, dp, 6, "scale");
+                if (d.type == 0x1006 && tree.payloadOf(d).size() != 8) rows(d, dp, 8, "rotation");
+                if (d.type == 0x1007) bits(d, dp, "visibility");
+                if (d.type == 0x1008) bits(d, dp, "step");
+            }
+        }
+    }
+
     void clip(SourceNode& n, const std::string& path) {
+        if (op.kind == EditOp::Kind::TrimClip) return trim(n, path);
         for (SourceNode& c : n.children) {
             if (c.kind != K::Chunk) continue;
             const std::string pp = join(path, c);
@@ -350,7 +483,6 @@ std::vector<TextEdit> applyEdit(SourceTree& tree, const EditOp& op, bool apply) 
     const std::string& file = tree.label();
     if (op.kind == EditOp::Kind::RenameClip)
         throw EditError(file + ": an Alamo clip is named by its file name (MODEL_CLIP_NN.ala): rename the file");
-    if (op.kind == EditOp::Kind::TrimClip) throw EditError(file + ": trimming an Alamo clip is not implemented yet");
     Editor e{tree, op, file, {}, {}};
     for (SourceNode& n : tree.roots()) {
         if (n.kind != K::Chunk) continue;

@@ -461,6 +461,27 @@ std::vector<std::string> boneCompanions(const Resolver* resolver, const std::str
     return {out.begin(), out.end()};
 }
 
+bool isObjectDefinition(const std::string& path) { return isTextDefinition(path); }
+
+SourceTree editableTree(const std::string& path, std::shared_ptr<const std::vector<uint8_t>> bytes, Format* format) {
+    if (isTextDefinition(path)) {
+        if (format) *format = Format::Unknown;
+        return lineTree(std::move(bytes), path);
+    }
+    const Format f = writableFormat(ByteSpan(*bytes), path);
+    if (f == Format::Unknown || f == Format::Meg || f == Format::Big)
+        throw ParseError(path, {}, ParseError::kNoOffset, "rigscope does not edit this kind of file");
+    if (format) *format = f;
+    return sourceTree(f, std::move(bytes), path);
+}
+
+std::vector<TextEdit> applyToTree(const std::string& path, Format format, SourceTree& tree, const EditOp& op,
+                                  const std::string& model, bool apply) {
+    if (!isTextDefinition(path)) return applyEdit(format, tree, op, apply);
+    if (op.kind != EditOp::Kind::RenameBone) throw EditError(path + ": object definitions take only bone renames here");
+    return textBoneRename(tree, model, op.name, op.value, apply);
+}
+
 EditOp parseRenameArg(EditOp::Kind kind, const std::string& arg) {
     const size_t eq = arg.find('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 == arg.size())

@@ -100,6 +100,16 @@ class EditSet {
 // folders where an object that uses the model names the bone (attachment bones, ParticleSysBone, ...). Sorted.
 std::vector<std::string> boneCompanions(const Resolver* resolver, const std::string& path, const std::string& bone);
 
+// One file of an edit outside an EditSet (the viewer's edit session keeps its own trees): whether `path` is an
+// object definition (EaW .xml, SAGE .ini) that a bone rename edits as text; the tree an EditSet keeps for it (one
+// node per line for a definition, with *format Unknown; the registry's source tree otherwise, ParseError naming
+// the file when rigscope does not edit its kind); and one file's part of `op` as EditSet::apply runs it (`model`:
+// the path of the model whose bone is renamed, which a definition must name). EditError as applyEdit.
+bool isObjectDefinition(const std::string& path);
+SourceTree editableTree(const std::string& path, std::shared_ptr<const std::vector<uint8_t>> bytes, Format* format);
+std::vector<TextEdit> applyToTree(const std::string& path, Format format, SourceTree& tree, const EditOp& op,
+                                  const std::string& model, bool apply);
+
 // The operations of `--set TARGET.PARAM=VALUE` (TARGET may be empty: ".PARAM=VALUE" sets every material's),
 // `--shader OLD=NEW`, `--rename-texture OLD=NEW`, `--rename-bone OLD=NEW`. Throws EditError naming the argument.
 EditOp parseSetArg(const std::string& arg);

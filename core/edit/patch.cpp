@@ -40,6 +40,8 @@ const std::map<std::string, EditOp::Kind>& opNames() {
         {"dazzle-color", EditOp::Kind::SetDazzleColor},
         {"dazzle-rate", EditOp::Kind::SetDazzleRate},
         {"clip-rate", EditOp::Kind::SetClipRate},
+        {"clip-rename", EditOp::Kind::RenameClip},
+        {"clip-trim", EditOp::Kind::TrimClip},
     };
     return m;
 }
@@ -140,8 +142,9 @@ Patch parsePatch(const std::string& text, const std::string& label) {
                 key == "op" || key == "comment" || (rename && (key == "from" || key == "to")) ||
                 (op.kind == EditOp::Kind::SetShader && (key == "target" || key == "from" || key == "to")) ||
                 (op.kind == EditOp::Kind::SetParam && (key == "target" || key == "param" || key == "value")) ||
+                (op.kind == EditOp::Kind::TrimClip && (key == "first" || key == "last")) ||
                 (!rename && op.kind != EditOp::Kind::SetShader && op.kind != EditOp::Kind::SetParam &&
-                 (key == "target" || key == "value"));
+                 op.kind != EditOp::Kind::TrimClip && (key == "target" || key == "value"));
             if (!ok) throw bad(where, "unknown field \"" + key + "\" for " + opName);
         }
         if (rename) {
@@ -156,8 +159,19 @@ Patch parsePatch(const std::string& text, const std::string& label) {
             text("target", false, op.target);
             text("param", true, op.name);
             text("value", true, op.value);
+        } else if (op.kind == EditOp::Kind::TrimClip) {
+            // Frames kept, from 0, inclusive: whole numbers that fit 32 bits.
+            auto frame = [&](const char* field, uint32_t& out) {
+                if (!e.contains(field) || !e[field].is_number_integer() || e[field].get<int64_t>() < 0 ||
+                    e[field].get<int64_t>() > int64_t(UINT32_MAX))
+                    throw bad(where, "\"" + std::string(field) + "\" (a frame number from 0) is needed by " + opName);
+                out = uint32_t(e[field].get<int64_t>());
+            };
+            frame("first", op.first);
+            frame("last", op.last);
+            if (op.first > op.last) throw bad(where, "\"first\" is after \"last\"");
         } else {
-            text("target", op.kind != EditOp::Kind::SetClipRate, op.target);
+            text("target", op.kind != EditOp::Kind::SetClipRate && op.kind != EditOp::Kind::RenameClip, op.target);
             text("value", true, op.value);
         }
         p.ops.push_back(std::move(op));

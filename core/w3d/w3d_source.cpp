@@ -343,6 +343,22 @@ std::vector<TextEdit> applyEdit(SourceTree& tree, const EditOp& op, bool apply) 
                              : op.name.empty()                 ? std::string(" with an FX shader")
                                                                : " with shader " + op.name));
         break;
+    case EditOp::Kind::RenameClip:
+        // A clip's name: char[16] at byte 4 of its header (0x201 uncompressed, 0x281 compressed); the engine names
+        // it HIERARCHY.NAME, so the hierarchy field stays.
+        for (SourceNode& n : tree.roots()) {
+            if (n.kind != K::Chunk || (n.type != id::Animation && n.type != id::CompressedAnimation)) continue;
+            SourceNode* h = childOf(n, n.type == id::Animation ? id::AnimationHeader : id::CompressedAnimationHeader);
+            if (!h) throw EditError(file + ": " + n.segment() + " has no header");
+            std::vector<uint8_t> p = tree.payloadOf(*h);
+            if (p.size() < 4 + 16) throw EditError(file + ": " + join(n.segment(), *h) + " is too short");
+            const std::string old = fixedText(p, 4, 16);
+            putFixed(p, 4, 16, op.value, file, "clip name");
+            e.matched = true;
+            e.set(*h, join(n.segment(), *h), "clip name", old, op.value, std::move(p));
+        }
+        if (!e.matched) throw EditError(file + ": no W3D animation (0x200 or 0x280) to rename");
+        break;
     default:
         throw EditError(file + ": W3D files have no such edit (" + describeEdit(op) + ")");
     }

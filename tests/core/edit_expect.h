@@ -40,17 +40,17 @@ inline std::vector<uint8_t> expectedAfter(const std::vector<uint8_t>& orig, cons
                                                                                       uint64_t at, int64_t delta) {
         for (const SourceNode& n : ns) {
             if (at < n.payloadBegin() || at >= n.end || n.begin == at) continue;
+            // From `want`: several edits under one ancestor add up.
             if (n.kind == SourceNode::Kind::Chunk)
-                expectPut32(want, n.begin + 4, uint32_t(int64_t(expectLe32(orig, n.begin + 4)) + delta));
+                expectPut32(want, n.begin + 4, uint32_t(int64_t(expectLe32(want, n.begin + 4)) + delta));
             else if (n.kind == SourceNode::Kind::Mini)
-                want[n.begin + 1] = uint8_t(orig[n.begin + 1] + delta);
+                want[n.begin + 1] = uint8_t(want[n.begin + 1] + delta);
             grow(n.children, at, delta);
         }
     };
     std::vector<std::pair<uint64_t, std::vector<uint8_t>>> sorted = edits;
     std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
     // Size fields first (they lie before their payloads, and an edit never moves an ancestor's header).
-    std::map<const SourceNode*, int64_t> total;
     for (const auto& [at, payload] : sorted) {
         const SourceNode* n = nodeAt(tree.roots(), at);
         REQUIRE(n);

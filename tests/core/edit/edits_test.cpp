@@ -9,6 +9,7 @@
 #include "bw2_fixtures.h"
 #include "common/file_read.h"
 #include "corpus.h"
+#include "demo/demo_model.h"
 #include "edit/edits.h"
 #include "edit_expect.h"
 #include "formats/formats.h"
@@ -136,6 +137,28 @@ TEST_CASE("edit: Alamo shader, parameters, bones, meshes, proxies, lights, dazzl
     CHECK(m.proxies.at(1).name == "p_steam");
     m = alamo::readModel(ByteSpan(editAndCheck(orig, "m.alo", op(K::SetProxyHidden, "p_fire_ALT1", "", "0"), 1)), "m");
     CHECK_FALSE(m.proxies.at(0).hidden);
+    // p_smoke is stored without the hidden mini-chunk (not hidden): hiding appends one to its 0x603; showing it
+    // again is no change.
+    m = alamo::readModel(ByteSpan(editAndCheck(orig, "m.alo", op(K::SetProxyHidden, "p_smoke", "", "1"), 1)), "m");
+    CHECK(m.proxies.at(1).hidden);
+    CHECK(m.proxies.at(1).name == "p_smoke");
+    editAndCheck(orig, "m.alo", op(K::SetProxyHidden, "p_smoke", "", "0"), 0);
+    {
+        // Edits after the append find the proxy in the payload as it is now: its target renamed, shown again.
+        edit::EditSet set;
+        set.add("m.alo", shared(orig));
+        set.apply("m.alo", op(K::SetProxyHidden, "p_smoke", "", "1"));
+        const edit::Step target = set.apply("m.alo", op(K::SetProxyTarget, "p_smoke", "", "p_steam_longer"));
+        REQUIRE(target.changes.size() == 1);
+        set.apply("m.alo", op(K::SetProxyHidden, "p_steam_longer", "", "0"));
+        Model e = alamo::readModel(ByteSpan(set.find("m.alo")->written()), "m");
+        CHECK(e.proxies.at(1).name == "p_steam_longer");
+        CHECK_FALSE(e.proxies.at(1).hidden);
+        CHECK(e.proxies.at(0).name == "p_fire_ALT1");
+        set.undo(target);
+        e = alamo::readModel(ByteSpan(set.find("m.alo")->written()), "m");
+        CHECK(e.proxies.at(1).name == "p_smoke");
+    }
     m = alamo::readModel(ByteSpan(editAndCheck(orig, "m.alo", op(K::SetLightColor, "Spot", "", "0 1 0"), 1)), "m");
     CHECK(m.lights.at(0).color == glm::vec3(0, 1, 0));
     m = alamo::readModel(ByteSpan(editAndCheck(orig, "m.alo", op(K::SetLightIntensity, "spot", "", "0.5"), 1)), "m");
@@ -388,6 +411,22 @@ TEST_CASE("edit: patch files and arguments", "[edit]") {
     CHECK_THROWS_WITH(
         edit::parsePatch("{\"edits\": [{\"op\": \"set\", \"param\": \"X\", \"value\": {\"a\": 1}}]}", "p.json"),
         Catch::Contains("edits[0]"));
+    // Clip trim (frames first..last) and clip rename.
+    const edit::Patch c = edit::parsePatch(
+        R"({"edits": [{"op": "clip-trim", "first": 5, "last": 20}, {"op": "clip-rename", "value": "RUN"}]})", "c.json");
+    REQUIRE(c.ops.size() == 2);
+    CHECK(c.ops[0].kind == EditOp::Kind::TrimClip);
+    CHECK(c.ops[0].first == 5);
+    CHECK(c.ops[0].last == 20);
+    CHECK(c.ops[1].kind == EditOp::Kind::RenameClip);
+    CHECK(c.ops[1].value == "RUN");
+    CHECK_THROWS_WITH(edit::parsePatch(R"({"edits": [{"op": "clip-trim", "first": 5, "last": 2}]})", "c.json"),
+                      Catch::Contains("after"));
+    CHECK_THROWS_WITH(edit::parsePatch(R"({"edits": [{"op": "clip-trim", "first": -1, "last": 2}]})", "c.json"),
+                      Catch::Contains("frame number"));
+    CHECK_THROWS_WITH(
+        edit::parsePatch(R"({"edits": [{"op": "clip-trim", "first": 1, "last": 2, "value": 3}]})", "c.json"),
+        Catch::Contains("unknown field"));
     CHECK_THROWS_AS(edit::parsePatch("[]", "p.json"), EditError);
     CHECK_THROWS_AS(edit::parsePatch("", "p.json"), EditError);
 
@@ -399,4 +438,150 @@ TEST_CASE("edit: patch files and arguments", "[edit]") {
     CHECK(s.target.empty());
     CHECK_THROWS_AS(edit::parseSetArg("Diffuse=1"), EditError);
     CHECK_THROWS_AS(edit::parseRenameArg(EditOp::Kind::RenameBone, "A="), EditError);
+}
+
+namespace {
+
+// Trims `bytes` (an Alamo clip) to frames first..last through editAndCheck (the bytes outside the cut chunks and
+// their ancestors' sizes unchanged, undo/redo) and checks every decoded value of the result against the original's
+// frame first + f.
+void trimAndCompare(const std::vector<uint8_t>& bytes, const std::string& label, uint32_t first, uint32_t last) {
+    EditOp o;
+    o.kind = EditOp::Kind::TrimClip;
+    o.first = first;
+    o.last = last;
+    size_t changes = 0;
+    {
+        edit::EditSet dry;
+        dry.add(label, shared(bytes));
+        changes = dry.apply(label, o, false).changes.size();
+    }
+    REQUIRE(changes >= 2); // the frame count and at least one data chunk
+    const std::vector<uint8_t> out = editAndCheck(bytes, label, o, changes);
+    const Document a = Resolver().read(ByteSpan(bytes), label), b = Resolver().read(ByteSpan(out), label);
+    REQUIRE(a.clips.size() == 1);
+    REQUIRE(b.clips.size() == 1);
+    const Clip &ca = *a.clips[0], &cb = *b.clips[0];
+    CHECK(cb.frameCount == last - first + 1);
+    CHECK(cb.fps == ca.fps);
+    CHECK(cb.version == ca.version);
+    CHECK(cb.warnings.size() == ca.warnings.size());
+    REQUIRE(cb.tracks.size() == ca.tracks.size());
+    size_t values = 0;
+    for (size_t t = 0; t < ca.tracks.size(); ++t) {
+        const BoneTrack &ta = ca.tracks[t], &tb = cb.tracks[t];
+        INFO("track " << ta.boneName);
+        CHECK(tb.boneName == ta.boneName);
+        auto same = [&](const auto& va, const auto& vb) {
+            if (va.size() <= 1) {
+                CHECK(vb == va); // constant or absent: kept as is
+                return;
+            }
+            REQUIRE(vb.size() == cb.frameCount);
+            for (uint32_t f = 0; f < cb.frameCount; ++f, ++values)
+                CHECK(vb[f] == va[first + f]);
+        };
+        same(ta.translation, tb.translation);
+        if (cb.frameCount == 1 && cb.version == 1 && ta.rotation.size() > 1) {
+            // Format 1 stores one frame of rotation as 8 bytes, which the reader takes for a constant rotation:
+            // the same pose.
+            CHECK(tb.rotation.empty());
+            CHECK(tb.defaultRotation == ta.rotation[first]);
+        } else {
+            same(ta.rotation, tb.rotation);
+        }
+        same(ta.scale, tb.scale);
+        same(ta.visibility, tb.visibility);
+        same(ta.step, tb.step);
+        if (!(cb.frameCount == 1 && cb.version == 1 && ta.rotation.size() > 1))
+            CHECK(tb.defaultRotation == ta.defaultRotation);
+    }
+    CHECK(values > 0);
+}
+
+} // namespace
+
+TEST_CASE("edit: an Alamo clip trimmed to a frame range, formats 1 and 2", "[edit]") {
+    const Clip clip = demo::demoClipSource();
+    for (int version : {1, 2}) {
+        INFO("format " << version);
+        alamo::AlaWriteOptions w;
+        w.version = version;
+        const std::vector<uint8_t> bytes = alamo::writeClip(clip, w);
+        trimAndCompare(bytes, "DEMO_IDLE_00.ALA", 5, 20);  // the antenna's blink (12..17) and the step (5) inside
+        trimAndCompare(bytes, "DEMO_IDLE_00.ALA", 13, 13); // one frame
+        trimAndCompare(bytes, "DEMO_IDLE_00.ALA", 0, 29);  // the last frame only cut
+        // Frames outside the clip, or reversed: refused, nothing changed.
+        edit::EditSet set;
+        set.add("c.ala", shared(bytes));
+        EditOp o;
+        o.kind = EditOp::Kind::TrimClip;
+        o.first = 3;
+        o.last = clip.frameCount;
+        CHECK_THROWS_WITH(set.apply("c.ala", o), Catch::Contains("not within the clip's 0..30"));
+        o.first = 9, o.last = 8;
+        CHECK_THROWS_AS(set.apply("c.ala", o), EditError);
+        CHECK(set.dirtyFiles().empty());
+        // The whole clip: no change.
+        o.first = 0, o.last = clip.frameCount - 1;
+        CHECK(set.apply("c.ala", o).changes.empty());
+    }
+}
+
+TEST_CASE("edit corpus: real Alamo clips trimmed", "[edit][corpus]") {
+    RIGSCOPE_REQUIRE_CORPUS("alamo");
+    const std::vector<std::string> clips = test::corpusFiles("alamo", {".ala"});
+    if (clips.empty()) RIGSCOPE_SKIP("corpus has no .ala");
+    size_t done = 0;
+    for (size_t i = 0; i < clips.size() && done < 6; i += std::max<size_t>(1, clips.size() / 6)) {
+        const std::string& path = clips[i];
+        INFO(path);
+        const std::vector<uint8_t> bytes = readFile(path, kMaxInputBytes);
+        const Document d = Resolver().read(ByteSpan(bytes), path);
+        if (d.clips.size() != 1 || d.clips[0]->frameCount < 4) continue;
+        const uint32_t n = d.clips[0]->frameCount;
+        trimAndCompare(bytes, path, n / 4, n - 1 - n / 4);
+        ++done;
+    }
+    CHECK(done > 0);
+    std::cout << "edit corpus: " << done << " real Alamo clips trimmed and compared frame by frame\n";
+}
+
+TEST_CASE("edit: a W3D clip renamed, uncompressed and compressed; Alamo clips refuse (named by their file)", "[edit]") {
+    for (const w3d::ClipCodec codec : {w3d::ClipCodec::Uncompressed, w3d::ClipCodec::Timecoded}) {
+        w3d::ClipSpec spec;
+        spec.name = "WALK";
+        spec.hierarchy = "TEST_SKL";
+        spec.frames = 4;
+        spec.codec = codec;
+        if (codec != w3d::ClipCodec::Uncompressed) spec.version = 0x1;
+        w3d::ChannelSpec ch;
+        ch.pivot = 1;
+        ch.type = 0;
+        if (codec == w3d::ClipCodec::Uncompressed) {
+            ch.values = {0, 1, 2, 3};
+        } else {
+            ch.keyFrames = {0, 3};
+            ch.binary = {0, 0};
+            ch.values = {0, 3};
+        }
+        spec.channels = {ch};
+        w3d::ChunkWriter cw;
+        w3d::writeClip(cw, spec);
+        const std::vector<uint8_t> bytes = cw.take();
+        const std::vector<uint8_t> got =
+            editAndCheck(bytes, "TEST_SKL.WALK.w3d", op(EditOp::Kind::RenameClip, "", "", "RUN_FAST"), 1);
+        CHECK(got.size() == bytes.size()); // a fixed 16-byte field
+        const Document d = Resolver().read(ByteSpan(got), "TEST_SKL.WALK.w3d");
+        REQUIRE(d.clips.size() == 1);
+        CHECK(d.clips[0]->name == "RUN_FAST");
+        CHECK(d.clips[0]->hierarchyName == "TEST_SKL");
+        edit::EditSet set;
+        set.add("c.w3d", shared(bytes));
+        CHECK_THROWS_WITH(set.apply("c.w3d", op(EditOp::Kind::RenameClip, "", "", "A_NAME_OF_16_CHR")),
+                          Catch::Contains("16-byte"));
+    }
+    edit::EditSet set;
+    set.add("c.ala", shared(demo::demoAlaBytes()));
+    CHECK_THROWS_WITH(set.apply("c.ala", op(EditOp::Kind::RenameClip, "", "", "X")), Catch::Contains("file name"));
 }
