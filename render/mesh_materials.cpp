@@ -1,5 +1,6 @@
 #include "mesh_materials.h"
 
+#include "fx_uniforms.h"
 #include "orbit_camera.h"
 #include "qt3d_helpers.h"
 #include "scene_view.h"
@@ -52,7 +53,7 @@ std::vector<glm::vec3> computeNormals(const rs::SubMesh& sm) {
 } // namespace
 
 MeshMaterials::MeshMaterials(Qt3DCore::QNode* root) : root_(root), steps_(fillStepsFromEnvironment()) {
-    QByteArray common("#version 330 core\n");
+    QByteArray common(shaders::desktopPrefix);
     if (!steps_.lightCount) common += "#define LIGHT_LOOP 4\n";
     for (int v = 0; v < kVariants; ++v) {
         QByteArray fs = common;
@@ -153,88 +154,10 @@ Qt3DRender::QEffect* MeshMaterials::meshEffect(Family family, int variant, bool 
     return e;
 }
 
-namespace {
-const char* alamoDefine(rs::ShaderImpl impl) {
-    switch (impl) {
-    case rs::ShaderImpl::AlamoBumpColorize:
-        return "BUMP_COLORIZE";
-    case rs::ShaderImpl::AlamoGloss:
-        return "GLOSS";
-    case rs::ShaderImpl::AlamoGlossColorize:
-        return "GLOSS_COLORIZE";
-    case rs::ShaderImpl::AlamoAlpha:
-        return "ALPHA";
-    case rs::ShaderImpl::AlamoAdditive:
-        return "ADDITIVE";
-    case rs::ShaderImpl::AlamoShield:
-        return "SHIELD";
-    case rs::ShaderImpl::AlamoSkydome:
-        return "SKYDOME";
-    case rs::ShaderImpl::AlamoPlanet:
-        return "PLANET";
-    case rs::ShaderImpl::AlamoDefault:
-        return "DEFAULT";
-    case rs::ShaderImpl::AlamoBumpReflectColorize:
-        return "BUMP_REFLECT";
-    case rs::ShaderImpl::AlamoAlphaGloss:
-        return "ALPHA_GLOSS";
-    case rs::ShaderImpl::AlamoAdditiveVColor:
-        return "ADDITIVE_VCOLOR";
-    case rs::ShaderImpl::AlamoAdditiveOffset:
-        return "ADDITIVE_OFFSET";
-    case rs::ShaderImpl::AlamoSolidColor:
-        return "SOLID_COLOR";
-    case rs::ShaderImpl::AlamoAlphaScroll:
-        return "ALPHA_SCROLL";
-    case rs::ShaderImpl::AlamoHeat:
-        return "HEAT";
-    case rs::ShaderImpl::AlamoTerrainBump:
-        return "TERRAIN_BUMP";
-    case rs::ShaderImpl::AlamoTerrainGloss:
-        return "TERRAIN_GLOSS";
-    case rs::ShaderImpl::AlamoNebula:
-        return "NEBULA";
-    case rs::ShaderImpl::AlamoTree:
-        return "TREE";
-    case rs::ShaderImpl::AlamoGrass:
-        return "GRASS";
-    case rs::ShaderImpl::AlamoOccludedUnit:
-        return "OCCLUDED";
-    default:
-        return nullptr;
-    }
-}
-
-// Whether the .fx formula doubles the base texture (the engine's 2x modulate: texture x lighting x 2, see
-// shaders_alamo.cpp). A missing base texture is then drawn with the half-grey stand-in, so that it shows the same
-// neutral grey as elsewhere instead of saturating to white under a bright light.
-bool alamoDoublesBase(rs::ShaderImpl impl) {
-    switch (impl) {
-    case rs::ShaderImpl::AlamoBumpColorize:
-    case rs::ShaderImpl::AlamoBumpReflectColorize:
-    case rs::ShaderImpl::AlamoGloss:
-    case rs::ShaderImpl::AlamoGlossColorize:
-    case rs::ShaderImpl::AlamoAlpha:
-    case rs::ShaderImpl::AlamoAlphaGloss:
-    case rs::ShaderImpl::AlamoAlphaScroll:
-    case rs::ShaderImpl::AlamoDefault:
-    case rs::ShaderImpl::AlamoSkydome:
-    case rs::ShaderImpl::AlamoPlanet:
-    case rs::ShaderImpl::AlamoTerrainBump:
-    case rs::ShaderImpl::AlamoTerrainGloss:
-    case rs::ShaderImpl::AlamoTree:
-    case rs::ShaderImpl::AlamoGrass:
-        return true;
-    default:
-        return false;
-    }
-}
-} // namespace
-
 fx::OnDemandProgram& MeshMaterials::alamoProgram(rs::ShaderImpl impl) {
     auto& p = alamoPrograms_[int(impl)];
     if (!p) {
-        const QByteArray defs = QByteArray("#version 330 core\n#define ") + alamoDefine(impl) + "\n";
+        const QByteArray defs = QByteArray(shaders::desktopPrefix) + "#define " + alamoDefine(impl) + "\n";
         p = std::make_unique<fx::OnDemandProgram>(root_, defs + shaders::alamoVertex, defs + shaders::alamoFragment);
     }
     return *p;
@@ -407,12 +330,16 @@ void MeshMaterials::buildSubMesh(Qt3DCore::QEntity* parent, const std::vector<Pa
         block("vertexTexCoord1", VT::Float, 2, 8, sm.uv1.data());
     const bool tangents = sm.tangents.size() == n && sm.binormals.size() == n;
     const rs::ShaderInfo shader = rs::shaderInfo(part.model->format, mesh, sm.material);
-    const bool w3dFxDrawn = shader.impl == rs::ShaderImpl::W3dNormalMapped && !steps_.genericOnly;
+    // SAGE shader materials drawn by their .fx formula: NormalMapped.fx, C&C 3's Objects*.fx.
+    const bool w3dFxDrawn =
+        (shader.impl == rs::ShaderImpl::W3dNormalMapped || shader.impl == rs::ShaderImpl::W3xObjectsGdi ||
+         shader.impl == rs::ShaderImpl::W3xObjectsNod || shader.impl == rs::ShaderImpl::W3xObjectsGeneric) &&
+        !steps_.genericOnly;
     std::vector<glm::vec3> derivedTangents, derivedBinormals;
     if (tangents) {
         block("vertexTangent", VT::Float, 3, 12, sm.tangents.data());
         block("vertexBinormal", VT::Float, 3, 12, sm.binormals.data());
-    } else if (w3dFxDrawn) { // NormalMapped.fx without a stored frame: BFME's tools' convention from the UVs
+    } else if (w3dFxDrawn) { // a SAGE .fx without a stored frame: the SAGE tools' convention from the UVs
         const std::vector<glm::vec2> uv = sm.uv0.size() == n ? sm.uv0 : std::vector<glm::vec2>(n, glm::vec2(0.0f));
         rs::w3d::deriveTangentFrame(sm.positions, normals, uv, sm.indices, derivedTangents, derivedBinormals);
         block("vertexTangent", VT::Float, 3, 12, derivedTangents.data());
@@ -518,7 +445,7 @@ void MeshMaterials::buildSubMesh(Qt3DCore::QEntity* parent, const std::vector<Pa
         item.entity = entity;
         if (w3dFxDrawn)
             item.w3dFx =
-                buildW3dNormalMapped(entity, mesh, sm, subIndex, skinMode, rigidSlot, style.cullBackFaces, textures);
+                buildW3dFx(entity, mesh, sm, subIndex, skinMode, rigidSlot, style.cullBackFaces, shader.impl, textures);
         else
             buildW3dPasses(entity, gr, mesh, sm, subIndex, skinMode, rigidSlot, style.cullBackFaces, uvSel, textures,
                            item.w3d);
@@ -556,63 +483,9 @@ void MeshMaterials::buildSubMesh(Qt3DCore::QEntity* parent, const std::vector<Pa
     };
     // (W3D-style dual-bone skins have no Alamo shader; they keep the generic program's skinning.)
     if (alamoDefine(shader.impl) != nullptr && !steps_.genericOnly && skinMode != 2) {
-        // The .fx implementation: textures and material parameters bound by name, the .fx defaults otherwise.
-        const bool missingBase = texParam("baseTexture", "BaseTexture", textures.white()) == textures.checker();
-        if (missingBase && alamoDoublesBase(shader.impl)) // neutral grey after the formula's x2
-            mat->parameters().constLast()->setValue(QVariant::fromValue(textures.checkerHalf()));
-        addParam(mat, "mMaskScale", missingBase ? 0.0f : 1.0f);
-        texParam("normalTexture", "NormalTexture", textures.flatNormal());
-        texParam("glossTexture", "GlossTexture", textures.white());
-        texParam("cloudTexture", "CloudTexture", textures.clear());
-        texParam("cloudNormalTexture", "CloudNormalTexture", textures.flatNormal());
-        texParam("waveTexture", "WaveTexture", textures.white());
-        // MeshHeat without its distortion texture: the neutral value (0.5, 0.5) moves nothing.
-        const bool heat = shader.impl == rs::ShaderImpl::AlamoHeat;
-        texParam("distortTexture", "DistortionTexture", heat ? textures.flatNormal() : textures.clear());
-        for (QParameter* p : mat->parameters())
-            if (p->value().value<Qt3DRender::QAbstractTexture*>() == textures.checker() &&
-                p->name() != QLatin1String("baseTexture")) {
-                const bool neutral = p->name().contains(QLatin1String("ormal")) ||
-                                     (heat && p->name() == QLatin1String("distortTexture"));
-                p->setValue(QVariant::fromValue(neutral ? textures.flatNormal() : textures.clear()));
-            }
-        const glm::vec4 diffuse = vec4Param("Diffuse", glm::vec4(1.0f));
-        addParam(mat, "mDiffuse", toQ4(diffuse));
-        const glm::vec4 specular = vec4Param("Specular", glm::vec4(1.0f));
-        addParam(mat, "mSpecular", QVector3D(specular.x, specular.y, specular.z));
-        const glm::vec4 emissive = vec4Param("Emissive", glm::vec4(0.0f));
-        addParam(mat, "mEmissive", QVector3D(emissive.x, emissive.y, emissive.z));
-        // Color: MeshSolidColor's .fx default is (0, 0, 1, 0.5), MeshOccludedUnit's (1, 0, 0, 0.5); the additive
-        // shaders' is white.
-        const glm::vec4 colorDefault = shader.impl == rs::ShaderImpl::AlamoSolidColor     ? glm::vec4(0, 0, 1, 0.5f)
-                                       : shader.impl == rs::ShaderImpl::AlamoOccludedUnit ? glm::vec4(1, 0, 0, 0.5f)
-                                                                                          : glm::vec4(1.0f);
-        glm::vec4 color = vec4Param("Color", colorDefault);
-        if (mesh.colorize && m.find("Color") != nullptr) // FC_ mesh: the player's colour
-            color = glm::vec4(-1.0f);
-        addParam(mat, "mColor", toQ4(color));
-        const glm::vec4 uvOffset = vec4Param("UVOffset", glm::vec4(0.0f));
-        addParam(mat, "mUVOffset", QVector2D(uvOffset.x, uvOffset.y));
-        const glm::vec4 scroll = vec4Param("UVScrollRate", glm::vec4(0.0f));
-        addParam(mat, "mUVScrollRate", QVector2D(scroll.x, scroll.y));
-        addParam(mat, "mShieldUV",
-                 QVector4D(floatParam("BaseUVScale", 20.0f), floatParam("WaveUVScale", 1.0f),
-                           floatParam("DistortUVScale", 1.0f), floatParam("EdgeBrightness", 0.5f)));
-        addParam(mat, "mShieldScroll",
-                 QVector3D(floatParam("BaseUVScrollRate", 1.0f), floatParam("WaveUVScrollRate", 1.0f),
-                           floatParam("DistortUVScrollRate", 1.0f)));
-        addParam(mat, "mCloud",
-                 QVector2D(floatParam("CloudScrollRate", 0.0025f),
-                           floatParam("CloudScale", shader.impl == rs::ShaderImpl::AlamoSkydome ? 0.0025f : 1.0f)));
-        addParam(mat, "mAtmosphere", toQ4(vec4Param("Atmosphere", glm::vec4(0, 0, 0, 1))));
-        addParam(mat, "mAtmospherePower", floatParam("AtmospherePower", 4.5f));
-        addParam(mat, "mBendScale", floatParam("BendScale", 1.0f));
-        addParam(mat, "mDiffuse1", toQ4(vec4Param("Diffuse1", glm::vec4(1.0f))));
-        addParam(
-            mat, "mNebula",
-            QVector3D(floatParam("SFreq", 0.002f), floatParam("TFreq", 0.05f), floatParam("DistortionScale", 25.0f)));
-        const glm::vec4 city = vec4Param("CityColor", glm::vec4(1.0f));
-        addParam(mat, "mCityColor", QVector3D(city.x, city.y, city.z));
+        // The .fx implementation: textures and material parameters bound by name, the .fx defaults otherwise
+        // (fx_uniforms.h: the same values the web page binds).
+        bindFx(mat, fxBinding(mesh, m, shader.impl), meshName, subIndex, textures);
         addParam(mat, "skinMode", skinMode);
         addParam(mat, "rigidSlot", rigidSlot);
         addParam(mat, "hasVertexColor", useColors ? 1 : 0);
@@ -693,7 +566,7 @@ void MeshMaterials::updateVisibility(const std::vector<Part>& parts, const std::
         if (on && it.part > 0) on = proxyShown(parts[size_t(it.part)].proxy);
         if (on) { // programs of what is drawn only (hidden LODs, ALTs and shadow meshes compile nothing)
             if (it.w3dFx >= 0)
-                w3dFxProgram(it.w3dFx == 1).require();
+                w3dFxProgram(it.w3dFx).require();
             else if (!it.w3d.empty())
                 for (int k : it.w3d)
                     w3dProgram(k).require();

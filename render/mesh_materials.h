@@ -19,11 +19,14 @@ class QNode;
 } // namespace Qt3DCore
 namespace Qt3DRender {
 class QEffect;
+class QMaterial;
 class QGeometryRenderer;
 class QShaderProgram;
 } // namespace Qt3DRender
 
 namespace rs::render {
+
+struct FxBinding;
 
 namespace fx {
 class OnDemandProgram;
@@ -95,8 +98,8 @@ class MeshMaterials {
         int variant = 0;      // fragment variant (k* bits)
         int alamo = -1;       // Alamo implementation (rs::ShaderImpl) when drawn by its .fx program, else -1
         std::vector<int> w3d; // W3D program keys of its passes (drawn by the W3D program), else empty
-        int w3dFx = -1;       // NormalMapped.fx program (0, or 1 with the alpha test) when drawn by it, else -1
-        bool opaque = false;  // draws in the depth pre-pass too
+        int w3dFx = -1; // shader-material program key (w3dFxProgram) when drawn by NormalMapped.fx or Objects, else -1
+        bool opaque = false; // draws in the depth pre-pass too
     };
     enum : int { kBump = 1, kSpecular = 2, kUnlit = 4, kNoTexture = 8, kVariants = 16 };
     static FillSteps fillStepsFromEnvironment();
@@ -116,12 +119,18 @@ class MeshMaterials {
                         const rs::SubMesh& sm, int subIndex, int skinMode, int rigidSlot, bool cullBack,
                         const int uvSel[2], TextureCache& textures, std::vector<int>& programKeys);
 
-    // BFME shader material NormalMapped.fx (w3d_fx_materials.cpp): its program (with or without the alpha test) and
-    // one effect per program and culling; the material's constants and textures on the sub-mesh's entity.
-    fx::OnDemandProgram& w3dFxProgram(bool alphaTest);
-    Qt3DRender::QEffect* w3dFxEffect(bool alphaTest, bool cullBack);
-    int buildW3dNormalMapped(Qt3DCore::QEntity* entity, const rs::Mesh& mesh, const rs::SubMesh& sm, int subIndex,
-                             int skinMode, int rigidSlot, bool cullBack, TextureCache& textures);
+    // Shader materials drawn by their .fx formula (w3d_fx_materials.cpp): BFME's NormalMapped.fx and C&C 3's
+    // Objects*.fx. One program per key (kFx* bits: the formula and its compile-time switches) and one effect per
+    // program and culling; the material's constants and textures on the sub-mesh's entity. Build* return the key.
+    enum : int { kFxAlphaTest = 1, kFxObjects = 2, kFxSpecMap = 4, kFxRecolor = 8, kFxScrollHouseColor = 16 };
+    fx::OnDemandProgram& w3dFxProgram(int key);
+    Qt3DRender::QEffect* w3dFxEffect(int key, bool cullBack);
+    int buildW3dFx(Qt3DCore::QEntity* entity, const rs::Mesh& mesh, const rs::SubMesh& sm, int subIndex, int skinMode,
+                   int rigidSlot, bool cullBack, rs::ShaderImpl impl, TextureCache& textures);
+    // Binds a .fx binding (fx_uniforms.h) as parameters of mat: uniforms, and textures found through `textures` or
+    // their stand-ins; Alamo's mMaskScale (0 when the base texture is named and not found).
+    void bindFx(Qt3DRender::QMaterial* mat, const FxBinding& binding, const QString& meshName, int subIndex,
+                TextureCache& textures);
 
     Qt3DCore::QNode* root_ = nullptr;
     std::vector<DrawItem> items_;
@@ -133,7 +142,7 @@ class MeshMaterials {
     std::map<int, Qt3DRender::QEffect*> alamoEffects_;
     std::map<int, std::unique_ptr<fx::OnDemandProgram>> w3dPrograms_;
     std::map<long long, Qt3DRender::QEffect*> w3dEffects_;
-    std::unique_ptr<fx::OnDemandProgram> w3dFxPrograms_[2];
+    std::map<int, std::unique_ptr<fx::OnDemandProgram>> w3dFxPrograms_;
     std::map<int, Qt3DRender::QEffect*> w3dFxEffects_;
     bool heatShown_ = false;
 };

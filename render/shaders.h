@@ -1,4 +1,5 @@
-// GLSL sources of the render layer's shader families (OpenGL 3.3 core; Qt3D OpenGL backend).
+// GLSL sources of the render layer's shader families (OpenGL 3.3 core; Qt3D OpenGL backend). The text lives in
+// render/glsl/ (shared with the web page, which compiles it as GLSL ES 3.00) and is embedded at build time.
 //
 // Shared uniforms (set on the frame graph's pass filters, so every entity sees them):
 //   uniform block BonePalette { mat4 bones[kMaxPalette]; } (std140, one buffer shared by all passes)
@@ -13,22 +14,27 @@ namespace rs::render::shaders {
 
 constexpr int kMaxPalette = 512; // mat4 entries; keep in sync with the GLSL below
 
+extern const char* const desktopPrefix; // "#version 330 core\n": what the bodies below that lack it take first
 extern const char* const meshVertex;
-extern const char* const meshFragment;  // body without #version: prepend "#version 330 core" + defines
+extern const char* const meshFragment;  // body without #version: prepend desktopPrefix + defines
 extern const char* const depthFragment; // depth-only pre-pass (meshVertex)
 extern const char* const wireGeometry;
 extern const char* const wireFragment;
-// Alamo .fx implementations (shaders_alamo.cpp): bodies without #version; prepend "#version 330 core" and one of
+// Alamo .fx implementations (glsl/alamo.vert): bodies without #version; prepend desktopPrefix and one of
 // BUMP_COLORIZE, GLOSS, GLOSS_COLORIZE, ALPHA, ADDITIVE, SHIELD, SKYDOME, PLANET, DEFAULT.
 // Extra shared uniforms: vec3 sunToward, sunDiffuse, sunSpecular; vec4 sphAll[12], sphFill[12]; float alamoTime.
 extern const char* const alamoVertex;
 extern const char* const alamoFragment;
-// W3D passes (shaders_w3d.cpp): bodies without #version; prepend "#version 330 core" and the switches listed there.
+// W3D passes (glsl/w3d.vert): bodies without #version; prepend desktopPrefix and the switches listed there.
 extern const char* const w3dVertex;
 extern const char* const w3dFragment;
-// BFME's NormalMapped.fx (shaders_w3d_fx.cpp): bodies without #version; prepend "#version 330 core" and ALPHA_TEST.
+// BFME's NormalMapped.fx (glsl/w3d_fx.vert): bodies without #version; prepend desktopPrefix and ALPHA_TEST.
 extern const char* const w3dFxVertex;
 extern const char* const w3dFxFragment;
+// C&C 3's Objects*.fx (glsl/w3x_objects.vert): bodies without #version; prepend desktopPrefix and the switches listed
+// there.
+extern const char* const w3xObjectsVertex;
+extern const char* const w3xObjectsFragment;
 extern const char* const lineVertex;
 extern const char* const lineFragment;
 extern const char* const dazzleVertex;

@@ -1,8 +1,11 @@
-// BFME shader materials (MeshMaterials' W3D .fx half): a NormalMapped.fx sub-mesh drawn by its formula
-// (shaders_w3d_fx.cpp) with its constants and textures bound by the property names the file uses. Render states of
-// the effect as the game draws it: opaque (depth test and writes, no blending), alpha test when AlphaTestEnable,
-// back faces culled unless the mesh is two-sided (the W3D rule of the material policy).
+// SAGE shader materials (MeshMaterials' W3D .fx half): a NormalMapped.fx sub-mesh drawn by its formula
+// (glsl/w3d_fx.vert), C&C 3's Objects*.fx by Objects.fxh's (glsl/w3x_objects.vert), each with its constants and
+// textures bound by the property names the file uses. Render states of the effect as the game draws it: opaque (depth
+// test and writes, no blending), alpha test when AlphaTestEnable, back faces culled unless the mesh is two-sided (the
+// W3D rule of the material policy).
 #include "mesh_materials.h"
+
+#include "fx_uniforms.h"
 
 #include "qt3d_helpers.h"
 #include "shaders.h"
@@ -16,37 +19,35 @@
 #include <Qt3DRender/QRenderPass>
 #include <Qt3DRender/QTexture>
 
+#include <QVector2D>
 #include <QVector3D>
+#include <QVector4D>
 
 namespace rs::render {
 
-namespace {
-
-// The first parameter of m named one of names (case-insensitive), or null.
-const rs::MaterialParam* findAny(const rs::Material& m, std::initializer_list<const char*> names) {
-    for (const char* n : names)
-        for (const rs::MaterialParam& p : m.params)
-            if (rs::iequals(p.name, n)) return &p;
-    return nullptr;
-}
-
-} // namespace
-
-fx::OnDemandProgram& MeshMaterials::w3dFxProgram(bool alphaTest) {
-    auto& p = w3dFxPrograms_[alphaTest ? 1 : 0];
+fx::OnDemandProgram& MeshMaterials::w3dFxProgram(int key) {
+    auto& p = w3dFxPrograms_[key];
     if (!p) {
-        const QByteArray v("#version 330 core\n");
-        const QByteArray f = v + (alphaTest ? "#define ALPHA_TEST\n" : "");
-        p = std::make_unique<fx::OnDemandProgram>(root_, v + shaders::w3dFxVertex, f + shaders::w3dFxFragment);
+        const QByteArray v(shaders::desktopPrefix);
+        QByteArray f = v;
+        if (key & kFxAlphaTest) f += "#define ALPHA_TEST\n";
+        if (key & kFxSpecMap) f += "#define SPECMAP\n";
+        if (key & kFxRecolor) f += "#define RECOLOR\n";
+        if (key & kFxScrollHouseColor) f += "#define SCROLL_HOUSECOLOR\n";
+        if (key & kFxObjects)
+            p = std::make_unique<fx::OnDemandProgram>(root_, v + shaders::w3xObjectsVertex,
+                                                      f + shaders::w3xObjectsFragment);
+        else
+            p = std::make_unique<fx::OnDemandProgram>(root_, v + shaders::w3dFxVertex, f + shaders::w3dFxFragment);
     }
     return *p;
 }
 
-Qt3DRender::QEffect* MeshMaterials::w3dFxEffect(bool alphaTest, bool cullBack) {
+Qt3DRender::QEffect* MeshMaterials::w3dFxEffect(int key, bool cullBack) {
     using DT = Qt3DRender::QDepthTest;
-    const int key = (alphaTest ? 1 : 0) | (cullBack ? 2 : 0);
-    if (auto it = w3dFxEffects_.find(key); it != w3dFxEffects_.end()) return it->second;
-    fx::OnDemandProgram& prog = w3dFxProgram(alphaTest);
+    const int effectKey = key * 2 + (cullBack ? 1 : 0);
+    if (auto it = w3dFxEffects_.find(effectKey); it != w3dFxEffects_.end()) return it->second;
+    fx::OnDemandProgram& prog = w3dFxProgram(key);
     auto* main = prog.pass("opaque");
     for (auto* st : main->renderStates())
         if (auto* cf = qobject_cast<Qt3DRender::QCullFace*>(st))
@@ -58,55 +59,68 @@ Qt3DRender::QEffect* MeshMaterials::w3dFxEffect(bool alphaTest, bool cullBack) {
     fx::depth(low, DT::Less, true);
     low->addRenderState(fx::noColorWrites(low));
     Qt3DRender::QEffect* e = fx::effect(root_, {main, wire, low});
-    w3dFxEffects_[key] = e;
+    w3dFxEffects_[effectKey] = e;
     return e;
 }
 
-int MeshMaterials::buildW3dNormalMapped(Qt3DCore::QEntity* entity, const rs::Mesh& mesh, const rs::SubMesh& sm,
-                                        int subIndex, int skinMode, int rigidSlot, bool cullBack,
-                                        TextureCache& textures) {
-    const rs::Material& m = sm.material;
-    auto* mat = new Qt3DRender::QMaterial(entity);
-    const QString meshName = QString::fromStdString(mesh.name);
-    auto texture = [&](const char* uniform, std::initializer_list<const char*> names,
-                       Qt3DRender::QAbstractTexture* none, Qt3DRender::QAbstractTexture* missing) {
-        Qt3DRender::QAbstractTexture* t = none;
-        const rs::MaterialParam* p = findAny(m, names);
-        if (p && p->type == rs::ParamType::Texture && !p->texture.empty()) {
-            t = textures.get(p->texture, meshName, subIndex, QString::fromStdString(p->name), mat);
-            if (t == textures.checker()) t = missing;
+void MeshMaterials::bindFx(Qt3DRender::QMaterial* mat, const FxBinding& binding, const QString& meshName, int subIndex,
+                           TextureCache& textures) {
+    auto standIn = [&](FxStandIn s) -> Qt3DRender::QAbstractTexture* {
+        switch (s) {
+        case FxStandIn::White:
+            return textures.white();
+        case FxStandIn::Clear:
+            return textures.clear();
+        case FxStandIn::FlatNormal:
+            return textures.flatNormal();
+        case FxStandIn::Checker:
+            break;
         }
-        addParam(mat, uniform, QVariant::fromValue(t));
+        return textures.checker();
     };
-    // A missing diffuse texture shows as the placeholder; a missing normal map as a flat one (lit as the surface).
-    texture("fxDiffuseTexture", {"DiffuseTexture", "Texture_0", "BaseTexture"}, textures.white(), textures.checker());
-    texture("fxNormalMap", {"NormalMap", "NormalTexture"}, textures.flatNormal(), textures.flatNormal());
-    auto number = [&](const char* name, float def) {
-        const rs::MaterialParam* p = findAny(m, {name});
-        if (!p) return def;
-        if (p->type == rs::ParamType::Int) return float(p->intValue);
-        return p->type == rs::ParamType::Texture ? def : p->value.x;
-    };
-    auto colour = [&](const char* name, glm::vec3 def) {
-        const rs::MaterialParam* p = findAny(m, {name});
-        return p && (p->type == rs::ParamType::Float3 || p->type == rs::ParamType::Float4) ? glm::vec3(p->value) : def;
-    };
-    // Defaults where a file leaves a constant out: the effect's neutral values (no bump scaling, white diffuse,
-    // no ambient or specular term).
-    const glm::vec3 ambient = colour("AmbientColor", glm::vec3(0.0f)),
-                    diffuse = colour("DiffuseColor", glm::vec3(1.0f)),
-                    specular = colour("SpecularColor", glm::vec3(0.0f));
-    addParam(mat, "fxBumpScale", number("BumpScale", 1.0f));
-    addParam(mat, "fxAmbient", QVector3D(ambient.x, ambient.y, ambient.z));
-    addParam(mat, "fxDiffuse", QVector3D(diffuse.x, diffuse.y, diffuse.z));
-    addParam(mat, "fxSpecular", QVector3D(specular.x, specular.y, specular.z));
-    addParam(mat, "fxSpecularExponent", number("SpecularExponent", 1.0f));
+    bool missingBase = false;
+    for (const FxTextureSlot& slot : binding.textures) {
+        Qt3DRender::QAbstractTexture* t = standIn(slot.none);
+        if (!slot.texture.empty()) {
+            t = textures.get(slot.texture, meshName, subIndex, QString::fromStdString(slot.parameter), mat);
+            if (t == textures.checker()) {
+                t = standIn(slot.missing);
+                if (slot.base) {
+                    missingBase = true;
+                    if (binding.doublesBase) t = textures.checkerHalf(); // neutral grey after the formula's x2
+                }
+            }
+        }
+        addParam(mat, slot.uniform.c_str(), QVariant::fromValue(t));
+    }
+    for (const FxUniform& u : binding.uniforms) {
+        const glm::vec4 v = u.value;
+        const QVariant q = u.components == 1   ? QVariant(v.x)
+                           : u.components == 2 ? QVariant(QVector2D(v.x, v.y))
+                           : u.components == 3 ? QVariant(QVector3D(v.x, v.y, v.z))
+                                               : QVariant(QVector4D(v.x, v.y, v.z, v.w));
+        addParam(mat, u.name.c_str(), q);
+    }
+    if (binding.program == "alamo") addParam(mat, "mMaskScale", missingBase ? 0.0f : 1.0f);
+}
+
+int MeshMaterials::buildW3dFx(Qt3DCore::QEntity* entity, const rs::Mesh& mesh, const rs::SubMesh& sm, int subIndex,
+                              int skinMode, int rigidSlot, bool cullBack, rs::ShaderImpl impl, TextureCache& textures) {
+    auto* mat = new Qt3DRender::QMaterial(entity);
+    const FxBinding binding = fxBinding(mesh, sm.material, impl);
+    bindFx(mat, binding, QString::fromStdString(mesh.name), subIndex, textures);
+    int key = binding.program == "w3x_objects" ? kFxObjects : 0;
+    for (const std::string& d : binding.defines)
+        key |= d == "ALPHA_TEST"          ? kFxAlphaTest
+               : d == "SPECMAP"           ? kFxSpecMap
+               : d == "RECOLOR"           ? kFxRecolor
+               : d == "SCROLL_HOUSECOLOR" ? kFxScrollHouseColor
+                                          : 0;
     addParam(mat, "skinMode", skinMode);
     addParam(mat, "rigidSlot", rigidSlot);
-    const bool alphaTest = number("AlphaTestEnable", 0.0f) != 0.0f;
-    mat->setEffect(w3dFxEffect(alphaTest, cullBack));
+    mat->setEffect(w3dFxEffect(key, cullBack));
     entity->addComponent(mat);
-    return alphaTest ? 1 : 0;
+    return key;
 }
 
 } // namespace rs::render

@@ -143,14 +143,14 @@ int MeshMaterials::w3dProgramKey(const rs::W3dShaderBits& b) {
 fx::OnDemandProgram& MeshMaterials::w3dProgram(int key) {
     auto& p = w3dPrograms_[key];
     if (!p) {
-        QByteArray defs("#version 330 core\n");
+        QByteArray defs(shaders::desktopPrefix);
         defs += "#define PRI " + QByteArray::number(key & 7) + "\n";
         if (key & 8) defs += "#define TEXTURING\n";
         defs += "#define DCOLOR " + QByteArray::number((key >> 4) & 15) + "\n";
         defs += "#define DALPHA " + QByteArray::number((key >> 8) & 3) + "\n";
         if (key & (1 << 10)) defs += "#define ALPHA_TEST\n";
         if (key & (1 << 11)) defs += "#define SEC_GRADIENT\n";
-        p = std::make_unique<fx::OnDemandProgram>(root_, QByteArray("#version 330 core\n") + shaders::w3dVertex,
+        p = std::make_unique<fx::OnDemandProgram>(root_, QByteArray(shaders::desktopPrefix) + shaders::w3dVertex,
                                                   defs + shaders::w3dFragment);
     }
     return *p;

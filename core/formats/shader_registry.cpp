@@ -157,7 +157,9 @@ ShaderInfo shaderInfo(Format format, const Mesh& mesh, const Material& material)
         return make(ShaderImpl::Hidden, ShaderFidelity::NotDrawn, "hidden", "shadow or collision mesh");
     if (format == Format::W3d || format == Format::W3x) { // W3X: W3D's structures (FXShader as shader material)
         ShaderInfo r = w3dShaderInfo(material);
-        if (r.impl == ShaderImpl::W3dNormalMapped) {
+        const bool objects = r.impl == ShaderImpl::W3xObjectsGdi || r.impl == ShaderImpl::W3xObjectsNod ||
+                             r.impl == ShaderImpl::W3xObjectsGeneric;
+        if (r.impl == ShaderImpl::W3dNormalMapped || objects) {
             bool stored = true;
             for (const SubMesh& sm : mesh.subMeshes)
                 if (&sm.material == &material || sm.material.shader == material.shader)
@@ -166,8 +168,9 @@ ShaderInfo shaderInfo(Format format, const Mesh& mesh, const Material& material)
             if (!stored) {
                 r.fidelity = ShaderFidelity::Approximation;
                 r.implementation += ", tangent frame derived from the UVs";
-                r.note = "the file stores no tangent frame (chunks 0x60/0x61): derived from the UVs as BFME's tools "
-                         "write it (tangent = -dP/dv, binormal = dP/du)";
+                r.note = (r.note.empty() ? std::string() : r.note + "; ") +
+                         "the file stores no tangent frame (W3D chunks 0x60/0x61, W3X Tangents/Binormals): derived "
+                         "from the UVs as the SAGE tools write it (tangent = -dP/dv, binormal = dP/du)";
             }
         }
         return r;
@@ -182,9 +185,28 @@ ShaderInfo w3dShaderInfo(const Material& material) {
         if (iequals(material.shader, "w3d:fx:NormalMapped.fx"))
             return make(ShaderImpl::W3dNormalMapped, ShaderFidelity::EngineFormula,
                         "NormalMapped.fx (per-pixel dot3 lighting in the file's tangent frame)");
+        // C&C 3's object shaders: Objects.fxh's technique Default (render/glsl/w3x_objects.vert). What a model shown
+        // alone lacks (the map's environment cube, clouds, shadows, shroud, fog) is stood in for, and said.
+        static const char* const kMapInputs =
+            "the map's environment cube is the scene ambient colour in every direction; no cloud layer, shadow map, "
+            "shroud or fog (the map's)";
+        if (iequals(material.shader, "w3d:fx:ObjectsGDI.fx"))
+            return make(ShaderImpl::W3xObjectsGdi, ShaderFidelity::EngineFormula,
+                        "ObjectsGDI.fx (Objects.fxh: dot3 lights 0-1 per pixel, light 2 per vertex, spec map, house "
+                        "colour texture)",
+                        kMapInputs);
+        if (iequals(material.shader, "w3d:fx:ObjectsNOD.fx"))
+            return make(ShaderImpl::W3xObjectsNod, ShaderFidelity::EngineFormula,
+                        "ObjectsNOD.fx (Objects.fxh: dot3 lights 0-1 per pixel, light 2 per vertex, spec map, "
+                        "scrolling house colour)",
+                        kMapInputs);
+        if (iequals(material.shader, "w3d:fx:ObjectsGeneric.fx"))
+            return make(ShaderImpl::W3xObjectsGeneric, ShaderFidelity::EngineFormula,
+                        "ObjectsGeneric.fx (Objects.fxh: dot3 lights 0-1 per pixel, light 2 per vertex, spec map)",
+                        kMapInputs);
         if (istartsWith(material.shader, "w3d:fx:"))
             return make(ShaderImpl::Generic, ShaderFidelity::Approximation, "generic lit",
-                        "BFME shader material " + material.shader.substr(7) + ": its .fx formula is not emulated");
+                        "shader material " + material.shader.substr(7) + ": its .fx formula is not emulated");
         return make(ShaderImpl::Generic, ShaderFidelity::Approximation, "generic lit",
                     "no W3D material pass in the file");
     }

@@ -4,8 +4,9 @@
 // Alamo: the shader name (case-insensitive, ".fx"/".fxo" dropped, "RSkin" = the skinned variant of "Mesh") picks
 // the implementation of that .fx file's formula (the public FoC shader sources, Data/Shaders/*.fx). W3D materials
 // with ww3d2 passes are drawn by the W3D program (every pass, ww3d2's shader state, lighting and mappers); BFME
-// shader materials named NormalMapped.fx by its formula (render/shaders_w3d_fx.cpp); other BFME shader materials and
-// B&W2 materials by the generic lit program.
+// shader materials named NormalMapped.fx by its formula (render/glsl/w3d_fx.vert), C&C 3's ObjectsGDI/NOD/Generic.fx
+// by Objects.fxh's (render/glsl/w3x_objects.vert); other shader materials and B&W2 materials by the generic lit
+// program.
 #pragma once
 
 #include "common/format_id.h"
@@ -43,9 +44,12 @@ enum class ShaderImpl {
     AlamoTree,
     AlamoGrass,
     AlamoOccludedUnit,
-    W3d,             // ww3d2's passes: shader state, vertex material lighting, stages and mappers
-    W3dNormalMapped, // BFME shader material NormalMapped.fx: per-pixel dot3 in the file's tangent frame
-    Hidden,          // shadow volumes, collision and light-visualize meshes: not drawn by the game
+    W3d,               // ww3d2's passes: shader state, vertex material lighting, stages and mappers
+    W3dNormalMapped,   // BFME shader material NormalMapped.fx: per-pixel dot3 in the file's tangent frame
+    W3xObjectsGdi,     // C&C 3 ObjectsGDI.fx (Objects.fxh: GDI constants, spec map, house colour texture)
+    W3xObjectsNod,     // C&C 3 ObjectsNOD.fx (Objects.fxh: NOD constants, spec map, scrolling house colour)
+    W3xObjectsGeneric, // C&C 3 ObjectsGeneric.fx (Objects.fxh: the file's constants, spec map)
+    Hidden,            // shadow volumes, collision and light-visualize meshes: not drawn by the game
 };
 
 enum class ShaderFidelity { EngineFormula, Approximation, NotDrawn };

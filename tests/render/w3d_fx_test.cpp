@@ -81,6 +81,9 @@ V3 decoded(V4 texel, float bumpScale) {
 }
 
 struct Fx {
+    std::string typeName = "NormalMapped.fx"; // C&C 3: ObjectsGDI.fx, ObjectsNOD.fx, ObjectsGeneric.fx
+    std::string specMap, recolorTexture;      // Objects: written when named
+    float envMult = 1.0f;                     // ObjectsGeneric: EnvMult
     std::string diffuseTexture = "d.tga", normalMap = "n.tga";
     float bumpScale = 1.0f;
     V3 ambient{0.4f}, diffuse{1.0f}, specular{0.0f};
@@ -114,7 +117,7 @@ std::shared_ptr<rs::Model> quadModel(const Fx& fx, const QString& dir) {
         m.bitangents.assign(5, kBinormal);
     }
     rs::w3d::ShaderMaterial sm;
-    sm.typeName = "NormalMapped.fx";
+    sm.typeName = fx.typeName;
     auto texture = [&](const char* name, const std::string& file) {
         auto p = prop(name, 1);
         p.text = file;
@@ -132,6 +135,9 @@ std::shared_ptr<rs::Model> quadModel(const Fx& fx, const QString& dir) {
     };
     texture("DiffuseTexture", fx.diffuseTexture);
     texture("NormalMap", fx.normalMap);
+    if (!fx.specMap.empty()) texture("SpecMap", fx.specMap);
+    if (!fx.recolorTexture.empty()) texture("RecolorTexture", fx.recolorTexture);
+    number("EnvMult", fx.envMult);
     number("BumpScale", fx.bumpScale);
     colour("AmbientColor", fx.ambient);
     colour("DiffuseColor", fx.diffuse);
@@ -437,4 +443,166 @@ TEST_CASE("NormalMapped.fx on a skin: the tangent frame turns with its bone", "[
     const V3 eye = eyeOfView();
     checkPixel(s.at(0.25f, 0.5f), normalMapped(fx, kTex, decoded(nl, 1.0f), eye, kLeftMiddle), "skin, left half");
     checkPixel(s.at(0.75f, 0.5f), normalMapped(fx, kTex, decoded(nr, 1.0f), eye, kRightMiddle), "skin, right half");
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// C&C 3's Objects*.fx (render/glsl/w3x_objects.vert) against Objects.fxh's technique Default evaluated here: the same
+// quad, frame and light rig, with
+//   COLOR0 = saturate((ambient * AmbientColor + light 2 * max(0, N.L2) * DiffuseColor, 1) / 2)
+//   colour = COLOR0 * tex * 2 [+ env * spec.y * SpecularColor]
+//          + light 0 * (tex * DiffuseColor * lit.y + specular * lit.z) + light 1 * tex * DiffuseColor * lit.y
+//   specular = spec map ? 3 * SpecularColor * spec.x : SpecularColor; then lerp towards tex by spec.z and towards
+//   RecolorTexture * RecolorColor by its alpha; env = EnvMult * the scene ambient (the map's cube stand-in).
+// GDI's constants are fixed by the effect (BumpScale 1.5, AmbientColor 0.3, DiffuseColor (0.996, 0.98, 0.906),
+// SpecularColor 1, SpecularExponent 50), Generic's are the file's.
+namespace {
+
+struct ObjectsConst {
+    float bump;
+    V3 ambient, diffuse, specular;
+    float exponent;
+};
+const ObjectsConst kGdi{1.5f, V3(0.3f), V3(0.996f, 0.98f, 0.906f), V3(1.0f), 50.0f};
+const QColor kFaction(40, 110, 255); // ViewOptions' default faction colour
+
+struct ObjectsTexels {
+    V4 base, normal;
+    bool specMap = false;
+    V4 spec{0.0f};
+    bool recolor = false;
+    V4 recolorTexel{0.0f};
+};
+
+V3 objects(const ObjectsConst& k, float envMult, const ObjectsTexels& t, V3 eye, const Blend& at = kAtCentre) {
+    const std::vector<Light> l = rig();
+    const V3 base = V3(q8(t.base));
+    const V3 n = decoded(t.normal, k.bump);
+    const V3 color0 = glm::clamp(
+        (kSceneAmbient * k.ambient + l[2].colour * std::max(0.0f, glm::dot(kNormal, l[2].toward)) * k.diffuse) / 2.0f,
+        0.0f, 1.0f);
+    // COLOR0 reaches the pixel stage as an 8-bit colour in Direct3D 9; here as the interpolated float: the
+    // tolerance covers the difference.
+    V3 c = color0 * base * 2.0f;
+    const V3 diffuse = base * k.diffuse;
+    V3 specular = k.specular;
+    float selfIllumination = 0.0f;
+    if (t.specMap) {
+        const V4 st = q8(t.spec);
+        c += envMult * glm::clamp(kSceneAmbient, 0.0f, 1.0f) * st.y * k.specular;
+        specular = 3.0f * k.specular * st.x;
+        selfIllumination = st.z;
+    }
+    V3 h(0.0f);
+    for (const auto& [w, p] : at)
+        h += w * halfAt(l[0], p, eye);
+    auto lit = [&](float ndl, float ndh) {
+        return glm::vec2(std::max(ndl, 0.0f), (ndl < 0.0f || ndh < 0.0f) ? 0.0f : std::pow(ndh, k.exponent));
+    };
+    const glm::vec2 l0 = lit(glm::dot(n, toFrame(l[0].toward)), glm::dot(n, h));
+    c += l[0].colour * (diffuse * l0.x + specular * l0.y);
+    const glm::vec2 l1 = lit(glm::dot(n, toFrame(l[1].toward)), glm::dot(n, h));
+    c += l[1].colour * diffuse * l1.x;
+    c = glm::mix(c, base, selfIllumination);
+    if (t.recolor) {
+        const V4 rc = q8(t.recolorTexel);
+        const V3 faction(kFaction.redF(), kFaction.greenF(), kFaction.blueF());
+        c = glm::mix(c, V3(rc) * faction, rc.w);
+    }
+    return glm::clamp(c, 0.0f, 1.0f);
+}
+
+} // namespace
+
+TEST_CASE("C&C 3 Objects shaders are drawn by Objects.fxh's formula, saying what stands in for the map",
+          "[render][w3x][fx]") {
+    QTemporaryDir dir;
+    for (const char* name : {"ObjectsGDI.fx", "ObjectsNOD.fx", "ObjectsGeneric.fx"}) {
+        Fx fx;
+        fx.typeName = name;
+        const auto m = quadModel(fx, dir.path());
+        const rs::ShaderInfo info = rs::shaderInfo(rs::Format::W3x, m->meshes[0], m->meshes[0].subMeshes[0].material);
+        INFO(name << ": " << info.implementation);
+        CHECK(info.impl != rs::ShaderImpl::Generic);
+        CHECK(info.fidelity == rs::ShaderFidelity::EngineFormula);
+        CHECK(info.implementation.find(name) == 0);
+        CHECK(info.note.find("environment cube") != std::string::npos);
+    }
+    Fx other;
+    other.typeName = "Tiberium.fx";
+    const auto m = quadModel(other, dir.path());
+    const rs::ShaderInfo info = rs::shaderInfo(rs::Format::W3x, m->meshes[0], m->meshes[0].subMeshes[0].material);
+    CHECK(info.impl == rs::ShaderImpl::Generic);
+    CHECK(info.note.find("Tiberium.fx") != std::string::npos);
+}
+
+TEST_CASE("ObjectsGDI.fx: GDI's fixed constants and two per-pixel lights, by the formula", "[render][w3x][fx]") {
+    QTemporaryDir dir;
+    const V4 nl = normalTexel(kTiltLeft), nr = normalTexel(kTiltRight);
+    halvesTga(dir.path() + "/d.tga", kTex, kTex);
+    halvesTga(dir.path() + "/n.tga", nl, nr);
+    Fx fx;
+    fx.typeName = "ObjectsGDI.fx";
+    // The file's constants are not the effect's: GDI's are fixed (a file value must not change the look).
+    fx.bumpScale = 0.2f;
+    fx.diffuse = V3(0.1f);
+    const Shot s = render(quadModel(fx, dir.path()), dir.path());
+    const V3 eye = eyeOfView();
+    const V3 left = objects(kGdi, 1.0f, {kTex, nl}, eye, kLeftMiddle),
+             right = objects(kGdi, 1.0f, {kTex, nr}, eye, kRightMiddle);
+    REQUIRE(std::abs(left.x - right.x) > 0.05f); // the formula's own difference between the halves
+    checkPixel(s.at(0.25f, 0.5f), left, "GDI, normal tilted towards the key light");
+    checkPixel(s.at(0.75f, 0.5f), right, "GDI, normal tilted away");
+}
+
+TEST_CASE("ObjectsGDI.fx: spec map (specular, reflection, self-illumination) and house colour", "[render][w3x][fx]") {
+    QTemporaryDir dir;
+    const V4 flat = normalTexel(V3(0, 0, 1));
+    halvesTga(dir.path() + "/d.tga", kTex, kTex);
+    halvesTga(dir.path() + "/n.tga", flat, flat);
+    // Left: strong specular and reflection, no self-illumination; right: half self-illuminated.
+    const V4 specL(1.0f, 0.8f, 0.0f, 1.0f), specR(0.2f, 0.0f, 0.5f, 1.0f);
+    halvesTga(dir.path() + "/s.tga", specL, specR);
+    // House colour: left half none (alpha 0), right half 60% recoloured with a grey mask.
+    const V4 rcL(0.0f, 0.0f, 0.0f, 0.0f), rcR(0.9f, 0.9f, 0.9f, 0.6f);
+    halvesTga(dir.path() + "/hc.tga", rcL, rcR);
+    Fx fx;
+    fx.typeName = "ObjectsGDI.fx";
+    fx.specMap = "s.tga";
+    const Shot spec = render(quadModel(fx, dir.path()), dir.path());
+    const V3 eye = eyeOfView();
+    ObjectsTexels l{kTex, flat, true, specL}, r{kTex, flat, true, specR};
+    checkPixel(spec.at(0.25f, 0.5f), objects(kGdi, 1.0f, l, eye, kLeftMiddle), "spec map, specular + reflection");
+    checkPixel(spec.at(0.75f, 0.5f), objects(kGdi, 1.0f, r, eye, kRightMiddle), "spec map, self-illumination 0.5");
+    fx.recolorTexture = "hc.tga";
+    const Shot house = render(quadModel(fx, dir.path()), dir.path(), spec.box);
+    l.recolor = r.recolor = true;
+    l.recolorTexel = rcL;
+    r.recolorTexel = rcR;
+    const V3 want = objects(kGdi, 1.0f, r, eye, kRightMiddle);
+    REQUIRE(want.z > want.x + 0.2f); // the faction's blue shows
+    checkPixel(house.at(0.25f, 0.5f), objects(kGdi, 1.0f, l, eye, kLeftMiddle), "house colour mask 0");
+    checkPixel(house.at(0.75f, 0.5f), want, "house colour mask 0.6");
+}
+
+TEST_CASE("ObjectsGeneric.fx: the file's constants", "[render][w3x][fx]") {
+    QTemporaryDir dir;
+    const V4 nl = normalTexel(kTiltLeft), nr = normalTexel(kTiltRight);
+    halvesTga(dir.path() + "/d.tga", kTex, kTex);
+    halvesTga(dir.path() + "/n.tga", nl, nr);
+    const V4 spec(0.6f, 0.5f, 0.0f, 1.0f);
+    halvesTga(dir.path() + "/s.tga", spec, spec);
+    Fx fx;
+    fx.typeName = "ObjectsGeneric.fx";
+    fx.specMap = "s.tga";
+    fx.bumpScale = 0.7f;
+    fx.ambient = V3(0.8f, 0.6f, 0.5f);
+    fx.diffuse = V3(0.6f, 0.9f, 0.7f);
+    fx.specular = V3(0.3f, 0.2f, 0.4f);
+    fx.exponent = 12.0f;
+    fx.envMult = 0.5f;
+    const Shot s = render(quadModel(fx, dir.path()), dir.path());
+    const V3 eye = eyeOfView();
+    const ObjectsConst k{fx.bumpScale, fx.ambient, fx.diffuse, fx.specular, fx.exponent};
+    checkPixel(s.at(0.25f, 0.5f), objects(k, fx.envMult, {kTex, nl, true, spec}, eye, kLeftMiddle), "generic, left");
+    checkPixel(s.at(0.75f, 0.5f), objects(k, fx.envMult, {kTex, nr, true, spec}, eye, kRightMiddle), "generic, right");
 }

@@ -1,5 +1,5 @@
-// The page's WebGL2 renderer: the desktop's mesh program (render/shaders.cpp meshVertex + meshFragment, extracted at
-// build time into shaders.js with an ES 3.00 prefix) with GPU skinning from a uniform-buffer bone palette.
+// The page's WebGL2 renderer: the desktop's mesh program (render/glsl/mesh.vert + mesh.frag, bundled at build time
+// into shaders.js and given an ES 3.00 prefix) with GPU skinning from a uniform-buffer bone palette.
 // One draw per drawn sub-mesh; the palette of each is bound as a range of one buffer.
 import { meshVertex, meshFragment, esPrefix } from './shaders.js';
 

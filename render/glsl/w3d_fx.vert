@@ -1,6 +1,6 @@
-// GLSL of BFME's shader material NormalMapped.fx (W3D_CHUNK_SHADER_MATERIALS, type name "NormalMapped.fx"), written
-// for OpenGL 3.3 from what public sources establish about the game's compiled effect (normalmapped.fxo in BFME II's
-// Shaders.big); nothing of them is copied:
+// GLSL of BFME's shader material NormalMapped.fx (W3D_CHUNK_SHADER_MATERIALS, type name "NormalMapped.fx"),
+// written in GLSL shared by OpenGL 3.3 and WebGL2 from what public sources establish about the game's compiled
+// effect (normalmapped.fxo in BFME II's Shaders.big); nothing of them is copied:
 //  - OpenBFME's description of its disassembly (w3dshadergen.cpp and its "render lighting" tests, read through the
 //    public code index): per light L (towards the light) and H = normalize(V + L) are brought into the frame
 //    (x, y, z) = (-BINORMAL, -TANGENT, NORMAL) per vertex and interpolated, H not renormalised per pixel; the pixel
@@ -20,11 +20,6 @@
 // docs/formats/w3d-fx-shaders.md states the formula with its sources.
 //
 // Compile-time switch (prepended): ALPHA_TEST (AlphaTestEnable).
-#include "shaders.h"
-
-namespace rs::render::shaders {
-
-const char* const w3dFxVertex = R"(
 in vec3 vertexPosition;
 in vec3 vertexNormal;
 in vec2 vertexTexCoord;
@@ -88,45 +83,3 @@ void main() {
         vHt[i] = normalize(vec3(dot(H, fx), dot(H, fy), dot(H, fz)));
     }
 }
-)";
-
-const char* const w3dFxFragment = R"(
-in vec2 vUv;
-in vec3 vLt[3];
-in vec3 vHt[3];
-
-uniform sampler2D fxDiffuseTexture; // DiffuseTexture
-uniform sampler2D fxNormalMap;      // NormalMap
-uniform float fxBumpScale;          // BumpScale
-uniform vec3 fxAmbient;             // AmbientColor
-uniform vec3 fxDiffuse;             // DiffuseColor
-uniform vec3 fxSpecular;            // SpecularColor
-uniform float fxSpecularExponent;   // SpecularExponent
-uniform vec3 ambientColor;
-uniform vec4 lightColor[4];
-uniform int rigLightCount;
-
-out vec4 fragColor;
-
-void main() {
-    vec4 tex = texture(fxDiffuseTexture, vUv);
-#ifdef ALPHA_TEST
-    if (tex.a < 96.0 / 255.0) discard;
-#endif
-    vec3 nt = texture(fxNormalMap, vUv).rgb * 2.0 - 1.0;
-    nt.xy *= fxBumpScale;
-    nt = normalize(nt);
-    vec3 c = tex.rgb * clamp(ambientColor * fxAmbient * 0.5, 0.0, 1.0) * 2.0;
-    vec3 base = tex.rgb * fxDiffuse;
-    for (int i = 0; i < 3 && i < rigLightCount; ++i) {
-        float ndl = dot(nt, vLt[i]);
-        if (ndl <= 0.0) continue;
-        float ndh = dot(nt, vHt[i]);
-        float s = ndh > 0.0 ? pow(ndh, fxSpecularExponent) : 0.0;
-        c += lightColor[i].rgb * (base * ndl + fxSpecular * s);
-    }
-    fragColor = vec4(clamp(c, 0.0, 1.0), tex.a);
-}
-)";
-
-} // namespace rs::render::shaders

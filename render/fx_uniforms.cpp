@@ -1,0 +1,257 @@
+#include "fx_uniforms.h"
+
+namespace rs::render {
+
+const char* alamoDefine(rs::ShaderImpl impl) {
+    using I = rs::ShaderImpl;
+    switch (impl) {
+    case I::AlamoBumpColorize:
+        return "BUMP_COLORIZE";
+    case I::AlamoGloss:
+        return "GLOSS";
+    case I::AlamoGlossColorize:
+        return "GLOSS_COLORIZE";
+    case I::AlamoAlpha:
+        return "ALPHA";
+    case I::AlamoAdditive:
+        return "ADDITIVE";
+    case I::AlamoShield:
+        return "SHIELD";
+    case I::AlamoSkydome:
+        return "SKYDOME";
+    case I::AlamoPlanet:
+        return "PLANET";
+    case I::AlamoDefault:
+        return "DEFAULT";
+    case I::AlamoBumpReflectColorize:
+        return "BUMP_REFLECT";
+    case I::AlamoAlphaGloss:
+        return "ALPHA_GLOSS";
+    case I::AlamoAdditiveVColor:
+        return "ADDITIVE_VCOLOR";
+    case I::AlamoAdditiveOffset:
+        return "ADDITIVE_OFFSET";
+    case I::AlamoSolidColor:
+        return "SOLID_COLOR";
+    case I::AlamoAlphaScroll:
+        return "ALPHA_SCROLL";
+    case I::AlamoHeat:
+        return "HEAT";
+    case I::AlamoTerrainBump:
+        return "TERRAIN_BUMP";
+    case I::AlamoTerrainGloss:
+        return "TERRAIN_GLOSS";
+    case I::AlamoNebula:
+        return "NEBULA";
+    case I::AlamoTree:
+        return "TREE";
+    case I::AlamoGrass:
+        return "GRASS";
+    case I::AlamoOccludedUnit:
+        return "OCCLUDED";
+    default:
+        return nullptr;
+    }
+}
+
+namespace {
+
+// Whether the .fx formula doubles the base texture (the engine's 2x modulate: texture x lighting x 2, see
+// glsl/alamo.vert). A missing base texture is then drawn with the half-grey stand-in, so that it shows the same
+// neutral grey as elsewhere instead of saturating to white under a bright light.
+bool alamoDoublesBase(rs::ShaderImpl impl) {
+    using I = rs::ShaderImpl;
+    switch (impl) {
+    case I::AlamoBumpColorize:
+    case I::AlamoBumpReflectColorize:
+    case I::AlamoGloss:
+    case I::AlamoGlossColorize:
+    case I::AlamoAlpha:
+    case I::AlamoAlphaGloss:
+    case I::AlamoAlphaScroll:
+    case I::AlamoDefault:
+    case I::AlamoSkydome:
+    case I::AlamoPlanet:
+    case I::AlamoTerrainBump:
+    case I::AlamoTerrainGloss:
+    case I::AlamoTree:
+    case I::AlamoGrass:
+        return true;
+    default:
+        return false;
+    }
+}
+
+struct Params {
+    const rs::Material& m;
+    // Alamo's lookup: the parameter by exact name; SAGE shader materials: by name, case-insensitive.
+    bool anyCase = false;
+    const rs::MaterialParam* find(const char* name) const {
+        if (!anyCase) return m.find(name);
+        for (const rs::MaterialParam& p : m.params)
+            if (rs::iequals(p.name, name)) return &p;
+        return nullptr;
+    }
+    glm::vec4 vec4(const char* name, glm::vec4 def) const {
+        const rs::MaterialParam* p = find(name);
+        if (!p) return def;
+        if (p->type == rs::ParamType::Float3) return glm::vec4(glm::vec3(p->value), def.w);
+        if (p->type == rs::ParamType::Float4) return p->value;
+        return def;
+    }
+    float number(const char* name, float def) const {
+        const rs::MaterialParam* p = find(name);
+        if (!p) return def;
+        if (anyCase && p->type == rs::ParamType::Int) return float(p->intValue);
+        if (anyCase) return p->type == rs::ParamType::Texture ? def : p->value.x;
+        return p->type == rs::ParamType::Float ? p->value.x : def;
+    }
+    std::string texture(std::initializer_list<const char*> names) const {
+        for (const char* n : names)
+            if (const rs::MaterialParam* p = find(n); p && p->type == rs::ParamType::Texture && !p->texture.empty())
+                return p->texture;
+        return {};
+    }
+};
+
+void add(FxBinding& b, const char* name, float v) { b.uniforms.push_back({name, 1, glm::vec4(v, 0.0f, 0.0f, 0.0f)}); }
+void add(FxBinding& b, const char* name, glm::vec2 v) { b.uniforms.push_back({name, 2, glm::vec4(v, 0.0f, 0.0f)}); }
+void add(FxBinding& b, const char* name, glm::vec3 v) { b.uniforms.push_back({name, 3, glm::vec4(v, 0.0f)}); }
+void add(FxBinding& b, const char* name, glm::vec4 v) { b.uniforms.push_back({name, 4, v}); }
+
+void slot(FxBinding& b, const Params& p, const char* uniform, std::initializer_list<const char*> names, FxStandIn none,
+          FxStandIn missing, bool base = false) {
+    b.textures.push_back({uniform, *names.begin(), p.texture(names), none, missing, base});
+    for (const char* n : names) // the parameter that named it, when another spelling did
+        if (const rs::MaterialParam* mp = p.find(n); mp && mp->type == rs::ParamType::Texture && !mp->texture.empty()) {
+            b.textures.back().parameter = mp->name;
+            break;
+        }
+}
+
+FxBinding alamo(const rs::Mesh& mesh, const rs::Material& m, rs::ShaderImpl impl) {
+    using I = rs::ShaderImpl;
+    FxBinding b;
+    b.program = "alamo";
+    b.defines = {alamoDefine(impl)};
+    b.doublesBase = alamoDoublesBase(impl);
+    const Params p{m};
+    const bool heat = impl == I::AlamoHeat;
+    // Textures bound by name; a texture named and not found: normal-like slots (and MeshHeat's distortion) flat,
+    // the others clear.
+    slot(b, p, "baseTexture", {"BaseTexture"}, FxStandIn::White, FxStandIn::Checker, true);
+    slot(b, p, "normalTexture", {"NormalTexture"}, FxStandIn::FlatNormal, FxStandIn::FlatNormal);
+    slot(b, p, "glossTexture", {"GlossTexture"}, FxStandIn::White, FxStandIn::Clear);
+    slot(b, p, "cloudTexture", {"CloudTexture"}, FxStandIn::Clear, FxStandIn::Clear);
+    slot(b, p, "cloudNormalTexture", {"CloudNormalTexture"}, FxStandIn::FlatNormal, FxStandIn::FlatNormal);
+    slot(b, p, "waveTexture", {"WaveTexture"}, FxStandIn::White, FxStandIn::Clear);
+    // MeshHeat without its distortion texture: the neutral value (0.5, 0.5) moves nothing.
+    slot(b, p, "distortTexture", {"DistortionTexture"}, heat ? FxStandIn::FlatNormal : FxStandIn::Clear,
+         heat ? FxStandIn::FlatNormal : FxStandIn::Clear);
+    add(b, "mDiffuse", p.vec4("Diffuse", glm::vec4(1.0f)));
+    add(b, "mSpecular", glm::vec3(p.vec4("Specular", glm::vec4(1.0f))));
+    add(b, "mEmissive", glm::vec3(p.vec4("Emissive", glm::vec4(0.0f))));
+    // Color: MeshSolidColor's .fx default is (0, 0, 1, 0.5), MeshOccludedUnit's (1, 0, 0, 0.5); the additive
+    // shaders' is white.
+    const glm::vec4 colorDefault = impl == I::AlamoSolidColor     ? glm::vec4(0, 0, 1, 0.5f)
+                                   : impl == I::AlamoOccludedUnit ? glm::vec4(1, 0, 0, 0.5f)
+                                                                  : glm::vec4(1.0f);
+    glm::vec4 color = p.vec4("Color", colorDefault);
+    if (mesh.colorize && m.find("Color") != nullptr) // FC_ mesh: the player's colour
+        color = glm::vec4(-1.0f);
+    add(b, "mColor", color);
+    add(b, "mUVOffset", glm::vec2(p.vec4("UVOffset", glm::vec4(0.0f))));
+    add(b, "mUVScrollRate", glm::vec2(p.vec4("UVScrollRate", glm::vec4(0.0f))));
+    add(b, "mShieldUV",
+        glm::vec4(p.number("BaseUVScale", 20.0f), p.number("WaveUVScale", 1.0f), p.number("DistortUVScale", 1.0f),
+                  p.number("EdgeBrightness", 0.5f)));
+    add(b, "mShieldScroll",
+        glm::vec3(p.number("BaseUVScrollRate", 1.0f), p.number("WaveUVScrollRate", 1.0f),
+                  p.number("DistortUVScrollRate", 1.0f)));
+    add(b, "mCloud",
+        glm::vec2(p.number("CloudScrollRate", 0.0025f),
+                  p.number("CloudScale", impl == I::AlamoSkydome ? 0.0025f : 1.0f)));
+    add(b, "mAtmosphere", p.vec4("Atmosphere", glm::vec4(0, 0, 0, 1)));
+    add(b, "mAtmospherePower", p.number("AtmospherePower", 4.5f));
+    add(b, "mBendScale", p.number("BendScale", 1.0f));
+    add(b, "mDiffuse1", p.vec4("Diffuse1", glm::vec4(1.0f)));
+    add(b, "mNebula",
+        glm::vec3(p.number("SFreq", 0.002f), p.number("TFreq", 0.05f), p.number("DistortionScale", 25.0f)));
+    add(b, "mCityColor", glm::vec3(p.vec4("CityColor", glm::vec4(1.0f))));
+    return b;
+}
+
+FxBinding normalMapped(const rs::Material& m) {
+    FxBinding b;
+    b.program = "w3d_fx";
+    const Params p{m, true};
+    // A missing diffuse texture shows as the placeholder; a missing normal map as a flat one (lit as the surface).
+    slot(b, p, "fxDiffuseTexture", {"DiffuseTexture", "Texture_0", "BaseTexture"}, FxStandIn::White, FxStandIn::Checker,
+         true);
+    slot(b, p, "fxNormalMap", {"NormalMap", "NormalTexture"}, FxStandIn::FlatNormal, FxStandIn::FlatNormal);
+    // Defaults where a file leaves a constant out: the effect's neutral values (no bump scaling, white diffuse,
+    // no ambient or specular term).
+    add(b, "fxBumpScale", p.number("BumpScale", 1.0f));
+    add(b, "fxAmbient", glm::vec3(p.vec4("AmbientColor", glm::vec4(0.0f))));
+    add(b, "fxDiffuse", glm::vec3(p.vec4("DiffuseColor", glm::vec4(1.0f))));
+    add(b, "fxSpecular", glm::vec3(p.vec4("SpecularColor", glm::vec4(0.0f))));
+    add(b, "fxSpecularExponent", p.number("SpecularExponent", 1.0f));
+    if (p.number("AlphaTestEnable", 0.0f) != 0.0f) b.defines.push_back("ALPHA_TEST");
+    return b;
+}
+
+FxBinding objects(const rs::Material& m, rs::ShaderImpl impl) {
+    using I = rs::ShaderImpl;
+    FxBinding b;
+    b.program = "w3x_objects";
+    const Params p{m, true};
+    slot(b, p, "obDiffuseTexture", {"DiffuseTexture", "Texture_0"}, FxStandIn::White, FxStandIn::Checker, true);
+    slot(b, p, "obNormalMap", {"NormalMap"}, FxStandIn::FlatNormal, FxStandIn::FlatNormal);
+    // A spec map named and not found is a black one (no specular, reflection or self-illumination); a house colour
+    // or scrolling mask texture not found a clear one (no house colour).
+    slot(b, p, "obSpecMap", {"SpecMap"}, FxStandIn::Clear, FxStandIn::Clear);
+    if (!b.textures.back().texture.empty()) b.defines.push_back("SPECMAP");
+    const bool nod = impl == I::W3xObjectsNod;
+    if (nod) {
+        slot(b, p, "obScrollTexture", {"ScrollingMaskTexture"}, FxStandIn::Clear, FxStandIn::Clear);
+        b.defines.push_back("SCROLL_HOUSECOLOR");
+    } else {
+        slot(b, p, "obRecolorTexture", {"RecolorTexture"}, FxStandIn::Clear, FxStandIn::Clear);
+        if (!b.textures.back().texture.empty()) b.defines.push_back("RECOLOR");
+    }
+    // Objects.fxh's constants: fixed per faction (MATERIAL_PARAMS_GDI / _NOD), the file's for Generic (the effect's
+    // own defaults where the file leaves one out).
+    float bump = 1.5f, exponent = 50.0f;
+    glm::vec3 ambient(0.3f), diffuse(0.996f, 0.98f, 0.906f), specular(1.0f);
+    if (nod) diffuse = glm::vec3(0.584f, 0.624f, 0.733f);
+    if (impl == I::W3xObjectsGeneric) {
+        bump = p.number("BumpScale", 1.0f);
+        ambient = glm::vec3(p.vec4("AmbientColor", glm::vec4(0.4f)));
+        diffuse = glm::vec3(p.vec4("DiffuseColor", glm::vec4(1.0f)));
+        specular = glm::vec3(p.vec4("SpecularColor", glm::vec4(0.8f)));
+        exponent = p.number("SpecularExponent", 50.0f);
+    }
+    add(b, "obBumpScale", bump);
+    add(b, "obAmbient", ambient);
+    add(b, "obDiffuse", diffuse);
+    add(b, "obSpecular", specular);
+    add(b, "obSpecularExponent", exponent);
+    add(b, "obEnvMult", p.number("EnvMult", 1.0f));
+    add(b, "obOpacity", 1.0f); // OpacityOverride: the engine's (fading objects); 1 for a model shown
+    add(b, "obTexTransform", p.vec4("TexCoordTransform_0", glm::vec4(1.0f, 1.0f, 0.0f, 0.0f)));
+    if (p.number("AlphaTestEnable", 0.0f) != 0.0f) b.defines.push_back("ALPHA_TEST");
+    return b;
+}
+
+} // namespace
+
+FxBinding fxBinding(const rs::Mesh& mesh, const rs::Material& material, rs::ShaderImpl impl) {
+    using I = rs::ShaderImpl;
+    if (alamoDefine(impl) != nullptr) return alamo(mesh, material, impl);
+    if (impl == I::W3dNormalMapped) return normalMapped(material);
+    if (impl == I::W3xObjectsGdi || impl == I::W3xObjectsNod || impl == I::W3xObjectsGeneric)
+        return objects(material, impl);
+    return {};
+}
+
+} // namespace rs::render

@@ -1,0 +1,57 @@
+// What a sub-mesh drawn by a game's .fx formula hands its program: the GLSL files (render/glsl/<program>.vert/.frag),
+// the compile-time switches, the material's constants as uniform values (the .fx defaults where the file has none)
+// and its texture slots. One function for both renderers: the desktop binds these as Qt3D parameters
+// (render/mesh_materials.cpp, w3d_fx_materials.cpp), the web page as WebGL2 uniforms (web/page/engine.js, through
+// the module's part JSON). GLM and core only (no Qt), so that the web module compiles it.
+#pragma once
+
+#include "formats/shader_registry.h"
+#include "scene/model.h"
+
+#include <glm/glm.hpp>
+
+#include <string>
+#include <vector>
+
+namespace rs::render {
+
+// A texture slot's stand-in: none named, or named and not found.
+enum class FxStandIn {
+    White,      // 1, 1, 1, 1
+    Clear,      // 0, 0, 0, 0: an optional layer absent
+    FlatNormal, // 0.5, 0.5, 1, 1: an unperturbed normal (and the neutral distortion)
+    Checker,    // the view's placeholder grey of a texture not found
+};
+
+struct FxTextureSlot {
+    std::string uniform;   // sampler name in the GLSL
+    std::string parameter; // the material parameter that names the texture
+    std::string texture;   // the file it names ("" none)
+    FxStandIn none = FxStandIn::White, missing = FxStandIn::Clear;
+    bool base = false; // the base texture (Alamo: a missing one turns colorization off, see below)
+};
+
+struct FxUniform {
+    std::string name;
+    int components = 1; // 1..4 floats
+    glm::vec4 value{0.0f};
+};
+
+struct FxBinding {
+    std::string program; // "alamo", "w3d_fx", "w3x_objects"; empty: no .fx program for this implementation
+    std::vector<std::string> defines;
+    std::vector<FxUniform> uniforms;
+    std::vector<FxTextureSlot> textures;
+    // Alamo: the formula doubles the base texture (texture x lighting x 2). A base texture named and not found is
+    // then drawn with half the placeholder grey, and mMaskScale is 0 (the grey is no colorization mask).
+    bool doublesBase = false;
+};
+
+// The define that picks an Alamo implementation in alamo.vert (null: not an Alamo .fx implementation).
+const char* alamoDefine(rs::ShaderImpl impl);
+// The binding of a material drawn by `impl` (Alamo .fx, NormalMapped.fx, C&C 3 Objects*.fx): the constants named
+// by the material, the .fx defaults otherwise. FC_ meshes (mesh.colorize) with a Color take the player's colour
+// (mColor.r < 0). An implementation without a program of its own gives an empty program.
+FxBinding fxBinding(const rs::Mesh& mesh, const rs::Material& material, rs::ShaderImpl impl);
+
+} // namespace rs::render

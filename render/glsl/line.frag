@@ -1,0 +1,3 @@
+in vec4 vColor;
+out vec4 fragColor;
+void main() { fragColor = vColor; }

@@ -1,0 +1,68 @@
+// The fragment stage of w3x_objects.vert (its header states the formula and its sources).
+in vec2 vUv;
+in vec3 vL0;
+in vec3 vL1;
+in vec3 vH;
+in vec4 vColor;
+
+uniform sampler2D obDiffuseTexture; // DiffuseTexture
+uniform sampler2D obNormalMap;      // NormalMap
+uniform sampler2D obSpecMap;        // SpecMap
+uniform sampler2D obRecolorTexture; // RecolorTexture
+uniform sampler2D obScrollTexture;  // ScrollingMaskTexture (NOD)
+uniform float obBumpScale;          // BumpScale
+uniform vec3 obDiffuse;             // DiffuseColor
+uniform vec3 obSpecular;            // SpecularColor
+uniform float obSpecularExponent;   // SpecularExponent
+uniform float obEnvMult;            // EnvMult
+uniform vec4 obTexTransform;        // TexCoordTransform_0 (NOD): scale xy, scroll zw per second
+uniform float alamoTime;            // the timeline's time (seconds): the effect's Time
+uniform vec4 factionColor;          // RecolorColor
+uniform vec4 lightColor[4];
+uniform vec3 ambientColor;          // the environment cube's stand-in (see w3x_objects.vert)
+
+out vec4 fragColor;
+
+// HLSL lit(n.l, n.h, m): (1, max(n.l, 0), n.l < 0 || n.h < 0 ? 0 : pow(n.h, m), 1); y and z here.
+vec2 lit(float ndl, float ndh, float m) {
+    return vec2(max(ndl, 0.0), (ndl < 0.0 || ndh < 0.0) ? 0.0 : pow(ndh, m));
+}
+
+void main() {
+    vec4 base = texture(obDiffuseTexture, vUv);
+    vec3 diffuse = base.rgb * obDiffuse;
+    vec3 bump = texture(obNormalMap, vUv).rgb * 2.0 - 1.0;
+    bump.xy *= obBumpScale;
+    bump = normalize(bump);
+    vec4 color = vColor * base * 2.0;
+    vec3 specularColor = obSpecular;
+    float selfIllumination = 0.0;
+#ifdef SPECMAP
+    vec4 st = texture(obSpecMap, vUv);
+    // The effect samples the map's cube at -reflect(eye, normalize(vNormal + bump / 2)); the stand-in sky is the same
+    // in every direction, so the direction drops out.
+    vec3 env = obEnvMult * clamp(ambientColor, 0.0, 1.0);
+    color.rgb += env * st.y * obSpecular;
+    specularColor = 3.0 * obSpecular * st.x;
+    selfIllumination = st.z;
+#endif
+    vec2 l0 = lit(dot(bump, vL0), dot(bump, vH), obSpecularExponent);
+    color.rgb += lightColor[0].rgb * (diffuse * l0.x + specularColor * l0.y);
+    vec2 l1 = lit(dot(bump, vL1), dot(bump, vH), obSpecularExponent);
+    color.rgb += lightColor[1].rgb * (diffuse * l1.x);
+#ifdef SCROLL_HOUSECOLOR
+    vec2 e = vec2(vUv.x, 1.0 - vUv.y) * obTexTransform.xy + alamoTime * obTexTransform.zw; // engine (u, v)
+    float scroll = texture(obScrollTexture, vec2(e.x, 1.0 - e.y)).x;
+    color.rgb += selfIllumination * scroll * factionColor.rgb * 3.0;
+#else
+    color.rgb = mix(color.rgb, base.rgb, selfIllumination);
+#ifdef RECOLOR
+    vec4 rc = texture(obRecolorTexture, vUv);
+    color.rgb = mix(color.rgb, rc.rgb * factionColor.rgb, rc.a);
+#endif
+#endif
+#ifdef ALPHA_TEST
+    if (color.a < 96.0 / 255.0) discard; // AlphaRef DEFAULT_ALPHATEST_THRESHOLD (0x60), GREATEREQUAL
+#endif
+    fragColor = clamp(color, 0.0, 1.0);
+}
