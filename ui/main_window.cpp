@@ -688,6 +688,7 @@ void MainWindow::applyDocument(const LoadResult& r) {
     // demo, a reload without a read) from now, never from an earlier read.
     if (!readTimed_) readDone_.start();
     readTimed_ = false;
+    updateWatchedFiles(); // live reload: what is shown now (an object's state comes here too)
     emit documentOpened(r.path);
 }
 

@@ -4,6 +4,7 @@
 #include "main_window.h"
 #include "material_dock.h"
 #include "notice_bar.h"
+#include "objects_dock.h"
 #include "scene_dock.h"
 #include "timeline_dock.h"
 
@@ -13,6 +14,8 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
+
+#include "objects/object_db.h"
 
 namespace rs::ui {
 
@@ -69,6 +72,13 @@ void MainWindow::updateWatchedFiles() {
         add(e.path);
     for (const QString& t : materialDock_->resolvedTextures())
         add(t);
+    // A game object: the definition files of the mounted folders (XML / INI) too, as many as the watcher can hold.
+    if (!objectName_.isEmpty())
+        if (const auto db = objectsDock_->database()) {
+            constexpr size_t kMaxDefinitionFiles = 4000;
+            for (size_t i = 0; i < db->filesRead().size() && i < kMaxDefinitionFiles; ++i)
+                add(QFile::decodeName(QByteArray::fromStdString(db->filesRead()[i])));
+        }
     // Where a missing texture may appear: beside the model and in the texture folders.
     if (!files.isEmpty()) folders << QFileInfo(files.front()).absolutePath();
     folders << textureDirs_;
@@ -119,18 +129,38 @@ void MainWindow::onChangedOnDisk(const QStringList& files) {
         if (!others.isEmpty()) reshowInPlace();
         return;
     }
+    // A game object is assembled from its definitions: it is opened again in the state the user left it in; a
+    // changed definition file re-indexes the mounted folders first.
+    auto reopenObject = [this, files] {
+        const int state = objectState_;
+        const QString name = objectName_;
+        auto once = std::make_shared<QMetaObject::Connection>();
+        *once = connect(this, &MainWindow::objectShown, this, [this, once, state, files](const QString&, int s) {
+            disconnect(*once);
+            if (s >= 0 && state > 0) selectObjectState(state);
+            emit reloadedFromDisk(files);
+        });
+        openObject(name);
+    };
+    if (!objectName_.isEmpty())
+        if (const auto db = objectsDock_->database()) {
+            bool definitionChanged = false;
+            for (const std::string& d : db->filesRead())
+                if (files.contains(diskFileHolding(*resolver_, QFile::decodeName(QByteArray::fromStdString(d)))))
+                    definitionChanged = true;
+            if (definitionChanged && objectsDock_->table()) {
+                auto once = std::make_shared<QMetaObject::Connection>();
+                *once = connect(objectsDock_, &ObjectsDock::indexed, this, [this, once, reopenObject](int) {
+                    disconnect(*once);
+                    reopenObject();
+                });
+                objectsDock_->setMount(objectsDock_->table());
+                return;
+            }
+        }
     if (modelChanged) {
         if (!objectName_.isEmpty()) {
-            // A game object's model: its state is assembled from the definitions; shown again as the user left it.
-            const int state = objectState_;
-            const QString name = objectName_;
-            auto once = std::make_shared<QMetaObject::Connection>();
-            *once = connect(this, &MainWindow::objectShown, this, [this, once, state, files](const QString&, int s) {
-                disconnect(*once);
-                if (s >= 0 && state > 0) selectObjectState(state);
-                emit reloadedFromDisk(files);
-            });
-            openObject(name);
+            reopenObject();
             return;
         }
         reloadModelFromDisk(modelDisk); // its clips and textures are read with it

@@ -3,7 +3,10 @@
 // clip, time and bone selection stay; a model written in two halves (close together, or with a pause longer than
 // the settle time) is shown once, complete, and no error is reported; unsaved edits are kept until the user
 // chooses; FileWatch delivers an editor's atomic rename once.
+#include "object_fixtures.h"
 #include "ui_fixtures.h"
+
+#include "asset_browser_dock.h"
 
 #include "bone_tree_dock.h"
 #include "edit_session.h"
@@ -11,6 +14,7 @@
 #include "main_window.h"
 #include "material_dock.h"
 #include "notice_bar.h"
+#include "objects_dock.h"
 #include "timeline_dock.h"
 
 #include "alamo/alamo_writer.h"
@@ -339,6 +343,39 @@ class LiveReloadTest : public QObject {
                      !err.contains(QStringLiteral("WATCH.ALO")),
                  qPrintable(err));
         QVERIFY2(err.contains(QStringLiteral("OTHER.TGA")), qPrintable(err)); // the missing texture, named once
+    }
+
+    // A game object's definition file rewritten while the object is shown: the folders are indexed again and the
+    // object opened again from the new definition (the hardpoint now hangs its model at Root, not HP_Bone).
+    void objectDefinitionChangeReopensObject() {
+        test::EawObjectInstall inst;
+        ui::MainWindow w;
+        QStringList errors;
+        w.setErrorReporter([&](const QString& t, const QString& m) { errors << t + ": " + m; });
+        w.liveWatch()->setSettleMs(250);
+        w.liveWatch()->setPollMs(200);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.findChild<ui::AssetBrowserDock*>()->mountFolders({}, {QString::fromStdString(inst.root())}, false);
+        QTRY_COMPARE_WITH_TIMEOUT(w.objectsPanel()->visibleCount(), 3, 20000);
+        w.openObject(QStringLiteral("Test_Cruiser"));
+        QTRY_VERIFY_WITH_TIMEOUT(!w.isOpeningObject() && w.objectName() == QStringLiteral("Test_Cruiser"), 20000);
+        QCOMPARE(w.objectAttachments().size(), size_t(1));
+        QCOMPARE(w.objectAttachments()[0].bone, 1); // HP_Bone
+        const QString hardpoints = QString::fromStdString((inst.dir / "Data/XML/HardPoints.xml").string());
+        QVERIFY(w.liveWatch()->files().contains(hardpoints));
+        QSignalSpy reloaded(&w, &ui::MainWindow::reloadedFromDisk);
+        QFile f(hardpoints);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QByteArray xml = f.readAll();
+        f.close();
+        xml.replace("<Attachment_Bone>HP_Bone</Attachment_Bone>", "<Attachment_Bone>Root</Attachment_Bone>");
+        writeBytes(hardpoints, std::vector<uint8_t>(xml.begin(), xml.end()));
+        QTRY_COMPARE_WITH_TIMEOUT(reloaded.count(), 1, 20000);
+        QCOMPARE(w.objectName(), QStringLiteral("Test_Cruiser"));
+        QCOMPARE(w.objectAttachments().size(), size_t(1));
+        QCOMPARE(w.objectAttachments()[0].bone, 0); // Root
+        QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
     }
 
   private:
