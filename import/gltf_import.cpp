@@ -694,7 +694,12 @@ struct Converter {
         std::vector<glm::vec3> pos, nrm, tan, bin;
         std::vector<glm::vec2> uv0, uv1;
         std::vector<glm::vec4> col;
-        std::vector<int> bone; // skeleton bone per vertex (skinned)
+        std::vector<int> bone; // skeleton bone per vertex (skinned): the heaviest joint's
+        // Second influence (bonesPerVertex 2, skinned): its bone, its weight (0: none; the first takes 1 - w2), and
+        // the vertex skinned by it alone (model space at the bind), as W3D's second-bone vertices hold it.
+        std::vector<int> bone2;
+        std::vector<float> weight2;
+        std::vector<glm::vec3> pos2, nrm2;
         std::vector<uint32_t> idx;
         Material mat;
         std::string vertexFormat;
@@ -857,8 +862,8 @@ struct Converter {
                 T = ax.dir(glm::vec3(tan[v * 4], tan[v * 4 + 1], tan[v * 4 + 2])),
                 tw = tan[v * 4 + 3] < 0 ? -1.0f : 1.0f;
             if (skinned) {
-                int best = -1;
-                float bestW = -1.0f, total = 0.0f;
+                int best = -1, second = -1;
+                float bestW = -1.0f, secondW = 0.0f, total = 0.0f;
                 auto consider = [&](const std::vector<uint32_t>& J, const std::vector<float>& W) {
                     for (int k = 0; k < 4; ++k) {
                         const float w = W[v * 4 + size_t(k)];
@@ -869,20 +874,53 @@ struct Converter {
                             c.fail(pw, "vertex " + std::to_string(v) + " names joint " + std::to_string(j) + " of " +
                                            std::to_string(jointBone.size()));
                         total += w;
-                        if (w > bestW) bestW = w, best = int(j);
+                        if (best >= 0 && int(j) == best) { // the same joint twice: one influence
+                            bestW += w;
+                            continue;
+                        }
+                        if (second >= 0 && int(j) == second) {
+                            secondW += w;
+                            if (secondW > bestW) std::swap(best, second), std::swap(bestW, secondW);
+                            continue;
+                        }
+                        if (w > bestW) {
+                            second = best, secondW = std::max(bestW, 0.0f);
+                            bestW = w, best = int(j);
+                        } else if (w > secondW) {
+                            secondW = w, second = int(j);
+                        }
                     }
                 };
                 consider(j0, w0);
                 if (!j1.empty()) consider(j1, w1);
                 if (best < 0) c.fail(pw, "vertex " + std::to_string(v) + " has no weight");
-                const float lost = total > 0.0f ? 1.0f - bestW / total : 0.0f;
+                const bool two = opt.bonesPerVertex >= 2 && second >= 0 && secondW > 0.0f &&
+                                 jointBone[size_t(second)] != jointBone[size_t(best)];
+                const float kept = two ? bestW + secondW : bestW;
+                const float lost = total > 0.0f ? 1.0f - kept / total : 0.0f;
                 if (lost > 1e-4f) ++dropped, maxDropped = std::max(maxDropped, lost);
+                const glm::vec3 P0 = P, N0 = N;
                 const glm::mat4& M = jointSkin[size_t(best)];
-                P = glm::vec3(M * glm::vec4(P, 1.0f));
+                P = glm::vec3(M * glm::vec4(P0, 1.0f));
                 const glm::mat3 Nm = glm::transpose(glm::inverse(glm::mat3(M)));
-                N = Nm * N;
+                N = Nm * N0;
                 T = glm::mat3(M) * T;
                 p.bone.push_back(jointBone[size_t(best)]);
+                if (opt.bonesPerVertex >= 2) {
+                    glm::vec3 P2 = P, N2 = N;
+                    if (two) {
+                        const glm::mat4& M2 = jointSkin[size_t(second)];
+                        P2 = glm::vec3(M2 * glm::vec4(P0, 1.0f));
+                        N2 = glm::transpose(glm::inverse(glm::mat3(M2))) * N0;
+                        if (glm::length(N2) > 0.0f) N2 = glm::normalize(N2);
+                    } else if (glm::length(N2) > 0.0f) {
+                        N2 = glm::normalize(N2);
+                    }
+                    p.bone2.push_back(two ? jointBone[size_t(second)] : jointBone[size_t(best)]);
+                    p.weight2.push_back(two ? secondW / kept : 0.0f);
+                    p.pos2.push_back(P2);
+                    p.nrm2.push_back(N2);
+                }
             }
             p.pos[v] = P;
             if (!p.nrm.empty()) p.nrm[v] = glm::length(N) > 0.0f ? glm::normalize(N) : N;
@@ -894,8 +932,11 @@ struct Converter {
         }
         if (dropped)
             report(pw + ": " + std::to_string(dropped) + " of " + std::to_string(nv) +
-                   " vertices weighted several joints; each keeps its heaviest (RSkin binds one bone per vertex; "
-                   "largest weight dropped " +
+                   (opt.bonesPerVertex >= 2
+                        ? " vertices weighted more than two joints; each keeps its two heaviest (BFME skins bind two "
+                          "bones per vertex; largest weight dropped "
+                        : " vertices weighted several joints; each keeps its heaviest (RSkin binds one bone per "
+                          "vertex; largest weight dropped ") +
                    std::to_string(maxDropped) + ")");
         if (!uv0.empty()) {
             p.uv0.resize(nv);
@@ -941,20 +982,23 @@ struct Converter {
         start();
         for (size_t t = 0; t + 2 < p.idx.size(); t += 3) {
             size_t newVerts = 0, newBones = 0;
-            int seenB[3] = {-1, -1, -1};
+            int seenB[6] = {-1, -1, -1, -1, -1, -1};
+            int nSeen = 0;
             for (int k = 0; k < 3; ++k) {
                 const uint32_t v = p.idx[t + size_t(k)];
                 bool dupV = remap.count(v) != 0;
                 for (int q = 0; q < k; ++q)
                     dupV |= p.idx[t + size_t(q)] == v;
                 if (!dupV) ++newVerts;
-                if (p.skinned) {
-                    const int b = p.bone[v];
-                    bool dupB = palette.count(b) != 0;
-                    for (int q = 0; q < k; ++q)
-                        dupB |= seenB[q] == b;
-                    seenB[k] = b;
-                    if (!dupB) ++newBones;
+                if (p.skinned && !dupV) {
+                    for (int slot = 0; slot < 2; ++slot) {
+                        if (slot == 1 && (p.weight2.empty() || p.weight2[v] <= 0.0f)) break;
+                        const int b = slot ? p.bone2[v] : p.bone[v];
+                        bool dupB = palette.count(b) != 0;
+                        for (int q = 0; q < nSeen; ++q)
+                            dupB |= seenB[q] == b;
+                        if (!dupB) seenB[nSeen++] = b, ++newBones;
+                    }
                 }
             }
             if (remap.size() + newVerts > maxVerts || cur.triangleCount() + 1 > maxTris ||
@@ -975,14 +1019,26 @@ struct Converter {
                     if (!p.uv1.empty()) cur.uv1.push_back(p.uv1[v]);
                     if (!p.col.empty()) cur.colors.push_back(p.col[v]);
                     if (p.skinned) {
-                        const int b = p.bone[v];
-                        auto pit = palette.find(b);
-                        if (pit == palette.end()) {
-                            pit = palette.emplace(b, uint16_t(cur.boneMap.size())).first;
-                            cur.boneMap.push_back(b);
+                        auto slotOf = [&](int b) {
+                            auto pit = palette.find(b);
+                            if (pit == palette.end()) {
+                                pit = palette.emplace(b, uint16_t(cur.boneMap.size())).first;
+                                cur.boneMap.push_back(b);
+                            }
+                            return pit->second;
+                        };
+                        const uint16_t s0 = slotOf(p.bone[v]);
+                        if (!p.weight2.empty()) { // two bones per vertex (BFME): weights (1 - w2, w2)
+                            const float w2 = p.weight2[v];
+                            const uint16_t s1 = w2 > 0.0f ? slotOf(p.bone2[v]) : s0;
+                            cur.boneIndices.push_back(glm::u16vec4(s0, s1, 0, 0));
+                            cur.boneWeights.push_back(glm::vec4(1.0f - w2, w2, 0, 0));
+                            cur.positions2.push_back(p.pos2[v]);
+                            cur.normals2.push_back(p.nrm2[v]);
+                        } else {
+                            cur.boneIndices.push_back(glm::u16vec4(s0, 0, 0, 0));
+                            cur.boneWeights.push_back(glm::vec4(1, 0, 0, 0));
                         }
-                        cur.boneIndices.push_back(glm::u16vec4(pit->second, 0, 0, 0));
-                        cur.boneWeights.push_back(glm::vec4(1, 0, 0, 0));
                     }
                     it = remap.find(v);
                 }
@@ -1361,6 +1417,17 @@ bool noImageDecode(tinygltf::Image*, const int, std::string*, std::string*, int,
     return true; // images are named, not decoded: the importer writes texture names only
 }
 
+// ImportOptions::keepImages: each image's encoded bytes kept by its index (still not decoded here).
+bool keepImageBytes(tinygltf::Image*, const int index, std::string*, std::string*, int, int, const unsigned char* bytes,
+                    int size, void* user) {
+    auto* kept = static_cast<std::vector<std::vector<uint8_t>>*>(user);
+    if (index >= 0 && bytes && size > 0) {
+        if (kept->size() <= size_t(index)) kept->resize(size_t(index) + 1);
+        (*kept)[size_t(index)].assign(bytes, bytes + size);
+    }
+    return true;
+}
+
 bool fsExists(const std::string& p, void*) { return isRegularFile(p); }
 std::string fsExpand(const std::string& p, void*) { return p; }
 bool fsRead(std::vector<unsigned char>* out, std::string* err, const std::string& p, void*) {
@@ -1388,8 +1455,14 @@ std::string firstLine(const std::string& s) {
 ImportResult importGltf(const std::string& path, ByteSpan bytes, const ImportOptions& options) {
     if (!(options.scale > 0.0f) || !std::isfinite(options.scale))
         throw ParseError(path, {}, ParseError::kNoOffset, "--scale must be a finite number above 0");
+    if (options.bonesPerVertex < 1 || options.bonesPerVertex > 2)
+        throw ParseError(path, {}, ParseError::kNoOffset, "bones per vertex must be 1 or 2");
     tinygltf::TinyGLTF loader;
-    loader.SetImageLoader(noImageDecode, nullptr);
+    std::vector<std::vector<uint8_t>> imageBytes;
+    if (options.keepImages)
+        loader.SetImageLoader(keepImageBytes, &imageBytes);
+    else
+        loader.SetImageLoader(noImageDecode, nullptr);
     tinygltf::FsCallbacks cb{fsExists, fsExpand, fsRead, fsWrite, nullptr};
     loader.SetFsCallbacks(cb);
     GModel g;
@@ -1415,6 +1488,15 @@ ImportResult importGltf(const std::string& path, ByteSpan bytes, const ImportOpt
         throw ParseError(path, {}, ParseError::kNoOffset, "malformed glTF: " + firstLine(err.empty() ? warn : err));
     Converter conv(path, g, options);
     conv.run();
+    if (options.keepImages)
+        for (size_t i = 0; i < g.images.size(); ++i) {
+            ImportedImage im;
+            im.name = conv.textureNames[i];
+            im.source =
+                "images[" + std::to_string(i) + "]" + (g.images[i].name.empty() ? "" : " \"" + g.images[i].name + "\"");
+            if (i < imageBytes.size()) im.bytes = std::move(imageBytes[i]);
+            conv.out.images.push_back(std::move(im));
+        }
     if (!warn.empty()) conv.report("tinygltf: " + firstLine(warn));
     return std::move(conv.out);
 }
@@ -1449,6 +1531,14 @@ void checkNoWarnings(const std::string& file, const std::vector<std::string>& wa
 
 std::vector<OutputFile> alamoFiles(const ImportResult& r, const std::string& outAlo, const ImportOptions& options) {
     std::vector<OutputFile> files;
+    for (const Mesh& mesh : r.model.meshes)
+        for (const SubMesh& sm : mesh.subMeshes)
+            for (const glm::vec4& w : sm.boneWeights)
+                if (w.y > 0.0f)
+                    throw ParseError(outAlo, "mesh \"" + mesh.name + "\"", ParseError::kNoOffset,
+                                     "two bones per vertex; the RSkin shaders take " +
+                                         std::to_string(limits::kAlamoBonesPerVertex) +
+                                         " (import with bonesPerVertex 1)");
     OutputFile m;
     m.path = outAlo;
     try {

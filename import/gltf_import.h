@@ -55,12 +55,27 @@ struct ImportOptions {
     std::vector<std::string> clips; // animation names to convert (case-insensitive); empty = all
     float scale = 1.0f;             // multiplies every length (finite, > 0)
     bool zUp = false;               // the input is already Z up (no axis change)
+    // Skin influences kept per vertex: 1 (Alamo's RSkin, Generals' W3D skins: the heaviest joint) or 2 (BFME's W3D
+    // skins: the two heaviest, weights renormalised to sum 1; SubMesh::positions2/normals2 then hold each vertex
+    // skinned by its second joint alone, model space at the bind). alamoFiles refuses a model with two.
+    int bonesPerVertex = 1;
+    // Keep each glTF image's encoded bytes (PNG, JPEG, ...) in ImportResult::images, for textureFiles.
+    bool keepImages = false;
+};
+
+// A glTF image as the model names it: `name` is the texture name the model's materials use (<stem>.dds),
+// `source` the glTF element ("images[2] \"Hull\""), `bytes` the image file as the glTF holds it (empty when the
+// glTF gave none or ImportOptions::keepImages was off).
+struct ImportedImage {
+    std::string name, source;
+    std::vector<uint8_t> bytes;
 };
 
 struct ImportResult {
-    Model model;                     // format AlamoModel
-    std::vector<Clip> clips;         // format AlamoClip, Clip::name = the animation's name as given
-    std::vector<std::string> report; // what was changed to fit the engine (weights dropped, splits, renames, ...)
+    Model model;                       // format AlamoModel
+    std::vector<Clip> clips;           // format AlamoClip, Clip::name = the animation's name as given
+    std::vector<std::string> report;   // what was changed to fit the engine (weights dropped, splits, renames, ...)
+    std::vector<ImportedImage> images; // per glTF image, with ImportOptions::keepImages
 };
 
 // Converts the glTF held in `bytes` (a .glb or .gltf; `path` names it in errors and locates external buffers,
@@ -82,22 +97,56 @@ struct OutputFile {
 std::vector<OutputFile> alamoFiles(const ImportResult& result, const std::string& outAlo,
                                    const ImportOptions& options = {});
 
+// How clips are stored: W3D_CHUNK_ANIMATION (floats per frame), or W3D_CHUNK_COMPRESSED_ANIMATION flavor 0
+// (timecoded: keys at chosen frames, lerp / slerp between them) or flavor 1 (adaptive delta: 4-bit deltas per
+// frame against a 256-entry table, per 16-frame block; w3d::encodeAdaptiveDelta).
+enum class W3dCodec { Uncompressed, Timecoded, AdaptiveDelta };
+
 struct W3dOptions {
     bool bfme = false;       // BFME / BFME II (else Generals / Zero Hour)
     bool rename = false;     // names over W3D's 15 characters (or used twice) cut and made unique, reported
     bool sageLayout = false; // files under <DIR>/art/w3d/<first two letters of the name>/
+    W3dCodec codec = W3dCodec::Uncompressed;
+    // Timecoded keys: each frame between two keys interpolates within these of the exact offset: translations
+    // keyTolerance x the rig's size (the extent of its bind-pose bone origins), rotations keyToleranceRad. The
+    // defaults keep a 30-bone chain's end within 1e-3 rad and 1e-4 of the rig size of the exact pose.
+    float keyTolerance = 1e-6f;
+    float keyToleranceRad = 2e-5f;
+};
+
+// The largest difference, over every compressed clip, bone and frame, between the offsets the clip reads back
+// with (the project's W3D reader) and the exact ones: translation (length units) and rotation (radians). Zero
+// for uncompressed clips.
+struct CodecError {
+    float translation = 0.0f, rotation = 0.0f;
 };
 
 // The W3D files of an import (Generals, Zero Hour, BFME): <NAME>.w3d holding the hierarchy (pivot 0
 // "RootTransform", the skeleton's bones after it), one mesh per sub-mesh (rigid meshes in their pivot's space,
 // skins in the space of each vertex's bone, one bone per vertex), one vertex material, shader and texture
 // (BaseTexture as <stem>.tga) per mesh, and an HLOD with one LOD per _LOD<n> level; each clip as
-// <NAME>_<CLIP>.w3d, uncompressed, its tracks re-expressed as W3D's offsets from the bind pose (rotation and
-// translation; a bone scaled in a visible frame is refused), visibility as bit channels. NAME is the output's
-// stem. Names longer than 15 characters are refused naming the element unless `rename`. Each file is read back
+// <NAME>_<CLIP>.w3d, uncompressed or compressed (options.codec), its tracks re-expressed as W3D's offsets from the bind
+// pose (rotation and translation; a bone scaled in a visible frame is refused), visibility as bit channels. NAME is the
+// output's stem. Names longer than 15 characters are refused naming the element unless `rename`. Each file is read back
 // (w3d::loadSet, clips with the hierarchy) and must give no warning. Renames go to `report`.
+// Compressed clips (options.codec) are read back and their error against the exact offsets goes to `report`
+// (one line per clip) and to `codecError`.
 std::vector<OutputFile> w3dFiles(const ImportResult& result, const std::string& outW3d, const W3dOptions& options,
-                                 std::vector<std::string>* report = nullptr);
+                                 std::vector<std::string>* report = nullptr, CodecError* codecError = nullptr);
+
+// Where textureFiles puts each DDS: in DIR itself (Flat: Alamo's Data/Art/Textures, or any folder the game
+// searches), DIR/art/compiledtextures/<first two letters>/ (SageCompiled: BFME, as the game ships its textures),
+// or DIR/art/textures/ (SageTextures: Generals / Zero Hour).
+enum class TextureLayout { Flat, SageCompiled, SageTextures };
+
+// The DDS files of an import's PNG and JPEG images (ImportOptions::keepImages): each decoded (stb_image, bounded
+// to limits::kImportMaxTextureDim a side), block-compressed with stb_dxt (DXT1 where every texel is opaque,
+// DXT5 otherwise) with a full mip chain (2x2 box filter), and named as the model names it (<stem>.dds; W3D models
+// say <stem>.tga and the games load the .dds of that stem). Images in other formats (DDS, KTX2, WebP) or
+// without bytes are not converted and reported. Each file is read back with the project's DDS reader. A
+// malformed PNG/JPEG throws ParseError naming the glTF image.
+std::vector<OutputFile> textureFiles(const ImportResult& result, const std::string& dir, TextureLayout layout,
+                                     std::vector<std::string>* report = nullptr);
 
 // Writes every file with writeFileSafely (each read back and checked with its `check`), first beside its
 // destination under a temporary name, then renamed once every file was written, so that a failure replaces

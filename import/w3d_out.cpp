@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <map>
 
@@ -57,20 +58,72 @@ glm::u8vec4 color8(const glm::vec4& c) {
     return glm::u8vec4(uint8_t(x.r), uint8_t(x.g), uint8_t(x.b), 0);
 }
 
-void checkW3d(const std::string& file, ByteSpan bytes, const w3d::HierarchyLookup& lookup) {
-    const Document d = w3d::loadSet(bytes, file, lookup);
+Document checkW3d(const std::string& file, ByteSpan bytes, const w3d::HierarchyLookup& lookup) {
+    Document d = w3d::loadSet(bytes, file, lookup);
     if (!d.warnings.empty())
         throw ParseError(file, {}, ParseError::kNoOffset,
                          "written file reads back with a warning: " + d.warnings.front());
     if (d.model && !d.model->warnings.empty())
         throw ParseError(file, {}, ParseError::kNoOffset,
                          "written file reads back with a warning: " + d.model->warnings.front());
+    return d;
+}
+
+// Shortest-arc slerp as ww3d2 (and w3d_anim's timecoded decoder) interpolates Q keys.
+glm::quat slerpKeys(const glm::quat& a, glm::quat b, float t) {
+    if (glm::dot(a, b) < 0.0f) b = -b;
+    return glm::slerp(a, b, t);
+}
+
+// Rotation angle between two quaternions: 4 asin(|a - b| / 2) of the unit quaternions on the same side (exact
+// for small angles, where 2 acos(dot) loses everything below ~1e-3 rad to float rounding).
+float quatAngle(const glm::quat& a, const glm::quat& b) {
+    const glm::dquat x = glm::normalize(glm::dquat(a)), y0 = glm::normalize(glm::dquat(b));
+    const glm::dquat y = glm::dot(x, y0) < 0.0 ? -y0 : y0;
+    const glm::dquat d = x - y;
+    const double len = std::sqrt(d.x * d.x + d.y * d.y + d.z * d.z + d.w * d.w);
+    return float(4.0 * std::asin(std::min(1.0, len * 0.5)));
+}
+
+// Timecoded keys of one channel (`vl` 1: a translation component, 4: a quaternion x,y,z,w per frame): frame 0,
+// the last frame, and between them as few keys as the greedy pass finds such that interpolating the keys
+// (lerp, shortest-arc slerp) gives every frame within `tol` (length units, or radians for quaternions). Segments
+// are at most kMaxSpan frames (bounds the work to O(frames * kMaxSpan)).
+void timecodedKeys(w3d::ChannelSpec& ch, int vl, uint32_t frames, float tol) {
+    constexpr uint32_t kMaxSpan = 256;
+    const std::vector<float> v = std::move(ch.values);
+    auto q = [&](uint32_t f) { return glm::quat(v[f * 4 + 3], v[f * 4], v[f * 4 + 1], v[f * 4 + 2]); };
+    auto fits = [&](uint32_t a, uint32_t b) {
+        for (uint32_t f = a + 1; f < b; ++f) {
+            const float t = float(f - a) / float(b - a);
+            if (vl == 1 ? std::abs(v[a] + (v[b] - v[a]) * t - v[f]) > tol
+                        : quatAngle(slerpKeys(q(a), q(b), t), q(f)) > tol)
+                return false;
+        }
+        return true;
+    };
+    ch.keyFrames.clear();
+    ch.values.clear();
+    auto key = [&](uint32_t f) {
+        ch.keyFrames.push_back(f);
+        ch.values.insert(ch.values.end(), v.begin() + long(f) * vl, v.begin() + long(f + 1) * vl);
+    };
+    key(0);
+    uint32_t a = 0;
+    while (a + 1 < frames) {
+        uint32_t b = a + 1;
+        while (b + 1 < frames && b + 1 - a <= kMaxSpan && fits(a, b + 1))
+            ++b;
+        key(b);
+        a = b;
+    }
 }
 
 } // namespace
 
 std::vector<OutputFile> w3dFiles(const ImportResult& r, const std::string& outW3d, const W3dOptions& o,
-                                 std::vector<std::string>* report) {
+                                 std::vector<std::string>* report, CodecError* codecErrorOut) {
+    CodecError codecError;
     const Model& m = r.model;
     const std::string stem = fs::path(outW3d).stem().string();
     Namer names{outW3d, o.rename, report, {}};
@@ -104,7 +157,7 @@ std::vector<OutputFile> w3dFiles(const ImportResult& r, const std::string& outW3
     std::map<int, std::vector<w3d::SubObject>> lodObjects; // LOD -> objects (-1: every LOD)
     Namer meshNames{outW3d, o.rename, report, {}};
     const int bonesPerVertex = o.bfme ? limits::kW3dBonesPerVertexBfme : limits::kW3dBonesPerVertexGenerals;
-    (void)bonesPerVertex; // the model holds one bone per vertex already (the Alamo reduction; within both games')
+    size_t reducedToOne = 0;
     for (const Mesh& mesh : m.meshes)
         for (size_t si = 0; si < mesh.subMeshes.size(); ++si) {
             const SubMesh& sm = mesh.subMeshes[si];
@@ -123,6 +176,18 @@ std::vector<OutputFile> w3dFiles(const ImportResult& r, const std::string& outW3
                                      std::to_string(limits::kW3dIndicesPerMesh));
             const bool skin = sm.skinned();
             w.attributes = skin ? 0x00020000u : 0u;
+            // Two bones per vertex (BFME, a model imported with bonesPerVertex 2): influences in percent (the first
+            // rounded, the second 100 minus it; a vertex whose second rounds to 0 binds one bone), the vertex in its
+            // second bone's space in 0xC00/0xC01 (for every vertex once one has two; the first's for one-bone ones).
+            bool dual = false;
+            if (skin)
+                for (size_t v = 0; v < sm.vertexCount(); ++v)
+                    if (v < sm.boneWeights.size() && sm.boneWeights[v].y > 0.0f) {
+                        if (bonesPerVertex >= 2 && sm.positions2.size() == sm.vertexCount())
+                            dual = true;
+                        else
+                            ++reducedToOne;
+                    }
             for (size_t v = 0; v < sm.vertexCount(); ++v) {
                 glm::vec3 p = sm.positions[v];
                 glm::vec3 n = v < sm.normals.size() ? sm.normals[v] : glm::vec3(0, 0, 1);
@@ -133,6 +198,25 @@ std::vector<OutputFile> w3dFiles(const ImportResult& r, const std::string& outW3
                     n = glm::normalize(glm::mat3(inv) * n);
                     w3d::VertexInfluence inf;
                     inf.bone = uint16_t(b);
+                    if (dual) {
+                        const float w2 = sm.boneWeights[v].y;
+                        const int pct2 = 100 - int(std::lround((1.0f - w2) * 100.0f));
+                        glm::vec3 p2 = p, n2 = n;
+                        if (pct2 > 0) {
+                            const int b2 = sm.boneMap[sm.boneIndices[v].y];
+                            const glm::mat4 inv2 = glm::inverse(bindW[size_t(b2)]);
+                            p2 = glm::vec3(inv2 * glm::vec4(sm.positions2[v], 1.0f));
+                            n2 = v < sm.normals2.size() ? glm::mat3(inv2) * sm.normals2[v] : n;
+                            n2 = glm::length(n2) > 0.0f ? glm::normalize(n2) : n;
+                            inf.bone2 = uint16_t(b2);
+                        }
+                        inf.weight = uint16_t(100 - pct2);
+                        inf.weight2 = uint16_t(pct2);
+                        w.positions2.push_back(p2);
+                        w.normals2.push_back(n2);
+                    } else if (bonesPerVertex >= 2) {
+                        inf.weight = 100; // BFME's one-bone vertices: all on the first
+                    }
                     w.influences.push_back(inf);
                 }
                 w.positions.push_back(p);
@@ -183,6 +267,10 @@ std::vector<OutputFile> w3dFiles(const ImportResult& r, const std::string& outW3
             so.name = h.name + "." + meshes.back().name;
             lodObjects[mesh.lod].push_back(so);
         }
+    if (reducedToOne && report)
+        report->push_back(
+            std::to_string(reducedToOne) + " skin vertices bound to two bones keep their heaviest (" +
+            std::string(o.bfme ? "import with two bones per vertex for BFME" : "Generals' skins bind one") + ")");
     // ---- HLOD: one LOD per distinct _LOD<n> (higher n = more detail, as Alamo), meshes without one in each.
     w3d::Hlod hl;
     hl.name = h.name;
@@ -218,6 +306,14 @@ std::vector<OutputFile> w3dFiles(const ImportResult& r, const std::string& outW3
     };
     checkW3d(model.path, ByteSpan(model.bytes), lookup);
     files.push_back(std::move(model));
+    // The rig's size (extent of the bind pose's bone origins): timecoded key tolerances are relative to it.
+    float rig = 1e-3f;
+    {
+        glm::vec3 lo(1e30f), hi(-1e30f);
+        for (const glm::mat4& w : bindW)
+            lo = glm::min(lo, glm::vec3(w[3])), hi = glm::max(hi, glm::vec3(w[3]));
+        if (!bindW.empty()) rig = std::max(rig, glm::length(hi - lo));
+    }
     // ---- clips: additive to the bind pose (local = bindLocal * T * R): T, R of inverse(bindLocal) * local.
     for (const Clip& clip : r.clips) {
         std::string cname = clip.name;
@@ -229,7 +325,10 @@ std::vector<OutputFile> w3dFiles(const ImportResult& r, const std::string& outW3
         spec.hierarchy = h.name;
         spec.frames = clip.frameCount;
         spec.fps = uint32_t(std::lround(clip.fps));
-        spec.codec = w3d::ClipCodec::Uncompressed;
+        spec.codec = o.codec == W3dCodec::Timecoded       ? w3d::ClipCodec::Timecoded
+                     : o.codec == W3dCodec::AdaptiveDelta ? w3d::ClipCodec::AdaptiveDelta
+                                                          : w3d::ClipCodec::Uncompressed;
+        if (spec.codec != w3d::ClipCodec::Uncompressed) spec.version = 0x1; // compressed clips (flavor 0 / 1)
         const ClipBinding bind = bindClip(m.skeleton, clip);
         float droppedScale = 0.0f;
         PoseBuffers buf(bones.size());
@@ -290,14 +389,69 @@ std::vector<OutputFile> w3dFiles(const ImportResult& r, const std::string& outW3
         if (droppedScale > 1e-5f && report)
             report->push_back("clip \"" + clip.name + "\": bone scales up to " + std::to_string(droppedScale) +
                               " off 1 dropped (W3D clips hold no scale)");
+        // The exact per-frame offsets, then the codec's form of them.
+        std::vector<w3d::ChannelSpec> exact = spec.channels;
+        size_t keys = 0;
+        if (spec.codec == w3d::ClipCodec::Timecoded) {
+            for (w3d::ChannelSpec& ch : spec.channels) {
+                timecodedKeys(ch, ch.type == 6 ? 4 : 1, clip.frameCount,
+                              ch.type == 6 ? o.keyToleranceRad : o.keyTolerance * rig);
+                keys += ch.keyFrames.size();
+            }
+        }
+        if (spec.codec != w3d::ClipCodec::Uncompressed)
+            for (w3d::BitChannelSpec& bc : spec.bitChannels) { // 0x283: a key at frame 0 and at each change
+                std::vector<uint8_t> bits;
+                for (uint32_t f = 0; f < bc.bits.size(); ++f)
+                    if (f == 0 || bc.bits[f] != bc.bits[f - 1]) bc.keyFrames.push_back(f), bits.push_back(bc.bits[f]);
+                bc.bits = std::move(bits);
+            }
         w3d::ChunkWriter ccw;
         w3d::writeClip(ccw, spec);
         OutputFile f;
         f.path = (dir / (spec.name + ".w3d")).string();
         f.bytes = ccw.take();
-        checkW3d(f.path, ByteSpan(f.bytes), lookup);
+        const Document back = checkW3d(f.path, ByteSpan(f.bytes), lookup);
+        if (spec.codec != w3d::ClipCodec::Uncompressed) {
+            // The codec's error: the clip as read back against the exact offsets, per bone and frame.
+            if (back.clips.size() != 1)
+                throw ParseError(f.path, {}, ParseError::kNoOffset, "written clip does not read back as one clip");
+            const Clip& dc = *back.clips[0];
+            float errT = 0.0f, errR = 0.0f;
+            for (size_t k = 0; k + 3 < exact.size(); k += 4) {
+                const size_t b = exact[k].pivot;
+                const BoneTrack* tr = nullptr;
+                for (const BoneTrack& t : dc.tracks)
+                    if (t.bone == int(b)) tr = &t;
+                if (!tr) throw ParseError(f.path, {}, ParseError::kNoOffset, "written clip lost a bone's channels");
+                for (uint32_t fr = 0; fr < clip.frameCount; ++fr) {
+                    const glm::vec3 t(exact[k].values[fr], exact[k + 1].values[fr], exact[k + 2].values[fr]);
+                    const float* qv = &exact[k + 3].values[size_t(fr) * 4];
+                    const glm::quat qq(qv[3], qv[0], qv[1], qv[2]);
+                    if (fr < tr->translation.size()) errT = std::max(errT, glm::length(tr->translation[fr] - t));
+                    if (fr < tr->rotation.size()) errR = std::max(errR, quatAngle(tr->rotation[fr], qq));
+                }
+            }
+            codecError.translation = std::max(codecError.translation, errT);
+            codecError.rotation = std::max(codecError.rotation, errR);
+            if (report) {
+                std::string line =
+                    "clip \"" + clip.name + "\": " +
+                    (spec.codec == w3d::ClipCodec::Timecoded
+                         ? "timecoded, " + std::to_string(keys) + " keys for " + std::to_string(exact.size()) +
+                               " channels of " + std::to_string(clip.frameCount) + " frames"
+                         : std::string("adaptive delta"));
+                char buf[160];
+                std::snprintf(buf, sizeof buf,
+                              "; largest error per bone %.3g (%.2g of the rig size) in translation, %.3g rad in "
+                              "rotation",
+                              double(errT), double(errT / rig), double(errR));
+                report->push_back(line + buf);
+            }
+        }
         files.push_back(std::move(f));
     }
+    if (codecErrorOut) *codecErrorOut = codecError;
     return files;
 }
 

@@ -4,6 +4,9 @@
 #   tools/bootstrap.sh test            runs every test (main build under xvfb-run, core tests under ASan+UBSan)
 #   tools/bootstrap.sh web             builds the web viewer alone (core compiled to WebAssembly + the page) in build-web/
 #   tools/bootstrap.sh deps run|test|web   only installs what `run`, `test` or `web` needs, builds nothing
+#   tools/bootstrap.sh blender         optional, not part of `test`: installs Debian's Blender (3.4.1 on Debian 12)
+#                                      and numpy for tools/blender_check.sh's round trip, builds rigscope-cli, and
+#                                      runs the check on the model and clip given, if any (blender MODEL CLIP)
 #
 # `run` installs what building and running the viewer needs; `test` adds what the tests need (a user who only wants
 # the viewer gets no clang, f3d, npm or validators). Libraries and headers are judged by their Debian package being
@@ -21,14 +24,18 @@ if [ "$mode" = deps ]; then
   [ $# -gt 0 ] && shift
 fi
 case "$mode" in
-  run | test | web) ;;
+  run | test | web | blender) ;;
   *)
-    echo "usage: tools/bootstrap.sh run [ARGS...] | test | web | deps run|test|web" >&2
+    echo "usage: tools/bootstrap.sh run [ARGS...] | test | web | blender [MODEL CLIP] | deps run|test|web|blender" >&2
     exit 2
     ;;
 esac
 
 # --- what is needed ---------------------------------------------------------------------------------------------
+# (`blender` mode only) Blender and numpy for tools/blender_check.sh: about 70 packages, so never part of `test`.
+blender_packages=(
+  blender python3-numpy
+)
 # Debian packages judged by dpkg: build (compiler, CMake, Qt 6, Qt3D, GLM, tinygltf, JSON; dpkg-dev's
 # dpkg-shlibdeps works out the .deb's Depends) and run (Qt platform plugins, the X cursor library the xcb plugin
 # loads, Mesa's software OpenGL for GLX and EGL).
@@ -114,6 +121,9 @@ missing=()
 if [ "$mode" != web ]; then
   for p in "${run_packages[@]}"; do installed "$p" || missing+=("$p"); done
 fi
+if [ "$mode" = blender ]; then
+  for p in "${blender_packages[@]}"; do installed "$p" || missing+=("$p"); done
+fi
 if [ "$mode" = web ] || [ "$mode" = test ]; then
   for p in "${web_packages[@]}"; do installed "$p" || missing+=("$p"); done
   if ! { command -v npm >/dev/null 2>&1 && npm --version >/dev/null 2>&1; }; then
@@ -169,6 +179,12 @@ if [ "$mode" = web ]; then
   exit 0
 fi
 cmake -S . -B build "${launcher[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRIGSCOPE_TESTS=$([ "$mode" = test ] && echo ON || echo OFF) >/dev/null
+if [ "$mode" = blender ]; then
+  cmake --build build -j"$jobs" --target rigscope-cli
+  if [ $# -ge 2 ]; then exec tools/blender_check.sh "$1" "$2"; fi
+  echo "bootstrap: blender $(blender -v 2>/dev/null | head -1 | cut -d' ' -f2) ready; tools/blender_check.sh MODEL CLIP runs the round trip"
+  exit 0
+fi
 cmake --build build -j"$jobs"
 
 case "$mode" in

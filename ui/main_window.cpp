@@ -14,6 +14,8 @@
 #include "compare_session.h"
 #include "edit_session.h"
 #include "elided_label.h"
+#include "file_watch.h"
+#include "games_dialog.h"
 #include "material_dock.h"
 #include "notice_bar.h"
 #include "objects_dock.h"
@@ -314,6 +316,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), view_(createModel
     qApp->installEventFilter(this);
 
     edits_ = new EditSession(this);
+    initLiveReload();
     connect(edits_, &EditSession::filesChanged, this, [this](const QStringList& files) {
         if (files.contains(edits_->documentPath())) showEditedDocument();
     });
@@ -384,6 +387,9 @@ void MainWindow::buildMenus() {
             statusBar()->showMessage(tr("%1, %n object(s)", nullptr, count).arg(said), 15000);
         });
     });
+    file->addAction(tr("Ga&mes and mods…"), this, [this] { gamesDialog(this); })
+        ->setToolTip(tr("The games and Workshop/local mods found on this computer; mount one, a mod with its "
+                        "dependencies over its game"));
     recentMenu_ = file->addMenu(tr("Open &recent"));
     QAction* reload = file->addAction(tr("&Reload"), this, [this] {
         if (path_.isEmpty()) return;
@@ -551,6 +557,7 @@ void MainWindow::finishLoad() {
         emit openFailed(r.path, msg);
     }
     readTimed_ = false; // consumed by applyDocument, or nothing was shown
+    updateWatchedFiles(); // live reload: what is shown now
     startNextLoad();
 }
 
@@ -581,23 +588,7 @@ void MainWindow::applyDocument(const LoadResult& r) {
     materialDock_->holdThumbnails(true);
     releaseAfterShown_.start();
     notices_->clearNotices();
-    for (int i = 0; i < r.companionClips.size(); ++i) {
-        const QString& c = r.companionClips[i];
-        clips_.push_back({QFileInfo(c).fileName(), c, 0,
-                          size_t(i) < r.companionClipData.size() ? r.companionClipData[size_t(i)] : nullptr});
-    }
-    for (size_t i = 0; i < r.doc.clips.size(); ++i) {
-        const Clip& c = *r.doc.clips[i];
-        clips_.push_back({c.name.empty() ? tr("clip %1 in file").arg(i) : rs::gameText(c.name) + tr(" (in file)"),
-                          r.path, int(i), r.doc.clips[i]});
-    }
-    // Clips whose tracks do not fit this skeleton stay listed, marked.
-    for (ClipEntry& e : clips_)
-        if (e.clip) {
-            const TrackMatch m = matchTracks(model_->skeleton, *e.clip);
-            e.matches = m.fits();
-            if (!e.matches) e.label += tr(" — does not match (%1 of %2 tracks)").arg(m.matched).arg(m.total);
-        }
+    clips_ = clipEntriesOf(r);
     notices_->setSummary(hint3D());
     stack_->setCurrentWidget(viewSplit_);
     setDocksFor3D(true);
@@ -703,6 +694,29 @@ void MainWindow::applyDocument(const LoadResult& r) {
     if (!readTimed_) readDone_.start();
     readTimed_ = false;
     emit documentOpened(r.path);
+}
+
+std::vector<MainWindow::ClipEntry> MainWindow::clipEntriesOf(const LoadResult& r) const {
+    std::vector<ClipEntry> out;
+    for (int i = 0; i < r.companionClips.size(); ++i) {
+        const QString& c = r.companionClips[i];
+        out.push_back({QFileInfo(c).fileName(), c, 0,
+                       size_t(i) < r.companionClipData.size() ? r.companionClipData[size_t(i)] : nullptr});
+    }
+    for (size_t i = 0; i < r.doc.clips.size(); ++i) {
+        const Clip& c = *r.doc.clips[i];
+        out.push_back({c.name.empty() ? tr("clip %1 in file").arg(i) : rs::gameText(c.name) + tr(" (in file)"),
+                       r.path, int(i), r.doc.clips[i]});
+    }
+    // Clips whose tracks do not fit this skeleton stay listed, marked.
+    if (r.doc.model)
+        for (ClipEntry& e : out)
+            if (e.clip) {
+                const TrackMatch m = matchTracks(r.doc.model->skeleton, *e.clip);
+                e.matches = m.fits();
+                if (!e.matches) e.label += tr(" — does not match (%1 of %2 tracks)").arg(m.matched).arg(m.total);
+            }
+    return out;
 }
 
 void MainWindow::applyLibraryDialog() {
@@ -1604,23 +1618,8 @@ void MainWindow::showEditedDocument() {
     }
     if (!model) return;
     // In place: the camera stays (only frameModel moves it), and the clip, its time and the selections come back.
-    const int bone = boneDock_->selectedBone();
-    const QList<int> material = materialDock_->currentItemPath();
-    const float pos = timeline_->position();
     model_ = model;
-    view_->setEditedModel(model_);
-    view_->setClip(clip_);
-    boneDock_->setModel(model_);
-    boneDock_->setClip(clip_);
-    boneDock_->setProxyParticles(view_->proxyParticles());
-    materialDock_->setModel(model_, resolver_);
-    materialDock_->setCurrentItemPath(material);
-    sceneDock_->setLevels(model_->lodLevels(), model_->altLevels());
-    view_->setSettings(sceneDock_->settings());
-    timeline_->setPosition(pos); // the view and the bone panel follow (frameChanged)
-    if (bone >= 0 && size_t(bone) < model_->skeleton.bones.size()) boneDock_->selectBone(bone);
-    updateTextureNotice();
-    updateStatus();
+    reshowInPlace();
 }
 
 bool MainWindow::maybeSave() {
@@ -1689,6 +1688,7 @@ bool MainWindow::saveAs(const QString& dest) {
 }
 
 void MainWindow::afterSave(const QStringList& saved) {
+    live_->acknowledge(saved); // our own writes are no change from outside (live reload)
     // The document is now where it was saved (an archive entry's loose copy, Save As).
     if (!edits_->documentPath().isEmpty() && edits_->documentPath() != path_) {
         path_ = edits_->documentPath();

@@ -34,6 +34,7 @@ namespace rs::ui {
 class AmalView;
 class BoneTreeDock;
 class CompareSession;
+class FileWatch;
 class MaterialDock;
 class ProblemsDock;
 class ElidedLabel;
@@ -149,6 +150,16 @@ class MainWindow : public QMainWindow {
     bool maybeSave();
     QDockWidget* historyDock() const { return historyDock_; }
 
+    // Live reload (issue 43 item 2, main_window_live.cpp): the files the window shows (the model or the archive
+    // holding it, its clips, the textures found, the folders a missing texture may appear in) are watched
+    // (file_watch.h). A change that settled is shown in place: the camera, the clip, its time, the LOD/ALT and
+    // the selections stay. A file that does not read yet (a tool still exporting it) is retried, not reported;
+    // one that stays unreadable is named in a notice while the last version read stays shown. Unsaved edits of
+    // the changed file are never thrown away: the notice asks (Reload from disk / Keep my edits).
+    FileWatch* liveWatch() const { return live_; }
+    void setLiveReload(bool on);
+    bool liveReload() const { return liveOn_; }
+
     // Game objects (Objects panel). Opens the object of the Objects panel's database on a worker thread: its
     // states (objects/object_states.h), then the first state: the main model through the window's resolver, the
     // attachments hung at their bones, the state's clips on the timeline. What is not found is listed in the
@@ -178,6 +189,8 @@ class MainWindow : public QMainWindow {
     void modelShown(qint64 ms);
     // An object state was shown (openObject, selectObjectState), or opening an object failed (state -1).
     void objectShown(const QString& name, int state);
+    // A live reload was shown: what changed on disk (the files as watched).
+    void reloadedFromDisk(const QStringList& files);
 
   protected:
     void closeEvent(QCloseEvent* e) override;
@@ -244,6 +257,26 @@ class MainWindow : public QMainWindow {
     void showEditedDocument();
     void afterSave(const QStringList& saved);
     QStringList textureChoices() const;
+    // The clip entries of a read document: its companion clips, then the clips in the file, marked when their
+    // tracks do not fit the model's skeleton (applyDocument and the live reload).
+    std::vector<ClipEntry> clipEntriesOf(const LoadResult& r) const;
+
+    // Live reload (main_window_live.cpp).
+    void initLiveReload();
+    void updateWatchedFiles();
+    void onFoldersChanged();
+    void onChangedOnDisk(const QStringList& files);
+    void reloadModelFromDisk(const QString& diskFile);
+    void applyReloaded(const LoadResult& r, const QStringList& changed);
+    bool reloadClipsFromDisk(const QStringList& diskFiles);
+    // Shows the model in place again (the view rebuilt: textures decoded anew), keeping the camera, the clip and
+    // its time, the LOD/ALT and the selections.
+    void reshowInPlace();
+    FileWatch* live_ = nullptr;
+    bool liveOn_ = true;
+    QFutureWatcher<LoadResult> liveWatcher_;
+    QString liveDisk_;       // the disk file liveWatcher_ is reading for
+    bool liveAgain_ = false; // the model changed again while liveWatcher_ was reading it
 
     std::unique_ptr<ModelView> view_;
     QStackedWidget* stack_ = nullptr;

@@ -59,6 +59,11 @@ const std::vector<OptionSpec>& optionSpecs() {
          "Frame as --turntable recordings do: the camera distance that holds the model at every yaw, so that "
          "screenshots at different --yaw show it at the same scale (default: fitted at this yaw)."},
         {"bench-fps", "SECONDS", Screenshot, "After the capture, play the clip for SECONDS and print the frame rate."},
+        {"watch", nullptr, Screenshot,
+         "Live reload: after writing OUT.png keep running and render it again each time MODEL, its clip or a "
+         "texture it shows changes on disk (a file still being written is waited for; one that stays unreadable is "
+         "named and the last picture kept). Each render prints \"rigscope: wrote OUT.png\" on stdout. Until "
+         "Ctrl+C."},
         {"record", "OUT", Record,
          "Headless mode: record MODEL (default: the built-in demo) with its clip to OUT and exit. The format comes "
          "from the name: .mp4 (H.264), .webm (VP9), .gif (one palette for the whole recording) or .webp (animated, "

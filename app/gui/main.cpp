@@ -109,6 +109,9 @@ int toScreenshotArgs(const rs::app::CommandLine& cl, rs::app::ScreenshotArgs& a)
     if (cl.has("bench-fps") &&
         (!toFloat(cl.value("bench-fps"), a.benchSeconds) || a.benchSeconds <= 0.0f || a.benchSeconds > 3600.0f))
         return usage("--bench-fps needs seconds (0..3600)");
+    a.watch = cl.has("watch");
+    if (a.watch && (a.benchSeconds > 0.0f || a.model.isEmpty()))
+        return usage("--watch renders a MODEL file again when it changes (not the demo, not with --bench-fps)");
     return 0;
 }
 

@@ -1,5 +1,6 @@
 #include "screenshot.h"
 
+#include "file_watch.h"
 #include "headless_display.h"
 #include "scene_recorder.h"
 #include "scene_view.h"
@@ -26,6 +27,7 @@
 #include <QFile>
 #include <QGuiApplication>
 #include <QPainter>
+#include <QSaveFile>
 #include <QTimer>
 #include <Qt3DExtras/Qt3DWindow>
 
@@ -36,6 +38,8 @@
 #include <cstring>
 #include <exception>
 #include <filesystem>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <sys/resource.h>
@@ -58,7 +62,14 @@ double processCpuSeconds() {
 // private Xvfb, if one was started, is stopped.
 [[noreturn]] void exitNow(int rc) { exitHeadless(rc); }
 
+// --watch: a failed re-read is kept here instead of printed (a file still being written is retried quietly).
+std::string* heldFailure = nullptr;
+
 int fail(const std::string& msg) {
+    if (heldFailure) {
+        *heldFailure = msg;
+        return 1;
+    }
     std::fprintf(stderr, "rigscope: %s\n", msg.c_str());
     return 1;
 }
@@ -103,6 +114,8 @@ struct SceneInputs {
     // Textures already reported missing while loading (an object's state names them): not reported again after
     // the capture, so that each missing texture is printed once.
     QStringList reportedTextures;
+    // The files read for the picture besides its textures (the model, its clip files): what --watch watches.
+    QStringList files;
 };
 
 // Mounts --game/--mod, reads the model (or object, or demo) and the clip. wantClip: without --clip, pick the
@@ -226,6 +239,9 @@ static int loadScene(const ScreenshotArgs& a, bool wantClip, SceneInputs& s) {
                 return 0;
             }
             model = doc.model;
+            s.files << a.model;
+            for (const rs::ClipFile& c : asset.clips)
+                s.files << QFile::decodeName(QByteArray::fromStdString(c.path));
             if (!particles && model && a.clip.isEmpty() && wantClip) {
                 // The viewer's first clip (pickInitialClip) among the file's clips and the companion clips beside
                 // it; a companion that cannot be read is left out.
@@ -246,6 +262,7 @@ static int loadScene(const ScreenshotArgs& a, bool wantClip, SceneInputs& s) {
             rs::Document cd = resolver->read(QFile::encodeName(a.clip).toStdString());
             if (cd.clips.empty()) return fail(a.clip.toStdString() + ": holds no animation clip");
             clip = cd.clips.front();
+            s.files << a.clip;
         }
     } catch (const std::exception& e) {
         std::string msg = e.what();
@@ -272,6 +289,86 @@ static void showScene(SceneView& view, const ScreenshotArgs& a, const SceneInput
     view.setClip(s.clip);
     view.setFixedOrbit(a.orbit || a.turntable > 0.0);
     view.setCameraAngles(a.yaw, a.pitch);
+}
+
+namespace {
+volatile std::sig_atomic_t watchInterrupted = 0;
+void onWatchInterrupt(int) { watchInterrupted = 1; }
+} // namespace
+
+// --watch, after each capture: prints the line, then watches the files shown (the model, its clip files, the textures
+// found). A settled change reads the scene again, quietly: a file that does not read yet (a tool still writing it)
+// is retried (FileWatch::retry) and named only when it stays unreadable, the last picture kept. Then it is shown and
+// captured again through captureWhenReady. Ctrl+C or SIGTERM ends the process (exit 0).
+static void watchScene(SceneView& view, SceneInputs& scene, std::unique_ptr<rs::ui::FileWatch>& watch,
+                       QGuiApplication& app, const ScreenshotArgs& a, std::function<void()>& captureWhenReady) {
+    std::printf("rigscope: wrote %s\n", qPrintable(a.out));
+    std::fflush(stdout);
+    QStringList files;
+    auto add = [&](const QString& p) {
+        const QString d = p.isEmpty() ? QString() : rs::ui::diskFileHolding(*scene.options.resolver, p);
+        if (!d.isEmpty() && !files.contains(d)) files << d;
+    };
+    for (const QString& f : scene.files)
+        add(f);
+    QStringList textures;
+    for (const TextureInfo& t : view.textures())
+        if (!t.path.isEmpty()) {
+            add(t.path);
+            textures << rs::ui::diskFileHolding(*scene.options.resolver, t.path);
+        }
+    if (!watch) {
+        watch = std::make_unique<rs::ui::FileWatch>();
+        rs::ui::FileWatch* w = watch.get();
+        auto lastError = std::make_shared<QString>();
+        QObject::connect(w, &rs::ui::FileWatch::changed, &app,
+                         [&view, &scene, &a, &captureWhenReady, w, lastError](const QStringList& changed) {
+                             // A texture is only decoded by the view: its completeness is checked here.
+                             QString why;
+                             for (const QString& f : changed)
+                                 if (!rs::ui::textureFileComplete(f, &why)) {
+                                     *lastError = why;
+                                     w->retry(f);
+                                     return;
+                                 }
+                             SceneInputs next;
+                             std::string failure;
+                             heldFailure = &failure;
+                             const int rc = loadScene(a, a.frame || a.time, next);
+                             heldFailure = nullptr;
+                             if (rc != 0 || !next.softwarePath.empty()) {
+                                 *lastError = QString::fromStdString(failure.empty() ? "holds no model" : failure);
+                                 for (const QString& f : changed)
+                                     w->retry(f);
+                                 return;
+                             }
+                             for (const QString& f : changed)
+                                 w->succeeded(f);
+                             next.reportedTextures = scene.reportedTextures;
+                             scene = std::move(next);
+                             showScene(view, a, scene);
+                             if (a.frame)
+                                 view.setFrame(*a.frame);
+                             else if (a.time)
+                                 view.setTime(*a.time);
+                             else
+                                 view.setTime(scene.particles ? float(rs::particlePreviewTime(*scene.particles))
+                                                              : 0.0f);
+                             captureWhenReady();
+                         });
+        QObject::connect(w, &rs::ui::FileWatch::gaveUp, &app, [lastError](const QString& f) {
+            std::fprintf(stderr, "rigscope: %s: %s (the last picture is kept; watching)\n", qPrintable(f),
+                         qPrintable(*lastError));
+        });
+        std::signal(SIGINT, onWatchInterrupt);
+        std::signal(SIGTERM, onWatchInterrupt);
+        auto* poll = new QTimer(&app);
+        QObject::connect(poll, &QTimer::timeout, &app, [] {
+            if (watchInterrupted) exitNow(0);
+        });
+        poll->start(100);
+    }
+    watch->setFiles(files);
 }
 
 int runScreenshot(const ScreenshotArgs& a, int argc, char** argv) {
@@ -320,11 +417,17 @@ int runScreenshot(const ScreenshotArgs& a, int argc, char** argv) {
     int rc = 0;
     // Watchdog: a capture that never completes (no display, broken GL) must not hang.
     const int watchdogMs = 60000 + int(a.benchSeconds * 1000.0f);
-    QTimer::singleShot(watchdogMs, &app, [&] {
+    QTimer watchdog;
+    watchdog.setSingleShot(true);
+    QObject::connect(&watchdog, &QTimer::timeout, &app, [&] {
         std::fputs("rigscope: render timed out (no frame captured)\n", stderr);
         rc = 1;
         app.exit(1);
     });
+    watchdog.start(watchdogMs);
+    // --watch: the files shown, watched after each capture (ui/file_watch.h).
+    std::unique_ptr<rs::ui::FileWatch> watch;
+    std::function<void()> captureWhenReady;
 
     auto finish = [&](const QImage& img) {
         if (img.isNull()) {
@@ -333,7 +436,9 @@ int runScreenshot(const ScreenshotArgs& a, int argc, char** argv) {
             return;
         }
         mark(("captured (" + std::to_string(view.shaderProgramCount()) + " shader programs)").c_str());
-        if (!img.save(a.out, "PNG")) {
+        // Written whole or not at all (a watcher of OUT.png never reads half a picture).
+        QSaveFile png(a.out);
+        if (!png.open(QIODevice::WriteOnly) || !img.save(&png, "PNG") || !png.commit()) {
             rc = fail("cannot write " + a.out.toStdString());
             app.exit(rc);
             return;
@@ -347,6 +452,11 @@ int runScreenshot(const ScreenshotArgs& a, int argc, char** argv) {
                              qPrintable(t.mesh));
             else
                 std::fprintf(stderr, "rigscope: warning: texture %s: %s\n", qPrintable(t.path), qPrintable(t.error));
+        }
+        if (a.watch) {
+            watchdog.stop();
+            watchScene(view, scene, watch, app, a, captureWhenReady);
+            return;
         }
         if (qEnvironmentVariableIsSet("RIGSCOPE_TIMING"))
             std::fprintf(
@@ -380,20 +490,23 @@ int runScreenshot(const ScreenshotArgs& a, int argc, char** argv) {
     };
     // Capture once textures are resolved (or after 10 s): the first frame that draws the whole scene
     // (SceneView::capture waits for the shaders and textures to be ready).
-    bool started = false;
-    auto start = [&] {
-        if (started) return;
-        started = true;
-        view.capture(finish);
+    captureWhenReady = [&] {
+        auto once = std::make_shared<bool>(false); // this capture's own flag: a later one starts afresh
+        auto start = [&view, &finish, once] {
+            if (*once) return;
+            *once = true;
+            view.capture(finish);
+        };
+        if (view.texturesPending()) {
+            QObject::connect(&view, &SceneView::texturesResolved, &app, start, Qt::SingleShotConnection);
+            QTimer::singleShot(10000, &app, [&view, start] {
+                if (view.texturesPending()) start();
+            });
+        } else {
+            QTimer::singleShot(0, &app, start);
+        }
     };
-    if (view.texturesPending()) {
-        QObject::connect(&view, &SceneView::texturesResolved, &app, start, Qt::SingleShotConnection);
-        QTimer::singleShot(10000, &app, [&] {
-            if (view.texturesPending()) start();
-        });
-    } else {
-        QTimer::singleShot(0, &app, start);
-    }
+    captureWhenReady();
     const int exec = app.exec();
     mark("event loop done");
     // The PNG is written and closed. Tearing down Qt3D (aspect threads, GL resources, the render context) costs

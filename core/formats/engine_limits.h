@@ -51,5 +51,9 @@ constexpr size_t kMegEntryPath = 259;
 constexpr size_t kImportMaxBones = 4096;
 // Frames of one imported clip at the engine rate (an hour at 30 fps).
 constexpr size_t kImportMaxClipFrames = 108000;
+// Width or height of an image the importer converts to DDS (--textures): checked before decoding. The games'
+// Direct3D 9 renderers take at most 4096 (EaW/FoC on most cards) to 2048 (Generals-era cards); 4096 is rigscope's
+// budget.
+constexpr int kImportMaxTextureDim = 4096;
 
 } // namespace rs::limits

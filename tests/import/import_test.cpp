@@ -13,8 +13,11 @@
 #include "gltf_export.h"
 #include "gltf_read.h"
 #include "scene/pose.h"
+#include "texture/texture.h"
 #include "w3d/w3d_reader.h"
 
+#include <stb_image.h>
+#include <stb_image_write.h>
 #include <tiny_gltf.h>
 
 #include <catch2/catch.hpp>
@@ -29,6 +32,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <unordered_map>
 
 #include <sys/wait.h>
@@ -221,8 +225,10 @@ struct PoseStats {
 // Translation bound: 1e-4 of the rig size plus, along the bone's chain, half a translation quantisation step of
 // each ancestor's track and 1e-4 rad of rotation quantisation per ancestor times the rig size.
 // `w3d`: the files are W3D (read with w3d::loadSet, clips stored as floats: no quantisation term).
+// `codec`: a compressed W3D clip's own error (translation, rotation per bone), added per ancestor of the chain
+// (translation + rotation x rig size to the translation bound, rotation to the rotation bound of 1e-3 rad).
 PoseStats compareClips(const std::string& gltfPath, const gi::ImportResult& r, const std::vector<gi::OutputFile>& files,
-                       float scale = 1.0f, bool w3d = false) {
+                       float scale = 1.0f, bool w3d = false, gi::CodecError codec = {}) {
     const tinygltf::Model g = loadGltf(gltfPath);
     const GltfPose gp(g);
     Model model;
@@ -299,15 +305,16 @@ PoseStats compareClips(const std::string& gltfPath, const gi::ImportResult& r, c
                     ++st.hiddenChecked;
                     continue;
                 }
-                float bound = 1e-4f * rig;
+                float bound = 1e-4f * rig, rbound = 1e-3f;
                 int depth = 0;
                 for (int a = int(b); a >= 0; a = sk.bones[size_t(a)].parent)
-                    bound += half[size_t(a)] * 1.8f + 1e-4f * rig, ++depth;
+                    bound += half[size_t(a)] * 1.8f + 1e-4f * rig + codec.translation + codec.rotation * rig,
+                        rbound += codec.rotation, ++depth;
                 const float dt = glm::length(glm::vec3(want[3]) - glm::vec3(buf.world[b][3]));
                 const float dr = rotationAngle(want, buf.world[b]);
                 st.maxT = std::max(st.maxT, dt / rig);
                 st.maxR = std::max(st.maxR, dr);
-                if (dt > bound || dr > 1e-3f) {
+                if (dt > bound || dr > rbound) {
                     INFO("clip " << files[fi].path << " frame " << f << " bone " << sk.bones[b].name << " dt " << dt
                                  << " bound " << bound << " dr " << dr);
                     CHECK(false);
@@ -1202,4 +1209,408 @@ TEST_CASE("glTF import to W3D: round trip of a corpus W3D skin, hierarchy and cl
     }
     CHECK(compared > 100);
     requireCheckClean(out.dir.string());
+}
+
+namespace {
+
+// The skinned vertices of written W3D files against the glTF's own skinning (sum of weight * jointWorld *
+// inverseBind * POSITION over JOINTS_0/WEIGHTS_0, evaluated here), at frames 0, a third, two thirds and the last
+// of every clip file (files[1..]). W3D side: sum of weight * pivotWorld * vertex over the influences as read back
+// (second influence from 0xC00). Vertices are matched by their rest position (the snake's are distinct). Bound per
+// vertex: 2e-4 of the rig size plus the percent rounding of the stored weights (the weight's rounding error times
+// the distance between the two bones' images of the vertex). Returns the largest error over the bound's first term
+// (0 = exact) and counts the vertices compared and the glTF vertices written with two influences.
+struct SkinStats {
+    size_t compared = 0, dual = 0;
+    float maxErr = 0;
+};
+SkinStats compareSkin(const std::string& gltfPath, const gi::ImportResult& r,
+                      const std::vector<gi::OutputFile>& files) {
+    const tinygltf::Model g = loadGltf(gltfPath);
+    const GltfPose gp(g);
+    const w3d::File wf = w3d::readFile(ByteSpan(files[0].bytes), files[0].path);
+    const auto hier = std::make_shared<const std::vector<w3d::Hierarchy>>(wf.hierarchies);
+    const w3d::HierarchyLookup lookup = [&](const std::string&) {
+        return std::optional<w3d::HierarchyFile>(w3d::HierarchyFile{files[0].path, hier});
+    };
+    const Document d = w3d::loadSet(ByteSpan(files[0].bytes), files[0].path, lookup);
+    REQUIRE(d.warnings.empty());
+    const Model& model = *d.model;
+    REQUIRE(model.warnings.empty());
+    const Skeleton& sk = model.skeleton;
+    const float rig = rigSize(sk);
+    // glTF skinned node.
+    int skinNode = -1;
+    for (size_t n = 0; n < g.nodes.size(); ++n)
+        if (g.nodes[n].skin >= 0) skinNode = int(n);
+    REQUIRE(skinNode >= 0);
+    const tinygltf::Skin& skin = g.skins[size_t(g.nodes[size_t(skinNode)].skin)];
+    const tinygltf::Primitive& pr = g.meshes[size_t(g.nodes[size_t(skinNode)].mesh)].primitives[0];
+    const std::vector<float> P = rs::test::floats(g, pr.attributes.at("POSITION"));
+    const std::vector<uint32_t> J = rs::test::uints(g, pr.attributes.at("JOINTS_0"));
+    const std::vector<float> W = rs::test::floats(g, pr.attributes.at("WEIGHTS_0"));
+    const std::vector<float> ibmF = rs::test::floats(g, skin.inverseBindMatrices);
+    std::vector<glm::mat4> ibm(skin.joints.size());
+    for (size_t j = 0; j < ibm.size(); ++j)
+        for (int k = 0; k < 16; ++k)
+            ibm[j][k / 4][k % 4] = ibmF[j * 16 + size_t(k)];
+    const size_t nv = P.size() / 3;
+    auto gltfSkinned = [&](size_t v, int anim, float t) {
+        glm::vec4 acc(0);
+        for (int k = 0; k < 4; ++k) {
+            const float w = W[v * 4 + size_t(k)];
+            if (w == 0) continue;
+            const size_t j = J[v * 4 + size_t(k)];
+            acc +=
+                w * (gp.world(skin.joints[j], anim, t) * ibm[j] * glm::vec4(P[v * 3], P[v * 3 + 1], P[v * 3 + 2], 1));
+        }
+        return glm::vec3(acc.x, -acc.z, acc.y); // game axes (--up y)
+    };
+    // W3D skinned vertices: (sub-mesh, vertex) with their glTF vertex, matched at the bind pose.
+    struct V {
+        const SubMesh* s;
+        size_t i, g;
+    };
+    std::vector<V> verts;
+    std::set<size_t> dualG; // glTF vertices bound to two bones in the W3D
+    std::vector<glm::mat4> bw(sk.bones.size());
+    sk.bindWorld(bw.data());
+    SkinStats st;
+    for (const Mesh& m : model.meshes)
+        for (const SubMesh& s : m.subMeshes) {
+            if (!s.skinned()) continue;
+            REQUIRE(s.space == VertexSpace::Bone);
+            for (size_t i = 0; i < s.vertexCount(); ++i) {
+                const glm::vec3 rest =
+                    glm::vec3(bw[size_t(s.boneMap[s.boneIndices[i].x])] * glm::vec4(s.positions[i], 1));
+                size_t best = 0;
+                float bd = 1e30f;
+                for (size_t v = 0; v < nv; ++v) {
+                    const float dd = glm::length(rest - glm::vec3(P[v * 3], -P[v * 3 + 2], P[v * 3 + 1]));
+                    if (dd < bd) bd = dd, best = v;
+                }
+                REQUIRE(bd < 1e-4f * rig);
+                verts.push_back({&s, i, best});
+                // The stored weights are the glTF's (two heaviest, renormalised) rounded to percent.
+                const float gw0 = W[best * 4], gw1 = W[best * 4 + 1];
+                CHECK(std::abs(s.boneWeights[i].x - gw0 / (gw0 + gw1)) <= 0.005f + 1e-6f);
+                if (s.boneWeights[i].y > 0) dualG.insert(best);
+            }
+        }
+    REQUIRE(!verts.empty());
+    st.dual = dualG.size();
+    for (size_t fi = 1; fi < files.size(); ++fi) {
+        const Document cd = w3d::loadSet(ByteSpan(files[fi].bytes), files[fi].path, lookup);
+        REQUIRE(cd.warnings.empty());
+        REQUIRE(cd.clips.size() == 1);
+        const Clip& clip = *cd.clips[0];
+        int anim = -1;
+        for (size_t a = 0; a < g.animations.size(); ++a)
+            if (g.animations[a].name == r.clips[fi - 1].name) anim = int(a);
+        REQUIRE(anim >= 0);
+        const ClipBinding bind = bindClip(sk, clip);
+        REQUIRE(bind.ok());
+        PoseBuffers buf(sk.bones.size());
+        const float end = gp.end(anim);
+        const uint32_t last = clip.frameCount - 1;
+        for (uint32_t f : {0u, last / 3, 2 * last / 3, last}) {
+            evaluatePose(sk, &clip, &bind, float(f), LoopMode::Once, buf.view());
+            const float t = std::min(float(f) / 30.0f, end);
+            for (const V& x : verts) {
+                const SubMesh& s = *x.s;
+                const glm::vec4 w = s.boneWeights[x.i];
+                const glm::vec3 a =
+                    glm::vec3(buf.world[size_t(s.boneMap[s.boneIndices[x.i].x])] * glm::vec4(s.positions[x.i], 1));
+                glm::vec3 b = a;
+                if (w.y > 0)
+                    b = glm::vec3(buf.world[size_t(s.boneMap[s.boneIndices[x.i].y])] * glm::vec4(s.positions2[x.i], 1));
+                const glm::vec3 got = w.x * a + w.y * b;
+                const glm::vec3 want = gltfSkinned(x.g, anim, t);
+                const float gw0 = W[x.g * 4], gw1 = W[x.g * 4 + 1];
+                const float rounding = std::abs(w.x - gw0 / (gw0 + gw1)) * glm::length(a - b);
+                const float err = glm::length(got - want);
+                st.maxErr = std::max(st.maxErr, (err - rounding) / rig);
+                if (err > 2e-4f * rig + rounding) {
+                    INFO(files[fi].path << " frame " << f << " vertex " << x.g << " error " << err);
+                    CHECK(false);
+                    return st;
+                }
+                ++st.compared;
+            }
+        }
+    }
+    return st;
+}
+
+} // namespace
+
+TEST_CASE("glTF import to W3D: BFME skins bind two bones per vertex, Generals one, and skin as the glTF",
+          "[import][w3d]") {
+    TempDir t;
+    const std::string src = t / "snake.glb";
+    makeSnake(src, false);
+    gi::ImportOptions two;
+    two.bonesPerVertex = 2;
+    gi::ImportResult r = gi::importGltfFile(src, two);
+    {
+        TempDir none; // Alamo's RSkin takes one bone: refused by name
+        CHECK_THROWS_WITH(gi::alamoFiles(r, none / "SNAKE.alo", two), Catch::Contains("two bones per vertex"));
+    }
+    // BFME: influences 70/30 with the second bone's vertices (0xC00/0xC01).
+    TempDir out;
+    gi::W3dOptions b;
+    b.bfme = true;
+    const auto files = gi::w3dFiles(r, out / "SNAKE.w3d", b, &r.report);
+    gi::writeFiles(files);
+    const w3d::File wf = w3d::readFile(ByteSpan(files[0].bytes), files[0].path);
+    size_t pairs = 0, skins = 0;
+    for (const auto& m : wf.meshes) {
+        if (!m.skin()) continue;
+        ++skins;
+        REQUIRE(m.positions2.size() == m.positions.size());
+        REQUIRE(m.normals2.size() == m.positions.size());
+        for (const auto& vi : m.influences) {
+            CHECK(vi.weight + vi.weight2 == 100);
+            if (vi.weight2) {
+                CHECK(vi.weight == 70);
+                CHECK(vi.bone2 == vi.bone + 1); // pivot J(i+1) follows J(i)
+                ++pairs;
+            }
+        }
+    }
+    CHECK(skins >= 2);
+    CHECK(pairs >= 29 * 8); // every ring but the last weighs two joints (palette splits copy some vertices)
+    const PoseStats ps = compareClips(src, r, files, 1.0f, true);
+    CHECK(ps.compared > 1000);
+    const SkinStats ss = compareSkin(src, r, files);
+    CHECK(ss.dual == 29 * 8);
+    CHECK(ss.compared > 2000);
+    INFO("largest skinned vertex error / rig size " << ss.maxErr);
+    CHECK(ss.maxErr < 2e-4f);
+    requireCheckClean(out.dir.string());
+
+    // Generals (one bone) from the same two-bone import: each vertex keeps its heaviest, reported.
+    TempDir gen;
+    std::vector<std::string> report;
+    const auto gf = gi::w3dFiles(r, gen / "SNAKE.w3d", gi::W3dOptions{}, &report);
+    const w3d::File gw = w3d::readFile(ByteSpan(gf[0].bytes), gf[0].path);
+    for (const auto& m : gw.meshes) {
+        CHECK(m.positions2.empty());
+        for (const auto& vi : m.influences)
+            CHECK((vi.weight == 0 && vi.weight2 == 0));
+    }
+    bool reported = false;
+    for (const auto& line : report)
+        reported |= line.find("keep their heaviest") != std::string::npos;
+    CHECK(reported);
+    // BFME from a one-bone import: 100/0, no second-bone vertices.
+    const gi::ImportResult one = gi::importGltfFile(src);
+    TempDir bo;
+    const auto bf = gi::w3dFiles(one, bo / "SNAKE.w3d", b);
+    const w3d::File bw = w3d::readFile(ByteSpan(bf[0].bytes), bf[0].path);
+    for (const auto& m : bw.meshes) {
+        CHECK(m.positions2.empty());
+        for (const auto& vi : m.influences)
+            CHECK((vi.weight == 100 && vi.weight2 == 0));
+    }
+}
+
+TEST_CASE("glTF import to W3D: compressed clips (timecoded, adaptive delta) read back and pose as the glTF",
+          "[import][w3d]") {
+    TempDir t;
+    const std::string src = t / "snake.glb";
+    makeSnake(src, false);
+    gi::ImportOptions two;
+    two.bonesPerVertex = 2;
+    const gi::ImportResult r = gi::importGltfFile(src, two);
+    const std::vector<uint8_t> plainBytes = [&] {
+        const auto f = gi::w3dFiles(r, t / "SNAKE.w3d", gi::W3dOptions{});
+        size_t n = 0;
+        for (size_t i = 1; i < f.size(); ++i)
+            n += f[i].bytes.size();
+        return std::vector<uint8_t>(n);
+    }();
+    for (gi::W3dCodec codec : {gi::W3dCodec::Timecoded, gi::W3dCodec::AdaptiveDelta}) {
+        const bool tc = codec == gi::W3dCodec::Timecoded;
+        INFO((tc ? "timecoded" : "adaptive delta"));
+        TempDir out;
+        gi::W3dOptions o;
+        o.bfme = true;
+        o.codec = codec;
+        std::vector<std::string> report;
+        gi::CodecError err;
+        const auto files = gi::w3dFiles(r, out / "SNAKE.w3d", o, &report, &err);
+        REQUIRE(files.size() == 4);
+        gi::writeFiles(files);
+        size_t compressedBytes = 0;
+        for (size_t i = 1; i < files.size(); ++i) {
+            // W3D_CHUNK_COMPRESSED_ANIMATION with the flavor asked for.
+            const auto& b = files[i].bytes;
+            REQUIRE(b.size() > 8 + 8 + 44);
+            uint32_t id = 0, hid = 0;
+            uint16_t flavor = 0;
+            std::memcpy(&id, b.data(), 4);
+            std::memcpy(&hid, b.data() + 8, 4);
+            std::memcpy(&flavor, b.data() + 16 + 42, 2);
+            CHECK(id == 0x280);
+            CHECK(hid == 0x281);
+            CHECK(flavor == (tc ? 0 : 1));
+            compressedBytes += b.size();
+        }
+        // One report line per clip with its error; the error is what the reader gives back, within bounds.
+        size_t lines = 0;
+        for (const auto& line : report)
+            lines += line.find(tc ? "timecoded" : "adaptive delta") != std::string::npos &&
+                     line.find("largest error") != std::string::npos;
+        CHECK(lines == 3);
+        const float rig = rigSize(r.model.skeleton);
+        if (tc) {
+            CHECK(err.translation <= 1e-6f * rig * 1.01f + 1e-6f);
+            CHECK(err.rotation <= 2e-5f * 1.01f + 2e-6f);
+            CHECK(compressedBytes < plainBytes.size()); // keys only where the motion bends
+        } else {
+            CHECK(err.translation < 0.01f * rig);
+            CHECK(err.rotation < 0.02f);
+        }
+        WARN((tc ? "timecoded" : "adaptive delta")
+             << ": clip bytes " << compressedBytes << " (uncompressed " << plainBytes.size() << "), largest error "
+             << err.translation / rig << " of the rig size, " << err.rotation << " rad");
+        const PoseStats ps = compareClips(src, r, files, 1.0f, true, tc ? gi::CodecError{} : err);
+        CHECK(ps.compared > 1000);
+        CHECK(ps.hiddenChecked > 0); // visibility as compressed bit channels (0x283)
+        if (tc) {
+            const SkinStats ss = compareSkin(src, r, files);
+            CHECK(ss.compared > 2000);
+        }
+        requireCheckClean(out.dir.string());
+    }
+}
+
+namespace {
+
+void appendBytes(void* ctx, void* data, int size) {
+    auto* v = static_cast<std::vector<uint8_t>*>(ctx);
+    v->insert(v->end(), static_cast<uint8_t*>(data), static_cast<uint8_t*>(data) + size);
+}
+
+// A 64x32 test picture: smooth gradients with a few hard edges; alpha a gradient when `alpha`.
+std::vector<uint8_t> picture(int w, int h, bool alpha) {
+    std::vector<uint8_t> px(size_t(w) * size_t(h) * 4);
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) {
+            uint8_t* p = &px[(size_t(y) * size_t(w) + size_t(x)) * 4];
+            p[0] = uint8_t(x * 255 / (w - 1));
+            p[1] = uint8_t(y * 255 / (h - 1));
+            p[2] = (x / 16 + y / 16) % 2 ? 200 : 40;
+            p[3] = alpha ? uint8_t(255 - x * 255 / (w - 1)) : 255;
+        }
+    return px;
+}
+
+} // namespace
+
+TEST_CASE("glTF import: --textures writes PNG and JPEG images as DXT1/DXT5 DDS named as the model names them",
+          "[import][textures]") {
+    TempDir t;
+    const int W = 64, H = 32;
+    const std::vector<uint8_t> opaque = picture(W, H, false), alpha = picture(W, H, true);
+    std::vector<uint8_t> png, pngA, jpg;
+    REQUIRE(stbi_write_png_to_func(appendBytes, &png, W, H, 4, opaque.data(), W * 4));
+    REQUIRE(stbi_write_png_to_func(appendBytes, &pngA, W, H, 4, alpha.data(), W * 4));
+    REQUIRE(stbi_write_jpg_to_func(appendBytes, &jpg, W, H, 4, opaque.data(), 95));
+    Builder b;
+    const int root = b.node("Root", -1);
+    const std::vector<std::pair<std::string, const std::vector<uint8_t>*>> images = {
+        {"Hull", &png}, {"Glass", &pngA}, {"Decal", &jpg}};
+    for (size_t i = 0; i < images.size(); ++i) {
+        tinygltf::Image im;
+        im.name = images[i].first;
+        im.bufferView = b.view(images[i].second->data(), images[i].second->size());
+        im.mimeType = i == 2 ? "image/jpeg" : "image/png";
+        b.m.images.push_back(im);
+        tinygltf::Texture tex;
+        tex.source = int(i);
+        b.m.textures.push_back(tex);
+        tinygltf::Material mat;
+        mat.name = images[i].first;
+        mat.pbrMetallicRoughness.baseColorTexture.index = int(i);
+        if (i == 1) mat.alphaMode = "BLEND";
+        b.m.materials.push_back(mat);
+        const int mesh = b.box(images[i].first + "Mesh", 0.5f);
+        auto& pr = b.m.meshes[size_t(mesh)].primitives[0];
+        std::vector<float> uv;
+        for (int k = 0; k < 8; ++k)
+            uv.insert(uv.end(), {float(k & 1), float((k >> 1) & 1)});
+        pr.attributes["TEXCOORD_0"] = b.floats(uv, TINYGLTF_TYPE_VEC2);
+        pr.material = int(i);
+        const int n = b.node(images[i].first, root, glm::vec3(float(i), 0, 0));
+        b.m.nodes[size_t(n)].mesh = mesh;
+    }
+    b.write(t / "ship.glb");
+
+    gi::ImportOptions o;
+    o.keepImages = true;
+    gi::ImportResult r = gi::importGltfFile(t / "ship.glb", o);
+    REQUIRE(r.images.size() == 3);
+    TempDir out;
+    std::vector<std::string> report;
+    auto files = gi::textureFiles(r, (out.dir / "Textures").string(), gi::TextureLayout::Flat, &report);
+    REQUIRE(files.size() == 3);
+    const auto model = gi::alamoFiles(r, out / "SHIP.alo", o);
+    files.insert(files.end(), model.begin(), model.end());
+    gi::writeFiles(files);
+    // The names the model's materials use are the files written.
+    std::set<std::string> used;
+    for (const Mesh& m : r.model.meshes)
+        for (const SubMesh& s : m.subMeshes)
+            for (const MaterialParam& p : s.material.params)
+                if (!p.texture.empty()) used.insert(p.texture);
+    CHECK(used == std::set<std::string>{"Hull.dds", "Glass.dds", "Decal.dds"});
+    for (const std::string& name : used) {
+        const std::string path = (out.dir / "Textures" / name).string();
+        REQUIRE(fs::exists(path));
+        const std::vector<uint8_t> bytes = rs::readFileBytes(path);
+        const TextureInfo info = probeDds(ByteSpan(bytes), path);
+        const bool a = name == "Glass.dds";
+        CHECK(info.format == (a ? "DXT5" : "DXT1"));
+        CHECK(info.width == W);
+        CHECK(info.height == H);
+        CHECK(info.mipCount == 7); // 64x32 ... 1x1
+        const Image img = decodeDds(ByteSpan(bytes), path);
+        REQUIRE(img.width == W);
+        REQUIRE(img.height == H);
+        // Against the source pixels (the JPEG's as decoded): DXT's 5:6:5 endpoints and 2-bit (colour) or 3-bit
+        // (alpha) interpolation leave each channel within 24 of the source, 4 on average.
+        std::vector<uint8_t> src = a ? alpha : opaque;
+        if (name == "Decal.dds") {
+            int w = 0, h = 0, c = 0;
+            uint8_t* d = stbi_load_from_memory(jpg.data(), int(jpg.size()), &w, &h, &c, 4);
+            REQUIRE(d);
+            src.assign(d, d + size_t(W) * size_t(H) * 4);
+            stbi_image_free(d);
+        }
+        int maxErr = 0;
+        double sum = 0;
+        for (size_t i = 0; i < src.size(); ++i) {
+            const int e = std::abs(int(src[i]) - int(img.rgba[i]));
+            maxErr = std::max(maxErr, e);
+            sum += e;
+        }
+        INFO(name << " max " << maxErr << " mean " << sum / double(src.size()));
+        CHECK(maxErr <= 24);
+        CHECK(sum / double(src.size()) <= 4.0);
+    }
+    requireCheckClean(out.dir.string());
+
+    // SAGE layouts; a damaged PNG names the image and nothing is written.
+    const auto sage = gi::textureFiles(r, out.dir.string(), gi::TextureLayout::SageCompiled);
+    CHECK(sage[0].path == (out.dir / "art" / "compiledtextures" / "hu" / "Hull.dds").string());
+    const auto gen = gi::textureFiles(r, out.dir.string(), gi::TextureLayout::SageTextures);
+    CHECK(gen[0].path == (out.dir / "art" / "textures" / "Hull.dds").string());
+    gi::ImportResult bad = r;
+    bad.images[0].bytes.resize(40);
+    TempDir none;
+    CHECK_THROWS_WITH(gi::textureFiles(bad, none.dir.string(), gi::TextureLayout::Flat),
+                      Catch::Contains("images[0]") && Catch::Contains("Hull"));
+    CHECK(none.count() == 0);
 }

@@ -1,0 +1,104 @@
+// File → Games and mods… (issue 43): the games and mods of a fake computer (tests/core/games/games_fixtures.h, HOME
+// pointed at it) are listed; mounting a Workshop mod mounts it, its dependency and its game in the game's order in
+// the Assets panel; a mod in a dependency cycle is refused by name; the choice is remembered and selected next time.
+#include "asset_browser_dock.h"
+#include "games_dialog.h"
+#include "main_window.h"
+
+#include "games/games_fixtures.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
+#include <QPointer>
+#include <QPushButton>
+#include <QStatusBar>
+#include <QTest>
+#include <QTreeWidget>
+
+using namespace rs;
+
+namespace {
+
+QStringList rowNames(QTreeWidget* t) {
+    QStringList out;
+    for (QTreeWidgetItemIterator it(t); *it; ++it)
+        if ((*it)->parent()) out << (*it)->text(0);
+    return out;
+}
+
+QAction* menuAction(QMainWindow& w, const QString& menu, const QString& text) {
+    for (QAction* m : w.menuBar()->actions())
+        if (m->text().remove('&') == menu && m->menu())
+            for (QAction* a : m->menu()->actions())
+                if (a->text().remove('&') == text) return a;
+    return nullptr;
+}
+
+} // namespace
+
+class GamesDialogTest : public QObject {
+    Q_OBJECT
+  private slots:
+    void listsAndMountsInTheGamesOrder() {
+        test::Home h("ui");
+        test::buildComputer(h);
+        const QByteArray oldHome = qgetenv("HOME");
+        qputenv("HOME", QByteArray::fromStdString(h.path.string()));
+        ui::MainWindow w;
+        w.resize(1280, 800);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QAction* open = menuAction(w, QStringLiteral("File"), QStringLiteral("Games and mods…"));
+        QVERIFY(open);
+        open->trigger();
+        QPointer<ui::GamesDialog> dlg = w.findChild<ui::GamesDialog*>(QStringLiteral("gamesDialog"));
+        QVERIFY(dlg);
+        QTRY_VERIFY_WITH_TIMEOUT(!dlg->searching() && dlg->tree()->topLevelItemCount() == 2, 20000);
+        const QStringList rows = rowNames(dlg->tree());
+        for (const char* name : {"Star Wars: Empire at War", "Star Wars: Empire at War - Forces of Corruption",
+                                 "Command & Conquer: Generals - Zero Hour", "Black & White 2", "Alpha", "Beta", "Gamma",
+                                 "Delta", "Local Mod"})
+            QVERIFY2(rows.contains(QString::fromUtf8(name)), qPrintable(rows.join(" | ")));
+        QVERIFY(dlg->statusLabel()->text().contains(QStringLiteral("Steam roots: 2")));
+
+        // A mod in a cycle: refused, named.
+        QVERIFY(dlg->select(QStringLiteral("Gamma")));
+        QVERIFY(!dlg->mountSelected());
+        QVERIFY2(dlg->statusLabel()->text().contains(QStringLiteral("Cannot mount Gamma")),
+                 qPrintable(dlg->statusLabel()->text()));
+        // Alpha (100) depends on Beta (200): Alpha, Beta, then FoC over EaW's GameData.
+        QVERIFY(dlg->select(QStringLiteral("100")));
+        QTest::mouseClick(dlg->mountButton(), Qt::LeftButton);
+        QTRY_VERIFY(!dlg); // closed (and deleted)
+        auto* assets = w.findChild<ui::AssetBrowserDock*>();
+        QVERIFY(assets);
+        QTRY_VERIFY(assets->mods().size() == 2);
+        QVERIFY2(w.statusBar()->currentMessage().contains(QStringLiteral("Alpha over Star Wars")),
+                 qPrintable(w.statusBar()->currentMessage()));
+        const QStringList mods = assets->mods();
+        QCOMPARE(mods.size(), 2);
+        QVERIFY(mods[0].endsWith(QStringLiteral("/32470/100")));
+        QVERIFY(mods[1].endsWith(QStringLiteral("/32470/200")));
+        const QStringList games = assets->games();
+        QCOMPARE(games.size(), 2);
+        QVERIFY(games[0].endsWith(QStringLiteral("/corruption")));
+        QVERIFY(games[1].endsWith(QStringLiteral("/GameData")));
+
+        // Next time the remembered mod is selected.
+        open->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                auto* d2 = w.findChild<ui::GamesDialog*>(QStringLiteral("gamesDialog"));
+                return d2 && !d2->searching() && d2->tree()->currentItem() &&
+                       d2->tree()->currentItem()->text(0) == QStringLiteral("Alpha");
+            }(),
+            20000);
+        qputenv("HOME", oldHome);
+    }
+};
+
+QTEST_MAIN(GamesDialogTest)
+#include "games_dialog_test.moc"
