@@ -1,8 +1,8 @@
 // Builds the web viewer's static page into OUT (default ../build-web/site, beside rigscope_web.js/.wasm):
 //   - shaders.js: the GLSL shared with the desktop (render/glsl/*.vert, *.frag), each given to WebGL2 with an
 //     ES 3.00 prefix (esPrefix) where the desktop puts "#version 330 core";
-//   - the page's files (index.html, app.css, app.js, render.js, worker.js) copied as they are (no npm package
-//     is used by the page, so there is nothing to bundle).
+//   - the page's files (index.html, app.css, app.js, render.js, engine.js, worker.js) copied as they are (no npm
+//     package is used by the page, so there is nothing to bundle).
 // node web/build.mjs [OUT]
 import fs from 'node:fs';
 import path from 'node:path';
@@ -31,6 +31,6 @@ export const meshVertex = glsl['mesh.vert'];
 export const meshFragment = glsl['mesh.frag'];
 `;
 fs.writeFileSync(path.join(out, 'shaders.js'), js);
-for (const f of ['index.html', 'app.css', 'app.js', 'render.js', 'worker.js'])
+for (const f of ['index.html', 'app.css', 'app.js', 'render.js', 'engine.js', 'worker.js'])
   fs.copyFileSync(path.join(here, 'page', f), path.join(out, f));
 console.log('web page built in ' + out);

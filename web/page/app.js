@@ -30,6 +30,7 @@ function call(op, ...args) {
 // --- state ---------------------------------------------------------------------------------------------------------
 const canvas = $('view');
 const renderer = new Renderer(canvas);
+renderer.engine.loadTexture = (name) => call('texture', name); // the .fx formulas' textures (engine.js)
 const state = {
   summary: null,      // the shown model (kept when a later open fails)
   error: null,        // the last error shown
@@ -182,6 +183,7 @@ $('clip').onchange = async (e) => {
 };
 async function poseAt(t) {
   state.time = t;
+  renderer.time = clipTime(t);
   const r = await call('pose', t, state.loop);
   state.world = r.world;
   renderer.setPose(r.palettes, r.shown);
@@ -434,4 +436,5 @@ window.rigscope = {
   boneWorld: () => (state.world ? Array.from(state.world) : null),
   frames: () => renderer.frames,
   draw: () => renderer.draw(),
+  formulaMask: () => renderer.engine.drawMask(), // white where a game's shader formula draws (engine.js)
 };

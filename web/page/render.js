@@ -2,6 +2,7 @@
 // into shaders.js and given an ES 3.00 prefix) with GPU skinning from a uniform-buffer bone palette.
 // One draw per drawn sub-mesh; the palette of each is bound as a range of one buffer.
 import { meshVertex, meshFragment, esPrefix } from './shaders.js';
+import { EngineFormulas } from './engine.js';
 
 const kPalette = 512; // mat4 slots of the shared BonePalette block (render/shaders.h kMaxPalette)
 const kBackground = [48 / 255, 52 / 255, 60 / 255]; // render/scene_view.h background
@@ -30,6 +31,8 @@ export class Renderer {
     this.factionColor = [40 / 255, 110 / 255, 1, 1];
     this.lights = null; // {position, color: Float32Array(16), count, ambient}
     this.frames = 0;
+    this.time = 0; // the timeline's time (s): the formulas' Time
+    this.engine = new EngineFormulas(this); // the games' .fx formulas (engine.js); the generic program otherwise
   }
 
   program(defines) {
@@ -116,6 +119,7 @@ export class Renderer {
     gl.bindBuffer(gl.UNIFORM_BUFFER, this.ubo);
     gl.bufferData(gl.UNIFORM_BUFFER, this.uboBytes, gl.DYNAMIC_DRAW);
     this.setPalettes(summary.palettes);
+    this.engine.setModel(summary);
   }
 
   setTexture(partIndex, tex) {
@@ -170,6 +174,8 @@ export class Renderer {
     for (const i of order) {
       const p = this.parts[i];
       if (!p.visible || !p.shownAtPose || p.count === 0) continue;
+      gl.bindBufferRange(gl.UNIFORM_BUFFER, 0, this.ubo, p.uboOffset, kPalette * 64);
+      if (this.engine.drawPart(p, { vp, view: this.view })) continue;
       const fam = p.info.family;
       // As render/mesh_materials.cpp builds the generic program: no texture fetch for a missing or unnamed base
       // texture (its stand-in's colour instead: the checker's grey for one named and not found, white for none).

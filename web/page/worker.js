@@ -43,6 +43,9 @@ const ops = {
     s.world = copy(M.world());
     s.shown = copy(M.shown());
     s.lights = lightsNow();
+    const a = M.alamoLights(); // the Alamo light set-up (engine.js)
+    s.alamoLights = { sunToward: a.sunToward, sunDiffuse: a.sunDiffuse, sunSpecular: a.sunSpecular,
+      sphAll: copy(a.sphAll), sphFill: copy(a.sphFill), alamoLights: copy(a.alamoLights) };
     return s;
   },
   addClip: (path) => JSON.parse(M.addClip(path)),

@@ -34,6 +34,7 @@
 #include "vfs/mount.h"
 
 #include "camera_fit.h"
+#include "fx_uniforms.h" // render/: the .fx formulas' uniform values (GLM only)
 #include "gltf_export.h"
 #include "lights.h"      // render/: the view's light rig (GLM only)
 #include "parse_bench.h" // render/: the desktop view's framing (GLM only)
@@ -197,6 +198,34 @@ std::string baseTextureOf(const Material& m) {
     return {};
 }
 
+// The .fx program of a sub-mesh drawn by a game's formula (render/fx_uniforms.h, the values the desktop binds):
+// {program, defines, uniforms: [{name, value}], textures: [{uniform, parameter, texture, none, missing, base}],
+// doublesBase}, or null when the generic program draws it.
+std::string fxJson(const Mesh& mesh, const Material& m, ShaderImpl impl) {
+    const render::FxBinding b = render::fxBinding(mesh, m, impl);
+    if (b.program.empty()) return "null";
+    static const char* const standIn[] = {"white", "clear", "flatNormal", "checker"};
+    std::string o = "{\"program\":" + jstr(b.program) + ",\"defines\":[";
+    for (size_t i = 0; i < b.defines.size(); ++i)
+        o += (i ? "," : "") + jstr(b.defines[i]);
+    o += "],\"uniforms\":[";
+    for (size_t i = 0; i < b.uniforms.size(); ++i) {
+        const render::FxUniform& u = b.uniforms[i];
+        o += std::string(i ? "," : "") + "{\"name\":" + jstr(u.name) + ",\"value\":[";
+        for (int k = 0; k < u.components; ++k)
+            o += (k ? "," : "") + jnum(u.value[k]);
+        o += "]}";
+    }
+    o += "],\"textures\":[";
+    for (size_t i = 0; i < b.textures.size(); ++i) {
+        const render::FxTextureSlot& t = b.textures[i];
+        o += std::string(i ? "," : "") + "{\"uniform\":" + jstr(t.uniform) + ",\"parameter\":" + jstr(t.parameter) +
+             ",\"texture\":" + jstr(t.texture) + ",\"none\":" + jstr(standIn[int(t.none)]) +
+             ",\"missing\":" + jstr(standIn[int(t.missing)]) + ",\"base\":" + (t.base ? "true" : "false") + "}";
+    }
+    return o + "],\"doublesBase\":" + (b.doublesBase ? "true" : "false") + "}";
+}
+
 // The generic lit program's material values (render/mesh_materials.cpp: the parameters Diffuse, Specular, Emissive,
 // Color and Shininess with the desktop's defaults; glossSource from the material policy) as JSON.
 std::string genericUniforms(const Material& m, const MaterialPolicy& pol) {
@@ -256,7 +285,8 @@ std::string summary(const Session& s, const Asset& a) {
           << ",\"dual\":" << (sm.positions2.empty() ? "false" : "true") << ",\"vertices\":" << sm.vertexCount()
           << ",\"triangles\":" << sm.triangleCount() << ",\"generic\":" << genericUniforms(sm.material, pol)
           << ",\"baseTexture\":" << jstr(baseTextureOf(sm.material)) << ",\"paletteOffset\":" << p.paletteOffset
-          << ",\"paletteCount\":" << p.paletteCount << ",\"params\":[";
+          << ",\"paletteCount\":" << p.paletteCount << ",\"fx\":" << fxJson(mesh, sm.material, info.impl)
+          << ",\"params\":[";
         for (size_t k = 0; k < sm.material.params.size(); ++k) {
             const MaterialParam& mp = sm.material.params[k];
             o << (k ? "," : "") << "{\"name\":" << jstr(mp.name) << ",\"type\":" << jstr(paramTypeName(mp.type));
@@ -636,6 +666,50 @@ val lights() {
     return o;
 }
 
+// The Alamo light set-up the desktop view starts with (render/lights.h alamoLightRig: the Land preset, the sun at
+// azimuth 0 and elevation 45 degrees, ViewOptions' defaults) as the Alamo program's uniforms: {sunToward,
+// sunDiffuse, sunSpecular: [3], sphAll, sphFill: Float32Array(48) (vec4 rows), alamoLights: Float32Array(28)}.
+val alamoLights() {
+    const render::AlamoLightRig r = render::alamoLightRig(render::LightPreset::Land, 0.0f, 45.0f);
+    auto v3 = [](glm::vec3 v) {
+        val a = val::array();
+        a.call<void>("push", v.x, v.y, v.z);
+        return a;
+    };
+    auto rows = [](const std::array<glm::mat4, 3>& m) {
+        val a = val::global("Float32Array").new_(48);
+        for (int k = 0; k < 3; ++k)
+            for (int c = 0; c < 4; ++c)
+                for (int i = 0; i < 4; ++i)
+                    a.set(k * 16 + c * 4 + i, m[size_t(k)][c][i]);
+        return a;
+    };
+    val ff = val::global("Float32Array").new_(28);
+    int n = 0;
+    for (const render::AlamoLight* l : {&r.sun, &r.fill1, &r.fill2}) {
+        for (int i = 0; i < 3; ++i)
+            ff.set(n * 4 + i, l->toward[i]);
+        ++n;
+    }
+    for (const render::AlamoLight* l : {&r.sun, &r.fill1, &r.fill2}) {
+        for (int i = 0; i < 3; ++i)
+            ff.set(n * 4 + i, l->color[i]);
+        ff.set(n * 4 + 3, 1.0f);
+        ++n;
+    }
+    for (int i = 0; i < 3; ++i)
+        ff.set(n * 4 + i, r.ambient[i]);
+    ff.set(n * 4 + 3, 1.0f);
+    val o = val::object();
+    o.set("sunToward", v3(r.sun.toward));
+    o.set("sunDiffuse", v3(r.sun.color));
+    o.set("sunSpecular", v3(r.specular));
+    o.set("sphAll", rows(r.sphAll));
+    o.set("sphFill", rows(r.sphFill));
+    o.set("alamoLights", ff);
+    return o;
+}
+
 // glTF download of what is shown: the model with its clips as a .glb (export/, the desktop's exporter), textures
 // found through the resolver. {bytes: Uint8Array, warnings: [...]} or {error}.
 val exportGlb() {
@@ -701,5 +775,6 @@ EMSCRIPTEN_BINDINGS(rigscope_web) {
     emscripten::function("addClip", &addClip);
     emscripten::function("benchParse", &benchParse);
     emscripten::function("lights", &lights);
+    emscripten::function("alamoLights", &alamoLights);
     emscripten::function("exportGlb", &exportGlb);
 }

@@ -75,6 +75,43 @@ try {
   await page.waitForFunction(() => window.rigscope && window.rigscope.frames() > 0, { timeout: 30000 });
   check(pageErrors.length === 0, 'page loads without errors ' + pageErrors.join(' | '));
 
+  // The GLSL shared with the desktop (render/glsl, bundled into shaders.js) compiles and links as GLSL ES 3.00 in
+  // every variant the desktop builds: each Alamo implementation, W3D pass switches, NormalMapped.fx, the C&C 3
+  // Objects switches and the generic program's.
+  const glslErrors = await page.evaluate(async () => {
+    const { glsl, esPrefix } = await import('./shaders.js');
+    const gl = document.createElement('canvas').getContext('webgl2');
+    const variants = [];
+    for (const d of ['BUMP_COLORIZE', 'GLOSS', 'GLOSS_COLORIZE', 'ALPHA', 'ADDITIVE', 'SHIELD', 'SKYDOME', 'PLANET',
+      'DEFAULT', 'BUMP_REFLECT', 'ALPHA_GLOSS', 'ADDITIVE_VCOLOR', 'ADDITIVE_OFFSET', 'SOLID_COLOR', 'ALPHA_SCROLL',
+      'HEAT', 'TERRAIN_BUMP', 'TERRAIN_GLOSS', 'NEBULA', 'TREE', 'GRASS', 'OCCLUDED'])
+      variants.push(['alamo', [d]]);
+    for (const pri of [0, 1, 2, 3, 5])
+      variants.push(['w3d', [`PRI ${pri}`, 'TEXTURING', `DCOLOR ${pri * 2}`, `DALPHA ${pri % 4}`, 'ALPHA_TEST', 'SEC_GRADIENT']]);
+    variants.push(['w3d', ['PRI 1', 'DCOLOR 0', 'DALPHA 0']]);
+    variants.push(['w3d_fx', []], ['w3d_fx', ['ALPHA_TEST']]);
+    variants.push(['w3x_objects', []], ['w3x_objects', ['SPECMAP', 'RECOLOR', 'ALPHA_TEST']],
+      ['w3x_objects', ['SPECMAP', 'SCROLL_HOUSECOLOR']]);
+    variants.push(['mesh', ['BUMP', 'SPECULAR']], ['mesh', ['UNLIT', 'NO_BASE_TEXTURE']]);
+    const errors = [];
+    for (const [name, defines] of variants) {
+      const head = esPrefix + defines.map((d) => `#define ${d}\n`).join('');
+      const prog = gl.createProgram();
+      for (const [type, ext] of [[gl.VERTEX_SHADER, '.vert'], [gl.FRAGMENT_SHADER, '.frag']]) {
+        const sh = gl.createShader(type);
+        gl.shaderSource(sh, head + glsl[name + ext]);
+        gl.compileShader(sh);
+        if (!gl.getShaderParameter(sh, gl.COMPILE_STATUS)) errors.push(`${name}${ext} ${defines}: ${gl.getShaderInfoLog(sh)}`);
+        gl.attachShader(prog, sh);
+      }
+      gl.linkProgram(prog);
+      if (!gl.getProgramParameter(prog, gl.LINK_STATUS)) errors.push(`${name} ${defines}: link: ${gl.getProgramInfoLog(prog)}`);
+    }
+    return { count: variants.length, errors };
+  });
+  check(glslErrors.errors.length === 0,
+    `the shared GLSL compiles as GLSL ES 3.00: ${glslErrors.count} programs ${glslErrors.errors.join(' | ')}`);
+
   // A broken Alamo file (a chunk claiming more bytes than the file has), opened with the picker.
   const broken = path.join(tmp, 'BROKEN.ALO');
   const b = Buffer.alloc(24);
@@ -175,12 +212,17 @@ try {
     }
 
     // The embed link against the desktop's headless screenshot: same file, camera and time. The stormtrooper is
-    // drawn by the Alamo shaders on the desktop (silhouette only); the B&W2 model by the generic lit program on both
-    // (colours compared too).
+    // drawn by the Alamo shaders on both (the shared GLSL with the desktop's uniform values, web/page/engine.js), the
+    // TROWMod building by BFME's NormalMapped.fx on both, the B&W2 model by the generic lit program on both:
+    // silhouettes and colours compared.
     const url = (f) => '/corpus/' + path.relative(corpus, f).split(path.sep).map(encodeURIComponent).join('/');
     // A link names its clip (a web server lists no folder): the idle clip, which the desktop picks by itself.
     const idle = path.join(models, clipFiles.find((f) => /_IDLE_/i.test(f)));
-    await compareWithDesktop(modelFile, idle, 0.5, 35, false);
+    await compareWithDesktop(modelFile, idle, 0.5, 35, true);
+    // The citadel's buildings are NormalMapped.fx shader materials; its water a ww3d2 pass, which the page does not
+    // draw by its formula yet: colours compared where the page draws by a formula (its formula mask).
+    const citadel = path.join(corpus, 'w3d/OpenSAGE+OpenSAGE.BlenderPlugin/tests/cases/dol_amroth_citadel/gbdolamr.w3d');
+    if (fs.existsSync(citadel)) await compareWithDesktop(citadel, null, 0, 35, 'formulas');
     const bwm = path.join(corpus, 'bw2/WilliamESE+bw2ModelEditor/Models/m_norse_chieftains_grave.bwm');
     if (fs.existsSync(bwm)) await compareWithDesktop(bwm, null, 0, 60, true);
 
@@ -195,6 +237,16 @@ try {
       await embed.evaluate(() => window.rigscope.ready);
       await new Promise((r) => setTimeout(r, 500)); // textures (read after the first frame)
       const webPng = path.join(outDir, 'web_' + stem + '.png');
+      let mask = null;
+      if (colours === 'formulas') {
+        const maskPng = path.join(outDir, 'mask_' + stem + '.png');
+        const data = await embed.evaluate(() => { // drawn and read in one task: no frame in between
+          window.rigscope.formulaMask();
+          return document.querySelector('#view').toDataURL('image/png').split(',')[1];
+        });
+        fs.writeFileSync(maskPng, Buffer.from(data, 'base64'));
+        mask = readPng(maskPng);
+      }
       await embed.evaluate(() => window.rigscope.draw());
       fs.writeFileSync(webPng, Buffer.from(await embed.$eval('#view', (c) => c.toDataURL('image/png').split(',')[1]), 'base64'));
       await embed.close();
@@ -202,10 +254,12 @@ try {
       execFileSync('xvfb-run', ['-a', '-s', '-screen 0 1280x800x24 -noreset', path.join(binDir, 'rigscope'), '--screenshot',
         deskPng, '--size', '1280x720', '--no-grid', '--no-labels', '--time', String(time), '--yaw', String(yaw), file],
         { env: { ...process.env, QT3D_RENDERER: 'opengl' }, stdio: ['ignore', 'ignore', 'ignore'] });
-      const r = compare(readPng(webPng), readPng(deskPng));
+      const r = compare(readPng(webPng), readPng(deskPng), mask);
       check(r.iou >= 0.97, `${stem}: silhouette against rigscope --screenshot: IoU ${r.iou.toFixed(4)} (>= 0.97)`);
+      if (mask) check(r.n > 10000, `${stem}: pixels drawn by a shader formula on the page: ${r.n}`);
       if (colours)
-        check(r.meanDiff <= 8, `${stem}: colours where both draw: mean difference ${r.meanDiff.toFixed(2)}/255 (<= 8)`);
+        check(r.meanDiff <= 8, `${stem}: colours where both draw${mask ? ' by the same formula' : ''}: mean ` +
+          `difference ${r.meanDiff.toFixed(2)}/255 (<= 8)`);
     }
   }
 } finally {
@@ -262,11 +316,15 @@ function readPng(file) {
 // loose threshold loses the desktop's dark shading; the clear colour itself is exact in both).
 // IoU of the silhouettes, and the mean absolute RGB difference (per channel, 0-255) over pixels both draw, away
 // from silhouette edges (a pixel whose 4 neighbours are all drawn in both: anti-aliasing differs).
-function compare(a, b) {
+// mask (optional): only pixels white there (and at their four neighbours) count towards the colour difference.
+function compare(a, b, mask = null) {
   const iou = silhouetteIoU(a, b);
   const w = a.width, h = a.height;
   const fg = (p, i) => Math.abs(p[i] - 48) + Math.abs(p[i + 1] - 52) + Math.abs(p[i + 2] - 60) > 6;
-  const both = (x, y) => { const i = (y * w + x) * 4; return fg(a.rgba, i) && fg(b.rgba, i); };
+  const both = (x, y) => {
+    const i = (y * w + x) * 4;
+    return fg(a.rgba, i) && fg(b.rgba, i) && (!mask || mask.rgba[i] > 127);
+  };
   let sum = 0, n = 0;
   for (let y = 1; y < h - 1; ++y)
     for (let x = 1; x < w - 1; ++x) {
@@ -275,7 +333,7 @@ function compare(a, b) {
       sum += (Math.abs(a.rgba[i] - b.rgba[i]) + Math.abs(a.rgba[i + 1] - b.rgba[i + 1]) + Math.abs(a.rgba[i + 2] - b.rgba[i + 2])) / 3;
       ++n;
     }
-  return { iou, meanDiff: n ? sum / n : 255 };
+  return { iou, meanDiff: n ? sum / n : 255, n };
 }
 
 function silhouetteIoU(a, b) {

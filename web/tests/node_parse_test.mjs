@@ -71,6 +71,16 @@ if (!s.error) {
   });
   check(tris > 100, 'triangles: ' + tris);
   check(s.parts.some(p => p.drawnBy.length > 0), 'each part names what draws it');
+  // The .fx formulas' bindings (render/fx_uniforms.cpp, the values the desktop binds): every part drawn by an Alamo
+  // implementation carries the alamo program, its one define, the material's constants and its texture slots.
+  const alamoParts = s.parts.filter(p => p.fx && p.fx.program === 'alamo');
+  check(alamoParts.length > 0 && alamoParts.every(p => p.fx.defines.length === 1 &&
+    p.fx.uniforms.some(u => u.name === 'mDiffuse' && u.value.length === 4) &&
+    p.fx.textures.some(t => t.uniform === 'baseTexture' && t.base)), `Alamo parts carry their .fx binding (${alamoParts.length})`);
+  check(s.parts.every(p => p.fx === null || typeof p.fx === 'object'), 'fx: a binding or null');
+  const a = M.alamoLights();
+  check(a.sphAll.length === 48 && a.sphFill.length === 48 && a.alamoLights.length === 28 &&
+    Math.abs(Math.hypot(...a.sunToward) - 1) < 1e-5, 'Alamo light set-up: SH matrices, fixed-function lights, unit sun');
   // Pose: the bind pose is evaluated at open; a clip moves some bone; palette sizes follow the parts.
   const bind = Float32Array.from(M.world());
   check(bind.length === s.bones.length * 16, 'world(): 16 floats per bone');

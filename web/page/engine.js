@@ -1,0 +1,248 @@
+// The games' shader formulas on the page: a sub-mesh whose material the desktop draws by an .fx formula (Alamo .fx,
+// BFME's NormalMapped.fx, C&C 3's Objects*.fx) is drawn here by the same GLSL (render/glsl, bundled into
+// shaders.js by web/build.mjs) with the same uniform values: the module computes them with the desktop's code
+// (render/fx_uniforms.cpp, part.fx in the model JSON), and the view's uniforms (light rig, Alamo light set-up,
+// faction colour, camera, time) are set as render/frame_graph.cpp sets them. Textures are the material's own, read
+// through the module's resolver; their stand-ins are the desktop's (render/texture_cache.h).
+// Used by render.js: engine.setModel(summary) after the renderer's own, engine.drawPart(part, frame) per part
+// (false: the generic program draws it).
+import { glsl, esPrefix } from './shaders.js';
+
+// The attribute locations of render.js (ATTRS): the same vertex arrays serve both programs.
+const ATTRS = ['vertexPosition', 'vertexNormal', 'vertexTexCoord', 'vertexTangent', 'vertexBinormal', 'vertexColor',
+  'boneWeight', 'boneIndex', 'vertexPosition2', 'vertexNormal2'];
+
+// render/texture_cache.h stand-ins (RGBA8): white, clear, flat normal, the placeholder grey and its half.
+const kCheckerGrey = 0xa8;
+const STAND_INS = { white: [255, 255, 255, 255], clear: [0, 0, 0, 0], flatNormal: [128, 128, 255, 255],
+  checker: [kCheckerGrey, kCheckerGrey, kCheckerGrey, 255], checkerHalf: [kCheckerGrey >> 1, kCheckerGrey >> 1,
+    kCheckerGrey >> 1, 255] };
+
+// Render states of the Alamo techniques (render/mesh_materials.cpp alamoEffect): blend, depth writes, culling.
+const ALAMO_ALPHA = new Set(['ALPHA', 'ALPHA_GLOSS', 'ALPHA_SCROLL', 'GRASS']);
+const ALAMO_ADD = new Set(['ADDITIVE', 'ADDITIVE_VCOLOR', 'ADDITIVE_OFFSET', 'NEBULA', 'SHIELD']);
+const ALAMO_NO_DEPTH_WRITE = new Set(['SKYDOME', 'SOLID_COLOR']);
+const ALAMO_TWO_SIDED = new Set(['SHIELD', 'NEBULA', 'GRASS']);
+// Not on the page yet: MeshHeat (reads a copy of the frame) and MeshOccludedUnit (stencil): the generic program.
+const ALAMO_NOT_HERE = new Set(['HEAT', 'OCCLUDED']);
+
+export class EngineFormulas {
+  // renderer: render.js's Renderer (gl, ubo, lights, factionColor, eye, time). loadTexture(name): a promise of the
+  // module's decoded texture ({width, height, rgba} or {error}); null: the stand-ins only.
+  constructor(renderer, loadTexture = null) {
+    this.r = renderer;
+    this.loadTexture = loadTexture;
+    this.programs = new Map();
+    this.textures = new Map(); // file name -> WebGLTexture, or null (not found)
+    this.standIns = {};
+    this.alamo = null; // the module's Alamo light set-up (worker open: alamoLights)
+    this.enabled = true;
+  }
+
+  standIn(kind) {
+    const gl = this.r.gl;
+    if (this.standIns[kind]) return this.standIns[kind];
+    const t = gl.createTexture();
+    gl.bindTexture(gl.TEXTURE_2D, t);
+    gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA8, 1, 1, 0, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(STAND_INS[kind]));
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.NEAREST);
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST);
+    this.standIns[kind] = t;
+    return t;
+  }
+
+  program(name, defines) {
+    const key = name + ':' + defines.join(',');
+    let p = this.programs.get(key);
+    if (p) return p;
+    const gl = this.r.gl;
+    const head = esPrefix + defines.map((d) => `#define ${d}\n`).join('');
+    const compile = (type, src) => {
+      const s = gl.createShader(type);
+      gl.shaderSource(s, src);
+      gl.compileShader(s);
+      if (!gl.getShaderParameter(s, gl.COMPILE_STATUS))
+        throw new Error(`shader ${name} (${defines.join(' ')}): ` + gl.getShaderInfoLog(s));
+      return s;
+    };
+    const prog = gl.createProgram();
+    gl.attachShader(prog, compile(gl.VERTEX_SHADER, head + glsl[name + '.vert']));
+    gl.attachShader(prog, compile(gl.FRAGMENT_SHADER, head + glsl[name + '.frag']));
+    ATTRS.forEach((a, i) => gl.bindAttribLocation(prog, i, a));
+    gl.linkProgram(prog);
+    if (!gl.getProgramParameter(prog, gl.LINK_STATUS)) throw new Error('program: ' + gl.getProgramInfoLog(prog));
+    gl.uniformBlockBinding(prog, gl.getUniformBlockIndex(prog, 'BonePalette'), 0);
+    const u = {}, samplers = [];
+    const n = gl.getProgramParameter(prog, gl.ACTIVE_UNIFORMS);
+    for (let i = 0; i < n; ++i) {
+      const info = gl.getActiveUniform(prog, i);
+      if (gl.getActiveUniforms(prog, [i], gl.UNIFORM_BLOCK_INDEX)[0] !== -1) continue;
+      const base = info.name.replace(/\[0\]$/, '');
+      u[base] = gl.getUniformLocation(prog, info.name);
+      if (info.type === gl.SAMPLER_2D) samplers.push(base);
+    }
+    p = { prog, u, samplers };
+    this.programs.set(key, p);
+    return p;
+  }
+
+  // After the renderer's setModel: the textures the formulas name, read once per file (then drawn again).
+  setModel(summary) {
+    this.alamo = summary.alamoLights || this.alamo;
+    if (!this.loadTexture) return;
+    const names = new Set();
+    for (const part of summary.parts)
+      for (const t of (part.fx && part.fx.textures) || [])
+        if (t.texture && !this.textures.has(t.texture)) names.add(t.texture);
+    const gl = this.r.gl;
+    (async () => {
+      for (const name of names) {
+        let tex = null;
+        try {
+          const t = await this.loadTexture(name);
+          if (t && !t.error && t.rgba) {
+            tex = gl.createTexture();
+            gl.bindTexture(gl.TEXTURE_2D, tex);
+            gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA8, t.width, t.height, 0, gl.RGBA, gl.UNSIGNED_BYTE, t.rgba);
+            gl.generateMipmap(gl.TEXTURE_2D);
+            gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.LINEAR_MIPMAP_LINEAR);
+            gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.LINEAR);
+          }
+        } catch { tex = null; }
+        this.textures.set(name, tex);
+        this.r.draw();
+      }
+      this.texturesLoaded = true;
+    })();
+  }
+
+  // For tests: the frame as a mask, white where the visible surface is a part this module draws by its formula and
+  // black where the generic program draws (the shared mesh program, unlit, the colour its emissive term). Which
+  // pixels the engine formulas reach, to compare them with the desktop's.
+  drawMask() {
+    const r = this.r, gl = r.gl;
+    gl.viewport(0, 0, r.canvas.width, r.canvas.height);
+    gl.clearColor(0, 0, 0, 1);
+    gl.clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT);
+    if (!r.view) return;
+    const vp = mulMat(r.projection, r.view);
+    const { prog, u } = this.program('mesh', ['UNLIT', 'NO_BASE_TEXTURE']);
+    gl.useProgram(prog);
+    gl.enable(gl.DEPTH_TEST);
+    gl.depthFunc(gl.LEQUAL);
+    gl.disable(gl.BLEND);
+    gl.depthMask(true);
+    gl.disable(gl.CULL_FACE);
+    gl.uniformMatrix4fv(u.viewProjectionMatrix, false, vp);
+    gl.uniform4f(u.baseColor, 0, 0, 0, 1);
+    for (const n of ['diffuseColor', 'colorParam']) gl.uniform4f(u[n], 1, 1, 1, 1);
+    for (const n of ['colorize', 'factionColorParam', 'blendMode', 'hasVertexColor', 'rigidSlot']) gl.uniform1i(u[n], 0);
+    for (const p of r.parts) {
+      if (!p.visible || !p.shownAtPose || p.count === 0) continue;
+      const fx = p.info.fx;
+      const formula = this.enabled && fx && !(fx.program === 'alamo' && (ALAMO_NOT_HERE.has(fx.defines[0]) || p.dual));
+      gl.bindBufferRange(gl.UNIFORM_BUFFER, 0, r.ubo, p.uboOffset, 512 * 64);
+      gl.uniform1i(u.skinMode, p.dual ? 2 : p.skinned ? 1 : 0);
+      gl.uniform4f(u.emissiveColor, formula ? 1 : 0, formula ? 1 : 0, formula ? 1 : 0, 1);
+      gl.bindVertexArray(p.vao);
+      gl.drawElements(gl.TRIANGLES, p.count, gl.UNSIGNED_INT, 0);
+    }
+    gl.bindVertexArray(null);
+  }
+
+  // Draws part by its .fx formula; false when the generic program should draw it. frame: {vp, view}.
+  drawPart(p, frame) {
+    const fx = p.info.fx;
+    if (!this.enabled || !fx) return false;
+    const alamo = fx.program === 'alamo';
+    if (alamo && (ALAMO_NOT_HERE.has(fx.defines[0]) || p.dual)) return false; // dual-bone skins: generic (desktop)
+    const gl = this.r.gl;
+    const { prog, u, samplers } = this.program(fx.program, fx.defines);
+    gl.useProgram(prog);
+    const set = (name, f) => { if (u[name] !== undefined && u[name] !== null) f(u[name]); };
+    set('viewProjectionMatrix', (l) => gl.uniformMatrix4fv(l, false, frame.vp));
+    set('viewMatrix', (l) => gl.uniformMatrix4fv(l, false, frame.view));
+    set('eyePosition', (l) => gl.uniform3fv(l, this.r.eye));
+    set('skinMode', (l) => gl.uniform1i(l, p.dual ? 2 : p.skinned ? 1 : 0));
+    set('rigidSlot', (l) => gl.uniform1i(l, 0));
+    set('hasVertexColor', (l) => gl.uniform1i(l, p.hasColor ? 1 : 0));
+    set('factionColor', (l) => gl.uniform4fv(l, this.r.factionColor));
+    set('alamoTime', (l) => gl.uniform1f(l, this.r.time || 0));
+    set('viewportSize', (l) => gl.uniform2f(l, this.r.canvas.width, this.r.canvas.height));
+    const L = this.r.lights;
+    if (L) {
+      set('lightPosition', (l) => gl.uniform4fv(l, L.position));
+      set('lightColor', (l) => gl.uniform4fv(l, L.color));
+      set('ambientColor', (l) => gl.uniform3fv(l, L.ambient));
+      set('rigLightCount', (l) => gl.uniform1i(l, L.count));
+    }
+    const A = this.alamo;
+    if (A) {
+      set('sunToward', (l) => gl.uniform3fv(l, A.sunToward));
+      set('sunDiffuse', (l) => gl.uniform3fv(l, A.sunDiffuse));
+      set('sunSpecular', (l) => gl.uniform3fv(l, A.sunSpecular));
+      set('sphAll', (l) => gl.uniform4fv(l, A.sphAll));
+      set('sphFill', (l) => gl.uniform4fv(l, A.sphFill));
+      set('alamoLights', (l) => gl.uniform4fv(l, A.alamoLights));
+    }
+    // The material's values, as the desktop binds them (render/mesh_materials.cpp bindFx).
+    for (const v of fx.uniforms) {
+      const f = [null, gl.uniform1fv, gl.uniform2fv, gl.uniform3fv, gl.uniform4fv][v.value.length];
+      set(v.name, (l) => f.call(gl, l, v.value));
+    }
+    let missingBase = false, unit = 0;
+    const bound = new Set();
+    for (const t of fx.textures) {
+      let tex = this.standIn(t.none);
+      if (t.texture) {
+        const got = this.textures.get(t.texture);
+        if (got) tex = got;
+        else if (got === null) { // named and not found
+          tex = this.standIn(t.base && fx.doublesBase ? 'checkerHalf' : t.missing);
+          if (t.base) missingBase = true;
+        }
+      }
+      if (u[t.uniform] === undefined || u[t.uniform] === null) continue;
+      gl.activeTexture(gl.TEXTURE0 + unit);
+      gl.bindTexture(gl.TEXTURE_2D, tex);
+      gl.uniform1i(u[t.uniform], unit++);
+      bound.add(t.uniform);
+    }
+    for (const s of samplers) { // samplers no slot names (sceneCopy): a clear texture
+      if (bound.has(s)) continue;
+      gl.activeTexture(gl.TEXTURE0 + unit);
+      gl.bindTexture(gl.TEXTURE_2D, this.standIn('clear'));
+      gl.uniform1i(u[s], unit++);
+    }
+    if (alamo) set('mMaskScale', (l) => gl.uniform1f(l, missingBase ? 0 : 1));
+    // Render states.
+    const impl = alamo ? fx.defines[0] : '';
+    const twoSided = ALAMO_TWO_SIDED.has(impl);
+    if (p.info.cull && !twoSided) gl.enable(gl.CULL_FACE);
+    else gl.disable(gl.CULL_FACE);
+    if (ALAMO_ALPHA.has(impl) || ALAMO_ADD.has(impl)) {
+      gl.enable(gl.BLEND);
+      gl.depthMask(false);
+      if (ALAMO_ADD.has(impl)) gl.blendFunc(gl.ONE, gl.ONE);
+      else gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA);
+    } else {
+      gl.disable(gl.BLEND);
+      gl.depthMask(!ALAMO_NO_DEPTH_WRITE.has(impl));
+    }
+    gl.bindVertexArray(p.vao);
+    gl.drawElements(gl.TRIANGLES, p.count, gl.UNSIGNED_INT, 0);
+    return true;
+  }
+}
+
+// Column-major 4x4 product a * b.
+function mulMat(a, b) {
+  const o = new Float32Array(16);
+  for (let c = 0; c < 4; ++c)
+    for (let r = 0; r < 4; ++r) {
+      let v = 0;
+      for (let k = 0; k < 4; ++k) v += a[k * 4 + r] * b[c * 4 + k];
+      o[c * 4 + r] = v;
+    }
+  return o;
+}
