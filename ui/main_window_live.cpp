@@ -72,7 +72,10 @@ void MainWindow::updateWatchedFiles() {
         add(e.path);
     for (const QString& t : materialDock_->resolvedTextures())
         add(t);
-    // A game object: the definition files of the mounted folders (XML / INI) too, as many as the watcher can hold.
+    // A game object: the models it hangs at its bones, and the definition files of the mounted folders (XML / INI)
+    // too, as many as the watcher can hold.
+    for (const objects::LoadedAttachment& l : attachments_)
+        if (l.model) add(QFile::decodeName(QByteArray::fromStdString(l.model->sourcePath)));
     if (!objectName_.isEmpty())
         if (const auto db = objectsDock_->database()) {
             constexpr size_t kMaxDefinitionFiles = 4000;
@@ -158,7 +161,13 @@ void MainWindow::onChangedOnDisk(const QStringList& files) {
                 return;
             }
         }
-    if (modelChanged) {
+    // An attached model of a game object (anything but a texture or a clip): the object is assembled again.
+    const bool attachmentChanged =
+        !objectName_.isEmpty() && std::any_of(others.begin(), others.end(), [](const QString& f) {
+            const QString suffix = QFileInfo(f).suffix().toLower();
+            return suffix != QLatin1String("dds") && suffix != QLatin1String("tga");
+        });
+    if (modelChanged || attachmentChanged) {
         if (!objectName_.isEmpty()) {
             reopenObject();
             return;
@@ -295,7 +304,17 @@ void MainWindow::reshowInPlace() {
     const int bone = boneDock_->selectedBone();
     const QList<int> material = materialDock_->currentItemPath();
     const float pos = timeline_->position();
-    view_->setEditedModel(model_);
+    if (!attachments_.empty() || !objectParticles_.empty()) {
+        // A game object: shown again with what it hangs at its bones (the view frames it anew).
+        std::vector<ModelAttachment> a;
+        for (const objects::LoadedAttachment& l : attachments_)
+            a.push_back({l.model, l.bone, nullptr, {}});
+        for (const objects::LoadedParticles& p : objectParticles_)
+            a.push_back({nullptr, p.boneIndex, p.definition, p.system});
+        view_->setObjectModel(model_, std::move(a));
+    } else {
+        view_->setEditedModel(model_);
+    }
     view_->setClip(clip_);
     boneDock_->setModel(model_);
     boneDock_->setClip(clip_);

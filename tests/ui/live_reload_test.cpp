@@ -375,6 +375,13 @@ class LiveReloadTest : public QObject {
         QCOMPARE(w.objectName(), QStringLiteral("Test_Cruiser"));
         QCOMPARE(w.objectAttachments().size(), size_t(1));
         QCOMPARE(w.objectAttachments()[0].bone, 0); // Root
+        // The attached model rewritten (the turret becomes a hull): the object is assembled again with it.
+        QCOMPARE(QString::fromStdString(w.objectAttachments()[0].model->meshes.at(0).name), QStringLiteral("Turret"));
+        writeBytes(QString::fromStdString((inst.dir / "Data/Art/Models/TEST_TURRET.ALO").string()),
+                   alamo::writeModel(test::objectHull()));
+        QTRY_COMPARE_WITH_TIMEOUT(reloaded.count(), 2, 20000);
+        QCOMPARE(w.objectAttachments().size(), size_t(1));
+        QCOMPARE(QString::fromStdString(w.objectAttachments()[0].model->meshes.at(0).name), QStringLiteral("Hull"));
         QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
     }
 
