@@ -54,14 +54,6 @@ glm::mat4 billboardMatrix(int mode, const glm::mat4& w, const glm::mat4& inv, bo
     return o;
 }
 
-float dazzleBlink(const rs::Dazzle& dz, float t) {
-    if (dz.frequency == 0.0f) return 1.0f;
-    float a = std::fmod(t * dz.frequency + dz.phase, 1.0f);
-    if (a < 0.0f) a += 1.0f;
-    const float bias = dz.hasBias ? dz.bias : 1.0f;
-    return a <= bias ? std::sin(a * float(M_PI)) : 0.0f;
-}
-
 Dazzles::Dazzles(Qt3DCore::QNode* root) : program_(root, shaders::dazzleVertex, shaders::dazzleFragment) {
     using BA = Qt3DRender::QBlendEquationArguments;
     auto* dz = program_.pass("transparent");
@@ -111,19 +103,9 @@ void Dazzles::build(Qt3DCore::QEntity* parent, const rs::Model& m, TextureCache&
 
 void Dazzles::setFactionColor(const rs::Model& model, const QColor& fc) {
     colors_.clear();
+    const glm::vec3 faction(float(fc.redF()), float(fc.greenF()), float(fc.blueF()));
     for (const rs::Dazzle& dz : model.dazzles) {
-        glm::vec3 c = dz.color;
-        if (dz.colorize || rs::istartsWith(dz.name, "FC_")) {
-            QColor col =
-                QColor::fromRgbF(std::clamp(c.r, 0.0f, 1.0f), std::clamp(c.g, 0.0f, 1.0f), std::clamp(c.b, 0.0f, 1.0f));
-            float h, s, v;
-            col.getHsvF(&h, &s, &v);
-            float fh, fs, fv;
-            fc.getHsvF(&fh, &fs, &fv);
-            if (fh < 0.0f) fh = 0.0f; // achromatic faction colour
-            col = QColor::fromHsvF(fh, s, v);
-            c = glm::vec3(col.redF(), col.greenF(), col.blueF());
-        }
+        const glm::vec3 c = dazzleColor(dz, faction); // render/dazzle_rules.h
         colors_.push_back(c);
     }
 }

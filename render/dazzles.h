@@ -2,6 +2,7 @@
 // face the camera, the light or the wind).
 #pragma once
 
+#include "dazzle_rules.h"
 #include "qt3d_helpers.h"
 
 #include "scene/model.h"
@@ -32,8 +33,7 @@ class TextureCache;
 glm::mat4 billboardMatrix(int mode, const glm::mat4& w, const glm::mat4& viewToWorld, bool zUp,
                           const glm::vec3& lightDir);
 
-// Dazzle brightness 0..1 at time t (seconds): a sine pulse per period, 1 when it does not blink.
-float dazzleBlink(const rs::Dazzle& dz, float t);
+// dazzleBlink and dazzleColor: dazzle_rules.h (GLM only, shared with the web page).
 
 class Dazzles {
   public:

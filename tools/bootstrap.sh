@@ -83,6 +83,7 @@ test_tools=(
 # web/package-lock.json (`npm ci`), never from a CDN.
 web_packages=(
   cmake libglm-dev libtinygltf-dev nlohmann-json3-dev libstb-dev emscripten chromium
+  dpkg-dev # dpkg-source unpacks pugixml's Debian source package for the WebAssembly build (tools/pugixml-source.sh)
 )
 
 SUDO=""

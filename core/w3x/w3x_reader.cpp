@@ -6,15 +6,39 @@
 #include <pugixml.hpp>
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <set>
+#include <string>
 
 namespace rs::w3x {
 
 namespace {
+
+// std::from_chars for a float over [b, e): libc++ of Emscripten 3.1.6 (the web build) has no floating-point
+// from_chars, so there the same contract is met with strtof on a terminated copy (Emscripten's locale is always
+// "C"): the whole of [b, e) must be a decimal number; out of range is reported as std::from_chars reports it.
+std::from_chars_result floatFromChars(const char* b, const char* e, float& v) {
+#if defined(__EMSCRIPTEN__)
+    const std::string t(b, e);
+    if (t.empty() || std::isspace(static_cast<unsigned char>(t[0])) || t.find_first_of("xX") != std::string::npos)
+        return {b, std::errc::invalid_argument};
+    char* end = nullptr;
+    errno = 0;
+    const float r = std::strtof(t.c_str(), &end);
+    const char* ptr = b + (end - t.c_str());
+    if (end == t.c_str()) return {b, std::errc::invalid_argument};
+    if (errno == ERANGE) return {ptr, std::errc::result_out_of_range};
+    v = r;
+    return {ptr, std::errc()};
+#else
+    return std::from_chars(b, e, v);
+#endif
+}
 
 // ---------------------------------------------------------------------------------------------
 // Places and errors
@@ -188,7 +212,7 @@ struct Reader {
         const char* b = s;
         if (b < e && *b == '+') ++b;
         float v = 0.0f;
-        const auto r = std::from_chars(b, e, v);
+        const auto r = floatFromChars(b, e, v);
         if (r.ec == std::errc() && r.ptr == e && b < e) return v;
         if (r.ec == std::errc::result_out_of_range && r.ptr == e) return std::strtof("inf", nullptr);
         if (std::find(s, e, '#') != e &&

@@ -1,8 +1,11 @@
 // Scene features checked on pixels: hidden shadow meshes, billboards, proxy ALT rules, model lights.
+#include "dazzle_rules.h"
 #include "render_harness.h"
 #include "test_models.h"
 
 #include <catch2/catch.hpp>
+
+#include <cmath>
 
 using rs::render::ViewOptions;
 using namespace rs::test;
@@ -167,4 +170,37 @@ TEST_CASE("model lights light the model", "[render][features]") {
     const QImage alamoLit = render(m, o);
     o.lights = false;
     CHECK(countChanged(alamoLit, render(m, o)) == 0);
+}
+
+TEST_CASE("dazzle colours: faction-coloured ones take the faction colour's hue, keep their saturation and value",
+          "[render][dazzle]") {
+    // render/dazzle_rules.h: shared by the desktop's dazzle layer and the web page.
+    rs::Dazzle dz;
+    dz.name = "FC_Beacon";
+    dz.color = glm::vec3(0.8f, 0.4f, 0.4f); // hue 0, saturation 0.5, value 0.8
+    const glm::vec3 blue = rs::render::dazzleColor(dz, glm::vec3(0.0f, 0.0f, 1.0f));
+    CHECK(blue.r == Approx(0.4f).margin(1e-5));
+    CHECK(blue.g == Approx(0.4f).margin(1e-5));
+    CHECK(blue.b == Approx(0.8f).margin(1e-5));
+    const glm::vec3 green = rs::render::dazzleColor(dz, glm::vec3(0.2f, 0.6f, 0.2f)); // hue 1/3
+    CHECK(green.r == Approx(0.4f).margin(1e-5));
+    CHECK(green.g == Approx(0.8f).margin(1e-5));
+    CHECK(green.b == Approx(0.4f).margin(1e-5));
+    // An achromatic faction colour has no hue: hue 0.
+    const glm::vec3 grey = rs::render::dazzleColor(dz, glm::vec3(0.5f));
+    CHECK(grey.r == Approx(0.8f).margin(1e-5));
+    CHECK(grey.g == Approx(0.4f).margin(1e-5));
+    // Neither the colorize flag nor an FC_ name: its own colour.
+    dz.name = "Beacon";
+    CHECK(rs::render::dazzleColor(dz, glm::vec3(0.0f, 0.0f, 1.0f)) == dz.color);
+    dz.colorize = true;
+    CHECK(rs::render::dazzleColor(dz, glm::vec3(0.0f, 0.0f, 1.0f)).b == Approx(0.8f).margin(1e-5));
+    // Blink: a sine pulse over the period while within the bias, else dark; 1 when it does not blink.
+    dz.frequency = 0.0f;
+    CHECK(rs::render::dazzleBlink(dz, 3.7f) == 1.0f);
+    dz.frequency = 1.0f;
+    dz.hasBias = true;
+    dz.bias = 0.5f;
+    CHECK(rs::render::dazzleBlink(dz, 0.25f) == Approx(std::sin(0.25f * float(M_PI))));
+    CHECK(rs::render::dazzleBlink(dz, 0.75f) == 0.0f);
 }

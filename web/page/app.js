@@ -45,6 +45,12 @@ const state = {
   zoom: 1,
   opening: 0,
   firstFrameMs: null,
+  faction: [40 / 255, 110 / 255, 1], // render/scene_view.h's default faction colour
+  modelLights: true,
+  proxies: true,
+  objects: null,     // the mount's object list (objectList)
+  states: null,      // the chosen object's states
+  findings: null,    // the last mod check
 };
 let dropClock = 0;
 
@@ -114,9 +120,15 @@ function listAssets(paths, dir) {
 $('assets').onchange = (e) => openPath(e.target.value);
 
 async function openPath(path) {
+  return showModel(() => call('open', path), path);
+}
+
+// Shows what `read` gives (a model summary with buffers from the worker: open or openState); on an error the shown
+// model stays and the error is shown.
+async function showModel(read, path) {
   const token = ++state.opening;
   const t0 = dropClock || performance.now();
-  const s = await call('open', path);
+  const s = await read();
   if (token !== state.opening) return;
   if (s.error) {
     showError(s.error); // the shown model stays
@@ -133,6 +145,7 @@ async function openPath(path) {
   fillBones(s);
   fillMaterials(s);
   fillNotes(s);
+  fillLevels(s);
   await setClip(state.clip);
   await poseAt(state.time);
   await updateCamera(); // framed as the desktop frames: the drawn vertices at the shown pose
@@ -184,10 +197,12 @@ $('clip').onchange = async (e) => {
 async function poseAt(t) {
   state.time = t;
   renderer.time = clipTime(t);
-  const r = await call('pose', t, state.loop);
+  const r = await call('pose', t, state.loop, t, state.faction);
   state.world = r.world;
   renderer.setPose(r.palettes, r.shown);
   renderer.lights = r.lights;
+  renderer.setSprites(r.dazzles, r.particles);
+  state.sprites = { dazzles: r.dazzles.length / 8, particles: r.particles.length / 9 };
   $('scrub').value = String(clipTime(t));
   $('time').textContent = clipTime(t).toFixed(2) + ' s';
 }
@@ -217,9 +232,17 @@ async function tick(now) {
   last = now;
   if (state.playing && state.summary && !busy) {
     busy = true;
-    await poseAt(state.time + dt * state.speed);
-    renderer.draw();
-    busy = false;
+    try {
+      await poseAt(state.time + dt * state.speed);
+      renderer.draw();
+    } catch (e) {
+      // A failed pose stops playback with the reason; it must not leave `busy` set (no frame would follow).
+      state.playing = false;
+      $('play').textContent = '▶';
+      showError({ text: String((e && e.message) || e) });
+    } finally {
+      busy = false;
+    }
   }
   requestAnimationFrame(tick);
 }
@@ -284,7 +307,6 @@ function fillBones(s) {
 function fillMaterials(s) {
   const t = document.createElement('table');
   s.parts.forEach((p, i) => {
-    const mesh = s.meshes[p.mesh];
     const tr = t.insertRow();
     const cb = document.createElement('input');
     cb.type = 'checkbox';
@@ -298,7 +320,8 @@ function fillMaterials(s) {
     };
     tr.insertCell().appendChild(cb);
     const tex = p.baseTexture ? ` · ${p.baseTexture}` : '';
-    tr.insertCell().textContent = `${mesh.name} #${p.sub}: ${p.shader || '(no shader)'} → ${p.drawnBy} (${p.fidelity})` +
+    const owner = p.owner ? `[${s.attached[p.owner - 1].label}] ` : '';
+    tr.insertCell().textContent = `${owner}${p.meshName} #${p.sub}: ${p.shader || '(no shader)'} → ${p.drawnBy} (${p.fidelity})` +
       `${tex} · ${p.triangles} triangles` + (p.drawn ? '' : ' · not drawn by default');
     tr.title = p.note || '';
   });
@@ -306,8 +329,116 @@ function fillMaterials(s) {
 }
 function fillNotes(s) {
   const ul = $('notes');
-  ul.replaceChildren(...[...s.warnings, ...s.missing].map((w) => Object.assign(document.createElement('li'), { textContent: w })));
+  const proxies = s.proxies.map((p) => `proxy ${p.name}: ${p.found}` + (p.hidden ? ' (hidden)' : ''));
+  ul.replaceChildren(...[...s.warnings, ...s.missing, ...proxies].map((w) =>
+    Object.assign(document.createElement('li'), { textContent: w })));
 }
+
+// --- LOD/ALT, faction colour, lights, proxies (the desktop's View options) ------------------------------------------
+function fillLevels(s) {
+  const fill = (sel, levels, value, best) => {
+    sel.innerHTML = '';
+    if (best) sel.appendChild(Object.assign(document.createElement('option'), { value: '-1', textContent: best }));
+    for (const l of levels) sel.appendChild(Object.assign(document.createElement('option'), { value: String(l), textContent: String(l) }));
+    if (!levels.length && !best) sel.appendChild(Object.assign(document.createElement('option'), { value: '0', textContent: '0' }));
+    sel.value = String(value);
+    sel.disabled = levels.length < (best ? 1 : 2);
+  };
+  fill($('lod'), s.lodLevels, s.lod, 'best');
+  fill($('alt'), s.altLevels, s.alt, null);
+}
+async function setLevels(lod, alt) {
+  if (!state.summary) return;
+  const r = await call('setLodAlt', lod, alt);
+  if (r.error) return showError(r.error);
+  Object.assign(state.summary, { lod: r.lod, alt: r.alt });
+  r.drawn.forEach((d, i) => { state.summary.parts[i].drawn = d; renderer.parts[i].visible = d; });
+  fillMaterials(state.summary);
+  renderer.setPose(r.palettes, r.shown);
+  await poseAt(state.time);
+  renderer.draw();
+}
+$('lod').onchange = () => setLevels(Number($('lod').value), Number($('alt').value));
+$('alt').onchange = () => setLevels(Number($('lod').value), Number($('alt').value));
+function hexColor(hex) {
+  return [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255);
+}
+async function setFaction(hex) {
+  state.faction = hexColor(hex);
+  renderer.factionColor = [...state.faction, 1];
+  if (state.summary) await poseAt(state.time); // dazzles take it too
+  renderer.draw();
+}
+$('faction').oninput = (e) => setFaction(e.target.value);
+async function setViewOptions() {
+  state.modelLights = $('lights').value === 'model';
+  state.proxies = $('proxies').checked;
+  await call('setViewOptions', state.modelLights, state.proxies);
+  if (state.summary) await poseAt(state.time);
+  renderer.draw();
+}
+$('lights').onchange = setViewOptions;
+$('proxies').onchange = setViewOptions;
+
+// --- Objects list and states (core/objects), mod check (core/check) ----------------------------------------------
+async function listObjects() {
+  const r = await call('objectList');
+  if (r.error) return showError(r.error);
+  state.objects = r;
+  $('object-filter').hidden = false;
+  $('objects').hidden = false;
+  fillObjects();
+  const notes = [...r.errors, ...r.filesMissing.map((f) => f + ': listed, not found')];
+  $('object-notes').replaceChildren(...notes.map((t) => Object.assign(document.createElement('li'), { textContent: t })));
+  status(`${r.objects.length} objects (${r.family})`);
+}
+function fillObjects() {
+  const f = $('object-filter').value.toLowerCase();
+  const sel = $('objects');
+  sel.replaceChildren(...state.objects.objects.filter((o) => !f || o.name.toLowerCase().includes(f)).slice(0, 2000)
+    .map((o) => Object.assign(document.createElement('option'), { value: o.name,
+      textContent: o.name + (o.type ? ` · ${o.type}` : '') + (o.side ? ` · ${o.side}` : '') })));
+}
+async function chooseObject(name) {
+  const r = await call('objectStates', name);
+  if (r.error) return showError(r.error);
+  state.states = r;
+  const sel = $('states');
+  sel.replaceChildren(...r.states.map((st, i) => Object.assign(document.createElement('option'), { value: String(i),
+    textContent: st.label + (st.model ? '' : ' (no model)') })));
+  sel.hidden = false;
+  await openState(0);
+}
+async function openState(i) {
+  const st = state.states.states[i];
+  $('states').value = String(i);
+  $('object-notes').replaceChildren(...st.missing.map((t) => Object.assign(document.createElement('li'), { textContent: t })));
+  await showModel(() => call('openState', i), `${state.states.object}: ${st.label}`);
+}
+$('list-objects').onclick = listObjects;
+$('object-filter').oninput = fillObjects;
+$('objects').onchange = (e) => chooseObject(e.target.value);
+$('states').onchange = (e) => openState(Number(e.target.value));
+
+async function runCheck() {
+  status('Checking…');
+  const r = await call('check');
+  if (r.error) return showError(r.error);
+  state.findings = r;
+  $('check-summary').textContent = `${r.files} files: ${r.counts.error} errors, ${r.counts.warning} warnings, ` +
+    `${r.counts.info} notes (${r.seconds.toFixed(1)} s)`;
+  const t = document.createElement('table');
+  for (const f of r.findings.slice(0, 5000)) {
+    const tr = t.insertRow();
+    tr.className = f.level;
+    tr.insertCell().textContent = f.level;
+    tr.insertCell().textContent = `${(f.key || f.file).replace(/^\/in\/\d+\//, '')}${f.where ? ' · ' + f.where : ''}: ${f.message}`;
+    tr.title = f.id;
+  }
+  $('findings').replaceChildren(t);
+  status(`Check: ${r.findings.length} findings`);
+}
+$('run-check').onclick = runCheck;
 
 // --- screenshot ----------------------------------------------------------------------------------------------------
 $('shot').onclick = () => {
@@ -325,13 +456,14 @@ $('shot').onclick = () => {
 // --- glTF download (the desktop's exporter, in the worker) -------------------------------------------------------------
 $('gltf').onclick = async () => {
   if (!state.summary) return;
-  const r = await call('exportGlb');
+  const r = await call('exportGlb', state.faction);
   if (r.error) return showError({ text: r.error });
   const a = document.createElement('a');
   a.href = URL.createObjectURL(new Blob([r.bytes], { type: 'model/gltf-binary' }));
   a.download = state.summary.path.split(/[/:]/).pop().replace(/\.[^.]*$/, '') + '.glb';
   a.click();
   setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+  state.lastDownload = { name: a.download, bytes: r.bytes.length };
   if (r.warnings.length) status(`glTF written; ${r.warnings.length} warnings: ${r.warnings.join('; ')}`);
 };
 
@@ -435,6 +567,14 @@ window.rigscope = {
   async setClipIndex(i) { await setClip(i); $('clip').value = String(i); },
   boneWorld: () => (state.world ? Array.from(state.world) : null),
   frames: () => renderer.frames,
+  listObjects,
+  chooseObject,
+  openState,
+  runCheck,
+  setLevels,
+  setFaction,
+  setViewOptions,
+  renderer,
   draw: () => renderer.draw(),
   formulaMask: () => renderer.engine.drawMask(), // white where a game's shader formula draws (engine.js)
 };

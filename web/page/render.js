@@ -33,6 +33,12 @@ export class Renderer {
     this.frames = 0;
     this.time = 0; // the timeline's time (s): the formulas' Time
     this.engine = new EngineFormulas(this); // the games' .fx formulas (engine.js); the generic program otherwise
+    this.sprites = null; // {dazzles: Float32Array (8 a dazzle), particles: Float32Array (9 a particle)}
+  }
+
+  // Dazzles and particles from the module (rigscope_web.cpp dazzles(), particles()), drawn after the model.
+  setSprites(dazzles, particles) {
+    this.sprites = { dazzles, particles };
   }
 
   program(defines) {
@@ -233,9 +239,118 @@ export class Renderer {
       gl.drawElements(gl.TRIANGLES, p.count, gl.UNSIGNED_INT, 0);
     }
     gl.bindVertexArray(null);
+    this.drawSprites(vp);
     gl.depthMask(true);
     gl.disable(gl.BLEND);
   }
+
+  // Camera-facing quads, one instance each: dazzles as the desktop's dazzle layer draws them (additive, depth
+  // tested, not written; a round glow: the page does not load the dazzle atlas), particles as round soft quads in
+  // their emitter's blend mode (additive, alpha, modulate, opaque; textures are not loaded yet).
+  // This is the page's only program besides the mesh program; it is not one of the desktop's shaders.
+  drawSprites(vp) {
+    const S = this.sprites;
+    if (!S) return;
+    const gl = this.gl;
+    if (!this.spriteProgram) this.spriteProgram = makeSpriteProgram(gl);
+    const { prog, u, vao, buffer } = this.spriteProgram;
+    // Right and up of the view (rows of the view matrix's rotation).
+    const v = this.view;
+    const right = [v[0], v[4], v[8]], up = [v[1], v[5], v[9]];
+    gl.useProgram(prog);
+    gl.uniformMatrix4fv(u.viewProjection, false, vp);
+    gl.uniform3fv(u.right, right);
+    gl.uniform3fv(u.up, up);
+    gl.bindVertexArray(vao);
+    gl.enable(gl.BLEND);
+    gl.depthMask(false);
+    gl.disable(gl.CULL_FACE);
+    const draw = (data, stride, halfSize, pick) => {
+      // Instances of one blend mode: position xyz, half size, rgba (brightness folded in for dazzles).
+      const out = [];
+      for (let i = 0; i + stride <= data.length; i += stride) {
+        const r = pick(data, i);
+        if (r) out.push(data[i], data[i + 1], data[i + 2], data[i + 3] * halfSize, ...r);
+      }
+      if (!out.length) return 0;
+      gl.bindBuffer(gl.ARRAY_BUFFER, buffer);
+      gl.bufferData(gl.ARRAY_BUFFER, new Float32Array(out), gl.STREAM_DRAW);
+      gl.drawArraysInstanced(gl.TRIANGLE_STRIP, 0, 4, out.length / 8);
+      return out.length / 8;
+    };
+    let n = 0;
+    // Dazzles: radius is the glow's half size; colour * brightness, added.
+    gl.blendFunc(gl.ONE, gl.ONE);
+    if (S.dazzles) n += draw(S.dazzles, 8, 1, (d, i) => (d[i + 7] > 0 && d[i + 3] > 0
+      ? [d[i + 4] * d[i + 7], d[i + 5] * d[i + 7], d[i + 6] * d[i + 7], 1] : null));
+    // Particles: size is the full quad width.
+    if (S.particles) {
+      const modes = [[1, gl.ONE, gl.ONE], [2, gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA], [3, gl.DST_COLOR, gl.ZERO],
+        [0, gl.ONE, gl.ZERO]];
+      for (const [mode, src, dst] of modes) {
+        gl.blendFunc(src, dst);
+        n += draw(S.particles, 9, 0.5, (d, i) => {
+          if (d[i + 8] !== mode) return null;
+          // Additive particles add colour * alpha (particle_preview.h ParticleDraw).
+          return mode === 1 ? [d[i + 4] * d[i + 7], d[i + 5] * d[i + 7], d[i + 6] * d[i + 7], 1]
+            : [d[i + 4], d[i + 5], d[i + 6], d[i + 7]];
+        });
+      }
+    }
+    this.spritesDrawn = n;
+    gl.bindVertexArray(null);
+  }
+}
+
+function makeSpriteProgram(gl) {
+  const vs = `#version 300 es
+layout(location = 0) in vec4 instance; // xyz, half size
+layout(location = 1) in vec4 color;
+uniform mat4 viewProjection;
+uniform vec3 right, up;
+out vec2 corner;
+out vec4 tint;
+void main() {
+  corner = vec2(gl_VertexID & 1, gl_VertexID >> 1) * 2.0 - 1.0;
+  tint = color;
+  vec3 p = instance.xyz + (right * corner.x + up * corner.y) * instance.w;
+  gl_Position = viewProjection * vec4(p, 1.0);
+}`;
+  const fs = `#version 300 es
+precision mediump float;
+in vec2 corner;
+in vec4 tint;
+out vec4 fragColor;
+void main() {
+  float k = clamp(1.0 - dot(corner, corner), 0.0, 1.0);
+  fragColor = vec4(tint.rgb * k, tint.a * k);
+}`;
+  const compile = (type, src) => {
+    const sh = gl.createShader(type);
+    gl.shaderSource(sh, src);
+    gl.compileShader(sh);
+    if (!gl.getShaderParameter(sh, gl.COMPILE_STATUS)) throw new Error('sprite shader: ' + gl.getShaderInfoLog(sh));
+    return sh;
+  };
+  const prog = gl.createProgram();
+  gl.attachShader(prog, compile(gl.VERTEX_SHADER, vs));
+  gl.attachShader(prog, compile(gl.FRAGMENT_SHADER, fs));
+  gl.linkProgram(prog);
+  if (!gl.getProgramParameter(prog, gl.LINK_STATUS)) throw new Error('sprite program: ' + gl.getProgramInfoLog(prog));
+  const u = { viewProjection: gl.getUniformLocation(prog, 'viewProjection'), right: gl.getUniformLocation(prog, 'right'),
+    up: gl.getUniformLocation(prog, 'up') };
+  const vao = gl.createVertexArray();
+  const buffer = gl.createBuffer();
+  gl.bindVertexArray(vao);
+  gl.bindBuffer(gl.ARRAY_BUFFER, buffer);
+  gl.enableVertexAttribArray(0);
+  gl.vertexAttribPointer(0, 4, gl.FLOAT, false, 32, 0);
+  gl.vertexAttribDivisor(0, 1);
+  gl.enableVertexAttribArray(1);
+  gl.vertexAttribPointer(1, 4, gl.FLOAT, false, 32, 16);
+  gl.vertexAttribDivisor(1, 1);
+  gl.bindVertexArray(null);
+  return { prog, u, vao, buffer };
 }
 
 function rank(p) {

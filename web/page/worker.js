@@ -27,44 +27,60 @@ const ops = {
   },
   mount: (lines) => JSON.parse(M.mount(lines)),
   assets: () => JSON.parse(M.assets()),
-  open: (path) => {
-    const t0 = performance.now();
-    const s = JSON.parse(M.open(path));
-    const parseMs = performance.now() - t0;
-    if (s.error) return s;
-    s.parseMs = parseMs;
-    s.buffers = s.parts.map((p, i) => {
-      const d = M.subMesh(i);
-      const o = {};
-      for (const k of Object.keys(d)) o[k] = copy(d[k]);
-      return o;
-    });
-    s.palettes = copy(M.palettes());
-    s.world = copy(M.world());
-    s.shown = copy(M.shown());
-    s.lights = lightsNow();
-    const a = M.alamoLights(); // the Alamo light set-up (engine.js)
-    s.alamoLights = { sunToward: a.sunToward, sunDiffuse: a.sunDiffuse, sunSpecular: a.sunSpecular,
-      sphAll: copy(a.sphAll), sphFill: copy(a.sphFill), alamoLights: copy(a.alamoLights) };
-    return s;
+  open: (path) => shown(() => M.open(path)),
+  // The Objects list of the mount, an object's states, a state shown as a model, the mod check (core/objects,
+  // core/check; absent from a build without pugixml).
+  objectList: () => (M.objectList ? JSON.parse(M.objectList()) : { error: { text: 'this build has no object database' } }),
+  objectStates: (name) => JSON.parse(M.objectStates(name)),
+  openState: (i) => shown(() => M.openState(i)),
+  check: () => (M.check ? JSON.parse(M.check()) : { error: { text: 'this build has no mod check' } }),
+  setLodAlt: (lod, alt) => {
+    const r = JSON.parse(M.setLodAlt(lod, alt));
+    return Object.assign(r, { palettes: copy(M.palettes()), shown: copy(M.shown()) });
   },
+  setViewOptions: (modelLights, proxies) => M.setViewOptions(modelLights, proxies),
   addClip: (path) => JSON.parse(M.addClip(path)),
   setClip: (i) => M.setClip(i),
-  pose: (t, loop) => {
+  // t: clip time; st: seconds since the model was shown (particles); fc: faction colour [r, g, b] 0..1.
+  pose: (t, loop, st, fc) => {
     M.pose(t, loop);
-    return { palettes: copy(M.palettes()), world: copy(M.world()), shown: copy(M.shown()), lights: lightsNow() };
+    return { palettes: copy(M.palettes()), world: copy(M.world()), shown: copy(M.shown()), lights: lightsNow(),
+      dazzles: copy(M.dazzles(t, fc[0], fc[1], fc[2])), particles: copy(M.particles(st)) };
   },
   camera: (yaw, pitch, aspect) => {
     const c = M.camera(yaw, pitch, aspect);
     return c && { view: copy(c.view), projection: copy(c.projection), eye: c.eye, distance: c.distance };
   },
-  exportGlb: () => M.exportGlb(),
+  exportGlb: (fc) => M.exportGlb(fc[0], fc[1], fc[2]),
   texture: (name) => {
     const t = M.texture(name);
     if (t.rgba) t.rgba = copy(t.rgba);
     return t;
   },
 };
+
+// A model summary with its sub-meshes' buffers and first pose (open, openState); {error} as the module gives it.
+function shown(read) {
+  const t0 = performance.now();
+  const s = JSON.parse(read());
+  const parseMs = performance.now() - t0;
+  if (s.error) return s;
+  s.parseMs = parseMs;
+  s.buffers = s.parts.map((p, i) => {
+    const d = M.subMesh(i);
+    const o = {};
+    for (const k of Object.keys(d)) o[k] = copy(d[k]);
+    return o;
+  });
+  s.palettes = copy(M.palettes());
+  s.world = copy(M.world());
+  s.shown = copy(M.shown());
+  s.lights = lightsNow();
+  const a = M.alamoLights(); // the Alamo light set-up (engine.js)
+  s.alamoLights = { sunToward: a.sunToward, sunDiffuse: a.sunDiffuse, sunSpecular: a.sunSpecular,
+    sphAll: copy(a.sphAll), sphFill: copy(a.sphFill), alamoLights: copy(a.alamoLights) };
+  return s;
+}
 
 function lightsNow() {
   const l = M.lights();

@@ -27,14 +27,22 @@
 #include "formats/formats.h"
 #include "formats/material_policy.h"
 #include "formats/shader_registry.h"
+#include "particles/particle_preview.h"
+#include "particles/particle_sim.h"
 #include "resolve/resolver.h"
 #include "scene/clip_choice.h"
 #include "scene/pose.h"
 #include "texture/texture.h"
 #include "vfs/mount.h"
+#if RIGSCOPE_WEB_XML
+#include "check/check.h"
+#include "objects/object_db.h"
+#include "objects/object_states.h"
+#endif
 
 #include "camera_fit.h"
-#include "fx_uniforms.h" // render/: the .fx formulas' uniform values (GLM only)
+#include "dazzle_rules.h" // render/: dazzle blink and faction colour (GLM only)
+#include "fx_uniforms.h"  // render/: the .fx formulas' uniform values (GLM only)
 #include "gltf_export.h"
 #include "lights.h"      // render/: the view's light rig (GLM only)
 #include "parse_bench.h" // render/: the desktop view's framing (GLM only)
@@ -116,10 +124,32 @@ const char* familyName(MaterialFamily f) {
 
 // One drawn sub-mesh: where it lives in the model and its palette's place in palettes().
 struct Part {
+    int owner = 0; // 0: the shown model; k > 0: Session::attached[k - 1]
     int mesh = 0, sub = 0;
     size_t paletteOffset = 0; // in mat4 entries
     size_t paletteCount = 0;
     std::vector<glm::mat4> inverseBind;
+};
+
+// A model drawn hanging from a bone of the shown model: a proxy's model (the desktop's attachProxyModels) or an
+// object state's attachment (an EaW hardpoint's Model_To_Attach). Posed at its bind pose under the bone.
+struct Attached {
+    std::shared_ptr<const Model> model;
+    Format format = Format::Unknown;
+    int bone = -1;  // bone of the shown model (-1: its origin)
+    int proxy = -1; // index into the shown model's proxies, -1 for an object attachment
+    std::string label;
+    PoseBuffers pose;
+    std::vector<bool> selected; // its LOD/ALT choice per mesh
+};
+
+// A particle system drawn at a bone: a proxy naming a particle file (or a SAGE state's ParticleSysBone).
+struct Emitting {
+    std::shared_ptr<const ParticleSystem> system;
+    std::unique_ptr<ParticleSimulator> sim;
+    int bone = -1;
+    int proxy = -1;
+    std::string label;
 };
 
 struct Session {
@@ -138,22 +168,91 @@ struct Session {
     std::vector<float> palettes;
     std::vector<float> world;
     std::vector<uint8_t> shown; // per part: drawn by default and its bone visible at the current pose
+    std::vector<Attached> attached;
+    std::vector<std::shared_ptr<Emitting>> emitting;
+    std::vector<bool> selected;          // the shown model's LOD/ALT choice per mesh
+    int lod = -1, alt = 0;               // -1: the most detailed LOD
+    bool altDecreased = false;           // the ALT level went down since the model was opened (proxy rule)
+    bool modelLights = true;             // the desktop's "lights" view option: the model's own lights
+    bool proxies = true;                 // the desktop's "proxies" view option
+    std::vector<std::string> proxyNotes; // per proxy: what it resolved to, for the page
+    std::vector<float> particleData;     // particles(): 8 floats a particle
+    std::vector<float> dazzleData;       // dazzles(): 8 floats a dazzle
+#if RIGSCOPE_WEB_XML
+    std::shared_ptr<const objects::ObjectDb> db; // the mount's object database (objectList), kept across opens
+    std::string dbObject;                        // the object whose states are in `states`
+    std::vector<objects::ObjectState> states;
+#endif
 };
+
+// What a newly shown model keeps of the session: the mount, the view options, the object database.
+void carryOver(const Session& from, Session& to) {
+    to.mounted = from.mounted;
+    to.modelLights = from.modelLights;
+    to.proxies = from.proxies;
+#if RIGSCOPE_WEB_XML
+    to.db = from.db;
+    to.dbObject = from.dbObject;
+    to.states = from.states;
+#endif
+}
 Session& session() {
     static Session s;
     return s;
 }
 
-bool partDrawn(const Session& s, size_t i, const std::vector<bool>& selected);
+bool partDrawn(const Session& s, size_t i);
 
 // Palette slots are laid out 4-aligned (a WebGL uniform buffer range starts at a multiple of 256 bytes).
 size_t align4(size_t n) { return (n + 3) & ~size_t(3); }
+
+const Model& ownerModel(const Session& s, const Part& p) {
+    return p.owner == 0 ? *s.model : *s.attached[size_t(p.owner - 1)].model;
+}
+Format ownerFormat(const Session& s, const Part& p) {
+    return p.owner == 0 ? s.format : s.attached[size_t(p.owner - 1)].format;
+}
+
+// Whether proxy `i` of the shown model is drawn: the desktop's rule (render/proxy_parts.cpp proxyShown): the proxies
+// option, the hidden flag (hidden proxies are not shown: the page has no "show hidden"), and a proxy of an ALT level
+// only at that level, and not after the level went down when it says altDecreaseStayHidden.
+bool proxyShown(const Session& s, int i) {
+    if (i < 0 || size_t(i) >= s.model->proxies.size()) return true;
+    const Proxy& px = s.model->proxies[size_t(i)];
+    if (!s.proxies || px.hidden) return false;
+    if (px.alt >= 0) {
+        if (px.alt != s.alt) return false;
+        if (px.altDecreaseStayHidden && s.altDecreased) return false;
+    }
+    return true;
+}
+
+// The world matrix an attached model hangs from at the current pose.
+glm::mat4 attachPoint(const Session& s, const Attached& a) {
+    if (a.bone >= 0 && size_t(a.bone) < s.pose.world.size()) return s.pose.world[size_t(a.bone)];
+    return glm::mat4(1.0f);
+}
+
+// Whether the bone `bone` of the part's owner is visible at the current pose (an attached model: also its attach
+// bone and, for a proxy, the proxy rule).
+bool ownerBoneVisible(const Session& s, const Part& p, int bone) {
+    auto visibleIn = [](const PoseBuffers& pose, int b) {
+        return b < 0 || size_t(b) >= pose.visible.size() || pose.visible[size_t(b)] != 0;
+    };
+    if (p.owner == 0) return visibleIn(s.pose, bone);
+    const Attached& a = s.attached[size_t(p.owner - 1)];
+    return visibleIn(s.pose, a.bone) && visibleIn(a.pose, bone) && (a.proxy < 0 || proxyShown(s, a.proxy));
+}
 
 void computePalettes(Session& s) {
     const Skeleton& sk = s.model->skeleton;
     const size_t n = sk.bones.size();
     s.pose.resize(n);
     evaluatePose(sk, nullptr, nullptr, 0.0f, LoopMode::Loop, s.pose.view());
+    for (Attached& a : s.attached) {
+        a.pose.resize(a.model->skeleton.bones.size());
+        evaluatePose(a.model->skeleton, nullptr, nullptr, 0.0f, LoopMode::Loop, a.pose.view());
+    }
 }
 
 void writePalettes(Session& s) {
@@ -161,31 +260,121 @@ void writePalettes(Session& s) {
     s.world.assign(s.pose.world.size() * 16, 0.0f);
     for (size_t i = 0; i < s.pose.world.size(); ++i)
         std::memcpy(&s.world[i * 16], &s.pose.world[i][0][0], 64);
+    // Attached models' bones under their attach point.
+    std::vector<std::vector<glm::mat4>> worlds(s.attached.size());
+    for (size_t k = 0; k < s.attached.size(); ++k) {
+        const glm::mat4 at = attachPoint(s, s.attached[k]);
+        for (const glm::mat4& w : s.attached[k].pose.world)
+            worlds[k].push_back(at * w);
+    }
     size_t total = 0;
     for (const Part& p : s.parts)
         total = std::max(total, p.paletteOffset + align4(p.paletteCount));
     s.palettes.assign(total * 16, 0.0f);
     std::vector<glm::mat4> tmp;
     for (const Part& p : s.parts) {
-        const Mesh& mesh = m.meshes[size_t(p.mesh)];
+        const std::vector<glm::mat4>& W = p.owner == 0 ? s.pose.world : worlds[size_t(p.owner - 1)];
+        const Mesh& mesh = ownerModel(s, p).meshes[size_t(p.mesh)];
         const SubMesh& sm = mesh.subMeshes[size_t(p.sub)];
-        tmp.assign(p.paletteCount, glm::mat4(1.0f));
+        tmp.assign(p.paletteCount, p.owner == 0 ? glm::mat4(1.0f) : attachPoint(s, s.attached[size_t(p.owner - 1)]));
         if (sm.skinned()) {
-            skinPalette(sm, p.inverseBind.data(), s.pose.world.data(), tmp.data());
-        } else if (mesh.bone >= 0 && size_t(mesh.bone) < s.pose.world.size()) {
-            tmp[0] = s.pose.world[size_t(mesh.bone)];
+            skinPalette(sm, p.inverseBind.data(), W.data(), tmp.data());
+        } else if (mesh.bone >= 0 && size_t(mesh.bone) < W.size()) {
+            tmp[0] = W[size_t(mesh.bone)];
         }
         std::memcpy(&s.palettes[p.paletteOffset * 16], tmp.data(), tmp.size() * 64);
     }
     // What the desktop draws (render/mesh_materials.cpp updateVisibility): a drawn part whose mesh's bone is
     // visible at this pose (own flag or visibility track, and every ancestor).
-    const std::vector<bool> selected = selectLodAlt(m, -1, 0);
     s.shown.assign(s.parts.size(), 0);
     for (size_t i = 0; i < s.parts.size(); ++i) {
-        const int bone = m.meshes[size_t(s.parts[i].mesh)].bone;
-        bool on = partDrawn(s, i, selected);
-        if (on && bone >= 0 && size_t(bone) < s.pose.visible.size()) on = s.pose.visible[size_t(bone)] != 0;
-        s.shown[i] = on ? 1 : 0;
+        const Part& p = s.parts[i];
+        const int bone = ownerModel(s, p).meshes[size_t(p.mesh)].bone;
+        s.shown[i] = partDrawn(s, i) && ownerBoneVisible(s, p, bone) ? 1 : 0;
+    }
+}
+
+// The parts of the shown model and of its attached models, palettes laid out one after another.
+void buildParts(Session& n) {
+    n.parts.clear();
+    size_t offset = 0;
+    for (size_t owner = 0; owner <= n.attached.size(); ++owner) {
+        const Model& model = owner == 0 ? *n.model : *n.attached[owner - 1].model;
+        for (size_t mi = 0; mi < model.meshes.size(); ++mi) {
+            const Mesh& mesh = model.meshes[mi];
+            for (size_t si = 0; si < mesh.subMeshes.size(); ++si) {
+                const SubMesh& sm = mesh.subMeshes[si];
+                Part p;
+                p.owner = int(owner);
+                p.mesh = int(mi);
+                p.sub = int(si);
+                p.paletteCount = sm.skinned() ? sm.boneMap.size() : 1;
+                if (sm.skinned()) skinInverseBind(model.skeleton, sm, p.inverseBind);
+                p.paletteOffset = offset;
+                offset += align4(p.paletteCount);
+                n.parts.push_back(std::move(p));
+            }
+        }
+    }
+}
+
+// The proxies of the shown model, each looked up as the desktop looks it up (render/proxy_parts.cpp
+// ProxyFileLookup: "<name without _LOD/_ALT>.alo" through Resolver::findProxyFile, read with Resolver::read, each
+// name once): a model is attached at the proxy's bone, a particle system emits there. At most 32 models and 256
+// systems, as the desktop.
+void attachProxies(Session& n, const Resolver& resolver) {
+    struct Found {
+        std::string file, error;
+        Document doc;
+    };
+    std::vector<std::pair<std::string, Found>> cache;
+    size_t models = 0;
+    n.proxyNotes.clear();
+    for (size_t pi = 0; pi < n.model->proxies.size(); ++pi) {
+        const Proxy& px = n.model->proxies[pi];
+        std::string base;
+        int lod = -1, alt = -1;
+        parseLodAlt(px.name, base, lod, alt);
+        const std::string want = toLower(base) + ".alo";
+        auto it = std::find_if(cache.begin(), cache.end(), [&](const auto& e) { return e.first == want; });
+        if (it == cache.end()) {
+            Found f;
+            try {
+                f.file = resolver.findProxyFile(n.path, want);
+                if (!f.file.empty()) f.doc = resolver.read(f.file);
+            } catch (const std::exception& e) {
+                f.error = e.what();
+            }
+            cache.emplace_back(want, std::move(f));
+            it = cache.end() - 1;
+        }
+        const Found& f = it->second;
+        const bool boneOk = px.bone >= 0 && size_t(px.bone) < n.model->skeleton.bones.size();
+        std::string note = f.file.empty() ? (f.error.empty() ? "not found" : f.error) : f.file;
+        if (!boneOk) {
+            note = "no bone";
+        } else if (f.doc.model && models < 32) {
+            Attached a;
+            a.model = f.doc.model;
+            a.format = f.doc.format;
+            a.bone = px.bone;
+            a.proxy = int(pi);
+            a.label = px.name + " (" + f.file + ")";
+            a.selected = selectLodAlt(*a.model, n.lod, n.alt);
+            n.attached.push_back(std::move(a));
+            ++models;
+            note = "model " + f.file;
+        } else if (f.doc.particles && n.emitting.size() < 256) {
+            auto e = std::make_shared<Emitting>();
+            e->system = f.doc.particles;
+            e->sim = std::make_unique<ParticleSimulator>(*e->system);
+            e->bone = px.bone;
+            e->proxy = int(pi);
+            e->label = px.name;
+            n.emitting.push_back(std::move(e));
+            note = "particles " + f.file;
+        }
+        n.proxyNotes.push_back(note);
     }
 }
 
@@ -246,6 +435,23 @@ std::string genericUniforms(const Material& m, const MaterialPolicy& pol) {
            ",\"factionColorParam\":" + (pol.factionColorParam ? "true" : "false") + "}";
 }
 
+// The LOD/ALT levels of the shown model and the ones chosen: "lodLevels":[..],"altLevels":[..],"lod":L,"alt":A.
+std::string levelsJson(const Session& s) {
+    std::ostringstream o;
+    auto list = [&](const std::vector<int>& v) {
+        o << "[";
+        for (size_t i = 0; i < v.size(); ++i)
+            o << (i ? "," : "") << v[i];
+        o << "]";
+    };
+    o << "\"lodLevels\":";
+    list(s.model->lodLevels());
+    o << ",\"altLevels\":";
+    list(s.model->altLevels());
+    o << ",\"lod\":" << s.lod << ",\"alt\":" << s.alt;
+    return o.str();
+}
+
 std::string summary(const Session& s, const Asset& a) {
     const Model& m = *s.model;
     std::ostringstream o;
@@ -256,7 +462,7 @@ std::string summary(const Session& s, const Asset& a) {
         o << (i ? "," : "") << "{\"name\":" << jstr(m.skeleton.bones[i].name)
           << ",\"parent\":" << m.skeleton.bones[i].parent << "}";
     o << "],\"meshes\":[";
-    const std::vector<bool> selected = selectLodAlt(m, -1, 0);
+    const std::vector<bool>& selected = s.selected;
     for (size_t i = 0; i < m.meshes.size(); ++i) {
         const Mesh& mesh = m.meshes[i];
         o << (i ? "," : "") << "{\"name\":" << jstr(mesh.name) << ",\"lod\":" << mesh.lod << ",\"alt\":" << mesh.alt
@@ -267,13 +473,14 @@ std::string summary(const Session& s, const Asset& a) {
     o << "],\"parts\":[";
     for (size_t i = 0; i < s.parts.size(); ++i) {
         const Part& p = s.parts[i];
-        const Mesh& mesh = m.meshes[size_t(p.mesh)];
+        const Mesh& mesh = ownerModel(s, p).meshes[size_t(p.mesh)];
         const SubMesh& sm = mesh.subMeshes[size_t(p.sub)];
-        const MaterialPolicy pol = materialPolicy(s.format, mesh, sm.material);
-        const ShaderInfo info = shaderInfo(s.format, mesh, sm.material);
-        o << (i ? "," : "") << "{\"drawn\":" << (partDrawn(s, i, selected) ? "true" : "false") << ",\"mesh\":" << p.mesh
-          << ",\"sub\":" << p.sub << ",\"shader\":" << jstr(sm.material.shader)
-          << ",\"drawnBy\":" << jstr(info.implementation) << ",\"note\":" << jstr(info.note) << ",\"fidelity\":"
+        const MaterialPolicy pol = materialPolicy(ownerFormat(s, p), mesh, sm.material);
+        const ShaderInfo info = shaderInfo(ownerFormat(s, p), mesh, sm.material);
+        o << (i ? "," : "") << "{\"drawn\":" << (partDrawn(s, i) ? "true" : "false") << ",\"owner\":" << p.owner
+          << ",\"meshName\":" << jstr(mesh.name) << ",\"mesh\":" << p.mesh << ",\"sub\":" << p.sub
+          << ",\"shader\":" << jstr(sm.material.shader) << ",\"drawnBy\":" << jstr(info.implementation)
+          << ",\"note\":" << jstr(info.note) << ",\"fidelity\":"
           << jstr(info.fidelity == ShaderFidelity::EngineFormula   ? "engine formula"
                   : info.fidelity == ShaderFidelity::Approximation ? "approximation"
                                                                    : "not drawn")
@@ -301,6 +508,23 @@ std::string summary(const Session& s, const Asset& a) {
         }
         o << "]}";
     }
+    o << "]," << levelsJson(s) << ",\"attached\":[";
+    for (size_t i = 0; i < s.attached.size(); ++i)
+        o << (i ? "," : "") << "{\"label\":" << jstr(s.attached[i].label) << ",\"bone\":" << s.attached[i].bone
+          << ",\"proxy\":" << s.attached[i].proxy << "}";
+    o << "],\"proxies\":[";
+    for (size_t i = 0; i < m.proxies.size(); ++i)
+        o << (i ? "," : "") << "{\"name\":" << jstr(m.proxies[i].name) << ",\"bone\":" << m.proxies[i].bone
+          << ",\"hidden\":" << (m.proxies[i].hidden ? "true" : "false") << ",\"alt\":" << m.proxies[i].alt
+          << ",\"found\":" << jstr(i < s.proxyNotes.size() ? s.proxyNotes[i] : "") << "}";
+    o << "],\"emitters\":[";
+    for (size_t i = 0; i < s.emitting.size(); ++i)
+        o << (i ? "," : "") << "{\"label\":" << jstr(s.emitting[i]->label) << ",\"bone\":" << s.emitting[i]->bone
+          << ",\"emitters\":" << s.emitting[i]->system->emitters.size() << "}";
+    o << "],\"dazzles\":[";
+    for (size_t i = 0; i < m.dazzles.size(); ++i)
+        o << (i ? "," : "") << "{\"name\":" << jstr(m.dazzles[i].name) << ",\"bone\":" << m.dazzles[i].bone
+          << ",\"texture\":" << jstr(m.dazzles[i].texture) << "}";
     o << "],\"clips\":[";
     for (size_t i = 0; i < s.clips.size(); ++i) {
         const Clip& c = *s.clips[i];
@@ -355,6 +579,11 @@ std::string mountFolders(const std::string& gameDirsJsonless) {
                                                                       : vfs::mountSingle(single));
         s.mounted = table;
         s.resolver = std::make_unique<Resolver>(table);
+#if RIGSCOPE_WEB_XML
+        s.db.reset();
+        s.dbObject.clear();
+        s.states.clear();
+#endif
         std::ostringstream o;
         o << "{\"ok\":true,\"files\":" << table->size() << ",\"warnings\":[";
         for (size_t i = 0; i < table->warnings.size(); ++i)
@@ -375,7 +604,7 @@ std::string openAsset(const std::string& path) {
                              a.document.particles ? "particle systems alone are shown by the desktop viewer only"
                                                   : "file holds no model (a clip: open its model first)");
         Session n;
-        n.mounted = s.mounted;
+        carryOver(s, n);
         n.model = a.document.model;
         n.format = a.document.format;
         n.path = a.document.path.empty() ? path : a.document.path;
@@ -388,21 +617,9 @@ std::string openAsset(const std::string& path) {
                 n.clips.push_back(c.clip);
                 n.clipSources.push_back(c.path);
             }
-        size_t offset = 0;
-        for (size_t mi = 0; mi < n.model->meshes.size(); ++mi) {
-            const Mesh& mesh = n.model->meshes[mi];
-            for (size_t si = 0; si < mesh.subMeshes.size(); ++si) {
-                const SubMesh& sm = mesh.subMeshes[si];
-                Part p;
-                p.mesh = int(mi);
-                p.sub = int(si);
-                p.paletteCount = sm.skinned() ? sm.boneMap.size() : 1;
-                if (sm.skinned()) skinInverseBind(n.model->skeleton, sm, p.inverseBind);
-                p.paletteOffset = offset;
-                offset += align4(p.paletteCount);
-                n.parts.push_back(std::move(p));
-            }
-        }
+        n.selected = selectLodAlt(*n.model, n.lod, n.alt);
+        attachProxies(n, *s.resolver);
+        buildParts(n);
         computePalettes(n);
         writePalettes(n);
         n.resolver = std::move(s.resolver);
@@ -424,7 +641,8 @@ std::string assets() {
             std::string ext = key.substr(dot);
             for (char& c : ext)
                 c = char(std::tolower(static_cast<unsigned char>(c)));
-            if (ext == ".alo" || ext == ".w3d" || ext == ".bwm") keys.push_back(key);
+            if (ext == ".alo" || ext == ".w3d" || ext == ".bwm" || (RIGSCOPE_WEB_XML && ext == ".w3x"))
+                keys.push_back(key);
         });
     std::sort(keys.begin(), keys.end());
     std::string o = "[";
@@ -506,7 +724,7 @@ val subMesh(int i) {
     val o = val::object();
     if (!s.model || i < 0 || size_t(i) >= s.parts.size()) return val::null();
     const Part& p = s.parts[size_t(i)];
-    const SubMesh& sm = s.model->meshes[size_t(p.mesh)].subMeshes[size_t(p.sub)];
+    const SubMesh& sm = ownerModel(s, p).meshes[size_t(p.mesh)].subMeshes[size_t(p.sub)];
     o.set("positions", floats(sm.positions, 3));
     o.set("normals", sm.normals.size() == sm.positions.size() ? floats(sm.normals, 3) : val::null());
     o.set("uv0", sm.uv0.size() == sm.positions.size() ? floats(sm.uv0, 2) : val::null());
@@ -557,13 +775,14 @@ val texture(const std::string& name) {
 
 // Whether part i is drawn by default, as the desktop decides it (LOD -1 = most detailed, ALT 0; not hidden; not
 // a shadow, collision or light-visualise mesh).
-bool partDrawn(const Session& s, size_t i, const std::vector<bool>& selected) {
+bool partDrawn(const Session& s, size_t i) {
     const Part& p = s.parts[i];
-    const Mesh& mesh = s.model->meshes[size_t(p.mesh)];
+    const Mesh& mesh = ownerModel(s, p).meshes[size_t(p.mesh)];
     const SubMesh& sm = mesh.subMeshes[size_t(p.sub)];
+    const std::vector<bool>& selected = p.owner == 0 ? s.selected : s.attached[size_t(p.owner - 1)].selected;
     if (mesh.hidden || size_t(p.mesh) >= selected.size() || !selected[size_t(p.mesh)]) return false;
-    if (materialPolicy(s.format, mesh, sm.material).hiddenByDefault) return false;
-    return shaderInfo(s.format, mesh, sm.material).impl != ShaderImpl::Hidden;
+    if (materialPolicy(ownerFormat(s, p), mesh, sm.material).hiddenByDefault) return false;
+    return shaderInfo(ownerFormat(s, p), mesh, sm.material).impl != ShaderImpl::Hidden;
 }
 
 val camera(float yaw, float pitch, float aspect) {
@@ -574,13 +793,12 @@ val camera(float yaw, float pitch, float aspect) {
     f.pitch = pitch;
     f.zUp = upAxisOf(s.format) == UpAxis::Z;
     f.clear();
-    const std::vector<bool> selected = selectLodAlt(*s.model, -1, 0);
     // The points the desktop samples (render/mesh_materials.cpp samplePoints): every drawn sub-mesh's vertices at
     // a stride of n / 4000, placed by the current pose.
     for (size_t i = 0; i < s.parts.size(); ++i) {
         if (i >= s.shown.size() || !s.shown[i]) continue;
         const Part& p = s.parts[i];
-        const SubMesh& sm = s.model->meshes[size_t(p.mesh)].subMeshes[size_t(p.sub)];
+        const SubMesh& sm = ownerModel(s, p).meshes[size_t(p.mesh)].subMeshes[size_t(p.sub)];
         const float* pal = &s.palettes[p.paletteOffset * 16];
         const size_t n = sm.positions.size();
         const size_t stride = std::max<size_t>(1, n / 4000);
@@ -646,7 +864,7 @@ std::string benchParse(const std::string& lines, double seconds) {
 val lights() {
     Session& s = session();
     const bool zUp = upAxisOf(s.format) == UpAxis::Z;
-    const auto l = render::viewLights(s.model.get(), s.pose.world, s.pose.visible, true, zUp);
+    const auto l = render::viewLights(s.model.get(), s.pose.world, s.pose.visible, s.modelLights, zUp);
     val pos = val::global("Float32Array").new_(16), col = val::global("Float32Array").new_(16);
     for (size_t i = 0; i < 4; ++i) {
         const glm::vec4 p = i < l.size() ? l[i].first : glm::vec4(0, 0, -1, 0);
@@ -711,8 +929,8 @@ val alamoLights() {
 }
 
 // glTF download of what is shown: the model with its clips as a .glb (export/, the desktop's exporter), textures
-// found through the resolver. {bytes: Uint8Array, warnings: [...]} or {error}.
-val exportGlb() {
+// found through the resolver, faction-coloured parts in (r, g, b). {bytes: Uint8Array, warnings: [...]} or {error}.
+val exportGlb(float r, float g, float b) {
     Session& s = session();
     val o = val::object();
     try {
@@ -722,7 +940,7 @@ val exportGlb() {
             clips.push_back(c.get());
         gltf::ExportOptions opt;
         opt.haveFactionColor = true;
-        opt.factionColor = glm::vec3(40.0f, 110.0f, 255.0f) / 255.0f; // the view's default (render/scene_view.h)
+        opt.factionColor = glm::vec3(r, g, b); // the page's faction colour (default: render/scene_view.h's)
         gltf::ResolverTextureLookup textures(*s.resolver, s.path);
         const std::string out = "/tmp/rigscope-export.glb";
         const gltf::ExportStats st = gltf::exportModel(*s.model, clips, opt, &textures, out);
@@ -742,6 +960,235 @@ val exportGlb() {
     }
     return o;
 }
+
+// LOD and ALT levels as the desktop's View menu chooses them (core selectLodAlt: lod -1 = the most detailed; the
+// nearest level present per mesh), for the shown model and its attached models; an ALT level lower than the last
+// one hides the proxies that say altDecreaseStayHidden. Returns the levels JSON with the parts' drawn flags.
+std::string setLodAlt(int lod, int alt) {
+    Session& s = session();
+    if (!s.model) return "{\"error\":{\"text\":\"no model is shown\"}}";
+    if (alt < s.alt) s.altDecreased = true;
+    s.lod = lod;
+    s.alt = alt;
+    s.selected = selectLodAlt(*s.model, lod, alt);
+    for (Attached& a : s.attached)
+        a.selected = selectLodAlt(*a.model, lod, alt);
+    writePalettes(s);
+    std::ostringstream o;
+    o << "{" << levelsJson(s) << ",\"drawn\":[";
+    for (size_t i = 0; i < s.parts.size(); ++i)
+        o << (i ? "," : "") << (partDrawn(s, i) ? "true" : "false");
+    o << "]}";
+    return o.str();
+}
+
+// The desktop's view options the page offers: the model's own lights (else the three-light rig) and proxies.
+void setViewOptions(bool modelLights, bool proxies) {
+    Session& s = session();
+    s.modelLights = modelLights;
+    s.proxies = proxies;
+    if (s.model) writePalettes(s);
+}
+
+// The shown model's dazzles at time t (seconds) for the faction colour (r, g, b 0..1), as the desktop's dazzle layer
+// places them (render/dazzles.cpp update): 8 floats each: world position xyz, radius (0 when not lit: blinking off,
+// its bone hidden, night-only, hidden), colour rgb (dazzle_rules.h dazzleColor), brightness 0..1.
+val dazzles(double t, float r, float g, float b) {
+    Session& s = session();
+    s.dazzleData.clear();
+    if (s.model)
+        for (const Dazzle& dz : s.model->dazzles) {
+            float k = render::dazzleBlink(dz, float(t));
+            const bool boneOk = dz.bone >= 0 && size_t(dz.bone) < s.pose.world.size();
+            if (!boneOk || (size_t(dz.bone) < s.pose.visible.size() && !s.pose.visible[size_t(dz.bone)])) k = 0.0f;
+            if (dz.nightOnly || dz.hidden) k = 0.0f; // the page shows day and no hidden parts
+            const glm::vec3 p =
+                boneOk ? glm::vec3(s.pose.world[size_t(dz.bone)] * glm::vec4(dz.position, 1.0f)) : dz.position;
+            const glm::vec3 c = render::dazzleColor(dz, glm::vec3(r, g, b));
+            const float v[8] = {p.x, p.y, p.z, k > 0.0f ? dz.radius : 0.0f, c.r, c.g, c.b, k};
+            s.dazzleData.insert(s.dazzleData.end(), v, v + 8);
+        }
+    return val::global("Float32Array")
+        .new_(val(emscripten::typed_memory_view(s.dazzleData.size(), s.dazzleData.data())));
+}
+
+// The live particles of the particle systems the proxies attach, at time t (seconds since the model was shown),
+// core's deterministic simulation (particles/particle_sim.h, seed 1 as the view) with the proxy bone's world matrix
+// at the current pose as the emitter transform: 9 floats each: position xyz, size, colour rgba, draw mode
+// (particle_preview.h ParticleDraw: 0 opaque, 1 additive, 2 alpha, 3 modulate; not-drawn emitters are left out).
+// At most 20,000 particles a system.
+val particles(double t) {
+    Session& s = session();
+    s.particleData.clear();
+    for (const auto& e : s.emitting) {
+        if (!proxyShown(s, e->proxy)) continue;
+        if (e->bone >= 0 && size_t(e->bone) < s.pose.visible.size() && !s.pose.visible[size_t(e->bone)]) continue;
+        const glm::mat4 at =
+            e->bone >= 0 && size_t(e->bone) < s.pose.world.size() ? s.pose.world[size_t(e->bone)] : glm::mat4(1.0f);
+        ParticleBuffer buf(20000, e->system->emitters.size());
+        ParticleSimOptions opt;
+        opt.emitterTransform = [at](double) { return at; };
+        e->sim->evaluate(t, opt, buf);
+        for (size_t i = 0; i < buf.count; ++i) {
+            const SimParticle& q = buf.particles[i];
+            const ParticleDraw d = q.emitter < e->system->emitters.size()
+                                       ? particleDrawOf(e->system->emitters[q.emitter].blend)
+                                       : ParticleDraw::NotDrawn;
+            if (d == ParticleDraw::NotDrawn) continue;
+            const float v[9] = {q.position.x, q.position.y, q.position.z, q.size,       q.color.r,
+                                q.color.g,    q.color.b,    q.color.a,    float(int(d))};
+            s.particleData.insert(s.particleData.end(), v, v + 9);
+        }
+    }
+    return val::global("Float32Array")
+        .new_(val(emscripten::typed_memory_view(s.particleData.size(), s.particleData.data())));
+}
+
+#if RIGSCOPE_WEB_XML
+const objects::ObjectDb& objectDb(Session& s) {
+    if (!s.mounted) throw std::runtime_error("open a mod or game folder first: the Objects list is the mount's");
+    if (!s.db) s.db = objects::ObjectDb::load(*s.mounted);
+    return *s.db;
+}
+
+// The mount's object database (core/objects, as the desktop's Objects panel): {family, objects: [{name, type,
+// parent, side}], errors: [...], filesMissing: [...]} or {error}.
+std::string objectList() {
+    Session& s = session();
+    try {
+        const objects::ObjectDb& db = objectDb(s);
+        std::ostringstream o;
+        o << "{\"family\":"
+          << jstr(db.family() == objects::ObjectDb::Family::Alamo  ? "alamo"
+                  : db.family() == objects::ObjectDb::Family::Sage ? "sage"
+                                                                   : "none")
+          << ",\"objects\":[";
+        for (size_t i = 0; i < db.objects().size(); ++i) {
+            const objects::ObjectSummary& x = db.objects()[i];
+            o << (i ? "," : "") << "{\"name\":" << jstr(x.name) << ",\"type\":" << jstr(x.type)
+              << ",\"parent\":" << jstr(x.parent) << ",\"side\":" << jstr(x.side) << "}";
+        }
+        o << "],\"errors\":[";
+        for (size_t i = 0; i < db.errors().size(); ++i)
+            o << (i ? "," : "") << jstr(db.errors()[i]);
+        o << "],\"filesMissing\":[";
+        for (size_t i = 0; i < db.filesMissing().size(); ++i)
+            o << (i ? "," : "") << jstr(db.filesMissing()[i]);
+        o << "]}";
+        return o.str();
+    } catch (const std::exception& e) {
+        return errorJson(e);
+    }
+}
+
+// The states of object `name` (objects/object_states.h objectStates): {object, states: [{label, model, missing}]}.
+std::string objectStateList(const std::string& name) {
+    Session& s = session();
+    try {
+        const objects::ObjectDb& db = objectDb(s);
+        const objects::ModelProbe probe = objects::documentProbe(*s.mounted);
+        const objects::AssembledObject a = db.assemble(name, probe);
+        s.states = objects::objectStates(db, *s.mounted, a, probe);
+        s.dbObject = name;
+        std::ostringstream o;
+        o << "{\"object\":" << jstr(name) << ",\"states\":[";
+        for (size_t i = 0; i < s.states.size(); ++i) {
+            const objects::ObjectState& st = s.states[i];
+            o << (i ? "," : "") << "{\"label\":" << jstr(st.label) << ",\"model\":" << jstr(st.main.key)
+              << ",\"attachments\":" << st.attachments.size() << ",\"missing\":[";
+            for (size_t k = 0; k < st.missing.size(); ++k)
+                o << (k ? "," : "") << jstr(st.missing[k]);
+            o << "]}";
+        }
+        o << "]}";
+        return o.str();
+    } catch (const std::exception& e) {
+        return errorJson(e);
+    }
+}
+
+// Shows state i of the last objectStateList (objects/object_states.h loadState): its main model with the state's
+// hidden and shown sub-objects, its attachments at their bones, its clips. The model summary, or {error} (the shown
+// model stays).
+std::string openState(int i) {
+    Session& s = session();
+    try {
+        if (i < 0 || size_t(i) >= s.states.size()) throw std::runtime_error("no such object state");
+        const objects::ObjectState& st = s.states[size_t(i)];
+        objects::LoadedState ls = objects::loadState(*s.resolver, st);
+        if (!ls.model) {
+            std::string why = st.label + ": the state's model cannot be shown";
+            if (!ls.missingHierarchy.empty()) why += " (its hierarchy " + ls.missingHierarchy + " is missing)";
+            for (const std::string& m : ls.missing)
+                why += "; " + m;
+            throw std::runtime_error(why);
+        }
+        Session n;
+        carryOver(s, n);
+        n.model = ls.model;
+        n.path = ls.path;
+        // The state's model format (material policy, up axis): detected from the file's bytes as the reader did.
+        std::vector<uint8_t> bytes;
+        s.resolver->readBytes(ls.path, bytes);
+        n.format = detectFormat(ByteSpan(bytes.data(), std::min<size_t>(bytes.size(), 64)), ls.path);
+        n.alt = st.highestAlt && !ls.model->altLevels().empty() ? ls.model->altLevels().back() : 0;
+        for (const objects::LoadedClip& c : ls.clips)
+            if (c.clip) {
+                n.clips.push_back(c.clip);
+                n.clipSources.push_back(c.path);
+            }
+        n.selected = selectLodAlt(*n.model, n.lod, n.alt);
+        for (const objects::LoadedAttachment& la : ls.attachments) {
+            if (!la.model) continue;
+            Attached at;
+            at.model = la.model;
+            at.format = n.format;
+            at.bone = la.bone;
+            at.label = la.label;
+            at.selected = selectLodAlt(*at.model, n.lod, n.alt);
+            n.attached.push_back(std::move(at));
+        }
+        attachProxies(n, *s.resolver);
+        buildParts(n);
+        computePalettes(n);
+        writePalettes(n);
+        n.resolver = std::move(s.resolver);
+        s = std::move(n);
+        Asset a;
+        a.missing = ls.missing;
+        return summary(s, a);
+    } catch (const std::exception& e) {
+        return errorJson(e);
+    }
+}
+
+// The mod check of the mount (check/check.h checkMount, one thread): {files, findings: [{id, level, file, key,
+// where, message}], counts: {error, warning, info}} or {error}.
+std::string checkMounted() {
+    Session& s = session();
+    try {
+        if (!s.mounted) throw std::runtime_error("open a mod or game folder first: the check reads the mount");
+        check::Options opt;
+        opt.threads = 1;
+        const check::Report r = check::checkMount(*s.resolver, opt);
+        std::ostringstream o;
+        o << "{\"files\":" << r.files << ",\"seconds\":" << jnum(r.seconds)
+          << ",\"counts\":{\"error\":" << r.count(check::Level::Error)
+          << ",\"warning\":" << r.count(check::Level::Warning) << ",\"info\":" << r.count(check::Level::Info)
+          << "},\"findings\":[";
+        for (size_t i = 0; i < r.findings.size(); ++i) {
+            const check::Finding& f = r.findings[i];
+            o << (i ? "," : "") << "{\"id\":" << jstr(f.id) << ",\"level\":" << jstr(check::levelName(f.level))
+              << ",\"file\":" << jstr(f.file) << ",\"key\":" << jstr(f.key) << ",\"where\":" << jstr(f.where.str())
+              << ",\"message\":" << jstr(f.message) << "}";
+        }
+        o << "]}";
+        return o.str();
+    } catch (const std::exception& e) {
+        return errorJson(e);
+    }
+}
+#endif
 
 std::string readFormats() {
     std::ostringstream o;
@@ -777,4 +1224,14 @@ EMSCRIPTEN_BINDINGS(rigscope_web) {
     emscripten::function("lights", &lights);
     emscripten::function("alamoLights", &alamoLights);
     emscripten::function("exportGlb", &exportGlb);
+    emscripten::function("setLodAlt", &setLodAlt);
+    emscripten::function("setViewOptions", &setViewOptions);
+    emscripten::function("dazzles", &dazzles);
+    emscripten::function("particles", &particles);
+#if RIGSCOPE_WEB_XML
+    emscripten::function("objectList", &objectList);
+    emscripten::function("objectStates", &objectStateList);
+    emscripten::function("openState", &openState);
+    emscripten::function("check", &checkMounted);
+#endif
 }

@@ -137,7 +137,8 @@ try {
     const clipFiles = fs.readdirSync(models).filter((f) => f.toUpperCase().startsWith(name + '_') && /\.ala$/i.test(f));
     // Several files at once with the picker: the model and its clips, found beside it by the resolver.
     await page.evaluate(() => { window.rigscope.state.error = null; });
-    await picker.uploadFile(modelFile, ...clipFiles.map((f) => path.join(models, f)));
+    // The proxy's particle system (P_GLight_Red.ALO) comes along: proxies are looked up among the files given.
+    await picker.uploadFile(modelFile, ...clipFiles.map((f) => path.join(models, f)), path.join(models, 'P_GLight_Red.ALO'));
     await page.waitForFunction(() => window.rigscope.state.summary, { timeout: 60000 });
     const s = await page.evaluate(() => {
       const x = window.rigscope.state.summary;
@@ -168,6 +169,96 @@ try {
       }
     }
     check(compared === 8 && worst <= 1e-5, `bone world matrices at ${compared} clip times within 1e-5 of rigscope-cli pose (worst ${worst.toExponential(2)})`);
+
+    // The glTF button: the page's download (an anchor to a Blob) captured and read back: a GLB with the bones as
+    // nodes and the clips as animations, as rigscope-cli export --all-clips writes for the same model.
+    const glb = await page.evaluate(async () => {
+      const click = HTMLAnchorElement.prototype.click;
+      let got = null;
+      HTMLAnchorElement.prototype.click = function () { got = { href: this.href, name: this.download }; };
+      try {
+        document.getElementById('gltf').click();
+        for (let i = 0; i < 600 && !got; ++i) await new Promise((r) => setTimeout(r, 50));
+      } finally {
+        HTMLAnchorElement.prototype.click = click;
+      }
+      if (!got) return null;
+      const bytes = new Uint8Array(await (await fetch(got.href)).arrayBuffer());
+      let bin = '';
+      for (let i = 0; i < bytes.length; i += 8192) bin += String.fromCharCode(...bytes.subarray(i, i + 8192));
+      return { name: got.name, b64: btoa(bin) };
+    });
+    check(glb && glb.name === name + '.glb', 'glTF button: a download named ' + (glb && glb.name));
+    if (glb) {
+      const g = Buffer.from(glb.b64, 'base64');
+      const json = g.toString('latin1', 0, 4) === 'glTF' && g.readUInt32LE(8) === g.length &&
+        JSON.parse(g.toString('utf8', 20, 20 + g.readUInt32LE(12)));
+      const refFile = path.join(tmp, 'ref.glb');
+      execFileSync(cli, ['export', modelFile, '--all-clips', '-o', refFile], { stdio: 'ignore' });
+      const r = fs.readFileSync(refFile);
+      const ref = JSON.parse(r.toString('utf8', 20, 20 + r.readUInt32LE(12)));
+      check(json && json.nodes.length === ref.nodes.length && json.animations.length === ref.animations.length &&
+        json.meshes.length === ref.meshes.length,
+        `glTF button: a GLB of ${json && json.nodes.length} nodes, ${json && json.animations.length} animations, ` +
+        `${json && json.meshes.length} meshes as rigscope-cli export --all-clips (${ref.nodes.length}, ${ref.animations.length}, ${ref.meshes.length})`);
+    }
+
+    // LOD: the stormtrooper's LOD 0 chosen in the toolbar (its most detailed is LOD 3): the meshes drawn are the
+    // ones rigscope-cli export --lod 0 writes, and fewer triangles are drawn.
+    const tris = () => window.rigscope.state.summary.parts.reduce((n, p, i) =>
+      n + (window.rigscope.renderer.parts[i].visible ? p.triangles : 0), 0);
+    const before3 = await page.evaluate(tris);
+    await page.select('#lod', '0');
+    await page.waitForFunction(() => window.rigscope.state.summary.lod === 0, { timeout: 30000 });
+    const lod3 = { tris: await page.evaluate(tris), names: await page.evaluate(() => window.rigscope.state.summary.parts
+      .filter((p, i) => window.rigscope.renderer.parts[i].visible && p.owner === 0).map((p) => p.meshName)) };
+    execFileSync(cli, ['export', modelFile, '--lod', '0', '-o', path.join(tmp, 'lod3.glb')], { stdio: 'ignore' });
+    const l3 = fs.readFileSync(path.join(tmp, 'lod3.glb'));
+    const l3names = JSON.parse(l3.toString('utf8', 20, 20 + l3.readUInt32LE(12))).meshes.map((m) => m.name);
+    check(lod3.names.length > 0 && lod3.names.every((n) => l3names.includes(n)) && lod3.tris < before3,
+      `LOD 0: drawn ${lod3.names.join(',')} (${lod3.tris} triangles, ${before3} before), as rigscope-cli export --lod 0`);
+    await page.select('#lod', '-1');
+    await page.waitForFunction(() => window.rigscope.state.summary.lod === -1, { timeout: 30000 });
+
+    // The proxy's particle system (P_GLight_Red at its bone) is drawn: sprites at the proxy bone's position.
+    // Its bone is hidden at the bind pose and shown by the clips (the desktop's rule): the clip times are searched.
+    const sprites = await page.evaluate(async () => {
+      const r = window.rigscope.renderer, s = window.rigscope.state.summary;
+      for (let c = 0; c < s.clips.length; ++c) {
+        await window.rigscope.setClipIndex(c);
+        for (let k = 0; k < 20; ++k) {
+          await window.rigscope.setTime(s.clips[c].duration * k / 20);
+          const n = r.sprites && r.sprites.particles ? r.sprites.particles.length / 9 : 0;
+          if (n) return { particles: n, drawn: r.spritesDrawn || 0, clip: s.clips[c].name, k };
+        }
+      }
+      return { particles: 0, drawn: 0 };
+    });
+    check(sprites.particles > 0 && sprites.drawn > 0,
+      `proxy particles: ${sprites.particles} simulated, ${sprites.drawn} drawn (${sprites.clip}, step ${sprites.k})`);
+    await page.evaluate(async (i) => { await window.rigscope.setClipIndex(i); await window.rigscope.setTime(0); }, s.initial);
+
+    // Faction colour: the picker changes the pixels of faction-coloured parts only where the model has them drawn
+    // from their texture (here the texture is not among the files: the stand-in grey takes no faction colour, as on
+    // the desktop). No corpus model has a non-empty team-colour mask (ESCORT_CARRIER's colourised texture has alpha 0
+    // throughout), so the change itself is checked on the formula's other input only by the render tests.
+    const colorizes = await page.evaluate(() => window.rigscope.state.summary.parts.some((p, i) =>
+      p.colorize && p.drawn && window.rigscope.renderer.parts[i].texture));
+    const faction = async (hex) => page.evaluate(async (h) => {
+      const i = document.getElementById('faction');
+      i.value = h;
+      i.dispatchEvent(new Event('input'));
+      await new Promise((r) => setTimeout(r, 300));
+      window.rigscope.draw();
+      const c = document.getElementById('view'), g = c.getContext('webgl2');
+      const px = new Uint8Array(c.width * c.height * 4);
+      g.readPixels(0, 0, c.width, c.height, g.RGBA, g.UNSIGNED_BYTE, px);
+      return Array.from(px.filter((_, k) => k % 16 === 0));
+    }, hex);
+    const red = await faction('#ff0000'), blue = await faction('#0000ff');
+    const changed = red.filter((v, i) => Math.abs(v - blue[i]) > 8).length;
+    check(colorizes ? changed > 0 : changed === 0, `faction colour: ${changed} sampled values change (${colorizes ? 'faction-coloured parts drawn' : 'none drawn'})`);
+    await faction('#286eff');
 
     // A broken file now: the message, and the model stays (its summary and its pixels).
     const before = await page.evaluate(() => window.rigscope.state.summary.path);
@@ -209,6 +300,84 @@ try {
       const opened = await page.evaluate(() => window.rigscope.state.summary && window.rigscope.state.summary.path);
       check(listed.length === onDisk.length, `folder: its ${onDisk.length} .alo files listed (${listed.length})`);
       check(!!opened && /\.alo$/i.test(opened), 'folder: a model of it opened: ' + opened);
+
+      // The Objects panel: the mount's object database as rigscope-cli objects lists it, an object chosen, its
+      // states offered and the first shown.
+      await page.click('#objects-panel summary');
+      await page.click('#list-objects');
+      await page.waitForFunction(() => window.rigscope.state.objects || window.rigscope.state.error, { timeout: 60000 });
+      const objs = await page.evaluate(() => window.rigscope.state.objects && window.rigscope.state.objects.objects.map((o) => o.name));
+      const refObjs = JSON.parse(execFileSync(cli, ['objects', '--game', mod, '--json'], { encoding: 'utf8' })).objects.map((o) => o.name);
+      check(objs && objs.length === refObjs.length && objs.every((n, i) => n === refObjs[i]),
+        `Objects panel: the ${refObjs.length} objects of rigscope-cli objects (${objs && objs.length})`);
+      const options = await page.$$eval('#objects option', (os) => os.length);
+      check(options === Math.min(2000, refObjs.length), `Objects panel: ${options} listed`);
+      // An object whose state has a model in the mod: chosen in the list, its state shown as the model.
+      const pickObject = await page.evaluate(async (names) => {
+        for (const n of names.slice(0, 80)) {
+          const st = await window.rigscope.call('objectStates', n);
+          if (!st.error && st.states.length && st.states[0].model) return { name: n, key: st.states[0].model, states: st.states.length };
+        }
+        return null;
+      }, objs || []);
+      if (pickObject) {
+        await page.evaluate(() => { window.rigscope.state.summary = null; });
+        await page.select('#objects', pickObject.name);
+        await page.waitForFunction(() => window.rigscope.state.summary || window.rigscope.state.error, { timeout: 60000 });
+        const st = await page.evaluate(() => ({ path: window.rigscope.state.summary && window.rigscope.state.summary.path,
+          states: document.querySelectorAll('#states option').length }));
+        check(st.path && st.path.toUpperCase().endsWith(pickObject.key.split('/').pop().toUpperCase()) && st.states === pickObject.states,
+          `Objects panel: ${pickObject.name}'s ${st.states} states offered, the first shows ${st.path}`);
+      } else check(false, 'Objects panel: no object of the mod has a state with a model');
+
+      // The Problems panel: the mod check's findings, the same as rigscope-cli check's.
+      await page.click('#check-panel summary');
+      await page.click('#run-check');
+      await page.waitForFunction(() => window.rigscope.state.findings, { timeout: 120000 });
+      // Files are named where each opened them (the page: /in/N/<folder>/..., the CLI: the folder's path): compared
+      // from the mod folder on.
+      const rel = (t) => t.replace(/\/in\/\d+\/Delta730\+Imperial_Civil_War\//g, '').split(mod + '/').join('');
+      const web = await page.evaluate(() => window.rigscope.state.findings.findings.map((f) => [f.id, f.key, f.message].join('|')))
+        .then((a) => a.map(rel).sort());
+      let ref;
+      try {
+        ref = JSON.parse(execFileSync(cli, ['check', '--game', mod, '--json'], { encoding: 'utf8' }));
+      } catch (e) {
+        ref = JSON.parse(e.stdout);
+      }
+      const refKeys = ref.findings.map((f) => rel([f.id, f.key, f.message].join('|'))).sort();
+      const firstDiff = web.findIndex((k, i) => k !== refKeys[i]);
+      if (firstDiff >= 0) console.log('first difference:\n  page: ' + web[firstDiff] + '\n  cli:  ' + refKeys[firstDiff]);
+      const rows = await page.$$eval('#findings tr', (r) => r.length);
+      check(web.length === refKeys.length && web.every((k, i) => k === refKeys[i]) && rows === Math.min(5000, web.length),
+        `Problems panel: the ${refKeys.length} findings of rigscope-cli check (page ${web.length}, ${rows} rows)`);
+    }
+
+    // Archives dropped alone (.meg and .big made by rigscope-cli pack from the corpus model, its clips and
+    // textures): the page lists the archive's models and opens one from it with its clips, read entry by entry.
+    const packDir = path.join(tmp, 'pack');
+    const artDir = path.join(packDir, 'DATA/ART/MODELS');
+    fs.mkdirSync(artDir, { recursive: true });
+    for (const f of [path.basename(modelFile), ...clipFiles]) fs.copyFileSync(path.join(models, f), path.join(artDir, f));
+    for (const [ext, extra] of [['meg', []], ['big', []]]) {
+      const archive = path.join(tmp, 'MODELS.' + ext.toUpperCase());
+      execFileSync(cli, ['pack', packDir, '-o', archive, ...extra], { stdio: 'ignore' });
+      await page.evaluate(() => { window.rigscope.state.summary = null; window.rigscope.state.error = null; });
+      await page.evaluate(() => { document.getElementById('assets').innerHTML = ''; });
+      await picker.uploadFile(archive);
+      await page.waitForFunction(() => document.querySelectorAll('#assets option').length > 0 || window.rigscope.state.error,
+        { timeout: 60000 });
+      const listedA = await page.$$eval('#assets option', (os) => os.map((o) => o.value));
+      check(listedA.length === 1 && listedA[0].toUpperCase().endsWith('DATA/ART/MODELS/' + name + '.ALO'),
+        `.${ext} dropped: its model listed: ${listedA.join(', ')}`);
+      if (listedA.length) {
+        await page.select('#assets', listedA[0]);
+        await page.waitForFunction(() => window.rigscope.state.summary || window.rigscope.state.error, { timeout: 60000 });
+        const a = await page.evaluate(() => window.rigscope.state.summary && {
+          bones: window.rigscope.state.summary.bones.length, clips: window.rigscope.state.summary.clips.length });
+        check(a && a.bones === s.bones && a.clips === clipFiles.length,
+          `.${ext}: the model opened from the archive with its ${a && a.clips} clips (${a && a.bones} bones)`);
+      }
     }
 
     // The embed link against the desktop's headless screenshot: same file, camera and time. The stormtrooper is

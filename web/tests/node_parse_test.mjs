@@ -1,12 +1,16 @@
 // The web module's parse path in Node (the Node-targeted build: NODERAWFS, binary embedded).
-//   node node_parse_test.mjs build-web/node/rigscope_web_node.js CORPUS_DIR
+//   node node_parse_test.mjs build-web/node/rigscope_web_node.js CORPUS_DIR [BIN_DIR]
+// BIN_DIR: the desktop build's bin/ (rigscope-cli), the reference for the W3X, object and check results when given.
 // Without the corpus: exit 77 (ctest SKIP) after the corpus-free checks, saying what is missing.
 import { createRequire } from 'node:module';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-const [modulePath, corpus] = process.argv.slice(2);
+const [modulePath, corpus, binDir] = process.argv.slice(2);
+const cli = binDir && path.join(binDir, 'rigscope-cli');
+const haveCli = cli && fs.existsSync(cli);
 const require = createRequire(import.meta.url);
 if (!modulePath || !fs.existsSync(modulePath)) {
   console.log(`SKIPPED: ${modulePath} is not built (tools/bootstrap.sh web builds build-web/)`);
@@ -94,7 +98,7 @@ if (!s.error) {
   const last = s.parts[s.parts.length - 1];
   check(M.palettes().length >= (last.paletteOffset + last.paletteCount) * 16, 'palettes hold every part');
   // glTF download of what is shown (export/ compiled in): a GLB whose header gives its own length, with the bones.
-  const glb = M.exportGlb();
+  const glb = M.exportGlb(40 / 255, 110 / 255, 1);
   check(!glb.error && glb.bytes && Buffer.from(glb.bytes.subarray(0, 4)).toString('latin1') === 'glTF',
     'exportGlb: a GLB ' + (glb.error || ''));
   if (glb.bytes) {
@@ -138,11 +142,122 @@ if (fs.existsSync(w3dDir)) {
   }
 }
 
-// W3X: recognised and refused by name in this build (no pugixml for WebAssembly), not misread as another format.
+// W3X (pugixml compiled from Debian's source package): the SAGE SDK's skin with its skeleton, as the CLI reads it.
 const w3x = path.join(corpus, 'w3x/JenkinsTR+KanesWrath-MODSDK-2020/_CnC3_SDK/Art/EU/EULorWar_SKN.W3X');
 if (fs.existsSync(w3x)) {
   const r = JSON.parse(M.open(w3x));
-  check(r.error && r.error.file === w3x && /W3X/.test(r.error.message), 'W3X refused with its reason: ' + JSON.stringify(r.error));
+  check(!r.error, 'W3X opens: ' + JSON.stringify(r.error));
+  if (!r.error) {
+    check(r.format === 'w3x' && r.bones.length > 1 && r.parts.length > 0, `W3X: ${r.bones.length} bones, ${r.parts.length} parts`);
+    if (haveCli) {
+      const ref = JSON.parse(execFileSync(cli, ['info', '--json', w3x], { encoding: 'utf8' }));
+      check(ref.bones.length === r.bones.length && ref.bones.every((b, i) => b.name === r.bones[i].name),
+        `W3X: the bones rigscope-cli info reads (${ref.bones.length})`);
+      check(ref.meshes.length === r.meshes.length, `W3X: the meshes rigscope-cli info reads (${ref.meshes.length})`);
+    }
+  }
+  // A W3X file cut in the middle of its XML: refused naming the file and the line.
+  const cut = path.join(tmp, 'CUT_SKN.W3X');
+  const text = fs.readFileSync(w3x);
+  fs.writeFileSync(cut, text.subarray(0, Math.floor(text.length / 2)));
+  const c = JSON.parse(M.open(cut));
+  check(c.error && c.error.text.includes('CUT_SKN.W3X'), 'cut W3X refused naming the file: ' + JSON.stringify(c.error));
+}
+
+// LOD/ALT (core selectLodAlt) on a model with ALT levels: the chosen level's meshes, as rigscope-cli export --alt.
+const factory = path.join(models, 'EB_LIGHTFACTORY.ALO');
+if (fs.existsSync(factory)) {
+  const f = JSON.parse(M.open(factory));
+  check(!f.error && f.altLevels.length >= 3, 'factory: ALT levels ' + JSON.stringify(f.altLevels));
+  const r = JSON.parse(M.setLodAlt(-1, 2));
+  const drawn = new Set(f.parts.filter((p, i) => r.drawn[i] && p.owner === 0).map((p) => p.meshName));
+  check(r.alt === 2 && [...drawn].some((n) => /_ALT2$/i.test(n)) && ![...drawn].some((n) => /_ALT[013]$/i.test(n)),
+    'ALT 2: only ALT 2 meshes of the levelled ones: ' + [...drawn].join(','));
+  if (haveCli) {
+    const out = path.join(tmp, 'alt2.glb');
+    execFileSync(cli, ['export', factory, '--alt', '2', '-o', out], { stdio: 'ignore' });
+    const g = fs.readFileSync(out);
+    const names = new Set(JSON.parse(g.toString('utf8', 20, 20 + g.readUInt32LE(12))).meshes.map((m) => m.name));
+    check([...drawn].every((n) => names.has(n)), 'ALT 2: every drawn mesh is one rigscope-cli export --alt 2 writes');
+  }
+  // Proxies with an ALT level follow it (render/proxy_parts.cpp proxyShown): p_blink_white_ALT0 shows at ALT 0 only.
+  check(f.proxies.length > 0 && f.proxies.every((p) => typeof p.found === 'string'), 'factory: proxies listed with what they are');
+}
+
+// Proxies' particle systems: the stormtrooper's P_GLight_Red at its bone, core's simulation against
+// rigscope-cli particles at the same time, moved by the proxy bone's world matrix.
+{
+  const t = JSON.parse(M.open(trooper));
+  const em = t.emitters || [];
+  check(em.length === 1 && /P_GLight_Red/i.test(em[0].label), 'stormtrooper: its proxy particle system: ' + JSON.stringify(em));
+  if (em.length === 1) {
+    // The proxy's bone is hidden at the bind pose (as the desktop, particles show only while their bone is visible):
+    // the first clip frame that shows it.
+    const time = 0.5;
+    let p = new Float32Array(0), where = '';
+    for (let c = 0; c < t.clips.length && !p.length; ++c) {
+      M.setClip(c);
+      for (let k = 0; k < 20 && !p.length; ++k) {
+        M.pose(t.clips[c].duration * k / 20, 0);
+        p = Float32Array.from(M.particles(time));
+        where = `${t.clips[c].name} at ${(t.clips[c].duration * k / 20).toFixed(2)} s`;
+      }
+    }
+    check(p.length > 0, 'particles drawn where the proxy bone is visible: ' + where);
+    const w = M.world().slice(em[0].bone * 16, em[0].bone * 16 + 16);
+    if (haveCli) {
+      const ref = JSON.parse(execFileSync(cli, ['particles', '--json', path.join(models, 'P_GLight_Red.ALO'), '--time', String(time)],
+        { encoding: 'utf8' }));
+      check(p.length === ref.particles.length * 9, `particles: ${p.length / 9} drawn, rigscope-cli ${ref.particles.length}`);
+      let worst = 0;
+      ref.particles.forEach((q, i) => {
+        const [x, y, z] = q.position;
+        const wx = w[0] * x + w[4] * y + w[8] * z + w[12], wy = w[1] * x + w[5] * y + w[9] * z + w[13],
+          wz = w[2] * x + w[6] * y + w[10] * z + w[14];
+        worst = Math.max(worst, Math.abs(wx - p[i * 9]), Math.abs(wy - p[i * 9 + 1]), Math.abs(wz - p[i * 9 + 2]),
+          Math.abs(q.size - p[i * 9 + 3]));
+      });
+      check(worst < 1e-3, `particles at the proxy bone: positions and sizes within 1e-3 of rigscope-cli's (worst ${worst})`);
+    } else check(p.length > 0, 'particles at 0.5 s: ' + p.length / 9);
+  }
+}
+
+// The Objects list, an object's states and the mod check of a mod folder mounted as the page mounts it.
+const icw = path.join(corpus, 'games/Delta730+Imperial_Civil_War');
+if (fs.existsSync(icw)) {
+  const m = JSON.parse(M.mount(icw));
+  check(m.ok, 'mod folder mounts');
+  const o = JSON.parse(M.objectList());
+  check(!o.error && o.family === 'alamo' && o.objects.length > 10, `objects: ${o.objects ? o.objects.length : o.error.text}`);
+  if (haveCli && !o.error) {
+    const ref = JSON.parse(execFileSync(cli, ['objects', '--game', icw, '--json'], { encoding: 'utf8' }));
+    check(ref.objects.length === o.objects.length && ref.objects.every((x, i) => x.name === o.objects[i].name),
+      `objects: the ${ref.objects.length} rigscope-cli objects lists, in its order`);
+  }
+  if (!o.error) {
+    let shown = null;
+    for (const x of o.objects.slice(0, 60)) {
+      const st = JSON.parse(M.objectStates(x.name));
+      if (st.error || !st.states.length || !st.states[0].model) continue;
+      const r = JSON.parse(M.openState(0));
+      if (!r.error) { shown = { name: x.name, key: st.states[0].model, r }; break; }
+    }
+    check(shown && shown.r.bones.length > 0, 'an object state shown as a model: ' + (shown && shown.name + ' ' + shown.key));
+  }
+  const c = JSON.parse(M.check());
+  check(!c.error && c.files > 0, `check: ${c.files} files, ${c.findings ? c.findings.length : c.error.text} findings`);
+  if (haveCli && !c.error) {
+    let ref;
+    try {
+      ref = JSON.parse(execFileSync(cli, ['check', '--game', icw, '--json'], { encoding: 'utf8' }));
+    } catch (e) {
+      ref = JSON.parse(e.stdout); // exit 1: findings at the fail level
+    }
+    const key = (f) => [f.id, f.key, f.message].join('|');
+    const a = c.findings.map(key).sort(), b = ref.findings.map(key).sort();
+    check(a.length === b.length && a.every((x, i) => x === b[i]),
+      `check: the same ${b.length} findings as rigscope-cli check (page ${a.length})`);
+  }
 }
 
 console.log(`${checks - failures}/${checks} checks passed`);
