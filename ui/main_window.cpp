@@ -319,8 +319,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), view_(createModel
     edits_ = new EditSession(this);
     initLiveReload();
     connect(edits_, &EditSession::filesChanged, this, [this](const QStringList& files) {
-        showEditedClips(files);
+        // The model first: a clip shown again is checked against the skeleton as edited (a bone rename).
         if (files.contains(edits_->documentPath())) showEditedDocument();
+        showEditedClips(files);
     });
     connect(edits_, &EditSession::modifiedChanged, this, &MainWindow::updateTitle);
     historyDock_ = new QDockWidget(tr("History"), this);

@@ -9,6 +9,7 @@
 #include "bone_tree_dock.h"
 #include "edit_session.h"
 #include "main_window.h"
+#include "notice_bar.h"
 #include "timeline_dock.h"
 
 #include "alamo/alamo_writer.h"
@@ -228,6 +229,8 @@ class EditPanelsTest : public QObject {
         QVERIFY(named);
         QCOMPARE(w->timeline()->position(), 4.0f);
         QVERIFY(ui::matchTracks(w->model()->skeleton, *w->clip()).fits());
+        QVERIFY2(w->notices()->noticeText(QStringLiteral("clip")).isEmpty(),
+                 qPrintable(w->notices()->noticeText(QStringLiteral("clip")))); // no "clip is not made for" notice
         // The bytes: the model's and the clip's name chunk only; the XML's one line.
         const std::vector<uint8_t> editedModel = w->edits()->bytes(path);
         auto [at, mini] = lastChange(w->edits(), path);
@@ -260,6 +263,7 @@ class EditPanelsTest : public QObject {
         QCOMPARE(w->edits()->bytes(xmlKey), std::vector<uint8_t>(kUnits, kUnits + std::strlen(kUnits)));
         QCOMPARE(bones->itemForBone(turret)->text(0), QStringLiteral("Turret"));
         QVERIFY(ui::matchTracks(w->model()->skeleton, *w->clip()).fits());
+        QVERIFY(w->notices()->noticeText(QStringLiteral("clip")).isEmpty());
         QTest::keyClick(w.get(), Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
         QTRY_VERIFY_WITH_TIMEOUT(w->edits()->modifiedFiles().size() == 3, 5000);
         QCOMPARE(w->edits()->bytes(path), editedModel);
