@@ -1,10 +1,11 @@
 #include "import_dialog.h"
 
 #include "check/check.h"
+#include "formats/engine_limits.h"
 #include "gltf_import.h"
 #include "main_window.h"
 
-#include <QAction>
+#include <QDir>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -20,85 +21,139 @@ namespace rs::ui {
 
 namespace {
 
-// The last conversion (what Save converted as… writes) and the temporary folders it was opened from (removed
-// when the application ends).
-struct LastImport {
+// This session's conversions (what Save As writes for a converted model) and the temporary folders they were
+// opened from (removed when the application ends).
+struct Imported {
     gltfimport::ImportResult result;
     gltfimport::ImportOptions options;
-    QString stem;
-    bool valid = false;
+    gltfimport::W3dOptions w3d;
+    bool isW3d = false;
+    QString modelPath; // in its temporary folder
+    std::unique_ptr<QTemporaryDir> dir;
 };
-LastImport& last() {
-    static LastImport l;
-    return l;
+std::vector<Imported>& imports() {
+    static std::vector<Imported> v;
+    return v;
 }
-std::vector<std::unique_ptr<QTemporaryDir>>& tempDirs() {
-    static std::vector<std::unique_ptr<QTemporaryDir>> d;
-    return d;
+
+bool isW3dGame(ImportGame g) { return g != ImportGame::Foc && g != ImportGame::Eaw; }
+
+std::string local(const QString& s) { return QFile::encodeName(s).toStdString(); }
+
+std::vector<gltfimport::OutputFile> filesFor(const Imported& im, const std::string& modelPath,
+                                             std::vector<std::string>* report) {
+    return im.isW3d ? gltfimport::w3dFiles(im.result, modelPath, im.w3d, report)
+                    : gltfimport::alamoFiles(im.result, modelPath, im.options);
 }
 
 } // namespace
 
-void importGltfDialog(MainWindow* w, QAction* saveConverted) {
+bool isImportedModel(const QString& doc) {
+    for (const Imported& i : imports())
+        if (QFileInfo(i.modelPath) == QFileInfo(doc)) return true;
+    return false;
+}
+
+ImportOutcome importGltfInto(MainWindow* w, const QString& in, ImportGame game) {
+    ImportOutcome out;
+    Imported im;
+    im.isW3d = isW3dGame(game);
+    im.options.game = game == ImportGame::Eaw ? gltfimport::Game::Eaw : gltfimport::Game::Foc;
+    im.w3d.bfme = game == ImportGame::Bfme || game == ImportGame::Bfme2;
+    im.w3d.rename = true; // the viewer shortens W3D's long names and reports it instead of refusing
+    if (im.w3d.bfme) im.options.bonesPerVertex = limits::kW3dBonesPerVertexBfme;
+    try {
+        im.result = gltfimport::importGltfFile(local(in), im.options);
+        im.dir = std::make_unique<QTemporaryDir>();
+        if (!im.dir->isValid()) throw std::runtime_error("no temporary folder: " + im.dir->errorString().toStdString());
+        QString stem = QFileInfo(in).completeBaseName().toUpper();
+        if (im.isW3d) stem = stem.left(int(limits::kW3dNameChars) - 5); // room for _<CLIP> in clip names
+        const auto files =
+            filesFor(im, local(im.dir->filePath(stem + (im.isW3d ? QStringLiteral(".w3d") : QStringLiteral(".ALO")))),
+                     &im.result.report);
+        gltfimport::writeFiles(files);
+        im.modelPath = QFile::decodeName(files[0].path.c_str()); // as written (W3D: <hierarchy name>.w3d)
+        // The check's findings on what would be written.
+        const check::Report rep = check::checkPaths(*w->resolver(), {local(im.dir->path())});
+        out.checkErrors = int(rep.count(check::Level::Error));
+        out.checkWarnings = int(rep.count(check::Level::Warning));
+        out.text = QObject::tr("%1 converted: %2 bones, %3 meshes, %4 clips.")
+                       .arg(QFileInfo(in).fileName())
+                       .arg(im.result.model.skeleton.bones.size())
+                       .arg(im.result.model.meshes.size())
+                       .arg(im.result.clips.size());
+        for (const std::string& line : im.result.report)
+            out.text += QStringLiteral("\n• ") + QString::fromStdString(line);
+        out.text += QObject::tr("\n\nCheck: %1 errors, %2 warnings.").arg(out.checkErrors).arg(out.checkWarnings);
+        for (const check::Finding& f : rep.findings)
+            if (f.level != check::Level::Info)
+                out.text += QStringLiteral("\n• ") + QString::fromStdString(f.id + ": " + f.message);
+        out.text += QObject::tr("\n\nFile → Save As… writes the model and its clips where you choose.");
+        out.modelPath = im.modelPath;
+        out.ok = true;
+        imports().push_back(std::move(im));
+        w->openFile(out.modelPath);
+    } catch (const std::exception& e) {
+        out.text = QString::fromUtf8(e.what());
+    }
+    return out;
+}
+
+void importGltfDialog(MainWindow* w) {
     const QString in = QFileDialog::getOpenFileName(w, QObject::tr("Import glTF"),
                                                     QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation),
                                                     QObject::tr("glTF 2.0 (*.glb *.gltf)"));
     if (in.isEmpty()) return;
+    const QStringList games = {QStringLiteral("Forces of Corruption"),
+                               QStringLiteral("Empire at War"),
+                               QStringLiteral("Generals"),
+                               QStringLiteral("Zero Hour"),
+                               QStringLiteral("Battle for Middle-earth"),
+                               QStringLiteral("Battle for Middle-earth II")};
     bool ok = false;
     const QString game =
-        QInputDialog::getItem(w, QObject::tr("Import glTF"), QObject::tr("Game"),
-                              {QStringLiteral("Forces of Corruption"), QStringLiteral("Empire at War")}, 0, false, &ok);
+        QInputDialog::getItem(w, QObject::tr("Import glTF"), QObject::tr("Game"), games, 0, false, &ok);
     if (!ok) return;
-    gltfimport::ImportOptions opt;
-    opt.game = game.startsWith(QLatin1String("Empire")) ? gltfimport::Game::Eaw : gltfimport::Game::Foc;
-    try {
-        gltfimport::ImportResult r = gltfimport::importGltfFile(QFile::encodeName(in).toStdString(), opt);
-        auto dir = std::make_unique<QTemporaryDir>();
-        if (!dir->isValid()) throw std::runtime_error("no temporary folder: " + dir->errorString().toStdString());
-        const QString stem = QFileInfo(in).completeBaseName().toUpper();
-        const std::string alo = QFile::encodeName(dir->filePath(stem + QStringLiteral(".ALO"))).toStdString();
-        gltfimport::writeFiles(gltfimport::alamoFiles(r, alo, opt));
-        // The check's findings on what would be written.
-        const check::Report rep = check::checkPaths(*w->resolver(), {QFile::encodeName(dir->path()).toStdString()});
-        QString text = QObject::tr("%1 converted: %2 bones, %3 meshes, %4 clips.")
-                           .arg(QFileInfo(in).fileName())
-                           .arg(r.model.skeleton.bones.size())
-                           .arg(r.model.meshes.size())
-                           .arg(r.clips.size());
-        for (const std::string& line : r.report)
-            text += QStringLiteral("\n• ") + QString::fromStdString(line);
-        text += QObject::tr("\n\nCheck: %1 errors, %2 warnings.")
-                    .arg(rep.count(check::Level::Error))
-                    .arg(rep.count(check::Level::Warning));
-        for (const check::Finding& f : rep.findings)
-            if (f.level != check::Level::Info)
-                text += QStringLiteral("\n• ") + QString::fromStdString(f.id + ": " + f.message);
-        last() = {std::move(r), opt, stem, true};
-        if (saveConverted) saveConverted->setEnabled(true);
-        w->openFile(QString::fromStdString(alo));
-        tempDirs().push_back(std::move(dir));
-        QMessageBox::information(w, QObject::tr("Import glTF"), text);
-    } catch (const std::exception& e) {
-        QMessageBox::warning(w, QObject::tr("Import glTF"), QString::fromUtf8(e.what()));
-    }
+    const ImportOutcome o = importGltfInto(w, in, ImportGame(games.indexOf(game)));
+    if (o.ok)
+        QMessageBox::information(w, QObject::tr("Import glTF"), o.text);
+    else
+        QMessageBox::warning(w, QObject::tr("Import glTF"), o.text);
 }
 
-void saveConvertedDialog(MainWindow* w) {
-    if (!last().valid) return;
-    const QString out =
-        QFileDialog::getSaveFileName(w, QObject::tr("Save converted as"),
-                                     QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation) +
-                                         QLatin1Char('/') + last().stem + QStringLiteral(".ALO"),
-                                     QObject::tr("Alamo model (*.alo)"));
-    if (out.isEmpty()) return;
+std::optional<ImportSave> saveImportedAs(MainWindow* w, const QString& doc, const QString& dest, bool modified,
+                                         QString* error) {
+    const Imported* im = nullptr;
+    for (const Imported& i : imports())
+        if (QFileInfo(i.modelPath) == QFileInfo(doc)) im = &i;
+    if (!im) return std::nullopt;
     try {
-        const auto files = gltfimport::alamoFiles(last().result, QFile::encodeName(out).toStdString(), last().options);
+        const QString ext = QFileInfo(dest).suffix().toLower();
+        if (ext != (im->isW3d ? QStringLiteral("w3d") : QStringLiteral("alo")))
+            throw std::runtime_error(QObject::tr("a converted %1 model is saved as .%2: %3")
+                                         .arg(im->isW3d ? QStringLiteral("W3D") : QStringLiteral("Alamo"),
+                                              im->isW3d ? QStringLiteral("w3d") : QStringLiteral("alo"), dest)
+                                         .toStdString());
+        std::vector<gltfimport::OutputFile> files = filesFor(*im, local(dest), nullptr);
+        const bool renamed =
+            QFileInfo(dest).completeBaseName().compare(QFileInfo(doc).completeBaseName(), Qt::CaseInsensitive) != 0;
+        // W3D names the hierarchy, the HLOD and the clips after the file: an edited model keeps its name.
+        if (im->isW3d && renamed && modified)
+            throw std::runtime_error(QObject::tr("W3D names its hierarchy after the file: save the edited model "
+                                                 "under its name (%1), or undo the edits first")
+                                         .arg(QFileInfo(doc).fileName())
+                                         .toStdString());
+        if (!modified) { // the conversion as written for `dest` (all or nothing), then shown from there
+            gltfimport::writeFiles(files);
+            w->openFile(QString::fromStdString(files[0].path));
+            return ImportSave::AllWritten;
+        }
+        files.erase(files.begin()); // the edited model: the edit session writes it
         gltfimport::writeFiles(files);
-        QMessageBox::information(
-            w, QObject::tr("Save converted as"),
-            QObject::tr("%1 written with %2 clip file(s) beside it.").arg(out).arg(files.size() - 1));
+        return ImportSave::CompanionsWritten;
     } catch (const std::exception& e) {
-        QMessageBox::warning(w, QObject::tr("Save converted as"), QString::fromUtf8(e.what()));
+        if (error) *error = QString::fromUtf8(e.what());
+        return ImportSave::Failed;
     }
 }
 

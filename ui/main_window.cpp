@@ -423,11 +423,7 @@ void MainWindow::buildMenus() {
     applyLibraryAction_->setToolTip(tr("B&W2: animate the open .bwm skin with an .al animation library"));
     file->addAction(tr("Show &demo model"), this, &MainWindow::showDemo);
     file->addSeparator();
-    QAction* saveConverted = new QAction(tr("Save con&verted as…"), this);
-    file->addAction(tr("&Import glTF…"), this, [this, saveConverted] { importGltfDialog(this, saveConverted); });
-    saveConverted->setEnabled(false);
-    connect(saveConverted, &QAction::triggered, this, [this] { saveConvertedDialog(this); });
-    file->addAction(saveConverted);
+    file->addAction(tr("&Import glTF…"), this, [this] { importGltfDialog(this); }); // saved with Save As
     file->addAction(tr("&Export glTF…"), this, [this] { exportDialog(this); });
     file->addAction(tr("&Record…"), this, [this] { recordDialog(this); });
     QAction* shot = file->addAction(tr("Save &screenshot…"), this, &MainWindow::screenshotDialog);
@@ -1574,7 +1570,7 @@ void MainWindow::updateTitle() {
     const bool editable = edits_ && !edits_->documentPath().isEmpty();
     if (saveAction_) {
         saveAction_->setEnabled(editable && edits_->isModified(edits_->documentPath()));
-        saveAsAction_->setEnabled(editable && !edits_->files().isEmpty());
+        saveAsAction_->setEnabled(editable && (!edits_->files().isEmpty() || isImportedModel(edits_->documentPath())));
         saveAllAction_->setEnabled(modified);
     }
 }
@@ -1726,6 +1722,12 @@ bool MainWindow::save() {
 
 bool MainWindow::saveAs(const QString& dest) {
     const QString doc = edits_->documentPath();
+    QString importError; // a converted glTF: written for `dest` (import_dialog.h), edited: its clips, then below
+    if (const auto imp = doc.isEmpty() ? std::nullopt : saveImportedAs(this, doc, dest, edits_->isModified(doc),
+                                                                        &importError)) {
+        if (*imp == ImportSave::Failed) reportError(tr("Save as"), importError);
+        if (*imp != ImportSave::CompanionsWritten) return *imp == ImportSave::AllWritten;
+    }
     if (doc.isEmpty() || edits_->files().isEmpty()) return false;
     const EditSession::SaveResult r = edits_->save(doc, dest);
     if (!r.ok) {

@@ -980,6 +980,26 @@ TEST_CASE("glTF import: rigscope-cli import writes the model and clips, and noth
         std::system((cli + " import " + (t / "cycle.gltf") + " -o " + (out2 / "X.alo") + " >/dev/null 2>&1").c_str());
     CHECK(WEXITSTATUS(rc) == 1);
     CHECK(out2.count() == 0);
+    // W3D for BFME with timecoded clips: the files, and the codec's error on each clip reported.
+    makeSnake(t / "still.glb", false);
+    TempDir out3;
+    CHECK(std::system((cli + " import " + (t / "still.glb") + " -o " + (out3 / "SNAKE.w3d") +
+                       " --game bfme --codec timecoded >" + (t / "log3.txt") + " 2>&1")
+                          .c_str()) == 0);
+    CHECK(out3.count() == 4);
+    const std::vector<uint8_t> log3 = rs::readFileBytes(t / "log3.txt");
+    const std::string log3s(log3.begin(), log3.end());
+    CHECK(log3s.find("timecoded") != std::string::npos);
+    CHECK(log3s.find("largest error") != std::string::npos);
+    // --codec and an unknown codec are refused for what they do not apply to (usage error, exit 2).
+    const int rc4 = std::system(
+        (cli + " import " + (t / "still.glb") + " -o " + (out2 / "X.alo") + " --codec timecoded >/dev/null 2>&1")
+            .c_str());
+    CHECK(WEXITSTATUS(rc4) == 2);
+    const int rc5 = std::system(
+        (cli + " import " + (t / "still.glb") + " -o " + (out2 / "X.w3d") + " --codec zip >/dev/null 2>&1").c_str());
+    CHECK(WEXITSTATUS(rc5) == 2);
+    CHECK(out2.count() == 0);
 }
 
 TEST_CASE("glTF import: damaged copies of a valid GLB and glTF are refused or imported, never anything else",
