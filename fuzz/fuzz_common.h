@@ -5,6 +5,7 @@
 
 #include "common/error.h"
 #include "formats/formats.h"
+#include "particles/particle_sim.h"
 #include "scene/pose.h"
 #include "scene/validate.h"
 
@@ -29,6 +30,16 @@ inline void exerciseModel(const Model& m) {
             pal.resize(sm.boneMap.size());
             skinPalette(sm, inv.data(), buf.world.data(), pal.data());
         }
+    // Systems the file holds (W3D emitters): simulated at a few times with a bounded budget.
+    for (const BoneParticles& bp : m.particles) {
+        if (!bp.system) violated("model", "a particle attachment without a system");
+        ParticleSimulator sim(*bp.system);
+        ParticleBuffer pb(512, bp.system->emitters.size());
+        ParticleSimOptions o;
+        o.maxBirths = 20000;
+        for (double t : {0.0, 0.7, 5.0, 1e7})
+            sim.evaluate(t, o, pb);
+    }
 }
 
 // Binds the clip to a skeleton with one bone per track index it names (capped) and evaluates a few frames.

@@ -207,6 +207,54 @@ int main(int argc, char** argv) {
         w3d::writeMesh(cw, skin);
         put(dir, "w3d", "unit.w3d", cw.take());
     }
+    {
+        // Effects: an emitter on a bone (HLOD aggregate array), a sphere and a ring with channels, an aggregate.
+        w3d::ChunkWriter cw;
+        w3d::writeHierarchy(cw, test::testHierarchy());
+        w3d::Emitter e;
+        e.name = "FIRE";
+        e.texture = "fire.tga";
+        e.lifetime = 1.0f;
+        e.emissionRate = 20.0f;
+        e.velocity = {0, 0, 2};
+        e.hasInfoV2 = e.hasProps = true;
+        e.burstSize = 3;
+        e.creationVolume = {1, {0.5f, 0, 0}};
+        e.colorKeys = {{0, {1, 0.5f, 0}}, {1, {0, 0, 0}}};
+        e.colorRandom = {20, 20, 0, 0};
+        e.opacityKeys = {{0, {1, 0, 0}}};
+        e.sizeKeys = {{0, {0.2f, 0, 0}}, {0.5f, {1, 0, 0}}};
+        e.rotation.present = e.frame.present = true;
+        e.rotation.keys = {{0, {0.5f, 0, 0}}};
+        e.frame.keys = {{0, {0, 0, 0}}, {1, {15, 0, 0}}};
+        e.frameMode = 2;
+        w3d::writeEmitter(cw, e);
+        w3d::Sphere sp;
+        sp.name = "UNIT.GLOW";
+        sp.duration = 1.0f;
+        sp.flags = 8;
+        sp.colorKeys = {{{1, 1, 0}, 0}, {{1, 0, 0}, 1}};
+        sp.scaleKeys = {{{1, 1, 1}, 0}, {{2, 2, 2}, 1}};
+        w3d::writeSphere(cw, sp);
+        w3d::Ring rg;
+        rg.name = "UNIT.WAVE";
+        rg.duration = 0.5f;
+        rg.alphaKeys = {{1, 0}, {0, 1}};
+        rg.outerScaleKeys = {{{1, 1}, 0}, {{4, 4}, 1}};
+        w3d::writeRing(cw, rg);
+        w3d::Hlod h;
+        h.name = "UNIT";
+        h.hierarchy = "TEST_SKL";
+        h.lods = {w3d::LodArray{}};
+        h.aggregates = {{2, "FIRE"}, {1, "UNIT.GLOW"}};
+        w3d::writeHlod(cw, h);
+        w3d::Aggregate ag;
+        ag.name = "UNIT_AGG";
+        ag.baseModel = "UNIT";
+        ag.subObjects = {{"UNIT.WAVE", "HAND"}};
+        w3d::writeAggregate(cw, ag);
+        put(dir, "w3d", "effects.w3d", cw.take());
+    }
     const w3d::ClipCodec codecs[] = {w3d::ClipCodec::Uncompressed,  w3d::ClipCodec::Timecoded,
                                      w3d::ClipCodec::AdaptiveDelta, w3d::ClipCodec::MotionTimecoded,
                                      w3d::ClipCodec::MotionDelta4,  w3d::ClipCodec::MotionDelta8};

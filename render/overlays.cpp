@@ -129,7 +129,21 @@ void Overlays::build(Qt3DCore::QEntity* parent, const rs::Model& model, const rs
     for (const rs::Marker& m : model.markers) {
         const int b = m.bone >= 0 && m.bone < mainBones ? m.bone : identitySlot;
         const glm::vec4 c(0.2f, 0.9f, 1.0f, 1.0f);
-        if (glm::length(m.extent) > 0.0f) {
+        if ((m.kind == "sphere" || m.kind == "ring") && glm::length(m.extent) > 0.0f) {
+            // W3D spheres: three great circles of the radii (extent * scale); rings: the outer circle in XY.
+            const int planes = m.kind == "sphere" ? 3 : 1;
+            for (int pl = 0; pl < planes; ++pl) {
+                const int a1 = pl == 2 ? 1 : 0, a2 = pl == 0 ? 1 : 2;
+                for (int k = 0; k < 48; ++k)
+                    for (int end = 0; end < 2; ++end) {
+                        const float ang = float(k + end) * (6.2831853f / 48.0f);
+                        glm::vec3 p(0.0f);
+                        p[a1] = std::cos(ang) * m.extent[a1];
+                        p[a2] = std::sin(ang) * m.extent[a2];
+                        mk.push_back({glm::vec3(m.transform * glm::vec4(p, 1.0f)), c, slot(b), uint16_t(b)});
+                    }
+            }
+        } else if (glm::length(m.extent) > 0.0f) {
             for (int e = 0; e < 12; ++e) {
                 // 12 box edges: pick the varying axis and the two fixed signs.
                 const int axisV = e / 4, a1 = (axisV + 1) % 3, a2 = (axisV + 2) % 3;

@@ -483,6 +483,15 @@ void SceneView::buildScene(std::shared_ptr<const rs::Model> model, const QString
         d->particles->build(d->modelRoot, {a}, *d->textures);
     } else {
         std::vector<ParticleAttachment> systems = findProxyParticles(m, proxyFiles);
+        // Particle systems the model file holds (W3D emitters at the bones its HLOD or aggregates name).
+        for (const rs::BoneParticles& bp : m.particles) {
+            ParticleAttachment a;
+            a.bone = bp.bone >= 0 && size_t(bp.bone) < m.skeleton.bones.size() ? bp.bone : -1;
+            a.name = QString::fromStdString(bp.name);
+            a.file = path;
+            a.system = bp.system;
+            systems.push_back(std::move(a));
+        }
         // Particle systems the object's definition places at bones (SAGE ParticleSysBone), after the proxies'.
         for (const Attachment& at : d->attachments) {
             if (at.model || at.name.empty()) continue;

@@ -172,6 +172,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), view_(createModel
     tabifyDockWidget(assets, objectsDock_);
     connect(assets, &AssetBrowserDock::mounted, objectsDock_, &ObjectsDock::setMount);
     connect(objectsDock_, &ObjectsDock::objectRequested, this, &MainWindow::openObject);
+    connect(objectsDock_, &ObjectsDock::particleSystemRequested, this, &MainWindow::openParticleSystem);
     // A mod laid out as sources: its definitions' and art's folders mounted together in place of the mods.
     connect(objectsDock_, &ObjectsDock::mountRequested, this,
             [assets](const QStringList& mods) { assets->mountFolders(assets->games(), mods); });
@@ -997,6 +998,34 @@ void MainWindow::openObject(const QString& name) {
         }
         return o;
     }));
+}
+
+void MainWindow::openParticleSystem(const QString& name) {
+    const std::shared_ptr<const objects::SageFxLibrary> lib = objectsDock_->fxLibrary();
+    const std::shared_ptr<const ParticleSystem> sys = lib ? lib->find(name.toStdString()) : nullptr;
+    if (!sys) {
+        notices_->showNotice(
+            QStringLiteral("object"),
+            tr("Cannot play particle system %1: the mounted folders define none of that name.").arg(name));
+        return;
+    }
+    if (!maybeSave()) return;
+    objectName_ = name; // the title names the system; no recent-file entry (it is no file)
+    objectState_ = -1;
+    objectStates_.clear();
+    objectMembers_.clear();
+    objectsDock_->clearGroup();
+    attachments_.clear();
+    objectParticles_.clear();
+    sceneDock_->setStates({}, {}, -1);
+    LoadResult r;
+    r.path = QString::fromStdString(sys->sourcePath);
+    r.doc.format = Format::Unknown;
+    r.doc.particles = std::make_shared<ParticleSystem>(*sys); // the library's copy stays shared and const
+    applyingObject_ = true;
+    applyParticles(r);
+    applyingObject_ = false;
+    statusBar()->showMessage(tr("Particle system %1 (%2)").arg(name, r.path), 6000);
 }
 
 void MainWindow::finishObjectOpen() {

@@ -170,6 +170,9 @@ class MainWindow : public QMainWindow {
     // attachments hung at their bones, the state's clips on the timeline. What is not found is listed in the
     // "object" notice (never a dialog).
     void openObject(const QString& name);
+    // Plays particle system `name` of the Objects panel's SAGE library (ParticleSystem.ini, FXParticleSystem.ini) on
+    // its own, looping, as a particle file is shown; a notice when the mounted folders define none of that name.
+    void openParticleSystem(const QString& name);
     // Shows state i of the open object (models swapped, sub-objects hidden/shown, its clips on the timeline);
     // synchronous. False when no object is open or i is out of range.
     bool selectObjectState(int i);

@@ -18,7 +18,8 @@
 namespace rs::ui {
 
 namespace {
-constexpr int kRankRole = Qt::UserRole + 1; // set on the rank rows of the group list
+constexpr int kRankRole = Qt::UserRole + 1;      // set on the rank rows of the group list
+constexpr int kParticlesRole = Qt::UserRole + 2; // set on the name item of particle system rows
 }
 
 ObjectsDock::ObjectsDock(QWidget* parent) : QDockWidget(tr("Objects"), parent) {
@@ -79,7 +80,11 @@ ObjectsDock::ObjectsDock(QWidget* parent) : QDockWidget(tr("Objects"), parent) {
     connect(filter_, &QLineEdit::textChanged, this, &ObjectsDock::setFilter);
     auto open = [this](const QModelIndex& i) {
         if (!i.isValid()) return;
-        emit objectRequested(proxy_->index(i.row(), 0).data().toString());
+        const QModelIndex name = proxy_->index(i.row(), 0);
+        if (name.data(kParticlesRole).toBool())
+            emit particleSystemRequested(name.data().toString());
+        else
+            emit objectRequested(name.data().toString());
     };
     connect(view_, &QTreeView::doubleClicked, this, open);
     connect(view_, &QTreeView::activated, this, open);
@@ -94,6 +99,7 @@ void ObjectsDock::setMount(std::shared_ptr<const vfs::MountTable> table) {
         watcher_.waitForFinished();
         table_.reset();
         db_.reset();
+        fx_.reset();
         model_->removeRows(0, model_->rowCount());
         indexing_ = false;
         setWindowTitle(tr("Objects"));
@@ -108,6 +114,7 @@ void ObjectsDock::setMount(std::shared_ptr<const vfs::MountTable> table) {
         try {
             l.db = objects::ObjectDb::load(*table);
             if (l.db->family() == objects::ObjectDb::Family::None) l.layout = objects::findModLayout(*table);
+            if (l.db->family() == objects::ObjectDb::Family::Sage) l.fx = objects::loadSageFx(*table);
         } catch (const std::exception& e) {
             l.error = QString::fromStdString(e.what());
         }
@@ -125,6 +132,7 @@ void ObjectsDock::showLoaded() {
     }
     table_ = l.table;
     db_ = l.db;
+    fx_ = l.fx;
     layout_ = l.layout;
     indexing_ = false;
     mountLayout_->setVisible(!layout_.definitionFolders.empty());
@@ -153,6 +161,19 @@ void ObjectsDock::showLoaded() {
         p->setText(parent);
         model_->setItem(row++, 3, p);
     }
+    if (fx_) {
+        const std::vector<std::string> systems = fx_->systemNames();
+        model_->setRowCount(row + int(systems.size()));
+        for (const std::string& n : systems) {
+            auto* name = new QStandardItem(QString::fromStdString(n));
+            name->setData(true, kParticlesRole);
+            name->setToolTip(tr("Particle system: double-click to play it on its own"));
+            model_->setItem(row, 0, name);
+            model_->setItem(row, 1, new QStandardItem(QStringLiteral("ParticleSystem")));
+            model_->setItem(row, 2, new QStandardItem);
+            model_->setItem(row++, 3, new QStandardItem);
+        }
+    }
     updateCounts();
     emit indexed(int(db_->objects().size()));
 }
@@ -179,6 +200,7 @@ QString ObjectsDock::statusText() const {
     QString s = tr("%n object(s) in %1 files", nullptr, int(db_->objects().size())).arg(db_->filesRead().size());
     if (!db_->filesMissing().empty())
         s += tr("; %n listed file(s) not in the mounted folders", nullptr, int(db_->filesMissing().size()));
+    if (fx_ && fx_->systemCount() > 0) s += tr("; %n particle system(s)", nullptr, int(fx_->systemCount()));
     if (!db_->errors().empty()) s += tr("; %n file error(s)", nullptr, int(db_->errors().size()));
     if (proxy_->rowCount() != model_->rowCount()) s += tr("; %1 shown").arg(proxy_->rowCount());
     return s;

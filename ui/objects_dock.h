@@ -2,6 +2,8 @@
 // side (EaW <Affiliation>, SAGE `Side`) and parent, and a filter box (substring of any column, case-insensitive).
 // Indexing runs on a worker thread each time the folders are mounted; a newer mount discards an older result.
 // Double-click (or Enter) asks to open the object (MainWindow::openObject).
+// SAGE mounts also list their particle systems (ParticleSystem.ini / FXParticleSystem.ini, type "ParticleSystem"):
+// double-click (or Enter) on one asks to play it on its own (particleSystemRequested).
 // Below the list, while a group object (a SAGE horde, an EaW squadron or company: no model of its own) is open, its
 // members and the ranks of its formation (RankInfo): double-click (or Enter) opens a member.
 // A mount without an object database that holds one a few folders down (a mod laid out as sources) names those
@@ -10,6 +12,7 @@
 
 #include "objects/mod_layout.h"
 #include "objects/object_db.h"
+#include "objects/sage_fx.h"
 #include "vfs/mount.h"
 
 #include <QDockWidget>
@@ -40,6 +43,8 @@ class ObjectsDock : public QDockWidget {
     // The database of the listed table (null while none); the table it was loaded from (it must outlive the db).
     std::shared_ptr<const objects::ObjectDb> database() const { return db_; }
     std::shared_ptr<const vfs::MountTable> table() const { return table_; }
+    // The particle systems and FXLists of a SAGE mount (null otherwise), listed as "ParticleSystem" rows.
+    std::shared_ptr<const objects::SageFxLibrary> fxLibrary() const { return fx_; }
 
     void setFilter(const QString& text);
     int visibleCount() const;      // objects passing the filter
@@ -57,6 +62,8 @@ class ObjectsDock : public QDockWidget {
 
   signals:
     void objectRequested(const QString& name);
+    // A "ParticleSystem" row was opened: play that system of fxLibrary() on its own.
+    void particleSystemRequested(const QString& name);
     // The user asked to mount these folders as the mod (in this order, the first winning).
     void mountRequested(const QStringList& modFolders);
     // The list now shows the objects of a new mount (count may be 0).
@@ -66,6 +73,7 @@ class ObjectsDock : public QDockWidget {
     struct Loaded {
         std::shared_ptr<const vfs::MountTable> table;
         std::shared_ptr<const objects::ObjectDb> db;
+        std::shared_ptr<const objects::SageFxLibrary> fx; // SAGE mounts
         objects::ModLayout layout; // when the mount has no database
         QString error;
     };
@@ -84,6 +92,7 @@ class ObjectsDock : public QDockWidget {
     QFutureWatcher<Loaded> watcher_;
     std::shared_ptr<const vfs::MountTable> table_, pending_;
     std::shared_ptr<const objects::ObjectDb> db_;
+    std::shared_ptr<const objects::SageFxLibrary> fx_;
     bool indexing_ = false;
 };
 

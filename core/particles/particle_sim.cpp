@@ -122,7 +122,14 @@ ParticleSimulator::ParticleSimulator(const ParticleSystem& system) : sys_(system
     }
     for (int i = 0; i < n; ++i) {
         const ParticleEmitter& e = system.emitters[i];
-        if (e.sage) continue;
+        if (!e.w3d) continue;
+        const float life = finiteOr(e.w3d->lifetime, 0.0f);
+        plans_[i].maxLife = life > 0.0f ? double(life) : 0.0;
+        plans_[i].grid = std::clamp<uint32_t>(e.w3d->grid, 1, 16);
+    }
+    for (int i = 0; i < n; ++i) {
+        const ParticleEmitter& e = system.emitters[i];
+        if (e.sage || e.w3d) continue;
         if (e.spawnDuringLife >= 0 && e.spawnDuringLife < n && e.spawnDuringLife != i) {
             plans_[i].birthChildren.push_back(e.spawnDuringLife);
             plans_[e.spawnDuringLife].parents.push_back({i, false});
@@ -467,8 +474,11 @@ void ParticleSimulator::evaluate(double time, const ParticleSimOptions& o, Parti
     budget.births = std::clamp<int64_t>(o.maxBirths, 0, kMaxBirthsPerEvaluate);
     for (int ei = 0; ei < static_cast<int>(plans_.size()); ++ei) {
         const size_t begin = out.count;
-        if (sys_.emitters[ei].sage) {
-            evaluateSage(ei, time, o, budget, out);
+        if (sys_.emitters[ei].sage || sys_.emitters[ei].w3d) {
+            if (sys_.emitters[ei].sage)
+                evaluateSage(ei, time, o, budget, out);
+            else
+                evaluateW3d(ei, time, o, budget, out);
             if (static_cast<size_t>(ei) < out.emitters.size())
                 out.emitters[ei] = {static_cast<uint32_t>(begin), static_cast<uint32_t>(out.count - begin)};
             continue;

@@ -22,6 +22,8 @@
 // n updates is where n steps of Particle::update put it (velocity damping, gravity, drift, size rate and its damping,
 // angular rate and its damping, alpha and colour keys with ColorScale), computed in closed form per particle; wind
 // steps frame by frame. The state at time T is the state after the update of frame floor(T * 30).
+// W3D emitters (ParticleEmitter::w3d) follow ww3d2 (w3d_sim.cpp, W3dEmitterParams): emissions every interval,
+// closed-form kinematics, keyframes over age with per-particle random offsets.
 #pragma once
 
 #include "particles/particle_system.h"
@@ -164,6 +166,8 @@ class ParticleSimulator {
                AttractionCache* cache) const;
     // SAGE emitters (ParticleEmitter::sage, sage_sim.cpp): the engine's per-frame update in closed form.
     void evaluateSage(int e, double time, const ParticleSimOptions& o, Budget& budget, ParticleBuffer& out) const;
+    // W3D emitters (ParticleEmitter::w3d, w3d_sim.cpp): ww3d2's emission and kinematics in closed form.
+    void evaluateW3d(int e, double time, const ParticleSimOptions& o, Budget& budget, ParticleBuffer& out) const;
 
     const ParticleSystem& sys_;
     std::vector<Plan> plans_;

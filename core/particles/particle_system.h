@@ -193,6 +193,44 @@ const char* sageTypeName(SageEmitterParams::Type t);         // "particle", "dra
 const char* sageVelocityName(SageEmitterParams::Velocity v); // "none", "ortho", ...
 const char* sageVolumeName(SageEmitterParams::Volume v);     // "point", "line", "box", "sphere", "cylinder"
 
+// Westwood W3D emitters (Renegade, Generals, BFME: chunk 0x500) as ww3d2 simulates them (EA's released sources,
+// ParticleEmitterClass / ParticleBufferClass): every `interval` seconds from the start (the first emission one
+// interval in) `burst` particles are born at a point of the creation volume, with the base velocity plus a point of
+// the velocity volume plus `outwardVelocity` along the birth offset (+X when it is zero), both turned by the emitter
+// transform at the birth; they move as p0 + v0 a + acceleration a^2 / 2 (world axes) and die at age >= lifetime.
+// Colour, opacity, size, rotation speed and texture frame follow keyframes over the particle's age in seconds (the
+// first key is at age 0; linear between keys, held after the last), each plus a random per-particle offset drawn
+// in [-random, random]; the orientation is the integral of the rotation speed plus the random initial orientation.
+// Units: seconds, world units, colours 0..1, rotations in revolutions (1 = a full turn).
+struct W3dEmitterParams {
+    enum class Volume : uint8_t { Box = 0, Sphere = 1, HollowSphere = 2, Cylinder = 3, Unknown = 4 };
+    struct Randomizer { // W3dVolumeRandomizerStruct
+        Volume shape = Volume::Box;
+        uint32_t rawClass = 0;
+        glm::vec3 value{0.0f}; // Box: half extents; spheres: x = radius; Cylinder: x = height, y = radius
+    };
+    struct Key {
+        float time = 0.0f; // age, seconds
+        glm::vec3 value{0.0f};
+    };
+    double interval = 1.0;        // seconds between emissions (the engine's whole milliseconds: trunc(1000 / rate))
+    uint32_t burst = 1;           // particles an emission (0 in the file: 1)
+    int64_t maxParticles = 0;     // particles the emitter makes in all (0: no limit)
+    float lifetime = 1.0f;        // seconds
+    glm::vec3 velocity{0.0f};     // base velocity, emitter space, units a second
+    glm::vec3 acceleration{0.0f}; // world space, units a second squared
+    float outwardVelocity = 0.0f, inheritVelocity = 0.0f;
+    Randomizer creation, velocityRandom;
+    std::vector<Key> color;         // rgb 0..1; at least one key (the start, at age 0)
+    std::vector<Key> opacity, size; // x
+    std::vector<Key> rotation;      // x: revolutions a second (empty: no rotation)
+    std::vector<Key> frame;         // x: texture frame (empty: frame 0)
+    glm::vec3 colorRandom{0.0f};
+    float opacityRandom = 0.0f, sizeRandom = 0.0f, rotationRandom = 0.0f, orientationRandom = 0.0f, frameRandom = 0.0f;
+    uint32_t grid = 1;       // texture frame grid (FrameMode 0..4: 1, 2, 4, 8, 16)
+    uint32_t renderMode = 0; // 0 triangles, 1 quads, 2 line, 3-4 line groups
+};
+
 struct ParticleEmitter {
     std::string name;         // 0x16
     std::string colorTexture; // 0x03
@@ -213,6 +251,9 @@ struct ParticleEmitter {
     // SAGE systems: the template as read (params, volumes and tracks above then hold only what the renderer uses:
     // blend, colorTexture, worldOriented = ground aligned, textureFrames = 1); the simulation follows these.
     std::optional<SageEmitterParams> sage;
+    // W3D emitters (chunk 0x500): the emitter as ww3d2 simulates it (params above then hold the renderer's values:
+    // blend, colorTexture, textureFrames = grid squared); the simulation follows these.
+    std::optional<W3dEmitterParams> w3d;
 };
 
 struct ParticleSystem {

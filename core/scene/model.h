@@ -16,10 +16,13 @@
 #include <glm/gtc/quaternion.hpp>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace rs {
+
+struct ParticleSystem;
 
 enum class BillboardMode : int {
     None = 0,
@@ -283,6 +286,14 @@ struct PointSet {
     std::vector<glm::vec3> points; // model space
 };
 
+// A particle system the model file itself holds at a bone (W3D emitters placed by an HLOD, an aggregate or
+// nothing: the root), drawn like the systems proxies name.
+struct BoneParticles {
+    std::string name;
+    int bone = -1; // -1: model origin
+    std::shared_ptr<const ParticleSystem> system;
+};
+
 struct Model {
     Format format = Format::Unknown; // the format of the file it was read from
     std::string sourcePath;          // file it was read from (may be empty)
@@ -294,6 +305,7 @@ struct Model {
     std::vector<Marker> markers;
     std::vector<Connection> connections;
     std::vector<PointSet> pointSets;   // overlays (may be empty)
+    std::vector<BoneParticles> particles; // systems the file holds (W3D emitters)
     std::vector<std::string> warnings; // non-fatal problems found while reading
 
     std::vector<int> lodLevels() const; // sorted distinct Mesh::lod values >= 0

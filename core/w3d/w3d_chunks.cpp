@@ -32,6 +32,8 @@ bool isContainer(uint32_t c) {
     case id::Aggregate:
     case id::Hlod:
     case id::HlodLodArray:
+    case id::Sphere: // sub-chunks 1 (definition) and 2..5 (channels)
+    case id::Ring:
     case id::HlodAggregateArray:
     case id::HlodProxyArray:
     case id::Lightscape:

@@ -1,4 +1,5 @@
 #include "w3d/w3d_reader.h"
+#include "w3d/w3d_fx.h"
 #include "w3d/w3d_mapper.h"
 
 #include "common/warnings.h"
@@ -1259,6 +1260,34 @@ File readFile(ByteSpan bytes, const std::string& path) {
             f.nulls.push_back(n);
             break;
         }
+        case id::Emitter:
+            if (c.truncated) {
+                warn(f.warnings, top, c, "emitter truncated by the end of the file; skipped");
+                break;
+            }
+            f.emitters.push_back(readEmitter(top, c, f.warnings));
+            break;
+        case id::Sphere:
+            if (c.truncated) {
+                warn(f.warnings, top, c, "sphere truncated by the end of the file; skipped");
+                break;
+            }
+            f.spheres.push_back(readSphere(top, c, f.warnings));
+            break;
+        case id::Ring:
+            if (c.truncated) {
+                warn(f.warnings, top, c, "ring truncated by the end of the file; skipped");
+                break;
+            }
+            f.rings.push_back(readRing(top, c, f.warnings));
+            break;
+        case id::Aggregate:
+            if (c.truncated) {
+                warn(f.warnings, top, c, "aggregate truncated by the end of the file; skipped");
+                break;
+            }
+            f.aggregates.push_back(readAggregate(top, c, f.warnings));
+            break;
         case id::HModel:
             f.hmodels.push_back(readHModel(top, c));
             break;
@@ -1370,7 +1399,8 @@ Document assemble(File f, const std::string& path, const HierarchyLookup& lookup
     for (Clip& c : f.clips)
         d.clips.push_back(std::make_shared<Clip>(std::move(c)));
     const bool hasModel = !f.meshes.empty() || !f.hlods.empty() || !f.hmodels.empty() || !f.boxes.empty() ||
-                          !f.nulls.empty() || !f.hierarchies.empty() || !f.collections.empty();
+                          !f.nulls.empty() || !f.hierarchies.empty() || !f.collections.empty() || !f.emitters.empty() ||
+                          !f.spheres.empty() || !f.rings.empty() || !f.aggregates.empty();
     auto model = std::make_shared<Model>();
     model->format = format;
     model->sourcePath = path;
@@ -1404,6 +1434,50 @@ Document assemble(File f, const std::string& path, const HierarchyLookup& lookup
     std::vector<size_t> madeAt(f.meshes.size(), SIZE_MAX);
     model->meshes.reserve(f.meshes.size());
     WarningLog pastPivots; // HLOD sub-objects and aggregates attached to a pivot the skeleton lacks
+    // Emitters, spheres and rings placed by name at `bone` (HLOD sub-objects and aggregates, aggregate chunks);
+    // those nothing places go to the model origin below.
+    std::vector<uint8_t> usedEmitter(f.emitters.size(), 0), usedSphere(f.spheres.size(), 0),
+        usedRing(f.rings.size(), 0);
+    auto fxNamed = [](const std::string& stored, const std::string& wanted) {
+        return iequals(stored, wanted) || iequals(afterDot(stored), afterDot(wanted));
+    };
+    auto placeFx = [&](const std::string& name, int bone) {
+        for (size_t i = 0; i < f.emitters.size(); ++i)
+            if (fxNamed(f.emitters[i].name, name)) {
+                BoneParticles bp;
+                bp.name = f.emitters[i].name;
+                bp.bone = bone;
+                bp.system = std::make_shared<ParticleSystem>(toParticleSystem(f.emitters[i], path));
+                model->particles.push_back(std::move(bp));
+                usedEmitter[i] = 1;
+                return true;
+            }
+        for (size_t i = 0; i < f.spheres.size(); ++i)
+            if (fxNamed(f.spheres[i].name, name)) {
+                Marker mk;
+                mk.name = afterDot(f.spheres[i].name);
+                mk.kind = "sphere";
+                mk.bone = bone;
+                mk.transform = glm::translate(glm::mat4(1.0f), f.spheres[i].center);
+                mk.extent = f.spheres[i].extent * f.spheres[i].scale;
+                model->markers.push_back(mk);
+                usedSphere[i] = 1;
+                return true;
+            }
+        for (size_t i = 0; i < f.rings.size(); ++i)
+            if (fxNamed(f.rings[i].name, name)) {
+                Marker mk;
+                mk.name = afterDot(f.rings[i].name);
+                mk.kind = "ring";
+                mk.bone = bone;
+                mk.transform = glm::translate(glm::mat4(1.0f), f.rings[i].center);
+                mk.extent = glm::vec3(f.rings[i].outerExtent * f.rings[i].outerScale, 0.0f);
+                model->markers.push_back(mk);
+                usedRing[i] = 1;
+                return true;
+            }
+        return false;
+    };
     // hlod: an HLOD LOD sub-object (a pivot past the skeleton is the root, with a warning); else an HModel node.
     auto place = [&](const SubObject& o, int lod, const std::string& owner, bool hlod) {
         auto boneOf = [&](const std::string& what) {
@@ -1450,6 +1524,15 @@ Document assemble(File f, const std::string& path, const HierarchyLookup& lookup
                 usedNull[i] = 1;
                 found = true;
             }
+        if (!found && (!f.emitters.empty() || !f.spheres.empty() || !f.rings.empty())) {
+            const bool fx =
+                std::any_of(f.emitters.begin(), f.emitters.end(),
+                            [&](const Emitter& e) { return fxNamed(e.name, o.name); }) ||
+                std::any_of(f.spheres.begin(), f.spheres.end(),
+                            [&](const Sphere& e) { return fxNamed(e.name, o.name); }) ||
+                std::any_of(f.rings.begin(), f.rings.end(), [&](const Ring& e) { return fxNamed(e.name, o.name); });
+            if (fx) found = placeFx(o.name, boneOf(owner + " effect " + o.name));
+        }
         if (!found) pushWarning(warnings, owner + " references '" + o.name + "', which this file does not contain");
     };
     for (const Hlod& h : f.hlods) {
@@ -1463,10 +1546,12 @@ Document assemble(File f, const std::string& path, const HierarchyLookup& lookup
                 warnPastPivots(pastPivots, o, sk, "aggregates", path, "are left out");
                 continue;
             }
+            const int bone = checkedBone(o, sk, "HLOD " + h.name + " aggregate " + o.name, path);
+            if (placeFx(o.name, bone)) continue; // an emitter, sphere or ring of this file
             Marker mk;
             mk.name = o.name;
             mk.kind = "aggregate";
-            mk.bone = checkedBone(o, sk, "HLOD " + h.name + " aggregate " + o.name, path);
+            mk.bone = bone;
             model->markers.push_back(mk);
         }
         for (const SubObject& o : h.proxies) {
@@ -1506,6 +1591,35 @@ Document assemble(File f, const std::string& path, const HierarchyLookup& lookup
             model->markers.push_back(mk);
         }
     }
+    // Aggregates (agg_def.cpp): sub-objects attached to bones of the base model by bone name.
+    for (const Aggregate& ag : f.aggregates) {
+        if (ag.hasTextureReplacers)
+            pushWarning(warnings, "aggregate " + ag.name + ": texture replacers are not applied");
+        for (const Aggregate::Sub& sub : ag.subObjects) {
+            const int bone = sk.find(sub.bone);
+            if (bone < 0 && !sub.bone.empty())
+                pushWarning(warnings, "aggregate " + ag.name + ": sub-object " + sub.object + " names bone '" +
+                                          sub.bone + "', which hierarchy " + sk.name +
+                                          " lacks (placed at the model origin)");
+            if (placeFx(sub.object, bone)) continue;
+            bool mesh = false;
+            for (size_t i = 0; i < f.meshes.size() && !mesh; ++i)
+                if (namesMesh(f.meshes[i], sub.object) && !used[i]) {
+                    model->meshes.push_back(toMesh(std::move(f.meshes[i]), &sk, bone, path, &warnings));
+                    used[i] = 1;
+                    mesh = true;
+                }
+            if (!mesh) {
+                Marker mk;
+                mk.name = sub.object;
+                mk.kind = "aggregate";
+                mk.bone = bone;
+                model->markers.push_back(mk);
+                pushWarning(warnings, "aggregate " + ag.name + " references '" + sub.object +
+                                          "', which this file does not contain (shown as a marker)");
+            }
+        }
+    }
     // Meshes and boxes no HLOD places are shown in model space.
     for (size_t i = 0; i < f.meshes.size(); ++i)
         if (!used[i]) {
@@ -1528,6 +1642,12 @@ Document assemble(File f, const std::string& path, const HierarchyLookup& lookup
             mk.kind = "null";
             model->markers.push_back(mk);
         }
+    for (size_t i = 0; i < f.emitters.size(); ++i)
+        if (!usedEmitter[i]) placeFx(f.emitters[i].name, -1);
+    for (size_t i = 0; i < f.spheres.size(); ++i)
+        if (!usedSphere[i]) placeFx(f.spheres[i].name, -1);
+    for (size_t i = 0; i < f.rings.size(); ++i)
+        if (!usedRing[i]) placeFx(f.rings[i].name, -1);
     for (std::string& w : pastPivots.lines())
         pushWarning(warnings, std::move(w));
     if (skinsDropped)

@@ -16,6 +16,7 @@
 //                     0x702 lod array > {0x703 {u32 count, f32 maxScreenSize}, 0x704 {u32 bone, name[32]}*}
 //                     0x705 aggregates / 0x706 proxies: same layout as a lod array
 //   0x740 BOX (68)  0x750 NULL (48)  0x300 HMODEL  0x420 COLLECTION
+//   0x500 EMITTER, 0x741 SPHERE, 0x742 RING, 0x600 AGGREGATE: see w3d_fx.h
 //   0x200 ANIMATION, 0x280 COMPRESSED_ANIMATION: see w3d_anim.cpp.
 #pragma once
 
@@ -190,6 +191,112 @@ struct Collection {
     std::vector<Placeholder> placeholders;
 };
 
+// Effect objects (w3d_fx.h has the chunk layouts and the readers).
+struct EmitterRandomizer {
+    uint32_t classId = 0;
+    glm::vec3 value{0.0f};
+};
+
+struct EmitterKey {
+    float time = 0.0f;
+    glm::vec3 value{0.0f}; // colour rgb 0..1 (the file's bytes / 255), or x = the value
+};
+
+struct EmitterKeyChannel {
+    bool present = false;
+    float random = 0.0f;
+    float orientationRandom = 0.0f; // rotation keys only
+    std::vector<EmitterKey> keys;   // first = the start key (age 0)
+};
+
+struct Emitter {
+    uint32_t version = 0x20000;
+    std::string name;
+    bool hasUserData = false;
+    uint32_t userType = 0;
+    std::string userString;
+    // 0x503
+    std::string texture;
+    float startSize = 0, endSize = 0, lifetime = 0, emissionRate = 0, maxEmissions = 0, velocityRandom = 0,
+          positionRandom = 0, fadeTime = 0, gravity = 0, elasticity = 0;
+    glm::vec3 velocity{0.0f}, acceleration{0.0f};
+    glm::u8vec4 startColor{255}, endColor{255};
+    // 0x504
+    bool hasInfoV2 = false;
+    uint32_t burstSize = 1;
+    EmitterRandomizer creationVolume, velocityRandomizer;
+    float outwardVelocity = 0, velocityInherit = 0;
+    Shader shader;
+    uint32_t renderMode = 0, frameMode = 0;
+    // 0x505
+    bool hasProps = false;
+    glm::u8vec4 colorRandom{0};
+    float opacityRandom = 0, sizeRandom = 0;
+    std::vector<EmitterKey> colorKeys, opacityKeys, sizeKeys; // first = start key
+    EmitterKeyChannel rotation, frame, blurTime;              // 0x50A, 0x50B, 0x50C
+    bool hasLineProperties = false;
+    uint32_t lineFlags = 0, lineSubdivision = 0;
+    float lineNoise = 0, lineMergeAbort = 0, lineTextureTile = 0, lineUPerSec = 0, lineVPerSec = 0;
+    bool hasExtraInfo = false;
+    float futureStartTime = 0;
+    uint64_t offset = 0;
+    std::string chunkPath;
+};
+
+// A LERP channel of a sphere or ring (prim_anim.h KeyClass: value, then f32 time; time normalised over the
+// animation's duration).
+template <class T> struct PrimitiveKey {
+    T value{};
+    float time = 0.0f;
+};
+struct AlphaVector {
+    glm::quat angle{1.0f, 0.0f, 0.0f, 0.0f};
+    float intensity = 1.0f;
+};
+
+struct Sphere {
+    uint32_t version = 0, flags = 0; // flags: 1 alpha vector, 2 camera aligned, 4 inverse alpha, 8 looping
+    std::string name;                // "CONTAINER.SPHERE"
+    glm::vec3 center{0.0f}, extent{1.0f};
+    float duration = 0.0f; // seconds
+    glm::vec3 color{0.75f};
+    float alpha = 1.0f;
+    glm::vec3 scale{1.0f};
+    AlphaVector vector;
+    std::string texture;
+    Shader shader;
+    std::vector<PrimitiveKey<glm::vec3>> colorKeys, scaleKeys;
+    std::vector<PrimitiveKey<float>> alphaKeys;
+    std::vector<PrimitiveKey<AlphaVector>> vectorKeys;
+};
+
+struct Ring {
+    uint32_t version = 0, flags = 0; // flags: 1 camera aligned, 2 looping
+    std::string name;
+    glm::vec3 center{0.0f}, extent{1.0f};
+    float duration = 0.0f;
+    glm::vec3 color{0.75f};
+    float alpha = 1.0f;
+    glm::vec2 innerScale{1.0f}, outerScale{1.0f}, innerExtent{0.5f}, outerExtent{1.0f};
+    std::string texture;
+    Shader shader;
+    int32_t textureTiles = 0;
+    std::vector<PrimitiveKey<glm::vec3>> colorKeys;
+    std::vector<PrimitiveKey<float>> alphaKeys;
+    std::vector<PrimitiveKey<glm::vec2>> innerScaleKeys, outerScaleKeys;
+};
+
+struct Aggregate {
+    uint32_t version = 0;
+    std::string name, baseModel;
+    struct Sub {
+        std::string object, bone;
+    };
+    std::vector<Sub> subObjects;
+    bool hasTextureReplacers = false, hasClassInfo = false;
+    uint32_t originalClassId = 0, flags = 0;
+};
+
 // Everything one .w3d file holds, as stored (clips already decoded to dense tracks).
 struct File {
     std::vector<Hierarchy> hierarchies;
@@ -200,6 +307,10 @@ struct File {
     std::vector<HModel> hmodels;
     std::vector<Collection> collections;
     std::vector<Clip> clips;
+    std::vector<Emitter> emitters;     // 0x500
+    std::vector<Sphere> spheres;       // 0x741
+    std::vector<Ring> rings;           // 0x742
+    std::vector<Aggregate> aggregates; // 0x600
     std::vector<std::string> warnings; // truncation, skipped chunks, ignored channels
 };
 

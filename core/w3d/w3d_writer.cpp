@@ -547,4 +547,223 @@ void writeClip(ChunkWriter& cw, const ClipSpec& c) {
     cw.end();
 }
 
+// ---------------------------------------------------------------------------------------------
+// Effect objects (w3d_fx.h)
+
+static uint8_t byteOf(float v) { // colour 0..1 to the stored byte (rounded)
+    const float c = std::clamp(v, 0.0f, 1.0f) * 255.0f + 0.5f;
+    return uint8_t(c);
+}
+
+static void writeShader(ByteWriter& w, const Shader& s) { w.bytes(&s, sizeof s); }
+
+static void writeRandomizer(ByteWriter& w, const EmitterRandomizer& r) {
+    w.u32le(r.classId);
+    vec3(w, r.value);
+    w.zeros(16);
+}
+
+static void writeKeys(ByteWriter& w, const std::vector<EmitterKey>& k, bool color) {
+    for (const EmitterKey& e : k) {
+        w.f32le(e.time);
+        if (color) {
+            w.u8(byteOf(e.value.x));
+            w.u8(byteOf(e.value.y));
+            w.u8(byteOf(e.value.z));
+            w.u8(0);
+        } else {
+            w.f32le(e.value.x);
+        }
+    }
+}
+
+static void writeKeyChunk(ChunkWriter& cw, uint32_t chunkId, const EmitterKeyChannel& ch, size_t headerSize,
+                          bool orientation) {
+    if (!ch.present) return;
+    cw.begin(chunkId);
+    cw.w.u32le(ch.keys.empty() ? 0 : uint32_t(ch.keys.size() - 1));
+    cw.w.f32le(ch.random);
+    if (orientation) cw.w.f32le(ch.orientationRandom);
+    cw.w.zeros(headerSize - (orientation ? 12 : 8));
+    if (ch.keys.empty()) {
+        cw.w.zeros(8);
+    } else {
+        writeKeys(cw.w, ch.keys, false);
+    }
+    cw.end();
+}
+
+void writeEmitter(ChunkWriter& cw, const Emitter& e) {
+    cw.begin(id::Emitter);
+    cw.begin(0x501);
+    cw.w.u32le(e.version);
+    cw.w.fixedString(e.name, kNameLen);
+    cw.end();
+    if (e.hasUserData) {
+        cw.begin(0x502);
+        cw.w.u32le(e.userType);
+        cw.w.u32le(e.userString.empty() ? 0 : uint32_t(e.userString.size() + 1));
+        cw.w.zeros(4);
+        if (!e.userString.empty()) cw.w.cstr(e.userString);
+        cw.end();
+    }
+    cw.begin(0x503);
+    cw.w.fixedString(e.texture, 260);
+    for (float f : {e.startSize, e.endSize, e.lifetime, e.emissionRate, e.maxEmissions, e.velocityRandom,
+                    e.positionRandom, e.fadeTime, e.gravity, e.elasticity})
+        cw.w.f32le(f);
+    vec3(cw.w, e.velocity);
+    vec3(cw.w, e.acceleration);
+    cw.w.bytes(&e.startColor, 4);
+    cw.w.bytes(&e.endColor, 4);
+    cw.end();
+    if (e.version > 0x10000) {
+        cw.begin(0x504);
+        cw.w.u32le(e.burstSize);
+        writeRandomizer(cw.w, e.creationVolume);
+        writeRandomizer(cw.w, e.velocityRandomizer);
+        cw.w.f32le(e.outwardVelocity);
+        cw.w.f32le(e.velocityInherit);
+        writeShader(cw.w, e.shader);
+        cw.w.u32le(e.renderMode);
+        cw.w.u32le(e.frameMode);
+        cw.w.zeros(24);
+        cw.end();
+        cw.begin(0x505);
+        cw.w.u32le(uint32_t(e.colorKeys.size()));
+        cw.w.u32le(uint32_t(e.opacityKeys.size()));
+        cw.w.u32le(uint32_t(e.sizeKeys.size()));
+        cw.w.bytes(&e.colorRandom, 4);
+        cw.w.f32le(e.opacityRandom);
+        cw.w.f32le(e.sizeRandom);
+        cw.w.zeros(16);
+        writeKeys(cw.w, e.colorKeys, true);
+        writeKeys(cw.w, e.opacityKeys, false);
+        writeKeys(cw.w, e.sizeKeys, false);
+        cw.end();
+    }
+    if (e.hasLineProperties) {
+        cw.begin(0x509);
+        cw.w.u32le(e.lineFlags);
+        cw.w.u32le(e.lineSubdivision);
+        for (float f : {e.lineNoise, e.lineMergeAbort, e.lineTextureTile, e.lineUPerSec, e.lineVPerSec})
+            cw.w.f32le(f);
+        cw.w.zeros(36);
+        cw.end();
+    }
+    writeKeyChunk(cw, 0x50A, e.rotation, 16, true);
+    writeKeyChunk(cw, 0x50B, e.frame, 16, false);
+    writeKeyChunk(cw, 0x50C, e.blurTime, 12, false);
+    if (e.hasExtraInfo) {
+        cw.begin(0x50D);
+        cw.w.f32le(e.futureStartTime);
+        cw.w.zeros(36);
+        cw.end();
+    }
+    cw.end();
+}
+
+template <class T> static void writeValue(ByteWriter& w, const T& v);
+template <> void writeValue<glm::vec3>(ByteWriter& w, const glm::vec3& v) { vec3(w, v); }
+template <> void writeValue<glm::vec2>(ByteWriter& w, const glm::vec2& v) {
+    w.f32le(v.x);
+    w.f32le(v.y);
+}
+template <> void writeValue<float>(ByteWriter& w, const float& v) { w.f32le(v); }
+template <> void writeValue<AlphaVector>(ByteWriter& w, const AlphaVector& v) {
+    w.f32le(v.angle.x);
+    w.f32le(v.angle.y);
+    w.f32le(v.angle.z);
+    w.f32le(v.angle.w);
+    w.f32le(v.intensity);
+}
+
+// PrimitiveAnimationChannelClass::Save: chunk `id` > chunk 0x03150809 > one micro-chunk {1, size} per key.
+template <class T> static void writeChannel(ChunkWriter& cw, uint32_t chunkId, const std::vector<PrimitiveKey<T>>& k) {
+    if (k.empty()) return;
+    cw.begin(chunkId);
+    cw.begin(0x03150809);
+    for (const PrimitiveKey<T>& key : k) {
+        ByteWriter v;
+        writeValue(v, key.value);
+        v.f32le(key.time);
+        cw.w.u8(1);
+        cw.w.u8(uint8_t(v.buf.size()));
+        cw.w.bytes(v.buf.data(), v.buf.size());
+    }
+    cw.end();
+    cw.end();
+}
+
+void writeSphere(ChunkWriter& cw, const Sphere& s) {
+    cw.begin(id::Sphere);
+    cw.begin(1);
+    cw.w.u32le(s.version);
+    cw.w.u32le(s.flags);
+    cw.w.fixedString(s.name, 2 * kNameLen);
+    vec3(cw.w, s.center);
+    vec3(cw.w, s.extent);
+    cw.w.f32le(s.duration);
+    vec3(cw.w, s.color);
+    cw.w.f32le(s.alpha);
+    vec3(cw.w, s.scale);
+    writeValue(cw.w, s.vector);
+    cw.w.fixedString(s.texture, 2 * kNameLen);
+    writeShader(cw.w, s.shader);
+    cw.end();
+    writeChannel(cw, 2, s.colorKeys);
+    writeChannel(cw, 3, s.alphaKeys);
+    writeChannel(cw, 4, s.scaleKeys);
+    writeChannel(cw, 5, s.vectorKeys);
+    cw.end();
+}
+
+void writeRing(ChunkWriter& cw, const Ring& r) {
+    cw.begin(id::Ring);
+    cw.begin(1);
+    cw.w.u32le(r.version);
+    cw.w.u32le(r.flags);
+    cw.w.fixedString(r.name, 2 * kNameLen);
+    vec3(cw.w, r.center);
+    vec3(cw.w, r.extent);
+    cw.w.f32le(r.duration);
+    vec3(cw.w, r.color);
+    cw.w.f32le(r.alpha);
+    for (const glm::vec2& v : {r.innerScale, r.outerScale, r.innerExtent, r.outerExtent})
+        writeValue(cw.w, v);
+    cw.w.fixedString(r.texture, 2 * kNameLen);
+    writeShader(cw.w, r.shader);
+    cw.w.i32le(r.textureTiles);
+    cw.end();
+    writeChannel(cw, 2, r.colorKeys);
+    writeChannel(cw, 3, r.alphaKeys);
+    writeChannel(cw, 4, r.innerScaleKeys);
+    writeChannel(cw, 5, r.outerScaleKeys);
+    cw.end();
+}
+
+void writeAggregate(ChunkWriter& cw, const Aggregate& a) {
+    cw.begin(id::Aggregate);
+    cw.begin(0x601);
+    cw.w.u32le(a.version ? a.version : 0x10003);
+    cw.w.fixedString(a.name, kNameLen);
+    cw.end();
+    cw.begin(0x602);
+    cw.w.fixedString(a.baseModel, 2 * kNameLen);
+    cw.w.u32le(uint32_t(a.subObjects.size()));
+    for (const Aggregate::Sub& s : a.subObjects) {
+        cw.w.fixedString(s.object, 2 * kNameLen);
+        cw.w.fixedString(s.bone, 2 * kNameLen);
+    }
+    cw.end();
+    if (a.hasClassInfo) {
+        cw.begin(0x604);
+        cw.w.u32le(a.originalClassId);
+        cw.w.u32le(a.flags);
+        cw.w.zeros(12);
+        cw.end();
+    }
+    cw.end();
+}
+
 } // namespace rs::w3d

@@ -45,6 +45,14 @@ void writeBox(ChunkWriter& cw, const Box& b);
 void writeNull(ChunkWriter& cw, const NullObject& n);
 void writeHModel(ChunkWriter& cw, const HModel& h);
 void writeCollection(ChunkWriter& cw, const Collection& c);
+// Effect objects in the layouts w3d_fx.h lists (what ww3d2's Save_W3D methods write). The emitter: header, user
+// data (when hasUserData), info, then for version > 1.0 info v2 and props (key counts from the arrays, each list's
+// first key the start key), then line properties, rotation, frame, blur-time keys and extra info when present.
+// Spheres and rings: the definition chunk 1, then one chunk per channel with keys.
+void writeEmitter(ChunkWriter& cw, const Emitter& e);
+void writeSphere(ChunkWriter& cw, const Sphere& s);
+void writeRing(ChunkWriter& cw, const Ring& r);
+void writeAggregate(ChunkWriter& cw, const Aggregate& a);
 
 enum class ClipCodec { Uncompressed, Timecoded, AdaptiveDelta, MotionTimecoded, MotionDelta4, MotionDelta8 };
 

@@ -28,6 +28,7 @@
 #include <QTreeView>
 #include <QTreeWidget>
 
+#include <filesystem>
 #include <unistd.h>
 
 using namespace rs;
@@ -255,6 +256,57 @@ class ObjectsTest : public QObject {
         QVERIFY(!destroyed.isNull());
         QVERIFY2(redPixels(intact) > 200, qPrintable(QString::number(redPixels(intact))));
         QCOMPARE(redPixels(destroyed), 0);
+    }
+
+    // Issue 42 item 2: a SAGE mount lists its particle systems in the Objects panel; a double-click plays one alone.
+    void sageParticleSystemPlaysFromTheObjectsPanel() {
+        test::SageSourceMod mod(test::SageSourceMod::Layout::Arts);
+        test::FakeInstall::write(std::filesystem::path(mod.defs()) / "data/ini/particlesystem.ini",
+                                 test::textBytes("ParticleSystem PanelGlow\n"
+                                                 "  Shader = ADDITIVE\n"
+                                                 "  ParticleName = panel_glow.tga\n"
+                                                 "  Lifetime = 30.00 30.00\n"
+                                                 "  Size = 2.00 2.00\n"
+                                                 "  Alpha1 = 1.00 1.00 0\n"
+                                                 "  Color1 = R:255 G:200 B:0 0\n"
+                                                 "  BurstDelay = 5.00 5.00\n"
+                                                 "  BurstCount = 1.00 1.00\n"
+                                                 "End\n"));
+        ui::MainWindow w;
+        QStringList errors;
+        w.setErrorReporter([&](const QString& t, const QString& m) { errors << t + ": " + m; });
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        mountAndIndex(w, {}, {QString::fromStdString(mod.defs()), QString::fromStdString(mod.art())});
+        ui::ObjectsDock* dock = w.objectsPanel();
+        QVERIFY(dock->fxLibrary());
+        QCOMPARE(int(dock->fxLibrary()->systemCount()), 1);
+        QCOMPARE(dock->visibleCount(), 4); // MuUnit, MuHorde, the third object, and the system
+        QVERIFY2(dock->statusText().contains(QStringLiteral("1 particle system")), qPrintable(dock->statusText()));
+        dock->setFilter(QStringLiteral("PanelGlow"));
+        QCOMPARE(dock->visibleCount(), 1);
+        QCOMPARE(dock->nameAt(0), QStringLiteral("PanelGlow"));
+        dock->show();
+        dock->raise();
+        auto* view = dock->findChild<QTreeView*>();
+        QTRY_VERIFY(view->isVisible());
+        const QModelIndex idx = view->model()->index(0, 1);
+        QCOMPARE(idx.data().toString(), QStringLiteral("ParticleSystem"));
+        QSignalSpy requested(dock, &ui::ObjectsDock::particleSystemRequested);
+        QSignalSpy objects(dock, &ui::ObjectsDock::objectRequested);
+        const QRect r = view->visualRect(view->model()->index(0, 0));
+        QVERIFY(!r.isEmpty());
+        QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, r.center());
+        QTest::mouseDClick(view->viewport(), Qt::LeftButton, {}, r.center());
+        QTRY_COMPARE(requested.count(), 1);
+        QCOMPARE(objects.count(), 0);
+        QCOMPARE(requested.front().front().toString(), QStringLiteral("PanelGlow"));
+        QTRY_COMPARE(w.objectName(), QStringLiteral("PanelGlow"));
+        QVERIFY(w.model()); // the stand-in carrying the system
+        const QStringList clips = w.clipEntries();
+        QVERIFY2(!clips.isEmpty() && clips.front().contains(QStringLiteral("particle system PanelGlow")),
+                 qPrintable(clips.join(QStringLiteral(" | "))));
+        QVERIFY2(errors.isEmpty(), qPrintable(errors.join(QStringLiteral("\n"))));
     }
 
     // Issue 38 item 5: a group object (a horde: no model of its own) empties the view and the status bar's path,
