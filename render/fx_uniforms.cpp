@@ -54,6 +54,52 @@ const char* alamoDefine(rs::ShaderImpl impl) {
     }
 }
 
+// Render states of the .fx techniques: opaque shaders write depth (ZFunc LESSEQUAL); MeshAlpha(Gloss, Scroll) and
+// Grass blend SRCALPHA/INVSRCALPHA, MeshAdditive(VColor, Offset), Nebula and MeshShield ONE/ONE, without depth
+// writes; Skydome and MeshSolidColor are opaque without depth writes; MeshShield and Nebula draw both faces
+// (CullMode NONE), and so does Grass (billboards turned half a turn for a camera on their front side: the .fx's turn
+// is 180 degrees about Z there). MeshOccludedUnit: where the mesh is behind what is drawn (ZFunc GREATER),
+// SRCALPHA/INVSRCALPHA, each pixel once. MeshHeat: no depth writes, replaces the pixel from the frame's copy.
+FxStates alamoStates(rs::ShaderImpl impl) {
+    using I = rs::ShaderImpl;
+    FxStates s;
+    switch (impl) {
+    case I::AlamoAlpha:
+    case I::AlamoAlphaGloss:
+    case I::AlamoAlphaScroll:
+    case I::AlamoGrass:
+        s.blend = FxBlend::Alpha;
+        s.depthWrite = false;
+        break;
+    case I::AlamoAdditive:
+    case I::AlamoAdditiveVColor:
+    case I::AlamoAdditiveOffset:
+    case I::AlamoNebula:
+    case I::AlamoShield:
+        s.blend = FxBlend::Additive;
+        s.depthWrite = false;
+        break;
+    case I::AlamoOccludedUnit:
+        s.blend = FxBlend::Alpha;
+        s.depthWrite = false;
+        s.depthTest = FxDepthTest::Greater;
+        s.stencilOnce = true;
+        break;
+    case I::AlamoHeat:
+        s.depthWrite = false;
+        s.readsFrame = true;
+        break;
+    case I::AlamoSkydome:
+    case I::AlamoSolidColor:
+        s.depthWrite = false;
+        break;
+    default:
+        break;
+    }
+    s.twoSided = impl == I::AlamoShield || impl == I::AlamoNebula || impl == I::AlamoGrass;
+    return s;
+}
+
 namespace {
 
 // Whether the .fx formula doubles the base texture (the engine's 2x modulate: texture x lighting x 2, see
@@ -129,12 +175,13 @@ void slot(FxBinding& b, const Params& p, const char* uniform, std::initializer_l
         }
 }
 
-FxBinding alamo(const rs::Mesh& mesh, const rs::Material& m, rs::ShaderImpl impl) {
+FxBinding alamoBinding(const rs::Mesh& mesh, const rs::Material& m, rs::ShaderImpl impl) {
     using I = rs::ShaderImpl;
     FxBinding b;
     b.program = "alamo";
     b.defines = {alamoDefine(impl)};
     b.doublesBase = alamoDoublesBase(impl);
+    b.states = alamoStates(impl);
     const Params p{m};
     const bool heat = impl == I::AlamoHeat;
     // Textures bound by name; a texture named and not found: normal-like slots (and MeshHeat's distortion) flat,
@@ -247,7 +294,7 @@ FxBinding objects(const rs::Material& m, rs::ShaderImpl impl) {
 
 FxBinding fxBinding(const rs::Mesh& mesh, const rs::Material& material, rs::ShaderImpl impl) {
     using I = rs::ShaderImpl;
-    if (alamoDefine(impl) != nullptr) return alamo(mesh, material, impl);
+    if (alamoDefine(impl) != nullptr) return alamoBinding(mesh, material, impl);
     if (impl == I::W3dNormalMapped) return normalMapped(material);
     if (impl == I::W3xObjectsGdi || impl == I::W3xObjectsNod || impl == I::W3xObjectsGeneric)
         return objects(material, impl);

@@ -37,6 +37,27 @@ struct FxUniform {
     glm::vec4 value{0.0f};
 };
 
+// The fixed-function states a technique draws with (the .fx pass's AlphaBlendEnable/SrcBlend/DestBlend,
+// ZWriteEnable, ZFunc, CullMode). The defaults are an opaque pass that writes depth and culls back faces when the
+// material asks for it.
+enum class FxBlend {
+    None,
+    Alpha,    // SRCALPHA / INVSRCALPHA
+    Additive, // ONE / ONE
+};
+enum class FxDepthTest { LessEqual, Greater };
+struct FxStates {
+    FxBlend blend = FxBlend::None;
+    bool depthWrite = true;
+    FxDepthTest depthTest = FxDepthTest::LessEqual;
+    bool twoSided = false;    // CullMode NONE whatever the material says
+    bool stencilOnce = false; // each pixel drawn once (stencil bit 0x40; MeshOccludedUnit)
+    bool readsFrame = false;  // reads a copy of the frame, drawn after everything else (MeshHeat)
+};
+
+// The states of an Alamo implementation (defaults for anything else).
+FxStates alamoStates(rs::ShaderImpl impl);
+
 struct FxBinding {
     std::string program; // "alamo", "w3d_fx", "w3x_objects"; empty: no .fx program for this implementation
     std::vector<std::string> defines;
@@ -45,6 +66,7 @@ struct FxBinding {
     // Alamo: the formula doubles the base texture (texture x lighting x 2). A base texture named and not found is
     // then drawn with half the placeholder grey, and mMaskScale is 0 (the grey is no colorization mask).
     bool doublesBase = false;
+    FxStates states; // render states (Alamo: alamoStates; the SAGE programs: the defaults)
 };
 
 // The define that picks an Alamo implementation in alamo.vert (null: not an Alamo .fx implementation).

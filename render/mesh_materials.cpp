@@ -163,17 +163,14 @@ fx::OnDemandProgram& MeshMaterials::alamoProgram(rs::ShaderImpl impl) {
     return *p;
 }
 
-// Render states of the .fx techniques: opaque shaders write depth (ZFunc LESSEQUAL); MeshAlpha and MeshAlphaGloss
-// blend SRCALPHA/INVSRCALPHA, MeshAdditive(VColor, Offset) and MeshShield ONE/ONE, without depth writes; Skydome and
-// MeshSolidColor are opaque without depth writes; MeshShield draws both faces (CullMode NONE).
+// The Alamo techniques' states come from render/fx_uniforms.cpp alamoStates (shared with the web page); here they
+// become passes: blending ones in "transparent", MeshHeat in "heat", opaque ones without depth writes (Skydome,
+// MeshSolidColor) in "opaque" alone, and opaque ones that write depth with the depth pre-pass and "lowdepth".
 Qt3DRender::QEffect* MeshMaterials::alamoEffect(rs::ShaderImpl impl, bool cullBack) {
     using BA = Qt3DRender::QBlendEquationArguments;
     using DT = Qt3DRender::QDepthTest;
-    // MeshShield and Nebula: CullMode NONE. Grass: billboards turned half a turn for a camera on their front side
-    // (the .fx's turn is 180 degrees about Z there), so both faces are drawn.
-    if (impl == rs::ShaderImpl::AlamoShield || impl == rs::ShaderImpl::AlamoNebula ||
-        impl == rs::ShaderImpl::AlamoGrass)
-        cullBack = false;
+    const FxStates states = alamoStates(impl);
+    if (states.twoSided) cullBack = false;
     const int key = int(impl) * 2 + (cullBack ? 1 : 0);
     if (auto it = alamoEffects_.find(key); it != alamoEffects_.end()) return it->second;
     fx::OnDemandProgram& prog = alamoProgram(impl);
@@ -184,75 +181,47 @@ Qt3DRender::QEffect* MeshMaterials::alamoEffect(rs::ShaderImpl impl, bool cullBa
     };
     auto* wire = wireProgram_->pass("wire");
     fx::depth(wire, DT::LessOrEqual, false);
+    const DT::DepthFunction depthFunc = states.depthTest == FxDepthTest::Greater ? DT::Greater : DT::LessOrEqual;
     Qt3DRender::QEffect* e = nullptr;
-    switch (impl) {
-    case rs::ShaderImpl::AlamoAlpha:
-    case rs::ShaderImpl::AlamoAlphaGloss:
-    case rs::ShaderImpl::AlamoAlphaScroll:
-    case rs::ShaderImpl::AlamoGrass:
-    case rs::ShaderImpl::AlamoAdditive:
-    case rs::ShaderImpl::AlamoAdditiveVColor:
-    case rs::ShaderImpl::AlamoAdditiveOffset:
-    case rs::ShaderImpl::AlamoNebula:
-    case rs::ShaderImpl::AlamoShield: {
+    if (states.blend != FxBlend::None) {
         auto* main = prog.pass("transparent");
         cull(main);
-        fx::depth(main, DT::LessOrEqual, false);
-        if (impl == rs::ShaderImpl::AlamoAlpha || impl == rs::ShaderImpl::AlamoAlphaGloss ||
-            impl == rs::ShaderImpl::AlamoAlphaScroll || impl == rs::ShaderImpl::AlamoGrass)
+        fx::depth(main, depthFunc, states.depthWrite);
+        if (states.blend == FxBlend::Alpha)
             fx::blend(main, BA::SourceAlpha, BA::OneMinusSourceAlpha);
         else
             fx::blend(main, BA::One, BA::One);
-        e = fx::effect(root_, {main, wire});
-        break;
-    }
-    case rs::ShaderImpl::AlamoOccludedUnit: {
-        // MeshOccludedUnit: Color where the mesh is behind what is drawn (ZFunc GREATER, no depth writes),
-        // SRCALPHA/INVSRCALPHA, each pixel once (stencil bit 0x40: drawn where not yet set, then set).
-        auto* main = prog.pass("transparent");
-        cull(main);
-        fx::depth(main, DT::Greater, false);
-        fx::blend(main, BA::SourceAlpha, BA::OneMinusSourceAlpha);
-        auto* st = new Qt3DRender::QStencilTest(main);
-        st->front()->setStencilFunction(Qt3DRender::QStencilTestArguments::NotEqual);
-        st->front()->setReferenceValue(0x40);
-        st->front()->setComparisonMask(0x40);
-        st->back()->setStencilFunction(Qt3DRender::QStencilTestArguments::NotEqual);
-        st->back()->setReferenceValue(0x40);
-        st->back()->setComparisonMask(0x40);
-        main->addRenderState(st);
-        auto* op = new Qt3DRender::QStencilOperation(main);
-        for (auto* a : {op->front(), op->back()}) {
-            a->setAllTestsPassOperation(Qt3DRender::QStencilOperationArguments::Replace);
-            a->setDepthTestFailureOperation(Qt3DRender::QStencilOperationArguments::Keep);
-            a->setStencilTestFailureOperation(Qt3DRender::QStencilOperationArguments::Keep);
+        if (states.stencilOnce) {
+            // Each pixel once: drawn where stencil bit 0x40 is not yet set, then set.
+            auto* st = new Qt3DRender::QStencilTest(main);
+            st->front()->setStencilFunction(Qt3DRender::QStencilTestArguments::NotEqual);
+            st->front()->setReferenceValue(0x40);
+            st->front()->setComparisonMask(0x40);
+            st->back()->setStencilFunction(Qt3DRender::QStencilTestArguments::NotEqual);
+            st->back()->setReferenceValue(0x40);
+            st->back()->setComparisonMask(0x40);
+            main->addRenderState(st);
+            auto* op = new Qt3DRender::QStencilOperation(main);
+            for (auto* a : {op->front(), op->back()}) {
+                a->setAllTestsPassOperation(Qt3DRender::QStencilOperationArguments::Replace);
+                a->setDepthTestFailureOperation(Qt3DRender::QStencilOperationArguments::Keep);
+                a->setStencilTestFailureOperation(Qt3DRender::QStencilOperationArguments::Keep);
+            }
+            main->addRenderState(op);
+            auto* mask = new Qt3DRender::QStencilMask(main);
+            mask->setFrontOutputMask(0x40);
+            mask->setBackOutputMask(0x40);
+            main->addRenderState(mask);
         }
-        main->addRenderState(op);
-        auto* mask = new Qt3DRender::QStencilMask(main);
-        mask->setFrontOutputMask(0x40);
-        mask->setBackOutputMask(0x40);
-        main->addRenderState(mask);
         e = fx::effect(root_, {main, wire});
-        break;
-    }
-    case rs::ShaderImpl::AlamoHeat: {
-        // MeshHeat: ZWriteEnable FALSE, ZFunc LESSEQUAL; drawn in the "heat" pass after everything else, reading
-        // the copy of the frame (FrameGraph::setHeatEnabled), so it replaces the pixel instead of blending.
-        auto* main = prog.pass("heat");
+    } else if (states.readsFrame || !states.depthWrite) {
+        // MeshHeat is drawn in the "heat" pass after everything else, reading the copy of the frame
+        // (FrameGraph::setHeatEnabled), so it replaces the pixel instead of blending.
+        auto* main = prog.pass(states.readsFrame ? "heat" : "opaque");
         cull(main);
-        fx::depth(main, DT::LessOrEqual, false);
+        fx::depth(main, depthFunc, false);
         e = fx::effect(root_, {main, wire});
-        break;
-    }
-    case rs::ShaderImpl::AlamoSkydome:
-    case rs::ShaderImpl::AlamoSolidColor: {
-        auto* main = prog.pass("opaque");
-        cull(main);
-        fx::depth(main, DT::LessOrEqual, false);
-        e = fx::effect(root_, {main, wire});
-        break;
-    }
-    default: {
+    } else {
         auto* main = prog.pass("opaque");
         cull(main);
         auto* low = depthProgram_->pass("lowdepth");
@@ -272,8 +241,6 @@ Qt3DRender::QEffect* MeshMaterials::alamoEffect(rs::ShaderImpl impl, bool cullBa
             fx::depth(main, DT::LessOrEqual, true);
             e = fx::effect(root_, {main, wire, low});
         }
-        break;
-    }
     }
     alamoEffects_[key] = e;
     return e;

@@ -5,6 +5,7 @@
 #include "frame_graph.h"
 
 #include "qt3d_helpers.h"
+#include "shaders.h"
 #include "texture_cache.h"
 
 #include <QVector4D>
@@ -33,126 +34,13 @@ namespace {
 // from the image top), rotation (radians).
 constexpr uint kFloats = 16, kStride = kFloats * 4;
 
-// Both stages are compiled per emitter kind (defines, see particleSource): llvmpipe runs both sides of a branch on a
-// uniform, so a uniform choice between texture and round sprite, blend kinds or quad shapes would cost every fragment
-// all of them. ORIENT: 0 camera-facing, 1 world-oriented, 2 velocity-aligned kite (emitter 0x41); LOW_PASS: the pass
-// into the low-resolution target (FrameGraph); BLEND_KIND: 0 opaque, 1 additive, 2 alpha, 3 modulate.
-const char* const particleVertex = R"(
-in vec2 corner;                  // (-1,-1) .. (1,1)
-in vec4 particleCenter;          // xyz world, w size
-in vec4 particleColor;
-in vec4 particleRect;            // u0, v0, w, h (v down from the image top)
-in vec4 particleSpin;            // x = rotation, radians; yzw = velocity (kites)
-uniform mat4 viewMatrix;
-uniform mat4 projectionMatrix;
-uniform mat4 viewProjectionMatrix;
-uniform vec2 viewportSize;
-uniform vec3 eyePosition;
-uniform float tailSize;          // 0x42: how far the kite's rear corner reaches beyond the quad
-uniform float lowResMinPixels;   // particles at least this tall on screen go to the low-resolution target
-out vec2 uv;
-out vec2 cornerPos;
-out vec4 vColor;
-void main() {
-    // Size on screen, the same formula as Particles::update: the full-size pass skips large particles, the
-    // low-resolution pass draws only them.
-    vec4 eyePos = viewMatrix * vec4(particleCenter.xyz, 1.0);
-    float pixels = particleCenter.w * projectionMatrix[1][1] * 0.5 * viewportSize.y / max(-eyePos.z, 1e-3);
-    if ((pixels >= lowResMinPixels) != (LOW_PASS != 0)) {
-        gl_Position = vec4(2.0, 2.0, 2.0, 1.0); // outside the clip volume: nothing drawn
-        uv = vec2(0.0);
-        cornerPos = vec2(0.0);
-        vColor = vec4(0.0);
-        return;
-    }
-    cornerPos = corner;
-    vec2 t = corner * 0.5 + 0.5;
-    // Uploads put the image top at v = 1.
-    uv = vec2(particleRect.x + t.x * particleRect.z, 1.0 - (particleRect.y + (1.0 - t.y) * particleRect.w));
-    vColor = particleColor;
-#if ORIENT == 2
-    // The quad turned 135 degrees (a diamond), its corner (-1, 1) pulled out by tailSize / 2 on both axes so that it
-    // trails behind along the velocity, in the plane through the velocity facing the camera.
-    float speed = length(particleSpin.yzw);
-    vec3 along = speed > 1e-6 ? particleSpin.yzw / speed : vec3(0.0, 0.0, 1.0);
-    vec3 across = cross(along, eyePosition - particleCenter.xyz);
-    if (length(across) < 1e-6) across = cross(along, abs(along.x) < 0.9 ? vec3(1.0, 0.0, 0.0) : vec3(0.0, 1.0, 0.0));
-    across = normalize(across);
-    float h = particleCenter.w * 0.5 + (corner.x < 0.0 && corner.y > 0.0 ? tailSize * 0.5 : 0.0);
-    const float a = 2.35619449; // 3 pi / 4
-    vec2 k = vec2(cos(a) * corner.x - sin(a) * corner.y, sin(a) * corner.x + cos(a) * corner.y) * h;
-    gl_Position = viewProjectionMatrix * vec4(particleCenter.xyz + across * k.x + along * k.y, 1.0);
-#else
-    float c = cos(particleSpin.x), s = sin(particleSpin.x);
-    vec2 q = vec2(c * corner.x - s * corner.y, s * corner.x + c * corner.y) * (particleCenter.w * 0.5);
-#if ORIENT == 1
-    gl_Position = viewProjectionMatrix * vec4(particleCenter.xyz + vec3(q, 0.0), 1.0);
-#else
-    eyePos.xy += q;
-    gl_Position = projectionMatrix * eyePos;
-#endif
-#endif
-}
-)";
-
-const char* const particleFragment = R"(
-in vec2 uv;
-in vec2 cornerPos;
-in vec4 vColor;
-uniform sampler2D particleTexture;
-out vec4 fragColor;
-void main() {
-#if HAS_TEXTURE
-    vec4 tex = texture(particleTexture, uv);
-#else
-    float g = clamp(1.0 - length(cornerPos), 0.0, 1.0); // soft round sprite
-    vec4 tex = vec4(1.0, 1.0, 1.0, g * g);
-#endif
-    vec4 c = tex * vColor;
-    if (c.a < 0.004) discard; // nothing to add or blend: skip the framebuffer read and write
-#if LOW_PASS
-    // Premultiplied into the low-resolution target: additive leaves its alpha alone.
-    fragColor = vec4(c.rgb * c.a, BLEND_KIND == 1 ? 0.0 : c.a);
-#elif BLEND_KIND == 1
-    fragColor = vec4(c.rgb * c.a, 1.0);
-#elif BLEND_KIND == 3
-    fragColor = vec4(mix(vec3(1.0), c.rgb, c.a), 1.0);
-#else
-#if BLEND_KIND == 0
-    if (c.a < 0.5) discard;
-#endif
-    fragColor = c;
-#endif
-}
-)";
-
-// One stage's source for a variant: the version line, the variant's defines, then the stage.
+// One stage's source for a variant (render/glsl/particle.vert: the defines, compiled per emitter kind): the version
+// line, the variant's defines, then the stage.
 QByteArray particleSource(const char* stage, int kind, bool low, bool texture, int orient) {
-    return QByteArray("#version 330 core\n") + "#define BLEND_KIND " + QByteArray::number(kind) +
+    return QByteArray(shaders::desktopPrefix) + "#define BLEND_KIND " + QByteArray::number(kind) +
            "\n#define LOW_PASS " + (low ? "1" : "0") + "\n#define HAS_TEXTURE " + (texture ? "1" : "0") +
            "\n#define ORIENT " + QByteArray::number(orient) + "\n" + stage;
 }
-
-// The low-resolution target blended over the window (premultiplied colour).
-const char* const compositeVertex = R"(#version 330 core
-in vec2 corner;
-in vec4 tileRect; // per instance: x0, y0, x1, y1 in normalized device coordinates
-out vec2 uv;
-void main() {
-    vec2 p = mix(tileRect.xy, tileRect.zw, corner * 0.5 + 0.5);
-    uv = p * 0.5 + 0.5;
-    gl_Position = vec4(p, 0.0, 1.0);
-}
-)";
-
-const char* const compositeFragment = R"(#version 330 core
-in vec2 uv;
-uniform sampler2D lowResColor;
-out vec4 fragColor;
-void main() {
-    fragColor = texture(lowResColor, uv);
-}
-)";
 
 // Blend kind of the shader and the effect (0 opaque, 1 additive, 2 alpha, 3 modulate); -1 = not drawn.
 int blendKind(rs::ParticleBlend b) { return int(rs::particleDrawOf(b)); }
@@ -167,8 +55,8 @@ Particles::Particles(Qt3DCore::QNode* root) : root_(root) {}
 Qt3DRender::QShaderProgram* Particles::program(int kind, bool low, bool texture, int orient) {
     Qt3DRender::QShaderProgram*& p = programs_[((kind * 2 + (low ? 1 : 0)) * 2 + (texture ? 1 : 0)) * 3 + orient];
     if (!p)
-        p = fx::program(root_, particleSource(particleVertex, kind, low, texture, orient).constData(),
-                        particleSource(particleFragment, kind, low, texture, orient).constData());
+        p = fx::program(root_, particleSource(shaders::particleVertex, kind, low, texture, orient).constData(),
+                        particleSource(shaders::particleFragment, kind, low, texture, orient).constData());
     return p;
 }
 
@@ -218,7 +106,8 @@ void Particles::setLowResTarget(Qt3DCore::QEntity* parent, Qt3DRender::QAbstract
     compositeRectAttr_ = quad.attributes.front();
     compositeRenderer_ = quad.renderer;
     composite_->addComponent(quad.renderer);
-    auto* p = fx::pass(fx::program(root_, compositeVertex, compositeFragment), "composite");
+    auto* p =
+        fx::pass(fx::program(root_, shaders::particleCompositeVertex, shaders::particleCompositeFragment), "composite");
     fx::depth(p, Qt3DRender::QDepthTest::Always, false);
     fx::blend(p, BA::One, BA::OneMinusSourceAlpha);
     auto* mat = new Qt3DRender::QMaterial(composite_);

@@ -41,5 +41,11 @@ extern const char* const dazzleVertex;
 extern const char* const dazzleFragment;
 extern const char* const labelVertex;
 extern const char* const labelFragment;
+// Particle quads (glsl/particle.vert): bodies without #version; prepend desktopPrefix and the defines listed there.
+extern const char* const particleVertex;
+extern const char* const particleFragment;
+// The low-resolution particle target over the window (glsl/particle_composite.vert), with the version line.
+extern const char* const particleCompositeVertex;
+extern const char* const particleCompositeFragment;
 
 } // namespace rs::render::shaders

@@ -18,13 +18,12 @@ const STAND_INS = { white: [255, 255, 255, 255], clear: [0, 0, 0, 0], flatNormal
   checker: [kCheckerGrey, kCheckerGrey, kCheckerGrey, 255], checkerHalf: [kCheckerGrey >> 1, kCheckerGrey >> 1,
     kCheckerGrey >> 1, 255] };
 
-// Render states of the Alamo techniques (render/mesh_materials.cpp alamoEffect): blend, depth writes, culling.
-const ALAMO_ALPHA = new Set(['ALPHA', 'ALPHA_GLOSS', 'ALPHA_SCROLL', 'GRASS']);
-const ALAMO_ADD = new Set(['ADDITIVE', 'ADDITIVE_VCOLOR', 'ADDITIVE_OFFSET', 'NEBULA', 'SHIELD']);
-const ALAMO_NO_DEPTH_WRITE = new Set(['SKYDOME', 'SOLID_COLOR']);
-const ALAMO_TWO_SIDED = new Set(['SHIELD', 'NEBULA', 'GRASS']);
-// Not on the page yet: MeshHeat (reads a copy of the frame) and MeshOccludedUnit (stencil): the generic program.
-const ALAMO_NOT_HERE = new Set(['HEAT', 'OCCLUDED']);
+// The part JSON's fx.states (render/fx_uniforms.cpp alamoStates, the desktop's too) drive blend, depth writes and
+// culling. Not on the page yet: states that read a copy of the frame (MeshHeat) or draw each pixel once with the
+// stencil (MeshOccludedUnit): those sub-meshes take the generic program.
+function notHere(fx) {
+  return !!(fx.states && (fx.states.readsFrame || fx.states.stencilOnce));
+}
 
 export class EngineFormulas {
   // renderer: render.js's Renderer (gl, ubo, lights, factionColor, eye, time). loadTexture(name): a promise of the
@@ -140,7 +139,7 @@ export class EngineFormulas {
     for (const p of r.parts) {
       if (!p.visible || !p.shownAtPose || p.count === 0) continue;
       const fx = p.info.fx;
-      const formula = this.enabled && fx && !(fx.program === 'alamo' && (ALAMO_NOT_HERE.has(fx.defines[0]) || p.dual));
+      const formula = this.enabled && fx && !(fx.program === 'alamo' && (notHere(fx) || p.dual));
       gl.bindBufferRange(gl.UNIFORM_BUFFER, 0, r.ubo, p.uboOffset, 512 * 64);
       gl.uniform1i(u.skinMode, p.dual ? 2 : p.skinned ? 1 : 0);
       gl.uniform4f(u.emissiveColor, formula ? 1 : 0, formula ? 1 : 0, formula ? 1 : 0, 1);
@@ -155,7 +154,7 @@ export class EngineFormulas {
     const fx = p.info.fx;
     if (!this.enabled || !fx) return false;
     const alamo = fx.program === 'alamo';
-    if (alamo && (ALAMO_NOT_HERE.has(fx.defines[0]) || p.dual)) return false; // dual-bone skins: generic (desktop)
+    if (alamo && (notHere(fx) || p.dual)) return false; // dual-bone skins: generic (desktop)
     const gl = this.r.gl;
     const { prog, u, samplers } = this.program(fx.program, fx.defines);
     gl.useProgram(prog);
@@ -215,20 +214,18 @@ export class EngineFormulas {
       gl.uniform1i(u[s], unit++);
     }
     if (alamo) set('mMaskScale', (l) => gl.uniform1f(l, missingBase ? 0 : 1));
-    // Render states.
-    const impl = alamo ? fx.defines[0] : '';
-    const twoSided = ALAMO_TWO_SIDED.has(impl);
-    if (p.info.cull && !twoSided) gl.enable(gl.CULL_FACE);
+    // Render states (fx.states; depthTest GREATER only comes with stencilOnce, not drawn here).
+    const st = fx.states || { blend: 'none', depthWrite: true, twoSided: false };
+    if (p.info.cull && !st.twoSided) gl.enable(gl.CULL_FACE);
     else gl.disable(gl.CULL_FACE);
-    if (ALAMO_ALPHA.has(impl) || ALAMO_ADD.has(impl)) {
+    if (st.blend !== 'none') {
       gl.enable(gl.BLEND);
-      gl.depthMask(false);
-      if (ALAMO_ADD.has(impl)) gl.blendFunc(gl.ONE, gl.ONE);
+      if (st.blend === 'additive') gl.blendFunc(gl.ONE, gl.ONE);
       else gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA);
     } else {
       gl.disable(gl.BLEND);
-      gl.depthMask(!ALAMO_NO_DEPTH_WRITE.has(impl));
     }
+    gl.depthMask(st.depthWrite);
     gl.bindVertexArray(p.vao);
     gl.drawElements(gl.TRIANGLES, p.count, gl.UNSIGNED_INT, 0);
     return true;

@@ -389,7 +389,8 @@ std::string baseTextureOf(const Material& m) {
 
 // The .fx program of a sub-mesh drawn by a game's formula (render/fx_uniforms.h, the values the desktop binds):
 // {program, defines, uniforms: [{name, value}], textures: [{uniform, parameter, texture, none, missing, base}],
-// doublesBase}, or null when the generic program draws it.
+// doublesBase, states: {blend: none|alpha|additive, depthWrite, depthTest: lequal|greater, twoSided, stencilOnce,
+// readsFrame}}, or null when the generic program draws it.
 std::string fxJson(const Mesh& mesh, const Material& m, ShaderImpl impl) {
     const render::FxBinding b = render::fxBinding(mesh, m, impl);
     if (b.program.empty()) return "null";
@@ -412,7 +413,14 @@ std::string fxJson(const Mesh& mesh, const Material& m, ShaderImpl impl) {
              ",\"texture\":" + jstr(t.texture) + ",\"none\":" + jstr(standIn[int(t.none)]) +
              ",\"missing\":" + jstr(standIn[int(t.missing)]) + ",\"base\":" + (t.base ? "true" : "false") + "}";
     }
-    return o + "],\"doublesBase\":" + (b.doublesBase ? "true" : "false") + "}";
+    static const char* const blend[] = {"none", "alpha", "additive"};
+    const render::FxStates& st = b.states;
+    auto jb = [](bool v) { return std::string(v ? "true" : "false"); };
+    return o + "],\"doublesBase\":" + jb(b.doublesBase) + ",\"states\":{\"blend\":" + jstr(blend[int(st.blend)]) +
+           ",\"depthWrite\":" + jb(st.depthWrite) +
+           ",\"depthTest\":" + jstr(st.depthTest == render::FxDepthTest::Greater ? "greater" : "lequal") +
+           ",\"twoSided\":" + jb(st.twoSided) + ",\"stencilOnce\":" + jb(st.stencilOnce) +
+           ",\"readsFrame\":" + jb(st.readsFrame) + "}}";
 }
 
 // The generic lit program's material values (render/mesh_materials.cpp: the parameters Diffuse, Specular, Emissive,

@@ -77,7 +77,7 @@ try {
 
   // The GLSL shared with the desktop (render/glsl, bundled into shaders.js) compiles and links as GLSL ES 3.00 in
   // every variant the desktop builds: each Alamo implementation, W3D pass switches, NormalMapped.fx, the C&C 3
-  // Objects switches and the generic program's.
+  // Objects switches, the generic program's and the particles' (not drawn by the page yet).
   const glslErrors = await page.evaluate(async () => {
     const { glsl, esPrefix } = await import('./shaders.js');
     const gl = document.createElement('canvas').getContext('webgl2');
@@ -93,6 +93,9 @@ try {
     variants.push(['w3x_objects', []], ['w3x_objects', ['SPECMAP', 'RECOLOR', 'ALPHA_TEST']],
       ['w3x_objects', ['SPECMAP', 'SCROLL_HOUSECOLOR']]);
     variants.push(['mesh', ['BUMP', 'SPECULAR']], ['mesh', ['UNLIT', 'NO_BASE_TEXTURE']]);
+    for (const [kind, low, tex, orient] of [[0, 0, 1, 0], [1, 1, 0, 2], [2, 0, 1, 1], [3, 0, 0, 2]])
+      variants.push(['particle', [`BLEND_KIND ${kind}`, `LOW_PASS ${low}`, `HAS_TEXTURE ${tex}`, `ORIENT ${orient}`]]);
+    variants.push(['particle_composite', []]);
     const errors = [];
     for (const [name, defines] of variants) {
       const head = esPrefix + defines.map((d) => `#define ${d}\n`).join('');

@@ -82,6 +82,22 @@ if (!s.error) {
     p.fx.uniforms.some(u => u.name === 'mDiffuse' && u.value.length === 4) &&
     p.fx.textures.some(t => t.uniform === 'baseTexture' && t.base)), `Alamo parts carry their .fx binding (${alamoParts.length})`);
   check(s.parts.every(p => p.fx === null || typeof p.fx === 'object'), 'fx: a binding or null');
+  // The render states come with the binding (render/fx_uniforms.cpp alamoStates, the table the desktop uses too):
+  // the .fx techniques' AlphaBlendEnable/SrcBlend/DestBlend, ZWriteEnable and CullMode.
+  const expectStates = { ALPHA: ['alpha', false, false], ALPHA_GLOSS: ['alpha', false, false],
+    ADDITIVE: ['additive', false, false], SHIELD: ['additive', false, true], NEBULA: ['additive', false, true],
+    GRASS: ['alpha', false, true], SKYDOME: ['none', false, false], BUMP_COLORIZE: ['none', true, false],
+    GLOSS: ['none', true, false], GLOSS_COLORIZE: ['none', true, false], DEFAULT: ['none', true, false] };
+  const statesSeen = alamoParts.filter(p => expectStates[p.fx.defines[0]]);
+  check(statesSeen.length > 0 && statesSeen.every(p => {
+    const [blend, depthWrite, twoSided] = expectStates[p.fx.defines[0]];
+    const st = p.fx.states;
+    return st && st.blend === blend && st.depthWrite === depthWrite && st.twoSided === twoSided &&
+      st.depthTest === 'lequal' && !st.stencilOnce && !st.readsFrame;
+  }), `Alamo parts carry their render states (${statesSeen.map(p => p.fx.defines[0]).join(' ')})`);
+  check(s.parts.every(p => !p.fx || p.fx.program === 'alamo' ||
+    (p.fx.states.blend === 'none' && p.fx.states.depthWrite && !p.fx.states.twoSided)),
+    'SAGE .fx parts: the default states');
   const a = M.alamoLights();
   check(a.sphAll.length === 48 && a.sphFill.length === 48 && a.alamoLights.length === 28 &&
     Math.abs(Math.hypot(...a.sunToward) - 1) < 1e-5, 'Alamo light set-up: SH matrices, fixed-function lights, unit sun');
