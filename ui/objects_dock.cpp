@@ -74,7 +74,7 @@ ObjectsDock::ObjectsDock(QWidget* parent) : QDockWidget(tr("Objects"), parent) {
         const QString name = item ? item->data(0, Qt::UserRole).toString() : QString();
         if (!name.isEmpty()) emit objectRequested(name);
     };
-    connect(group_, &QTreeWidget::itemDoubleClicked, this, [openMember](QTreeWidgetItem* i, int) { openMember(i); });
+    // itemActivated comes with a double-click (and Enter): listening to both opened a member twice.
     connect(group_, &QTreeWidget::itemActivated, this, [openMember](QTreeWidgetItem* i, int) { openMember(i); });
 
     connect(filter_, &QLineEdit::textChanged, this, &ObjectsDock::setFilter);
@@ -86,7 +86,7 @@ ObjectsDock::ObjectsDock(QWidget* parent) : QDockWidget(tr("Objects"), parent) {
         else
             emit objectRequested(name.data().toString());
     };
-    connect(view_, &QTreeView::doubleClicked, this, open);
+    // activated comes with a double-click (and Enter); listening to doubleClicked too requested everything twice.
     connect(view_, &QTreeView::activated, this, open);
     connect(&watcher_, &QFutureWatcher<Loaded>::finished, this, &ObjectsDock::showLoaded);
 }
