@@ -598,12 +598,7 @@ void MainWindow::applyDocument(const LoadResult& r) {
     if (r.doc.particles) {
         view_->setParticleSystem(r.doc.particles, model_);
     } else if (applyingObject_) {
-        std::vector<ModelAttachment> a;
-        for (const objects::LoadedAttachment& l : attachments_)
-            a.push_back({l.model, l.bone, nullptr, {}});
-        for (const objects::LoadedParticles& p : objectParticles_)
-            a.push_back({nullptr, p.boneIndex, p.definition, p.system});
-        view_->setObjectModel(model_, std::move(a));
+        view_->setObjectModel(model_, viewAttachments());
     } else {
         view_->setModel(model_);
     }
@@ -1822,6 +1817,15 @@ QStringList MainWindow::textureChoices() const {
                 add(f);
     out.sort(Qt::CaseInsensitive);
     return out;
+}
+
+std::vector<ModelAttachment> MainWindow::viewAttachments() const {
+    std::vector<ModelAttachment> a;
+    for (const objects::LoadedAttachment& l : attachments_)
+        a.push_back({l.model, l.bone, nullptr, {}});
+    for (const objects::LoadedParticles& p : objectParticles_)
+        a.push_back({nullptr, p.boneIndex, p.definition, p.system});
+    return a;
 }
 
 } // namespace rs::ui

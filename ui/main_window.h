@@ -283,6 +283,9 @@ class MainWindow : public QMainWindow {
     // Shows the model in place again (the view rebuilt: textures decoded anew), keeping the camera, the clip and
     // its time, the LOD/ALT and the selections.
     void reshowInPlace();
+    void showPanelsInPlace(const QList<int>& material);
+    // What a game object hangs at its bones (attachments_, objectParticles_), as the view takes it.
+    std::vector<ModelAttachment> viewAttachments() const;
     FileWatch* live_ = nullptr;
     bool liveOn_ = true;
     QFutureWatcher<LoadResult> liveWatcher_;

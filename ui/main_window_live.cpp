@@ -236,14 +236,7 @@ void MainWindow::applyReloaded(const LoadResult& r, const QStringList& changed) 
     clip_ = pick > 0 ? clips_[size_t(pick - 1)].clip : nullptr;
     refreshClipSelector(pick);
     view_->setEditedModel(model_);
-    view_->setClip(clip_);
-    boneDock_->setModel(model_);
-    boneDock_->setClip(clip_);
-    boneDock_->setProxyParticles(view_->proxyParticles());
-    materialDock_->setModel(model_, resolver_);
-    materialDock_->setCurrentItemPath(material);
-    sceneDock_->setLevels(model_->lodLevels(), model_->altLevels());
-    view_->setSettings(sceneDock_->settings());
+    showPanelsInPlace(material);
     timeline_->setClip(clip_); // keeps the play state
     if (clip_ && clip_->frameCount > 0) timeline_->setPosition(std::min(pos, float(clip_->frameCount - 1)));
     if (bone >= 0 && size_t(bone) < model_->skeleton.bones.size()) boneDock_->selectBone(bone);
@@ -299,22 +292,8 @@ bool MainWindow::reloadClipsFromDisk(const QStringList& diskFiles) {
     return true;
 }
 
-void MainWindow::reshowInPlace() {
-    if (!model_) return;
-    const int bone = boneDock_->selectedBone();
-    const QList<int> material = materialDock_->currentItemPath();
-    const float pos = timeline_->position();
-    if (!attachments_.empty() || !objectParticles_.empty()) {
-        // A game object: shown again with what it hangs at its bones (the view frames it anew).
-        std::vector<ModelAttachment> a;
-        for (const objects::LoadedAttachment& l : attachments_)
-            a.push_back({l.model, l.bone, nullptr, {}});
-        for (const objects::LoadedParticles& p : objectParticles_)
-            a.push_back({nullptr, p.boneIndex, p.definition, p.system});
-        view_->setObjectModel(model_, std::move(a));
-    } else {
-        view_->setEditedModel(model_);
-    }
+// The panels shown again for model_ and clip_ as they are now, the Materials panel's selection kept (material).
+void MainWindow::showPanelsInPlace(const QList<int>& material) {
     view_->setClip(clip_);
     boneDock_->setModel(model_);
     boneDock_->setClip(clip_);
@@ -323,6 +302,20 @@ void MainWindow::reshowInPlace() {
     materialDock_->setCurrentItemPath(material);
     sceneDock_->setLevels(model_->lodLevels(), model_->altLevels());
     view_->setSettings(sceneDock_->settings());
+}
+
+void MainWindow::reshowInPlace() {
+    if (!model_) return;
+    const int bone = boneDock_->selectedBone();
+    const QList<int> material = materialDock_->currentItemPath();
+    const float pos = timeline_->position();
+    if (!attachments_.empty() || !objectParticles_.empty()) {
+        // A game object: shown again with what it hangs at its bones (the view frames it anew).
+        view_->setObjectModel(model_, viewAttachments());
+    } else {
+        view_->setEditedModel(model_);
+    }
+    showPanelsInPlace(material);
     timeline_->setPosition(pos); // the view and the bone panel follow (frameChanged)
     if (bone >= 0 && size_t(bone) < model_->skeleton.bones.size()) boneDock_->selectBone(bone);
     updateTextureNotice();
