@@ -679,6 +679,7 @@ Model toModel(const BwmFile& f, const std::string& file) {
             const BwmMaterialRef& ref = bm.refs[ri];
             SubMesh sm;
             sm.material = materials[ref.material];
+            sm.material.sourceIndex = int(ref.material);
             sm.vertexFormat = vfmt;
             const size_t v0 = ref.vertexOffset, nv = ref.vertexCount;
             sm.positions.assign(f.positions.begin() + v0, f.positions.begin() + v0 + nv);

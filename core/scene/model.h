@@ -139,12 +139,20 @@ struct W3dPassState {
     W3dMapper mappers[2];                // stage 0 and 1
     int uvSource[2] = {0, 1};            // UV array per stage (SubMesh::w3dUv index; -1 none)
     bool hasDcg = false, hasDig = false; // the pass has per-vertex DCG / DIG arrays (SubMesh::w3dColors)
+    // Where the pass's state is stored in its mesh chunk, for edits (EditOp target "MESH#index"): its vertex
+    // material's index in 0x2A, its shader's in 0x29, its stage 0/1 textures' in 0x1F; -1 where it has none.
+    int vmatIndex = -1, shaderIndex = -1;
+    int textureIndex[2] = {-1, -1};
 };
 
 struct Material {
     std::string shader; // e.g. "MeshBumpColorize.fx", W3D/B&W2 readers synthesise a descriptive name
     std::vector<MaterialParam> params;
     std::vector<W3dPassState> w3dPasses; // W3D: every pass (up to 4) of the sub-mesh, in drawing order
+    // The file's own material the sub-mesh is drawn with, for edits: W3D its shader material's index in the mesh's
+    // 0x50 list (EditOp target "MESH#index"), B&W2 the model's material ("material index"); -1: none or another
+    // format (Alamo edits name the sub-mesh itself).
+    int sourceIndex = -1;
     const MaterialParam* find(const std::string& name) const; // case-insensitive
 };
 

@@ -735,6 +735,11 @@ W3dPassState passState(const RawMesh& m, uint32_t shaderId, uint32_t vmatId, uin
     st.lighting = !m.prelitVertex;
     if (texture0 < m.textures.size()) st.textures[0] = m.textures[texture0].name;
     if (texture1 < m.textures.size()) st.textures[1] = m.textures[texture1].name;
+    // Where it came from (the edits' targets).
+    st.shaderIndex = shaderId < m.shaders.size() ? int(shaderId) : -1;
+    st.vmatIndex = vmatId < m.vertexMaterials.size() ? int(vmatId) : -1;
+    st.textureIndex[0] = texture0 < m.textures.size() ? int(texture0) : -1;
+    st.textureIndex[1] = texture1 < m.textures.size() ? int(texture1) : -1;
     return st;
 }
 
@@ -949,6 +954,7 @@ static Mesh buildMesh(RawMesh& m, bool take, const Skeleton* skeleton, int bone,
     for (size_t g = 0; g < keys.size(); ++g) {
         SubMesh sm;
         sm.material = passMaterial(m, keys[g].shader, keys[g].texture, keys[g].vmat, keys[g].sm);
+        if (keys[g].sm < m.shaderMaterials.size()) sm.material.sourceIndex = int(keys[g].sm);
         sm.vertexFormat = skin ? (m.positions2.empty() ? "w3d:skin" : "w3d:skin2") : "w3d:rigid";
         remap.clear();
         if (single) {
