@@ -4,9 +4,10 @@
 // Alamo: the shader name (case-insensitive, ".fx"/".fxo" dropped, "RSkin" = the skinned variant of "Mesh") picks
 // the implementation of that .fx file's formula (the public FoC shader sources, Data/Shaders/*.fx). W3D materials
 // with ww3d2 passes are drawn by the W3D program (every pass, ww3d2's shader state, lighting and mappers); BFME
-// shader materials named NormalMapped.fx by its formula (render/glsl/w3d_fx.vert), C&C 3's ObjectsGDI/NOD/Generic.fx
-// by Objects.fxh's (render/glsl/w3x_objects.vert); other shader materials and B&W2 materials by the generic lit
-// program.
+// shader materials named NormalMapped.fx by its formula (render/glsl/w3d_fx.vert), C&C 3's ObjectsGDI/NOD/Generic/
+// Alien.fx by Objects.fxh's (render/glsl/w3x_objects.vert), Infantry/Tree/DefaultW3D.fx by BasicW3D.fxh's and
+// DefaultW3D.fxh's (render/glsl/w3x_basic.vert); other shader materials and B&W2 materials by the generic lit
+// program. An enumerator that shaderInfo never returns is drawn by the generic program.
 #pragma once
 
 #include "common/format_id.h"
@@ -49,6 +50,11 @@ enum class ShaderImpl {
     W3xObjectsGdi,     // C&C 3 ObjectsGDI.fx (Objects.fxh: GDI constants, spec map, house colour texture)
     W3xObjectsNod,     // C&C 3 ObjectsNOD.fx (Objects.fxh: NOD constants, spec map, scrolling house colour)
     W3xObjectsGeneric, // C&C 3 ObjectsGeneric.fx (Objects.fxh: the file's constants, spec map)
+    W3xObjectsAlien,   // C&C 3 ObjectsAlien.fx (Objects.fxh OBJECTS_ALIEN: alien constants, scrolled reflection, pulse)
+    W3xInfantry,       // C&C 3 Infantry.fx (BasicW3D.fxh with house colour: per-vertex lights, one texture)
+    W3xTree,           // C&C 3 Tree.fx (BasicW3D.fxh with the tree sway)
+    W3xDefaultW3d,     // C&C 3 DefaultW3D.fx / DefaultW3DNoFogNoCloud.fx (DefaultW3D.fxh)
+    W3xTiberium,       // C&C 3 Tiberium.fx
     Hidden,            // shadow volumes, collision and light-visualize meshes: not drawn by the game
 };
 
