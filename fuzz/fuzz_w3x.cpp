@@ -6,7 +6,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     auto self = std::make_shared<const std::vector<uint8_t>>(data, data + size);
     rs::ReadContext context;
     context.label = "fuzz.w3x";
-    context.w3x.include = [self](const std::string&) { return std::optional<rs::w3x::Source>({"inc.w3x", self}); };
+    context.w3x.include = [self](const std::string&, const std::string&) {
+        return std::optional<rs::w3x::Source>({"inc.w3x", self});
+    };
     context.w3x.declaration = [self](const std::string&, const std::string&) {
         return std::optional<rs::w3x::Source>({"decl.w3x", self});
     };

@@ -1,6 +1,7 @@
 // The asset checker: see check.h. One work item per file (a thread pool over an atomic index), then the object
 // database and the files nothing refers to on the calling thread.
 #include "check/check.h"
+#include "check/alamo_refs.h"
 #include "check/sage_commands.h"
 
 #include "common/error.h"
@@ -973,12 +974,29 @@ void checkObjects(const Ctx& c, unsigned threads, KnownFacts& known, std::vector
 
 // Findings naming something the mount does not hold, which a base game may provide.
 bool baseGameReference(const std::string& id) {
-    static const std::set<std::string> ids = {
-        "model.texture-missing",    "model.proxy-missing",     "model.hierarchy-missing", "object.file-missing",
-        "object.parent-missing",    "object.object-missing",   "object.model-missing",    "object.clip-missing",
-        "object.hardpoint-missing", "object.particle-missing", "object.texture-missing",
-        "ini.commandbutton-missing", "ini.commandset-missing", "ini.button-object-missing", "ini.mappedimage-missing",
-        "ini.mappedimage-texture-missing"};
+    static const std::set<std::string> ids = {"model.texture-missing",
+                                              "model.proxy-missing",
+                                              "model.hierarchy-missing",
+                                              "object.file-missing",
+                                              "object.parent-missing",
+                                              "object.object-missing",
+                                              "object.model-missing",
+                                              "object.clip-missing",
+                                              "object.hardpoint-missing",
+                                              "object.particle-missing",
+                                              "object.texture-missing",
+                                              "ini.commandbutton-missing",
+                                              "ini.commandset-missing",
+                                              "ini.button-object-missing",
+                                              "ini.mappedimage-missing",
+                                              "ini.mappedimage-texture-missing",
+                                              "sfx.sample-missing",
+                                              "gui.texture-missing",
+                                              "gui.megatexture-missing",
+                                              "commandbar.model-missing",
+                                              "commandbar.texture-missing",
+                                              "commandbar.icon-missing",
+                                              "commandbar.megatexture-missing"};
     return ids.count(id) != 0;
 }
 
@@ -1151,6 +1169,7 @@ Report run(const Resolver& resolver, std::vector<Item> items, const Options& opt
         if (options.objects) {
             checkObjects(c, threads, known, rep.findings, referenced, options.cancel);
             checkSageCommands(*c.table, rep.findings, referenced);
+            checkAlamoReferences(*c.table, rep.findings, referenced);
             if (options.progress) options.progress(total, total);
         }
         if (options.unreferenced) {
@@ -1214,10 +1233,12 @@ std::string Location::str() const {
 }
 
 const std::vector<CheckInfo>& catalog() {
-    // The table above, then the SAGE command checks (sage_commands.cpp) before the last two rows (unref, ref).
+    // The table above, then the SAGE command checks (sage_commands.cpp) and the EaW/FoC SFX, GUI and command bar
+    // checks (alamo_refs.cpp) before the last two rows (unref, ref).
     static const std::vector<CheckInfo> all = [] {
         std::vector<CheckInfo> v(kCatalog.begin(), kCatalog.end() - 2);
         v.insert(v.end(), sageCommandChecks().begin(), sageCommandChecks().end());
+        v.insert(v.end(), alamoReferenceChecks().begin(), alamoReferenceChecks().end());
         v.insert(v.end(), kCatalog.end() - 2, kCatalog.end());
         return v;
     }();

@@ -313,38 +313,87 @@ w3d::HierarchyLookup Resolver::hierarchyLookup(const Place& place, const OpenOpt
     };
 }
 
-w3x::Lookup Resolver::w3xLookup(const Place& place) const {
-    // The file at key k of the place's table (bounded by the W3X size cap); nullopt when absent or the file itself.
-    auto fromTable = [place](const std::string& k) -> std::optional<w3x::Source> {
+// `rel` ("Sub/Part.w3x", "../Shared/X.w3x") joined to the folder `dir` ("" or ending in '/'), "." and ".." parts
+// resolved lexically; nullopt when ".." climbs above the root (refused rather than guessed).
+static std::optional<std::string> joinRelative(const std::string& dir, const std::string& rel) {
+    std::vector<std::string> parts;
+    auto push = [&](const std::string& path) {
+        size_t start = 0;
+        while (start <= path.size()) {
+            size_t slash = path.find('/', start);
+            if (slash == std::string::npos) slash = path.size();
+            const std::string part = path.substr(start, slash - start);
+            start = slash + 1;
+            if (part.empty() || part == ".") continue;
+            if (part == "..") {
+                if (parts.empty()) return false;
+                parts.pop_back();
+            } else {
+                parts.push_back(part);
+            }
+        }
+        return true;
+    };
+    if (!push(dir) || !push(rel) || parts.empty()) return std::nullopt;
+    std::string out = dir.rfind('/', 0) == 0 ? "/" : "";
+    for (size_t i = 0; i < parts.size(); ++i)
+        out += (i ? "/" : "") + parts[i];
+    return out;
+}
+
+w3x::Lookup Resolver::w3xLookup(const Place& place, const std::string& mainLabel) const {
+    // Where a file was found, as handed back to `include` (Source::where): its table key, a newline, its path on
+    // disk (either may be empty).
+    auto whereOf = [](const std::string& key, const std::string& disk) { return key + "\n" + disk; };
+    // The file being loaded, when a lookup leads back to it: named by its label, not read again (loadSet knows it).
+    const w3x::Source self{mainLabel, nullptr, whereOf(place.key, place.diskPath), nullptr};
+    // A file parsed once while its stamp holds (an empty stamp: parsed each time).
+    auto parsedSource = [this](const std::string& label, const std::string& stamp, const std::string& where,
+                               auto bytes) -> w3x::Source {
+        auto file = w3xFiles_.get(label, stamp, [&] {
+            const std::vector<uint8_t> b = bytes();
+            return std::make_shared<const w3x::File>(w3x::readFile(ByteSpan(b), label));
+        });
+        return w3x::Source{label, nullptr, where, std::move(file)};
+    };
+    auto readDisk = [](const std::string& f) { return readFile(f, w3x::kMaxFileBytes, "W3X file"); };
+    // The file at key k of the place's table (bounded by the W3X size cap); nullopt when absent.
+    auto fromTable = [place, self, whereOf, parsedSource,
+                      readDisk](const std::string& k) -> std::optional<w3x::Source> {
         if (!place.table) return std::nullopt;
         const Hit* h = place.table->find(k);
         if (!h) return std::nullopt;
         const vfs::Entry& e = place.table->entry(*h);
-        if (e.key == place.key) return std::nullopt;
+        if (e.key == place.key) return self;
         const std::string label = e.diskPath.empty() ? place.table->describe(*h) : e.diskPath;
         if (!e.diskPath.empty())
-            return w3x::Source{label, std::make_shared<const std::vector<uint8_t>>(
-                                          readFile(e.diskPath, w3x::kMaxFileBytes, "W3X file"))};
+            return parsedSource(label, fileStamp(e.diskPath), whereOf(e.key, e.diskPath),
+                                [&] { return readDisk(e.diskPath); });
         if (e.size > w3x::kMaxFileBytes)
             throw ParseError(label, {}, ParseError::kNoOffset,
                              "W3X file of " + std::to_string(e.size) + " bytes refused (larger than " +
                                  std::to_string(w3x::kMaxFileBytes) + ")");
-        const vfs::EntryBytes b = place.table->read(*h);
-        return w3x::Source{label, std::make_shared<const std::vector<uint8_t>>(b.span.data, b.span.data + b.span.size)};
+        const std::string stamp = "entry:" + std::to_string(e.offset) + ":" + std::to_string(e.size) + ":" +
+                                  fileStamp(place.table->mountOf(*h).source->label());
+        return parsedSource(label, stamp, whereOf(e.key, ""), [&] {
+            const vfs::EntryBytes b = place.table->read(*h);
+            return std::vector<uint8_t>(b.span.data, b.span.data + b.span.size);
+        });
+    };
+    // A file on disk ("" : nullopt); the file being loaded stands for itself.
+    auto onDisk = [place, self, whereOf, parsedSource, readDisk](const std::string& f) -> std::optional<w3x::Source> {
+        if (f.empty()) return std::nullopt;
+        if (!place.diskPath.empty() && fs::absolute(f) == fs::absolute(place.diskPath)) return self;
+        return parsedSource(f, fileStamp(f), whereOf("", f), [&] { return readDisk(f); });
     };
     // A file named `rel` (a file name or a path below the art folder): the table's candidates, then on disk the
     // SAGE art layout above the file: <...>/Art/<first two letters>/<name> and <...>/Art/<rel>.
-    auto locate = [place, fromTable](const std::string& rel) -> std::optional<w3x::Source> {
+    auto locate = [place, fromTable, onDisk](const std::string& rel) -> std::optional<w3x::Source> {
         for (const std::string& k : resolve::w3xIncludeCandidates(rel, place.key))
             if (auto s = fromTable(k)) return s;
         if (place.diskPath.empty()) return std::nullopt;
         const std::string norm = normalizePath(rel);
         const std::string file = fs::path(std::string(rel)).filename().string();
-        auto onDisk = [&](const std::string& f) -> std::optional<w3x::Source> {
-            if (f.empty() || fs::absolute(f) == fs::absolute(place.diskPath)) return std::nullopt;
-            return w3x::Source{
-                f, std::make_shared<const std::vector<uint8_t>>(readFile(f, w3x::kMaxFileBytes, "W3X file"))};
-        };
         for (fs::path dir = fs::absolute(fs::path(parentOf(place.diskPath))); !dir.empty(); dir = dir.parent_path()) {
             if (lower(dir.filename().string()) == "art") {
                 if (file.size() >= 2)
@@ -362,19 +411,63 @@ w3x::Lookup Resolver::w3xLookup(const Place& place) const {
         }
         return std::nullopt;
     };
+    // `rel` relative to the folder of the file found at `from` (Source::where; "" the file being loaded): that
+    // folder's key in the table, then that folder on disk (each part in any case).
+    auto relative = [place, whereOf, fromTable, onDisk](const std::string& rel,
+                                                        const std::string& from) -> std::optional<w3x::Source> {
+        const std::string where = from.empty() ? whereOf(place.key, place.diskPath) : from;
+        const size_t nl = where.find('\n');
+        const std::string key = where.substr(0, nl), disk = nl == std::string::npos ? "" : where.substr(nl + 1);
+        if (!key.empty())
+            if (const auto k = joinRelative(resolve::folderOf(key), normalizePath(rel)))
+                if (auto s = fromTable(*k)) return s;
+        if (disk.empty()) return std::nullopt;
+        const std::string dir = fs::absolute(fs::path(parentOf(disk))).string();
+        const auto path = joinRelative(dir, rel);
+        if (!path) return std::nullopt;
+        // Each part in any case, from the filesystem root down.
+        fs::path cur = fs::path(*path).root_path();
+        const fs::path rest = fs::path(*path).relative_path();
+        for (auto it = rest.begin(); it != rest.end(); ++it) {
+            const bool last = std::next(it) == rest.end();
+            const std::string found = childNoCase(cur.string(), it->string(), !last);
+            if (found.empty()) return std::nullopt;
+            cur = found;
+        }
+        return onDisk(cur.string());
+    };
     w3x::Lookup l;
-    l.include = [locate](const std::string& source) -> std::optional<w3x::Source> {
+    // "ART:"/"DATA:" sources through the SAGE art layout (locate); others relative to the including file first.
+    l.include = [locate, relative](const std::string& source, const std::string& from) -> std::optional<w3x::Source> {
         std::string rel = source;
-        const size_t colon = rel.find(':');
-        if (colon != std::string::npos && colon > 1) rel = rel.substr(colon + 1); // "ART:", "DATA:" (not "C:")
         std::replace(rel.begin(), rel.end(), '\\', '/');
+        const size_t colon = rel.find(':');
+        if (colon != std::string::npos && colon > 1) return locate(rel.substr(colon + 1)); // "ART:" (not "C:")
+        if (auto s = relative(rel, from)) return s;
         return locate(rel);
     };
     l.declaration = [place, locate, fromTable](const std::string& kind,
                                                const std::string& id) -> std::optional<w3x::Source> {
         auto declares = [&](const w3x::Source& s) {
-            for (const auto& [k, i] : w3x::scanDeclarations(ByteSpan(*s.bytes)).declarations)
-                if (k == kind && iequals(i, id)) return true;
+            if (!s.parsed) return false; // the file being loaded
+            const w3x::File& f = *s.parsed;
+            auto any = [&](const auto& list, auto name) {
+                return std::any_of(list.begin(), list.end(), [&](const auto& x) { return iequals(name(x), id); });
+            };
+            if (kind == "W3DHierarchy") return any(f.hierarchies, [](const w3d::Hierarchy& h) { return h.name; });
+            if (kind == "W3DMesh") return any(f.meshes, [](const w3d::RawMesh& m) { return m.fullName(); });
+            if (kind == "W3DCollisionBox") return any(f.boxes, [](const w3d::Box& b) { return b.name; });
+            if (kind == "W3DContainer") return any(f.containers, [](const w3d::Hlod& h) { return h.name; });
+            if (kind == "Texture") return any(f.textures, [](const w3x::TextureDecl& t) { return t.id; });
+            return false;
+        };
+        // The cheap scan of an entry's bytes, before parsing it (the files beside may be many and large).
+        auto scanned = [&](const std::string& k) {
+            const Hit* h = place.table->find(k);
+            if (!h || place.table->entry(*h).size > w3x::kMaxFileBytes) return false;
+            const vfs::EntryBytes b = place.table->read(*h);
+            for (const auto& [kk, i] : w3x::scanDeclarations(b.span).declarations)
+                if (kk == kind && iequals(i, id)) return true;
             return false;
         };
         for (const std::string& name : resolve::w3xDeclarationFiles(kind, id))
@@ -396,6 +489,7 @@ w3x::Lookup Resolver::w3xLookup(const Place& place) const {
         for (const auto& [common, k] : beside) {
             std::optional<w3x::Source> s;
             try {
+                if (!scanned(k)) continue;
                 s = fromTable(k);
             } catch (const ParseError&) {
                 continue;
@@ -425,7 +519,7 @@ static std::vector<uint8_t> placeBytes(const Resolver::Place& place, const std::
 Document Resolver::read(ByteSpan bytes, const std::string& path, const OpenOptions& options) const {
     const Place place = placeOf(path);
     const std::string& label = options.label.empty() ? path : options.label;
-    ReadContext c{label, hierarchyLookup(place, options), w3xLookup(place)};
+    ReadContext c{label, hierarchyLookup(place, options), w3xLookup(place, label)};
     Document d = readDocument(bytes, c);
     if (d.model) d.model->sourcePath = label;
     return d;
@@ -442,7 +536,7 @@ Document Resolver::read(const std::string& path, const OpenOptions& options) con
         const std::vector<uint8_t> bytes = placeBytes(place, path);
         const std::string& label = options.label.empty() ? path : options.label;
         Document d =
-            readDocument(ByteSpan(bytes), ReadContext{label, hierarchyLookup(place, options), w3xLookup(place)});
+            readDocument(ByteSpan(bytes), ReadContext{label, hierarchyLookup(place, options), w3xLookup(place, label)});
         if (d.model) d.model->sourcePath = label;
         return d;
     } catch (const std::bad_alloc&) {

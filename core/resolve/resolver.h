@@ -133,7 +133,9 @@ class Resolver {
     w3d::HierarchyLookup hierarchyLookup(const Place& place, const OpenOptions& options) const;
     // W3X: Includes and declarations (w3x::Lookup) found around `place` (resolve::w3xIncludeCandidates, the SAGE
     // art layout on disk: <...>/Art/<xx>/, then the .w3x files beside that declare what is asked for).
-    w3x::Lookup w3xLookup(const Place& place) const;
+    // Relative Includes are resolved from the including file's folder (in the table, then on disk); files read for
+    // Includes and declarations are parsed once while their stamp holds (w3xFiles_). `label`: the loaded file's.
+    w3x::Lookup w3xLookup(const Place& place, const std::string& label) const;
     std::shared_ptr<const vfs::MountTable> tableOver(std::shared_ptr<vfs::Source> own) const;
 
     // A value per id made once while the id's stamp holds: a thread asking while another makes it waits for that
@@ -178,6 +180,11 @@ class Resolver {
     StampCache<std::shared_ptr<const vfs::MountTable>> tables_{1024, kRemakeInterval}; // by "archive:" path
     StampCache<std::shared_ptr<const vfs::MountTable>> folders_{1024};                 // by "dir:" path
     StampCache<std::shared_ptr<const std::vector<w3d::Hierarchy>>> hierarchies_{1024}; // by hierarchy file label
+    StampCache<std::shared_ptr<const w3x::File>> w3xFiles_{256}; // W3X files read for another's Includes, by label
+
+  public:
+    // How many W3X files the Includes and declaration lookups parsed (not taken from the cache) (tests, benchmarks).
+    size_t w3xFilesParsed() const { return w3xFiles_.made(); }
 };
 
 // "size:mtime" of a file on disk ("" when it cannot be read): what the resolver's caches are checked against.

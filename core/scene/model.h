@@ -23,6 +23,7 @@
 namespace rs {
 
 struct ParticleSystem;
+struct MarkerFx; // w3d/w3d_fx.h
 
 enum class BillboardMode : int {
     None = 0,
@@ -278,6 +279,9 @@ struct Marker {
     int bone = -1;
     glm::mat4 transform{1.0f}; // relative to bone
     glm::vec3 extent{0.0f};    // half size for boxes
+    // W3D spheres and rings (kind "sphere"/"ring"): their definition with its keyframed colour, alpha and scale,
+    // drawn animated (w3d::sphereState/ringState); null for other markers.
+    std::shared_ptr<const MarkerFx> fx;
 };
 
 // Object connection as stored (Alamo 0x602): object index counts meshes and lights in file order.
@@ -312,9 +316,9 @@ struct Model {
     std::vector<Dazzle> dazzles;
     std::vector<Marker> markers;
     std::vector<Connection> connections;
-    std::vector<PointSet> pointSets;   // overlays (may be empty)
+    std::vector<PointSet> pointSets;      // overlays (may be empty)
     std::vector<BoneParticles> particles; // systems the file holds (W3D emitters)
-    std::vector<std::string> warnings; // non-fatal problems found while reading
+    std::vector<std::string> warnings;    // non-fatal problems found while reading
 
     std::vector<int> lodLevels() const; // sorted distinct Mesh::lod values >= 0
     std::vector<int> altLevels() const; // sorted distinct Mesh::alt values >= 0

@@ -37,6 +37,7 @@
 #include "w3d/w3d_reader.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -96,3 +97,11 @@ PrimitiveState sphereState(const Sphere& s, float seconds);
 PrimitiveState ringState(const Ring& r, float seconds);
 
 } // namespace rs::w3d
+
+namespace rs {
+// What a W3D sphere or ring marker (Marker::fx) draws: one of the two definitions, as read.
+struct MarkerFx {
+    std::shared_ptr<const w3d::Sphere> sphere;
+    std::shared_ptr<const w3d::Ring> ring;
+};
+} // namespace rs

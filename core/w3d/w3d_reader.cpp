@@ -1466,6 +1466,9 @@ Document assemble(File f, const std::string& path, const HierarchyLookup& lookup
                 mk.bone = bone;
                 mk.transform = glm::translate(glm::mat4(1.0f), f.spheres[i].center);
                 mk.extent = f.spheres[i].extent * f.spheres[i].scale;
+                auto fx = std::make_shared<MarkerFx>();
+                fx->sphere = std::make_shared<const Sphere>(f.spheres[i]);
+                mk.fx = std::move(fx);
                 model->markers.push_back(mk);
                 usedSphere[i] = 1;
                 return true;
@@ -1478,6 +1481,9 @@ Document assemble(File f, const std::string& path, const HierarchyLookup& lookup
                 mk.bone = bone;
                 mk.transform = glm::translate(glm::mat4(1.0f), f.rings[i].center);
                 mk.extent = glm::vec3(f.rings[i].outerExtent * f.rings[i].outerScale, 0.0f);
+                auto fx = std::make_shared<MarkerFx>();
+                fx->ring = std::make_shared<const Ring>(f.rings[i]);
+                mk.fx = std::move(fx);
                 model->markers.push_back(mk);
                 usedRing[i] = 1;
                 return true;

@@ -688,6 +688,7 @@ File readFile(ByteSpan bytes, const std::string& label) {
     checkBudgets(bytes, label);
     File f;
     f.label = label;
+    f.bytes = bytes.size;
     Reader r{bytes, label};
     pugi::xml_document doc;
     // No DOCTYPE (refused above), no entity but the predefined five and character references.
@@ -788,50 +789,104 @@ DeclarationScan scanDeclarations(ByteSpan b) {
 Document loadSet(ByteSpan bytes, const std::string& label, const Lookup& lookup) {
     File main = readFile(bytes, label);
     std::vector<std::string> warnings = main.warnings;
-    std::vector<File> more; // included and looked-up files, in the order read
-    std::set<std::string> seen{label};
+    // Included and looked-up files, in the order read (shared: a lookup may hand out a file it keeps parsed).
+    std::vector<std::shared_ptr<const File>> more;
+    std::vector<std::string> whereOf;            // Source::where of more[i]
+    std::map<std::string, int> seen{{label, 0}}; // label -> node (0: the main file, i + 1: more[i])
+    std::vector<std::vector<int>> includes(1);   // node -> the nodes its Includes led to
     uint64_t total = bytes.size;
-    // Reads a file found for a reference; false (with a warning) when it cannot be used.
-    auto take = [&](const std::optional<Source>& src, const std::string& what) {
-        if (!src || !src->bytes) return false;
-        if (seen.count(src->label)) return true;
-        if (seen.size() >= kMaxFiles || total + src->bytes->size() > kMaxTotalBytes) {
+    auto labelOf = [&](int node) -> const std::string& { return node == 0 ? label : more[size_t(node - 1)]->label; };
+    // Reads (or takes parsed) a file found for a reference: its node, nullopt (with a warning) when unusable.
+    auto take = [&](const std::optional<Source>& src, const std::string& what) -> std::optional<int> {
+        if (!src) return std::nullopt;
+        if (const auto it = seen.find(src->label); it != seen.end()) return it->second;
+        if (!src->bytes && !src->parsed) return std::nullopt;
+        const uint64_t size = src->parsed ? src->parsed->bytes : src->bytes->size();
+        if (seen.size() >= kMaxFiles || total + size > kMaxTotalBytes) {
             pushWarning(warnings, what + ": " + src->label + " not read (more than " + std::to_string(kMaxFiles) +
                                       " files or " + std::to_string(kMaxTotalBytes) + " bytes for one asset)");
-            return false;
+            return std::nullopt;
         }
-        seen.insert(src->label);
-        total += src->bytes->size();
+        std::shared_ptr<const File> f = src->parsed;
         try {
-            more.push_back(readFile(ByteSpan(*src->bytes), src->label));
-            for (const std::string& w : more.back().warnings)
-                pushWarning(warnings, w);
+            if (!f) f = std::make_shared<const File>(readFile(ByteSpan(*src->bytes), src->label));
         } catch (const ParseError& e) {
             pushWarning(warnings, what + ": " + e.what());
-            return false;
+            return std::nullopt;
         }
-        return true;
+        total += size;
+        more.push_back(f);
+        whereOf.push_back(src->where);
+        includes.emplace_back();
+        const int node = int(more.size());
+        seen.emplace(src->label, node);
+        for (const std::string& w : f->warnings)
+            pushWarning(warnings, w);
+        return node;
     };
-    // Includes, transitively (breadth first), W3X files only (texture declaration .xml files too).
-    std::vector<Include> pending = main.includes;
-    std::set<std::string> asked;
+    // Includes, transitively (breadth first: what the main file includes is read before what those include);
+    // each file once, a relative source resolved from the file holding it (Lookup::include's `from`).
+    struct Pending {
+        Include include;
+        int from; // node holding it
+    };
+    std::vector<Pending> pending;
+    for (const Include& i : main.includes)
+        pending.push_back({i, 0});
+    std::set<std::pair<std::string, std::string>> asked; // (from's where, source)
     for (size_t i = 0; i < pending.size(); ++i) {
-        const std::string key = toLower(pending[i].source);
-        if (!asked.insert(key).second) continue;
+        const Include inc = pending[i].include;
+        const int from = pending[i].from;
+        const std::string& fromWhere = from == 0 ? std::string() : whereOf[size_t(from - 1)];
+        if (!asked.emplace(fromWhere, toLower(inc.source)).second) continue;
+        const std::string in = from == 0 ? std::string() : " (included by " + labelOf(from) + ")";
         std::optional<Source> src;
         try {
-            if (lookup.include) src = lookup.include(pending[i].source);
+            if (lookup.include) src = lookup.include(inc.source, fromWhere);
         } catch (const ParseError& e) {
-            pushWarning(warnings, "include " + pending[i].source + ": " + e.what());
+            pushWarning(warnings, "include " + inc.source + in + ": " + e.what());
             continue;
         }
         if (!src) {
-            pushWarning(warnings, "include " + pending[i].source + " not found");
+            pushWarning(warnings, "include " + inc.source + in + " not found");
             continue;
         }
         const size_t before = more.size();
-        if (take(src, "include " + pending[i].source) && more.size() > before)
-            pending.insert(pending.end(), more.back().includes.begin(), more.back().includes.end());
+        const std::optional<int> node = take(src, "include " + inc.source + in);
+        if (!node) continue;
+        std::vector<int>& edges = includes[size_t(from)];
+        if (std::find(edges.begin(), edges.end(), *node) == edges.end()) edges.push_back(*node);
+        if (more.size() > before)
+            for (const Include& next : more.back()->includes)
+                pending.push_back({next, *node});
+    }
+    // Include cycles (a file reached again from itself): refused by name; each file was read once, the Include
+    // closing the cycle is not followed again.
+    {
+        std::vector<int> state(includes.size(), 0), path; // 0 unvisited, 1 on the path, 2 done
+        std::set<std::string> reported;
+        auto visit = [&](auto&& self, int n) -> void {
+            state[size_t(n)] = 1;
+            path.push_back(n);
+            for (int m : includes[size_t(n)]) {
+                if (state[size_t(m)] == 1) {
+                    std::string chain;
+                    for (auto it = std::find(path.begin(), path.end(), m); it != path.end(); ++it)
+                        chain += labelOf(*it) + " -> ";
+                    chain += labelOf(m);
+                    if (reported.insert(chain).second)
+                        pushWarning(warnings, "include cycle refused: " + chain +
+                                                  " (each file is read once; the Include closing the cycle is not "
+                                                  "followed)");
+                } else if (state[size_t(m)] == 0) {
+                    self(self, m);
+                }
+            }
+            path.pop_back();
+            state[size_t(n)] = 2;
+        };
+        for (size_t n = 0; n < includes.size(); ++n)
+            if (state[n] == 0) visit(visit, int(n));
     }
     // Finds a declaration by id in the files read so far, else through the lookup.
     auto has = [&](auto member, const std::string& id, auto nameOf) {
@@ -841,8 +896,8 @@ Document loadSet(ByteSpan bytes, const std::string& label, const Lookup& lookup)
             return false;
         };
         if (in(main)) return true;
-        for (const File& f : more)
-            if (in(f)) return true;
+        for (const auto& f : more)
+            if (in(*f)) return true;
         return false;
     };
     auto need = [&](auto member, const char* kind, const std::string& id, auto nameOf) {
@@ -854,10 +909,9 @@ Document loadSet(ByteSpan bytes, const std::string& label, const Lookup& lookup)
             pushWarning(warnings, std::string(kind) + " " + id + ": " + e.what());
             return;
         }
-        if (!src || !take(src, std::string(kind) + " " + id)) return;
-        if (!has(member, id, nameOf))
-            pushWarning(warnings, more.empty() ? std::string(kind) + " " + id + " not found"
-                                               : more.back().label + " does not declare " + kind + " " + id);
+        const std::optional<int> node = src ? take(src, std::string(kind) + " " + id) : std::nullopt;
+        if (!node) return;
+        if (!has(member, id, nameOf)) pushWarning(warnings, labelOf(*node) + " does not declare " + kind + " " + id);
     };
     const auto hierName = [](const w3d::Hierarchy& h) -> const std::string& { return h.name; };
     const auto meshName = [](const w3d::RawMesh& m) { return m.fullName(); };
@@ -890,12 +944,12 @@ Document loadSet(ByteSpan bytes, const std::string& label, const Lookup& lookup)
         pushWarning(warnings,
                     "hierarchy " + hierarchy + " not found (looked for it in the files included and " +
                         (lookup.declaration ? std::string("in the .w3x files beside it)") : std::string(")")));
-    for (File& f : more)
-        for (w3d::Hierarchy& h : f.hierarchies)
+    for (const auto& f : more)
+        for (const w3d::Hierarchy& h : f->hierarchies)
             if (iequals(h.name, hierarchy) &&
                 std::none_of(w.hierarchies.begin(), w.hierarchies.end(),
                              [&](const w3d::Hierarchy& x) { return iequals(x.name, h.name); }))
-                w.hierarchies.push_back(std::move(h));
+                w.hierarchies.push_back(h);
     // The hierarchy named goes first (assemble takes the first one when nothing names one).
     std::stable_partition(w.hierarchies.begin(), w.hierarchies.end(),
                           [&](const w3d::Hierarchy& h) { return iequals(h.name, hierarchy); });
@@ -906,18 +960,18 @@ Document loadSet(ByteSpan bytes, const std::string& label, const Lookup& lookup)
         for (const w3d::LodArray& l : h.lods)
             for (const w3d::SubObject& o : l.objects)
                 placed.insert(toLower(o.name));
-    for (File& f : more) {
-        for (w3d::RawMesh& m : f.meshes)
-            if (placed.count(toLower(m.fullName()))) w.meshes.push_back(std::move(m));
-        for (w3d::Box& b : f.boxes)
-            if (placed.count(toLower(b.name))) w.boxes.push_back(std::move(b));
+    for (const auto& f : more) {
+        for (const w3d::RawMesh& m : f->meshes)
+            if (placed.count(toLower(m.fullName()))) w.meshes.push_back(m);
+        for (const w3d::Box& b : f->boxes)
+            if (placed.count(toLower(b.name))) w.boxes.push_back(b);
     }
     // Texture ids to the files their declarations name (the first declaration of an id wins).
     std::map<std::string, std::string> textureFile;
     for (const TextureDecl& t : main.textures)
         textureFile.emplace(toLower(t.id), t.file);
-    for (const File& f : more)
-        for (const TextureDecl& t : f.textures)
+    for (const auto& f : more)
+        for (const TextureDecl& t : f->textures)
             textureFile.emplace(toLower(t.id), t.file);
     std::set<std::string> undeclared;
     for (w3d::RawMesh& m : w.meshes)

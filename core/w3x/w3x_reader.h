@@ -83,6 +83,7 @@ struct File {
     std::vector<TextureDecl> textures;
     std::vector<Include> includes;
     std::vector<std::string> warnings;
+    uint64_t bytes = 0; // size of the file read (counted against kMaxTotalBytes)
 };
 
 // Parses one file (checked against the budgets first). Throws ParseError (file, "line L, column C") on malformed
@@ -93,25 +94,36 @@ File readFile(ByteSpan bytes, const std::string& label);
 // first element is <AssetDeclaration (the first 1 KiB looked at).
 bool looksLikeW3x(ByteSpan bytes);
 
-// A file found for a W3X reference: its label (for messages) and bytes.
+// A file found for a W3X reference: its label (for messages and to tell files apart) and bytes.
 struct Source {
     std::string label;
     std::shared_ptr<const std::vector<uint8_t>> bytes;
+    // The lookup's own locator for this file (a table key, a path on disk), handed back to `include` as `from` for
+    // the Includes this file holds; opaque to the loader.
+    std::string where;
+    // The file already parsed (a lookup's cache, e.g. the resolver's, kept while the file's stamp holds): used
+    // instead of parsing `bytes`, which may then be null. Its label is `label`'s. With neither, the Source stands for
+    // a file already read under that label (the one being loaded: a lookup leading back to it).
+    std::shared_ptr<const File> parsed;
 };
 
 // How the loader finds the files a W3X file needs but does not hold (the resolver: resolve/lookup_rules.h).
-//   include(source): an <Include source="..."/> as written ("ART:eulorwar_skl.w3x"), nullopt when not found.
+//   include(source, from): an <Include source="..."/> as written ("ART:eulorwar_skl.w3x", "Sub/Part.w3x") in the
+//                          file whose Source::where is `from` ("" for the file loadSet was given), nullopt when not
+//                          found. As the SDK's asset builder does, a source without a "ART:"/"DATA:" prefix is a
+//                          path relative to the folder of the file holding the Include.
 //   declaration(kind, id): a file declaring element `kind` ("W3DHierarchy", "W3DMesh", "W3DCollisionBox",
 //                          "W3DContainer", "Texture") with that id, by the SDK's naming (<NAME>.<SUB> meshes in
 //                          <NAME>.<SUB>.w3x, hierarchies in <H>.w3x, <H>_SKL / _HRC, containers in _CTR), then
 //                          any .w3x beside that declares it; nullopt when none.
 // Either may be null (nothing is looked up). Both may throw ParseError (reported as a warning).
 struct Lookup {
-    std::function<std::optional<Source>(const std::string& source)> include;
+    std::function<std::optional<Source>(const std::string& source, const std::string& from)> include;
     std::function<std::optional<Source>(const std::string& kind, const std::string& id)> declaration;
 };
 
-// Loads a .w3x and what it needs to be shown: its Includes (followed transitively through `lookup`), the
+// Loads a .w3x and what it needs to be shown: its Includes (followed transitively through `lookup`; an Include
+// leading back to a file that includes it is refused with the chain of names, one not found is named), the
 // hierarchy its container or first clip names and the meshes and boxes its containers place (from itself, the
 // included files, else `lookup.declaration`), textures named through the Texture declarations seen; then
 // assembled as W3D (w3d::assemble) into Format::W3x. Reads no file itself. Throws ParseError for the file itself;

@@ -128,7 +128,7 @@ std::shared_ptr<const std::vector<uint8_t>> bytesOf(const std::string& s) {
 // Includes "ART:test_skl.w3x" (any case) from memory; nothing else is found.
 w3x::Lookup memoryLookup() {
     w3x::Lookup l;
-    l.include = [](const std::string& source) -> std::optional<w3x::Source> {
+    l.include = [](const std::string& source, const std::string&) -> std::optional<w3x::Source> {
         if (toLower(source) == "art:test_skl.w3x") return w3x::Source{"test_skl.w3x", bytesOf(kSkl)};
         return std::nullopt;
     };
