@@ -1,5 +1,10 @@
 #include "fx_uniforms.h"
 
+#include "w3d/w3d_mapper.h"
+
+#include <algorithm>
+#include <cmath>
+
 namespace rs::render {
 
 const char* alamoDefine(rs::ShaderImpl impl) {
@@ -299,6 +304,149 @@ FxBinding fxBinding(const rs::Mesh& mesh, const rs::Material& material, rs::Shad
     if (impl == I::W3xObjectsGdi || impl == I::W3xObjectsNod || impl == I::W3xObjectsGeneric)
         return objects(material, impl);
     return {};
+}
+
+} // namespace rs::render
+
+// --- W3D passes
+// --------------------------------------------------------------------------------------------------------
+
+namespace rs::render {
+
+W3dVertexArrays w3dVertexArrays(const rs::SubMesh& sm) {
+    W3dVertexArrays out;
+    const size_t n = sm.positions.size();
+    for (const rs::W3dPassState& ps : sm.material.w3dPasses)
+        for (int src : ps.uvSource)
+            if (src >= 0 && size_t(src) < sm.w3dUv.size() && sm.w3dUv[size_t(src)].size() == n && src != out.uvSel[0] &&
+                out.uvSel[1] < 0)
+                (out.uvSel[0] < 0 ? out.uvSel[0] : out.uvSel[1]) = src;
+    const std::vector<glm::vec4>* dcg = nullptr;
+    const std::vector<glm::vec4>* dig = nullptr;
+    for (const auto& a : sm.w3dDcg)
+        if (!dcg && a.size() == n) dcg = &a;
+    for (const auto& a : sm.w3dDig)
+        if (!dig && a.size() == n) dig = &a;
+    if (dcg || dig) {
+        out.color.assign(n, glm::vec4(1.0f));
+        for (size_t v = 0; v < n; ++v) {
+            if (dcg) out.color[v] = (*dcg)[v];
+            if (dig) out.color[v] *= glm::vec4(glm::vec3((*dig)[v]), 1.0f);
+        }
+    }
+    return out;
+}
+
+int w3dProgramKey(const rs::W3dShaderBits& b) {
+    const int pri = b.priGradient <= 5 ? b.priGradient : 1;
+    const int dc = b.postDetailColorFunc <= 12 ? b.postDetailColorFunc : 0;
+    const int da = b.postDetailAlphaFunc <= 3 ? b.postDetailAlphaFunc : 0;
+    return pri | (b.texturing ? 8 : 0) | (dc << 4) | (da << 8) | (b.alphaTest ? 1 << 10 : 0) |
+           (b.secGradient ? 1 << 11 : 0);
+}
+
+std::vector<std::string> w3dDefines(int key) {
+    std::vector<std::string> d;
+    d.push_back("PRI " + std::to_string(key & 7));
+    if (key & 8) d.push_back("TEXTURING");
+    d.push_back("DCOLOR " + std::to_string((key >> 4) & 15));
+    d.push_back("DALPHA " + std::to_string((key >> 8) & 3));
+    if (key & (1 << 10)) d.push_back("ALPHA_TEST");
+    if (key & (1 << 11)) d.push_back("SEC_GRADIENT");
+    return d;
+}
+
+namespace {
+
+// Mapper arguments packed for the vertex stage (w3d.vert mapStage).
+void packMapper(const rs::W3dMapper& m, glm::vec4& a, glm::vec4& b, glm::vec4& c) {
+    using T = rs::W3dMapperType;
+    a = glm::vec4(m.scale.x, m.scale.y, 0, 0);
+    b = glm::vec4(m.perSec.x, m.perSec.y, m.offset.x, m.offset.y);
+    c = glm::vec4(m.clampFix ? 1.0f : 0.0f, m.bumpRotation, m.bumpScale, 0);
+    const int w = 1 << (m.log2Width < 0 ? 0 : m.log2Width > 15 ? 15 : m.log2Width);
+    const int last = m.last > 0 ? m.last : w * w;
+    const float gridOffset = float(((m.frameOffset % last) + last) % last);
+    switch (T(m.type)) {
+    case T::Grid:
+    case T::GridClassicEnv:
+    case T::GridEnvironment:
+    case T::GridWsClassicEnv:
+    case T::GridWsEnvironment:
+        a = glm::vec4(m.fps, float(m.log2Width), float(last), gridOffset);
+        b = glm::vec4(float(m.axis), 0, 0, 0); // GridWS*: Axis
+        break;
+    case T::Rotate:
+        b = glm::vec4(m.speed, m.center.x, m.center.y, 0);
+        break;
+    case T::SineLinearOffset:
+        b = glm::vec4(m.uafp.x, m.uafp.y, m.uafp.z, 0);
+        c = glm::vec4(m.vafp.x, m.vafp.y, m.vafp.z, 0);
+        break;
+    case T::StepLinearOffset:
+        b = glm::vec4(m.step.x, m.step.y, m.sps, 0);
+        break;
+    case T::ZigzagLinearOffset:
+        b = glm::vec4(m.perSec.x, m.perSec.y, std::abs(m.period), 0);
+        break;
+    case T::Random:
+        b = glm::vec4(m.fps, m.perSec.x, m.perSec.y, 0);
+        break;
+    case T::WsClassicEnv:
+    case T::WsEnvironment:
+        a = glm::vec4(float(m.axis), 0, 0, 0);
+        break;
+    case T::Edge:
+        a = glm::vec4(m.perSec.y, m.vStart, m.useReflect ? 1.0f : 0.0f, 0);
+        break;
+    default:
+        break;
+    }
+}
+
+} // namespace
+
+std::vector<W3dPassBinding> w3dPassBindings(const rs::SubMesh& sm, const W3dVertexArrays& arrays) {
+    const std::vector<rs::W3dPassState>& passes = sm.material.w3dPasses;
+    std::vector<W3dPassBinding> out;
+    const size_t n = std::min<size_t>(passes.size(), 4);
+    for (size_t p = 0; p < n; ++p) {
+        const rs::W3dPassState& ps = passes[p];
+        W3dPassBinding b;
+        b.programKey = w3dProgramKey(ps.shader);
+        b.defines = w3dDefines(b.programKey);
+        const rs::w3d::ColorRule rule = rs::w3d::colorRule(passes, p);
+        b.lighting = rule.lighting;
+        b.hasColor = rule.useColor;
+        b.colorScale = rule.scale;
+        b.diffuseFromColor = rule.diffuseFromColor;
+        b.ambientFromColor = rule.ambientFromColor;
+        b.diffuse = glm::vec4(ps.diffuse, ps.opacity);
+        b.ambient = ps.ambient;
+        b.specular = ps.specular;
+        b.emissive = ps.emissive;
+        b.shininess = ps.shininess;
+        for (int st = 0; st < 2; ++st) {
+            b.mapper[st] = ps.mappers[st].type;
+            packMapper(ps.mappers[st], b.mapA[st], b.mapB[st], b.mapC[st]);
+            b.uvSel[st] =
+                ps.uvSource[st] >= 0 && ps.uvSource[st] == arrays.uvSel[1] && arrays.uvSel[1] != arrays.uvSel[0] ? 1
+                                                                                                                 : 0;
+            b.textures[st] = ps.textures[st];
+        }
+        // ShaderClass's blend tables (Generals): source zero/one/src-alpha/dest-colour, destination zero/one/
+        // src-colour/inv-src-colour/src-alpha/inv-src-alpha; out-of-range values read as one/zero.
+        const int src = ps.shader.srcBlend > 3 ? 1 : ps.shader.srcBlend;
+        const int dst = ps.shader.destBlend > 5 ? 0 : ps.shader.destBlend;
+        b.src = W3dSrcFactor(src);
+        b.dst = W3dDstFactor(dst);
+        b.blend = src != 1 || dst != 0;
+        // The file's depth compare + 1 is the D3DCMPFUNC (0 never .. 7 always); out of range: less-equal.
+        b.depthFunc = W3dDepthFunc(ps.shader.depthCompare > 7 ? 3 : ps.shader.depthCompare);
+        b.depthWrite = ps.shader.depthMask != 0;
+        out.push_back(std::move(b));
+    }
+    return out;
 }
 
 } // namespace rs::render

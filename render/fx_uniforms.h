@@ -76,4 +76,51 @@ const char* alamoDefine(rs::ShaderImpl impl);
 // (mColor.r < 0). An implementation without a program of its own gives an empty program.
 FxBinding fxBinding(const rs::Mesh& mesh, const rs::Material& material, rs::ShaderImpl impl);
 
+// --- W3D (ww3d2 material passes)
+// -------------------------------------------------------------------------------------- What a sub-mesh drawn by
+// ww3d2's fixed-function passes (render/glsl/w3d.vert/.frag) hands its program, computed once for both renderers: the
+// desktop (render/w3d_materials.cpp, mesh_materials.cpp) binds these as Qt3D parameters and attributes, the page
+// (web/page/engine.js) as WebGL2 uniforms and vertex arrays (part JSON "w3d").
+
+// The vertex arrays the passes read: the (up to) two UV arrays the stages name (SubMesh::w3dUv indices, -1 none;
+// attributes w3dUv0, w3dUv1) and one colour array (attribute w3dColor: the first DCG, the first DIG multiplied in,
+// as ww3d2 keeps one array per mesh; empty when the sub-mesh has neither).
+struct W3dVertexArrays {
+    int uvSel[2] = {-1, -1};
+    std::vector<glm::vec4> color;
+};
+W3dVertexArrays w3dVertexArrays(const rs::SubMesh& sm);
+
+// One pass: the program switches (PRI, TEXTURING, DCOLOR, DALPHA, ALPHA_TEST, SEC_GRADIENT; programKey packs
+// them), the vertex material and colour-source uniforms (w3d::colorRule), each stage's mapper packed as w3d.vert's
+// mapStage reads it (wMapper, wMapA/B/C), the UV attribute it reads (wUvSel: 1 = w3dUv1), its textures, and the
+// render states ShaderClass::Apply sets: blend factors (Generals' tables) and the depth compare and mask.
+enum class W3dSrcFactor { Zero, One, SrcAlpha, DstColor };
+enum class W3dDstFactor { Zero, One, SrcColor, OneMinusSrcColor, SrcAlpha, OneMinusSrcAlpha };
+enum class W3dDepthFunc { Never, Less, Equal, LessEqual, Greater, NotEqual, GreaterEqual, Always };
+struct W3dPassBinding {
+    int programKey = 0;
+    std::vector<std::string> defines;
+    bool lighting = true, hasColor = false, diffuseFromColor = false, ambientFromColor = false;
+    glm::vec4 colorScale{1.0f};
+    glm::vec4 diffuse{1.0f}; // rgb diffuse, a opacity
+    glm::vec3 ambient{1.0f}, specular{0.0f}, emissive{0.0f};
+    float shininess = 1.0f;
+    int mapper[2] = {0, 0};
+    glm::vec4 mapA[2]{}, mapB[2]{}, mapC[2]{};
+    int uvSel[2] = {0, 0};
+    std::string textures[2]; // "" none (the white stand-in)
+    bool blend = false;      // false: source one, destination zero (blending off)
+    W3dSrcFactor src = W3dSrcFactor::One;
+    W3dDstFactor dst = W3dDstFactor::Zero;
+    W3dDepthFunc depthFunc = W3dDepthFunc::LessEqual;
+    bool depthWrite = true;
+};
+// The program key of a pass's shader bits (PRI | TEXTURING << 3 | DCOLOR << 4 | DALPHA << 8 | ALPHA_TEST << 10 |
+// SEC_GRADIENT << 11) and its #define lines' contents.
+int w3dProgramKey(const rs::W3dShaderBits& b);
+std::vector<std::string> w3dDefines(int programKey);
+// The passes of sm (at most 4, in drawing order) with the UV arrays of w3dVertexArrays(sm).
+std::vector<W3dPassBinding> w3dPassBindings(const rs::SubMesh& sm, const W3dVertexArrays& arrays);
+
 } // namespace rs::render

@@ -319,30 +319,13 @@ void MeshMaterials::buildSubMesh(Qt3DCore::QEntity* parent, const std::vector<Pa
     // as ww3d2 keeps one array per mesh) instead of the generic colour attribute.
     const bool w3dDrawn = shader.impl == rs::ShaderImpl::W3d && !steps_.genericOnly;
     if (useColors && !w3dDrawn) block("vertexColor", VT::Float, 4, 16, sm.colors.data());
-    int uvSel[2] = {-1, -1};
-    std::vector<glm::vec4> w3dColor;
+    W3dVertexArrays w3dArrays; // fx_uniforms.h: the arrays the passes read, as the page builds them
     if (w3dDrawn) {
-        for (const rs::W3dPassState& ps : sm.material.w3dPasses)
-            for (int src : ps.uvSource)
-                if (src >= 0 && size_t(src) < sm.w3dUv.size() && sm.w3dUv[size_t(src)].size() == n && src != uvSel[0] &&
-                    uvSel[1] < 0)
-                    (uvSel[0] < 0 ? uvSel[0] : uvSel[1]) = src;
-        if (uvSel[0] >= 0) block("w3dUv0", VT::Float, 2, 8, sm.w3dUv[size_t(uvSel[0])].data());
-        if (uvSel[1] >= 0) block("w3dUv1", VT::Float, 2, 8, sm.w3dUv[size_t(uvSel[1])].data());
-        const std::vector<glm::vec4>* dcg = nullptr;
-        const std::vector<glm::vec4>* dig = nullptr;
-        for (const auto& a : sm.w3dDcg)
-            if (!dcg && a.size() == n) dcg = &a;
-        for (const auto& a : sm.w3dDig)
-            if (!dig && a.size() == n) dig = &a;
-        if (dcg || dig) {
-            w3dColor.assign(n, glm::vec4(1.0f));
-            for (uint32_t v = 0; v < n; ++v) {
-                if (dcg) w3dColor[v] = (*dcg)[v];
-                if (dig) w3dColor[v] *= glm::vec4(glm::vec3((*dig)[v]), 1.0f);
-            }
-            block("w3dColor", VT::Float, 4, 16, w3dColor.data());
-        }
+        w3dArrays = w3dVertexArrays(sm);
+        for (int k = 0; k < 2; ++k)
+            if (w3dArrays.uvSel[k] >= 0)
+                block(k == 0 ? "w3dUv0" : "w3dUv1", VT::Float, 2, 8, sm.w3dUv[size_t(w3dArrays.uvSel[k])].data());
+        if (!w3dArrays.color.empty()) block("w3dColor", VT::Float, 4, 16, w3dArrays.color.data());
     }
 
     int skinMode = 0;
@@ -414,8 +397,8 @@ void MeshMaterials::buildSubMesh(Qt3DCore::QEntity* parent, const std::vector<Pa
             item.w3dFx =
                 buildW3dFx(entity, mesh, sm, subIndex, skinMode, rigidSlot, style.cullBackFaces, shader.impl, textures);
         else
-            buildW3dPasses(entity, gr, mesh, sm, subIndex, skinMode, rigidSlot, style.cullBackFaces, uvSel, textures,
-                           item.w3d);
+            buildW3dPasses(entity, gr, mesh, sm, subIndex, skinMode, rigidSlot, style.cullBackFaces, w3dArrays,
+                           textures, item.w3d);
         item.part = partIndex;
         item.mesh = meshIndex;
         item.sub = subIndex;

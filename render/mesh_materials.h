@@ -27,6 +27,8 @@ class QShaderProgram;
 namespace rs::render {
 
 struct FxBinding;
+struct W3dPassBinding;
+struct W3dVertexArrays;
 
 namespace fx {
 class OnDemandProgram;
@@ -112,12 +114,12 @@ class MeshMaterials {
     fx::OnDemandProgram& alamoProgram(rs::ShaderImpl impl);
     // W3D (w3d_materials.cpp): one program per combination of compile-time switches, one effect per program and
     // render state; the passes of a sub-mesh as entities sharing its geometry (pass 0 = entity itself).
-    static int w3dProgramKey(const rs::W3dShaderBits& b);
+    // The passes' uniforms, switches and states are fx_uniforms.h's w3dPassBindings (shared with the web page).
     fx::OnDemandProgram& w3dProgram(int key);
-    Qt3DRender::QEffect* w3dEffect(const rs::W3dShaderBits& b, int passIndex, bool cullBack);
+    Qt3DRender::QEffect* w3dEffect(const W3dPassBinding& b, int passIndex, bool cullBack);
     void buildW3dPasses(Qt3DCore::QEntity* entity, Qt3DRender::QGeometryRenderer* gr, const rs::Mesh& mesh,
                         const rs::SubMesh& sm, int subIndex, int skinMode, int rigidSlot, bool cullBack,
-                        const int uvSel[2], TextureCache& textures, std::vector<int>& programKeys);
+                        const W3dVertexArrays& arrays, TextureCache& textures, std::vector<int>& programKeys);
 
     // Shader materials drawn by their .fx formula (w3d_fx_materials.cpp): BFME's NormalMapped.fx and C&C 3's
     // Objects*.fx. One program per key (kFx* bits: the formula and its compile-time switches) and one effect per

@@ -5,6 +5,7 @@
 #include "scene_view.h"
 
 #include "resolve/resolver.h"
+#include "scene/proxy_rule.h"
 
 #include <QFile>
 
@@ -23,7 +24,8 @@ const ProxyFileLookup::Entry& ProxyFileLookup::find(const std::string& proxyName
     Entry f;
     try {
         const std::string file =
-            path_.isEmpty() ? std::string() : resolver_->findProxyFile(QFile::encodeName(path_).toStdString(), want.toStdString());
+            path_.isEmpty() ? std::string()
+                            : resolver_->findProxyFile(QFile::encodeName(path_).toStdString(), want.toStdString());
         if (!file.empty()) {
             f.file = QFile::decodeName(QByteArray::fromStdString(file));
             const rs::Document doc = resolver_->read(file);
@@ -99,15 +101,7 @@ std::vector<ParticleAttachment> findProxyParticles(const rs::Model& m, ProxyFile
 }
 
 bool proxyShown(const rs::Model& main, int proxy, const ViewOptions& options, bool altDecreased) {
-    if (proxy < 0 || size_t(proxy) >= main.proxies.size()) return true;
-    const rs::Proxy& px = main.proxies[size_t(proxy)];
-    if (!options.proxies) return false;
-    if (px.hidden && !options.showHidden) return false;
-    if (px.alt >= 0) {
-        if (px.alt != options.alt) return false;
-        if (px.altDecreaseStayHidden && altDecreased) return false;
-    }
-    return true;
+    return rs::proxyShown(main, proxy, rs::ProxyView{options.proxies, options.showHidden, options.alt, altDecreased});
 }
 
 } // namespace rs::render

@@ -44,6 +44,9 @@ const std::vector<OptionSpec>& optionSpecs() {
         {"alt", "N", Headless, "ALT (damage) level, 0 = intact."},
         {"faction-color", "#RRGGBB", Headless, "Faction colour for colorized materials."},
         {"night", nullptr, Headless, "Show night-only dazzles."},
+        {"lights", "land|space", Headless,
+         "Light preset of the Alamo shaders, as the Scene panel's (default: land; with --object, the preset of the "
+         "object's map kind)."},
         {"skeleton", nullptr, Headless, "Draw the skeleton."},
         {"wireframe", nullptr, Headless, "Draw triangle edges over the shaded model."},
         {"texture-dir", "DIR", Headless, "Extra folder searched for textures (repeatable).", true},

@@ -89,6 +89,12 @@ int toScreenshotArgs(const rs::app::CommandLine& cl, rs::app::ScreenshotArgs& a)
         if (!c.isValid()) return usage("--faction-color needs #RRGGBB");
         a.options.factionColor = c;
     }
+    if (cl.has("lights")) {
+        const std::string v = cl.value("lights");
+        if (v != "land" && v != "space") return usage("--lights needs land or space");
+        a.options.lightPreset = v == "space" ? 1 : 0;
+        a.lightsGiven = true;
+    }
     a.options.night = cl.has("night");
     a.options.showSkeleton = cl.has("skeleton");
     a.options.wireframe = cl.has("wireframe");

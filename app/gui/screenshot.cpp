@@ -200,7 +200,7 @@ static int loadScene(const ScreenshotArgs& a, bool wantClip, SceneInputs& s) {
             if (a.clip.isEmpty() && !ls.clips.empty()) clip = ls.clips.front().clip;
             if (states[pick].highestAlt && !model->altLevels().empty()) options.alt = model->altLevels().back();
             if (const rs::objects::MapKind map = rs::objects::mapKindOf(states[pick]);
-                map != rs::objects::MapKind::Unknown) // the map's lights, as the window opens the object
+                map != rs::objects::MapKind::Unknown && !a.lightsGiven) // the map's lights, as the window opens it
                 options.lightPreset = map == rs::objects::MapKind::Space ? 1 : 0;
         } else if (a.model.isEmpty()) {
 #ifdef RIGSCOPE_HAVE_DEMO

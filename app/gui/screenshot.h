@@ -24,6 +24,7 @@ struct ScreenshotArgs {
     std::optional<float> frame, time;
     float yaw = 35.0f, pitch = 20.0f;
     bool orbit = false;        // --orbit (and every --turntable): framed for every yaw (SceneView::setFixedOrbit)
+    bool lightsGiven = false;  // --lights: the preset in options wins over an object's map kind
     float benchSeconds = 0.0f; // > 0: play for that long after the capture and print the frame rate
     bool watch = false;        // --watch: render again on every change of the files shown (live reload)
     bool exitWhenDone = false; // end the process (std::_Exit, streams flushed) once the GUI ran: no teardown

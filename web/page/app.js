@@ -378,6 +378,13 @@ async function setViewOptions() {
   renderer.draw();
 }
 $('lights').onchange = setViewOptions;
+// The Alamo light preset (Land, Space): the module computes the rig as the desktop does (render/lights.h).
+async function setLightPreset(preset) {
+  renderer.engine.alamo = await call('setLightPreset', preset);
+  $('preset').value = String(renderer.engine.alamo.preset);
+  renderer.draw();
+}
+$('preset').onchange = () => setLightPreset(Number($('preset').value));
 $('proxies').onchange = setViewOptions;
 
 // --- Objects list and states (core/objects), mod check (core/check) ----------------------------------------------
@@ -519,7 +526,7 @@ wrap.addEventListener('drop', async (e) => {
   openFiles(files);
 });
 
-// --- links: ?open=URL&clip=URL&time=S&yaw=DEG&embed=1 ----------------------------------------------------------------
+// --- links: ?open=URL&clip=URL&time=S&yaw=DEG&lights=space&embed=1 -------------------------------------------------
 async function fetchFile(url) {
   const r = await fetch(url);
   if (!r.ok) throw new Error(`${url}: HTTP ${r.status}`);
@@ -527,6 +534,7 @@ async function fetchFile(url) {
   return { path: name, file: new File([await r.blob()], name) };
 }
 async function openLinks() {
+  if (params.get('lights') === 'space') await setLightPreset(1); // &lights=land|space: the Alamo light preset
   const open = params.get('open');
   if (!open) return;
   try {
@@ -574,6 +582,7 @@ window.rigscope = {
   setLevels,
   setFaction,
   setViewOptions,
+  setLightPreset,
   renderer,
   draw: () => renderer.draw(),
   formulaMask: () => renderer.engine.drawMask(), // white where a game's shader formula draws (engine.js)

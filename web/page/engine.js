@@ -10,7 +10,7 @@ import { glsl, esPrefix } from './shaders.js';
 
 // The attribute locations of render.js (ATTRS): the same vertex arrays serve both programs.
 const ATTRS = ['vertexPosition', 'vertexNormal', 'vertexTexCoord', 'vertexTangent', 'vertexBinormal', 'vertexColor',
-  'boneWeight', 'boneIndex', 'vertexPosition2', 'vertexNormal2'];
+  'boneWeight', 'boneIndex', 'vertexPosition2', 'vertexNormal2', 'w3dUv0', 'w3dUv1', 'w3dColor'];
 
 // render/texture_cache.h stand-ins (RGBA8): white, clear, flat normal, the placeholder grey and its half.
 const kCheckerGrey = 0xa8;
@@ -85,20 +85,29 @@ export class EngineFormulas {
     return p;
   }
 
-  // After the renderer's setModel: the textures the formulas name, read once per file (then drawn again).
+  // After the renderer's setModel: the textures the formulas name and the W3D passes use, read once per model.
+  // A new model reads its textures again (another folder may hold another image under the same name).
   setModel(summary) {
     this.alamo = summary.alamoLights || this.alamo;
+    const gl = this.r.gl;
+    for (const t of this.textures.values()) if (t) gl.deleteTexture(t);
+    this.textures.clear();
+    this.texturesLoaded = false;
     if (!this.loadTexture) return;
     const names = new Set();
-    for (const part of summary.parts)
+    for (const part of summary.parts) {
       for (const t of (part.fx && part.fx.textures) || [])
-        if (t.texture && !this.textures.has(t.texture)) names.add(t.texture);
-    const gl = this.r.gl;
+        if (t.texture) names.add(t.texture);
+      for (const pass of part.w3d || []) // ww3d2 passes: each stage's texture
+        for (const t of pass.textures) if (t) names.add(t);
+    }
+    const generation = (this.generation = (this.generation || 0) + 1);
     (async () => {
       for (const name of names) {
         let tex = null;
         try {
           const t = await this.loadTexture(name);
+          if (generation !== this.generation) return; // a newer model took over
           if (t && !t.error && t.rgba) {
             tex = gl.createTexture();
             gl.bindTexture(gl.TEXTURE_2D, tex);
@@ -139,7 +148,8 @@ export class EngineFormulas {
     for (const p of r.parts) {
       if (!p.visible || !p.shownAtPose || p.count === 0) continue;
       const fx = p.info.fx;
-      const formula = this.enabled && fx && !(fx.program === 'alamo' && (notHere(fx) || p.dual));
+      const formula = this.enabled && ((fx && !(fx.program === 'alamo' && (notHere(fx) || p.dual))) ||
+        !!(p.info.w3d && p.info.w3d.length));
       gl.bindBufferRange(gl.UNIFORM_BUFFER, 0, r.ubo, p.uboOffset, 512 * 64);
       gl.uniform1i(u.skinMode, p.dual ? 2 : p.skinned ? 1 : 0);
       gl.uniform4f(u.emissiveColor, formula ? 1 : 0, formula ? 1 : 0, formula ? 1 : 0, 1);
@@ -149,8 +159,94 @@ export class EngineFormulas {
     gl.bindVertexArray(null);
   }
 
-  // Draws part by its .fx formula; false when the generic program should draw it. frame: {vp, view}.
+  // Starts a frame: no W3D passes waiting.
+  beginFrame() {
+    this.later = [];
+  }
+
+  // The view's uniforms every formula program reads (those it declares).
+  setView(u, p, frame) {
+    const gl = this.r.gl;
+    const set = (name, f) => { if (u[name] !== undefined && u[name] !== null) f(u[name]); };
+    set('viewProjectionMatrix', (l) => gl.uniformMatrix4fv(l, false, frame.vp));
+    set('viewMatrix', (l) => gl.uniformMatrix4fv(l, false, frame.view));
+    set('projectionMatrix', (l) => gl.uniformMatrix4fv(l, false, this.r.projection));
+    set('eyePosition', (l) => gl.uniform3fv(l, this.r.eye));
+    set('skinMode', (l) => gl.uniform1i(l, p.dual ? 2 : p.skinned ? 1 : 0));
+    set('rigidSlot', (l) => gl.uniform1i(l, 0));
+    set('alamoTime', (l) => gl.uniform1f(l, this.r.time || 0));
+    const L = this.r.lights;
+    if (L) {
+      set('lightPosition', (l) => gl.uniform4fv(l, L.position));
+      set('lightColor', (l) => gl.uniform4fv(l, L.color));
+      set('ambientColor', (l) => gl.uniform3fv(l, L.ambient));
+      set('rigLightCount', (l) => gl.uniform1i(l, L.count));
+    }
+    return set;
+  }
+
+  // One ww3d2 pass of part p (p.info.w3d[i], render/fx_uniforms.h w3dPassBindings: the desktop's values) by the
+  // W3D program (render/glsl/w3d.*) with the pass's blend and depth states and the part's culling.
+  drawW3dPass(p, i, frame) {
+    const gl = this.r.gl;
+    const pass = p.info.w3d[i];
+    const { prog, u } = this.program('w3d', pass.defines);
+    gl.useProgram(prog);
+    gl.bindBufferRange(gl.UNIFORM_BUFFER, 0, this.r.ubo, p.uboOffset, 512 * 64);
+    const set = this.setView(u, p, frame);
+    const U = pass.uniforms;
+    for (const n of ['wLighting', 'wHasColor', 'wDiffuseFromColor', 'wAmbientFromColor'])
+      set(n, (l) => gl.uniform1i(l, U[n]));
+    set('wColorScale', (l) => gl.uniform4fv(l, U.wColorScale));
+    set('wDiffuse', (l) => gl.uniform4fv(l, U.wDiffuse));
+    for (const n of ['wAmbient', 'wSpecular', 'wEmissive']) set(n, (l) => gl.uniform3fv(l, U[n]));
+    set('wShininess', (l) => gl.uniform1f(l, U.wShininess));
+    set('wMapper', (l) => gl.uniform1iv(l, U.wMapper));
+    set('wUvSel', (l) => gl.uniform1iv(l, U.wUvSel));
+    for (const n of ['wMapA', 'wMapB', 'wMapC']) set(n, (l) => gl.uniform4fv(l, U[n]));
+    // Stage textures: white when none is named, the placeholder grey when named and not found (the desktop's
+    // TextureCache), the image once read.
+    pass.textures.forEach((name, st) => {
+      let tex = this.standIn('white');
+      if (name) {
+        const got = this.textures.get(name);
+        tex = got || this.standIn(got === null ? 'checker' : 'white');
+      }
+      gl.activeTexture(gl.TEXTURE0 + st);
+      gl.bindTexture(gl.TEXTURE_2D, tex);
+      set(st === 0 ? 'stage0Texture' : 'stage1Texture', (l) => gl.uniform1i(l, st));
+    });
+    const S = pass.states;
+    if (S.blend) {
+      gl.enable(gl.BLEND);
+      gl.blendFunc(gl[S.src], gl[S.dst]);
+    } else {
+      gl.disable(gl.BLEND);
+    }
+    gl.depthFunc(gl[S.depthFunc]);
+    gl.depthMask(S.depthWrite);
+    if (p.info.cull) gl.enable(gl.CULL_FACE);
+    else gl.disable(gl.CULL_FACE);
+    gl.bindVertexArray(p.vao);
+    gl.drawElements(gl.TRIANGLES, p.count, gl.UNSIGNED_INT, 0);
+    gl.depthFunc(gl.LEQUAL);
+  }
+
+  // The W3D passes after the first of the parts drawn this frame, pass 1 of all, then 2, then 3.
+  drawLaterPasses(frame) {
+    for (let i = 1; i < 4; ++i)
+      for (const p of this.later || []) if (i < p.info.w3d.length) this.drawW3dPass(p, i, frame);
+    this.later = [];
+  }
+
+  // Draws part by its .fx formula or its ww3d2 passes (the first now, the others in drawLaterPasses); false when
+  // the generic program should draw it. frame: {vp, view}.
   drawPart(p, frame) {
+    if (this.enabled && p.info.w3d && p.info.w3d.length) {
+      this.drawW3dPass(p, 0, frame);
+      if (p.info.w3d.length > 1) (this.later || (this.later = [])).push(p);
+      return true;
+    }
     const fx = p.info.fx;
     if (!this.enabled || !fx) return false;
     const alamo = fx.program === 'alamo';

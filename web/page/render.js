@@ -9,10 +9,10 @@ const kBackground = [48 / 255, 52 / 255, 60 / 255]; // render/scene_view.h backg
 const kCheckerGrey = 0xa8 / 255; // render/texture_cache.cpp kCheckerRgba: the stand-in of a texture not found
 
 const ATTRS = ['vertexPosition', 'vertexNormal', 'vertexTexCoord', 'vertexTangent', 'vertexBinormal', 'vertexColor',
-  'boneWeight', 'boneIndex', 'vertexPosition2', 'vertexNormal2'];
+  'boneWeight', 'boneIndex', 'vertexPosition2', 'vertexNormal2', 'w3dUv0', 'w3dUv1', 'w3dColor'];
 // Constant values of attributes a sub-mesh does not have.
 const DEFAULTS = { vertexNormal: [0, 0, 1, 0], vertexColor: [1, 1, 1, 1], boneWeight: [1, 0, 0, 0],
-  vertexTangent: [1, 0, 0, 0], vertexBinormal: [0, 1, 0, 0], vertexTexCoord: [0, 0, 0, 0] };
+  vertexTangent: [1, 0, 0, 0], vertexBinormal: [0, 1, 0, 0], vertexTexCoord: [0, 0, 0, 0], w3dColor: [1, 1, 1, 1] };
 
 export class Renderer {
   constructor(canvas) {
@@ -109,6 +109,9 @@ export class Renderer {
       put(7, d.boneIndex, 4, true);
       put(8, d.positions2, 3);
       put(9, d.normals2, 3);
+      put(10, d.w3dUv0, 2); // W3D passes (render/fx_uniforms.h w3dVertexArrays)
+      put(11, d.w3dUv1, 2);
+      put(12, d.w3dColor, 4);
       const ib = gl.createBuffer();
       gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, ib);
       gl.bufferData(gl.ELEMENT_ARRAY_BUFFER, d.indices, gl.STATIC_DRAW);
@@ -176,6 +179,7 @@ export class Renderer {
     gl.enable(gl.DEPTH_TEST);
     gl.depthFunc(gl.LEQUAL);
     // Opaque first, then alpha and additive without depth writes.
+    this.engine.beginFrame();
     const order = [...this.parts.keys()].sort((a, b) => rank(this.parts[a]) - rank(this.parts[b]));
     for (const i of order) {
       const p = this.parts[i];
@@ -238,6 +242,9 @@ export class Renderer {
       gl.bindVertexArray(p.vao);
       gl.drawElements(gl.TRIANGLES, p.count, gl.UNSIGNED_INT, 0);
     }
+    // W3D passes after the first, after every part's first (the desktop's layers w3dpass1..3).
+    this.engine.drawLaterPasses({ vp, view: this.view });
+    gl.depthFunc(gl.LEQUAL);
     gl.bindVertexArray(null);
     this.drawSprites(vp);
     gl.depthMask(true);

@@ -39,6 +39,7 @@ const ops = {
     return Object.assign(r, { palettes: copy(M.palettes()), shown: copy(M.shown()) });
   },
   setViewOptions: (modelLights, proxies) => M.setViewOptions(modelLights, proxies),
+  setLightPreset: (preset) => { lightPreset = preset === 1 ? 1 : 0; return alamoNow(); },
   addClip: (path) => JSON.parse(M.addClip(path)),
   setClip: (i) => M.setClip(i),
   // t: clip time; st: seconds since the model was shown (particles); fc: faction colour [r, g, b] 0..1.
@@ -76,10 +77,16 @@ function shown(read) {
   s.world = copy(M.world());
   s.shown = copy(M.shown());
   s.lights = lightsNow();
-  const a = M.alamoLights(); // the Alamo light set-up (engine.js)
-  s.alamoLights = { sunToward: a.sunToward, sunDiffuse: a.sunDiffuse, sunSpecular: a.sunSpecular,
-    sphAll: copy(a.sphAll), sphFill: copy(a.sphFill), alamoLights: copy(a.alamoLights) };
+  s.alamoLights = alamoNow(); // the Alamo light set-up (engine.js)
   return s;
+}
+
+// The Alamo light set-up of the preset chosen (0 Land, 1 Space; render/lights.h alamoLightRig, as the desktop).
+let lightPreset = 0;
+function alamoNow() {
+  const a = M.alamoLights(lightPreset);
+  return { preset: lightPreset, sunToward: a.sunToward, sunDiffuse: a.sunDiffuse, sunSpecular: a.sunSpecular,
+    sphAll: copy(a.sphAll), sphFill: copy(a.sphFill), alamoLights: copy(a.alamoLights) };
 }
 
 function lightsNow() {

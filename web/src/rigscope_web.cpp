@@ -32,6 +32,7 @@
 #include "resolve/resolver.h"
 #include "scene/clip_choice.h"
 #include "scene/pose.h"
+#include "scene/proxy_rule.h"
 #include "texture/texture.h"
 #include "vfs/mount.h"
 #if RIGSCOPE_WEB_XML
@@ -213,18 +214,10 @@ Format ownerFormat(const Session& s, const Part& p) {
     return p.owner == 0 ? s.format : s.attached[size_t(p.owner - 1)].format;
 }
 
-// Whether proxy `i` of the shown model is drawn: the desktop's rule (render/proxy_parts.cpp proxyShown): the proxies
-// option, the hidden flag (hidden proxies are not shown: the page has no "show hidden"), and a proxy of an ALT level
-// only at that level, and not after the level went down when it says altDecreaseStayHidden.
+// Whether proxy `i` of the shown model is drawn: core's rule, the desktop's too (scene/proxy_rule.h; the page has
+// no "show hidden").
 bool proxyShown(const Session& s, int i) {
-    if (i < 0 || size_t(i) >= s.model->proxies.size()) return true;
-    const Proxy& px = s.model->proxies[size_t(i)];
-    if (!s.proxies || px.hidden) return false;
-    if (px.alt >= 0) {
-        if (px.alt != s.alt) return false;
-        if (px.altDecreaseStayHidden && s.altDecreased) return false;
-    }
-    return true;
+    return rs::proxyShown(*s.model, i, ProxyView{s.proxies, false, s.alt, s.altDecreased});
 }
 
 // The world matrix an attached model hangs from at the current pose.
@@ -423,6 +416,51 @@ std::string fxJson(const Mesh& mesh, const Material& m, ShaderImpl impl) {
            ",\"readsFrame\":" + jb(st.readsFrame) + "}}";
 }
 
+// The ww3d2 passes of a sub-mesh drawn by W3D's fixed-function formula (render/fx_uniforms.h w3dPassBindings, the
+// values the desktop binds): [{defines, uniforms: {wLighting, ..., wMapper: [2], wMapA: [8], ...}, textures: [2],
+// states: {blend, src, dst (GL enum names), depthFunc, depthWrite}}] in drawing order.
+std::string w3dJson(const SubMesh& sm) {
+    const render::W3dVertexArrays arrays = render::w3dVertexArrays(sm);
+    const std::vector<render::W3dPassBinding> passes = render::w3dPassBindings(sm, arrays);
+    auto vec = [](const float* v, int n) {
+        std::string o = "[";
+        for (int k = 0; k < n; ++k)
+            o += (k ? "," : "") + jnum(v[k]);
+        return o + "]";
+    };
+    auto jb = [](bool v) { return std::string(v ? "1" : "0"); };
+    static const char* const src[] = {"ZERO", "ONE", "SRC_ALPHA", "DST_COLOR"};
+    static const char* const dst[] = {
+        "ZERO", "ONE", "SRC_COLOR", "ONE_MINUS_SRC_COLOR", "SRC_ALPHA", "ONE_MINUS_SRC_ALPHA"};
+    static const char* const depth[] = {"NEVER", "LESS", "EQUAL", "LEQUAL", "GREATER", "NOTEQUAL", "GEQUAL", "ALWAYS"};
+    std::string o = "[";
+    for (size_t i = 0; i < passes.size(); ++i) {
+        const render::W3dPassBinding& b = passes[i];
+        o += i ? ",{\"defines\":[" : "{\"defines\":[";
+        for (size_t k = 0; k < b.defines.size(); ++k)
+            o += (k ? "," : "") + jstr(b.defines[k]);
+        float A[8], B[8], C[8];
+        for (int st = 0; st < 2; ++st)
+            for (int k = 0; k < 4; ++k) {
+                A[st * 4 + k] = b.mapA[st][k];
+                B[st * 4 + k] = b.mapB[st][k];
+                C[st * 4 + k] = b.mapC[st][k];
+            }
+        o += "],\"uniforms\":{\"wLighting\":" + jb(b.lighting) + ",\"wHasColor\":" + jb(b.hasColor) +
+             ",\"wColorScale\":" + vec(&b.colorScale.x, 4) + ",\"wDiffuseFromColor\":" + jb(b.diffuseFromColor) +
+             ",\"wAmbientFromColor\":" + jb(b.ambientFromColor) + ",\"wDiffuse\":" + vec(&b.diffuse.x, 4) +
+             ",\"wAmbient\":" + vec(&b.ambient.x, 3) + ",\"wSpecular\":" + vec(&b.specular.x, 3) +
+             ",\"wEmissive\":" + vec(&b.emissive.x, 3) + ",\"wShininess\":" + jnum(b.shininess) + ",\"wMapper\":[" +
+             std::to_string(b.mapper[0]) + "," + std::to_string(b.mapper[1]) + "],\"wMapA\":" + vec(A, 8) +
+             ",\"wMapB\":" + vec(B, 8) + ",\"wMapC\":" + vec(C, 8) + ",\"wUvSel\":[" + std::to_string(b.uvSel[0]) +
+             "," + std::to_string(b.uvSel[1]) + "]},\"textures\":[" + jstr(b.textures[0]) + "," + jstr(b.textures[1]) +
+             "],\"states\":{\"blend\":" + (b.blend ? "true" : "false") + ",\"src\":" + jstr(src[int(b.src)]) +
+             ",\"dst\":" + jstr(dst[int(b.dst)]) + ",\"depthFunc\":" + jstr(depth[int(b.depthFunc)]) +
+             ",\"depthWrite\":" + (b.depthWrite ? "true" : "false") + "}}";
+    }
+    return o + "]";
+}
+
 // The generic lit program's material values (render/mesh_materials.cpp: the parameters Diffuse, Specular, Emissive,
 // Color and Shininess with the desktop's defaults; glossSource from the material policy) as JSON.
 std::string genericUniforms(const Material& m, const MaterialPolicy& pol) {
@@ -501,7 +539,7 @@ std::string summary(const Session& s, const Asset& a) {
           << ",\"triangles\":" << sm.triangleCount() << ",\"generic\":" << genericUniforms(sm.material, pol)
           << ",\"baseTexture\":" << jstr(baseTextureOf(sm.material)) << ",\"paletteOffset\":" << p.paletteOffset
           << ",\"paletteCount\":" << p.paletteCount << ",\"fx\":" << fxJson(mesh, sm.material, info.impl)
-          << ",\"params\":[";
+          << ",\"w3d\":" << (info.impl == ShaderImpl::W3d ? w3dJson(sm) : std::string("null")) << ",\"params\":[";
         for (size_t k = 0; k < sm.material.params.size(); ++k) {
             const MaterialParam& mp = sm.material.params[k];
             o << (k ? "," : "") << "{\"name\":" << jstr(mp.name) << ",\"type\":" << jstr(paramTypeName(mp.type));
@@ -748,6 +786,15 @@ val subMesh(int i) {
     }
     if (sm.positions2.size() == sm.positions.size()) o.set("positions2", floats(sm.positions2, 3));
     if (sm.normals2.size() == sm.positions.size()) o.set("normals2", floats(sm.normals2, 3));
+    // W3D passes: the UV arrays the stages read and the colour array (render/fx_uniforms.h w3dVertexArrays; the
+    // typed arrays are copies, made before `arrays` goes).
+    const Mesh& mesh = ownerModel(s, p).meshes[size_t(p.mesh)];
+    if (shaderInfo(ownerFormat(s, p), mesh, sm.material).impl == ShaderImpl::W3d) {
+        const render::W3dVertexArrays arrays = render::w3dVertexArrays(sm);
+        if (arrays.uvSel[0] >= 0) o.set("w3dUv0", floats(sm.w3dUv[size_t(arrays.uvSel[0])], 2));
+        if (arrays.uvSel[1] >= 0) o.set("w3dUv1", floats(sm.w3dUv[size_t(arrays.uvSel[1])], 2));
+        if (!arrays.color.empty()) o.set("w3dColor", floats(arrays.color, 4));
+    }
     o.set("indices",
           val::global("Uint32Array").new_(val(emscripten::typed_memory_view(sm.indices.size(), sm.indices.data()))));
     return o;
@@ -892,11 +939,13 @@ val lights() {
     return o;
 }
 
-// The Alamo light set-up the desktop view starts with (render/lights.h alamoLightRig: the Land preset, the sun at
-// azimuth 0 and elevation 45 degrees, ViewOptions' defaults) as the Alamo program's uniforms: {sunToward,
+// The Alamo light set-up of a preset (0 Land, 1 Space: the desktop's View > Lights preset, computed by the same
+// render/lights.h alamoLightRig, with the sun at azimuth 0 and elevation 45 degrees, ViewOptions' defaults) as the
+// Alamo program's uniforms: {sunToward,
 // sunDiffuse, sunSpecular: [3], sphAll, sphFill: Float32Array(48) (vec4 rows), alamoLights: Float32Array(28)}.
-val alamoLights() {
-    const render::AlamoLightRig r = render::alamoLightRig(render::LightPreset::Land, 0.0f, 45.0f);
+val alamoLights(int preset) {
+    const render::AlamoLightRig r =
+        render::alamoLightRig(preset == 1 ? render::LightPreset::Space : render::LightPreset::Land, 0.0f, 45.0f);
     auto v3 = [](glm::vec3 v) {
         val a = val::array();
         a.call<void>("push", v.x, v.y, v.z);

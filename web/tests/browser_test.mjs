@@ -383,6 +383,83 @@ try {
       }
     }
 
+    // Faction colour, positively: no corpus model has a non-empty team-colour mask, so the test writes the
+    // stormtrooper's colorised texture (EI_TROOPER, looked up as .tga when the .dds is absent) itself, 64x64 RGBA:
+    //   A: white, alpha (the mask) 255 in the left half of the texture, 0 in the right half;
+    //   Z, B, W: alpha 0 (no colorisation), RGB black, white in the left half only, white.
+    // B against Z gives the screen pixels of the left half (mask set), W against B those of the right half (mask
+    // unset). With A, red against blue faction colour must change the first and not the second.
+    {
+      const tga = (rgba) => {
+        const h = Buffer.alloc(18);
+        h[2] = 2; // uncompressed true colour
+        h.writeUInt16LE(64, 12);
+        h.writeUInt16LE(64, 14);
+        h[16] = 32;
+        h[17] = 0x28; // 8 alpha bits, top-left origin
+        const px = Buffer.alloc(64 * 64 * 4);
+        for (let y = 0; y < 64; ++y)
+          for (let x = 0; x < 64; ++x) {
+            const [r, g, b, a] = rgba(x < 32);
+            px.set([b, g, r, a], (y * 64 + x) * 4); // BGRA
+          }
+        return Buffer.concat([h, px]);
+      };
+      const kinds = { A: (l) => [255, 255, 255, l ? 255 : 0], Z: () => [0, 0, 0, 0],
+        B: (l) => (l ? [255, 255, 255, 0] : [0, 0, 0, 0]), W: () => [255, 255, 255, 0] };
+      const fpage = await browser.newPage();
+      await fpage.setViewport({ width: 800, height: 600 });
+      await fpage.goto(base, { waitUntil: 'load' });
+      await fpage.waitForFunction(() => window.rigscope && window.rigscope.frames() > 0, { timeout: 30000 });
+      const frame = async (kind, hex) => {
+        const dir = path.join(tmp, 'faction_' + kind);
+        fs.mkdirSync(dir, { recursive: true });
+        fs.writeFileSync(path.join(dir, 'EI_TROOPER.TGA'), tga(kinds[kind]));
+        await fpage.evaluate(() => { window.rigscope.state.summary = null; });
+        await (await fpage.$('#pick-files')).uploadFile(modelFile, path.join(dir, 'EI_TROOPER.TGA'));
+        await fpage.waitForFunction(() => window.rigscope.state.summary && window.rigscope.renderer.engine.texturesLoaded,
+          { timeout: 60000 });
+        return fpage.evaluate(async (h) => {
+          await window.rigscope.setClipIndex(-1); // the bind pose: the same picture for every texture
+          await window.rigscope.setFaction(h);
+          window.rigscope.draw();
+          const c = document.getElementById('view'), g = c.getContext('webgl2');
+          const px = new Uint8Array(c.width * c.height * 4);
+          g.readPixels(0, 0, c.width, c.height, g.RGBA, g.UNSIGNED_BYTE, px);
+          return Array.from(px);
+        }, hex);
+      };
+      const differ = (a, b) => {
+        const out = new Uint8Array(a.length / 4);
+        for (let i = 0; i < out.length; ++i)
+          out[i] = Math.abs(a[i * 4] - b[i * 4]) + Math.abs(a[i * 4 + 1] - b[i * 4 + 1]) + Math.abs(a[i * 4 + 2] - b[i * 4 + 2]) > 24 ? 1 : 0;
+        return out;
+      };
+      const z = await frame('Z', '#ff0000'), bl = await frame('B', '#ff0000'), w = await frame('W', '#ff0000');
+      const aRed = await frame('A', '#ff0000');
+      const aBlue = await fpage.evaluate(async () => {
+        await window.rigscope.setFaction('#0000ff');
+        window.rigscope.draw();
+        const c = document.getElementById('view'), g = c.getContext('webgl2');
+        const px = new Uint8Array(c.width * c.height * 4);
+        g.readPixels(0, 0, c.width, c.height, g.RGBA, g.UNSIGNED_BYTE, px);
+        return Array.from(px);
+      });
+      await fpage.close();
+      const maskSet = differ(bl, z), maskUnset = differ(w, bl), changed = differ(aRed, aBlue);
+      let set = 0, unset = 0, inSet = 0, inUnset = 0, n = 0;
+      for (let i = 0; i < changed.length; ++i) {
+        set += maskSet[i];
+        unset += maskUnset[i] && !maskSet[i] ? 1 : 0;
+        n += changed[i];
+        inSet += changed[i] && maskSet[i] ? 1 : 0;
+        inUnset += changed[i] && maskUnset[i] && !maskSet[i] ? 1 : 0;
+      }
+      check(set > 500 && unset > 500, `faction mask fixture: ${set} pixels show the mask's half, ${unset} the other half`);
+      check(inSet >= 0.9 * set, `faction colour changes the pixels where the mask is set: ${inSet} of ${set}`);
+      check(inUnset <= 0.02 * unset, `faction colour leaves the pixels where the mask is not set: ${inUnset} of ${unset} change`);
+    }
+
     // The embed link against the desktop's headless screenshot: same file, camera and time. The stormtrooper is
     // drawn by the Alamo shaders on both (the shared GLSL with the desktop's uniform values, web/page/engine.js), the
     // TROWMod building by BFME's NormalMapped.fx on both, the B&W2 model by the generic lit program on both:
@@ -391,18 +468,35 @@ try {
     // A link names its clip (a web server lists no folder): the idle clip, which the desktop picks by itself.
     const idle = path.join(models, clipFiles.find((f) => /_IDLE_/i.test(f)));
     await compareWithDesktop(modelFile, idle, 0.5, 35, true);
-    // The citadel's buildings are NormalMapped.fx shader materials; its water a ww3d2 pass, which the page does not
-    // draw by its formula yet: colours compared where the page draws by a formula (its formula mask).
+    // The citadel's buildings are NormalMapped.fx shader materials; its water a ww3d2 pass with a second UV set and
+    // a scrolling mapper (render/glsl/w3d.*, the values of render/fx_uniforms.cpp w3dPassBindings on both): colours
+    // compared where the page draws by a formula (its formula mask).
     const citadel = path.join(corpus, 'w3d/OpenSAGE+OpenSAGE.BlenderPlugin/tests/cases/dol_amroth_citadel/gbdolamr.w3d');
     if (fs.existsSync(citadel)) await compareWithDesktop(citadel, null, 0, 35, 'formulas');
+    // ww3d2 passes: per-vertex colours (Renegade's marker, no texture) and a TROWMod building whose passes read a
+    // second UV set through mappers (self-contained files: a link brings no companion).
+    for (const f of ['w3d/electronicarts+CnC_Renegade/Code/Tools/LevelEdit/res/carmarker.w3d',
+      'games/SymoniusGit+TROWMod/arts/art/w3d/kb/kbforge.w3d']) {
+      const file = path.join(corpus, f);
+      if (fs.existsSync(file)) await compareWithDesktop(file, null, 0, 35, 'formulas');
+    }
     const bwm = path.join(corpus, 'bw2/WilliamESE+bw2ModelEditor/Models/m_norse_chieftains_grave.bwm');
     if (fs.existsSync(bwm)) await compareWithDesktop(bwm, null, 0, 60, true);
 
-    async function compareWithDesktop(file, clip, time, yaw, colours) {
-      const stem = path.basename(file).replace(/\.[^.]*$/, '');
+    // The Space light preset (render/lights.h alamoLightRig, computed by the module as by the desktop): the link's
+    // &lights=space against `rigscope --screenshot --lights space`, and the picture differs from the Land one.
+    const space = await compareWithDesktop(modelFile, idle, 0.5, 35, true, 'space');
+    const land = readPng(path.join(outDir, 'web_' + name + '.png'));
+    const spaceDiff = compare(space.web, land);
+    check(spaceDiff.meanDiff > 2, `light presets: Space differs from Land on the page (mean ${spaceDiff.meanDiff.toFixed(2)}/255)`);
+
+    // Returns the page's and the desktop's pictures ({web, desk}).
+    async function compareWithDesktop(file, clip, time, yaw, colours, lights = null) {
+      const stem = path.basename(file).replace(/\.[^.]*$/, '') + (lights ? '_' + lights : '');
       const embed = await browser.newPage();
       await embed.setViewport({ width: 1280, height: 720 });
-      const link = `${base}index.html?open=${url(file)}${clip ? '&clip=' + url(clip) : ''}&time=${time}&yaw=${yaw}&embed=1`;
+      const link = `${base}index.html?open=${url(file)}${clip ? '&clip=' + url(clip) : ''}&time=${time}&yaw=${yaw}` +
+        `${lights ? '&lights=' + lights : ''}&embed=1`;
       await embed.goto(link, { waitUntil: 'load' });
       await embed.waitForFunction(() => window.rigscope && window.rigscope.state.summary &&
         window.rigscope.state.firstFrameMs !== null, { timeout: 60000 });
@@ -424,14 +518,17 @@ try {
       await embed.close();
       const deskPng = path.join(outDir, 'desktop_' + stem + '.png');
       execFileSync('xvfb-run', ['-a', '-s', '-screen 0 1280x800x24 -noreset', path.join(binDir, 'rigscope'), '--screenshot',
-        deskPng, '--size', '1280x720', '--no-grid', '--no-labels', '--time', String(time), '--yaw', String(yaw), file],
+        deskPng, '--size', '1280x720', '--no-grid', '--no-labels', '--time', String(time), '--yaw', String(yaw),
+        ...(lights ? ['--lights', lights] : []), file],
         { env: { ...process.env, QT3D_RENDERER: 'opengl' }, stdio: ['ignore', 'ignore', 'ignore'] });
-      const r = compare(readPng(webPng), readPng(deskPng), mask);
+      const web = readPng(webPng), desk = readPng(deskPng);
+      const r = compare(web, desk, mask);
       check(r.iou >= 0.97, `${stem}: silhouette against rigscope --screenshot: IoU ${r.iou.toFixed(4)} (>= 0.97)`);
       if (mask) check(r.n > 10000, `${stem}: pixels drawn by a shader formula on the page: ${r.n}`);
       if (colours)
         check(r.meanDiff <= 8, `${stem}: colours where both draw${mask ? ' by the same formula' : ''}: mean ` +
           `difference ${r.meanDiff.toFixed(2)}/255 (<= 8)`);
+      return { web, desk, mask };
     }
   }
 } finally {
