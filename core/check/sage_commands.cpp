@@ -14,8 +14,9 @@ namespace rs::check {
 namespace {
 
 constexpr const char* kSrc = "EA's Generals/Zero Hour source: ControlBar's CommandSet/CommandButton tables "
-                             "(findCommandButton, findCommandSet), ImageCollection (MappedImage), "
-                             "ThingFactory (Object); unknown names are left empty in game";
+                             "(findCommandButton, findCommandSet), ImageCollection (MappedImage; ThingTemplate's "
+                             "SelectPortrait and ButtonImage are mapped image names), ThingFactory (Object); unknown "
+                             "names are left empty in game";
 
 std::string upper(std::string s) {
     for (char& c : s)
@@ -35,9 +36,12 @@ const std::vector<CheckInfo>& sageCommandChecks() {
     static const std::vector<CheckInfo> rows = {
         {"ini.commandbutton-missing", Level::Warning, "a command set slot naming a command button no INI defines",
          kSrc},
-        {"ini.commandset-missing", Level::Warning, "an object's CommandSet that no INI defines", kSrc},
+        {"ini.commandset-missing", Level::Warning,
+         "an object's CommandSet (its own or one a module of it switches to) that no INI defines", kSrc},
         {"ini.button-object-missing", Level::Warning, "a command button's Object that no INI defines", kSrc},
-        {"ini.mappedimage-missing", Level::Warning, "a command button image (ButtonImage) no MappedImage defines",
+        {"ini.mappedimage-missing", Level::Warning,
+         "a mapped image no MappedImage defines: a command button's ButtonImage, an object's SelectPortrait or "
+         "ButtonImage",
          kSrc},
         {"ini.mappedimage-texture-missing", Level::Warning, "a MappedImage's Texture file that does not resolve", kSrc},
     };
@@ -96,9 +100,26 @@ void checkSageCommands(const vfs::MountTable& t, std::vector<Finding>& out, std:
             } else if (objects::keyIs(n, "Object") || objects::keyIs(n, "ChildObject") ||
                        objects::keyIs(n, "ObjectReskin")) {
                 objectsDefined.emplace(upper(name), n.pos);
+                for (const objects::IniNode& c : n.children) {
+                    if (c.values.empty()) continue;
+                    // ThingTemplate's SelectPortrait and ButtonImage: mapped image names (the control bar's
+                    // portrait and build button), looked up in the MappedImage collection.
+                    if (objects::keyIs(c, "SelectPortrait") || objects::keyIs(c, "ButtonImage"))
+                        imageUses.push_back({c.values[0], c.pos, n.key + " " + name});
+                }
+                // CommandSet: the object's own, and those its modules switch to (CommandSetUpgrade, BFME's level
+                // and weapon-set swaps), at any depth of the block.
+                std::vector<const objects::IniNode*> stack;
                 for (const objects::IniNode& c : n.children)
-                    if (objects::keyIs(c, "CommandSet") && !c.values.empty())
-                        setUses.push_back({c.values[0], c.pos, n.key + " " + name});
+                    stack.push_back(&c);
+                while (!stack.empty()) {
+                    const objects::IniNode* c = stack.back();
+                    stack.pop_back();
+                    if (objects::keyIs(*c, "CommandSet") && !c->values.empty())
+                        setUses.push_back({c->values[0], c->pos, n.key + " " + name});
+                    for (const objects::IniNode& cc : c->children)
+                        stack.push_back(&cc);
+                }
             }
         }
     }
@@ -117,9 +138,14 @@ void checkSageCommands(const vfs::MountTable& t, std::vector<Finding>& out, std:
         f.message = u.owner + ": " + what;
         out.push_back(std::move(f));
     };
+    bool gameMounted = false;
+    for (const vfs::Mount& m : t.mounts())
+        gameMounted |= m.role.rfind("game", 0) == 0 || m.role.rfind("mod", 0) != 0;
     auto judge = [&](const char* id, const std::vector<Use>& uses,
                      const std::map<std::string, objects::SourcePos>& defs, const char* kind) {
-        if (defs.empty()) return; // none of this kind mounted: the base game's, not judged
+        // None of this kind mounted: with a game mounted, not judged (a partial game); a mod without its game: each
+        // use is reported, and check::checkMount turns them into one ref.base-game note (left to the base game).
+        if (defs.empty() && gameMounted) return;
         for (const Use& u : uses)
             if (!defs.count(upper(u.name)) && upper(u.name) != "NONE")
                 report(id, u, std::string(kind) + " " + u.name + " is not defined by any INI file");

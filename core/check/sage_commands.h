@@ -1,6 +1,6 @@
 // SAGE INI references the objects pass does not follow (Generals, Zero Hour, BFME): command sets naming command
-// buttons, objects naming command sets, command buttons naming objects and mapped images, mapped images naming
-// texture files. Part of check::checkMount's object pass (no Qt).
+// buttons, objects naming command sets and mapped images (SelectPortrait, ButtonImage), command buttons naming
+// objects and mapped images, mapped images naming texture files. Part of check::checkMount's object pass (no Qt).
 #pragma once
 
 #include "check/check.h"

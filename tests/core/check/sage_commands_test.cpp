@@ -37,7 +37,12 @@ struct SageMod {
               "MappedImage SABarracks\n  Texture = SACommandBar.tga\n  TextureWidth = 512\nEnd\n"
               "MappedImage SAOther\n  Texture = SAGone.tga\nEnd\n");
         write("Data/INI/Object/Units.ini", "Object Dozer\n  CommandSet = DozerSet\nEnd\n"
-                                           "Object Barracks\n  CommandSet = NoSet\nEnd\n");
+                                           "Object Barracks\n  CommandSet = NoSet\nEnd\n"
+                                           "Object Tank\n  SelectPortrait = SABarracks\n"  // 7, 8
+                                           "  ButtonImage = SANoPortrait\n"                // 9
+                                           "  Behavior = CommandSetUpgrade ModuleTag_01\n" // 10
+                                           "    CommandSet = UpgradedSet\n"                // 11
+                                           "  End\nEnd\n");
         write("Art/Textures/SACommandBar.tga", "not read here");
     }
     ~SageMod() {
@@ -64,8 +69,10 @@ TEST_CASE("check: SAGE command sets, buttons, objects, mapped images and their t
     CHECK(got == std::vector<std::string>{
                      "ini.button-object-missing DATA/INI/COMMANDBUTTON.INI:9 NoSuchThing",
                      "ini.commandbutton-missing DATA/INI/COMMANDSET.INI:3 Command_Gone",
+                     "ini.commandset-missing DATA/INI/OBJECT/UNITS.INI:11 UpgradedSet",
                      "ini.commandset-missing DATA/INI/OBJECT/UNITS.INI:5 NoSet",
                      "ini.mappedimage-missing DATA/INI/COMMANDBUTTON.INI:10 SANoImage",
+                     "ini.mappedimage-missing DATA/INI/OBJECT/UNITS.INI:9 SANoPortrait",
                      "ini.mappedimage-texture-missing DATA/INI/MAPPEDIMAGES/BUTTONS.INI:6 SAGone.tga",
                  });
     for (const Finding& f : out)
@@ -90,6 +97,21 @@ TEST_CASE("check: SAGE command sets, buttons, objects, mapped images and their t
     for (const Finding& f : rep.findings)
         ini += f.id.rfind("ini.", 0) == 0;
     // The command button file is gone: its object and image findings with it, its sets not judged; the object's
-    // unknown command set and the mapped image's missing texture stay.
-    CHECK(ini == 2);
+    // unknown command sets, its unknown button image and the mapped image's missing texture stay.
+    CHECK(ini == 4);
+
+    // The mod without its game: the command sets' buttons, which no mounted INI defines, are reported, and the
+    // whole check leaves them to the base game as one note.
+    auto modOnly = std::make_shared<const vfs::MountTable>(vfs::mountInstall({}, {m.mod.string()}));
+    out.clear();
+    checkSageCommands(*modOnly, out, referenced);
+    CHECK(std::count_if(out.begin(), out.end(), [](const Finding& f) { return f.id == "ini.commandbutton-missing"; }) ==
+          3);
+    const Report modRep = checkMount(Resolver(modOnly));
+    bool note = false;
+    for (const Finding& f : modRep.findings) {
+        CHECK(f.id.rfind("ini.", 0) != 0);
+        note |= f.id == "ref.base-game" && f.subject == "ini.commandbutton-missing";
+    }
+    CHECK(note);
 }
