@@ -262,9 +262,16 @@ FxBinding objects(const rs::Material& m, rs::ShaderImpl impl) {
     // A spec map named and not found is a black one (no specular, reflection or self-illumination); a house colour
     // or scrolling mask texture not found a clear one (no house colour).
     slot(b, p, "obSpecMap", {"SpecMap"}, FxStandIn::Clear, FxStandIn::Clear);
-    if (!b.textures.back().texture.empty()) b.defines.push_back("SPECMAP");
+    const bool alien = impl == I::W3xObjectsAlien;
+    // ObjectsAlien.fx always reads its spec map (an unnamed one is black, as an unbound sampler in the game).
+    if (!b.textures.back().texture.empty() || alien) b.defines.push_back("SPECMAP");
     const bool nod = impl == I::W3xObjectsNod;
-    if (nod) {
+    if (alien) {
+        // The reflection texture is the material's (2D); without it light 0 adds nothing (the effect multiplies it).
+        slot(b, p, "obEnvironmentTexture", {"EnvironmentTexture"}, FxStandIn::Clear, FxStandIn::Clear);
+        b.defines.push_back("OBJECTS_ALIEN");
+        add(b, "obPulse", 1.0f); // AlienPulseFactor: the engine's, its declared default
+    } else if (nod) {
         slot(b, p, "obScrollTexture", {"ScrollingMaskTexture"}, FxStandIn::Clear, FxStandIn::Clear);
         b.defines.push_back("SCROLL_HOUSECOLOR");
     } else {
@@ -276,6 +283,12 @@ FxBinding objects(const rs::Material& m, rs::ShaderImpl impl) {
     float bump = 1.5f, exponent = 50.0f;
     glm::vec3 ambient(0.3f), diffuse(0.996f, 0.98f, 0.906f), specular(1.0f);
     if (nod) diffuse = glm::vec3(0.584f, 0.624f, 0.733f);
+    if (alien) {
+        ambient = glm::vec3(1.0f);
+        diffuse = glm::vec3(1.0f);
+        specular = glm::vec3(0.788f, 0.761f, 1.0f);
+        exponent = 15.0f;
+    }
     if (impl == I::W3xObjectsGeneric) {
         bump = p.number("BumpScale", 1.0f);
         ambient = glm::vec3(p.vec4("AmbientColor", glm::vec4(0.4f)));
@@ -295,14 +308,93 @@ FxBinding objects(const rs::Material& m, rs::ShaderImpl impl) {
     return b;
 }
 
+// C&C 3's BasicW3D.fxh (Infantry.fx, BasicW3D.fx, Tree.fx) and DefaultW3D.fxh (DefaultW3D.fx,
+// DefaultW3DNoFogNoCloud.fx): glsl/w3x_basic.vert. Constants by the names the effects declare, their defaults where
+// the file leaves one out; render states from BlendMode, DepthWriteEnable and CullingEnable.
+FxBinding basic(const rs::Material& m, rs::ShaderImpl impl) {
+    using I = rs::ShaderImpl;
+    FxBinding b;
+    b.program = "w3x_basic";
+    const Params p{m, true};
+    const bool defaultW3d = impl == I::W3xDefaultW3d;
+    slot(b, p, "bwTexture0", {"Texture_0", "DiffuseTexture"}, FxStandIn::White, FxStandIn::Checker, true);
+    if (defaultW3d) {
+        b.defines.push_back("DEFAULT_W3D");
+        slot(b, p, "bwTexture1", {"Texture_1"}, FxStandIn::White, FxStandIn::Checker);
+        if (p.number("UseRecolorColors", 0.0f) != 0.0f) b.defines.push_back("HOUSE_COLOR");
+        add(b, "bwEdgeFadeOut", p.number("EdgeFadeOut", 0.0f));
+        add(b, "bwNumTextures", float(std::clamp(int(p.number("NumTextures", 1.0f)), 0, 2)));
+        add(b, "bwSecondaryMode", float(std::clamp(int(p.number("SecondaryTextureBlendMode", 0.0f)), 0, 3)));
+        add(b, "bwMapper0", float(std::clamp(int(p.number("TexCoordMapper_0", 0.0f)), 0, 2)));
+        add(b, "bwMapper1", float(std::clamp(int(p.number("TexCoordMapper_1", 0.0f)), 0, 1)));
+        add(b, "bwTransform0", p.vec4("TexCoordTransform_0", glm::vec4(1.0f, 1.0f, 0.0f, 0.0f)));
+        add(b, "bwTransform1", p.vec4("TexCoordTransform_1", glm::vec4(1.0f, 1.0f, 0.0f, 0.0f)));
+        add(b, "bwVideo0",
+            p.vec4("TextureAnimation_FPS_NumPerRow_LastFrame_FrameOffset_0", glm::vec4(0.0f, 1.0f, 1.0f, 0.0f)));
+        add(b, "bwPulse", p.number("HouseColorPulse", 0.0f) != 0.0f ? 1.0f : 0.0f);
+    } else if (impl == I::W3xInfantry && !p.texture({"RecolorTexture"}).empty()) {
+        slot(b, p, "bwRecolorTexture", {"RecolorTexture"}, FxStandIn::Clear, FxStandIn::Clear);
+        b.defines.push_back("RECOLOR");
+    }
+    if (impl == I::W3xTree) {
+        b.defines.push_back("TREE_SWAY");
+        add(b, "bwSway",
+            glm::vec3(p.number("SwayStartHeight", 15.0f), p.number("SwayStartRadius", 5.0f),
+                      p.number("SwayStrength", 1.0f)));
+    }
+    add(b, "bwAmbient", glm::vec3(p.vec4("ColorAmbient", glm::vec4(1.0f))));
+    add(b, "bwDiffuse", glm::vec3(p.vec4("ColorDiffuse", glm::vec4(1.0f))));
+    add(b, "bwSpecular", glm::vec3(p.vec4("ColorSpecular", glm::vec4(0.0f))));
+    add(b, "bwEmissive", glm::vec3(p.vec4("ColorEmissive", glm::vec4(0.0f))));
+    add(b, "bwShininess", p.number("Shininess", 1.0f));
+    add(b, "bwOpacity", p.number("Opacity", 1.0f)); // times OpacityOverride: the engine's (fading); 1 for a model
+    if (p.number("AlphaTestEnable", 0.0f) != 0.0f) b.defines.push_back("ALPHA_TEST");
+    const int blendMode = int(p.number("BlendMode", 0.0f));
+    b.states.blend = blendMode == 1 ? FxBlend::Alpha : blendMode == 2 ? FxBlend::Additive : FxBlend::None;
+    b.states.depthWrite = p.number("DepthWriteEnable", 1.0f) != 0.0f;
+    b.states.twoSided = p.number("CullingEnable", 1.0f) == 0.0f;
+    if (defaultW3d) add(b, "bwBlendMode", float(std::clamp(blendMode, 0, 2)));
+    return b;
+}
+
+// C&C 3's Tiberium.fx (glsl/w3x_tiberium.vert): constants by the names the effect declares, its defaults where the
+// file leaves one out. A missing spec map is black (no specular or reflection), a missing glow texture clear.
+FxBinding tiberium(const rs::Material& m) {
+    FxBinding b;
+    b.program = "w3x_tiberium";
+    const Params p{m, true};
+    slot(b, p, "tbDiffuseMap", {"DiffuseMap", "DiffuseTexture", "Texture_0"}, FxStandIn::White, FxStandIn::Checker,
+         true);
+    slot(b, p, "tbNormalMap", {"NormalMap"}, FxStandIn::FlatNormal, FxStandIn::FlatNormal);
+    slot(b, p, "tbSpecMap", {"SpecMap"}, FxStandIn::Clear, FxStandIn::Clear);
+    slot(b, p, "tbGlowTexture", {"TimeGlowTexture"}, FxStandIn::Clear, FxStandIn::Clear);
+    add(b, "tbUvScale",
+        glm::vec2(p.number("TexCoordTransform_Normal", 10.0f), p.number("TexCoordTransform_Spec", 10.0f)));
+    add(b, "tbBumpScale", p.number("BumpScale", 1.0f));
+    add(b, "tbAmbient", glm::vec3(p.vec4("AmbientColor", glm::vec4(0.4f))));
+    add(b, "tbDiffuse", glm::vec3(p.vec4("DiffuseColor", glm::vec4(1.0f))));
+    add(b, "tbSpecular", glm::vec3(p.vec4("SpecularColor", glm::vec4(0.8f))));
+    add(b, "tbSpecularExponent", p.number("SpecularExponent", 50.0f));
+    add(b, "tbSpecMult", p.number("SpecMult", 3.0f));
+    add(b, "tbEnvMult", p.number("EnvMult", 1.0f));
+    add(b, "tbGlowStrength", glm::vec3(p.vec4("TimeGlowStrength", glm::vec4(1.0f))));
+    const glm::vec4 speed = p.vec4("TimeGlowSpeedRange", glm::vec4(1.0f, 0.2f, 0.0f, 0.0f));
+    add(b, "tbGlow", glm::vec3(speed.x, speed.y, p.number("TimeGlowActiveRatio", 0.25f)));
+    if (p.number("AlphaTestEnable", 0.0f) != 0.0f) b.defines.push_back("ALPHA_TEST");
+    return b;
+}
+
 } // namespace
 
 FxBinding fxBinding(const rs::Mesh& mesh, const rs::Material& material, rs::ShaderImpl impl) {
     using I = rs::ShaderImpl;
     if (alamoDefine(impl) != nullptr) return alamoBinding(mesh, material, impl);
     if (impl == I::W3dNormalMapped) return normalMapped(material);
-    if (impl == I::W3xObjectsGdi || impl == I::W3xObjectsNod || impl == I::W3xObjectsGeneric)
+    if (impl == I::W3xObjectsGdi || impl == I::W3xObjectsNod || impl == I::W3xObjectsGeneric ||
+        impl == I::W3xObjectsAlien)
         return objects(material, impl);
+    if (impl == I::W3xInfantry || impl == I::W3xTree || impl == I::W3xDefaultW3d) return basic(material, impl);
+    if (impl == I::W3xTiberium) return tiberium(material);
     return {};
 }
 

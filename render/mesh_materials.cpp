@@ -292,21 +292,28 @@ void MeshMaterials::buildSubMesh(Qt3DCore::QEntity* parent, const std::vector<Pa
     std::vector<glm::vec3> normals = sm.normals.size() == n ? sm.normals : computeNormals(sm);
     block("vertexNormal", VT::Float, 3, 12, normals.data());
     if (sm.uv0.size() == n) block("vertexTexCoord", VT::Float, 2, 8, sm.uv0.data());
-    // Grass.fx: TEXCOORD1 is each billboard's clump centre.
-    if (sm.uv1.size() == n && rs::toLower(sm.material.shader).find("grass") != std::string::npos)
+    const rs::ShaderInfo shader = rs::shaderInfo(part.model->format, mesh, sm.material);
+    // Grass.fx: TEXCOORD1 is each billboard's clump centre; DefaultW3D.fx: its second texture's UVs.
+    if (sm.uv1.size() == n && (rs::toLower(sm.material.shader).find("grass") != std::string::npos ||
+                               shader.impl == rs::ShaderImpl::W3xDefaultW3d))
         block("vertexTexCoord1", VT::Float, 2, 8, sm.uv1.data());
     const bool tangents = sm.tangents.size() == n && sm.binormals.size() == n;
-    const rs::ShaderInfo shader = rs::shaderInfo(part.model->format, mesh, sm.material);
-    // SAGE shader materials drawn by their .fx formula: NormalMapped.fx, C&C 3's Objects*.fx.
-    const bool w3dFxDrawn =
-        (shader.impl == rs::ShaderImpl::W3dNormalMapped || shader.impl == rs::ShaderImpl::W3xObjectsGdi ||
-         shader.impl == rs::ShaderImpl::W3xObjectsNod || shader.impl == rs::ShaderImpl::W3xObjectsGeneric) &&
-        !steps_.genericOnly;
+    // SAGE shader materials drawn by their .fx formula: NormalMapped.fx, C&C 3's Objects*.fx (these two read a
+    // tangent frame), Infantry/BasicW3D/Tree.fx and DefaultW3D.fx.
+    const bool needsFrame = shader.impl == rs::ShaderImpl::W3dNormalMapped ||
+                            shader.impl == rs::ShaderImpl::W3xObjectsGdi ||
+                            shader.impl == rs::ShaderImpl::W3xObjectsNod ||
+                            shader.impl == rs::ShaderImpl::W3xObjectsGeneric ||
+                            shader.impl == rs::ShaderImpl::W3xObjectsAlien ||
+                            shader.impl == rs::ShaderImpl::W3xTiberium;
+    const bool w3dFxDrawn = (needsFrame || shader.impl == rs::ShaderImpl::W3xInfantry ||
+                             shader.impl == rs::ShaderImpl::W3xTree || shader.impl == rs::ShaderImpl::W3xDefaultW3d) &&
+                            !steps_.genericOnly;
     std::vector<glm::vec3> derivedTangents, derivedBinormals;
     if (tangents) {
         block("vertexTangent", VT::Float, 3, 12, sm.tangents.data());
         block("vertexBinormal", VT::Float, 3, 12, sm.binormals.data());
-    } else if (w3dFxDrawn) { // a SAGE .fx without a stored frame: the SAGE tools' convention from the UVs
+    } else if (w3dFxDrawn && needsFrame) { // a SAGE .fx without a stored frame: the SAGE tools' convention from the UVs
         const std::vector<glm::vec2> uv = sm.uv0.size() == n ? sm.uv0 : std::vector<glm::vec2>(n, glm::vec2(0.0f));
         rs::w3d::deriveTangentFrame(sm.positions, normals, uv, sm.indices, derivedTangents, derivedBinormals);
         block("vertexTangent", VT::Float, 3, 12, derivedTangents.data());

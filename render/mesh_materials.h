@@ -121,10 +121,26 @@ class MeshMaterials {
                         const rs::SubMesh& sm, int subIndex, int skinMode, int rigidSlot, bool cullBack,
                         const W3dVertexArrays& arrays, TextureCache& textures, std::vector<int>& programKeys);
 
-    // Shader materials drawn by their .fx formula (w3d_fx_materials.cpp): BFME's NormalMapped.fx and C&C 3's
-    // Objects*.fx. One program per key (kFx* bits: the formula and its compile-time switches) and one effect per
-    // program and culling; the material's constants and textures on the sub-mesh's entity. Build* return the key.
-    enum : int { kFxAlphaTest = 1, kFxObjects = 2, kFxSpecMap = 4, kFxRecolor = 8, kFxScrollHouseColor = 16 };
+    // Shader materials drawn by their .fx formula (w3d_fx_materials.cpp): BFME's NormalMapped.fx, C&C 3's
+    // Objects*.fx and its BasicW3D/DefaultW3D family. One program per key (kFx* bits: the formula, its compile-time
+    // switches and its render states) and one effect per key and culling; the material's constants and textures on
+    // the sub-mesh's entity. Build* return the key.
+    enum : int {
+        kFxAlphaTest = 1,
+        kFxObjects = 2,
+        kFxSpecMap = 4,
+        kFxRecolor = 8,
+        kFxScrollHouseColor = 16,
+        kFxBasic = 32, // glsl/w3x_basic (with kFxDefaultW3d, kFxHouseColor, kFxTreeSway)
+        kFxDefaultW3d = 64,
+        kFxHouseColor = 128,
+        kFxTreeSway = 256,
+        kFxBlendAlpha = 512, // render states (FxStates): SRCALPHA/INVSRCALPHA, ONE/ONE, no depth writes
+        kFxBlendAdditive = 1024,
+        kFxNoDepthWrite = 2048,
+        kFxAlien = 4096,     // glsl/w3x_objects with OBJECTS_ALIEN
+        kFxTiberium = 8192,  // glsl/w3x_tiberium
+    };
     fx::OnDemandProgram& w3dFxProgram(int key);
     Qt3DRender::QEffect* w3dFxEffect(int key, bool cullBack);
     int buildW3dFx(Qt3DCore::QEntity* entity, const rs::Mesh& mesh, const rs::SubMesh& sm, int subIndex, int skinMode,

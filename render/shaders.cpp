@@ -33,5 +33,9 @@ const char* const w3dFxVertex = glsl_w3d_fx_vert;
 const char* const w3dFxFragment = glsl_w3d_fx_frag;
 const char* const w3xObjectsVertex = glsl_w3x_objects_vert;
 const char* const w3xObjectsFragment = glsl_w3x_objects_frag;
+const char* const w3xBasicVertex = glsl_w3x_basic_vert;
+const char* const w3xBasicFragment = glsl_w3x_basic_frag;
+const char* const w3xTiberiumVertex = glsl_w3x_tiberium_vert;
+const char* const w3xTiberiumFragment = glsl_w3x_tiberium_frag;
 
 } // namespace rs::render::shaders

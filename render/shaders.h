@@ -35,6 +35,12 @@ extern const char* const w3dFxFragment;
 // there.
 extern const char* const w3xObjectsVertex;
 extern const char* const w3xObjectsFragment;
+// C&C 3's Infantry/BasicW3D/Tree.fx and DefaultW3D.fx (glsl/w3x_basic.vert): the same, switches in its header.
+extern const char* const w3xBasicVertex;
+extern const char* const w3xBasicFragment;
+// C&C 3's Tiberium.fx (glsl/w3x_tiberium.vert).
+extern const char* const w3xTiberiumVertex;
+extern const char* const w3xTiberiumFragment;
 extern const char* const lineVertex;
 extern const char* const lineFragment;
 extern const char* const dazzleVertex;

@@ -1,8 +1,10 @@
 // SAGE shader materials (MeshMaterials' W3D .fx half): a NormalMapped.fx sub-mesh drawn by its formula
-// (glsl/w3d_fx.vert), C&C 3's Objects*.fx by Objects.fxh's (glsl/w3x_objects.vert), each with its constants and
-// textures bound by the property names the file uses. Render states of the effect as the game draws it: opaque (depth
-// test and writes, no blending), alpha test when AlphaTestEnable, back faces culled unless the mesh is two-sided (the
-// W3D rule of the material policy).
+// (glsl/w3d_fx.vert), C&C 3's Objects*.fx by Objects.fxh's (glsl/w3x_objects.vert), Infantry/BasicW3D/Tree.fx and
+// DefaultW3D.fx by BasicW3D.fxh's and DefaultW3D.fxh's (glsl/w3x_basic.vert), each with its constants and textures
+// bound by the property names the file uses. Render states of the effect as the game draws it: opaque (depth test
+// and writes, no blending) unless the binding's states say otherwise (BlendMode, DepthWriteEnable), alpha test when
+// AlphaTestEnable, back faces culled unless the mesh is two-sided (the W3D rule of the material policy) or the
+// effect turns culling off (CullingEnable).
 #include "mesh_materials.h"
 
 #include "fx_uniforms.h"
@@ -28,13 +30,27 @@ namespace rs::render {
 fx::OnDemandProgram& MeshMaterials::w3dFxProgram(int key) {
     auto& p = w3dFxPrograms_[key];
     if (!p) {
-        const QByteArray v(shaders::desktopPrefix);
+        QByteArray v(shaders::desktopPrefix);
         QByteArray f = v;
         if (key & kFxAlphaTest) f += "#define ALPHA_TEST\n";
         if (key & kFxSpecMap) f += "#define SPECMAP\n";
         if (key & kFxRecolor) f += "#define RECOLOR\n";
         if (key & kFxScrollHouseColor) f += "#define SCROLL_HOUSECOLOR\n";
-        if (key & kFxObjects)
+        if (key & kFxAlien) {
+            f += "#define OBJECTS_ALIEN\n";
+            v += "#define OBJECTS_ALIEN\n";
+        }
+        if (key & kFxTiberium) {
+            p = std::make_unique<fx::OnDemandProgram>(root_, v + shaders::w3xTiberiumVertex,
+                                                      f + shaders::w3xTiberiumFragment);
+        } else if (key & kFxBasic) {
+            QByteArray d;
+            if (key & kFxDefaultW3d) d += "#define DEFAULT_W3D\n";
+            if (key & kFxHouseColor) d += "#define HOUSE_COLOR\n";
+            if (key & kFxTreeSway) d += "#define TREE_SWAY\n";
+            p = std::make_unique<fx::OnDemandProgram>(root_, v + d + shaders::w3xBasicVertex,
+                                                      f + d + shaders::w3xBasicFragment);
+        } else if (key & kFxObjects)
             p = std::make_unique<fx::OnDemandProgram>(root_, v + shaders::w3xObjectsVertex,
                                                       f + shaders::w3xObjectsFragment);
         else
@@ -48,13 +64,30 @@ Qt3DRender::QEffect* MeshMaterials::w3dFxEffect(int key, bool cullBack) {
     const int effectKey = key * 2 + (cullBack ? 1 : 0);
     if (auto it = w3dFxEffects_.find(effectKey); it != w3dFxEffects_.end()) return it->second;
     fx::OnDemandProgram& prog = w3dFxProgram(key);
-    auto* main = prog.pass("opaque");
-    for (auto* st : main->renderStates())
-        if (auto* cf = qobject_cast<Qt3DRender::QCullFace*>(st))
-            cf->setMode(cullBack ? Qt3DRender::QCullFace::Back : Qt3DRender::QCullFace::NoCulling);
-    fx::depth(main, DT::LessOrEqual, true);
+    auto cull = [&](Qt3DRender::QRenderPass* rp) {
+        for (auto* st : rp->renderStates())
+            if (auto* cf = qobject_cast<Qt3DRender::QCullFace*>(st))
+                cf->setMode(cullBack ? Qt3DRender::QCullFace::Back : Qt3DRender::QCullFace::NoCulling);
+    };
     auto* wire = wireProgram_->pass("wire");
     fx::depth(wire, DT::LessOrEqual, false);
+    if (key & (kFxBlendAlpha | kFxBlendAdditive | kFxNoDepthWrite)) {
+        // BasicW3D/DefaultW3D's BlendMode and DepthWriteEnable: blended in the transparent pass (as the Alamo
+        // blending techniques are), or opaque without depth writes.
+        using BA = Qt3DRender::QBlendEquationArguments;
+        const bool blended = key & (kFxBlendAlpha | kFxBlendAdditive);
+        auto* main = prog.pass(blended ? "transparent" : "opaque");
+        cull(main);
+        fx::depth(main, DT::LessOrEqual, !(key & kFxNoDepthWrite));
+        if (key & kFxBlendAlpha) fx::blend(main, BA::SourceAlpha, BA::OneMinusSourceAlpha);
+        if (key & kFxBlendAdditive) fx::blend(main, BA::One, BA::One);
+        Qt3DRender::QEffect* e = fx::effect(root_, {main, wire});
+        w3dFxEffects_[effectKey] = e;
+        return e;
+    }
+    auto* main = prog.pass("opaque");
+    cull(main);
+    fx::depth(main, DT::LessOrEqual, true);
     auto* low = depthProgram_->pass("lowdepth");
     fx::depth(low, DT::Less, true);
     low->addRenderState(fx::noColorWrites(low));
@@ -109,15 +142,29 @@ int MeshMaterials::buildW3dFx(Qt3DCore::QEntity* entity, const rs::Mesh& mesh, c
     auto* mat = new Qt3DRender::QMaterial(entity);
     const FxBinding binding = fxBinding(mesh, sm.material, impl);
     bindFx(mat, binding, QString::fromStdString(mesh.name), subIndex, textures);
-    int key = binding.program == "w3x_objects" ? kFxObjects : 0;
+    int key = binding.program == "w3x_objects"    ? kFxObjects
+              : binding.program == "w3x_basic"    ? kFxBasic
+              : binding.program == "w3x_tiberium" ? kFxTiberium
+                                                  : 0;
     for (const std::string& d : binding.defines)
         key |= d == "ALPHA_TEST"          ? kFxAlphaTest
                : d == "SPECMAP"           ? kFxSpecMap
                : d == "RECOLOR"           ? kFxRecolor
                : d == "SCROLL_HOUSECOLOR" ? kFxScrollHouseColor
+               : d == "DEFAULT_W3D"       ? kFxDefaultW3d
+               : d == "HOUSE_COLOR"       ? kFxHouseColor
+               : d == "TREE_SWAY"         ? kFxTreeSway
+               : d == "OBJECTS_ALIEN"     ? kFxAlien
                                           : 0;
+    if (binding.states.blend == FxBlend::Alpha) key |= kFxBlendAlpha;
+    if (binding.states.blend == FxBlend::Additive) key |= kFxBlendAdditive;
+    if (!binding.states.depthWrite) key |= kFxNoDepthWrite;
+    if (binding.states.twoSided) cullBack = false;
     addParam(mat, "skinMode", skinMode);
     addParam(mat, "rigidSlot", rigidSlot);
+    const size_t n = sm.positions.size();
+    addParam(mat, "hasVertexColor", sm.colors.size() == n ? 1 : 0);
+    addParam(mat, "hasTexCoord1", sm.uv1.size() == n ? 1 : 0);
     mat->setEffect(w3dFxEffect(key, cullBack));
     entity->addComponent(mat);
     return key;

@@ -158,7 +158,8 @@ ShaderInfo shaderInfo(Format format, const Mesh& mesh, const Material& material)
     if (format == Format::W3d || format == Format::W3x) { // W3X: W3D's structures (FXShader as shader material)
         ShaderInfo r = w3dShaderInfo(material);
         const bool objects = r.impl == ShaderImpl::W3xObjectsGdi || r.impl == ShaderImpl::W3xObjectsNod ||
-                             r.impl == ShaderImpl::W3xObjectsGeneric;
+                             r.impl == ShaderImpl::W3xObjectsGeneric || r.impl == ShaderImpl::W3xObjectsAlien ||
+                             r.impl == ShaderImpl::W3xTiberium;
         if (r.impl == ShaderImpl::W3dNormalMapped || objects) {
             bool stored = true;
             for (const SubMesh& sm : mesh.subMeshes)
@@ -204,6 +205,57 @@ ShaderInfo w3dShaderInfo(const Material& material) {
             return make(ShaderImpl::W3xObjectsGeneric, ShaderFidelity::EngineFormula,
                         "ObjectsGeneric.fx (Objects.fxh: dot3 lights 0-1 per pixel, light 2 per vertex, spec map)",
                         kMapInputs);
+        if (iequals(material.shader, "w3d:fx:ObjectsAlien.fx"))
+            return make(ShaderImpl::W3xObjectsAlien, ShaderFidelity::Approximation,
+                        "ObjectsAlien.fx (Objects.fxh OBJECTS_ALIEN: dot3 lights 0-1 per pixel, light 2 per vertex, "
+                        "spec map, scrolled reflection texture, pulsing house colour)",
+                        "AlienPulseFactor is set by the engine and not in the public sources: 1, its declared default "
+                        "(no pulse); the formula is the public dump's Kane's Wrath version (the SDK's compiled 3ds Max "
+                        "build also names RecolorTexture, which that version does not read); no cloud layer, shadow "
+                        "map, shroud or fog (the map's)");
+        if (iequals(material.shader, "w3d:fx:Tiberium.fx"))
+            return make(ShaderImpl::W3xTiberium, ShaderFidelity::EngineFormula,
+                        "Tiberium.fx (technique Default_U: dot3 lights per pixel, spec map, crystal glow on the "
+                        "timeline)",
+                        "the material's EnvMap cube is not loaded: the scene ambient colour in every direction; no "
+                        "cloud layer, shadow map, shroud or fog (the map's); the point light off; a mesh without "
+                        "vertex colours is white");
+        // C&C 3's per-vertex lit shaders: BasicW3D.fxh (Infantry.fx with house colour, BasicW3D.fx, Tree.fx with the
+        // sway) and DefaultW3D.fxh (render/glsl/w3x_basic.vert). A W3X mesh without an <FXShader> is DefaultW3D.fx.
+        static const char* const kBasicMapInputs =
+            "no cloud layer, shadow map, shroud or fog (the map's); the point light off (the effect's default); a "
+            "mesh without vertex colours is white";
+        if (iequals(material.shader, "w3d:fx:Infantry.fx") || iequals(material.shader, "w3d:fx:BasicW3D.fx")) {
+            const bool infantry = iequals(material.shader, "w3d:fx:Infantry.fx");
+            return make(ShaderImpl::W3xInfantry, ShaderFidelity::EngineFormula,
+                        std::string(infantry ? "Infantry.fx" : "BasicW3D.fx") +
+                            " (BasicW3D.fxh: three lights per vertex, one texture" +
+                            (infantry ? ", house colour by RecolorTexture)" : ")"),
+                        kBasicMapInputs);
+        }
+        if (iequals(material.shader, "w3d:fx:Tree.fx"))
+            return make(ShaderImpl::W3xTree, ShaderFidelity::EngineFormula,
+                        "Tree.fx (BasicW3D.fxh: three lights per vertex, one texture, swaying above SwayStartHeight on "
+                        "the timeline)",
+                        kBasicMapInputs);
+        if (iequals(material.shader, "w3d:fx:DefaultW3D.fx") ||
+            iequals(material.shader, "w3d:fx:DefaultW3DNoFogNoCloud.fx")) {
+            ShaderInfo r = make(ShaderImpl::W3xDefaultW3d, ShaderFidelity::EngineFormula,
+                                material.shader.substr(7) +
+                                    " (DefaultW3D.fxh: three lights per vertex, up to two textures, UV mappers, edge "
+                                    "fade, house colour)",
+                                kBasicMapInputs);
+            // The sampler flags (clamp U/V, no mipmaps) are render states the view does not vary per material.
+            for (const char* flags : {"Sampler_ClampU_ClampV_NoMip_0", "Sampler_ClampU_ClampV_NoMip_1"})
+                if (const MaterialParam* p = material.find(flags);
+                    p && (p->value.x > 0.5f || p->value.y > 0.5f || p->value.z > 0.5f)) {
+                    r.fidelity = ShaderFidelity::Approximation;
+                    r.note = std::string(flags) + " asks for clamped or unmipmapped sampling: drawn wrapped and "
+                             "mipmapped; " + r.note;
+                    break;
+                }
+            return r;
+        }
         if (istartsWith(material.shader, "w3d:fx:"))
             return make(ShaderImpl::Generic, ShaderFidelity::Approximation, "generic lit",
                         "shader material " + material.shader.substr(7) + ": its .fx formula is not emulated");

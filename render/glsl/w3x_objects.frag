@@ -4,6 +4,12 @@ in vec3 vL0;
 in vec3 vL1;
 in vec3 vH;
 in vec4 vColor;
+#ifdef OBJECTS_ALIEN
+in vec3 vWorldNormal;
+in vec3 vEye;
+uniform sampler2D obEnvironmentTexture; // EnvironmentTexture (ObjectsAlien)
+uniform float obPulse;                  // AlienPulseFactor
+#endif
 
 uniform sampler2D obDiffuseTexture; // DiffuseTexture
 uniform sampler2D obNormalMap;      // NormalMap
@@ -37,7 +43,14 @@ void main() {
     vec4 color = vColor * base * 2.0;
     vec3 specularColor = obSpecular;
     float selfIllumination = 0.0;
-#ifdef SPECMAP
+#ifdef OBJECTS_ALIEN
+    vec4 st = texture(obSpecMap, vUv);
+    vec3 r = -reflect(vEye, normalize(vWorldNormal + bump));
+    float e = r.y + alamoTime * 0.2; // engine (u, v) = (e, e)
+    vec3 env = texture(obEnvironmentTexture, vec2(e, 1.0 - e)).rgb * obEnvMult * st.y * obSpecular * 6.0;
+    specularColor = 3.0 * obSpecular * st.x;
+    selfIllumination = st.z;
+#elif defined(SPECMAP)
     vec4 st = texture(obSpecMap, vUv);
     // The effect samples the map's cube at -reflect(eye, normalize(vNormal + bump / 2)); the stand-in sky is the same
     // in every direction, so the direction drops out.
@@ -47,13 +60,19 @@ void main() {
     selfIllumination = st.z;
 #endif
     vec2 l0 = lit(dot(bump, vL0), dot(bump, vH), obSpecularExponent);
+#ifdef OBJECTS_ALIEN
+    color.rgb += lightColor[0].rgb * env * (diffuse * l0.x + specularColor * l0.y);
+#else
     color.rgb += lightColor[0].rgb * (diffuse * l0.x + specularColor * l0.y);
+#endif
     vec2 l1 = lit(dot(bump, vL1), dot(bump, vH), obSpecularExponent);
     color.rgb += lightColor[1].rgb * (diffuse * l1.x);
 #ifdef SCROLL_HOUSECOLOR
     vec2 e = vec2(vUv.x, 1.0 - vUv.y) * obTexTransform.xy + alamoTime * obTexTransform.zw; // engine (u, v)
     float scroll = texture(obScrollTexture, vec2(e.x, 1.0 - e.y)).x;
     color.rgb += selfIllumination * scroll * factionColor.rgb * 3.0;
+#elif defined(OBJECTS_ALIEN)
+    color.rgb += selfIllumination * factionColor.rgb * obPulse;
 #else
     color.rgb = mix(color.rgb, base.rgb, selfIllumination);
 #ifdef RECOLOR

@@ -21,8 +21,16 @@
 // in every direction. The game's three directional lights and ambient are the view's light rig (lightPosition and
 // lightColor 0..2, ambientColor), RecolorColor the view's faction colour.
 //
+// ObjectsAlien.fx (OBJECTS_ALIEN, as the dump's Kane's Wrath Objects.fxh states it): constants BumpScale 1.5,
+// AmbientColor 1, DiffuseColor 1, SpecularColor (0.788, 0.761, 1), SpecularExponent 15; the reflection is the
+// material's 2D EnvironmentTexture at (r.y + Time / 5, the same), r = -reflect(eye, normalize(vertex normal + n)),
+// times EnvMult * spec.y * SpecularColor * 6, and it multiplies light 0's term instead of being added; no
+// self-illumination mix: house colour adds spec.z * RecolorColor * AlienPulseFactor (the engine's; 1, its declared
+// default, here).
+//
 // Compile-time switches (prepended): SPECMAP (the material names a SpecMap), RECOLOR (a RecolorTexture),
-// SCROLL_HOUSECOLOR (ObjectsNOD.fx), ALPHA_TEST (AlphaTestEnable: alpha below 0x60 / 255 cut).
+// SCROLL_HOUSECOLOR (ObjectsNOD.fx), OBJECTS_ALIEN (ObjectsAlien.fx, with SPECMAP), ALPHA_TEST (AlphaTestEnable:
+// alpha below 0x60 / 255 cut).
 in vec3 vertexPosition;
 in vec3 vertexNormal;
 in vec2 vertexTexCoord;
@@ -51,6 +59,10 @@ out vec3 vL0;    // towards light 0 in the frame
 out vec3 vL1;    // towards light 1 in the frame
 out vec3 vH;     // unit half vector of light 0 and the eye in the frame
 out vec4 vColor; // COLOR0
+#ifdef OBJECTS_ALIEN
+out vec3 vWorldNormal; // the vertex normal (world)
+out vec3 vEye;         // towards the eye (world, unit at the vertex)
+#endif
 
 vec3 towardLight(int i, vec3 P) {
     if (i >= rigLightCount) return vec3(0.0, 0.0, 1.0); // unused lights are black: their direction does not matter
@@ -97,4 +109,8 @@ void main() {
     vec3 c = ambientColor * obAmbient;
     if (rigLightCount > 2) c += lightColor[2].rgb * max(0.0, dot(fz, L2)) * obDiffuse;
     vColor = clamp(vec4(c, obOpacity) / 2.0, 0.0, 1.0);
+#ifdef OBJECTS_ALIEN
+    vWorldNormal = fz;
+    vEye = E;
+#endif
 }

@@ -11,6 +11,7 @@
 #include "render_harness.h"
 
 #include "formats/shader_registry.h"
+#include "fx_uniforms.h"
 #include "lights.h"
 #include "texture/texture_writer.h"
 #include "w3d/w3d_reader.h"
@@ -91,6 +92,11 @@ struct Fx {
     bool alphaTest = false;
     bool storeFrame = true; // write chunks 0x60/0x61
     bool skinned = false;   // a skin on a bone turned 90 degrees about Z, its vertices in that bone's space
+    // C&C 3's BasicW3D/DefaultW3D family: none of the properties above (objectsProps false), these instead, and
+    // vertex colours (corners 0-3, then the centre) when not empty.
+    bool objectsProps = true;
+    std::vector<rs::w3d::ShaderMaterialProperty> extra;
+    std::vector<V4> colors;
 };
 
 // Rz(-90 degrees): world to the skin bone's space.
@@ -133,21 +139,27 @@ std::shared_ptr<rs::Model> quadModel(const Fx& fx, const QString& dir) {
         p.value.x = v;
         sm.properties.push_back(p);
     };
-    texture("DiffuseTexture", fx.diffuseTexture);
-    texture("NormalMap", fx.normalMap);
-    if (!fx.specMap.empty()) texture("SpecMap", fx.specMap);
-    if (!fx.recolorTexture.empty()) texture("RecolorTexture", fx.recolorTexture);
-    number("EnvMult", fx.envMult);
-    number("BumpScale", fx.bumpScale);
-    colour("AmbientColor", fx.ambient);
-    colour("DiffuseColor", fx.diffuse);
-    colour("SpecularColor", fx.specular);
-    number("SpecularExponent", fx.exponent);
-    auto at = prop("AlphaTestEnable", 7);
-    at.intValue = fx.alphaTest ? 1 : 0;
-    sm.properties.push_back(at);
+    if (fx.objectsProps) {
+        texture("DiffuseTexture", fx.diffuseTexture);
+        texture("NormalMap", fx.normalMap);
+        if (!fx.specMap.empty()) texture("SpecMap", fx.specMap);
+        if (!fx.recolorTexture.empty()) texture("RecolorTexture", fx.recolorTexture);
+        number("EnvMult", fx.envMult);
+        number("BumpScale", fx.bumpScale);
+        colour("AmbientColor", fx.ambient);
+        colour("DiffuseColor", fx.diffuse);
+        colour("SpecularColor", fx.specular);
+        number("SpecularExponent", fx.exponent);
+        auto at = prop("AlphaTestEnable", 7);
+        at.intValue = fx.alphaTest ? 1 : 0;
+        sm.properties.push_back(at);
+    }
+    for (const auto& e : fx.extra)
+        sm.properties.push_back(e);
     m.shaderMaterials = {sm};
     rs::w3d::MaterialPass p;
+    for (V4 c : fx.colors)
+        p.dcg.push_back(glm::u8vec4(glm::round(glm::clamp(c, 0.0f, 1.0f) * 255.0f)));
     p.shaderMaterialIds = {0};
     for (V2 e : std::vector<V2>{{0, 0}, {1, 0}, {1, 1}, {0, 1}, {0.5f, 0.5f}})
         p.uv.push_back(V2(e.x, 1.0f - e.y));
@@ -528,11 +540,11 @@ TEST_CASE("C&C 3 Objects shaders are drawn by Objects.fxh's formula, saying what
         CHECK(info.note.find("environment cube") != std::string::npos);
     }
     Fx other;
-    other.typeName = "Tiberium.fx";
+    other.typeName = "AlienShield.fx";
     const auto m = quadModel(other, dir.path());
     const rs::ShaderInfo info = rs::shaderInfo(rs::Format::W3x, m->meshes[0], m->meshes[0].subMeshes[0].material);
     CHECK(info.impl == rs::ShaderImpl::Generic);
-    CHECK(info.note.find("Tiberium.fx") != std::string::npos);
+    CHECK(info.note.find("AlienShield.fx") != std::string::npos);
 }
 
 TEST_CASE("ObjectsGDI.fx: GDI's fixed constants and two per-pixel lights, by the formula", "[render][w3x][fx]") {
@@ -605,4 +617,397 @@ TEST_CASE("ObjectsGeneric.fx: the file's constants", "[render][w3x][fx]") {
     const ObjectsConst k{fx.bumpScale, fx.ambient, fx.diffuse, fx.specular, fx.exponent};
     checkPixel(s.at(0.25f, 0.5f), objects(k, fx.envMult, {kTex, nl, true, spec}, eye, kLeftMiddle), "generic, left");
     checkPixel(s.at(0.75f, 0.5f), objects(k, fx.envMult, {kTex, nr, true, spec}, eye, kRightMiddle), "generic, right");
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// C&C 3's BasicW3D.fxh (Infantry.fx, BasicW3D.fx, Tree.fx) and DefaultW3D.fxh (render/glsl/w3x_basic.vert) against
+// their technique Default evaluated here, per vertex then interpolated (Gouraud), then per pixel:
+//   per vertex (VC the vertex colour): light i: y = max(N.L, 0), z = N.L < 0 or N.H < 0 ? 0 : pow(N.H, Shininess)
+//   with H = normalize(L + E); D0 = C0 y0 ColorDiffuse VC / 2, S0 = C0 z0 ColorSpecular / 2 (unclamped);
+//   COLOR0 = saturate(((ColorEmissive + ambient ColorAmbient + (C1 y1 + C2 y2) ColorDiffuse) VC / 2, Opacity VC.a));
+//   COLOR1 = saturate((C1 z1 + C2 z2) ColorSpecular / 2)
+//   per pixel: c = COLOR0 + D0 + COLOR1 + S0; c *= tex; Infantry: lerp(c, recolor.rgb RecolorColor / 2, recolor.a);
+//   DefaultW3D with two textures, mode 1: c.rgb *= 2 secondary; then c.rgb *= 2.
+namespace {
+
+struct Basic {
+    V3 ambient{1.0f}, diffuse{1.0f}, specular{0.0f}, emissive{0.0f};
+    float shininess = 1.0f, opacity = 1.0f;
+};
+struct BasicVs {
+    V4 c0{0.0f};
+    V3 c1{0.0f}, d0{0.0f}, s0{0.0f};
+};
+
+BasicVs basicVs(const Basic& k, V4 vc, V3 p, V3 eye) {
+    const std::vector<Light> l = rig();
+    const V3 e = glm::normalize(eye - p);
+    V3 d(0.0f), sp(0.0f);
+    BasicVs o;
+    for (int i = 0; i < 3; ++i) {
+        const float ndl = glm::dot(kNormal, l[i].toward), ndh = glm::dot(kNormal, glm::normalize(l[i].toward + e));
+        const float y = std::max(ndl, 0.0f), z = (ndl < 0.0f || ndh < 0.0f) ? 0.0f : std::pow(ndh, k.shininess);
+        if (i == 0) {
+            o.d0 = l[0].colour * y * k.diffuse * V3(vc) / 2.0f;
+            o.s0 = l[0].colour * z * k.specular / 2.0f;
+        } else {
+            d += l[i].colour * y;
+            sp += l[i].colour * z;
+        }
+    }
+    o.c0 = glm::clamp(V4((k.emissive + kSceneAmbient * k.ambient + d * k.diffuse) * V3(vc) / 2.0f, k.opacity * vc.w),
+                      0.0f, 1.0f);
+    o.c1 = glm::clamp(sp * k.specular / 2.0f, 0.0f, 1.0f);
+    return o;
+}
+
+// The vertex stage at a point of the quad: each vertex's outputs blended (vertex colours by position).
+BasicVs basicAt(const Basic& k, const std::function<V4(V3)>& colourAt, V3 eye, const Blend& at) {
+    BasicVs o;
+    for (const auto& [w, p] : at) {
+        const BasicVs v = basicVs(k, V4(q8(colourAt(p))), p, eye);
+        o.c0 += w * v.c0;
+        o.c1 += w * v.c1;
+        o.d0 += w * v.d0;
+        o.s0 += w * v.s0;
+    }
+    return o;
+}
+
+V4 basicPs(const BasicVs& v, V4 tex, const V4* recolor = nullptr) {
+    V4 c = v.c0;
+    c += V4(v.d0 + v.c1 + v.s0, 0.0f);
+    c *= q8(tex);
+    if (recolor) {
+        const V4 rc = q8(*recolor);
+        const V3 faction(kFaction.redF(), kFaction.greenF(), kFaction.blueF());
+        c = V4(glm::mix(V3(c), V3(rc) * faction / 2.0f, rc.w), c.w);
+    }
+    return V4(V3(c) * 2.0f, c.w);
+}
+
+rs::w3d::ShaderMaterialProperty textureProp(const char* name, const std::string& file) {
+    auto p = prop(name, 1);
+    p.text = file;
+    return p;
+}
+rs::w3d::ShaderMaterialProperty colourProp(const char* name, V3 c) {
+    auto p = prop(name, 5);
+    p.value = V4(c, 0.0f);
+    return p;
+}
+rs::w3d::ShaderMaterialProperty numberProp(const char* name, float v) {
+    auto p = prop(name, 2);
+    p.value.x = v;
+    return p;
+}
+rs::w3d::ShaderMaterialProperty intProp(const char* name, int v, uint32_t type = 6) {
+    auto p = prop(name, type);
+    p.intValue = v;
+    return p;
+}
+std::vector<rs::w3d::ShaderMaterialProperty> basicProps(const Basic& k) {
+    return {colourProp("ColorAmbient", k.ambient),   colourProp("ColorDiffuse", k.diffuse),
+            colourProp("ColorSpecular", k.specular), numberProp("Shininess", k.shininess),
+            colourProp("ColorEmissive", k.emissive), textureProp("Texture_0", "d.tga")};
+}
+
+// Vertex colours of the quad: corners 0-3 then the centre; colourOf gives them by position.
+const std::vector<V3> kQuadVertices = {{-1, 0, 1}, {1, 0, 1}, {1, 0, -1}, {-1, 0, -1}, kCentre};
+const std::vector<V4> kVertexColours = {
+    {1.0f, 0.5f, 0.5f, 1.0f}, {0.5f, 1.0f, 0.5f, 1.0f}, {0.5f, 0.5f, 1.0f, 1.0f}, {1.0f, 1.0f, 0.4f, 1.0f}, V4(1.0f)};
+V4 colourOf(V3 p) {
+    for (size_t i = 0; i < kQuadVertices.size(); ++i)
+        if (glm::length(kQuadVertices[i] - p) < 1e-4f) return kVertexColours[i];
+    return V4(1.0f);
+}
+
+} // namespace
+
+TEST_CASE("C&C 3 BasicW3D-family and DefaultW3D shaders are drawn by their formula, saying so", "[render][w3x][fx]") {
+    QTemporaryDir dir;
+    for (const char* name : {"Infantry.fx", "BasicW3D.fx", "Tree.fx", "DefaultW3D.fx", "DefaultW3DNoFogNoCloud.fx"}) {
+        Fx fx;
+        fx.typeName = name;
+        fx.objectsProps = false;
+        fx.extra = basicProps(Basic{});
+        const auto m = quadModel(fx, dir.path());
+        const rs::Material& mat = m->meshes[0].subMeshes[0].material;
+        const rs::ShaderInfo info = rs::shaderInfo(rs::Format::W3x, m->meshes[0], mat);
+        INFO(name << ": " << info.implementation);
+        CHECK(info.fidelity == rs::ShaderFidelity::EngineFormula);
+        CHECK(info.implementation.find(name) == 0);
+        CHECK(info.note.find("cloud layer") != std::string::npos);
+        const rs::render::FxBinding b = rs::render::fxBinding(m->meshes[0], mat, info.impl);
+        CHECK(b.program == "w3x_basic");
+    }
+    // DefaultW3D asking for clamped sampling is said to be approximated.
+    Fx clamp;
+    clamp.typeName = "DefaultW3D.fx";
+    clamp.objectsProps = false;
+    auto flags = prop("Sampler_ClampU_ClampV_NoMip_0", 4);
+    flags.value = V4(1.0f, 0.0f, 0.0f, 0.0f);
+    clamp.extra = {flags};
+    const auto m = quadModel(clamp, dir.path());
+    const rs::ShaderInfo info = rs::shaderInfo(rs::Format::W3x, m->meshes[0], m->meshes[0].subMeshes[0].material);
+    CHECK(info.fidelity == rs::ShaderFidelity::Approximation);
+    CHECK(info.note.find("Sampler_ClampU_ClampV_NoMip_0") != std::string::npos);
+}
+
+TEST_CASE("Infantry.fx: per-vertex lights, vertex colours and house colour by the formula", "[render][w3x][fx]") {
+    QTemporaryDir dir;
+    halvesTga(dir.path() + "/d.tga", kTex, kTex);
+    halvesTga(dir.path() + "/n.tga", normalTexel(V3(0, 0, 1)), normalTexel(V3(0, 0, 1)));
+    // House colour: left half none (alpha 0), right half 70% recoloured with a light mask.
+    const V4 rcL(0.0f, 0.0f, 0.0f, 0.0f), rcR(0.9f, 0.8f, 0.9f, 0.7f);
+    halvesTga(dir.path() + "/hc.tga", rcL, rcR);
+    Basic k;
+    k.ambient = V3(0.9f, 0.8f, 1.0f);
+    k.diffuse = V3(0.8f, 0.9f, 0.7f);
+    k.specular = V3(0.6f, 0.5f, 0.4f);
+    k.emissive = V3(0.05f, 0.0f, 0.1f);
+    k.shininess = 6.0f;
+    Fx fx;
+    fx.typeName = "Infantry.fx";
+    fx.objectsProps = false;
+    fx.extra = basicProps(k);
+    fx.colors = kVertexColours;
+    const Shot plain = render(quadModel(fx, dir.path()), dir.path());
+    const V3 eye = eyeOfView();
+    const V4 centre = basicPs(basicAt(k, colourOf, eye, kAtCentre), kTex);
+    const V4 left = basicPs(basicAt(k, colourOf, eye, kLeftMiddle), kTex);
+    REQUIRE(glm::length(V3(centre) - V3(left)) > 0.05f); // the vertex colours show in the formula itself
+    checkPixel(plain.at(0.5f, 0.5f), V3(centre), "centre vertex");
+    checkPixel(plain.at(0.25f, 0.5f), V3(left), "between the centre and the left corners");
+    checkPixel(plain.at(0.25f, 0.25f), V3(basicPs(basicAt(k, colourOf, eye, kHalfwayToCorner0), kTex)),
+               "half-way to corner 0");
+    // With a RecolorTexture: its alpha blends towards the mask times the faction colour, halved before the x2.
+    fx.extra.push_back(textureProp("RecolorTexture", "hc.tga"));
+    const Shot house = render(quadModel(fx, dir.path()), dir.path(), plain.box);
+    const V4 right = basicPs(basicAt(k, colourOf, eye, kRightMiddle), kTex, &rcR);
+    REQUIRE(right.z > right.x + 0.1f); // the faction's blue shows
+    checkPixel(house.at(0.25f, 0.5f), V3(basicPs(basicAt(k, colourOf, eye, kLeftMiddle), kTex, &rcL)),
+               "house colour mask alpha 0");
+    checkPixel(house.at(0.75f, 0.5f), V3(right), "house colour mask alpha 0.7");
+}
+
+TEST_CASE("DefaultW3D.fx: second texture, UV mapper, vertex house colour and alpha blending by the formula",
+          "[render][w3x][fx]") {
+    QTemporaryDir dir;
+    const V4 texL(0.8f, 0.6f, 0.4f, 1.0f), texR(0.3f, 0.5f, 0.9f, 1.0f);
+    halvesTga(dir.path() + "/d.tga", texL, texR);
+    const V4 secondary(0.7f, 0.9f, 0.6f, 1.0f);
+    halvesTga(dir.path() + "/s.tga", secondary, secondary);
+    halvesTga(dir.path() + "/n.tga", normalTexel(V3(0, 0, 1)), normalTexel(V3(0, 0, 1)));
+    Basic k;
+    k.ambient = V3(0.7f);
+    k.diffuse = V3(0.6f, 0.7f, 0.8f);
+    k.specular = V3(0.3f);
+    k.shininess = 10.0f;
+    Fx fx;
+    fx.typeName = "DefaultW3D.fx";
+    fx.objectsProps = false;
+    fx.extra = basicProps(k);
+    fx.extra.push_back(textureProp("Texture_1", "s.tga"));
+    fx.extra.push_back(intProp("NumTextures", 2));
+    fx.extra.push_back(intProp("SecondaryTextureBlendMode", 1)); // modulate 2x
+    // Mapper 1 with the U scale -1: engine u -> -u, so the left half of the quad shows the right half's texels.
+    fx.extra.push_back(intProp("TexCoordMapper_0", 1));
+    auto transform = prop("TexCoordTransform_0", 5);
+    transform.value = V4(-1.0f, 1.0f, 0.0f, 0.0f);
+    fx.extra.push_back(transform);
+    fx.extra.push_back(intProp("UseRecolorColors", 1, 7));
+    const Shot s = render(quadModel(fx, dir.path()), dir.path());
+    const V3 eye = eyeOfView();
+    const V3 faction(kFaction.redF(), kFaction.greenF(), kFaction.blueF());
+    // The vertex colour (white: none stored) times lerp(RecolorColor, 1, 0.25), before lighting.
+    const auto houseTint = [&](V3) { return V4(glm::mix(faction, V3(1.0f), 0.25f), 1.0f); };
+    auto pixel = [&](const Blend& at, V4 tex) {
+        const BasicVs v = basicAt(k, houseTint, eye, at);
+        V4 c = v.c0 + V4(v.d0 + v.c1 + v.s0, 0.0f);
+        c *= q8(tex);
+        c = V4(V3(c) * V3(q8(secondary)) * 2.0f, c.w);
+        return V4(V3(c) * 2.0f, c.w);
+    };
+    const V4 left = pixel(kLeftMiddle, texR), right = pixel(kRightMiddle, texL);
+    REQUIRE(std::abs(left.x - right.x) > 0.1f);
+    checkPixel(s.at(0.25f, 0.5f), V3(left), "left half: mirrored U reads the right texels");
+    checkPixel(s.at(0.75f, 0.5f), V3(right), "right half: mirrored U reads the left texels");
+    // BlendMode 1 with Opacity 0.4: SRCALPHA/INVSRCALPHA over the background.
+    fx.extra.push_back(intProp("BlendMode", 1));
+    fx.extra.push_back(numberProp("Opacity", 0.4f));
+    const Shot blended = render(quadModel(fx, dir.path()), dir.path(), s.box);
+    const V3 bg(kBg.redF(), kBg.greenF(), kBg.blueF());
+    Basic kb = k;
+    kb.opacity = 0.4f;
+    const BasicVs v = basicAt(kb, houseTint, eye, kLeftMiddle);
+    const float alpha = (v.c0.w * q8(texR).w);
+    REQUIRE(alpha == Approx(0.4f).margin(0.01f));
+    checkPixel(blended.at(0.25f, 0.5f), glm::mix(bg, glm::clamp(V3(left), 0.0f, 1.0f), alpha),
+               "alpha-blended at Opacity 0.4");
+}
+
+TEST_CASE("Tree.fx: vertices above SwayStartHeight sway by the formula's phase", "[render][w3x][fx]") {
+    QTemporaryDir dir;
+    halvesTga(dir.path() + "/d.tga", kTex, kTex);
+    halvesTga(dir.path() + "/n.tga", normalTexel(V3(0, 0, 1)), normalTexel(V3(0, 0, 1)));
+    Fx fx;
+    fx.typeName = "Tree.fx";
+    fx.objectsProps = false;
+    fx.extra = basicProps(Basic{});
+    // Every vertex far above the start height: the whole quad moves by SwayStrength * sin(Time + phase).
+    fx.extra.push_back(numberProp("SwayStartHeight", -100.0f));
+    fx.extra.push_back(numberProp("SwayStartRadius", 0.01f));
+    fx.extra.push_back(numberProp("SwayStrength", 0.5f));
+    Fx still = fx;
+    still.extra.back() = numberProp("SwayStrength", 0.0f);
+    const Shot rest = render(quadModel(still, dir.path()), dir.path());
+    const Shot moved = render(quadModel(fx, dir.path()), dir.path());
+    // The phase: the pivot (the mesh's bone, at the origin) gives seed 0, fraction frac(3 x 3 / 16) = 9 / 16: the
+    // table's entry 9 (0.599556, 0.096453) x 20; the timeline at 0.
+    const glm::vec2 phase = glm::vec2(0.599556f, 0.096453f) * 20.0f;
+    const float dx = 0.5f * std::sin(phase.x);
+    REQUIRE(std::abs(dx) > 0.2f);
+    // Screen x = f X / Z + cx: the centre's shift over the width is dx / 2 (the quad is 2 wide) whatever the depth
+    // change dy makes of the scale.
+    const double cx = rest.box.center().x();
+    const double shift = (moved.box.center().x() - cx) / double(moved.box.width());
+    INFO("shift " << shift << " want " << dx / 2.0f << " (" << rest.box.width() << " -> " << moved.box.width() << ")");
+    CHECK(std::abs(shift - dx / 2.0) < 0.02);
+    // Further away (dy = 0.5 sin(phase.y) > 0 along the view): smaller.
+    CHECK(moved.box.width() < rest.box.width());
+}
+
+// ObjectsAlien.fx (Objects.fxh with OBJECTS_ALIEN, glsl/w3x_objects.frag): the alien constants (BumpScale 1.5,
+// AmbientColor 1, DiffuseColor 1, SpecularColor (0.788, 0.761, 1), SpecularExponent 15); the reflection texture (one
+// colour here, so its scrolled coordinate does not matter) times EnvMult * spec.y * SpecularColor * 6 multiplies
+// light 0's term; house colour adds spec.z * RecolorColor (AlienPulseFactor 1).
+TEST_CASE("ObjectsAlien.fx: alien constants, the reflection on light 0 and the added house colour",
+          "[render][w3x][fx]") {
+    QTemporaryDir dir;
+    const V4 flat = normalTexel(V3(0, 0, 1));
+    halvesTga(dir.path() + "/d.tga", kTex, kTex);
+    halvesTga(dir.path() + "/n.tga", flat, flat);
+    const V4 specL(1.0f, 0.8f, 0.0f, 1.0f), specR(0.3f, 0.4f, 0.6f, 1.0f);
+    halvesTga(dir.path() + "/s.tga", specL, specR);
+    const V4 envTexel(0.2f, 0.25f, 0.3f, 1.0f);
+    halvesTga(dir.path() + "/e.tga", envTexel, envTexel);
+    Fx fx;
+    fx.typeName = "ObjectsAlien.fx";
+    fx.specMap = "s.tga";
+    fx.envMult = 0.3f;
+    fx.diffuse = V3(0.1f); // the file's constants are not the effect's
+    fx.extra = {textureProp("EnvironmentTexture", "e.tga")};
+    const auto model = quadModel(fx, dir.path());
+    const rs::ShaderInfo info =
+        rs::shaderInfo(rs::Format::W3x, model->meshes[0], model->meshes[0].subMeshes[0].material);
+    CHECK(info.impl == rs::ShaderImpl::W3xObjectsAlien);
+    CHECK(info.fidelity == rs::ShaderFidelity::Approximation);
+    CHECK(info.note.find("AlienPulseFactor") != std::string::npos);
+    const Shot s = render(model, dir.path());
+    const V3 eye = eyeOfView();
+    const ObjectsConst k{1.5f, V3(1.0f), V3(1.0f), V3(0.788f, 0.761f, 1.0f), 15.0f};
+    auto alien = [&](V4 spec, const Blend& at) {
+        const std::vector<Light> l = rig();
+        const V3 base = V3(q8(kTex));
+        const V3 n(0, 0, 1);
+        const V3 color0 = glm::clamp(
+            (kSceneAmbient * k.ambient + l[2].colour * std::max(0.0f, glm::dot(kNormal, l[2].toward)) * k.diffuse) /
+                2.0f,
+            0.0f, 1.0f);
+        V3 c = color0 * base * 2.0f;
+        const V4 st = q8(spec);
+        const V3 env = V3(q8(envTexel)) * fx.envMult * st.y * k.specular * 6.0f;
+        const V3 specular = 3.0f * k.specular * st.x;
+        V3 h(0.0f);
+        for (const auto& [w, p] : at)
+            h += w * halfAt(l[0], p, eye);
+        auto lit = [&](float ndl, float ndh) {
+            return glm::vec2(std::max(ndl, 0.0f), (ndl < 0.0f || ndh < 0.0f) ? 0.0f : std::pow(ndh, k.exponent));
+        };
+        const glm::vec2 l0 = lit(glm::dot(n, toFrame(l[0].toward)), glm::dot(n, h));
+        c += l[0].colour * env * (base * k.diffuse * l0.x + specular * l0.y);
+        const glm::vec2 l1 = lit(glm::dot(n, toFrame(l[1].toward)), glm::dot(n, h));
+        c += l[1].colour * base * k.diffuse * l1.x;
+        c += st.z * V3(kFaction.redF(), kFaction.greenF(), kFaction.blueF());
+        return glm::clamp(c, 0.0f, 1.0f);
+    };
+    const V3 left = alien(specL, kLeftMiddle), right = alien(specR, kRightMiddle);
+    INFO("left " << left.x << "," << left.y << "," << left.z << " right " << right.x << "," << right.y << ","
+                  << right.z);
+    REQUIRE(right.z - right.x > left.z - left.x + 0.1f); // the added faction blue
+    checkPixel(s.at(0.25f, 0.5f), left, "alien, reflection and specular, no self-illumination");
+    checkPixel(s.at(0.75f, 0.5f), right, "alien, self-illumination 0.6 adds the house colour");
+}
+
+// Tiberium.fx (glsl/w3x_tiberium.vert) against technique Default_U evaluated here: COLOR0 = saturate((ambient +
+// AmbientColor) / 2, glow^2); colour = COLOR0 * base + 0.4 * sum_i C0 (base DiffuseColor lit_i.y + SpecMult
+// SpecularColor spec.x lit_i.z) * (6 EnvMult env spec.y SpecularColor + 0.75) + TimeGlowStrength glow^2 glowTexel,
+// env the scene ambient (the EnvMap cube's stand-in), glow from the effect's random table at the timeline's 0.
+TEST_CASE("Tiberium.fx: per-pixel lights in light 0's colour, spec map and the crystal glow by the formula",
+          "[render][w3x][fx]") {
+    QTemporaryDir dir;
+    const V4 nl = normalTexel(kTiltLeft), nr = normalTexel(kTiltRight);
+    halvesTga(dir.path() + "/d.tga", kTex, kTex);
+    halvesTga(dir.path() + "/n.tga", nl, nr);
+    const V4 spec(0.7f, 0.5f, 0.0f, 1.0f), glowTexel(0.2f, 0.6f, 0.3f, 1.0f);
+    halvesTga(dir.path() + "/s.tga", spec, spec);
+    halvesTga(dir.path() + "/g.tga", glowTexel, glowTexel);
+    Fx fx;
+    fx.typeName = "Tiberium.fx";
+    fx.objectsProps = false;
+    const float bump = 0.8f, exponent = 20.0f, specMult = 2.0f, envMult = 0.7f, ratio = 1.5f;
+    const V3 ambient(0.3f, 0.35f, 0.4f), diffuse(0.9f, 1.0f, 0.8f), specular(0.5f, 0.6f, 0.7f), strength(0.8f);
+    fx.extra = {textureProp("DiffuseMap", "d.tga"),
+                textureProp("NormalMap", "n.tga"),
+                textureProp("SpecMap", "s.tga"),
+                textureProp("TimeGlowTexture", "g.tga"),
+                numberProp("TexCoordTransform_Normal", 1.0f),
+                numberProp("TexCoordTransform_Spec", 1.0f),
+                numberProp("BumpScale", bump),
+                colourProp("AmbientColor", ambient),
+                colourProp("DiffuseColor", diffuse),
+                colourProp("SpecularColor", specular),
+                numberProp("SpecularExponent", exponent),
+                numberProp("SpecMult", specMult),
+                numberProp("EnvMult", envMult),
+                colourProp("TimeGlowStrength", strength),
+                numberProp("TimeGlowActiveRatio", ratio)};
+    const auto model = quadModel(fx, dir.path());
+    const rs::ShaderInfo info =
+        rs::shaderInfo(rs::Format::W3x, model->meshes[0], model->meshes[0].subMeshes[0].material);
+    CHECK(info.impl == rs::ShaderImpl::W3xTiberium);
+    CHECK(info.note.find("EnvMap") != std::string::npos);
+    const Shot s = render(model, dir.path());
+    const V3 eye = eyeOfView();
+    // The glow at Time 0: offset = table[frac(seed * 11 / 16 + 3 * 3 / 16) * 16].x * 20 with seed = 1 * 255 (no
+    // vertex colours: alpha 1; the pivot at the origin): frac(175.875) = 0.875, entry 14.
+    const float offset = 0.826938f * 20.0f;
+    const float g = glm::clamp(std::sin(offset) * 0.5f - 0.5f + ratio, 0.0f, 1.0f) / ratio;
+    const float glow = g * g;
+    REQUIRE(glow > 0.05f);
+    auto tib = [&](V4 normalTexelValue, const Blend& at) {
+        const std::vector<Light> l = rig();
+        const V3 base = V3(q8(kTex));
+        const V3 n = decoded(normalTexelValue, bump);
+        const V4 st = q8(spec);
+        const V3 env = envMult * glm::clamp(kSceneAmbient, 0.0f, 1.0f) * st.y * specular;
+        const V3 sp = specMult * specular * st.x;
+        V3 h(0.0f);
+        for (const auto& [w, p] : at)
+            h += w * halfAt(l[0], p, eye);
+        V3 sum(0.0f);
+        for (int i = 0; i < 3; ++i) {
+            const float ndl = glm::dot(n, toFrame(l[i].toward)), ndh = glm::dot(n, h);
+            const float y = std::max(ndl, 0.0f), z = (ndl < 0.0f || ndh < 0.0f) ? 0.0f : std::pow(ndh, exponent);
+            sum += l[0].colour * (base * diffuse * y + sp * z);
+        }
+        const V3 color0 = glm::clamp((kSceneAmbient + ambient) / 2.0f, 0.0f, 1.0f);
+        return glm::clamp(color0 * base + sum * 0.4f * (env * 6.0f + 0.75f) + strength * glow * V3(q8(glowTexel)),
+                          0.0f, 1.0f);
+    };
+    const V3 left = tib(nl, kLeftMiddle), right = tib(nr, kRightMiddle);
+    REQUIRE(std::abs(left.x - right.x) > 0.03f);
+    checkPixel(s.at(0.25f, 0.5f), left, "Tiberium, normal tilted towards the key light");
+    checkPixel(s.at(0.75f, 0.5f), right, "Tiberium, normal tilted away");
 }
