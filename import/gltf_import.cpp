@@ -360,6 +360,7 @@ struct Converter {
     std::vector<int> boneNode;             // node of each bone (-1: the synthetic Root)
     std::vector<bool> lightBone;           // per bone: a leaf light node's (bindLocal * G, see isLightLeaf)
     std::vector<Trs> restGame;             // per node, game-space rest TRS
+    float sceneExtent = 0.0f;              // the largest |translation| summed along a node's chain of parents
     std::vector<std::string> textureNames; // per image
 
     Converter(const std::string& file, const GModel& model, const ImportOptions& o) : g(model), opt(o) {
@@ -397,7 +398,9 @@ struct Converter {
         // zero scale (the exporter's hidden attachment) hides the bone it hangs from.
         const glm::quat want = light ? glm::conjugate(ax.q) : glm::quat(1.0f, 0.0f, 0.0f, 0.0f);
         const bool rotOk = std::abs(std::abs(glm::dot(t.r, want)) - 1.0f) < 1e-5f;
-        const bool tOk = kind == "dazzle" || glm::length(t.t) < 1e-6f * std::max(1.0f, ax.scale);
+        // Translation: zero up to float noise at the scene's size (a DCC tool's re-export, Blender's for one,
+        // writes a few 1e-7 of the coordinates it composed the node from).
+        const bool tOk = kind == "dazzle" || glm::length(t.t) < 1e-6f * std::max(1.0f, sceneExtent);
         const bool sOk = glm::all(glm::lessThan(glm::abs(t.s - glm::vec3(1.0f)), glm::vec3(1e-6f))) ||
                          glm::all(glm::lessThan(glm::abs(t.s), glm::vec3(1e-8f)));
         return rotOk && tOk && sOk;
@@ -456,6 +459,12 @@ struct Converter {
         restGame.resize(nn);
         for (size_t i = 0; i < nn; ++i)
             restGame[i] = ax.trs(nodeTrs(c, int(i)));
+        for (size_t i = 0; i < nn; ++i) { // chains end within nn steps (checked above)
+            float sum = 0.0f;
+            for (int p = int(i); p >= 0; p = nodes[size_t(p)].parent)
+                sum += glm::length(restGame[size_t(p)].t);
+            if (std::isfinite(sum)) sceneExtent = std::max(sceneExtent, sum);
+        }
         for (size_t i = 0; i < nn; ++i)
             if (g.nodes[i].mesh >= 0 && g.nodes[i].skin >= 0) nodes[i].skinnedMeshNode = true;
 
@@ -495,7 +504,11 @@ struct Converter {
             rootNode = boneRoots[0];
         } else if (boneRoots.size() == 1 && isIdentity(boneRoots[0]) && g.nodes[size_t(boneRoots[0])].mesh < 0 &&
                    !animated(boneRoots[0])) {
-            const auto& ch = g.nodes[size_t(boneRoots[0])].children;
+            // Its children besides skinned mesh nodes (which are no bones: Blender's armature node holds the
+            // skinned meshes beside the Root bone) must be one node named Root.
+            std::vector<int> ch;
+            for (int k : g.nodes[size_t(boneRoots[0])].children)
+                if (k >= 0 && size_t(k) < nn && !nodes[size_t(k)].skinnedMeshNode) ch.push_back(k);
             if (ch.size() == 1 && isRootName(g.nodes[size_t(ch[0])].name)) {
                 rootNode = ch[0];
                 skipNodes.push_back(boneRoots[0]);
@@ -1112,7 +1125,14 @@ struct Converter {
                 std::string base;
                 int lod = -1;
                 parseLodAlt(p.name, base, lod, p.alt);
-                out.model.proxies.push_back(p);
+                // One proxy per name and bone: a bone named P_* that carries the proxy node of the same name
+                // (rigscope's exporter writes both) is one proxy, with the marked node's settings.
+                const auto same = std::find_if(out.model.proxies.begin(), out.model.proxies.end(),
+                                               [&](const Proxy& q) { return q.bone == p.bone && q.name == p.name; });
+                if (same == out.model.proxies.end())
+                    out.model.proxies.push_back(p);
+                else if (kind == "proxy" || (a && member(*a, "proxy")))
+                    *same = p;
             }
             if (kind == "dazzle" || (a && member(*a, "dazzle"))) {
                 const tinygltf::Value& src = kind == "dazzle" ? n.extras : *member(*a, "dazzle");

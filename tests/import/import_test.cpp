@@ -722,6 +722,12 @@ TEST_CASE("glTF import: round trip of a corpus Alamo model and its clips through
     CHECK(fs::path(files[1].path).filename() == "EI_STORMTROOPER_IDLE_00.ALA");
     const Model back = alamo::readModel(ByteSpan(files[0].bytes), files[0].path);
     CHECK(back.warnings.empty());
+    // Same proxies: the exporter writes the proxy bone P_GLight_Red and a proxy node of that name under it; one.
+    REQUIRE(back.proxies.size() == orig.proxies.size());
+    for (size_t i = 0; i < orig.proxies.size(); ++i) {
+        CHECK(back.proxies[i].name == orig.proxies[i].name);
+        CHECK(back.proxies[i].bone == orig.proxies[i].bone);
+    }
     // Same skeleton: names, parents, bind transforms.
     REQUIRE(back.skeleton.bones.size() == orig.skeleton.bones.size());
     const float rig = rigSize(orig.skeleton);
@@ -1633,4 +1639,155 @@ TEST_CASE("glTF import: --textures writes PNG and JPEG images as DXT1/DXT5 DDS n
     CHECK_THROWS_WITH(gi::textureFiles(bad, none.dir.string(), gi::TextureLayout::Flat),
                       Catch::Contains("images[0]") && Catch::Contains("Hull"));
     CHECK(none.count() == 0);
+}
+
+TEST_CASE("glTF import: weights beyond the engine's bones per vertex are dropped, reported by mesh and count, and "
+          "the kept ones renormalised",
+          "[import][w3d]") {
+    // Four joints in a row; mesh "Quad" with 8 vertices at x = v (vertex v is found by its position): vertices 0-5
+    // weigh all four joints 0.4 / 0.3 / 0.2 / 0.1 (the heaviest joint v % 4, then the next ones), vertices 6 and 7
+    // weigh one joint. Written with the project's own glTF writer (tinygltf, as the other fixtures).
+    TempDir t;
+    const std::string src = t / "quad.glb";
+    {
+        Builder b;
+        std::vector<int> j;
+        for (int i = 0; i < 4; ++i)
+            j.push_back(b.node("J" + std::to_string(i), i ? j.back() : -1, glm::vec3(i ? 1.0f : 0.0f, 0, 0)));
+        std::vector<float> pos, w, ibm;
+        std::vector<uint16_t> jo, idx;
+        for (int v = 0; v < 8; ++v) {
+            pos.insert(pos.end(), {float(v), 0.5f, 0.0f});
+            const uint16_t h = uint16_t(v % 4);
+            if (v < 6) {
+                jo.insert(jo.end(), {uint16_t((h + 2) % 4), h, uint16_t((h + 3) % 4), uint16_t((h + 1) % 4)});
+                w.insert(w.end(), {0.2f, 0.4f, 0.1f, 0.3f}); // listed out of order on purpose
+            } else {
+                jo.insert(jo.end(), {h, 0, 0, 0});
+                w.insert(w.end(), {1.0f, 0.0f, 0.0f, 0.0f});
+            }
+        }
+        for (int v = 0; v + 2 < 8; v += 2)
+            idx.insert(idx.end(), {uint16_t(v), uint16_t(v + 1), uint16_t(v + 2), uint16_t(v + 1), uint16_t(v + 3),
+                                   uint16_t(v + 2)});
+        for (int i = 0; i < 4; ++i) {
+            const glm::mat4 inv = glm::inverse(glm::translate(glm::mat4(1), glm::vec3(float(i), 0, 0)));
+            for (int c = 0; c < 16; ++c)
+                ibm.push_back(inv[c / 4][c % 4]);
+        }
+        tinygltf::Skin skin;
+        skin.joints = j;
+        skin.inverseBindMatrices = b.floats(ibm, TINYGLTF_TYPE_MAT4);
+        b.m.skins.push_back(skin);
+        tinygltf::Primitive pr;
+        pr.attributes["POSITION"] = b.floats(pos, TINYGLTF_TYPE_VEC3);
+        pr.attributes["JOINTS_0"] = b.u16(jo, TINYGLTF_TYPE_VEC4);
+        pr.attributes["WEIGHTS_0"] = b.floats(w, TINYGLTF_TYPE_VEC4);
+        pr.indices = b.u16(idx, TINYGLTF_TYPE_SCALAR);
+        pr.mode = TINYGLTF_MODE_TRIANGLES;
+        tinygltf::Mesh mesh;
+        mesh.name = "Quad";
+        mesh.primitives.push_back(pr);
+        b.m.meshes.push_back(mesh);
+        const int sn = b.node("QuadSkin", -1);
+        b.m.nodes[size_t(sn)].mesh = 0;
+        b.m.nodes[size_t(sn)].skin = 0;
+        b.write(src);
+    }
+    auto reportLine = [](const gi::ImportResult& r) {
+        std::string line;
+        for (const std::string& l : r.report)
+            if (l.find("weighted") != std::string::npos) line = l;
+        return line;
+    };
+    // The kept weights, per vertex (by position x), as skeleton bone names and weights.
+    struct Kept {
+        std::string b0, b1;
+        float w0 = 0, w1 = 0;
+    };
+    auto kept = [](const gi::ImportResult& r) {
+        std::map<int, Kept> out;
+        const Skeleton& sk = r.model.skeleton;
+        for (const Mesh& m : r.model.meshes)
+            for (const SubMesh& s : m.subMeshes) {
+                REQUIRE(s.skinned());
+                for (size_t i = 0; i < s.positions.size(); ++i) {
+                    const glm::u16vec4 bi = s.boneIndices[i];
+                    const glm::vec4 bw = s.boneWeights[i];
+                    Kept k;
+                    k.b0 = sk.bones[size_t(s.boneMap[bi.x])].name, k.w0 = bw.x;
+                    if (bw.y > 0) k.b1 = sk.bones[size_t(s.boneMap[bi.y])].name, k.w1 = bw.y;
+                    CHECK(bw.z == 0.0f);
+                    CHECK(bw.w == 0.0f);
+                    out[int(std::lround(s.positions[i].x))] = k;
+                }
+            }
+        return out;
+    };
+    SECTION("one bone per vertex (Generals, Alamo's RSkin): the heaviest, weight 1") {
+        const gi::ImportResult r = gi::importGltfFile(src);
+        const std::string line = reportLine(r);
+        INFO(line);
+        CHECK_THAT(line, Catch::Contains("meshes[0] \"Quad\""));
+        CHECK_THAT(line, Catch::Contains("6 of 8 vertices"));
+        CHECK_THAT(line, Catch::Contains("keeps its heaviest"));
+        CHECK_THAT(line, Catch::Contains("largest weight dropped 0.6")); // 1 - 0.4
+        const auto k = kept(r);
+        REQUIRE(k.size() == 8);
+        for (int v = 0; v < 8; ++v) {
+            CHECK(k.at(v).b0 == "J" + std::to_string(v % 4));
+            CHECK(k.at(v).w0 == 1.0f);
+            CHECK(k.at(v).b1.empty());
+        }
+        // Generals' W3D skin: one pivot per vertex, no second influence.
+        TempDir out;
+        const auto files = gi::w3dFiles(r, out / "QUAD.w3d", gi::W3dOptions{});
+        const w3d::File wf = w3d::readFile(ByteSpan(files[0].bytes), files[0].path);
+        size_t skinned = 0;
+        for (const auto& m : wf.meshes)
+            for (const auto& vi : m.influences) {
+                CHECK(vi.weight2 == 0);
+                ++skinned;
+            }
+        CHECK(skinned == 8);
+    }
+    SECTION("two bones per vertex (BFME): the two heaviest, renormalised to 4/7 and 3/7") {
+        gi::ImportOptions o;
+        o.bonesPerVertex = limits::kW3dBonesPerVertexBfme;
+        const gi::ImportResult r = gi::importGltfFile(src, o);
+        const std::string line = reportLine(r);
+        INFO(line);
+        CHECK_THAT(line, Catch::Contains("meshes[0] \"Quad\""));
+        CHECK_THAT(line, Catch::Contains("6 of 8 vertices"));
+        CHECK_THAT(line, Catch::Contains("two heaviest"));
+        CHECK_THAT(line, Catch::Contains("largest weight dropped 0.3")); // 1 - 0.7
+        const auto k = kept(r);
+        REQUIRE(k.size() == 8);
+        for (int v = 0; v < 6; ++v) {
+            CHECK(k.at(v).b0 == "J" + std::to_string(v % 4));
+            CHECK(k.at(v).b1 == "J" + std::to_string((v + 1) % 4));
+            CHECK(k.at(v).w0 == Approx(0.4 / 0.7).margin(1e-6));
+            CHECK(k.at(v).w1 == Approx(0.3 / 0.7).margin(1e-6));
+        }
+        for (int v = 6; v < 8; ++v) {
+            CHECK(k.at(v).w0 == 1.0f);
+            CHECK(k.at(v).b1.empty());
+        }
+        // BFME's W3D skin stores them in percent: 57 / 43 (4/7 = 57.1 %).
+        TempDir out;
+        gi::W3dOptions b;
+        b.bfme = true;
+        const auto files = gi::w3dFiles(r, out / "QUAD.w3d", b);
+        const w3d::File wf = w3d::readFile(ByteSpan(files[0].bytes), files[0].path);
+        size_t pairs = 0;
+        for (const auto& m : wf.meshes)
+            for (const auto& vi : m.influences) {
+                CHECK(vi.weight + vi.weight2 == 100);
+                if (vi.weight2) {
+                    CHECK((vi.weight == 57 && vi.weight2 == 43));
+                    ++pairs;
+                }
+            }
+        CHECK(pairs == 6);
+    }
 }

@@ -2,6 +2,7 @@
 """tools/blender_compare.py: joints matched by index when bone names repeat (the AT-AT's four `Crusher` bones
 and two `B_Body`), the .glb tagging that carries the index through Blender's import. Plain python3."""
 import json
+import math
 import os
 import struct
 import sys
@@ -114,6 +115,58 @@ class BlenderCompareTest(unittest.TestCase):
         heads = {n: list(h) for n, h in zip(names[:-1], HEADS)}
         with self.assertRaises(ValueError):
             bc.compare(pose(HEADS), heads)
+
+    # ---- the round trip's comparison
+
+    def test_untagging_gives_every_node_its_own_name_back(self):
+        data = bc.untag_joints(bc.tag_joints(glb(NAMES)))
+        self.assertEqual(struct.unpack_from("<I", data, 8)[0], len(data))
+        length = struct.unpack_from("<I", data, 12)[0]
+        doc = json.loads(data[20:20 + length])
+        self.assertEqual([n["name"] for n in doc["nodes"]], ["model"] + NAMES)
+
+    def test_bones_match_by_name_the_kth_repeat_to_the_kth(self):
+        orig = [{"name": n, "parent": -1} for n in NAMES]
+        back = [{"name": "Armature", "parent": -1}] + [{"name": n.upper(), "parent": 0} for n in reversed(NAMES)]
+        m = bc.match_bones(orig, back)
+        self.assertEqual(len(set(m)), len(NAMES))
+        self.assertEqual([back[i]["name"].lower() for i in m], [n.lower() for n in NAMES])
+        # The first Crusher of the original to the first Crusher of `back` (Armature, Gun, Crusher...: index 2 there),
+        # the second to the second (3).
+        self.assertEqual(m[2], 2)
+        self.assertEqual(m[3], 3)
+        with self.assertRaises(ValueError):
+            bc.match_bones(orig + [{"name": "Gun", "parent": 0}], back)
+
+    def test_rotation_angle_and_local_translation(self):
+        c, s_ = math.cos(0.25), math.sin(0.25)
+        rot = [c, s_, 0, 0, -s_, c, 0, 0, 0, 0, 1, 0, 1, 2, 3, 1]  # 0.25 rad about Z, at (1, 2, 3)
+        ident = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]
+        self.assertAlmostEqual(bc.rotation_angle(ident, rot), 0.25, places=6)
+        child = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 1 + c, 2 + s_, 3, 1]  # (1, 0, 0) in rot's space
+        t = bc.local_translation(child, rot)
+        self.assertAlmostEqual(t[0], 1.0, places=6)
+        self.assertAlmostEqual(t[1], 0.0, places=6)
+
+    def test_quantisation_bounds_grow_along_the_chain(self):
+        ident = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]
+        def at(x):
+            return ident[:12] + [x, 0, 0, 1]
+        # Bone 1 (child of 0) moves 0..2 along x: half a step is 2 / 131070.
+        frames = [[at(0), at(0)], [at(0), at(2)]]
+        halves = bc.half_steps(frames, [-1, 0])
+        self.assertAlmostEqual(halves[0], 0.0)
+        self.assertAlmostEqual(halves[1], 2 / 131070.0)
+        b = bc.pose_bounds([-1, 0], halves, 10.0)
+        self.assertAlmostEqual(b[0], 1e-3 + 2e-3)
+        self.assertAlmostEqual(b[1], 1e-3 + 2 * 2e-3 + 1.8 * 2 / 131070.0)
+        self.assertAlmostEqual(bc.pose_bounds([-1, 0], halves, 10.0, 0.01)[1] - b[1], 2 * 0.1)
+        # A frame within its bound passes (ratio < 1), one beyond fails, the rotation judged against 1e-3 rad.
+        r = bc.compare_frame([at(0), at(2)], [at(0), at(2 + 0.5 * b[1])], [0, 1], b)
+        self.assertAlmostEqual(r[0], 0.5)
+        self.assertEqual(r[3], 1)
+        r = bc.compare_frame([at(0), at(2)], [at(0), at(2 + 2 * b[1])], [0, 1], b)
+        self.assertGreater(r[0], 1.0)
 
 
 if __name__ == "__main__":
