@@ -173,6 +173,9 @@ class CheckerImage : public Qt3DRender::QPaintedTextureImage {
 
   protected:
     void paint(QPainter* p) override {
+        // Source, not the default SourceOver: a transparent stand-in (clear()) must replace the painter's image
+        // memory, which QPaintedTextureImage does not clear; blended over it, it left that memory's bytes.
+        p->setCompositionMode(QPainter::CompositionMode_Source);
         const int n = cells_ > 0 ? cells_ : 1;
         const int s = 64 / n;
         for (int y = 0; y < n; ++y)

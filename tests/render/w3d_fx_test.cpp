@@ -789,6 +789,13 @@ TEST_CASE("Infantry.fx: per-vertex lights, vertex colours and house colour by th
     checkPixel(house.at(0.25f, 0.5f), V3(basicPs(basicAt(k, colourOf, eye, kLeftMiddle), kTex, &rcL)),
                "house colour mask alpha 0");
     checkPixel(house.at(0.75f, 0.5f), V3(right), "house colour mask alpha 0.7");
+    // A RecolorTexture named and not found (the corpus infantry's HC_ texture is not public): no house colour (the
+    // transparent stand-in once held uninitialised bytes, which drew stripes of the faction colour).
+    fx.extra.back() = textureProp("RecolorTexture", "missing.tga");
+    const Shot missing = render(quadModel(fx, dir.path()), dir.path(), plain.box);
+    CHECK(meanDifference(missing.img, plain.img) < 0.5);
+    checkPixel(missing.at(0.75f, 0.5f), V3(basicPs(basicAt(k, colourOf, eye, kRightMiddle), kTex)),
+               "house colour texture not found");
 }
 
 TEST_CASE("DefaultW3D.fx: second texture, UV mapper, vertex house colour and alpha blending by the formula",
