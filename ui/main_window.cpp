@@ -1670,7 +1670,7 @@ void MainWindow::showEditedDocument() {
     if (!model) return;
     // In place: the camera stays (only frameModel moves it), and the clip, its time and the selections come back.
     model_ = model;
-    reshowInPlace();
+    reshowInPlace(true);
 }
 
 bool MainWindow::maybeSave() {

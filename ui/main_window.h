@@ -282,8 +282,9 @@ class MainWindow : public QMainWindow {
     bool reloadClipsFromDisk(const QStringList& diskFiles);
     // Shows the model in place again (the view rebuilt: textures decoded anew), keeping the camera, the clip and
     // its time, the LOD/ALT and the selections.
-    void reshowInPlace();
-    void showPanelsInPlace(const QList<int>& material);
+    // edited: the model is the document's after an edit (the Materials panel updates only the rows that changed).
+    void reshowInPlace(bool edited = false);
+    void showPanelsInPlace(const QList<int>& material, bool edited = false);
     // What a game object hangs at its bones (attachments_, objectParticles_), as the view takes it.
     std::vector<ModelAttachment> viewAttachments() const;
     FileWatch* live_ = nullptr;

@@ -293,18 +293,21 @@ bool MainWindow::reloadClipsFromDisk(const QStringList& diskFiles) {
 }
 
 // The panels shown again for model_ and clip_ as they are now, the Materials panel's selection kept (material).
-void MainWindow::showPanelsInPlace(const QList<int>& material) {
+void MainWindow::showPanelsInPlace(const QList<int>& material, bool edited) {
     view_->setClip(clip_);
     boneDock_->setModel(model_);
     boneDock_->setClip(clip_);
     boneDock_->setProxyParticles(view_->proxyParticles());
-    materialDock_->setModel(model_, resolver_);
-    materialDock_->setCurrentItemPath(material);
+    // After an edit only the rows that changed (the selection and scroll position stay); else all again.
+    if (!edited || !materialDock_->updateModel(model_)) {
+        materialDock_->setModel(model_, resolver_);
+        materialDock_->setCurrentItemPath(material);
+    }
     sceneDock_->setLevels(model_->lodLevels(), model_->altLevels());
     view_->setSettings(sceneDock_->settings());
 }
 
-void MainWindow::reshowInPlace() {
+void MainWindow::reshowInPlace(bool edited) {
     if (!model_) return;
     const int bone = boneDock_->selectedBone();
     const QList<int> material = materialDock_->currentItemPath();
@@ -315,7 +318,7 @@ void MainWindow::reshowInPlace() {
     } else {
         view_->setEditedModel(model_);
     }
-    showPanelsInPlace(material);
+    showPanelsInPlace(material, edited);
     timeline_->setPosition(pos); // the view and the bone panel follow (frameChanged)
     if (bone >= 0 && size_t(bone) < model_->skeleton.bones.size()) boneDock_->selectBone(bone);
     updateTextureNotice();

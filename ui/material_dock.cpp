@@ -20,6 +20,7 @@
 #include <QPainter>
 #include <QPointer>
 #include <QResizeEvent>
+#include <QSet>
 #include <QSplitter>
 #include <QStyledItemDelegate>
 #include <QTimer>
@@ -27,19 +28,71 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
+#include <functional>
 
 namespace rs::ui {
 
 namespace {
-constexpr int kTextureRole = Qt::UserRole + 2;      // resolved file
-constexpr int kTextureNameRole = Qt::UserRole + 3;  // name as stored
-constexpr int kMeshNameRole = Qt::UserRole + 4;     // mesh rows: the mesh's name as stored
-constexpr int kTextureBytesRole = Qt::UserRole + 5; // texture rows: the name's bytes as stored (CP-1252)
-constexpr int kShaderRole = Qt::UserRole + 9;       // sub-mesh rows: the shader's name as shown
-constexpr int kEditKindRole = Qt::UserRole + 6;     // what editing the row's value does (EditKind)
-constexpr int kEditTargetRole = Qt::UserRole + 7;   // sub-mesh and parameter rows: EditOp::target ("MESH#1", bytes)
-constexpr int kParamNameRole = Qt::UserRole + 8;    // parameter rows: the parameter's name as stored (bytes)
-enum EditKind { kNotEditable = 0, kEditTexture = 1, kEditNumbers = 2, kEditColour = 3, kEditShader = 4 };
+constexpr int kTextureRole = Qt::UserRole + 2;       // resolved file
+constexpr int kTextureNameRole = Qt::UserRole + 3;   // name as stored
+constexpr int kMeshNameRole = Qt::UserRole + 4;      // mesh rows: the mesh's name as stored
+constexpr int kTextureBytesRole = Qt::UserRole + 5;  // texture rows: the name's bytes as stored (CP-1252)
+constexpr int kShaderRole = Qt::UserRole + 9;        // sub-mesh rows: the shader's name as shown
+constexpr int kEditKindRole = Qt::UserRole + 6;      // what editing the row's value does (EditKind)
+constexpr int kEditTargetRole = Qt::UserRole + 7;    // sub-mesh and parameter rows: EditOp::target ("MESH#1", bytes)
+constexpr int kParamNameRole = Qt::UserRole + 8;     // parameter rows: the parameter's name as stored (bytes)
+constexpr int kTextureEntryRole = Qt::UserRole + 10; // texture rows: edited as the file's own entry (SetParam
+                                                     // kParamNameRole on kEditTargetRole), not renamed everywhere
+constexpr int kColour255Role = Qt::UserRole + 11;    // colour rows shown and edited as 0..255 (W3D vertex materials)
+constexpr int kChoiceFieldRole = Qt::UserRole + 12;  // choice rows: the W3D shader field (kW3dShaderFields index)
+constexpr int kChoiceValueRole = Qt::UserRole + 13;  // choice rows: the value stored
+enum EditKind {
+    kNotEditable = 0,
+    kEditTexture = 1,
+    kEditNumbers = 2,
+    kEditColour = 3,
+    kEditShader = 4,
+    kEditChoice = 5
+};
+
+// The W3D shader fields the panel offers (the names of w3d_source.cpp's SetParam, the values of W3dShaderBits as
+// ww3d2's shader.h names them).
+struct W3dShaderField {
+    const char* name;
+    std::vector<const char*> values; // value i's name
+};
+const std::vector<W3dShaderField>& w3dShaderFields() {
+    static const std::vector<W3dShaderField> f = {
+        {"DepthCompare",
+         {"never", "less", "equal", "less or equal", "greater", "not equal", "greater or equal", "always"}},
+        {"DepthMask", {"no depth write", "depth write"}},
+        {"SrcBlend", {"zero", "one", "source alpha", "one minus source alpha"}},
+        {"DestBlend",
+         {"zero", "one", "source colour", "one minus source colour", "source alpha", "one minus source alpha"}},
+        {"AlphaTest", {"off", "on"}},
+        {"PriGradient",
+         {"disable (decal)", "modulate", "add", "bump env map", "bump env map luminance", "modulate 2x"}},
+        {"SecGradient", {"disable", "enable"}},
+        {"Texturing", {"disable", "enable"}},
+        {"FogFunc", {"disable", "enable", "scale fragment", "white"}},
+        {"DetailColorFunc",
+         {"disable", "detail", "scale", "inverse scale", "add", "subtract", "reverse subtract", "blend", "detail blend",
+          "add signed", "add signed 2x", "scale 2x", "modulate alpha add colour"}},
+        {"DetailAlphaFunc", {"disable", "detail", "scale", "inverse scale"}},
+    };
+    return f;
+}
+uint8_t w3dShaderValue(const W3dShaderBits& b, size_t field) {
+    const uint8_t v[] = {b.depthCompare, b.depthMask, b.srcBlend, b.destBlend,       b.alphaTest,      b.priGradient,
+                         b.secGradient,  b.texturing, b.fogFunc,  b.detailColorFunc, b.detailAlphaFunc};
+    return field < sizeof v ? v[field] : 0;
+}
+QString w3dChoiceText(size_t field, int value) {
+    const auto& names = w3dShaderFields()[field].values;
+    return value >= 0 && size_t(value) < names.size()
+               ? QStringLiteral("%1 (%2)").arg(QLatin1String(names[size_t(value)])).arg(value)
+               : QStringLiteral("unknown (%1)").arg(value);
+}
 
 // The Value column of a texture row, edited: the name alone (no "→ file"), with the mounted textures offered as
 // the user types. Committing asks the window to rename (the row itself is rebuilt from the edited file).
@@ -54,6 +107,17 @@ class TextureNameDelegate : public QStyledItemDelegate {
             c->setEditable(true); // the registry's shaders, or any name
             c->setInsertPolicy(QComboBox::NoInsert);
             c->addItems(dock_->shaderChoices());
+            return c;
+        }
+        if (kind == kEditChoice) {
+            auto* c = new QComboBox(parent);
+            c->setObjectName(QStringLiteral("choiceEditor"));
+            const size_t field = size_t(index.siblingAtColumn(0).data(kChoiceFieldRole).toInt());
+            const int stored = index.siblingAtColumn(0).data(kChoiceValueRole).toInt();
+            const auto& names = w3dShaderFields()[field].values;
+            for (size_t v = 0; v < names.size(); ++v)
+                c->addItem(w3dChoiceText(field, int(v)), int(v));
+            if (size_t(stored) >= names.size()) c->addItem(w3dChoiceText(field, stored), stored); // kept as stored
             return c;
         }
         if (kind == kEditNumbers || kind == kEditColour) {
@@ -78,6 +142,11 @@ class TextureNameDelegate : public QStyledItemDelegate {
             c->lineEdit()->selectAll();
             return;
         }
+        if (kind == kEditChoice) {
+            auto* c = static_cast<QComboBox*>(editor);
+            c->setCurrentIndex(c->findData(index.siblingAtColumn(0).data(kChoiceValueRole)));
+            return;
+        }
         if (kind == kEditNumbers || kind == kEditColour) {
             auto* e = static_cast<QLineEdit*>(editor);
             e->setText(index.data(Qt::DisplayRole).toString());
@@ -92,11 +161,32 @@ class TextureNameDelegate : public QStyledItemDelegate {
     void setModelData(QWidget* editor, QAbstractItemModel*, const QModelIndex& index) const override {
         const QModelIndex first = index.siblingAtColumn(0);
         const int kind = first.data(kEditKindRole).toInt();
-        if (kind == kEditShader || kind == kEditNumbers || kind == kEditColour) {
+        const bool entry = kind == kEditTexture && first.data(kTextureEntryRole).toBool();
+        if (kind == kEditShader || kind == kEditNumbers || kind == kEditColour || kind == kEditChoice || entry) {
             EditOp op;
             op.target = first.data(kEditTargetRole).toByteArray().toStdString();
             QString text;
-            if (kind == kEditShader) {
+            if (kind == kEditChoice) {
+                op.kind = EditOp::Kind::SetParam;
+                op.name = first.data(kParamNameRole).toByteArray().toStdString();
+                const QVariant v = static_cast<QComboBox*>(editor)->currentData();
+                if (!v.isValid() || v.toInt() == first.data(kChoiceValueRole).toInt()) return;
+                text = QString::number(v.toInt());
+            } else if (entry) {
+                op.kind = EditOp::Kind::SetParam;
+                op.name = first.data(kParamNameRole).toByteArray().toStdString();
+                const QString to = static_cast<QLineEdit*>(editor)->text().trimmed();
+                const std::string from = first.data(kTextureBytesRole).toByteArray().toStdString();
+                if (to.isEmpty() || to == QString::fromStdString(cp1252ToUtf8(from))) return;
+                std::string bytes;
+                if (!utf8ToCp1252(to.toStdString(), bytes)) return; // not storable: the game's files are CP-1252
+                op.value = bytes;
+                QPointer<MaterialDock> dock = dock_;
+                QTimer::singleShot(0, dock_, [dock, op] {
+                    if (dock) emit dock->editRequested(op);
+                });
+                return;
+            } else if (kind == kEditShader) {
                 op.kind = EditOp::Kind::SetShader;
                 text = static_cast<QComboBox*>(editor)->currentText().trimmed();
                 if (text.isEmpty() || text == first.data(kShaderRole).toString()) return;
@@ -196,7 +286,9 @@ MaterialDock::MaterialDock(QWidget* parent) : QDockWidget(tr("Materials"), paren
     connect(tree_, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem* it) { showPreview(it); });
     connect(&watcher_, &QFutureWatcher<QHash<QString, QImage>>::finished, this, [this] {
         if (watcher_.property("generation").toInt() != generation_) return;
-        thumbs_ = watcher_.result();
+        const QHash<QString, QImage> decoded = watcher_.result(); // merged: an edit decodes only its new files
+        for (auto d = decoded.begin(); d != decoded.end(); ++d)
+            thumbs_.insert(d.key(), d.value());
         for (QTreeWidgetItemIterator it(tree_); *it; ++it) {
             const QString path = (*it)->data(0, kTextureRole).toString();
             if (!path.isEmpty() && thumbs_.contains(path))
@@ -228,11 +320,23 @@ void MaterialDock::setModel(std::shared_ptr<const Model> model, std::shared_ptr<
     thumbnailsReady_ = true;
     heldDecode_.clear();
     if (!model_) return;
-    const QString modelPath = QString::fromStdString(model_->sourcePath);
     QStringList toDecode;
+    buildRows(tree_->invisibleRootItem(), toDecode);
+    tree_->expandToDepth(model_->meshes.size() > 12 ? -1 : 0);
+    fitColumns();
+    thumbnailsReady_ = false;
+    heldDecode_.clear();
+    if (holdThumbnails_)
+        heldDecode_ = toDecode.isEmpty() ? QStringList{QString()} : toDecode; // {""}: nothing to decode, still held
+    else
+        startDecode(toDecode);
+}
+
+void MaterialDock::buildRows(QTreeWidgetItem* root, QStringList& toDecode) {
+    const QString modelPath = QString::fromStdString(model_->sourcePath);
     const QFont mono(QStringLiteral("monospace"));
     for (const Mesh& m : model_->meshes) {
-        auto* mi = new QTreeWidgetItem(tree_);
+        auto* mi = new QTreeWidgetItem(root);
         mi->setText(0, rs::gameText(m.name));
         QStringList tags;
         if (m.lod >= 0) tags << QStringLiteral("LOD%1").arg(m.lod);
@@ -252,11 +356,24 @@ void MaterialDock::setModel(std::shared_ptr<const Model> model, std::shared_ptr<
                               .arg(sm.vertexCount())
                               .arg(sm.triangleCount())
                               .arg(sm.skinned() ? tr(", skinned (%1 bones)").arg(sm.boneMap.size()) : QString()));
-            s->setToolTip(0, tr("shader %1 (double-click or F2 to change it)").arg(rs::gameText(sm.material.shader)));
-            s->setData(0, kEditKindRole, int(kEditShader));
-            s->setData(0, kEditTargetRole, QByteArray::fromStdString(m.name + "#" + std::to_string(si)));
+            // The target of the sub-mesh's edits: Alamo names the sub-mesh; W3D the mesh's shader material, B&W2
+            // the model's material (Material::sourceIndex); W3D passes name their entries below.
+            const bool w3dPasses = model_->format == Format::W3d && !sm.material.w3dPasses.empty();
+            std::string target = m.name + "#" + std::to_string(si);
+            if (model_->format == Format::W3d && sm.material.sourceIndex >= 0)
+                target = m.name + "#" + std::to_string(sm.material.sourceIndex);
+            if (model_->format == Format::Bw2Model && sm.material.sourceIndex >= 0)
+                target = "material " + std::to_string(sm.material.sourceIndex);
+            const bool shaderEditable =
+                model_->format == Format::AlamoModel || (model_->format == Format::W3d && sm.material.sourceIndex >= 0);
+            s->setData(0, kEditTargetRole, QByteArray::fromStdString(target));
             s->setData(0, kShaderRole, QString::fromStdString(cp1252ToUtf8(sm.material.shader)));
-            s->setFlags(s->flags() | Qt::ItemIsEditable);
+            if (shaderEditable) {
+                s->setToolTip(0,
+                              tr("shader %1 (double-click or F2 to change it)").arg(rs::gameText(sm.material.shader)));
+                s->setData(0, kEditKindRole, int(kEditShader));
+                s->setFlags(s->flags() | Qt::ItemIsEditable);
+            }
             {
                 // Which implementation draws it and how close that is to the game (core/formats/shader_registry.h).
                 const rs::ShaderInfo info = rs::shaderInfo(model_->format, m, sm.material);
@@ -269,17 +386,127 @@ void MaterialDock::setModel(std::shared_ptr<const Model> model, std::shared_ptr<
                 if (info.fidelity == rs::ShaderFidelity::Approximation) di->setForeground(1, QColor(220, 160, 40));
                 if (info.fidelity == rs::ShaderFidelity::NotDrawn) di->setForeground(1, QColor(150, 150, 150));
             }
+            // A texture row: the name as stored, where it was found, its thumbnail once decoded. `entry`: the
+            // file's own texture entry/slot (SetParam `param` on `tgt`), else a rename of every reference.
+            auto textureRow = [&](QTreeWidgetItem* parent, const QString& label, const std::string& stored,
+                                  const std::string& tgt, const std::string& param, bool entry) {
+                auto* pi = new QTreeWidgetItem(parent);
+                pi->setText(0, label);
+                pi->setText(1, QStringLiteral("texture"));
+                pi->setFont(2, mono);
+                pi->setData(0, kEditTargetRole, QByteArray::fromStdString(tgt));
+                pi->setData(0, kParamNameRole, QByteArray::fromStdString(param));
+                const QString name = QString::fromStdString(stored);
+                QString file = resolved_.value(name, QStringLiteral("\x01"));
+                if (file == QLatin1String("\x01")) {
+                    file = QFile::decodeName(QByteArray::fromStdString(
+                        resolver_->findTexture(stored, QFile::encodeName(modelPath).toStdString())));
+                    resolved_.insert(name, file);
+                    if (!file.isEmpty() && !toDecode.contains(file)) toDecode << file;
+                }
+                pi->setText(2, file.isEmpty() ? tr("%1 → missing").arg(name) : tr("%1 → %2").arg(name, file));
+                pi->setToolTip(2, file.isEmpty() ? tr("not found beside the model, in the game's texture folders "
+                                                      "(Data/Art/Textures, compiledtextures) or the texture folders")
+                                                 : file);
+                if (file.isEmpty()) pi->setForeground(2, QColor(220, 70, 60));
+                pi->setData(0, kTextureRole, file);
+                pi->setData(0, kTextureNameRole, name);
+                pi->setData(0, kTextureBytesRole, QByteArray::fromStdString(stored));
+                pi->setData(0, kEditKindRole, int(kEditTexture));
+                pi->setData(0, kTextureEntryRole, entry);
+                pi->setFlags(pi->flags() | Qt::ItemIsEditable);
+                pi->setToolTip(0, entry ? tr("Double-click or F2 to change this texture of the material (%1)")
+                                              .arg(QString::fromStdString(tgt))
+                                        : tr("Double-click or F2 to rename this texture in the file"));
+                return pi;
+            };
+            if (w3dPasses) {
+                const std::vector<W3dPassState>& passes = sm.material.w3dPasses;
+                for (size_t pass = 0; pass < passes.size(); ++pass) {
+                    const W3dPassState& ps = passes[pass];
+                    const QString prefix = passes.size() > 1 ? tr("pass %1: ").arg(pass) : QString();
+                    if (ps.vmatIndex >= 0) {
+                        auto* g = new QTreeWidgetItem(s);
+                        g->setText(0, prefix + tr("vertex material %1").arg(ps.vmatIndex));
+                        g->setText(1, tr("W3D 0x2B"));
+                        g->setText(2, tr("colours 0..255; shared by the sub-meshes that use it"));
+                        const std::string tgt = m.name + "#" + std::to_string(ps.vmatIndex);
+                        const std::pair<const char*, glm::vec3> colours[] = {{"Ambient", ps.ambient},
+                                                                             {"Diffuse", ps.diffuse},
+                                                                             {"Specular", ps.specular},
+                                                                             {"Emissive", ps.emissive}};
+                        for (const auto& [cname, c] : colours) {
+                            auto* ci = new QTreeWidgetItem(g);
+                            ci->setText(0, QLatin1String(cname));
+                            ci->setText(1, QStringLiteral("colour"));
+                            ci->setFont(2, mono);
+                            ci->setText(2, QStringLiteral("%1, %2, %3")
+                                               .arg(std::lround(c.x * 255))
+                                               .arg(std::lround(c.y * 255))
+                                               .arg(std::lround(c.z * 255)));
+                            ci->setIcon(2, swatch(glm::vec4(c, 1.0f), false));
+                            ci->setData(0, kEditTargetRole, QByteArray::fromStdString(tgt));
+                            ci->setData(0, kParamNameRole, QByteArray(cname));
+                            ci->setData(0, kEditKindRole, int(kEditColour));
+                            ci->setData(0, kColour255Role, true);
+                            ci->setFlags(ci->flags() | Qt::ItemIsEditable);
+                        }
+                        for (const auto& [fname, f] :
+                             {std::pair<const char*, float>{"Shininess", ps.shininess}, {"Opacity", ps.opacity}}) {
+                            auto* fi = new QTreeWidgetItem(g);
+                            fi->setText(0, QLatin1String(fname));
+                            fi->setText(1, QStringLiteral("float"));
+                            fi->setFont(2, mono);
+                            fi->setText(2, QString::number(double(f), 'g', 6));
+                            fi->setData(0, kEditTargetRole, QByteArray::fromStdString(tgt));
+                            fi->setData(0, kParamNameRole, QByteArray(fname));
+                            fi->setData(0, kEditKindRole, int(kEditNumbers));
+                            fi->setFlags(fi->flags() | Qt::ItemIsEditable);
+                        }
+                    }
+                    if (ps.shaderIndex >= 0) {
+                        auto* g = new QTreeWidgetItem(s);
+                        g->setText(0, prefix + tr("shader %1").arg(ps.shaderIndex));
+                        g->setText(1, tr("W3D 0x29"));
+                        g->setText(2, tr("shared by the sub-meshes that use it"));
+                        const std::string tgt = m.name + "#" + std::to_string(ps.shaderIndex);
+                        for (size_t f = 0; f < w3dShaderFields().size(); ++f) {
+                            const int v = w3dShaderValue(ps.shader, f);
+                            auto* fi = new QTreeWidgetItem(g);
+                            fi->setText(0, QLatin1String(w3dShaderFields()[f].name));
+                            fi->setText(1, QStringLiteral("choice"));
+                            fi->setText(2, w3dChoiceText(f, v));
+                            fi->setData(0, kEditTargetRole, QByteArray::fromStdString(tgt));
+                            fi->setData(0, kParamNameRole, QByteArray(w3dShaderFields()[f].name));
+                            fi->setData(0, kEditKindRole, int(kEditChoice));
+                            fi->setData(0, kChoiceFieldRole, int(f));
+                            fi->setData(0, kChoiceValueRole, v);
+                            fi->setFlags(fi->flags() | Qt::ItemIsEditable);
+                        }
+                    }
+                    for (int stage = 0; stage < 2; ++stage)
+                        if (ps.textureIndex[stage] >= 0)
+                            textureRow(s, prefix + tr("texture %1 (stage %2)").arg(ps.textureIndex[stage]).arg(stage),
+                                       ps.textures[stage], m.name + "#" + std::to_string(ps.textureIndex[stage]),
+                                       "Texture", true);
+                }
+                continue;
+            }
             for (const MaterialParam& p : sm.material.params) {
+                if (p.type == ParamType::Texture) {
+                    // B&W2: the material's slot; elsewhere a rename of every reference to the texture.
+                    textureRow(s, rs::gameText(p.name), p.texture, target, p.name,
+                               model_->format == Format::Bw2Model && sm.material.sourceIndex >= 0);
+                    continue;
+                }
                 auto* pi = new QTreeWidgetItem(s);
                 pi->setText(0, rs::gameText(p.name));
                 pi->setText(1, QLatin1String(rs::paramTypeName(p.type)));
                 pi->setFont(2, mono);
-                pi->setData(0, kEditTargetRole, QByteArray::fromStdString(m.name + "#" + std::to_string(si)));
+                pi->setData(0, kEditTargetRole, QByteArray::fromStdString(target));
                 pi->setData(0, kParamNameRole, QByteArray::fromStdString(p.name));
-                if (p.type != ParamType::Texture) {
-                    pi->setData(0, kEditKindRole, int(looksLikeColour(p) ? kEditColour : kEditNumbers));
-                    pi->setFlags(pi->flags() | Qt::ItemIsEditable);
-                }
+                pi->setData(0, kEditKindRole, int(looksLikeColour(p) ? kEditColour : kEditNumbers));
+                pi->setFlags(pi->flags() | Qt::ItemIsEditable);
                 switch (p.type) {
                 case ParamType::Int:
                     pi->setText(2, QString::number(p.intValue));
@@ -299,44 +526,114 @@ void MaterialDock::setModel(std::shared_ptr<const Model> model, std::shared_ptr<
                         pi->setIcon(2, swatch(p.value, false)); // alpha is often unused: opaque swatch
                     break;
                 }
-                case ParamType::Texture: {
-                    const QString name = QString::fromStdString(p.texture);
-                    QString file = resolved_.value(name, QStringLiteral("\x01"));
-                    if (file == QLatin1String("\x01")) {
-                        file = QFile::decodeName(QByteArray::fromStdString(
-                            resolver_->findTexture(p.texture, QFile::encodeName(modelPath).toStdString())));
-                        resolved_.insert(name, file);
-                        if (!file.isEmpty() && !toDecode.contains(file)) toDecode << file;
-                    }
-                    pi->setText(2, file.isEmpty() ? tr("%1 → missing").arg(name) : tr("%1 → %2").arg(name, file));
-                    pi->setToolTip(2, file.isEmpty()
-                                          ? tr("not found beside the model, in the game's texture folders "
-                                               "(Data/Art/Textures, compiledtextures) or the texture folders")
-                                          : file);
-                    if (file.isEmpty()) pi->setForeground(2, QColor(220, 70, 60));
-                    pi->setData(0, kTextureRole, file);
-                    pi->setData(0, kTextureNameRole, name);
-                    pi->setData(0, kTextureBytesRole, QByteArray::fromStdString(p.texture));
-                    pi->setData(0, kEditKindRole, int(kEditTexture));
-                    pi->setFlags(pi->flags() | Qt::ItemIsEditable);
-                    pi->setToolTip(0, tr("Double-click or F2 to rename this texture in the file"));
+                case ParamType::Texture:
                     break;
-                }
                 }
             }
         }
     }
-    tree_->expandToDepth(model_->meshes.size() > 12 ? -1 : 0);
     // Values the column may show shortened: whole in their tooltip.
-    for (QTreeWidgetItemIterator it(tree_); *it; ++it)
-        if ((*it)->toolTip(2).isEmpty() && !(*it)->text(2).isEmpty()) (*it)->setToolTip(2, (*it)->text(2));
-    fitColumns();
-    thumbnailsReady_ = false;
-    heldDecode_.clear();
-    if (holdThumbnails_)
-        heldDecode_ = toDecode.isEmpty() ? QStringList{QString()} : toDecode; // {""}: nothing to decode, still held
-    else
-        startDecode(toDecode);
+    std::function<void(QTreeWidgetItem*)> tips = [&](QTreeWidgetItem* it) {
+        if (it->toolTip(2).isEmpty() && !it->text(2).isEmpty()) it->setToolTip(2, it->text(2));
+        for (int i = 0; i < it->childCount(); ++i)
+            tips(it->child(i));
+    };
+    for (int i = 0; i < root->childCount(); ++i)
+        tips(root->child(i));
+}
+
+namespace {
+// Whether two rows have the same children, row for row (the same rows after an edit of values).
+bool sameShape(const QTreeWidgetItem* a, const QTreeWidgetItem* b) {
+    if (a->childCount() != b->childCount()) return false;
+    for (int i = 0; i < a->childCount(); ++i)
+        if (!sameShape(a->child(i), b->child(i))) return false;
+    return true;
+}
+constexpr int kRoles[] = {kTextureRole,      kTextureNameRole, kMeshNameRole,    kTextureBytesRole,
+                          kShaderRole,       kEditKindRole,    kEditTargetRole,  kParamNameRole,
+                          kTextureEntryRole, kColour255Role,   kChoiceFieldRole, kChoiceValueRole};
+} // namespace
+
+bool MaterialDock::updateModel(std::shared_ptr<const Model> model) {
+    if (!model || !model_ || model->sourcePath != model_->sourcePath || model->format != model_->format ||
+        tree_->topLevelItemCount() == 0) {
+        setModel(std::move(model), nullptr);
+        return false;
+    }
+    model_ = std::move(model);
+    // The rows of the edited model, off screen (texture names resolved before are not looked up again).
+    QTreeWidgetItem fresh;
+    QStringList toDecode;
+    buildRows(&fresh, toDecode);
+    // Names no row names any more (a rename's old name) leave the resolved list (missingTextureCount, live reload).
+    QSet<QString> named;
+    std::function<void(QTreeWidgetItem*)> names = [&](QTreeWidgetItem* it) {
+        if (it->text(1) == QLatin1String("texture")) named.insert(it->data(0, kTextureNameRole).toString());
+        for (int i = 0; i < it->childCount(); ++i)
+            names(it->child(i));
+    };
+    names(&fresh);
+    for (auto it = resolved_.begin(); it != resolved_.end();)
+        it = named.contains(it.key()) ? std::next(it) : resolved_.erase(it);
+    QTreeWidgetItem* shown = tree_->invisibleRootItem();
+    if (!sameShape(shown, &fresh)) { // rows came or went (an edit that changes what is listed): all again
+        setModel(model_, nullptr);
+        return false;
+    }
+    // Row by row: only a row whose text or data changed is touched; the columns are fitted again only when the
+    // Item or Type text of a row changed (Value takes the rest of the width whatever it holds).
+    lastUpdatedRows_ = 0;
+    bool widen = false;
+    std::function<void(QTreeWidgetItem*, QTreeWidgetItem*)> update = [&](QTreeWidgetItem* old, QTreeWidgetItem* now) {
+        bool changed = false;
+        for (int c = 0; c < 3 && !changed; ++c)
+            changed = old->text(c) != now->text(c) || old->toolTip(c) != now->toolTip(c);
+        for (int r : kRoles)
+            changed = changed || old->data(0, r) != now->data(0, r);
+        changed = changed || old->foreground(2) != now->foreground(2);
+        if (changed && old != shown) {
+            ++lastUpdatedRows_;
+            for (int c = 0; c < 3; ++c) {
+                if (c < 2 && old->text(c) != now->text(c)) widen = true;
+                old->setText(c, now->text(c));
+                old->setToolTip(c, now->toolTip(c));
+                old->setForeground(c, now->foreground(c));
+            }
+            const QString file = now->data(0, kTextureRole).toString();
+            if (now->text(1) == QLatin1String("texture")) {
+                // A thumbnail already decoded for the file, else none until the decode below is done.
+                old->setIcon(0, thumbs_.contains(file)
+                                    ? QIcon(QPixmap::fromImage(thumbs_.value(file).scaled(20, 20, Qt::KeepAspectRatio)))
+                                    : QIcon());
+            } else {
+                old->setIcon(2, now->icon(2)); // a colour's swatch
+            }
+            for (int r : kRoles)
+                old->setData(0, r, now->data(0, r));
+            if (old == tree_->currentItem()) showPreview(old);
+        }
+        for (int i = 0; i < old->childCount(); ++i)
+            update(old->child(i), now->child(i));
+    };
+    update(shown, &fresh);
+    if (widen) fitColumns(); // a sub-mesh's label (its shader) changed: the Item column may need more room
+    // Thumbnails of files not decoded yet (a texture an edit names anew, or a decode still running or held): decoded
+    // and applied when done; the others keep theirs.
+    QStringList pending;
+    for (QTreeWidgetItemIterator it(tree_); *it; ++it) {
+        const QString file = (*it)->data(0, kTextureRole).toString();
+        if (!file.isEmpty() && !thumbs_.contains(file) && !pending.contains(file)) pending << file;
+    }
+    if (!pending.isEmpty()) {
+        ++generation_;
+        thumbnailsReady_ = false;
+        if (holdThumbnails_)
+            heldDecode_ = pending;
+        else
+            startDecode(pending);
+    }
+    return true;
 }
 
 void MaterialDock::holdThumbnails(bool hold) {
@@ -389,8 +686,9 @@ bool MaterialDock::pickColour(QTreeWidgetItem* item) {
     // The row's numbers (as shown) for the dialog's start; 4 of them: the alpha channel too.
     const QStringList parts = item->text(2).split(QLatin1Char(','), Qt::SkipEmptyParts);
     QList<double> v;
+    const bool w255 = item->data(0, kColour255Role).toBool(); // W3D: 0..255, one byte per channel, no alpha
     for (const QString& p : parts)
-        v << p.trimmed().toDouble();
+        v << p.trimmed().toDouble() / (w255 ? 255.0 : 1.0);
     if (v.size() < 3) return false;
     auto c01 = [](double d) { return std::clamp(d, 0.0, 1.0); };
     const bool alpha = v.size() >= 4;
@@ -405,6 +703,11 @@ bool MaterialDock::pickColour(QTreeWidgetItem* item) {
     op.kind = EditOp::Kind::SetParam;
     op.target = item->data(0, kEditTargetRole).toByteArray().toStdString();
     op.name = item->data(0, kParamNameRole).toByteArray().toStdString();
+    if (w255) {
+        op.value = c.name(QColor::HexRgb).toStdString(); // "#rrggbb": the bytes the picker chose
+        emit editRequested(op);
+        return true;
+    }
     op.value = QStringLiteral("%1 %2 %3")
                    .arg(c.redF(), 0, 'g', 4)
                    .arg(c.greenF(), 0, 'g', 4)

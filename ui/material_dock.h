@@ -30,6 +30,13 @@ class MaterialDock : public QDockWidget {
 
     // resolver: where its textures are found (null: the one given before).
     void setModel(std::shared_ptr<const Model> model, std::shared_ptr<const Resolver> resolver);
+    // The same file's model after an edit (undo, redo): the rows whose values changed are updated in place, the
+    // others, the selection, the scroll position and the column widths stay; texture names resolved before are not
+    // looked up again and only new texture files are decoded. Falls back to setModel (and returns false) when rows
+    // come or go, or the model is another file's.
+    bool updateModel(std::shared_ptr<const Model> model);
+    // Rows the last updateModel changed (tests, benches).
+    int lastUpdatedRows() const { return lastUpdatedRows_; }
     QTreeWidget* tree() const { return tree_; }
     // Texture name as stored -> resolved file ("" when missing), for the current model.
     const QHash<QString, QString>& resolvedTextures() const { return resolved_; }
@@ -99,6 +106,9 @@ class MaterialDock : public QDockWidget {
     std::function<QColor(const QColor&, bool)> colourPicker_;
     QStringList heldDecode_; // files to decode once released (empty: nothing held)
     void startDecode(const QStringList& files);
+    // The rows of model_ under root (meshes, sub-meshes, parameters); texture files to decode added to toDecode.
+    void buildRows(QTreeWidgetItem* root, QStringList& toDecode);
+    int lastUpdatedRows_ = 0;
 };
 
 } // namespace rs::ui

@@ -85,6 +85,17 @@ std::vector<TextEdit> renameTexture(SourceTree& tree, const std::string& from, c
 
 namespace rs::bw2 {
 
+namespace {
+// The material parameter the reader gives a texture slot (bwm.cpp convertMaterial), "" for the type field.
+std::string slotParameter(const std::string& slot) {
+    static const char* const kParams[6] = {"BaseTexture",     "LightmapTexture", "GrowthTexture",
+                                           "SpecularTexture", "AnimatedTexture", "NormalTexture"};
+    for (int k = 0; k < 6; ++k)
+        if (slot == BwmMaterial::slotName(k)) return kParams[k];
+    return {};
+}
+} // namespace
+
 std::vector<TextEdit> applyEdit(SourceTree& tree, const EditOp& op, bool apply) {
     if (op.kind == EditOp::Kind::RenameTexture) return renameTexture(tree, op.name, op.value, apply);
     const std::string& file = tree.label();
@@ -98,7 +109,10 @@ std::vector<TextEdit> applyEdit(SourceTree& tree, const EditOp& op, bool apply) 
         if (m.kind != SourceNode::Kind::Field || m.label.compare(0, 9, "material ") != 0) continue;
         if (!op.target.empty() && !equalsNoCase(op.target, m.label) && op.target != m.label.substr(9)) continue;
         for (SourceNode& slot : m.children) {
-            if (slot.kind != SourceNode::Kind::Field || !equalsNoCase(slot.label, op.name)) continue;
+            // The slot by its name in the file ("diffuse") or the parameter the viewer shows for it ("BaseTexture").
+            if (slot.kind != SourceNode::Kind::Field ||
+                (!equalsNoCase(slot.label, op.name) && !equalsNoCase(slotParameter(slot.label), op.name)))
+                continue;
             matched = true;
             std::vector<uint8_t> payload = tree.payloadOf(slot);
             const size_t size = payload.size();
@@ -119,7 +133,9 @@ std::vector<TextEdit> applyEdit(SourceTree& tree, const EditOp& op, bool apply) 
     if (!matched)
         throw EditError(file + ": no " + (op.target.empty() ? std::string("material") : op.target) +
                         " with a texture slot " + op.name +
-                        " (diffuse, light, growth, specular, animated, normal, type)");
+                        " (diffuse, light, growth, specular, animated, normal, type, or the parameter names "
+                        "BaseTexture, LightmapTexture, GrowthTexture, SpecularTexture, AnimatedTexture, "
+                        "NormalTexture)");
     if (apply)
         for (auto& [n, payload] : sets)
             tree.setPayload(*n, std::move(payload));

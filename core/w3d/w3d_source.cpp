@@ -294,18 +294,50 @@ struct Editor {
         }
     }
 
+    // Texture k of the mesh's 0x30 list: its name (0x32) set to the value (as stored: the text and a NUL).
+    void texture(SourceNode& t, const std::string& path, const std::string& mesh, size_t k) {
+        if (!editTargets(op.target, mesh, k)) return;
+        SourceNode* nameNode = childOf(t, id::TextureName);
+        if (!nameNode || !nameNode->children.empty()) return;
+        matched = true;
+        const std::vector<uint8_t> p = current(*nameNode);
+        const std::string old = fixedText(p, 0, p.size());
+        if (op.value.empty()) throw EditError(file + ": a texture name cannot be empty");
+        std::vector<uint8_t> q(op.value.begin(), op.value.end());
+        q.push_back(0);
+        set(*nameNode, join(path, *nameNode), "texture", old, op.value, std::move(q));
+    }
+
     void mesh(SourceNode& m, const std::string& path) {
         SourceNode* header = childOf(m, id::MeshHeader3);
         const std::vector<uint8_t> h = header ? tree.payloadOf(*header) : std::vector<uint8_t>();
         const std::string name = fixedText(h, 8, 16);
+        // A Renegade prelit mesh keeps its materials in a wrapper (0x23-0x26) when it has no pass of its own: the
+        // one the reader draws (vertex-lit first, then unlit, then the lightmapped ones).
+        SourceNode* lists = &m;
+        std::string listPath = path;
+        if (!childOf(m, id::MaterialPass))
+            for (uint32_t w : {uint32_t(id::PrelitVertex), uint32_t(id::PrelitUnlit),
+                               uint32_t(id::PrelitLightmapMultiPass), uint32_t(id::PrelitLightmapMultiTexture)})
+                if (SourceNode* pw = childOf(m, w); pw && childOf(*pw, id::MaterialPass)) {
+                    lists = pw;
+                    listPath = join(path, *pw);
+                    break;
+                }
         int field = -1;
         for (int f = 0; f < 16 && op.kind == EditOp::Kind::SetParam; ++f)
             if (equalsNoCase(op.name, kShaderFields[f])) field = f;
-        for (SourceNode& c : m.children) {
+        const bool textureName = op.kind == EditOp::Kind::SetParam && equalsNoCase(op.name, "Texture");
+        for (SourceNode& c : lists->children) {
             if (c.kind != K::Chunk) continue;
-            const std::string pp = join(path, c);
-            if (c.type == id::Shaders && field >= 0 && c.children.empty()) {
-                shaderBits(c, path, name, field);
+            const std::string pp = join(listPath, c);
+            if (textureName) {
+                if (c.type != id::Textures) continue;
+                size_t k = 0;
+                for (SourceNode& t : c.children)
+                    if (t.kind == K::Chunk && t.type == id::Texture) texture(t, join(pp, t), name, k++);
+            } else if (c.type == id::Shaders && field >= 0 && c.children.empty()) {
+                shaderBits(c, listPath, name, field);
             } else if (c.type == id::VertexMaterials && op.kind == EditOp::Kind::SetParam && field < 0) {
                 size_t k = 0;
                 for (SourceNode& vm : c.children)
