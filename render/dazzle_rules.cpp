@@ -59,4 +59,12 @@ glm::vec3 dazzleColor(const rs::Dazzle& dz, const glm::vec3& factionColor) {
     return fromHsv(std::max(fc.x, 0.0f), own.y, own.z);
 }
 
+glm::vec4 dazzleRect(const rs::Dazzle& dz) {
+    const int cells = dz.texSize > 0 ? dz.texSize : 1;
+    const float cell = 1.0f / float(cells);
+    const float u0 = float(std::clamp(dz.texX, 0, cells - 1)) * cell;
+    const float v0 = float(std::clamp(dz.texY, 0, cells - 1)) * cell;
+    return glm::vec4(u0, v0 + cell, u0 + cell, v0);
+}
+
 } // namespace rs::render

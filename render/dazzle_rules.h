@@ -15,4 +15,8 @@ float dazzleBlink(const rs::Dazzle& dz, float t);
 // value with the faction colour's hue (an achromatic faction colour gives hue 0). factionColor: rgb 0..1.
 glm::vec3 dazzleColor(const rs::Dazzle& dz, const glm::vec3& factionColor);
 
+// The dazzle's cell of its texture atlas (texSize x texSize cells, texX/texY clamped into it) as dazzle.vert's
+// dazzleRect: (u0, v0 + cell, u0 + cell, v0) in the file's convention (v down from the image top).
+glm::vec4 dazzleRect(const rs::Dazzle& dz);
+
 } // namespace rs::render

@@ -123,12 +123,8 @@ void Dazzles::update(const rs::Model& m, const std::vector<glm::mat4>& world, co
         if (dz.hidden && !showHidden) k = 0.0f;
         const glm::vec3 p = boneOk ? glm::vec3(world[size_t(dz.bone)] * glm::vec4(dz.position, 1.0f)) : dz.position;
         const glm::vec3 c = i < colors_.size() ? colors_[i] : dz.color;
-        const int cells = dz.texSize > 0 ? dz.texSize : 1;
-        const float cell = 1.0f / float(cells);
-        const float u0 = float(std::clamp(dz.texX, 0, cells - 1)) * cell;
-        const float v0 = float(std::clamp(dz.texY, 0, cells - 1)) * cell;
-        const float vals[12] = {p.x,       p.y,       p.z, k > 0.0f ? dz.radius : 0.0f, c.r, c.g, c.b, k, u0,
-                                v0 + cell, u0 + cell, v0};
+        const glm::vec4 r = dazzleRect(dz); // render/dazzle_rules.h, the page's too
+        const float vals[12] = {p.x, p.y, p.z, k > 0.0f ? dz.radius : 0.0f, c.r, c.g, c.b, k, r.x, r.y, r.z, r.w};
         std::memcpy(f, vals, sizeof(vals));
     }
     buffer_->updateData(0, data_);

@@ -1,7 +1,7 @@
 // The page's WebGL2 renderer: the desktop's mesh program (render/glsl/mesh.vert + mesh.frag, bundled at build time
 // into shaders.js and given an ES 3.00 prefix) with GPU skinning from a uniform-buffer bone palette.
 // One draw per drawn sub-mesh; the palette of each is bound as a range of one buffer.
-import { meshVertex, meshFragment, esPrefix } from './shaders.js';
+import { meshVertex, meshFragment, esPrefix, glsl } from './shaders.js';
 import { EngineFormulas } from './engine.js';
 
 const kPalette = 512; // mat4 slots of the shared BonePalette block (render/shaders.h kMaxPalette)
@@ -33,7 +33,8 @@ export class Renderer {
     this.frames = 0;
     this.time = 0; // the timeline's time (s): the formulas' Time
     this.engine = new EngineFormulas(this); // the games' .fx formulas (engine.js); the generic program otherwise
-    this.sprites = null; // {dazzles: Float32Array (8 a dazzle), particles: Float32Array (9 a particle)}
+    this.sprites = null; // {dazzles: Float32Array (12 a dazzle), particles: Float32Array (9 a particle)}
+    this.dazzleTexture = null; // the model's dazzle atlas (the first dazzle texture that resolves), or null
   }
 
   // Dazzles and particles from the module (rigscope_web.cpp dazzles(), particles()), drawn after the model.
@@ -129,6 +130,35 @@ export class Renderer {
     gl.bufferData(gl.UNIFORM_BUFFER, this.uboBytes, gl.DYNAMIC_DRAW);
     this.setPalettes(summary.palettes);
     this.engine.setModel(summary);
+    this.loadDazzleTexture(summary);
+  }
+
+  // As the desktop's dazzle layer (render/dazzles.cpp): one texture for all of the model's dazzles, the first
+  // dazzle texture the resolver finds (engine.loadTexture: the module's texture()); none: the round glow.
+  async loadDazzleTexture(summary) {
+    const gl = this.gl;
+    if (this.dazzleTexture) gl.deleteTexture(this.dazzleTexture);
+    this.dazzleTexture = null;
+    this.dazzleTextureName = null;
+    const generation = (this.dazzleGeneration = (this.dazzleGeneration || 0) + 1);
+    if (!this.engine.loadTexture) return;
+    for (const dz of summary.dazzles || []) {
+      if (!dz.texture) continue;
+      let t = null;
+      try { t = await this.engine.loadTexture(dz.texture); } catch { t = null; }
+      if (generation !== this.dazzleGeneration) return;
+      if (!t || t.error || !t.rgba) continue;
+      const tex = gl.createTexture();
+      gl.bindTexture(gl.TEXTURE_2D, tex);
+      gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA8, t.width, t.height, 0, gl.RGBA, gl.UNSIGNED_BYTE, t.rgba);
+      gl.generateMipmap(gl.TEXTURE_2D);
+      gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.LINEAR_MIPMAP_LINEAR);
+      gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.LINEAR);
+      this.dazzleTexture = tex;
+      this.dazzleTextureName = dz.texture;
+      this.draw();
+      return;
+    }
   }
 
   setTexture(partIndex, tex) {
@@ -251,10 +281,9 @@ export class Renderer {
     gl.disable(gl.BLEND);
   }
 
-  // Camera-facing quads, one instance each: dazzles as the desktop's dazzle layer draws them (additive, depth
-  // tested, not written; a round glow: the page does not load the dazzle atlas), particles as round soft quads in
-  // their emitter's blend mode (additive, alpha, modulate, opaque; textures are not loaded yet).
-  // This is the page's only program besides the mesh program; it is not one of the desktop's shaders.
+  // Camera-facing quads, one instance each: dazzles by the desktop's dazzle program with its atlas texture
+  // (drawDazzles), particles as round soft quads in their emitter's blend mode (additive, alpha, modulate, opaque;
+  // their textures are not loaded yet: the sprite program below is not one of the desktop's shaders).
   drawSprites(vp) {
     const S = this.sprites;
     if (!S) return;
@@ -286,10 +315,11 @@ export class Renderer {
       return out.length / 8;
     };
     let n = 0;
-    // Dazzles: radius is the glow's half size; colour * brightness, added.
+    // Dazzles: the desktop's dazzle program (render/glsl/dazzle.*), added, depth tested and not written.
     gl.blendFunc(gl.ONE, gl.ONE);
-    if (S.dazzles) n += draw(S.dazzles, 8, 1, (d, i) => (d[i + 7] > 0 && d[i + 3] > 0
-      ? [d[i + 4] * d[i + 7], d[i + 5] * d[i + 7], d[i + 6] * d[i + 7], 1] : null));
+    if (S.dazzles) n += this.drawDazzles(S.dazzles);
+    gl.useProgram(prog);
+    gl.bindVertexArray(vao);
     // Particles: size is the full quad width.
     if (S.particles) {
       const modes = [[1, gl.ONE, gl.ONE], [2, gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA], [3, gl.DST_COLOR, gl.ZERO],
@@ -307,6 +337,65 @@ export class Renderer {
     this.spritesDrawn = n;
     gl.bindVertexArray(null);
   }
+}
+
+// The shared dazzle program: one instanced draw, instances (dazzleCenter, dazzleColor, dazzleRect) from the
+// module's dazzles() (12 floats each, render/dazzle_rules.h dazzleRect for the atlas cell).
+Renderer.prototype.drawDazzles = function drawDazzles(data) {
+  const gl = this.gl;
+  if (!this.dazzleProgram) this.dazzleProgram = makeDazzleProgram(gl);
+  const { prog, u, vao, buffer } = this.dazzleProgram;
+  const out = [];
+  for (let i = 0; i + 12 <= data.length; i += 12) if (data[i + 7] > 0 && data[i + 3] > 0) out.push(...data.subarray(i, i + 12));
+  if (!out.length) return 0;
+  gl.useProgram(prog);
+  gl.uniformMatrix4fv(u.viewMatrix, false, this.view);
+  gl.uniformMatrix4fv(u.projectionMatrix, false, this.projection);
+  gl.uniform1i(u.hasTexture, this.dazzleTexture ? 1 : 0);
+  gl.uniform1i(u.textureFlip, 1); // atlas rects in the file's convention, as the desktop
+  gl.activeTexture(gl.TEXTURE0);
+  gl.bindTexture(gl.TEXTURE_2D, this.dazzleTexture);
+  gl.uniform1i(u.dazzleTexture, 0);
+  gl.bindVertexArray(vao);
+  gl.bindBuffer(gl.ARRAY_BUFFER, buffer);
+  gl.bufferData(gl.ARRAY_BUFFER, new Float32Array(out), gl.STREAM_DRAW);
+  gl.drawArraysInstanced(gl.TRIANGLE_STRIP, 0, 4, out.length / 12);
+  this.dazzlesDrawn = out.length / 12;
+  return out.length / 12;
+};
+
+function makeDazzleProgram(gl) {
+  const compile = (type, src) => {
+    const sh = gl.createShader(type);
+    gl.shaderSource(sh, esPrefix + src);
+    gl.compileShader(sh);
+    if (!gl.getShaderParameter(sh, gl.COMPILE_STATUS)) throw new Error('dazzle shader: ' + gl.getShaderInfoLog(sh));
+    return sh;
+  };
+  const prog = gl.createProgram();
+  gl.attachShader(prog, compile(gl.VERTEX_SHADER, glsl['dazzle.vert']));
+  gl.attachShader(prog, compile(gl.FRAGMENT_SHADER, glsl['dazzle.frag']));
+  ['corner', 'dazzleCenter', 'dazzleColor', 'dazzleRect'].forEach((a, i) => gl.bindAttribLocation(prog, i, a));
+  gl.linkProgram(prog);
+  if (!gl.getProgramParameter(prog, gl.LINK_STATUS)) throw new Error('dazzle program: ' + gl.getProgramInfoLog(prog));
+  const u = {};
+  for (const n of ['viewMatrix', 'projectionMatrix', 'hasTexture', 'textureFlip', 'dazzleTexture']) u[n] = gl.getUniformLocation(prog, n);
+  const vao = gl.createVertexArray();
+  gl.bindVertexArray(vao);
+  const corners = gl.createBuffer(); // the quad's corners, (-1,-1) .. (1,1) as a strip
+  gl.bindBuffer(gl.ARRAY_BUFFER, corners);
+  gl.bufferData(gl.ARRAY_BUFFER, new Float32Array([-1, -1, 1, -1, -1, 1, 1, 1]), gl.STATIC_DRAW);
+  gl.enableVertexAttribArray(0);
+  gl.vertexAttribPointer(0, 2, gl.FLOAT, false, 0, 0);
+  const buffer = gl.createBuffer();
+  gl.bindBuffer(gl.ARRAY_BUFFER, buffer);
+  for (let k = 0; k < 3; ++k) {
+    gl.enableVertexAttribArray(1 + k);
+    gl.vertexAttribPointer(1 + k, 4, gl.FLOAT, false, 48, 16 * k);
+    gl.vertexAttribDivisor(1 + k, 1);
+  }
+  gl.bindVertexArray(null);
+  return { prog, u, vao, buffer };
 }
 
 function makeSpriteProgram(gl) {

@@ -53,9 +53,15 @@ const ops = {
     return c && { view: copy(c.view), projection: copy(c.projection), eye: c.eye, distance: c.distance };
   },
   exportGlb: (fc) => M.exportGlb(fc[0], fc[1], fc[2]),
+  // A texture's RGBA rows bottom row first, as the desktop uploads them (render/textures.cpp: core's uv0 puts the
+  // image top at v = 1; the module's rows run top to bottom and texImage2D puts its first row at v = 0).
   texture: (name) => {
     const t = M.texture(name);
-    if (t.rgba) t.rgba = copy(t.rgba);
+    if (t.rgba) {
+      const src = t.rgba, row = t.width * 4, out = new Uint8Array(src.length);
+      for (let y = 0; y < t.height; ++y) out.set(src.subarray(y * row, (y + 1) * row), (t.height - 1 - y) * row);
+      t.rgba = out;
+    }
     return t;
   },
 };

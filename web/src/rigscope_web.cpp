@@ -178,7 +178,7 @@ struct Session {
     bool proxies = true;                 // the desktop's "proxies" view option
     std::vector<std::string> proxyNotes; // per proxy: what it resolved to, for the page
     std::vector<float> particleData;     // particles(): 8 floats a particle
-    std::vector<float> dazzleData;       // dazzles(): 8 floats a dazzle
+    std::vector<float> dazzleData; // dazzles(): 12 floats a dazzle (position, radius, rgb, brightness, atlas rect)
 #if RIGSCOPE_WEB_XML
     std::shared_ptr<const objects::ObjectDb> db; // the mount's object database (objectList), kept across opens
     std::string dbObject;                        // the object whose states are in `states`
@@ -1062,8 +1062,9 @@ val dazzles(double t, float r, float g, float b) {
             const glm::vec3 p =
                 boneOk ? glm::vec3(s.pose.world[size_t(dz.bone)] * glm::vec4(dz.position, 1.0f)) : dz.position;
             const glm::vec3 c = render::dazzleColor(dz, glm::vec3(r, g, b));
-            const float v[8] = {p.x, p.y, p.z, k > 0.0f ? dz.radius : 0.0f, c.r, c.g, c.b, k};
-            s.dazzleData.insert(s.dazzleData.end(), v, v + 8);
+            const glm::vec4 r = render::dazzleRect(dz); // the atlas cell, as the desktop's dazzle layer
+            const float v[12] = {p.x, p.y, p.z, k > 0.0f ? dz.radius : 0.0f, c.r, c.g, c.b, k, r.x, r.y, r.z, r.w};
+            s.dazzleData.insert(s.dazzleData.end(), v, v + 12);
         }
     return val::global("Float32Array")
         .new_(val(emscripten::typed_memory_view(s.dazzleData.size(), s.dazzleData.data())));

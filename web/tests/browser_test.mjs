@@ -392,21 +392,7 @@ try {
     // B against Z gives the screen pixels of the left half (mask set), W against B those of the right half (mask
     // unset). With A, red against blue faction colour must change the first and not the second.
     {
-      const tga = (rgba) => {
-        const h = Buffer.alloc(18);
-        h[2] = 2; // uncompressed true colour
-        h.writeUInt16LE(64, 12);
-        h.writeUInt16LE(64, 14);
-        h[16] = 32;
-        h[17] = 0x28; // 8 alpha bits, top-left origin
-        const px = Buffer.alloc(64 * 64 * 4);
-        for (let y = 0; y < 64; ++y)
-          for (let x = 0; x < 64; ++x) {
-            const [r, g, b, a] = rgba(x < 32);
-            px.set([b, g, r, a], (y * 64 + x) * 4); // BGRA
-          }
-        return Buffer.concat([h, px]);
-      };
+      const tga = (rgba) => tga64((x) => rgba(x < 32));
       const kinds = { A: (l) => [255, 255, 255, l ? 255 : 0], Z: () => [0, 0, 0, 0],
         B: (l) => (l ? [255, 255, 255, 0] : [0, 0, 0, 0]), W: () => [255, 255, 255, 0] };
       const fpage = await browser.newPage();
@@ -462,6 +448,113 @@ try {
       check(inUnset <= 0.02 * unset, `faction colour leaves the pixels where the mask is not set: ${inUnset} of ${unset} change`);
     }
 
+    // Dazzle textures: the model's dazzle atlas is read through the module's resolver (a test-written 2x2 atlas
+    // beside the model: top-left red, top-right green, bottom-left blue, bottom-right white) and a dazzle is drawn
+    // by the desktop's dazzle program with its cell (render/dazzle_rules.h dazzleRect: texX 1, texY 0, texSize 2:
+    // the top-right cell): its centre adds green and nothing else to the frame (a flipped atlas would add white).
+    {
+      const dir = path.join(tmp, 'dazzle');
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(path.join(dir, 'DZ_ATLAS.TGA'), tga64((x, y) => (y < 32 ? (x < 32 ? [255, 0, 0, 255] : [0, 255, 0, 255])
+        : (x < 32 ? [0, 0, 255, 255] : [255, 255, 255, 255]))));
+      const dpage = await browser.newPage();
+      await dpage.setViewport({ width: 800, height: 600 });
+      await dpage.goto(base, { waitUntil: 'load' });
+      await dpage.waitForFunction(() => window.rigscope && window.rigscope.frames() > 0, { timeout: 30000 });
+      await (await dpage.$('#pick-files')).uploadFile(modelFile, path.join(dir, 'DZ_ATLAS.TGA'));
+      await dpage.waitForFunction(() => window.rigscope.state.summary, { timeout: 60000 });
+      const d = await dpage.evaluate(async () => {
+        const r = window.rigscope.renderer, gl = r.gl, c = r.canvas;
+        await r.loadDazzleTexture({ dazzles: [{ texture: 'DZ_ATLAS.TGA' }] });
+        // A dazzle 40 pixels in radius on screen, between the first bone and the eye (in front of the model).
+        const w = window.rigscope.boneWorld(), e = r.eye;
+        const p = [0, 1, 2].map((k) => w[12 + k] + 0.6 * (e[k] - w[12 + k]));
+        const v = r.view, pr = r.projection;
+        const z = -(v[2] * p[0] + v[6] * p[1] + v[10] * p[2] + v[14]);
+        const radius = 40 * z / (pr[5] * 0.5 * c.height);
+        const frame = (sprites) => {
+          r.setSprites(sprites, new Float32Array(0));
+          r.draw();
+          // the dazzle centre on screen
+          const vp = [];
+          for (let col = 0; col < 4; ++col)
+            for (let row = 0; row < 4; ++row) {
+              let s = 0;
+              for (let k = 0; k < 4; ++k) s += pr[k * 4 + row] * v[col * 4 + k];
+              vp[col * 4 + row] = s;
+            }
+          const q = [0, 1, 2, 3].map((row) => vp[row] * p[0] + vp[4 + row] * p[1] + vp[8 + row] * p[2] + vp[12 + row]);
+          const x = Math.round((q[0] / q[3] * 0.5 + 0.5) * c.width), y = Math.round((q[1] / q[3] * 0.5 + 0.5) * c.height);
+          const px = new Uint8Array(4);
+          gl.readPixels(x, y, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, px);
+          return Array.from(px);
+        };
+        const without = frame(new Float32Array(0));
+        const withDz = frame(new Float32Array([p[0], p[1], p[2], radius, 1, 1, 1, 1, 0.5, 0.5, 1, 0]));
+        return { texture: r.dazzleTextureName, without, withDz, drawn: r.dazzlesDrawn };
+      });
+      await dpage.close();
+      const dr = d.withDz[0] - d.without[0], dg = d.withDz[1] - d.without[1], db = d.withDz[2] - d.without[2];
+      check(d.texture === 'DZ_ATLAS.TGA' && d.drawn === 1, `dazzle atlas read through the resolver: ${d.texture}, ${d.drawn} drawn`);
+      check(dg > 100 && Math.abs(dr) < 12 && Math.abs(db) < 12,
+        `dazzle draws its atlas cell (top-right, green): the centre changes by ${dr}, ${dg}, ${db}`);
+    }
+
+    // A proxy model follows its bone over the clip. No corpus model attaches a proxy model, so the light factory's
+    // proxy p_girder_sparks00 (a particle system in the game, on a bone its build clip moves) is given a model under
+    // that name (a copy of EI_NOVATROOPER.ALO in a temporary folder): at two times of the clip, every palette slot
+    // the page uploads for the attached model's parts satisfies P(t1) = B(t1) * B(t0)^-1 * P(t0), B the proxy
+    // bone's world matrix.
+    const factory = fs.readdirSync(models).filter((f) => /^EB_LIGHTFACTORY(_.*\.ala|\.alo)$/i.test(f));
+    if (factory.length > 1) {
+      const dir = path.join(tmp, 'proxy_model');
+      fs.mkdirSync(dir, { recursive: true });
+      for (const f of factory) fs.copyFileSync(path.join(models, f), path.join(dir, f));
+      fs.copyFileSync(path.join(models, 'EI_NOVATROOPER.ALO'), path.join(dir, 'p_girder_sparks00.ALO'));
+      const upload = [...factory, 'p_girder_sparks00.ALO'].map((f) => path.join(dir, f));
+      const ppage = await browser.newPage();
+      await ppage.goto(base, { waitUntil: 'load' });
+      await ppage.waitForFunction(() => window.rigscope && window.rigscope.frames() > 0, { timeout: 30000 });
+      await (await ppage.$('#pick-files')).uploadFile(...upload);
+      await ppage.waitForFunction(() => window.rigscope.state.summary, { timeout: 60000 });
+      const r = await ppage.evaluate(async () => {
+        const R = window.rigscope, s = R.state.summary, rd = R.renderer;
+        const a = s.attached[0];
+        if (!a) return { attached: 0 };
+        const parts = rd.parts.filter((p) => p.info.owner === 1);
+        const grab = async (c, t) => {
+          await R.setClipIndex(c);
+          await R.setTime(t);
+          const w = R.boneWorld();
+          return { bone: w.slice(a.bone * 16, a.bone * 16 + 16),
+            slots: parts.map((p) => Array.from(rd.uboData.slice(p.uboOffset / 4, p.uboOffset / 4 + p.info.paletteCount * 16))) };
+        };
+        for (let c = 0; c < s.clips.length; ++c) {
+          const d = s.clips[c].duration;
+          if (!s.clips[c].fits) continue;
+          const x = await grab(c, 0), y = await grab(c, d * 0.5);
+          const moved = Math.hypot(x.bone[12] - y.bone[12], x.bone[13] - y.bone[13], x.bone[14] - y.bone[14]);
+          if (moved > 0.01) return { attached: s.attached.length, parts: parts.length, clip: s.clips[c].name, moved, x, y };
+        }
+        return { attached: s.attached.length, parts: parts.length, moved: 0 };
+      });
+      await ppage.close();
+      let worst = Infinity, slots = 0;
+      if (r.moved > 0) {
+        worst = 0;
+        const inv = invert4(r.x.bone), rel = mul4(r.y.bone, inv);
+        r.x.slots.forEach((xs, k) => {
+          for (let i = 0; i + 16 <= xs.length; i += 16, ++slots) {
+            const want = mul4(rel, xs.slice(i, i + 16)), got = r.y.slots[k].slice(i, i + 16);
+            for (let e = 0; e < 16; ++e) worst = Math.max(worst, Math.abs(want[e] - got[e]) / Math.max(1, Math.abs(want[e])));
+          }
+        });
+      }
+      check(r.attached >= 1 && r.parts > 0, `proxy model: attached at its proxy bone (${r.attached} model(s), ${r.parts} parts)`);
+      check(r.moved > 0 && slots > 0 && worst <= 1e-4, `proxy model follows its bone over ${r.clip}: the bone moves ` +
+        `${(r.moved || 0).toFixed(2)}, ${slots} palette slots within ${worst.toExponential(2)} of B(t1) B(t0)^-1 P(t0)`);
+    }
+
     // The embed link against the desktop's headless screenshot: same file, camera and time. The stormtrooper is
     // drawn by the Alamo shaders on both (the shared GLSL with the desktop's uniform values, web/page/engine.js), the
     // TROWMod building by BFME's NormalMapped.fx on both, the B&W2 model by the generic lit program on both:
@@ -482,6 +575,14 @@ try {
       const file = path.join(corpus, f);
       if (fs.existsSync(file)) await compareWithDesktop(file, null, 0, 35, 'formulas');
     }
+    // ww3d2 passes with their textures (the picker with the model and the textures the desktop finds in the mod's
+    // folders): the images' orientation and the stage sampling against the desktop.
+    const stables = path.join(corpus, 'w3d/FuryslavBoytcov+rotwk_evilmod/mod/asis/art/w3d/eb/ebstables_opa.W3D');
+    if (fs.existsSync(stables)) {
+      const tex = path.join(corpus, 'w3d/FuryslavBoytcov+rotwk_evilmod/mod/asis/art/compiledtextures');
+      const names = ['eb/ebstablesbib.dds', 'eu/eurivbanner.dds', 'eb/ebstables.dds', 'eb/ebstables2.dds', 'eb/ebstables3.dds'];
+      await compareWithDesktop(stables, null, 0, 35, 'formulas', null, names.map((n) => path.join(tex, n)).filter((f) => fs.existsSync(f)));
+    }
     const bwm = path.join(corpus, 'bw2/WilliamESE+bw2ModelEditor/Models/m_norse_chieftains_grave.bwm');
     if (fs.existsSync(bwm)) await compareWithDesktop(bwm, null, 0, 60, true);
 
@@ -493,13 +594,23 @@ try {
     check(spaceDiff.meanDiff > 2, `light presets: Space differs from Land on the page (mean ${spaceDiff.meanDiff.toFixed(2)}/255)`);
 
     // Returns the page's and the desktop's pictures ({web, desk}).
-    async function compareWithDesktop(file, clip, time, yaw, colours, lights = null) {
+    // upload: open these files with the picker on the embed page instead of the link (a link brings no companion:
+    // textures beside the model come this way).
+    async function compareWithDesktop(file, clip, time, yaw, colours, lights = null, upload = null) {
       const stem = path.basename(file).replace(/\.[^.]*$/, '') + (lights ? '_' + lights : '');
       const embed = await browser.newPage();
       await embed.setViewport({ width: 1280, height: 720 });
       const link = `${base}index.html?open=${url(file)}${clip ? '&clip=' + url(clip) : ''}&time=${time}&yaw=${yaw}` +
         `${lights ? '&lights=' + lights : ''}&embed=1`;
-      await embed.goto(link, { waitUntil: 'load' });
+      if (upload) {
+        await embed.goto(`${base}index.html?time=${time}&yaw=${yaw}&embed=1`, { waitUntil: 'load' });
+        await embed.waitForFunction(() => window.rigscope && window.rigscope.frames() > 0, { timeout: 30000 });
+        await (await embed.$('#pick-files')).uploadFile(file, ...upload);
+        await embed.waitForFunction(() => window.rigscope.state.summary && window.rigscope.renderer.engine.texturesLoaded,
+          { timeout: 60000 });
+      } else {
+        await embed.goto(link, { waitUntil: 'load' });
+      }
       await embed.waitForFunction(() => window.rigscope && window.rigscope.state.summary &&
         window.rigscope.state.firstFrameMs !== null, { timeout: 60000 });
       await embed.evaluate(() => window.rigscope.ready);
@@ -540,6 +651,50 @@ try {
 }
 console.log(`${checks - failures}/${checks} checks passed`);
 process.exit(failures ? 1 : code);
+
+// A 64x64 uncompressed 32-bit TGA (top-left origin) of the colours rgbaAt(x, y) gives, y = 0 the image top.
+function tga64(rgbaAt) {
+  const h = Buffer.alloc(18);
+  h[2] = 2; // uncompressed true colour
+  h.writeUInt16LE(64, 12);
+  h.writeUInt16LE(64, 14);
+  h[16] = 32;
+  h[17] = 0x28; // 8 alpha bits, top-left origin
+  const px = Buffer.alloc(64 * 64 * 4);
+  for (let y = 0; y < 64; ++y)
+    for (let x = 0; x < 64; ++x) {
+      const [r, g, b, a] = rgbaAt(x, y);
+      px.set([b, g, r, a], (y * 64 + x) * 4); // BGRA
+    }
+  return Buffer.concat([h, px]);
+}
+
+// Column-major 4x4 product a * b, and the inverse of a.
+function mul4(a, b) {
+  const o = new Array(16).fill(0);
+  for (let c = 0; c < 4; ++c)
+    for (let r = 0; r < 4; ++r)
+      for (let k = 0; k < 4; ++k) o[c * 4 + r] += a[k * 4 + r] * b[c * 4 + k];
+  return o;
+}
+function invert4(m) { // Gauss-Jordan on the row-major copy
+  const a = [0, 1, 2, 3].map((r) => [0, 1, 2, 3].map((c) => m[c * 4 + r]).concat([0, 1, 2, 3].map((c) => (c === r ? 1 : 0))));
+  for (let c = 0; c < 4; ++c) {
+    let p = c;
+    for (let r = c + 1; r < 4; ++r) if (Math.abs(a[r][c]) > Math.abs(a[p][c])) p = r;
+    [a[c], a[p]] = [a[p], a[c]];
+    const d = a[c][c];
+    for (let k = 0; k < 8; ++k) a[c][k] /= d;
+    for (let r = 0; r < 4; ++r)
+      if (r !== c) {
+        const f = a[r][c];
+        for (let k = 0; k < 8; ++k) a[r][k] -= f * a[c][k];
+      }
+  }
+  const o = new Array(16);
+  for (let r = 0; r < 4; ++r) for (let c = 0; c < 4; ++c) o[c * 4 + r] = a[r][4 + c];
+  return o;
+}
 
 // --- PNG (8-bit RGB/RGBA, non-interlaced) and silhouettes -----------------------------------------------------------
 function readPng(file) {
