@@ -1,7 +1,8 @@
 // rigscope-cli for Alamo particle systems (.alo starting with chunk 0x900):
 //   info [--json] FILE   system name, every emitter (chunk 0x700) with its properties, volumes, tracks, links,
 //                        unknown fields (raw hex) and what the simulation ignores
-//   particles --json FILE --time T [--seed N] [--no-skip]   the simulated live particles at T seconds
+//   particles --json FILE --time T [--seed N] [--no-skip]   the simulated live particles at T seconds (Alamo
+//                        systems, SAGE systems from an INI with --system, W3D emitters (chunk 0x500) of a .w3d)
 #include "commands.h"
 
 #include "alamo/particle_reader.h"
@@ -25,7 +26,9 @@ const char* kParticlesUsage =
     "  --no-skip   ignore the emitters' skip time (0x33) instead of pre-simulating it\n"
     "  --max N     write at most N particles (default 1000000); \"live\" still counts all\n"
     "  --system NAME  FILE is a SAGE INI (ParticleSystem.ini, FXParticleSystem.ini): simulate the system NAME as the\n"
-    "              Generals / Zero Hour engine does (30 updates a second; format \"sage-particle\")\n";
+    "              Generals / Zero Hour engine does (30 updates a second; format \"sage-particle\")\n"
+    "  FILE a .w3d holding emitters (chunk 0x500): simulate one as ww3d2 does (format \"w3d-emitter\"), in its\n"
+    "              bone's space; --system NAME picks it by name when the file holds several\n";
 
 std::string hexBytes(const std::vector<uint8_t>& b) {
     static const char* d = "0123456789abcdef";
@@ -268,7 +271,14 @@ int cmdParticles(const std::vector<std::string>& args) {
     if (!haveTime) throw UsageError{"particles needs --time SECONDS"};
     std::shared_ptr<const ParticleSystem> held;
     std::vector<std::string> iniErrors;
-    if (!systemName.empty()) {
+    // W3D emitters: a file the registry reads as W3D whose model holds particle systems (BoneParticles).
+    std::string format = "alo-particle";
+    const BoneParticles* w3dSystem = nullptr;
+    std::shared_ptr<const Model> w3dModel;
+    std::vector<std::string> w3dNames;
+    const bool w3dFile = file.size() >= 4 && iequals(file.substr(file.size() - 4), ".w3d");
+    const bool iniSystem = !systemName.empty() && !w3dFile;
+    if (iniSystem) {
         // A SAGE system from its INI file (its #includes are not followed: no game is mounted here).
         const std::vector<uint8_t> bytes = readFile(file, uint64_t(64) << 20, "SAGE INI");
         objects::SageFxLibrary lib;
@@ -276,11 +286,41 @@ int cmdParticles(const std::vector<std::string>& args) {
         iniErrors = lib.errors;
         held = lib.find(systemName);
         if (!held) throw ParseError(file, {}, ParseError::kNoOffset, "no particle system " + systemName + " defined");
+        format = "sage-particle";
     } else {
         Document doc = loadInput(file, GameMount{});
-        if (!doc.particles)
-            throw ParseError(file, {}, 0, std::string("not a particle system (format ") + formatName(doc.format) + ")");
-        held = doc.particles;
+        if (doc.particles) {
+            if (!systemName.empty())
+                throw UsageError{"--system names a SAGE system in an INI file or a W3D emitter; " + file +
+                                 " is an Alamo particle system"};
+            held = doc.particles;
+        } else if (doc.model && !doc.model->particles.empty()) {
+            w3dModel = doc.model;
+            for (const BoneParticles& bp : doc.model->particles) {
+                w3dNames.push_back(bp.name);
+                const size_t dot = bp.name.find('.');
+                if (systemName.empty() ? doc.model->particles.size() == 1
+                                       : (iequals(bp.name, systemName) ||
+                                          (dot != std::string::npos && iequals(bp.name.substr(dot + 1), systemName))))
+                    if (!w3dSystem && bp.system) w3dSystem = &bp;
+            }
+            if (!w3dSystem) {
+                std::string names;
+                for (const std::string& n : w3dNames)
+                    names += (names.empty() ? "" : ", ") + n;
+                if (systemName.empty())
+                    throw UsageError{file + " holds " + std::to_string(w3dNames.size()) +
+                                     " W3D emitters; pick one with --system NAME (" + names + ")"};
+                throw ParseError(file, {}, ParseError::kNoOffset,
+                                 "no W3D emitter " + systemName + " (the file holds " + names + ")");
+            }
+            held = w3dSystem->system;
+            format = "w3d-emitter";
+        } else {
+            throw ParseError(file, {}, 0,
+                             std::string("not a particle system and holds no W3D emitter (format ") +
+                                 formatName(doc.format) + ")");
+        }
     }
     const ParticleSystem& s = *held;
     ParticleSimulator sim(s);
@@ -290,16 +330,26 @@ int cmdParticles(const std::vector<std::string>& args) {
     ParticleBuffer buf(max, s.emitters.size());
     sim.evaluate(time, opt, buf);
     Json j;
-    j.beginObject()
-        .kv("format", systemName.empty() ? "alo-particle" : "sage-particle")
-        .kv("name", s.name)
-        .kv("time", time)
-        .kv("seed", seed);
-    if (!systemName.empty()) {
+    j.beginObject().kv("format", format).kv("name", s.name).kv("time", time).kv("seed", seed);
+    if (w3dSystem) {
+        // Where the emitter sits: positions are in its bone's space (the model's bind pose places that bone).
+        const int bone = w3dSystem->bone;
+        j.kv("bone", int64_t(bone));
+        j.kv("bone_name", bone >= 0 && size_t(bone) < w3dModel->skeleton.bones.size()
+                              ? w3dModel->skeleton.bones[size_t(bone)].name
+                              : std::string());
+        j.key("systems_in_file").beginArray();
+        for (const std::string& n : w3dNames)
+            j.value(n);
+        j.endArray();
+    }
+    if (iniSystem) {
         j.key("ini_errors").beginArray();
         for (const std::string& e : iniErrors)
             j.value(e);
         j.endArray();
+    }
+    if (iniSystem || w3dSystem) {
         j.key("not_simulated").beginArray();
         for (const ParticleEmitter& e : s.emitters)
             for (const std::string& n : e.notSimulated)

@@ -172,11 +172,15 @@ static const Command kCommands[] = {
      "Example, one texture in every model of a mod: rigscope-cli edit 'MyMod/Data/Art/Models/*.alo'\n"
      "  --rename-texture W_OLD.TGA=W_NEW.TGA -o Out/Data/Art/Models\n"
      "Exit status: 0 done, 1 a file could not be read, edited or written (named), 2 usage error.\n"},
-    {"particles", runParticles, "particles --json FILE --time SECONDS [--seed N] [--no-skip] [--max N]",
-     "Live particles of an Alamo particle system at a time (deterministic for a seed): per particle the emitter,\n"
+    {"particles", runParticles,
+     "particles --json FILE --time SECONDS [--seed N] [--no-skip] [--max N] [--system NAME]",
+     "Live particles of a particle system at a time (deterministic for a seed): per particle the emitter,\n"
      "position, velocity, size (full quad width), colour rgba, rotation (radians), texture frame, age and life.\n"
+     "FILE: an Alamo particle system (.alo), a .w3d holding W3D emitters (chunk 0x500; positions in the space of\n"
+     "the emitter's bone), or a SAGE ParticleSystem INI with --system NAME.\n"
      "  --no-skip   ignore the emitters' skip time (0x33) instead of pre-simulating it\n"
-     "  --max N     write at most N particles (default 1000000); \"live\" still counts all\n"},
+     "  --max N     write at most N particles (default 1000000); \"live\" still counts all\n"
+     "  --system NAME  the SAGE system of the INI, or the W3D emitter when the .w3d holds several\n"},
     {"export", runExport,
      "export [--game DIR]... [--mod DIR]... MODEL [--clip FILE]... [--all-clips] [--lod N] [--alt N] "
      "[--all-variants] [--faction-color #RRGGBB] -o OUT.glb|OUT.gltf\n"
