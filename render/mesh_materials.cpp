@@ -300,12 +300,10 @@ void MeshMaterials::buildSubMesh(Qt3DCore::QEntity* parent, const std::vector<Pa
     const bool tangents = sm.tangents.size() == n && sm.binormals.size() == n;
     // SAGE shader materials drawn by their .fx formula: NormalMapped.fx, C&C 3's Objects*.fx (these two read a
     // tangent frame), Infantry/BasicW3D/Tree.fx and DefaultW3D.fx.
-    const bool needsFrame = shader.impl == rs::ShaderImpl::W3dNormalMapped ||
-                            shader.impl == rs::ShaderImpl::W3xObjectsGdi ||
-                            shader.impl == rs::ShaderImpl::W3xObjectsNod ||
-                            shader.impl == rs::ShaderImpl::W3xObjectsGeneric ||
-                            shader.impl == rs::ShaderImpl::W3xObjectsAlien ||
-                            shader.impl == rs::ShaderImpl::W3xTiberium;
+    const bool needsFrame =
+        shader.impl == rs::ShaderImpl::W3dNormalMapped || shader.impl == rs::ShaderImpl::W3xObjectsGdi ||
+        shader.impl == rs::ShaderImpl::W3xObjectsNod || shader.impl == rs::ShaderImpl::W3xObjectsGeneric ||
+        shader.impl == rs::ShaderImpl::W3xObjectsAlien || shader.impl == rs::ShaderImpl::W3xTiberium;
     const bool w3dFxDrawn = (needsFrame || shader.impl == rs::ShaderImpl::W3xInfantry ||
                              shader.impl == rs::ShaderImpl::W3xTree || shader.impl == rs::ShaderImpl::W3xDefaultW3d) &&
                             !steps_.genericOnly;

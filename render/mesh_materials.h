@@ -138,8 +138,8 @@ class MeshMaterials {
         kFxBlendAlpha = 512, // render states (FxStates): SRCALPHA/INVSRCALPHA, ONE/ONE, no depth writes
         kFxBlendAdditive = 1024,
         kFxNoDepthWrite = 2048,
-        kFxAlien = 4096,     // glsl/w3x_objects with OBJECTS_ALIEN
-        kFxTiberium = 8192,  // glsl/w3x_tiberium
+        kFxAlien = 4096,    // glsl/w3x_objects with OBJECTS_ALIEN
+        kFxTiberium = 8192, // glsl/w3x_tiberium
     };
     fx::OnDemandProgram& w3dFxProgram(int key);
     Qt3DRender::QEffect* w3dFxEffect(int key, bool cullBack);

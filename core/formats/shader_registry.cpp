@@ -250,8 +250,10 @@ ShaderInfo w3dShaderInfo(const Material& material) {
                 if (const MaterialParam* p = material.find(flags);
                     p && (p->value.x > 0.5f || p->value.y > 0.5f || p->value.z > 0.5f)) {
                     r.fidelity = ShaderFidelity::Approximation;
-                    r.note = std::string(flags) + " asks for clamped or unmipmapped sampling: drawn wrapped and "
-                             "mipmapped; " + r.note;
+                    r.note = std::string(flags) +
+                             " asks for clamped or unmipmapped sampling: drawn wrapped and "
+                             "mipmapped; " +
+                             r.note;
                     break;
                 }
             return r;

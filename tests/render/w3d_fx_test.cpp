@@ -13,17 +13,21 @@
 #include "formats/shader_registry.h"
 #include "fx_uniforms.h"
 #include "lights.h"
+#include "resolve/resolver.h"
+#include "skip.h"
 #include "texture/texture_writer.h"
 #include "w3d/w3d_reader.h"
 #include "w3d/w3d_writer.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <Qt3DExtras/Qt3DWindow>
 #include <Qt3DRender/QCamera>
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 
@@ -941,7 +945,7 @@ TEST_CASE("ObjectsAlien.fx: alien constants, the reflection on light 0 and the a
     };
     const V3 left = alien(specL, kLeftMiddle), right = alien(specR, kRightMiddle);
     INFO("left " << left.x << "," << left.y << "," << left.z << " right " << right.x << "," << right.y << ","
-                  << right.z);
+                 << right.z);
     REQUIRE(right.z - right.x > left.z - left.x + 0.1f); // the added faction blue
     checkPixel(s.at(0.25f, 0.5f), left, "alien, reflection and specular, no self-illumination");
     checkPixel(s.at(0.75f, 0.5f), right, "alien, self-illumination 0.6 adds the house colour");
@@ -1010,11 +1014,56 @@ TEST_CASE("Tiberium.fx: per-pixel lights in light 0's colour, spec map and the c
             sum += l[0].colour * (base * diffuse * y + sp * z);
         }
         const V3 color0 = glm::clamp((kSceneAmbient + ambient) / 2.0f, 0.0f, 1.0f);
-        return glm::clamp(color0 * base + sum * 0.4f * (env * 6.0f + 0.75f) + strength * glow * V3(q8(glowTexel)),
-                          0.0f, 1.0f);
+        return glm::clamp(color0 * base + sum * 0.4f * (env * 6.0f + 0.75f) + strength * glow * V3(q8(glowTexel)), 0.0f,
+                          1.0f);
     };
     const V3 left = tib(nl, kLeftMiddle), right = tib(nr, kRightMiddle);
     REQUIRE(std::abs(left.x - right.x) > 0.03f);
     checkPixel(s.at(0.25f, 0.5f), left, "Tiberium, normal tilted towards the key light");
     checkPixel(s.at(0.75f, 0.5f), right, "Tiberium, normal tilted away");
+}
+
+// The corpus's C&C 3 infantry (the Kane's Wrath SDK's EULorWar_SKN.W3X, Infantry.fx): drawn by BasicW3D.fxh's formula
+// with house colour, and every constant the file sets is one of the parameters the SDK's Infantry.fx binary declares
+// (BasicW3D.fxh with SUPPORT_RECOLORING), so that none is silently ignored.
+TEST_CASE("corpus C&C 3 infantry: Infantry.fx by BasicW3D.fxh's formula, its constants all known",
+          "[render][w3x][fx][corpus]") {
+    const std::string root = corpusRoot();
+    const QString model =
+        QString::fromStdString(root) + "/w3x/JenkinsTR+KanesWrath-MODSDK-2020/_CnC3_SDK/Art/EU/EULorWar_SKN.W3X";
+    if (root.empty() || !QFileInfo::exists(model)) RIGSCOPE_SKIP("EULorWar_SKN.W3X not in the corpus");
+    rs::Document doc = rs::Resolver().read(model.toStdString());
+    REQUIRE(doc.model);
+    int drawn = 0;
+    for (const rs::Mesh& mesh : doc.model->meshes)
+        for (const rs::SubMesh& sm : mesh.subMeshes) {
+            const rs::ShaderInfo info = rs::shaderInfo(rs::Format::W3x, mesh, sm.material);
+            if (info.impl == rs::ShaderImpl::Hidden) continue;
+            INFO(mesh.name << ": " << sm.material.shader << " -> " << info.implementation);
+            CHECK(info.impl == rs::ShaderImpl::W3xInfantry);
+            CHECK(info.fidelity == rs::ShaderFidelity::EngineFormula);
+            for (const rs::MaterialParam& p : sm.material.params) {
+                INFO("constant " << p.name);
+                bool known = false;
+                for (const char* n : {"ColorAmbient", "ColorDiffuse", "ColorSpecular", "Shininess", "ColorEmissive",
+                                      "Opacity", "Texture_0", "RecolorTexture", "DepthWriteEnable", "AlphaTestEnable",
+                                      "CullingEnable", "BlendMode", "BaseTexture" /* the reader's alias */})
+                    known = known || rs::iequals(p.name, n);
+                CHECK(known);
+            }
+            const rs::render::FxBinding b = rs::render::fxBinding(mesh, sm.material, info.impl);
+            CHECK(b.program == "w3x_basic");
+            CHECK(std::find(b.defines.begin(), b.defines.end(), "RECOLOR") != b.defines.end());
+            ++drawn;
+        }
+    CHECK(drawn == 1);
+    ViewOptions o;
+    o.grid = false;
+    o.background = kBg;
+    view().setOptions(o);
+    view().setModel(doc.model, model);
+    const QImage img = grab();
+    REQUIRE_FALSE(img.isNull());
+    CHECK(countDifferent(img, kBg) > 1000);
+    CHECK(view().bindingProblems().isEmpty());
 }

@@ -239,8 +239,11 @@ TEST_CASE("W3D shader registry: random mappers and bump environment passes are a
     mesh.subMeshes[0].tangents.assign(3, glm::vec3(1, 0, 0));
     mesh.subMeshes[0].binormals.assign(3, glm::vec3(0, 1, 0));
     REQUIRE(shaderInfo(Format::W3d, mesh, mesh.subMeshes[0].material).fidelity == ShaderFidelity::EngineFormula);
-    m.shader = "w3d:fx:DefaultW3D.fx"; // no corpus file uses it: still the generic program
+    m.shader = "w3d:fx:DefaultW3D.fx"; // C&C 3's DefaultW3D.fxh (render/glsl/w3x_basic.vert)
+    REQUIRE(shaderInfo(Format::W3d, mesh, m).impl == ShaderImpl::W3xDefaultW3d);
+    m.shader = "w3d:fx:AlienShield.fx"; // an effect shader no formula draws: the generic program, said
     REQUIRE(shaderInfo(Format::W3d, mesh, m).impl == ShaderImpl::Generic);
+    REQUIRE(shaderInfo(Format::W3d, mesh, m).note.find("AlienShield.fx") != std::string::npos);
     m.shader = "w3d:fx:NormalMapped.fx";
     mesh.shadowOrCollision = true;
     REQUIRE(shaderInfo(Format::W3d, mesh, m).fidelity == ShaderFidelity::NotDrawn);
