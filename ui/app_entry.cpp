@@ -92,7 +92,7 @@ int runViewer(const ViewerArgs& args, int argc, char** argv) {
         }
         return windowScreenshot(w, args.windowScreenshot, files.value(0), args.frame, args.selectBone, args.play);
     }
-    if (files.isEmpty()) w.showDemo();
+    if (files.isEmpty()) w.showStartPage(); // the games and mods found, the recent files, the demo
     for (const QString& f : files)
         w.openFile(f);
     return QApplication::exec();

@@ -32,11 +32,9 @@ QStringList list(const std::vector<std::string>& v) {
 
 } // namespace
 
-GamesDialog::GamesDialog(QWidget* parent, const QString& home) : QDialog(parent), home_(home) {
-    setObjectName(QStringLiteral("gamesDialog"));
-    setWindowTitle(tr("Games and mods"));
-    resize(820, 480);
+GamesPanel::GamesPanel(QWidget* parent, const QString& home) : QWidget(parent), home_(home) {
     auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
     tree_ = new QTreeWidget(this);
     tree_->setHeaderLabels({tr("Name"), tr("Version / store"), tr("Folder")});
     tree_->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
@@ -46,6 +44,33 @@ GamesDialog::GamesDialog(QWidget* parent, const QString& home) : QDialog(parent)
     status_->setWordWrap(true);
     status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(status_);
+    connect(&watcher_, &QFutureWatcher<games::Discovery>::finished, this, [this] {
+        found_ = watcher_.result();
+        fill();
+        emit filled();
+    });
+}
+
+void GamesPanel::showEvent(QShowEvent* e) {
+    QWidget::showEvent(e);
+    search();
+}
+
+void GamesPanel::search() {
+    if (started_) return;
+    started_ = true;
+    games::DiscoverOptions o;
+    o.home = QFile::encodeName(home_).toStdString();
+    watcher_.setFuture(QtConcurrent::run([o] { return games::discover(o); }));
+}
+
+GamesDialog::GamesDialog(QWidget* parent, const QString& home) : QDialog(parent) {
+    setObjectName(QStringLiteral("gamesDialog"));
+    setWindowTitle(tr("Games and mods"));
+    resize(820, 480);
+    auto* layout = new QVBoxLayout(this);
+    panel_ = new GamesPanel(this, home);
+    layout->addWidget(panel_, 1);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     mount_ = buttons->addButton(tr("&Mount"), QDialogButtonBox::AcceptRole);
     mount_->setToolTip(tr("Mount the selected game, or the selected mod with its dependencies over its game, in the "
@@ -56,21 +81,17 @@ GamesDialog::GamesDialog(QWidget* parent, const QString& home) : QDialog(parent)
     connect(mount_, &QPushButton::clicked, this, [this] {
         if (mountSelected()) accept();
     });
-    connect(tree_, &QTreeWidget::itemDoubleClicked, this, [this](QTreeWidgetItem* item) {
+    QTreeWidget* tree = panel_->tree();
+    connect(tree, &QTreeWidget::itemDoubleClicked, this, [this](QTreeWidgetItem* item) {
         if (item && item->data(0, kKindRole).toInt() != 0 && mountSelected()) accept();
     });
-    connect(tree_, &QTreeWidget::currentItemChanged, this,
+    connect(tree, &QTreeWidget::currentItemChanged, this,
             [this](QTreeWidgetItem* item) { mount_->setEnabled(item && item->data(0, kKindRole).toInt() != 0); });
-    connect(&watcher_, &QFutureWatcher<games::Discovery>::finished, this, [this] {
-        found_ = watcher_.result();
-        fill();
-    });
-    games::DiscoverOptions o;
-    o.home = QFile::encodeName(home).toStdString();
-    watcher_.setFuture(QtConcurrent::run([o] { return games::discover(o); }));
+    connect(panel_, &GamesPanel::mountRequested, this, &GamesDialog::mountRequested);
+    panel_->search();
 }
 
-void GamesDialog::fill() {
+void GamesPanel::fill() {
     tree_->clear();
     auto* gamesItem = new QTreeWidgetItem(tree_, {tr("Games (%1)").arg(found_.games.size())});
     for (size_t i = 0; i < found_.games.size(); ++i) {
@@ -126,7 +147,7 @@ void GamesDialog::fill() {
         tree_->setCurrentItem(gamesItem->child(0));
 }
 
-bool GamesDialog::select(const QString& idOrName) {
+bool GamesPanel::select(const QString& idOrName) {
     for (QTreeWidgetItemIterator it(tree_); *it; ++it) {
         const int kind = (*it)->data(0, kKindRole).toInt();
         const size_t i = size_t((*it)->data(0, kIndexRole).toInt());
@@ -140,7 +161,7 @@ bool GamesDialog::select(const QString& idOrName) {
     return false;
 }
 
-bool GamesDialog::mountSelected() {
+bool GamesPanel::mountSelected() {
     QTreeWidgetItem* item = tree_->currentItem();
     const int kind = item ? item->data(0, kKindRole).toInt() : 0;
     if (kind == 0) {
@@ -163,18 +184,22 @@ bool GamesDialog::mountSelected() {
     return true;
 }
 
+void mountInWindow(QWidget* window, const QStringList& games, const QStringList& mods, const QString& what) {
+    auto* assets = window->findChild<AssetBrowserDock*>();
+    if (!assets) return;
+    assets->mountFolders(games, mods);
+    assets->show();
+    assets->raise();
+    if (auto* mw = qobject_cast<QMainWindow*>(window))
+        mw->statusBar()->showMessage(QObject::tr("Mounted %1").arg(what), 8000);
+}
+
 void gamesDialog(QWidget* window) {
     auto* dlg = new GamesDialog(window, qEnvironmentVariable("HOME"));
     dlg->setAttribute(Qt::WA_DeleteOnClose);
     QObject::connect(dlg, &GamesDialog::mountRequested, window,
                      [window](const QStringList& games, const QStringList& mods, const QString& what) {
-                         auto* assets = window->findChild<AssetBrowserDock*>();
-                         if (!assets) return;
-                         assets->mountFolders(games, mods);
-                         assets->show();
-                         assets->raise();
-                         if (auto* mw = qobject_cast<QMainWindow*>(window))
-                             mw->statusBar()->showMessage(QObject::tr("Mounted %1").arg(what), 8000);
+                         mountInWindow(window, games, mods, what);
                      });
     dlg->show();
 }

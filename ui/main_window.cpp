@@ -23,6 +23,7 @@
 #include "preferences_dialog.h"
 #include "problems_dock.h"
 #include "scene_dock.h"
+#include "start_page.h"
 #include "timeline_dock.h"
 
 #include "particles.h"
@@ -149,6 +150,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), view_(createModel
     stack_->addWidget(viewSplit_);
     amal_ = new AmalView(stack_);
     stack_->addWidget(amal_);
+    start_ = new StartPage(stack_, qEnvironmentVariable("HOME"));
+    stack_->addWidget(start_);
+    connect(start_, &StartPage::openRequested, this, &MainWindow::openFile);
+    connect(start_, &StartPage::demoRequested, this, &MainWindow::showDemo);
+    connect(start_, &StartPage::mountRequested, this,
+            [this](const QStringList& games, const QStringList& mods, const QString& what) {
+                mountInWindow(this, games, mods, what);
+            });
     centreLayout->addWidget(notices_);
     centreLayout->addWidget(stack_, 1);
     notices_->setSummary(hint3D());
@@ -395,6 +404,8 @@ void MainWindow::buildMenus() {
     file->addAction(tr("Ga&mes and mods…"), this, [this] { gamesDialog(this); })
         ->setToolTip(tr("The games and Workshop/local mods found on this computer; mount one, a mod with its "
                         "dependencies over its game"));
+    file->addAction(tr("&Start page"), this, &MainWindow::showStartPage)
+        ->setToolTip(tr("The games and mods found and the recent files, each one click away"));
     recentMenu_ = file->addMenu(tr("Open &recent"));
     QAction* reload = file->addAction(tr("&Reload"), this, [this] {
         if (path_.isEmpty()) return;
@@ -1297,9 +1308,17 @@ void MainWindow::addRecent(const QString& path) {
     rebuildRecentMenu();
 }
 
+void MainWindow::showStartPage() {
+    start_->setRecentFiles(recentFiles());
+    stack_->setCurrentWidget(start_);
+}
+
+bool MainWindow::showingStartPage() const { return stack_->currentWidget() == start_; }
+
 void MainWindow::rebuildRecentMenu() {
     recentMenu_->clear();
     const QStringList list = recentFiles();
+    start_->setRecentFiles(list);
     for (const QString& p : list)
         recentMenu_->addAction(QFileInfo(p).fileName(), this, [this, p] { openFile(p); })->setToolTip(p);
     recentMenu_->setEnabled(!list.isEmpty());

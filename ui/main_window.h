@@ -32,6 +32,7 @@ class QDockWidget;
 namespace rs::ui {
 
 class AmalView;
+class StartPage;
 class BoneTreeDock;
 class CompareSession;
 class FileWatch;
@@ -87,6 +88,11 @@ class MainWindow : public QMainWindow {
     void openFile(const QString& path);
     // Shows the built-in demo model (when this build has one).
     void showDemo();
+    // The start page (start_page.h) in the central area: the games and mods found, the recent files. Shown when
+    // the viewer starts without a file, and by File → Start page; opening anything shows the view again.
+    void showStartPage();
+    bool showingStartPage() const;
+    StartPage* startPage() const { return start_; }
     // True from openFile() until the last queued file has been applied (or refused) on the GUI thread.
     bool isLoading() const { return loading_ || !queue_.isEmpty(); }
 
@@ -299,6 +305,7 @@ class MainWindow : public QMainWindow {
     CompareSession* compare_ = nullptr;
     NoticeBar* notices_ = nullptr;
     AmalView* amal_ = nullptr;
+    StartPage* start_ = nullptr;
     std::shared_ptr<Clip> amalClip_; // timeline stand-in for an AMAL track: 50 frames per second, no tracks
     TimelineDock* timeline_ = nullptr;
     BoneTreeDock* boneDock_ = nullptr;

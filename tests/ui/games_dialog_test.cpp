@@ -2,14 +2,17 @@
 // pointed at it) are listed; mounting a Workshop mod mounts it, its dependency and its game in the game's order in
 // the Assets panel; a mod in a dependency cycle is refused by name; the choice is remembered and selected next time.
 #include "asset_browser_dock.h"
+#include "demo/demo_model.h"
 #include "games_dialog.h"
 #include "main_window.h"
+#include "start_page.h"
 
 #include "games/games_fixtures.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QLabel>
+#include <QListWidget>
 #include <QMenu>
 #include <QMenuBar>
 #include <QPointer>
@@ -17,6 +20,8 @@
 #include <QStatusBar>
 #include <QTest>
 #include <QTreeWidget>
+
+#include <fstream>
 
 using namespace rs;
 
@@ -96,6 +101,62 @@ class GamesDialogTest : public QObject {
                        d2->tree()->currentItem()->text(0) == QStringLiteral("Alpha");
             }(),
             20000);
+        qputenv("HOME", oldHome);
+    }
+
+    // The start page (shown when the viewer starts without a file): the games and mods found are listed, one click
+    // on a mod mounts it with its dependency over its game; a file opened is listed under Recent files, and one
+    // click on it opens it.
+    void startPageListsAndMountsOnOneClick() {
+        test::Home h("start");
+        test::buildComputer(h);
+        const QByteArray oldHome = qgetenv("HOME");
+        qputenv("HOME", QByteArray::fromStdString(h.path.string()));
+        ui::MainWindow w;
+        w.resize(1280, 800);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.showStartPage();
+        QVERIFY(w.showingStartPage());
+        ui::GamesPanel* panel = w.startPage()->games();
+        QTRY_VERIFY_WITH_TIMEOUT(!panel->searching() && panel->tree()->topLevelItemCount() == 2, 20000);
+        const QStringList rows = rowNames(panel->tree());
+        for (const char* name :
+             {"Star Wars: Empire at War - Forces of Corruption", "Black & White 2", "Alpha", "Beta", "Local Mod"})
+            QVERIFY2(rows.contains(QString::fromUtf8(name)), qPrintable(rows.join(" | ")));
+
+        // One click on Alpha (Workshop 100, depending on Beta, 200): Alpha, Beta, then FoC over EaW's GameData.
+        const QList<QTreeWidgetItem*> alpha = panel->tree()->findItems(QStringLiteral("Alpha"), Qt::MatchRecursive);
+        QCOMPARE(alpha.size(), 1);
+        panel->tree()->scrollToItem(alpha[0]);
+        const QRect r = panel->tree()->visualItemRect(alpha[0]);
+        QVERIFY(r.isValid());
+        QTest::mouseClick(panel->tree()->viewport(), Qt::LeftButton, {}, r.center());
+        auto* assets = w.findChild<ui::AssetBrowserDock*>();
+        QVERIFY(assets);
+        QTRY_VERIFY(assets->mods().size() == 2);
+        QVERIFY(assets->mods()[0].endsWith(QStringLiteral("/32470/100")));
+        QVERIFY(assets->mods()[1].endsWith(QStringLiteral("/32470/200")));
+        QCOMPARE(assets->games().size(), 2);
+        QVERIFY(assets->games()[0].endsWith(QStringLiteral("/corruption")));
+        QVERIFY2(w.statusBar()->currentMessage().contains(QStringLiteral("Alpha over Star Wars")),
+                 qPrintable(w.statusBar()->currentMessage()));
+        QVERIFY(w.showingStartPage()); // mounting opens no file
+
+        // A file opened shows the view, and is listed on the start page; one click on it opens it again.
+        const std::string model = (h.path / "DEMO.ALO").string();
+        const std::vector<uint8_t> bytes = demo::demoAloBytes();
+        std::ofstream(model, std::ios::binary)
+            .write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+        w.openFile(QString::fromStdString(model));
+        QTRY_VERIFY(!w.showingStartPage() && w.currentPath().endsWith(QStringLiteral("DEMO.ALO")));
+        w.showStartPage();
+        QListWidget* recent = w.startPage()->recentList();
+        QVERIFY(recent->count() >= 1);
+        QCOMPARE(recent->item(0)->text(), QStringLiteral("DEMO.ALO"));
+        QTest::mouseClick(recent->viewport(), Qt::LeftButton, {}, recent->visualItemRect(recent->item(0)).center());
+        QTRY_VERIFY(!w.showingStartPage());
+        QVERIFY(w.currentPath().endsWith(QStringLiteral("DEMO.ALO")));
         qputenv("HOME", oldHome);
     }
 };
