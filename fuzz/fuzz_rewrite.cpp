@@ -44,19 +44,24 @@ void roundTrip(const SourceTree& t, const std::vector<uint8_t>& input) {
 // undoing the journal's entries, last first, gives the input back byte for byte.
 void editAndUndo(SourceTree t, Format f, const std::vector<uint8_t>& input) {
     const char* const values[] = {"X", "1", "0.5 0.5 0.5", "0.5 0.5 0.5 1", "#FF8000"};
+    // The parameters the Materials panel sets besides any name: a W3D texture entry, a vertex-material colour, a
+    // shader field, a B&W2 slot by its parameter name.
+    const char* const names[] = {"Root", "Texture", "Diffuse", "DepthCompare", "BaseTexture"};
     for (int k = 0; k <= int(EditOp::Kind::SetClipRate); ++k)
-        for (const char* v : values) {
-            EditOp op;
-            op.kind = EditOp::Kind(k);
-            op.name = "Root";
-            op.target = "";
-            op.value = v;
-            try {
-                applyEdit(f, t, op, true);
-            } catch (const EditError&) {
-            } catch (const std::length_error&) {
+        for (const char* n : names)
+            for (const char* v : values) {
+                if (n != names[0] && EditOp::Kind(k) != EditOp::Kind::SetParam) continue;
+                EditOp op;
+                op.kind = EditOp::Kind(k);
+                op.name = n;
+                op.target = "";
+                op.value = v;
+                try {
+                    applyEdit(f, t, op, true);
+                } catch (const EditError&) {
+                } catch (const std::length_error&) {
+                }
             }
-        }
     const auto journal = t.journal();
     for (auto it = journal.rbegin(); it != journal.rend(); ++it)
         t.restorePayload(it->node, it->before, it->childrenBefore);
