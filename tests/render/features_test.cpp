@@ -204,3 +204,19 @@ TEST_CASE("dazzle colours: faction-coloured ones take the faction colour's hue, 
     CHECK(rs::render::dazzleBlink(dz, 0.25f) == Approx(std::sin(0.25f * float(M_PI))));
     CHECK(rs::render::dazzleBlink(dz, 0.75f) == 0.0f);
 }
+
+TEST_CASE("dazzle atlas cells: texX/texY of a texSize grid, clamped, in the file's v-down convention",
+          "[render][dazzle]") {
+    // render/dazzle_rules.h dazzleRect: the desktop's dazzle layer and the web page take the cell from here.
+    rs::Dazzle dz;
+    dz.texSize = 2;
+    dz.texX = 1;
+    dz.texY = 0;
+    CHECK(rs::render::dazzleRect(dz) == glm::vec4(0.5f, 0.5f, 1.0f, 0.0f)); // top-right: u0, v0 + cell, u1, v0
+    dz.texSize = 4;
+    dz.texX = 9;  // clamped to the last column
+    dz.texY = -3; // and the first row
+    CHECK(rs::render::dazzleRect(dz) == glm::vec4(0.75f, 0.25f, 1.0f, 0.0f));
+    dz.texSize = 0; // no atlas: the whole image
+    CHECK(rs::render::dazzleRect(dz) == glm::vec4(0.0f, 1.0f, 1.0f, 0.0f));
+}

@@ -462,7 +462,8 @@ try {
       await dpage.goto(base, { waitUntil: 'load' });
       await dpage.waitForFunction(() => window.rigscope && window.rigscope.frames() > 0, { timeout: 30000 });
       await (await dpage.$('#pick-files')).uploadFile(modelFile, path.join(dir, 'DZ_ATLAS.TGA'));
-      await dpage.waitForFunction(() => window.rigscope.state.summary, { timeout: 60000 });
+      await dpage.waitForFunction(() => window.rigscope.state.summary && window.rigscope.boneWorld() &&
+        window.rigscope.renderer.view, { timeout: 60000 });
       const d = await dpage.evaluate(async () => {
         const r = window.rigscope.renderer, gl = r.gl, c = r.canvas;
         await r.loadDazzleTexture({ dazzles: [{ texture: 'DZ_ATLAS.TGA' }] });

@@ -98,9 +98,14 @@ if (!s.error) {
   check(s.parts.every(p => !p.fx || p.fx.program === 'alamo' ||
     (p.fx.states.blend === 'none' && p.fx.states.depthWrite && !p.fx.states.twoSided)),
     'SAGE .fx parts: the default states');
-  const a = M.alamoLights();
+  const a = M.alamoLights(0);
   check(a.sphAll.length === 48 && a.sphFill.length === 48 && a.alamoLights.length === 28 &&
     Math.abs(Math.hypot(...a.sunToward) - 1) < 1e-5, 'Alamo light set-up: SH matrices, fixed-function lights, unit sun');
+  // The Space preset (render/lights.h): the same sun direction, a brighter sun, dimmer fills and ambient.
+  const sp = M.alamoLights(1), sum = (v, from, n) => Array.from(v).slice(from, from + n).reduce((x, y) => x + y, 0);
+  check(sp.sunToward.every((v, k) => Math.abs(v - a.sunToward[k]) < 1e-6) &&
+    sum(sp.sunDiffuse, 0, 3) > sum(a.sunDiffuse, 0, 3) && sum(sp.alamoLights, 16, 8) < sum(a.alamoLights, 16, 8),
+    'Alamo light presets: Space has a brighter sun and dimmer fills than Land');
   // Pose: the bind pose is evaluated at open; a clip moves some bone; palette sizes follow the parts.
   const bind = Float32Array.from(M.world());
   check(bind.length === s.bones.length * 16, 'world(): 16 floats per bone');
