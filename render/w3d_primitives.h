@@ -8,8 +8,8 @@
 //   extent * scale around its centre on its bone; a ring an annulus of 48 segments in the bone's XY plane (inner and
 //   outer radii per axis from extent * scale), turned to face the camera when its camera-aligned flag is set.
 // - Colour per the shader's blend (w3d::Shader): src ONE / dst ONE (additive) adds colour * alpha; src SRC_ALPHA /
-//   dst ONE_MINUS_SRC_ALPHA blends colour over by alpha; dst SRC_COLOR (modulate) multiplies; otherwise opaque
-//   (colour, depth written). The depth test always applies; additive and alpha write no depth.
+//   dst ONE_MINUS_SRC_ALPHA blends colour over by alpha; src ZERO / dst SRC_COLOR (modulate) multiplies; otherwise
+//   opaque (colour, depth written). The depth test always applies; additive and alpha write no depth.
 // - Approximated (listed by notDrawn()): textures (the surfaces are drawn untextured), the sphere's alpha vector
 //   (its per-vertex alpha falloff) and ring texture tiling.
 #pragma once
@@ -51,7 +51,7 @@ class W3dPrimitives {
 
     // World transform of a main-model bone (-1: identity) now.
     using BoneWorld = std::function<glm::mat4(int bone)>;
-    // Rebuilds every primitive at `seconds` on the effect clock; shown(marker index) false (or !enabled) hides it.
+    // Rebuilds every primitive at `seconds` on the effect clock; shown(its bone) false (or !enabled) hides it.
     void update(double seconds, const BoneWorld& boneWorld, const glm::vec3& eye,
                 const std::function<bool(int bone)>& shown);
     void setEnabled(bool on);
