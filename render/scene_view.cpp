@@ -18,6 +18,7 @@
 #include "skin_palette.h"
 #include "texture_cache.h"
 #include "textures.h"
+#include "w3d_primitives.h"
 
 #include "formats/formats.h"
 #include "resolve/resolver.h"
@@ -96,6 +97,7 @@ struct SceneView::Impl {
     std::optional<Dazzles> dazzles;
     std::optional<Overlays> overlays;
     std::optional<Particles> particles;
+    std::optional<W3dPrimitives> primitives;
 
     // Model state
     std::shared_ptr<const rs::Model> model;
@@ -137,6 +139,7 @@ struct SceneView::Impl {
         dazzles->reset();
         meshes->reset();
         particles->reset();
+        primitives->reset();
         boneCache.clear();
         parts.clear();
         textures->reset(QString(), resolver());
@@ -198,6 +201,7 @@ struct SceneView::Impl {
         overlays->setEnabled(options, meshes->empty() && !alone);
         dazzles->setEnabled(options.dazzles);
         particles->setEnabled(options.particles);
+        primitives->setEnabled(options.particles);
         graph->setWireframe(options.wireframe);
         meshes->setWireframe(options.wireframe);
     }
@@ -231,10 +235,23 @@ struct SceneView::Impl {
                            glm::make_mat4(camera->projectionMatrix().constData()), width, height,
                            options.lowResParticles ? std::min(float(height) * kLowResMinFraction, kLowResMaxMinPixels)
                                                    : std::numeric_limits<float>::max());
+        const double effectTime = particleTime();
+        const glm::vec3 eye(camera->position().x(), camera->position().y(), camera->position().z());
         particles->update(
-            particleTime(), [this](int bone, double t) { return boneWorldAt(bone, t); },
-            [this](size_t a) { return particlesShown(a); },
-            glm::vec3(camera->position().x(), camera->position().y(), camera->position().z()));
+            effectTime, [this](int bone, double t) { return boneWorldAt(bone, t); },
+            [this](size_t a) { return particlesShown(a); }, eye);
+        // W3D spheres and rings on the effect clock, at the pose, shown while their bone is.
+        const auto& world = palette->pose().world;
+        const auto& vis = palette->visible();
+        primitives->update(
+            effectTime,
+            [&world](int bone) {
+                return bone >= 0 && size_t(bone) < world.size() ? world[size_t(bone)] : glm::mat4(1.0f);
+            },
+            eye,
+            [this, &vis](int bone) {
+                return options.particles && (bone < 0 || (size_t(bone) < vis.size() && vis[size_t(bone)]));
+            });
         if (particles->lowResUsed()) meshes->requireLowResDepth();
         graph->setLowResEnabled(particles->lowResUsed());
         // Particles covering the window many times over (an explosion's smoke seen from close by) go down to half
@@ -351,6 +368,7 @@ SceneView::SceneView(QObject* parent) : QObject(parent), d(std::make_unique<Impl
     d->overlays.emplace(d->root);
     d->dazzles.emplace(d->root);
     d->particles.emplace(d->root);
+    d->primitives.emplace(d->root);
     d->graph.emplace(d->window, d->camera);
     d->palette.emplace(d->root, d->graph->uniforms().bones);
     d->textures.emplace(d->root);
@@ -515,6 +533,7 @@ void SceneView::buildScene(std::shared_ptr<const rs::Model> model, const QString
     d->computeFraming();
     const float ground = d->zUp ? d->framing.lo.z : d->framing.lo.y;
     d->overlays->build(d->modelRoot, m, skeleton, d->palette->identitySlot(), d->framing.radius(), ground, d->zUp);
+    d->primitives->build(d->modelRoot, m, d->palette->identitySlot());
     d->dazzles->build(d->modelRoot, m, *d->textures, d->options.factionColor);
     d->overlays->buildLabels(d->modelRoot, m);
     d->updatePose();
@@ -840,6 +859,8 @@ QList<ParticleInfo> SceneView::particleSystems() const {
 }
 
 int SceneView::particlesDrawn() const { return int(d->particles->drawn()); }
+int SceneView::primitivesDrawn() const { return int(d->primitives->drawn()); }
+QStringList SceneView::primitivesNotDrawn() const { return d->primitives->notDrawn(); }
 bool SceneView::particlesLowRes() const { return d->particles->lowResUsed(); }
 int SceneView::particlesLowResDivisor() const { return d->graph->lowResDivisor(); }
 std::vector<glm::vec4> SceneView::particlesCompositeRects() const { return d->particles->compositeRects(); }

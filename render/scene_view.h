@@ -131,7 +131,11 @@ class SceneView : public QObject {
     void setParticleSystem(std::shared_ptr<const rs::ParticleSystem> system, const QString& path);
     // Particle systems of the model's proxies (found or not) or the system shown alone, in proxy order.
     QList<ParticleInfo> particleSystems() const;
-    int particlesDrawn() const;         // live particles drawn at the current time
+    int particlesDrawn() const; // live particles drawn at the current time
+    // W3D spheres and rings of the model (w3d_primitives.h): how many are drawn at the current time (with the
+    // Particles toggle), and what of them is approximated ("<name>: texture ... not drawn").
+    int primitivesDrawn() const;
+    QStringList primitivesNotDrawn() const;
     bool particlesLowRes() const;       // some were large enough for the low-resolution target at the current time
     int particlesLowResDivisor() const; // that target's size is the view's divided by this (4, or 8 when crowded)
     // Where that target is blended over the window (NDC x0, y0, x1, y1 rectangles; empty when it is not used).
