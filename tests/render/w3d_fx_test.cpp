@@ -858,6 +858,38 @@ TEST_CASE("DefaultW3D.fx: second texture, UV mapper, vertex house colour and alp
                "alpha-blended at Opacity 0.4");
 }
 
+// DefaultW3D's video mapper (TexCoordMapper_0 2): frame = fmod(Time * FPS + FrameOffset, LastFrame) (the timeline at
+// 0: the offset), the UV moved by the frame's cell (frame mod per row, floor(frame / per row)) / per row in the
+// engine's orientation. With 2 frames a row, frame 1 moves u by a half (the halves swap), frame 2 moves v by a half
+// (left and right halves stay).
+TEST_CASE("DefaultW3D.fx: the video texture mapper picks the frame's cell", "[render][w3x][fx]") {
+    QTemporaryDir dir;
+    const V4 texL(0.8f, 0.6f, 0.4f, 1.0f), texR(0.3f, 0.5f, 0.9f, 1.0f);
+    halvesTga(dir.path() + "/d.tga", texL, texR);
+    halvesTga(dir.path() + "/n.tga", normalTexel(V3(0, 0, 1)), normalTexel(V3(0, 0, 1)));
+    Basic k;
+    k.ambient = V3(0.8f);
+    Fx fx;
+    fx.typeName = "DefaultW3D.fx";
+    fx.objectsProps = false;
+    fx.extra = basicProps(k);
+    fx.extra.push_back(intProp("TexCoordMapper_0", 2));
+    auto video = prop("TextureAnimation_FPS_NumPerRow_LastFrame_FrameOffset_0", 5);
+    video.value = V4(0.0f, 2.0f, 4.0f, 1.0f);
+    fx.extra.push_back(video);
+    const Shot frame1 = render(quadModel(fx, dir.path()), dir.path());
+    const V3 eye = eyeOfView();
+    const auto white = [](V3) { return V4(1.0f); }; // no vertex colours stored
+    auto pixel = [&](const Blend& at, V4 tex) { return V3(basicPs(basicAt(k, white, eye, at), tex)); };
+    REQUIRE(std::abs(pixel(kLeftMiddle, texL).x - pixel(kLeftMiddle, texR).x) > 0.1f);
+    checkPixel(frame1.at(0.25f, 0.5f), pixel(kLeftMiddle, texR), "frame 1: u moved by a half, left shows right");
+    checkPixel(frame1.at(0.75f, 0.5f), pixel(kRightMiddle, texL), "frame 1: right shows left");
+    fx.extra.back().value = V4(0.0f, 2.0f, 4.0f, 2.0f);
+    const Shot frame2 = render(quadModel(fx, dir.path()), dir.path(), frame1.box);
+    checkPixel(frame2.at(0.25f, 0.5f), pixel(kLeftMiddle, texL), "frame 2: the second row, left stays left");
+    checkPixel(frame2.at(0.75f, 0.5f), pixel(kRightMiddle, texR), "frame 2: right stays right");
+}
+
 TEST_CASE("Tree.fx: vertices above SwayStartHeight sway by the formula's phase", "[render][w3x][fx]") {
     QTemporaryDir dir;
     halvesTga(dir.path() + "/d.tga", kTex, kTex);
