@@ -1310,6 +1310,7 @@ void MainWindow::addRecent(const QString& path) {
 
 void MainWindow::showStartPage() {
     start_->setRecentFiles(recentFiles());
+    notices_->setSummary(QString()); // the 3D view's mouse hint; opening a file puts it back
     stack_->setCurrentWidget(start_);
 }
 

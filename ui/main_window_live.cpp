@@ -134,15 +134,34 @@ void MainWindow::onChangedOnDisk(const QStringList& files) {
     }
     // A game object is assembled from its definitions: it is opened again in the state the user left it in; a
     // changed definition file re-indexes the mounted folders first.
+    // What the user left comes back: the state, the clip, its time, the selected bone and the camera.
     auto reopenObject = [this, files] {
         const int state = objectState_;
         const QString name = objectName_;
+        const std::shared_ptr<const void> camera = view_->cameraState();
+        const QString clipLabel = clip_ ? timeline_->clipCombo()->currentText() : QString();
+        const float pos = timeline_->position();
+        const int bone = boneDock_->selectedBone();
         auto once = std::make_shared<QMetaObject::Connection>();
-        *once = connect(this, &MainWindow::objectShown, this, [this, once, state, files](const QString&, int s) {
-            disconnect(*once);
-            if (s >= 0 && state > 0) selectObjectState(state);
-            emit reloadedFromDisk(files);
-        });
+        *once = connect(this, &MainWindow::objectShown, this,
+                        [this, once, state, files, camera, clipLabel, pos, bone](const QString&, int s) {
+                            disconnect(*once);
+                            if (s >= 0) {
+                                if (state > 0) selectObjectState(state);
+                                if (!clipLabel.isEmpty())
+                                    for (size_t i = 0; i < clips_.size(); ++i)
+                                        if (clips_[i].label == clipLabel) {
+                                            if (timeline_->currentClipEntry() != int(i) + 1) selectClip(int(i) + 1);
+                                            break;
+                                        }
+                                if (clip_ && clip_->frameCount > 0)
+                                    timeline_->setPosition(std::min(pos, float(clip_->frameCount - 1)));
+                                if (model_ && bone >= 0 && size_t(bone) < model_->skeleton.bones.size())
+                                    boneDock_->selectBone(bone);
+                                view_->setCameraState(camera);
+                            }
+                            emit reloadedFromDisk(files);
+                        });
         openObject(name);
     };
     if (!objectName_.isEmpty())

@@ -81,6 +81,10 @@ class ModelView : public QObject {
     virtual void setBoneHidden(int bone, bool hidden) = 0;
     virtual bool boneHidden(int bone) const = 0;
     virtual void frameModel() = 0;
+    // The camera as it is now, and put back: a game object opened again in place (a live reload) keeps the user's
+    // view. Opaque to the caller, for the same view only; null from views without a camera of their own.
+    virtual std::shared_ptr<const void> cameraState() const { return nullptr; }
+    virtual void setCameraState(const std::shared_ptr<const void>& state) { (void)state; }
     // The camera (a Qt3DRender::QCamera) when the view has one, for linking views; null otherwise.
     virtual QObject* camera() const { return nullptr; }
 

@@ -153,6 +153,27 @@ glm::mat4 PreviewView::viewProj(QSize size, glm::vec3* eye) const {
     return proj * glm::lookAt(*eye, target_, glm::vec3(0, 0, 1));
 }
 
+namespace {
+struct PreviewCamera {
+    glm::vec3 target;
+    float distance, yaw, pitch;
+};
+} // namespace
+
+std::shared_ptr<const void> PreviewView::cameraState() const {
+    return std::make_shared<const PreviewCamera>(PreviewCamera{target_, distance_, yaw_, pitch_});
+}
+
+void PreviewView::setCameraState(const std::shared_ptr<const void>& state) {
+    if (!state) return;
+    const auto* c = static_cast<const PreviewCamera*>(state.get());
+    target_ = c->target;
+    distance_ = c->distance;
+    yaw_ = c->yaw;
+    pitch_ = c->pitch;
+    requestUpdate();
+}
+
 void PreviewView::frameModel() {
     if (!model_) {
         target_ = glm::vec3(0.0f);

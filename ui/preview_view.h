@@ -30,6 +30,8 @@ class PreviewView : public ModelView {
     void setBoneHidden(int bone, bool hidden) override;
     bool boneHidden(int bone) const override;
     void frameModel() override;
+    std::shared_ptr<const void> cameraState() const override;
+    void setCameraState(const std::shared_ptr<const void>& state) override;
     void capture(std::function<void(const QImage&)> done) override;
 
     // Draws the scene into any paint device of the given size.

@@ -69,6 +69,12 @@ class SceneViewAdapter : public ModelView {
         setModel(std::move(model));
         view_->setOrbitCamera(c);
     }
+    std::shared_ptr<const void> cameraState() const override {
+        return std::make_shared<const render::OrbitCamera>(view_->orbitCamera());
+    }
+    void setCameraState(const std::shared_ptr<const void>& state) override {
+        if (state) view_->setOrbitCamera(*static_cast<const render::OrbitCamera*>(state.get()));
+    }
     void setObjectModel(std::shared_ptr<const Model> model, std::vector<ModelAttachment> attachments) override {
         const QString path = model ? QString::fromStdString(model->sourcePath) : QString();
         clip_.reset();

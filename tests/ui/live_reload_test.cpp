@@ -364,6 +364,14 @@ class LiveReloadTest : public QObject {
         QCOMPARE(w.objectAttachments()[0].bone, 1); // HP_Bone
         const QString hardpoints = QString::fromStdString((inst.dir / "Data/XML/HardPoints.xml").string());
         QVERIFY(w.liveWatch()->files().contains(hardpoints));
+        // The user's camera (moved away from the framing) and selection are kept through the reloads.
+        auto* cam = qobject_cast<Qt3DRender::QCamera*>(w.view()->camera());
+        QVector3D camAt;
+        if (cam) {
+            cam->setPosition(cam->position() + QVector3D(3.0f, -2.0f, 1.5f));
+            camAt = cam->position();
+        }
+        w.boneTree()->selectBone(1);
         QSignalSpy reloaded(&w, &ui::MainWindow::reloadedFromDisk);
         QFile f(hardpoints);
         QVERIFY(f.open(QIODevice::ReadOnly));
@@ -375,6 +383,8 @@ class LiveReloadTest : public QObject {
         QCOMPARE(w.objectName(), QStringLiteral("Test_Cruiser"));
         QCOMPARE(w.objectAttachments().size(), size_t(1));
         QCOMPARE(w.objectAttachments()[0].bone, 0); // Root
+        QCOMPARE(w.boneTree()->selectedBone(), 1);
+        if (cam) QVERIFY2((cam->position() - camAt).length() < 1e-3f, "the camera was framed anew");
         // The attached model rewritten (the turret becomes a hull): the object is assembled again with it.
         QCOMPARE(QString::fromStdString(w.objectAttachments()[0].model->meshes.at(0).name), QStringLiteral("Turret"));
         writeBytes(QString::fromStdString((inst.dir / "Data/Art/Models/TEST_TURRET.ALO").string()),
@@ -382,6 +392,13 @@ class LiveReloadTest : public QObject {
         QTRY_COMPARE_WITH_TIMEOUT(reloaded.count(), 2, 20000);
         QCOMPARE(w.objectAttachments().size(), size_t(1));
         QCOMPARE(QString::fromStdString(w.objectAttachments()[0].model->meshes.at(0).name), QStringLiteral("Hull"));
+        QCOMPARE(w.boneTree()->selectedBone(), 1);
+        if (cam) QVERIFY2((cam->position() - camAt).length() < 1e-3f, "the camera was framed anew");
+        // Framing anew would differ: the F key's framing moves the camera back.
+        if (cam) {
+            w.view()->frameModel();
+            QVERIFY((cam->position() - camAt).length() > 0.5f);
+        }
         QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
     }
 
