@@ -25,19 +25,24 @@ StartPage::StartPage(QWidget* parent, const QString& home) : QWidget(parent) {
     layout->addLayout(columns, 1);
 
     auto* left = new QVBoxLayout;
-    left->addWidget(new QLabel(tr("<b>Games and mods</b> — one click mounts a game, or a mod with its dependencies "
-                                  "over its game, in the Assets panel"),
-                               this));
+    auto* gamesTitle = new QLabel(tr("<b>Games and mods</b> — one click mounts a game, or a mod with its "
+                                     "dependencies over its game, in the Assets panel"),
+                                  this);
+    gamesTitle->setWordWrap(true); // the page never widens the window (it shares the view's place)
+    left->addWidget(gamesTitle);
     games_ = new GamesPanel(this, home);
     left->addWidget(games_, 1);
     columns->addLayout(left, 3);
 
     auto* right = new QVBoxLayout;
-    right->addWidget(new QLabel(tr("<b>Recent files</b> — one click opens"), this));
+    auto* recentTitle = new QLabel(tr("<b>Recent files</b> — one click opens"), this);
+    recentTitle->setWordWrap(true);
+    right->addWidget(recentTitle);
     recent_ = new QListWidget(this);
     recent_->setObjectName(QStringLiteral("startRecent"));
     right->addWidget(recent_, 1);
     recentEmpty_ = new QLabel(tr("No file opened yet."), this);
+    recentEmpty_->setWordWrap(true);
     right->addWidget(recentEmpty_);
     auto* demo = new QPushButton(tr("Show the &demo model"), this);
     demo->setObjectName(QStringLiteral("startDemo"));
