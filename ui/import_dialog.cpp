@@ -30,6 +30,7 @@ struct Imported {
     bool isW3d = false;
     QString modelPath; // in its temporary folder
     std::unique_ptr<QTemporaryDir> dir;
+    std::vector<gltfimport::OutputFile> textures; // the DDS files for the chosen textures folder (Save As)
 };
 std::vector<Imported>& imports() {
     static std::vector<Imported> v;
@@ -54,9 +55,10 @@ bool isImportedModel(const QString& doc) {
     return false;
 }
 
-ImportOutcome importGltfInto(MainWindow* w, const QString& in, ImportGame game) {
+ImportOutcome importGltfInto(MainWindow* w, const QString& in, ImportGame game, const QString& texturesDir) {
     ImportOutcome out;
     Imported im;
+    im.options.keepImages = !texturesDir.isEmpty();
     im.isW3d = isW3dGame(game);
     im.options.game = game == ImportGame::Eaw ? gltfimport::Game::Eaw : gltfimport::Game::Foc;
     im.w3d.bfme = game == ImportGame::Bfme || game == ImportGame::Bfme2;
@@ -68,9 +70,20 @@ ImportOutcome importGltfInto(MainWindow* w, const QString& in, ImportGame game) 
         if (!im.dir->isValid()) throw std::runtime_error("no temporary folder: " + im.dir->errorString().toStdString());
         QString stem = QFileInfo(in).completeBaseName().toUpper();
         if (im.isW3d) stem = stem.left(int(limits::kW3dNameChars) - 5); // room for _<CLIP> in clip names
-        const auto files =
+        auto files =
             filesFor(im, local(im.dir->filePath(stem + (im.isW3d ? QStringLiteral(".w3d") : QStringLiteral(".ALO")))),
                      &im.result.report);
+        if (!texturesDir.isEmpty()) {
+            // Flat into the chosen folder (the CLI's --textures DIR without --layout sage); copies beside the
+            // converted model, where the viewer finds them.
+            im.textures = gltfimport::textureFiles(im.result, local(texturesDir), gltfimport::TextureLayout::Flat,
+                                                   &im.result.report);
+            for (const gltfimport::OutputFile& t : im.textures) {
+                gltfimport::OutputFile copy = t;
+                copy.path = local(im.dir->filePath(QFile::decodeName(t.path.c_str()).section(QLatin1Char('/'), -1)));
+                files.push_back(std::move(copy));
+            }
+        }
         gltfimport::writeFiles(files);
         im.modelPath = QFile::decodeName(files[0].path.c_str()); // as written (W3D: <hierarchy name>.w3d)
         // The check's findings on what would be written.
@@ -82,6 +95,10 @@ ImportOutcome importGltfInto(MainWindow* w, const QString& in, ImportGame game) 
                        .arg(im.result.model.skeleton.bones.size())
                        .arg(im.result.model.meshes.size())
                        .arg(im.result.clips.size());
+        if (!texturesDir.isEmpty())
+            out.text += QObject::tr(" %1 DDS textures, written to %2 by Save As.")
+                            .arg(im.textures.size())
+                            .arg(QDir::toNativeSeparators(texturesDir));
         for (const std::string& line : im.result.report)
             out.text += QStringLiteral("\n• ") + QString::fromStdString(line);
         out.text += QObject::tr("\n\nCheck: %1 errors, %2 warnings.").arg(out.checkErrors).arg(out.checkWarnings);
@@ -90,6 +107,8 @@ ImportOutcome importGltfInto(MainWindow* w, const QString& in, ImportGame game) 
                 out.text += QStringLiteral("\n• ") + QString::fromStdString(f.id + ": " + f.message);
         out.text += QObject::tr("\n\nFile → Save As… writes the model and its clips where you choose.");
         out.modelPath = im.modelPath;
+        for (const gltfimport::OutputFile& t : im.textures)
+            out.textureFiles << QFile::decodeName(t.path.c_str());
         out.ok = true;
         imports().push_back(std::move(im));
         w->openFile(out.modelPath);
@@ -114,7 +133,18 @@ void importGltfDialog(MainWindow* w) {
     const QString game =
         QInputDialog::getItem(w, QObject::tr("Import glTF"), QObject::tr("Game"), games, 0, false, &ok);
     if (!ok) return;
-    const ImportOutcome o = importGltfInto(w, in, ImportGame(games.indexOf(game)));
+    // rigscope-cli import --textures DIR: DDS for the glTF's PNG/JPEG images, written where the game looks.
+    QString textures;
+    if (QMessageBox::question(w, QObject::tr("Import glTF"),
+                              QObject::tr("Write DDS textures for the glTF's PNG and JPEG images?\n(DXT1 when "
+                                          "opaque, DXT5 with alpha, full mip chain; written with the model by "
+                                          "Save As.)"),
+                              QMessageBox::Yes | QMessageBox::No, QMessageBox::No) == QMessageBox::Yes) {
+        textures = QFileDialog::getExistingDirectory(w, QObject::tr("Folder for the DDS textures"),
+                                                     QFileInfo(in).absolutePath());
+        if (textures.isEmpty()) return;
+    }
+    const ImportOutcome o = importGltfInto(w, in, ImportGame(games.indexOf(game)), textures);
     if (o.ok)
         QMessageBox::information(w, QObject::tr("Import glTF"), o.text);
     else
@@ -135,6 +165,7 @@ std::optional<ImportSave> saveImportedAs(MainWindow* w, const QString& doc, cons
                                               im->isW3d ? QStringLiteral("w3d") : QStringLiteral("alo"), dest)
                                          .toStdString());
         std::vector<gltfimport::OutputFile> files = filesFor(*im, local(dest), nullptr);
+        files.insert(files.end(), im->textures.begin(), im->textures.end()); // all or nothing with the model
         const bool renamed =
             QFileInfo(dest).completeBaseName().compare(QFileInfo(doc).completeBaseName(), Qt::CaseInsensitive) != 0;
         // W3D names the hierarchy, the HLOD and the clips after the file: an edited model keeps its name.
