@@ -18,6 +18,8 @@
 
 #include "common/edit_op.h"
 
+#include "gui_bench_common.h"
+
 #include <QApplication>
 #include <QDir>
 #include <QDirIterator>
@@ -36,26 +38,8 @@
 
 using namespace rs;
 
-namespace {
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0.0 : v[v.size() / 2];
-}
-
-QString largestCorpusModel() {
-    QString best;
-    qint64 size = -1;
-    QDirIterator it(QStringLiteral(RIGSCOPE_CORPUS_DIR), {QStringLiteral("*.alo"), QStringLiteral("*.ALO")},
-                    QDir::Files, QDirIterator::Subdirectories);
-    while (it.hasNext()) {
-        const QFileInfo f(it.next());
-        if (f.size() > size) size = f.size(), best = f.absoluteFilePath();
-    }
-    return best;
-}
-
-} // namespace
+using bench::largestCorpusModel;
+using bench::median;
 
 int main(int argc, char** argv) {
     qputenv("RIGSCOPE_VIEW", "preview");
