@@ -612,6 +612,17 @@ void Exporter::buildScene(int lod, int alt, const std::string& sceneName) {
             bones[i].parent >= 0 && size_t(bones[i].parent) < i ? sc.boneNode[size_t(bones[i].parent)] : root;
         sc.boneNode[i] = addNode(u8(bones[i].name), parent);
         setTRS(g_.nodes[size_t(sc.boneNode[i])], decompose(toGltf(bones[i].bindLocal)));
+        // The bone's own default visibility and billboard mode, where not the default, as `extras.alamo` (the
+        // importer's and Blender's custom properties keep it). A hidden bone's attachments are also written
+        // with scale 0 (attach below), which is what other viewers see; the flag is what the file stored.
+        if (!bones[i].visible || bones[i].billboard != 0) {
+            Value::Object a;
+            if (!bones[i].visible) a["visible"] = Value(false);
+            if (bones[i].billboard != 0) a["billboard"] = Value(bones[i].billboard);
+            Value::Object ex;
+            ex["alamo"] = Value(a);
+            g_.nodes[size_t(sc.boneNode[i])].extras = Value(ex);
+        }
     }
     auto parentOf = [&](int bone) {
         return bone >= 0 && size_t(bone) < bones.size() ? sc.boneNode[size_t(bone)] : root;

@@ -12,6 +12,8 @@
 #     Compared with the original, through the project's readers (`rigscope-cli info` and `pose`):
 #       - the skeleton: every bone by name (the k-th of a repeated name to the k-th), its parent, no bone added,
 #         the bind pose (1e-4 of the rig size, 1e-3 rad);
+#       - each bone's own default visibility and billboard mode (info), and every bone's effective visibility
+#         at every frame of every clip (pose);
 #       - the drawn triangles: as many as the glTF rigscope exported holds (the model's drawn variant), against
 #         the re-imported model's meshes that are neither hidden nor shadow/collision;
 #       - the pose at every frame of every clip: world translation within
@@ -119,9 +121,12 @@ import blender_compare as bc
 cli, model, back, tmp, clips = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:]
 def run(*args):
     return json.loads(subprocess.run([cli] + list(args), check=True, capture_output=True, text=True).stdout)
-def pose(m, clip=None, frame=None):
+def pose(m, clip=None, frame=None, vis=None):
     a = ["pose", "--json", m] + (["--clip", clip, "--frame", str(frame)] if clip else [])
-    return [b["world"] for b in run(*a)["bones"]]
+    bones = run(*a)["bones"]
+    if vis is not None:
+        vis.append([b.get("visible", True) for b in bones])
+    return [b["world"] for b in bones]
 ok = True
 oi, bi = run("info", "--json", model), run("info", "--json", back)
 ob, bb = oi["bones"], bi["bones"]
@@ -139,6 +144,14 @@ print("skeleton: %d bones, %d in the re-import (%s), parents differing: %s; bind
       (len(ob), len(bb), "added: " + ", ".join(bb[i]["name"] for i in extra) if extra else "none added",
        ", ".join(bad_parent) or "none", bind[1], bind[1] / rig, rig, bind[2]))
 ok = ok and not extra and not bad_parent and bind[0] <= 1.0
+# Each bone's own default visibility and billboard mode, as stored.
+flags = [b["name"] for k, b in enumerate(ob)
+         if (b.get("visible", True), b.get("billboard", 0)) !=
+            (bb[mapping[k]].get("visible", True), bb[mapping[k]].get("billboard", 0))]
+print("default visibility and billboard: %d bones hidden, %d billboarded; differing: %s" %
+      (sum(1 for b in ob if not b.get("visible", True)), sum(1 for b in ob if b.get("billboard", 0)),
+       ", ".join(flags) or "none"))
+ok = ok and not flags
 # Proxies (Alamo): each by name on its bone's counterpart.
 def proxies(info, bones):
     return sorted((p["name"].lower(), bones[p["bone"]]["name"].lower()) for p in info.get("proxies", []))
@@ -191,8 +204,16 @@ for c in clips:
               (ci["name"], ci["frames"], ci["fps"], bc_info["frames"], bc_info["fps"]))
         ok = False
         continue
-    orig_frames = [pose(model, c, f) for f in range(ci["frames"])]
-    back_frames = [pose(back, written[name], f) for f in range(ci["frames"])]
+    vis_o, vis_b = [], []
+    orig_frames = [pose(model, c, f, vis_o) for f in range(ci["frames"])]
+    back_frames = [pose(back, written[name], f, vis_b) for f in range(ci["frames"])]
+    # Effective visibility of every bone at every frame (its own flag, its ancestors' and the clip's tracks).
+    vis_diff = [(f, ob[k]["name"]) for f in range(ci["frames"]) for k in range(len(ob))
+                if vis_o[f][k] != vis_b[f][mapping[k]]]
+    print("clip %s: visibility at every frame: %d bone-frames hidden in the original, %d differ%s" %
+          (ci["name"], sum(1 for v in vis_o for x in v if not x), len(vis_diff),
+           " (first: bone %s, frame %d)" % (vis_diff[0][1], vis_diff[0][0]) if vis_diff else ""))
+    ok = ok and not vis_diff
     back_parents = [b["parent"] for b in bb]
     halves_back = bc.half_steps(back_frames, back_parents) if is_ala else [0.0] * len(bb)
     halves = [halves_back[mapping[k]] for k in range(len(ob))]

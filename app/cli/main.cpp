@@ -56,8 +56,8 @@ static const Command kCommands[] = {
      "Summarises FILE: format, skeleton, meshes, materials, clips (Alamo, W3D, B&W2), movements and programs\n"
      "(AMAL banks). --json prints one JSON object; the Alamo fields are listed atop app/cli/info_alamo.cpp.\n"},
     {"pose", cmdPose, "pose --json [--game DIR]... [--mod DIR]... MODEL [--clip CLIP] [--frame N | --time SECONDS]",
-     "Prints every bone's world matrix (16 floats, column-major) of MODEL posed by CLIP (default: the model's\n"
-     "own first clip for .al libraries, else the bind pose). --frame N is stored frame N (no wrapping);\n"
+     "Prints every bone's world matrix (16 floats, column-major) and visibility of MODEL posed by CLIP (default: the\n"
+     "model's own first clip for .al libraries, else the bind pose). --frame N is stored frame N (no wrapping);\n"
      "--time wraps like looping playback. A .bwm MODEL with an .al CLIP gets the library's armature first.\n"},
     {"ls", cmdLs, "ls [SOURCE] [--game DIR]... [--mod DIR]... [--json] [GLOB]",
      "Lists the entries of SOURCE (a .meg/.big/.stuff archive, a game or mod folder, any folder) or, without SOURCE,\n"
@@ -391,6 +391,7 @@ static int cmdPose(std::vector<std::string> args) {
         for (size_t i = 0; i < sk.bones.size(); ++i) {
             j.beginObject().kv("name", sk.bones[i].name).key("world");
             j.floats(&buf.world[i][0][0], 16);
+            j.kv("visible", buf.visible[i] != 0); // effective: the bone's own flag, its ancestors' and the clip's
             j.endObject();
         }
         j.endArray().endObject();

@@ -5,6 +5,8 @@
 #include "gltf_import.h"
 
 #include "alamo/alamo_reader.h"
+#include "alamo/alamo_writer.h"
+#include "alamo_fixtures.h"
 #include "check/check.h"
 #include "common/error.h"
 #include "corpus.h"
@@ -668,6 +670,46 @@ TEST_CASE("glTF import: a 30-joint skinned model with attachments and three clip
     requireCheckClean(out.dir.string());
 }
 
+TEST_CASE("glTF import: a bone's default visibility and billboard mode survive export then import", "[import]") {
+    // The writer-made model's Hand is hidden by default and billboarded (mode 4); Root and Arm are neither.
+    const std::vector<uint8_t> src = alamo::writeModel(test::syntheticModel());
+    const Model orig = alamo::readModel(ByteSpan(src), "synthetic.alo");
+    REQUIRE(orig.skeleton.bones.size() == 3);
+    REQUIRE(!orig.skeleton.bones[2].visible);
+    REQUIRE(orig.skeleton.bones[2].billboard == 4);
+    TempDir t;
+    const std::string glb = t / "synthetic.glb";
+    gltf::exportModel(orig, {}, gltf::ExportOptions{}, nullptr, glb);
+    // In the glTF: the bone node carries extras.alamo {visible: false, billboard: 4}; the others carry none.
+    tinygltf::Model g;
+    {
+        tinygltf::TinyGLTF loader;
+        std::string err, warn;
+        REQUIRE(loader.LoadBinaryFromFile(&g, &err, &warn, glb));
+    }
+    int tagged = 0;
+    for (const tinygltf::Node& n : g.nodes) {
+        if (!n.extras.Has("alamo")) continue;
+        ++tagged;
+        CHECK(n.name == "Hand");
+        CHECK(n.extras.Get("alamo").Get("visible").Get<bool>() == false);
+        CHECK(n.extras.Get("alamo").Get("billboard").GetNumberAsInt() == 4);
+    }
+    CHECK(tagged == 1);
+    const gi::ImportResult r = gi::importGltfFile(glb);
+    TempDir out;
+    const auto files = gi::alamoFiles(r, out / "SYNTH.alo");
+    REQUIRE(!files.empty());
+    const Model back = alamo::readModel(ByteSpan(files[0].bytes), files[0].path);
+    for (const Bone& a : orig.skeleton.bones) {
+        const int i = back.skeleton.find(a.name);
+        REQUIRE(i >= 0);
+        INFO(a.name);
+        CHECK(back.skeleton.bones[size_t(i)].visible == a.visible);
+        CHECK(back.skeleton.bones[size_t(i)].billboard == a.billboard);
+    }
+}
+
 TEST_CASE("glTF import: EaW writes format 1 clips, --scale and --up z", "[import]") {
     TempDir t;
     const std::string src = t / "snake.gltf";
@@ -735,9 +777,14 @@ TEST_CASE("glTF import: round trip of a corpus Alamo model and its clips through
         const Bone &a = orig.skeleton.bones[b], &c = back.skeleton.bones[b];
         CHECK(a.name == c.name);
         CHECK(a.parent == c.parent);
+        // The bone's own default visibility and billboard mode (B_Calf_R and 20 others are hidden by default).
+        CHECK(a.visible == c.visible);
+        CHECK(a.billboard == c.billboard);
         CHECK(glm::length(glm::vec3(a.bindLocal[3]) - glm::vec3(c.bindLocal[3])) < 1e-4f * rig);
         CHECK(rotationAngle(a.bindLocal, c.bindLocal) < 1e-3f);
     }
+    CHECK(std::count_if(orig.skeleton.bones.begin(), orig.skeleton.bones.end(),
+                        [](const Bone& b) { return !b.visible; }) > 1);
     // Same drawn triangles (the exported variant's meshes), in model space at the bind pose.
     auto triangles = [](const Model& m, const std::vector<bool>& sel) {
         std::vector<glm::mat4> bw(m.skeleton.bones.size());

@@ -120,6 +120,16 @@ TEST_CASE("rigscope-cli pose --json gives column-major world matrices", "[alamo]
     const std::vector<double> hand = worldOf(bind.out, "Hand");
     REQUIRE(hand[12] == Approx(1.0).margin(1e-6));
     REQUIRE(hand[13] == Approx(2.5).margin(1e-6));
+    // Visibility: the synthetic Hand is hidden by default, Arm is not.
+    auto visibleOf = [](const std::string& out, const std::string& bone) {
+        const size_t at = out.find("\"name\":\"" + bone + "\"");
+        REQUIRE(at != std::string::npos);
+        const size_t v = out.find("\"visible\":", at);
+        REQUIRE(v != std::string::npos);
+        return out.compare(v + 10, 4, "true") == 0;
+    };
+    CHECK(visibleOf(bind.out, "Arm"));
+    CHECK(!visibleOf(bind.out, "Hand"));
 
     // Stored frame 2 of the clip: Arm = T(3,2,1) * Rz(40) * S(1,2,1).
     Run f2 = runCli("pose --json " + fx.path("SYN.ALO") + " --clip " + fx.path("SYN_IDLE_00.ALA") + " --frame 2");
