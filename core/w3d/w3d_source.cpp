@@ -156,33 +156,54 @@ struct Editor {
         return tree.payloadOf(n);
     }
 
+    // Several entries of one chunk (pivots of a 0x102, shaders of a 0x29) are edited on one copy of its payload
+    // and recorded once per changed entry: one copy per chunk, not per entry (a 146 KB shader list has 9,000).
+    void setEntries(SourceNode& n, std::vector<uint8_t> payload, std::vector<TextEdit> entries) {
+        if (entries.empty()) return; // nothing changed against the current payload
+        out.insert(out.end(), entries.begin(), entries.end());
+        for (auto& s : sets)
+            if (s.first == &n) {
+                s.second = std::move(payload);
+                return;
+            }
+        sets.emplace_back(&n, std::move(payload));
+    }
+
     void hierarchy(SourceNode& h, const std::string& path) {
         SourceNode* pivots = childOf(h, id::Pivots);
         if (!pivots || !pivots->children.empty()) return;
-        for (size_t at = 0; at + 60 <= size_t(pivots->end - pivots->payloadBegin()); at += 60) {
-            std::vector<uint8_t> p = current(*pivots);
+        std::vector<uint8_t> p = current(*pivots);
+        std::vector<TextEdit> entries;
+        for (size_t at = 0; at + 60 <= p.size(); at += 60) {
             const std::string name = fixedText(p, at, 16);
             if (!equalsNoCase(name, op.name)) continue;
             matched = true;
             putFixed(p, at, 16, op.value, file, "pivot name");
-            set(*pivots, join(path, *pivots) + " pivot " + std::to_string(at / 60), "bone name", name, op.value,
-                std::move(p));
+            if (name != op.value)
+                entries.push_back({join(path, *pivots) + " pivot " + std::to_string(at / 60), pivots->begin, name,
+                                   op.value, "bone name"});
         }
+        setEntries(*pivots, std::move(p), std::move(entries));
     }
 
     void shaderBits(SourceNode& shaders, const std::string& path, const std::string& mesh, int field) {
         const size_t count = size_t(shaders.end - shaders.payloadBegin()) / 16;
+        std::vector<uint8_t> p;
+        std::vector<TextEdit> entries;
         for (size_t k = 0; k < count; ++k) {
             if (!editTargets(op.target, mesh, k)) continue;
             matched = true;
-            std::vector<uint8_t> p = current(shaders);
+            if (p.empty()) p = current(shaders);
+            if (16 * k + 16 > p.size()) break;
             const int64_t v = editInteger(op.value, file, op.name);
             if (v < 0 || v > 255) throw EditError(file + ": " + op.name + " takes 0..255, got " + op.value);
             const uint8_t old = p[16 * k + size_t(field)];
+            if (old == uint8_t(v)) continue;
             p[16 * k + size_t(field)] = uint8_t(v);
-            set(shaders, join(path, shaders) + " shader " + std::to_string(k), op.name, std::to_string(old),
-                std::to_string(v), std::move(p));
+            entries.push_back({join(path, shaders) + " shader " + std::to_string(k), shaders.begin,
+                               std::to_string(old), std::to_string(v), op.name});
         }
+        setEntries(shaders, std::move(p), std::move(entries));
     }
 
     void vertexMaterial(SourceNode& vm, const std::string& path, const std::string& mesh, size_t k) {

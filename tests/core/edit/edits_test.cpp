@@ -585,3 +585,43 @@ TEST_CASE("edit: a W3D clip renamed, uncompressed and compressed; Alamo clips re
     set.add("c.ala", shared(demo::demoAlaBytes()));
     CHECK_THROWS_WITH(set.apply("c.ala", op(EditOp::Kind::RenameClip, "", "", "X")), Catch::Contains("file name"));
 }
+
+// fuzz/fuzz_rewrite found a 146 KB W3D whose shader list (0x29) an edit took 35 s on (ASan): every entry copied
+// the whole list twice. A shader field edit on a list of 9,000 entries changes each entry whose value differs,
+// records one change per such entry, and pivots renamed in one 0x102 the same way.
+TEST_CASE("edit: a shader field on a 9000-entry W3D shader list and a pivot rename on many pivots", "[edit]") {
+    w3d::RawMesh q = test::testQuad("A", "UNIT");
+    REQUIRE(q.shaders.size() == 1);
+    q.shaders.assign(9000, q.shaders[0]);
+    for (size_t k = 0; k < q.shaders.size(); k += 3)
+        q.shaders[k].depthCompare = 7; // every third already holds the new value
+    w3d::Hierarchy h = test::testHierarchy();
+    REQUIRE(h.pivots.size() >= 2);
+    const std::string renamed = h.pivots[1].name;
+    for (size_t k = 0; k < 500; ++k) {
+        w3d::Pivot p = h.pivots[1];
+        p.name = k % 2 ? renamed : "OTHER";
+        h.pivots.push_back(p);
+    }
+    w3d::ChunkWriter cw;
+    w3d::writeHierarchy(cw, h);
+    w3d::writeMesh(cw, q);
+    const std::vector<uint8_t> w = cw.take();
+    SourceTree t = sourceTree(Format::W3d, shared(w), "big.w3d");
+    const std::vector<TextEdit> shaderEdits =
+        applyEdit(Format::W3d, t, op(EditOp::Kind::SetParam, "A", "DepthCompare", "7"), true);
+    CHECK(shaderEdits.size() == 6000);
+    const std::vector<TextEdit> pivotEdits =
+        applyEdit(Format::W3d, t, op(EditOp::Kind::RenameBone, "", renamed, "NEWNAME"), true);
+    CHECK(pivotEdits.size() == 1 + 250); // the original pivot and the 250 copies of its name
+    const std::vector<uint8_t> got = t.write();
+    const w3d::File f = w3d::readFile(ByteSpan(got), "big.w3d");
+    REQUIRE(f.meshes.at(0).shaders.size() == 9000);
+    for (const w3d::Shader& s : f.meshes[0].shaders)
+        CHECK(s.depthCompare == 7);
+    size_t named = 0;
+    for (const w3d::Pivot& p : f.hierarchies.at(0).pivots)
+        named += p.name == "NEWNAME";
+    CHECK(named == 251);
+    CHECK(got.size() == w.size());
+}
