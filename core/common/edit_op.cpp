@@ -50,6 +50,8 @@ const char* kindWord(EditOp::Kind k) {
         return "trim clip";
     case EditOp::Kind::SetClipRate:
         return "set clip rate";
+    case EditOp::Kind::SetMeshTwoSided:
+        return "set mesh two-sided";
     }
     return "edit";
 }

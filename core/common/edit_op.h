@@ -30,6 +30,8 @@ struct EditOp {
         RenameClip,        // value: new clip name                                  (clip files)
         TrimClip,          // first..last: the frames kept                          (Alamo .ala)
         SetClipRate,       // value: frames per second                              (Alamo .ala)
+        SetMeshTwoSided,   // target: mesh ("" = every); value: "1"/"0": back faces drawn (W3D 0x1F attributes,
+                           // W3D_MESH_FLAG_TWO_SIDED 0x2000)
     };
     Kind kind = Kind::RenameTexture;
     // Which object: a mesh/sub-mesh ("MESH", "MESH#1" = its second sub-mesh, ASCII case ignored), a W3D

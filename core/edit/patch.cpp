@@ -33,6 +33,7 @@ const std::map<std::string, EditOp::Kind>& opNames() {
         {"bone-billboard", EditOp::Kind::SetBoneBillboard},
         {"mesh-hidden", EditOp::Kind::SetMeshHidden},
         {"mesh-collision", EditOp::Kind::SetMeshCollision},
+        {"mesh-two-sided", EditOp::Kind::SetMeshTwoSided},
         {"proxy-target", EditOp::Kind::SetProxyTarget},
         {"proxy-hidden", EditOp::Kind::SetProxyHidden},
         {"light-color", EditOp::Kind::SetLightColor},

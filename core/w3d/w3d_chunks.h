@@ -217,8 +217,9 @@ std::vector<TextEdit> renameTexture(SourceTree& tree, const std::string& from, c
 // (0x52, char[32]); SetParam on a mesh's material (target "MESH" or "MESH#k", or a vertex material's name):
 // shader bits by W3dShaderStruct field name (DepthCompare ... PostDetailAlphaFunc, 0x29), vertex material
 // colours Ambient/Diffuse/Specular/Emissive (R G B 0..255 or #RRGGBB) and Shininess/Opacity/Translucency (0x2D),
-// shader material properties by name (0x53: texture, float, float2..4, int, bool). EditError naming the file when
-// nothing matches or a value does not parse or fit.
+// shader material properties by name (0x53: texture, float, float2..4, int, bool); SetMeshTwoSided: bit 0x2000
+// of a mesh header's attributes (0x1F). EditError naming the file when nothing matches or a value does not parse
+// or fit.
 std::vector<TextEdit> applyEdit(SourceTree& tree, const EditOp& op, bool apply);
 
 } // namespace rs::w3d

@@ -147,18 +147,22 @@ ColorRule colorRule(const std::vector<W3dPassState>& passes, size_t pass) {
     switch (useOf(p)) {
     case kDiffuseOnly:
         r.scale = glm::vec4(p.diffuse, p.opacity);
+        r.scaleFrom = ColorRule::From::Diffuse;
         break;
     case kDiffuseAmbient:
         r.scale = glm::vec4(p.diffuse, p.opacity);
+        r.scaleFrom = ColorRule::From::Diffuse;
         r.ambientFromColor = true;
         break;
     case kAmbientOnly:
         r.scale = glm::vec4(p.ambient, p.opacity);
+        r.scaleFrom = ColorRule::From::Ambient;
         r.diffuseFromColor = false;
         r.ambientFromColor = true;
         break;
     case kEmissiveOnly: {
         r.scale = glm::vec4(p.emissive, p.opacity);
+        r.scaleFrom = ColorRule::From::Emissive;
         bool all = true; // set_lighting_to_false: single pass, or every pass emissive-only
         for (const W3dPassState& q : passes)
             all = all && (passes.size() == 1 || !(q.hasDcg || q.hasDig) || useOf(q) == kEmissiveOnly);

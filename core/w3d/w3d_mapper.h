@@ -37,6 +37,9 @@ struct ColorRule {
     bool diffuseFromColor = false; // D3DRS_DIFFUSEMATERIALSOURCE = COLOR1
     bool ambientFromColor = false; // D3DRS_AMBIENTMATERIALSOURCE = COLOR1
     bool lighting = true;          // D3DRS_LIGHTING
+    // The vertex material colour that `scale` holds (meshmatdesc's premultiplication): with lighting off it is the
+    // only colour of the material that changes the picture (with Opacity, in scale.a).
+    enum class From : uint8_t { None, Diffuse, Ambient, Emissive } scaleFrom = From::None;
 };
 ColorRule colorRule(const std::vector<W3dPassState>& passes, size_t pass);
 

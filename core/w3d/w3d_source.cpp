@@ -396,6 +396,29 @@ std::vector<TextEdit> applyEdit(SourceTree& tree, const EditOp& op, bool apply) 
                              : op.name.empty()                 ? std::string(" with an FX shader")
                                                                : " with shader " + op.name));
         break;
+    case EditOp::Kind::SetMeshTwoSided: {
+        // W3dMeshHeader3Struct: u32 version, u32 attributes (W3D_MESH_FLAG_TWO_SIDED 0x2000), char[16] mesh name.
+        // Only that bit of the attributes changes; every mesh of the name (or every mesh for target "") is set.
+        const bool on = editBool(op.value, file, "two-sided");
+        for (SourceNode& n : tree.roots()) {
+            if (n.kind != K::Chunk || n.type != id::Mesh) continue;
+            SourceNode* h = childOf(n, id::MeshHeader3);
+            if (!h || !h->children.empty()) continue;
+            std::vector<uint8_t> p = e.current(*h);
+            if (p.size() < 8 + 16) throw EditError(file + ": " + join(n.segment(), *h) + " is too short");
+            const std::string name = fixedText(p, 8, 16);
+            if (!op.target.empty() && !equalsNoCase(op.target, name)) continue;
+            e.matched = true;
+            uint32_t attributes;
+            std::memcpy(&attributes, p.data() + 4, 4);
+            const bool was = (attributes & 0x2000u) != 0;
+            attributes = on ? attributes | 0x2000u : attributes & ~0x2000u;
+            std::memcpy(p.data() + 4, &attributes, 4);
+            e.set(*h, join(n.segment(), *h), "two-sided", was ? "1" : "0", on ? "1" : "0", std::move(p));
+        }
+        if (!e.matched) throw EditError(file + ": no mesh " + op.target);
+        break;
+    }
     case EditOp::Kind::RenameClip:
         // A clip's name: char[16] at byte 4 of its header (0x201 uncompressed, 0x281 compressed); the engine names
         // it HIERARCHY.NAME, so the hierarchy field stays.
