@@ -248,7 +248,7 @@ struct SceneView::Impl {
             [&world](int bone) {
                 return bone >= 0 && size_t(bone) < world.size() ? world[size_t(bone)] : glm::mat4(1.0f);
             },
-            eye,
+            glm::make_mat4(camera->viewMatrix().constData()),
             [this, &vis](int bone) {
                 return options.particles && (bone < 0 || (size_t(bone) < vis.size() && vis[size_t(bone)]));
             });
@@ -533,7 +533,7 @@ void SceneView::buildScene(std::shared_ptr<const rs::Model> model, const QString
     d->computeFraming();
     const float ground = d->zUp ? d->framing.lo.z : d->framing.lo.y;
     d->overlays->build(d->modelRoot, m, skeleton, d->palette->identitySlot(), d->framing.radius(), ground, d->zUp);
-    d->primitives->build(d->modelRoot, m, d->palette->identitySlot());
+    d->primitives->build(d->modelRoot, m, d->palette->identitySlot(), *d->textures);
     d->dazzles->build(d->modelRoot, m, *d->textures, d->options.factionColor);
     d->overlays->buildLabels(d->modelRoot, m);
     d->updatePose();

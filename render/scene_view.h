@@ -133,7 +133,7 @@ class SceneView : public QObject {
     QList<ParticleInfo> particleSystems() const;
     int particlesDrawn() const; // live particles drawn at the current time
     // W3D spheres and rings of the model (w3d_primitives.h): how many are drawn at the current time (with the
-    // Particles toggle), and what of them is approximated ("<name>: texture ... not drawn").
+    // Particles toggle), and what of them is not drawn as the file says ("<name>: texture ... not found ...").
     int primitivesDrawn() const;
     QStringList primitivesNotDrawn() const;
     bool particlesLowRes() const;       // some were large enough for the low-resolution target at the current time

@@ -50,6 +50,10 @@ extern const char* const labelFragment;
 // Particle quads (glsl/particle.vert): bodies without #version; prepend desktopPrefix and the defines listed there.
 extern const char* const particleVertex;
 extern const char* const particleFragment;
+// W3D spheres and rings (glsl/w3d_prim.vert): bodies without #version; prepend desktopPrefix and the defines listed
+// there.
+extern const char* const w3dPrimVertex;
+extern const char* const w3dPrimFragment;
 // The low-resolution particle target over the window (glsl/particle_composite.vert), with the version line.
 extern const char* const particleCompositeVertex;
 extern const char* const particleCompositeFragment;

@@ -98,6 +98,8 @@ try {
     for (const [kind, low, tex, orient] of [[0, 0, 1, 0], [1, 1, 0, 2], [2, 0, 1, 1], [3, 0, 0, 2]])
       variants.push(['particle', [`BLEND_KIND ${kind}`, `LOW_PASS ${low}`, `HAS_TEXTURE ${tex}`, `ORIENT ${orient}`]]);
     variants.push(['particle_composite', []]);
+    for (const [kind, tex, pri] of [[0, 1, 1], [1, 1, 0], [2, 1, 2], [3, 0, 1]])
+      variants.push(['w3d_prim', [`BLEND_KIND ${kind}`, `HAS_TEXTURE ${tex}`, `PRI ${pri}`]]);
     const errors = [];
     for (const [name, defines] of variants) {
       const head = esPrefix + defines.map((d) => `#define ${d}\n`).join('');
