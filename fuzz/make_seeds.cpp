@@ -235,12 +235,20 @@ int main(int argc, char** argv) {
         sp.flags = 8;
         sp.colorKeys = {{{1, 1, 0}, 0}, {{1, 0, 0}, 1}};
         sp.scaleKeys = {{{1, 1, 1}, 0}, {{2, 2, 2}, 1}};
+        sp.flags |= 1 | 2 | 4; // alpha vector, camera aligned, inverse
+        sp.texture = "glow.tga";
+        w3d::AlphaVector turned;
+        turned.angle = glm::quat(0.7071068f, 0, 0, 0.7071068f);
+        turned.intensity = 0.5f;
+        sp.vectorKeys = {{w3d::AlphaVector{}, 0}, {turned, 1}};
         w3d::writeSphere(cw, sp);
         w3d::Ring rg;
         rg.name = "UNIT.WAVE";
         rg.duration = 0.5f;
         rg.alphaKeys = {{1, 0}, {0, 1}};
         rg.outerScaleKeys = {{{1, 1}, 0}, {{4, 4}, 1}};
+        rg.texture = "wave.tga";
+        rg.textureTiles = 3;
         w3d::writeRing(cw, rg);
         w3d::Hlod h;
         h.name = "UNIT";
