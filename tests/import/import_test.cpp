@@ -851,6 +851,17 @@ TEST_CASE("glTF import: default and per-frame visibility survive export then imp
         importBack(copy, back, backClip);
         requireSameVisibility(orig, clip, back, backClip, {"Root", "Gun", "Flash", "Arm"});
     }
+    SECTION("to W3D: pivots hold no default visibility, which is reported by bone") {
+        gi::ImportResult r = gi::importGltfFile(glb);
+        TempDir out;
+        std::vector<std::string> report;
+        const auto files = gi::w3dFiles(r, out / "VIS.w3d", gi::W3dOptions{}, &report);
+        REQUIRE(!files.empty());
+        bool named = false;
+        for (const std::string& line : report)
+            named |= line.find("3 bone(s) hidden by default (Hip, Flash, Lamp)") != std::string::npos;
+        CHECK(named);
+    }
     SECTION("without the extras, the attachments' scales alone: hidden bones with something attached stay hidden") {
         tinygltf::Model g = loadGltf(glb);
         for (auto& n : g.nodes)
