@@ -851,6 +851,30 @@ TEST_CASE("glTF import: default and per-frame visibility survive export then imp
         importBack(copy, back, backClip);
         requireSameVisibility(orig, clip, back, backClip, {"Root", "Gun", "Flash", "Arm"});
     }
+    SECTION("a malformed extras.visibility is refused naming the animation and the entry") {
+        tinygltf::Model g = loadGltf(glb);
+        tinygltf::Value::Object ex = g.animations[0].extras.Get<tinygltf::Value::Object>();
+        tinygltf::Value::Array vis = ex["visibility"].Get<tinygltf::Value::Array>();
+        tinygltf::Value::Object e = vis[1].Get<tinygltf::Value::Object>();
+        e["visible"] = tinygltf::Value(tinygltf::Value::Array{tinygltf::Value(true)}); // one value for three times
+        vis[1] = tinygltf::Value(e);
+        ex["visibility"] = tinygltf::Value(vis);
+        g.animations[0].extras = tinygltf::Value(ex);
+        tinygltf::TinyGLTF tg;
+        const std::string bad = t / "VIS_bad.glb";
+        REQUIRE(tg.WriteGltfSceneToFile(&g, bad, false, true, false, true));
+        bool threw = false;
+        try {
+            (void)gi::importGltfFile(bad);
+        } catch (const ParseError& err) {
+            threw = true;
+            const std::string w = err.what();
+            INFO(w);
+            CHECK(w.find("VIS_bad.glb") != std::string::npos);
+            CHECK(w.find("animations[0] \"VIS_SHOW_00\" extras.visibility[1]") != std::string::npos);
+        }
+        CHECK(threw);
+    }
     SECTION("to W3D: pivots hold no default visibility, which is reported by bone") {
         gi::ImportResult r = gi::importGltfFile(glb);
         TempDir out;
