@@ -612,12 +612,14 @@ void Exporter::buildScene(int lod, int alt, const std::string& sceneName) {
             bones[i].parent >= 0 && size_t(bones[i].parent) < i ? sc.boneNode[size_t(bones[i].parent)] : root;
         sc.boneNode[i] = addNode(u8(bones[i].name), parent);
         setTRS(g_.nodes[size_t(sc.boneNode[i])], decompose(toGltf(bones[i].bindLocal)));
-        // The bone's own default visibility and billboard mode, where not the default, as `extras.alamo` (the
-        // importer's and Blender's custom properties keep it). A hidden bone's attachments are also written
-        // with scale 0 (attach below), which is what other viewers see; the flag is what the file stored.
-        if (!bones[i].visible || bones[i].billboard != 0) {
+        // The bone's own default visibility and billboard mode as `extras.alamo` (the importer's and Blender's
+        // custom properties keep it), on every bone that is hidden itself, hidden by an ancestor, or billboarded.
+        // A hidden bone's attachments are also written with scale 0 (attach below), which is what other viewers
+        // see; the importer takes the flag for the bone itself and reconciles it with what the attachments show.
+        // A joint's own scale stays as it is: zero would collapse the skin.
+        if (!bones[i].visible || !restVisible_[i] || bones[i].billboard != 0) {
             Value::Object a;
-            if (!bones[i].visible) a["visible"] = Value(false);
+            if (!bones[i].visible || !restVisible_[i]) a["visible"] = Value(bool(bones[i].visible));
             if (bones[i].billboard != 0) a["billboard"] = Value(bones[i].billboard);
             Value::Object ex;
             ex["alamo"] = Value(a);
@@ -900,11 +902,37 @@ void Exporter::buildAnimation(const Clip& clip) {
         const int s = addSampler(timeAccessor(kt), v, TINYGLTF_TYPE_VEC3, 3, "STEP");
         addChannels(s, int(b), "scale", true);
     }
+    // Own visibility tracks (the bone's own bit, not its ancestors'), where they differ from the default flag:
+    // extras.visibility, STEP keys per bone, so that the importer restores which bone hides (the scale channels
+    // above show the effective visibility of what is attached only).
+    Value::Array ownVis;
+    for (size_t b = 0; b < nb; ++b) {
+        const int ti = binding.trackForBone[b];
+        if (ti < 0 || clip.tracks[size_t(ti)].visibility.empty()) continue;
+        const std::vector<uint8_t>& bits = clip.tracks[size_t(ti)].visibility;
+        auto own = [&](uint32_t f) { return bits[std::min<size_t>(f, bits.size() - 1)] != 0; };
+        bool differs = false;
+        for (uint32_t f = 0; f < nf && !differs; ++f)
+            differs = own(f) != sk.bones[b].visible;
+        if (!differs) continue;
+        Value::Array kt, kv;
+        for (uint32_t f = 0; f < nf; ++f) {
+            if (f > 0 && own(f) == own(f - 1)) continue;
+            kt.push_back(num(times[f]));
+            kv.push_back(Value(own(f)));
+        }
+        Value::Object o;
+        o["bone"] = name(sk.bones[b].name);
+        o["time"] = Value(kt);
+        o["visible"] = Value(kv);
+        ownVis.push_back(Value(o));
+    }
     if (anim.channels.empty()) {
         stats_.warnings.push_back("clip " + clipName + ": animates no exported node");
         return;
     }
     Value::Object ex;
+    if (!ownVis.empty()) ex["visibility"] = Value(ownVis);
     ex["fps"] = num(fps);
     ex["frameCount"] = Value(int(nf));
     ex["format"] = name(formatName(clip.format));
@@ -953,8 +981,8 @@ ExportStats Exporter::run(const std::vector<const Clip*>& clips) {
     const size_t nb = m_.skeleton.bones.size();
     for (size_t i = 0; i < nb; ++i)
         if (m_.skeleton.bones[i].parent >= int(i))
-            throw ParseError(m_.sourcePath, {}, ParseError::kNoOffset, "bone " + m_.skeleton.bones[i].name +
-                                     " comes before its parent");
+            throw ParseError(m_.sourcePath, {}, ParseError::kNoOffset,
+                             "bone " + m_.skeleton.bones[i].name + " comes before its parent");
     if (nb) {
         // Inverse bind matrices in glTF space, from the node TRS actually written (so bind pose is exact).
         std::vector<glm::mat4> world(nb);
@@ -1003,7 +1031,8 @@ ExportStats Exporter::run(const std::vector<const Clip*>& clips) {
 
 ExportStats exportModel(const Model& model, const std::vector<const Clip*>& clips, const ExportOptions& options,
                         TextureLookup* textures, const std::string& outPath) {
-    if (model.format == Format::Amal) throw ParseError(outPath, {}, ParseError::kNoOffset, "AMAL banks are 2D movement programs, not models");
+    if (model.format == Format::Amal)
+        throw ParseError(outPath, {}, ParseError::kNoOffset, "AMAL banks are 2D movement programs, not models");
     if (model.format == Format::AlamoParticles)
         throw ParseError(outPath, {}, ParseError::kNoOffset, "particle systems are not models and cannot be exported");
     Exporter e(model, options, textures, outPath);

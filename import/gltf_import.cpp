@@ -522,13 +522,10 @@ struct Converter {
             b.name = g.nodes[size_t(node)].name.empty() ? "Node" + std::to_string(node) : g.nodes[size_t(node)].name;
             b.parent = parentBone;
             Trs bind = t;
-            if (glm::any(glm::lessThan(glm::abs(bind.s), glm::vec3(1e-8f)))) {
-                b.visible = false; // a zero scale hides the node: the bone keeps scale 1 and is hidden
-                bind.s = glm::vec3(1.0f);
-            }
-            b.bindLocal = compose(bind);
-            if (isLightLeaf(node)) b.bindLocal = b.bindLocal * glm::mat4_cast(ax.q);
-            lightBone.push_back(isLightLeaf(node));
+            // Stated visibility: extras.alamo.visible, else rigscope's exporter's extras.visible, else visible; a
+            // zero scale hides the node whatever is stated (the bone keeps scale 1 and is hidden). Reconciled with
+            // what the attachments show in reconcileVisibility.
+            b.visible = boolOf(member(g.nodes[size_t(node)].extras, "visible"), true);
             if (const tinygltf::Value* a = alamoExtras(g.nodes[size_t(node)].extras)) {
                 double d;
                 if (numberOf(member(*a, "billboard"), d)) {
@@ -537,6 +534,13 @@ struct Converter {
                 }
                 b.visible = boolOf(member(*a, "visible"), b.visible);
             }
+            if (zeroScale(bind.s)) {
+                b.visible = false;
+                bind.s = glm::vec3(1.0f);
+            }
+            b.bindLocal = compose(bind);
+            if (isLightLeaf(node)) b.bindLocal = b.bindLocal * glm::mat4_cast(ax.q);
+            lightBone.push_back(isLightLeaf(node));
             if (b.name.size() > limits::kAlamoMiniChunkString) c.fail(nodeWhere(g, node), "name longer than 254 bytes");
             sk.bones.push_back(std::move(b));
             boneNode.push_back(node);
@@ -575,16 +579,74 @@ struct Converter {
             }
             if (p >= 0 && isAttachmentLeaf(n) && !animatedOtherThanScale(n)) {
                 ni.attachBone = parentBone;
-                if (glm::all(glm::lessThan(glm::abs(restGame[size_t(n)].s), glm::vec3(1e-8f))))
-                    sk.bones[size_t(parentBone)].visible = false;
                 continue;
             }
             ni.bone = addBone(n, parentBone);
             ni.attachBone = ni.bone;
         }
+        // Default visibility: the stated flags, reconciled with the attachments' rest scales.
+        {
+            std::vector<uint8_t> flag(sk.bones.size()), nodeZero(nn);
+            for (size_t b = 0; b < sk.bones.size(); ++b)
+                flag[b] = sk.bones[b].visible;
+            for (size_t i = 0; i < nn; ++i)
+                nodeZero[i] = zeroScale(restGame[i].s);
+            const std::vector<uint8_t> own = reconcileVisibility(flag, shownBy(nodeZero));
+            for (size_t b = 0; b < sk.bones.size(); ++b) {
+                if (own[b] != flag[b])
+                    report("bone " + sk.bones[b].name + ": " + (own[b] ? "shown" : "hidden") +
+                           " by default as its attachments' scales show, though its node states otherwise");
+                sk.bones[b].visible = own[b] != 0;
+            }
+        }
         for (size_t i = 0; i < nn; ++i)
             if (!nodes[i].inScene && g.nodes[i].mesh >= 0)
                 report("node " + nodeWhere(g, int(i)) + " is not in the scene: not imported");
+    }
+
+    static bool zeroScale(const glm::vec3& s) { return glm::any(glm::lessThan(glm::abs(s), glm::vec3(1e-8f))); }
+
+    // Per bone, what its attachments (the non-bone nodes it carries: meshes, lights, proxies, dazzles, markers)
+    // show given each node's zero scale (nodeZero, per glTF node, along the attachment's chain of nodes, as glTF
+    // draws): -1 nothing attached, 0 one of them is hidden, 1 they show.
+    std::vector<int8_t> shownBy(const std::vector<uint8_t>& nodeZero) const {
+        std::vector<int8_t> shown(out.model.skeleton.bones.size(), -1);
+        for (size_t n = 0; n < nodes.size(); ++n) {
+            const NodeInfo& ni = nodes[n];
+            if (!ni.inScene || ni.bone >= 0 || ni.skinnedMeshNode || ni.attachBone < 0 ||
+                size_t(ni.attachBone) >= shown.size())
+                continue;
+            bool hidden = false;
+            for (int k = int(n); k >= 0 && !hidden; k = nodes[size_t(k)].parent) // chains end (checked)
+                hidden = nodeZero[size_t(k)] != 0;
+            int8_t& s = shown[size_t(ni.attachBone)];
+            s = hidden ? 0 : (s < 0 ? 1 : s);
+        }
+        return shown;
+    }
+
+    // The bones' own visibility at one instant. flag: each bone's own visibility as stated (its default flag, or
+    // the exporter's extras track at that frame), 0 where its node has zero scale; shown: shownBy. What the glTF
+    // shows wins, since every tool shows it: a bone with a shown attachment at or below it is visible, a bone with
+    // a hidden attachment is hidden (unless a hidden ancestor already hides it); the flags decide the rest (bones
+    // with nothing attached, and which bone of a hidden chain holds the hiding).
+    std::vector<uint8_t> reconcileVisibility(const std::vector<uint8_t>& flag, const std::vector<int8_t>& shown) const {
+        const auto& bones = out.model.skeleton.bones;
+        const size_t nb = bones.size();
+        std::vector<uint8_t> need(nb, 0), own(nb, 1), eff(nb, 1);
+        for (size_t i = nb; i-- > 0;) {
+            need[i] = need[i] || shown[i] == 1;
+            const int p = bones[i].parent;
+            if (p >= 0 && size_t(p) < i) need[size_t(p)] = need[size_t(p)] || need[i];
+        }
+        for (size_t i = 0; i < nb; ++i) {
+            const int p = bones[i].parent;
+            const uint8_t pe = p >= 0 && size_t(p) < i ? eff[size_t(p)] : 1;
+            own[i] = need[i] ? 1 : flag[i];
+            if (shown[i] == 0 && pe && own[i]) own[i] = 0;
+            eff[i] = own[i] && pe;
+        }
+        return own;
     }
 
     bool animatedOtherThanScale(int n) const {
@@ -1271,6 +1333,49 @@ struct Converter {
             if (!used[k]) c.fail("animations", "no animation named " + opt.clips[k]);
     }
 
+    // rigscope's exporter's extras.visibility on an animation: [{"bone": NAME, "time": [s...], "visible": [b...]}]
+    // STEP keys of each bone's own visibility track. stated[f][bone] takes the key at or before frame f's time.
+    void readOwnVisibility(const tinygltf::Animation& a, const std::string& aw, float end,
+                           std::vector<std::vector<uint8_t>>& stated) {
+        const tinygltf::Value* v = member(a.extras, "visibility");
+        if (!v) return;
+        const std::string where = aw + " extras.visibility";
+        if (!v->IsArray()) c.fail(where, "must be an array");
+        const auto& bones = out.model.skeleton.bones;
+        for (size_t k = 0; k < v->ArrayLen(); ++k) {
+            const tinygltf::Value& e = v->Get(int(k));
+            const std::string ew = where + "[" + std::to_string(k) + "]";
+            const std::string bone = stringOf(member(e, "bone"));
+            const tinygltf::Value *tv = member(e, "time"), *vv = member(e, "visible");
+            if (!tv || !vv || !tv->IsArray() || !vv->IsArray() || tv->ArrayLen() != vv->ArrayLen() ||
+                tv->ArrayLen() == 0)
+                c.fail(ew, "needs \"time\" and \"visible\" arrays of the same non-zero length");
+            size_t b = 0;
+            while (b < bones.size() && bones[b].name != bone)
+                ++b;
+            if (b == bones.size()) {
+                report(ew + ": no bone named " + quoted(bone) + "; ignored");
+                continue;
+            }
+            std::vector<std::pair<double, bool>> keys;
+            for (size_t i = 0; i < tv->ArrayLen(); ++i) {
+                double t;
+                if (!numberOf(&tv->Get(int(i)), t)) c.fail(ew, "time[" + std::to_string(i) + "] is not a number");
+                if (!keys.empty() && t < keys.back().first) c.fail(ew, "times must not decrease");
+                const tinygltf::Value& x = vv->Get(int(i));
+                if (!x.IsBool() && !x.IsNumber()) c.fail(ew, "visible[" + std::to_string(i) + "] is not a boolean");
+                keys.emplace_back(t, boolOf(&x, true));
+            }
+            for (size_t f = 0; f < stated.size(); ++f) {
+                const double t = std::min(double(f) / limits::kAlamoClipFps, double(end)) + 1e-4;
+                size_t i = 0;
+                while (i + 1 < keys.size() && keys[i + 1].first <= t)
+                    ++i;
+                stated[f][b] = keys[i].second;
+            }
+        }
+    }
+
     void buildClip(const tinygltf::Animation& a, int ai, const std::string& name) {
         const std::string aw = "animations[" + std::to_string(ai) + "]" + quoted(a.name);
         struct Ch {
@@ -1296,6 +1401,11 @@ struct Converter {
             end = std::max(end, x.s.in.back());
             chans.push_back(std::move(x));
         }
+        // rigscope's exporter's extras.frameCount and fps: the clip lasts that long even where its last keys
+        // come earlier (a constant channel has one key, a visibility channel keys its changes only).
+        if (double fc, fps; numberOf(member(a.extras, "frameCount"), fc) && numberOf(member(a.extras, "fps"), fps) &&
+                            fc >= 1.0 && fps > 0.0 && !chans.empty())
+            end = std::max(end, float((fc - 1.0) / fps));
         if (chans.empty()) {
             report(aw + ": animates nothing in the scene; no clip");
             return;
@@ -1320,8 +1430,13 @@ struct Converter {
         for (size_t b = 0; b < nb; ++b) {
             const int node = boneNode[b];
             local[b].assign(frames, node >= 0 ? restOf(node) : Trs());
-            vis[b].assign(frames, 1);
         }
+        // Per frame, per node: zero scale (visibility as glTF draws it), rest where the scale is not animated.
+        std::vector<std::vector<uint8_t>> nodeZero(frames, std::vector<uint8_t>(g.nodes.size(), 0));
+        for (size_t n = 0; n < g.nodes.size(); ++n)
+            if (zeroScale(restGame[n].s))
+                for (uint32_t f = 0; f < frames; ++f)
+                    nodeZero[f][n] = 1;
         for (const Ch& ch : chans) {
             const NodeInfo& ni = nodes[size_t(ch.node)];
             const bool ownBone = ni.bone >= 0;
@@ -1330,11 +1445,8 @@ struct Converter {
             for (uint32_t f = 0; f < frames; ++f) {
                 const float t = std::min(float(f) / limits::kAlamoClipFps, end);
                 const glm::vec4 v = sample(ch.s, t);
-                if (!ownBone) { // an attachment: only its scale going to zero counts (visibility)
-                    if (ch.path == "scale" && glm::all(glm::lessThan(glm::abs(glm::vec3(v)), glm::vec3(1e-8f))))
-                        vis[size_t(b)][f] = 0, visAnimated[size_t(b)] = true;
-                    continue;
-                }
+                if (ch.path == "scale") nodeZero[f][size_t(ch.node)] = zeroScale(glm::vec3(v));
+                if (!ownBone) continue; // an attachment: only its scale going to zero counts (visibility)
                 animated[size_t(b)] = true;
                 Trs& x = local[size_t(b)][f];
                 if (ch.path == "translation")
@@ -1343,6 +1455,27 @@ struct Converter {
                     x.r = glm::normalize(glm::quat(v.w, v.x, v.y, v.z));
                 else
                     x.s = glm::vec3(v);
+            }
+        }
+        // Own visibility per frame: rigscope's exporter's extras.visibility (each bone's own track), else the
+        // default flag, reconciled with what the attachments' scales show at that frame (reconcileVisibility).
+        {
+            const auto& bones = out.model.skeleton.bones;
+            std::vector<std::vector<uint8_t>> stated(frames, std::vector<uint8_t>(nb));
+            for (uint32_t f = 0; f < frames; ++f)
+                for (size_t b = 0; b < nb; ++b)
+                    stated[f][b] = bones[b].visible;
+            readOwnVisibility(a, aw, end, stated);
+            for (size_t b = 0; b < nb; ++b)
+                vis[b].assign(frames, 1);
+            for (uint32_t f = 0; f < frames; ++f) {
+                for (size_t b = 0; b < nb; ++b)
+                    if (boneNode[b] >= 0 && nodeZero[f][size_t(boneNode[b])]) stated[f][b] = 0;
+                const std::vector<uint8_t> own = reconcileVisibility(stated[f], shownBy(nodeZero[f]));
+                for (size_t b = 0; b < nb; ++b) {
+                    vis[b][f] = own[b];
+                    if (own[b] != uint8_t(bones[b].visible)) visAnimated[b] = true;
+                }
             }
         }
         for (size_t b = 0; b < nb; ++b) {
@@ -1359,7 +1492,6 @@ struct Converter {
                 zero[f] = glm::any(glm::lessThan(glm::abs(L[f].s), glm::vec3(1e-8f)));
                 anyZero |= zero[f];
                 anyNonZero |= !zero[f];
-                if (zero[f]) vis[b][f] = 0;
             }
             if (anyZero) {
                 for (uint32_t f = 0; f < frames; ++f) {
@@ -1379,7 +1511,6 @@ struct Converter {
                     }
                     L[f].s = s;
                 }
-                visAnimated[b] = true;
             }
             tr.translation.resize(frames);
             tr.rotation.resize(frames);

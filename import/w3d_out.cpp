@@ -152,6 +152,17 @@ std::vector<OutputFile> w3dFiles(const ImportResult& r, const std::string& outW3
         p.rotation = glm::normalize(q);
         h.pivots.push_back(p);
     }
+    // A hidden bone: W3D pivots hold no default visibility (each clip holds its visibility bits, written below).
+    {
+        std::string hidden;
+        size_t n = 0;
+        for (const Bone& b : bones)
+            if (!b.visible && n++ < 8) hidden += (hidden.empty() ? "" : ", ") + b.name;
+        if (n && report)
+            report->push_back(std::to_string(n) + " bone(s) hidden by default (" + hidden + (n > 8 ? ", ..." : "") +
+                              "): W3D pivots hold no default visibility, so they show outside clips; each clip "
+                              "keeps them hidden by its visibility bits");
+    }
     // ---- meshes
     std::vector<w3d::RawMesh> meshes;
     std::map<int, std::vector<w3d::SubObject>> lodObjects; // LOD -> objects (-1: every LOD)

@@ -28,6 +28,9 @@
 #   sage             bench/sage_bench: W3X parse MB/s against the W3D reader on the same model (the corpus Lorien
 #                    warrior written both ways) and SAGE particles' simulation ns per particle against the Alamo
 #                    one, as ratios
+#   import           bench/import_bench: glTF import of a generated 50,000-triangle, 100-joint, 20-clip GLB into
+#                    the Alamo files (made and read back, in memory) against reading its bytes, the anchor, in the
+#                    same run (best of 7 runs; 1 with --quick)
 # Rates of core benchmarks use the CPU time of the benchmark thread; playback gives fps (wall clock, 60 Hz
 # pacing) and CPU ms per frame over all threads.
 set -euo pipefail
@@ -55,10 +58,10 @@ if [ -z "$bbuild" ]; then
   cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRIGSCOPE_GUI=OFF -DRIGSCOPE_TESTS=OFF \
     -DRIGSCOPE_BENCH=ON >/dev/null
   # rigscope-cli too: the start-up figures below measure its parse-only peak RSS.
-  cmake --build build-bench -j"$(nproc)" --target bench_parse bench_pose bench_objects check_bench sage_bench rigscope-cli >&2
+  cmake --build build-bench -j"$(nproc)" --target bench_parse bench_pose bench_objects check_bench sage_bench import_bench rigscope-cli >&2
 fi
 bin=$bbuild/bin
-for b in bench_parse bench_pose bench_objects check_bench sage_bench rigscope-cli; do
+for b in bench_parse bench_pose bench_objects check_bench sage_bench import_bench rigscope-cli; do
   [ -x "$bin/$b" ] || { echo "bench: $bin/$b not built" >&2; exit 2; }
 done
 gui=''
@@ -84,6 +87,9 @@ echo "bench: object indexing (bench_objects)" >&2
 echo "bench: SAGE against W3D and Alamo (sage_bench)" >&2
 if [ $quick = 1 ]; then "$bin/sage_bench" --repeat 1 --frames 4; else "$bin/sage_bench"; fi >"$tmp/sage.json"
 jq -e . "$tmp/sage.json" >/dev/null 2>&1 || echo '{"absent": "sage_bench output not understood"}' >"$tmp/sage.json"
+echo "bench: glTF import against reading its bytes (import_bench)" >&2
+"$bin/import_bench" "$([ $quick = 1 ] && echo 1 || echo 7)" >"$tmp/import.json" 2>/dev/null || true
+jq -e . "$tmp/import.json" >/dev/null 2>&1 || echo '{"absent": "import_bench output not understood"}' >"$tmp/import.json"
 echo "bench: mod check (check_bench)" >&2
 if [ $quick = 1 ]; then "$bin/check_bench" --assets 200 --repeat 1; else "$bin/check_bench"; fi >"$tmp/check.txt"
 # check_bench's text: a title line per data set, then "parse", "check 1 thread", "check 2 threads" lines and a
@@ -174,6 +180,7 @@ load_after=$(load)
 
 jq -n --slurpfile p "$tmp/parse.json" --slurpfile q "$tmp/pose.json" --slurpfile counts "$tmp/counts.json" \
   --slurpfile objects "$tmp/objects.json" --slurpfile check "$tmp/check.json" --slurpfile sage "$tmp/sage.json" \
+  --slurpfile gltf_import "$tmp/import.json" \
   --argjson startup "$startup" --argjson startup_f3d "$startup_f3d" --argjson playback "$playback" \
   --argjson particles "$particles" --argjson fill "$fill_floor" --argjson thumbnails "$thumbnails" --arg before "$load_before" --arg after "$load_after" \
   --arg cpu "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)" --argjson nproc "$(nproc)" \
@@ -226,6 +233,7 @@ jq -n --slurpfile p "$tmp/parse.json" --slurpfile q "$tmp/pose.json" --slurpfile
                           * 10 | round / 10 ][0]) } ],
     check: $check[0],
     sage: $sage[0],
+    "import": $gltf_import[0],
     thumbnails: $thumbnails
   }' >"$tmp/bench.json"
 mkdir -p "$(dirname "$out")"

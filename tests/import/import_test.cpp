@@ -16,6 +16,7 @@
 #include "gltf_read.h"
 #include "scene/pose.h"
 #include "texture/texture.h"
+#include "thumbnail_fixtures.h"
 #include "w3d/w3d_reader.h"
 
 #include <stb_image.h>
@@ -578,6 +579,101 @@ void makeSnake(const std::string& path, bool crateGrows = true) {
     b.write(path);
 }
 
+// A bone's own visibility at frame f: its clip track's bit, else its default flag.
+bool ownVisible(const Skeleton& sk, const Clip& c, const ClipBinding& b, size_t bone, uint32_t f) {
+    const int ti = b.trackForBone[bone];
+    if (ti >= 0 && !c.tracks[size_t(ti)].visibility.empty()) {
+        const auto& v = c.tracks[size_t(ti)].visibility;
+        return v[std::min<size_t>(f, v.size() - 1)] != 0;
+    }
+    return sk.bones[bone].visible;
+}
+
+// Default visibility of every bone, and own and effective visibility of every bone at every frame, equal between
+// an original model + clip and an imported one (bones by index, names equal). Effective only for the bones listed
+// in effectiveOnly when it is non-empty (what a scale-only round trip keeps).
+void requireSameVisibility(const Model& a, const Clip& ca, const Model& b, const Clip& cb,
+                           const std::set<std::string>& effectiveOnly = {}) {
+    REQUIRE(a.skeleton.bones.size() == b.skeleton.bones.size());
+    const size_t nb = a.skeleton.bones.size();
+    for (size_t i = 0; i < nb; ++i) {
+        INFO("bone " << a.skeleton.bones[i].name);
+        REQUIRE(a.skeleton.bones[i].name == b.skeleton.bones[i].name);
+        CHECK(a.skeleton.bones[i].visible == b.skeleton.bones[i].visible);
+    }
+    REQUIRE(ca.frameCount == cb.frameCount);
+    const ClipBinding ba = bindClip(a.skeleton, ca), bb = bindClip(b.skeleton, cb);
+    REQUIRE(bb.ok());
+    PoseBuffers pa(nb), pb(nb);
+    size_t differ = 0;
+    for (uint32_t f = 0; f < ca.frameCount; ++f) {
+        evaluatePose(a.skeleton, &ca, &ba, float(f), LoopMode::Once, pa.view());
+        evaluatePose(b.skeleton, &cb, &bb, float(f), LoopMode::Once, pb.view());
+        for (size_t i = 0; i < nb; ++i) {
+            const bool some = effectiveOnly.empty() || effectiveOnly.count(a.skeleton.bones[i].name);
+            if (!some) continue;
+            const bool own =
+                effectiveOnly.empty() && ownVisible(a.skeleton, ca, ba, i, f) != ownVisible(b.skeleton, cb, bb, i, f);
+            if (own || pa.visible[i] != pb.visible[i]) {
+                if (differ++ < 5)
+                    UNSCOPED_INFO(ca.name << " frame " << f << " bone " << a.skeleton.bones[i].name << " effective "
+                                          << int(pa.visible[i]) << " vs " << int(pb.visible[i]));
+            }
+        }
+    }
+    CHECK(differ == 0);
+}
+
+// A writer-made Alamo model with bones hidden by default in each way the format allows, and a clip that toggles
+// them: Root (a box), Hip (hidden, nothing attached), Gun under Hip (visible itself, hidden by Hip; a box), Flash
+// under Gun (hidden itself; a box), Arm (visible; a box), Lamp under Arm (hidden itself, nothing attached).
+Model visibilityModel() {
+    Model m = rs::test::boxModel({0.5f, 0.5f, 0.5f});
+    auto bone = [&](const char* name, int parent, glm::vec3 at, bool visible, bool box) {
+        Bone b;
+        b.name = name;
+        b.parent = parent;
+        b.visible = visible;
+        b.bindLocal = glm::translate(glm::mat4(1.0f), at);
+        m.skeleton.bones.push_back(b);
+        if (box) {
+            Mesh mesh = m.meshes[0];
+            mesh.name = std::string(name) + "_Box";
+            mesh.bone = int(m.skeleton.bones.size() - 1);
+            m.meshes.push_back(mesh);
+        }
+    };
+    bone("Hip", 0, {0, 0, 2}, false, false);
+    bone("Gun", 1, {1, 0, 0}, true, true);
+    bone("Flash", 2, {1, 0, 0}, false, true);
+    bone("Arm", 0, {0, 1, 2}, true, true);
+    bone("Lamp", 4, {0, 1, 0}, false, false);
+    return m;
+}
+
+Clip visibilityClip(const Model& m) {
+    Clip c;
+    c.format = Format::AlamoClip;
+    c.name = "VIS_SHOW_00";
+    c.frameCount = 20;
+    c.fps = 30;
+    auto track = [&](int b, uint32_t from, uint32_t to, bool inside) {
+        BoneTrack t;
+        t.bone = b;
+        t.boneName = m.skeleton.bones[size_t(b)].name;
+        t.translation = {glm::vec3(m.skeleton.bones[size_t(b)].bindLocal[3])};
+        t.rotation = {glm::quat(1, 0, 0, 0)};
+        t.defaultTranslation = t.translation[0];
+        for (uint32_t f = 0; f < c.frameCount; ++f)
+            t.visibility.push_back(uint8_t((f >= from && f <= to) == inside));
+        c.tracks.push_back(std::move(t));
+    };
+    track(1, 5, 14, true);   // Hip shows frames 5..14 (and with it Gun)
+    track(3, 8, 10, true);   // Flash shows 8..10
+    track(4, 12, 16, false); // Arm hides 12..16
+    track(5, 0, 3, true);    // Lamp shows 0..3 (nothing attached: only extras.visibility can say so)
+    return c;
+}
 } // namespace
 
 TEST_CASE("glTF import: a 30-joint skinned model with attachments and three clips", "[import]") {
@@ -707,6 +803,110 @@ TEST_CASE("glTF import: a bone's default visibility and billboard mode survive e
         INFO(a.name);
         CHECK(back.skeleton.bones[size_t(i)].visible == a.visible);
         CHECK(back.skeleton.bones[size_t(i)].billboard == a.billboard);
+    }
+}
+
+TEST_CASE("glTF import: default and per-frame visibility survive export then import, and a scale-only copy",
+          "[import]") {
+    TempDir t;
+    const std::vector<uint8_t> mb = alamo::writeModel(visibilityModel());
+    const Model orig = alamo::readModel(ByteSpan(mb), t / "VIS.ALO");
+    const Clip clip0 = visibilityClip(orig);
+    const std::vector<uint8_t> cbytes = alamo::writeClip(clip0);
+    const Clip clip = alamo::readClip(ByteSpan(cbytes), t / "VIS_SHOW_00.ALA");
+    REQUIRE(!orig.skeleton.bones[1].visible);
+    REQUIRE(orig.skeleton.bones[2].visible);
+    const std::string glb = t / "VIS.glb";
+    gltf::exportModel(orig, {&clip}, gltf::ExportOptions{}, nullptr, glb);
+    auto importBack = [&](const std::string& in, Model& m, Clip& c) {
+        TempDir out;
+        const gi::ImportResult r = gi::importGltfFile(in);
+        const auto files = gi::alamoFiles(r, out / "VIS.alo");
+        REQUIRE(files.size() == 2);
+        m = alamo::readModel(ByteSpan(files[0].bytes), files[0].path);
+        CHECK(m.warnings.empty());
+        c = alamo::readClip(ByteSpan(files[1].bytes), files[1].path);
+    };
+    SECTION("as exported: every bone's default, own and effective visibility at every frame") {
+        Model back;
+        Clip backClip;
+        importBack(glb, back, backClip);
+        requireSameVisibility(orig, clip, back, backClip);
+    }
+    SECTION("as Blender keeps it (node extras kept, animation extras dropped): defaults of every bone, effective "
+            "visibility of every bone with something attached") {
+        tinygltf::Model g = loadGltf(glb);
+        REQUIRE(g.animations.size() == 1);
+        REQUIRE(g.animations[0].extras.Has("visibility"));
+        // Blender drops animation extras but keys every frame to the action's end on export; here extras.visibility
+        // goes and frameCount/fps stay to stand for that length.
+        tinygltf::Value::Object ex = g.animations[0].extras.Get<tinygltf::Value::Object>();
+        ex.erase("visibility");
+        g.animations[0].extras = tinygltf::Value(ex);
+        tinygltf::TinyGLTF tg;
+        const std::string copy = t / "VIS_scale_only.glb";
+        REQUIRE(tg.WriteGltfSceneToFile(&g, copy, false, true, false, true));
+        Model back;
+        Clip backClip;
+        importBack(copy, back, backClip);
+        requireSameVisibility(orig, clip, back, backClip, {"Root", "Gun", "Flash", "Arm"});
+    }
+    SECTION("a malformed extras.visibility is refused naming the animation and the entry") {
+        tinygltf::Model g = loadGltf(glb);
+        tinygltf::Value::Object ex = g.animations[0].extras.Get<tinygltf::Value::Object>();
+        tinygltf::Value::Array vis = ex["visibility"].Get<tinygltf::Value::Array>();
+        tinygltf::Value::Object e = vis[1].Get<tinygltf::Value::Object>();
+        e["visible"] = tinygltf::Value(tinygltf::Value::Array{tinygltf::Value(true)}); // one value for three times
+        vis[1] = tinygltf::Value(e);
+        ex["visibility"] = tinygltf::Value(vis);
+        g.animations[0].extras = tinygltf::Value(ex);
+        tinygltf::TinyGLTF tg;
+        const std::string bad = t / "VIS_bad.glb";
+        REQUIRE(tg.WriteGltfSceneToFile(&g, bad, false, true, false, true));
+        bool threw = false;
+        try {
+            (void)gi::importGltfFile(bad);
+        } catch (const ParseError& err) {
+            threw = true;
+            const std::string w = err.what();
+            INFO(w);
+            CHECK(w.find("VIS_bad.glb") != std::string::npos);
+            CHECK(w.find("animations[0] \"VIS_SHOW_00\" extras.visibility[1]") != std::string::npos);
+        }
+        CHECK(threw);
+    }
+    SECTION("to W3D: pivots hold no default visibility, which is reported by bone") {
+        gi::ImportResult r = gi::importGltfFile(glb);
+        TempDir out;
+        std::vector<std::string> report;
+        const auto files = gi::w3dFiles(r, out / "VIS.w3d", gi::W3dOptions{}, &report);
+        REQUIRE(!files.empty());
+        bool named = false;
+        for (const std::string& line : report)
+            named |= line.find("3 bone(s) hidden by default (Hip, Flash, Lamp)") != std::string::npos;
+        CHECK(named);
+    }
+    SECTION("without the extras, the attachments' scales alone: hidden bones with something attached stay hidden") {
+        tinygltf::Model g = loadGltf(glb);
+        for (auto& n : g.nodes)
+            n.extras = n.extras.Has("visible") || n.extras.Has("alamo") ? tinygltf::Value() : n.extras;
+        g.animations.clear();
+        tinygltf::TinyGLTF tg;
+        const std::string copy = t / "VIS_bare.glb";
+        REQUIRE(tg.WriteGltfSceneToFile(&g, copy, false, true, false, true));
+        const gi::ImportResult r = gi::importGltfFile(copy);
+        const auto& bones = r.model.skeleton.bones;
+        std::map<std::string, bool> vis;
+        for (const Bone& b : bones)
+            vis[b.name] = b.visible;
+        // Gun's box and Flash's box have scale 0: the topmost bone with a hidden attachment holds the hiding (Gun;
+        // Flash keeps its stated flag under it, Hip shows nothing of its own); Arm's box shows. What is drawn is
+        // the same as in the original: both boxes hidden, Arm's shown.
+        CHECK(!vis.at("Gun"));
+        CHECK(vis.at("Flash"));
+        CHECK(vis.at("Arm"));
+        CHECK(vis.at("Hip"));
+        CHECK(bones.size() == orig.skeleton.bones.size());
     }
 }
 
@@ -840,6 +1040,11 @@ TEST_CASE("glTF import: round trip of a corpus Alamo model and its clips through
         }
         CHECK(unmatched == 0);
     }
+    // Same default visibility of every bone (B_Calf_R and 19 others are hidden by default), and the same own and
+    // effective visibility of every bone at every frame.
+    for (size_t ci = 0; ci < clips.size(); ++ci)
+        requireSameVisibility(orig, clips[ci], back,
+                              alamo::readClip(ByteSpan(files[ci + 1].bytes), files[ci + 1].path));
     // Same pose at every frame (original decoded clip vs the imported one, by bone).
     for (size_t ci = 0; ci < clips.size(); ++ci) {
         const Clip back1 = alamo::readClip(ByteSpan(files[ci + 1].bytes), files[ci + 1].path);
@@ -1259,7 +1464,10 @@ TEST_CASE("glTF import to W3D: round trip of a corpus W3D skin, hierarchy and cl
     for (const auto& line : r.report)
         reported |= line.find("dropped") != std::string::npos;
     CHECK(reported == (origScale > 1e-5f));
-    size_t compared = 0;
+    size_t compared = 0, hiddenFrames = 0;
+    REQUIRE(orig.skeleton.bones.size() == back.skeleton.bones.size());
+    for (size_t b = 0; b < back.skeleton.bones.size(); ++b)
+        CHECK(orig.skeleton.bones[b].visible == back.skeleton.bones[b].visible);
     for (uint32_t f = 0; f < nc.frameCount; ++f) {
         const float of = std::min(float(f) / nc.fps * oc.fps, float(oc.frameCount - 1));
         evaluatePose(orig.skeleton, &oc, &b0, of, LoopMode::Once, p0.view());
@@ -1271,6 +1479,13 @@ TEST_CASE("glTF import to W3D: round trip of a corpus W3D skin, hierarchy and cl
             for (int a = int(b); a >= 0; a = back.skeleton.bones[size_t(a)].parent)
                 ++depth;
             const float bound = 1e-4f * rig + origScale * rig * float(depth);
+            if (p0.visible[b] != p1.visible[b]) { // effective visibility (own bits, ancestors')
+                INFO("frame " << f << " bone " << back.skeleton.bones[b].name << " visible " << int(p0.visible[b])
+                              << " vs " << int(p1.visible[b]));
+                CHECK(false);
+                return;
+            }
+            hiddenFrames += !p1.visible[b];
             if (dt > bound || dr > 1e-3f) {
                 INFO("frame " << f << " bone " << back.skeleton.bones[b].name << " dt " << dt << " bound " << bound
                               << " dr " << dr);
@@ -1281,6 +1496,7 @@ TEST_CASE("glTF import to W3D: round trip of a corpus W3D skin, hierarchy and cl
         }
     }
     CHECK(compared > 100);
+    WARN("W3D round trip: " << hiddenFrames << " hidden bone-frames, the same in both");
     requireCheckClean(out.dir.string());
 }
 

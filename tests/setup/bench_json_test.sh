@@ -31,7 +31,7 @@ check "machine block: cores, CPU, Mesa, load before and after, commit, quick" \
    and (.commit | length > 0) and .quick == true'
 check "every block is there" \
   '[ "parse", "per_file", "pose", "instances1000", "instructions", "startup", "startup_vs_f3d", "playback",
-     "particle_playback", "fill_floor", "objects", "check", "thumbnails", "sage" ] - keys == []'
+     "particle_playback", "fill_floor", "objects", "check", "thumbnails", "sage", "import" ] - keys == []'
 check "full pose: the synthetic rigs at least, ns per bone and the naive anchor" \
   '[ .pose[] | select(.rig | startswith("synthetic")) | select(.ns_per_bone > 0 and .naive_glm_ns_per_bone > 0) ] | length >= 2'
 check "instructions per bone from callgrind for the synthetic rigs (a full pose: 50-5000 instructions a bone)" \
@@ -60,6 +60,8 @@ check "fill floor: ms per full-window pass for each shader kind, constant first 
 check "sage: SAGE particles against Alamo per particle; W3X parse against W3D on the same model (corpus)" \
   '(.sage.sage_vs_alamo.ratio_sage_to_alamo > 0 and .sage.sage_vs_alamo.sage_live > 1000)
    and (($corpus | not) or (.sage.w3x_vs_w3d.w3x_mb_per_s > 0 and .sage.w3x_vs_w3d.mb_per_s_ratio_w3x_to_w3d > 0))'
+check "import: glTF import of the generated 50k-triangle, 100-joint, 20-clip model against reading its bytes" \
+  '.import.triangles == 50000 and .import.files == 21 and .import.read_cpu_ms > 0 and .import.import_over_read > 1'
 check "start-up block (when the corpus is there)" \
   '($corpus | not) or (.startup.cold_start_wall_s_median > 0 and .startup.peak_rss_kib > 0)'
 [ $fail = 0 ] || { echo "--- JSON:"; cat "$out"; echo "--- stderr:"; cat "$tmp/err.txt"; exit 1; }
