@@ -384,6 +384,52 @@ FxBinding tiberium(const rs::Material& m) {
     return b;
 }
 
+// C&C 3's effect shaders (glsl/w3x_effects.vert): AlienShield.fx, MuzzleFlash.fx, DistortingObject.fx and
+// ShieldDistortion.fx, constants by the names the effects declare, their defaults where the file leaves one out;
+// the render states of their techniques (Default_M, Additive_M).
+FxBinding effects(const rs::Material& m, rs::ShaderImpl impl) {
+    using I = rs::ShaderImpl;
+    FxBinding b;
+    b.program = "w3x_effects";
+    const Params p{m, true};
+    const glm::vec4 transform = p.vec4("TexCoordTransform_0", glm::vec4(1.0f, 1.0f, 0.0f, 0.0f));
+    if (impl == I::W3xAlienShield) {
+        b.defines.push_back("ALIEN_SHIELD");
+        slot(b, p, "efTexture", {"DiffuseTexture", "Texture_0"}, FxStandIn::White, FxStandIn::Checker, true);
+        slot(b, p, "efFalloffTexture", {"FalloffTexture"}, FxStandIn::White, FxStandIn::Checker);
+        add(b, "efTransform", transform);
+        add(b, "efFallOff", p.number("FallOff", 1.0f));
+        add(b, "efPulse", p.number("HouseColorPulse", 0.0f) != 0.0f ? 1.0f : 0.0f);
+        b.states.blend = FxBlend::Additive; // ONE / ONE
+        b.states.depthWrite = false;
+        b.states.twoSided = true; // CullMode NONE
+    } else if (impl == I::W3xMuzzleFlash) {
+        b.defines.push_back("MUZZLE_FLASH");
+        slot(b, p, "efTexture", {"Texture_0", "DiffuseTexture"}, FxStandIn::White, FxStandIn::Checker, true);
+        add(b, "efEmissive", glm::vec3(p.vec4("ColorEmissive", glm::vec4(1.0f))));
+        add(b, "efAngle", p.number("TexCoordTransformAngle_0", 1.0f));
+        add(b, "efPivot0", glm::vec2(p.number("TexCoordTransformU_0", 0.5f), p.number("TexCoordTransformV_0", 0.5f)));
+        add(b, "efPivot1", glm::vec2(p.number("TexCoordTransformU_1", 0.5f), p.number("TexCoordTransformV_1", 0.5f)));
+        add(b, "efPivot2", glm::vec2(p.number("TexCoordTransformU_2", 0.5f), p.number("TexCoordTransformV_2", 0.5f)));
+        b.states.blend = FxBlend::Additive; // ONE / ONE
+        b.states.depthWrite = false;
+        b.states.twoSided = true; // CullMode NONE
+    } else {
+        b.defines.push_back("DISTORTION");
+        // A normal map not found moves nothing (the flat normal, alpha 1, has xy 0).
+        slot(b, p, "efTexture", {"NormalMap"}, FxStandIn::FlatNormal, FxStandIn::FlatNormal);
+        if (impl == I::W3xShieldDistortion) {
+            b.defines.push_back("SHIELD_FALLOFF");
+            slot(b, p, "efFalloffTexture", {"FalloffTexture"}, FxStandIn::White, FxStandIn::Clear);
+            add(b, "efFallOff", p.number("FallOff", 1.0f));
+        }
+        add(b, "efTransform", transform);
+        add(b, "efBumpScale", p.number("BumpScale", 1.0f));
+        b.states.readsFrame = true; // the distortion buffer and PostFX_Distortion, in one pass over the frame copy
+    }
+    return b;
+}
+
 } // namespace
 
 FxBinding fxBinding(const rs::Mesh& mesh, const rs::Material& material, rs::ShaderImpl impl) {
@@ -395,6 +441,9 @@ FxBinding fxBinding(const rs::Mesh& mesh, const rs::Material& material, rs::Shad
         return objects(material, impl);
     if (impl == I::W3xInfantry || impl == I::W3xTree || impl == I::W3xDefaultW3d) return basic(material, impl);
     if (impl == I::W3xTiberium) return tiberium(material);
+    if (impl == I::W3xAlienShield || impl == I::W3xMuzzleFlash || impl == I::W3xDistortingObject ||
+        impl == I::W3xShieldDistortion)
+        return effects(material, impl);
     return {};
 }
 

@@ -303,10 +303,13 @@ void MeshMaterials::buildSubMesh(Qt3DCore::QEntity* parent, const std::vector<Pa
     const bool needsFrame =
         shader.impl == rs::ShaderImpl::W3dNormalMapped || shader.impl == rs::ShaderImpl::W3xObjectsGdi ||
         shader.impl == rs::ShaderImpl::W3xObjectsNod || shader.impl == rs::ShaderImpl::W3xObjectsGeneric ||
-        shader.impl == rs::ShaderImpl::W3xObjectsAlien || shader.impl == rs::ShaderImpl::W3xTiberium;
-    const bool w3dFxDrawn = (needsFrame || shader.impl == rs::ShaderImpl::W3xInfantry ||
-                             shader.impl == rs::ShaderImpl::W3xTree || shader.impl == rs::ShaderImpl::W3xDefaultW3d) &&
-                            !steps_.genericOnly;
+        shader.impl == rs::ShaderImpl::W3xObjectsAlien || shader.impl == rs::ShaderImpl::W3xTiberium ||
+        shader.impl == rs::ShaderImpl::W3xDistortingObject || shader.impl == rs::ShaderImpl::W3xShieldDistortion;
+    const bool w3dFxDrawn =
+        (needsFrame || shader.impl == rs::ShaderImpl::W3xInfantry || shader.impl == rs::ShaderImpl::W3xTree ||
+         shader.impl == rs::ShaderImpl::W3xDefaultW3d || shader.impl == rs::ShaderImpl::W3xAlienShield ||
+         shader.impl == rs::ShaderImpl::W3xMuzzleFlash) &&
+        !steps_.genericOnly;
     std::vector<glm::vec3> derivedTangents, derivedBinormals;
     if (tangents) {
         block("vertexTangent", VT::Float, 3, 12, sm.tangents.data());
@@ -532,6 +535,7 @@ void MeshMaterials::updateVisibility(const std::vector<Part>& parts, const std::
             if (it.opaque && steps_.depthPrepass) depthProgram_->require();
         }
         if (on && it.alamo == int(rs::ShaderImpl::AlamoHeat)) heatShown_ = true;
+        if (on && it.w3dFx >= 0 && (it.w3dFx & kFxReadsFrame)) heatShown_ = true; // C&C 3's distortion shaders
         if (on != it.enabled) {
             it.entity->setEnabled(on);
             it.enabled = on;

@@ -140,6 +140,12 @@ class MeshMaterials {
         kFxNoDepthWrite = 2048,
         kFxAlien = 4096,    // glsl/w3x_objects with OBJECTS_ALIEN
         kFxTiberium = 8192, // glsl/w3x_tiberium
+        kFxEffects = 16384, // glsl/w3x_effects (with kFxAlienShield, kFxMuzzleFlash, kFxDistortion, kFxShieldFalloff)
+        kFxAlienShield = 32768,
+        kFxMuzzleFlash = 65536,
+        kFxDistortion = 131072,
+        kFxShieldFalloff = 262144,
+        kFxReadsFrame = 524288, // render state: drawn in the heat pass over the copy of the frame
     };
     fx::OnDemandProgram& w3dFxProgram(int key);
     Qt3DRender::QEffect* w3dFxEffect(int key, bool cullBack);

@@ -39,5 +39,7 @@ const char* const w3xBasicVertex = glsl_w3x_basic_vert;
 const char* const w3xBasicFragment = glsl_w3x_basic_frag;
 const char* const w3xTiberiumVertex = glsl_w3x_tiberium_vert;
 const char* const w3xTiberiumFragment = glsl_w3x_tiberium_frag;
+const char* const w3xEffectsVertex = glsl_w3x_effects_vert;
+const char* const w3xEffectsFragment = glsl_w3x_effects_frag;
 
 } // namespace rs::render::shaders

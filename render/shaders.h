@@ -41,6 +41,9 @@ extern const char* const w3xBasicFragment;
 // C&C 3's Tiberium.fx (glsl/w3x_tiberium.vert).
 extern const char* const w3xTiberiumVertex;
 extern const char* const w3xTiberiumFragment;
+// C&C 3's AlienShield/MuzzleFlash/DistortingObject/ShieldDistortion.fx (glsl/w3x_effects.vert).
+extern const char* const w3xEffectsVertex;
+extern const char* const w3xEffectsFragment;
 extern const char* const lineVertex;
 extern const char* const lineFragment;
 extern const char* const dazzleVertex;

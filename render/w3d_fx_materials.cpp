@@ -40,7 +40,15 @@ fx::OnDemandProgram& MeshMaterials::w3dFxProgram(int key) {
             f += "#define OBJECTS_ALIEN\n";
             v += "#define OBJECTS_ALIEN\n";
         }
-        if (key & kFxTiberium) {
+        if (key & kFxEffects) {
+            QByteArray d;
+            if (key & kFxAlienShield) d += "#define ALIEN_SHIELD\n";
+            if (key & kFxMuzzleFlash) d += "#define MUZZLE_FLASH\n";
+            if (key & kFxDistortion) d += "#define DISTORTION\n";
+            if (key & kFxShieldFalloff) d += "#define SHIELD_FALLOFF\n";
+            p = std::make_unique<fx::OnDemandProgram>(root_, v + d + shaders::w3xEffectsVertex,
+                                                      f + d + shaders::w3xEffectsFragment);
+        } else if (key & kFxTiberium) {
             p = std::make_unique<fx::OnDemandProgram>(root_, v + shaders::w3xTiberiumVertex,
                                                       f + shaders::w3xTiberiumFragment);
         } else if (key & kFxBasic) {
@@ -71,6 +79,16 @@ Qt3DRender::QEffect* MeshMaterials::w3dFxEffect(int key, bool cullBack) {
     };
     auto* wire = wireProgram_->pass("wire");
     fx::depth(wire, DT::LessOrEqual, false);
+    if (key & kFxReadsFrame) {
+        // C&C 3's distortion shaders: drawn in the heat pass after everything else, reading the copy of the frame
+        // (FrameGraph::setHeatEnabled), replacing the pixel (the frame moved by the distortion) instead of blending.
+        auto* main = prog.pass("heat");
+        cull(main);
+        fx::depth(main, DT::LessOrEqual, false);
+        Qt3DRender::QEffect* e = fx::effect(root_, {main, wire});
+        w3dFxEffects_[effectKey] = e;
+        return e;
+    }
     if (key & (kFxBlendAlpha | kFxBlendAdditive | kFxNoDepthWrite)) {
         // BasicW3D/DefaultW3D's BlendMode and DepthWriteEnable: blended in the transparent pass (as the Alamo
         // blending techniques are), or opaque without depth writes.
@@ -145,6 +163,7 @@ int MeshMaterials::buildW3dFx(Qt3DCore::QEntity* entity, const rs::Mesh& mesh, c
     int key = binding.program == "w3x_objects"    ? kFxObjects
               : binding.program == "w3x_basic"    ? kFxBasic
               : binding.program == "w3x_tiberium" ? kFxTiberium
+              : binding.program == "w3x_effects"  ? kFxEffects
                                                   : 0;
     for (const std::string& d : binding.defines)
         key |= d == "ALPHA_TEST"          ? kFxAlphaTest
@@ -155,10 +174,15 @@ int MeshMaterials::buildW3dFx(Qt3DCore::QEntity* entity, const rs::Mesh& mesh, c
                : d == "HOUSE_COLOR"       ? kFxHouseColor
                : d == "TREE_SWAY"         ? kFxTreeSway
                : d == "OBJECTS_ALIEN"     ? kFxAlien
+               : d == "ALIEN_SHIELD"      ? kFxAlienShield
+               : d == "MUZZLE_FLASH"      ? kFxMuzzleFlash
+               : d == "DISTORTION"        ? kFxDistortion
+               : d == "SHIELD_FALLOFF"    ? kFxShieldFalloff
                                           : 0;
     if (binding.states.blend == FxBlend::Alpha) key |= kFxBlendAlpha;
     if (binding.states.blend == FxBlend::Additive) key |= kFxBlendAdditive;
     if (!binding.states.depthWrite) key |= kFxNoDepthWrite;
+    if (binding.states.readsFrame) key |= kFxReadsFrame;
     if (binding.states.twoSided) cullBack = false;
     addParam(mat, "skinMode", skinMode);
     addParam(mat, "rigidSlot", rigidSlot);

@@ -159,7 +159,8 @@ ShaderInfo shaderInfo(Format format, const Mesh& mesh, const Material& material)
         ShaderInfo r = w3dShaderInfo(material);
         const bool objects = r.impl == ShaderImpl::W3xObjectsGdi || r.impl == ShaderImpl::W3xObjectsNod ||
                              r.impl == ShaderImpl::W3xObjectsGeneric || r.impl == ShaderImpl::W3xObjectsAlien ||
-                             r.impl == ShaderImpl::W3xTiberium;
+                             r.impl == ShaderImpl::W3xTiberium || r.impl == ShaderImpl::W3xDistortingObject ||
+                             r.impl == ShaderImpl::W3xShieldDistortion;
         if (r.impl == ShaderImpl::W3dNormalMapped || objects) {
             bool stored = true;
             for (const SubMesh& sm : mesh.subMeshes)
@@ -220,6 +221,33 @@ ShaderInfo w3dShaderInfo(const Material& material) {
                         "the material's EnvMap cube is not loaded: the scene ambient colour in every direction; no "
                         "cloud layer, shadow map, shroud or fog (the map's); the point light off; a mesh without "
                         "vertex colours is white");
+        // C&C 3's effect shaders (render/glsl/w3x_effects.vert): unlit, each by its own formula.
+        if (iequals(material.shader, "w3d:fx:AlienShield.fx"))
+            return make(ShaderImpl::W3xAlienShield, ShaderFidelity::EngineFormula,
+                        "AlienShield.fx (technique Default_M: house tint x edge falloff texture at pow(1 - N.E, "
+                        "FallOff) x DiffuseTexture at UV0 and at UV1 = 2 x the counter-scrolled UV x 4, added)",
+                        "no fog (the map's); OpacityOverride 1; RecolorColor is the view's faction colour");
+        if (iequals(material.shader, "w3d:fx:MuzzleFlash.fx"))
+            return make(ShaderImpl::W3xMuzzleFlash, ShaderFidelity::EngineFormula,
+                        "MuzzleFlash.fx (technique Additive_M: vertex colour x ColorEmissive x Texture_0 at the UV "
+                        "turned by TexCoordTransformAngle_0 x Time about the pivot the vertex alpha picks and at the "
+                        "UV turned back, added)",
+                        "no fog or shroud (the map's); a mesh without vertex colours is white (alpha 1: no rotation); "
+                        "the techniques Multiply_M/MultiplyAlpha_M are not drawn (Additive_M is the effect's first)");
+        if (iequals(material.shader, "w3d:fx:DistortingObject.fx") ||
+            iequals(material.shader, "w3d:fx:ShieldDistortion.fx")) {
+            const bool shield = iequals(material.shader, "w3d:fx:ShieldDistortion.fx");
+            return make(shield ? ShaderImpl::W3xShieldDistortion : ShaderImpl::W3xDistortingObject,
+                        ShaderFidelity::Approximation,
+                        std::string(shield ? "ShieldDistortion.fx" : "DistortingObject.fx") +
+                            " (the view-space normal map written to the distortion buffer" +
+                            (shield ? " with alpha x edge falloff x FalloffTexture" : "") +
+                            ", then PostFX_Distortion: the frame behind moved by alpha x normal.xy x 0.08)",
+                        "drawn in one pass over the copy of the frame after everything else (the heat pass), not "
+                        "through a separate distortion buffer: overlapping distorters each move the frame as drawn "
+                        "before them instead of adding up in the buffer, and the buffer's 8-bit rounding (PostFX's "
+                        "1/255 correction) is not reproduced; no shroud (the map's); OpacityOverride 1");
+        }
         // C&C 3's per-vertex lit shaders: BasicW3D.fxh (Infantry.fx with house colour, BasicW3D.fx, Tree.fx with the
         // sway) and DefaultW3D.fxh (render/glsl/w3x_basic.vert). A W3X mesh without an <FXShader> is DefaultW3D.fx.
         static const char* const kBasicMapInputs =

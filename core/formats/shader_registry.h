@@ -6,7 +6,8 @@
 // with ww3d2 passes are drawn by the W3D program (every pass, ww3d2's shader state, lighting and mappers); BFME
 // shader materials named NormalMapped.fx by its formula (render/glsl/w3d_fx.vert), C&C 3's ObjectsGDI/NOD/Generic/
 // Alien.fx by Objects.fxh's (render/glsl/w3x_objects.vert), Infantry/Tree/DefaultW3D.fx by BasicW3D.fxh's and
-// DefaultW3D.fxh's (render/glsl/w3x_basic.vert); other shader materials and B&W2 materials by the generic lit
+// DefaultW3D.fxh's (render/glsl/w3x_basic.vert), AlienShield/MuzzleFlash/DistortingObject/ShieldDistortion.fx by
+// their own (render/glsl/w3x_effects.vert); other shader materials and B&W2 materials by the generic lit
 // program. An enumerator that shaderInfo never returns is drawn by the generic program.
 #pragma once
 
@@ -55,7 +56,11 @@ enum class ShaderImpl {
     W3xTree,           // C&C 3 Tree.fx (BasicW3D.fxh with the tree sway)
     W3xDefaultW3d,     // C&C 3 DefaultW3D.fx / DefaultW3DNoFogNoCloud.fx (DefaultW3D.fxh)
     W3xTiberium,       // C&C 3 Tiberium.fx
-    Hidden,            // shadow volumes, collision and light-visualize meshes: not drawn by the game
+    W3xAlienShield,    // C&C 3 AlienShield.fx (unlit, additive: house tint, edge falloff, two scrolled samples)
+    W3xMuzzleFlash,    // C&C 3 MuzzleFlash.fx (unlit, additive: two counter-rotated samples)
+    W3xDistortingObject, // C&C 3 DistortingObject.fx (moves the frame behind by the normal map)
+    W3xShieldDistortion, // C&C 3 ShieldDistortion.fx (the same with the edge falloff)
+    Hidden,              // shadow volumes, collision and light-visualize meshes: not drawn by the game
 };
 
 enum class ShaderFidelity { EngineFormula, Approximation, NotDrawn };

@@ -21,6 +21,7 @@
 
 #include <QFile>
 #include <QFileInfo>
+#include <QMatrix4x4>
 #include <QTemporaryDir>
 #include <Qt3DExtras/Qt3DWindow>
 #include <Qt3DRender/QCamera>
@@ -101,6 +102,9 @@ struct Fx {
     bool objectsProps = true;
     std::vector<rs::w3d::ShaderMaterialProperty> extra;
     std::vector<V4> colors;
+    // A second mesh behind the quad (y = +1, 4 x 4, DefaultW3D.fx with Texture_0 "back.tga"): what a distortion
+    // shader moves.
+    bool backdrop = false;
 };
 
 // Rz(-90 degrees): world to the skin bone's space.
@@ -199,6 +203,23 @@ std::shared_ptr<rs::Model> quadModel(const Fx& fx, const QString& dir) {
         rs::w3d::writeHlod(cw, hlod);
     } else {
         rs::w3d::writeMesh(cw, m);
+        if (fx.backdrop) {
+            rs::w3d::RawMesh back = m;
+            back.name = "BACK";
+            back.positions = {{-2, 1, 2}, {2, 1, 2}, {2, 1, -2}, {-2, 1, -2}, {0, 1, 0}};
+            back.tangents.clear();
+            back.bitangents.clear();
+            back.boundsMin = {-2, 1, -2};
+            back.boundsMax = {2, 1, 2};
+            rs::w3d::ShaderMaterial bm;
+            bm.typeName = "DefaultW3D.fx";
+            auto t = prop("Texture_0", 1);
+            t.text = "back.tga";
+            bm.properties = {t};
+            back.shaderMaterials = {bm};
+            back.passes[0].dcg.clear();
+            rs::w3d::writeMesh(cw, back);
+        }
     }
     const std::vector<uint8_t> bytes = cw.take();
     QFile f(dir + "/quad.w3d");
@@ -207,7 +228,7 @@ std::shared_ptr<rs::Model> quadModel(const Fx& fx, const QString& dir) {
     f.close();
     rs::Document d = rs::w3d::loadSet(rs::ByteSpan(bytes.data(), bytes.size()), (dir + "/quad.w3d").toStdString());
     REQUIRE(d.model);
-    REQUIRE(d.model->meshes.size() == 1);
+    REQUIRE(d.model->meshes.size() == (fx.backdrop ? 2u : 1u));
     const rs::Mesh& mesh = d.model->meshes[0];
     REQUIRE(mesh.subMeshes.size() == 1);
     REQUIRE(mesh.subMeshes[0].tangents.size() == (fx.storeFrame ? 5u : 0u));
@@ -544,11 +565,11 @@ TEST_CASE("C&C 3 Objects shaders are drawn by Objects.fxh's formula, saying what
         CHECK(info.note.find("environment cube") != std::string::npos);
     }
     Fx other;
-    other.typeName = "AlienShield.fx";
+    other.typeName = "WaterShader.fx";
     const auto m = quadModel(other, dir.path());
     const rs::ShaderInfo info = rs::shaderInfo(rs::Format::W3x, m->meshes[0], m->meshes[0].subMeshes[0].material);
     CHECK(info.impl == rs::ShaderImpl::Generic);
-    CHECK(info.note.find("AlienShield.fx") != std::string::npos);
+    CHECK(info.note.find("WaterShader.fx") != std::string::npos);
 }
 
 TEST_CASE("ObjectsGDI.fx: GDI's fixed constants and two per-pixel lights, by the formula", "[render][w3x][fx]") {
@@ -1098,4 +1119,235 @@ TEST_CASE("corpus C&C 3 infantry: Infantry.fx by BasicW3D.fxh's formula, its con
     REQUIRE_FALSE(img.isNull());
     CHECK(countDifferent(img, kBg) > 1000);
     CHECK(view().bindingProblems().isEmpty());
+}
+
+// --- C&C 3's effect shaders (glsl/w3x_effects.vert), against the formulas of the dump's AlienShield.fx,
+// MuzzleFlash.fx, DistortingObject.fx and ShieldDistortion.fx evaluated here. All are drawn over the background: the
+// additive ones add to it (ONE / ONE), the distortion ones move the frame behind.
+
+namespace {
+// A 64 x 64 texture whose colour is linear in the engine's (u, v): bilinear sampling inside the texel centres returns
+// the function itself (up to 8-bit rounding).
+V4 gradient(float u, float v) { return V4(0.2f + 0.6f * u, 0.2f + 0.6f * v, 0.7f - 0.4f * u, 1.0f); }
+V3 kBgF() { return V3(kBg.redF(), kBg.greenF(), kBg.blueF()); }
+} // namespace
+
+// AlienShield.fx (technique Default_M): COLOR0 = lerp(RecolorColor, 1, 0.25); falloff = pow(1 - N.E, FallOff) per
+// vertex, interpolated; colour = COLOR0 x FalloffTexture(falloff, 0) x DiffuseTexture(UV x T.xy) x
+// DiffuseTexture(2 x UV x T.xy) x 4 at Time 0, added to the background.
+TEST_CASE("AlienShield.fx: house tint, edge falloff texture and two diffuse samples by the formula, added",
+          "[render][w3x][fx]") {
+    QTemporaryDir dir;
+    const V4 left(0.6f, 0.5f, 0.7f, 1.0f), right(0.8f, 0.9f, 0.5f, 1.0f);
+    halvesTga(dir.path() + "/d.tga", left, right);
+    // FalloffTexture: linear in u, the same in every row.
+    writeTga(dir.path() + "/f.tga", 64, 4,
+             [](float u, float) { return V4(0.3f + u, 0.5f + u * 0.5f, 0.2f + 2.0f * u, 1.0f); });
+    Fx fx;
+    fx.typeName = "AlienShield.fx";
+    fx.objectsProps = false;
+    const float fallOff = 0.5f;
+    auto t = prop("TexCoordTransform_0", 5);
+    t.value = V4(1.2f, 1.0f, 0.0f, 0.0f);
+    // ColorEmissive is declared by the effect and read nowhere (its compiled constant tables do not name it): the
+    // pixel below is the formula without it.
+    fx.extra = {textureProp("DiffuseTexture", "d.tga"), textureProp("FalloffTexture", "f.tga"),
+                numberProp("FallOff", fallOff), t, colourProp("ColorEmissive", V3(0.2f, 0.2f, 1.0f))};
+    const auto model = quadModel(fx, dir.path());
+    const rs::ShaderInfo info =
+        rs::shaderInfo(rs::Format::W3x, model->meshes[0], model->meshes[0].subMeshes[0].material);
+    CHECK(info.impl == rs::ShaderImpl::W3xAlienShield);
+    CHECK(info.fidelity == rs::ShaderFidelity::EngineFormula);
+    const rs::render::FxBinding b =
+        rs::render::fxBinding(model->meshes[0], model->meshes[0].subMeshes[0].material, info.impl);
+    CHECK(b.program == "w3x_effects");
+    CHECK(b.states.blend == rs::render::FxBlend::Additive);
+    CHECK_FALSE(b.states.depthWrite);
+    const Shot s = render(model, dir.path());
+    const V3 eye = eyeOfView();
+    auto falloffAt = [&](V3 p) {
+        return std::pow(std::max(1.0f - glm::dot(kNormal, glm::normalize(eye - p)), 0.0f), fallOff);
+    };
+    // Half-way from the centre to corner 0: engine UV (0.25, 0.25); UV0 = (0.3, 0.25) on the left half, UV1 =
+    // (0.6, 0.5) on the right half.
+    const float f = 0.5f * falloffAt(kCentre) + 0.5f * falloffAt(kCorner0);
+    REQUIRE(f > 0.02f);
+    const V4 fall = q8(V4(0.3f + f, 0.5f + f * 0.5f, 0.2f + 2.0f * f, 1.0f));
+    const V3 faction(kFaction.redF(), kFaction.greenF(), kFaction.blueF());
+    const V3 tint = glm::clamp(glm::mix(faction, V3(1.0f), 0.25f), 0.0f, 1.0f);
+    const V3 shield = glm::clamp(tint * V3(fall) * V3(q8(left)) * V3(q8(right)) * 4.0f, 0.0f, 1.0f);
+    checkPixel(s.at(0.25f, 0.25f), glm::clamp(kBgF() + shield, 0.0f, 1.0f), "AlienShield half-way to a corner");
+}
+
+// MuzzleFlash.fx (technique Additive_M): the UV turned by TexCoordTransformAngle_0 x Time about the pivot the vertex
+// alpha x 100 picks (row vector times [[c, -s], [s, c]]) and by its transpose; colour = vertex colour x
+// ColorEmissive x Texture_0(UV0) x Texture_0(UV1), added to the background.
+TEST_CASE("MuzzleFlash.fx: counter-rotated samples about the pivot the vertex alpha picks, by the formula",
+          "[render][w3x][fx]") {
+    QTemporaryDir dir;
+    writeTga(dir.path() + "/m.tga", 64, 64, gradient);
+    const V3 vc(0.9f, 0.8f, 0.7f), emissive(1.0f, 0.9f, 0.8f);
+    const float rate = 1.5f, time = 1.0f;
+    const V2 pivot0(0.4f, 0.6f), pivot1(0.7f, 0.3f);
+    auto flash = [&](float alpha) {
+        Fx fx;
+        fx.typeName = "MuzzleFlash.fx";
+        fx.objectsProps = false;
+        fx.colors.assign(5, V4(vc, alpha));
+        fx.extra = {textureProp("Texture_0", "m.tga"),
+                    colourProp("ColorEmissive", emissive),
+                    numberProp("TexCoordTransformAngle_0", rate),
+                    numberProp("TexCoordTransformU_0", pivot0.x),
+                    numberProp("TexCoordTransformV_0", pivot0.y),
+                    numberProp("TexCoordTransformU_1", pivot1.x),
+                    numberProp("TexCoordTransformV_1", pivot1.y)};
+        return fx;
+    };
+    const float a = rate * time, c = std::cos(a), sn = std::sin(a);
+    auto want = [&](V2 e, float alpha) {
+        const float id = std::round(alpha * 255.0f) / 255.0f * 100.0f;
+        V2 e0 = e, e1 = e;
+        if (id < 2.5f) {
+            const V2 pivot = id < 0.5f ? pivot0 : pivot1; // 2: TexCoordTransformU_2/V_2, not used here
+            const V2 d = e - pivot;
+            e0 = V2(d.x * c + d.y * sn, -d.x * sn + d.y * c) + pivot;
+            e1 = V2(d.x * c - d.y * sn, d.x * sn + d.y * c) + pivot;
+        }
+        const V3 col = glm::clamp(V3(q8(V4(vc, 1.0f))) * emissive, 0.0f, 1.0f);
+        // The texture wraps; the points are away from its seams (bilinear sampling there mixes both edges).
+        auto at = [](V2 e) {
+            const V2 w = glm::fract(e);
+            REQUIRE(glm::all(glm::greaterThan(w, V2(0.02f))));
+            REQUIRE(glm::all(glm::lessThan(w, V2(0.98f))));
+            return V3(q8(gradient(w.x, w.y)));
+        };
+        return glm::clamp(kBgF() + col * at(e0) * at(e1), 0.0f, 1.0f);
+    };
+    for (const float alpha : {0.0f, 3.0f / 255.0f, 1.0f}) { // pivot 0, pivot 1, no rotation
+        QTemporaryDir sub;
+        QFile::copy(dir.path() + "/m.tga", sub.path() + "/m.tga");
+        const auto model = quadModel(flash(alpha), sub.path());
+        const rs::ShaderInfo info =
+            rs::shaderInfo(rs::Format::W3x, model->meshes[0], model->meshes[0].subMeshes[0].material);
+        CHECK(info.impl == rs::ShaderImpl::W3xMuzzleFlash);
+        Shot s = render(model, sub.path());
+        view().setTime(time);
+        s.img = grab();
+        for (const V2 e : {V2(0.25f, 0.5f), V2(0.5f, 0.3f)}) {
+            const V3 w = want(e, alpha);
+            checkPixel(s.at(e.x, e.y), w,
+                       "MuzzleFlash at alpha " + std::to_string(alpha) + ", engine (" + std::to_string(e.x) + ", " +
+                           std::to_string(e.y) + ")");
+        }
+        view().setTime(0.0f);
+    }
+    // The rotation shows: pivot 0's result differs from the unrotated one by more than the tolerance.
+    REQUIRE(glm::length(want(V2(0.25f, 0.5f), 0.0f) - want(V2(0.25f, 0.5f), 1.0f)) > 0.05f);
+}
+
+namespace {
+// The column, in the row through the middle of the shot, where the backdrop's dark left half meets its bright right
+// half (the first pixel brighter than half-way between the row's extremes), scanning the middle half of the box.
+int boundaryColumn(const Shot& s) {
+    const int y = s.box.center().y();
+    const int x0 = s.box.left() + s.box.width() / 4, x1 = s.box.right() - s.box.width() / 4;
+    float lo = 1e9f, hi = -1e9f;
+    for (int x = x0; x <= x1; ++x) {
+        lo = std::min(lo, luminance(s.img.pixelColor(x, y)));
+        hi = std::max(hi, luminance(s.img.pixelColor(x, y)));
+    }
+    REQUIRE(hi - lo > 60.0f);
+    for (int x = x0; x <= x1; ++x)
+        if (luminance(s.img.pixelColor(x, y)) > (lo + hi) / 2.0f) return x;
+    return -1;
+}
+} // namespace
+
+// DistortingObject.fx and ShieldDistortion.fx: the view-space normal written to the distortion buffer as
+// (n x 0.5 + 0.5, alpha) over its neutral 0.5, then PostFX_Distortion samples the frame at uv + (buffer x 2 - 1) x
+// 0.08: a backdrop's vertical edge behind the quad appears moved by -alpha x clamp(n.x x 0.5 + 0.5) x 2 - 1) x 0.08
+// of the window's width. Measured against a flat normal map (nothing moves).
+TEST_CASE("DistortingObject.fx and ShieldDistortion.fx move the frame behind by the formula", "[render][w3x][fx]") {
+    struct Case {
+        const char* shader;
+        float bumpScale;
+        bool shield;
+    };
+    for (const Case k : {Case{"DistortingObject.fx", 1.0f, false}, Case{"ShieldDistortion.fx", 2.0f, true}}) {
+        auto shot = [&](V3 tilt, rs::ShaderInfo* info) {
+            QTemporaryDir dir;
+            halvesTga(dir.path() + "/back.tga", V4(0.05f, 0.05f, 0.05f, 1.0f), V4(1.0f));
+            halvesTga(dir.path() + "/n.tga", normalTexel(tilt), normalTexel(tilt));
+            halvesTga(dir.path() + "/f.tga", V4(0.5f, 0.6f, 0.7f, 1.0f), V4(0.5f, 0.6f, 0.7f, 1.0f));
+            Fx fx;
+            fx.typeName = k.shader;
+            fx.objectsProps = false;
+            fx.backdrop = true;
+            fx.extra = {textureProp("NormalMap", "n.tga"), numberProp("BumpScale", k.bumpScale)};
+            if (k.shield) {
+                // FallOff -0.5: pow(1 - N.E, -0.5) is above 1 everywhere on a quad facing the camera, saturated to 1.
+                fx.extra.push_back(textureProp("FalloffTexture", "f.tga"));
+                fx.extra.push_back(numberProp("FallOff", -0.5f));
+            }
+            const auto model = quadModel(fx, dir.path());
+            if (info) *info = rs::shaderInfo(rs::Format::W3x, model->meshes[0], model->meshes[0].subMeshes[0].material);
+            return render(model, dir.path());
+        };
+        INFO(k.shader);
+        rs::ShaderInfo info;
+        const Shot flat = shot(V3(0, 0, 1), nullptr);
+        const Shot tilted = shot(kTiltRight, &info);
+        CHECK(info.impl == (k.shield ? rs::ShaderImpl::W3xShieldDistortion : rs::ShaderImpl::W3xDistortingObject));
+        CHECK(info.fidelity == rs::ShaderFidelity::Approximation);
+        CHECK(info.note.find("copy of the frame") != std::string::npos);
+        REQUIRE(flat.box == tilted.box);
+        // The normal in view space: the frame (x, y, z) = (-binormal, -tangent, normal) in the world, then View.
+        V3 n = V3(q8(normalTexel(kTiltRight))) * 2.0f - 1.0f;
+        n.x *= k.bumpScale;
+        n.y *= k.bumpScale;
+        if (!k.shield) n = glm::normalize(n); // ShieldDistortion does not renormalise
+        const V3 world = n.x * kFx + n.y * kFy + n.z * kFz;
+        const QMatrix4x4 vm = view().window()->camera()->viewMatrix();
+        const QVector3D vn = vm.mapVector(QVector3D(world.x, world.y, world.z));
+        const float buffer = glm::clamp(vn.x() * 0.5f + 0.5f, 0.0f, 1.0f);
+        const V3 fall = V3(q8(V4(0.5f, 0.6f, 0.7f, 1.0f)));
+        const float alpha = k.shield ? 1.0f * (fall.x + fall.y + fall.z) * 0.3f : 1.0f;
+        const float offset = (buffer * 2.0f - 1.0f) * alpha * 0.08f; // of the window's width
+        const float want = -offset * float(tilted.img.width());
+        REQUIRE(std::abs(want) > 10.0f);
+        const int moved = boundaryColumn(tilted) - boundaryColumn(flat);
+        INFO("edge moved " << moved << " px, formula " << want);
+        CHECK(std::abs(float(moved) - want) <= 2.0f);
+    }
+}
+
+// The corpus's shield (MetaMod's FXSHLDABILITY meshes): AlienShield.fx and ShieldDistortion.fx drawn by their formulas.
+TEST_CASE("corpus C&C 3 shield: AlienShield.fx and ShieldDistortion.fx by their formulas",
+          "[render][w3x][fx][corpus]") {
+    const std::string root = corpusRoot();
+    const QString dir = QString::fromStdString(root) + "/w3x/MetaIdea+cnc3-metamod/MetaMod-KW/Art/shield/";
+    int seen = 0;
+    for (const char* name : {"FXSHLDABILITY.DIFFUSEMod.w3x", "FXSHLDABILITY.DISTORTIONMod.w3x"}) {
+        const QString model = dir + name;
+        if (root.empty() || !QFileInfo::exists(model)) RIGSCOPE_SKIP("MetaMod's shield not in the corpus");
+        rs::Document doc = rs::Resolver().read(model.toStdString());
+        REQUIRE(doc.model);
+        for (const rs::Mesh& mesh : doc.model->meshes)
+            for (const rs::SubMesh& sm : mesh.subMeshes) {
+                const rs::ShaderInfo info = rs::shaderInfo(rs::Format::W3x, mesh, sm.material);
+                INFO(name << " " << mesh.name << ": " << sm.material.shader << " -> " << info.implementation);
+                CHECK(
+                    (info.impl == rs::ShaderImpl::W3xAlienShield || info.impl == rs::ShaderImpl::W3xShieldDistortion));
+                ++seen;
+            }
+        ViewOptions o;
+        o.grid = false;
+        o.background = kBg;
+        view().setOptions(o);
+        view().setModel(doc.model, model);
+        const QImage img = grab();
+        REQUIRE_FALSE(img.isNull());
+        CHECK(view().bindingProblems().isEmpty());
+    }
+    CHECK(seen >= 2);
 }

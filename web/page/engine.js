@@ -21,7 +21,8 @@ const STAND_INS = { white: [255, 255, 255, 255], clear: [0, 0, 0, 0], flatNormal
 
 // The part JSON's fx.states (render/fx_uniforms.cpp alamoStates, the desktop's too) drive blend, depth writes and
 // culling. Not on the page yet: states that read a copy of the frame (MeshHeat) or draw each pixel once with the
-// stencil (MeshOccludedUnit): those sub-meshes take the generic program.
+// stencil (MeshOccludedUnit), and C&C 3's distortion shaders (the same frame copy): those sub-meshes take the
+// generic program.
 function notHere(fx) {
   return !!(fx.states && (fx.states.readsFrame || fx.states.stencilOnce));
 }
@@ -149,8 +150,8 @@ export class EngineFormulas {
     for (const p of r.parts) {
       if (!p.visible || !p.shownAtPose || p.count === 0) continue;
       const fx = p.info.fx;
-      const formula = this.enabled && ((fx && !(fx.program === 'alamo' && (notHere(fx) || p.dual))) ||
-        !!(p.info.w3d && p.info.w3d.length));
+      const formula = this.enabled && ((fx && !(notHere(fx) || (fx.program === 'alamo' && p.dual))) ||
+                                       !!(p.info.w3d && p.info.w3d.length));
       gl.bindBufferRange(gl.UNIFORM_BUFFER, 0, r.ubo, p.uboOffset, 512 * 64);
       gl.uniform1i(u.skinMode, p.dual ? 2 : p.skinned ? 1 : 0);
       gl.uniform4f(u.emissiveColor, formula ? 1 : 0, formula ? 1 : 0, formula ? 1 : 0, 1);
@@ -251,7 +252,7 @@ export class EngineFormulas {
     const fx = p.info.fx;
     if (!this.enabled || !fx) return false;
     const alamo = fx.program === 'alamo';
-    if (alamo && (notHere(fx) || p.dual)) return false; // dual-bone skins: generic (desktop)
+    if (notHere(fx) || (alamo && p.dual)) return false; // dual-bone skins: generic (desktop)
     const gl = this.r.gl;
     const { prog, u, samplers } = this.program(fx.program, fx.defines);
     gl.useProgram(prog);

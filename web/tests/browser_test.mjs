@@ -94,6 +94,8 @@ try {
       ['w3x_objects', ['SPECMAP', 'SCROLL_HOUSECOLOR']], ['w3x_objects', ['SPECMAP', 'OBJECTS_ALIEN']]);
     variants.push(['w3x_basic', []], ['w3x_basic', ['RECOLOR', 'ALPHA_TEST']], ['w3x_basic', ['TREE_SWAY']],
       ['w3x_basic', ['DEFAULT_W3D', 'HOUSE_COLOR']]);
+    variants.push(['w3x_effects', ['ALIEN_SHIELD']], ['w3x_effects', ['MUZZLE_FLASH']],
+      ['w3x_effects', ['DISTORTION']], ['w3x_effects', ['DISTORTION', 'SHIELD_FALLOFF']]);
     variants.push(['mesh', ['BUMP', 'SPECULAR']], ['mesh', ['UNLIT', 'NO_BASE_TEXTURE']]);
     for (const [kind, low, tex, orient] of [[0, 0, 1, 0], [1, 1, 0, 2], [2, 0, 1, 1], [3, 0, 0, 2]])
       variants.push(['particle', [`BLEND_KIND ${kind}`, `LOW_PASS ${low}`, `HAS_TEXTURE ${tex}`, `ORIENT ${orient}`]]);

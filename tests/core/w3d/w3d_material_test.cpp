@@ -241,9 +241,9 @@ TEST_CASE("W3D shader registry: random mappers and bump environment passes are a
     REQUIRE(shaderInfo(Format::W3d, mesh, mesh.subMeshes[0].material).fidelity == ShaderFidelity::EngineFormula);
     m.shader = "w3d:fx:DefaultW3D.fx"; // C&C 3's DefaultW3D.fxh (render/glsl/w3x_basic.vert)
     REQUIRE(shaderInfo(Format::W3d, mesh, m).impl == ShaderImpl::W3xDefaultW3d);
-    m.shader = "w3d:fx:AlienShield.fx"; // an effect shader no formula draws: the generic program, said
+    m.shader = "w3d:fx:WaterShader.fx"; // the map's water shader, no formula here: the generic program, said
     REQUIRE(shaderInfo(Format::W3d, mesh, m).impl == ShaderImpl::Generic);
-    REQUIRE(shaderInfo(Format::W3d, mesh, m).note.find("AlienShield.fx") != std::string::npos);
+    REQUIRE(shaderInfo(Format::W3d, mesh, m).note.find("WaterShader.fx") != std::string::npos);
     m.shader = "w3d:fx:NormalMapped.fx";
     mesh.shadowOrCollision = true;
     REQUIRE(shaderInfo(Format::W3d, mesh, m).fidelity == ShaderFidelity::NotDrawn);
