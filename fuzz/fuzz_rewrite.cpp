@@ -45,9 +45,10 @@ void roundTrip(const SourceTree& t, const std::vector<uint8_t>& input) {
 void editAndUndo(SourceTree t, Format f, const std::vector<uint8_t>& input) {
     const char* const values[] = {"X", "1", "0.5 0.5 0.5", "0.5 0.5 0.5 1", "#FF8000"};
     // The parameters the Materials panel sets besides any name: a W3D texture entry, a vertex-material colour, a
-    // shader field, a B&W2 slot by its parameter name.
-    const char* const names[] = {"Root", "Texture", "Diffuse", "DepthCompare", "BaseTexture"};
-    for (int k = 0; k <= int(EditOp::Kind::SetClipRate); ++k)
+    // shader field (one the model keeps, one it does not), a B&W2 slot by its parameter name; every kind, the W3D
+    // mesh's two-sided flag last.
+    const char* const names[] = {"Root", "Texture", "Diffuse", "DepthCompare", "PostDetailColorFunc", "BaseTexture"};
+    for (int k = 0; k <= int(EditOp::Kind::SetMeshTwoSided); ++k)
         for (const char* n : names)
             for (const char* v : values) {
                 if (n != names[0] && EditOp::Kind(k) != EditOp::Kind::SetParam) continue;

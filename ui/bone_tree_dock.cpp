@@ -239,6 +239,10 @@ QMenu* BoneTreeDock::editMenu(QTreeWidgetItem* item, QWidget* parent) {
                 [emitOp, name](bool on) { emitOp(EditOp::Kind::SetMeshHidden, name, on ? "1" : "0"); });
         connect(check(tr("Collision"), "meshCollision", m.collisionEnabled), &QAction::toggled, this,
                 [emitOp, name](bool on) { emitOp(EditOp::Kind::SetMeshCollision, name, on ? "1" : "0"); });
+        // W3D: the mesh header's W3D_MESH_FLAG_TWO_SIDED (back faces drawn, not culled).
+        if (model_->format == Format::W3d)
+            connect(check(tr("Two-sided (back faces drawn)"), "meshTwoSided", m.twoSided), &QAction::toggled, this,
+                    [emitOp, name](bool on) { emitOp(EditOp::Kind::SetMeshTwoSided, name, on ? "1" : "0"); });
     } else if (kind == kProxy && i < model_->proxies.size()) {
         const Proxy& p = model_->proxies[i];
         menu->addAction(tr("Target…"), this,

@@ -51,7 +51,8 @@ class BoneTreeDock : public QDockWidget {
     // Editing (docs/EDITING.md; the window applies each edit to the file through its edit session, undoable). A
     // bone's name is edited in place (F2, or Rename in the row's menu): the name typed is what
     // boneRenameRequested carries. editMenu(item) holds what the row's object can change, and right-click opens
-    // it: a bone's "Visible by default" and billboard mode; a mesh's "Hidden" and "Collision"; a proxy's target
+    // it: a bone's "Visible by default" and billboard mode; a mesh's "Hidden" and "Collision" (W3D: "Two-sided",
+    // its header's W3D_MESH_FLAG_TWO_SIDED); a proxy's target
     // and "Hidden"; a light's colour and intensity; a dazzle's colour and rate. Each emits editRequested with its
     // operation (targets as the file stores the names). Null for a row of no editable object; the caller owns it.
     QMenu* editMenu(QTreeWidgetItem* item, QWidget* parent = nullptr);

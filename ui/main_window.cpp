@@ -22,6 +22,7 @@
 #include "objects_dock.h"
 #include "preferences_dialog.h"
 #include "problems_dock.h"
+#include "recent_labels.h"
 #include "scene_dock.h"
 #include "start_page.h"
 #include "timeline_dock.h"
@@ -356,6 +357,16 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), view_(createModel
                     }}});
     });
     materialDock_->setTextureChoices([this] { return textureChoices(); });
+    // The document's bytes as shown: as edited when an edit made its tree, else as read (an archive's entry too).
+    materialDock_->setSourceBytes([this] {
+        std::vector<uint8_t> b;
+        const QString doc = edits_ ? edits_->documentPath() : QString();
+        if (!doc.isEmpty() && doc == path_) b = edits_->bytes(doc);
+        if (b.empty() && !path_.isEmpty() && resolver_ &&
+            !resolver_->readAssetBytes(QFile::encodeName(path_).toStdString(), b))
+            b.clear();
+        return b;
+    });
     connectPanelEdits(this); // the Bones panel's and the timeline's edits (edit_panels.h)
     connect(materialDock_, &MaterialDock::editRequested, this, [this](const EditOp& op) {
         applyEdit(QString::fromStdString(cp1252ToUtf8(describeEdit(op))),
@@ -679,6 +690,9 @@ void MainWindow::applyDocument(const LoadResult& r) {
     if (!r.path.isEmpty() && !applyingObject_) addRecent(r.path);
     // The file's edits start here (objects, particle systems and the demo are not edited in the window).
     edits_->reset(applyingObject_ || r.doc.particles ? QString() : r.path, r.stamp);
+    // W3D rows read from the document's bytes (MaterialDock::setSourceBytes) again, now that no earlier tree of
+    // the same path stands in for the file.
+    if (model_ && model_->format == Format::W3d) materialDock_->updateModel(model_);
     titleBase_ = applyingObject_    ? tr("%1 — rigscope").arg(objectName_)
                  : r.path.isEmpty() ? tr("built-in demo — rigscope")
                                     : tr("%1 — rigscope").arg(QFileInfo(r.path).fileName());
@@ -1320,8 +1334,11 @@ void MainWindow::rebuildRecentMenu() {
     recentMenu_->clear();
     const QStringList list = recentFiles();
     start_->setRecentFiles(list);
-    for (const QString& p : list)
-        recentMenu_->addAction(QFileInfo(p).fileName(), this, [this, p] { openFile(p); })->setToolTip(p);
+    const QStringList labels = recentLabels(list); // names, with their folders where names repeat
+    for (int i = 0; i < list.size(); ++i) {
+        const QString p = list[i];
+        recentMenu_->addAction(labels[i], this, [this, p] { openFile(p); })->setToolTip(p);
+    }
     recentMenu_->setEnabled(!list.isEmpty());
     if (!list.isEmpty()) {
         recentMenu_->addSeparator();

@@ -2,6 +2,8 @@
 
 #include "common/cp1252.h"
 #include "formats/shader_registry.h"
+#include "w3d/w3d_mapper.h"
+#include "w3d/w3d_reader.h"
 
 #include "game_text.h"
 
@@ -28,6 +30,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
+#include <cstring>
 #include <functional>
 
 namespace rs::ui {
@@ -46,6 +49,7 @@ constexpr int kTextureEntryRole = Qt::UserRole + 10; // texture rows: edited as 
 constexpr int kColour255Role = Qt::UserRole + 11;    // colour rows shown and edited as 0..255 (W3D vertex materials)
 constexpr int kChoiceFieldRole = Qt::UserRole + 12;  // choice rows: the W3D shader field (kW3dShaderFields index)
 constexpr int kChoiceValueRole = Qt::UserRole + 13;  // choice rows: the value stored
+constexpr int kUnusedRole = Qt::UserRole + 14;       // rows whose value does not change the picture: why (text)
 enum EditKind {
     kNotEditable = 0,
     kEditTexture = 1,
@@ -56,12 +60,30 @@ enum EditKind {
 };
 
 // The W3D shader fields the panel offers (the names of w3d_source.cpp's SetParam, the values of W3dShaderBits as
-// ww3d2's shader.h names them).
+// ww3d2's shader.h names them). The first 11 are drawn as stored; the last 3 (`stored`) the scene model does not
+// keep: ww3d2's W3dUtilityClass::Convert_Shader writes colour whatever ColorMask says and takes the post-detail
+// functions from the detail ones, so the panel reads them from the file's bytes and says they are not used.
 struct W3dShaderField {
     const char* name;
     std::vector<const char*> values; // value i's name
+    bool stored = false;             // read from the file (w3d::Shader), not from the pass the reader built
+    const char* unused = nullptr;    // why ww3d2 does not use it (null: used)
 };
 const std::vector<W3dShaderField>& w3dShaderFields() {
+    static const std::vector<const char*> detailColour = {"disable",
+                                                          "detail",
+                                                          "scale",
+                                                          "inverse scale",
+                                                          "add",
+                                                          "subtract",
+                                                          "reverse subtract",
+                                                          "blend",
+                                                          "detail blend",
+                                                          "add signed",
+                                                          "add signed 2x",
+                                                          "scale 2x",
+                                                          "modulate alpha add colour"};
+    static const std::vector<const char*> detailAlpha = {"disable", "detail", "scale", "inverse scale"};
     static const std::vector<W3dShaderField> f = {
         {"DepthCompare",
          {"never", "less", "equal", "less or equal", "greater", "not equal", "greater or equal", "always"}},
@@ -75,20 +97,35 @@ const std::vector<W3dShaderField>& w3dShaderFields() {
         {"SecGradient", {"disable", "enable"}},
         {"Texturing", {"disable", "enable"}},
         {"FogFunc", {"disable", "enable", "scale fragment", "white"}},
-        {"DetailColorFunc",
-         {"disable", "detail", "scale", "inverse scale", "add", "subtract", "reverse subtract", "blend", "detail blend",
-          "add signed", "add signed 2x", "scale 2x", "modulate alpha add colour"}},
-        {"DetailAlphaFunc", {"disable", "detail", "scale", "inverse scale"}},
+        {"DetailColorFunc", detailColour},
+        {"DetailAlphaFunc", detailAlpha},
+        {"ColorMask",
+         {"no colour write", "colour write"},
+         true,
+         "not used: ww3d2 writes colour whatever this says (Convert_Shader)"},
+        {"PostDetailColorFunc", detailColour, true,
+         "not used: ww3d2 draws with DetailColorFunc (Convert_Shader copies it here)"},
+        {"PostDetailAlphaFunc", detailAlpha, true,
+         "not used: ww3d2 draws with DetailAlphaFunc (Convert_Shader copies it here)"},
     };
     return f;
 }
-uint8_t w3dShaderValue(const W3dShaderBits& b, size_t field) {
+uint8_t w3dShaderValue(const W3dShaderBits& b, const w3d::Shader* stored, size_t field) {
     const uint8_t v[] = {b.depthCompare, b.depthMask, b.srcBlend, b.destBlend,       b.alphaTest,      b.priGradient,
                          b.secGradient,  b.texturing, b.fogFunc,  b.detailColorFunc, b.detailAlphaFunc};
-    return field < sizeof v ? v[field] : 0;
+    if (field < sizeof v) return v[field];
+    if (!stored) return 0;
+    const uint8_t s[] = {stored->colorMask, stored->postDetailColorFunc, stored->postDetailAlphaFunc};
+    return field - sizeof v < sizeof s ? s[field - sizeof v] : 0;
+}
+// The choice row of a W3D mesh's two-sided flag (EditOp::SetMeshTwoSided), beside the shader fields' indices.
+constexpr size_t kTwoSidedField = 1000;
+const std::vector<const char*>& choiceValues(size_t field) {
+    static const std::vector<const char*> twoSided = {"no: back faces culled", "yes: back faces drawn"};
+    return field == kTwoSidedField ? twoSided : w3dShaderFields()[field].values;
 }
 QString w3dChoiceText(size_t field, int value) {
-    const auto& names = w3dShaderFields()[field].values;
+    const auto& names = choiceValues(field);
     return value >= 0 && size_t(value) < names.size()
                ? QStringLiteral("%1 (%2)").arg(QLatin1String(names[size_t(value)])).arg(value)
                : QStringLiteral("unknown (%1)").arg(value);
@@ -114,7 +151,7 @@ class TextureNameDelegate : public QStyledItemDelegate {
             c->setObjectName(QStringLiteral("choiceEditor"));
             const size_t field = size_t(index.siblingAtColumn(0).data(kChoiceFieldRole).toInt());
             const int stored = index.siblingAtColumn(0).data(kChoiceValueRole).toInt();
-            const auto& names = w3dShaderFields()[field].values;
+            const auto& names = choiceValues(field);
             for (size_t v = 0; v < names.size(); ++v)
                 c->addItem(w3dChoiceText(field, int(v)), int(v));
             if (size_t(stored) >= names.size()) c->addItem(w3dChoiceText(field, stored), stored); // kept as stored
@@ -167,7 +204,8 @@ class TextureNameDelegate : public QStyledItemDelegate {
             op.target = first.data(kEditTargetRole).toByteArray().toStdString();
             QString text;
             if (kind == kEditChoice) {
-                op.kind = EditOp::Kind::SetParam;
+                op.kind = size_t(first.data(kChoiceFieldRole).toInt()) == kTwoSidedField ? EditOp::Kind::SetMeshTwoSided
+                                                                                         : EditOp::Kind::SetParam;
                 op.name = first.data(kParamNameRole).toByteArray().toStdString();
                 const QVariant v = static_cast<QComboBox*>(editor)->currentData();
                 if (!v.isValid() || v.toInt() == first.data(kChoiceValueRole).toInt()) return;
@@ -335,6 +373,31 @@ void MaterialDock::setModel(std::shared_ptr<const Model> model, std::shared_ptr<
 void MaterialDock::buildRows(QTreeWidgetItem* root, QStringList& toDecode) {
     const QString modelPath = QString::fromStdString(model_->sourcePath);
     const QFont mono(QStringLiteral("monospace"));
+    // W3D: the file's meshes as stored, for the shader fields the scene model does not keep (read from the
+    // document's bytes as they are now, so an edit of them shows at once).
+    w3d::File stored;
+    if (model_->format == Format::W3d && sourceBytes_) {
+        const std::vector<uint8_t> bytes = sourceBytes_();
+        try {
+            if (!bytes.empty()) stored = w3d::readFile(ByteSpan(bytes), model_->sourcePath);
+        } catch (const std::exception&) {
+            stored = {}; // the rows that need it are left out
+        }
+    }
+    auto storedShader = [&](const std::string& mesh, int index) -> const w3d::Shader* {
+        for (const w3d::RawMesh& r : stored.meshes)
+            if (r.name == mesh)
+                return index >= 0 && size_t(index) < r.shaders.size() ? &r.shaders[size_t(index)] : nullptr;
+        return nullptr;
+    };
+    // A row whose value does not change the picture: greyed, and why in its tooltip and kUnusedRole.
+    auto markUnused = [](QTreeWidgetItem* it, const QString& why) {
+        for (int c = 0; c < 3; ++c)
+            it->setForeground(c, QColor(150, 150, 150));
+        it->setToolTip(0, why);
+        it->setToolTip(2, why);
+        it->setData(0, kUnusedRole, why);
+    };
     for (const Mesh& m : model_->meshes) {
         auto* mi = new QTreeWidgetItem(root);
         mi->setText(0, rs::gameText(m.name));
@@ -344,6 +407,7 @@ void MaterialDock::buildRows(QTreeWidgetItem* root, QStringList& toDecode) {
         if (m.colorize) tags << tr("faction colour");
         if (m.hidden) tags << tr("hidden");
         if (m.shadowOrCollision) tags << tr("shadow/collision");
+        if (m.twoSided) tags << tr("two-sided");
         mi->setText(1, tr("mesh"));
         mi->setData(0, kMeshNameRole, QString::fromUtf8(m.name.data(), int(m.name.size())));
         mi->setText(2, tags.join(QStringLiteral(", ")));
@@ -430,6 +494,38 @@ void MaterialDock::buildRows(QTreeWidgetItem* root, QStringList& toDecode) {
                         g->setText(0, prefix + tr("vertex material %1").arg(ps.vmatIndex));
                         g->setText(1, tr("W3D 0x2B"));
                         g->setText(2, tr("colours 0..255; shared by the sub-meshes that use it"));
+                        // With lighting off (a prelit vertex-lit pass, or vertex colours premultiplied by the
+                        // emissive colour alone) Direct3D takes the pass's colour from the vertex colour array, or
+                        // white without one: the material's colours light nothing. Only the one colour (and the
+                        // opacity) that ww3d2's MeshMatDescClass::Post_Load_Process premultiplied into the array
+                        // still changes the picture (core/w3d/w3d_mapper.h ColorRule).
+                        const w3d::ColorRule rule = w3d::colorRule(passes, pass);
+                        QString off;
+                        if (!rule.lighting)
+                            off = ps.lighting ? tr("vertex colours premultiplied by Emissive alone, lighting off")
+                                              : tr("prelit (vertex-lit) pass, lighting off");
+                        const char* scaleName = !rule.useColor                                     ? nullptr
+                                                : rule.scaleFrom == w3d::ColorRule::From::Diffuse  ? "Diffuse"
+                                                : rule.scaleFrom == w3d::ColorRule::From::Ambient  ? "Ambient"
+                                                : rule.scaleFrom == w3d::ColorRule::From::Emissive ? "Emissive"
+                                                                                                   : nullptr;
+                        if (!off.isEmpty()) {
+                            g->setText(2, scaleName ? tr("%1: only %2 and Opacity count (they scale the vertex "
+                                                         "colours)")
+                                                          .arg(off, QLatin1String(scaleName))
+                                                    : tr("not used: %1").arg(off));
+                            g->setToolTip(2, g->text(2));
+                            if (!scaleName) g->setData(0, kUnusedRole, g->text(2));
+                        }
+                        auto note = [&](QTreeWidgetItem* it, const char* name) {
+                            if (off.isEmpty()) return;
+                            const bool used =
+                                scaleName && (std::strcmp(name, scaleName) == 0 || std::strcmp(name, "Opacity") == 0);
+                            if (used)
+                                it->setToolTip(0, tr("used: scales the vertex colours (%1)").arg(off));
+                            else
+                                markUnused(it, tr("not used: %1").arg(off));
+                        };
                         const std::string tgt = m.name + "#" + std::to_string(ps.vmatIndex);
                         const std::pair<const char*, glm::vec3> colours[] = {{"Ambient", ps.ambient},
                                                                              {"Diffuse", ps.diffuse},
@@ -450,6 +546,7 @@ void MaterialDock::buildRows(QTreeWidgetItem* root, QStringList& toDecode) {
                             ci->setData(0, kEditKindRole, int(kEditColour));
                             ci->setData(0, kColour255Role, true);
                             ci->setFlags(ci->flags() | Qt::ItemIsEditable);
+                            note(ci, cname);
                         }
                         for (const auto& [fname, f] :
                              {std::pair<const char*, float>{"Shininess", ps.shininess}, {"Opacity", ps.opacity}}) {
@@ -462,6 +559,7 @@ void MaterialDock::buildRows(QTreeWidgetItem* root, QStringList& toDecode) {
                             fi->setData(0, kParamNameRole, QByteArray(fname));
                             fi->setData(0, kEditKindRole, int(kEditNumbers));
                             fi->setFlags(fi->flags() | Qt::ItemIsEditable);
+                            note(fi, fname);
                         }
                     }
                     if (ps.shaderIndex >= 0) {
@@ -470,8 +568,10 @@ void MaterialDock::buildRows(QTreeWidgetItem* root, QStringList& toDecode) {
                         g->setText(1, tr("W3D 0x29"));
                         g->setText(2, tr("shared by the sub-meshes that use it"));
                         const std::string tgt = m.name + "#" + std::to_string(ps.shaderIndex);
+                        const w3d::Shader* fromFile = storedShader(m.name, ps.shaderIndex);
                         for (size_t f = 0; f < w3dShaderFields().size(); ++f) {
-                            const int v = w3dShaderValue(ps.shader, f);
+                            if (w3dShaderFields()[f].stored && !fromFile) continue; // not readable: not listed
+                            const int v = w3dShaderValue(ps.shader, fromFile, f);
                             auto* fi = new QTreeWidgetItem(g);
                             fi->setText(0, QLatin1String(w3dShaderFields()[f].name));
                             fi->setText(1, QStringLiteral("choice"));
@@ -482,6 +582,7 @@ void MaterialDock::buildRows(QTreeWidgetItem* root, QStringList& toDecode) {
                             fi->setData(0, kChoiceFieldRole, int(f));
                             fi->setData(0, kChoiceValueRole, v);
                             fi->setFlags(fi->flags() | Qt::ItemIsEditable);
+                            if (w3dShaderFields()[f].unused) markUnused(fi, tr(w3dShaderFields()[f].unused));
                         }
                     }
                     for (int stage = 0; stage < 2; ++stage)
@@ -531,6 +632,19 @@ void MaterialDock::buildRows(QTreeWidgetItem* root, QStringList& toDecode) {
                 }
             }
         }
+        // W3D: the mesh header's two-sided flag (after the sub-meshes: child i stays sub-mesh i).
+        if (model_->format == Format::W3d) {
+            auto* ti = new QTreeWidgetItem(mi);
+            ti->setText(0, tr("Two-sided"));
+            ti->setText(1, QStringLiteral("flag"));
+            ti->setText(2, w3dChoiceText(kTwoSidedField, m.twoSided ? 1 : 0));
+            ti->setToolTip(0, tr("W3D_MESH_FLAG_TWO_SIDED of the mesh header (0x1F): back faces drawn or culled"));
+            ti->setData(0, kEditTargetRole, QByteArray::fromStdString(m.name));
+            ti->setData(0, kEditKindRole, int(kEditChoice));
+            ti->setData(0, kChoiceFieldRole, int(kTwoSidedField));
+            ti->setData(0, kChoiceValueRole, m.twoSided ? 1 : 0);
+            ti->setFlags(ti->flags() | Qt::ItemIsEditable);
+        }
     }
     // Values the column may show shortened: whole in their tooltip.
     std::function<void(QTreeWidgetItem*)> tips = [&](QTreeWidgetItem* it) {
@@ -550,9 +664,9 @@ bool sameShape(const QTreeWidgetItem* a, const QTreeWidgetItem* b) {
         if (!sameShape(a->child(i), b->child(i))) return false;
     return true;
 }
-constexpr int kRoles[] = {kTextureRole,      kTextureNameRole, kMeshNameRole,    kTextureBytesRole,
-                          kShaderRole,       kEditKindRole,    kEditTargetRole,  kParamNameRole,
-                          kTextureEntryRole, kColour255Role,   kChoiceFieldRole, kChoiceValueRole};
+constexpr int kRoles[] = {kTextureRole,     kTextureNameRole, kMeshNameRole,  kTextureBytesRole, kShaderRole,
+                          kEditKindRole,    kEditTargetRole,  kParamNameRole, kTextureEntryRole, kColour255Role,
+                          kChoiceFieldRole, kChoiceValueRole, kUnusedRole};
 } // namespace
 
 bool MaterialDock::updateModel(std::shared_ptr<const Model> model) {

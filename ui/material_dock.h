@@ -62,6 +62,10 @@ class MaterialDock : public QDockWidget {
     // editor opens.
     void setTextureChoices(std::function<QStringList()> choices) { textureChoices_ = std::move(choices); }
     QStringList textureChoices() const { return textureChoices_ ? textureChoices_() : QStringList(); }
+    // The open document's bytes as they are now (edited or as read; empty: not available). W3D rows whose values
+    // the scene model does not keep (the shader fields ColorMask, PostDetailColorFunc, PostDetailAlphaFunc, which
+    // ww3d2 replaces when it loads) are read from them; without them those rows are not listed.
+    void setSourceBytes(std::function<std::vector<uint8_t>()> bytes) { sourceBytes_ = std::move(bytes); }
     // Opens the editor of an editable row's value (what double-click and F2 do): a texture's name (with the
     // mounted textures offered), a parameter's numbers, a sub-mesh's shader (the registry's shaders for the format,
     // or any name). False on another row.
@@ -103,6 +107,7 @@ class MaterialDock : public QDockWidget {
     bool thumbnailsReady_ = true;
     bool holdThumbnails_ = false;
     std::function<QStringList()> textureChoices_;
+    std::function<std::vector<uint8_t>()> sourceBytes_;
     std::function<QColor(const QColor&, bool)> colourPicker_;
     QStringList heldDecode_; // files to decode once released (empty: nothing held)
     void startDecode(const QStringList& files);

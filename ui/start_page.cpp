@@ -1,6 +1,7 @@
 #include "start_page.h"
 
 #include "games_dialog.h"
+#include "recent_labels.h"
 
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -65,8 +66,10 @@ StartPage::StartPage(QWidget* parent, const QString& home) : QWidget(parent) {
 
 void StartPage::setRecentFiles(const QStringList& paths) {
     recent_->clear();
-    for (const QString& p : paths) {
-        auto* item = new QListWidgetItem(QFileInfo(p).fileName(), recent_);
+    const QStringList labels = recentLabels(paths); // names, with their folders where names repeat
+    for (int i = 0; i < paths.size(); ++i) {
+        const QString& p = paths[i];
+        auto* item = new QListWidgetItem(labels[i], recent_);
         item->setData(Qt::UserRole, p);
         item->setToolTip(p);
     }

@@ -5,6 +5,7 @@
 #include "demo/demo_model.h"
 #include "games_dialog.h"
 #include "main_window.h"
+#include "recent_labels.h"
 #include "start_page.h"
 
 #include "games/games_fixtures.h"
@@ -17,6 +18,7 @@
 #include <QMenuBar>
 #include <QPointer>
 #include <QPushButton>
+#include <QSettings>
 #include <QStatusBar>
 #include <QTest>
 #include <QTreeWidget>
@@ -153,11 +155,62 @@ class GamesDialogTest : public QObject {
         w.showStartPage();
         QListWidget* recent = w.startPage()->recentList();
         QVERIFY(recent->count() >= 1);
-        QCOMPARE(recent->item(0)->text(), QStringLiteral("DEMO.ALO"));
+        // (earlier runs' DEMO.ALO from other folders add the folder to the label: recentNamesTellFoldersApart)
+        QVERIFY(recent->item(0)->text().startsWith(QStringLiteral("DEMO.ALO")));
+        QCOMPARE(recent->item(0)->data(Qt::UserRole).toString(), QString::fromStdString(model));
         QTest::mouseClick(recent->viewport(), Qt::LeftButton, {}, recent->visualItemRect(recent->item(0)).center());
         QTRY_VERIFY(!w.showingStartPage());
         QVERIFY(w.currentPath().endsWith(QStringLiteral("DEMO.ALO")));
         qputenv("HOME", oldHome);
+    }
+
+    // Recent files of one name from different folders: the start page and File → Open recent add as many trailing
+    // folders as tell them apart ("NAME — parent/folder"); a name seen once stays bare; the tooltip is the path;
+    // one click opens the entry clicked.
+    void recentNamesTellFoldersApart() {
+        test::Home h("recent");
+        const std::vector<uint8_t> bytes = demo::demoAloBytes();
+        QStringList files;
+        for (const char* rel : {"one/models/RV_T2BTANK.ALO", "two/models/RV_T2BTANK.ALO", "two/models/OTHER.ALO"}) {
+            const std::filesystem::path p = h.path / rel;
+            std::filesystem::create_directories(p.parent_path());
+            std::ofstream(p, std::ios::binary)
+                .write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+            files << QString::fromStdString(p.string());
+        }
+        QSettings().setValue(QStringLiteral("recentFiles"), files);
+        ui::MainWindow w;
+        w.resize(1280, 800);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.showStartPage();
+        QListWidget* recent = w.startPage()->recentList();
+        QCOMPARE(recent->count(), 3);
+        const QStringList want = {QStringLiteral("RV_T2BTANK.ALO — one/models"),
+                                  QStringLiteral("RV_T2BTANK.ALO — two/models"), QStringLiteral("OTHER.ALO")};
+        for (int i = 0; i < 3; ++i) {
+            QCOMPARE(recent->item(i)->text(), want[i]);
+            QCOMPARE(recent->item(i)->toolTip(), files[i]);
+        }
+        QAction* open = menuAction(w, QStringLiteral("File"), QStringLiteral("Open recent"));
+        QVERIFY(open && open->menu());
+        QStringList menuTexts;
+        for (QAction* a : open->menu()->actions())
+            if (!a->isSeparator()) menuTexts << a->text();
+        QCOMPARE(menuTexts.mid(0, 3), want);
+        // One click on the second: that file, not the first of the name.
+        QTest::mouseClick(recent->viewport(), Qt::LeftButton, {}, recent->visualItemRect(recent->item(1)).center());
+        QTRY_VERIFY_WITH_TIMEOUT(
+            !w.showingStartPage() && w.currentPath().endsWith(QStringLiteral("two/models/RV_T2BTANK.ALO")), 20000);
+
+        // The rule alone: the fewest trailing folders that differ (case ignored), '\\' and archive entries too.
+        QCOMPARE(ui::recentLabels({QStringLiteral("/a/x/m/B.ALO"), QStringLiteral("/b/x/m/b.alo"),
+                                   QStringLiteral("C:\\g\\Data\\B.ALO"), QStringLiteral("/x/U.ALO")}),
+                 QStringList({QStringLiteral("B.ALO — a/x/m"), QStringLiteral("b.alo — b/x/m"),
+                              QStringLiteral("B.ALO — Data"), QStringLiteral("U.ALO")}));
+        QCOMPARE(ui::recentLabels({QStringLiteral("/g/Models.meg:Data/Art/Models/T.ALO"), QStringLiteral("/m/T.ALO")}),
+                 QStringList({QStringLiteral("T.ALO — Models"), QStringLiteral("T.ALO — m")}));
+        QSettings().remove(QStringLiteral("recentFiles"));
     }
 };
 
