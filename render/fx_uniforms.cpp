@@ -252,29 +252,55 @@ FxBinding normalMapped(const rs::Material& m) {
     return b;
 }
 
-FxBinding objects(const rs::Material& m, rs::ShaderImpl impl) {
+// C&C 3's Objects*.fx family (glsl/w3x_objects.vert). The variants that share an implementation are told apart by
+// the effect's file name: ObjectsAlienIonHull.fx and ObjectsAlienBuildup.fx (OBJECTS_ALIEN with ION_HULL / BUILDUP),
+// ObjectsGenericEnvMap.fx (ObjectsGeneric's constants; its cube is the material's, SPECIFY_CUSTOM_ENVMAP).
+// kanesWrath: house colour as Kane's Wrath's Objects.fxh applies it (by the spec map's self-illumination channel);
+// otherwise as C&C 3's compiled effects (RecolorTexture).
+FxBinding objects(const rs::Material& m, rs::ShaderImpl impl, bool kanesWrath) {
     using I = rs::ShaderImpl;
     FxBinding b;
     b.program = "w3x_objects";
     const Params p{m, true};
+    const bool ionHull = rs::iequals(m.shader, "w3d:fx:ObjectsAlienIonHull.fx");
+    const bool buildup = rs::iequals(m.shader, "w3d:fx:ObjectsAlienBuildup.fx");
     slot(b, p, "obDiffuseTexture", {"DiffuseTexture", "Texture_0"}, FxStandIn::White, FxStandIn::Checker, true);
     slot(b, p, "obNormalMap", {"NormalMap"}, FxStandIn::FlatNormal, FxStandIn::FlatNormal);
     // A spec map named and not found is a black one (no specular, reflection or self-illumination); a house colour
     // or scrolling mask texture not found a clear one (no house colour).
     slot(b, p, "obSpecMap", {"SpecMap"}, FxStandIn::Clear, FxStandIn::Clear);
     const bool alien = impl == I::W3xObjectsAlien;
-    // ObjectsAlien.fx always reads its spec map (an unnamed one is black, as an unbound sampler in the game).
-    if (!b.textures.back().texture.empty() || alien) b.defines.push_back("SPECMAP");
+    // The alien effects always read their spec map (an unnamed one is black, as an unbound sampler in the game); so
+    // does Kane's Wrath's GDI house colour.
+    const bool gdi = impl == I::W3xObjectsGdi;
+    if (!b.textures.back().texture.empty() || alien || (kanesWrath && gdi)) b.defines.push_back("SPECMAP");
     const bool nod = impl == I::W3xObjectsNod;
     if (alien) {
         // The reflection texture is the material's (2D); without it light 0 adds nothing (the effect multiplies it).
         slot(b, p, "obEnvironmentTexture", {"EnvironmentTexture"}, FxStandIn::Clear, FxStandIn::Clear);
         b.defines.push_back("OBJECTS_ALIEN");
         add(b, "obPulse", 1.0f); // AlienPulseFactor: the engine's, its declared default
+        if (ionHull) {
+            slot(b, p, "obIonHullTexture", {"IonHullTexture"}, FxStandIn::Clear, FxStandIn::Clear);
+            b.defines.push_back("ION_HULL");
+        }
+        if (buildup) {
+            // A build-up map not named or not found: white (alpha 1: built, no warp texels).
+            slot(b, p, "obBuildUpMap", {"BuildUpMap"}, FxStandIn::White, FxStandIn::White);
+            b.defines.push_back("BUILDUP");
+            add(b, "obBuildup", 1.0f); // OpacityOverride as the build-up fraction: the engine's; 1 (built) here
+        } else if (kanesWrath) {
+            b.defines.push_back("HOUSE_SELFILLUM");
+        } else {
+            slot(b, p, "obRecolorTexture", {"RecolorTexture"}, FxStandIn::Clear, FxStandIn::Clear);
+            if (!b.textures.back().texture.empty()) b.defines.push_back("RECOLOR");
+        }
     } else if (nod) {
         slot(b, p, "obScrollTexture", {"ScrollingMaskTexture"}, FxStandIn::Clear, FxStandIn::Clear);
         b.defines.push_back("SCROLL_HOUSECOLOR");
-    } else {
+    } else if (gdi && kanesWrath) {
+        b.defines.push_back("HOUSE_SELFILLUM");
+    } else if (gdi) {
         slot(b, p, "obRecolorTexture", {"RecolorTexture"}, FxStandIn::Clear, FxStandIn::Clear);
         if (!b.textures.back().texture.empty()) b.defines.push_back("RECOLOR");
     }
@@ -316,8 +342,23 @@ FxBinding basic(const rs::Material& m, rs::ShaderImpl impl) {
     FxBinding b;
     b.program = "w3x_basic";
     const Params p{m, true};
-    const bool defaultW3d = impl == I::W3xDefaultW3d;
     slot(b, p, "bwTexture0", {"Texture_0", "DiffuseTexture"}, FxStandIn::White, FxStandIn::Checker, true);
+    if (rs::iequals(m.shader, "w3d:fx:Simple.fx")) {
+        // Simple.fx: unlit, Texture_0 moved by TexCoordTransform_0 times ColorEmissive; AlphaBlendingEnable
+        // (SRCALPHA/INVSRCALPHA) and DepthWriteEnable are its render states.
+        b.defines.push_back("SIMPLE");
+        add(b, "bwTransform0", p.vec4("TexCoordTransform_0", glm::vec4(1.0f, 1.0f, 0.0f, 0.0f)));
+        add(b, "bwEmissive", glm::vec3(p.vec4("ColorEmissive", glm::vec4(1.0f))));
+        add(b, "bwAmbient", glm::vec3(0.0f));
+        add(b, "bwDiffuse", glm::vec3(0.0f));
+        add(b, "bwSpecular", glm::vec3(0.0f));
+        add(b, "bwShininess", 1.0f);
+        add(b, "bwOpacity", 1.0f);
+        b.states.blend = p.number("AlphaBlendingEnable", 0.0f) != 0.0f ? FxBlend::Alpha : FxBlend::None;
+        b.states.depthWrite = p.number("DepthWriteEnable", 1.0f) != 0.0f;
+        return b;
+    }
+    const bool defaultW3d = impl == I::W3xDefaultW3d;
     if (defaultW3d) {
         b.defines.push_back("DEFAULT_W3D");
         slot(b, p, "bwTexture1", {"Texture_1"}, FxStandIn::White, FxStandIn::Checker);
@@ -432,13 +473,13 @@ FxBinding effects(const rs::Material& m, rs::ShaderImpl impl) {
 
 } // namespace
 
-FxBinding fxBinding(const rs::Mesh& mesh, const rs::Material& material, rs::ShaderImpl impl) {
+FxBinding fxBinding(const rs::Mesh& mesh, const rs::Material& material, rs::ShaderImpl impl, bool kanesWrath) {
     using I = rs::ShaderImpl;
     if (alamoDefine(impl) != nullptr) return alamoBinding(mesh, material, impl);
     if (impl == I::W3dNormalMapped) return normalMapped(material);
     if (impl == I::W3xObjectsGdi || impl == I::W3xObjectsNod || impl == I::W3xObjectsGeneric ||
         impl == I::W3xObjectsAlien)
-        return objects(material, impl);
+        return objects(material, impl, kanesWrath);
     if (impl == I::W3xInfantry || impl == I::W3xTree || impl == I::W3xDefaultW3d) return basic(material, impl);
     if (impl == I::W3xTiberium) return tiberium(material);
     if (impl == I::W3xAlienShield || impl == I::W3xMuzzleFlash || impl == I::W3xDistortingObject ||

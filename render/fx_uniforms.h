@@ -73,8 +73,10 @@ struct FxBinding {
 const char* alamoDefine(rs::ShaderImpl impl);
 // The binding of a material drawn by `impl` (Alamo .fx, NormalMapped.fx, C&C 3 Objects*.fx): the constants named
 // by the material, the .fx defaults otherwise. FC_ meshes (mesh.colorize) with a Color take the player's colour
-// (mColor.r < 0). An implementation without a program of its own gives an empty program.
-FxBinding fxBinding(const rs::Mesh& mesh, const rs::Material& material, rs::ShaderImpl impl);
+// (mColor.r < 0). An implementation without a program of its own gives an empty program. kanesWrath: the model is
+// shown with Kane's Wrath mounted, whose Objects.fxh applies house colour by the spec map's self-illumination
+// channel (C&C 3's compiled effects read RecolorTexture instead: docs/formats/w3d-fx-shaders.md).
+FxBinding fxBinding(const rs::Mesh& mesh, const rs::Material& material, rs::ShaderImpl impl, bool kanesWrath = false);
 
 // --- W3D (ww3d2 material passes)
 // -------------------------------------------------------------------------------------- What a sub-mesh drawn by

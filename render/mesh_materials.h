@@ -71,6 +71,9 @@ class MeshMaterials {
     // target), which draw nothing until then.
     void requireLowResDepth();
     void setWireframe(bool on); // the wire program is made when first shown
+    // House colour of the C&C 3 Objects shaders as Kane's Wrath applies it (fxBinding's kanesWrath), for the
+    // sub-meshes built after the call.
+    void setKanesWrath(bool on) { kanesWrath_ = on; }
     // Enables the entities: selected, not hidden (unless showHidden), attach bone visible, proxy shown. Only the
     // shader programs of enabled entities exist (Qt3D compiles every program it is given).
     void updateVisibility(const std::vector<Part>& parts, const std::vector<uint8_t>& visible, bool showHidden,
@@ -89,6 +92,7 @@ class MeshMaterials {
                const std::vector<glm::mat4>& inverseBind, const glm::vec3& origin, const glm::vec3& dir) const;
 
   private:
+    bool kanesWrath_ = false;
     struct DrawItem {
         Qt3DCore::QEntity* entity = nullptr;
         int part = 0; // 0 = main model, i > 0 = parts[i] (attached proxy model)
@@ -146,6 +150,10 @@ class MeshMaterials {
         kFxDistortion = 131072,
         kFxShieldFalloff = 262144,
         kFxReadsFrame = 524288, // render state: drawn in the heat pass over the copy of the frame
+        kFxIonHull = 1 << 20,        // w3x_objects ION_HULL (ObjectsAlienIonHull.fx)
+        kFxBuildup = 1 << 21,        // w3x_objects BUILDUP (ObjectsAlienBuildup.fx)
+        kFxHouseSelfIllum = 1 << 22, // w3x_objects HOUSE_SELFILLUM (Kane's Wrath's house colour)
+        kFxSimple = 1 << 23,         // w3x_basic SIMPLE (Simple.fx)
     };
     fx::OnDemandProgram& w3dFxProgram(int key);
     Qt3DRender::QEffect* w3dFxEffect(int key, bool cullBack);

@@ -106,8 +106,8 @@ struct SceneView::Impl {
     rs::ClipBinding binding;
     QStringList problems;
     std::vector<Part> parts;
-    std::vector<Attachment> attachments;                 // object attachments of the model shown (setModel)
-    std::shared_ptr<const rs::ParticleSystem> alone;     // the system shown alone (model is then a one-bone stand-in)
+    std::vector<Attachment> attachments;             // object attachments of the model shown (setModel)
+    std::shared_ptr<const rs::ParticleSystem> alone; // the system shown alone (model is then a one-bone stand-in)
     // Framing also fits what the shown particle systems at the proxies cover (engine glows past the hull): on when
     // the view's dynamic property "framingIncludesParticles" is true (headless screenshots and recordings set it
     // before setModel); off by default (the window frames the meshes).
@@ -490,6 +490,7 @@ void SceneView::buildScene(std::shared_ptr<const rs::Model> model, const QString
     attachModels(m, d->attachments, d->parts, skeleton);
     d->palette->setSkeleton(skeleton);
     const int N = int(skeleton.bones.size());
+    d->meshes->setKanesWrath(d->options.kanesWrath);
     d->meshes->build(d->modelRoot, d->parts, N, *d->textures);
     d->meshes->selectLodAlt(d->parts, d->options.lod, d->options.alt);
     if (d->alone) {
@@ -585,7 +586,8 @@ void SceneView::setOptions(const ViewOptions& options) {
         d->altDecreased = true;
     else if (options.alt > d->options.alt)
         d->altDecreased = false;
-    const bool dirsChanged = options.resolver != d->options.resolver;
+    // A different resolver, or the game whose shaders draw C&C 3 art: the materials are rebuilt.
+    const bool dirsChanged = options.resolver != d->options.resolver || options.kanesWrath != d->options.kanesWrath;
     d->options = options;
     d->graph->setBackground(options.background);
     uploadAlamoLights(d->graph->uniforms(),

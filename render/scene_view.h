@@ -74,6 +74,10 @@ struct ViewOptions {
     // Where textures, proxy models and particle systems are found (the session's mounted folders and texture
     // folders); null: a resolver with none. A different resolver reloads the model's materials and proxies.
     std::shared_ptr<const rs::Resolver> resolver;
+    // The mounted game is Kane's Wrath: C&C 3 Objects shaders take house colour as KW's Objects.fxh applies it (by
+    // the spec map's self-illumination); otherwise as C&C 3's compiled effects do (RecolorTexture). A change
+    // rebuilds the materials.
+    bool kanesWrath = false;
 };
 
 // Faction colour presets (name, colour) offered by the UI.

@@ -40,6 +40,12 @@ fx::OnDemandProgram& MeshMaterials::w3dFxProgram(int key) {
             f += "#define OBJECTS_ALIEN\n";
             v += "#define OBJECTS_ALIEN\n";
         }
+        if (key & kFxIonHull) f += "#define ION_HULL\n";
+        if (key & kFxHouseSelfIllum) f += "#define HOUSE_SELFILLUM\n";
+        if (key & kFxBuildup) {
+            f += "#define BUILDUP\n";
+            v += "#define BUILDUP\n";
+        }
         if (key & kFxEffects) {
             QByteArray d;
             if (key & kFxAlienShield) d += "#define ALIEN_SHIELD\n";
@@ -56,6 +62,7 @@ fx::OnDemandProgram& MeshMaterials::w3dFxProgram(int key) {
             if (key & kFxDefaultW3d) d += "#define DEFAULT_W3D\n";
             if (key & kFxHouseColor) d += "#define HOUSE_COLOR\n";
             if (key & kFxTreeSway) d += "#define TREE_SWAY\n";
+            if (key & kFxSimple) d += "#define SIMPLE\n";
             p = std::make_unique<fx::OnDemandProgram>(root_, v + d + shaders::w3xBasicVertex,
                                                       f + d + shaders::w3xBasicFragment);
         } else if (key & kFxObjects)
@@ -158,7 +165,7 @@ void MeshMaterials::bindFx(Qt3DRender::QMaterial* mat, const FxBinding& binding,
 int MeshMaterials::buildW3dFx(Qt3DCore::QEntity* entity, const rs::Mesh& mesh, const rs::SubMesh& sm, int subIndex,
                               int skinMode, int rigidSlot, bool cullBack, rs::ShaderImpl impl, TextureCache& textures) {
     auto* mat = new Qt3DRender::QMaterial(entity);
-    const FxBinding binding = fxBinding(mesh, sm.material, impl);
+    const FxBinding binding = fxBinding(mesh, sm.material, impl, kanesWrath_);
     bindFx(mat, binding, QString::fromStdString(mesh.name), subIndex, textures);
     int key = binding.program == "w3x_objects"    ? kFxObjects
               : binding.program == "w3x_basic"    ? kFxBasic
@@ -178,6 +185,10 @@ int MeshMaterials::buildW3dFx(Qt3DCore::QEntity* entity, const rs::Mesh& mesh, c
                : d == "MUZZLE_FLASH"      ? kFxMuzzleFlash
                : d == "DISTORTION"        ? kFxDistortion
                : d == "SHIELD_FALLOFF"    ? kFxShieldFalloff
+               : d == "ION_HULL"          ? kFxIonHull
+               : d == "BUILDUP"           ? kFxBuildup
+               : d == "HOUSE_SELFILLUM"   ? kFxHouseSelfIllum
+               : d == "SIMPLE"            ? kFxSimple
                                           : 0;
     if (binding.states.blend == FxBlend::Alpha) key |= kFxBlendAlpha;
     if (binding.states.blend == FxBlend::Additive) key |= kFxBlendAdditive;

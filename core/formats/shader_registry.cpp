@@ -206,14 +206,46 @@ ShaderInfo w3dShaderInfo(const Material& material) {
             return make(ShaderImpl::W3xObjectsGeneric, ShaderFidelity::EngineFormula,
                         "ObjectsGeneric.fx (Objects.fxh: dot3 lights 0-1 per pixel, light 2 per vertex, spec map)",
                         kMapInputs);
+        if (iequals(material.shader, "w3d:fx:ObjectsGenericEnvMap.fx")) {
+            // SPECIFY_CUSTOM_ENVMAP: the cube is the material's EnvironmentTexture, not the map's.
+            const MaterialParam* env = nullptr;
+            for (const MaterialParam& p : material.params)
+                if (iequals(p.name, "EnvironmentTexture") && p.type == ParamType::Texture && !p.texture.empty())
+                    env = &p;
+            return make(ShaderImpl::W3xObjectsGeneric, ShaderFidelity::Approximation,
+                        "ObjectsGenericEnvMap.fx (Objects.fxh SPECIFY_CUSTOM_ENVMAP: dot3 lights 0-1 per pixel, light "
+                        "2 per vertex, spec map, reflection of the material's cube)",
+                        (env ? "the material's cube " + env->texture + " is not loaded (the view reads no cube maps)"
+                             : std::string("the material names no EnvironmentTexture cube")) +
+                            ": the scene ambient colour in every direction stands in; no cloud layer, shadow map, "
+                            "shroud or fog (the map's)");
+        }
+        // The alien family: house colour as C&C 3's compiled effects apply it (RecolorTexture x RecolorColor x
+        // AlienPulseFactor); with Kane's Wrath mounted the view applies KW's (spec.z x RecolorColor x pulse).
+        static const char* const kAlienInputs =
+            "AlienPulseFactor is set by the engine and not in the public sources: 1, its declared default (no "
+            "pulse); house colour: C&C 3's compiled effects sample RecolorTexture (RecolorTexture x RecolorColor x "
+            "pulse, the dump's earlier line), Kane's Wrath's Objects.fxh uses the spec map's z instead (applied when "
+            "Kane's Wrath is mounted); no cloud layer, shadow map, shroud or fog (the map's)";
         if (iequals(material.shader, "w3d:fx:ObjectsAlien.fx"))
             return make(ShaderImpl::W3xObjectsAlien, ShaderFidelity::Approximation,
                         "ObjectsAlien.fx (Objects.fxh OBJECTS_ALIEN: dot3 lights 0-1 per pixel, light 2 per vertex, "
                         "spec map, scrolled reflection texture, pulsing house colour)",
-                        "AlienPulseFactor is set by the engine and not in the public sources: 1, its declared default "
-                        "(no pulse); the formula is the public dump's Kane's Wrath version (the SDK's compiled 3ds Max "
-                        "build also names RecolorTexture, which that version does not read); no cloud layer, shadow "
-                        "map, shroud or fog (the map's)");
+                        kAlienInputs);
+        if (iequals(material.shader, "w3d:fx:ObjectsAlienIonHull.fx"))
+            return make(ShaderImpl::W3xObjectsAlien, ShaderFidelity::Approximation,
+                        "ObjectsAlienIonHull.fx (Objects.fxh OBJECTS_ALIEN + SUPPORT_IONHULL: the alien formula with "
+                        "the reflection x 12 and no spec mask, plus IonHullTexture(uv + Time/5) x IonHullTexture(2 uv "
+                        "+ Time/5) x 3)",
+                        kAlienInputs);
+        if (iequals(material.shader, "w3d:fx:ObjectsAlienBuildup.fx"))
+            return make(ShaderImpl::W3xObjectsAlien, ShaderFidelity::Approximation,
+                        "ObjectsAlienBuildup.fx (Objects.fxh OBJECTS_ALIEN + SUPPORT_BUILDUP: the alien formula "
+                        "without house colour; BuildUpMap alpha at UV set 2 x build fraction: at or below 0.25 the "
+                        "warp BuildUpMap(3 uv + Time/5) is added, below 0.21 clipped)",
+                        "the build fraction (OpacityOverride) is the engine's: 1, built, for a model shown alone; a "
+                        "mesh without a second UV set reads the fade at the first; AlienPulseFactor unused; no cloud "
+                        "layer, shadow map, shroud or fog (the map's)");
         if (iequals(material.shader, "w3d:fx:Tiberium.fx"))
             return make(ShaderImpl::W3xTiberium, ShaderFidelity::EngineFormula,
                         "Tiberium.fx (technique Default_U: dot3 lights per pixel, spec map, crystal glow on the "
@@ -261,6 +293,12 @@ ShaderInfo w3dShaderInfo(const Material& material) {
                             (infantry ? ", house colour by RecolorTexture)" : ")"),
                         kBasicMapInputs);
         }
+        if (iequals(material.shader, "w3d:fx:Simple.fx"))
+            return make(ShaderImpl::W3xDefaultW3d, ShaderFidelity::Approximation,
+                        "Simple.fx (unlit: Texture_0 at uv x TexCoordTransform_0.xy + Time x .zw, times "
+                        "ColorEmissive; AlphaBlendingEnable, DepthWriteEnable)",
+                        "read from the SDK's compiled shader (no public source): the UV offset's preshader is not "
+                        "decoded, Time x zw assumed; fog off (the map's)");
         if (iequals(material.shader, "w3d:fx:Tree.fx"))
             return make(ShaderImpl::W3xTree, ShaderFidelity::EngineFormula,
                         "Tree.fx (BasicW3D.fxh: three lights per vertex, one texture, swaying above SwayStartHeight on "

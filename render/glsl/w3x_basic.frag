@@ -15,9 +15,21 @@ uniform float bwNumTextures;         // NumTextures (0..2)
 uniform float bwSecondaryMode;       // SecondaryTextureBlendMode (0..3)
 #endif
 
+#ifdef SIMPLE
+uniform vec3 bwEmissive; // ColorEmissive (Simple.fx)
+#endif
+
 out vec4 fragColor;
 
 void main() {
+#ifdef SIMPLE
+    vec4 st = texture(bwTexture0, vUv0);
+    fragColor = clamp(vec4(st.rgb * bwEmissive, st.a), 0.0, 1.0);
+#ifdef ALPHA_TEST
+    if (st.a < 96.0 / 255.0) discard;
+#endif
+    return;
+#endif
 #ifdef DEFAULT_W3D
     int numTextures = int(bwNumTextures + 0.5), secondaryMode = int(bwSecondaryMode + 0.5);
 #endif

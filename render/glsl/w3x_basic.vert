@@ -31,7 +31,13 @@
 // are the view's light rig (lightPosition and lightColor 0..2, ambientColor), RecolorColor the view's faction
 // colour, Time the timeline's, OpacityOverride 1.
 //
-// Compile-time switches (prepended): DEFAULT_W3D (DefaultW3D.fxh's options), HOUSE_COLOR (DefaultW3D with
+// Simple.fx (SIMPLE; the SDK's compiled vs_1_1/ps_1_1, disassembled for this: no public source): unlit, colour =
+// Texture_0(uv * TexCoordTransform_0.xy + Time * TexCoordTransform_0.zw) * ColorEmissive, alpha the texture's;
+// no overbrighten (the pixel stage is tex, mul, mov); fog off. AlphaBlendingEnable and DepthWriteEnable are
+// render states (fx_uniforms.cpp). The preshader that forms the UV offset is not disassembled: Time * zw is the
+// SDK's "UV0 Scl/Move" as NOD's TexCoordTransform_0 uses it.
+//
+// Compile-time switches (prepended): SIMPLE (Simple.fx), DEFAULT_W3D (DefaultW3D.fxh's options), HOUSE_COLOR (DefaultW3D with
 // UseRecolorColors), RECOLOR (Infantry.fx with a RecolorTexture), TREE_SWAY (Tree.fx), ALPHA_TEST (AlphaTestEnable:
 // alpha below 0x60 / 255 cut).
 in vec3 vertexPosition;
@@ -72,6 +78,9 @@ uniform vec4 bwTransform0;   // TexCoordTransform_0
 uniform vec4 bwTransform1;   // TexCoordTransform_1
 uniform vec4 bwVideo0;       // TextureAnimation_FPS_NumPerRow_LastFrame_FrameOffset_0
 uniform float bwPulse;       // HouseColorPulse (0 or 1)
+#endif
+#if defined(SIMPLE) && !defined(DEFAULT_W3D)
+uniform vec4 bwTransform0; // TexCoordTransform_0 (Simple.fx: scale xy, move zw per second)
 #endif
 #ifdef TREE_SWAY
 uniform vec3 bwSway;         // SwayStartHeight, SwayStartRadius, SwayStrength
@@ -197,5 +206,9 @@ void main() {
 #ifdef DEFAULT_W3D
     vUv0 = mapUv(vUv0, bwMapper0, bwTransform0, true);
     vUv1 = mapUv(vUv1, bwMapper1, bwTransform1, false);
+#endif
+#ifdef SIMPLE // Simple.fx: TEXCOORD0 = uv * TexCoordTransform_0.xy + Time * TexCoordTransform_0.zw (engine v down)
+    vec2 e = vec2(vertexTexCoord.x, 1.0 - vertexTexCoord.y) * bwTransform0.xy + alamoTime * bwTransform0.zw;
+    vUv0 = vec2(e.x, 1.0 - e.y);
 #endif
 }

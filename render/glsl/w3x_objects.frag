@@ -10,6 +10,14 @@ in vec3 vEye;
 uniform sampler2D obEnvironmentTexture; // EnvironmentTexture (ObjectsAlien)
 uniform float obPulse;                  // AlienPulseFactor
 #endif
+#ifdef ION_HULL
+uniform sampler2D obIonHullTexture; // IonHullTexture
+#endif
+#ifdef BUILDUP
+in vec2 vUv1;                      // BuildupTexCoord
+uniform sampler2D obBuildUpMap;    // BuildUpMap
+uniform float obBuildup;           // OpacityOverride as the build-up fraction
+#endif
 
 uniform sampler2D obDiffuseTexture; // DiffuseTexture
 uniform sampler2D obNormalMap;      // NormalMap
@@ -29,6 +37,9 @@ uniform vec3 ambientColor;          // the environment cube's stand-in (see w3x_
 
 out vec4 fragColor;
 
+// An engine-orientation UV (v down) as ours (v' = 1 - v), both ways.
+vec2 flipV(vec2 uv) { return vec2(uv.x, 1.0 - uv.y); }
+
 // HLSL lit(n.l, n.h, m): (1, max(n.l, 0), n.l < 0 || n.h < 0 ? 0 : pow(n.h, m), 1); y and z here.
 vec2 lit(float ndl, float ndh, float m) {
     return vec2(max(ndl, 0.0), (ndl < 0.0 || ndh < 0.0) ? 0.0 : pow(ndh, m));
@@ -47,8 +58,12 @@ void main() {
     vec4 st = texture(obSpecMap, vUv);
     vec3 r = -reflect(vEye, normalize(vWorldNormal + bump));
     float e = r.y + alamoTime * 0.2; // engine (u, v) = (e, e)
+#ifdef ION_HULL
+    vec3 env = texture(obEnvironmentTexture, vec2(e, 1.0 - e)).rgb * st.y * obSpecular * 12.0;
+#else
     vec3 env = texture(obEnvironmentTexture, vec2(e, 1.0 - e)).rgb * obEnvMult * st.y * obSpecular * 6.0;
     specularColor = 3.0 * obSpecular * st.x;
+#endif
     selfIllumination = st.z;
 #elif defined(SPECMAP)
     vec4 st = texture(obSpecMap, vUv);
@@ -67,18 +82,36 @@ void main() {
 #endif
     vec2 l1 = lit(dot(bump, vL1), dot(bump, vH), obSpecularExponent);
     color.rgb += lightColor[1].rgb * (diffuse * l1.x);
+#ifdef ION_HULL
+    vec2 ue = flipV(vUv);
+    vec3 ion1 = texture(obIonHullTexture, flipV(ue + alamoTime * 0.2)).rgb;
+    vec3 ion2 = texture(obIonHullTexture, flipV(ue * 2.0 + alamoTime * 0.2)).rgb;
+    color.rgb += ion1 * ion2 * 3.0;
+#endif
 #ifdef SCROLL_HOUSECOLOR
     vec2 e = vec2(vUv.x, 1.0 - vUv.y) * obTexTransform.xy + alamoTime * obTexTransform.zw; // engine (u, v)
     float scroll = texture(obScrollTexture, vec2(e.x, 1.0 - e.y)).x;
     color.rgb += selfIllumination * scroll * factionColor.rgb * 3.0;
 #elif defined(OBJECTS_ALIEN)
+#ifdef HOUSE_SELFILLUM
     color.rgb += selfIllumination * factionColor.rgb * obPulse;
+#elif defined(RECOLOR)
+    color.rgb += texture(obRecolorTexture, vUv).rgb * factionColor.rgb * obPulse;
+#endif
 #else
     color.rgb = mix(color.rgb, base.rgb, selfIllumination);
-#ifdef RECOLOR
+#ifdef HOUSE_SELFILLUM
+    color.rgb = mix(color.rgb, factionColor.rgb, selfIllumination);
+#elif defined(RECOLOR)
     vec4 rc = texture(obRecolorTexture, vUv);
     color.rgb = mix(color.rgb, rc.rgb * factionColor.rgb, rc.a);
 #endif
+#endif
+#ifdef BUILDUP
+    vec3 warp = texture(obBuildUpMap, flipV(flipV(vUv) * 3.0 + alamoTime * 0.2)).rgb;
+    float threshold = texture(obBuildUpMap, vUv1).a * obBuildup;
+    if (threshold <= 0.25) color.rgb += warp;
+    if (threshold < 0.21) discard; // clip(threshold - 0.21)
 #endif
 #ifdef ALPHA_TEST
     if (color.a < 96.0 / 255.0) discard; // AlphaRef DEFAULT_ALPHATEST_THRESHOLD (0x60), GREATEREQUAL

@@ -28,12 +28,29 @@
 // self-illumination mix: house colour adds spec.z * RecolorColor * AlienPulseFactor (the engine's; 1, its declared
 // default, here).
 //
-// Compile-time switches (prepended): SPECMAP (the material names a SpecMap), RECOLOR (a RecolorTexture),
+// ObjectsAlienIonHull.fx (ION_HULL, with OBJECTS_ALIEN): the reflection is times spec.y * SpecularColor * 12 (no
+// EnvMult) and the specular colour stays SpecularColor (no spec.x mask); after the lights it adds
+// IonHullTexture(uv + Time / 5) * IonHullTexture(uv * 2 + Time / 5) * 3 (engine UVs).
+// ObjectsAlienBuildup.fx (BUILDUP, with OBJECTS_ALIEN, no house colour: the compiled effect has no RecolorColor):
+// OpacityOverride is the build-up fraction (the vertex alpha is 1); threshold = BuildUpMap(TEXCOORD1).a *
+// fraction; where threshold <= 0.25 it adds BuildUpMap(uv * 3 + Time / 5).rgb (the warp), below 0.21 the pixel is
+// clipped. The fraction is the engine's (obBuildup; 1, built, for a model shown alone).
+// House colour (C&C 3, as the SDK's compiled Objects*.fx sample RecolorTexture): GDI/Generic lerp(colour,
+// RecolorTexture.rgb * RecolorColor, RecolorTexture.a); the aliens add RecolorTexture.rgb * RecolorColor *
+// AlienPulseFactor. Kane's Wrath (HOUSE_SELFILLUM: the dump's Objects.fxh, which no longer reads RecolorTexture):
+// lerp(colour, RecolorColor, spec.z) after the self-illumination mix; the aliens add RecolorColor * spec.z * pulse.
+//
+// Compile-time switches (prepended): ION_HULL, BUILDUP, HOUSE_SELFILLUM, SPECMAP (the material names a SpecMap), RECOLOR (a RecolorTexture),
 // SCROLL_HOUSECOLOR (ObjectsNOD.fx), OBJECTS_ALIEN (ObjectsAlien.fx, with SPECMAP), ALPHA_TEST (AlphaTestEnable:
 // alpha below 0x60 / 255 cut).
 in vec3 vertexPosition;
 in vec3 vertexNormal;
 in vec2 vertexTexCoord;
+#ifdef BUILDUP
+in vec2 vertexTexCoord1; // BuildupTexCoord (TEXCOORD1)
+uniform int hasTexCoord1; // 0: no second UV set (the first stands in)
+out vec2 vUv1;
+#endif
 in vec3 vertexTangent;
 in vec3 vertexBinormal;
 in vec4 boneWeight;
@@ -96,6 +113,9 @@ void main() {
     vec3 P = p.xyz / max(p.w, 1e-6);
     gl_Position = viewProjectionMatrix * vec4(P, 1.0);
     vUv = vertexTexCoord;
+#ifdef BUILDUP
+    vUv1 = hasTexCoord1 != 0 ? vertexTexCoord1 : vertexTexCoord;
+#endif
 
     vec3 fz = normalize(n);
     vec3 fx = -normalize(r * vertexBinormal);

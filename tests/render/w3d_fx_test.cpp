@@ -245,8 +245,10 @@ struct Shot {
     }
 };
 
-Shot render(const std::shared_ptr<rs::Model>& m, const QString& dir, QRect box = {}) {
+// kanesWrath: shown with Kane's Wrath mounted (ViewOptions::kanesWrath).
+Shot render(const std::shared_ptr<rs::Model>& m, const QString& dir, QRect box = {}, bool kanesWrath = false) {
     ViewOptions o;
+    o.kanesWrath = kanesWrath;
     o.grid = false;
     o.dazzles = false;
     o.background = kBg;
@@ -510,7 +512,10 @@ struct ObjectsTexels {
     V4 recolorTexel{0.0f};
 };
 
-V3 objects(const ObjectsConst& k, float envMult, const ObjectsTexels& t, V3 eye, const Blend& at = kAtCentre) {
+// kanesWrath: Kane's Wrath's Objects.fxh house colour, lerp(colour, RecolorColor, spec.z) after the
+// self-illumination mix (no RecolorTexture).
+V3 objects(const ObjectsConst& k, float envMult, const ObjectsTexels& t, V3 eye, const Blend& at = kAtCentre,
+           bool kanesWrath = false) {
     const std::vector<Light> l = rig();
     const V3 base = V3(q8(t.base));
     const V3 n = decoded(t.normal, k.bump);
@@ -540,7 +545,8 @@ V3 objects(const ObjectsConst& k, float envMult, const ObjectsTexels& t, V3 eye,
     const glm::vec2 l1 = lit(glm::dot(n, toFrame(l[1].toward)), glm::dot(n, h));
     c += l[1].colour * diffuse * l1.x;
     c = glm::mix(c, base, selfIllumination);
-    if (t.recolor) {
+    if (kanesWrath) c = glm::mix(c, V3(kFaction.redF(), kFaction.greenF(), kFaction.blueF()), selfIllumination);
+    if (t.recolor && !kanesWrath) {
         const V4 rc = q8(t.recolorTexel);
         const V3 faction(kFaction.redF(), kFaction.greenF(), kFaction.blueF());
         c = glm::mix(c, V3(rc) * faction, rc.w);
@@ -945,8 +951,8 @@ TEST_CASE("Tree.fx: vertices above SwayStartHeight sway by the formula's phase",
 // ObjectsAlien.fx (Objects.fxh with OBJECTS_ALIEN, glsl/w3x_objects.frag): the alien constants (BumpScale 1.5,
 // AmbientColor 1, DiffuseColor 1, SpecularColor (0.788, 0.761, 1), SpecularExponent 15); the reflection texture (one
 // colour here, so its scrolled coordinate does not matter) times EnvMult * spec.y * SpecularColor * 6 multiplies
-// light 0's term; house colour adds spec.z * RecolorColor (AlienPulseFactor 1).
-TEST_CASE("ObjectsAlien.fx: alien constants, the reflection on light 0 and the added house colour",
+// light 0's term; house colour adds spec.z * RecolorColor (AlienPulseFactor 1) with Kane's Wrath mounted.
+TEST_CASE("ObjectsAlien.fx: alien constants, the reflection on light 0 and the added house colour (Kane's Wrath)",
           "[render][w3x][fx]") {
     QTemporaryDir dir;
     const V4 flat = normalTexel(V3(0, 0, 1));
@@ -968,7 +974,7 @@ TEST_CASE("ObjectsAlien.fx: alien constants, the reflection on light 0 and the a
     CHECK(info.impl == rs::ShaderImpl::W3xObjectsAlien);
     CHECK(info.fidelity == rs::ShaderFidelity::Approximation);
     CHECK(info.note.find("AlienPulseFactor") != std::string::npos);
-    const Shot s = render(model, dir.path());
+    const Shot s = render(model, dir.path(), {}, true); // Kane's Wrath: house colour by spec.z
     const V3 eye = eyeOfView();
     const ObjectsConst k{1.5f, V3(1.0f), V3(1.0f), V3(0.788f, 0.761f, 1.0f), 15.0f};
     auto alien = [&](V4 spec, const Blend& at) {
@@ -1350,4 +1356,300 @@ TEST_CASE("corpus C&C 3 shield: AlienShield.fx and ShieldDistortion.fx by their 
         CHECK(view().bindingProblems().isEmpty());
     }
     CHECK(seen >= 2);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The rest of C&C 3's Objects family and Simple.fx (issue 42): ObjectsAlienIonHull.fx, ObjectsAlienBuildup.fx,
+// ObjectsGenericEnvMap.fx, Simple.fx, and the house colour of C&C 3 against Kane's Wrath. The formulas, evaluated
+// here on the CPU (Objects.fxh as the public dump states it, Simple.fx as its compiled shader reads):
+//   alien: c = COLOR0 tex 2; env = EnvironmentTexture * EnvMult * spec.y * SpecularColor * 6, specular
+//   3 SpecularColor spec.x; ion hull: env = EnvironmentTexture * spec.y * SpecularColor * 12, specular SpecularColor;
+//   c += C0 env (tex lit0.y + specular lit0.z) + C1 tex lit1.y; ion hull: c += ion(uv + t) ion(2 uv + t) 3;
+//   C&C 3 house colour: c += RecolorTexture.rgb RecolorColor pulse; Kane's Wrath: c += spec.z RecolorColor pulse;
+//   build-up: threshold = BuildUpMap(uv1).a * fraction (1); c += threshold <= 0.25 ? BuildUpMap(3 uv + t).rgb : 0;
+//   threshold < 0.21 clipped.
+//   Simple: Texture_0(uv TexCoordTransform_0.xy + t .zw) * ColorEmissive.
+namespace {
+
+const ObjectsConst kAlien{1.5f, V3(1.0f), V3(1.0f), V3(0.788f, 0.761f, 1.0f), 15.0f};
+
+struct AlienCase {
+    float envMult = 1.0f;
+    V4 spec{0.0f}, env{0.0f};
+    bool ionHull = false;
+    V4 ion{0.0f};
+    bool recolor = false; // C&C 3: RecolorTexture
+    V4 recolorTexel{0.0f};
+    bool kanesWrath = false; // house colour by spec.z
+    bool buildupWarp = false;
+    V4 warp{0.0f};
+};
+
+V3 alienFormula(const AlienCase& a, V3 eye, const Blend& at) {
+    const ObjectsConst& k = kAlien;
+    const std::vector<Light> l = rig();
+    const V3 base = V3(q8(kTex));
+    const V3 n(0, 0, 1);
+    const V3 color0 = glm::clamp(
+        (kSceneAmbient * k.ambient + l[2].colour * std::max(0.0f, glm::dot(kNormal, l[2].toward)) * k.diffuse) / 2.0f,
+        0.0f, 1.0f);
+    V3 c = color0 * base * 2.0f;
+    const V4 st = q8(a.spec);
+    V3 env, specular;
+    if (a.ionHull) {
+        env = V3(q8(a.env)) * st.y * k.specular * 12.0f;
+        specular = k.specular;
+    } else {
+        env = V3(q8(a.env)) * a.envMult * st.y * k.specular * 6.0f;
+        specular = 3.0f * k.specular * st.x;
+    }
+    V3 h(0.0f);
+    for (const auto& [w, p] : at)
+        h += w * halfAt(l[0], p, eye);
+    auto lit = [&](float ndl, float ndh) {
+        return glm::vec2(std::max(ndl, 0.0f), (ndl < 0.0f || ndh < 0.0f) ? 0.0f : std::pow(ndh, k.exponent));
+    };
+    const glm::vec2 l0 = lit(glm::dot(n, toFrame(l[0].toward)), glm::dot(n, h));
+    c += l[0].colour * env * (base * k.diffuse * l0.x + specular * l0.y);
+    const glm::vec2 l1 = lit(glm::dot(n, toFrame(l[1].toward)), glm::dot(n, h));
+    c += l[1].colour * base * k.diffuse * l1.x;
+    if (a.ionHull) c += V3(q8(a.ion)) * V3(q8(a.ion)) * 3.0f;
+    const V3 faction(kFaction.redF(), kFaction.greenF(), kFaction.blueF());
+    if (a.kanesWrath) c += st.z * faction;
+    if (a.recolor && !a.kanesWrath) c += V3(q8(a.recolorTexel)) * faction;
+    if (a.buildupWarp) c += V3(q8(a.warp));
+    return glm::clamp(c, 0.0f, 1.0f);
+}
+
+std::shared_ptr<rs::Model> alienQuad(const char* typeName, const QString& dir,
+                                     std::vector<rs::w3d::ShaderMaterialProperty> extra, float envMult = 1.0f) {
+    Fx fx;
+    fx.typeName = typeName;
+    fx.specMap = "s.tga";
+    fx.envMult = envMult;
+    fx.diffuse = V3(0.1f); // the file's constants are not the effect's
+    fx.extra = std::move(extra);
+    fx.extra.push_back(textureProp("EnvironmentTexture", "e.tga"));
+    return quadModel(fx, dir);
+}
+
+void alienTextures(const QString& dir, V4 specL, V4 specR, V4 env) {
+    const V4 flat = normalTexel(V3(0, 0, 1));
+    halvesTga(dir + "/d.tga", kTex, kTex);
+    halvesTga(dir + "/n.tga", flat, flat);
+    halvesTga(dir + "/s.tga", specL, specR);
+    halvesTga(dir + "/e.tga", env, env);
+}
+
+} // namespace
+
+TEST_CASE("The rest of the C&C 3 Objects family and Simple.fx are drawn by formula, saying what stands in",
+          "[render][w3x][fx]") {
+    QTemporaryDir dir;
+    struct Want {
+        const char* name;
+        rs::ShaderImpl impl;
+        const char* program;
+        const char* define;
+    };
+    for (const Want& w : {Want{"ObjectsAlienIonHull.fx", rs::ShaderImpl::W3xObjectsAlien, "w3x_objects", "ION_HULL"},
+                          Want{"ObjectsAlienBuildup.fx", rs::ShaderImpl::W3xObjectsAlien, "w3x_objects", "BUILDUP"},
+                          Want{"ObjectsGenericEnvMap.fx", rs::ShaderImpl::W3xObjectsGeneric, "w3x_objects", nullptr},
+                          Want{"Simple.fx", rs::ShaderImpl::W3xDefaultW3d, "w3x_basic", "SIMPLE"}}) {
+        Fx fx;
+        fx.typeName = w.name;
+        const auto m = quadModel(fx, dir.path());
+        const rs::Material& mat = m->meshes[0].subMeshes[0].material;
+        const rs::ShaderInfo info = rs::shaderInfo(rs::Format::W3x, m->meshes[0], mat);
+        INFO(w.name << ": " << info.implementation << " / " << info.note);
+        CHECK(info.impl == w.impl);
+        CHECK(info.implementation.find(w.name) == 0);
+        CHECK(info.fidelity == rs::ShaderFidelity::Approximation);
+        CHECK_FALSE(info.note.empty());
+        const rs::render::FxBinding b = rs::render::fxBinding(m->meshes[0], mat, info.impl);
+        CHECK(b.program == w.program);
+        if (w.define) CHECK(std::find(b.defines.begin(), b.defines.end(), w.define) != b.defines.end());
+        CHECK(std::find(b.defines.begin(), b.defines.end(), "DEFAULT_W3D") == b.defines.end());
+    }
+    // ObjectsGenericEnvMap names the material's cube, and says it is not loaded.
+    Fx env;
+    env.typeName = "ObjectsGenericEnvMap.fx";
+    env.extra = {textureProp("EnvironmentTexture", "sky_cube.dds")};
+    const auto m = quadModel(env, dir.path());
+    const rs::ShaderInfo info = rs::shaderInfo(rs::Format::W3x, m->meshes[0], m->meshes[0].subMeshes[0].material);
+    CHECK(info.note.find("sky_cube.dds is not loaded") != std::string::npos);
+    // House colour: C&C 3's GDI reads RecolorTexture; Kane's Wrath's the spec map's z (no RecolorTexture slot);
+    // ObjectsGeneric has none (its compiled effect has no RecolorColor) and neither has the build-up.
+    Fx gdi;
+    gdi.typeName = "ObjectsGDI.fx";
+    gdi.recolorTexture = "hc.tga";
+    const auto g = quadModel(gdi, dir.path());
+    const rs::Material& gm = g->meshes[0].subMeshes[0].material;
+    auto has = [](const rs::render::FxBinding& b, const char* d) {
+        return std::find(b.defines.begin(), b.defines.end(), d) != b.defines.end();
+    };
+    const auto cnc3 = rs::render::fxBinding(g->meshes[0], gm, rs::ShaderImpl::W3xObjectsGdi, false);
+    const auto kw = rs::render::fxBinding(g->meshes[0], gm, rs::ShaderImpl::W3xObjectsGdi, true);
+    CHECK(has(cnc3, "RECOLOR"));
+    CHECK_FALSE(has(cnc3, "HOUSE_SELFILLUM"));
+    CHECK(has(kw, "HOUSE_SELFILLUM"));
+    CHECK(has(kw, "SPECMAP")); // read for its z even when the material names none (a black one)
+    CHECK_FALSE(has(kw, "RECOLOR"));
+    gdi.typeName = "ObjectsGeneric.fx";
+    const auto gen = quadModel(gdi, dir.path());
+    for (bool k : {false, true}) {
+        const auto b = rs::render::fxBinding(gen->meshes[0], gen->meshes[0].subMeshes[0].material,
+                                             rs::ShaderImpl::W3xObjectsGeneric, k);
+        CHECK_FALSE(has(b, "RECOLOR"));
+        CHECK_FALSE(has(b, "HOUSE_SELFILLUM"));
+    }
+}
+
+TEST_CASE("ObjectsAlien.fx in C&C 3: house colour by RecolorTexture x RecolorColor, none without it",
+          "[render][w3x][fx]") {
+    QTemporaryDir dir;
+    const V4 specL(1.0f, 0.8f, 0.0f, 1.0f), specR(0.3f, 0.4f, 0.6f, 1.0f), env(0.2f, 0.25f, 0.3f, 1.0f);
+    alienTextures(dir.path(), specL, specR, env);
+    const V4 rcL(0.0f, 0.0f, 0.0f, 1.0f), rcR(0.5f, 0.5f, 0.5f, 1.0f);
+    halvesTga(dir.path() + "/hc.tga", rcL, rcR);
+    // Without a RecolorTexture: no house colour even where spec.z is 0.6 (Kane's Wrath would add it).
+    const Shot none = render(alienQuad("ObjectsAlien.fx", dir.path(), {}, 0.3f), dir.path());
+    const V3 eye = eyeOfView();
+    AlienCase l{0.3f, specL, env}, r{0.3f, specR, env};
+    checkPixel(none.at(0.25f, 0.5f), alienFormula(l, eye, kLeftMiddle), "C&C 3 alien, no recolour texture, left");
+    checkPixel(none.at(0.75f, 0.5f), alienFormula(r, eye, kRightMiddle), "C&C 3 alien, no recolour texture, right");
+    const Shot kw = render(alienQuad("ObjectsAlien.fx", dir.path(), {}, 0.3f), dir.path(), none.box, true);
+    AlienCase rk = r;
+    rk.kanesWrath = true;
+    REQUIRE(alienFormula(rk, eye, kRightMiddle).z > alienFormula(r, eye, kRightMiddle).z + 0.1f);
+    checkPixel(kw.at(0.75f, 0.5f), alienFormula(rk, eye, kRightMiddle), "Kane's Wrath alien: spec.z house colour");
+    // With one: the texture's colour times the faction's, added.
+    const Shot rc = render(alienQuad("ObjectsAlien.fx", dir.path(), {textureProp("RecolorTexture", "hc.tga")}, 0.3f),
+                           dir.path(), none.box);
+    l.recolor = r.recolor = true;
+    l.recolorTexel = rcL;
+    r.recolorTexel = rcR;
+    const V3 want = alienFormula(r, eye, kRightMiddle);
+    REQUIRE(want.z > alienFormula(AlienCase{0.3f, specR, env}, eye, kRightMiddle).z + 0.1f);
+    checkPixel(rc.at(0.25f, 0.5f), alienFormula(l, eye, kLeftMiddle), "C&C 3 alien, black recolour texel");
+    checkPixel(rc.at(0.75f, 0.5f), want, "C&C 3 alien, grey recolour texel x faction");
+}
+
+TEST_CASE("ObjectsGDI.fx with Kane's Wrath mounted: house colour by the spec map's self-illumination",
+          "[render][w3x][fx]") {
+    QTemporaryDir dir;
+    const V4 flat = normalTexel(V3(0, 0, 1));
+    halvesTga(dir.path() + "/d.tga", kTex, kTex);
+    halvesTga(dir.path() + "/n.tga", flat, flat);
+    const V4 specL(1.0f, 0.8f, 0.0f, 1.0f), specR(0.2f, 0.0f, 0.5f, 1.0f);
+    halvesTga(dir.path() + "/s.tga", specL, specR);
+    halvesTga(dir.path() + "/hc.tga", V4(0.9f, 0.9f, 0.9f, 0.6f), V4(0.9f, 0.9f, 0.9f, 0.6f));
+    Fx fx;
+    fx.typeName = "ObjectsGDI.fx";
+    fx.specMap = "s.tga";
+    fx.recolorTexture = "hc.tga"; // not read by Kane's Wrath's Objects.fxh
+    const Shot s = render(quadModel(fx, dir.path()), dir.path(), {}, true);
+    const V3 eye = eyeOfView();
+    ObjectsTexels l{kTex, flat, true, specL}, r{kTex, flat, true, specR};
+    const V3 wantR = objects(kGdi, 1.0f, r, eye, kRightMiddle, true);
+    REQUIRE(wantR.z > objects(kGdi, 1.0f, r, eye, kRightMiddle).z + 0.1f);
+    checkPixel(s.at(0.25f, 0.5f), objects(kGdi, 1.0f, l, eye, kLeftMiddle, true), "KW GDI, spec.z 0: no house colour");
+    checkPixel(s.at(0.75f, 0.5f), wantR, "KW GDI, spec.z 0.5: half way to the faction colour");
+}
+
+TEST_CASE("ObjectsAlienIonHull.fx: reflection x 12 without the spec mask, and the ion texture squared x 3",
+          "[render][w3x][fx]") {
+    QTemporaryDir dir;
+    const V4 specL(0.0f, 0.8f, 0.0f, 1.0f), specR(1.0f, 0.3f, 0.6f, 1.0f), env(0.2f, 0.25f, 0.3f, 1.0f);
+    alienTextures(dir.path(), specL, specR, env);
+    const V4 ion(0.3f, 0.2f, 0.15f, 1.0f);
+    halvesTga(dir.path() + "/ion.tga", ion, ion); // one colour: the scrolled coordinates do not matter
+    const Shot s = render(alienQuad("ObjectsAlienIonHull.fx", dir.path(), {textureProp("IonHullTexture", "ion.tga")},
+                                    0.3f /* not read by the ion hull */),
+                          dir.path());
+    const V3 eye = eyeOfView();
+    AlienCase l{0.3f, specL, env, true, ion}, r{0.3f, specR, env, true, ion};
+    const V3 wl = alienFormula(l, eye, kLeftMiddle), wr = alienFormula(r, eye, kRightMiddle);
+    INFO("left " << wl.x << "," << wl.y << "," << wl.z << " right " << wr.x << "," << wr.y << "," << wr.z);
+    checkPixel(s.at(0.25f, 0.5f), wl, "ion hull, reflection 0.8, no specular mask");
+    checkPixel(s.at(0.75f, 0.5f), wr, "ion hull, reflection 0.3");
+    // Without the ion texture the sum drops by ion^2 x 3.
+    const Shot bare = render(alienQuad("ObjectsAlienIonHull.fx", dir.path(), {}, 0.3f), dir.path(), s.box);
+    l.ion = V4(0.0f);
+    checkPixel(bare.at(0.25f, 0.5f), alienFormula(l, eye, kLeftMiddle), "ion hull without IonHullTexture");
+}
+
+TEST_CASE("ObjectsAlienBuildup.fx: the warp where the build-up map's alpha is at most 0.25, clipped below 0.21",
+          "[render][w3x][fx]") {
+    QTemporaryDir dir;
+    const V4 spec(1.0f, 0.5f, 0.6f, 1.0f), env(0.3f, 0.3f, 0.35f, 1.0f);
+    alienTextures(dir.path(), spec, spec, env);
+    // Same colour both halves (the warp samples at 3 uv + Time / 5); alpha 0.23 left (warp shown), 0.6 right.
+    const V4 warp(0.25f, 0.1f, 0.4f, 0.23f), built(0.25f, 0.1f, 0.4f, 0.6f);
+    halvesTga(dir.path() + "/bu.tga", warp, built);
+    const Shot s = render(alienQuad("ObjectsAlienBuildup.fx", dir.path(),
+                                    {textureProp("BuildUpMap", "bu.tga"), textureProp("RecolorTexture", "bu.tga")}),
+                          dir.path());
+    const V3 eye = eyeOfView();
+    AlienCase l{1.0f, spec, env}, r{1.0f, spec, env}; // no house colour: the effect has no RecolorColor
+    l.buildupWarp = true;
+    l.warp = warp;
+    checkPixel(s.at(0.25f, 0.5f), alienFormula(l, eye, kLeftMiddle), "build-up: alpha 0.23, the warp added");
+    checkPixel(s.at(0.75f, 0.5f), alienFormula(r, eye, kRightMiddle), "build-up: alpha 0.6, built");
+    // Alpha 0.1 on the left: clipped, the background shows there.
+    halvesTga(dir.path() + "/bu.tga", V4(0.25f, 0.1f, 0.4f, 0.1f), built);
+    const Shot clipped = render(alienQuad("ObjectsAlienBuildup.fx", dir.path(), {textureProp("BuildUpMap", "bu.tga")}),
+                                dir.path(), s.box);
+    const QColor bg = clipped.at(0.25f, 0.5f);
+    CHECK(std::abs(bg.red() - kBg.red()) <= kTol);
+    CHECK(std::abs(bg.green() - kBg.green()) <= kTol);
+    CHECK(std::abs(bg.blue() - kBg.blue()) <= kTol);
+    checkPixel(clipped.at(0.75f, 0.5f), alienFormula(r, eye, kRightMiddle), "build-up: the built half stays");
+}
+
+TEST_CASE("ObjectsGenericEnvMap.fx: ObjectsGeneric's formula with the material's constants", "[render][w3x][fx]") {
+    QTemporaryDir dir;
+    const V4 nl = normalTexel(kTiltLeft), nr = normalTexel(kTiltRight);
+    halvesTga(dir.path() + "/d.tga", kTex, kTex);
+    halvesTga(dir.path() + "/n.tga", nl, nr);
+    const V4 spec(0.6f, 0.5f, 0.0f, 1.0f);
+    halvesTga(dir.path() + "/s.tga", spec, spec);
+    Fx fx;
+    fx.typeName = "ObjectsGenericEnvMap.fx";
+    fx.specMap = "s.tga";
+    fx.bumpScale = 0.7f;
+    fx.ambient = V3(0.8f, 0.6f, 0.5f);
+    fx.diffuse = V3(0.6f, 0.9f, 0.7f);
+    fx.specular = V3(0.3f, 0.2f, 0.4f);
+    fx.exponent = 12.0f;
+    fx.envMult = 0.5f;
+    fx.extra = {textureProp("EnvironmentTexture", "sky_cube.dds")};
+    const Shot s = render(quadModel(fx, dir.path()), dir.path());
+    const V3 eye = eyeOfView();
+    const ObjectsConst k{fx.bumpScale, fx.ambient, fx.diffuse, fx.specular, fx.exponent};
+    checkPixel(s.at(0.25f, 0.5f), objects(k, fx.envMult, {kTex, nl, true, spec}, eye, kLeftMiddle), "env map, left");
+    checkPixel(s.at(0.75f, 0.5f), objects(k, fx.envMult, {kTex, nr, true, spec}, eye, kRightMiddle), "env map, right");
+}
+
+TEST_CASE("Simple.fx: unlit Texture_0 x ColorEmissive at the transformed UV", "[render][w3x][fx]") {
+    QTemporaryDir dir;
+    const V4 left(0.9f, 0.2f, 0.3f, 1.0f), right(0.2f, 0.6f, 0.8f, 1.0f);
+    halvesTga(dir.path() + "/d.tga", left, right);
+    Fx fx;
+    fx.typeName = "Simple.fx";
+    fx.objectsProps = false;
+    const V3 emissive(0.5f, 0.8f, 1.0f);
+    fx.extra = {textureProp("Texture_0", "d.tga"), colourProp("ColorEmissive", emissive)};
+    const Shot s = render(quadModel(fx, dir.path()), dir.path());
+    checkPixel(s.at(0.25f, 0.5f), V3(q8(left)) * emissive, "simple, left");
+    checkPixel(s.at(0.75f, 0.5f), V3(q8(right)) * emissive, "simple, right");
+    // TexCoordTransform_0 scale (-1, 1): u -> -u, wrapped: each half shows the other's texel.
+    fx.extra.push_back([] {
+        auto p = prop("TexCoordTransform_0", 5); // float4
+        p.value = V4(-1.0f, 1.0f, 0.0f, 0.0f);
+        return p;
+    }());
+    const Shot flipped = render(quadModel(fx, dir.path()), dir.path(), s.box);
+    checkPixel(flipped.at(0.2f, 0.5f), V3(q8(right)) * emissive, "simple, mirrored UV, left shows right");
+    checkPixel(flipped.at(0.8f, 0.5f), V3(q8(left)) * emissive, "simple, mirrored UV, right shows left");
 }
