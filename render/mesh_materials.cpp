@@ -447,6 +447,10 @@ void MeshMaterials::buildSubMesh(Qt3DCore::QEntity* parent, const std::vector<Pa
         addParam(mat, "skinMode", skinMode);
         addParam(mat, "rigidSlot", rigidSlot);
         addParam(mat, "hasVertexColor", useColors ? 1 : 0);
+        // DefaultW3D.fx's second texture reads the second UV set where the sub-mesh has one (vertexTexCoord1,
+        // uploaded above); otherwise TEXCOORD1 is the first set.
+        addParam(mat, "hasTexCoord1",
+                 shader.impl == rs::ShaderImpl::W3xDefaultW3d && sm.uv1.size() == sm.positions.size() ? 1 : 0);
         mat->setEffect(alamoEffect(shader.impl, style.cullBackFaces));
         entity->addComponent(gr);
         entity->addComponent(mat);

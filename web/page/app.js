@@ -202,7 +202,7 @@ async function poseAt(t) {
   renderer.setPose(r.palettes, r.shown);
   renderer.lights = r.lights;
   renderer.setSprites(r.dazzles, r.particles);
-  state.sprites = { dazzles: r.dazzles.length / 12, particles: r.particles.length / 9 };
+  state.sprites = { dazzles: r.dazzles.length / 12, particles: r.particles.length / 17 };
   $('scrub').value = String(clipTime(t));
   $('time').textContent = clipTime(t).toFixed(2) + ' s';
 }

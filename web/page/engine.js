@@ -11,7 +11,7 @@ import { glsl, esPrefix } from './shaders.js';
 
 // The attribute locations of render.js (ATTRS): the same vertex arrays serve both programs.
 const ATTRS = ['vertexPosition', 'vertexNormal', 'vertexTexCoord', 'vertexTangent', 'vertexBinormal', 'vertexColor',
-  'boneWeight', 'boneIndex', 'vertexPosition2', 'vertexNormal2', 'w3dUv0', 'w3dUv1', 'w3dColor'];
+  'boneWeight', 'boneIndex', 'vertexPosition2', 'vertexNormal2', 'w3dUv0', 'w3dUv1', 'w3dColor', 'vertexTexCoord1'];
 
 // render/texture_cache.h stand-ins (RGBA8): white, clear, flat normal, the placeholder grey and its half.
 const kCheckerGrey = 0xa8;
@@ -263,6 +263,8 @@ export class EngineFormulas {
     set('skinMode', (l) => gl.uniform1i(l, p.dual ? 2 : p.skinned ? 1 : 0));
     set('rigidSlot', (l) => gl.uniform1i(l, 0));
     set('hasVertexColor', (l) => gl.uniform1i(l, p.hasColor ? 1 : 0));
+    // DefaultW3D.fx: TEXCOORD1 is the second UV set where the sub-mesh has one (render/mesh_materials.cpp).
+    set('hasTexCoord1', (l) => gl.uniform1i(l, p.hasUv1 && fx.defines.includes('DEFAULT_W3D') ? 1 : 0));
     set('factionColor', (l) => gl.uniform4fv(l, this.r.factionColor));
     set('alamoTime', (l) => gl.uniform1f(l, this.r.time || 0));
     set('viewportSize', (l) => gl.uniform2f(l, this.r.canvas.width, this.r.canvas.height));

@@ -9,7 +9,7 @@ const kBackground = [48 / 255, 52 / 255, 60 / 255]; // render/scene_view.h backg
 const kCheckerGrey = 0xa8 / 255; // render/texture_cache.cpp kCheckerRgba: the stand-in of a texture not found
 
 const ATTRS = ['vertexPosition', 'vertexNormal', 'vertexTexCoord', 'vertexTangent', 'vertexBinormal', 'vertexColor',
-  'boneWeight', 'boneIndex', 'vertexPosition2', 'vertexNormal2', 'w3dUv0', 'w3dUv1', 'w3dColor'];
+  'boneWeight', 'boneIndex', 'vertexPosition2', 'vertexNormal2', 'w3dUv0', 'w3dUv1', 'w3dColor', 'vertexTexCoord1'];
 // Constant values of attributes a sub-mesh does not have.
 const DEFAULTS = { vertexNormal: [0, 0, 1, 0], vertexColor: [1, 1, 1, 1], boneWeight: [1, 0, 0, 0],
   vertexTangent: [1, 0, 0, 0], vertexBinormal: [0, 1, 0, 0], vertexTexCoord: [0, 0, 0, 0], w3dColor: [1, 1, 1, 1] };
@@ -33,7 +33,7 @@ export class Renderer {
     this.frames = 0;
     this.time = 0; // the timeline's time (s): the formulas' Time
     this.engine = new EngineFormulas(this); // the games' .fx formulas (engine.js); the generic program otherwise
-    this.sprites = null; // {dazzles: Float32Array (12 a dazzle), particles: Float32Array (9 a particle)}
+    this.sprites = null; // {dazzles: Float32Array (12 a dazzle), particles: Float32Array (17 a particle)}
     this.dazzleTexture = null; // the model's dazzle atlas (the first dazzle texture that resolves), or null
   }
 
@@ -113,13 +113,14 @@ export class Renderer {
       put(10, d.w3dUv0, 2); // W3D passes (render/fx_uniforms.h w3dVertexArrays)
       put(11, d.w3dUv1, 2);
       put(12, d.w3dColor, 4);
+      put(13, d.uv1, 2); // the second UV set (DefaultW3D.fx's second texture, Grass.fx's clump centres)
       const ib = gl.createBuffer();
       gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, ib);
       gl.bufferData(gl.ELEMENT_ARRAY_BUFFER, d.indices, gl.STATIC_DRAW);
       gl.bindVertexArray(null);
       const bytes = info.paletteCount * 64;
       const part = { info, vao, count: d.indices.length, uboOffset: offset, dual: !!d.positions2,
-        skinned: !!d.boneIndex, hasColor: !!d.colors, texture: null, visible: info.drawn, shownAtPose: true };
+        skinned: !!d.boneIndex, hasColor: !!d.colors, hasUv1: !!d.uv1, texture: null, visible: info.drawn, shownAtPose: true };
       offset += Math.ceil(Math.max(bytes, 64) / this.align) * this.align;
       this.parts.push(part);
     });
@@ -131,6 +132,7 @@ export class Renderer {
     this.setPalettes(summary.palettes);
     this.engine.setModel(summary);
     this.loadDazzleTexture(summary);
+    this.loadParticleTextures(summary);
   }
 
   // As the desktop's dazzle layer (render/dazzles.cpp): one texture for all of the model's dazzles, the first
@@ -281,62 +283,174 @@ export class Renderer {
     gl.disable(gl.BLEND);
   }
 
-  // Camera-facing quads, one instance each: dazzles by the desktop's dazzle program with its atlas texture
-  // (drawDazzles), particles as round soft quads in their emitter's blend mode (additive, alpha, modulate, opaque;
-  // their textures are not loaded yet: the sprite program below is not one of the desktop's shaders).
+  // Dazzles by the desktop's dazzle program with its atlas texture (drawDazzles), then particles by the desktop's
+  // particle program (drawParticles).
   drawSprites(vp) {
     const S = this.sprites;
     if (!S) return;
     const gl = this.gl;
-    if (!this.spriteProgram) this.spriteProgram = makeSpriteProgram(gl);
-    const { prog, u, vao, buffer } = this.spriteProgram;
-    // Right and up of the view (rows of the view matrix's rotation).
-    const v = this.view;
-    const right = [v[0], v[4], v[8]], up = [v[1], v[5], v[9]];
-    gl.useProgram(prog);
-    gl.uniformMatrix4fv(u.viewProjection, false, vp);
-    gl.uniform3fv(u.right, right);
-    gl.uniform3fv(u.up, up);
-    gl.bindVertexArray(vao);
     gl.enable(gl.BLEND);
     gl.depthMask(false);
     gl.disable(gl.CULL_FACE);
-    const draw = (data, stride, halfSize, pick) => {
-      // Instances of one blend mode: position xyz, half size, rgba (brightness folded in for dazzles).
-      const out = [];
-      for (let i = 0; i + stride <= data.length; i += stride) {
-        const r = pick(data, i);
-        if (r) out.push(data[i], data[i + 1], data[i + 2], data[i + 3] * halfSize, ...r);
-      }
-      if (!out.length) return 0;
-      gl.bindBuffer(gl.ARRAY_BUFFER, buffer);
-      gl.bufferData(gl.ARRAY_BUFFER, new Float32Array(out), gl.STREAM_DRAW);
-      gl.drawArraysInstanced(gl.TRIANGLE_STRIP, 0, 4, out.length / 8);
-      return out.length / 8;
-    };
     let n = 0;
     // Dazzles: the desktop's dazzle program (render/glsl/dazzle.*), added, depth tested and not written.
     gl.blendFunc(gl.ONE, gl.ONE);
     if (S.dazzles) n += this.drawDazzles(S.dazzles);
-    gl.useProgram(prog);
-    gl.bindVertexArray(vao);
-    // Particles: size is the full quad width.
-    if (S.particles) {
-      const modes = [[1, gl.ONE, gl.ONE], [2, gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA], [3, gl.DST_COLOR, gl.ZERO],
-        [0, gl.ONE, gl.ZERO]];
-      for (const [mode, src, dst] of modes) {
-        gl.blendFunc(src, dst);
-        n += draw(S.particles, 9, 0.5, (d, i) => {
-          if (d[i + 8] !== mode) return null;
-          // Additive particles add colour * alpha (particle_preview.h ParticleDraw).
-          return mode === 1 ? [d[i + 4] * d[i + 7], d[i + 5] * d[i + 7], d[i + 6] * d[i + 7], 1]
-            : [d[i + 4], d[i + 5], d[i + 6], d[i + 7]];
-        });
-      }
-    }
+    if (S.particles) n += this.drawParticles(S.particles, vp);
     this.spritesDrawn = n;
+    gl.depthFunc(gl.LEQUAL);
     gl.bindVertexArray(null);
   }
+
+  // The emitters' colour textures (summary.emitters[].list[].texture) through the resolver (engine.loadTexture: the
+  // module's texture()), each name once; one not found draws the soft round sprite, as the desktop
+  // (render/particles.cpp: HAS_TEXTURE 0 where the texture cache gives its checker).
+  async loadParticleTextures(summary) {
+    const gl = this.gl;
+    for (const t of (this.particleTextures || new Map()).values()) if (t) gl.deleteTexture(t);
+    this.particleTextures = new Map();
+    this.emitterSlots = [];
+    for (const sys of summary.emitters || []) for (const em of sys.list || []) this.emitterSlots.push(em);
+    const generation = (this.particleGeneration = (this.particleGeneration || 0) + 1);
+    this.particleTexturesLoaded = false;
+    const names = [...new Set(this.emitterSlots.filter((e) => e.kind >= 0 && e.texture).map((e) => e.texture))];
+    for (const name of names) {
+      let t = null;
+      if (this.engine.loadTexture) {
+        try { t = await this.engine.loadTexture(name); } catch { t = null; }
+      }
+      if (generation !== this.particleGeneration) return;
+      if (!t || t.error || !t.rgba) {
+        this.particleTextures.set(name, null);
+        continue;
+      }
+      const tex = gl.createTexture();
+      gl.bindTexture(gl.TEXTURE_2D, tex);
+      gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA8, t.width, t.height, 0, gl.RGBA, gl.UNSIGNED_BYTE, t.rgba);
+      gl.generateMipmap(gl.TEXTURE_2D);
+      gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.LINEAR_MIPMAP_LINEAR);
+      gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.LINEAR);
+      this.particleTextures.set(name, tex);
+    }
+    this.particleTexturesLoaded = true;
+    if (names.length) this.draw();
+  }
+
+  // The particles (kParticleFloats = 17 floats each from the module's particles(): the desktop's instance layout,
+  // then the emitter's slot) drawn as the desktop's particle layer draws them (render/particles.cpp, the shared
+  // render/glsl/particle.*): one instanced draw per emitter, the program variant of its blend kind, texture and
+  // orientation (BLEND_KIND, HAS_TEXTURE, ORIENT; LOW_PASS 0: the page has no low-resolution target, so every
+  // particle is drawn at full size), the emitter's blend and depth states, alpha-blended particles farthest first.
+  drawParticles(data, vp) {
+    const gl = this.gl;
+    const slots = this.emitterSlots || [];
+    const F = 17;
+    const groups = new Map();
+    for (let i = 0; i + F <= data.length; i += F) {
+      const k = data[i + 16];
+      if (!groups.has(k)) groups.set(k, []);
+      groups.get(k).push(i);
+    }
+    if (!this.particleQuad) this.particleQuad = makeParticleQuad(gl);
+    const { vao, buffer } = this.particleQuad;
+    const eye = this.eye;
+    // Opaque emitters first (the desktop's opaque layer), then the others in their order.
+    const order = [...groups.keys()].sort((a, b) => ((slots[a] || {}).kind === 0 ? 0 : 1) - ((slots[b] || {}).kind === 0 ? 0 : 1) || a - b);
+    let n = 0;
+    gl.bindVertexArray(vao);
+    for (const slot of order) {
+      const em = slots[slot];
+      if (!em || em.kind < 0) continue;
+      const idx = groups.get(slot);
+      if (em.kind === 2) {
+        const d2 = (i) => (data[i] - eye[0]) ** 2 + (data[i + 1] - eye[1]) ** 2 + (data[i + 2] - eye[2]) ** 2;
+        idx.sort((a, b) => d2(b) - d2(a));
+      }
+      const inst = new Float32Array(idx.length * 16);
+      idx.forEach((i, k) => inst.set(data.subarray(i, i + 16), k * 16));
+      const tex = em.texture && this.particleTextures ? this.particleTextures.get(em.texture) || null : null;
+      const { prog, u } = this.particleProgram(em.kind, !!tex, em.orient);
+      gl.useProgram(prog);
+      gl.uniformMatrix4fv(u.viewMatrix, false, this.view);
+      gl.uniformMatrix4fv(u.projectionMatrix, false, this.projection);
+      gl.uniformMatrix4fv(u.viewProjectionMatrix, false, vp);
+      gl.uniform2f(u.viewportSize, this.canvas.width, this.canvas.height);
+      gl.uniform3fv(u.eyePosition, eye);
+      gl.uniform1f(u.tailSize, em.tail || 0);
+      gl.uniform1f(u.lowResMinPixels, 3.4e38);
+      gl.activeTexture(gl.TEXTURE0);
+      gl.bindTexture(gl.TEXTURE_2D, tex);
+      gl.uniform1i(u.particleTexture, 0);
+      gl.depthFunc(em.noDepthTest ? gl.ALWAYS : gl.LEQUAL);
+      gl.depthMask(em.kind === 0);
+      if (em.kind === 0) gl.disable(gl.BLEND);
+      else {
+        gl.enable(gl.BLEND);
+        if (em.kind === 1) gl.blendFunc(gl.ONE, gl.ONE);
+        else if (em.kind === 2) gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA);
+        else gl.blendFunc(gl.DST_COLOR, gl.ZERO);
+      }
+      gl.bindBuffer(gl.ARRAY_BUFFER, buffer);
+      gl.bufferData(gl.ARRAY_BUFFER, inst, gl.STREAM_DRAW);
+      gl.drawArraysInstanced(gl.TRIANGLE_STRIP, 0, 4, idx.length);
+      n += idx.length;
+    }
+    gl.depthMask(false);
+    gl.enable(gl.BLEND);
+    this.particlesDrawn = n;
+    return n;
+  }
+
+  // The desktop's particle program variant (render/particles.cpp particleSource: BLEND_KIND, LOW_PASS, HAS_TEXTURE,
+  // ORIENT always defined), compiled once.
+  particleProgram(kind, texture, orient) {
+    const key = `particle ${kind} ${texture ? 1 : 0} ${orient}`;
+    let p = this.programs.get(key);
+    if (p) return p;
+    const gl = this.gl;
+    const head = esPrefix + `#define BLEND_KIND ${kind}\n#define LOW_PASS 0\n#define HAS_TEXTURE ${texture ? 1 : 0}\n` +
+      `#define ORIENT ${orient}\n`;
+    const compile = (type, src) => {
+      const sh = gl.createShader(type);
+      gl.shaderSource(sh, head + src);
+      gl.compileShader(sh);
+      if (!gl.getShaderParameter(sh, gl.COMPILE_STATUS)) throw new Error('particle shader: ' + gl.getShaderInfoLog(sh));
+      return sh;
+    };
+    const prog = gl.createProgram();
+    gl.attachShader(prog, compile(gl.VERTEX_SHADER, glsl['particle.vert']));
+    gl.attachShader(prog, compile(gl.FRAGMENT_SHADER, glsl['particle.frag']));
+    ['corner', 'particleCenter', 'particleColor', 'particleRect', 'particleSpin'].forEach((a, i) => gl.bindAttribLocation(prog, i, a));
+    gl.linkProgram(prog);
+    if (!gl.getProgramParameter(prog, gl.LINK_STATUS)) throw new Error('particle program: ' + gl.getProgramInfoLog(prog));
+    const u = {};
+    for (const name of ['viewMatrix', 'projectionMatrix', 'viewProjectionMatrix', 'viewportSize', 'eyePosition',
+      'tailSize', 'lowResMinPixels', 'particleTexture']) u[name] = gl.getUniformLocation(prog, name);
+    p = { prog, u };
+    this.programs.set(key, p);
+    return p;
+  }
+}
+
+// The particle quad: corners (-1,-1) .. (1,1) as a strip, and one instance buffer of the desktop's layout (16 floats:
+// particleCenter, particleColor, particleRect, particleSpin).
+function makeParticleQuad(gl) {
+  const vao = gl.createVertexArray();
+  gl.bindVertexArray(vao);
+  const corners = gl.createBuffer();
+  gl.bindBuffer(gl.ARRAY_BUFFER, corners);
+  gl.bufferData(gl.ARRAY_BUFFER, new Float32Array([-1, -1, 1, -1, -1, 1, 1, 1]), gl.STATIC_DRAW);
+  gl.enableVertexAttribArray(0);
+  gl.vertexAttribPointer(0, 2, gl.FLOAT, false, 0, 0);
+  const buffer = gl.createBuffer();
+  gl.bindBuffer(gl.ARRAY_BUFFER, buffer);
+  for (let k = 0; k < 4; ++k) {
+    gl.enableVertexAttribArray(1 + k);
+    gl.vertexAttribPointer(1 + k, 4, gl.FLOAT, false, 64, 16 * k);
+    gl.vertexAttribDivisor(1 + k, 1);
+  }
+  gl.bindVertexArray(null);
+  return { vao, buffer };
 }
 
 // The shared dazzle program: one instanced draw, instances (dazzleCenter, dazzleColor, dazzleRect) from the
@@ -394,57 +508,6 @@ function makeDazzleProgram(gl) {
     gl.vertexAttribPointer(1 + k, 4, gl.FLOAT, false, 48, 16 * k);
     gl.vertexAttribDivisor(1 + k, 1);
   }
-  gl.bindVertexArray(null);
-  return { prog, u, vao, buffer };
-}
-
-function makeSpriteProgram(gl) {
-  const vs = `#version 300 es
-layout(location = 0) in vec4 instance; // xyz, half size
-layout(location = 1) in vec4 color;
-uniform mat4 viewProjection;
-uniform vec3 right, up;
-out vec2 corner;
-out vec4 tint;
-void main() {
-  corner = vec2(gl_VertexID & 1, gl_VertexID >> 1) * 2.0 - 1.0;
-  tint = color;
-  vec3 p = instance.xyz + (right * corner.x + up * corner.y) * instance.w;
-  gl_Position = viewProjection * vec4(p, 1.0);
-}`;
-  const fs = `#version 300 es
-precision mediump float;
-in vec2 corner;
-in vec4 tint;
-out vec4 fragColor;
-void main() {
-  float k = clamp(1.0 - dot(corner, corner), 0.0, 1.0);
-  fragColor = vec4(tint.rgb * k, tint.a * k);
-}`;
-  const compile = (type, src) => {
-    const sh = gl.createShader(type);
-    gl.shaderSource(sh, src);
-    gl.compileShader(sh);
-    if (!gl.getShaderParameter(sh, gl.COMPILE_STATUS)) throw new Error('sprite shader: ' + gl.getShaderInfoLog(sh));
-    return sh;
-  };
-  const prog = gl.createProgram();
-  gl.attachShader(prog, compile(gl.VERTEX_SHADER, vs));
-  gl.attachShader(prog, compile(gl.FRAGMENT_SHADER, fs));
-  gl.linkProgram(prog);
-  if (!gl.getProgramParameter(prog, gl.LINK_STATUS)) throw new Error('sprite program: ' + gl.getProgramInfoLog(prog));
-  const u = { viewProjection: gl.getUniformLocation(prog, 'viewProjection'), right: gl.getUniformLocation(prog, 'right'),
-    up: gl.getUniformLocation(prog, 'up') };
-  const vao = gl.createVertexArray();
-  const buffer = gl.createBuffer();
-  gl.bindVertexArray(vao);
-  gl.bindBuffer(gl.ARRAY_BUFFER, buffer);
-  gl.enableVertexAttribArray(0);
-  gl.vertexAttribPointer(0, 4, gl.FLOAT, false, 32, 0);
-  gl.vertexAttribDivisor(0, 1);
-  gl.enableVertexAttribArray(1);
-  gl.vertexAttribPointer(1, 4, gl.FLOAT, false, 32, 16);
-  gl.vertexAttribDivisor(1, 1);
   gl.bindVertexArray(null);
   return { prog, u, vao, buffer };
 }

@@ -482,6 +482,27 @@ std::string genericUniforms(const Material& m, const MaterialPolicy& pol) {
 }
 
 // The LOD/ALT levels of the shown model and the ones chosen: "lodLevels":[..],"altLevels":[..],"lod":L,"alt":A.
+// A system's emitters as the desktop's particle layer draws them (render/particles.cpp build): [{name, kind: the
+// blend kind (particle_preview.h ParticleDraw: -1 not drawn, 0 opaque, 1 additive, 2 alpha, 3 modulate), orient
+// (particle.vert ORIENT: 0 camera-facing, 1 world-oriented, 2 velocity-aligned kite), tail (the kite's tail size),
+// noDepthTest, texture (the colour texture's name, looked up through the resolver; "" none)}].
+std::string emitterList(const ParticleSystem& sys) {
+    std::string o = "[";
+    for (size_t i = 0; i < sys.emitters.size(); ++i) {
+        const ParticleEmitter& em = sys.emitters[i];
+        // Renderer precedence of the engine: world-oriented, then kites, then camera-facing quads.
+        const bool kite = em.params.hasTail && !em.params.worldOriented;
+        const float tail =
+            kite && std::isfinite(em.params.tailSize) ? std::clamp(em.params.tailSize, 0.0f, 1e6f) : 0.0f;
+        o += std::string(i ? "," : "") + "{\"name\":" + jstr(em.name) +
+             ",\"kind\":" + std::to_string(int(particleDrawOf(em.blend))) +
+             ",\"orient\":" + (kite ? "2" : em.params.worldOriented ? "1" : "0") + ",\"tail\":" + jnum(tail) +
+             ",\"noDepthTest\":" + (em.params.noDepthTest ? "true" : "false") + ",\"texture\":" + jstr(em.colorTexture) +
+             "}";
+    }
+    return o + "]";
+}
+
 std::string levelsJson(const Session& s) {
     std::ostringstream o;
     auto list = [&](const std::vector<int>& v) {
@@ -566,7 +587,8 @@ std::string summary(const Session& s, const Asset& a) {
     o << "],\"emitters\":[";
     for (size_t i = 0; i < s.emitting.size(); ++i)
         o << (i ? "," : "") << "{\"label\":" << jstr(s.emitting[i]->label) << ",\"bone\":" << s.emitting[i]->bone
-          << ",\"emitters\":" << s.emitting[i]->system->emitters.size() << "}";
+          << ",\"emitters\":" << s.emitting[i]->system->emitters.size() << ",\"list\":" << emitterList(*s.emitting[i]->system)
+          << "}";
     o << "],\"dazzles\":[";
     for (size_t i = 0; i < m.dazzles.size(); ++i)
         o << (i ? "," : "") << "{\"name\":" << jstr(m.dazzles[i].name) << ",\"bone\":" << m.dazzles[i].bone
@@ -774,6 +796,7 @@ val subMesh(int i) {
     o.set("positions", floats(sm.positions, 3));
     o.set("normals", sm.normals.size() == sm.positions.size() ? floats(sm.normals, 3) : val::null());
     o.set("uv0", sm.uv0.size() == sm.positions.size() ? floats(sm.uv0, 2) : val::null());
+    o.set("uv1", sm.uv1.size() == sm.positions.size() ? floats(sm.uv1, 2) : val::null()); // the second UV set
     o.set("colors", sm.colors.size() == sm.positions.size() ? floats(sm.colors, 4) : val::null());
     o.set("tangents", sm.tangents.size() == sm.positions.size() ? floats(sm.tangents, 3) : val::null());
     o.set("binormals", sm.binormals.size() == sm.positions.size() ? floats(sm.binormals, 3) : val::null());
@@ -1070,32 +1093,60 @@ val dazzles(double t, float r, float g, float b) {
         .new_(val(emscripten::typed_memory_view(s.dazzleData.size(), s.dazzleData.data())));
 }
 
+// World matrix of a bone of the shown model at time t (particle births), as the desktop's boneWorldAt
+// (render/scene_view.cpp): the clip evaluated at whole frame round(t * fps), looped; the current pose without a clip.
+glm::mat4 boneWorldAt(Session& s, int bone, double t, std::vector<std::pair<int64_t, std::vector<glm::mat4>>>& cache) {
+    if (bone < 0 || size_t(bone) >= s.pose.world.size()) return glm::mat4(1.0f);
+    if (!s.clip || !std::isfinite(t)) return s.pose.world[size_t(bone)];
+    const double fps = s.clip->fps > 0.0f ? s.clip->fps : 30.0;
+    const int64_t f = int64_t(std::llround(std::clamp(t * fps, -1e9, 1e9)));
+    auto it = std::find_if(cache.begin(), cache.end(), [f](const auto& e) { return e.first == f; });
+    if (it == cache.end()) {
+        if (cache.size() > 256) cache.clear();
+        PoseBuffers p;
+        p.resize(s.model->skeleton.bones.size());
+        evaluatePose(s.model->skeleton, s.clip.get(), &s.binding, float(f), LoopMode::Loop, p.view());
+        cache.emplace_back(f, p.world);
+        it = cache.end() - 1;
+    }
+    return size_t(bone) < it->second.size() ? it->second[size_t(bone)] : glm::mat4(1.0f);
+}
+
 // The live particles of the particle systems the proxies attach, at time t (seconds since the model was shown),
-// core's deterministic simulation (particles/particle_sim.h, seed 1 as the view) with the proxy bone's world matrix
-// at the current pose as the emitter transform: 9 floats each: position xyz, size, colour rgba, draw mode
-// (particle_preview.h ParticleDraw: 0 opaque, 1 additive, 2 alpha, 3 modulate; not-drawn emitters are left out).
-// At most 20,000 particles a system.
+// core's deterministic simulation (particles/particle_sim.h) as the desktop's particle layer (render/particles.cpp)
+// runs it: system i with seed i + 1, births at the proxy bone's world matrix at the birth time. kParticleFloats
+// floats a particle, the desktop's instance layout (position xyz, size, colour rgba, atlas rect u0 v0 w h in the
+// file's convention, rotation, velocity xyz) and then the emitter's slot (the summary's emitters[].list, numbered
+// over all systems). Emitters not drawn (heat, bump, unknown blend) are left out. At most 20,000 particles a system.
+constexpr size_t kParticleFloats = 17;
 val particles(double t) {
     Session& s = session();
     s.particleData.clear();
-    for (const auto& e : s.emitting) {
+    std::vector<std::pair<int64_t, std::vector<glm::mat4>>> cache;
+    size_t slot = 0;
+    for (size_t si = 0; si < s.emitting.size(); ++si) {
+        const auto& e = s.emitting[si];
+        const size_t base = slot;
+        slot += e->system->emitters.size();
         if (!proxyShown(s, e->proxy)) continue;
         if (e->bone >= 0 && size_t(e->bone) < s.pose.visible.size() && !s.pose.visible[size_t(e->bone)]) continue;
-        const glm::mat4 at =
-            e->bone >= 0 && size_t(e->bone) < s.pose.world.size() ? s.pose.world[size_t(e->bone)] : glm::mat4(1.0f);
         ParticleBuffer buf(20000, e->system->emitters.size());
         ParticleSimOptions opt;
-        opt.emitterTransform = [at](double) { return at; };
+        opt.seed = uint64_t(si) + 1;
+        const int bone = e->bone;
+        opt.emitterTransform = [&s, &cache, bone](double bt) { return boneWorldAt(s, bone, bt, cache); };
         e->sim->evaluate(t, opt, buf);
         for (size_t i = 0; i < buf.count; ++i) {
             const SimParticle& q = buf.particles[i];
-            const ParticleDraw d = q.emitter < e->system->emitters.size()
-                                       ? particleDrawOf(e->system->emitters[q.emitter].blend)
-                                       : ParticleDraw::NotDrawn;
-            if (d == ParticleDraw::NotDrawn) continue;
-            const float v[9] = {q.position.x, q.position.y, q.position.z, q.size,       q.color.r,
-                                q.color.g,    q.color.b,    q.color.a,    float(int(d))};
-            s.particleData.insert(s.particleData.end(), v, v + 9);
+            if (q.emitter >= e->system->emitters.size() ||
+                particleDrawOf(e->system->emitters[q.emitter].blend) == ParticleDraw::NotDrawn)
+                continue;
+            const glm::vec4 r = atlasRect(q.frame, e->sim->atlasGrid(q.emitter));
+            const float v[kParticleFloats] = {q.position.x, q.position.y, q.position.z, q.size,       q.color.r,
+                                              q.color.g,    q.color.b,    q.color.a,    r.x,          r.y,
+                                              r.z,          r.w,          q.rotation,   q.velocity.x, q.velocity.y,
+                                              q.velocity.z, float(base + q.emitter)};
+            s.particleData.insert(s.particleData.end(), v, v + kParticleFloats);
         }
     }
     return val::global("Float32Array")

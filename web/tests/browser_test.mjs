@@ -121,6 +121,86 @@ try {
   check(glslErrors.errors.length === 0,
     `the shared GLSL compiles as GLSL ES 3.00: ${glslErrors.count} programs ${glslErrors.errors.join(' | ')}`);
 
+  // Particles by the desktop's particle program (render/glsl/particle.*, render.js drawParticles), with synthetic
+  // instances in the module's layout: a 2x2 atlas (top-left red, top-right green, bottom-left blue, bottom-right
+  // white in the file's convention) picks the frame's cell; each blend kind gives its formula over the background;
+  // a rotation of 45 degrees uncovers the quad's corner; world-oriented quads are foreshortened where camera-facing
+  // ones are not; a velocity-aligned kite trails its tail behind the velocity.
+  const pt = await page.evaluate(() => {
+    const R = window.rigscope.renderer, gl = R.gl, W = R.canvas.width, H = R.canvas.height;
+    const saved = { view: R.view, projection: R.projection, eye: R.eye, slots: R.emitterSlots, textures: R.particleTextures };
+    const I = new Float32Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
+    const tex = gl.createTexture();
+    gl.bindTexture(gl.TEXTURE_2D, tex);
+    // Rows bottom first (the page's upload convention, the desktop's): bottom blue, white; top red, green.
+    gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA8, 2, 2, 0, gl.RGBA, gl.UNSIGNED_BYTE,
+      new Uint8Array([0, 0, 255, 255, 255, 255, 255, 255, 255, 0, 0, 255, 0, 255, 0, 255]));
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.NEAREST);
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST);
+    R.particleTextures = new Map([['atlas', tex]]);
+    const bg = [0.2, 0.4, 0.6];
+    // One particle: centre, size, colour, atlas rect, rotation, velocity; drawn alone; the pixels read back.
+    const run = (em, p, view = I) => {
+      R.view = view;
+      R.projection = I;
+      R.eye = [0, 0, 0];
+      R.emitterSlots = [em];
+      gl.viewport(0, 0, W, H);
+      gl.clearColor(bg[0], bg[1], bg[2], 1);
+      gl.clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT);
+      gl.enable(gl.DEPTH_TEST);
+      const d = new Float32Array(17);
+      d.set([...p.c, p.size, ...p.rgba, ...p.rect, p.rot || 0, ...(p.vel || [0, 0, 0]), 0]);
+      R.drawParticles(d, view);
+      const px = new Uint8Array(W * H * 4);
+      gl.readPixels(0, 0, W, H, gl.RGBA, gl.UNSIGNED_BYTE, px);
+      return px;
+    };
+    const at = (px, nx, ny) => { // NDC -> pixel
+      const x = Math.round((nx * 0.5 + 0.5) * (W - 1)), y = Math.round((ny * 0.5 + 0.5) * (H - 1));
+      return Array.from(px.subarray((y * W + x) * 4, (y * W + x) * 4 + 3));
+    };
+    const covered = (px, nx, ny) => { const c = at(px, nx, ny); return Math.abs(c[0] - 51) + Math.abs(c[1] - 102) + Math.abs(c[2] - 153) > 6; };
+    const em = (kind, orient = 0, tail = 0) => ({ kind, orient, tail, noDepthTest: false, texture: 'atlas' });
+    const rect = (f) => [(f % 2) * 0.5, Math.floor(f / 2) * 0.5, 0.5, 0.5]; // core's atlasRect(frame, 2)
+    const out = { frames: [], blends: {} };
+    for (let f = 0; f < 4; ++f) out.frames.push(at(run(em(0), { c: [0, 0, -0.5], size: 1, rgba: [1, 1, 1, 1], rect: rect(f) }), 0, 0));
+    for (const k of [0, 1, 2, 3])
+      out.blends[k] = at(run(em(k), { c: [0, 0, -0.5], size: 1, rgba: [1, 1, 1, k === 0 ? 1 : 0.5], rect: rect(0) }), 0, 0);
+    const corner = (rot) => covered(run(em(0), { c: [0, 0, -0.5], size: 1, rgba: [1, 1, 1, 1], rect: rect(0), rot }), 0.45, 0.45);
+    out.corner = [corner(0), corner(Math.PI / 4)];
+    // Seen 60 degrees from above (the view turned about x): the quad's height on screen, camera-facing and world XY.
+    const c = Math.cos(Math.PI / 3), sn = Math.sin(Math.PI / 3);
+    const tilt = new Float32Array([1, 0, 0, 0, 0, c, sn, 0, 0, -sn, c, 0, 0, 0, -0.5, 1]);
+    const height = (orient) => {
+      const px = run(em(0, orient), { c: [0, 0, 0], size: 1, rgba: [1, 1, 1, 1], rect: rect(0) }, tilt);
+      let n = 0;
+      for (let y = -1; y <= 1; y += 0.005) if (covered(px, 0, y)) ++n;
+      return n;
+    };
+    out.heights = [height(0), height(1)];
+    // A kite moving along +x with a tail of 2: covered to the left of its centre (behind) and to the right.
+    const kite = run(em(0, 2, 2), { c: [0.6, 0, -0.5], size: 0.5, rgba: [1, 1, 1, 1], rect: rect(0), vel: [1, 0, 0] });
+    out.kite = [0, 0];
+    for (let x = -1; x <= 1; x += 0.005) if (covered(kite, x, 0)) ++out.kite[x < 0.6 ? 0 : 1];
+    Object.assign(R, { view: saved.view, projection: saved.projection, eye: saved.eye, emitterSlots: saved.slots,
+      particleTextures: saved.textures });
+    gl.deleteTexture(tex);
+    R.draw();
+    return out;
+  });
+  const near = (got, want) => got.every((v, i) => Math.abs(v - want[i]) <= 3);
+  check(near(pt.frames[0], [255, 0, 0]) && near(pt.frames[1], [0, 255, 0]) && near(pt.frames[2], [0, 0, 255]) &&
+    near(pt.frames[3], [255, 255, 255]), `particles: atlas frames 0-3 draw their cells: ${JSON.stringify(pt.frames)}`);
+  // Red texel, alpha 0.5 over (51, 102, 153): opaque writes it, additive adds rgb*a, alpha blends, modulate multiplies
+  // the background by mix(1, rgb, a).
+  check(near(pt.blends[0], [255, 0, 0]) && near(pt.blends[1], [178, 102, 153]) && near(pt.blends[2], [153, 51, 77]) &&
+    near(pt.blends[3], [51, 51, 77]), `particles: blend kinds by their formula: ${JSON.stringify(pt.blends)}`);
+  check(pt.corner[0] && !pt.corner[1], `particles: rotation by 45 degrees uncovers the quad's corner (${pt.corner})`);
+  check(Math.abs(pt.heights[1] / pt.heights[0] - 0.5) < 0.05,
+    `particles: world-oriented quads foreshortened seen from 60 degrees: height ${pt.heights[1]} against ${pt.heights[0]} camera-facing`);
+  check(pt.kite[0] > 3 * pt.kite[1] && pt.kite[1] > 0, `particles: a kite trails behind its velocity: ${pt.kite[0]} steps behind, ${pt.kite[1]} ahead`);
+
   // A broken Alamo file (a chunk claiming more bytes than the file has), opened with the picker.
   const broken = path.join(tmp, 'BROKEN.ALO');
   const b = Buffer.alloc(24);
@@ -237,7 +317,7 @@ try {
         await window.rigscope.setClipIndex(c);
         for (let k = 0; k < 20; ++k) {
           await window.rigscope.setTime(s.clips[c].duration * k / 20);
-          const n = r.sprites && r.sprites.particles ? r.sprites.particles.length / 9 : 0;
+          const n = r.sprites && r.sprites.particles ? r.sprites.particles.length / 17 : 0;
           if (n) return { particles: n, drawn: r.spritesDrawn || 0, clip: s.clips[c].name, k };
         }
       }
