@@ -77,7 +77,7 @@ try {
 
   // The GLSL shared with the desktop (render/glsl, bundled into shaders.js) compiles and links as GLSL ES 3.00 in
   // every variant the desktop builds: each Alamo implementation, W3D pass switches, NormalMapped.fx, the C&C 3
-  // Objects switches, the generic program's and the particles' (not drawn by the page yet).
+  // Objects switches, the generic program's and the particles'.
   const glslErrors = await page.evaluate(async () => {
     const { glsl, esPrefix } = await import('./shaders.js');
     const gl = document.createElement('canvas').getContext('webgl2');
