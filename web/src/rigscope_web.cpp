@@ -177,7 +177,7 @@ struct Session {
     bool modelLights = true;             // the desktop's "lights" view option: the model's own lights
     bool proxies = true;                 // the desktop's "proxies" view option
     std::vector<std::string> proxyNotes; // per proxy: what it resolved to, for the page
-    std::vector<float> particleData;     // particles(): 8 floats a particle
+    std::vector<float> particleData;     // particles(): kParticleFloats floats a particle
     std::vector<float> dazzleData; // dazzles(): 12 floats a dazzle (position, radius, rgb, brightness, atlas rect)
 #if RIGSCOPE_WEB_XML
     std::shared_ptr<const objects::ObjectDb> db; // the mount's object database (objectList), kept across opens

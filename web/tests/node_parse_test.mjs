@@ -226,20 +226,21 @@ if (fs.existsSync(factory)) {
     }
     check(p.length > 0, 'particles drawn where the proxy bone is visible: ' + where);
     const w = M.world().slice(em[0].bone * 16, em[0].bone * 16 + 16);
+    const F = 17; // floats a particle (rigscope_web.cpp kParticleFloats: the desktop's instance layout + emitter slot)
     if (haveCli) {
       const ref = JSON.parse(execFileSync(cli, ['particles', '--json', path.join(models, 'P_GLight_Red.ALO'), '--time', String(time)],
         { encoding: 'utf8' }));
-      check(p.length === ref.particles.length * 9, `particles: ${p.length / 9} drawn, rigscope-cli ${ref.particles.length}`);
+      check(p.length === ref.particles.length * F, `particles: ${p.length / F} drawn, rigscope-cli ${ref.particles.length}`);
       let worst = 0;
       ref.particles.forEach((q, i) => {
         const [x, y, z] = q.position;
         const wx = w[0] * x + w[4] * y + w[8] * z + w[12], wy = w[1] * x + w[5] * y + w[9] * z + w[13],
           wz = w[2] * x + w[6] * y + w[10] * z + w[14];
-        worst = Math.max(worst, Math.abs(wx - p[i * 9]), Math.abs(wy - p[i * 9 + 1]), Math.abs(wz - p[i * 9 + 2]),
-          Math.abs(q.size - p[i * 9 + 3]));
+        worst = Math.max(worst, Math.abs(wx - p[i * F]), Math.abs(wy - p[i * F + 1]), Math.abs(wz - p[i * F + 2]),
+          Math.abs(q.size - p[i * F + 3]));
       });
       check(worst < 1e-3, `particles at the proxy bone: positions and sizes within 1e-3 of rigscope-cli's (worst ${worst})`);
-    } else check(p.length > 0, 'particles at 0.5 s: ' + p.length / 9);
+    } else check(p.length > 0, 'particles at 0.5 s: ' + p.length / F);
   }
 }
 
