@@ -435,6 +435,12 @@ export class Renderer {
 // The particle quad: corners (-1,-1) .. (1,1) as a strip, and one instance buffer of the desktop's layout (16 floats:
 // particleCenter, particleColor, particleRect, particleSpin).
 function makeParticleQuad(gl) {
+  return makeInstancedQuad(gl, 4);
+}
+
+// A unit quad's corners (-1,-1) .. (1,1) as a strip at attribute 0, and one instance buffer of `vec4s` vec4
+// attributes (1 .. vec4s, one per instance), as the desktop's particle and dazzle layers lay them out.
+function makeInstancedQuad(gl, vec4s) {
   const vao = gl.createVertexArray();
   gl.bindVertexArray(vao);
   const corners = gl.createBuffer();
@@ -444,9 +450,9 @@ function makeParticleQuad(gl) {
   gl.vertexAttribPointer(0, 2, gl.FLOAT, false, 0, 0);
   const buffer = gl.createBuffer();
   gl.bindBuffer(gl.ARRAY_BUFFER, buffer);
-  for (let k = 0; k < 4; ++k) {
+  for (let k = 0; k < vec4s; ++k) {
     gl.enableVertexAttribArray(1 + k);
-    gl.vertexAttribPointer(1 + k, 4, gl.FLOAT, false, 64, 16 * k);
+    gl.vertexAttribPointer(1 + k, 4, gl.FLOAT, false, 16 * vec4s, 16 * k);
     gl.vertexAttribDivisor(1 + k, 1);
   }
   gl.bindVertexArray(null);
@@ -494,21 +500,7 @@ function makeDazzleProgram(gl) {
   if (!gl.getProgramParameter(prog, gl.LINK_STATUS)) throw new Error('dazzle program: ' + gl.getProgramInfoLog(prog));
   const u = {};
   for (const n of ['viewMatrix', 'projectionMatrix', 'hasTexture', 'textureFlip', 'dazzleTexture']) u[n] = gl.getUniformLocation(prog, n);
-  const vao = gl.createVertexArray();
-  gl.bindVertexArray(vao);
-  const corners = gl.createBuffer(); // the quad's corners, (-1,-1) .. (1,1) as a strip
-  gl.bindBuffer(gl.ARRAY_BUFFER, corners);
-  gl.bufferData(gl.ARRAY_BUFFER, new Float32Array([-1, -1, 1, -1, -1, 1, 1, 1]), gl.STATIC_DRAW);
-  gl.enableVertexAttribArray(0);
-  gl.vertexAttribPointer(0, 2, gl.FLOAT, false, 0, 0);
-  const buffer = gl.createBuffer();
-  gl.bindBuffer(gl.ARRAY_BUFFER, buffer);
-  for (let k = 0; k < 3; ++k) {
-    gl.enableVertexAttribArray(1 + k);
-    gl.vertexAttribPointer(1 + k, 4, gl.FLOAT, false, 48, 16 * k);
-    gl.vertexAttribDivisor(1 + k, 1);
-  }
-  gl.bindVertexArray(null);
+  const { vao, buffer } = makeInstancedQuad(gl, 3);
   return { prog, u, vao, buffer };
 }
 
