@@ -48,19 +48,7 @@ export class Renderer {
     if (p) return p;
     const gl = this.gl;
     const head = esPrefix + defines.map((d) => `#define ${d}\n`).join('');
-    const compile = (type, src) => {
-      const s = gl.createShader(type);
-      gl.shaderSource(s, src);
-      gl.compileShader(s);
-      if (!gl.getShaderParameter(s, gl.COMPILE_STATUS)) throw new Error('shader: ' + gl.getShaderInfoLog(s));
-      return s;
-    };
-    const prog = gl.createProgram();
-    gl.attachShader(prog, compile(gl.VERTEX_SHADER, head + meshVertex));
-    gl.attachShader(prog, compile(gl.FRAGMENT_SHADER, head + meshFragment));
-    ATTRS.forEach((a, i) => gl.bindAttribLocation(prog, i, a));
-    gl.linkProgram(prog);
-    if (!gl.getProgramParameter(prog, gl.LINK_STATUS)) throw new Error('program: ' + gl.getProgramInfoLog(prog));
+    const prog = linkProgram(gl, 'program', head, meshVertex, meshFragment, ATTRS);
     const block = gl.getUniformBlockIndex(prog, 'BonePalette');
     gl.uniformBlockBinding(prog, block, 0);
     const u = {};
@@ -410,19 +398,8 @@ export class Renderer {
     const gl = this.gl;
     const head = esPrefix + `#define BLEND_KIND ${kind}\n#define LOW_PASS 0\n#define HAS_TEXTURE ${texture ? 1 : 0}\n` +
       `#define ORIENT ${orient}\n`;
-    const compile = (type, src) => {
-      const sh = gl.createShader(type);
-      gl.shaderSource(sh, head + src);
-      gl.compileShader(sh);
-      if (!gl.getShaderParameter(sh, gl.COMPILE_STATUS)) throw new Error('particle shader: ' + gl.getShaderInfoLog(sh));
-      return sh;
-    };
-    const prog = gl.createProgram();
-    gl.attachShader(prog, compile(gl.VERTEX_SHADER, glsl['particle.vert']));
-    gl.attachShader(prog, compile(gl.FRAGMENT_SHADER, glsl['particle.frag']));
-    ['corner', 'particleCenter', 'particleColor', 'particleRect', 'particleSpin'].forEach((a, i) => gl.bindAttribLocation(prog, i, a));
-    gl.linkProgram(prog);
-    if (!gl.getProgramParameter(prog, gl.LINK_STATUS)) throw new Error('particle program: ' + gl.getProgramInfoLog(prog));
+    const prog = linkProgram(gl, 'particle program', head, glsl['particle.vert'], glsl['particle.frag'],
+      ['corner', 'particleCenter', 'particleColor', 'particleRect', 'particleSpin']);
     const u = {};
     for (const name of ['viewMatrix', 'projectionMatrix', 'viewProjectionMatrix', 'viewportSize', 'eyePosition',
       'tailSize', 'lowResMinPixels', 'particleTexture']) u[name] = gl.getUniformLocation(prog, name);
@@ -484,20 +461,28 @@ Renderer.prototype.drawDazzles = function drawDazzles(data) {
   return out.length / 12;
 };
 
-function makeDazzleProgram(gl) {
+// Compiles `head` + each stage's source and links them with `attribs` bound to locations 0, 1, ...; throws naming
+// `what` and the GL log when a stage or the link fails.
+function linkProgram(gl, what, head, vertex, fragment, attribs) {
   const compile = (type, src) => {
     const sh = gl.createShader(type);
-    gl.shaderSource(sh, esPrefix + src);
+    gl.shaderSource(sh, head + src);
     gl.compileShader(sh);
-    if (!gl.getShaderParameter(sh, gl.COMPILE_STATUS)) throw new Error('dazzle shader: ' + gl.getShaderInfoLog(sh));
+    if (!gl.getShaderParameter(sh, gl.COMPILE_STATUS)) throw new Error(what + ' shader: ' + gl.getShaderInfoLog(sh));
     return sh;
   };
   const prog = gl.createProgram();
-  gl.attachShader(prog, compile(gl.VERTEX_SHADER, glsl['dazzle.vert']));
-  gl.attachShader(prog, compile(gl.FRAGMENT_SHADER, glsl['dazzle.frag']));
-  ['corner', 'dazzleCenter', 'dazzleColor', 'dazzleRect'].forEach((a, i) => gl.bindAttribLocation(prog, i, a));
+  gl.attachShader(prog, compile(gl.VERTEX_SHADER, vertex));
+  gl.attachShader(prog, compile(gl.FRAGMENT_SHADER, fragment));
+  attribs.forEach((a, i) => gl.bindAttribLocation(prog, i, a));
   gl.linkProgram(prog);
-  if (!gl.getProgramParameter(prog, gl.LINK_STATUS)) throw new Error('dazzle program: ' + gl.getProgramInfoLog(prog));
+  if (!gl.getProgramParameter(prog, gl.LINK_STATUS)) throw new Error(what + ': ' + gl.getProgramInfoLog(prog));
+  return prog;
+}
+
+function makeDazzleProgram(gl) {
+  const prog = linkProgram(gl, 'dazzle program', esPrefix, glsl['dazzle.vert'], glsl['dazzle.frag'],
+    ['corner', 'dazzleCenter', 'dazzleColor', 'dazzleRect']);
   const u = {};
   for (const n of ['viewMatrix', 'projectionMatrix', 'hasTexture', 'textureFlip', 'dazzleTexture']) u[n] = gl.getUniformLocation(prog, n);
   const { vao, buffer } = makeInstancedQuad(gl, 3);
