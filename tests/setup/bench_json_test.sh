@@ -11,7 +11,7 @@ trap 'rm -rf "$tmp"' EXIT
 out=$tmp/sub/bench.json
 "$src/tools/bench.sh" --quick --out "$out" --build "$build" --gui-build "$build" 2>"$tmp/err.txt" || {
   cat "$tmp/err.txt"
-  echo "FAIL: tools/bench.sh --quick exited with $?"
+  echo "FAIL: tools/bench.sh --quick failed (its messages above)"
   exit 1
 }
 [ -s "$out" ] || { echo "FAIL: no JSON written to $out"; exit 1; }
