@@ -229,6 +229,18 @@ struct W3dEmitterParams {
     float opacityRandom = 0.0f, sizeRandom = 0.0f, rotationRandom = 0.0f, orientationRandom = 0.0f, frameRandom = 0.0f;
     uint32_t grid = 1;       // texture frame grid (FrameMode 0..4: 1, 2, 4, 8, 16)
     uint32_t renderMode = 0; // 0 triangles, 1 quads, 2 line, 3-4 line groups
+    // Line groups (renderMode 3 tetrahedra, 4 prisms: LineGroupClass): each particle is a streak from its tail,
+    // position - velocity * blur time, to its position, `size` wide. Blur time in seconds over the age (keys as
+    // above, empty: 0), plus a random offset in [-blurTimeRandom, blurTimeRandom].
+    std::vector<Key> blurTime;
+    float blurTimeRandom = 0.0f;
+    // Line mode (renderMode 2: SegLineRendererClass): one ribbon through the live particles in birth order, the start
+    // size wide; the emitter's line properties (chunk 0x509) as read (flags: W3D_ELEMENT_* texture mapping and
+    // merge bits).
+    struct LineProperties {
+        uint32_t flags = 0, subdivision = 0;
+        float noise = 0.0f, mergeAbort = 0.0f, textureTile = 0.0f, uPerSec = 0.0f, vPerSec = 0.0f;
+    } line;
 };
 
 struct ParticleEmitter {

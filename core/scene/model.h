@@ -279,6 +279,12 @@ struct Marker {
     int bone = -1;
     glm::mat4 transform{1.0f}; // relative to bone
     glm::vec3 extent{0.0f};    // half size for boxes
+    // W3D/W3X boxes (kind "box"): collision boxes, drawn as the collision overlay (View > Collision), not with the
+    // markers. axisAligned (W3D_BOX_ATTRIBUTE_ALIGNED): ww3d2's AABoxRenderObjClass keeps the model's axes and
+    // follows only its bone's translation; otherwise (OBBoxRenderObjClass) the box turns with the bone.
+    // color: the box's stored colour (0..1).
+    bool axisAligned = false;
+    glm::vec3 color{0.0f};
     // W3D spheres and rings (kind "sphere"/"ring"): their definition with its keyframed colour, alpha and scale,
     // drawn animated (w3d::sphereState/ringState); null for other markers.
     std::shared_ptr<const MarkerFx> fx;
