@@ -12,13 +12,17 @@
 
 #include "formats/shader_registry.h"
 #include "fx_uniforms.h"
+#include "games/discovery.h"
 #include "lights.h"
 #include "resolve/resolver.h"
 #include "skip.h"
 #include "texture/texture_writer.h"
+#include "vfs/archive_writer.h"
+#include "vfs/mount.h"
 #include "w3d/w3d_reader.h"
 #include "w3d/w3d_writer.h"
 
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QMatrix4x4>
@@ -1555,6 +1559,58 @@ TEST_CASE("ObjectsGDI.fx with Kane's Wrath mounted: house colour by the spec map
     REQUIRE(wantR.z > objects(kGdi, 1.0f, r, eye, kRightMiddle).z + 0.1f);
     checkPixel(s.at(0.25f, 0.5f), objects(kGdi, 1.0f, l, eye, kLeftMiddle, true), "KW GDI, spec.z 0: no house colour");
     checkPixel(s.at(0.75f, 0.5f), wantR, "KW GDI, spec.z 0.5: half way to the faction colour");
+}
+
+// The view is told Kane's Wrath by the mounted folders, as the window tells it (ui/scene_view_adapter.cpp:
+// ViewOptions::kanesWrath = Kane's Wrath among games::mountedGames of the resolver's table): a writer-made game folder
+// with CNC3EP1.exe and its archive in Core/1.2/ gives Kane's Wrath's house colour, the same folder with CNC3.exe
+// C&C 3's (the RecolorTexture).
+TEST_CASE("A mounted Kane's Wrath folder (CNC3EP1.exe) draws KW's house colour, a C&C 3 one C&C 3's",
+          "[render][w3x][fx]") {
+    QTemporaryDir dir;
+    const V4 flat = normalTexel(V3(0, 0, 1));
+    halvesTga(dir.path() + "/d.tga", kTex, kTex);
+    halvesTga(dir.path() + "/n.tga", flat, flat);
+    const V4 specL(1.0f, 0.8f, 0.0f, 1.0f), specR(0.2f, 0.0f, 0.5f, 1.0f), hc(0.9f, 0.9f, 0.9f, 0.6f);
+    halvesTga(dir.path() + "/s.tga", specL, specR);
+    halvesTga(dir.path() + "/hc.tga", hc, hc);
+    Fx fx;
+    fx.typeName = "ObjectsGDI.fx";
+    fx.specMap = "s.tga";
+    fx.recolorTexture = "hc.tga";
+    const auto model = quadModel(fx, dir.path());
+    // The game folder: the launcher stub and one archive where the games keep theirs.
+    auto gameFolder = [](const QString& root, const char* stub) {
+        QDir().mkpath(root + "/Core/1.2");
+        QFile(root + "/" + stub).open(QIODevice::WriteOnly);
+        const std::string ini = "Object X\nEnd\n";
+        const auto big = rs::vfs::writeBig({{"data\\ini\\x.ini", std::vector<uint8_t>(ini.begin(), ini.end())}});
+        QFile f(root + "/Core/1.2/patch2.big");
+        REQUIRE(f.open(QIODevice::WriteOnly));
+        f.write(reinterpret_cast<const char*>(big.data()), qint64(big.size()));
+    };
+    auto kanesWrathOf = [](const QString& root) {
+        const rs::vfs::MountTable t = rs::vfs::mountInstall({root.toStdString()}, {});
+        REQUIRE(t.find("data/ini/x.ini"));
+        const std::vector<rs::Game> g = rs::games::mountedGames(&t);
+        return std::find(g.begin(), g.end(), rs::Game::KanesWrath) != g.end();
+    };
+    QTemporaryDir kwDir, cnc3Dir;
+    gameFolder(kwDir.path(), "CNC3EP1.exe");
+    gameFolder(cnc3Dir.path(), "CNC3.exe");
+    const bool kw = kanesWrathOf(kwDir.path());
+    const bool cnc3 = kanesWrathOf(cnc3Dir.path());
+    CHECK(kw);
+    CHECK_FALSE(cnc3);
+    const Shot k = render(model, dir.path(), {}, kw);
+    const Shot c = render(model, dir.path(), k.box, cnc3);
+    const V3 eye = eyeOfView();
+    const ObjectsTexels r{kTex, flat, true, specR, true, hc};
+    const V3 wantKw = objects(kGdi, 1.0f, r, eye, kRightMiddle, true);
+    const V3 wantCnc3 = objects(kGdi, 1.0f, r, eye, kRightMiddle, false);
+    REQUIRE(glm::length(wantKw - wantCnc3) > 0.1f); // the two formulas differ where the pixel is read
+    checkPixel(k.at(0.75f, 0.5f), wantKw, "Kane's Wrath folder: house colour by spec.z");
+    checkPixel(c.at(0.75f, 0.5f), wantCnc3, "C&C 3 folder: house colour by RecolorTexture");
 }
 
 TEST_CASE("ObjectsAlienIonHull.fx: reflection x 12 without the spec mask, and the ion texture squared x 3",
