@@ -1451,11 +1451,14 @@ TEST_CASE("The rest of the C&C 3 Objects family and Simple.fx are drawn by formu
         rs::ShaderImpl impl;
         const char* program;
         const char* define;
+        rs::ShaderFidelity fidelity = rs::ShaderFidelity::Approximation;
     };
     for (const Want& w : {Want{"ObjectsAlienIonHull.fx", rs::ShaderImpl::W3xObjectsAlien, "w3x_objects", "ION_HULL"},
                           Want{"ObjectsAlienBuildup.fx", rs::ShaderImpl::W3xObjectsAlien, "w3x_objects", "BUILDUP"},
                           Want{"ObjectsGenericEnvMap.fx", rs::ShaderImpl::W3xObjectsGeneric, "w3x_objects", nullptr},
-                          Want{"Simple.fx", rs::ShaderImpl::W3xDefaultW3d, "w3x_basic", "SIMPLE"}}) {
+                          // Simple.fx's UV offset is Time x zw (the dump's source and the SDK binary's preshader).
+                          Want{"Simple.fx", rs::ShaderImpl::W3xDefaultW3d, "w3x_basic", "SIMPLE",
+                               rs::ShaderFidelity::EngineFormula}}) {
         Fx fx;
         fx.typeName = w.name;
         const auto m = quadModel(fx, dir.path());
@@ -1464,7 +1467,7 @@ TEST_CASE("The rest of the C&C 3 Objects family and Simple.fx are drawn by formu
         INFO(w.name << ": " << info.implementation << " / " << info.note);
         CHECK(info.impl == w.impl);
         CHECK(info.implementation.find(w.name) == 0);
-        CHECK(info.fidelity == rs::ShaderFidelity::Approximation);
+        CHECK(info.fidelity == w.fidelity);
         CHECK_FALSE(info.note.empty());
         const rs::render::FxBinding b = rs::render::fxBinding(m->meshes[0], mat, info.impl);
         CHECK(b.program == w.program);
@@ -1652,4 +1655,21 @@ TEST_CASE("Simple.fx: unlit Texture_0 x ColorEmissive at the transformed UV", "[
     const Shot flipped = render(quadModel(fx, dir.path()), dir.path(), s.box);
     checkPixel(flipped.at(0.2f, 0.5f), V3(q8(right)) * emissive, "simple, mirrored UV, left shows right");
     checkPixel(flipped.at(0.8f, 0.5f), V3(q8(left)) * emissive, "simple, mirrored UV, right shows left");
+    // The offset: uv x (1, 1) + Time x (0.25, 0), Time in seconds (the timeline's). At Time 0 nothing moves; at Time
+    // 2 u moves by 0.5 and each half shows the other's texel; at Time 1 by 0.25: engine u 0.4 reads 0.65 (right). The
+    // points read away from the halves' bilinear seams (within a texel of u 0.5 and of the wrap at 0/1).
+    fx.extra.back().value = V4(1.0f, 1.0f, 0.25f, 0.0f);
+    const Shot moving = render(quadModel(fx, dir.path()), dir.path(), s.box);
+    checkPixel(moving.at(0.2f, 0.5f), V3(q8(left)) * emissive, "simple, offset at Time 0, left");
+    for (const float t : {2.0f, 1.0f}) {
+        view().setTime(t);
+        Shot m = moving;
+        m.img = grab();
+        for (const float u : {0.1f, 0.4f, 0.6f}) {
+            const float moved = glm::fract(u + t * 0.25f);
+            checkPixel(m.at(u, 0.5f), V3(q8(moved < 0.5f ? left : right)) * emissive,
+                       "simple, Time " + std::to_string(t) + ", engine u " + std::to_string(u));
+        }
+    }
+    view().setTime(0.0f);
 }
