@@ -1453,12 +1453,12 @@ TEST_CASE("The rest of the C&C 3 Objects family and Simple.fx are drawn by formu
         const char* define;
         rs::ShaderFidelity fidelity = rs::ShaderFidelity::Approximation;
     };
-    for (const Want& w : {Want{"ObjectsAlienIonHull.fx", rs::ShaderImpl::W3xObjectsAlien, "w3x_objects", "ION_HULL"},
-                          Want{"ObjectsAlienBuildup.fx", rs::ShaderImpl::W3xObjectsAlien, "w3x_objects", "BUILDUP"},
-                          Want{"ObjectsGenericEnvMap.fx", rs::ShaderImpl::W3xObjectsGeneric, "w3x_objects", nullptr},
-                          // Simple.fx's UV offset is Time x zw (the dump's source and the SDK binary's preshader).
-                          Want{"Simple.fx", rs::ShaderImpl::W3xDefaultW3d, "w3x_basic", "SIMPLE",
-                               rs::ShaderFidelity::EngineFormula}}) {
+    for (const Want& w :
+         {Want{"ObjectsAlienIonHull.fx", rs::ShaderImpl::W3xObjectsAlien, "w3x_objects", "ION_HULL"},
+          Want{"ObjectsAlienBuildup.fx", rs::ShaderImpl::W3xObjectsAlien, "w3x_objects", "BUILDUP"},
+          Want{"ObjectsGenericEnvMap.fx", rs::ShaderImpl::W3xObjectsGeneric, "w3x_objects", nullptr},
+          // Simple.fx's UV offset is Time x zw (the dump's source and the SDK binary's preshader).
+          Want{"Simple.fx", rs::ShaderImpl::W3xDefaultW3d, "w3x_basic", "SIMPLE", rs::ShaderFidelity::EngineFormula}}) {
         Fx fx;
         fx.typeName = w.name;
         const auto m = quadModel(fx, dir.path());
