@@ -128,7 +128,7 @@ void AssetBrowserDock::mountFolders(const QStringList& games, const QStringList&
     }
     QStringList names, gameNames, modNames;
     for (const QString& s : games)
-        gameNames << QString::fromUtf8(vfs::gameName(vfs::detectGame(s.toStdString()).game));
+        gameNames << QString::fromUtf8(rs::gameName(vfs::detectGame(s.toStdString()).game));
     for (const QString& s : mods)
         modNames << tr("mod %1").arg(QFileInfo(s).fileName());
     names << gameNames << modNames;

@@ -98,7 +98,7 @@ void GamesPanel::fill() {
         const games::GameInstall& g = found_.games[i];
         QString store = str(g.store);
         if (!g.prefix.empty()) store += tr(" in %1").arg(str(g.prefix));
-        auto* it = new QTreeWidgetItem(gamesItem, {QString::fromUtf8(games::gameName(g.game)), store, str(g.root)});
+        auto* it = new QTreeWidgetItem(gamesItem, {QString::fromUtf8(rs::gameName(g.game)), store, str(g.root)});
         it->setData(0, kKindRole, 1);
         it->setData(0, kIndexRole, int(i));
         it->setToolTip(2, tr("Mounted in this order (first wins):\n%1").arg(list(g.mountFolders).join('\n')));
@@ -112,7 +112,7 @@ void GamesPanel::fill() {
             new QTreeWidgetItem(modsItem, {name,
                                            tr("%1%2 · %3 · %4")
                                                .arg(m.version.empty() ? QString() : str(m.version) + " · ",
-                                                    QString::fromUtf8(games::gameId(m.game)), str(m.source), str(m.id)),
+                                                    QString::fromUtf8(rs::gameId(m.game)), str(m.source), str(m.id)),
                                            str(m.folder)});
         it->setData(0, kKindRole, 2);
         it->setData(0, kIndexRole, int(i));
@@ -151,7 +151,7 @@ bool GamesPanel::select(const QString& idOrName) {
     for (QTreeWidgetItemIterator it(tree_); *it; ++it) {
         const int kind = (*it)->data(0, kKindRole).toInt();
         const size_t i = size_t((*it)->data(0, kIndexRole).toInt());
-        const bool match = (kind == 1 && QString::fromUtf8(games::gameId(found_.games[i].game)) == idOrName) ||
+        const bool match = (kind == 1 && QString::fromUtf8(rs::gameId(found_.games[i].game)) == idOrName) ||
                            (kind == 2 && (str(found_.mods[i].id) == idOrName || str(found_.mods[i].name) == idOrName));
         if (match) {
             tree_->setCurrentItem(*it);
@@ -176,10 +176,10 @@ bool GamesPanel::mountSelected() {
         status_->setText(tr("Cannot mount %1: %2").arg(item->text(0), list(c.problems).join(QStringLiteral("; "))));
         return false;
     }
-    QString what = game ? QString::fromUtf8(games::gameName(game->game)) : tr("no game");
+    QString what = game ? QString::fromUtf8(rs::gameName(game->game)) : tr("no game");
     if (mod) what = tr("%1 over %2").arg(str(mod->name), what);
     const std::string home = QFile::encodeName(home_.isEmpty() ? QDir::homePath() : home_).toStdString();
-    games::rememberChoice(home, game ? games::gameId(game->game) : "", mod ? mod->id : "");
+    games::rememberChoice(home, game ? rs::gameId(game->game) : "", mod ? mod->id : "");
     emit mountRequested(list(c.games), list(c.mods), what);
     return true;
 }

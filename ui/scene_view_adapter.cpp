@@ -13,30 +13,19 @@
 
 #include "games/discovery.h"
 #include "resolve/resolver.h"
-#include "vfs/archive.h"
 #include "vfs/mount.h"
 
 #include <algorithm>
-#include <filesystem>
 #endif
 
 namespace rs::ui {
 
 #ifdef RIGSCOPE_HAVE_SCENE_VIEW
-// Kane's Wrath is mounted: a mounted game folder (a loose folder, or the folder holding a mounted archive) is
-// recognised as Kane's Wrath (its cnc3ep1.exe; core/games/discovery). The C&C 3 Objects shaders then apply KW's house
-// colour.
+// Kane's Wrath is mounted: a mounted game folder, or the folder of a mounted game archive, is recognised as Kane's
+// Wrath (games::mountedGames). The C&C 3 Objects shaders then apply KW's house colour.
 static bool kanesWrathMounted(const vfs::MountTable* table) {
-    if (!table) return false;
-    for (const vfs::Mount& m : table->mounts()) {
-        if (!m.source || m.role.rfind("game", 0) != 0) continue;
-        // A loose folder is labelled by its path, an archive by its file's (in the game folder or below it).
-        const std::filesystem::path label(m.source->label());
-        for (const std::filesystem::path& folder : {label, label.parent_path()})
-            for (const games::GameInstall& g : games::recogniseFolder(folder.string()))
-                if (g.game == games::Game::KanesWrath) return true;
-    }
-    return false;
+    const std::vector<Game> g = games::mountedGames(table);
+    return std::find(g.begin(), g.end(), Game::KanesWrath) != g.end();
 }
 
 render::ViewOptions toViewOptions(const ViewSettings& s, render::ViewOptions o) {

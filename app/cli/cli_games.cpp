@@ -35,7 +35,7 @@ int cmdGames(std::vector<std::string> args) {
         j.beginObject().kv("schema", "rigscope-games/1");
         j.key("games").beginArray();
         for (const games::GameInstall& g : d.games) {
-            j.beginObject().kv("id", games::gameId(g.game)).kv("name", games::gameName(g.game));
+            j.beginObject().kv("id", rs::gameId(g.game)).kv("name", rs::gameName(g.game));
             j.kv("store", g.store).key("root").value(Json::Path{g.root});
             if (!g.library.empty()) j.key("library").value(Json::Path{g.library});
             if (!g.prefix.empty()) j.key("prefix").value(Json::Path{g.prefix});
@@ -49,7 +49,7 @@ int cmdGames(std::vector<std::string> args) {
         for (size_t i = 0; i < d.mods.size(); ++i) {
             const games::ModInfo& m = d.mods[i];
             j.beginObject().kv("id", m.id).kv("name", m.name).kv("version", m.version).kv("source", m.source);
-            j.kv("game", games::gameId(m.game)).key("folder").value(Json::Path{m.folder});
+            j.kv("game", rs::gameId(m.game)).key("folder").value(Json::Path{m.folder});
             if (!m.variant.empty()) j.kv("variant", m.variant);
             if (!m.summary.empty()) j.kv("summary", m.summary);
             j.key("dependencies").beginArray();
@@ -86,7 +86,7 @@ int cmdGames(std::vector<std::string> args) {
     }
     if (d.games.empty()) std::cout << "no game found (Steam roots searched: " << d.steamRoots.size() << ")\n";
     for (const games::GameInstall& g : d.games) {
-        std::cout << games::gameId(g.game) << "\t" << games::gameName(g.game) << " (" << g.store << ")\n";
+        std::cout << rs::gameId(g.game) << "\t" << rs::gameName(g.game) << " (" << g.store << ")\n";
         std::cout << "\t--game";
         for (const std::string& f : g.mountFolders)
             std::cout << " " << printable(f);
@@ -96,7 +96,7 @@ int cmdGames(std::vector<std::string> args) {
         const games::ModInfo& m = d.mods[i];
         std::cout << "mod " << printable(m.id) << "\t" << printable(m.name)
                   << (m.version.empty() ? "" : " " + printable(m.version)) << " [" << m.source << ", "
-                  << games::gameId(m.game) << "] " << printable(m.folder) << "\n";
+                  << rs::gameId(m.game) << "] " << printable(m.folder) << "\n";
         if (stacks[i].size() > 1) {
             std::cout << "\tstacks:";
             for (const games::ModInfo* s : stacks[i])

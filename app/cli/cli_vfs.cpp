@@ -262,12 +262,12 @@ int cmdLs(std::vector<std::string> args) {
         if (only < 0) {
             vfs::MountTable top;
             const vfs::Detected d = vfs::detectGame(source);
-            top = fs::is_directory(source, ec) && d.game != vfs::Game::Unknown ? vfs::mountInstall({source}, {})
-                                                                               : vfs::mountSingle(source);
+            top = fs::is_directory(source, ec) && d.game != Game::Unknown ? vfs::mountInstall({source}, {})
+                                                                          : vfs::mountSingle(source);
             for (const vfs::Mount& mt : table.mounts())
                 top.add(mt.source, mt.role);
             top.warnings.insert(top.warnings.end(), table.warnings.begin(), table.warnings.end());
-            if (!fs::is_directory(source, ec) || d.game == vfs::Game::Unknown) only = 0;
+            if (!fs::is_directory(source, ec) || d.game == Game::Unknown) only = 0;
             table = std::move(top);
         }
     }

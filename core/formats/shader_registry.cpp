@@ -294,11 +294,10 @@ ShaderInfo w3dShaderInfo(const Material& material) {
                         kBasicMapInputs);
         }
         if (iequals(material.shader, "w3d:fx:Simple.fx"))
-            return make(ShaderImpl::W3xDefaultW3d, ShaderFidelity::Approximation,
-                        "Simple.fx (unlit: Texture_0 at uv x TexCoordTransform_0.xy + Time x .zw, times "
-                        "ColorEmissive; AlphaBlendingEnable, DepthWriteEnable)",
-                        "read from the SDK's compiled shader (no public source): the UV offset's preshader is not "
-                        "decoded, Time x zw assumed; fog off (the map's)");
+            return make(ShaderImpl::W3xDefaultW3d, ShaderFidelity::EngineFormula,
+                        "Simple.fx (technique Default: unlit, Texture_0 at uv x TexCoordTransform_0.xy + Time x .zw, "
+                        "Time in seconds, times ColorEmissive; AlphaBlendingEnable, DepthWriteEnable)",
+                        "fog off (WW3D.Fog is the map's); Time is the timeline's");
         if (iequals(material.shader, "w3d:fx:Tree.fx"))
             return make(ShaderImpl::W3xTree, ShaderFidelity::EngineFormula,
                         "Tree.fx (BasicW3D.fxh: three lights per vertex, one texture, swaying above SwayStartHeight on "

@@ -6,6 +6,7 @@
 #include "common/file_write.h"
 #include "common/text_position.h"
 #include "games/vdf.h"
+#include "vfs/mount.h"
 
 #include <nlohmann/json.hpp>
 
@@ -85,69 +86,6 @@ bool hasDataDir(const std::map<std::string, fs::path>& e) {
 
 } // namespace
 
-const char* gameId(Game g) {
-    switch (g) {
-    case Game::Eaw:
-        return "eaw";
-    case Game::Foc:
-        return "foc";
-    case Game::Generals:
-        return "generals";
-    case Game::ZeroHour:
-        return "zh";
-    case Game::Bfme:
-        return "bfme";
-    case Game::Bfme2:
-        return "bfme2";
-    case Game::Rotwk:
-        return "rotwk";
-    case Game::Cnc3:
-        return "cnc3";
-    case Game::KanesWrath:
-        return "kw";
-    case Game::Bw2:
-        return "bw2";
-    }
-    return "?";
-}
-
-const char* gameName(Game g) {
-    switch (g) {
-    case Game::Eaw:
-        return "Star Wars: Empire at War";
-    case Game::Foc:
-        return "Star Wars: Empire at War - Forces of Corruption";
-    case Game::Generals:
-        return "Command & Conquer: Generals";
-    case Game::ZeroHour:
-        return "Command & Conquer: Generals - Zero Hour";
-    case Game::Bfme:
-        return "The Battle for Middle-earth";
-    case Game::Bfme2:
-        return "The Battle for Middle-earth II";
-    case Game::Rotwk:
-        return "The Battle for Middle-earth II: The Rise of the Witch-king";
-    case Game::Cnc3:
-        return "Command & Conquer 3: Tiberium Wars";
-    case Game::KanesWrath:
-        return "Command & Conquer 3: Kane's Wrath";
-    case Game::Bw2:
-        return "Black & White 2";
-    }
-    return "?";
-}
-
-bool parseGameId(const std::string& id, Game& out) {
-    const std::string l = lower(id);
-    for (Game g : {Game::Eaw, Game::Foc, Game::Generals, Game::ZeroHour, Game::Bfme, Game::Bfme2, Game::Rotwk,
-                   Game::Cnc3, Game::KanesWrath, Game::Bw2})
-        if (l == gameId(g)) {
-            out = g;
-            return true;
-        }
-    return false;
-}
-
 namespace {
 std::vector<GameInstall> recognise(const fs::path& folder, bool withSiblings) {
     std::vector<GameInstall> out;
@@ -186,10 +124,8 @@ std::vector<GameInstall> recognise(const fs::path& folder, bool withSiblings) {
         add(Game::Bfme, {folder.string()});
     } else if (has("generals.exe") && has("ini.big")) {
         add(Game::Generals, {folder.string()});
-    } else if (has("cnc3ep1.exe")) {
-        add(Game::KanesWrath, {folder.string()});
-    } else if (has("cnc3.exe")) {
-        add(Game::Cnc3, {folder.string()});
+    } else if (const Game cnc3 = recogniseCnc3(folder.string()); cnc3 != Game::Unknown) {
+        add(cnc3, {folder.string()});
     } else if (has("white.exe")) {
         add(Game::Bw2, {folder.string()});
     }
@@ -198,6 +134,31 @@ std::vector<GameInstall> recognise(const fs::path& folder, bool withSiblings) {
 } // namespace
 
 std::vector<GameInstall> recogniseFolder(const std::string& folder) { return recognise(fs::path(folder), true); }
+
+std::vector<Game> mountedGames(const vfs::MountTable* table) {
+    std::vector<Game> out;
+    if (!table) return out;
+    std::set<std::string> seen;
+    for (const vfs::Mount& m : table->mounts()) {
+        if (!m.source || m.role.rfind("mod", 0) == 0) continue;
+        // A loose folder is labelled by its path, an archive by its file's.
+        const fs::path label(m.source->label());
+        std::vector<fs::path> folders;
+        if (isDir(label))
+            folders.push_back(label);
+        else
+            for (fs::path p = label.parent_path(); folders.size() < 3 && !p.empty(); p = p.parent_path()) {
+                folders.push_back(p);
+                if (p == p.parent_path()) break;
+            }
+        for (const fs::path& folder : folders) {
+            if (!seen.insert(canonicalPath(folder)).second) continue;
+            for (const GameInstall& g : recognise(folder, false))
+                if (std::find(out.begin(), out.end(), g.game) == out.end()) out.push_back(g.game);
+        }
+    }
+    return out;
+}
 
 // --- modinfo.json ------------------------------------------------------------------------------------------------
 

@@ -18,22 +18,24 @@
 // Games are recognised by their files (names in any case): swfoc.exe, or a folder "corruption" holding Data/ (Forces
 // of Corruption); sweaw.exe, or a folder "GameData" holding Data/ (Empire at War); INIZH.big (Zero Hour);
 // generals.exe with INI.big (Generals); lotrbfme.exe, lotrbfme2.exe, lotrbfme2ep1.exe (BFME, BFME II, RotWK);
-// CNC3.exe, CNC3EP1.exe (C&C 3, Kane's Wrath); white.exe (Black & White 2).
+// C&C 3 and Kane's Wrath by their launcher's files (rs::recogniseCnc3: the stub, its SkuDef files or the RetailExe
+// game); white.exe (Black & White 2).
 //
 // Budgets: at most kMaxFoldersVisited folders are listed per discovery and kMaxModinfoBytes per modinfo file; a
 // broken libraryfolders.vdf or modinfo.json is named in `problems` (file, line, column) and the rest goes on.
 #pragma once
 
+#include "common/game.h"
+
 #include <cstddef>
 #include <string>
 #include <vector>
 
-namespace rs::games {
+namespace rs::vfs {
+class MountTable;
+}
 
-enum class Game { Eaw, Foc, Generals, ZeroHour, Bfme, Bfme2, Rotwk, Cnc3, KanesWrath, Bw2 };
-const char* gameId(Game g);   // "eaw", "foc", "generals", "zh", "bfme", "bfme2", "rotwk", "cnc3", "kw", "bw2"
-const char* gameName(Game g); // "Star Wars: Empire at War", ...
-bool parseGameId(const std::string& id, Game& out);
+namespace rs::games {
 
 constexpr size_t kMaxFoldersVisited = 20000;
 constexpr size_t kMaxModinfoBytes = size_t(1) << 20;
@@ -84,6 +86,12 @@ Discovery discover(const DiscoverOptions& options = {});
 
 // A game recognised in `folder` (empty when none): what discover() does for each folder it visits.
 std::vector<GameInstall> recogniseFolder(const std::string& folder);
+
+// The games whose folders `table` mounts, each once, in mount order, mods' mounts (role "mod ...") left out: a
+// folder recognised as recogniseFolder does, and for an archive the folder holding it or one of the two above it
+// (C&C 3 and Kane's Wrath keep their archives in Core/<version>/ and Lang-<language>/<version>/), so that one
+// archive of a game opened alone (vfs::mountSingle) names its game too. Empty for a null table.
+std::vector<Game> mountedGames(const vfs::MountTable* table);
 
 // Reads a mod's modinfo.json (and its *-modinfo.json variants, each a ModInfo of its own that inherits what it
 // leaves out from the main file). A folder without modinfo.json gives one ModInfo named after the folder.

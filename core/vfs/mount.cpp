@@ -16,62 +16,18 @@ namespace rs::vfs {
 
 namespace fs = std::filesystem;
 
-const char* gameName(Game g) {
-    switch (g) {
-    case Game::EaW:
-        return "Star Wars: Empire at War";
-    case Game::FoC:
-        return "Star Wars: Empire at War - Forces of Corruption";
-    case Game::Generals:
-        return "Command & Conquer: Generals";
-    case Game::ZeroHour:
-        return "Command & Conquer: Generals - Zero Hour";
-    case Game::Bfme:
-        return "The Battle for Middle-earth";
-    case Game::Bfme2:
-        return "The Battle for Middle-earth II";
-    case Game::RotWK:
-        return "The Battle for Middle-earth II: The Rise of the Witch-king";
-    default:
-        return "unknown game";
-    }
-}
-
-const char* gameId(Game g) {
-    switch (g) {
-    case Game::EaW:
-        return "eaw";
-    case Game::FoC:
-        return "foc";
-    case Game::Generals:
-        return "generals";
-    case Game::ZeroHour:
-        return "zh";
-    case Game::Bfme:
-        return "bfme";
-    case Game::Bfme2:
-        return "bfme2";
-    case Game::RotWK:
-        return "rotwk";
-    default:
-        return "";
-    }
-}
-
-bool isAlamo(Game g) { return g == Game::EaW || g == Game::FoC; }
-
 // Expansions rank above their base game.
 static int rank(Game g) {
     switch (g) {
-    case Game::FoC:
+    case Game::Foc:
         return 0;
-    case Game::EaW:
+    case Game::Eaw:
         return 1;
     case Game::ZeroHour:
         return 0;
     case Game::Generals:
         return 1;
-    case Game::RotWK:
+    case Game::Rotwk:
         return 0;
     case Game::Bfme2:
         return 1;
@@ -128,11 +84,11 @@ Detected detectGame(const std::string& dir) {
     const bool dataDir = !resolveOnDisk(dir, "Data").empty() && fs::is_directory(resolveOnDisk(dir, "Data"));
     const bool bigs = hasSuffix(".BIG");
     if (has("SWFOC.EXE"))
-        d.game = Game::FoC, d.why = "swfoc.exe";
+        d.game = Game::Foc, d.why = "swfoc.exe";
     else if (has("SWEAW.EXE"))
-        d.game = Game::EaW, d.why = "sweaw.exe";
+        d.game = Game::Eaw, d.why = "sweaw.exe";
     else if (has("LOTRBFME2EP1.EXE"))
-        d.game = Game::RotWK, d.why = "lotrbfme2ep1.exe";
+        d.game = Game::Rotwk, d.why = "lotrbfme2ep1.exe";
     else if (has("LOTRBFME2.EXE"))
         d.game = Game::Bfme2, d.why = "lotrbfme2.exe";
     else if (has("LOTRBFME.EXE"))
@@ -141,10 +97,13 @@ Detected detectGame(const std::string& dir) {
         d.game = Game::ZeroHour, d.why = "*ZH.big archives";
     else if (has("GENERALS.EXE"))
         d.game = Game::Generals, d.why = "generals.exe";
+    else if (const Game cnc3 = recogniseCnc3(dir); cnc3 != Game::Unknown)
+        d.game = cnc3, d.why = cnc3 == Game::KanesWrath ? "CNC3EP1.exe, a CNC3EP1_*.SkuDef or RetailExe/*/cnc3ep1.dat"
+                                                        : "CNC3.exe, a CNC3_*.SkuDef or RetailExe/*/cnc3game.dat";
     else if (megaFiles && normalizePath(fs::path(dir).filename().string()) == "CORRUPTION")
-        d.game = Game::FoC, d.why = "Data/MegaFiles.xml in a folder named corruption";
+        d.game = Game::Foc, d.why = "Data/MegaFiles.xml in a folder named corruption";
     else if (megaFiles)
-        d.game = Game::EaW, d.why = "Data/MegaFiles.xml";
+        d.game = Game::Eaw, d.why = "Data/MegaFiles.xml";
     // A SAGE mod's working tree also has a data/ folder (data/ini/...): Data/INI without Data/XML is not Alamo.
     const bool sageIni = !resolveOnDisk(dir, "Data/INI").empty() && resolveOnDisk(dir, "Data/XML").empty();
     d.alamoLayout = d.game == Game::Unknown ? (dataDir && !bigs && !sageIni) : isAlamo(d.game);

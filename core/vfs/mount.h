@@ -26,6 +26,7 @@
 // Lookup by name is one hash probe: O(1) on average, whatever the number of mounted sources.
 #pragma once
 
+#include "common/game.h"
 #include "vfs/archive.h"
 
 #include <functional>
@@ -37,12 +38,6 @@
 #include <vector>
 
 namespace rs::vfs {
-
-enum class Game { Unknown, EaW, FoC, Generals, ZeroHour, Bfme, Bfme2, RotWK };
-
-const char* gameName(Game g); // "Empire at War", ...
-const char* gameId(Game g);   // "eaw", "foc", "generals", "zh", "bfme", "bfme2", "rotwk", ""
-bool isAlamo(Game g);
 
 struct Detected {
     Game game = Game::Unknown;

@@ -31,11 +31,12 @@
 // are the view's light rig (lightPosition and lightColor 0..2, ambientColor), RecolorColor the view's faction
 // colour, Time the timeline's, OpacityOverride 1.
 //
-// Simple.fx (SIMPLE; the SDK's compiled vs_1_1/ps_1_1, disassembled for this: no public source): unlit, colour =
-// Texture_0(uv * TexCoordTransform_0.xy + Time * TexCoordTransform_0.zw) * ColorEmissive, alpha the texture's;
-// no overbrighten (the pixel stage is tex, mul, mov); fog off. AlphaBlendingEnable and DepthWriteEnable are
-// render states (fx_uniforms.cpp). The preshader that forms the UV offset is not disassembled: Time * zw is the
-// SDK's "UV0 Scl/Move" as NOD's TexCoordTransform_0 uses it.
+// Simple.fx (SIMPLE; technique Default, vs_1_1/ps_1_1): unlit, colour = Texture_0(uv * TexCoordTransform_0.xy + Time *
+// TexCoordTransform_0.zw) * ColorEmissive, alpha the texture's; no overbrighten (the pixel stage is tex, mul, mov);
+// fog off. The public dump's Simple.fx states that UV, and the SDK binary computes it so: its preshader multiplies
+// Time by TexCoordTransform_0.zw into the constant the vertex shader adds to uv * xy (mad oT0.xy). Time is in seconds
+// (the effects count particle frames as Time * 30 and name rates "per second"); here it is the timeline's.
+// AlphaBlendingEnable and DepthWriteEnable are render states (fx_uniforms.cpp).
 //
 // Compile-time switches (prepended): SIMPLE (Simple.fx), DEFAULT_W3D (DefaultW3D.fxh's options), HOUSE_COLOR (DefaultW3D with
 // UseRecolorColors), RECOLOR (Infantry.fx with a RecolorTexture), TREE_SWAY (Tree.fx), ALPHA_TEST (AlphaTestEnable:

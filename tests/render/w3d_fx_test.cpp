@@ -12,13 +12,17 @@
 
 #include "formats/shader_registry.h"
 #include "fx_uniforms.h"
+#include "games/discovery.h"
 #include "lights.h"
 #include "resolve/resolver.h"
 #include "skip.h"
 #include "texture/texture_writer.h"
+#include "vfs/archive_writer.h"
+#include "vfs/mount.h"
 #include "w3d/w3d_reader.h"
 #include "w3d/w3d_writer.h"
 
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QMatrix4x4>
@@ -1451,11 +1455,14 @@ TEST_CASE("The rest of the C&C 3 Objects family and Simple.fx are drawn by formu
         rs::ShaderImpl impl;
         const char* program;
         const char* define;
+        rs::ShaderFidelity fidelity = rs::ShaderFidelity::Approximation;
     };
-    for (const Want& w : {Want{"ObjectsAlienIonHull.fx", rs::ShaderImpl::W3xObjectsAlien, "w3x_objects", "ION_HULL"},
-                          Want{"ObjectsAlienBuildup.fx", rs::ShaderImpl::W3xObjectsAlien, "w3x_objects", "BUILDUP"},
-                          Want{"ObjectsGenericEnvMap.fx", rs::ShaderImpl::W3xObjectsGeneric, "w3x_objects", nullptr},
-                          Want{"Simple.fx", rs::ShaderImpl::W3xDefaultW3d, "w3x_basic", "SIMPLE"}}) {
+    for (const Want& w :
+         {Want{"ObjectsAlienIonHull.fx", rs::ShaderImpl::W3xObjectsAlien, "w3x_objects", "ION_HULL"},
+          Want{"ObjectsAlienBuildup.fx", rs::ShaderImpl::W3xObjectsAlien, "w3x_objects", "BUILDUP"},
+          Want{"ObjectsGenericEnvMap.fx", rs::ShaderImpl::W3xObjectsGeneric, "w3x_objects", nullptr},
+          // Simple.fx's UV offset is Time x zw (the dump's source and the SDK binary's preshader).
+          Want{"Simple.fx", rs::ShaderImpl::W3xDefaultW3d, "w3x_basic", "SIMPLE", rs::ShaderFidelity::EngineFormula}}) {
         Fx fx;
         fx.typeName = w.name;
         const auto m = quadModel(fx, dir.path());
@@ -1464,7 +1471,7 @@ TEST_CASE("The rest of the C&C 3 Objects family and Simple.fx are drawn by formu
         INFO(w.name << ": " << info.implementation << " / " << info.note);
         CHECK(info.impl == w.impl);
         CHECK(info.implementation.find(w.name) == 0);
-        CHECK(info.fidelity == rs::ShaderFidelity::Approximation);
+        CHECK(info.fidelity == w.fidelity);
         CHECK_FALSE(info.note.empty());
         const rs::render::FxBinding b = rs::render::fxBinding(m->meshes[0], mat, info.impl);
         CHECK(b.program == w.program);
@@ -1555,6 +1562,58 @@ TEST_CASE("ObjectsGDI.fx with Kane's Wrath mounted: house colour by the spec map
     REQUIRE(wantR.z > objects(kGdi, 1.0f, r, eye, kRightMiddle).z + 0.1f);
     checkPixel(s.at(0.25f, 0.5f), objects(kGdi, 1.0f, l, eye, kLeftMiddle, true), "KW GDI, spec.z 0: no house colour");
     checkPixel(s.at(0.75f, 0.5f), wantR, "KW GDI, spec.z 0.5: half way to the faction colour");
+}
+
+// The view is told Kane's Wrath by the mounted folders, as the window tells it (ui/scene_view_adapter.cpp:
+// ViewOptions::kanesWrath = Kane's Wrath among games::mountedGames of the resolver's table): a writer-made game folder
+// with CNC3EP1.exe and its archive in Core/1.2/ gives Kane's Wrath's house colour, the same folder with CNC3.exe
+// C&C 3's (the RecolorTexture).
+TEST_CASE("A mounted Kane's Wrath folder (CNC3EP1.exe) draws KW's house colour, a C&C 3 one C&C 3's",
+          "[render][w3x][fx]") {
+    QTemporaryDir dir;
+    const V4 flat = normalTexel(V3(0, 0, 1));
+    halvesTga(dir.path() + "/d.tga", kTex, kTex);
+    halvesTga(dir.path() + "/n.tga", flat, flat);
+    const V4 specL(1.0f, 0.8f, 0.0f, 1.0f), specR(0.2f, 0.0f, 0.5f, 1.0f), hc(0.9f, 0.9f, 0.9f, 0.6f);
+    halvesTga(dir.path() + "/s.tga", specL, specR);
+    halvesTga(dir.path() + "/hc.tga", hc, hc);
+    Fx fx;
+    fx.typeName = "ObjectsGDI.fx";
+    fx.specMap = "s.tga";
+    fx.recolorTexture = "hc.tga";
+    const auto model = quadModel(fx, dir.path());
+    // The game folder: the launcher stub and one archive where the games keep theirs.
+    auto gameFolder = [](const QString& root, const char* stub) {
+        QDir().mkpath(root + "/Core/1.2");
+        QFile(root + "/" + stub).open(QIODevice::WriteOnly);
+        const std::string ini = "Object X\nEnd\n";
+        const auto big = rs::vfs::writeBig({{"data\\ini\\x.ini", std::vector<uint8_t>(ini.begin(), ini.end())}});
+        QFile f(root + "/Core/1.2/patch2.big");
+        REQUIRE(f.open(QIODevice::WriteOnly));
+        f.write(reinterpret_cast<const char*>(big.data()), qint64(big.size()));
+    };
+    auto kanesWrathOf = [](const QString& root) {
+        const rs::vfs::MountTable t = rs::vfs::mountInstall({root.toStdString()}, {});
+        REQUIRE(t.find("data/ini/x.ini"));
+        const std::vector<rs::Game> g = rs::games::mountedGames(&t);
+        return std::find(g.begin(), g.end(), rs::Game::KanesWrath) != g.end();
+    };
+    QTemporaryDir kwDir, cnc3Dir;
+    gameFolder(kwDir.path(), "CNC3EP1.exe");
+    gameFolder(cnc3Dir.path(), "CNC3.exe");
+    const bool kw = kanesWrathOf(kwDir.path());
+    const bool cnc3 = kanesWrathOf(cnc3Dir.path());
+    CHECK(kw);
+    CHECK_FALSE(cnc3);
+    const Shot k = render(model, dir.path(), {}, kw);
+    const Shot c = render(model, dir.path(), k.box, cnc3);
+    const V3 eye = eyeOfView();
+    const ObjectsTexels r{kTex, flat, true, specR, true, hc};
+    const V3 wantKw = objects(kGdi, 1.0f, r, eye, kRightMiddle, true);
+    const V3 wantCnc3 = objects(kGdi, 1.0f, r, eye, kRightMiddle, false);
+    REQUIRE(glm::length(wantKw - wantCnc3) > 0.1f); // the two formulas differ where the pixel is read
+    checkPixel(k.at(0.75f, 0.5f), wantKw, "Kane's Wrath folder: house colour by spec.z");
+    checkPixel(c.at(0.75f, 0.5f), wantCnc3, "C&C 3 folder: house colour by RecolorTexture");
 }
 
 TEST_CASE("ObjectsAlienIonHull.fx: reflection x 12 without the spec mask, and the ion texture squared x 3",
@@ -1652,4 +1711,21 @@ TEST_CASE("Simple.fx: unlit Texture_0 x ColorEmissive at the transformed UV", "[
     const Shot flipped = render(quadModel(fx, dir.path()), dir.path(), s.box);
     checkPixel(flipped.at(0.2f, 0.5f), V3(q8(right)) * emissive, "simple, mirrored UV, left shows right");
     checkPixel(flipped.at(0.8f, 0.5f), V3(q8(left)) * emissive, "simple, mirrored UV, right shows left");
+    // The offset: uv x (1, 1) + Time x (0.25, 0), Time in seconds (the timeline's). At Time 0 nothing moves; at Time
+    // 2 u moves by 0.5 and each half shows the other's texel; at Time 1 by 0.25: engine u 0.4 reads 0.65 (right). The
+    // points read away from the halves' bilinear seams (within a texel of u 0.5 and of the wrap at 0/1).
+    fx.extra.back().value = V4(1.0f, 1.0f, 0.25f, 0.0f);
+    const Shot moving = render(quadModel(fx, dir.path()), dir.path(), s.box);
+    checkPixel(moving.at(0.2f, 0.5f), V3(q8(left)) * emissive, "simple, offset at Time 0, left");
+    for (const float t : {2.0f, 1.0f}) {
+        view().setTime(t);
+        Shot m = moving;
+        m.img = grab();
+        for (const float u : {0.1f, 0.4f, 0.6f}) {
+            const float moved = glm::fract(u + t * 0.25f);
+            checkPixel(m.at(u, 0.5f), V3(q8(moved < 0.5f ? left : right)) * emissive,
+                       "simple, Time " + std::to_string(t) + ", engine u " + std::to_string(u));
+        }
+    }
+    view().setTime(0.0f);
 }

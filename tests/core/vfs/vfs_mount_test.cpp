@@ -35,7 +35,7 @@ std::string sourceName(const MountTable& t, const Hit& h) {
 TEST_CASE("game detection from folder content", "[vfs]") {
     rs::test::FakeInstall fi;
     Detected e = detectGame(fi.eaw);
-    CHECK(e.game == Game::EaW);
+    CHECK(e.game == Game::Eaw);
     CHECK(e.alamoLayout);
     CHECK_FALSE(e.mod);
     Detected m = detectGame(fi.eawMod);
@@ -47,11 +47,11 @@ TEST_CASE("game detection from folder content", "[vfs]") {
     CHECK_FALSE(b.alamoLayout);
     CHECK(detectGame(fi.bfme2Mod).mod);
     rs::test::FakeInstall::write(fi.root / "foc" / "swfoc.exe", {});
-    CHECK(detectGame((fi.root / "foc").string()).game == Game::FoC);
+    CHECK(detectGame((fi.root / "foc").string()).game == Game::Foc);
     rs::test::FakeInstall::write(fi.root / "zh" / "W3DZH.big", vfs::writeBig({}));
     CHECK(detectGame((fi.root / "zh").string()).game == Game::ZeroHour);
     rs::test::FakeInstall::write(fi.root / "rotwk" / "LOTRBFME2EP1.EXE", {});
-    CHECK(detectGame((fi.root / "rotwk").string()).game == Game::RotWK);
+    CHECK(detectGame((fi.root / "rotwk").string()).game == Game::Rotwk);
     rs::test::FakeInstall::write(fi.root / "gen" / "generals.exe", {});
     CHECK(detectGame((fi.root / "gen").string()).game == Game::Generals);
     rs::test::FakeInstall::write(fi.root / "bfme" / "lotrbfme.exe", {});
@@ -288,7 +288,8 @@ TEST_CASE("FoC over EaW: FoC loose > FoC archives > EaW archives > EaW loose", "
     using rs::test::textBytes;
     const auto foc = fi.root / "foc";
     FakeInstall::write(foc / "swfoc.exe", {});
-    FakeInstall::write(foc / "Data" / "MegaFiles.xml", textBytes("<Mega_Files><File>Data\\FoC.meg</File></Mega_Files>"));
+    FakeInstall::write(foc / "Data" / "MegaFiles.xml",
+                       textBytes("<Mega_Files><File>Data\\FoC.meg</File></Mega_Files>"));
     FakeInstall::write(foc / "Data" / "FoC.meg", writeMeg(2, {{"DATA\\ART\\TEXTURES\\X.DDS", textBytes("foc meg")}}));
     FakeInstall::write(foc / "Data" / "Art" / "Textures" / "Y.dds", textBytes("foc loose"));
     // EaW: a loose W_TEST.dds under the one in its Textures.meg, a loose Y.dds under FoC's.
@@ -316,8 +317,8 @@ TEST_CASE("SAGE archives: lower-cased name order, first loaded keeps a name, sub
     // Upper-cased, "AB.BIG" sorts before "A_X.BIG" ('B' < '_'); lower-cased "a_x.big" comes first ('_' < 'b').
     FakeInstall::write(g / "AB.big", writeBig({{"data\\ini\\x.ini", textBytes("ab")}}));
     FakeInstall::write(g / "A_X.big", writeBig({{"data\\ini\\x.ini", textBytes("a_x")}}));
-    FakeInstall::write(g / "sub" / "00.big", writeBig({{"data\\ini\\x.ini", textBytes("sub")},
-                                                       {"data\\ini\\y.ini", textBytes("sub y")}}));
+    FakeInstall::write(g / "sub" / "00.big",
+                       writeBig({{"data\\ini\\x.ini", textBytes("sub")}, {"data\\ini\\y.ini", textBytes("sub y")}}));
     const MountTable t = mountInstall({g.string()}, {});
     const auto* x = t.findAll("DATA/INI/X.INI");
     REQUIRE(x);
