@@ -321,6 +321,7 @@ export class EngineFormulas {
     if (st.blend !== 'none') {
       gl.enable(gl.BLEND);
       if (st.blend === 'additive') gl.blendFunc(gl.ONE, gl.ONE);
+      else if (st.blend === 'multiply') gl.blendFunc(gl.DST_COLOR, gl.ZERO);
       else gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA);
     } else {
       gl.disable(gl.BLEND);

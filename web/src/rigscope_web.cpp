@@ -382,8 +382,8 @@ std::string baseTextureOf(const Material& m) {
 
 // The .fx program of a sub-mesh drawn by a game's formula (render/fx_uniforms.h, the values the desktop binds):
 // {program, defines, uniforms: [{name, value}], textures: [{uniform, parameter, texture, none, missing, base}],
-// doublesBase, states: {blend: none|alpha|additive, depthWrite, depthTest: lequal|greater, twoSided, stencilOnce,
-// readsFrame}}, or null when the generic program draws it.
+// doublesBase, states: {blend: none|alpha|additive|multiply, depthWrite, depthTest: lequal|greater, twoSided,
+// stencilOnce, readsFrame}}, or null when the generic program draws it.
 std::string fxJson(const Mesh& mesh, const Material& m, ShaderImpl impl) {
     const render::FxBinding b = render::fxBinding(mesh, m, impl);
     if (b.program.empty()) return "null";
@@ -406,7 +406,7 @@ std::string fxJson(const Mesh& mesh, const Material& m, ShaderImpl impl) {
              ",\"texture\":" + jstr(t.texture) + ",\"none\":" + jstr(standIn[int(t.none)]) +
              ",\"missing\":" + jstr(standIn[int(t.missing)]) + ",\"base\":" + (t.base ? "true" : "false") + "}";
     }
-    static const char* const blend[] = {"none", "alpha", "additive"};
+    static const char* const blend[] = {"none", "alpha", "additive", "multiply"};
     const render::FxStates& st = b.states;
     auto jb = [](bool v) { return std::string(v ? "true" : "false"); };
     return o + "],\"doublesBase\":" + jb(b.doublesBase) + ",\"states\":{\"blend\":" + jstr(blend[int(st.blend)]) +
