@@ -452,7 +452,11 @@ FxBinding effects(const rs::Material& m, rs::ShaderImpl impl) {
         add(b, "efPivot0", glm::vec2(p.number("TexCoordTransformU_0", 0.5f), p.number("TexCoordTransformV_0", 0.5f)));
         add(b, "efPivot1", glm::vec2(p.number("TexCoordTransformU_1", 0.5f), p.number("TexCoordTransformV_1", 0.5f)));
         add(b, "efPivot2", glm::vec2(p.number("TexCoordTransformU_2", 0.5f), p.number("TexCoordTransformV_2", 0.5f)));
-        b.states.blend = FxBlend::Additive; // ONE / ONE
+        // Technique: TechniqueIndex 1 (Multiply_M) or 3 (_Multiply_L) multiplies into the frame, the others add
+        // (the same rule as the shader registry's "drawn by").
+        const rs::MaterialParam* technique = p.find("TechniqueIndex");
+        const int t = technique && technique->type == rs::ParamType::Int ? technique->intValue : 0;
+        b.states.blend = t == 1 || t == 3 ? FxBlend::Multiply : FxBlend::Additive; // DESTCOLOR/ZERO or ONE/ONE
         b.states.depthWrite = false;
         b.states.twoSided = true; // CullMode NONE
     } else {

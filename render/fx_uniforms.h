@@ -44,6 +44,7 @@ enum class FxBlend {
     None,
     Alpha,    // SRCALPHA / INVSRCALPHA
     Additive, // ONE / ONE
+    Multiply, // DESTCOLOR / ZERO (MuzzleFlash.fx's Multiply_M)
 };
 enum class FxDepthTest { LessEqual, Greater };
 struct FxStates {

@@ -149,11 +149,12 @@ class MeshMaterials {
         kFxMuzzleFlash = 65536,
         kFxDistortion = 131072,
         kFxShieldFalloff = 262144,
-        kFxReadsFrame = 524288, // render state: drawn in the heat pass over the copy of the frame
+        kFxReadsFrame = 524288,      // render state: drawn in the heat pass over the copy of the frame
         kFxIonHull = 1 << 20,        // w3x_objects ION_HULL (ObjectsAlienIonHull.fx)
         kFxBuildup = 1 << 21,        // w3x_objects BUILDUP (ObjectsAlienBuildup.fx)
         kFxHouseSelfIllum = 1 << 22, // w3x_objects HOUSE_SELFILLUM (Kane's Wrath's house colour)
         kFxSimple = 1 << 23,         // w3x_basic SIMPLE (Simple.fx)
+        kFxBlendMultiply = 1 << 24,  // render state DESTCOLOR/ZERO (MuzzleFlash.fx's Multiply_M)
     };
     fx::OnDemandProgram& w3dFxProgram(int key);
     Qt3DRender::QEffect* w3dFxEffect(int key, bool cullBack);

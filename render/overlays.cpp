@@ -84,6 +84,27 @@ Qt3DCore::QEntity* Overlays::lineEntity(Qt3DCore::QEntity* parent, const std::ve
     return e;
 }
 
+// Bit of LineVertex::slot asking line.vert for the slot's translation only (palette slots stay below it).
+constexpr uint16_t kTranslateOnly = 0x8000;
+static_assert(shaders::kMaxPalette <= kTranslateOnly, "palette slots below the translate-only bit");
+
+// The 12 edges of the box of half size `extent` placed by `m`, as line vertex pairs.
+template <class Vertex>
+static void boxEdges(std::vector<Vertex>& out, const glm::mat4& m, const glm::vec3& extent, const glm::vec4& c,
+                     uint16_t slot, uint16_t bone) {
+    for (int e = 0; e < 12; ++e) {
+        // 12 box edges: pick the varying axis and the two fixed signs.
+        const int axisV = e / 4, a1 = (axisV + 1) % 3, a2 = (axisV + 2) % 3;
+        for (int end = 0; end < 2; ++end) {
+            glm::vec3 p;
+            p[axisV] = end ? extent[axisV] : -extent[axisV];
+            p[a1] = (e & 1) ? extent[a1] : -extent[a1];
+            p[a2] = (e & 2) ? extent[a2] : -extent[a2];
+            out.push_back({glm::vec3(m * glm::vec4(p, 1.0f)), c, slot, bone});
+        }
+    }
+}
+
 void Overlays::build(Qt3DCore::QEntity* parent, const rs::Model& model, const rs::Skeleton& skeleton, int identitySlot,
                      float radius, float groundLevel, bool zUp) {
     const int N = int(skeleton.bones.size());
@@ -143,18 +164,10 @@ void Overlays::build(Qt3DCore::QEntity* parent, const rs::Model& model, const rs
                         mk.push_back({glm::vec3(m.transform * glm::vec4(p, 1.0f)), c, slot(b), uint16_t(b)});
                     }
             }
+        } else if (m.kind == "box") {
+            continue; // collision boxes: with the point sets below (the View's Collision toggle)
         } else if (glm::length(m.extent) > 0.0f) {
-            for (int e = 0; e < 12; ++e) {
-                // 12 box edges: pick the varying axis and the two fixed signs.
-                const int axisV = e / 4, a1 = (axisV + 1) % 3, a2 = (axisV + 2) % 3;
-                for (int end = 0; end < 2; ++end) {
-                    glm::vec3 p;
-                    p[axisV] = end ? m.extent[axisV] : -m.extent[axisV];
-                    p[a1] = (e & 1) ? m.extent[a1] : -m.extent[a1];
-                    p[a2] = (e & 2) ? m.extent[a2] : -m.extent[a2];
-                    mk.push_back({glm::vec3(m.transform * glm::vec4(p, 1.0f)), c, slot(b), uint16_t(b)});
-                }
-            }
+            boxEdges(mk, m.transform, m.extent, c, slot(b), uint16_t(b));
         } else {
             cross(m.transform, b, b, c, s * 0.75f);
         }
@@ -184,6 +197,25 @@ void Overlays::build(Qt3DCore::QEntity* parent, const rs::Model& model, const rs
                     ps.push_back({set.points[i] + d, c, psSlot, 0xFFFF});
                 }
         }
+    }
+    // W3D/W3X collision boxes (ww3d2 BoxRenderObjClass), in their stored colour (the collision red when it is
+    // black, which would not show on the dark background): oriented boxes turn with their bone; axis-aligned ones
+    // (AABoxRenderObjClass) take only its translation (kTranslateOnly: line.vert adds the slot's translation).
+    for (const rs::Marker& m : model.markers) {
+        if (m.kind != "box") continue;
+        const int b = m.bone >= 0 && m.bone < mainBones ? m.bone : identitySlot;
+        const glm::vec4 c = m.color == glm::vec3(0.0f) ? glm::vec4(1.0f, 0.35f, 0.3f, 1.0f) : glm::vec4(m.color, 1.0f);
+        const uint16_t boxSlot = uint16_t(slot(b) | (m.axisAligned ? kTranslateOnly : 0));
+        const uint16_t boneId = b == identitySlot ? uint16_t(0xFFFF) : uint16_t(b);
+        if (glm::length(m.extent) > 0.0f)
+            boxEdges(ps, m.transform, m.extent, c, boxSlot, boneId);
+        else
+            for (int k = 0; k < 3; ++k) {
+                glm::vec3 d(0.0f);
+                d[k] = s * 0.75f;
+                ps.push_back({glm::vec3(m.transform * glm::vec4(-d, 1.0f)), c, boxSlot, boneId});
+                ps.push_back({glm::vec3(m.transform * glm::vec4(d, 1.0f)), c, boxSlot, boneId});
+            }
     }
     pointSets_ = lineEntity(parent, ps, fxLines_);
 
@@ -225,7 +257,8 @@ void Overlays::buildLabels(Qt3DCore::QEntity* parent, const rs::Model& m) {
     }
     for (const rs::Marker& mk : m.markers) {
         if (labels_.size() >= 256) break;
-        labels_.push_back({mk.bone >= 0 && mk.bone < mainBones ? mk.bone : -1, glm::vec3(mk.transform[3]), -1});
+        labels_.push_back({mk.bone >= 0 && mk.bone < mainBones ? mk.bone : -1, glm::vec3(mk.transform[3]), -1,
+                           mk.kind == "box", mk.kind == "box" && mk.axisAligned});
         texts << rs::gameText(mk.name);
         colors.push_back(QColor(90, 230, 255));
     }
@@ -290,8 +323,8 @@ void Overlays::updateLabels(const std::vector<glm::mat4>& world, const std::vect
     for (size_t i = 0; i < labels_.size(); ++i, f += 12) {
         const Label& l = labels_[i];
         const glm::mat4 w = l.bone >= 0 ? world[size_t(l.bone)] : glm::mat4(1.0f);
-        const glm::vec3 p(w * glm::vec4(l.local, 1.0f));
-        bool shown = l.proxy >= 0 ? proxyShown(l.proxy) : options.markers;
+        const glm::vec3 p = l.translateOnly ? glm::vec3(w[3]) + l.local : glm::vec3(w * glm::vec4(l.local, 1.0f));
+        bool shown = l.proxy >= 0 ? proxyShown(l.proxy) : l.collision ? options.pointSets : options.markers;
         if (l.bone >= 0 && !visible[size_t(l.bone)]) shown = false;
         // Only the selected bone's labels and the one under the mouse, unless all are asked for.
         if (!options.labels && !(highlightBone >= 0 && l.bone == highlightBone) && int(i) != hoverLabel_) shown = false;
@@ -312,7 +345,7 @@ int Overlays::labelAt(const QPoint& pos, const QMatrix4x4& vp, float w, float h,
         const Label& l = labels_[i];
         if (l.bone >= 0 && (size_t(l.bone) >= visible.size() || !visible[size_t(l.bone)])) continue;
         const glm::mat4 m = l.bone >= 0 && size_t(l.bone) < world.size() ? world[size_t(l.bone)] : glm::mat4(1.0f);
-        const glm::vec3 p(m * glm::vec4(l.local, 1.0f));
+        const glm::vec3 p = l.translateOnly ? glm::vec3(m[3]) + l.local : glm::vec3(m * glm::vec4(l.local, 1.0f));
         const QVector4D c = vp * QVector4D(p.x, p.y, p.z, 1.0f);
         if (c.w() <= 0.0f) continue;
         const float sx = (c.x() / c.w() * 0.5f + 0.5f) * w, sy = (0.5f - c.y() / c.w() * 0.5f) * h;
@@ -337,7 +370,7 @@ void Overlays::setEnabled(const ViewOptions& options, bool noMeshes) {
     enable(pointSets_, options.pointSets);
     enable(markers_, options.proxies || options.markers);
     enable(grid_, options.grid);
-    labelsEnabled_ = options.proxies || options.markers;
+    labelsEnabled_ = options.proxies || options.markers || options.pointSets;
     showLabels();
 }
 

@@ -43,7 +43,7 @@ class Overlays {
     void setEnabled(const ViewOptions& options, bool noMeshes);
 
     // Labels at the pose: shown for the selected bone, the hovered label, or all when options.labels; proxies
-    // only when proxyShown(proxy index), markers when options.markers.
+    // only when proxyShown(proxy index), collision boxes when options.pointSets, other markers when options.markers.
     using ProxyShown = std::function<bool(int proxy)>;
     void updateLabels(const std::vector<glm::mat4>& world, const std::vector<uint8_t>& visible,
                       const ProxyShown& proxyShown, const ViewOptions& options, int highlightBone);
@@ -66,9 +66,11 @@ class Overlays {
     Qt3DCore::QEntity *skeleton_ = nullptr, *markers_ = nullptr, *grid_ = nullptr, *pointSets_ = nullptr;
 
     struct Label {
-        int bone = -1;         // main-model bone, -1 = model origin
-        glm::vec3 local{0.0f}; // offset in bone space
-        int proxy = -1;        // proxy index (ALT rules), -1 for markers
+        int bone = -1;              // main-model bone, -1 = model origin
+        glm::vec3 local{0.0f};      // offset in bone space
+        int proxy = -1;             // proxy index (ALT rules), -1 for markers
+        bool collision = false;     // a collision box: shown with the collision overlay (options.pointSets)
+        bool translateOnly = false; // an axis-aligned box: local is added to the bone's translation, not turned
     };
     std::vector<Label> labels_;
     int hoverLabel_ = -1; // label under the mouse, -1 = none

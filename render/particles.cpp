@@ -53,7 +53,7 @@ constexpr size_t kMaxEmitters = 1024; // emitter entities per scene (a hostile f
 Particles::Particles(Qt3DCore::QNode* root) : root_(root) {}
 
 Qt3DRender::QShaderProgram* Particles::program(int kind, bool low, bool texture, int orient) {
-    Qt3DRender::QShaderProgram*& p = programs_[((kind * 2 + (low ? 1 : 0)) * 2 + (texture ? 1 : 0)) * 3 + orient];
+    Qt3DRender::QShaderProgram*& p = programs_[((kind * 2 + (low ? 1 : 0)) * 2 + (texture ? 1 : 0)) * 4 + orient];
     if (!p)
         p = fx::program(root_, particleSource(shaders::particleVertex, kind, low, texture, orient).constData(),
                         particleSource(shaders::particleFragment, kind, low, texture, orient).constData());
@@ -63,7 +63,7 @@ Qt3DRender::QShaderProgram* Particles::program(int kind, bool low, bool texture,
 Qt3DRender::QEffect* Particles::effect(int kind, bool noDepthTest, bool texture, int orient) {
     using BA = Qt3DRender::QBlendEquationArguments;
     using DT = Qt3DRender::QDepthTest;
-    const int key = ((kind * 2 + (noDepthTest ? 1 : 0)) * 2 + (texture ? 1 : 0)) * 3 + orient;
+    const int key = ((kind * 2 + (noDepthTest ? 1 : 0)) * 2 + (texture ? 1 : 0)) * 4 + orient;
     if (auto it = effects_.find(key); it != effects_.end()) return it->second;
     auto* p = fx::pass(program(kind, false, texture, orient), kind == 0 ? "opaque" : "transparent");
     fx::depth(p, noDepthTest ? DT::Always : DT::LessOrEqual, kind == 0);
@@ -81,7 +81,7 @@ Qt3DRender::QEffect* Particles::effect(int kind, bool noDepthTest, bool texture,
     default:
         break;
     }
-    if (kind == 1 || kind == 2) { // additive and alpha: large particles go to the low-resolution target
+    if ((kind == 1 || kind == 2) && orient != 3) { // additive and alpha: large particles to the low-resolution target
         low = fx::pass(program(kind, true, texture, orient), "particlesLow");
         fx::depth(low, noDepthTest ? DT::Always : DT::LessOrEqual, false);
         fx::blend(low, BA::One, kind == 1 ? BA::One : BA::OneMinusSourceAlpha);
@@ -173,7 +173,13 @@ void Particles::build(Qt3DCore::QEntity* parent, std::vector<ParticleAttachment>
             e.worldOriented = em.params.worldOriented;
             // Renderer precedence of the engine (alo-viewer ParticleSystem.cpp): heat, then world-oriented, then
             // kites, then camera-facing quads.
-            const bool kite = em.params.hasTail && !em.params.worldOriented;
+            e.lines = rs::w3dDrawsLines(em);
+            if (e.lines) {
+                e.sortBackToFront = kind == 2;
+                e.lowResCapable = false;
+                e.worldOriented = false;
+            }
+            const bool kite = !e.lines && em.params.hasTail && !em.params.worldOriented;
             e.tail = kite && std::isfinite(em.params.tailSize) ? std::clamp(em.params.tailSize, 0.0f, 1e6f) : 0.0f;
             e.capacity = 64;
             InstancedQuad quad = makeInstancedQuad(
@@ -193,7 +199,8 @@ void Particles::build(Qt3DCore::QEntity* parent, std::vector<ParticleAttachment>
                 if (t != textures.checker()) tex = t;
             }
             mat->setEffect(effect(kind, em.params.noDepthTest, tex != nullptr,
-                                  kite                      ? 2
+                                  e.lines                   ? 3
+                                  : kite                    ? 2
                                   : em.params.worldOriented ? 1
                                                             : 0));
             addParam(mat, "particleTexture", QVariant::fromValue(tex ? tex : textures.white()));
@@ -210,7 +217,14 @@ void Particles::build(Qt3DCore::QEntity* parent, std::vector<ParticleAttachment>
 void Particles::upload(Emitter& e, const rs::ParticleBuffer& buf, uint32_t grid, const glm::vec3& eye) {
     const rs::ParticleBuffer::Range r =
         e.emitter < buf.emitters.size() ? buf.emitters[e.emitter] : rs::ParticleBuffer::Range{};
-    const uint n = std::min<uint>(r.count, uint(buf.count > r.begin ? buf.count - r.begin : 0));
+    const uint particles = std::min<uint>(r.count, uint(buf.count > r.begin ? buf.count - r.begin : 0));
+    uint n = particles;
+    if (e.lines) {
+        segments_.clear();
+        const rs::ParticleEmitter& em = attachments_[e.attachment].system->emitters[e.emitter];
+        rs::w3dLineSegments(em, particles ? &buf.particles[r.begin] : nullptr, particles, segments_);
+        n = uint(segments_.size());
+    }
     if (n > e.capacity) {
         while (e.capacity < n)
             e.capacity *= 2;
@@ -220,14 +234,38 @@ void Particles::upload(Emitter& e, const rs::ParticleBuffer& buf, uint32_t grid,
     }
     order_.resize(n);
     for (uint i = 0; i < n; ++i) {
-        const glm::vec3 d = buf.particles[r.begin + i].position - eye;
+        const glm::vec3 at =
+            e.lines ? (segments_[i].head + segments_[i].tail) * 0.5f : buf.particles[r.begin + i].position;
+        const glm::vec3 d = at - eye;
         const float d2 = glm::dot(d, d);
         order_[i] = {std::isfinite(d2) ? d2 : 0.0f, i};
     }
     if (e.sortBackToFront)
         std::sort(order_.begin(), order_.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
     float* f = reinterpret_cast<float*>(e.data.data());
-    for (uint i = 0; i < n; ++i, f += kFloats) {
+    for (uint i = 0; e.lines && i < n; ++i, f += kFloats) {
+        // A segment: head and width, head colour, the whole texture, tail colour mode, head-to-tail vector.
+        const rs::W3dLineSegment& sg = segments_[order_[i].second];
+        const glm::vec3 d = sg.tail - sg.head;
+        const float v[kFloats] = {sg.head.x,
+                                  sg.head.y,
+                                  sg.head.z,
+                                  sg.width,
+                                  sg.color.r,
+                                  sg.color.g,
+                                  sg.color.b,
+                                  sg.color.a,
+                                  0.0f,
+                                  0.0f,
+                                  1.0f,
+                                  1.0f,
+                                  float(int(sg.tailColor)),
+                                  d.x,
+                                  d.y,
+                                  d.z};
+        std::memcpy(f, v, sizeof(v));
+    }
+    for (uint i = 0; !e.lines && i < n; ++i, f += kFloats) {
         const rs::SimParticle& p = buf.particles[r.begin + order_[i].second];
         // The vertex shader's test, in the same terms: does this particle go to the low-resolution target? If so
         // the composite must cover its quad (a circle of radius size / sqrt(2) around any rotation).

@@ -7,6 +7,9 @@
 //   diffuse-alpha and alpha-scanlines blend over; modulate, depth-modulate and the stencil-darken modes
 //   multiply; opaque writes depth. Heat, bump and decal-bump emitters (screen distortion) and unknown blend
 //   values are not drawn and are listed in notDrawn(), as are emitters past 1024 in the scene.
+// - W3D emitters in a line mode (render mode 2 line, 3/4 line groups) draw camera-facing ribbons, one instance per
+//   segment (particles/w3d_lines.h: a line through the particles in birth order, or streaks from each particle back
+//   along its velocity for its blur time, the tail coloured as ww3d2 colours it); they have no low-resolution pass.
 // - Emitters with a tail (0x41, not world-oriented) draw "kites" as the engine does: the quad turned into a
 //   diamond in the plane through the particle's velocity that faces the camera, its rear corner pulled out by the
 //   tail size (0x42) so that it trails behind the particle.
@@ -23,6 +26,7 @@
 #include "particles/particle_preview.h"
 #include "particles/particle_sim.h"
 #include "particles/particle_system.h"
+#include "particles/w3d_lines.h"
 
 #include <QByteArray>
 #include <QString>
@@ -115,7 +119,8 @@ class Particles {
         bool sortBackToFront = false; // alpha blending: order matters
         bool lowResCapable = false;   // additive or alpha: large particles go to the low-resolution target
         bool worldOriented = false;
-        float tail = 0.0f; // kites: tail size (0x42), else 0
+        float tail = 0.0f;  // kites: tail size (0x42), else 0
+        bool lines = false; // W3D line modes (particles/w3d_lines.h): one instance per segment, no low-resolution pass
     };
     struct System {
         std::unique_ptr<rs::ParticleSimulator> sim;
@@ -123,7 +128,8 @@ class Particles {
         uint64_t seed = 1;
     };
     // The effect of an emitter: blend kind (0 opaque, 1 additive, 2 alpha, 3 modulate), depth test, textured or the
-    // round sprite, orientation (0 camera-facing, 1 world-oriented, 2 kite); shared by emitters alike.
+    // round sprite, orientation (0 camera-facing, 1 world-oriented, 2 kite, 3 W3D line segment); shared by emitters
+    // alike.
     Qt3DRender::QEffect* effect(int kind, bool noDepthTest, bool texture, int orient);
     Qt3DRender::QShaderProgram* program(int kind, bool low, bool texture, int orient);
     void upload(Emitter& e, const rs::ParticleBuffer& buf, uint32_t grid, const glm::vec3& eye);
@@ -134,6 +140,7 @@ class Particles {
     std::vector<System> systems_; // per attachment (sim null when it has no system)
     std::vector<Emitter> emitters_;
     std::vector<std::pair<float, uint32_t>> order_; // (distance², index) scratch for sorting
+    std::vector<rs::W3dLineSegment> segments_;      // scratch for W3D line emitters
     QStringList notDrawn_;
     size_t drawn_ = 0;
     bool enabled_ = true;

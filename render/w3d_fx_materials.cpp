@@ -96,16 +96,17 @@ Qt3DRender::QEffect* MeshMaterials::w3dFxEffect(int key, bool cullBack) {
         w3dFxEffects_[effectKey] = e;
         return e;
     }
-    if (key & (kFxBlendAlpha | kFxBlendAdditive | kFxNoDepthWrite)) {
+    if (key & (kFxBlendAlpha | kFxBlendAdditive | kFxBlendMultiply | kFxNoDepthWrite)) {
         // BasicW3D/DefaultW3D's BlendMode and DepthWriteEnable: blended in the transparent pass (as the Alamo
         // blending techniques are), or opaque without depth writes.
         using BA = Qt3DRender::QBlendEquationArguments;
-        const bool blended = key & (kFxBlendAlpha | kFxBlendAdditive);
+        const bool blended = key & (kFxBlendAlpha | kFxBlendAdditive | kFxBlendMultiply);
         auto* main = prog.pass(blended ? "transparent" : "opaque");
         cull(main);
         fx::depth(main, DT::LessOrEqual, !(key & kFxNoDepthWrite));
         if (key & kFxBlendAlpha) fx::blend(main, BA::SourceAlpha, BA::OneMinusSourceAlpha);
         if (key & kFxBlendAdditive) fx::blend(main, BA::One, BA::One);
+        if (key & kFxBlendMultiply) fx::blend(main, BA::DestinationColor, BA::Zero);
         Qt3DRender::QEffect* e = fx::effect(root_, {main, wire});
         w3dFxEffects_[effectKey] = e;
         return e;
@@ -192,6 +193,7 @@ int MeshMaterials::buildW3dFx(Qt3DCore::QEntity* entity, const rs::Mesh& mesh, c
                                           : 0;
     if (binding.states.blend == FxBlend::Alpha) key |= kFxBlendAlpha;
     if (binding.states.blend == FxBlend::Additive) key |= kFxBlendAdditive;
+    if (binding.states.blend == FxBlend::Multiply) key |= kFxBlendMultiply;
     if (!binding.states.depthWrite) key |= kFxNoDepthWrite;
     if (binding.states.readsFrame) key |= kFxReadsFrame;
     if (binding.states.twoSided) cullBack = false;

@@ -105,7 +105,8 @@ SceneDock::SceneDock(QWidget* parent) : QDockWidget(tr("Scene"), parent) {
     proxies_ = new QCheckBox(tr("Proxies"), w);
     grid_ = new QCheckBox(tr("Grid"), w);
     pointSets_ = new QCheckBox(tr("Collision / points"), w);
-    pointSets_->setToolTip(tr("Overlay of point sets stored in the model (B&W2 collision footprint, unknown points)"));
+    pointSets_->setToolTip(tr("Collision overlay: W3D/W3X collision boxes and the point sets stored in the model "
+                              "(B&W2 collision footprint, unknown points)"));
     allLabels_ = new QCheckBox(tr("All labels"), w);
     allLabels_->setToolTip(tr("Names of every proxy and marker; otherwise only those of the selected bone and the "
                               "one under the mouse"));

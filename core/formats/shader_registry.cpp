@@ -259,13 +259,29 @@ ShaderInfo w3dShaderInfo(const Material& material) {
                         "AlienShield.fx (technique Default_M: house tint x edge falloff texture at pow(1 - N.E, "
                         "FallOff) x DiffuseTexture at UV0 and at UV1 = 2 x the counter-scrolled UV x 4, added)",
                         "no fog (the map's); OpacityOverride 1; RecolorColor is the view's faction colour");
-        if (iequals(material.shader, "w3d:fx:MuzzleFlash.fx"))
-            return make(ShaderImpl::W3xMuzzleFlash, ShaderFidelity::EngineFormula,
-                        "MuzzleFlash.fx (technique Additive_M: vertex colour x ColorEmissive x Texture_0 at the UV "
-                        "turned by TexCoordTransformAngle_0 x Time about the pivot the vertex alpha picks and at the "
-                        "UV turned back, added)",
-                        "no fog or shroud (the map's); a mesh without vertex colours is white (alpha 1: no rotation); "
-                        "the techniques Multiply_M/MultiplyAlpha_M are not drawn (Additive_M is the effect's first)");
+        if (iequals(material.shader, "w3d:fx:MuzzleFlash.fx")) {
+            // The SDK binary's techniques: 0 Additive_M, 1 Multiply_M, 2 _Additive_L, 3 _Multiply_L (the low-detail
+            // ones differ only in leaving fog out, which a model shown alone has off anyway).
+            const MaterialParam* tp = material.find("TechniqueIndex");
+            const int technique = tp && tp->type == ParamType::Int ? tp->intValue : 0;
+            const bool multiply = technique == 1 || technique == 3;
+            static const char* const kNames[] = {"Additive_M", "Multiply_M", "_Additive_L", "_Multiply_L"};
+            const std::string name = technique >= 0 && technique < 4 ? kNames[technique] : "Additive_M";
+            ShaderInfo r = make(ShaderImpl::W3xMuzzleFlash, ShaderFidelity::EngineFormula,
+                                "MuzzleFlash.fx (technique " + name +
+                                    ": vertex colour x ColorEmissive x Texture_0 at the UV turned by "
+                                    "TexCoordTransformAngle_0 x Time about the pivot the vertex alpha picks and at "
+                                    "the UV turned back, " +
+                                    (multiply ? "multiplied into the frame (DESTCOLOR/ZERO))" : "added (ONE/ONE))"),
+                                "no fog or shroud (the map's); a mesh without vertex colours is white (alpha 1: no "
+                                "rotation)");
+            if (technique < 0 || technique > 3) {
+                r.fidelity = ShaderFidelity::Approximation;
+                r.note = "TechniqueIndex " + std::to_string(technique) +
+                         " is not one of the SDK effect's four techniques: drawn by its first, Additive_M; " + r.note;
+            }
+            return r;
+        }
         if (iequals(material.shader, "w3d:fx:DistortingObject.fx") ||
             iequals(material.shader, "w3d:fx:ShieldDistortion.fx")) {
             const bool shield = iequals(material.shader, "w3d:fx:ShieldDistortion.fx");

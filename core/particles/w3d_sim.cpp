@@ -2,9 +2,11 @@
 // and ParticleBufferClass kinematics and keyframes (EA's released Renegade / Generals sources), per particle in
 // closed form. What the engine does that this does not (docs/formats/w3d-emitters.md): velocity inherited from a
 // moving emitter, the time interpolation of a moving emitter's transform within a frame, the one-time burst an
-// application may request, line and line-group render modes (drawn as quads), the random tables' slot reuse (each
-// particle here draws its own offsets), and the 1/256-turn quantisation of orientations.
+// application may request, the random tables' slot reuse (each particle here draws its own offsets), and the
+// 1/256-turn quantisation of orientations. Line and line-group render modes are drawn from these particles by
+// w3d_lines.h.
 #include "particles/particle_sim.h"
+#include "particles/w3d_lines.h"
 
 #include <glm/glm.hpp>
 
@@ -12,6 +14,21 @@
 #include <cmath>
 
 namespace rs {
+
+// LERP keyframes over age (held after the last key; the first key's value before it).
+glm::vec3 w3dKeyAt(const std::vector<W3dEmitterParams::Key>& keys, float age) {
+    if (keys.empty()) return glm::vec3(0.0f);
+    if (!(age > keys.front().time)) return keys.front().value;
+    for (size_t i = 0; i + 1 < keys.size(); ++i) {
+        const auto &a = keys[i], &b = keys[i + 1];
+        if (age < b.time) {
+            const float span = b.time - a.time;
+            const float t = span > 0.0f ? (age - a.time) / span : 1.0f;
+            return a.value + (b.value - a.value) * t;
+        }
+    }
+    return keys.back().value;
+}
 
 namespace {
 
@@ -68,20 +85,7 @@ glm::vec3 randomPoint(const W3dEmitterParams::Randomizer& r, WRng& g) {
     }
 }
 
-// LERP keyframes over age (held after the last key; the first key's value before it).
-glm::vec3 keyAt(const std::vector<W3dEmitterParams::Key>& keys, float age) {
-    if (keys.empty()) return glm::vec3(0.0f);
-    if (!(age > keys.front().time)) return keys.front().value;
-    for (size_t i = 0; i + 1 < keys.size(); ++i) {
-        const auto &a = keys[i], &b = keys[i + 1];
-        if (age < b.time) {
-            const float span = b.time - a.time;
-            const float t = span > 0.0f ? (age - a.time) / span : 1.0f;
-            return a.value + (b.value - a.value) * t;
-        }
-    }
-    return keys.back().value;
-}
+glm::vec3 keyAt(const std::vector<W3dEmitterParams::Key>& keys, float age) { return w3dKeyAt(keys, age); }
 
 // Integral over [0, age] of the piecewise-linear x channel (constant before the first and after the last key).
 double keyIntegral(const std::vector<W3dEmitterParams::Key>& keys, double age) {

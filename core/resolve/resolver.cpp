@@ -3,8 +3,10 @@
 #include "bw2/al.h"
 #include "common/error.h"
 #include "common/file_read.h"
+#include "common/warnings.h"
 #include "resolve/lookup_rules.h"
 #include "texture/texture.h"
+#include "w3d/w3d_aggregate.h"
 
 #include <sys/stat.h>
 #include <time.h>
@@ -516,11 +518,92 @@ static std::vector<uint8_t> placeBytes(const Resolver::Place& place, const std::
     return std::vector<uint8_t>(b.span.data, b.span.data + b.span.size);
 }
 
+// W3D sub-objects the file does not hold (markers of kind "aggregate": w3d/w3d_aggregate.h) from the files ww3d2
+// loads for them on demand, "<name up to its first '.'>.w3d" beside the model (its folder or archive, then the mounted
+// folders), attached at their bones. Sub-objects not found stay markers and are named in the model's warnings. Files
+// read for sub-objects have their own sub-objects attached too, at most kMaxPartDepth files deep (a file naming
+// itself through another stops there) and kMaxParts attachments a model.
+static thread_local int partDepth = 0;
+static void attachAggregateParts(const Resolver& r, Document& d, const std::string& path) {
+    constexpr int kMaxPartDepth = 4;
+    constexpr int kMaxParts = 256;
+    if (d.format != Format::W3d || !d.model) return;
+    Model& m = *d.model;
+    if (std::none_of(m.markers.begin(), m.markers.end(), [](const Marker& mk) { return mk.kind == "aggregate"; }))
+        return;
+    std::map<std::string, std::pair<std::shared_ptr<const Model>, std::string>> files; // file -> model, label/error
+    std::vector<Marker> kept;
+    std::vector<Marker> pending;
+    for (Marker& mk : m.markers)
+        (mk.kind == "aggregate" ? pending : kept).push_back(std::move(mk));
+    m.markers = std::move(kept);
+    int attached = 0;
+    std::set<std::string> warned;
+    for (Marker& mk : pending) {
+        const std::string file = w3d::objectFileName(mk.name);
+        std::string why;
+        bool done = false;
+        if (file.empty()) {
+            why = "it names no file";
+        } else if (partDepth >= kMaxPartDepth || attached >= kMaxParts) {
+            why =
+                partDepth >= kMaxPartDepth
+                    ? "sub-objects nest deeper than " + std::to_string(kMaxPartDepth) + " files (not followed further)"
+                    : "more than " + std::to_string(kMaxParts) + " sub-objects from other files";
+        } else {
+            auto it = files.find(lower(file));
+            if (it == files.end()) {
+                std::pair<std::shared_ptr<const Model>, std::string> got;
+                const std::string found = r.findBeside(path, file);
+                if (found.empty()) {
+                    got.second = file + " was not found beside it or in the mounted folders";
+                } else {
+                    ++partDepth;
+                    try {
+                        OpenOptions o;
+                        o.companionClips = false;
+                        Document sub = r.read(found, o);
+                        got.first = sub.model;
+                        got.second = found;
+                        if (!sub.model) got.second = found + " holds no model";
+                    } catch (const std::exception& e) {
+                        got.second = e.what();
+                    }
+                    --partDepth;
+                }
+                it = files.emplace(lower(file), std::move(got)).first;
+            }
+            const auto& [part, label] = it->second;
+            if (part && w3d::attachPart(m, *part, mk.name, mk.bone)) {
+                done = true;
+                ++attached;
+                if (warned.insert(label).second) // the part file's own problems, once
+                    for (const std::string& w : part->warnings)
+                        pushWarning(m.warnings, w);
+            } else {
+                why = part ? label + " does not hold it" : label;
+            }
+        }
+        // The reader's line for this sub-object ("... references 'X', which this file does not contain ...") is
+        // replaced by what the lookup found.
+        const std::string readerLine = "references '" + mk.name + "', which this file does not contain";
+        m.warnings.erase(std::remove_if(m.warnings.begin(), m.warnings.end(),
+                                        [&](const std::string& w) { return w.find(readerLine) != std::string::npos; }),
+                         m.warnings.end());
+        if (!done) {
+            pushWarning(m.warnings, "aggregate sub-object '" + mk.name +
+                                        "' is not in this file and was not loaded: " + why + " (shown as a marker)");
+            m.markers.push_back(std::move(mk));
+        }
+    }
+}
+
 Document Resolver::read(ByteSpan bytes, const std::string& path, const OpenOptions& options) const {
     const Place place = placeOf(path);
     const std::string& label = options.label.empty() ? path : options.label;
     ReadContext c{label, hierarchyLookup(place, options), w3xLookup(place, label)};
     Document d = readDocument(bytes, c);
+    attachAggregateParts(*this, d, path);
     if (d.model) d.model->sourcePath = label;
     return d;
 }
@@ -537,6 +620,7 @@ Document Resolver::read(const std::string& path, const OpenOptions& options) con
         const std::string& label = options.label.empty() ? path : options.label;
         Document d =
             readDocument(ByteSpan(bytes), ReadContext{label, hierarchyLookup(place, options), w3xLookup(place, label)});
+        attachAggregateParts(*this, d, path);
         if (d.model) d.model->sourcePath = label;
         return d;
     } catch (const std::bad_alloc&) {
@@ -556,6 +640,10 @@ Asset Resolver::open(const std::string& path, const OpenOptions& options) const 
             a.missing.push_back("hierarchy " + need);
         }
     }
+    if (d.model && d.format == Format::W3d)
+        for (const Marker& mk : d.model->markers)
+            if (mk.kind == "aggregate")
+                a.missing.push_back("object " + mk.name + " (" + w3d::objectFileName(mk.name) + ")");
     if (d.model && options.companionClips && (companions & kCompanionClips))
         for (const std::string& c : companionClips(path, options.cache.get())) {
             ClipFile cf{c, nullptr, {}};

@@ -368,9 +368,31 @@ Aggregate readAggregate(const Cursor& cur, const Chunk& c, std::vector<std::stri
             }
             break;
         }
-        case fxid::TextureReplacerInfo:
-            a.hasTextureReplacers = true; // W3dTextureReplacerStruct lists: not applied (noted by the caller)
+        case fxid::TextureReplacerInfo: {
+            // ww3d2 (Renegade and Zero Hour agg_def.cpp, AggregateDefClass::Load_W3D) reads the header's count and
+            // applies nothing ("Obsolete texture replacement chunk"): the replacers are named here, not applied.
+            // {u32 count} + count x W3dTextureReplacerStruct (mesh path 15 x 32, bone path 15 x 32, old texture 260,
+            // new texture 260, W3dTextureInfoStruct 12).
+            a.hasTextureReplacers = true;
+            if (r.remaining() < 4) break; // as the engine: a short header is skipped
+            const uint32_t n = r.u32le();
+            if (n == 0) break;
+            constexpr size_t kReplacer = 15 * 32 * 2 + 260 * 2 + 12;
+            std::string names;
+            uint32_t whole = 0;
+            for (; whole < n && r.remaining() >= kReplacer && whole < 8; ++whole) {
+                r.skip(15 * 32 * 2);
+                const std::string from = r.fixedString(260), to = r.fixedString(260);
+                r.skip(12);
+                names += (whole ? ", " : "") + (from.empty() ? std::string("?") : from) + " -> " +
+                         (to.empty() ? std::string("?") : to);
+            }
+            note(warnings, k, x,
+                 "aggregate " + a.name + ": " + std::to_string(n) + " texture replacer(s)" +
+                     (names.empty() ? "" : " (" + names + ")") +
+                     " not applied: ww3d2 reads chunk 0x603 as obsolete and applies none (agg_def.cpp)");
             break;
+        }
         case fxid::AggregateClassInfo:
             a.hasClassInfo = true;
             a.originalClassId = r.u32le();
@@ -484,10 +506,27 @@ ParticleSystem toParticleSystem(const Emitter& e, const std::string& sourcePath)
     pe.params.blendMode = uint32_t(pe.blend);
     pe.params.textureFrames = w.grid * w.grid;
     pe.params.lifetime = e.lifetime;
-    if (w.renderMode >= 2)
-        pe.notSimulated.push_back("line render mode " + std::to_string(w.renderMode) + " (drawn as quads)");
+    // Line modes (particles/w3d_lines.h): 2 a line through the particles, 3/4 streaks of blur time.
+    if (e.blurTime.present) {
+        w.blurTime = toKeys(e.blurTime.keys);
+        w.blurTimeRandom = e.blurTime.random;
+    }
+    w.line.flags = e.lineFlags;
+    w.line.subdivision = e.lineSubdivision;
+    w.line.noise = e.lineNoise;
+    w.line.mergeAbort = e.lineMergeAbort;
+    w.line.textureTile = e.lineTextureTile;
+    w.line.uPerSec = e.lineUPerSec;
+    w.line.vPerSec = e.lineVPerSec;
+    if (w.renderMode > 4)
+        pe.notSimulated.push_back("render mode " + std::to_string(w.renderMode) + " (unknown: drawn as quads)");
+    if (w.renderMode == 2 && e.hasLineProperties &&
+        (e.lineSubdivision != 0 || e.lineNoise != 0.0f || e.lineMergeAbort != 0.0f || e.lineTextureTile != 0.0f ||
+         e.lineUPerSec != 0.0f || e.lineVPerSec != 0.0f))
+        pe.notSimulated.push_back("line properties (subdivision, noise, merging, texture tiling and scrolling)");
+    if ((w.renderMode == 3 || w.renderMode == 4) && e.blurTime.present && e.blurTime.random != 0.0f)
+        pe.notSimulated.push_back("blur-time random offset");
     if (e.velocityInherit != 0.0f) pe.notSimulated.push_back("velocity inherited from a moving emitter");
-    if (e.blurTime.present) pe.notSimulated.push_back("blur-time keys (line groups)");
     if (e.hasExtraInfo && e.futureStartTime != 0.0f) pe.notSimulated.push_back("future start time");
     if (w.creation.shape == W3dEmitterParams::Volume::Unknown)
         pe.notSimulated.push_back("creation volume class " + std::to_string(w.creation.rawClass) + " (none)");

@@ -1394,6 +1394,20 @@ static std::string afterDot(const std::string& s) {
     return d == std::string::npos ? s : s.substr(d + 1);
 }
 
+// A box as ww3d2 makes it (boxrobj.cpp): W3D_BOX_ATTRIBUTE_ALIGNED (2) gives an AABoxRenderObjClass, which keeps the
+// model's axes and follows only its bone's translation; otherwise an OBBoxRenderObjClass, which turns with the bone.
+static Marker boxMarker(const Box& b, int bone) {
+    Marker mk;
+    mk.name = afterDot(b.name);
+    mk.kind = "box";
+    mk.bone = bone;
+    mk.transform = glm::translate(glm::mat4(1.0f), b.center);
+    mk.extent = b.extent;
+    mk.axisAligned = (b.attributes & 2u) != 0;
+    mk.color = glm::vec3(b.color) / 255.0f;
+    return mk;
+}
+
 Document loadSet(ByteSpan bytes, const std::string& path, const HierarchyLookup& lookup) {
     return assemble(readFile(bytes, path), path, lookup, Format::W3d);
 }
@@ -1516,13 +1530,7 @@ Document assemble(File f, const std::string& path, const HierarchyLookup& lookup
         }
         for (size_t i = 0; !found && i < f.boxes.size(); ++i)
             if (iequals(f.boxes[i].name, o.name)) {
-                Marker mk;
-                mk.name = afterDot(f.boxes[i].name);
-                mk.kind = "box";
-                mk.bone = boneOf(owner + " box " + o.name);
-                mk.transform = glm::translate(glm::mat4(1.0f), f.boxes[i].center);
-                mk.extent = f.boxes[i].extent;
-                model->markers.push_back(mk);
+                model->markers.push_back(boxMarker(f.boxes[i], boneOf(owner + " box " + o.name)));
                 usedBox[i] = 1;
                 found = true;
             }
@@ -1605,8 +1613,6 @@ Document assemble(File f, const std::string& path, const HierarchyLookup& lookup
     }
     // Aggregates (agg_def.cpp): sub-objects attached to bones of the base model by bone name.
     for (const Aggregate& ag : f.aggregates) {
-        if (ag.hasTextureReplacers)
-            pushWarning(warnings, "aggregate " + ag.name + ": texture replacers are not applied");
         for (const Aggregate::Sub& sub : ag.subObjects) {
             const int bone = sk.find(sub.bone);
             if (bone < 0 && !sub.bone.empty())
@@ -1639,14 +1645,7 @@ Document assemble(File f, const std::string& path, const HierarchyLookup& lookup
             skinsDropped = skinsDropped || (f.meshes[i].skin() && sk.bones.empty());
         }
     for (size_t i = 0; i < f.boxes.size(); ++i)
-        if (!usedBox[i]) {
-            Marker mk;
-            mk.name = afterDot(f.boxes[i].name);
-            mk.kind = "box";
-            mk.transform = glm::translate(glm::mat4(1.0f), f.boxes[i].center);
-            mk.extent = f.boxes[i].extent;
-            model->markers.push_back(mk);
-        }
+        if (!usedBox[i]) model->markers.push_back(boxMarker(f.boxes[i], -1));
     for (size_t i = 0; i < f.nulls.size(); ++i)
         if (!usedNull[i]) {
             Marker mk;

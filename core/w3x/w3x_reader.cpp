@@ -503,6 +503,16 @@ w3d::RawMesh readMesh(const Reader& r, const pugi::xml_node& el, std::vector<std
                 if (p.type == 7 && iequals(p.name, "CullingEnable") && p.intValue == 0) m.attributes |= 0x00002000u;
                 sm.properties.push_back(std::move(p));
             }
+        // The technique the art tool chose (the effect's technique list, 0 its first). Kept as the integer
+        // parameter "TechniqueIndex" when it is not the first (the shader registry reads it: MuzzleFlash.fx's
+        // Multiply_M is 1); 0 or absent adds nothing.
+        if (const int64_t technique = r.intAttr(shader, "TechniqueIndex", 0, false, 0, INT32_MAX); technique != 0) {
+            w3d::ShaderMaterialProperty t;
+            t.type = 6;
+            t.name = "TechniqueIndex";
+            t.intValue = int32_t(technique);
+            sm.properties.push_back(std::move(t));
+        }
     } else {
         pushWarning(warnings, r.where(el) + ": mesh " + id + " has no <FXShader>; drawn with DefaultW3D.fx defaults");
     }

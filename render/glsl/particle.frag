@@ -7,6 +7,8 @@ out vec4 fragColor;
 void main() {
 #if HAS_TEXTURE
     vec4 tex = texture(particleTexture, uv);
+#elif ORIENT == 3
+    vec4 tex = vec4(1.0); // W3D line segments without a texture: solid
 #else
     float g = clamp(1.0 - length(cornerPos), 0.0, 1.0); // soft round sprite
     vec4 tex = vec4(1.0, 1.0, 1.0, g * g);

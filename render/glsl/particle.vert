@@ -1,5 +1,7 @@
 // A particle system's quads (render/particles.cpp), one instance per particle. Compiled per emitter kind with
-// these defines: ORIENT 0 camera-facing, 1 world-oriented, 2 velocity-aligned kite (emitter 0x41); LOW_PASS 1 the
+// these defines: ORIENT 0 camera-facing, 1 world-oriented, 2 velocity-aligned kite (emitter 0x41), 3 a W3D line
+// segment (particles/w3d_lines.h: head at particleCenter.xyz, width particleCenter.w, tail at head + particleSpin.yzw,
+// particleSpin.x the tail colour: 0 the head's, 1 the head's with alpha 0, 2 black, 3 white); LOW_PASS 1 the
 // pass into the low-resolution target; BLEND_KIND 0 opaque, 1 additive, 2 alpha, 3 modulate; HAS_TEXTURE 0 a soft
 // round sprite. Each is a define rather than a uniform: llvmpipe runs both sides of a branch on a uniform.
 in vec2 corner;                  // (-1,-1) .. (1,1)
@@ -46,6 +48,21 @@ void main() {
     const float a = 2.35619449; // 3 pi / 4
     vec2 k = vec2(cos(a) * corner.x - sin(a) * corner.y, sin(a) * corner.x + cos(a) * corner.y) * h;
     gl_Position = viewProjectionMatrix * vec4(particleCenter.xyz + across * k.x + along * k.y, 1.0);
+#elif ORIENT == 3
+    // A ribbon from head (corner.x = -1) to tail (corner.x = 1), its width across, facing the camera.
+    vec3 p = particleCenter.xyz + particleSpin.yzw * t.x;
+    vec3 across = cross(particleSpin.yzw, eyePosition - p);
+    if (length(across) < 1e-9) across = vec3(0.0); // head = tail, or seen end-on: nothing to draw
+    else across = normalize(across);
+    gl_Position = viewProjectionMatrix * vec4(p + across * (corner.y * particleCenter.w * 0.5), 1.0);
+    uv = vec2(t.x, t.y); // the whole texture: u along, v across
+    if (corner.x > 0.0) {
+        int mode = int(particleSpin.x + 0.5);
+        vColor = mode == 1 ? vec4(particleColor.rgb, 0.0)
+               : mode == 2 ? vec4(0.0)
+               : mode == 3 ? vec4(1.0)
+               : particleColor;
+    }
 #else
     float c = cos(particleSpin.x), s = sin(particleSpin.x);
     vec2 q = vec2(c * corner.x - s * corner.y, s * corner.x + c * corner.y) * (particleCenter.w * 0.5);

@@ -7,11 +7,12 @@
 //    world normal, E the unit vector towards the eye) as the UV (falloff, 0); UV0 = UV x T.xy + Time x T.zw and
 //    UV1 = (UV x T.xy - Time x T.zw) x 2 (T = TexCoordTransform_0). Per pixel: COLOR0 x FalloffTexture(falloff, 0) x
 //    DiffuseTexture(UV0) x DiffuseTexture(UV1) x 4, added (ONE/ONE), no depth writes, both faces.
-//  - MUZZLE_FLASH (MuzzleFlash.fx, technique Additive_M, the first): the angle a = TexCoordTransformAngle_0 x Time;
+//  - MUZZLE_FLASH (MuzzleFlash.fx, techniques Additive_M and Multiply_M: one colour, blended ONE/ONE or DESTCOLOR/ZERO
+//    by the binding's states): the angle a = TexCoordTransformAngle_0 x Time;
 //    the vertex alpha x 100 picks the pivot (< 0.5: (TexCoordTransformU_0, V_0), < 1.5: _1, < 2.5: _2, else no
 //    rotation); UV0 = the UV turned by the row-vector matrix [[cos a, -sin a], [sin a, cos a]] about that pivot,
 //    UV1 = turned by its transpose; COLOR0 = saturate(vertex colour x ColorEmissive). Per pixel: COLOR0 x
-//    Texture_0(UV0) x Texture_0(UV1), added (ONE/ONE), no depth writes, both faces.
+//    Texture_0(UV0) x Texture_0(UV1), added (ONE/ONE) or multiplied into the frame, no depth writes, both faces.
 //  - DISTORTION (DistortingObject.fx; with SHIELD_FALLOFF ShieldDistortion.fx, technique Default_M): the effect draws
 //    into the distortion buffer (SRCALPHA/INVSRCALPHA over its neutral 0.5) the view-space normal n = the normal map
 //    (x 2 - 1, xy x BumpScale; normalised by DistortingObject, not by ShieldDistortion) in the frame (-binormal,

@@ -1255,6 +1255,89 @@ TEST_CASE("MuzzleFlash.fx: counter-rotated samples about the pivot the vertex al
     REQUIRE(glm::length(want(V2(0.25f, 0.5f), 0.0f) - want(V2(0.25f, 0.5f), 1.0f)) > 0.05f);
 }
 
+// MuzzleFlash.fx's technique Multiply_M (the W3X FXShader's TechniqueIndex 1, kept by the reader as the integer
+// parameter TechniqueIndex): the same colour, multiplied into the frame (DESTCOLOR / ZERO). Over a bright background,
+// so that the product is far from the additive result and from the background itself.
+TEST_CASE("MuzzleFlash.fx Multiply_M: the counter-rotated samples multiplied into the frame, by the formula",
+          "[render][w3x][fx]") {
+    QTemporaryDir dir;
+    writeTga(dir.path() + "/m.tga", 64, 64, gradient);
+    const V3 vc(0.9f, 0.8f, 0.7f), emissive(1.0f, 0.9f, 0.8f);
+    const float rate = 1.5f, time = 1.0f;
+    const V2 pivot0(0.4f, 0.6f);
+    const QColor bright(230, 210, 190);
+    const V3 brightF(bright.redF(), bright.greenF(), bright.blueF());
+    auto flash = [&](int technique) {
+        Fx fx;
+        fx.typeName = "MuzzleFlash.fx";
+        fx.objectsProps = false;
+        fx.colors.assign(5, V4(vc, 0.0f)); // vertex alpha 0: pivot 0
+        fx.extra = {textureProp("Texture_0", "m.tga"), colourProp("ColorEmissive", emissive),
+                    numberProp("TexCoordTransformAngle_0", rate), numberProp("TexCoordTransformU_0", pivot0.x),
+                    numberProp("TexCoordTransformV_0", pivot0.y)};
+        auto t = prop("TechniqueIndex", 6);
+        t.intValue = technique;
+        fx.extra.push_back(t);
+        return fx;
+    };
+    const float a = rate * time, c = std::cos(a), sn = std::sin(a);
+    auto product = [&](V2 e) { // vertex colour x ColorEmissive x Texture_0(UV0) x Texture_0(UV1)
+        const V2 d = e - pivot0;
+        const V2 e0 = V2(d.x * c + d.y * sn, -d.x * sn + d.y * c) + pivot0;
+        const V2 e1 = V2(d.x * c - d.y * sn, d.x * sn + d.y * c) + pivot0;
+        auto at = [](V2 e) {
+            const V2 w = glm::fract(e);
+            REQUIRE(glm::all(glm::greaterThan(w, V2(0.02f))));
+            REQUIRE(glm::all(glm::lessThan(w, V2(0.98f))));
+            return V3(q8(gradient(w.x, w.y)));
+        };
+        return glm::clamp(glm::clamp(V3(q8(V4(vc, 1.0f))) * emissive, 0.0f, 1.0f) * at(e0) * at(e1), 0.0f, 1.0f);
+    };
+    for (const int technique : {1, 3, 0}) { // Multiply_M, _Multiply_L, Additive_M
+        QTemporaryDir sub;
+        QFile::copy(dir.path() + "/m.tga", sub.path() + "/m.tga");
+        const auto model = quadModel(flash(technique), sub.path());
+        const rs::Material& mat = model->meshes[0].subMeshes[0].material;
+        const rs::ShaderInfo info = rs::shaderInfo(rs::Format::W3x, model->meshes[0], mat);
+        INFO(info.implementation);
+        CHECK(info.impl == rs::ShaderImpl::W3xMuzzleFlash);
+        CHECK(info.fidelity == rs::ShaderFidelity::EngineFormula);
+        const bool multiply = technique != 0;
+        CHECK(info.implementation.find(multiply ? "Multiply_" : "Additive_M") != std::string::npos);
+        CHECK(rs::render::fxBinding(model->meshes[0], mat, info.impl).states.blend ==
+              (multiply ? rs::render::FxBlend::Multiply : rs::render::FxBlend::Additive));
+        ViewOptions o;
+        o.grid = false;
+        o.dazzles = false;
+        o.background = bright;
+        view().setOptions(o);
+        view().setModel(model, sub.path() + "/quad.w3d");
+        view().setCameraAngles(180.0f, 0.0f);
+        view().setTime(time);
+        Shot s;
+        s.img = grab();
+        s.box = foreground(s.img, bright, 2);
+        if (!multiply) { // added to a bright frame: saturates towards white, so only the box is taken from here
+            view().setTime(0.0f);
+            continue;
+        }
+        REQUIRE(s.box.width() > 40);
+        for (const V2 e : {V2(0.25f, 0.5f), V2(0.5f, 0.3f)}) {
+            const V3 want = brightF * product(e);
+            REQUIRE(glm::length(want - brightF) > 0.15f); // the product shows
+            checkPixel(s.at(e.x, e.y), want,
+                       "MuzzleFlash technique " + std::to_string(technique) + " at engine (" + std::to_string(e.x) +
+                           ", " + std::to_string(e.y) + ")");
+        }
+        view().setTime(0.0f);
+    }
+    // An index the SDK effect does not have: drawn by Additive_M, said.
+    const auto odd = quadModel(flash(7), dir.path());
+    const rs::ShaderInfo info = rs::shaderInfo(rs::Format::W3x, odd->meshes[0], odd->meshes[0].subMeshes[0].material);
+    CHECK(info.fidelity == rs::ShaderFidelity::Approximation);
+    CHECK(info.note.find("TechniqueIndex 7") != std::string::npos);
+}
+
 namespace {
 // The column, in the row through the middle of the shot, where the backdrop's dark left half meets its bright right
 // half (the first pixel brighter than half-way between the row's extremes), scanning the middle half of the box.

@@ -147,8 +147,7 @@ async function showModel(read, path) {
   fillNotes(s);
   fillLevels(s);
   await setClip(state.clip);
-  await poseAt(state.time);
-  await updateCamera(); // framed as the desktop frames: the drawn vertices at the shown pose
+  await frameAndPose();
   renderer.draw();
   state.firstFrameMs = performance.now() - t0;
   dropClock = 0;
@@ -257,9 +256,18 @@ function resize() {
     canvas.height = Math.max(1, Math.round(r.height * dpr));
   }
 }
+// Framed as the desktop frames a model with its clip (render/scene_view.cpp: setClip and the framing come before
+// the time is set): the drawn vertices at the clip's start, then posed at the shown time.
+async function frameAndPose() {
+  const t = state.time;
+  if (t !== 0) await poseAt(0);
+  await updateCamera();
+  if (t !== 0) await poseAt(t);
+}
 async function updateCamera() {
   if (!state.summary) return;
-  const cam = await call('camera', state.yaw, state.pitch, canvas.width / canvas.height);
+  // The embed page frames as the desktop's --screenshot does: the particle systems nearby too.
+  const cam = await call('camera', state.yaw, state.pitch, canvas.width / canvas.height, embed);
   if (cam) renderer.setCamera(cam, state.zoom);
 }
 window.addEventListener('resize', async () => {
@@ -551,8 +559,7 @@ async function openLinks() {
         fillClips(state.summary);
         await setClip(r.first);
         $('clip').value = String(r.first);
-        await poseAt(state.time);
-        await updateCamera();
+        await frameAndPose();
         renderer.draw();
       }
     }

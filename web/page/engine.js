@@ -1,6 +1,6 @@
 // The games' shader formulas on the page: a sub-mesh whose material the desktop draws by an .fx formula (Alamo .fx,
 // BFME's NormalMapped.fx, C&C 3's Objects*.fx, Infantry/BasicW3D/Tree/DefaultW3D.fx and Tiberium.fx; DefaultW3D's
-// second UV set is not uploaded here: its TEXCOORD1 is the first set, hasTexCoord1 unset) is drawn here by the same GLSL (render/glsl, bundled into
+// second texture reads the sub-mesh's second UV set, vertexTexCoord1, as on the desktop) is drawn here by the same GLSL (render/glsl, bundled into
 // shaders.js by web/build.mjs) with the same uniform values: the module computes them with the desktop's code
 // (render/fx_uniforms.cpp, part.fx in the model JSON), and the view's uniforms (light rig, Alamo light set-up,
 // faction colour, camera, time) are set as render/frame_graph.cpp sets them. Textures are the material's own, read
@@ -321,6 +321,7 @@ export class EngineFormulas {
     if (st.blend !== 'none') {
       gl.enable(gl.BLEND);
       if (st.blend === 'additive') gl.blendFunc(gl.ONE, gl.ONE);
+      else if (st.blend === 'multiply') gl.blendFunc(gl.DST_COLOR, gl.ZERO);
       else gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA);
     } else {
       gl.disable(gl.BLEND);

@@ -48,8 +48,8 @@ const ops = {
     return { palettes: copy(M.palettes()), world: copy(M.world()), shown: copy(M.shown()), lights: lightsNow(),
       dazzles: copy(M.dazzles(t, fc[0], fc[1], fc[2])), particles: copy(M.particles(st)) };
   },
-  camera: (yaw, pitch, aspect) => {
-    const c = M.camera(yaw, pitch, aspect);
+  camera: (yaw, pitch, aspect, withParticles) => {
+    const c = M.camera(yaw, pitch, aspect, !!withParticles);
     return c && { view: copy(c.view), projection: copy(c.projection), eye: c.eye, distance: c.distance };
   },
   exportGlb: (fc) => M.exportGlb(fc[0], fc[1], fc[2]),

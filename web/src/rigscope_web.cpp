@@ -20,8 +20,11 @@
 //   shown()                         -> Uint8Array: per sub-mesh, drawn at this pose (bone visibility)
 //   world()                         -> Float32Array: every bone's world matrix, column-major
 //   texture(name)                   -> {width, height, rgba: Uint8Array, hasAlpha} or {error}
-//   camera(yaw, pitch, aspect)      -> {view, projection: Float32Array(16), eye: [x,y,z]}: the desktop's framing
-//                                       (render/camera_fit.h) of the drawn parts at the current pose
+//   camera(yaw, pitch, aspect, withParticles)
+//                                   -> {view, projection: Float32Array(16), eye: [x,y,z]}: the desktop's framing
+//                                       (render/camera_fit.h) of the drawn parts at the current pose; withParticles:
+//                                       also what the shown particle systems cover nearby, as the desktop's headless
+//                                       screenshot frames (the embed page's look)
 //   readFormats()                   -> JSON of the format registry's extensions (the page's picker filter)
 #include "common/error.h"
 #include "formats/formats.h"
@@ -220,6 +223,32 @@ bool proxyShown(const Session& s, int i) {
     return rs::proxyShown(*s.model, i, ProxyView{s.proxies, false, s.alt, s.altDecreased});
 }
 
+// World matrix of a bone of the shown model at time t (particle births), as the desktop's boneWorldAt
+// (render/scene_view.cpp): the clip evaluated at whole frame round(t * fps), looped; the current pose without a clip.
+glm::mat4 boneWorldAt(Session& s, int bone, double t, std::vector<std::pair<int64_t, std::vector<glm::mat4>>>& cache) {
+    if (bone < 0 || size_t(bone) >= s.pose.world.size()) return glm::mat4(1.0f);
+    if (!s.clip || !std::isfinite(t)) return s.pose.world[size_t(bone)];
+    const double fps = s.clip->fps > 0.0f ? s.clip->fps : 30.0;
+    const int64_t f = int64_t(std::llround(std::clamp(t * fps, -1e9, 1e9)));
+    auto it = std::find_if(cache.begin(), cache.end(), [f](const auto& e) { return e.first == f; });
+    if (it == cache.end()) {
+        if (cache.size() > 256) cache.clear();
+        PoseBuffers p;
+        p.resize(s.model->skeleton.bones.size());
+        evaluatePose(s.model->skeleton, s.clip.get(), &s.binding, float(f), LoopMode::Loop, p.view());
+        cache.emplace_back(f, p.world);
+        it = cache.end() - 1;
+    }
+    return size_t(bone) < it->second.size() ? it->second[size_t(bone)] : glm::mat4(1.0f);
+}
+
+// Whether a particle system is drawn at the current pose, as the desktop's particlesShown (render/scene_view.cpp):
+// its bone visible (none: the model's origin, always) and, for a proxy's system, the proxy rule.
+bool emittingShown(const Session& s, const Emitting& e) {
+    if (e.bone >= 0 && (size_t(e.bone) >= s.pose.visible.size() || !s.pose.visible[size_t(e.bone)])) return false;
+    return e.proxy < 0 || proxyShown(s, e.proxy);
+}
+
 // The world matrix an attached model hangs from at the current pose.
 glm::mat4 attachPoint(const Session& s, const Attached& a) {
     if (a.bone >= 0 && size_t(a.bone) < s.pose.world.size()) return s.pose.world[size_t(a.bone)];
@@ -382,8 +411,8 @@ std::string baseTextureOf(const Material& m) {
 
 // The .fx program of a sub-mesh drawn by a game's formula (render/fx_uniforms.h, the values the desktop binds):
 // {program, defines, uniforms: [{name, value}], textures: [{uniform, parameter, texture, none, missing, base}],
-// doublesBase, states: {blend: none|alpha|additive, depthWrite, depthTest: lequal|greater, twoSided, stencilOnce,
-// readsFrame}}, or null when the generic program draws it.
+// doublesBase, states: {blend: none|alpha|additive|multiply, depthWrite, depthTest: lequal|greater, twoSided,
+// stencilOnce, readsFrame}}, or null when the generic program draws it.
 std::string fxJson(const Mesh& mesh, const Material& m, ShaderImpl impl) {
     const render::FxBinding b = render::fxBinding(mesh, m, impl);
     if (b.program.empty()) return "null";
@@ -406,7 +435,7 @@ std::string fxJson(const Mesh& mesh, const Material& m, ShaderImpl impl) {
              ",\"texture\":" + jstr(t.texture) + ",\"none\":" + jstr(standIn[int(t.none)]) +
              ",\"missing\":" + jstr(standIn[int(t.missing)]) + ",\"base\":" + (t.base ? "true" : "false") + "}";
     }
-    static const char* const blend[] = {"none", "alpha", "additive"};
+    static const char* const blend[] = {"none", "alpha", "additive", "multiply"};
     const render::FxStates& st = b.states;
     auto jb = [](bool v) { return std::string(v ? "true" : "false"); };
     return o + "],\"doublesBase\":" + jb(b.doublesBase) + ",\"states\":{\"blend\":" + jstr(blend[int(st.blend)]) +
@@ -863,7 +892,7 @@ bool partDrawn(const Session& s, size_t i) {
     return shaderInfo(ownerFormat(s, p), mesh, sm.material).impl != ShaderImpl::Hidden;
 }
 
-val camera(float yaw, float pitch, float aspect) {
+val camera(float yaw, float pitch, float aspect, bool withParticles) {
     Session& s = session();
     if (!s.model) return val::null();
     render::CameraFraming f;
@@ -897,6 +926,39 @@ val camera(float yaw, float pitch, float aspect) {
             f.lo = glm::min(f.lo, q);
             f.hi = glm::max(f.hi, q);
             if (f.points.size() < 200000) f.points.push_back(q);
+        }
+    }
+    if (withParticles && f.lo.x <= f.hi.x) {
+        // As the desktop's screenshot framing (render/scene_view.cpp computeFraming with framingIncludesParticles,
+        // render/particles.cpp samplePoints): every shown system at 8 times over its first 2 s, up to 256 particles
+        // each time, each particle's box of its size, kept where within the bounds' diameter of their centre.
+        const glm::vec3 centre = f.center();
+        const float reach = 2.0f * f.radius();
+        std::vector<std::pair<int64_t, std::vector<glm::mat4>>> cache;
+        for (size_t si = 0; si < s.emitting.size(); ++si) {
+            const Emitting& e = *s.emitting[si];
+            if (!emittingShown(s, e)) continue;
+            ParticleBuffer buf(4096, e.system->emitters.size());
+            ParticleSimOptions opt;
+            opt.seed = uint64_t(si) + 1;
+            const int bone = e.bone;
+            opt.emitterTransform = [&s, &cache, bone](double bt) { return boneWorldAt(s, bone, bt, cache); };
+            for (int k = 1; k <= 8; ++k) {
+                e.sim->evaluate(2.0 * k / 8.0, opt, buf);
+                for (size_t i = 0; i < buf.count; i += std::max<size_t>(1, buf.count / 256)) {
+                    const SimParticle& q = buf.particles[i];
+                    if (!std::isfinite(q.position.x) || !std::isfinite(q.position.y) || !std::isfinite(q.position.z) ||
+                        !std::isfinite(q.size))
+                        continue;
+                    const float h = std::min(std::abs(q.size) * 0.5f, 1e6f);
+                    for (const glm::vec3& p : {q.position - glm::vec3(h), q.position + glm::vec3(h)}) {
+                        if (!(glm::length(p - centre) <= reach)) continue;
+                        f.lo = glm::min(f.lo, p);
+                        f.hi = glm::max(f.hi, p);
+                        f.points.push_back(p);
+                    }
+                }
+            }
         }
     }
     std::vector<glm::vec3> bones;
@@ -1093,25 +1155,6 @@ val dazzles(double t, float r, float g, float b) {
         .new_(val(emscripten::typed_memory_view(s.dazzleData.size(), s.dazzleData.data())));
 }
 
-// World matrix of a bone of the shown model at time t (particle births), as the desktop's boneWorldAt
-// (render/scene_view.cpp): the clip evaluated at whole frame round(t * fps), looped; the current pose without a clip.
-glm::mat4 boneWorldAt(Session& s, int bone, double t, std::vector<std::pair<int64_t, std::vector<glm::mat4>>>& cache) {
-    if (bone < 0 || size_t(bone) >= s.pose.world.size()) return glm::mat4(1.0f);
-    if (!s.clip || !std::isfinite(t)) return s.pose.world[size_t(bone)];
-    const double fps = s.clip->fps > 0.0f ? s.clip->fps : 30.0;
-    const int64_t f = int64_t(std::llround(std::clamp(t * fps, -1e9, 1e9)));
-    auto it = std::find_if(cache.begin(), cache.end(), [f](const auto& e) { return e.first == f; });
-    if (it == cache.end()) {
-        if (cache.size() > 256) cache.clear();
-        PoseBuffers p;
-        p.resize(s.model->skeleton.bones.size());
-        evaluatePose(s.model->skeleton, s.clip.get(), &s.binding, float(f), LoopMode::Loop, p.view());
-        cache.emplace_back(f, p.world);
-        it = cache.end() - 1;
-    }
-    return size_t(bone) < it->second.size() ? it->second[size_t(bone)] : glm::mat4(1.0f);
-}
-
 // The live particles of the particle systems the proxies attach, at time t (seconds since the model was shown),
 // core's deterministic simulation (particles/particle_sim.h) as the desktop's particle layer (render/particles.cpp)
 // runs it: system i with seed i + 1, births at the proxy bone's world matrix at the birth time. kParticleFloats
@@ -1128,8 +1171,7 @@ val particles(double t) {
         const auto& e = s.emitting[si];
         const size_t base = slot;
         slot += e->system->emitters.size();
-        if (!proxyShown(s, e->proxy)) continue;
-        if (e->bone >= 0 && size_t(e->bone) < s.pose.visible.size() && !s.pose.visible[size_t(e->bone)]) continue;
+        if (!emittingShown(s, *e)) continue;
         ParticleBuffer buf(20000, e->system->emitters.size());
         ParticleSimOptions opt;
         opt.seed = uint64_t(si) + 1;

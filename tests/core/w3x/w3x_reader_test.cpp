@@ -349,6 +349,31 @@ TEST_CASE("w3x: hostile input refused with file, line and column", "[w3x][hostil
     CHECK(e.find("not a W3X file") != std::string::npos);
 }
 
+TEST_CASE("w3x: the FXShader's TechniqueIndex is kept as the integer parameter TechniqueIndex when not 0", "[w3x]") {
+    auto withTechnique = [](const std::string& value) {
+        std::string t = skin();
+        const std::string zero = "TechniqueIndex=\"0\"";
+        t.replace(t.find(zero), zero.size(), "TechniqueIndex=\"" + value + "\"");
+        return t;
+    };
+    const Document first = load(skin(), "TEST_SKN.w3x", memoryLookup());
+    REQUIRE(first.model);
+    CHECK(first.model->meshes[0].subMeshes[0].material.find("TechniqueIndex") == nullptr);
+    const Document second = load(withTechnique("1"), "TEST_SKN.w3x", memoryLookup());
+    REQUIRE(second.model);
+    const MaterialParam* t = second.model->meshes[0].subMeshes[0].material.find("TechniqueIndex");
+    REQUIRE(t);
+    CHECK(t->type == ParamType::Int);
+    CHECK(t->intValue == 1);
+    // Not a count: refused with its place (the <FXShader> on line 34).
+    for (const char* bad : {"-1", "one", "4294967296"}) {
+        const std::string e = refusal(withTechnique(bad), "TEST_SKN.w3x");
+        INFO(e);
+        CHECK(e.find("attribute TechniqueIndex") != std::string::npos);
+        CHECK(e.find("line 34, column 3") != std::string::npos);
+    }
+}
+
 TEST_CASE("w3x: declaration scan finds ids and clip hierarchies without a tree", "[w3x]") {
     const std::string s = skin();
     const w3x::DeclarationScan scan =

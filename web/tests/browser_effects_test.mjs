@@ -1,0 +1,228 @@
+// Particle systems on the page against the desktop, in a real browser (Debian's Chromium headless, puppeteer-core):
+//   node browser_effects_test.mjs SITE_DIR CORPUS_DIR BIN_DIR OUT_DIR
+// SITE_DIR: build-web/site; BIN_DIR: the desktop build's bin/ (rigscope, rigscope-cli, rigscope-test-fixtures), the
+// reference. Exit 77 (ctest SKIP) when Chromium or the built page is missing, and after the corpus-free checks when
+// the corpus is. Each case opens the same files on the embed page (1280x720, the picker) and in
+// `rigscope --screenshot` with the same camera and time, once with particles and once without: the pixels the
+// particles change are the particle region of each; the regions agree (intersection over union >= 0.97) and, inside
+// both, the colours with particles are within 8/255 on average. Cases:
+//   - a textured Alamo particle system: the stormtrooper's proxy P_GLight_Red (additive, world-oriented, atlas frame
+//     2 of 8x8) with its colour texture p_particle_master.tga written by the test (no corpus particle texture
+//     exists): in the frame's cell a white L (the left half and the top quarter), transparent elsewhere, and every
+//     other cell blue, so a flipped or misplaced cell changes the region;
+//   - W3D emitters embedded in a W3D model file (chunk 0x500), written by core's W3D writer
+//     (rigscope-test-fixtures w3d-emitters);
+//   - a SAGE object's particle systems at its bones (ParticleSysBone of a draw state, defined in the mod's INI).
+import { createRequire } from 'node:module';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { readPng, tga } from './browser_util.mjs';
+
+const require = createRequire(import.meta.url);
+const [siteDir, corpus, binDir, outDir] = process.argv.slice(2).map((p) => p && path.resolve(p));
+const chromium = process.env.RIGSCOPE_CHROMIUM || '/usr/bin/chromium';
+if (!fs.existsSync(chromium)) {
+  console.log(`SKIPPED: ${chromium} is missing (tools/bootstrap.sh test installs Debian's chromium)`);
+  process.exit(77);
+}
+if (!siteDir || !fs.existsSync(path.join(siteDir, 'rigscope_web.wasm'))) {
+  console.log(`SKIPPED: the web page is not built in ${siteDir} (tools/bootstrap.sh web)`);
+  process.exit(77);
+}
+let puppeteer;
+try {
+  puppeteer = require('puppeteer-core');
+} catch {
+  console.error('FAILED: puppeteer-core is not installed (cd web && npm ci; tools/bootstrap.sh test does it)');
+  process.exit(1);
+}
+fs.mkdirSync(outDir, { recursive: true });
+
+let failures = 0, checks = 0;
+function check(cond, what) {
+  ++checks;
+  console.log((cond ? 'ok: ' : 'FAILED: ') + what);
+  if (!cond) ++failures;
+}
+
+const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm' };
+const server = http.createServer((req, res) => {
+  const u = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+  const file = path.join(siteDir, u === '/' ? 'index.html' : u);
+  if (!file.startsWith(siteDir)) return res.writeHead(403).end();
+  fs.readFile(file, (err, data) => {
+    if (err) return res.writeHead(404).end();
+    res.writeHead(200, { 'Content-Type': types[path.extname(file)] || 'application/octet-stream' }).end(data);
+  });
+});
+await new Promise((r) => server.listen(0, '127.0.0.1', r));
+const base = `http://127.0.0.1:${server.address().port}/`;
+const browser = await puppeteer.launch({
+  executablePath: chromium,
+  headless: true,
+  args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist'],
+});
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'rigscope-web-fx-'));
+let code = 0;
+
+// The embed page at 1280x720 with `files` opened by the picker, at clip time `time` seen from `yaw`; then `prepare`
+// (in the page) if given. Returns the page's picture with its particles and without them (the same frame, the
+// particle instances left out), as PNGs written to OUT_DIR, and what `prepare` returned.
+async function webShots(stem, files, time, yaw, prepare = null) {
+  const page = await browser.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.setViewport({ width: 1280, height: 720 });
+  await page.goto(`${base}index.html?time=${time}&yaw=${yaw}&embed=1`, { waitUntil: 'load' });
+  await page.waitForFunction(() => window.rigscope && window.rigscope.frames() > 0, { timeout: 30000 });
+  if (files) {
+    await (await page.$('#pick-files')).uploadFile(...files);
+    await page.waitForFunction(() => window.rigscope.state.summary || window.rigscope.state.error, { timeout: 60000 });
+  }
+  const info = prepare ? await page.evaluate(prepare) : null;
+  await page.waitForFunction(() => window.rigscope.state.error || (window.rigscope.state.summary &&
+    window.rigscope.state.texturesLoaded && window.rigscope.renderer.particleTexturesLoaded), { timeout: 60000 });
+  const shot = async (particles) => page.evaluate((on) => {
+    const R = window.rigscope.renderer, kept = R.sprites;
+    if (!on && kept) R.sprites = { dazzles: kept.dazzles, particles: new Float32Array(0) };
+    R.draw();
+    const data = R.canvas.toDataURL('image/png').split(',')[1];
+    R.sprites = kept;
+    return { data, drawn: R.particlesDrawn || 0 };
+  }, particles);
+  const out = {};
+  let drawn = 0;
+  for (const [key, on] of [['with', true], ['without', false]]) {
+    const file = path.join(outDir, `web_${stem}_${key}.png`);
+    const r = await shot(on);
+    if (on) drawn = r.drawn;
+    fs.writeFileSync(file, Buffer.from(r.data, 'base64'));
+    out[key] = readPng(file);
+  }
+  out.state = await page.evaluate(() => ({ error: window.rigscope.state.error && window.rigscope.state.error.text,
+    particles: window.rigscope.state.sprites ? window.rigscope.state.sprites.particles : 0,
+    summary: window.rigscope.state.summary }));
+  out.state.drawn = drawn;
+  out.info = info;
+  out.errors = errors;
+  await page.close();
+  return out;
+}
+
+// `rigscope --screenshot` at 1280x720 with the embed page's look, with and without particles.
+function deskShots(stem, args) {
+  const out = {};
+  for (const [key, extra] of [['with', []], ['without', ['--no-particles']]]) {
+    const file = path.join(outDir, `desktop_${stem}_${key}.png`);
+    execFileSync('xvfb-run', ['-a', '-s', '-screen 0 1280x800x24 -noreset', path.join(binDir, 'rigscope'),
+      '--screenshot', file, '--size', '1280x720', '--no-grid', '--no-labels', ...extra, ...args],
+    { env: { ...process.env, QT3D_RENDERER: 'opengl' }, stdio: ['ignore', 'ignore', 'ignore'] });
+    out[key] = readPng(file);
+  }
+  return out;
+}
+
+// The pixels the particles change (RGB sum over 6 against the picture without them), per side; their IoU; the
+// mean absolute RGB difference (0-255 per channel) between the two pictures with particles inside both regions,
+// away from the regions' edges (a pixel whose 4 neighbours are in both regions too).
+function particleRegions(web, desk) {
+  const w = web.with.width, h = web.with.height;
+  const region = (s) => {
+    const m = new Uint8Array(w * h);
+    for (let i = 0; i < m.length; ++i) {
+      const a = s.with.rgba, b = s.without.rgba, k = i * 4;
+      m[i] = Math.abs(a[k] - b[k]) + Math.abs(a[k + 1] - b[k + 1]) + Math.abs(a[k + 2] - b[k + 2]) > 6 ? 1 : 0;
+    }
+    return m;
+  };
+  const rw = region(web), rd = region(desk);
+  let inter = 0, union = 0, nw = 0, nd = 0;
+  for (let i = 0; i < rw.length; ++i) {
+    inter += rw[i] & rd[i];
+    union += rw[i] | rd[i];
+    nw += rw[i];
+    nd += rd[i];
+  }
+  const both = (x, y) => rw[y * w + x] && rd[y * w + x];
+  let sum = 0, n = 0;
+  const added = { web: [0, 0, 0], desk: [0, 0, 0] }; // mean (with - without) per channel: what the particles add
+  for (let y = 1; y < h - 1; ++y)
+    for (let x = 1; x < w - 1; ++x) {
+      if (!both(x, y) || !both(x - 1, y) || !both(x + 1, y) || !both(x, y - 1) || !both(x, y + 1)) continue;
+      const k = (y * w + x) * 4, a = web.with.rgba, b = desk.with.rgba;
+      sum += (Math.abs(a[k] - b[k]) + Math.abs(a[k + 1] - b[k + 1]) + Math.abs(a[k + 2] - b[k + 2])) / 3;
+      for (let c = 0; c < 3; ++c) {
+        added.web[c] += a[k + c] - web.without.rgba[k + c];
+        added.desk[c] += b[k + c] - desk.without.rgba[k + c];
+      }
+      ++n;
+    }
+  for (const side of ['web', 'desk']) added[side] = added[side].map((v) => (n ? v / n : 0));
+  // Where the regions lie (their bounding boxes), to say in the message.
+  const box = (m) => {
+    let x0 = w, y0 = h, x1 = -1, y1 = -1;
+    for (let i = 0; i < m.length; ++i)
+      if (m[i]) {
+        const x = i % w, y = Math.floor(i / w);
+        x0 = Math.min(x0, x); x1 = Math.max(x1, x); y0 = Math.min(y0, y); y1 = Math.max(y1, y);
+      }
+    return x1 < 0 ? 'none' : `${x0},${y0}-${x1},${y1}`;
+  };
+  return { iou: union ? inter / union : 0, web: nw, desk: nd, meanDiff: n ? sum / n : 255, n, added, boxWeb: box(rw),
+    boxDesk: box(rd) };
+}
+
+function compareParticles(stem, web, desk, minPixels) {
+  const r = particleRegions(web, desk);
+  check(web.errors.length === 0 && !web.state.error, `${stem}: the page opens it without errors ` +
+    [...web.errors, web.state.error || ''].join(' | '));
+  check(r.web >= minPixels && r.desk >= minPixels,
+    `${stem}: particles change ${r.web} pixels on the page (${r.boxWeb}), ${r.desk} on the desktop (${r.boxDesk}); ` +
+    `${web.state.particles} particles, ${web.state.drawn} drawn`);
+  check(r.iou >= 0.97, `${stem}: particle region against rigscope --screenshot: IoU ${r.iou.toFixed(4)} (>= 0.97)`);
+  check(r.n > minPixels / 4 && r.meanDiff <= 8, `${stem}: colours inside both particle regions: mean difference ` +
+    `${r.meanDiff.toFixed(2)}/255 over ${r.n} pixels (<= 8)`);
+  // What the particles add there (their formula's share, small for a dim glow): the same on both, within a tenth
+  // of itself or 1/255 per channel.
+  const f = (v) => v.map((x) => x.toFixed(2)).join(', ');
+  check(r.added.web.every((v, c) => Math.abs(v - r.added.desk[c]) <= Math.max(1, 0.1 * Math.abs(r.added.desk[c]))),
+    `${stem}: colour the particles add inside both regions: page (${f(r.added.web)}), desktop (${f(r.added.desk)})`);
+  return r;
+}
+
+try {
+  const models = corpus && path.join(corpus, 'alamo/Delta730+Imperial_Civil_War/Data/Art/Models');
+  if (!models || !fs.existsSync(models)) {
+    console.log(`SKIPPED: corpus cases: ${models || '(no corpus)'} is absent`);
+    code = 77;
+  } else {
+    // The stormtrooper's gun light P_GLight_Red (proxy bone P_GLight_Red, shown by the attack clip only): at 0.235 s
+    // of EI_STORMTROOPER_ATTACK_00 the bone is shown and both emitters' particle (born at 0.2 s, life 0.07 s) is at
+    // mid-life, its brightest. The files in a temporary folder with the texture the test writes.
+    const dir = path.join(tmp, 'glight');
+    fs.mkdirSync(dir);
+    const files = ['EI_STORMTROOPER.ALO', 'EI_STORMTROOPER_ATTACK_00.ala', 'P_GLight_Red.ALO'];
+    for (const f of files) fs.copyFileSync(path.join(models, f), path.join(dir, f));
+    // 512x512, an 8x8 atlas of 64-pixel cells; frame 2 is the third cell of the top row.
+    const cell = 64;
+    fs.writeFileSync(path.join(dir, 'p_particle_master.tga'), tga(512, (x, y) => {
+      const cx = Math.floor(x / cell), cy = Math.floor(y / cell), u = (x % cell) / cell, v = (y % cell) / cell;
+      if (cx !== 2 || cy !== 0) return [0, 0, 255, 255];
+      return u < 0.5 || v < 0.25 ? [255, 255, 255, 255] : [0, 0, 0, 0];
+    }));
+    const upload = [...files, 'p_particle_master.tga'].map((f) => path.join(dir, f));
+    const time = 0.235, yaw = 35;
+    const web = await webShots('glight', upload, time, yaw);
+    const desk = deskShots('glight', ['--time', String(time), '--yaw', String(yaw), '--clip', upload[1], upload[0]]);
+    compareParticles('P_GLight_Red textured', web, desk, 400);
+  }
+} finally {
+  await browser.close();
+  server.close();
+  fs.rmSync(tmp, { recursive: true, force: true });
+}
+console.log(`${checks - failures}/${checks} checks passed`);
+process.exit(failures ? 1 : code);
