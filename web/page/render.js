@@ -138,12 +138,7 @@ export class Renderer {
       try { t = await this.engine.loadTexture(dz.texture); } catch { t = null; }
       if (generation !== this.dazzleGeneration) return;
       if (!t || t.error || !t.rgba) continue;
-      const tex = gl.createTexture();
-      gl.bindTexture(gl.TEXTURE_2D, tex);
-      gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA8, t.width, t.height, 0, gl.RGBA, gl.UNSIGNED_BYTE, t.rgba);
-      gl.generateMipmap(gl.TEXTURE_2D);
-      gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.LINEAR_MIPMAP_LINEAR);
-      gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.LINEAR);
+      const tex = uploadRgba(gl, t);
       this.dazzleTexture = tex;
       this.dazzleTextureName = dz.texture;
       this.draw();
@@ -152,14 +147,7 @@ export class Renderer {
   }
 
   setTexture(partIndex, tex) {
-    const gl = this.gl;
-    const t = gl.createTexture();
-    gl.bindTexture(gl.TEXTURE_2D, t);
-    gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA8, tex.width, tex.height, 0, gl.RGBA, gl.UNSIGNED_BYTE, tex.rgba);
-    gl.generateMipmap(gl.TEXTURE_2D);
-    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.LINEAR_MIPMAP_LINEAR);
-    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.LINEAR);
-    this.parts[partIndex].texture = t;
+    this.parts[partIndex].texture = uploadRgba(this.gl, tex);
   }
 
   // palettes: the module's per-part palettes (mat4 slots at each part's paletteOffset).
@@ -312,12 +300,7 @@ export class Renderer {
         this.particleTextures.set(name, null);
         continue;
       }
-      const tex = gl.createTexture();
-      gl.bindTexture(gl.TEXTURE_2D, tex);
-      gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA8, t.width, t.height, 0, gl.RGBA, gl.UNSIGNED_BYTE, t.rgba);
-      gl.generateMipmap(gl.TEXTURE_2D);
-      gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.LINEAR_MIPMAP_LINEAR);
-      gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.LINEAR);
+      const tex = uploadRgba(gl, t);
       this.particleTextures.set(name, tex);
     }
     this.particleTexturesLoaded = true;
@@ -411,6 +394,17 @@ export class Renderer {
 
 // The particle quad: corners (-1,-1) .. (1,1) as a strip, and one instance buffer of the desktop's layout (16 floats:
 // particleCenter, particleColor, particleRect, particleSpin).
+// A mipmapped, trilinear RGBA8 texture from a decoded image {width, height, rgba}: models, dazzles and particles.
+function uploadRgba(gl, image) {
+  const tex = gl.createTexture();
+  gl.bindTexture(gl.TEXTURE_2D, tex);
+  gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA8, image.width, image.height, 0, gl.RGBA, gl.UNSIGNED_BYTE, image.rgba);
+  gl.generateMipmap(gl.TEXTURE_2D);
+  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.LINEAR_MIPMAP_LINEAR);
+  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.LINEAR);
+  return tex;
+}
+
 function makeParticleQuad(gl) {
   return makeInstancedQuad(gl, 4);
 }
