@@ -8,6 +8,7 @@
 #include "orbit_camera.h"
 #include "resolve/resolver.h"
 #include "w3d/w3d_writer.h"
+#include "w3d_fixtures.h"
 
 #include <catch2/catch.hpp>
 
@@ -20,8 +21,9 @@ namespace {
 
 const QColor kBg(48, 52, 60);
 
-// The emitter: green, additive, no texture, moving along +X at 2 units a second, 5 s lives.
-rs::w3d::Emitter greenEmitter(uint32_t renderMode, float rate, float size) {
+// The emitter: green, additive, no texture, moving along +X at 2 units a second, 5 s lives (maxEmissions > 0: that
+// many particles in all).
+rs::w3d::Emitter greenEmitter(uint32_t renderMode, float rate, float size, float maxEmissions = 0.0f) {
     rs::w3d::Emitter e;
     e.name = "STREAK";
     e.lifetime = 5.0f;
@@ -29,6 +31,7 @@ rs::w3d::Emitter greenEmitter(uint32_t renderMode, float rate, float size) {
     e.velocity = {2.0f, 0.0f, 0.0f};
     e.hasInfoV2 = e.hasProps = true;
     e.burstSize = 1;
+    e.maxEmissions = maxEmissions;
     e.shader.srcBlend = 1;
     e.shader.destBlend = 1; // additive
     e.renderMode = renderMode;
@@ -65,10 +68,17 @@ double columnsCovered(const QImage& img, const QRect& box) {
     return double(covered) / double(box.width());
 }
 
-// Shows the emitter alone (at the model origin) at time t, from above, centred on (1, 0, 0).
+// Shows the emitter alone (at the model origin) at time t, from above.
 QImage showAt(QTemporaryDir& dir, const rs::w3d::Emitter& e, double t, size_t* drawn) {
     rs::w3d::ChunkWriter cw;
     rs::w3d::writeEmitter(cw, e);
+    // The view frames meshes: an invisible one (degenerate triangles) spanning x -1..3, y -1..1 around the path.
+    rs::w3d::RawMesh frame = testQuad("FRAME", "UNIT");
+    frame.positions = {{-1, -1, 0}, {3, -1, 0}, {3, 1, 0}, {-1, 1, 0}};
+    frame.boundsMin = {-1, -1, 0};
+    frame.boundsMax = {3, 1, 0};
+    frame.indices = {0, 0, 0, 2, 2, 2};
+    rs::w3d::writeMesh(cw, frame);
     const std::vector<uint8_t> bytes = cw.take();
     const QString path = dir.filePath(QStringLiteral("lines_%1.w3d").arg(e.renderMode));
     {
@@ -89,14 +99,11 @@ QImage showAt(QTemporaryDir& dir, const rs::w3d::Emitter& e, double t, size_t* d
     o.background = kBg;
     v.setOptions(o);
     v.setModel(doc.model, path);
-    rs::render::OrbitCamera c = v.orbitCamera();
-    c.target = glm::vec3(1, 0, 0);
-    c.yaw = 0.0f;
-    c.pitch = rs::render::OrbitCamera::kMaxPitch;
-    c.distance = 5.0f;
-    v.setOrbitCamera(c);
+    v.setCameraAngles(0.0f, rs::render::OrbitCamera::kMaxPitch); // from above, framed on the particles
     v.setTime(float(t));
     QImage img = grab();
+    if (qEnvironmentVariableIsSet("RIGSCOPE_TEST_DUMP"))
+        img.save(qEnvironmentVariable("RIGSCOPE_TEST_DUMP") + QStringLiteral("/w3d_lines_%1.png").arg(e.renderMode));
     *drawn = v.particlesDrawn();
     v.setModel(nullptr, QString());
     return img;
@@ -133,13 +140,13 @@ TEST_CASE("W3D line groups: streaks back along the velocity for the blur time, b
     // One particle (emitted at 1 s) at x = 2 at 2 s, moving at 2 units a second: blur 0.5 s makes a streak back to
     // x = 1, 0.15 wide.
     for (uint32_t mode : {3u, 4u}) {
-        rs::w3d::Emitter e = greenEmitter(mode, 1.0f, 0.15f);
+        rs::w3d::Emitter e = greenEmitter(mode, 1.0f, 0.15f, 1.0f);
         e.blurTime.present = true;
         e.blurTime.keys = {{0.0f, {0.5f, 0, 0}}};
         size_t drawn = 0;
         const QImage streak = showAt(dir, e, 2.0, &drawn);
         size_t quadDrawn = 0;
-        const QImage quad = showAt(dir, greenEmitter(1, 1.0f, 0.15f), 2.0, &quadDrawn);
+        const QImage quad = showAt(dir, greenEmitter(1, 1.0f, 0.15f, 1.0f), 2.0, &quadDrawn);
         REQUIRE_FALSE(streak.isNull());
         REQUIRE_FALSE(quad.isNull());
         CHECK(drawn == 1);
