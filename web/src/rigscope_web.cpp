@@ -635,8 +635,7 @@ std::string summary(const Session& s, const Asset& a) {
     for (size_t i = 0; i < s.emitting.size(); ++i)
         o << (i ? "," : "") << "{\"label\":" << jstr(s.emitting[i]->label) << ",\"bone\":" << s.emitting[i]->bone
           << ",\"emitters\":" << (s.emitting[i]->system ? s.emitting[i]->system->emitters.size() : 0)
-          << ",\"list\":" << (s.emitting[i]->system ? emitterList(*s.emitting[i]->system) : std::string("[]"))
-          << "}";
+          << ",\"list\":" << (s.emitting[i]->system ? emitterList(*s.emitting[i]->system) : std::string("[]")) << "}";
     o << "],\"dazzles\":[";
     for (size_t i = 0; i < m.dazzles.size(); ++i)
         o << (i ? "," : "") << "{\"name\":" << jstr(m.dazzles[i].name) << ",\"bone\":" << m.dazzles[i].bone
