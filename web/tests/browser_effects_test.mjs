@@ -305,6 +305,9 @@ try {
     for (const n of names) {
       const d = path.join(copy, 'arts/art/compiledtextures', n.slice(0, 2).toLowerCase());
       fs.mkdirSync(d, { recursive: true });
+      // The same image in another format (the corpus's exlnzflar2.dds for EXLnzFlar2.tga) would be found first.
+      const stem = n.replace(/\.[^.]*$/, '').toLowerCase();
+      for (const f of fs.readdirSync(d)) if (f.replace(/\.[^.]*$/, '').toLowerCase() === stem) fs.rmSync(path.join(d, f));
       fs.writeFileSync(path.join(d, n), tga(8, () => [0, 0, 0, 0]));
     }
     const cam = ['--time', String(time), '--yaw', String(yaw), '--object', object];
