@@ -316,7 +316,9 @@ try {
       `${object}: its state's ParticleSysBone systems on the page at SMOKE01: ${sys.map((x) => `${x.label} (bone ${x.bone})`).join(', ')}`);
     // Where the systems draw agrees with the desktop; how they add up does not yet: the page's glow is brighter
     // (added colour about (85, 46) against (63, 31) on the desktop) with the same four systems, seeds and sprite,
-    // also at 640x360 (no low-resolution target on either). Not found yet; suspected: the order in which the
+    // also at 640x360. Not found yet. Suspects: the desktop's low-resolution target (sprites over a sixth of the
+    // picture's height, at most 90 pixels, are drawn there and composited, depth-tested at that resolution; the
+    // page has none, and the ratio stays the same at any picture size below 540 pixels), and the order in which the
     // desktop's transparent layer draws the emitters of one bone (Qt3D's back-to-front entity sort) against the
     // page's list order. Placement is checked here, colours are reported.
     const r = particleRegions(web, desk);
