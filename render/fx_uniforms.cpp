@@ -288,7 +288,9 @@ FxBinding objects(const rs::Material& m, rs::ShaderImpl impl, bool kanesWrath) {
             // A build-up map not named or not found: white (alpha 1: built, no warp texels).
             slot(b, p, "obBuildUpMap", {"BuildUpMap"}, FxStandIn::White, FxStandIn::White);
             b.defines.push_back("BUILDUP");
-            add(b, "obBuildup", 1.0f); // OpacityOverride as the build-up fraction: the engine's; 1 (built) here
+            // OpacityOverride as the build-up fraction: the engine's; 1 (built) here, the desktop view replaces it
+            // with its build-up control's (ViewOptions::buildFraction).
+            add(b, "obBuildup", 1.0f);
         } else if (kanesWrath) {
             b.defines.push_back("HOUSE_SELFILLUM");
         } else {

@@ -7,6 +7,8 @@
 #include "materials.h"
 #include "proxy_parts.h"
 
+#include <QPointer>
+
 #include <array>
 #include <functional>
 #include <map>
@@ -22,6 +24,7 @@ class QEffect;
 class QMaterial;
 class QGeometryRenderer;
 class QShaderProgram;
+class QParameter;
 } // namespace Qt3DRender
 
 namespace rs::render {
@@ -74,6 +77,9 @@ class MeshMaterials {
     // House colour of the C&C 3 Objects shaders as Kane's Wrath applies it (fxBinding's kanesWrath), for the
     // sub-meshes built after the call.
     void setKanesWrath(bool on) { kanesWrath_ = on; }
+    // ObjectsAlienBuildup.fx's built fraction (obBuildup, 0..1): for the materials built from now on and, at once,
+    // for those built before.
+    void setBuildFraction(float fraction);
     // Enables the entities: selected, not hidden (unless showHidden), attach bone visible, proxy shown. Only the
     // shader programs of enabled entities exist (Qt3D compiles every program it is given).
     void updateVisibility(const std::vector<Part>& parts, const std::vector<uint8_t>& visible, bool showHidden,
@@ -93,6 +99,8 @@ class MeshMaterials {
 
   private:
     bool kanesWrath_ = false;
+    float buildFraction_ = 1.0f;
+    std::vector<QPointer<Qt3DRender::QParameter>> buildupParams_; // the obBuildup of each build-up material
     struct DrawItem {
         Qt3DCore::QEntity* entity = nullptr;
         int part = 0; // 0 = main model, i > 0 = parts[i] (attached proxy model)
@@ -155,6 +163,7 @@ class MeshMaterials {
         kFxHouseSelfIllum = 1 << 22, // w3x_objects HOUSE_SELFILLUM (Kane's Wrath's house colour)
         kFxSimple = 1 << 23,         // w3x_basic SIMPLE (Simple.fx)
         kFxBlendMultiply = 1 << 24,  // render state DESTCOLOR/ZERO (MuzzleFlash.fx's Multiply_M)
+        kFxEnvCube = 1 << 25,        // w3x_objects ENV_CUBE (ObjectsGenericEnvMap.fx with its cube loaded)
     };
     fx::OnDemandProgram& w3dFxProgram(int key);
     Qt3DRender::QEffect* w3dFxEffect(int key, bool cullBack);

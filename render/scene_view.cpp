@@ -491,6 +491,7 @@ void SceneView::buildScene(std::shared_ptr<const rs::Model> model, const QString
     d->palette->setSkeleton(skeleton);
     const int N = int(skeleton.bones.size());
     d->meshes->setKanesWrath(d->options.kanesWrath);
+    d->meshes->setBuildFraction(d->options.buildFraction);
     d->meshes->build(d->modelRoot, d->parts, N, *d->textures);
     d->meshes->selectLodAlt(d->parts, d->options.lod, d->options.alt);
     if (d->alone) {
@@ -610,6 +611,7 @@ void SceneView::setOptions(const ViewOptions& options) {
             return;
         }
         d->meshes->selectLodAlt(d->parts, options.lod, options.alt);
+        d->meshes->setBuildFraction(options.buildFraction);
         d->dazzles->setFactionColor(*d->model, options.factionColor);
     }
     d->lightsDirty = true;

@@ -78,6 +78,9 @@ struct ViewOptions {
     // the spec map's self-illumination); otherwise as C&C 3's compiled effects do (RecolorTexture). A change
     // rebuilds the materials.
     bool kanesWrath = false;
+    // ObjectsAlienBuildup.fx's built fraction (the engine's OpacityOverride while a structure builds), 0..1; 1 is
+    // built. A change updates the materials' uniform (no rebuild).
+    float buildFraction = 1.0f;
 };
 
 // Faction colour presets (name, colour) offered by the UI.

@@ -32,6 +32,7 @@ TextureCache::TextureCache(Qt3DCore::QNode* root) {
 
 void TextureCache::reset(const QString& modelPath, std::shared_ptr<const rs::Resolver> resolver) {
     cache_.clear();
+    cubes_.clear();
     infos_.clear();
     modelPath_ = modelPath;
     resolver_ = std::move(resolver);
@@ -66,6 +67,34 @@ Qt3DRender::QAbstractTexture* TextureCache::get(const std::string& name, const Q
     info.error = it->error;
     infos_.push_back(info);
     return it->texture ? it->texture : checker_;
+}
+
+Qt3DRender::QAbstractTexture* TextureCache::getCube(const std::string& name, const QString& mesh, int subMesh,
+                                                    const QString& parameter, Qt3DCore::QNode* owner) {
+    TextureInfo info;
+    info.mesh = mesh;
+    info.subMesh = subMesh;
+    info.parameter = parameter;
+    info.name = QString::fromStdString(name);
+    info.path = QFile::decodeName(QByteArray::fromStdString(
+        resolver_->findTexture(info.name.toStdString(), QFile::encodeName(modelPath_).toStdString())));
+    if (info.path.isEmpty()) {
+        infos_.push_back(info);
+        return nullptr;
+    }
+    const QString key = info.path.toLower();
+    auto it = cubes_.find(key);
+    if (it == cubes_.end()) {
+        Use use;
+        QImage faces[6];
+        if (decodeCubeFile(*resolver_, info.path, faces, &use.error, gpuMaxTextureSize()))
+            use.texture = makeCubeTexture(faces, owner);
+        it = cubes_.insert(key, use);
+    }
+    info.loaded = it->texture != nullptr;
+    info.error = it->error;
+    infos_.push_back(info);
+    return it->texture;
 }
 
 } // namespace rs::render

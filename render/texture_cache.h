@@ -37,6 +37,10 @@ class TextureCache {
     // made texture (the first material using it).
     Qt3DRender::QAbstractTexture* get(const std::string& name, const QString& mesh, int subMesh,
                                       const QString& parameter, Qt3DCore::QNode* owner);
+    // The same for a cube map (ObjectsGenericEnvMap.fx's EnvironmentTexture: a DDS cube, decodeCubeFile), recorded
+    // in infos() alike; null when not found, not a cube map or not decodable (the caller's stand-in is then drawn).
+    Qt3DRender::QAbstractTexture* getCube(const std::string& name, const QString& mesh, int subMesh,
+                                          const QString& parameter, Qt3DCore::QNode* owner);
     const QList<TextureInfo>& infos() const { return infos_; }
 
     Qt3DRender::QAbstractTexture* checker() const { return checker_; } // neutral grey: texture missing
@@ -44,7 +48,7 @@ class TextureCache {
     // Half of checker()'s grey (alpha 1): the stand-in for a formula that doubles its texture (Alamo's 2x
     // modulate), so that a missing texture shows the same neutral grey there instead of white.
     Qt3DRender::QAbstractTexture* checkerHalf() const { return checkerHalf_; }
-    Qt3DRender::QAbstractTexture* white() const { return white_; }     // material names no texture
+    Qt3DRender::QAbstractTexture* white() const { return white_; } // material names no texture
     Qt3DRender::QAbstractTexture* flatNormal() const { return flatNormal_; }
     Qt3DRender::QAbstractTexture* clear() const { return clear_; } // transparent black: optional layer absent
 
@@ -53,7 +57,7 @@ class TextureCache {
         Qt3DRender::QAbstractTexture* texture = nullptr; // null when the file could not be decoded
         QString error;
     };
-    QHash<QString, Use> cache_; // by resolved path (lower-case)
+    QHash<QString, Use> cache_, cubes_; // by resolved path (lower-case)
     QList<TextureInfo> infos_;
     QString modelPath_;
     std::shared_ptr<const rs::Resolver> resolver_;

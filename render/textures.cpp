@@ -2,6 +2,7 @@
 
 #include "dds.h"
 #include "scene_view.h"
+#include "texture/dds_cube.h"
 #include "tga.h"
 
 #include "resolve/resolver.h"
@@ -122,6 +123,59 @@ QImage decodeTextureFile(const rs::Resolver& resolver, const QString& path, QStr
         return {};
     }
     return img.convertToFormat(QImage::Format_ARGB32);
+}
+
+bool decodeCubeFile(const rs::Resolver& resolver, const QString& path, QImage (&faces)[6], QString* error, int maxDim) {
+    try {
+        std::vector<uint8_t> data;
+        if (!resolver.readBytes(QFile::encodeName(path).toStdString(), data, uint64_t(512) << 20)) {
+            if (error) *error = path + ": " + (QFileInfo::exists(path) ? "not a regular file" : "no such file");
+            return false;
+        }
+        const rs::ByteSpan span(data);
+        if (!rs::isDdsCube(span)) {
+            if (error) *error = path + ": not a DDS cube map (the effect samples a cube)";
+            return false;
+        }
+        const rs::TextureInfo info = rs::probeDds(span, path.toStdString());
+        if (maxDim > 0 && info.width > maxDim) {
+            if (error)
+                *error = QString("%1: cube faces of %2x%2 are larger than this GPU's maximum texture size %3")
+                             .arg(path)
+                             .arg(info.width)
+                             .arg(maxDim);
+            return false;
+        }
+        const rs::CubeImage cube = rs::decodeDdsCube(span, path.toStdString());
+        for (size_t f = 0; f < 6; ++f)
+            faces[f] = toQImage(cube.faces[f]);
+        return true;
+    } catch (const rs::ParseError& e) {
+        if (error) *error = QString::fromStdString(e.what());
+    } catch (const std::bad_alloc&) {
+        if (error) *error = path + ": out of memory";
+    }
+    return false;
+}
+
+Qt3DRender::QAbstractTexture* makeCubeTexture(const QImage (&faces)[6], Qt3DCore::QNode* parent) {
+    auto* t = new Qt3DRender::QTextureCubeMap(parent);
+    static const Qt3DRender::QAbstractTexture::CubeMapFace kFaces[6] = {
+        Qt3DRender::QAbstractTexture::CubeMapPositiveX, Qt3DRender::QAbstractTexture::CubeMapNegativeX,
+        Qt3DRender::QAbstractTexture::CubeMapPositiveY, Qt3DRender::QAbstractTexture::CubeMapNegativeY,
+        Qt3DRender::QAbstractTexture::CubeMapPositiveZ, Qt3DRender::QAbstractTexture::CubeMapNegativeZ};
+    for (int f = 0; f < 6; ++f) {
+        auto* image = new DecodedImage(faces[f], t);
+        image->setFace(kFaces[f]);
+        t->addTextureImage(image);
+    }
+    t->setFormat(Qt3DRender::QAbstractTexture::RGBA8_UNorm);
+    t->setMinificationFilter(Qt3DRender::QAbstractTexture::Linear);
+    t->setMagnificationFilter(Qt3DRender::QAbstractTexture::Linear);
+    t->wrapMode()->setX(Qt3DRender::QTextureWrapMode::ClampToEdge);
+    t->wrapMode()->setY(Qt3DRender::QTextureWrapMode::ClampToEdge);
+    t->wrapMode()->setZ(Qt3DRender::QTextureWrapMode::ClampToEdge);
+    return t;
 }
 
 namespace {

@@ -33,6 +33,14 @@ void setGpuMaxTextureSize(int size);
 // GPU texture (RGBA8, mipmapped) for a decoded image; uploaded bottom row first so that the image top is at
 // v = 1, matching core's uv0 convention.
 Qt3DRender::QAbstractTexture* makeTexture(const QImage& image, Qt3DCore::QNode* parent);
+// A DDS cube map (core/texture/dds_cube.h) read through the resolver as decodeTextureFile reads a texture: the six
+// faces (+X, -X, +Y, -Y, +Z, -Z, row 0 each face's top) as ARGB32, or false with *error naming the file (not
+// found, not a cube map, malformed, a face larger than maxDim).
+bool decodeCubeFile(const rs::Resolver& resolver, const QString& path, QImage (&faces)[6], QString* error,
+                    int maxDim = 0);
+// GPU cube texture (RGBA8, linear, clamped: ObjectsGenericEnvMap.fx's sampler) of six faces, each uploaded as
+// stored (OpenGL's cube faces take row 0 at t = 0 as Direct3D's take it at v = 0).
+Qt3DRender::QAbstractTexture* makeCubeTexture(const QImage (&faces)[6], Qt3DCore::QNode* parent);
 // 64x64 magenta/black checker shown for missing textures.
 Qt3DRender::QAbstractTexture* checkerTexture(Qt3DCore::QNode* parent);
 // 1x1 texture of one colour (neutral stand-in when a material names no texture).

@@ -22,10 +22,21 @@
 #include <Qt3DRender/QTexture>
 
 #include <QVector2D>
+
 #include <QVector3D>
 #include <QVector4D>
+#include <algorithm>
 
 namespace rs::render {
+
+void MeshMaterials::setBuildFraction(float fraction) {
+    buildFraction_ = std::clamp(fraction, 0.0f, 1.0f);
+    buildupParams_.erase(std::remove_if(buildupParams_.begin(), buildupParams_.end(),
+                                        [](const QPointer<Qt3DRender::QParameter>& p) { return p.isNull(); }),
+                         buildupParams_.end());
+    for (const QPointer<Qt3DRender::QParameter>& p : buildupParams_)
+        p->setValue(buildFraction_);
+}
 
 fx::OnDemandProgram& MeshMaterials::w3dFxProgram(int key) {
     auto& p = w3dFxPrograms_[key];
@@ -45,6 +56,10 @@ fx::OnDemandProgram& MeshMaterials::w3dFxProgram(int key) {
         if (key & kFxBuildup) {
             f += "#define BUILDUP\n";
             v += "#define BUILDUP\n";
+        }
+        if (key & kFxEnvCube) {
+            f += "#define ENV_CUBE\n";
+            v += "#define ENV_CUBE\n";
         }
         if (key & kFxEffects) {
             QByteArray d;
@@ -197,6 +212,24 @@ int MeshMaterials::buildW3dFx(Qt3DCore::QEntity* entity, const rs::Mesh& mesh, c
     if (!binding.states.depthWrite) key |= kFxNoDepthWrite;
     if (binding.states.readsFrame) key |= kFxReadsFrame;
     if (binding.states.twoSided) cullBack = false;
+    // ObjectsGenericEnvMap.fx (SPECIFY_CUSTOM_ENVMAP): the material's own cube, sampled by the formula; when it is
+    // not found or not a cube map the scene ambient stands in (the program without ENV_CUBE), as "drawn by" says.
+    if (impl == rs::ShaderImpl::W3xObjectsGeneric && rs::iequals(sm.material.shader, "w3d:fx:ObjectsGenericEnvMap.fx"))
+        for (const rs::MaterialParam& p : sm.material.params)
+            if (rs::iequals(p.name, "EnvironmentTexture") && p.type == rs::ParamType::Texture && !p.texture.empty()) {
+                if (Qt3DRender::QAbstractTexture* cube = textures.getCube(
+                        p.texture, QString::fromStdString(mesh.name), subIndex, QString::fromStdString(p.name), mat)) {
+                    addParam(mat, "obEnvironmentCube", QVariant::fromValue(cube));
+                    key |= kFxEnvCube;
+                }
+                break;
+            }
+    if (key & kFxBuildup) // the view's built fraction instead of the binding's 1; updated by setBuildFraction
+        for (Qt3DRender::QParameter* p : mat->parameters())
+            if (p->name() == QLatin1String("obBuildup")) {
+                p->setValue(buildFraction_);
+                buildupParams_.emplace_back(p);
+            }
     addParam(mat, "skinMode", skinMode);
     addParam(mat, "rigidSlot", rigidSlot);
     const size_t n = sm.positions.size();

@@ -3,7 +3,7 @@
 # SECONDS (default 60), seeded with the project's synthetic fixtures (fuzz/make_seeds) and, when present, the
 # corpus files of that format (../shared/corpus, linked, never copied into the repository).
 #   tools/fuzz.sh [SECONDS] [TARGET...]      targets: alamo_model alamo_clip alamo_particles w3d w3x bwm al amal amal_program meg big stuff dds tga eaw_xml
-#                                            sage_ini rewrite gltf_import (default: all)
+#                                            sage_ini sage_particles rewrite gltf_import (default: all)
 #   tools/fuzz.sh --long [EXECS] [TARGET...] long mode (not for CI): each target runs until its executions over
 #                                            all runs reach EXECS (default 10,000,000; FUZZ_LONG_SECONDS caps the
 #                                            time per target), its work corpus is minimised into
@@ -30,7 +30,7 @@ elif [ $# -gt 0 ] && [[ $1 =~ ^[0-9]+$ ]]; then
   seconds=$1; shift
 fi
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(alamo_model alamo_clip alamo_particles w3d w3x bwm al amal amal_program meg big stuff dds tga eaw_xml sage_ini rewrite gltf_import)
+[ ${#targets[@]} -eq 0 ] && targets=(alamo_model alamo_clip alamo_particles w3d w3x bwm al amal amal_program meg big stuff dds tga eaw_xml sage_ini sage_particles rewrite gltf_import)
 corpus=${RIGSCOPE_CORPUS:-$(cd .. && pwd)/shared/corpus}  # as CMake: ../shared/corpus
 maxlen_default=262144
 # Per-input time limit: 10 s; long runs share the machine, 60 s (FUZZ_TIMEOUT overrides).
@@ -64,6 +64,7 @@ corpus_glob() {
     tga) echo ". tga" ;;
     eaw_xml) echo "games xml" ;;
     sage_ini) echo "games ini inc" ;;
+    sage_particles) echo "sage-fx ini" ;;
     rewrite) echo ". alo ala w3d bwm abk meg big" ;;
     gltf_import) echo "gltf glb gltf" ;;
   esac

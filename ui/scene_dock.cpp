@@ -1,7 +1,6 @@
 #include "scene_dock.h"
 
 #include <QCheckBox>
-#include <QSpinBox>
 #include <QColorDialog>
 #include <QComboBox>
 #include <QFormLayout>
@@ -10,6 +9,7 @@
 #include <QPainter>
 #include <QPushButton>
 #include <QSignalBlocker>
+#include <QSpinBox>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -72,7 +72,19 @@ SceneDock::SceneDock(QWidget* parent) : QDockWidget(tr("Scene"), parent) {
     form->addRow(tr("LOD"), lodAlt);
     form->addRow(tr("State"), state_);
     form->addRow(tr("Faction"), fc);
-    form->addRow(tr("Background"), background_);
+    // ObjectsAlienBuildup.fx's built fraction (C&C 3 alien structures rising): shares the background's row.
+    buildup_ = new QSpinBox(w);
+    buildup_->setObjectName(QStringLiteral("buildFraction"));
+    buildup_->setRange(0, 100);
+    buildup_->setSingleStep(5);
+    buildup_->setSuffix(QStringLiteral(" %"));
+    buildup_->setToolTip(tr("How far C&C 3 alien structures are built (ObjectsAlienBuildup.fx's fraction, the "
+                            "engine's OpacityOverride while building): 100 % is built"));
+    auto* bgRow = new QHBoxLayout;
+    bgRow->addWidget(background_, 1);
+    bgRow->addWidget(new QLabel(tr("Built"), w));
+    bgRow->addWidget(buildup_);
+    form->addRow(tr("Background"), bgRow);
     // The Alamo engine's lights: sun, two fill lights and ambient (render/lights.h), as a land or a space map.
     lightPreset_ = new QComboBox(w);
     lightPreset_->addItem(tr("Land"), 0);
@@ -143,6 +155,7 @@ SceneDock::SceneDock(QWidget* parent) : QDockWidget(tr("Scene"), parent) {
     };
     connect(sunAzimuth_, qOverload<int>(&QSpinBox::valueChanged), this, angle(&ViewSettings::sunAzimuth));
     connect(sunElevation_, qOverload<int>(&QSpinBox::valueChanged), this, angle(&ViewSettings::sunElevation));
+    connect(buildup_, qOverload<int>(&QSpinBox::valueChanged), this, angle(&ViewSettings::buildPercent));
     connect(skeleton_, &QCheckBox::toggled, this, toggled(&ViewSettings::skeleton));
     connect(wireframe_, &QCheckBox::toggled, this, toggled(&ViewSettings::wireframe));
     connect(lights_, &QCheckBox::toggled, this, toggled(&ViewSettings::lights));
@@ -226,6 +239,7 @@ void SceneDock::syncWidgets() {
     faction_->setItemIcon(faction_->count() - 1, colorIcon(settings_.factionColor));
     pickColor_->setIcon(colorIcon(settings_.factionColor));
     background_->setIcon(colorIcon(settings_.background));
+    buildup_->setValue(std::clamp(settings_.buildPercent, 0, 100));
     night_->setChecked(settings_.night);
     skeleton_->setChecked(settings_.skeleton);
     wireframe_->setChecked(settings_.wireframe);

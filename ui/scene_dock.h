@@ -45,7 +45,7 @@ class SceneDock : public QDockWidget {
 
     ViewSettings settings_;
     QComboBox *lod_, *alt_, *faction_, *state_, *lightPreset_ = nullptr;
-    QSpinBox *sunAzimuth_ = nullptr, *sunElevation_ = nullptr;
+    QSpinBox *sunAzimuth_ = nullptr, *sunElevation_ = nullptr, *buildup_ = nullptr;
     QPushButton *pickColor_, *background_;
     QCheckBox *night_, *skeleton_, *wireframe_, *lights_, *dazzles_, *particles_, *proxies_, *grid_, *pointSets_,
         *allLabels_;

@@ -46,6 +46,7 @@ render::ViewOptions toViewOptions(const ViewSettings& s, render::ViewOptions o) 
     o.pointSets = s.pointSets;
     o.labels = s.allLabels;
     o.background = s.background;
+    o.buildFraction = float(std::clamp(s.buildPercent, 0, 100)) / 100.0f;
     return o;
 }
 

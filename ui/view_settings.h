@@ -26,13 +26,16 @@ struct ViewSettings {
     // The Alamo engine's light set-up: preset (0 land, 1 space) and the sun's compass angle and elevation (degrees).
     int lightPreset = 0;
     int sunAzimuth = 0, sunElevation = 45;
+    // C&C 3's ObjectsAlienBuildup.fx: how far a structure is built, in percent (the engine's OpacityOverride while
+    // it builds); 100 is built.
+    int buildPercent = 100;
 
     bool operator==(const ViewSettings& o) const {
         return lod == o.lod && alt == o.alt && factionColor == o.factionColor && night == o.night &&
                skeleton == o.skeleton && wireframe == o.wireframe && lights == o.lights && dazzles == o.dazzles &&
                particles == o.particles && proxies == o.proxies && grid == o.grid && pointSets == o.pointSets &&
                allLabels == o.allLabels && background == o.background && lightPreset == o.lightPreset &&
-               sunAzimuth == o.sunAzimuth && sunElevation == o.sunElevation;
+               sunAzimuth == o.sunAzimuth && sunElevation == o.sunElevation && buildPercent == o.buildPercent;
     }
     bool operator!=(const ViewSettings& o) const { return !(*this == o); }
 };

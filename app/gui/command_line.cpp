@@ -44,6 +44,9 @@ const std::vector<OptionSpec>& optionSpecs() {
         {"alt", "N", Headless, "ALT (damage) level, 0 = intact."},
         {"faction-color", "#RRGGBB", Headless, "Faction colour for colorized materials."},
         {"night", nullptr, Headless, "Show night-only dazzles."},
+        {"build-fraction", "F", Headless,
+         "How far C&C 3 alien structures are built, 0..1 (ObjectsAlienBuildup.fx's fraction, the Scene panel's "
+         "\"Built\"; default 1: built)."},
         {"lights", "land|space", Headless,
          "Light preset of the Alamo shaders, as the Scene panel's (default: land; with --object, the preset of the "
          "object's map kind)."},

@@ -95,6 +95,11 @@ int toScreenshotArgs(const rs::app::CommandLine& cl, rs::app::ScreenshotArgs& a)
         a.options.lightPreset = v == "space" ? 1 : 0;
         a.lightsGiven = true;
     }
+    if (cl.has("build-fraction")) {
+        if (!toFloat(cl.value("build-fraction"), f) || !(f >= 0.0f && f <= 1.0f))
+            return usage("--build-fraction needs a number from 0 to 1");
+        a.options.buildFraction = f;
+    }
     a.options.night = cl.has("night");
     a.options.showSkeleton = cl.has("skeleton");
     a.options.wireframe = cl.has("wireframe");

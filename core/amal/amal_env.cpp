@@ -1,5 +1,6 @@
 #include "amal/amal_env.h"
 
+#include "common/text_util.h"
 #include <cctype>
 #include <optional>
 #include <vector>
@@ -12,15 +13,6 @@ std::string lower(std::string s) {
     for (char& c : s)
         c = char(std::tolower(static_cast<unsigned char>(c)));
     return s;
-}
-
-std::string trim(const std::string& s) {
-    size_t a = 0, b = s.size();
-    while (a < b && std::isspace(static_cast<unsigned char>(s[a])))
-        ++a;
-    while (b > a && std::isspace(static_cast<unsigned char>(s[b - 1])))
-        --b;
-    return s.substr(a, b - a);
 }
 
 // Comma-separated decimal integers (optional sign); nullopt when an item is anything else.

@@ -207,18 +207,24 @@ ShaderInfo w3dShaderInfo(const Material& material) {
                         "ObjectsGeneric.fx (Objects.fxh: dot3 lights 0-1 per pixel, light 2 per vertex, spec map)",
                         kMapInputs);
         if (iequals(material.shader, "w3d:fx:ObjectsGenericEnvMap.fx")) {
-            // SPECIFY_CUSTOM_ENVMAP: the cube is the material's EnvironmentTexture, not the map's.
+            // SPECIFY_CUSTOM_ENVMAP: the cube is the material's EnvironmentTexture, not the map's. The view loads it
+            // (a DDS cube map); one not found or not a cube is listed with the textures and the ambient stands in.
             const MaterialParam* env = nullptr;
             for (const MaterialParam& p : material.params)
                 if (iequals(p.name, "EnvironmentTexture") && p.type == ParamType::Texture && !p.texture.empty())
                     env = &p;
-            return make(ShaderImpl::W3xObjectsGeneric, ShaderFidelity::Approximation,
-                        "ObjectsGenericEnvMap.fx (Objects.fxh SPECIFY_CUSTOM_ENVMAP: dot3 lights 0-1 per pixel, light "
-                        "2 per vertex, spec map, reflection of the material's cube)",
-                        (env ? "the material's cube " + env->texture + " is not loaded (the view reads no cube maps)"
-                             : std::string("the material names no EnvironmentTexture cube")) +
-                            ": the scene ambient colour in every direction stands in; no cloud layer, shadow map, "
-                            "shroud or fog (the map's)");
+            const std::string what =
+                "ObjectsGenericEnvMap.fx (Objects.fxh SPECIFY_CUSTOM_ENVMAP: dot3 lights 0-1 per pixel, light 2 per "
+                "vertex, spec map, reflection of the material's cube at -reflect(eye, normal + bump / 2))";
+            if (!env)
+                return make(ShaderImpl::W3xObjectsGeneric, ShaderFidelity::Approximation, what,
+                            "the material names no EnvironmentTexture cube: the scene ambient colour in every "
+                            "direction stands in; no cloud layer, shadow map, shroud or fog (the map's)");
+            return make(ShaderImpl::W3xObjectsGeneric, ShaderFidelity::EngineFormula, what,
+                        "the cube is the material's " + env->texture +
+                            " (a DDS cube map; if it is not found or not a cube, the Textures list says so and the "
+                            "scene ambient colour in every direction stands in; the web page loads no cube maps and "
+                            "always draws the stand-in); no cloud layer, shadow map, shroud or fog (the map's)");
         }
         // The alien family: house colour as C&C 3's compiled effects apply it (RecolorTexture x RecolorColor x
         // AlienPulseFactor); with Kane's Wrath mounted the view applies KW's (spec.z x RecolorColor x pulse).
@@ -243,7 +249,8 @@ ShaderInfo w3dShaderInfo(const Material& material) {
                         "ObjectsAlienBuildup.fx (Objects.fxh OBJECTS_ALIEN + SUPPORT_BUILDUP: the alien formula "
                         "without house colour; BuildUpMap alpha at UV set 2 x build fraction: at or below 0.25 the "
                         "warp BuildUpMap(3 uv + Time/5) is added, below 0.21 clipped)",
-                        "the build fraction (OpacityOverride) is the engine's: 1, built, for a model shown alone; a "
+                        "the build fraction (OpacityOverride) is the engine's while the structure builds: the view's "
+                        "\"Built\" control stands in (Scene panel, --build-fraction; 100 %, built, by default); a "
                         "mesh without a second UV set reads the fade at the first; AlienPulseFactor unused; no cloud "
                         "layer, shadow map, shroud or fog (the map's)");
         if (iequals(material.shader, "w3d:fx:Tiberium.fx"))
@@ -339,6 +346,19 @@ ShaderInfo w3dShaderInfo(const Material& material) {
                 }
             return r;
         }
+        // WaterShader.fx is the map's water, drawn by the engine's WaterDraw over its own water grid: the vertex
+        // shader reads the normal's z as the terrain height under the water (alpha from the depth), takes the UVs
+        // from world x, y / 600, and the SDK binary binds the reflection render (WaterDraw.ReflectionTexture), the
+        // depth-fade settings (WaterDraw.TransparentWaterDepth, MinWaterOpacity, BlendUsingTerrainAlpha), the PCA
+        // waves (WaterDraw.PCAWater) and the sky cube (Terrain.EnvironmentTexture) from the map. A mesh's normals
+        // would be read as depths, so no mesh of a model is drawn by it.
+        if (iequals(material.shader, "w3d:fx:WaterShader.fx"))
+            return make(ShaderImpl::Generic, ShaderFidelity::Approximation, "generic lit",
+                        "WaterShader.fx is the map's water (WaterDraw): its vertex shader reads the normal's z as the "
+                        "terrain height under the water and takes its UVs from world x, y / 600, and its reflection "
+                        "render, depth fade, PCA waves and sky cube are bound to the map (WaterDraw.*, "
+                        "Terrain.EnvironmentTexture); a model's mesh gives none of these, so it is drawn by the "
+                        "generic lit program");
         if (istartsWith(material.shader, "w3d:fx:"))
             return make(ShaderImpl::Generic, ShaderFidelity::Approximation, "generic lit",
                         "shader material " + material.shader.substr(7) + ": its .fx formula is not emulated");

@@ -89,8 +89,8 @@ std::vector<GameInstall> recogniseFolder(const std::string& folder);
 
 // The games whose folders `table` mounts, each once, in mount order, mods' mounts (role "mod ...") left out: a
 // folder recognised as recogniseFolder does, and for an archive the folder holding it or one of the two above it
-// (C&C 3 and Kane's Wrath keep their archives in Core/<version>/ and Lang-<language>/<version>/), so that one
-// archive of a game opened alone (vfs::mountSingle) names its game too. Empty for a null table.
+// (Kane's Wrath keeps its archives in Core/<version>/), so that one archive of a game opened alone
+// (vfs::mountSingle) names its game too. Empty for a null table.
 std::vector<Game> mountedGames(const vfs::MountTable* table);
 
 // Reads a mod's modinfo.json (and its *-modinfo.json variants, each a ModInfo of its own that inherits what it

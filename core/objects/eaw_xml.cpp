@@ -1,5 +1,6 @@
 #include "objects/eaw_xml.h"
 
+#include "common/text_util.h"
 #include <pugixml.hpp>
 
 #include <algorithm>
@@ -36,15 +37,6 @@ static std::string upper(std::string s) {
     for (char& c : s)
         c = char(std::toupper(static_cast<unsigned char>(c)));
     return s;
-}
-
-static std::string trim(const std::string& s) {
-    size_t b = 0, e = s.size();
-    while (b < e && std::isspace(static_cast<unsigned char>(s[b])))
-        ++b;
-    while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1])))
-        --e;
-    return s.substr(b, e - b);
 }
 
 std::vector<std::string> splitList(const std::string& value, size_t maxItems, bool* cut) {

@@ -1,6 +1,7 @@
 #include "objects/object_db.h"
 
 #include "common/text_budgets.h"
+#include "common/text_util.h"
 #include "objects/eaw_xml.h"
 #include "objects/sage_ini.h"
 #include "vfs/mount.h"
@@ -28,15 +29,6 @@ std::string upper(std::string s) {
 }
 
 bool ieq(const std::string& a, const std::string& b) { return a.size() == b.size() && upper(a) == upper(b); }
-
-std::string trim(const std::string& s) {
-    size_t b = 0, e = s.size();
-    while (b < e && std::isspace(static_cast<unsigned char>(s[b])))
-        ++b;
-    while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1])))
-        --e;
-    return s.substr(b, e - b);
-}
 
 bool hasExtension(const std::string& name) {
     const size_t slash = name.find_last_of("/\\");

@@ -1,4 +1,5 @@
-// DirectDraw Surface (.dds) decoder: top mip level of 2D textures and cube maps (first face).
+// DirectDraw Surface (.dds) decoder: top mip level of 2D textures (the first face of a cube map) and of the six faces
+// of a cube map (dds_cube.h).
 //
 //   0   "DDS "                      magic
 //   4   DDS_HEADER (124 bytes)      4 size (124), 8 flags, 12 height, 16 width, 20 pitchOrLinearSize, 24 depth,
@@ -9,6 +10,7 @@
 //   108 caps, 112 caps2 (0x200 CUBEMAP + 0x400..0x8000 faces, 0x200000 VOLUME), 116 caps3, 120 caps4, 124 reserved
 //   128 data: for each face, mip levels largest first. DXT1: 8 bytes per 4x4 block; DXT2/3 and DXT4/5:
 //       16 bytes per block; uncompressed: rows of width x rgbBitCount/8 bytes (masks give channels).
+#include "texture/dds_cube.h"
 #include "texture/texture.h"
 
 #include <algorithm>
@@ -20,7 +22,7 @@ namespace {
 
 constexpr uint32_t kPfAlphaPixels = 0x1, kPfAlpha = 0x2, kPfFourCC = 0x4, kPfPalette8 = 0x20, kPfRgb = 0x40,
                    kPfYuv = 0x200, kPfLuminance = 0x20000;
-constexpr uint32_t kCaps2Cube = 0x200, kCaps2Volume = 0x200000;
+constexpr uint32_t kCaps2Cube = 0x200, kCaps2Volume = 0x200000, kCaps2AllFaces = 0xFC00;
 
 uint32_t u32at(const uint8_t* p) {
     return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24;
@@ -148,7 +150,9 @@ struct Header {
     uint32_t pfFlags = 0, fourCC = 0, bitCount = 0, rm = 0, gm = 0, bm = 0, am = 0;
     int kind = 0; // 1 DXT1, 3 DXT2/3, 5 DXT4/5, 0 uncompressed
     uint64_t topBytes = 0;
+    uint64_t faceBytes = 0; // one face's whole mip chain: face f starts at 128 + f x faceBytes
     std::string format;
+    uint32_t caps2 = 0;
 };
 
 uint64_t levelBytes(const Header& h, uint32_t w, uint32_t ht) {
@@ -236,6 +240,8 @@ Header readHeader(ByteSpan bytes, const std::string& name) {
         ht = std::max(1u, ht / 2);
     }
     h.topBytes = levelBytes(h, h.width, h.height);
+    h.faceBytes = chain;
+    h.caps2 = caps2;
     const uint64_t avail = bytes.size - 128;
     if (chain * h.faces > avail)
         throw ParseError(name, "DDS data", 128,
@@ -256,6 +262,8 @@ bool dxt1UsesTransparency(const uint8_t* data, uint64_t blocks) {
     return false;
 }
 
+Image decodeTop(const Header& h, const uint8_t* data);
+
 } // namespace
 
 TextureInfo probeDds(ByteSpan bytes, const std::string& name) {
@@ -273,13 +281,39 @@ TextureInfo probeDds(ByteSpan bytes, const std::string& name) {
 }
 
 Image decodeDds(ByteSpan bytes, const std::string& name) {
-    const Header h = readHeader(bytes, name);
+    return decodeTop(readHeader(bytes, name), bytes.data + 128);
+}
+
+bool isDdsCube(ByteSpan bytes) {
+    return bytes.size >= 128 && std::memcmp(bytes.data, "DDS ", 4) == 0 && (u32at(bytes.data + 112) & kCaps2Cube);
+}
+
+CubeImage decodeDdsCube(ByteSpan bytes, const std::string& name) {
+    const Header h = readHeader(bytes, name); // bounds: every face's chain fits in the file
+    if (!(h.caps2 & kCaps2Cube)) throw ParseError(name, "DDS_HEADER.caps2", 112, "not a cube map (no CUBEMAP flag)");
+    if ((h.caps2 & kCaps2AllFaces) != kCaps2AllFaces)
+        throw ParseError(name, "DDS_HEADER.caps2", 112,
+                         "cube map with " + std::to_string(h.faces) + " of its 6 faces (caps2 " + hex(h.caps2) +
+                             "): a partial cube is not drawn");
+    if (h.width != h.height)
+        throw ParseError(name, "DDS_HEADER.width", 16,
+                         "cube map faces of " + std::to_string(h.width) + "x" + std::to_string(h.height) +
+                             " are not square");
+    CubeImage c;
+    for (size_t f = 0; f < 6; ++f)
+        c.faces[f] = decodeTop(h, bytes.data + 128 + f * h.faceBytes);
+    return c;
+}
+
+namespace {
+
+// The top mip level at data (readHeader has checked that the bytes are there).
+Image decodeTop(const Header& h, const uint8_t* data) {
     Image img;
     img.width = int(h.width);
     img.height = int(h.height);
     img.rgba.resize(size_t(h.width) * h.height * 4); // every pixel is written below
     uint8_t* out = img.rgba.data();
-    const uint8_t* data = bytes.data + 128;
     const uint64_t W = h.width, H = h.height;
     uint8_t alphaAnd = 255; // AND of every alpha written: 255 exactly when the image is opaque
     if (h.kind) {
@@ -328,5 +362,7 @@ Image decodeDds(ByteSpan bytes, const std::string& name) {
     img.hasAlpha = alphaAnd != 255;
     return img;
 }
+
+} // namespace
 
 } // namespace rs

@@ -69,6 +69,28 @@ std::vector<uint8_t> writeDdsRgba(const Image& img, int mipCount) {
     return std::move(w.buf);
 }
 
+std::vector<uint8_t> writeDdsCubeRgba(const Image (&faces)[6]) {
+    for (const Image& f : faces)
+        if (f.width != faces[0].width || f.height != faces[0].height || f.width != f.height ||
+            f.rgba.size() != size_t(f.width) * size_t(f.height) * 4)
+            throw std::invalid_argument("writeDdsCubeRgba: six square faces of one size");
+    ByteWriter w;
+    ddsHeader(w, faces[0].width, faces[0].height, 1, 0x41, nullptr, 32, 0xFF0000, 0xFF00, 0xFF, 0xFF000000);
+    std::vector<uint8_t> out = std::move(w.buf);
+    auto put = [&](size_t at, uint32_t v) {
+        for (int i = 0; i < 4; ++i)
+            out[at + size_t(i)] = uint8_t(v >> (8 * i));
+    };
+    put(108, 0x1000 | 0x8);   // TEXTURE | COMPLEX
+    put(112, 0x200 | 0xFC00); // CUBEMAP and its six faces
+    for (const Image& f : faces)
+        for (size_t i = 0; i + 3 < f.rgba.size(); i += 4) {
+            const uint8_t* p = &f.rgba[i];
+            out.insert(out.end(), {p[2], p[1], p[0], p[3]});
+        }
+    return out;
+}
+
 std::vector<uint8_t> writeDdsBlocks(int width, int height, const std::string& fourCC, int mipCount,
                                     const std::vector<uint8_t>& blocks) {
     ByteWriter w;

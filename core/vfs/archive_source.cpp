@@ -3,6 +3,7 @@
 // archive they refuse is refused here with their message.
 #include "vfs/archive.h"
 
+#include "common/text_util.h"
 #include <algorithm>
 #include <cstring>
 #include <numeric>
@@ -135,20 +136,6 @@ std::string latin1ToUtf8(const std::string& s) {
         }
     }
     return o;
-}
-
-std::string utf8ToLatin1(const std::string& s) {
-    std::string out;
-    for (size_t i = 0; i < s.size(); ++i) {
-        const auto c = uint8_t(s[i]);
-        if ((c == 0xC2 || c == 0xC3) && i + 1 < s.size() && (uint8_t(s[i + 1]) & 0xC0) == 0x80) {
-            out.push_back(char(((c & 0x03) << 6) | (uint8_t(s[i + 1]) & 0x3F)));
-            ++i;
-        } else {
-            out.push_back(char(c));
-        }
-    }
-    return out;
 }
 
 // One entry's data in the new archive.

@@ -1,6 +1,7 @@
 #include "vfs/archive_writer.h"
 
 #include "common/bytes.h"
+#include "common/text_util.h"
 #include "vfs/archive.h"
 
 #include <algorithm>
@@ -8,20 +9,6 @@
 #include <stdexcept>
 
 namespace rs::vfs {
-
-static std::string utf8ToLatin1(const std::string& s) {
-    std::string out;
-    for (size_t i = 0; i < s.size(); ++i) {
-        const auto c = uint8_t(s[i]);
-        if ((c == 0xC2 || c == 0xC3) && i + 1 < s.size() && (uint8_t(s[i + 1]) & 0xC0) == 0x80) {
-            out.push_back(char(((c & 0x03) << 6) | (uint8_t(s[i + 1]) & 0x3F)));
-            ++i;
-        } else {
-            out.push_back(char(c));
-        }
-    }
-    return out;
-}
 
 ArchiveLayout layoutMeg(int version, const std::vector<std::string>& names, const std::vector<uint64_t>& sizes) {
     if (version < 1 || version > 3) throw std::invalid_argument("MEG version must be 1, 2 or 3");

@@ -33,6 +33,10 @@ static int rank(Game g) {
         return 1;
     case Game::Bfme:
         return 2;
+    case Game::KanesWrath:
+        return 0;
+    case Game::Cnc3:
+        return 1;
     default:
         return 3;
     }

@@ -113,23 +113,8 @@ template <class T> void readChannel(const Cursor& cur, const Chunk& c, std::vect
 }
 
 template <class T> T lerpKeys(const std::vector<PrimitiveKey<T>>& k, float t) {
-    // LERPAnimationChannelClass::Evaluate (stateless: the search always starts from key 0).
-    const size_t n = k.size();
-    T value = k[n - 1].value;
-    if (t < k[n - 1].time) {
-        const PrimitiveKey<T>* a = &k[0];
-        const PrimitiveKey<T>* b = &k[n - 1];
-        for (size_t i = 0; i + 1 < n; ++i)
-            if (t < k[i + 1].time) {
-                a = &k[i];
-                b = &k[i + 1];
-                break;
-            }
-        const float span = b->time - a->time;
-        const float p = span != 0.0f ? (t - a->time) / span : 0.0f;
-        value = a->value + (b->value - a->value) * p;
-    }
-    return value;
+    const KeySpan<T> s = findKeySpan(k, t);
+    return s.held ? s.a->value : s.a->value + (s.b->value - s.a->value) * s.p;
 }
 
 } // namespace

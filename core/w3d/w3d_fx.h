@@ -36,6 +36,7 @@
 #include "w3d/w3d_chunks.h"
 #include "w3d/w3d_reader.h"
 
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -74,6 +75,34 @@ Aggregate readAggregate(const Cursor& cur, const Chunk& c, std::vector<std::stri
 // texture, frame grid) and what is not simulated listed. Version 1 emitters (no 0x504/0x505) are converted as
 // ParticleEmitterDefClass::Convert_To_Ver2 does.
 ParticleSystem toParticleSystem(const Emitter& e, const std::string& sourcePath);
+
+// Where normalised time t falls among the keys k (not empty), as LERPAnimationChannelClass::Evaluate searches them
+// (stateless: from key 0 each time): `a` and `b` the keys around t and `p` the fraction of the way from a to b
+// (0 when they share a time or the span is not finite); `held` when t is at or past the last key's time, or not a
+// number: then a == b == the last key and p == 0. Every channel's interpolation starts from this search.
+template <class T> struct KeySpan {
+    const PrimitiveKey<T>* a = nullptr;
+    const PrimitiveKey<T>* b = nullptr;
+    float p = 0.0f;
+    bool held = true;
+};
+template <class T> KeySpan<T> findKeySpan(const std::vector<PrimitiveKey<T>>& k, float t) {
+    const size_t n = k.size();
+    KeySpan<T> s;
+    s.a = s.b = &k[n - 1];
+    if (!(t < k[n - 1].time)) return s;
+    s.held = false;
+    s.a = &k[0];
+    for (size_t i = 0; i + 1 < n; ++i)
+        if (t < k[i + 1].time) {
+            s.a = &k[i];
+            s.b = &k[i + 1];
+            break;
+        }
+    const float span = s.b->time - s.a->time;
+    s.p = span != 0.0f && std::isfinite(span) ? (t - s.a->time) / span : 0.0f;
+    return s;
+}
 
 // The LERP channel value at normalised time t (LERPAnimationChannelClass::Evaluate: held before the first key's
 // successor is reached from key 0, linear between keys, the last key's value from its time on).

@@ -1,20 +1,10 @@
 #include "w3d/w3d_mapper.h"
 
+#include "common/text_util.h"
 #include <cctype>
 #include <cstdlib>
 
 namespace rs::w3d {
-
-namespace {
-std::string trim(const std::string& s) {
-    size_t a = 0, b = s.size();
-    while (a < b && std::isspace(static_cast<unsigned char>(s[a])))
-        ++a;
-    while (b > a && std::isspace(static_cast<unsigned char>(s[b - 1])))
-        --b;
-    return s.substr(a, b - a);
-}
-} // namespace
 
 std::vector<std::pair<std::string, std::string>> parseMapperEntries(const std::string& text) {
     std::vector<std::pair<std::string, std::string>> out;

@@ -74,24 +74,14 @@ AlphaVector sphereVector(const Sphere& s, float seconds) {
     const std::vector<PrimitiveKey<AlphaVector>>& k = s.vectorKeys;
     if (k.empty()) return s.vector;
     const float t = primitiveTime(seconds, s.duration, (s.flags & 8u) != 0);
-    const size_t n = k.size();
-    AlphaVector out = k[n - 1].value;
-    if (!(t < k[n - 1].time)) return out;
-    const PrimitiveKey<AlphaVector>* a = &k[0];
-    const PrimitiveKey<AlphaVector>* b = &k[n - 1];
-    for (size_t i = 0; i + 1 < n; ++i)
-        if (t < k[i + 1].time) {
-            a = &k[i];
-            b = &k[i + 1];
-            break;
-        }
-    const float span = b->time - a->time;
-    const float p = span != 0.0f && std::isfinite(span) ? (t - a->time) / span : 0.0f;
-    out.intensity = a->value.intensity + (b->value.intensity - a->value.intensity) * p;
-    if (finiteQuat(a->value.angle) && finiteQuat(b->value.angle) && std::isfinite(p))
-        out.angle = glm::slerp(a->value.angle, b->value.angle, p); // glm takes the shorter arc, as Fast_Slerp does
-    else
-        out.angle = a->value.angle;
+    const KeySpan<AlphaVector> span = findKeySpan(k, t);
+    const AlphaVector& a = span.a->value;
+    const AlphaVector& b = span.b->value;
+    if (span.held) return a;
+    AlphaVector out = a;
+    out.intensity = a.intensity + (b.intensity - a.intensity) * span.p;
+    if (finiteQuat(a.angle) && finiteQuat(b.angle) && std::isfinite(span.p))
+        out.angle = glm::slerp(a.angle, b.angle, span.p); // glm takes the shorter arc, as Fast_Slerp does
     return out;
 }
 

@@ -4,9 +4,14 @@ in vec3 vL0;
 in vec3 vL1;
 in vec3 vH;
 in vec4 vColor;
-#ifdef OBJECTS_ALIEN
+#if defined(OBJECTS_ALIEN) || defined(ENV_CUBE)
 in vec3 vWorldNormal;
 in vec3 vEye;
+#endif
+#ifdef ENV_CUBE
+uniform samplerCube obEnvironmentCube; // EnvironmentTexture (ObjectsGenericEnvMap: the material's cube)
+#endif
+#ifdef OBJECTS_ALIEN
 uniform sampler2D obEnvironmentTexture; // EnvironmentTexture (ObjectsAlien)
 uniform float obPulse;                  // AlienPulseFactor
 #endif
@@ -67,9 +72,15 @@ void main() {
     selfIllumination = st.z;
 #elif defined(SPECMAP)
     vec4 st = texture(obSpecMap, vUv);
+#ifdef ENV_CUBE
+    // The cube at -reflect(eye, normalize(vertex normal + bump / 2)): the tangent-space bump added to the world
+    // normal as the effect does; neither input renormalised after interpolation (the effect's TEXCOORDs).
+    vec3 env = obEnvMult * texture(obEnvironmentCube, -reflect(vEye, normalize(vWorldNormal + bump * 0.5))).rgb;
+#else
     // The effect samples the map's cube at -reflect(eye, normalize(vNormal + bump / 2)); the stand-in sky is the same
     // in every direction, so the direction drops out.
     vec3 env = obEnvMult * clamp(ambientColor, 0.0, 1.0);
+#endif
     color.rgb += env * st.y * obSpecular;
     specularColor = 3.0 * obSpecular * st.x;
     selfIllumination = st.z;

@@ -40,7 +40,11 @@
 // AlienPulseFactor. Kane's Wrath (HOUSE_SELFILLUM: the dump's Objects.fxh, which no longer reads RecolorTexture):
 // lerp(colour, RecolorColor, spec.z) after the self-illumination mix; the aliens add RecolorColor * spec.z * pulse.
 //
-// Compile-time switches (prepended): ION_HULL, BUILDUP, HOUSE_SELFILLUM, SPECMAP (the material names a SpecMap), RECOLOR (a RecolorTexture),
+// ObjectsGenericEnvMap.fx (ENV_CUBE, with SPECMAP; Objects.fxh SPECIFY_CUSTOM_ENVMAP): Generic's formula with the
+// reflection from the material's own cube (EnvironmentTexture, a DDS cube map) at -reflect(eye, normalize(vertex
+// normal + bump / 2)) instead of the map's; without the cube loaded the ambient stand-in above.
+//
+// Compile-time switches (prepended): ENV_CUBE, ION_HULL, BUILDUP, HOUSE_SELFILLUM, SPECMAP (the material names a SpecMap), RECOLOR (a RecolorTexture),
 // SCROLL_HOUSECOLOR (ObjectsNOD.fx), OBJECTS_ALIEN (ObjectsAlien.fx, with SPECMAP), ALPHA_TEST (AlphaTestEnable:
 // alpha below 0x60 / 255 cut).
 in vec3 vertexPosition;
@@ -76,7 +80,7 @@ out vec3 vL0;    // towards light 0 in the frame
 out vec3 vL1;    // towards light 1 in the frame
 out vec3 vH;     // unit half vector of light 0 and the eye in the frame
 out vec4 vColor; // COLOR0
-#ifdef OBJECTS_ALIEN
+#if defined(OBJECTS_ALIEN) || defined(ENV_CUBE)
 out vec3 vWorldNormal; // the vertex normal (world)
 out vec3 vEye;         // towards the eye (world, unit at the vertex)
 #endif
@@ -129,7 +133,7 @@ void main() {
     vec3 c = ambientColor * obAmbient;
     if (rigLightCount > 2) c += lightColor[2].rgb * max(0.0, dot(fz, L2)) * obDiffuse;
     vColor = clamp(vec4(c, obOpacity) / 2.0, 0.0, 1.0);
-#ifdef OBJECTS_ALIEN
+#if defined(OBJECTS_ALIEN) || defined(ENV_CUBE)
     vWorldNormal = fz;
     vEye = E;
 #endif

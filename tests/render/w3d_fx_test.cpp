@@ -26,6 +26,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QMatrix4x4>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <Qt3DExtras/Qt3DWindow>
 #include <Qt3DRender/QCamera>
@@ -514,6 +515,8 @@ struct ObjectsTexels {
     V4 spec{0.0f};
     bool recolor = false;
     V4 recolorTexel{0.0f};
+    bool envCube = false; // ObjectsGenericEnvMap with its cube: the reflected direction's texel instead of ambient
+    V4 envTexel{0.0f};
 };
 
 // kanesWrath: Kane's Wrath's Objects.fxh house colour, lerp(colour, RecolorColor, spec.z) after the
@@ -534,7 +537,7 @@ V3 objects(const ObjectsConst& k, float envMult, const ObjectsTexels& t, V3 eye,
     float selfIllumination = 0.0f;
     if (t.specMap) {
         const V4 st = q8(t.spec);
-        c += envMult * glm::clamp(kSceneAmbient, 0.0f, 1.0f) * st.y * k.specular;
+        c += envMult * (t.envCube ? V3(q8(t.envTexel)) : glm::clamp(kSceneAmbient, 0.0f, 1.0f)) * st.y * k.specular;
         specular = 3.0f * k.specular * st.x;
         selfIllumination = st.z;
     }
@@ -580,6 +583,11 @@ TEST_CASE("C&C 3 Objects shaders are drawn by Objects.fxh's formula, saying what
     const rs::ShaderInfo info = rs::shaderInfo(rs::Format::W3x, m->meshes[0], m->meshes[0].subMeshes[0].material);
     CHECK(info.impl == rs::ShaderImpl::Generic);
     CHECK(info.note.find("WaterShader.fx") != std::string::npos);
+    // Why it is not drawn by its formula: the map's water grid and bindings (the dump's WaterDefault.fxh, the SDK
+    // binary's SasBindAddress list).
+    CHECK(info.note.find("normal's z as the terrain height") != std::string::npos);
+    CHECK(info.note.find("WaterDraw") != std::string::npos);
+    CHECK(info.note.find("Terrain.EnvironmentTexture") != std::string::npos);
 }
 
 TEST_CASE("ObjectsGDI.fx: GDI's fixed constants and two per-pixel lights, by the formula", "[render][w3x][fx]") {
@@ -1567,7 +1575,8 @@ TEST_CASE("The rest of the C&C 3 Objects family and Simple.fx are drawn by formu
     env.extra = {textureProp("EnvironmentTexture", "sky_cube.dds")};
     const auto m = quadModel(env, dir.path());
     const rs::ShaderInfo info = rs::shaderInfo(rs::Format::W3x, m->meshes[0], m->meshes[0].subMeshes[0].material);
-    CHECK(info.note.find("sky_cube.dds is not loaded") != std::string::npos);
+    CHECK(info.note.find("the material's sky_cube.dds (a DDS cube map") != std::string::npos);
+    CHECK(info.fidelity == rs::ShaderFidelity::EngineFormula);
     // House colour: C&C 3's GDI reads RecolorTexture; Kane's Wrath's the spec map's z (no RecolorTexture slot);
     // ObjectsGeneric has none (its compiled effect has no RecolorColor) and neither has the build-up.
     Fx gdi;
@@ -1749,6 +1758,91 @@ TEST_CASE("ObjectsAlienBuildup.fx: the warp where the build-up map's alpha is at
     checkPixel(clipped.at(0.75f, 0.5f), alienFormula(r, eye, kRightMiddle), "build-up: the built half stays");
 }
 
+// The built fraction is the view's (ViewOptions::buildFraction: the Scene panel's "Built", --build-fraction):
+// threshold = BuildUpMap alpha x fraction. With alpha 0.6: at 1 built (0.6), at 0.4 the warp (0.24 <= 0.25, not below
+// 0.21), at 0.3 clipped (0.18). Changed on a shown model, the materials follow without a rebuild.
+TEST_CASE("ObjectsAlienBuildup.fx: the view's built fraction at 1, 0.4 and 0.3, by the formula", "[render][w3x][fx]") {
+    QTemporaryDir dir;
+    const V4 spec(1.0f, 0.5f, 0.6f, 1.0f), env(0.3f, 0.3f, 0.35f, 1.0f);
+    alienTextures(dir.path(), spec, spec, env);
+    const V4 map(0.25f, 0.1f, 0.4f, 0.6f);
+    halvesTga(dir.path() + "/bu.tga", map, map);
+    const auto model = alienQuad("ObjectsAlienBuildup.fx", dir.path(), {textureProp("BuildUpMap", "bu.tga")});
+    const Shot built = render(model, dir.path());
+    const V3 eye = eyeOfView();
+    AlienCase plain{1.0f, spec, env}, warped{1.0f, spec, env};
+    warped.buildupWarp = true;
+    warped.warp = map;
+    REQUIRE(glm::length(alienFormula(warped, eye, kLeftMiddle) - alienFormula(plain, eye, kLeftMiddle)) > 0.1f);
+    checkPixel(built.at(0.25f, 0.5f), alienFormula(plain, eye, kLeftMiddle), "build-up at 1: built");
+    ViewOptions o = view().options();
+    for (const float fraction : {0.4f, 0.3f}) {
+        o.buildFraction = fraction;
+        view().setOptions(o); // the shown model: its uniform changes
+        Shot s = built;
+        s.img = grab();
+        const float threshold = q8(map).a * fraction;
+        if (threshold < 0.21f) { // clipped: the background shows
+            const QColor bg = s.at(0.25f, 0.5f);
+            CHECK(std::abs(bg.red() - kBg.red()) <= kTol);
+            CHECK(std::abs(bg.green() - kBg.green()) <= kTol);
+            CHECK(std::abs(bg.blue() - kBg.blue()) <= kTol);
+            CHECK(fraction == 0.3f);
+        } else {
+            REQUIRE(threshold <= 0.25f);
+            checkPixel(s.at(0.25f, 0.5f), alienFormula(warped, eye, kLeftMiddle), "build-up at 0.4: the warp");
+            checkPixel(s.at(0.75f, 0.5f), alienFormula(warped, eye, kRightMiddle), "build-up at 0.4, right");
+        }
+    }
+    // A model opened while the fraction is 0.4 is built with it.
+    o.buildFraction = 0.4f;
+    view().setOptions(o);
+    view().setModel(alienQuad("ObjectsAlienBuildup.fx", dir.path(), {textureProp("BuildUpMap", "bu.tga")}),
+                    dir.path() + "/quad.w3d");
+    view().setCameraAngles(180.0f, 0.0f);
+    Shot fresh = built;
+    fresh.img = grab();
+    checkPixel(fresh.at(0.25f, 0.5f), alienFormula(warped, eye, kLeftMiddle), "build-up at 0.4 on a new model");
+    o.buildFraction = 1.0f;
+    view().setOptions(o);
+}
+
+// The same control on the command line: rigscope --screenshot --build-fraction F (a headless run of the app).
+TEST_CASE("rigscope --screenshot --build-fraction: the alien structure built, rising, or not yet shown",
+          "[render][w3x][fx][headless]") {
+    QTemporaryDir dir;
+    const V4 spec(1.0f, 0.5f, 0.6f, 1.0f), env(0.3f, 0.3f, 0.35f, 1.0f);
+    alienTextures(dir.path(), spec, spec, env);
+    const V4 map(0.25f, 0.1f, 0.4f, 0.6f);
+    halvesTga(dir.path() + "/bu.tga", map, map);
+    alienQuad("ObjectsAlienBuildup.fx", dir.path(), {textureProp("BuildUpMap", "bu.tga")}); // writes quad.w3d
+    const QColor bg(48, 52, 60);                                                            // ViewOptions::background
+    auto shot = [&](const QString& fraction, int* rc = nullptr) {
+        const QString out = dir.filePath("b" + fraction + ".png");
+        QProcess p;
+        QStringList args{"--screenshot", out, "--size", "200x160", "--no-grid", "--yaw", "180", "--pitch", "0"};
+        if (!fraction.isEmpty()) args << "--build-fraction" << fraction;
+        p.start(QStringLiteral(RIGSCOPE_BIN), args << dir.filePath("quad.w3d"));
+        REQUIRE(p.waitForFinished(60000));
+        INFO(QString::fromLocal8Bit(p.readAllStandardError()).toStdString());
+        if (rc) {
+            *rc = p.exitCode();
+            return QImage();
+        }
+        REQUIRE(p.exitCode() == 0);
+        return QImage(out).convertToFormat(QImage::Format_RGB32);
+    };
+    const QImage built = shot(""), rising = shot("0.4"), none = shot("0.1");
+    REQUIRE_FALSE(built.isNull());
+    CHECK(countDifferent(built, bg) > 2000);        // the quad (threshold 0.6)
+    CHECK(countChanged(built, rising, 24) > 1000);  // the warp added (threshold 0.24)
+    CHECK(countDifferent(none, bg) == 0);           // clipped everywhere (threshold 0.06)
+    CHECK(countChanged(built, shot("1"), 24) == 0); // 1 is the default
+    int rc = 0;
+    shot("1.5", &rc);
+    CHECK(rc != 0);
+}
+
 TEST_CASE("ObjectsGenericEnvMap.fx: ObjectsGeneric's formula with the material's constants", "[render][w3x][fx]") {
     QTemporaryDir dir;
     const V4 nl = normalTexel(kTiltLeft), nr = normalTexel(kTiltRight);
@@ -1771,6 +1865,88 @@ TEST_CASE("ObjectsGenericEnvMap.fx: ObjectsGeneric's formula with the material's
     const ObjectsConst k{fx.bumpScale, fx.ambient, fx.diffuse, fx.specular, fx.exponent};
     checkPixel(s.at(0.25f, 0.5f), objects(k, fx.envMult, {kTex, nl, true, spec}, eye, kLeftMiddle), "env map, left");
     checkPixel(s.at(0.75f, 0.5f), objects(k, fx.envMult, {kTex, nr, true, spec}, eye, kRightMiddle), "env map, right");
+}
+
+// ObjectsGenericEnvMap.fx with its cube (a DDS cube map made by the project's writer, one colour a face): the
+// reflection is the face that -reflect(eye, normalize(world normal + bump / 2)) points at, evaluated here from the
+// per-vertex eye directions interpolated to the point. The quad faces -Y with a flat normal map, so the tangent-space
+// bump (0, 0, 1) / 2 tilts the sum towards +Z (the effect adds it to the world normal): the eye's reflection points
+// up and back, at the +Z face. Missing the cube (or a 2D texture in its place): the ambient stand-in, listed.
+TEST_CASE("ObjectsGenericEnvMap.fx: the material's DDS cube reflected by the formula", "[render][w3x][fx]") {
+    QTemporaryDir dir;
+    const V4 flat = normalTexel(V3(0, 0, 1));
+    halvesTga(dir.path() + "/d.tga", kTex, kTex);
+    halvesTga(dir.path() + "/n.tga", flat, flat);
+    const V4 spec(0.2f, 0.9f, 0.0f, 1.0f);
+    halvesTga(dir.path() + "/s.tga", spec, spec);
+    const V4 faceColour[6] = {{0.9f, 0.1f, 0.1f, 1}, {0.1f, 0.9f, 0.1f, 1}, {0.1f, 0.1f, 0.9f, 1},
+                              {0.9f, 0.9f, 0.1f, 1}, {0.2f, 0.8f, 0.9f, 1}, {0.9f, 0.3f, 0.8f, 1}};
+    rs::Image faces[6];
+    for (int f = 0; f < 6; ++f) {
+        faces[f].width = faces[f].height = 4;
+        faces[f].rgba.resize(64);
+        for (size_t i = 0; i < 16; ++i)
+            for (int k = 0; k < 4; ++k)
+                faces[f].rgba[i * 4 + size_t(k)] = uint8_t(std::lround(faceColour[f][k] * 255.0f));
+    }
+    const std::vector<uint8_t> dds = rs::writeDdsCubeRgba(faces);
+    QFile cubeFile(dir.path() + "/env.dds");
+    REQUIRE(cubeFile.open(QIODevice::WriteOnly));
+    cubeFile.write(reinterpret_cast<const char*>(dds.data()), qint64(dds.size()));
+    cubeFile.close();
+    Fx fx;
+    fx.typeName = "ObjectsGenericEnvMap.fx";
+    fx.specMap = "s.tga";
+    fx.ambient = V3(0.5f);
+    fx.diffuse = V3(0.7f);
+    fx.specular = V3(0.8f, 0.7f, 0.9f);
+    fx.exponent = 20.0f;
+    fx.envMult = 0.6f;
+    fx.extra = {textureProp("EnvironmentTexture", "env.dds")};
+    const auto model = quadModel(fx, dir.path());
+    const Shot s = render(model, dir.path());
+    const V3 eye = eyeOfView();
+    const ObjectsConst k{fx.bumpScale, fx.ambient, fx.diffuse, fx.specular, fx.exponent};
+    // The face a point reflects: the interpolated eye direction, the world normal plus half the decoded bump.
+    auto face = [&](const Blend& at) {
+        V3 e(0.0f);
+        for (const auto& [w, p] : at)
+            e += w * glm::normalize(eye - p);
+        const V3 n = glm::normalize(kNormal + decoded(flat, fx.bumpScale) * 0.5f);
+        const V3 r = 2.0f * glm::dot(n, e) * n - e; // -reflect(e, n)
+        const V3 a = glm::abs(r);
+        const int axis = a.x >= a.y && a.x >= a.z ? 0 : a.y >= a.z ? 1 : 2;
+        const float major = a[axis], other = std::max(a[(axis + 1) % 3], a[(axis + 2) % 3]);
+        REQUIRE(major > other + 0.1f); // away from the cube's edges
+        return axis * 2 + (r[axis] < 0.0f ? 1 : 0);
+    };
+    bool sawCube = false;
+    for (const auto& [u, at] : {std::pair<float, const Blend*>{0.25f, &kLeftMiddle}, {0.75f, &kRightMiddle}}) {
+        const int f = face(*at);
+        CHECK(f == 4); // +Z
+        ObjectsTexels t{kTex, flat, true, spec};
+        t.envCube = true;
+        t.envTexel = faceColour[f];
+        const V3 want = objects(k, fx.envMult, t, eye, *at);
+        REQUIRE(glm::length(want - objects(k, fx.envMult, {kTex, flat, true, spec}, eye, *at)) > 0.1f);
+        checkPixel(s.at(u, 0.5f), want, "env cube at engine u " + std::to_string(u));
+        sawCube = true;
+    }
+    CHECK(sawCube);
+    bool listed = false;
+    for (const rs::render::TextureInfo& t : view().textures())
+        if (t.parameter == "EnvironmentTexture") listed = t.loaded && t.name == "env.dds";
+    CHECK(listed);
+    // A 2D texture named as the cube: not a cube map, said, and the ambient stand-in drawn.
+    writeTga(dir.path() + "/flat.tga", 4, 4, [](float, float) { return V4(1.0f); });
+    fx.extra = {textureProp("EnvironmentTexture", "flat.tga")};
+    const Shot f2 = render(quadModel(fx, dir.path()), dir.path(), s.box);
+    checkPixel(f2.at(0.25f, 0.5f), objects(k, fx.envMult, {kTex, flat, true, spec}, eye, kLeftMiddle),
+               "a 2D texture as the cube: the ambient stand-in");
+    bool said = false;
+    for (const rs::render::TextureInfo& t : view().textures())
+        if (t.parameter == "EnvironmentTexture") said = !t.loaded && t.error.contains("not a DDS cube map");
+    CHECK(said);
 }
 
 TEST_CASE("Simple.fx: unlit Texture_0 x ColorEmissive at the transformed UV", "[render][w3x][fx]") {

@@ -243,8 +243,10 @@ glm::mat4 boneWorldAt(Session& s, int bone, double t, std::vector<std::pair<int6
 }
 
 // Whether a particle system is drawn at the current pose, as the desktop's particlesShown (render/scene_view.cpp):
-// its bone visible (none: the model's origin, always) and, for a proxy's system, the proxy rule.
+// its bone visible (none: the model's origin, always) and, for a proxy's system, the proxy rule. A system not found
+// (kept for the numbering of the seeds) is never drawn.
 bool emittingShown(const Session& s, const Emitting& e) {
+    if (!e.system || !e.sim) return false;
     if (e.bone >= 0 && (size_t(e.bone) >= s.pose.visible.size() || !s.pose.visible[size_t(e.bone)])) return false;
     return e.proxy < 0 || proxyShown(s, e.proxy);
 }
@@ -340,6 +342,26 @@ void buildParts(Session& n) {
     }
 }
 
+std::shared_ptr<Emitting> makeEmitting(std::shared_ptr<const ParticleSystem> system, int bone, int proxy,
+                                       std::string label) {
+    auto e = std::make_shared<Emitting>();
+    e->system = std::move(system);
+    if (e->system) e->sim = std::make_unique<ParticleSimulator>(*e->system);
+    e->bone = bone;
+    e->proxy = proxy;
+    e->label = std::move(label);
+    return e;
+}
+
+// The particle systems the model file holds (W3D emitters at the bones its HLOD or aggregates name), after the
+// proxies' as the desktop's scene (render/scene_view.cpp buildScene) lists them.
+void attachModelSystems(Session& n) {
+    for (const BoneParticles& bp : n.model->particles) {
+        const bool boneOk = bp.bone >= 0 && size_t(bp.bone) < n.model->skeleton.bones.size();
+        n.emitting.push_back(makeEmitting(bp.system, boneOk ? bp.bone : -1, -1, bp.name));
+    }
+}
+
 // The proxies of the shown model, each looked up as the desktop looks it up (render/proxy_parts.cpp
 // ProxyFileLookup: "<name without _LOD/_ALT>.alo" through Resolver::findProxyFile, read with Resolver::read, each
 // name once): a model is attached at the proxy's bone, a particle system emits there. At most 32 models and 256
@@ -386,15 +408,11 @@ void attachProxies(Session& n, const Resolver& resolver) {
             n.attached.push_back(std::move(a));
             ++models;
             note = "model " + f.file;
-        } else if (f.doc.particles && n.emitting.size() < 256) {
-            auto e = std::make_shared<Emitting>();
-            e->system = f.doc.particles;
-            e->sim = std::make_unique<ParticleSimulator>(*e->system);
-            e->bone = px.bone;
-            e->proxy = int(pi);
-            e->label = px.name;
-            n.emitting.push_back(std::move(e));
-            note = "particles " + f.file;
+        } else if (!f.doc.model && n.emitting.size() < 256) {
+            // As the desktop's findProxyParticles (render/proxy_parts.cpp): every proxy with a bone and no model is
+            // a system slot, found or not, so that system i has seed i + 1 on both.
+            n.emitting.push_back(makeEmitting(f.doc.particles, px.bone, int(pi), px.name));
+            if (f.doc.particles) note = "particles " + f.file;
         }
         n.proxyNotes.push_back(note);
     }
@@ -616,8 +634,8 @@ std::string summary(const Session& s, const Asset& a) {
     o << "],\"emitters\":[";
     for (size_t i = 0; i < s.emitting.size(); ++i)
         o << (i ? "," : "") << "{\"label\":" << jstr(s.emitting[i]->label) << ",\"bone\":" << s.emitting[i]->bone
-          << ",\"emitters\":" << s.emitting[i]->system->emitters.size() << ",\"list\":" << emitterList(*s.emitting[i]->system)
-          << "}";
+          << ",\"emitters\":" << (s.emitting[i]->system ? s.emitting[i]->system->emitters.size() : 0)
+          << ",\"list\":" << (s.emitting[i]->system ? emitterList(*s.emitting[i]->system) : std::string("[]")) << "}";
     o << "],\"dazzles\":[";
     for (size_t i = 0; i < m.dazzles.size(); ++i)
         o << (i ? "," : "") << "{\"name\":" << jstr(m.dazzles[i].name) << ",\"bone\":" << m.dazzles[i].bone
@@ -716,6 +734,7 @@ std::string openAsset(const std::string& path) {
             }
         n.selected = selectLodAlt(*n.model, n.lod, n.alt);
         attachProxies(n, *s.resolver);
+        attachModelSystems(n);
         buildParts(n);
         computePalettes(n);
         writePalettes(n);
@@ -1170,7 +1189,7 @@ val particles(double t) {
     for (size_t si = 0; si < s.emitting.size(); ++si) {
         const auto& e = s.emitting[si];
         const size_t base = slot;
-        slot += e->system->emitters.size();
+        slot += e->system ? e->system->emitters.size() : 0;
         if (!emittingShown(s, *e)) continue;
         ParticleBuffer buf(20000, e->system->emitters.size());
         ParticleSimOptions opt;
@@ -1300,6 +1319,15 @@ std::string openState(int i) {
             n.attached.push_back(std::move(at));
         }
         attachProxies(n, *s.resolver);
+        attachModelSystems(n);
+        // The state's particle systems (SAGE ParticleSysBone), after the model's, as the desktop's objects view
+        // (render/scene_view.cpp buildScene): at their bone, else at the root bone; one no INI defines keeps its
+        // slot (seeds) and draws nothing.
+        for (const objects::LoadedParticles& lp : ls.particles) {
+            const size_t bones = n.model->skeleton.bones.size();
+            const int bone = lp.boneIndex >= 0 && size_t(lp.boneIndex) < bones ? lp.boneIndex : (bones ? 0 : -1);
+            n.emitting.push_back(makeEmitting(lp.definition, bone, -1, lp.system + " at " + lp.bone));
+        }
         buildParts(n);
         computePalettes(n);
         writePalettes(n);

@@ -3,6 +3,7 @@
 #include "corpus.h"
 #include "heap_meter.h"
 
+#include "texture/dds_cube.h"
 #include "texture/texture.h"
 #include "texture/texture_writer.h"
 
@@ -185,6 +186,74 @@ TEST_CASE("DDS writer output round-trips with its mip chain", "[texture]") {
     const ParseError m = refusal([&] { decodeDds(ByteSpan(many), "many.dds"); });
     CHECK(m.chunkPath() == "DDS_HEADER.mipMapCount");
     CHECK(m.offset() == 28);
+}
+
+TEST_CASE("DDS cube maps: six faces decoded in file order; partial, non-square and truncated cubes refused",
+          "[texture][hostile]") {
+    // Face f: 4x4, every texel (40 f + x, 10 y, 255 - 30 f, 200 + f): each face and row tells where it came from.
+    Image faces[6];
+    for (int f = 0; f < 6; ++f) {
+        faces[f].width = faces[f].height = 4;
+        faces[f].rgba.resize(64);
+        for (int y = 0; y < 4; ++y)
+            for (int x = 0; x < 4; ++x) {
+                uint8_t* p = &faces[f].rgba[size_t(y * 4 + x) * 4];
+                p[0] = uint8_t(40 * f + x), p[1] = uint8_t(10 * y), p[2] = uint8_t(255 - 30 * f),
+                p[3] = uint8_t(200 + f);
+            }
+    }
+    const std::vector<uint8_t> cube = writeDdsCubeRgba(faces);
+    CHECK(cube.size() == 128 + 6 * 64);
+    CHECK(isDdsCube(ByteSpan(cube)));
+    const CubeImage c = decodeDdsCube(ByteSpan(cube), "sky.dds");
+    for (int f = 0; f < 6; ++f) {
+        INFO("face " << f);
+        REQUIRE(c.faces[size_t(f)].width == 4);
+        CHECK(std::vector<uint8_t>(c.faces[size_t(f)].rgba.begin(), c.faces[size_t(f)].rgba.end()) ==
+              std::vector<uint8_t>(faces[f].rgba.begin(), faces[f].rgba.end()));
+        CHECK(c.faces[size_t(f)].hasAlpha);
+    }
+    // The 2D decoder reads the first face, as before.
+    const Image first = decodeDds(ByteSpan(cube), "sky.dds");
+    CHECK(std::vector<uint8_t>(first.rgba.begin(), first.rgba.end()) ==
+          std::vector<uint8_t>(faces[0].rgba.begin(), faces[0].rgba.end()));
+    auto refusal = [](const std::vector<uint8_t>& b) {
+        try {
+            decodeDdsCube(ByteSpan(b), "sky.dds");
+        } catch (const ParseError& e) {
+            return std::string(e.what());
+        }
+        return std::string("not refused");
+    };
+    auto put = [](std::vector<uint8_t>& b, size_t at, uint32_t v) {
+        for (int i = 0; i < 4; ++i)
+            b[at + size_t(i)] = uint8_t(v >> (8 * i));
+    };
+    // Five faces (no -Z): refused by name; the bytes of five faces would fit.
+    std::vector<uint8_t> partial = cube;
+    put(partial, 112, 0x200 | 0x7C00);
+    std::string e = refusal(partial);
+    CHECK(e.find("sky.dds") != std::string::npos);
+    CHECK(e.find("5 of its 6 faces") != std::string::npos);
+    CHECK(e.find("112") != std::string::npos);
+    // A 2D texture is not a cube.
+    const std::vector<uint8_t> flat = writeDdsRgba(faces[0]);
+    CHECK_FALSE(isDdsCube(ByteSpan(flat)));
+    CHECK(refusal(flat).find("not a cube map") != std::string::npos);
+    // Faces of 4x2 (width 4, height 2): not square.
+    std::vector<uint8_t> wide = cube;
+    put(wide, 12, 2);
+    CHECK(refusal(wide).find("not square") != std::string::npos);
+    // The last face cut short: the whole cube's size is checked before any face is decoded.
+    std::vector<uint8_t> cut(cube.begin(), cube.end() - 1);
+    e = refusal(cut);
+    CHECK(e.find("x 6 faces needs 384 bytes, 383 present") != std::string::npos);
+    // A huge declared cube in a small file: refused by its size, nothing allocated for it.
+    std::vector<uint8_t> huge = cube;
+    put(huge, 12, 16384);
+    put(huge, 16, 16384);
+    CHECK(refusal(huge).find("data truncated") != std::string::npos);
+    CHECK_FALSE(isDdsCube(ByteSpan(std::vector<uint8_t>(cube.begin(), cube.begin() + 100))));
 }
 
 TEST_CASE("TGA writer output round-trips for every kind, raw and RLE, both orientations", "[texture]") {

@@ -1,0 +1,94 @@
+// rigscope-test-fixtures: writes fixtures with the project's own writers for the tests that are not C++ (the web
+// page's browser tests, web/tests/*.mjs).
+//   rigscope-test-fixtures w3d-emitters OUT.w3d
+//     A W3D model (tests/core/w3d_fixtures.h's hierarchy and quad) with two emitters in the file (chunk 0x500) that
+//     its HLOD's aggregates place at bones:
+//       SPARKS at ARM: additive, texture wfx_sparks.tga read as a 2x2 atlas (frame mode 1), frame 1 throughout
+//         (the top-right cell), rising at 1 unit/s from a 0.6-unit box, 8 a second, 2 s lives, size 0.25 -> 0.4,
+//         rotation 0.8 rad/s;
+//       SMOKE at HAND: alpha-blended (SRC_ALPHA / ONE_MINUS_SRC_ALPHA), texture wfx_smoke.tga, drifting along +x and
+//         down, 5 a second, 2.5 s lives, size 0.35, opacity 0.9 -> 0.3.
+//     The sizes keep them under the desktop's low-resolution threshold (90 pixels tall at 1280x720), which the page
+//     does not have.
+//     The quad is opaque: translucent meshes and particles are ordered differently by the desktop (one sorted
+//     transparent layer) and the page (meshes, then particles).
+// Exit 0 with the file written (writeFileSafely), 2 on bad arguments, 1 when the write fails (the message names
+// the file).
+#include "common/file_write.h"
+#include "w3d/w3d_writer.h"
+#include "w3d_fixtures.h"
+
+#include <cstdio>
+#include <exception>
+#include <string>
+
+namespace {
+
+std::vector<uint8_t> w3dEmitters() {
+    using namespace rs;
+    w3d::ChunkWriter cw;
+    w3d::writeHierarchy(cw, test::testHierarchy());
+    w3d::Emitter sparks;
+    sparks.name = "SPARKS";
+    sparks.texture = "wfx_sparks.tga";
+    sparks.lifetime = 2.0f;
+    sparks.emissionRate = 8.0f;
+    sparks.velocity = {0.0f, 0.0f, 1.0f};
+    sparks.hasInfoV2 = sparks.hasProps = true;
+    sparks.burstSize = 1;
+    sparks.creationVolume = {0, {0.6f, 0.6f, 0.6f}};
+    sparks.shader.srcBlend = 1;  // one
+    sparks.shader.destBlend = 1; // one: additive
+    sparks.shader.texturing = 1;
+    sparks.frameMode = 1; // 2x2 frames
+    sparks.colorKeys = {{0.0f, {1.0f, 0.8f, 0.3f}}, {2.0f, {0.6f, 0.3f, 0.1f}}};
+    sparks.opacityKeys = {{0.0f, {1.0f, 0, 0}}};
+    sparks.sizeKeys = {{0.0f, {0.25f, 0, 0}}, {2.0f, {0.4f, 0, 0}}};
+    sparks.rotation.present = true;
+    sparks.rotation.keys = {{0.0f, {0.8f, 0, 0}}};
+    sparks.frame.present = true;
+    sparks.frame.keys = {{0.0f, {1.0f, 0, 0}}};
+    w3d::writeEmitter(cw, sparks);
+    w3d::Emitter smoke;
+    smoke.name = "SMOKE";
+    smoke.texture = "wfx_smoke.tga";
+    smoke.lifetime = 2.5f;
+    smoke.emissionRate = 5.0f;
+    smoke.velocity = {0.6f, 0.0f, -0.6f};
+    smoke.hasInfoV2 = smoke.hasProps = true;
+    smoke.burstSize = 1;
+    smoke.creationVolume = {0, {0.3f, 0.3f, 0.3f}};
+    smoke.shader.srcBlend = 2;  // src alpha
+    smoke.shader.destBlend = 5; // 1 - src alpha
+    smoke.shader.texturing = 1;
+    smoke.colorKeys = {{0.0f, {0.9f, 0.9f, 1.0f}}};
+    smoke.opacityKeys = {{0.0f, {0.9f, 0, 0}}, {2.5f, {0.3f, 0, 0}}};
+    smoke.sizeKeys = {{0.0f, {0.35f, 0, 0}}};
+    w3d::writeEmitter(cw, smoke);
+    // The quad at BODY: the model the emitters belong to, framed by both views.
+    w3d::RawMesh plate = test::testQuad("PLATE", "UNIT");
+    plate.shaders[0].srcBlend = 1;  // one
+    plate.shaders[0].destBlend = 0; // zero: opaque, drawn before the particles on both views
+    w3d::writeMesh(cw, plate);
+    w3d::Hlod h = test::oneLodHlod("UNIT", "TEST_SKL", {{1, "UNIT.PLATE"}});
+    h.aggregates = {{2, "SPARKS"}, {3, "SMOKE"}};
+    w3d::writeHlod(cw, h);
+    return cw.take();
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    if (argc != 3 || std::string(argv[1]) != "w3d-emitters") {
+        std::fprintf(stderr, "usage: rigscope-test-fixtures w3d-emitters OUT.w3d\n");
+        return 2;
+    }
+    try {
+        const std::vector<uint8_t> bytes = w3dEmitters();
+        rs::writeFileSafely(argv[2], rs::ByteSpan(bytes.data(), bytes.size()));
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "rigscope-test-fixtures: %s\n", e.what());
+        return 1;
+    }
+    return 0;
+}
