@@ -4,7 +4,7 @@
 //     A W3D model (tests/core/w3d_fixtures.h's hierarchy and quad) with two emitters in the file (chunk 0x500) that
 //     its HLOD's aggregates place at bones:
 //       SPARKS at ARM: additive, texture wfx_sparks.tga read as a 2x2 atlas (frame mode 1), frame 1 throughout
-//         (the top-right cell), rising at 1 unit/s from a 0.6-unit box, 8 a second, 2 s lives, size 0.25 -> 0.4,
+//         (the top-right cell), rising at 1 unit/s from a 0.6-unit box, 8 a second, 2 s lives, size 0.12 -> 0.2,
 //         rotation 0.8 rad/s;
 //       SMOKE at HAND: alpha-blended (SRC_ALPHA / ONE_MINUS_SRC_ALPHA), texture wfx_smoke.tga, drifting along +x and
 //         down, 5 a second, 2.5 s lives, size 0.35, opacity 0.9 -> 0.3.
@@ -43,7 +43,7 @@ std::vector<uint8_t> w3dEmitters() {
     sparks.frameMode = 1; // 2x2 frames
     sparks.colorKeys = {{0.0f, {1.0f, 0.8f, 0.3f}}, {2.0f, {0.6f, 0.3f, 0.1f}}};
     sparks.opacityKeys = {{0.0f, {1.0f, 0, 0}}};
-    sparks.sizeKeys = {{0.0f, {0.25f, 0, 0}}, {2.0f, {0.4f, 0, 0}}};
+    sparks.sizeKeys = {{0.0f, {0.12f, 0, 0}}, {2.0f, {0.2f, 0, 0}}};
     sparks.rotation.present = true;
     sparks.rotation.keys = {{0.0f, {0.8f, 0, 0}}};
     sparks.frame.present = true;
