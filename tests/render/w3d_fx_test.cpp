@@ -1666,7 +1666,7 @@ TEST_CASE("A mounted Kane's Wrath folder (CNC3EP1.exe) draws KW's house colour, 
     const V4 flat = normalTexel(V3(0, 0, 1));
     halvesTga(dir.path() + "/d.tga", kTex, kTex);
     halvesTga(dir.path() + "/n.tga", flat, flat);
-    const V4 specL(1.0f, 0.8f, 0.0f, 1.0f), specR(0.2f, 0.0f, 0.5f, 1.0f), hc(0.9f, 0.9f, 0.9f, 0.6f);
+    const V4 specL(1.0f, 0.8f, 0.0f, 1.0f), specR(0.2f, 0.0f, 0.5f, 1.0f), hc(0.2f, 0.2f, 0.2f, 0.6f);
     halvesTga(dir.path() + "/s.tga", specL, specR);
     halvesTga(dir.path() + "/hc.tga", hc, hc);
     Fx fx;

@@ -16,12 +16,15 @@
 #include "ui_fixtures.h"
 
 #include "alamo/alamo_writer.h"
+#include "vfs/archive_writer.h"
+#include "vfs/mount.h"
 
 #include <QAbstractItemView>
 #include <QAction>
 #include <QApplication>
 #include <QCheckBox>
 #include <QDir>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHeaderView>
@@ -443,6 +446,45 @@ class ViewTest : public QObject {
             QStringLiteral(": %1 files")
                 .arg(QLocale(QLocale::English)
                          .toString(qulonglong(w.resolver() && objects->table() ? objects->table()->size() : 0)))));
+    }
+
+    // Issue 42: a Kane's Wrath folder (its launcher stub CNC3EP1.exe; the archives in Core/1.2/ as the game keeps
+    // them) mounted from the menu is named, and the view draws the C&C 3 Objects shaders with KW's house colour
+    // (ViewOptions::kanesWrath; the pixels of each formula: tests/render/w3d_fx_test.cpp); a C&C 3 folder
+    // (CNC3.exe) mounted instead turns it off.
+    void mountingKanesWrathUsesItsHouseColour() {
+        if (!qt3d()) QSKIP("SKIPPED: the Qt3D view's options");
+        auto gameFolder = [&](const QString& name, const char* stub) {
+            const QString root = tmp_.filePath(name);
+            writeFile(root + QLatin1Char('/') + QLatin1String(stub), {});
+            const std::string ini = "Object X\nEnd\n";
+            writeFile(root + QStringLiteral("/Core/1.2/patch2.big"),
+                      vfs::writeBig({{"data\\ini\\x.ini", std::vector<uint8_t>(ini.begin(), ini.end())}}));
+            return root;
+        };
+        const QString kw = gameFolder(QStringLiteral("Kanes Wrath"), "CNC3EP1.exe");
+        const QString cnc3 = gameFolder(QStringLiteral("Tiberium Wars"), "CNC3.exe");
+        ui::MainWindow w;
+        w.resize(1280, 800);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        render::SceneView* view = sceneView(w);
+        QVERIFY(view);
+        QVERIFY(!view->options().kanesWrath);
+        QAction* mount = menuAction(w, QStringLiteral("Open &game or mod folder…"));
+        QVERIFY(mount);
+        fileDialogAnswer = kw;
+        answeringDialogs([&] { mount->trigger(); });
+        QTRY_VERIFY(!w.statusBar()->currentMessage().isEmpty());
+        const QString said = w.statusBar()->currentMessage();
+        QVERIFY2(said.startsWith(QStringLiteral("Mounted Command & Conquer 3: Kane's Wrath: ")), qPrintable(said));
+        QTRY_VERIFY(view->options().kanesWrath);
+        w.setMount(
+            std::make_shared<const vfs::MountTable>(vfs::mountInstall({QFile::encodeName(cnc3).toStdString()}, {})));
+        QTRY_VERIFY(!view->options().kanesWrath);
+        w.setMount(
+            std::make_shared<const vfs::MountTable>(vfs::mountInstall({QFile::encodeName(kw).toStdString()}, {})));
+        QTRY_VERIFY(view->options().kanesWrath);
     }
 
     // --- 16. The panels at 1280x800 ----------------------------------------------------------------------
