@@ -38,15 +38,25 @@ void TextureCache::reset(const QString& modelPath, std::shared_ptr<const rs::Res
     resolver_ = std::move(resolver);
 }
 
-Qt3DRender::QAbstractTexture* TextureCache::get(const std::string& name, const QString& mesh, int subMesh,
-                                                const QString& parameter, Qt3DCore::QNode* owner) {
+namespace {
+// The row a use of texture NAME gets in the Textures list, with the path the resolver finds for it from the model's
+// folder (empty when none is found).
+TextureInfo lookUp(const Resolver& resolver, const QString& modelPath, const std::string& name, const QString& mesh,
+                   int subMesh, const QString& parameter) {
     TextureInfo info;
     info.mesh = mesh;
     info.subMesh = subMesh;
     info.parameter = parameter;
     info.name = QString::fromStdString(name);
     info.path = QFile::decodeName(QByteArray::fromStdString(
-        resolver_->findTexture(info.name.toStdString(), QFile::encodeName(modelPath_).toStdString())));
+        resolver.findTexture(info.name.toStdString(), QFile::encodeName(modelPath).toStdString())));
+    return info;
+}
+} // namespace
+
+Qt3DRender::QAbstractTexture* TextureCache::get(const std::string& name, const QString& mesh, int subMesh,
+                                                const QString& parameter, Qt3DCore::QNode* owner) {
+    TextureInfo info = lookUp(*resolver_, modelPath_, name, mesh, subMesh, parameter);
     if (info.path.isEmpty()) {
         infos_.push_back(info);
         return checker_;
@@ -71,13 +81,7 @@ Qt3DRender::QAbstractTexture* TextureCache::get(const std::string& name, const Q
 
 Qt3DRender::QAbstractTexture* TextureCache::getCube(const std::string& name, const QString& mesh, int subMesh,
                                                     const QString& parameter, Qt3DCore::QNode* owner) {
-    TextureInfo info;
-    info.mesh = mesh;
-    info.subMesh = subMesh;
-    info.parameter = parameter;
-    info.name = QString::fromStdString(name);
-    info.path = QFile::decodeName(QByteArray::fromStdString(
-        resolver_->findTexture(info.name.toStdString(), QFile::encodeName(modelPath_).toStdString())));
+    TextureInfo info = lookUp(*resolver_, modelPath_, name, mesh, subMesh, parameter);
     if (info.path.isEmpty()) {
         infos_.push_back(info);
         return nullptr;

@@ -48,26 +48,18 @@ bool attachPart(Model& m, const Model& part, const std::string& object, int bone
         m.meshes.push_back(std::move(copy));
     }
     if (!meshName.empty()) return true;
-    for (Marker mk : part.markers) {
-        mk.bone = moved(mk.bone);
-        m.markers.push_back(std::move(mk));
-    }
-    for (BoneParticles p : part.particles) {
-        p.bone = moved(p.bone);
-        m.particles.push_back(std::move(p));
-    }
-    for (Proxy p : part.proxies) {
-        p.bone = moved(p.bone);
-        m.proxies.push_back(std::move(p));
-    }
-    for (Dazzle d : part.dazzles) {
-        d.bone = moved(d.bone);
-        m.dazzles.push_back(std::move(d));
-    }
-    for (Light l : part.lights) {
-        l.bone = moved(l.bone);
-        m.lights.push_back(std::move(l));
-    }
+    // Every bone-attached list of the part joins the model's, its bone index moved into the model's bones.
+    const auto append = [&](const auto& from, auto& to) {
+        for (auto item : from) {
+            item.bone = moved(item.bone);
+            to.push_back(std::move(item));
+        }
+    };
+    append(part.markers, m.markers);
+    append(part.particles, m.particles);
+    append(part.proxies, m.proxies);
+    append(part.dazzles, m.dazzles);
+    append(part.lights, m.lights);
     return true;
 }
 
