@@ -13,58 +13,14 @@
 //   - W3D emitters embedded in a W3D model file (chunk 0x500), written by core's W3D writer
 //     (rigscope-test-fixtures w3d-emitters);
 //   - a SAGE object's particle systems at its bones (ParticleSysBone of a draw state, defined in the mod's INI).
-import { createRequire } from 'node:module';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { readPng, tga } from './browser_util.mjs';
+import { readPng, startBrowserTest, tga } from './browser_util.mjs';
 
-const require = createRequire(import.meta.url);
 const [siteDir, corpus, binDir, outDir] = process.argv.slice(2).map((p) => p && path.resolve(p));
-const chromium = process.env.RIGSCOPE_CHROMIUM || '/usr/bin/chromium';
-if (!fs.existsSync(chromium)) {
-  console.log(`SKIPPED: ${chromium} is missing (tools/bootstrap.sh test installs Debian's chromium)`);
-  process.exit(77);
-}
-if (!siteDir || !fs.existsSync(path.join(siteDir, 'rigscope_web.wasm'))) {
-  console.log(`SKIPPED: the web page is not built in ${siteDir} (tools/bootstrap.sh web)`);
-  process.exit(77);
-}
-let puppeteer;
-try {
-  puppeteer = require('puppeteer-core');
-} catch {
-  console.error('FAILED: puppeteer-core is not installed (cd web && npm ci; tools/bootstrap.sh test does it)');
-  process.exit(1);
-}
-fs.mkdirSync(outDir, { recursive: true });
-
-let failures = 0, checks = 0;
-function check(cond, what) {
-  ++checks;
-  console.log((cond ? 'ok: ' : 'FAILED: ') + what);
-  if (!cond) ++failures;
-}
-
-const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm' };
-const server = http.createServer((req, res) => {
-  const u = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-  const file = path.join(siteDir, u === '/' ? 'index.html' : u);
-  if (!file.startsWith(siteDir)) return res.writeHead(403).end();
-  fs.readFile(file, (err, data) => {
-    if (err) return res.writeHead(404).end();
-    res.writeHead(200, { 'Content-Type': types[path.extname(file)] || 'application/octet-stream' }).end(data);
-  });
-});
-await new Promise((r) => server.listen(0, '127.0.0.1', r));
-const base = `http://127.0.0.1:${server.address().port}/`;
-const browser = await puppeteer.launch({
-  executablePath: chromium,
-  headless: true,
-  args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist'],
-});
+const { browser, server, base, check, counts } = await startBrowserTest(siteDir, outDir, null);
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'rigscope-web-fx-'));
 let code = 0;
 
@@ -334,5 +290,5 @@ try {
   server.close();
   fs.rmSync(tmp, { recursive: true, force: true });
 }
-console.log(`${checks - failures}/${checks} checks passed`);
-process.exit(failures ? 1 : code);
+console.log(`${counts.checks - counts.failures}/${counts.checks} checks passed`);
+process.exit(counts.failures ? 1 : code);

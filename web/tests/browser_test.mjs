@@ -11,60 +11,14 @@
 //     at several clip times against `rigscope-cli pose --json` (1e-5); a broken file then keeps the model shown;
 //     the embed link `?open=URL&time=S&yaw=DEG&embed=1` at 1280x720 against `rigscope --screenshot` of the same
 //     file, camera and time: silhouettes (intersection over union >= 0.97).
-import { createRequire } from 'node:module';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { compare, invert4, mul4, readPng, tga64 } from './browser_util.mjs';
+import { compare, invert4, mul4, readPng, startBrowserTest, tga64 } from './browser_util.mjs';
 
-const require = createRequire(import.meta.url);
 const [siteDir, corpus, binDir, outDir] = process.argv.slice(2).map((p) => p && path.resolve(p));
-const chromium = process.env.RIGSCOPE_CHROMIUM || '/usr/bin/chromium';
-if (!fs.existsSync(chromium)) {
-  console.log(`SKIPPED: ${chromium} is missing (tools/bootstrap.sh test installs Debian's chromium)`);
-  process.exit(77);
-}
-if (!siteDir || !fs.existsSync(path.join(siteDir, 'rigscope_web.wasm'))) {
-  console.log(`SKIPPED: the web page is not built in ${siteDir} (tools/bootstrap.sh web)`);
-  process.exit(77);
-}
-let puppeteer;
-try {
-  puppeteer = require('puppeteer-core');
-} catch {
-  console.error('FAILED: puppeteer-core is not installed (cd web && npm ci; tools/bootstrap.sh test does it)');
-  process.exit(1);
-}
-fs.mkdirSync(outDir, { recursive: true });
-
-let failures = 0, checks = 0;
-function check(cond, what) {
-  ++checks;
-  console.log((cond ? 'ok: ' : 'FAILED: ') + what);
-  if (!cond) ++failures;
-}
-
-// A static server: the page at /, the corpus at /corpus/ (same origin, as a mod's site serving its files).
-const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm' };
-const server = http.createServer((req, res) => {
-  const u = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-  const file = u.startsWith('/corpus/') && corpus ? path.join(corpus, u.slice(8)) : path.join(siteDir, u === '/' ? 'index.html' : u);
-  if (!file.startsWith(siteDir) && !(corpus && file.startsWith(corpus))) return res.writeHead(403).end();
-  fs.readFile(file, (err, data) => {
-    if (err) return res.writeHead(404).end();
-    res.writeHead(200, { 'Content-Type': types[path.extname(file)] || 'application/octet-stream' }).end(data);
-  });
-});
-await new Promise((r) => server.listen(0, '127.0.0.1', r));
-const base = `http://127.0.0.1:${server.address().port}/`;
-
-const browser = await puppeteer.launch({
-  executablePath: chromium,
-  headless: true,
-  args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist'],
-});
+const { browser, server, base, check, counts } = await startBrowserTest(siteDir, outDir, corpus);
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'rigscope-web-'));
 let code = 0;
 try {
@@ -820,5 +774,5 @@ try {
   server.close();
   fs.rmSync(tmp, { recursive: true, force: true });
 }
-console.log(`${checks - failures}/${checks} checks passed`);
-process.exit(failures ? 1 : code);
+console.log(`${counts.checks - counts.failures}/${counts.checks} checks passed`);
+process.exit(counts.failures ? 1 : code);

@@ -1,5 +1,9 @@
-// What the browser tests share: TGA fixtures, 4x4 matrices, PNG reading and the screenshot comparisons.
+// What the browser tests share: their set-up (server and browser), TGA fixtures, 4x4 matrices, PNG reading and the
+// screenshot comparisons.
+import { createRequire } from 'node:module';
 import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
 import zlib from 'node:zlib';
 
 // A size x size uncompressed 32-bit TGA (top-left origin) of the colours rgbaAt(x, y) gives, y = 0 the image top.
@@ -123,4 +127,52 @@ export function silhouetteIoU(a, b) {
     if (x || y) ++union;
   }
   return union ? inter / union : 0;
+}
+
+// The set-up both browser tests share. Exits 77 (ctest SKIP) when Chromium or the page built in SITE_DIR is missing,
+// and 1 when puppeteer-core is not installed; else starts a static server (SITE_DIR at /, and CORPUS at /corpus/ when
+// given: same origin, as a mod's site serving its files) and a headless Chromium (WebGL2 in software). Returns
+// { browser, server, base (the server's URL), check(cond, what) (prints ok/FAILED and counts), counts }.
+export async function startBrowserTest(siteDir, outDir, corpus = null) {
+  const chromium = process.env.RIGSCOPE_CHROMIUM || '/usr/bin/chromium';
+  if (!fs.existsSync(chromium)) {
+    console.log(`SKIPPED: ${chromium} is missing (tools/bootstrap.sh test installs Debian's chromium)`);
+    process.exit(77);
+  }
+  if (!siteDir || !fs.existsSync(path.join(siteDir, 'rigscope_web.wasm'))) {
+    console.log(`SKIPPED: the web page is not built in ${siteDir} (tools/bootstrap.sh web)`);
+    process.exit(77);
+  }
+  let puppeteer;
+  try {
+    puppeteer = createRequire(import.meta.url)('puppeteer-core');
+  } catch {
+    console.error('FAILED: puppeteer-core is not installed (cd web && npm ci; tools/bootstrap.sh test does it)');
+    process.exit(1);
+  }
+  fs.mkdirSync(outDir, { recursive: true });
+  const counts = { failures: 0, checks: 0 };
+  const check = (cond, what) => {
+    ++counts.checks;
+    console.log((cond ? 'ok: ' : 'FAILED: ') + what);
+    if (!cond) ++counts.failures;
+  };
+  const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm' };
+  const server = http.createServer((req, res) => {
+    const u = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    const file = u.startsWith('/corpus/') && corpus ? path.join(corpus, u.slice(8)) : path.join(siteDir, u === '/' ? 'index.html' : u);
+    if (!file.startsWith(siteDir) && !(corpus && file.startsWith(corpus))) return res.writeHead(403).end();
+    fs.readFile(file, (err, data) => {
+      if (err) return res.writeHead(404).end();
+      res.writeHead(200, { 'Content-Type': types[path.extname(file)] || 'application/octet-stream' }).end(data);
+    });
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const base = `http://127.0.0.1:${server.address().port}/`;
+  const browser = await puppeteer.launch({
+    executablePath: chromium,
+    headless: true,
+    args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist'],
+  });
+  return { browser, server, base, check, counts };
 }
