@@ -7,6 +7,8 @@
 //   - a broken file opened with the file picker shows the core's message (file, chunk path, offset);
 //   - the shared particle program (atlas frames, blend kinds, rotation, world-oriented foreshortening by cos of the
 //     view angle, kites) and DefaultW3D's second UV set on a W3X quad written here, against their formulas;
+//   - with the corpus: a game folder holding a 1 GiB file, picked with the folder input: the model opens and the
+//     browser's processes grow by less than 512 MiB (read on demand, not copied);
 //   - with the corpus: a skinned model with its clips opened with the picker (several files), its bone world matrices
 //     at several clip times against `rigscope-cli pose --json` (1e-5); a broken file then keeps the model shown;
 //     the embed link `?open=URL&time=S&yaw=DEG&embed=1` at 1280x720 against `rigscope --screenshot` of the same
@@ -409,6 +411,53 @@ try {
       return n;
     });
     check(drawn > 1000, `the model is still drawn after the broken file (${drawn} pixels)`);
+
+    // A game folder holding a 1 GiB file (sparse on disk), picked with the folder input: files are read on demand,
+    // so the model opens and the browser's processes grow by far less than the file (a copy into memory would add
+    // at least 1024 MiB). RSS of Chromium's whole process tree from /proc, before and after.
+    {
+      const big = path.join(tmp, 'BigGame');
+      fs.mkdirSync(path.join(big, 'Data/Art/Models'), { recursive: true });
+      fs.mkdirSync(path.join(big, 'Data/Audio'), { recursive: true });
+      fs.copyFileSync(modelFile, path.join(big, 'Data/Art/Models', name + '.ALO'));
+      const huge = path.join(big, 'Data/Audio/Speech.bin');
+      fs.closeSync(fs.openSync(huge, 'w'));
+      fs.truncateSync(huge, 1024 * 1024 * 1024);
+      const treeRssMiB = () => {
+        const kids = new Map();
+        for (const d of fs.readdirSync('/proc')) {
+          if (!/^\d+$/.test(d)) continue;
+          try {
+            const ppid = Number(fs.readFileSync(`/proc/${d}/stat`, 'utf8').replace(/^.*\) /, '').split(' ')[1]);
+            if (!kids.has(ppid)) kids.set(ppid, []);
+            kids.get(ppid).push(Number(d));
+          } catch { /* gone */ }
+        }
+        let kib = 0;
+        const todo = [browser.process().pid];
+        while (todo.length) {
+          const pid = todo.pop();
+          try { kib += Number((fs.readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+)/) || [0, 0])[1]); } catch { /* gone */ }
+          todo.push(...(kids.get(pid) || []));
+        }
+        return kib / 1024;
+      };
+      const bpage = await browser.newPage();
+      await bpage.goto(`${base}index.html`, { waitUntil: 'load' });
+      await bpage.waitForFunction(() => window.rigscope && window.rigscope.frames() > 0, { timeout: 30000 });
+      const before = treeRssMiB();
+      const t0 = Date.now();
+      await (await bpage.$('#pick-folder')).uploadFile(big);
+      await bpage.waitForFunction(() => window.rigscope.state.summary || window.rigscope.state.error, { timeout: 60000 });
+      const opened = await bpage.evaluate(() => window.rigscope.state.summary && window.rigscope.state.summary.path);
+      const after = treeRssMiB();
+      check(!!opened && opened.toUpperCase().endsWith(name + '.ALO'),
+        `1 GiB folder: its model opened in ${Date.now() - t0} ms (${opened})`);
+      check(after - before < 512, `1 GiB folder: read on demand, the browser grew ${Math.round(after - before)} MiB ` +
+        `(${Math.round(before)} -> ${Math.round(after)} MiB)`);
+      await bpage.close();
+      fs.rmSync(big, { recursive: true, force: true });
+    }
 
     // A mod folder with the folder input (webkitdirectory), as a user picks it: mounted, its models listed, the
     // first opened through the mount with its companions.
