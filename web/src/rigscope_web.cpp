@@ -542,10 +542,12 @@ std::string emitterList(const ParticleSystem& sys) {
         const float tail =
             kite && std::isfinite(em.params.tailSize) ? std::clamp(em.params.tailSize, 0.0f, 1e6f) : 0.0f;
         o += std::string(i ? "," : "") + "{\"name\":" + jstr(em.name) +
-             ",\"kind\":" + std::to_string(int(particleDrawOf(em.blend))) +
-             ",\"orient\":" + (kite ? "2" : em.params.worldOriented ? "1" : "0") + ",\"tail\":" + jnum(tail) +
-             ",\"noDepthTest\":" + (em.params.noDepthTest ? "true" : "false") + ",\"texture\":" + jstr(em.colorTexture) +
-             "}";
+             ",\"kind\":" + std::to_string(int(particleDrawOf(em.blend))) + ",\"orient\":" +
+             (kite                      ? "2"
+              : em.params.worldOriented ? "1"
+                                        : "0") +
+             ",\"tail\":" + jnum(tail) + ",\"noDepthTest\":" + (em.params.noDepthTest ? "true" : "false") +
+             ",\"texture\":" + jstr(em.colorTexture) + "}";
     }
     return o + "]";
 }
@@ -1203,10 +1205,23 @@ val particles(double t) {
                 particleDrawOf(e->system->emitters[q.emitter].blend) == ParticleDraw::NotDrawn)
                 continue;
             const glm::vec4 r = atlasRect(q.frame, e->sim->atlasGrid(q.emitter));
-            const float v[kParticleFloats] = {q.position.x, q.position.y, q.position.z, q.size,       q.color.r,
-                                              q.color.g,    q.color.b,    q.color.a,    r.x,          r.y,
-                                              r.z,          r.w,          q.rotation,   q.velocity.x, q.velocity.y,
-                                              q.velocity.z, float(base + q.emitter)};
+            const float v[kParticleFloats] = {q.position.x,
+                                              q.position.y,
+                                              q.position.z,
+                                              q.size,
+                                              q.color.r,
+                                              q.color.g,
+                                              q.color.b,
+                                              q.color.a,
+                                              r.x,
+                                              r.y,
+                                              r.z,
+                                              r.w,
+                                              q.rotation,
+                                              q.velocity.x,
+                                              q.velocity.y,
+                                              q.velocity.z,
+                                              float(base + q.emitter)};
             s.particleData.insert(s.particleData.end(), v, v + kParticleFloats);
         }
     }
