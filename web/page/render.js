@@ -2,7 +2,7 @@
 // into shaders.js and given an ES 3.00 prefix) with GPU skinning from a uniform-buffer bone palette.
 // One draw per drawn sub-mesh; the palette of each is bound as a range of one buffer.
 import { meshVertex, meshFragment, esPrefix, glsl } from './shaders.js';
-import { EngineFormulas } from './engine.js';
+import { EngineFormulas, uploadRgba } from './engine.js';
 
 const kPalette = 512; // mat4 slots of the shared BonePalette block (render/shaders.h kMaxPalette)
 const kBackground = [48 / 255, 52 / 255, 60 / 255]; // render/scene_view.h background
@@ -394,17 +394,6 @@ export class Renderer {
 
 // The particle quad: corners (-1,-1) .. (1,1) as a strip, and one instance buffer of the desktop's layout (16 floats:
 // particleCenter, particleColor, particleRect, particleSpin).
-// A mipmapped, trilinear RGBA8 texture from a decoded image {width, height, rgba}: models, dazzles and particles.
-function uploadRgba(gl, image) {
-  const tex = gl.createTexture();
-  gl.bindTexture(gl.TEXTURE_2D, tex);
-  gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA8, image.width, image.height, 0, gl.RGBA, gl.UNSIGNED_BYTE, image.rgba);
-  gl.generateMipmap(gl.TEXTURE_2D);
-  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.LINEAR_MIPMAP_LINEAR);
-  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.LINEAR);
-  return tex;
-}
-
 function makeParticleQuad(gl) {
   return makeInstancedQuad(gl, 4);
 }
