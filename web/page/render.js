@@ -1,7 +1,7 @@
 // The page's WebGL2 renderer: the desktop's mesh program (render/glsl/mesh.vert + mesh.frag, bundled at build time
 // into shaders.js and given an ES 3.00 prefix) with GPU skinning from a uniform-buffer bone palette.
 // One draw per drawn sub-mesh; the palette of each is bound as a range of one buffer.
-import { meshVertex, meshFragment, esPrefix, glsl } from './shaders.js';
+import { meshVertex, meshFragment, esPrefix, glsl, lowResRules as lowRes } from './shaders.js';
 import { EngineFormulas, uploadRgba } from './engine.js';
 
 const kPalette = 512; // mat4 slots of the shared BonePalette block (render/shaders.h kMaxPalette)
@@ -390,10 +390,11 @@ export class Renderer {
   }
 
   // Whether this frame uses the low-resolution target, by the desktop's rules (render/scene_view.cpp and
-  // render/particles.cpp Particles::upload): the threshold is a sixth of the view's height, at most 90 pixels; the
-  // target is used when an additive or alpha particle (not a line) is at least that tall on screen (size * P[1][1] *
-  // height / 2 / depth, the vertex shader's formula); its divisor is FrameGraph::baseLowResDivisor's, doubled (at
-  // most 16) while the large particles cover more than 32 windows (back under 16 to undo). null when not used.
+  // render/particles.cpp Particles::upload) with its numbers (render/low_res_rules.h, shaders.js's lowResRules): the
+  // threshold is a sixth of the view's height, at most 90 pixels; the target is used when an additive or alpha
+  // particle (not a line) is at least that tall on screen (size * P[1][1] * height / 2 / depth, the vertex shader's
+  // formula); its divisor is FrameGraph::baseLowResDivisor's, doubled (at most 16) while the large particles cover
+  // more than 32 windows (back under 16 to undo). null when not used.
   lowResPlan(data, groups, slots) {
     const W = this.canvas.width, H = this.canvas.height;
     const threshold = Math.min(H * lowRes.minFraction, lowRes.maxMinPixels);
@@ -610,10 +611,8 @@ function makeDazzleProgram(gl) {
   return { prog, u, vao, buffer };
 }
 
-// The desktop's low-resolution constants (render/frame_graph.h, render/scene_view.cpp).
-const lowRes = { minFraction: 1 / 6, maxMinPixels: 90, divisor: 4, maxDivisor: 16, budgetPixels: 320 * 180, coarserFill: 32 };
-
-// FrameGraph::baseLowResDivisor: 4 up to 1280x720, then the smallest whose target holds at most the budget.
+// FrameGraph::baseLowResDivisor: 4 up to 1280x720, then the smallest whose target holds at most the budget (the
+// numbers: render/low_res_rules.h).
 function baseLowResDivisor(width, height) {
   let d = lowRes.divisor;
   const w = Math.max(1, width), h = Math.max(1, height);
