@@ -13,6 +13,14 @@
 //     tall) and the smoke is over it (110-120 pixels): both of the desktop's particle paths are drawn.
 //     The quad is opaque: translucent meshes and particles are ordered differently by the desktop (one sorted
 //     transparent layer) and the page (meshes, then particles).
+//   rigscope-test-fixtures w3d-primitives OUT.w3d
+//     The same hierarchy and opaque quad with a sphere (0x741) and a ring (0x742) that the HLOD places at bones:
+//       BLAST at BODY: additive sphere of extent 0.4 looping over 2 s, scale 0.3 -> 1.2, colour dark red -> green,
+//       alpha 0.2 -> 1
+//         (keys at 0 and 0.5 of its life);
+//       WAVE at ARM: alpha-blended (SRC_ALPHA / ONE_MINUS_SRC_ALPHA) yellow ring, alpha 0.9, camera aligned (flag 1),
+//         inner extent 0.1, outer extent 0.3 scaled 0.5 -> 2 over its 1 s life (one-shot). Both stay in view and
+//         apart: the desktop sorts its transparent entities back to front, the page draws them in the file's order.
 // Exit 0 with the file written (writeFileSafely), 2 on bad arguments, 1 when the write fails (the message names
 // the file).
 #include "common/file_write.h"
@@ -77,15 +85,52 @@ std::vector<uint8_t> w3dEmitters() {
     return cw.take();
 }
 
+std::vector<uint8_t> w3dPrimitives() {
+    using namespace rs;
+    w3d::ChunkWriter cw;
+    w3d::writeHierarchy(cw, test::testHierarchy());
+    w3d::Sphere s;
+    s.version = 0x10000;
+    s.flags = 8; // looping
+    s.name = "UNIT.BLAST";
+    s.extent = {0.4f, 0.4f, 0.4f};
+    s.duration = 2.0f;
+    s.shader.srcBlend = 1;
+    s.shader.destBlend = 1; // additive
+    s.colorKeys = {{{0.3f, 0, 0}, 0.0f}, {{0, 1, 0.2f}, 0.5f}};
+    s.alphaKeys = {{0.2f, 0.0f}, {1.0f, 0.5f}};
+    s.scaleKeys = {{{0.3f, 0.3f, 0.3f}, 0.0f}, {{1.2f, 1.2f, 1.2f}, 0.5f}};
+    w3d::writeSphere(cw, s);
+    w3d::Ring r;
+    r.version = 0x10000;
+    r.flags = 1; // camera aligned, one-shot
+    r.name = "UNIT.WAVE";
+    r.duration = 1.0f;
+    r.color = {1.0f, 1.0f, 0.2f};
+    r.alpha = 0.9f;
+    r.shader.srcBlend = 2;
+    r.shader.destBlend = 5; // alpha
+    r.innerExtent = {0.1f, 0.1f};
+    r.outerExtent = {0.3f, 0.3f};
+    r.outerScaleKeys = {{{0.5f, 0.5f}, 0.0f}, {{2.0f, 2.0f}, 1.0f}};
+    w3d::writeRing(cw, r);
+    w3d::writeMesh(cw, test::testQuad("PLATE", "UNIT"));
+    w3d::Hlod h = test::oneLodHlod("UNIT", "TEST_SKL", {{1, "UNIT.PLATE"}});
+    h.aggregates = {{1, "BLAST"}, {2, "WAVE"}};
+    w3d::writeHlod(cw, h);
+    return cw.take();
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
-    if (argc != 3 || std::string(argv[1]) != "w3d-emitters") {
-        std::fprintf(stderr, "usage: rigscope-test-fixtures w3d-emitters OUT.w3d\n");
+    const std::string what = argc == 3 ? argv[1] : "";
+    if (what != "w3d-emitters" && what != "w3d-primitives") {
+        std::fprintf(stderr, "usage: rigscope-test-fixtures w3d-emitters|w3d-primitives OUT.w3d\n");
         return 2;
     }
     try {
-        const std::vector<uint8_t> bytes = w3dEmitters();
+        const std::vector<uint8_t> bytes = what == "w3d-emitters" ? w3dEmitters() : w3dPrimitives();
         rs::writeFileSafely(argv[2], rs::ByteSpan(bytes.data(), bytes.size()));
     } catch (const std::exception& e) {
         std::fprintf(stderr, "rigscope-test-fixtures: %s\n", e.what());

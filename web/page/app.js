@@ -197,11 +197,12 @@ $('clip').onchange = async (e) => {
 async function poseAt(t) {
   state.time = t;
   renderer.time = clipTime(t);
-  const r = await call('pose', t, state.loop, t, state.faction);
+  const r = await call('pose', t, state.loop, t, state.faction, renderer.view || null);
   state.world = r.world;
   renderer.setPose(r.palettes, r.shown);
   renderer.lights = r.lights;
   renderer.setSprites(r.dazzles, r.particles);
+  renderer.setPrimitives(r.primitives);
   state.sprites = { dazzles: r.dazzles.length / 12, particles: r.particles.length / 17 };
   $('scrub').value = String(clipTime(t));
   $('time').textContent = clipTime(t).toFixed(2) + ' s';
@@ -270,6 +271,9 @@ async function updateCamera() {
   // The embed page frames as the desktop's --screenshot does: the particle systems nearby too.
   const cam = await call('camera', state.yaw, state.pitch, canvas.width / canvas.height, embed);
   if (cam) renderer.setCamera(cam, state.zoom);
+  // Camera-aligned W3D spheres and rings face the new camera.
+  if (cam && (state.summary.primitives || []).length)
+    renderer.setPrimitives(await call('primitives', state.time, cam.view));
 }
 window.addEventListener('resize', async () => {
   resize();

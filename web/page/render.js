@@ -42,6 +42,12 @@ export class Renderer {
     this.sprites = { dazzles, particles };
   }
 
+  // W3D spheres and rings from the module (rigscope_web.cpp primitives(): 9 floats a vertex, the summary's
+  // primitives[] in order, count vertices each), drawn after the model's passes and before dazzles and particles.
+  setPrimitives(data) {
+    this.primitiveData = data;
+  }
+
   program(defines, fragment = meshFragment) {
     const key = defines.join(',') + (fragment === meshFragment ? '' : ' ' + fragment.length);
     let p = this.programs.get(key);
@@ -121,6 +127,30 @@ export class Renderer {
     this.engine.setModel(summary);
     this.loadDazzleTexture(summary);
     this.loadParticleTextures(summary);
+    this.loadPrimitiveTextures(summary);
+  }
+
+  // As render/w3d_primitives.cpp: each primitive's texture through the resolver (engine.loadTexture); one not found
+  // (or unnamed) draws untextured (HAS_TEXTURE 0).
+  async loadPrimitiveTextures(summary) {
+    const gl = this.gl;
+    for (const t of (this.primitiveTextures || new Map()).values()) if (t) gl.deleteTexture(t);
+    this.primitiveTextures = new Map();
+    this.primitives = summary.primitives || [];
+    this.primitiveData = null;
+    const generation = (this.primitiveGeneration = (this.primitiveGeneration || 0) + 1);
+    this.primitiveTexturesLoaded = false;
+    const names = [...new Set(this.primitives.filter((p) => p.texture).map((p) => p.texture))];
+    for (const name of names) {
+      let t = null;
+      if (this.engine.loadTexture) {
+        try { t = await this.engine.loadTexture(name); } catch { t = null; }
+      }
+      if (generation !== this.primitiveGeneration) return;
+      this.primitiveTextures.set(name, t && !t.error && t.rgba ? uploadRgba(gl, t) : null);
+    }
+    this.primitiveTexturesLoaded = true;
+    if (names.length) this.draw();
   }
 
   // As the desktop's dazzle layer (render/dazzles.cpp): one texture for all of the model's dazzles, the first
@@ -254,6 +284,7 @@ export class Renderer {
     this.engine.drawLaterPasses({ vp, view: this.view });
     gl.depthFunc(gl.LEQUAL);
     gl.bindVertexArray(null);
+    this.drawPrimitives(vp);
     this.drawSprites(vp);
     gl.depthMask(true);
     gl.disable(gl.BLEND);
@@ -581,6 +612,83 @@ Renderer.prototype.drawDazzles = function drawDazzles(data) {
   gl.drawArraysInstanced(gl.TRIANGLE_STRIP, 0, 4, out.length / 12);
   this.dazzlesDrawn = out.length / 12;
   return out.length / 12;
+};
+
+// W3D spheres and rings by the desktop's program (render/glsl/w3d_prim.*, BLEND_KIND / HAS_TEXTURE / PRI as
+// render/w3d_primitives.cpp defines them): opaque ones first with depth writes, then the others blended as the
+// desktop's passes (additive ONE/ONE, alpha SRC_ALPHA/ONE_MINUS_SRC_ALPHA, modulate DST_COLOR/ZERO) without.
+// Positions are in world space: the palette block holds the identity at slot 0.
+Renderer.prototype.drawPrimitives = function drawPrimitives(vp) {
+  const data = this.primitiveData, list = this.primitives || [];
+  this.primitivesDrawn = 0;
+  if (!data || !list.length) return;
+  const gl = this.gl;
+  if (!this.primitiveBuffers) {
+    const vao = gl.createVertexArray(), buffer = gl.createBuffer(), ubo = gl.createBuffer();
+    gl.bindVertexArray(vao);
+    gl.bindBuffer(gl.ARRAY_BUFFER, buffer);
+    gl.enableVertexAttribArray(0);
+    gl.vertexAttribPointer(0, 3, gl.FLOAT, false, 36, 0);
+    gl.enableVertexAttribArray(1);
+    gl.vertexAttribPointer(1, 4, gl.FLOAT, false, 36, 12);
+    gl.enableVertexAttribArray(2);
+    gl.vertexAttribPointer(2, 2, gl.FLOAT, false, 36, 28);
+    gl.disableVertexAttribArray(3);
+    gl.vertexAttribI4ui(3, 0, 0, 0, 0); // lineBone: slot 0 (identity)
+    gl.bindVertexArray(null);
+    const block = new Float32Array(kPalette * 16);
+    block.set([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
+    gl.bindBuffer(gl.UNIFORM_BUFFER, ubo);
+    gl.bufferData(gl.UNIFORM_BUFFER, block, gl.STATIC_DRAW);
+    this.primitiveBuffers = { vao, buffer, ubo, programs: new Map() };
+  }
+  const B = this.primitiveBuffers;
+  gl.bindVertexArray(B.vao);
+  gl.bindBuffer(gl.ARRAY_BUFFER, B.buffer);
+  gl.bufferData(gl.ARRAY_BUFFER, data, gl.STREAM_DRAW);
+  gl.bindBufferBase(gl.UNIFORM_BUFFER, 0, B.ubo);
+  gl.disable(gl.CULL_FACE);
+  gl.depthFunc(gl.LEQUAL);
+  const starts = [];
+  let at = 0;
+  for (const p of list) { starts.push(at); at += p.count; }
+  if (at * 9 > data.length) return;
+  for (const opaquePass of [true, false]) {
+    list.forEach((p, i) => {
+      if ((p.kind === 0) !== opaquePass) return;
+      const tex = p.texture && this.primitiveTextures ? this.primitiveTextures.get(p.texture) || null : null;
+      const key = `${p.kind} ${tex ? 1 : 0} ${p.pri}`;
+      let P = B.programs.get(key);
+      if (!P) {
+        const head = esPrefix + `#define BLEND_KIND ${p.kind}\n#define HAS_TEXTURE ${tex ? 1 : 0}\n#define PRI ${p.pri}\n`;
+        const prog = linkProgram(gl, 'w3d primitive program', head, glsl['w3d_prim.vert'], glsl['w3d_prim.frag'],
+          ['vertexPosition', 'vertexColor', 'vertexTexCoord', 'lineBone']);
+        gl.uniformBlockBinding(prog, gl.getUniformBlockIndex(prog, 'BonePalette'), 0);
+        P = { prog, vp: gl.getUniformLocation(prog, 'viewProjectionMatrix'), tex: gl.getUniformLocation(prog, 'primTexture') };
+        B.programs.set(key, P);
+      }
+      gl.useProgram(P.prog);
+      gl.uniformMatrix4fv(P.vp, false, vp);
+      gl.activeTexture(gl.TEXTURE0);
+      gl.bindTexture(gl.TEXTURE_2D, tex);
+      gl.uniform1i(P.tex, 0);
+      if (p.kind === 0) {
+        gl.disable(gl.BLEND);
+        gl.depthMask(true);
+      } else {
+        gl.enable(gl.BLEND);
+        gl.depthMask(false);
+        if (p.kind === 1) gl.blendFunc(gl.ONE, gl.ONE);
+        else if (p.kind === 2) gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA);
+        else gl.blendFunc(gl.DST_COLOR, gl.ZERO);
+      }
+      gl.drawArrays(gl.TRIANGLES, starts[i], p.count);
+      this.primitivesDrawn++;
+    });
+  }
+  gl.depthMask(true);
+  gl.disable(gl.BLEND);
+  gl.bindVertexArray(null);
 };
 
 // Compiles `head` + each stage's source and links them with `attribs` bound to locations 0, 1, ...; throws naming

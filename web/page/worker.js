@@ -43,11 +43,15 @@ const ops = {
   addClip: (path) => JSON.parse(M.addClip(path)),
   setClip: (i) => M.setClip(i),
   // t: clip time; st: seconds since the model was shown (particles); fc: faction colour [r, g, b] 0..1.
-  pose: (t, loop, st, fc) => {
+  // view: the camera's world-to-view matrix (16 floats) for camera-aligned W3D spheres and rings, or null.
+  pose: (t, loop, st, fc, view) => {
     M.pose(t, loop);
     return { palettes: copy(M.palettes()), world: copy(M.world()), shown: copy(M.shown()), lights: lightsNow(),
-      dazzles: copy(M.dazzles(t, fc[0], fc[1], fc[2])), particles: copy(M.particles(st)) };
+      dazzles: copy(M.dazzles(t, fc[0], fc[1], fc[2])), particles: copy(M.particles(st)),
+      primitives: copy(M.primitives(st, Array.from(view || new Float32Array(16)))) };
   },
+  // The W3D spheres and rings again for a new camera (camera-aligned ones face it), at effect time st.
+  primitives: (st, view) => copy(M.primitives(st, Array.from(view))),
   camera: (yaw, pitch, aspect, withParticles) => {
     const c = M.camera(yaw, pitch, aspect, !!withParticles);
     return c && { view: copy(c.view), projection: copy(c.projection), eye: c.eye, distance: c.distance };

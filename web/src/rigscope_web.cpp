@@ -46,6 +46,7 @@
 
 #include "camera_fit.h"
 #include "dazzle_rules.h" // render/: dazzle blink and faction colour (GLM only)
+#include "w3d_prim_rules.h" // render/: W3D spheres and rings at a time (GLM only)
 #include "fx_uniforms.h"  // render/: the .fx formulas' uniform values (GLM only)
 #include "gltf_export.h"
 #include "lights.h"      // render/: the view's light rig (GLM only)
@@ -182,6 +183,7 @@ struct Session {
     std::vector<std::string> proxyNotes; // per proxy: what it resolved to, for the page
     std::vector<float> particleData;     // particles(): kParticleFloats floats a particle
     std::vector<float> dazzleData; // dazzles(): 12 floats a dazzle (position, radius, rgb, brightness, atlas rect)
+    std::vector<float> primitiveData; // primitives(): kPrimFloats floats a vertex
 #if RIGSCOPE_WEB_XML
     std::shared_ptr<const objects::ObjectDb> db; // the mount's object database (objectList), kept across opens
     std::string dbObject;                        // the object whose states are in `states`
@@ -642,6 +644,20 @@ std::string summary(const Session& s, const Asset& a) {
     for (size_t i = 0; i < m.dazzles.size(); ++i)
         o << (i ? "," : "") << "{\"name\":" << jstr(m.dazzles[i].name) << ",\"bone\":" << m.dazzles[i].bone
           << ",\"texture\":" << jstr(m.dazzles[i].texture) << "}";
+    // W3D spheres and rings (render/w3d_prim_rules.h) in primitives()'s order: draw kind, primary gradient,
+    // texture name and vertex count (a triangle list).
+    o << "],\"primitives\":[";
+    bool firstPrim = true;
+    for (const Marker& mk : m.markers) {
+        if (!mk.fx || (!mk.fx->sphere && !mk.fx->ring)) continue;
+        const w3d::Shader& sh = mk.fx->sphere ? mk.fx->sphere->shader : mk.fx->ring->shader;
+        o << (firstPrim ? "" : ",") << "{\"name\":" << jstr(mk.name) << ",\"type\":\""
+          << (mk.fx->sphere ? "sphere" : "ring") << "\",\"bone\":" << mk.bone << ",\"kind\":" << render::w3dPrimKind(sh)
+          << ",\"pri\":" << render::w3dPrimPri(sh)
+          << ",\"texture\":" << jstr(mk.fx->sphere ? mk.fx->sphere->texture : mk.fx->ring->texture)
+          << ",\"count\":" << render::w3dPrimVertexCount(*mk.fx) << "}";
+        firstPrim = false;
+    }
     o << "],\"clips\":[";
     for (size_t i = 0; i < s.clips.size(); ++i) {
         const Clip& c = *s.clips[i];
@@ -1176,6 +1192,47 @@ val dazzles(double t, float r, float g, float b) {
         .new_(val(emscripten::typed_memory_view(s.dazzleData.size(), s.dazzleData.data())));
 }
 
+// The shown model's W3D spheres and rings at time t (seconds on the effect clock, as particles()) for the camera's
+// world-to-view matrix `view` (16 floats, column-major: camera-aligned primitives face it), as the desktop's
+// render/w3d_primitives.cpp update() builds them (render/w3d_prim_rules.h w3dPrimTriangles): per primitive of the
+// summary's primitives[], its count vertices of kPrimFloats floats (world position xyz, colour rgba, UV); a primitive
+// whose bone the pose hides has all of its vertices at 0 (no area).
+constexpr size_t kPrimFloats = 9;
+val primitives(double t, val viewArray) {
+    Session& s = session();
+    s.primitiveData.clear();
+    glm::mat4 view(1.0f);
+    const std::vector<float> vf = emscripten::vecFromJSArray<float>(viewArray);
+    if (vf.size() == 16)
+        for (int i = 0; i < 16; ++i)
+            view[i / 4][i % 4] = vf[size_t(i)];
+    std::vector<render::PrimVertex> out;
+    if (s.model)
+        for (const Marker& mk : s.model->markers) {
+            if (!mk.fx || (!mk.fx->sphere && !mk.fx->ring)) continue;
+            const size_t n = size_t(render::w3dPrimVertexCount(*mk.fx));
+            const bool boneOk = mk.bone >= 0 && size_t(mk.bone) < s.pose.world.size();
+            const bool shown = mk.bone < 0 || (boneOk && (size_t(mk.bone) >= s.pose.visible.size() ||
+                                                          s.pose.visible[size_t(mk.bone)]));
+            out.clear();
+            if (shown) {
+                const glm::mat4 bone = boneOk ? s.pose.world[size_t(mk.bone)] : glm::mat4(1.0f);
+                const w3d::Shader& sh = mk.fx->sphere ? mk.fx->sphere->shader : mk.fx->ring->shader;
+                std::shared_ptr<w3d::PrimitiveMesh> ring;
+                if (mk.fx->ring)
+                    ring = std::make_shared<w3d::PrimitiveMesh>(w3d::ringMesh(w3d::kRingSlices, mk.fx->ring->textureTiles));
+                render::w3dPrimTriangles(*mk.fx, ring.get(), render::w3dPrimKind(sh), t, bone * mk.transform, view, out);
+            }
+            out.resize(n); // hidden: n zero vertices
+            for (const render::PrimVertex& v : out) {
+                const float f[kPrimFloats] = {v.p.x, v.p.y, v.p.z, v.c.r, v.c.g, v.c.b, v.c.a, v.uv.x, v.uv.y};
+                s.primitiveData.insert(s.primitiveData.end(), f, f + kPrimFloats);
+            }
+        }
+    return val::global("Float32Array")
+        .new_(val(emscripten::typed_memory_view(s.primitiveData.size(), s.primitiveData.data())));
+}
+
 // The live particles of the particle systems the proxies attach, at time t (seconds since the model was shown),
 // core's deterministic simulation (particles/particle_sim.h) as the desktop's particle layer (render/particles.cpp)
 // runs it: system i with seed i + 1, births at the proxy bone's world matrix at the birth time. kParticleFloats
@@ -1421,6 +1478,7 @@ EMSCRIPTEN_BINDINGS(rigscope_web) {
     emscripten::function("setLodAlt", &setLodAlt);
     emscripten::function("setViewOptions", &setViewOptions);
     emscripten::function("dazzles", &dazzles);
+    emscripten::function("primitives", &primitives);
     emscripten::function("particles", &particles);
 #if RIGSCOPE_WEB_XML
     emscripten::function("objectList", &objectList);

@@ -12,6 +12,8 @@
 //     other cell blue, so a flipped or misplaced cell changes the region;
 //   - W3D emitters embedded in a W3D model file (chunk 0x500), written by core's W3D writer
 //     (rigscope-test-fixtures w3d-emitters);
+//   - W3D spheres and rings (chunks 0x741 / 0x742), written by core's W3D writer (rigscope-test-fixtures
+//     w3d-primitives), at two times of their keyframes; the region is what the primitives change;
 //   - a SAGE object's particle systems at its bones (ParticleSysBone of a draw state, defined in the mod's INI).
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -27,7 +29,8 @@ let code = 0;
 // The embed page at 1280x720 with `files` opened by the picker, at clip time `time` seen from `yaw`; then `prepare`
 // (in the page) if given; `open(page)` (here) opens what is shown instead of the picker. Returns the page's picture with its particles and without them (the same frame, the
 // particle instances left out), as PNGs written to OUT_DIR, and what `prepare` returned.
-async function webShots(stem, files, time, yaw, prepare = null, open = null, size = [1280, 720]) {
+// leaveOut 'primitives': the picture without is the same frame without the W3D spheres and rings instead.
+async function webShots(stem, files, time, yaw, prepare = null, open = null, size = [1280, 720], leaveOut = 'particles') {
   const page = await browser.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
@@ -41,15 +44,18 @@ async function webShots(stem, files, time, yaw, prepare = null, open = null, siz
   if (open) await open(page);
   const info = prepare ? await page.evaluate(prepare) : null;
   await page.waitForFunction(() => window.rigscope.state.error || (window.rigscope.state.summary &&
-    window.rigscope.state.texturesLoaded && window.rigscope.renderer.particleTexturesLoaded), { timeout: 60000 });
-  const shot = async (particles) => page.evaluate((on) => {
-    const R = window.rigscope.renderer, kept = R.sprites;
-    if (!on && kept) R.sprites = { dazzles: kept.dazzles, particles: new Float32Array(0) };
+    window.rigscope.state.texturesLoaded && window.rigscope.renderer.particleTexturesLoaded &&
+    window.rigscope.renderer.primitiveTexturesLoaded), { timeout: 60000 });
+  const shot = async (particles) => page.evaluate((on, what) => {
+    const R = window.rigscope.renderer, kept = R.sprites, keptPrims = R.primitiveData;
+    if (!on && what === 'primitives') R.primitiveData = null;
+    else if (!on && kept) R.sprites = { dazzles: kept.dazzles, particles: new Float32Array(0) };
     R.draw();
     const data = R.canvas.toDataURL('image/png').split(',')[1];
     R.sprites = kept;
-    return { data, drawn: R.particlesDrawn || 0 };
-  }, particles);
+    R.primitiveData = keptPrims;
+    return { data, drawn: what === 'primitives' ? R.primitivesDrawn || 0 : R.particlesDrawn || 0 };
+  }, particles, leaveOut);
   const out = {};
   let drawn = 0;
   for (const [key, on] of [['with', true], ['without', false]]) {
@@ -220,6 +226,36 @@ try {
       const r = compareParticles('W3D sparks alone', webSparks, deskSparks, 2000);
       check(r.off <= 0.01 * r.n, `W3D sparks alone: pixels inside both regions more than 8/255 apart in a channel: ` +
         `${r.off} of ${r.n} (<= 1 %)`);
+    }
+  }
+
+  // W3D spheres and rings (chunks 0x741 / 0x742; rigscope-test-fixtures w3d-primitives): an additive keyframed
+  // sphere at BODY and a camera-aligned alpha-blended ring at ARM, against rigscope --screenshot at two times of
+  // their keys (0.25 s: mid-way, small dark sphere, narrow ring; 1 s: the sphere's last key, bright green, the ring
+  // at its widest): the pixels the primitives change (the page: the same frame without them; the desktop:
+  // --no-particles, which also hides the primitives; the framing is the same as the fixture has no particles).
+  {
+    const fixtures = path.join(binDir, 'rigscope-test-fixtures');
+    const dir = path.join(tmp, 'w3dprim');
+    fs.mkdirSync(dir);
+    const unit = path.join(dir, 'wprim_unit.w3d');
+    let made = false;
+    try {
+      execFileSync(fixtures, ['w3d-primitives', unit], { stdio: ['ignore', 'ignore', 'pipe'] });
+      made = true;
+    } catch (e) {
+      check(false, `W3D primitives: ${fixtures} w3d-primitives (build the target rigscope-test-fixtures): ${e.message}`);
+    }
+    for (const time of made ? [0.25, 1] : []) {
+      const yaw = 35, stem = `w3d_primitives_${time}`;
+      const web = await webShots(stem, [unit], time, yaw, null, null, [1280, 720], 'primitives');
+      const cam = ['--time', String(time), '--yaw', String(yaw), unit];
+      const desk = deskShots(stem, cam, ['--no-particles', ...cam]);
+      const prims = (web.state.summary && web.state.summary.primitives) || [];
+      check(prims.length === 2 && prims[0].type === 'sphere' && prims[0].kind === 1 && prims[1].type === 'ring' &&
+        prims[1].kind === 2 && web.state.drawn === 2,
+      `W3D primitives at ${time} s: listed with their blend and drawn: ${JSON.stringify(prims)}, ${web.state.drawn} drawn`);
+      compareParticles(`W3D primitives at ${time} s`, web, desk, 2000);
     }
   }
 
