@@ -46,12 +46,12 @@
 
 #include "camera_fit.h"
 #include "dazzle_rules.h" // render/: dazzle blink and faction colour (GLM only)
-#include "w3d_prim_rules.h" // render/: W3D spheres and rings at a time (GLM only)
 #include "fx_uniforms.h"  // render/: the .fx formulas' uniform values (GLM only)
 #include "gltf_export.h"
 #include "lights.h"      // render/: the view's light rig (GLM only)
 #include "parse_bench.h" // render/: the desktop view's framing (GLM only)
 #include "texture_lookup.h"
+#include "w3d_prim_rules.h" // render/: W3D spheres and rings at a time (GLM only)
 #include <glm/gtc/type_ptr.hpp>
 
 #include <emscripten/bind.h>
@@ -182,7 +182,7 @@ struct Session {
     bool proxies = true;                 // the desktop's "proxies" view option
     std::vector<std::string> proxyNotes; // per proxy: what it resolved to, for the page
     std::vector<float> particleData;     // particles(): kParticleFloats floats a particle
-    std::vector<float> dazzleData; // dazzles(): 12 floats a dazzle (position, radius, rgb, brightness, atlas rect)
+    std::vector<float> dazzleData;    // dazzles(): 12 floats a dazzle (position, radius, rgb, brightness, atlas rect)
     std::vector<float> primitiveData; // primitives(): kPrimFloats floats a vertex
 #if RIGSCOPE_WEB_XML
     std::shared_ptr<const objects::ObjectDb> db; // the mount's object database (objectList), kept across opens
@@ -1212,16 +1212,19 @@ val primitives(double t, val viewArray) {
             if (!mk.fx || (!mk.fx->sphere && !mk.fx->ring)) continue;
             const size_t n = size_t(render::w3dPrimVertexCount(*mk.fx));
             const bool boneOk = mk.bone >= 0 && size_t(mk.bone) < s.pose.world.size();
-            const bool shown = mk.bone < 0 || (boneOk && (size_t(mk.bone) >= s.pose.visible.size() ||
-                                                          s.pose.visible[size_t(mk.bone)]));
+            const bool shown =
+                mk.bone < 0 ||
+                (boneOk && (size_t(mk.bone) >= s.pose.visible.size() || s.pose.visible[size_t(mk.bone)]));
             out.clear();
             if (shown) {
                 const glm::mat4 bone = boneOk ? s.pose.world[size_t(mk.bone)] : glm::mat4(1.0f);
                 const w3d::Shader& sh = mk.fx->sphere ? mk.fx->sphere->shader : mk.fx->ring->shader;
                 std::shared_ptr<w3d::PrimitiveMesh> ring;
                 if (mk.fx->ring)
-                    ring = std::make_shared<w3d::PrimitiveMesh>(w3d::ringMesh(w3d::kRingSlices, mk.fx->ring->textureTiles));
-                render::w3dPrimTriangles(*mk.fx, ring.get(), render::w3dPrimKind(sh), t, bone * mk.transform, view, out);
+                    ring = std::make_shared<w3d::PrimitiveMesh>(
+                        w3d::ringMesh(w3d::kRingSlices, mk.fx->ring->textureTiles));
+                render::w3dPrimTriangles(*mk.fx, ring.get(), render::w3dPrimKind(sh), t, bone * mk.transform, view,
+                                         out);
             }
             out.resize(n); // hidden: n zero vertices
             for (const render::PrimVertex& v : out) {
