@@ -271,18 +271,18 @@ try {
     const desk = deskShots('sage_particles', [...cam, '--mod', trow], [...cam, '--mod', copy], small);
     check(sys.length >= 4 && sys.every((x) => / at SMOKE01$/i.test(x.label) && x.bone >= 0 && x.list.length > 0),
       `${object}: its state's ParticleSysBone systems on the page at SMOKE01: ${sys.map((x) => `${x.label} (bone ${x.bone})`).join(', ')}`);
-    // Where the systems draw agrees with the desktop; how they add up does not yet: the page's glow is brighter
-    // (added colour about (85, 46) against (63, 31) on the desktop) with the same four systems, seeds and sprite,
-    // also at 640x360. Not found yet. Suspects: the desktop's low-resolution target (sprites over a sixth of the
-    // picture's height, at most 90 pixels, are drawn there and composited, depth-tested at that resolution; the
-    // page has none, and the ratio stays the same at any picture size below 540 pixels), and the order in which the
-    // desktop's transparent layer draws the emitters of one bone (Qt3D's back-to-front entity sort) against the
-    // page's list order. Placement is checked here, colours are reported.
+    // The four systems draw in the INI's order on both (the engine's creation order; the desktop's layer keeps it
+    // since it stopped leaving it to Qt3D's sort): the colours inside both regions agree within the acceptance's
+    // 8/255 (4.9 measured; 14.1 when the desktop drew the smoke between the glows). The region IoU is 0.914: the
+    // desktop draws the smoke's and AngForgeWorksGlow01's large sprites (over a sixth of the picture's height) into
+    // its low-resolution target, whose soft edges spread, and the page has none yet; with the desktop's target off
+    // it is 0.978 (and the colours 1.4/255). Bounded at 0.9 until the page draws that target, then at 0.97.
     const r = particleRegions(web, desk);
     check(web.errors.length === 0 && !web.state.error && r.web >= 1000 && r.desk >= 1000,
       `${object}: particles change ${r.web} pixels on the page (${r.boxWeb}), ${r.desk} on the desktop (${r.boxDesk})`);
-    check(r.iou >= 0.85, `${object}: particle region against rigscope --screenshot: IoU ${r.iou.toFixed(4)} (>= 0.85)`);
-    console.log(`info: ${object}: colours inside both regions differ by ${r.meanDiff.toFixed(2)}/255; added colour page ` +
+    check(r.iou >= 0.9, `${object}: particle region against rigscope --screenshot: IoU ${r.iou.toFixed(4)} (>= 0.9)`);
+    check(r.n > 250 && r.meanDiff <= 8, `${object}: colours inside both particle regions: mean difference ` +
+      `${r.meanDiff.toFixed(2)}/255 over ${r.n} pixels (<= 8); added colour page ` +
       `(${r.added.web.map((v) => v.toFixed(1))}), desktop (${r.added.desk.map((v) => v.toFixed(1))})`);
   }
 } finally {
