@@ -15,6 +15,7 @@
 // transparent draw (not sorted among them), and their edges against nearer geometry are as coarse as the target.
 #pragma once
 
+#include "low_res_rules.h"
 #include "qt3d_helpers.h"
 
 #include <QColor>
@@ -76,8 +77,8 @@ class FrameGraph {
     // The base divisor for a window: kLowResDivisor up to 1280x720, then the smallest whose target holds at most
     // kLowResBudgetPixels (6 at 1920x1080, 8 at 2560x1440).
     static int baseLowResDivisor(int width, int height);
-    static constexpr int kLowResDivisor = 4, kMaxLowResDivisor = 16;
-    static constexpr long kLowResBudgetPixels = 320L * 180L;
+    static constexpr int kLowResDivisor = lowres::kDivisor, kMaxLowResDivisor = lowres::kMaxDivisor;
+    static constexpr long kLowResBudgetPixels = lowres::kBudgetPixels;
 
     // Heat distortion (MeshHeat): while on, the frame drawn so far is copied (blit) into a texture of the window's
     // size, bound as "sceneCopy" to the "heat" pass drawn after the transparent meshes. Off: no copy, no heat pass.

@@ -57,15 +57,11 @@
 namespace rs::render {
 
 namespace {
-// Particles at least this fraction of the window's height tall are drawn at a quarter of the resolution (see
-// FrameGraph): soft smoke and glow look the same, and their fill costs a sixteenth.
-constexpr float kLowResMinFraction = 1.0f / 6.0f;
-// ... but never more than this many pixels: in tall windows (1/6 is 180 px at 1080p, drawn at a sixth of the
-// resolution, 30 texels tall) mid-sized smoke then goes to the low-resolution target as well (90 px = 15 texels at
-// 1080p; small windows keep 1/6: 40 px at 320x240, 10 texels).
-constexpr float kLowResMaxMinPixels = 90.0f;
-constexpr int kOrbitPoses = 16;       // poses over the clip that a fixed orbit's distance is fitted to
-constexpr float kCoarserFill = 32.0f; // windows' worth of low-resolution particles beyond which a coarser target
+// The low-resolution particle target's threshold and coarsening (render/low_res_rules.h, shared with the web page).
+constexpr float kLowResMinFraction = lowres::kMinFraction;
+constexpr float kLowResMaxMinPixels = lowres::kMaxMinPixels;
+constexpr int kOrbitPoses = 16;                      // poses over the clip that a fixed orbit's distance is fitted to
+constexpr float kCoarserFill = lowres::kCoarserFill; // (render/low_res_rules.h)
 } // namespace
 
 QList<QPair<QString, QColor>> factionPresets() {

@@ -6,10 +6,11 @@
 //       SPARKS at ARM: additive, texture wfx_sparks.tga read as a 2x2 atlas (frame mode 1), frame 1 throughout
 //         (the top-right cell), rising at 1 unit/s from a 0.6-unit box, 8 a second, 2 s lives, size 0.12 -> 0.2,
 //         rotation 0.8 rad/s;
-//       SMOKE at HAND: alpha-blended (SRC_ALPHA / ONE_MINUS_SRC_ALPHA), texture wfx_smoke.tga, drifting along +x and
-//         down, 5 a second, 2.5 s lives, size 0.35, opacity 0.9 -> 0.3.
-//     The sizes keep them under the desktop's low-resolution threshold (90 pixels tall at 1280x720), which the page
-//     does not have.
+//       SMOKE at BODY (the quad's bone, so that the quad hides part of it): alpha-blended (SRC_ALPHA /
+//         ONE_MINUS_SRC_ALPHA), texture wfx_smoke.tga, drifting along +x and down, 5 a second, 2.5 s lives, size
+//         0.45, opacity 0.9 -> 0.3.
+//     In the browser test's view (1280x720) the sparks stay under the desktop's low-resolution threshold (90 pixels
+//     tall) and the smoke is over it (110-120 pixels): both of the desktop's particle paths are drawn.
 //     The quad is opaque: translucent meshes and particles are ordered differently by the desktop (one sorted
 //     transparent layer) and the page (meshes, then particles).
 //   rigscope-test-fixtures dds-cube OUT.dds
@@ -70,7 +71,7 @@ std::vector<uint8_t> w3dEmitters() {
     smoke.shader.texturing = 1;
     smoke.colorKeys = {{0.0f, {0.9f, 0.9f, 1.0f}}};
     smoke.opacityKeys = {{0.0f, {0.9f, 0, 0}}, {2.5f, {0.3f, 0, 0}}};
-    smoke.sizeKeys = {{0.0f, {0.35f, 0, 0}}};
+    smoke.sizeKeys = {{0.0f, {0.45f, 0, 0}}};
     w3d::writeEmitter(cw, smoke);
     // The quad at BODY: the model the emitters belong to, framed by both views.
     w3d::RawMesh plate = test::testQuad("PLATE", "UNIT");
@@ -78,7 +79,7 @@ std::vector<uint8_t> w3dEmitters() {
     plate.shaders[0].destBlend = 0; // zero: opaque, drawn before the particles on both views
     w3d::writeMesh(cw, plate);
     w3d::Hlod h = test::oneLodHlod("UNIT", "TEST_SKL", {{1, "UNIT.PLATE"}});
-    h.aggregates = {{2, "SPARKS"}, {3, "SMOKE"}};
+    h.aggregates = {{2, "SPARKS"}, {1, "SMOKE"}};
     w3d::writeHlod(cw, h);
     return cw.take();
 }

@@ -138,6 +138,7 @@ async function showModel(read, path) {
   }
   showError(null);
   state.summary = s;
+  document.body.classList.add('shown'); // the drop hint is for an empty view
   state.world = s.world;
   renderer.setModel(s);
   renderer.lights = s.lights;

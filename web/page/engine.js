@@ -27,6 +27,20 @@ function notHere(fx) {
   return !!(fx.states && (fx.states.readsFrame || fx.states.stencilOnce));
 }
 
+// An RGBA8 texture from a decoded image {width, height, rgba}, sampled as the desktop samples every 2D texture
+// (render/textures.cpp makeTexture: mipmapped, LinearMipMapNearest, linear magnification, repeat): models, the
+// engine formulas' maps, dazzles and particles. Not trilinear: blending two mip levels changes the colour of edges
+// and of cells in an atlas against the desktop's picture (web_browser_effects, the W3D emitters case).
+export function uploadRgba(gl, image) {
+  const tex = gl.createTexture();
+  gl.bindTexture(gl.TEXTURE_2D, tex);
+  gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA8, image.width, image.height, 0, gl.RGBA, gl.UNSIGNED_BYTE, image.rgba);
+  gl.generateMipmap(gl.TEXTURE_2D);
+  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.LINEAR_MIPMAP_NEAREST);
+  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.LINEAR);
+  return tex;
+}
+
 export class EngineFormulas {
   // renderer: render.js's Renderer (gl, ubo, lights, factionColor, eye, time). loadTexture(name): a promise of the
   // module's decoded texture ({width, height, rgba} or {error}); null: the stand-ins only.
@@ -116,12 +130,7 @@ export class EngineFormulas {
           const t = await this.loadTexture(name);
           if (generation !== this.generation) return; // a newer model took over
           if (t && !t.error && t.rgba) {
-            tex = gl.createTexture();
-            gl.bindTexture(gl.TEXTURE_2D, tex);
-            gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA8, t.width, t.height, 0, gl.RGBA, gl.UNSIGNED_BYTE, t.rgba);
-            gl.generateMipmap(gl.TEXTURE_2D);
-            gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.LINEAR_MIPMAP_LINEAR);
-            gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.LINEAR);
+            tex = uploadRgba(gl, t);
           }
         } catch { tex = null; }
         this.textures.set(name, tex);

@@ -1,8 +1,8 @@
 // The page's WebGL2 renderer: the desktop's mesh program (render/glsl/mesh.vert + mesh.frag, bundled at build time
 // into shaders.js and given an ES 3.00 prefix) with GPU skinning from a uniform-buffer bone palette.
 // One draw per drawn sub-mesh; the palette of each is bound as a range of one buffer.
-import { meshVertex, meshFragment, esPrefix, glsl } from './shaders.js';
-import { EngineFormulas } from './engine.js';
+import { meshVertex, meshFragment, esPrefix, glsl, lowResRules as lowRes } from './shaders.js';
+import { EngineFormulas, uploadRgba } from './engine.js';
 
 const kPalette = 512; // mat4 slots of the shared BonePalette block (render/shaders.h kMaxPalette)
 const kBackground = [48 / 255, 52 / 255, 60 / 255]; // render/scene_view.h background
@@ -42,13 +42,13 @@ export class Renderer {
     this.sprites = { dazzles, particles };
   }
 
-  program(defines) {
-    const key = defines.join(',');
+  program(defines, fragment = meshFragment) {
+    const key = defines.join(',') + (fragment === meshFragment ? '' : ' ' + fragment.length);
     let p = this.programs.get(key);
     if (p) return p;
     const gl = this.gl;
     const head = esPrefix + defines.map((d) => `#define ${d}\n`).join('');
-    const prog = linkProgram(gl, 'program', head, meshVertex, meshFragment, ATTRS);
+    const prog = linkProgram(gl, 'program', head, meshVertex, fragment, ATTRS);
     const block = gl.getUniformBlockIndex(prog, 'BonePalette');
     gl.uniformBlockBinding(prog, block, 0);
     const u = {};
@@ -310,8 +310,10 @@ export class Renderer {
   // The particles (kParticleFloats = 17 floats each from the module's particles(): the desktop's instance layout,
   // then the emitter's slot) drawn as the desktop's particle layer draws them (render/particles.cpp, the shared
   // render/glsl/particle.*): one instanced draw per emitter, the program variant of its blend kind, texture and
-  // orientation (BLEND_KIND, HAS_TEXTURE, ORIENT; LOW_PASS 0: the page has no low-resolution target, so every
-  // particle is drawn at full size), the emitter's blend and depth states, alpha-blended particles farthest first.
+  // orientation (BLEND_KIND, HAS_TEXTURE, ORIENT), the emitter's blend and depth states, alpha-blended particles
+  // farthest first. Large additive and alpha particles go to the low-resolution target as on the desktop
+  // (lowResPlan, drawParticlesLow, compositeLowRes): the full-size pass (LOW_PASS 0) skips them by the same
+  // threshold.
   drawParticles(data, vp) {
     const gl = this.gl;
     const slots = this.emitterSlots || [];
@@ -323,35 +325,24 @@ export class Renderer {
       groups.get(k).push(i);
     }
     if (!this.particleQuad) this.particleQuad = makeParticleQuad(gl);
-    const { vao, buffer } = this.particleQuad;
     const eye = this.eye;
     // Opaque emitters first (the desktop's opaque layer), then the others in their order.
     const order = [...groups.keys()].sort((a, b) => ((slots[a] || {}).kind === 0 ? 0 : 1) - ((slots[b] || {}).kind === 0 ? 0 : 1) || a - b);
+    for (const slot of order) {
+      const em = slots[slot];
+      if (em && em.kind === 2) {
+        const d2 = (i) => (data[i] - eye[0]) ** 2 + (data[i + 1] - eye[1]) ** 2 + (data[i + 2] - eye[2]) ** 2;
+        groups.get(slot).sort((a, b) => d2(b) - d2(a));
+      }
+    }
+    const low = this.lowResPlan(data, groups, slots);
+    this.lowResUsed = !!low;
+    if (low) this.drawParticlesLow(data, groups, order, slots, low, vp);
     let n = 0;
-    gl.bindVertexArray(vao);
+    gl.bindVertexArray(this.particleQuad.vao);
     for (const slot of order) {
       const em = slots[slot];
       if (!em || em.kind < 0) continue;
-      const idx = groups.get(slot);
-      if (em.kind === 2) {
-        const d2 = (i) => (data[i] - eye[0]) ** 2 + (data[i + 1] - eye[1]) ** 2 + (data[i + 2] - eye[2]) ** 2;
-        idx.sort((a, b) => d2(b) - d2(a));
-      }
-      const inst = new Float32Array(idx.length * 16);
-      idx.forEach((i, k) => inst.set(data.subarray(i, i + 16), k * 16));
-      const tex = em.texture && this.particleTextures ? this.particleTextures.get(em.texture) || null : null;
-      const { prog, u } = this.particleProgram(em.kind, !!tex, em.orient);
-      gl.useProgram(prog);
-      gl.uniformMatrix4fv(u.viewMatrix, false, this.view);
-      gl.uniformMatrix4fv(u.projectionMatrix, false, this.projection);
-      gl.uniformMatrix4fv(u.viewProjectionMatrix, false, vp);
-      gl.uniform2f(u.viewportSize, this.canvas.width, this.canvas.height);
-      gl.uniform3fv(u.eyePosition, eye);
-      gl.uniform1f(u.tailSize, em.tail || 0);
-      gl.uniform1f(u.lowResMinPixels, 3.4e38);
-      gl.activeTexture(gl.TEXTURE0);
-      gl.bindTexture(gl.TEXTURE_2D, tex);
-      gl.uniform1i(u.particleTexture, 0);
       gl.depthFunc(em.noDepthTest ? gl.ALWAYS : gl.LEQUAL);
       gl.depthMask(em.kind === 0);
       if (em.kind === 0) gl.disable(gl.BLEND);
@@ -361,25 +352,173 @@ export class Renderer {
         else if (em.kind === 2) gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA);
         else gl.blendFunc(gl.DST_COLOR, gl.ZERO);
       }
-      gl.bindBuffer(gl.ARRAY_BUFFER, buffer);
-      gl.bufferData(gl.ARRAY_BUFFER, inst, gl.STREAM_DRAW);
-      gl.drawArraysInstanced(gl.TRIANGLE_STRIP, 0, 4, idx.length);
-      n += idx.length;
+      // Opaque, modulate and line emitters have no low-resolution pass: their threshold stays out of reach.
+      n += this.drawEmitter(data, groups.get(slot), em, vp, false, low && lowResCapable(em) ? low.threshold : 3.4e38);
     }
+    if (low) this.compositeLowRes(low);
     gl.depthMask(false);
     gl.enable(gl.BLEND);
     this.particlesDrawn = n;
     return n;
   }
 
+  // One emitter's instances (idx: offsets into data) by its program variant (lowPass: LOW_PASS 1) with its texture,
+  // the view's uniforms and the low-resolution threshold; blend and depth states are the caller's. The viewport size
+  // is the window's in both passes, as the desktop's shared uniform. Returns the instances drawn.
+  drawEmitter(data, idx, em, vp, lowPass, threshold) {
+    const gl = this.gl;
+    const { buffer } = this.particleQuad;
+    const inst = new Float32Array(idx.length * 16);
+    idx.forEach((i, k) => inst.set(data.subarray(i, i + 16), k * 16));
+    const tex = em.texture && this.particleTextures ? this.particleTextures.get(em.texture) || null : null;
+    const { prog, u } = this.particleProgram(em.kind, !!tex, em.orient, lowPass);
+    gl.useProgram(prog);
+    gl.uniformMatrix4fv(u.viewMatrix, false, this.view);
+    gl.uniformMatrix4fv(u.projectionMatrix, false, this.projection);
+    gl.uniformMatrix4fv(u.viewProjectionMatrix, false, vp);
+    gl.uniform2f(u.viewportSize, this.canvas.width, this.canvas.height);
+    gl.uniform3fv(u.eyePosition, this.eye);
+    gl.uniform1f(u.tailSize, em.tail || 0);
+    gl.uniform1f(u.lowResMinPixels, threshold);
+    gl.activeTexture(gl.TEXTURE0);
+    gl.bindTexture(gl.TEXTURE_2D, tex);
+    gl.uniform1i(u.particleTexture, 0);
+    gl.bindBuffer(gl.ARRAY_BUFFER, buffer);
+    gl.bufferData(gl.ARRAY_BUFFER, inst, gl.STREAM_DRAW);
+    gl.drawArraysInstanced(gl.TRIANGLE_STRIP, 0, 4, idx.length);
+    return idx.length;
+  }
+
+  // Whether this frame uses the low-resolution target, by the desktop's rules (render/scene_view.cpp and
+  // render/particles.cpp Particles::upload) with its numbers (render/low_res_rules.h, shaders.js's lowResRules): the
+  // threshold is a sixth of the view's height, at most 90 pixels; the target is used when an additive or alpha
+  // particle (not a line) is at least that tall on screen (size * P[1][1] * height / 2 / depth, the vertex shader's
+  // formula); its divisor is FrameGraph::baseLowResDivisor's, doubled (at most 16) while the large particles cover
+  // more than 32 windows (back under 16 to undo). null when not used.
+  lowResPlan(data, groups, slots) {
+    const W = this.canvas.width, H = this.canvas.height;
+    const threshold = Math.min(H * lowRes.minFraction, lowRes.maxMinPixels);
+    const V = this.view, P = this.projection;
+    let used = false, fill = 0;
+    for (const [slot, idx] of groups) {
+      const em = slots[slot];
+      if (!em || !lowResCapable(em)) continue;
+      for (const i of idx) {
+        const depth = -(V[2] * data[i] + V[6] * data[i + 1] + V[10] * data[i + 2] + V[14]);
+        const perDepth = 1 / Math.max(depth, 1e-3);
+        const pixels = data[i + 3] * P[5] * 0.5 * H * perDepth;
+        if (pixels >= threshold * 0.98) {
+          used = used || pixels >= threshold;
+          const w = Math.abs(data[i + 3]) * P[0] * 0.5 * W * perDepth;
+          fill += Math.min(w * Math.abs(pixels), W * H) / (W * H);
+        }
+      }
+    }
+    if (!used) return null;
+    if (fill > lowRes.coarserFill) this.lowResCoarse = true;
+    else if (fill < lowRes.coarserFill / 2) this.lowResCoarse = false;
+    const divisor = Math.min(lowRes.maxDivisor, baseLowResDivisor(W, H) * (this.lowResCoarse ? 2 : 1));
+    return { threshold, divisor, width: Math.max(1, Math.ceil(W / divisor)), height: Math.max(1, Math.ceil(H / divisor)) };
+  }
+
+  // The low-resolution target as the desktop fills it (render/frame_graph.h): colour (RGBA8, linear, clamped) and
+  // depth at the window's size / divisor, cleared to transparent black; the opaque parts' depth (the desktop's
+  // "lowdepth" passes: the mesh program's vertex stage with render/glsl/depth.frag, depth LESS, no colour); then the
+  // large additive and alpha particles (LOW_PASS 1: premultiplied, blended ONE, ONE for additive and ONE,
+  // ONE_MINUS_SRC_ALPHA for alpha), depth tested there, not written. Leaves the window's framebuffer bound.
+  drawParticlesLow(data, groups, order, slots, low, vp) {
+    const gl = this.gl;
+    let t = this.lowTarget;
+    if (!t || t.width !== low.width || t.height !== low.height) {
+      if (t) {
+        gl.deleteFramebuffer(t.fbo);
+        gl.deleteTexture(t.color);
+        gl.deleteRenderbuffer(t.depth);
+      }
+      t = { width: low.width, height: low.height, fbo: gl.createFramebuffer(), color: gl.createTexture(),
+        depth: gl.createRenderbuffer() };
+      gl.bindTexture(gl.TEXTURE_2D, t.color);
+      gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA8, t.width, t.height, 0, gl.RGBA, gl.UNSIGNED_BYTE, null);
+      for (const [k, v] of [[gl.TEXTURE_MIN_FILTER, gl.LINEAR], [gl.TEXTURE_MAG_FILTER, gl.LINEAR],
+        [gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE], [gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE]]) gl.texParameteri(gl.TEXTURE_2D, k, v);
+      gl.bindRenderbuffer(gl.RENDERBUFFER, t.depth);
+      gl.renderbufferStorage(gl.RENDERBUFFER, gl.DEPTH_COMPONENT32F, t.width, t.height);
+      gl.bindFramebuffer(gl.FRAMEBUFFER, t.fbo);
+      gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, t.color, 0);
+      gl.framebufferRenderbuffer(gl.FRAMEBUFFER, gl.DEPTH_ATTACHMENT, gl.RENDERBUFFER, t.depth);
+      this.lowTarget = t;
+    }
+    gl.bindFramebuffer(gl.FRAMEBUFFER, t.fbo);
+    gl.viewport(0, 0, t.width, t.height);
+    gl.clearColor(0, 0, 0, 0);
+    gl.depthMask(true);
+    gl.clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT);
+    gl.disable(gl.BLEND);
+    gl.colorMask(false, false, false, false);
+    gl.depthFunc(gl.LESS);
+    const { prog, u } = this.program([], glsl['depth.frag']);
+    gl.useProgram(prog);
+    gl.uniformMatrix4fv(u.viewProjectionMatrix, false, vp);
+    for (const p of this.parts) {
+      if (!p.visible || !p.shownAtPose || p.count === 0 || p.info.family !== 'opaque') continue;
+      gl.bindBufferRange(gl.UNIFORM_BUFFER, 0, this.ubo, p.uboOffset, kPalette * 64);
+      if (u.skinMode) gl.uniform1i(u.skinMode, p.dual ? 2 : p.skinned ? 1 : 0);
+      if (u.rigidSlot) gl.uniform1i(u.rigidSlot, 0);
+      if (p.info.cull) gl.enable(gl.CULL_FACE);
+      else gl.disable(gl.CULL_FACE);
+      gl.bindVertexArray(p.vao);
+      gl.drawElements(gl.TRIANGLES, p.count, gl.UNSIGNED_INT, 0);
+    }
+    gl.colorMask(true, true, true, true);
+    gl.disable(gl.CULL_FACE);
+    gl.depthMask(false);
+    gl.enable(gl.BLEND);
+    gl.bindVertexArray(this.particleQuad.vao);
+    for (const slot of order) {
+      const em = slots[slot];
+      if (!em || !lowResCapable(em)) continue;
+      gl.depthFunc(em.noDepthTest ? gl.ALWAYS : gl.LEQUAL);
+      gl.blendFunc(gl.ONE, em.kind === 1 ? gl.ONE : gl.ONE_MINUS_SRC_ALPHA);
+      this.drawEmitter(data, groups.get(slot), em, vp, true, low.threshold);
+    }
+    gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+    gl.viewport(0, 0, this.canvas.width, this.canvas.height);
+  }
+
+  // The low-resolution target blended over the window after the full-size particles (the desktop's "composite" pass:
+  // render/glsl/particle_composite.*, premultiplied: ONE, ONE_MINUS_SRC_ALPHA, depth test off), as one rectangle over
+  // the whole window: the desktop covers only the tiles its large particles touch, and elsewhere the target is
+  // transparent, so the pixels are the same.
+  compositeLowRes() {
+    const gl = this.gl;
+    if (!this.compositeQuad) {
+      const prog = linkProgram(gl, 'low-resolution composite', esPrefix, glsl['particle_composite.vert'],
+        glsl['particle_composite.frag'], ['corner', 'tileRect']);
+      this.compositeQuad = { prog, lowResColor: gl.getUniformLocation(prog, 'lowResColor'), ...makeInstancedQuad(gl, 1) };
+      gl.bindBuffer(gl.ARRAY_BUFFER, this.compositeQuad.buffer);
+      gl.bufferData(gl.ARRAY_BUFFER, new Float32Array([-1, -1, 1, 1]), gl.STATIC_DRAW);
+    }
+    const c = this.compositeQuad;
+    gl.useProgram(c.prog);
+    gl.activeTexture(gl.TEXTURE0);
+    gl.bindTexture(gl.TEXTURE_2D, this.lowTarget.color);
+    gl.uniform1i(c.lowResColor, 0);
+    gl.disable(gl.DEPTH_TEST);
+    gl.enable(gl.BLEND);
+    gl.blendFunc(gl.ONE, gl.ONE_MINUS_SRC_ALPHA);
+    gl.bindVertexArray(c.vao);
+    gl.drawArraysInstanced(gl.TRIANGLE_STRIP, 0, 4, 1);
+    gl.enable(gl.DEPTH_TEST);
+  }
+
   // The desktop's particle program variant (render/particles.cpp particleSource: BLEND_KIND, LOW_PASS, HAS_TEXTURE,
   // ORIENT always defined), compiled once.
-  particleProgram(kind, texture, orient) {
-    const key = `particle ${kind} ${texture ? 1 : 0} ${orient}`;
+  particleProgram(kind, texture, orient, lowPass = false) {
+    const key = `particle ${kind} ${texture ? 1 : 0} ${orient} ${lowPass ? 1 : 0}`;
     let p = this.programs.get(key);
     if (p) return p;
     const gl = this.gl;
-    const head = esPrefix + `#define BLEND_KIND ${kind}\n#define LOW_PASS 0\n#define HAS_TEXTURE ${texture ? 1 : 0}\n` +
+    const head = esPrefix + `#define BLEND_KIND ${kind}\n#define LOW_PASS ${lowPass ? 1 : 0}\n#define HAS_TEXTURE ${texture ? 1 : 0}\n` +
       `#define ORIENT ${orient}\n`;
     const prog = linkProgram(gl, 'particle program', head, glsl['particle.vert'], glsl['particle.frag'],
       ['corner', 'particleCenter', 'particleColor', 'particleRect', 'particleSpin']);
@@ -394,17 +533,6 @@ export class Renderer {
 
 // The particle quad: corners (-1,-1) .. (1,1) as a strip, and one instance buffer of the desktop's layout (16 floats:
 // particleCenter, particleColor, particleRect, particleSpin).
-// A mipmapped, trilinear RGBA8 texture from a decoded image {width, height, rgba}: models, dazzles and particles.
-function uploadRgba(gl, image) {
-  const tex = gl.createTexture();
-  gl.bindTexture(gl.TEXTURE_2D, tex);
-  gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA8, image.width, image.height, 0, gl.RGBA, gl.UNSIGNED_BYTE, image.rgba);
-  gl.generateMipmap(gl.TEXTURE_2D);
-  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.LINEAR_MIPMAP_LINEAR);
-  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.LINEAR);
-  return tex;
-}
-
 function makeParticleQuad(gl) {
   return makeInstancedQuad(gl, 4);
 }
@@ -481,6 +609,20 @@ function makeDazzleProgram(gl) {
   for (const n of ['viewMatrix', 'projectionMatrix', 'hasTexture', 'textureFlip', 'dazzleTexture']) u[n] = gl.getUniformLocation(prog, n);
   const { vao, buffer } = makeInstancedQuad(gl, 3);
   return { prog, u, vao, buffer };
+}
+
+// FrameGraph::baseLowResDivisor: 4 up to 1280x720, then the smallest whose target holds at most the budget (the
+// numbers: render/low_res_rules.h).
+function baseLowResDivisor(width, height) {
+  let d = lowRes.divisor;
+  const w = Math.max(1, width), h = Math.max(1, height);
+  while (d < lowRes.maxDivisor / 2 && Math.ceil(w / d) * Math.ceil(h / d) > lowRes.budgetPixels) ++d;
+  return d;
+}
+
+// Particles::build's lowResCapable: additive and alpha emitters, not W3D lines (whose effect has no low pass).
+function lowResCapable(em) {
+  return (em.kind === 1 || em.kind === 2) && em.orient !== 3;
 }
 
 function rank(p) {

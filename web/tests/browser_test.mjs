@@ -32,6 +32,8 @@ try {
   await page.goto(base, { waitUntil: 'load' });
   await page.waitForFunction(() => window.rigscope && window.rigscope.frames() > 0, { timeout: 30000 });
   check(pageErrors.length === 0, 'page loads without errors ' + pageErrors.join(' | '));
+  const hintShown = () => page.$eval('#drop-hint', (e) => getComputedStyle(e).display !== 'none');
+  check(await hintShown(), 'the empty view says where to drop files');
 
   // The GLSL shared with the desktop (render/glsl, bundled into shaders.js) compiles and links as GLSL ES 3.00 in
   // every variant the desktop builds: each Alamo implementation, W3D pass switches, NormalMapped.fx, the C&C 3
@@ -388,6 +390,7 @@ try {
     });
     check(s.bones > 10 && s.clips.length === clipFiles.length, `model and ${s.clips.length} clips opened`);
     check(!s.error, 'the error of the broken file is cleared by a good open');
+    check(!(await hintShown()), 'the drop hint is gone once a model is shown');
     const cli = path.join(binDir, 'rigscope-cli');
     // Bone world matrices at several times of each of two clips against the desktop's pose.
     let worst = 0, compared = 0;
