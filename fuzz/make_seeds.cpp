@@ -77,7 +77,8 @@ int main(int argc, char** argv) {
                         "Bone=\"1\" Weight=\"1\"/><I Bone=\"0\" Weight=\"1\"/></BoneInfluences>"
                         "<BoneInfluences><I Bone=\"0\" Weight=\"0.5\"/><I Bone=\"0\" Weight=\"0\"/><I "
                         "Bone=\"0\" Weight=\"0\"/></BoneInfluences><Triangles><T><V>0</V><V>1</V><V>2</V></T>"
-                        "</Triangles><FXShader ShaderName=\"Infantry.fx\"><Constants><Texture Name=\"Texture_0\">"
+                        "</Triangles><FXShader ShaderName=\"Infantry.fx\" TechniqueIndex=\"1\"><Constants><Texture "
+                        "Name=\"Texture_0\">"
                         "<Value>T</Value></Texture><Float Name=\"F\"><Value>1</Value></Float></Constants>"
                         "</FXShader></W3DMesh><Texture id=\"T\" File=\"t.tga\"/><W3DContainer id=\"S\" "
                         "Hierarchy=\"S_SKL\"><SubObject BoneIndex=\"1\"><RenderObject><Mesh>S.M</Mesh>"
@@ -263,6 +264,57 @@ int main(int argc, char** argv) {
         w3d::writeAggregate(cw, ag);
         put(dir, "w3d", "effects.w3d", cw.take());
     }
+    {
+        // Boxes (an axis-aligned one placed by the HLOD on a bone, an oriented one in model space) and an aggregate
+        // with texture replacers (0x603, one whole W3dTextureReplacerStruct), class info, a sub-object of another file
+        // ("PART.GUN": attached by fuzz_w3d from the input itself) and one this file holds.
+        w3d::ChunkWriter cw;
+        w3d::writeHierarchy(cw, test::testHierarchy());
+        w3d::writeMesh(cw, test::testQuad("QUAD", "UNIT"));
+        w3d::Box aa;
+        aa.attributes = 2;
+        aa.name = "UNIT.BOX";
+        aa.color = {255, 128, 0};
+        aa.center = {0, 0, 1};
+        aa.extent = {1, 2, 3};
+        w3d::writeBox(cw, aa);
+        w3d::Box ob = aa;
+        ob.attributes = 0;
+        ob.name = "UNIT.OBOX";
+        w3d::writeBox(cw, ob);
+        w3d::Hlod h;
+        h.name = "UNIT";
+        h.hierarchy = "TEST_SKL";
+        w3d::LodArray lod;
+        lod.objects = {{2, "UNIT.BOX"}, {0, "UNIT.QUAD"}};
+        h.lods = {lod};
+        w3d::writeHlod(cw, h);
+        cw.begin(0x600); // as writeAggregate, with a 0x603 chunk it does not write
+        cw.begin(0x601);
+        cw.w.u32le(0x10003);
+        cw.w.fixedString("UNIT_AGG", 16);
+        cw.end();
+        cw.begin(0x602);
+        cw.w.fixedString("UNIT", 32);
+        cw.w.u32le(2);
+        for (const char* o : {"PART.GUN", "HAND", "UNIT", "ARM"})
+            cw.w.fixedString(o, 32);
+        cw.end();
+        cw.begin(0x603);
+        cw.w.u32le(1);
+        cw.w.zeros(15 * 32 * 2);
+        cw.w.fixedString("old.tga", 260);
+        cw.w.fixedString("new.tga", 260);
+        cw.w.zeros(12);
+        cw.end();
+        cw.begin(0x604);
+        cw.w.u32le(0x10001);
+        cw.w.u32le(1);
+        cw.w.zeros(12);
+        cw.end();
+        cw.end();
+        put(dir, "w3d", "boxes_aggregate.w3d", cw.take());
+    }
     const w3d::ClipCodec codecs[] = {w3d::ClipCodec::Uncompressed,  w3d::ClipCodec::Timecoded,
                                      w3d::ClipCodec::AdaptiveDelta, w3d::ClipCodec::MotionTimecoded,
                                      w3d::ClipCodec::MotionDelta4,  w3d::ClipCodec::MotionDelta8};
@@ -331,6 +383,21 @@ int main(int argc, char** argv) {
             writeDdsBlocks(8, 8, "DXT3", 1, std::vector<uint8_t>(blocks.begin(), blocks.begin() + 64)));
         put(dir, "dds", "dxt1.dds",
             writeDdsBlocks(8, 8, "DXT1", 1, std::vector<uint8_t>(blocks.begin(), blocks.begin() + 32)));
+        // Cube maps (texture/dds_cube.h): six 4x4 faces uncompressed, and six DXT1 faces of one block each (the
+        // block writer's file with caps2 CUBEMAP and all six faces set).
+        Image faces[6];
+        for (int f = 0; f < 6; ++f) {
+            faces[f].width = faces[f].height = 4;
+            for (int i = 0; i < 16; ++i)
+                faces[f].rgba.insert(faces[f].rgba.end(), {uint8_t(f * 40), uint8_t(i * 16), uint8_t(255 - i), 255});
+        }
+        put(dir, "dds", "cube_rgba.dds", writeDdsCubeRgba(faces));
+        std::vector<uint8_t> cube =
+            writeDdsBlocks(4, 4, "DXT1", 1, std::vector<uint8_t>(blocks.begin(), blocks.begin() + 48));
+        const uint32_t caps2 = 0x200 | 0xFC00;
+        for (int b = 0; b < 4; ++b)
+            cube[112 + b] = uint8_t(caps2 >> (8 * b));
+        put(dir, "dds", "cube_dxt1.dds", cube);
     }
     // fuzz_rewrite (read, write, read again): the seeds of every format it writes back.
     for (const char* target : {"alamo_model", "alamo_clip", "alamo_particles", "w3d", "bwm", "amal", "meg", "big"})

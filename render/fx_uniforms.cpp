@@ -637,4 +637,13 @@ std::vector<W3dPassBinding> w3dPassBindings(const rs::SubMesh& sm, const W3dVert
     return out;
 }
 
+std::string envCubeTexture(const rs::Material& material, rs::ShaderImpl impl) {
+    if (impl != rs::ShaderImpl::W3xObjectsGeneric || !rs::iequals(material.shader, "w3d:fx:ObjectsGenericEnvMap.fx"))
+        return {};
+    for (const rs::MaterialParam& p : material.params)
+        if (rs::iequals(p.name, "EnvironmentTexture") && p.type == rs::ParamType::Texture && !p.texture.empty())
+            return p.texture;
+    return {};
+}
+
 } // namespace rs::render

@@ -78,6 +78,10 @@ const char* alamoDefine(rs::ShaderImpl impl);
 // shown with Kane's Wrath mounted, whose Objects.fxh applies house colour by the spec map's self-illumination
 // channel (C&C 3's compiled effects read RecolorTexture instead: docs/formats/w3d-fx-shaders.md).
 FxBinding fxBinding(const rs::Mesh& mesh, const rs::Material& material, rs::ShaderImpl impl, bool kanesWrath = false);
+// ObjectsGenericEnvMap.fx (SPECIFY_CUSTOM_ENVMAP): the name of the material's own cube map (its EnvironmentTexture,
+// a DDS cube), which both renderers load through the resolver and bind as obEnvironmentCube with the ENV_CUBE define;
+// empty for any other material, or one that names none (the ambient stand-in is then drawn, as "drawn by" says).
+std::string envCubeTexture(const rs::Material& material, rs::ShaderImpl impl);
 
 // --- W3D (ww3d2 material passes)
 // -------------------------------------------------------------------------------------- What a sub-mesh drawn by

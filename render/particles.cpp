@@ -205,6 +205,14 @@ void Particles::build(Qt3DCore::QEntity* parent, std::vector<ParticleAttachment>
                                                             : 0));
             addParam(mat, "particleTexture", QVariant::fromValue(tex ? tex : textures.white()));
             addParam(mat, "tailSize", e.tail);
+            {
+                // The bounding volume Qt3D sorts the transparent layer by (orderEmitters writes the points).
+                Qt3DCore::QGeometry* g = e.renderer->geometry();
+                e.bounds = new Qt3DCore::QBuffer(g);
+                e.bounds->setData(QByteArray(int(4 * 3 * sizeof(float)), '\0'));
+                g->setBoundingVolumePositionAttribute(
+                    addAttribute(g, e.bounds, "particleBounds", Qt3DCore::QAttribute::Float, 3, 0, 12, 4));
+            }
             e.entity->addComponent(e.renderer);
             e.entity->addComponent(mat);
             e.entity->setEnabled(false);
@@ -342,6 +350,7 @@ void Particles::update(double time, const BoneWorld& boneWorld, const std::funct
         const System& s = systems_[e.attachment];
         upload(e, s.buffer, s.sim->atlasGrid(e.emitter), eye);
     }
+    orderEmitters(eye);
     // Without large particles every particle is drawn at full size and the low-resolution target is off.
     const float threshold = lowResUsed_ ? lowResMinPixels_ : std::numeric_limits<float>::max();
     for (Qt3DRender::QParameter* p : thresholds_)
@@ -370,6 +379,25 @@ void Particles::update(double time, const BoneWorld& boneWorld, const std::funct
     }
     const bool compositeOn = lowResUsed_ && !compositeRectsShown_.empty();
     if (composite_ && composite_->isEnabled() != compositeOn) composite_->setEnabled(compositeOn);
+}
+
+void Particles::orderEmitters(const glm::vec3& eye) {
+    // Emitter k drawn this frame sits eps * k nearer the eye than the origin along the view direction: depths
+    // strictly decrease in the emitters' order, so the back-to-front sort draws them in that order. eps is a
+    // ten-thousandth of the origin's distance (far above float rounding of the depth, far below any mesh's).
+    const float eps = 1e-4f * (glm::length(eye) + 1.0f);
+    int k = 0;
+    for (Emitter& e : emitters_) {
+        if (!e.enabled || !e.bounds) continue;
+        const glm::vec3 c = -forward_ * (eps * float(k++));
+        if (c == e.boundsCentre) continue;
+        e.boundsCentre = c;
+        // Two opposite corners, twice each, of a box a quarter eps around the centre: the sort reads its centre only.
+        const float h = 0.25f * eps;
+        const float p[12] = {c.x - h, c.y - h, c.z - h, c.x + h, c.y + h, c.z + h,
+                             c.x - h, c.y - h, c.z - h, c.x + h, c.y + h, c.z + h};
+        e.bounds->setData(QByteArray(reinterpret_cast<const char*>(p), int(sizeof(p))));
+    }
 }
 
 void Particles::setEnabled(bool on) {

@@ -16,6 +16,14 @@
 // - The emitter's colour texture is looked up like model textures (TextureCache: recorded once per use, so
 //   missing ones are reported with the model's); where it is not found the quad is a soft round sprite.
 // - A system follows its bone: births use the bone's world transform at the birth time (boneWorldAt).
+// - Emitters draw in the order of the attachments and, within one, of the system's emitters: the order the engine
+//   creates the systems and draws them (Zero Hour's W3DParticleSystemManager::doParticles walks the manager's list of
+//   systems in creation order, one draw per system; an object state's ParticleSysBone systems are created in the
+//   INI's order), the web page's order too. Qt3D's back-to-front sort of the transparent layer is a stable sort on
+//   the depth of each entity's bounding-volume centre, and an emitter's quad has no position attribute, so without
+//   one the order of emitters was whatever order Qt3D gathered the entities in. Each emitter's geometry therefore has
+//   a bounding-volume position attribute (4 points, not read by the shader; orderEmitters()) centred at the model's
+//   origin and pulled towards the eye by a ten-thousandth of the origin's distance per emitter drawn before it.
 // - Additive and alpha particles at least lowResMinPixels tall on screen are drawn into the frame graph's
 //   low-resolution target instead (premultiplied, one pass per effect, "particlesLow"), which a full-window quad
 //   composites; lowResUsed() says whether any was drawn at the last update (the caller turns the target on). The
@@ -113,6 +121,8 @@ class Particles {
         Qt3DCore::QBuffer* buffer = nullptr;
         std::vector<Qt3DCore::QAttribute*> attributes;
         Qt3DRender::QGeometryRenderer* renderer = nullptr;
+        Qt3DCore::QBuffer* bounds = nullptr; // 4 points whose centre is the draw order's depth key (see the contract)
+        glm::vec3 boundsCentre{std::numeric_limits<float>::quiet_NaN()};
         QByteArray data;
         uint capacity = 0;
         bool enabled = true;
@@ -133,6 +143,7 @@ class Particles {
     Qt3DRender::QEffect* effect(int kind, bool noDepthTest, bool texture, int orient);
     Qt3DRender::QShaderProgram* program(int kind, bool low, bool texture, int orient);
     void upload(Emitter& e, const rs::ParticleBuffer& buf, uint32_t grid, const glm::vec3& eye);
+    void orderEmitters(const glm::vec3& eye); // the drawn emitters' bounding volumes, in their order
 
     Qt3DCore::QNode* root_ = nullptr;
     std::map<int, Qt3DRender::QEffect*> effects_;

@@ -214,16 +214,12 @@ int MeshMaterials::buildW3dFx(Qt3DCore::QEntity* entity, const rs::Mesh& mesh, c
     if (binding.states.twoSided) cullBack = false;
     // ObjectsGenericEnvMap.fx (SPECIFY_CUSTOM_ENVMAP): the material's own cube, sampled by the formula; when it is
     // not found or not a cube map the scene ambient stands in (the program without ENV_CUBE), as "drawn by" says.
-    if (impl == rs::ShaderImpl::W3xObjectsGeneric && rs::iequals(sm.material.shader, "w3d:fx:ObjectsGenericEnvMap.fx"))
-        for (const rs::MaterialParam& p : sm.material.params)
-            if (rs::iequals(p.name, "EnvironmentTexture") && p.type == rs::ParamType::Texture && !p.texture.empty()) {
-                if (Qt3DRender::QAbstractTexture* cube = textures.getCube(
-                        p.texture, QString::fromStdString(mesh.name), subIndex, QString::fromStdString(p.name), mat)) {
-                    addParam(mat, "obEnvironmentCube", QVariant::fromValue(cube));
-                    key |= kFxEnvCube;
-                }
-                break;
-            }
+    if (const std::string cubeName = envCubeTexture(sm.material, impl); !cubeName.empty())
+        if (Qt3DRender::QAbstractTexture* cube = textures.getCube(cubeName, QString::fromStdString(mesh.name), subIndex,
+                                                                  QStringLiteral("EnvironmentTexture"), mat)) {
+            addParam(mat, "obEnvironmentCube", QVariant::fromValue(cube));
+            key |= kFxEnvCube;
+        }
     if (key & kFxBuildup) // the view's built fraction instead of the binding's 1; updated by setBuildFraction
         for (Qt3DRender::QParameter* p : mat->parameters())
             if (p->name() == QLatin1String("obBuildup")) {

@@ -222,9 +222,9 @@ ShaderInfo w3dShaderInfo(const Material& material) {
                             "direction stands in; no cloud layer, shadow map, shroud or fog (the map's)");
             return make(ShaderImpl::W3xObjectsGeneric, ShaderFidelity::EngineFormula, what,
                         "the cube is the material's " + env->texture +
-                            " (a DDS cube map; if it is not found or not a cube, the Textures list says so and the "
-                            "scene ambient colour in every direction stands in; the web page loads no cube maps and "
-                            "always draws the stand-in); no cloud layer, shadow map, shroud or fog (the map's)");
+                            " (a DDS cube map, on the desktop and the web page; if it is not found or not a cube, "
+                            "the scene ambient colour in every direction stands in and the desktop's Textures list "
+                            "says why); no cloud layer, shadow map, shroud or fog (the map's)");
         }
         // The alien family: house colour as C&C 3's compiled effects apply it (RecolorTexture x RecolorColor x
         // AlienPulseFactor); with Kane's Wrath mounted the view applies KW's (spec.z x RecolorColor x pulse).

@@ -356,13 +356,14 @@ w3d::RawMesh readMesh(const Reader& r, const pugi::xml_node& el, std::vector<std
     }
     int vertexLists = 0, normalLists = 0, uvLists = 0, influenceLists = 0;
     w3d::MaterialPass pass;
-    std::vector<pugi::xml_node> sized; // lists that must hold one item per vertex, checked below
+    // Lists that must hold one item per vertex, with their item's name: checked below.
+    std::vector<std::pair<pugi::xml_node, const char*>> sized;
     std::vector<float> weight2;
     pugi::xml_node shader, triangles;
     auto readVec3List = [&](const pugi::xml_node& list, const char* item, std::vector<glm::vec3>& out) {
         out.reserve(size_t(std::distance(list.begin(), list.end())));
         forItems(list, item, [&](const pugi::xml_node& c, size_t) { out.push_back(r.vec3(c)); });
-        sized.push_back(list);
+        sized.emplace_back(list, item);
     };
     for (pugi::xml_node c : el.children()) {
         if (c.type() != pugi::node_element) continue;
@@ -384,7 +385,7 @@ w3d::RawMesh readMesh(const Reader& r, const pugi::xml_node& el, std::vector<std
                 };
                 pass.dcg.push_back(glm::u8vec4(ch("R"), ch("G"), ch("B"), ch("A")));
             });
-            sized.push_back(c);
+            sized.emplace_back(c, "C");
         } else if (named(c, "TexCoords")) {
             if (++uvLists > 2) {
                 if (uvLists == 3) pushWarning(warnings, r.where(c) + ": UV channels past the second are not used");
@@ -395,7 +396,7 @@ w3d::RawMesh readMesh(const Reader& r, const pugi::xml_node& el, std::vector<std
             forItems(c, "T", [&](const pugi::xml_node& v, size_t) {
                 uv.push_back(glm::vec2(r.numberAttr(v, "X", 0, true), r.numberAttr(v, "Y", 0, true)));
             });
-            sized.push_back(c);
+            sized.emplace_back(c, "T");
         } else if (named(c, "BoneInfluences")) {
             if (++influenceLists > 2) r.fail(c, "more than two <BoneInfluences> lists");
             const bool second = influenceLists == 2;
@@ -416,7 +417,7 @@ w3d::RawMesh readMesh(const Reader& r, const pugi::xml_node& el, std::vector<std
                     r.fail(v, "second influence list longer than the first");
                 }
             });
-            sized.push_back(c);
+            sized.emplace_back(c, "I");
         } else if (named(c, "Triangles")) {
             triangles = c;
         } else if (named(c, "FXShader")) {
@@ -425,10 +426,17 @@ w3d::RawMesh readMesh(const Reader& r, const pugi::xml_node& el, std::vector<std
         }
     }
     const size_t nv = m.positions.size();
-    for (const pugi::xml_node& list : sized) {
+    // Items are matched to vertices by position, so an element of another name in such a list is refused (it was
+    // counted as an item while the list read one item fewer: fuzz_w3x).
+    for (const auto& [list, item] : sized) {
         size_t n = 0;
-        for (pugi::xml_node c : list.children())
-            n += c.type() == pugi::node_element;
+        for (pugi::xml_node c : list.children()) {
+            if (c.type() != pugi::node_element) continue;
+            if (!named(c, item))
+                r.fail(c, std::string("<") + localName(c) + "> in <" + localName(list) +
+                              ">: a per-vertex list holds <" + item + "> items only");
+            ++n;
+        }
         if (n != nv)
             r.fail(list, std::string("<") + localName(list) + "> holds " + std::to_string(n) + " items for " +
                              std::to_string(nv) + " vertices");

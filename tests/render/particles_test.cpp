@@ -13,8 +13,8 @@
 #include "vfs/mount.h"
 
 #include "skip.h"
-#include <catch2/catch.hpp>
 #include <Qt3DExtras/Qt3DWindow>
+#include <catch2/catch.hpp>
 
 #include <QFile>
 #include <QFileInfo>
@@ -470,6 +470,72 @@ TEST_CASE("alpha-blended particles are drawn far to near", "[render][particles]"
                       << fromMinusY.second);
     CHECK(fromPlusY.first > fromPlusY.second + 40);
     CHECK(fromMinusY.second > fromMinusY.first + 40);
+}
+
+// Emitters draw in the system's order (the engine's: one draw per system in creation order), whatever order Qt3D
+// gathers the entities in. Four emitters of one particle each at the origin, the soft round sprite (no texture):
+// alpha red at alpha 1, additive green, alpha blue at alpha 0.5, additive red at alpha 0.2. The sprite's own alpha
+// s at the middle of the picture is measured from the red emitter drawn alone (red = bg + s (255 - bg)); the four
+// in their order then give, channel by channel, blend(blue, 0.5 s) over (red over bg at s, plus green s), plus
+// red 0.2 s. The reverse order gives a colour at least 20/255 away (checked), as would most others.
+TEST_CASE("emitters draw in the system's order", "[render][particles]") {
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    auto one = [](const char* name, rs::ParticleBlend blend, glm::vec3 c, float a) {
+        rs::ParticleEmitter e = burstEmitter(name, 1, 1.0f, 1, 10.0f);
+        e.colorTexture = "p_test_missing_texture.tga";
+        e.blend = blend;
+        e.params.blendMode = uint32_t(blend);
+        e.size = constantTrack(2.0f);
+        e.red = constantTrack(c.r);
+        e.green = constantTrack(c.g);
+        e.blue = constantTrack(c.b);
+        e.alpha = constantTrack(a);
+        return e;
+    };
+    const std::vector<rs::ParticleEmitter> four = {one("red", rs::ParticleBlend::Alpha, {1, 0, 0}, 1.0f),
+                                                   one("green", rs::ParticleBlend::Additive, {0, 1, 0}, 1.0f),
+                                                   one("blue", rs::ParticleBlend::Alpha, {0, 0, 1}, 0.5f),
+                                                   one("glow", rs::ParticleBlend::Additive, {1, 0, 0}, 0.2f)};
+    // Mean colour (0..1) of the middle 5x5 pixels with the emitters `ems`, from yaw.
+    auto middle = [&](const std::vector<rs::ParticleEmitter>& ems, const char* file, float yaw) {
+        rs::ParticleSystem s;
+        s.name = "p_test_order";
+        s.emitters = ems;
+        const QString path = dir.filePath(file);
+        auto sys = writeAndLoad(s, path);
+        auto& v = view();
+        v.setOptions(plainOptions());
+        v.setParticleSystem(sys, path);
+        v.setCameraAngles(yaw, 20.0f);
+        v.setTime(0.5f);
+        const QImage img = grab();
+        REQUIRE_FALSE(img.isNull());
+        REQUIRE(v.particlesDrawn() == int(ems.size()));
+        glm::vec3 c(0.0f);
+        for (int y = img.height() / 2 - 2; y <= img.height() / 2 + 2; ++y)
+            for (int x = img.width() / 2 - 2; x <= img.width() / 2 + 2; ++x)
+                c += glm::vec3(qRed(img.pixel(x, y)), qGreen(img.pixel(x, y)), qBlue(img.pixel(x, y)));
+        return c / (25.0f * 255.0f);
+    };
+    const glm::vec3 bg(kBg.redF(), kBg.greenF(), kBg.blueF());
+    for (const float yaw : {30.0f, 210.0f}) {
+        const float s = (middle({four[0]}, "p_red.alo", yaw).r - bg.r) / (1.0f - bg.r);
+        REQUIRE(s > 0.2f);
+        auto over = [](glm::vec3 dst, glm::vec3 c, float a) { return c * a + dst * (1.0f - a); };
+        auto add = [](glm::vec3 dst, glm::vec3 c, float a) { return glm::min(dst + c * a, glm::vec3(1.0f)); };
+        const glm::vec3 inOrder =
+            add(over(add(over(bg, {1, 0, 0}, s), {0, 1, 0}, s), {0, 0, 1}, 0.5f * s), {1, 0, 0}, 0.2f * s);
+        const glm::vec3 reversed =
+            over(add(over(add(bg, {1, 0, 0}, 0.2f * s), {0, 0, 1}, 0.5f * s), {0, 1, 0}, s), {1, 0, 0}, s);
+        const glm::vec3 got = middle(four, "p_order.alo", yaw);
+        INFO("yaw " << yaw << ": sprite alpha " << s << "; middle " << got.r * 255 << ", " << got.g * 255 << ", "
+                    << got.b * 255 << "; in order " << inOrder.r * 255 << ", " << inOrder.g * 255 << ", "
+                    << inOrder.b * 255 << "; reversed " << reversed.r * 255 << ", " << reversed.g * 255 << ", "
+                    << reversed.b * 255);
+        REQUIRE(glm::length(inOrder - reversed) * 255.0f > 20.0f);
+        CHECK(glm::all(glm::lessThanEqual(glm::abs(got - inOrder), glm::vec3(6.0f / 255.0f))));
+    }
 }
 
 TEST_CASE("large particles are drawn at low resolution, behind the model where it hides them",

@@ -21,9 +21,16 @@
 //       WAVE at ARM: alpha-blended (SRC_ALPHA / ONE_MINUS_SRC_ALPHA) yellow ring, alpha 0.9, camera aligned (flag 1),
 //         inner extent 0.1, outer extent 0.3 scaled 0.5 -> 2 over its 1 s life (one-shot). Both stay in view and
 //         apart: the desktop sorts its transparent entities back to front, the page draws them in the file's order.
+//   rigscope-test-fixtures dds-cube OUT.dds
+//     A DDS cube map (core's writeDdsCubeRgba) of 64x64 faces, one colour a face, the desktop render test's
+//     (tests/render/w3d_fx_test.cpp, ObjectsGenericEnvMap.fx's cube): +X (230, 26, 26), -X (26, 230, 26),
+//     +Y (26, 26, 230), -Y (230, 230, 26), +Z (51, 204, 230), -Z (230, 77, 204), alpha 255. 64 texels a side keep
+//     the band where a face's edge is filtered small: WebGL2 filters across cube faces (seamless), desktop GL as
+//     the desktop viewer runs it does not, which on 4x4 faces turns a seam into a gradient a quarter face wide.
 // Exit 0 with the file written (writeFileSafely), 2 on bad arguments, 1 when the write fails (the message names
 // the file).
 #include "common/file_write.h"
+#include "texture/texture_writer.h"
 #include "w3d/w3d_writer.h"
 #include "w3d_fixtures.h"
 
@@ -121,16 +128,34 @@ std::vector<uint8_t> w3dPrimitives() {
     return cw.take();
 }
 
+std::vector<uint8_t> ddsCube() {
+    static const uint8_t kFace[6][3] = {{230, 26, 26},  {26, 230, 26},  {26, 26, 230},
+                                        {230, 230, 26}, {51, 204, 230}, {230, 77, 204}};
+    rs::Image faces[6];
+    for (int f = 0; f < 6; ++f) {
+        faces[f].width = faces[f].height = 64;
+        faces[f].rgba.resize(64 * 64 * 4);
+        for (size_t i = 0; i < 64 * 64; ++i) {
+            for (size_t k = 0; k < 3; ++k)
+                faces[f].rgba[i * 4 + k] = kFace[f][k];
+            faces[f].rgba[i * 4 + 3] = 255;
+        }
+    }
+    return rs::writeDdsCubeRgba(faces);
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
     const std::string what = argc == 3 ? argv[1] : "";
-    if (what != "w3d-emitters" && what != "w3d-primitives") {
-        std::fprintf(stderr, "usage: rigscope-test-fixtures w3d-emitters|w3d-primitives OUT.w3d\n");
+    if (what != "w3d-emitters" && what != "w3d-primitives" && what != "dds-cube") {
+        std::fprintf(stderr, "usage: rigscope-test-fixtures w3d-emitters|w3d-primitives OUT.w3d | dds-cube OUT.dds\n");
         return 2;
     }
     try {
-        const std::vector<uint8_t> bytes = what == "w3d-emitters" ? w3dEmitters() : w3dPrimitives();
+        const std::vector<uint8_t> bytes = what == "dds-cube"         ? ddsCube()
+                                           : what == "w3d-primitives" ? w3dPrimitives()
+                                                                      : w3dEmitters();
         rs::writeFileSafely(argv[2], rs::ByteSpan(bytes.data(), bytes.size()));
     } catch (const std::exception& e) {
         std::fprintf(stderr, "rigscope-test-fixtures: %s\n", e.what());

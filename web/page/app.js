@@ -31,6 +31,7 @@ function call(op, ...args) {
 const canvas = $('view');
 const renderer = new Renderer(canvas);
 renderer.engine.loadTexture = (name) => call('texture', name); // the .fx formulas' textures (engine.js)
+renderer.engine.loadCube = (name) => call('cube', name); // ObjectsGenericEnvMap.fx's cube maps (engine.js)
 const state = {
   summary: null,      // the shown model (kept when a later open fails)
   error: null,        // the last error shown

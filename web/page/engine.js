@@ -49,6 +49,8 @@ export class EngineFormulas {
     this.loadTexture = loadTexture;
     this.programs = new Map();
     this.textures = new Map(); // file name -> WebGLTexture, or null (not found)
+    this.cubes = new Map(); // ObjectsGenericEnvMap.fx cube map name -> WebGL cube texture, or null (not loaded)
+    this.loadCube = null; // (name) => a promise of the module's cube ({size, faces: 6 RGBA8 arrays} or {error})
     this.standIns = {};
     this.alamo = null; // the module's Alamo light set-up (worker open: alamoLights)
     this.enabled = true;
@@ -108,10 +110,13 @@ export class EngineFormulas {
     const gl = this.r.gl;
     for (const t of this.textures.values()) if (t) gl.deleteTexture(t);
     this.textures.clear();
+    for (const t of this.cubes.values()) if (t) gl.deleteTexture(t);
+    this.cubes.clear();
     this.texturesLoaded = false;
     if (!this.loadTexture) return;
-    const names = new Set();
+    const names = new Set(), cubes = new Set();
     for (const part of summary.parts) {
+      if (part.fx && part.fx.envCube) cubes.add(part.fx.envCube);
       for (const t of (part.fx && part.fx.textures) || [])
         if (t.texture) names.add(t.texture);
       for (const pass of part.w3d || []) // ww3d2 passes: each stage's texture
@@ -129,6 +134,16 @@ export class EngineFormulas {
           }
         } catch { tex = null; }
         this.textures.set(name, tex);
+        this.r.draw();
+      }
+      for (const name of cubes) {
+        let tex = null;
+        try {
+          const c = this.loadCube ? await this.loadCube(name) : null;
+          if (generation !== this.generation) return;
+          if (c && !c.error && c.faces && c.faces.length === 6) tex = uploadCube(gl, c);
+        } catch { tex = null; }
+        this.cubes.set(name, tex);
         this.r.draw();
       }
       this.texturesLoaded = true;
@@ -263,7 +278,10 @@ export class EngineFormulas {
     const alamo = fx.program === 'alamo';
     if (notHere(fx) || (alamo && p.dual)) return false; // dual-bone skins: generic (desktop)
     const gl = this.r.gl;
-    const { prog, u, samplers } = this.program(fx.program, fx.defines);
+    // ObjectsGenericEnvMap.fx: its cube once loaded (ENV_CUBE), the ambient stand-in otherwise (the desktop's
+    // render/w3d_fx_materials.cpp).
+    const cube = fx.envCube ? this.cubes.get(fx.envCube) || null : null;
+    const { prog, u, samplers } = this.program(fx.program, cube ? [...fx.defines, 'ENV_CUBE'] : fx.defines);
     gl.useProgram(prog);
     const set = (name, f) => { if (u[name] !== undefined && u[name] !== null) f(u[name]); };
     set('viewProjectionMatrix', (l) => gl.uniformMatrix4fv(l, false, frame.vp));
@@ -322,6 +340,11 @@ export class EngineFormulas {
       gl.bindTexture(gl.TEXTURE_2D, this.standIn('clear'));
       gl.uniform1i(u[s], unit++);
     }
+    if (cube && u.obEnvironmentCube) {
+      gl.activeTexture(gl.TEXTURE0 + unit);
+      gl.bindTexture(gl.TEXTURE_CUBE_MAP, cube);
+      gl.uniform1i(u.obEnvironmentCube, unit++);
+    }
     if (alamo) set('mMaskScale', (l) => gl.uniform1f(l, missingBase ? 0 : 1));
     // Render states (fx.states; depthTest GREATER only comes with stencilOnce, not drawn here).
     const st = fx.states || { blend: 'none', depthWrite: true, twoSided: false };
@@ -340,6 +363,20 @@ export class EngineFormulas {
     gl.drawElements(gl.TRIANGLES, p.count, gl.UNSIGNED_INT, 0);
     return true;
   }
+}
+
+// A cube texture of the module's cube() faces (+X, -X, +Y, -Y, +Z, -Z, each row 0 first) as the desktop makes it
+// (render/textures.cpp makeCubeTexture): RGBA8, each face uploaded as stored, linear, no mipmaps, clamped.
+function uploadCube(gl, c) {
+  const t = gl.createTexture();
+  gl.bindTexture(gl.TEXTURE_CUBE_MAP, t);
+  for (let f = 0; f < 6; ++f)
+    gl.texImage2D(gl.TEXTURE_CUBE_MAP_POSITIVE_X + f, 0, gl.RGBA8, c.size, c.size, 0, gl.RGBA, gl.UNSIGNED_BYTE, c.faces[f]);
+  gl.texParameteri(gl.TEXTURE_CUBE_MAP, gl.TEXTURE_MIN_FILTER, gl.LINEAR);
+  gl.texParameteri(gl.TEXTURE_CUBE_MAP, gl.TEXTURE_MAG_FILTER, gl.LINEAR);
+  for (const w of [gl.TEXTURE_WRAP_S, gl.TEXTURE_WRAP_T, gl.TEXTURE_WRAP_R])
+    gl.texParameteri(gl.TEXTURE_CUBE_MAP, w, gl.CLAMP_TO_EDGE);
+  return t;
 }
 
 // Column-major 4x4 product a * b.

@@ -59,6 +59,8 @@ const ops = {
   exportGlb: (fc) => M.exportGlb(fc[0], fc[1], fc[2]),
   // A texture's RGBA rows bottom row first, as the desktop uploads them (render/textures.cpp: core's uv0 puts the
   // image top at v = 1; the module's rows run top to bottom and texImage2D puts its first row at v = 0).
+  // A cube map's six faces as stored (row 0 first: cube faces take it at t = 0 on both APIs, core/texture/dds_cube.h).
+  cube: (name) => M.cube(name),
   texture: (name) => {
     const t = M.texture(name);
     if (t.rgba) {

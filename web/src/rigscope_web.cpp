@@ -36,6 +36,7 @@
 #include "scene/clip_choice.h"
 #include "scene/pose.h"
 #include "scene/proxy_rule.h"
+#include "texture/dds_cube.h"
 #include "texture/texture.h"
 #include "vfs/mount.h"
 #if RIGSCOPE_WEB_XML
@@ -431,8 +432,9 @@ std::string baseTextureOf(const Material& m) {
 
 // The .fx program of a sub-mesh drawn by a game's formula (render/fx_uniforms.h, the values the desktop binds):
 // {program, defines, uniforms: [{name, value}], textures: [{uniform, parameter, texture, none, missing, base}],
-// doublesBase, states: {blend: none|alpha|additive|multiply, depthWrite, depthTest: lequal|greater, twoSided,
-// stencilOnce, readsFrame}}, or null when the generic program draws it.
+// envCube (ObjectsGenericEnvMap.fx: the material's cube map, loaded by cube(); absent otherwise), doublesBase,
+// states: {blend: none|alpha|additive|multiply, depthWrite, depthTest: lequal|greater, twoSided, stencilOnce,
+// readsFrame}}, or null when the generic program draws it.
 std::string fxJson(const Mesh& mesh, const Material& m, ShaderImpl impl) {
     const render::FxBinding b = render::fxBinding(mesh, m, impl);
     if (b.program.empty()) return "null";
@@ -458,7 +460,12 @@ std::string fxJson(const Mesh& mesh, const Material& m, ShaderImpl impl) {
     static const char* const blend[] = {"none", "alpha", "additive", "multiply"};
     const render::FxStates& st = b.states;
     auto jb = [](bool v) { return std::string(v ? "true" : "false"); };
-    return o + "],\"doublesBase\":" + jb(b.doublesBase) + ",\"states\":{\"blend\":" + jstr(blend[int(st.blend)]) +
+    // ObjectsGenericEnvMap.fx: the material's cube (render/fx_uniforms.h envCubeTexture), loaded by cube() and bound
+    // with ENV_CUBE when it decodes, the ambient stand-in otherwise, as on the desktop.
+    const std::string envCube = render::envCubeTexture(m, impl);
+    o += "]";
+    if (!envCube.empty()) o += ",\"envCube\":" + jstr(envCube);
+    return o + ",\"doublesBase\":" + jb(b.doublesBase) + ",\"states\":{\"blend\":" + jstr(blend[int(st.blend)]) +
            ",\"depthWrite\":" + jb(st.depthWrite) +
            ",\"depthTest\":" + jstr(st.depthTest == render::FxDepthTest::Greater ? "greater" : "lequal") +
            ",\"twoSided\":" + jb(st.twoSided) + ",\"stencilOnce\":" + jb(st.stencilOnce) +
@@ -911,6 +918,44 @@ val texture(const std::string& name) {
         o.set("rgba", val::global("Uint8Array")
                           .new_(val(emscripten::typed_memory_view(size_t(img.width) * size_t(img.height) * 4,
                                                                   reinterpret_cast<const uint8_t*>(img.rgba.data())))));
+    } catch (const std::exception& e) {
+        o.set("error", std::string(e.what()));
+    }
+    return o;
+}
+
+// A DDS cube map named by a material (ObjectsGenericEnvMap.fx's EnvironmentTexture) through the resolver, as the
+// desktop's TextureCache::getCube finds and decodes it (render/textures.cpp decodeCubeFile): {size, path, faces: six
+// RGBA8 arrays in the file's order +X, -X, +Y, -Y, +Z, -Z, each row 0 first (uploaded as stored: core/texture/
+// dds_cube.h)} or {error} naming the file when it is not found, not a cube map or malformed.
+val cube(const std::string& name) {
+    Session& s = session();
+    val o = val::object();
+    try {
+        const std::string where = s.resolver->findTexture(name, s.path);
+        if (where.empty()) {
+            o.set("error", std::string("cube map ") + name + " not found");
+            return o;
+        }
+        std::vector<uint8_t> bytes;
+        if (!s.resolver->readBytes(where, bytes, uint64_t(512) << 20)) {
+            o.set("error", where + ": cannot be read");
+            return o;
+        }
+        if (!isDdsCube(ByteSpan(bytes))) {
+            o.set("error", where + ": not a DDS cube map (the effect samples a cube)");
+            return o;
+        }
+        const CubeImage c = decodeDdsCube(ByteSpan(bytes), where);
+        val faces = val::array();
+        for (const Image& f : c.faces)
+            faces.call<void>(
+                "push", val::global("Uint8Array")
+                            .new_(val(emscripten::typed_memory_view(size_t(f.width) * size_t(f.height) * 4,
+                                                                    reinterpret_cast<const uint8_t*>(f.rgba.data())))));
+        o.set("size", c.faces[0].width);
+        o.set("path", where);
+        o.set("faces", faces);
     } catch (const std::exception& e) {
         o.set("error", std::string(e.what()));
     }
@@ -1470,6 +1515,7 @@ EMSCRIPTEN_BINDINGS(rigscope_web) {
     emscripten::function("shown", &shown);
     emscripten::function("subMesh", &subMesh);
     emscripten::function("texture", &texture);
+    emscripten::function("cube", &cube);
     emscripten::function("formats", &readFormats);
     emscripten::function("camera", &camera);
     emscripten::function("assets", &assets);

@@ -51,7 +51,8 @@ try {
     variants.push(['w3d', ['PRI 1', 'DCOLOR 0', 'DALPHA 0']]);
     variants.push(['w3d_fx', []], ['w3d_fx', ['ALPHA_TEST']]);
     variants.push(['w3x_objects', []], ['w3x_objects', ['SPECMAP', 'RECOLOR', 'ALPHA_TEST']],
-      ['w3x_objects', ['SPECMAP', 'SCROLL_HOUSECOLOR']], ['w3x_objects', ['SPECMAP', 'OBJECTS_ALIEN']]);
+      ['w3x_objects', ['SPECMAP', 'SCROLL_HOUSECOLOR']], ['w3x_objects', ['SPECMAP', 'OBJECTS_ALIEN']],
+      ['w3x_objects', ['SPECMAP', 'ENV_CUBE']]);
     variants.push(['w3x_basic', []], ['w3x_basic', ['RECOLOR', 'ALPHA_TEST']], ['w3x_basic', ['TREE_SWAY']],
       ['w3x_basic', ['DEFAULT_W3D', 'HOUSE_COLOR']]);
     variants.push(['w3x_effects', ['ALIEN_SHIELD']], ['w3x_effects', ['MUZZLE_FLASH']],
@@ -243,6 +244,115 @@ try {
       `DefaultW3D's second UV set: a W3X quad's halves ${JSON.stringify(got)} against the formula ` +
       `${JSON.stringify(want.map((w) => w.map((v) => +v.toFixed(1))))} (within 4/255; TEXCOORD1 = the first set would give ` +
       `${JSON.stringify(formula(first[0], second[0]).map((v) => +v.toFixed(1)))} on the left) ${error}`);
+  }
+
+  // ObjectsGenericEnvMap.fx with its DDS cube map (rigscope-test-fixtures dds-cube: one colour a face, the desktop
+  // render test's) on a W3X quad written here (the second UV case's quad facing -Y, a flat normal map, a spec map
+  // whose green channel lets the reflection through): the page (640x480, yaw 180, the picker) against
+  // `rigscope --screenshot` of the same files. Inside the quad (away from its edges) the colours agree within
+  // 8/255 on average (the reflection crosses a cube edge, where WebGL2's seamless filtering blends the two faces
+  // over half a texel and the desktop's does not: a band of a few pixels with 64-texel faces); the page without the cube file draws the ambient stand-in (as the desktop does then), at least
+  // 20/255 away: the check tells the cube from the stand-in.
+  {
+    const dir = path.join(tmp, 'env_cube');
+    fs.mkdirSync(dir, { recursive: true });
+    let made = false;
+    try {
+      execFileSync(path.join(binDir, 'rigscope-test-fixtures'), ['dds-cube', path.join(dir, 'env_cube.dds')],
+        { stdio: ['ignore', 'ignore', 'pipe'] });
+      made = true;
+    } catch (e) {
+      check(false, `ObjectsGenericEnvMap: rigscope-test-fixtures dds-cube (build the target rigscope-test-fixtures): ${e.message}`);
+    }
+    if (made) {
+      fs.writeFileSync(path.join(dir, 'env_diffuse.tga'), tga64(() => [150, 120, 90, 255]));
+      fs.writeFileSync(path.join(dir, 'env_normal.tga'), tga64(() => [128, 128, 255, 255]));
+      fs.writeFileSync(path.join(dir, 'env_spec.tga'), tga64(() => [51, 230, 0, 255]));
+      const xs = [-1, 1, 1, -1, 0], zs = [1, 1, -1, -1, 0];
+      const fl = (n, v) => `<Float Name="${n}">${v.map((x) => `<Value>${x}</Value>`).join('')}</Float>`;
+      const tex = (n, id) => `<Texture Name="${n}"><Value>${id}</Value></Texture>`;
+      const w3x = '\ufeff<?xml version="1.0" encoding="UTF-8"?>\n<AssetDeclaration xmlns="uri:ea.com:eala:asset">\n' +
+        '<W3DMesh id="ENVQUAD" GeometryType="Normal">\n' +
+        '<BoundingBox><Min X="-1" Y="0" Z="-1"/><Max X="1" Y="0" Z="1"/></BoundingBox>\n' +
+        `<Vertices>${xs.map((x, i) => `<V X="${x}" Y="0" Z="${zs[i]}"/>`).join('')}</Vertices>\n` +
+        `<Normals>${xs.map(() => '<N X="0" Y="-1" Z="0"/>').join('')}</Normals>\n` +
+        `<Tangents>${xs.map(() => '<T X="1" Y="0" Z="0"/>').join('')}</Tangents>\n` +
+        `<Binormals>${xs.map(() => '<B X="0" Y="0" Z="1"/>').join('')}</Binormals>\n` +
+        `<TexCoords>${xs.map((x, i) => `<T X="${(x + 1) / 2}" Y="${(1 - zs[i]) / 2}"/>`).join('')}</TexCoords>\n` +
+        `<Triangles>${[[0, 1], [1, 2], [2, 3], [3, 0]].map(([a, b]) =>
+          `<T><V>${a}</V><V>${b}</V><V>4</V><Nrm X="0" Y="-1" Z="0"/><Dist>0</Dist></T>`).join('')}</Triangles>\n` +
+        '<FXShader ShaderName="ObjectsGenericEnvMap.fx" TechniqueIndex="0"><Constants>' +
+        tex('DiffuseTexture', 'EnvDiffuse') + tex('NormalMap', 'EnvNormal') + tex('SpecMap', 'EnvSpec') +
+        tex('EnvironmentTexture', 'EnvCube') +
+        fl('AmbientColor', [0.5, 0.5, 0.5, 1]) + fl('DiffuseColor', [0.7, 0.7, 0.7, 1]) +
+        fl('SpecularColor', [0.8, 0.7, 0.9, 1]) + fl('SpecularExponent', [20]) + fl('EnvMult', [0.6]) +
+        fl('BumpScale', [1]) + '<Bool Name="CullingEnable"><Value>false</Value></Bool></Constants></FXShader>\n' +
+        '</W3DMesh>\n<Texture id="EnvDiffuse" File="env_diffuse.tga"/>\n<Texture id="EnvNormal" File="env_normal.tga"/>\n' +
+        '<Texture id="EnvSpec" File="env_spec.tga"/>\n<Texture id="EnvCube" File="env_cube.dds"/>\n</AssetDeclaration>\n';
+      fs.writeFileSync(path.join(dir, 'envquad.w3x'), w3x);
+      const base2 = ['envquad.w3x', 'env_diffuse.tga', 'env_normal.tga', 'env_spec.tga'];
+      const webShot = async (files, stem) => {
+        const p = await browser.newPage();
+        await p.setViewport({ width: 640, height: 480 });
+        await p.goto(`${base}index.html?yaw=180&embed=1`, { waitUntil: 'load' });
+        await p.waitForFunction(() => window.rigscope && window.rigscope.frames() > 0, { timeout: 30000 });
+        await (await p.$('#pick-files')).uploadFile(...files.map((f) => path.join(dir, f)));
+        await p.waitForFunction(() => window.rigscope.state.error || (window.rigscope.state.summary &&
+          window.rigscope.renderer.engine.texturesLoaded), { timeout: 60000 });
+        const info = await p.evaluate(() => {
+          const part = (window.rigscope.state.summary.parts || [])[0] || {};
+          window.rigscope.draw();
+          return { error: window.rigscope.state.error && window.rigscope.state.error.text,
+            envCube: part.fx && part.fx.envCube, cubeLoaded: !!(part.fx && part.fx.envCube &&
+              window.rigscope.renderer.engine.cubes.get(part.fx.envCube)) };
+        });
+        const file = path.join(outDir, `web_${stem}.png`);
+        fs.writeFileSync(file, Buffer.from(await p.$eval('#view', (c) => c.toDataURL('image/png').split(',')[1]), 'base64'));
+        await p.close();
+        return { img: readPng(file), info };
+      };
+      const withCube = await webShot([...base2, 'env_cube.dds'], 'env_cube');
+      const standIn = await webShot(base2, 'env_cube_missing');
+      const deskPng = path.join(outDir, 'desktop_env_cube.png');
+      execFileSync('xvfb-run', ['-a', '-s', '-screen 0 1280x800x24 -noreset', path.join(binDir, 'rigscope'), '--screenshot',
+        deskPng, '--size', '640x480', '--no-grid', '--no-labels', '--yaw', '180', path.join(dir, 'envquad.w3x')],
+      { env: { ...process.env, QT3D_RENDERER: 'opengl' }, stdio: ['ignore', 'ignore', 'ignore'] });
+      const desk = readPng(deskPng);
+      // The quad: pixels of both pictures away from their corner's background by more than 6, 3 pixels in from
+      // its edges; the mean colour difference there, per channel.
+      const w = desk.width, h = desk.height;
+      const differs = (img, x, y) => {
+        const k = (y * w + x) * 4, bg = img.rgba;
+        return Math.abs(bg[k] - bg[0]) + Math.abs(bg[k + 1] - bg[1]) + Math.abs(bg[k + 2] - bg[2]) > 6;
+      };
+      const inside = (x, y) => {
+        for (let dy = -3; dy <= 3; ++dy)
+          for (let dx = -3; dx <= 3; ++dx)
+            if (!differs(desk, x + dx, y + dy) || !differs(withCube.img, x + dx, y + dy)) return false;
+        return true;
+      };
+      const sum = [0, 0, 0], standInSum = [0, 0, 0], mean = [0, 0, 0];
+      let n = 0;
+      for (let y = 3; y < h - 3; ++y)
+        for (let x = 3; x < w - 3; ++x) {
+          if (!inside(x, y)) continue;
+          const k = (y * w + x) * 4;
+          for (let c = 0; c < 3; ++c) {
+            sum[c] += Math.abs(withCube.img.rgba[k + c] - desk.rgba[k + c]);
+            standInSum[c] += Math.abs(standIn.img.rgba[k + c] - desk.rgba[k + c]);
+            mean[c] += desk.rgba[k + c];
+          }
+          ++n;
+        }
+      const f = (v) => v.map((x) => (n ? x / n : 0).toFixed(1)).join(', ');
+      check(!withCube.info.error && withCube.info.envCube === 'env_cube.dds' && withCube.info.cubeLoaded &&
+        !standIn.info.cubeLoaded, `ObjectsGenericEnvMap: the page loads the material's cube ${JSON.stringify(withCube.info)}, ` +
+        `and without the file draws the stand-in ${JSON.stringify(standIn.info)}`);
+      check(n > 5000 && sum.every((v) => v / n <= 8), `ObjectsGenericEnvMap: the quad's colours (desktop mean ${f(mean)}) ` +
+        `against rigscope --screenshot: mean difference (${f(sum)})/255 per channel over ${n} pixels (<= 8)`);
+      check(n > 5000 && standInSum.some((v) => v / n >= 20), `ObjectsGenericEnvMap: the ambient stand-in (no cube file) ` +
+        `differs from the desktop's cube by (${f(standInSum)})/255 per channel (some >= 20: the check tells them apart)`);
+    }
   }
 
   // A broken Alamo file (a chunk claiming more bytes than the file has), opened with the picker.
